@@ -1,0 +1,314 @@
+"""``omoide`` command line: serve, personas, memories, search, reindex, decay, stats, jobs.
+
+Results go to stdout (JSON with ``--json``); logs and progress bars go to stderr, so that
+``omoide mcp`` can own stdout for the protocol. A user mistake exits 1 with one line, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from omoide.config import Settings
+from omoide.errors import OmoideError
+
+__all__ = ["main"]
+
+
+def _settings(data: str | None, **overrides: Any) -> Settings:
+    return Settings.from_env(data_dir=Path(data) if data else None, **overrides)
+
+
+def _build(data: str | None, **overrides: Any) -> Any:
+    from omoide.wiring import build
+
+    return build(_settings(data, **overrides))
+
+
+def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The shared ``--data DIR`` option (default: $OMOIDE_DATA or ./data)."""
+    return click.option("--data", "data", default=None, envvar="OMOIDE_DATA",
+                        help="Data folder (default: $OMOIDE_DATA or ./data).")(fn)
+
+
+def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
+
+
+def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn an OmoideError into one line on stderr and exit status 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except OmoideError as exc:
+            raise click.ClickException(exc.message) from None
+
+    return wrapper
+
+
+def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text(data))
+
+
+@click.group()
+@click.version_option(package_name="omoide")
+@click.option("-v", "--verbose", is_flag=True, help="Debug logging on stderr.")
+def main(verbose: bool) -> None:
+    """Omoide (思い出): long-term memory for AI personas."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@data_option
+@click.option("--host", default=None, envvar="OMOIDE_HOST", help="Bind address (127.0.0.1).")
+@click.option("--port", default=None, type=int, envvar="OMOIDE_PORT", help="Port (8765).")
+@friendly
+def serve(data: str | None, host: str | None, port: int | None) -> None:
+    """Run the HTTP API (and MCP at /mcp) with background workers."""
+    import uvicorn
+
+    from omoide.api.http.server import create_server_app
+
+    settings = _settings(data, host=host, port=port)
+    app, new_admin_key = create_server_app(settings)
+    url = f"http://{settings.host}:{settings.port}"
+    click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
+    click.echo(f"  API docs: {url}/docs", err=True)
+    if new_admin_key:
+        click.echo(f"  admin key (shown once, also saved in {settings.data_dir}/admin_key): "
+                   f"{new_admin_key}", err=True)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+
+
+@main.group()
+def persona() -> None:
+    """Create and list personas."""
+
+
+@persona.command("create")
+@data_option
+@json_option
+@click.argument("name")
+@friendly
+def persona_create(data: str | None, as_json: bool, name: str) -> None:
+    """Create persona NAME and print its API key (shown only once)."""
+    app = _build(data)
+    created, key = app.auth.create_persona(name)
+    _print({"name": created.name, "api_key": key}, as_json,
+           lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}")
+
+
+@persona.command("list")
+@data_option
+@json_option
+@friendly
+def persona_list(data: str | None, as_json: bool) -> None:
+    """List personas with their active memory counts."""
+    app = _build(data)
+    counts = app.store.active_memory_counts()
+    rows = [{"name": p.name, "created_at": p.created_at.isoformat(),
+             "memories": counts.get(p.name, 0)} for p in app.store.list_personas()]
+    _print(rows, as_json, lambda rs: "\n".join(f"{r['name']}\t{r['memories']} memories"
+                                               for r in rs) or "(no personas)")
+
+
+@main.group()
+def memory() -> None:
+    """Add, read, list and delete memories."""
+
+
+def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--persona", "-p", required=True, help="Persona name.")(fn)
+
+
+@memory.command("add")
+@data_option
+@json_option
+@persona_option
+@click.argument("content")
+@click.option("--importance", type=float, default=None, help="0-1 (default 0.5).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--kind", default=None, help="note, fact, preference, profile, event, instruction.")
+@click.option("--emotion-intensity", type=float, default=None, help="0-1.")
+@friendly
+def memory_add(data: str | None, as_json: bool, persona: str, content: str,
+               importance: float | None, tags: tuple[str, ...], kind: str | None,
+               emotion_intensity: float | None) -> None:
+    """Store CONTENT as a memory of the persona (deduplicated)."""
+    from omoide.api.render import render_create
+
+    app = _build(data)
+    new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
+                                 kind=kind, emotion_intensity=emotion_intensity)
+    out = render_create(app.memories.create(persona, new))
+    app.runner.run_until_idle()
+    _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
+           else f"duplicate of {d['duplicate_of']['key']} "
+                f"(similarity {d['duplicate_of']['similarity']})")
+
+
+@memory.command("get")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@friendly
+def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
+    """Show one memory."""
+    from omoide.api.render import render_memory
+
+    app = _build(data)
+    _print(render_memory(app.memories.get(persona, key)), as_json,
+           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+
+
+@memory.command("list")
+@data_option
+@json_option
+@persona_option
+@click.option("--limit", default=20, show_default=True)
+@friendly
+def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> None:
+    """Recent memories, newest first."""
+    from omoide.api.render import render_memory
+
+    app = _build(data)
+    rows = [render_memory(m) for m in app.memories.list_recent(persona, limit=limit)]
+    _print(rows, as_json, lambda rs: "\n".join(
+        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {r['content'][:70]}"
+        for r in rs) or "(no memories)")
+
+
+@memory.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@friendly
+def memory_delete(data: str | None, as_json: bool, persona: str, key: str) -> None:
+    """Delete (tombstone) a memory; its history stays."""
+    app = _build(data)
+    deleted = app.memories.delete(persona, key)
+    _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
+           lambda d: f"deleted {d['key']}")
+
+
+@main.command()
+@data_option
+@json_option
+@persona_option
+@click.argument("query")
+@click.option("--top-k", default=10, show_default=True)
+@click.option("--mode", default="hybrid", show_default=True,
+              type=click.Choice(["hybrid", "semantic", "keyword"]))
+@click.option("--tag", "tags", multiple=True)
+@click.option("--date-range", default=None, help="e.g. 'last week', '先週'.")
+@click.option("--valid-at", default=None, help="ISO time or 'now'.")
+@friendly
+def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int, mode: str,
+           tags: tuple[str, ...], date_range: str | None, valid_at: str | None) -> None:
+    """Search a persona's memories."""
+    from omoide.api.render import render_hit
+
+    app = _build(data)
+    request = app.search.build_request(persona, query=query, top_k=top_k, mode=mode,
+                                       tags=list(tags), date_range=date_range,
+                                       valid_at=valid_at)
+    rows = [render_hit(h) for h in app.search.search(persona, request).results]
+    _print(rows, as_json, lambda rs: "\n".join(
+        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {r['content'][:80]}" for r in rs)
+        or "(no results)")
+
+
+@main.command()
+@data_option
+@persona_option
+@click.option("--batch", default=64, show_default=True)
+@friendly
+def reindex(data: str | None, persona: str, batch: int) -> None:
+    """Re-embed a persona's memories with the configured embedder (after a model change)."""
+    app = _build(data)
+    memories = app.store.memories(persona)
+    todo = memories.vectors_missing_model()
+    if not todo:
+        click.echo(f"{persona}: every vector is already {app.embedder.model_id}", err=True)
+        return
+    with click.progressbar(length=len(todo), label=f"re-embedding {persona}",
+                           file=sys.stderr) as bar:
+        for start in range(0, len(todo), batch):
+            chunk = todo[start : start + batch]
+            vectors = app.embedder.embed_passages([text for _, text in chunk])
+            memories.replace_vectors([i for i, _ in chunk], vectors)
+            bar.update(len(chunk))
+    click.echo(f"{persona}: {len(todo)} memories re-embedded with {app.embedder.model_id}",
+               err=True)
+
+
+@main.command()
+@data_option
+@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
+@friendly
+def decay(data: str | None, persona: str | None) -> None:
+    """Recompute FSRS strength for all memories now."""
+    app = _build(data, embedder="hash")
+    started = time.perf_counter()
+    n = app.store.decay_all(now=app.clock.now(), persona=persona)
+    click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
+
+
+@main.command()
+@data_option
+@json_option
+@persona_option
+@friendly
+def stats(data: str | None, as_json: bool, persona: str) -> None:
+    """Memory statistics for a persona."""
+    from omoide.api.render import render_stats
+
+    app = _build(data)
+    _print(render_stats(app.memories.stats(persona)), as_json,
+           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+
+
+@main.group()
+def jobs() -> None:
+    """Inspect and drain the background job queue."""
+
+
+@jobs.command("wait")
+@data_option
+@json_option
+@persona_option
+@click.option("--timeout", default=600.0, show_default=True, help="Seconds.")
+@click.option("--run/--no-run", default=True, show_default=True,
+              help="Run ready jobs in this process too (else only wait for the server).")
+@friendly
+def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
+    """Wait until the persona's queue is empty (pending + running == 0)."""
+    app = _build(data)
+    persona_id = app.store.get_persona(persona).id
+    deadline = time.monotonic() + timeout
+    while True:
+        counts = app.jobs.counts(persona_id)
+        if counts.pending + counts.running == 0 or time.monotonic() > deadline:
+            break
+        if not (run and app.runner.run_once()):
+            time.sleep(0.2)
+    out = {"persona": persona, "pending": counts.pending, "running": counts.running,
+           "failed": counts.failed}
+    _print(out, as_json, lambda d: f"pending={d['pending']} running={d['running']} "
+                                   f"failed={d['failed']}")
+    if counts.pending + counts.running:
+        raise click.ClickException(f"queue not empty after {timeout:.0f} s")

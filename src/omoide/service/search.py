@@ -1,0 +1,188 @@
+"""Search use case (DESIGN read path): candidates → filters before top-k → fusion → strength
+blend → top-k → recall. Notes first; episodes are added by the episode tier when notes are few.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+import numpy as np
+
+from omoide.clock import Clock
+from omoide.config import PersonaSettings
+from omoide.embed.base import Embedder
+from omoide.engine.dates import parse_date_range
+from omoide.engine.fusion import FusionWeights, Scored, blend_strength, fuse
+from omoide.errors import InvalidInput
+from omoide.model import SearchFilters, SearchHit, SearchMode
+from omoide.service.memories import with_live_strength
+from omoide.service.settings import SettingsService
+from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["EpisodeSearcher", "SearchRequest", "SearchResult", "SearchService"]
+
+logger = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 2000
+MAX_TOP_K = 100
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    top_k: int = 10
+    mode: SearchMode = SearchMode.HYBRID
+    filters: SearchFilters = field(default_factory=SearchFilters)
+    importance_weight: float | None = None  # None → the persona's setting
+    include_episodes: bool | None = None  # None → fallback rule; True → always; False → never
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    mode: SearchMode
+    results: list[SearchHit]
+
+
+class EpisodeSearcher(Protocol):
+    """Port for the Episode tier (2-tier retrieval, spec §Episode)."""
+
+    def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
+                        limit: int, filters: SearchFilters) -> list[SearchHit]: ...
+
+
+class SearchService:
+    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+                 settings: SettingsService, episodes: EpisodeSearcher | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.settings = settings
+        self.episodes = episodes
+
+    def build_request(self, persona: str, *, query: Any, top_k: Any = 10, mode: Any = None,
+                      tags: Any = None, date_range: Any = None, valid_at: Any = None,
+                      min_importance: Any = None, kind: Any = None,
+                      importance_weight: Any = None,
+                      include_episodes: bool | None = None) -> SearchRequest:
+        """Validate raw parameters (HTTP query string, MCP tool arguments) into a request."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("query must be a non-empty string", field="q")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters", field="q")
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+            raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}", field="top_k")
+        try:
+            search_mode = SearchMode(mode or SearchMode.HYBRID)
+        except ValueError:
+            raise InvalidInput(f"mode must be one of hybrid, semantic, keyword; got {mode!r}",
+                               field="mode") from None
+        cfg = self.settings.get(persona)
+        created_from = created_until = None
+        if date_range is not None and str(date_range).strip():
+            span = parse_date_range(str(date_range), now=self.clock.now(),
+                                    tz=ZoneInfo(cfg.timezone))
+            created_from, created_until = span.start, span.end
+        filters = SearchFilters(
+            tags=check_tags(tags),
+            created_from=created_from, created_until=created_until,
+            min_importance=None if min_importance is None
+            else check_unit_interval(min_importance, "min_importance"),
+            kind=None if kind is None else check_kind(kind),
+            valid_at=self._valid_at(valid_at))
+        weight = None if importance_weight is None else check_unit_interval(
+            importance_weight, "importance_weight")
+        return SearchRequest(query=query.strip(), top_k=top_k, mode=search_mode, filters=filters,
+                             importance_weight=weight, include_episodes=include_episodes)
+
+    def _valid_at(self, value: Any) -> datetime | None:
+        if value is None or value == "":
+            return None
+        if isinstance(value, str) and value.strip().lower() == "now":
+            return self.clock.now()
+        return check_timestamp(value, "valid_at")
+
+    def search(self, persona: str, request: SearchRequest, *, recall: bool = True
+               ) -> SearchResult:
+        memories = self.store.memories(persona)
+        cfg = self.settings.get(persona)
+        now = self.clock.now()
+        pool = max(50, request.top_k * 5)
+        allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
+        query_vector = self.embedder.embed_query(request.query)
+
+        keyword: list[Scored] = []
+        if request.mode in (SearchMode.HYBRID, SearchMode.KEYWORD):
+            hits = memories.keyword_search(request.query,
+                                           limit=pool if allowed is None else pool * 20)
+            if allowed is not None:
+                hits = [h for h in hits if _member(allowed, h.rowid)]
+            keyword = [Scored(h.rowid, h.score) for h in hits[:pool]]
+        semantic: list[Scored] = []
+        if request.mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
+            semantic = [Scored(i, s) for i, s in memories.vectors.search(
+                query_vector, limit=pool, allowed=allowed)]
+
+        ranked = self._rank(keyword, semantic, request.mode, cfg)
+        hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)
+        notes = hits[: request.top_k]
+        if recall and notes:
+            memories.record_recalls(
+                [memories.id_of(h.id) for h in notes], now=now,
+                factor=cfg.recall_stability_factor, cap=cfg.stability_cap_days,
+                min_interval_hours=cfg.recall_min_interval_hours)
+        results = notes + self._episode_fallback(persona, request, query_vector, len(notes), cfg)
+        return SearchResult(query=request.query, mode=request.mode, results=results)
+
+    def _rank(self, keyword: list[Scored], semantic: list[Scored], mode: SearchMode,
+              cfg: PersonaSettings) -> list[Scored]:
+        if mode == SearchMode.KEYWORD:
+            return keyword
+        if mode == SearchMode.SEMANTIC:
+            return semantic
+        if cfg.keyword_weight + cfg.semantic_weight == 0:
+            raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
+        weights = FusionWeights(keyword=cfg.keyword_weight, semantic=cfg.semantic_weight)
+        return fuse(keyword, semantic, weights=weights)
+
+    def _hydrate(self, persona: str, ranked: list[Scored], query_vector: np.ndarray,
+                 request: SearchRequest, cfg: PersonaSettings, now: datetime) -> list[SearchHit]:
+        memories = self.store.memories(persona)
+        found = memories.by_ids([s.id for s in ranked])
+        sims = memories.vectors.similarities(query_vector, found.keys())
+        weight = cfg.importance_weight if request.importance_weight is None \
+            else request.importance_weight
+        hits = []
+        for item in ranked:
+            memory = found.get(item.id)
+            if memory is None or memory.status != "active":
+                continue
+            memory = with_live_strength(memory, now)
+            score = blend_strength(item.score, memory.strength, weight) if weight else item.score
+            hits.append(SearchHit(type="note", id=memory.key, content=memory.content,
+                                  score=score, similarity=sims.get(item.id), memory=memory,
+                                  sources=memory.sources))
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return hits
+
+    def _episode_fallback(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
+                          n_notes: int, cfg: PersonaSettings) -> list[SearchHit]:
+        if self.episodes is None or request.include_episodes is False:
+            return []
+        wanted = request.include_episodes is True or (
+            cfg.episode_search_enabled and n_notes < cfg.memory_preload_count)
+        if not wanted:
+            return []
+        filters = replace(request.filters)
+        return self.episodes.search_episodes(persona, request.query, query_vector,
+                                             limit=request.top_k, filters=filters)
+
+
+def _member(sorted_ids: np.ndarray, value: int) -> bool:
+    pos = int(np.searchsorted(sorted_ids, value))
+    return pos < sorted_ids.size and int(sorted_ids[pos]) == value

@@ -1,0 +1,30 @@
+"""Per-persona runtime settings: stored overrides merged over the process defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omoide.config import PersonaSettings, merge_persona_settings, validate_setting_patch
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["SettingsService"]
+
+
+class SettingsService:
+    def __init__(self, store: SqliteStore, defaults: PersonaSettings) -> None:
+        self.store = store
+        self.defaults = defaults
+
+    def get(self, persona: str) -> PersonaSettings:
+        return merge_persona_settings(self.defaults, self.store.persona_settings(persona))
+
+    def update(self, persona: str, patch: dict[str, Any]) -> PersonaSettings:
+        """Validate and store overrides; returns the effective settings."""
+        clean = validate_setting_patch(patch)
+        stored = self.store.persona_settings(persona)
+        stored.update(clean)
+        self.store.save_persona_settings(persona, stored)
+        return self.get(persona)
+
+    def overrides(self, persona: str) -> dict[str, Any]:
+        return self.store.persona_settings(persona)

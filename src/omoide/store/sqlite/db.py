@@ -1,0 +1,98 @@
+"""SQLite connections: WAL, busy timeout, foreign keys, one writer at a time.
+
+Each thread gets its own connection (sqlite3 connections are not shared across threads). Writes
+go through :meth:`Database.write`, which holds a process-wide lock and runs ``BEGIN IMMEDIATE`` …
+``COMMIT`` so that a use case is one transaction and writers never deadlock on upgrade.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from omoide.store.sqlite.migrations import apply_migrations
+
+__all__ = ["Database"]
+
+logger = logging.getLogger(__name__)
+
+Tracer = Callable[[str], None]
+
+
+class Database:
+    """One SQLite file. Thread-safe; connections are per thread."""
+
+    def __init__(self, path: Path | str, *, migrate: bool = True, upto: int | None = None) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self.tracer: Tracer | None = None
+        if migrate:
+            apply_migrations(self.conn(), upto=upto)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=30.0)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA busy_timeout = 30000")
+        conn.set_trace_callback(self._trace)
+        with self._all_lock:
+            self._all.append(conn)
+        return conn
+
+    def _trace(self, statement: str) -> None:
+        if self.tracer is not None:
+            self.tracer(statement)
+
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit mode; reads see the latest commit)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: commit on success, roll back on any exception."""
+        with self._write_lock:
+            conn = self.conn()
+            if conn.in_transaction:  # nested use inside the same use case
+                yield conn
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def trace(self) -> Iterator[list[str]]:
+        """Collect every statement run while the block executes (tests count queries)."""
+        seen: list[str] = []
+        previous = self.tracer
+        self.tracer = seen.append
+        try:
+            yield seen
+        finally:
+            self.tracer = previous
+
+    def close(self) -> None:
+        with self._all_lock:
+            for conn in self._all:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            self._all.clear()
+        self._local = threading.local()

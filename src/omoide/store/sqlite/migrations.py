@@ -1,0 +1,284 @@
+"""Numbered schema migrations, applied in order on open and recorded in ``schema_migrations``.
+
+A migration is a name plus a function of the connection (so DDL that is generated, like the FTS
+tables, stays in one place). Never edit a released migration: add the next one.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from omoide.store.sqlite.indexes import EPISODE_FTS, MEMORY_FTS
+
+__all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Migration:
+    number: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
+    def run(conn: sqlite3.Connection) -> None:
+        for statement in _split(sql):
+            conn.execute(statement)
+
+    return run
+
+
+def _split(sql: str) -> list[str]:
+    return [s.strip() for s in sql.split(";") if s.strip()]
+
+
+_CORE = """
+CREATE TABLE personas (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    created_at  TEXT NOT NULL,
+    settings    TEXT NOT NULL DEFAULT '{}',
+    revision    INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE api_keys (
+    id           INTEGER PRIMARY KEY,
+    key_hash     TEXT NOT NULL UNIQUE,
+    prefix       TEXT NOT NULL,
+    persona_id   INTEGER REFERENCES personas(id),
+    is_admin     INTEGER NOT NULL DEFAULT 0,
+    created_at   TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at   TEXT
+);
+CREATE TABLE memories (
+    id                INTEGER PRIMARY KEY,
+    key               TEXT NOT NULL UNIQUE,
+    persona_id        INTEGER NOT NULL REFERENCES personas(id),
+    content           TEXT NOT NULL,
+    kind              TEXT NOT NULL DEFAULT 'note',
+    importance        REAL NOT NULL,
+    tags              TEXT NOT NULL DEFAULT '[]',
+    emotion_type      TEXT,
+    emotion_intensity REAL NOT NULL DEFAULT 0,
+    source            TEXT NOT NULL DEFAULT 'user',
+    source_ref        TEXT,
+    created_at        TEXT NOT NULL,
+    updated_at        TEXT NOT NULL,
+    access_count      INTEGER NOT NULL DEFAULT 0,
+    last_accessed     TEXT,
+    valid_from        TEXT,
+    valid_until       TEXT,
+    superseded_by     TEXT,
+    summary_ref       TEXT,
+    status            TEXT NOT NULL DEFAULT 'active',
+    metadata          TEXT NOT NULL DEFAULT '{}',
+    evolved_at        TEXT
+);
+CREATE INDEX memories_persona_created ON memories(persona_id, created_at);
+CREATE INDEX memories_persona_status ON memories(persona_id, status);
+CREATE TABLE memory_strength (
+    memory_id     INTEGER PRIMARY KEY REFERENCES memories(id),
+    strength      REAL NOT NULL,
+    stability     REAL NOT NULL,
+    last_decay_at TEXT
+);
+CREATE TABLE memory_versions (
+    id          INTEGER PRIMARY KEY,
+    memory_id   INTEGER NOT NULL REFERENCES memories(id),
+    version     INTEGER NOT NULL,
+    change      TEXT NOT NULL,
+    changed_by  TEXT NOT NULL,
+    changed_at  TEXT NOT NULL,
+    before      TEXT,
+    after       TEXT,
+    UNIQUE (memory_id, version)
+);
+CREATE TABLE memory_links (
+    a                   INTEGER NOT NULL REFERENCES memories(id),
+    b                   INTEGER NOT NULL REFERENCES memories(id),
+    link_type           TEXT NOT NULL,
+    weight              REAL NOT NULL,
+    co_activation_count INTEGER NOT NULL DEFAULT 1,
+    last_activated      TEXT,
+    PRIMARY KEY (a, b, link_type)
+);
+CREATE TABLE memory_vectors (
+    memory_id INTEGER PRIMARY KEY REFERENCES memories(id),
+    model_id  TEXT NOT NULL,
+    dim       INTEGER NOT NULL,
+    vector    BLOB NOT NULL
+);
+"""
+
+_CONTEXT = """
+CREATE TABLE memory_blocks (
+    id          INTEGER PRIMARY KEY,
+    persona_id  INTEGER NOT NULL REFERENCES personas(id),
+    block_name  TEXT NOT NULL,
+    content     TEXT NOT NULL,
+    block_type  TEXT NOT NULL DEFAULT 'custom',
+    max_tokens  INTEGER NOT NULL DEFAULT 500,
+    priority    INTEGER NOT NULL DEFAULT 0,
+    metadata    TEXT NOT NULL DEFAULT '{}',
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    UNIQUE (persona_id, block_name)
+);
+CREATE TABLE user_state_history (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    persona     TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    valid_from  TEXT NOT NULL,
+    valid_until TEXT DEFAULT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE UNIQUE INDEX user_state_current ON user_state_history(persona, key)
+    WHERE valid_until IS NULL;
+CREATE INDEX user_state_key ON user_state_history(persona, key, valid_from);
+CREATE TABLE persona_state_history (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    persona     TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    valid_from  TEXT NOT NULL,
+    valid_until TEXT DEFAULT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE UNIQUE INDEX persona_state_current ON persona_state_history(persona, key)
+    WHERE valid_until IS NULL;
+CREATE INDEX persona_state_key ON persona_state_history(persona, key, valid_from)
+"""
+
+_JOBS = """
+CREATE TABLE jobs (
+    id           INTEGER PRIMARY KEY,
+    persona_id   INTEGER REFERENCES personas(id),
+    kind         TEXT NOT NULL,
+    payload      TEXT NOT NULL DEFAULT '{}',
+    status       TEXT NOT NULL DEFAULT 'pending',
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL DEFAULT 5,
+    run_after    TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    started_at   TEXT,
+    finished_at  TEXT,
+    last_error   TEXT
+);
+CREATE INDEX jobs_ready ON jobs(status, run_after);
+CREATE INDEX jobs_persona ON jobs(persona_id, status)
+"""
+
+_SESSIONS = """
+CREATE TABLE sessions (
+    id          INTEGER PRIMARY KEY,
+    persona_id  INTEGER NOT NULL REFERENCES personas(id),
+    session_id  TEXT NOT NULL,
+    started_at  TEXT NOT NULL,
+    ended_at    TEXT,
+    metadata    TEXT NOT NULL DEFAULT '{}',
+    UNIQUE (persona_id, session_id)
+);
+CREATE TABLE session_events (
+    id          INTEGER PRIMARY KEY,
+    session_pk  INTEGER NOT NULL REFERENCES sessions(id),
+    persona_id  INTEGER NOT NULL REFERENCES personas(id),
+    seq         INTEGER NOT NULL,
+    speaker     TEXT NOT NULL,
+    role        TEXT NOT NULL,
+    content     TEXT NOT NULL,
+    timestamp   TEXT NOT NULL,
+    external_id TEXT,
+    metadata    TEXT NOT NULL DEFAULT '{}',
+    created_at  TEXT NOT NULL,
+    UNIQUE (session_pk, seq)
+);
+CREATE UNIQUE INDEX session_events_external ON session_events(session_pk, external_id)
+    WHERE external_id IS NOT NULL;
+CREATE TABLE episodes (
+    id               INTEGER PRIMARY KEY,
+    session_pk       INTEGER NOT NULL REFERENCES sessions(id),
+    persona_id       INTEGER NOT NULL REFERENCES personas(id),
+    first_event_id   INTEGER NOT NULL REFERENCES session_events(id),
+    last_event_id    INTEGER NOT NULL REFERENCES session_events(id),
+    first_seq        INTEGER NOT NULL,
+    last_seq         INTEGER NOT NULL,
+    content          TEXT NOT NULL,
+    topic            TEXT NOT NULL DEFAULT '',
+    surprise         REAL NOT NULL DEFAULT 0,
+    boundary_reason  TEXT NOT NULL DEFAULT 'start',
+    started_at       TEXT NOT NULL,
+    ended_at         TEXT NOT NULL,
+    created_at       TEXT NOT NULL,
+    consolidated_at  TEXT
+);
+CREATE INDEX episodes_session ON episodes(session_pk, first_seq);
+CREATE TABLE episode_vectors (
+    episode_id INTEGER PRIMARY KEY REFERENCES episodes(id),
+    model_id   TEXT NOT NULL,
+    dim        INTEGER NOT NULL,
+    vector     BLOB NOT NULL
+);
+CREATE TABLE memory_sources (
+    memory_id INTEGER NOT NULL REFERENCES memories(id),
+    event_id  INTEGER NOT NULL REFERENCES session_events(id),
+    PRIMARY KEY (memory_id, event_id)
+)
+"""
+
+
+def _fts(conn: sqlite3.Connection) -> None:
+    for statement in MEMORY_FTS.ddl():
+        conn.execute(statement)
+
+
+def _episode_fts(conn: sqlite3.Connection) -> None:
+    for statement in EPISODE_FTS.ddl():
+        conn.execute(statement)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "core", _script(_CORE)),
+    Migration(2, "memory_fts", _fts),
+    Migration(3, "context_state_blocks", _script(_CONTEXT)),
+    Migration(4, "jobs", _script(_JOBS)),
+    Migration(5, "sessions_episodes", _script(_SESSIONS)),
+    Migration(6, "episode_fts", _episode_fts),
+)
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[int]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    return [row[0] for row in conn.execute("SELECT number FROM schema_migrations ORDER BY number")]
+
+
+def apply_migrations(conn: sqlite3.Connection, *, upto: int | None = None) -> list[int]:
+    """Apply every pending migration (each in its own transaction); returns the numbers applied."""
+    done = set(applied_migrations(conn))
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.number in done or (upto is not None and migration.number > upto):
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            migration.apply(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations (number, name, applied_at) "
+                "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'))",
+                (migration.number, migration.name),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        logger.info("applied migration %04d_%s", migration.number, migration.name)
+        applied.append(migration.number)
+    return applied

@@ -1,0 +1,189 @@
+"""The SQLite adapter's entry point: personas, API keys, bulk decay, and per-persona handles."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from omoide.clock import iso
+from omoide.engine.fsrs import strengths
+from omoide.errors import Conflict, InvalidInput, NotFound
+from omoide.model import Persona
+from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.memories import MemoryStore
+from omoide.store.sqlite.rows import dt, dt_or_none
+from omoide.store.vectors import VectorIndex
+
+__all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name"]
+
+PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+_DECAY_CHUNK = 200_000
+
+
+def check_persona_name(name: str) -> str:
+    """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
+    if not isinstance(name, str) or not PERSONA_NAME.match(name):
+        raise InvalidInput(
+            f"invalid persona name {name!r}: use 1-64 letters, digits, '_' or '-'",
+            persona=name if isinstance(name, str) else None)
+    return name
+
+
+class ApiKeyRecord:
+    __slots__ = ("id", "is_admin", "key_hash", "persona")
+
+    def __init__(self, id: int, key_hash: str, persona: str | None, is_admin: bool) -> None:
+        self.id, self.key_hash, self.persona, self.is_admin = id, key_hash, persona, is_admin
+
+
+class SqliteStore:
+    """One SQLite file holding every persona. Thread-safe."""
+
+    def __init__(self, path: Path | str, *, model_id: str, dim: int) -> None:
+        self.db = Database(path)
+        self.model_id = model_id
+        self.dim = dim
+        self._handles: dict[str, MemoryStore] = {}
+        self._handles_lock = threading.Lock()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- personas ------------------------------------------------------------------------
+
+    def create_persona(self, name: str, *, now: datetime) -> Persona:
+        check_persona_name(name)
+        try:
+            with self.db.write() as conn:
+                cur = conn.execute("INSERT INTO personas (name, created_at) VALUES (?, ?)",
+                                   (name, iso(now)))
+        except sqlite3.IntegrityError:
+            raise Conflict(f"persona {name!r} already exists", persona=name) from None
+        return Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
+
+    def get_persona(self, name: str) -> Persona:
+        check_persona_name(name)
+        row = self.db.conn().execute("SELECT * FROM personas WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"unknown persona {name!r}", persona=name)
+        return Persona(id=row["id"], name=row["name"], created_at=dt(row["created_at"]))
+
+    def list_personas(self) -> list[Persona]:
+        rows = self.db.conn().execute("SELECT * FROM personas ORDER BY name").fetchall()
+        return [Persona(id=r["id"], name=r["name"], created_at=dt(r["created_at"])) for r in rows]
+
+    def active_memory_counts(self) -> dict[str, int]:
+        rows = self.db.conn().execute(
+            "SELECT p.name, COUNT(m.id) FROM personas p LEFT JOIN memories m "
+            "ON m.persona_id = p.id AND m.status = 'active' GROUP BY p.id ORDER BY p.name")
+        return {name: n for name, n in rows}
+
+    def persona_settings(self, name: str) -> dict[str, Any]:
+        persona = self.get_persona(name)
+        row = self.db.conn().execute("SELECT settings FROM personas WHERE id = ?",
+                                     (persona.id,)).fetchone()
+        return dict(json.loads(row[0]))
+
+    def save_persona_settings(self, name: str, settings: dict[str, Any]) -> None:
+        persona = self.get_persona(name)
+        with self.db.write() as conn:
+            conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
+                         (json.dumps(settings, ensure_ascii=False), persona.id))
+
+    def memories(self, name: str) -> MemoryStore:
+        """The handle through which every Note-tier query for ``name`` goes."""
+        with self._handles_lock:
+            handle = self._handles.get(name)
+            if handle is not None:
+                return handle
+        persona = self.get_persona(name)
+        with self._handles_lock:
+            handle = self._handles.setdefault(
+                name, MemoryStore(self.db, persona.id, name, self._load_vectors, self.model_id))
+        return handle
+
+    def _load_vectors(self, persona_id: int) -> VectorIndex:
+        index = VectorIndex(self.dim)
+        rows = self.db.conn().execute(
+            "SELECT v.memory_id, v.vector FROM memory_vectors v JOIN memories m "
+            "ON m.id = v.memory_id WHERE m.persona_id = ? AND m.status = 'active' "
+            "AND v.model_id = ? ORDER BY v.memory_id", (persona_id, self.model_id))
+        ids: list[int] = []
+        blobs: list[bytes] = []
+        for memory_id, blob in rows:
+            ids.append(memory_id)
+            blobs.append(blob)
+        if ids:
+            matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), self.dim)
+            index.add(ids, matrix)
+        return index
+
+    # -- API keys ------------------------------------------------------------------------
+
+    def add_api_key(self, *, key_hash: str, prefix: str, persona: str | None, is_admin: bool,
+                    now: datetime) -> None:
+        persona_id = self.get_persona(persona).id if persona else None
+        with self.db.write() as conn:
+            conn.execute("INSERT INTO api_keys (key_hash, prefix, persona_id, is_admin, "
+                         "created_at) VALUES (?, ?, ?, ?, ?)",
+                         (key_hash, prefix, persona_id, int(is_admin), iso(now)))
+
+    def find_api_key(self, key_hash: str) -> ApiKeyRecord | None:
+        row = self.db.conn().execute(
+            "SELECT k.id, k.key_hash, k.is_admin, p.name FROM api_keys k "
+            "LEFT JOIN personas p ON p.id = k.persona_id "
+            "WHERE k.key_hash = ? AND k.revoked_at IS NULL", (key_hash,)).fetchone()
+        if row is None:
+            return None
+        return ApiKeyRecord(row["id"], row["key_hash"], row["name"], bool(row["is_admin"]))
+
+    def has_admin_key(self) -> bool:
+        return self.db.conn().execute(
+            "SELECT 1 FROM api_keys WHERE is_admin = 1 AND revoked_at IS NULL"
+        ).fetchone() is not None
+
+    def touch_api_key(self, key_id: int, *, now: datetime) -> None:
+        with self.db.write() as conn:
+            conn.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (iso(now), key_id))
+
+    # -- decay ---------------------------------------------------------------------------
+
+    def decay_all(self, *, now: datetime, persona: str | None = None) -> int:
+        """Recompute ``strength`` and ``last_decay_at`` for every memory, in bulk (spec §FSRS).
+
+        The maths runs vectorised in numpy over chunks; the write is one executemany per chunk
+        inside a single transaction.
+        """
+        where, params = "", []
+        if persona is not None:
+            where, params = "WHERE m.persona_id = ?", [self.get_persona(persona).id]
+        stamp = iso(now)
+        total = 0
+        with self.db.write() as conn:
+            rows = conn.execute(
+                "SELECT m.id, m.importance, s.stability, "
+                "(julianday(?) - julianday(COALESCE(m.last_accessed, m.created_at))) * 24.0 "
+                f"FROM memories m JOIN memory_strength s ON s.memory_id = m.id {where}",
+                (stamp, *params)).fetchall()
+            for start in range(0, len(rows), _DECAY_CHUNK):
+                data = np.array(rows[start : start + _DECAY_CHUNK], dtype=np.float64)
+                values = strengths(data[:, 1], data[:, 2], data[:, 3])
+                conn.executemany(
+                    "UPDATE memory_strength SET strength = ?, last_decay_at = ? "
+                    "WHERE memory_id = ?",
+                    zip(values.tolist(), [stamp] * len(data), data[:, 0].astype(int).tolist(),
+                        strict=True))
+                total += len(data)
+        return total
+
+    def last_decay_at(self) -> datetime | None:
+        row = self.db.conn().execute("SELECT MAX(last_decay_at) FROM memory_strength").fetchone()
+        return dt_or_none(row[0])

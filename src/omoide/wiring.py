@@ -1,0 +1,132 @@
+"""The composition root: the only place that turns :class:`Settings` into real adapters.
+
+The HTTP app, the MCP server and the CLI all call :func:`build`; tests call it with a temporary
+data folder, a fixed clock and a small embedder.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from omoide.clock import Clock, SystemClock
+from omoide.config import PersonaSettings, Settings
+from omoide.embed import Embedder, make_embedder
+from omoide.engine.classify import Classifier
+from omoide.jobs import JobRunner
+from omoide.service.auth import AuthService
+from omoide.service.evolution import EvolutionService
+from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.search import SearchService
+from omoide.service.settings import SettingsService
+from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["DECAY_JOB", "Omoide", "build", "schedule_decay"]
+
+logger = logging.getLogger(__name__)
+
+DECAY_JOB = "decay"
+
+
+@dataclass
+class Omoide:
+    """Everything a running server needs, wired once."""
+
+    settings: Settings
+    clock: Clock
+    embedder: Embedder
+    store: SqliteStore
+    jobs: JobStore
+    runner: JobRunner
+    settings_service: SettingsService
+    auth: AuthService
+    memories: MemoryService
+    search: SearchService
+    evolution: EvolutionService
+    llm: Any = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def close(self) -> None:
+        self.runner.stop()
+        self.store.close()
+
+    def schedule_decay(self) -> int:
+        return schedule_decay(self.store, self.jobs, self.settings_service, self.clock)
+
+
+def schedule_decay(store: SqliteStore, jobs: JobStore, settings: SettingsService,
+                   clock: Clock) -> int:
+    """Make sure each persona has its next decay job queued (the scheduler's tick)."""
+    queued = 0
+    for persona in store.list_personas():
+        if jobs.has_open(DECAY_JOB, persona.id):
+            continue
+        interval = settings.get(persona.name).decay_interval_hours
+        jobs.enqueue(kind=DECAY_JOB, persona_id=persona.id, payload={}, now=clock.now(),
+                     delay_s=interval * 3600)
+        queued += 1
+    return queued
+
+
+def _classifier_factory(llm: Any) -> Callable[[PersonaSettings], Classifier]:
+    """Per persona: the LLM classifier (offline fallback) when configured, else offline."""
+
+    @functools.cache
+    def offline() -> Classifier:
+        from omoide.engine.classify_offline import OfflineClassifier
+
+        return OfflineClassifier()
+
+    def classifier_for(cfg: PersonaSettings) -> Classifier:
+        if cfg.classifier == "offline" or llm is None:
+            if cfg.classifier == "llm":
+                logger.warning("classifier=llm but no LLM is configured; using the offline one")
+            return offline()
+        from omoide.llm.classify import LLMClassifier
+
+        return LLMClassifier(llm, fallback=offline(), lang=cfg.language)
+
+    return classifier_for
+
+
+def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
+          llm: Any = "from-env") -> Omoide:
+    """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``)."""
+    clock = clock or SystemClock()
+    embedder = embedder or make_embedder(settings.embedder)
+    if llm == "from-env":
+        from omoide.llm import llm_config_from_env, make_llm
+
+        llm = make_llm(llm_config_from_env(settings.environ))
+    store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    jobs = JobStore(store.db)
+    settings_service = SettingsService(store, settings.persona_defaults)
+    handlers: dict[str, Any] = {}
+    runner = JobRunner(jobs, clock, handlers, workers=settings.workers,
+                       tick=lambda: schedule_decay(store, jobs, settings_service, clock))
+    memories = MemoryService(store, embedder, clock, settings_service,
+                             max_content_chars=settings.max_content_chars,
+                             on_enqueue=runner.notify)
+    evolution = EvolutionService(store, embedder, clock, settings_service,
+                                 _classifier_factory(llm))
+    app = Omoide(
+        settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
+        runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
+        memories=memories, search=SearchService(store, embedder, clock, settings_service),
+        evolution=evolution, llm=llm)
+
+    def run_evolve(job: Job) -> None:
+        assert job.persona is not None
+        evolution.evolve(job.persona, job.payload["key"])
+
+    def run_decay(job: Job) -> None:
+        store.decay_all(now=clock.now(), persona=job.persona)
+        schedule_decay(store, jobs, settings_service, clock)
+
+    handlers[EVOLVE_JOB] = run_evolve
+    handlers[DECAY_JOB] = run_decay
+    return app
