@@ -19,7 +19,11 @@ from omoide.clock import iso
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt
 
-__all__ = ["Job", "JobCounts", "JobStore", "enqueue"]
+__all__ = ["PERIODIC_KINDS", "Job", "JobCounts", "JobStore", "enqueue"]
+
+# Maintenance that is always queued for later (the next decay run). It is reported as
+# ``scheduled``, not ``pending``, so "pending + running == 0" means "the work I caused is done".
+PERIODIC_KINDS = ("decay",)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class JobCounts:
     running: int
     failed: int
     done: int
+    scheduled: int
 
 
 def enqueue(conn: sqlite3.Connection, *, kind: str, persona_id: int | None,
@@ -104,14 +109,17 @@ class JobStore:
         return status
 
     def counts(self, persona_id: int | None = None) -> JobCounts:
-        sql = "SELECT status, COUNT(*) FROM jobs"
-        params: tuple[Any, ...] = ()
+        marks = ",".join("?" * len(PERIODIC_KINDS))
+        sql = (f"SELECT CASE WHEN status = 'pending' AND kind IN ({marks}) THEN 'scheduled' "
+               "ELSE status END AS state, COUNT(*) FROM jobs")
+        params: tuple[Any, ...] = PERIODIC_KINDS
         if persona_id is not None:
             sql += " WHERE persona_id = ?"
-            params = (persona_id,)
-        found = dict(self.db.conn().execute(sql + " GROUP BY status", params).fetchall())
+            params = (*params, persona_id)
+        found = dict(self.db.conn().execute(sql + " GROUP BY state", params).fetchall())
         return JobCounts(pending=found.get("pending", 0), running=found.get("running", 0),
-                         failed=found.get("failed", 0), done=found.get("done", 0))
+                         failed=found.get("failed", 0), done=found.get("done", 0),
+                         scheduled=found.get("scheduled", 0))
 
     def failures(self, persona_id: int, *, limit: int = 20) -> list[dict[str, Any]]:
         rows = self.db.conn().execute(
@@ -127,5 +135,6 @@ class JobStore:
         ).fetchone() is not None
 
     def total_depth(self) -> int:
-        return self.db.conn().execute(
-            "SELECT COUNT(*) FROM jobs WHERE status IN ('pending', 'running')").fetchone()[0]
+        """Jobs waiting or running now (scheduled maintenance excluded)."""
+        counts = self.counts()
+        return counts.pending + counts.running

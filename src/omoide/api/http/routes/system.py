@@ -41,7 +41,7 @@ def jobs(persona: Persona, app: App) -> dict[str, Any]:
     persona_id = app.store.get_persona(persona).id
     counts = app.jobs.counts(persona_id)
     return {"persona": persona, "pending": counts.pending, "running": counts.running,
-            "failed": counts.failed, "done": counts.done,
+            "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
             "failures": app.jobs.failures(persona_id)}
 
 
