@@ -9,6 +9,8 @@ Thresholds stay *raw cosine* (DESIGN principle 4); only where they sit moves.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from dataclasses import dataclass
 
 __all__ = ["IDENTITY", "Calibration"]
@@ -24,6 +26,8 @@ class Calibration:
     def __post_init__(self) -> None:
         if len(self.anchors) < 2:
             raise ValueError("a calibration needs at least two anchors")
+        if not all(math.isfinite(v) for anchor in self.anchors for v in anchor):
+            raise ValueError("calibration anchors must be finite numbers")
         for (s0, r0), (s1, r1) in zip(self.anchors, self.anchors[1:], strict=False):
             if not (s1 > s0 and r1 > r0):
                 raise ValueError("calibration anchors must increase in both coordinates")
@@ -38,15 +42,28 @@ class Calibration:
 
 
 def _interp(x: float, points: tuple[tuple[float, float], ...]) -> float:
-    if x <= points[0][0]:
+    """Join ``points`` linearly, extending the end segments past the first and last point."""
+    if math.isnan(x):
+        raise ValueError("cannot calibrate NaN")
+    xs = [px for px, _ in points]
+    i = bisect_right(xs, x)
+    # A threshold asked for at an anchor must be that anchor exactly, not a rounding of it.
+    if i > 0 and xs[i - 1] == x:
+        return points[i - 1][1]
+    if i == 0:
         (x0, y0), (x1, y1) = points[0], points[1]
-    elif x >= points[-1][0]:
+        return min(_lerp(x, x0, y0, x1, y1), y0)
+    if i == len(points):
         (x0, y0), (x1, y1) = points[-2], points[-1]
-    else:
-        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-            if x0 <= x <= x1:
-                break
-    return y0 + (x - x0) * (y1 - y0) / (x1 - x0)
+        return max(_lerp(x, x0, y0, x1, y1), y1)
+    (x0, y0), (x1, y1) = points[i - 1], points[i]
+    # Rounding can land a hair past the segment's end anchor; clamping keeps the map monotone
+    # across anchors.
+    return min(max(_lerp(x, x0, y0, x1, y1), y0), y1)
+
+
+def _lerp(x: float, x0: float, y0: float, x1: float, y1: float) -> float:
+    return y0 + (x - x0) / (x1 - x0) * (y1 - y0)
 
 
 IDENTITY = Calibration(anchors=((0.0, 0.0), (1.0, 1.0)), note="raw cosine is the spec's scale")

@@ -1,0 +1,205 @@
+"""Memory use cases against a real SQLite file: write path, dedup, validation, recall, history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.errors import InvalidInput, NotFound
+from omoide.wiring import Omoide
+
+
+def create(app: Omoide, persona: str, content: str, **fields: Any) -> Any:
+    return app.memories.create(persona, app.memories.build_new(content=content, **fields))
+
+
+def test_create_writes_memory_strength_version_fts_and_vector(app: Omoide, persona: str) -> None:
+    outcome = create(app, persona, "User lives in Tokyo with a cat named Miso", tags=["home"])
+    assert outcome.status == "created"
+    memory = outcome.memory
+    conn = app.store.db.conn()
+    memory_id = conn.execute("SELECT id FROM memories WHERE key = ?", (memory.key,)).fetchone()[0]
+    for table, column in [("memory_strength", "memory_id"), ("memory_vectors", "memory_id"),
+                          ("memory_versions", "memory_id")]:
+        assert conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} = ?",
+                            (memory_id,)).fetchone()[0] == 1
+    assert conn.execute("SELECT COUNT(*) FROM memories_fts WHERE rowid = ?",
+                        (memory_id,)).fetchone()[0] == 1
+    vector_row = conn.execute("SELECT model_id, dim FROM memory_vectors").fetchone()
+    assert tuple(vector_row) == (app.embedder.model_id, app.embedder.dim)
+    assert memory.tags == ("home",)
+    assert memory.importance == 0.5
+
+
+def test_create_reports_duplicate_above_dedup_threshold(app: Omoide, persona: str) -> None:
+    first = create(app, persona, "User lives in Tokyo with a cat named Miso").memory
+    again = create(app, persona, "User lives in Tokyo with a cat named Miso.")
+    assert again.status == "duplicate"
+    assert again.duplicate_of.key == first.key
+    assert again.similarity > 0.85
+    assert app.memories.stats(persona).active == 1
+
+
+def test_create_saves_a_different_memory(app: Omoide, persona: str) -> None:
+    create(app, persona, "User lives in Tokyo with a cat named Miso")
+    assert create(app, persona, "Haru prefers green tea in the morning").status == "created"
+
+
+def test_restating_a_closed_fact_is_not_a_duplicate(app: Omoide, persona: str,
+                                                    clock: FixedClock) -> None:
+    old = create(app, persona, "User lives in Tokyo with a cat named Miso").memory
+    app.store.memories(persona).apply_evolution(
+        old.key, now=clock.now(), neighbour_ids=[], link_increment=0.2, link_cap=1.0,
+        extends=[], supersedes=[(app.store.memories(persona).id_of(old.key), clock.now())])
+    clock.advance(days=1)
+    assert create(app, persona, "User lives in Tokyo with a cat named Miso").status == "created"
+
+
+@pytest.mark.parametrize(("intensity", "stability"), [
+    pytest.param(0.9, 10.0, id="vivid"),
+    pytest.param(0.6, 5.0, id="charged"),
+    pytest.param(0.5, 1.0, id="boundary-0.5"),
+    pytest.param(0.0, 1.0, id="neutral"),
+])
+def test_initial_stability_follows_emotion_intensity(app: Omoide, persona: str,
+                                                     intensity: float, stability: float) -> None:
+    memory = create(app, persona, f"A memory with intensity {intensity}",
+                    emotion_intensity=intensity).memory
+    assert memory.stability == stability
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    pytest.param({"content": ""}, "must not be empty", id="empty"),
+    pytest.param({"content": "   \n"}, "must not be empty", id="whitespace"),
+    pytest.param({"content": "x" * 50_001}, "50,000", id="too-long"),
+    pytest.param({"content": "ok", "tags": [f"t{i}" for i in range(21)]}, "limit is 20",
+                 id="too-many-tags"),
+    pytest.param({"content": "ok", "tags": ["x" * 65]}, "limit is 64", id="long-tag"),
+    pytest.param({"content": "ok", "tags": "home"}, "list of strings", id="tags-not-list"),
+    pytest.param({"content": "ok", "importance": 1.5}, "between 0 and 1", id="importance-high"),
+    pytest.param({"content": "ok", "importance": -0.1}, "between 0 and 1", id="importance-low"),
+    pytest.param({"content": "ok", "importance": "high"}, "number", id="importance-text"),
+    pytest.param({"content": "ok", "emotion_intensity": 2}, "between 0 and 1",
+                 id="intensity-high"),
+    pytest.param({"content": "ok", "valid_from": "yesterday-ish"}, "ISO-8601",
+                 id="bad-date"),
+    pytest.param({"content": "ok", "valid_from": "2026-03-02", "valid_until": "2026-03-01"},
+                 "after valid_from", id="inverted-window"),
+    pytest.param({"content": "ok", "kind": "gossip"}, "unknown kind", id="bad-kind"),
+])
+def test_create_rejects_bad_input(app: Omoide, fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        app.memories.build_new(**fields)
+
+
+def test_importance_is_immutable(app: Omoide, persona: str) -> None:
+    memory = create(app, persona, "User lives in Tokyo", importance=0.4).memory
+    with pytest.raises(InvalidInput, match="immutable"):
+        app.memories.update(persona, memory.key, importance=0.9)
+    same = app.memories.update(persona, memory.key, importance=0.4, tags=["home"])
+    assert same.importance == 0.4
+    assert same.tags == ("home",)
+
+
+def test_update_writes_version_with_before_and_after(app: Omoide, persona: str) -> None:
+    memory = create(app, persona, "User lives in Tokyo").memory
+    app.memories.update(persona, memory.key, content="User lives in Kyoto")
+    versions = app.memories.history(persona, memory.key)
+    assert [v.change for v in versions] == ["create", "update"]
+    assert versions[1].before["content"] == "User lives in Tokyo"
+    assert versions[1].after["content"] == "User lives in Kyoto"
+    hits = app.search.search(persona, app.search.build_request(persona, query="Kyoto",
+                                                               mode="keyword")).results
+    assert [h.id for h in hits] == [memory.key]
+
+
+def test_update_can_clear_a_validity_bound_with_none(app: Omoide, persona: str) -> None:
+    memory = create(app, persona, "User works at Acme", valid_until="2030-01-01").memory
+    assert memory.valid_until is not None
+    cleared = app.memories.update(persona, memory.key, valid_until=None)
+    assert cleared.valid_until is None
+
+
+def test_delete_is_a_tombstone_that_keeps_history(app: Omoide, persona: str) -> None:
+    memory = create(app, persona, "User lives in Tokyo").memory
+    deleted = app.memories.delete(persona, memory.key)
+    assert deleted.status == "tombstoned"
+    assert [v.change for v in app.memories.history(persona, memory.key)] == ["create", "delete"]
+    assert app.memories.list_recent(persona) == []
+    for mode in ("keyword", "semantic", "hybrid"):
+        request = app.search.build_request(persona, query="Tokyo", mode=mode)
+        assert app.search.search(persona, request).results == []
+    with pytest.raises(NotFound):
+        app.memories.delete(persona, memory.key)
+
+
+def test_read_by_key_is_a_recall_at_most_once_per_hour(app: Omoide, persona: str,
+                                                       clock: FixedClock) -> None:
+    memory = create(app, persona, "User lives in Tokyo").memory
+    first = app.memories.get(persona, memory.key)
+    assert (first.access_count, first.stability) == (1, 1.5)
+    clock.advance(minutes=30)
+    again = app.memories.get(persona, memory.key)
+    assert (again.access_count, again.stability) == (1, 1.5)
+    clock.advance(minutes=31)
+    later = app.memories.get(persona, memory.key)
+    assert (later.access_count, later.stability) == (2, 2.25)
+    assert later.last_accessed == clock.now()
+
+
+def test_recall_caps_stability_at_365_days(app: Omoide, persona: str, clock: FixedClock) -> None:
+    memory = create(app, persona, "A vivid memory", emotion_intensity=0.9).memory
+    for _ in range(20):
+        clock.advance(hours=2)
+        memory = app.memories.get(persona, memory.key)
+    assert memory.stability == 365.0
+
+
+def test_strength_decays_with_time_since_access(app: Omoide, persona: str,
+                                               clock: FixedClock) -> None:
+    memory = create(app, persona, "User lives in Tokyo", importance=0.8).memory
+    assert memory.strength == pytest.approx(0.8)
+    clock.advance(days=1)
+    later = app.memories.get(persona, memory.key, recall=False)
+    assert later.strength == pytest.approx(0.8 * 20 ** -0.5)
+
+
+def test_decay_job_recomputes_stored_strength(app: Omoide, persona: str,
+                                              clock: FixedClock) -> None:
+    memory = create(app, persona, "User lives in Tokyo", importance=0.8).memory
+    clock.advance(days=1)
+    assert app.store.decay_all(now=clock.now()) == 1
+    row = app.store.db.conn().execute(
+        "SELECT s.strength, s.last_decay_at FROM memory_strength s JOIN memories m "
+        "ON m.id = s.memory_id WHERE m.key = ?", (memory.key,)).fetchone()
+    assert row[0] == pytest.approx(0.8 * 20 ** -0.5)
+    assert row[1].startswith(clock.now().isoformat()[:19])
+
+
+def test_unknown_persona_and_key_are_not_found(app: Omoide, persona: str) -> None:
+    with pytest.raises(NotFound, match="unknown persona 'ghost'"):
+        app.memories.list_recent("ghost")
+    with pytest.raises(NotFound, match="no memory 'mem_x'"):
+        app.memories.get(persona, "mem_x")
+
+
+def test_persona_handles_cannot_read_each_other(app: Omoide, persona: str) -> None:
+    app.auth.create_persona("kai")
+    memory = create(app, persona, "Rin's secret: the cake is in the fridge").memory
+    with pytest.raises(NotFound):
+        app.memories.get("kai", memory.key)
+    request = app.search.build_request("kai", query="cake fridge secret")
+    assert app.search.search("kai", request).results == []
+    assert create(app, "kai", "Rin's secret: the cake is in the fridge").status == "created"
+
+
+def test_memory_added_by_another_process_is_searchable(app: Omoide, persona: str,
+                                                       make_app: Any) -> None:
+    assert app.search.search(persona, app.search.build_request(persona, query="x")).results == []
+    other = make_app()  # a second process on the same file (e.g. the CLI next to the server)
+    create(other, persona, "Haru prefers green tea in the morning")
+    request = app.search.build_request(persona, query="green tea", mode="semantic")
+    assert [h.content for h in app.search.search(persona, request).results] == [
+        "Haru prefers green tea in the morning"]

@@ -1,0 +1,66 @@
+"""Schema migrations: applied on open, recorded, and upgrading old databases keeps their data."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.migrations import MIGRATIONS, applied_migrations
+
+
+def test_open_applies_every_migration_in_order(tmp_path: Path) -> None:
+    db = Database(tmp_path / "o.db")
+    assert applied_migrations(db.conn()) == [m.number for m in MIGRATIONS]
+    db.close()
+
+
+def test_upgrade_from_first_migration_keeps_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = Database(path, upto=1)
+    assert applied_migrations(old.conn()) == [1]
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        conn.execute(
+            "INSERT INTO memories (key, persona_id, content, importance, created_at, updated_at)"
+            " VALUES ('mem_1', 1, 'User lives in Tokyo', 0.5, '2026-01-01', '2026-01-01')")
+    old.close()
+
+    new = Database(path)
+    conn = new.conn()
+    assert applied_migrations(conn) == [m.number for m in MIGRATIONS]
+    assert conn.execute("SELECT content FROM memories").fetchone()[0] == "User lives in Tokyo"
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"memory_blocks", "user_state_history", "persona_state_history", "jobs", "sessions",
+            "session_events", "episodes", "memories_fts", "memories_fts_tri"} <= tables
+    new.close()
+
+
+def test_every_intermediate_version_upgrades_to_latest(tmp_path: Path) -> None:
+    for migration in MIGRATIONS:
+        path = tmp_path / f"v{migration.number}.db"
+        Database(path, upto=migration.number).close()
+        db = Database(path)
+        assert applied_migrations(db.conn())[-1] == MIGRATIONS[-1].number
+        db.close()
+
+
+def test_database_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
+    db = Database(tmp_path / "o.db")
+    conn = db.conn()
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30000
+    db.close()
+
+
+def test_failed_write_rolls_back(tmp_path: Path) -> None:
+    db = Database(tmp_path / "o.db")
+    try:
+        with db.write() as conn:
+            conn.execute("INSERT INTO personas (name, created_at) VALUES ('a', 'x')")
+            conn.execute("INSERT INTO personas (name, created_at) VALUES ('a', 'x')")
+    except sqlite3.IntegrityError:
+        pass
+    assert db.conn().execute("SELECT COUNT(*) FROM personas").fetchone()[0] == 0
+    db.close()
