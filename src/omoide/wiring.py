@@ -125,7 +125,12 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
 
     def run_decay(job: Job) -> None:
         store.decay_all(now=clock.now(), persona=job.persona)
-        schedule_decay(store, jobs, settings_service, clock)
+        # Queue the next run (a re-run after a crash must not queue a second one).
+        if job.persona is not None and not jobs.has_open(DECAY_JOB, job.persona_id,
+                                                         include_running=False):
+            interval = settings_service.get(job.persona).decay_interval_hours
+            jobs.enqueue(kind=DECAY_JOB, persona_id=job.persona_id, payload={},
+                         now=clock.now(), delay_s=interval * 3600)
 
     handlers[EVOLVE_JOB] = run_evolve
     handlers[DECAY_JOB] = run_decay

@@ -127,12 +127,13 @@ class JobStore:
             "AND status = 'failed' ORDER BY id DESC LIMIT ?", (persona_id, limit)).fetchall()
         return [dict(r) for r in rows]
 
-    def has_open(self, kind: str, persona_id: int | None) -> bool:
-        """Whether a job of ``kind`` for this persona is pending or running."""
+    def has_open(self, kind: str, persona_id: int | None, *, include_running: bool = True
+                 ) -> bool:
+        """Whether a job of ``kind`` for this persona is pending (or running)."""
+        statuses = ("pending", "running") if include_running else ("pending", "pending")
         return self.db.conn().execute(
-            "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? "
-            "AND status IN ('pending', 'running') LIMIT 1", (kind, persona_id)
-        ).fetchone() is not None
+            "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT 1",
+            (kind, persona_id, *statuses)).fetchone() is not None
 
     def total_depth(self) -> int:
         """Jobs waiting or running now (scheduled maintenance excluded)."""

@@ -1,0 +1,105 @@
+"""The durable job queue: enqueued with the write, retried with backoff, resumed after a crash."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from omoide.clock import FixedClock
+from omoide.jobs import JobRunner
+from omoide.service.memories import EVOLVE_JOB
+from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.wiring import Omoide
+
+
+def test_create_enqueues_evolution_in_the_same_transaction(app: Omoide, persona: str) -> None:
+    app.memories.create(persona, app.memories.build_new(content="User lives in Tokyo"))
+    rows = app.store.db.conn().execute("SELECT kind, status FROM jobs").fetchall()
+    assert [tuple(r) for r in rows] == [(EVOLVE_JOB, "pending")]
+
+
+def test_failing_job_is_retried_with_backoff_then_marked_failed(app: Omoide, persona: str,
+                                                                clock: FixedClock) -> None:
+    persona_id = app.store.get_persona(persona).id
+    app.jobs.enqueue(kind="explode", persona_id=persona_id, payload={}, now=clock.now(),
+                     max_attempts=3)
+    calls: list[int] = []
+
+    def explode(job: Job) -> None:
+        calls.append(job.attempts)
+        raise RuntimeError("boom")
+
+    runner = JobRunner(app.jobs, clock, {"explode": explode}, backoff_base_s=10)
+    assert runner.run_once()
+    assert not runner.run_once()  # backing off: not ready yet
+    clock.advance(seconds=10)
+    assert runner.run_once()
+    clock.advance(seconds=19)
+    assert not runner.run_once()
+    clock.advance(seconds=1)
+    assert runner.run_once()
+    assert calls == [1, 2, 3]
+    counts = app.jobs.counts(persona_id)
+    assert (counts.pending, counts.failed) == (0, 1)
+    assert app.jobs.failures(persona_id)[0]["last_error"] == "RuntimeError: boom"
+
+
+def test_job_left_running_by_a_crash_completes_after_restart_exactly_once(
+        make_app: Callable[..., Omoide], clock: FixedClock) -> None:
+    first = make_app()
+    first.auth.create_persona("rin")
+    make = first.memories.build_new
+    first.memories.create("rin", make(content="User goes hiking in the Alps every summer"))
+    first.runner.run_until_idle()
+    key = first.memories.create(
+        "rin", make(content="User goes hiking in the Alps every summer with friends")).memory.key
+    crashed = first.jobs.claim(now=clock.now())  # a worker took the job …
+    assert crashed is not None and crashed.payload == {"key": key}
+    first.close()  # … and the process died before finishing it
+
+    second = make_app()
+    persona_id = second.store.get_persona("rin").id
+    assert second.jobs.counts(persona_id).running == 1
+    second.runner.start()
+    try:
+        deadline_runs = 0
+        while second.jobs.counts(persona_id).pending + second.jobs.counts(persona_id).running:
+            deadline_runs += 1
+            assert deadline_runs < 400
+            import time
+
+            time.sleep(0.02)
+    finally:
+        second.runner.stop()
+    memory = second.memories.get("rin", key, recall=False)
+    assert memory.evolved_at is not None
+    # Running the same job again (a second crash after the effect committed) changes nothing.
+    assert second.evolution.evolve("rin", key) is False
+    links = second.memories.links("rin", key)
+    assert all(link.co_activation_count == 1 for link in links)
+
+
+def test_scheduler_keeps_one_decay_job_per_persona(app: Omoide, persona: str) -> None:
+    assert app.schedule_decay() == 1
+    assert app.schedule_decay() == 0
+    counts = app.jobs.counts(app.store.get_persona(persona).id)
+    assert (counts.pending, counts.scheduled) == (0, 1)
+
+
+def test_decay_job_runs_when_due_and_reschedules(app: Omoide, persona: str,
+                                                 clock: FixedClock) -> None:
+    app.memories.create(persona, app.memories.build_new(content="User lives in Tokyo"))
+    app.runner.run_until_idle()
+    app.schedule_decay()
+    clock.advance(hours=6)
+    assert app.runner.run_until_idle() == 1
+    rows = app.store.db.conn().execute(
+        "SELECT status, COUNT(*) FROM jobs WHERE kind = 'decay' GROUP BY status").fetchall()
+    assert dict(rows) == {"done": 1, "pending": 1}
+    assert app.store.last_decay_at() == clock.now()
+
+
+def test_claimed_job_is_not_claimed_twice(app: Omoide, persona: str, clock: FixedClock) -> None:
+    store = JobStore(app.store.db)
+    store.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
+    assert store.claim(now=clock.now()) is not None
+    assert store.claim(now=clock.now()) is None
