@@ -1,0 +1,125 @@
+"""The ``omoide`` CLI through click's runner, and ``omoide serve`` as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+import httpx
+import pytest
+from click.testing import CliRunner
+from omoide_testing import free_port
+
+from omoide.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
+    runner = CliRunner()
+
+    def invoke(*args: str) -> click.testing.Result:
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_every_command_has_help(run) -> None:
+    def walk(group: click.Group, prefix: list[str]) -> list[list[str]]:
+        found = [prefix]
+        for name, command in group.commands.items():
+            if isinstance(command, click.Group):
+                found += walk(command, [*prefix, name])
+            else:
+                found.append([*prefix, name])
+        return found
+
+    for path in walk(main, []):
+        result = run(*path, "--help")
+        assert result.exit_code == 0, path
+        assert "Usage:" in result.output
+
+
+def test_persona_memory_search_flow(run) -> None:
+    created = run("persona", "create", "rin", "--json")
+    assert created.exit_code == 0
+    assert json.loads(created.output)["api_key"].startswith("omo_p_")
+    added = run("memory", "add", "-p", "rin", "User lives in Tokyo", "--tag", "home", "--json")
+    key = json.loads(added.output)["memory"]["key"]
+    duplicate = run("memory", "add", "-p", "rin", "User lives in Tokyo.")
+    assert duplicate.output.startswith(f"duplicate of {key}")
+    found = json.loads(run("search", "-p", "rin", "Tokyo", "--json").output)
+    assert [r["key"] for r in found] == [key]
+    assert json.loads(run("memory", "get", "-p", "rin", key, "--json").output)["tags"] == [
+        "home"]
+    listed = run("memory", "list", "-p", "rin")
+    assert key in listed.output
+    assert json.loads(run("stats", "-p", "rin", "--json").output)["active"] == 1
+    assert run("memory", "delete", "-p", "rin", key).output.strip() == f"deleted {key}"
+    assert "rin\t0 memories" in run("persona", "list").output
+    assert run("decay").exit_code == 0
+    waited = json.loads(run("jobs", "wait", "-p", "rin", "--json").output)
+    assert (waited["pending"], waited["running"]) == (0, 0)
+
+
+def test_user_mistakes_exit_1_with_one_line(run) -> None:
+    for args in (["memory", "list", "-p", "ghost"], ["persona", "create", "bad name"],
+                 ["search", "-p", "ghost", "x"]):
+        result = run(*args)
+        assert result.exit_code == 1, args
+        assert result.output.startswith("Error: ")
+        assert "Traceback" not in result.output
+
+
+def test_reindex_reembeds_vectors_of_another_model(run, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    assert "already" in run("reindex", "-p", "rin").output
+    conn_path = tmp_path / "data" / "omoide.db"
+    import sqlite3
+
+    with sqlite3.connect(conn_path) as conn:
+        conn.execute("UPDATE memory_vectors SET model_id = 'old-model'")
+    result = run("reindex", "-p", "rin")
+    assert "1 memories re-embedded" in result.output
+    with sqlite3.connect(conn_path) as conn:
+        assert conn.execute("SELECT model_id FROM memory_vectors").fetchone()[0] == "hash-ngram-256"
+
+
+def test_serve_prints_url_and_admin_key_on_first_start(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
+           "OMOIDE_PORT": str(port)}
+    env.pop("OMOIDE_ADMIN_KEY", None)
+    omoide = Path(sys.executable).parent / "omoide"
+    proc = subprocess.Popen([str(omoide), "serve"], env=env, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True)
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any("admin key" in ln for ln in lines):
+            line = proc.stderr.readline() if proc.stderr else ""
+            if line:
+                lines.append(line)
+        text = "".join(lines)
+        assert f"http://127.0.0.1:{port}" in text
+        key = (tmp_path / "data" / "admin_key").read_text().strip()
+        assert key in text
+        for _ in range(100):
+            try:
+                reply = httpx.get(f"http://127.0.0.1:{port}/api/personas",
+                                  headers={"Authorization": f"Bearer {key}"})
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert reply.status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
