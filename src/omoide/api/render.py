@@ -17,6 +17,7 @@ from omoide.model import (
 
 __all__ = [
     "render_create",
+    "render_episode",
     "render_hit",
     "render_link",
     "render_memory",
@@ -106,3 +107,14 @@ def render_stats(stats: MemoryStats) -> dict[str, Any]:
             "tombstoned": stats.tombstoned, "superseded": stats.superseded,
             "by_kind": stats.by_kind, "mean_strength": round(stats.mean_strength, 6),
             "links": stats.links, "oldest": ts(stats.oldest), "newest": ts(stats.newest)}
+
+
+def render_episode(episode: Any, notes: list[str]) -> dict[str, Any]:
+    """An Episode (``store.sqlite.sessions.Episode``) with its consolidated notes' keys."""
+    return {"id": episode.id, "session_id": episode.session_id,
+            "first_event_id": episode.first_event_id, "last_event_id": episode.last_event_id,
+            "first_seq": episode.first_seq, "last_seq": episode.last_seq,
+            "topic": episode.topic, "surprise": round(episode.surprise, 4),
+            "boundary_reason": episode.boundary_reason, "started_at": ts(episode.started_at),
+            "ended_at": ts(episode.ended_at), "consolidated_at": ts(episode.consolidated_at),
+            "content": episode.content, "notes": notes}

@@ -5,7 +5,7 @@ blend → top-k → recall. Notes first; episodes are added by the episode tier 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
@@ -136,7 +136,9 @@ class SearchService:
                 [memories.id_of(h.id) for h in notes], now=now,
                 factor=cfg.recall_stability_factor, cap=cfg.stability_cap_days,
                 min_interval_hours=cfg.recall_min_interval_hours)
-        results = notes + self._episode_fallback(persona, request, query_vector, len(notes), cfg)
+        episodes = self._episodes(persona, request, query_vector, len(notes), cfg)
+        results = _interleave(notes, episodes, request.top_k) if request.include_episodes \
+            else notes + episodes[: max(0, request.top_k - len(notes))]
         return SearchResult(query=request.query, mode=request.mode, results=results)
 
     def _rank(self, keyword: list[Scored], semantic: list[Scored], mode: SearchMode,
@@ -170,17 +172,28 @@ class SearchService:
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits
 
-    def _episode_fallback(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
-                          n_notes: int, cfg: PersonaSettings) -> list[SearchHit]:
+    def _episodes(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
+                  n_notes: int, cfg: PersonaSettings) -> list[SearchHit]:
+        """Episode hits: always when asked (``include_episodes``), else as the spec's fallback
+        when fewer than ``memory_preload_count`` notes qualify (pass the filters and match)."""
         if self.episodes is None or request.include_episodes is False:
             return []
         wanted = request.include_episodes is True or (
             cfg.episode_search_enabled and n_notes < cfg.memory_preload_count)
         if not wanted:
             return []
-        filters = replace(request.filters)
         return self.episodes.search_episodes(persona, request.query, query_vector,
-                                             limit=request.top_k, filters=filters)
+                                             limit=request.top_k, filters=request.filters)
+
+
+def _interleave(notes: list[SearchHit], episodes: list[SearchHit], top_k: int
+                ) -> list[SearchHit]:
+    """Notes and episode excerpts in one ranking by reciprocal rank (their scores are on
+    different scales); a note wins a tie."""
+    ranked = [(1 / (60 + r), 0, h) for r, h in enumerate(notes, 1)]
+    ranked += [(1 / (60 + r), 1, h) for r, h in enumerate(episodes, 1)]
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    return [h for _, _, h in ranked[:top_k]]
 
 
 def _member(sorted_ids: np.ndarray, value: int) -> bool:

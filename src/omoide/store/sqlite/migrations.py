@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from omoide.store.sqlite.indexes import EPISODE_FTS, MEMORY_FTS
+from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations"]
 
@@ -43,7 +43,8 @@ CREATE TABLE personas (
     name        TEXT NOT NULL UNIQUE,
     created_at  TEXT NOT NULL,
     settings    TEXT NOT NULL DEFAULT '{}',
-    revision    INTEGER NOT NULL DEFAULT 0
+    revision    INTEGER NOT NULL DEFAULT 0,
+    event_revision INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE api_keys (
     id           INTEGER PRIMARY KEY,
@@ -182,6 +183,9 @@ CREATE TABLE sessions (
     started_at  TEXT NOT NULL,
     ended_at    TEXT,
     metadata    TEXT NOT NULL DEFAULT '{}',
+    segmented_upto_seq INTEGER NOT NULL DEFAULT 0,
+    open_reason TEXT NOT NULL DEFAULT 'start',
+    open_surprise REAL NOT NULL DEFAULT 0,
     UNIQUE (persona_id, session_id)
 );
 CREATE TABLE session_events (
@@ -196,7 +200,15 @@ CREATE TABLE session_events (
     external_id TEXT,
     metadata    TEXT NOT NULL DEFAULT '{}',
     created_at  TEXT NOT NULL,
+    episode_id  INTEGER,
     UNIQUE (session_pk, seq)
+);
+CREATE INDEX session_events_episode ON session_events(episode_id);
+CREATE TABLE event_vectors (
+    event_id  INTEGER PRIMARY KEY REFERENCES session_events(id),
+    model_id  TEXT NOT NULL,
+    dim       INTEGER NOT NULL,
+    vector    BLOB NOT NULL
 );
 CREATE UNIQUE INDEX session_events_external ON session_events(session_pk, external_id)
     WHERE external_id IS NOT NULL;
@@ -238,7 +250,7 @@ def _fts(conn: sqlite3.Connection) -> None:
 
 
 def _episode_fts(conn: sqlite3.Connection) -> None:
-    for statement in EPISODE_FTS.ddl():
+    for statement in (*EPISODE_FTS.ddl(), *EVENT_FTS.ddl()):
         conn.execute(statement)
 
 
@@ -248,7 +260,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "context_state_blocks", _script(_CONTEXT)),
     Migration(4, "jobs", _script(_JOBS)),
     Migration(5, "sessions_episodes", _script(_SESSIONS)),
-    Migration(6, "episode_fts", _episode_fts),
+    Migration(6, "episode_event_fts", _episode_fts),
 )
 
 

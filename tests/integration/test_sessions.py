@@ -1,0 +1,146 @@
+"""Episode tier: idempotent ingest, incremental segmentation, consolidation with provenance,
+and the notes → episodes fallback, against a real store (hash embedder)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.errors import InvalidInput, NotFound
+from omoide.wiring import Omoide
+
+GARDEN = [
+    ("Rau", "I planted tomatoes and basil in my garden this weekend."),
+    ("Haru", "Lovely! Which tomato variety did you pick?"),
+    ("Rau", "I chose San Marzano tomatoes because I want to make pasta sauce."),
+    ("Haru", "Great choice, they are perfect for sauce."),
+]
+TRIP = [
+    ("Rau", "I am flying to Lisbon next month for a conference. By the way, my name is Rau."),
+    ("Haru", "Exciting! Have you been to Portugal before?"),
+    ("Rau", "Never, but my sister lived in Porto for two years."),
+    ("Haru", "Then she can give you tips."),
+]
+
+
+def events(turns: list[tuple[str, str]], start: int, clock: FixedClock) -> list[dict[str, Any]]:
+    return [{"speaker": who, "role": "user" if who == "Rau" else "assistant", "content": text,
+             "external_id": f"D{start + i}",
+             "timestamp": (clock.now() + timedelta(minutes=i)).isoformat()}
+            for i, (who, text) in enumerate(turns)]
+
+
+@pytest.fixture
+def session(app: Omoide, persona: str) -> str:
+    session, created = app.sessions.open(persona, session_id="s1")
+    assert created
+    return session.session_id
+
+
+def test_open_is_idempotent(app: Omoide, persona: str, session: str) -> None:
+    again, created = app.sessions.open(persona, session_id=session)
+    assert (again.session_id, created) == (session, False)
+
+
+def test_resending_events_never_duplicates_them(app: Omoide, persona: str, session: str,
+                                                clock: FixedClock) -> None:
+    batch = events(GARDEN, 1, clock)
+    assert app.sessions.record(persona, session, batch) == (4, 0)
+    assert app.sessions.record(persona, session, batch) == (0, 4)
+    assert app.sessions.record(persona, session, [*batch[:2], *events(TRIP, 5, clock)]) == (4, 2)
+    count = app.store.db.conn().execute("SELECT COUNT(*) FROM session_events").fetchone()[0]
+    assert count == 8
+
+
+def test_closed_episodes_are_never_rewritten(app: Omoide, persona: str, session: str,
+                                             clock: FixedClock) -> None:
+    phases = ((1, GARDEN), (5, TRIP), (9, GARDEN), (13, TRIP), (17, GARDEN))
+    for start, turns in phases:
+        app.sessions.record(persona, session, events(turns, start, clock))
+        clock.advance(hours=3)  # a long pause: the next turns open a new episode
+    app.runner.run_until_idle()
+    first = [(ep.id, ep.first_seq, ep.last_seq) for ep, _ in app.sessions.episodes(persona,
+                                                                                   session)]
+    assert [f[1:] for f in first][:2] == [(1, 4), (5, 8)]
+    assert first[-1][2] < 20  # the last segment is still open
+    app.sessions.record(persona, session, events(TRIP, 21, clock))
+    app.sessions.end(persona, session)
+    app.runner.run_until_idle()
+    after = app.sessions.episodes(persona, session)
+    assert [(ep.id, ep.first_seq, ep.last_seq) for ep, _ in after][: len(first)] == first
+    assert [(ep.first_seq, ep.last_seq) for ep, _ in after] == [
+        (1, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 24)]
+    assert [ep.boundary_reason for ep, _ in after] == ["start", *["time_gap"] * 5]
+
+
+def test_consolidation_keeps_provenance_and_updates_the_user_name(
+        app: Omoide, persona: str, session: str, clock: FixedClock) -> None:
+    app.sessions.record(persona, session, events(GARDEN + TRIP, 1, clock))
+    app.sessions.end(persona, session)
+    app.runner.run_until_idle()
+    (episode, notes), = app.sessions.episodes(persona, session)
+    assert episode.consolidated_at is not None and notes
+    for key in notes:
+        memory = app.memories.get(persona, key, recall=False)
+        assert memory.source == "consolidation"
+        assert memory.source_ref == str(episode.id)
+        assert memory.sources and all(s.external_id.startswith("D") for s in memory.sources)
+    assert len(notes) < 8
+    assert app.state.get_current_user_state(persona)["name"] == "Rau"
+    again = app.sessions.consolidate(persona, episode.id)
+    assert again == 0  # exactly once
+
+
+def test_search_falls_back_to_episodes_when_notes_are_few(app: Omoide, persona: str,
+                                                          session: str,
+                                                          clock: FixedClock) -> None:
+    app.settings_service.update(persona, {"episode_consolidation_enabled": False})
+    app.sessions.record(persona, session, events(GARDEN, 1, clock))
+    app.sessions.end(persona, session)
+    app.runner.run_until_idle()
+    request = app.search.build_request(persona, query="San Marzano tomatoes pasta sauce")
+    hits = app.search.search(persona, request).results
+    assert hits and hits[0].type == "episode"
+    assert "D3" in [s.external_id for s in hits[0].sources]
+    assert hits[0].content.startswith("[2026-11-30]")
+    app.settings_service.update(persona, {"episode_search_enabled": False})
+    assert app.search.search(persona, request).results == []
+    forced = app.search.build_request(persona, query="San Marzano", include_episodes=True)
+    assert app.search.search(persona, forced).results[0].type == "episode"
+
+
+def test_notes_from_episodes_carry_sources_in_search(app: Omoide, persona: str, session: str,
+                                                     clock: FixedClock) -> None:
+    app.sessions.record(persona, session, events(GARDEN + TRIP, 1, clock))
+    app.sessions.end(persona, session)
+    app.runner.run_until_idle()
+    request = app.search.build_request(persona, query="flying to Lisbon for a conference",
+                                       include_episodes=False)
+    hit = app.search.search(persona, request).results[0]
+    assert hit.type == "note"
+    assert "Rau is flying to Lisbon" in hit.content
+    assert [s.external_id for s in hit.sources] == ["D5"]
+
+
+@pytest.mark.parametrize(("batch", "message"), [
+    pytest.param([], "non-empty list", id="empty"),
+    pytest.param("hello", "non-empty list", id="not-list"),
+    pytest.param([{"speaker": "", "content": "x"}], "speaker", id="no-speaker"),
+    pytest.param([{"speaker": "a", "content": " "}], "content", id="blank"),
+    pytest.param([{"speaker": "a", "content": "x", "role": "bot"}], "role", id="role"),
+    pytest.param([{"speaker": "a", "content": "x", "timestamp": "noon"}], "ISO-8601",
+                 id="time"),
+    pytest.param([{"speaker": "a", "content": "x", "mood": 1}], "unknown field", id="field"),
+])
+def test_bad_events_are_rejected(app: Omoide, persona: str, session: str, batch: Any,
+                                 message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        app.sessions.record(persona, session, batch)
+
+
+def test_unknown_session_is_not_found(app: Omoide, persona: str) -> None:
+    with pytest.raises(NotFound, match="no session 'nope'"):
+        app.sessions.record(persona, "nope", [{"speaker": "a", "content": "x"}])
