@@ -58,8 +58,9 @@ PERSONA_SETTINGS: tuple[Setting, ...] = (
             "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1),
     Setting("evolution_max_neighbours", int, 3, "Neighbours touched by one evolution.", 0, 20),
     Setting("evolution_min_chars", int, 30, "Evolution is skipped for shorter content.", 0, 10000),
-    Setting("classify_band_low", float, 0.45,
-            "Spec-scale cosine from which a memory is a classification candidate.", 0, 1),
+    Setting("classify_band_low", float, 0.35,
+            "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
+            "changing pairs with either embedder: bench/classify_band.py).", 0, 1),
     Setting("classify_max_candidates", int, 5, "Candidates judged per new memory.", 0, 20),
     Setting("classifier", str, "auto", "3-op classifier: auto (LLM when configured), offline, llm.",
             choices=("auto", "offline", "llm")),
@@ -102,7 +103,7 @@ class PersonaSettings:
     evolution_threshold: float = 0.8
     evolution_max_neighbours: int = 3
     evolution_min_chars: int = 30
-    classify_band_low: float = 0.45
+    classify_band_low: float = 0.35
     classify_max_candidates: int = 5
     classifier: str = "auto"
     recall_stability_factor: float = 1.5

@@ -6,7 +6,6 @@ data folder, a fixed clock and a small embedder.
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,12 +15,19 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import Classifier
+from omoide.engine.classify_offline import OfflineClassifier
+from omoide.engine.consolidate_types import Consolidator
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
+from omoide.service.blocks import BlockService
+from omoide.service.context import ContextService
+from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.search import SearchService
+from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
+from omoide.service.state import StateService
 from omoide.store.sqlite.jobs import Job, JobStore
 from omoide.store.sqlite.store import SqliteStore
 
@@ -47,6 +53,10 @@ class Omoide:
     memories: MemoryService
     search: SearchService
     evolution: EvolutionService
+    state: StateService
+    blocks: BlockService
+    context: ContextService
+    sessions: SessionService
     llm: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -72,25 +82,32 @@ def schedule_decay(store: SqliteStore, jobs: JobStore, settings: SettingsService
     return queued
 
 
-def _classifier_factory(llm: Any) -> Callable[[PersonaSettings], Classifier]:
+def _classifier_factory(llm: Any, offline: Classifier) -> Callable[[PersonaSettings], Classifier]:
     """Per persona: the LLM classifier (offline fallback) when configured, else offline."""
-
-    @functools.cache
-    def offline() -> Classifier:
-        from omoide.engine.classify_offline import OfflineClassifier
-
-        return OfflineClassifier()
 
     def classifier_for(cfg: PersonaSettings) -> Classifier:
         if cfg.classifier == "offline" or llm is None:
             if cfg.classifier == "llm":
                 logger.warning("classifier=llm but no LLM is configured; using the offline one")
-            return offline()
+            return offline
         from omoide.llm.classify import LLMClassifier
 
-        return LLMClassifier(llm, fallback=offline(), lang=cfg.language)
+        return LLMClassifier(llm, fallback=offline, lang=cfg.language)
 
     return classifier_for
+
+
+def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]:
+    """The LLM consolidator (offline fallback) when an LLM is configured, else offline."""
+    from omoide.engine.consolidate import OfflineConsolidator
+
+    offline = OfflineConsolidator()
+    if llm is None:
+        return lambda cfg: offline
+    from omoide.llm.consolidate import LLMConsolidator
+
+    with_llm = LLMConsolidator(llm, fallback=offline)
+    return lambda cfg: with_llm
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
@@ -108,16 +125,25 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     handlers: dict[str, Any] = {}
     runner = JobRunner(jobs, clock, handlers, workers=settings.workers,
                        tick=lambda: schedule_decay(store, jobs, settings_service, clock))
+    offline = OfflineClassifier()
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
-                             on_enqueue=runner.notify)
+                             on_enqueue=runner.notify, change_detector=offline)
     evolution = EvolutionService(store, embedder, clock, settings_service,
-                                 _classifier_factory(llm))
+                                 _classifier_factory(llm, offline))
+    state = StateService(store, clock)
+    blocks = BlockService(store, clock)
+    sessions = SessionService(store, embedder, clock, settings_service, memories,
+                              _consolidator_factory(llm), update_user_state=state.update_user_state,
+                              on_enqueue=runner.notify)
+    search = SearchService(store, embedder, clock, settings_service,
+                           episodes=EpisodeSearch(store, settings_service))
     app = Omoide(
         settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
-        memories=memories, search=SearchService(store, embedder, clock, settings_service),
-        evolution=evolution, llm=llm)
+        memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
+        context=ContextService(store, clock, settings_service, state, blocks),
+        sessions=sessions, llm=llm)
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None
@@ -132,6 +158,17 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
             jobs.enqueue(kind=DECAY_JOB, persona_id=job.persona_id, payload={},
                          now=clock.now(), delay_s=interval * 3600)
 
+    def run_segment(job: Job) -> None:
+        assert job.persona is not None
+        sessions.segment(job.persona, job.payload["session_id"],
+                         final=bool(job.payload.get("final")))
+
+    def run_consolidate(job: Job) -> None:
+        assert job.persona is not None
+        sessions.consolidate(job.persona, int(job.payload["episode_id"]))
+
     handlers[EVOLVE_JOB] = run_evolve
+    handlers[SEGMENT_JOB] = run_segment
+    handlers[CONSOLIDATE_JOB] = run_consolidate
     handlers[DECAY_JOB] = run_decay
     return app

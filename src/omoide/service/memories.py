@@ -15,6 +15,7 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
+from omoide.engine.classify import Candidate, Classifier, Relation
 from omoide.engine.fsrs import elapsed_days, initial_stability, strength
 from omoide.errors import InvalidInput
 from omoide.model import (
@@ -57,13 +58,15 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
 class MemoryService:
     def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
                  settings: SettingsService, *, max_content_chars: int = 50_000,
-                 on_enqueue: Callable[[], None] | None = None) -> None:
+                 on_enqueue: Callable[[], None] | None = None,
+                 change_detector: Classifier | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
         self.settings = settings
         self.max_content_chars = max_content_chars
         self.on_enqueue = on_enqueue
+        self.change_detector = change_detector
 
     # -- create --------------------------------------------------------------------------
 
@@ -97,7 +100,8 @@ class MemoryService:
         cfg = self.settings.get(persona)
         now = self.clock.now()
         vector = self.embedder.embed_passages([new.content])[0]
-        duplicate = self._find_duplicate(persona, vector, cfg.dedup_threshold, now)
+        duplicate = self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold,
+                                         now)
         if duplicate is not None:
             memory, similarity = duplicate
             logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
@@ -115,12 +119,15 @@ class MemoryService:
             self.on_enqueue()
         return CreateOutcome(status="created", memory=with_live_strength(memory, now))
 
-    def _find_duplicate(self, persona: str, vector: Any, threshold: float,
+    def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
                         now: datetime) -> tuple[Memory, float] | None:
         """The closest *current* memory above the calibrated dedup threshold, if any.
 
         Closed (superseded or expired) memories are not duplicates: restating a fact that was
-        true before and is true again must be saved, not swallowed.
+        true before and is true again must be saved, not swallowed. Nor is a near-copy that
+        changes or adds a detail ("2 dogs" → "3 dogs"): embeddings score such pairs as high as
+        paraphrases, so the offline change detector gets a veto, and the new memory is saved
+        for classification to handle (nothing is lost).
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
@@ -128,9 +135,19 @@ class MemoryService:
             if similarity <= raw:
                 return None
             memory = memories.by_ids([memory_id]).get(memory_id)
-            if memory is not None and memory.superseded_by is None and memory.valid_at(now):
-                return memory, similarity
+            if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
+                continue
+            if self._changes_something(memory, content, similarity):
+                continue
+            return memory, similarity
         return None
+
+    def _changes_something(self, old: Memory, content: str, similarity: float) -> bool:
+        if self.change_detector is None:
+            return False
+        verdict = self.change_detector.classify(
+            content, [Candidate(old.key, old.content, similarity)])[0]
+        return verdict.relation != Relation.INDEPENDENT
 
     # -- read ----------------------------------------------------------------------------
 

@@ -1,0 +1,124 @@
+"""Write-path step 4 end to end over HTTP with a real embedder (USE, fast): contradiction closes
+the old memory, extension merges metadata, evolution links neighbours, nothing waits for it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+
+from omoide.config import Settings
+from omoide.embed import make_embedder
+from omoide.wiring import Omoide, build
+
+
+@pytest.fixture(scope="module")
+def use_embedder():
+    return make_embedder("use")
+
+
+@pytest.fixture
+def live(tmp_path: Path, use_embedder) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    app: Omoide = build(Settings.from_env({}, data_dir=tmp_path), embedder=use_embedder,
+                        llm=None)
+    app.auth.ensure_admin_key(tmp_path, "omo_admin_evolution")
+    server, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key="omo_admin_evolution", omoide=app)
+    server.should_exit = True
+    thread.join(10)
+    app.close()
+
+
+@pytest.fixture
+def rin(live: LiveServer) -> Iterator[httpx.Client]:
+    with live.client(live.create_persona("rin")) as client:
+        yield client
+
+
+def add(client: httpx.Client, content: str, **fields: object) -> dict:
+    reply = client.post("/api/memories/rin", json={"content": content, **fields})
+    assert reply.status_code == 201, reply.text
+    return reply.json()["memory"]
+
+
+def test_contradiction_closes_the_old_memory(rin: httpx.Client, live: LiveServer) -> None:
+    old = add(rin, "User lives in Tokyo")
+    wait_for_jobs(live.omoide, "rin")
+    new = add(rin, "User moved to Osaka last month")
+    wait_for_jobs(live.omoide, "rin")
+    closed = rin.get(f"/api/memories/rin/{old['key']}").json()
+    assert closed["superseded_by"] == new["key"]
+    assert closed["valid_until"] == new["created_at"]
+    assert closed["status"] == "active"  # closed, never deleted or tombstoned
+    now = rin.get("/api/search/rin", params={"q": "where does the user live",
+                                             "valid_at": "now"}).json()["results"]
+    assert [r["key"] for r in now] == [new["key"]]
+    everything = rin.get("/api/search/rin", params={"q": "where does the user live"}).json()[
+        "results"]
+    marked = {r["key"]: r["superseded_by"] for r in everything}
+    assert marked == {old["key"]: new["key"], new["key"]: None}
+    history = rin.get(f"/api/memories/rin/{old['key']}/history").json()["versions"]
+    assert [(v["change"], v["changed_by"]) for v in history] == [
+        ("create", "user"), ("supersede", "evolution")]
+
+
+def test_extension_merges_tags_and_importance(rin: httpx.Client, live: LiveServer) -> None:
+    old = add(rin, "User likes music", tags=["hobby"], importance=0.4)
+    wait_for_jobs(live.omoide, "rin")
+    add(rin, "Lately the user is especially into bossa nova music", tags=["music"],
+        importance=0.7)
+    wait_for_jobs(live.omoide, "rin")
+    merged = rin.get(f"/api/memories/rin/{old['key']}").json()
+    assert merged["tags"] == ["hobby", "music"]
+    assert merged["importance"] == 0.7
+    assert merged["superseded_by"] is None and merged["valid_until"] is None
+    history = rin.get(f"/api/memories/rin/{old['key']}/history").json()["versions"]
+    assert [v["change"] for v in history] == ["create", "extend"]
+
+
+def test_independent_memories_stay_untouched(rin: httpx.Client, live: LiveServer) -> None:
+    old = add(rin, "User's brother lives in Sapporo")
+    wait_for_jobs(live.omoide, "rin")
+    add(rin, "User's cousin lives in Fukuoka")
+    wait_for_jobs(live.omoide, "rin")
+    same = rin.get(f"/api/memories/rin/{old['key']}").json()
+    assert (same["superseded_by"], same["valid_until"]) == (None, None)
+    assert len(rin.get(f"/api/memories/rin/{old['key']}/history").json()["versions"]) == 1
+
+
+def test_near_copy_with_a_changed_number_is_saved_not_deduplicated(rin: httpx.Client,
+                                                                    live: LiveServer) -> None:
+    old = add(rin, "私は犬を2匹飼っています")
+    reply = rin.post("/api/memories/rin", json={"content": "私は犬を3匹飼っています"})
+    assert reply.json()["status"] == "created"
+    wait_for_jobs(live.omoide, "rin")
+    closed = rin.get(f"/api/memories/rin/{old['key']}").json()
+    assert closed["superseded_by"] == reply.json()["memory"]["key"]
+
+
+def test_evolution_links_neighbours_symmetrically(live: LiveServer) -> None:
+    app = live.omoide
+    app.auth.create_persona("kai")
+    first = app.memories.create("kai", app.memories.build_new(
+        content="User goes hiking in the Japanese Alps every summer")).memory
+    app.runner.run_until_idle()
+    second = app.memories.create("kai", app.memories.build_new(
+        content="Every summer the user hikes in the Northern Alps with friends")).memory
+    wait_for_jobs(app, "kai")
+    cos = float(app.embedder.embed_passages([first.content])[0]
+                @ app.embedder.embed_passages([second.content])[0])
+    to_raw = app.embedder.calibration.to_raw
+    if not to_raw(0.8) <= cos <= to_raw(0.85):
+        pytest.skip(f"pair not in the evolution band on this model (cos {cos:.3f})")
+    forward = app.memories.links("kai", second.key)
+    backward = app.memories.links("kai", first.key)
+    assert [(link.other_key, link.link_type) for link in forward] == [(first.key, "SEMANTIC")]
+    assert [(link.other_key, link.weight) for link in backward] == [
+        (second.key, forward[0].weight)]
+    touched = app.memories.get("kai", first.key, recall=False)
+    assert (touched.access_count, touched.summary_ref) == (1, second.key)

@@ -1,0 +1,79 @@
+"""Quantities for the offline classifier: units, bounds, dates skipped, changes detected."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.engine.classify_quantity import Bound, Quantity, changed_units, find_quantities
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        pytest.param("user is 34 years old.", "en", [Quantity(34, "age")], id="en-age"),
+        pytest.param("user turned 30 in march.", "en", [Quantity(30, "age")], id="en-turned"),
+        pytest.param(
+            "user celebrated her 35th birthday.", "en", [Quantity(35, "age")], id="en-birthday"
+        ),
+        pytest.param(
+            "user has more than 20 houseplants.",
+            "en",
+            [Quantity(20, "houseplant", Bound.AT_LEAST)],
+            id="en-at-least",
+        ),
+        pytest.param("user's rent is $1,200 a month.", "en", [Quantity(1200, "$")], id="en-price"),
+        pytest.param("user swims twice a week.", "en", [Quantity(2, "freq")], id="en-twice"),
+        pytest.param("user ran in 2022.", "en", [], id="en-year-is-a-date"),
+        pytest.param("ユーザーの息子は小学3年生", "ja", [Quantity(3, "grade:小学")], id="ja-grade"),
+        pytest.param("週に2回ジムに通う", "ja", [Quantity(2, "freq")], id="ja-per-week"),
+        pytest.param(
+            "英語を10年以上勉強している",
+            "ja",
+            [Quantity(10, "年", Bound.AT_LEAST)],
+            id="ja-at-least",
+        ),
+        pytest.param("家賃は月8万円", "ja", [Quantity(80000, "円")], id="ja-man"),
+        pytest.param("猫を三匹飼っている", "ja", [Quantity(3, "匹")], id="ja-kanji-numeral"),
+        pytest.param("2年前に禁煙した", "ja", [], id="ja-years-ago-is-a-date"),
+        pytest.param("一人暮らしをしている", "ja", [], id="ja-hitori-is-not-a-count"),
+    ],
+)
+def test_find_quantities_reads_value_unit_and_bound(
+    text: str, lang: str, expected: list[Quantity]
+) -> None:
+    assert list(find_quantities(text, lang)) == expected
+
+
+def test_changed_units_reports_a_different_age() -> None:
+    assert changed_units((Quantity(29, "age"),), (Quantity(30, "age"),)) == ["age"]
+
+
+def test_changed_units_accepts_a_value_inside_the_old_bound() -> None:
+    old = (Quantity(20, "houseplant", Bound.AT_LEAST),)
+    assert changed_units(old, (Quantity(27, "houseplant"),)) == []
+
+
+def test_changed_units_ignores_units_only_one_side_has() -> None:
+    assert changed_units((Quantity(2, "cat"),), (Quantity(3, "dog"),)) == []
+
+
+@given(
+    value=st.floats(min_value=0, max_value=1e6, allow_nan=False),
+    bound=st.sampled_from(list(Bound)),
+)
+def test_changed_units_never_flags_a_quantity_against_itself(value: float, bound: Bound) -> None:
+    quantity = Quantity(value, "x", bound)
+    assert changed_units((quantity,), (quantity,)) == []
+
+
+@given(
+    a=st.floats(min_value=0, max_value=1e6, allow_nan=False),
+    b=st.floats(min_value=0, max_value=1e6, allow_nan=False),
+    bound_a=st.sampled_from(list(Bound)),
+    bound_b=st.sampled_from(list(Bound)),
+)
+def test_changed_units_is_symmetric(a: float, b: float, bound_a: Bound, bound_b: Bound) -> None:
+    qa, qb = (Quantity(a, "x", bound_a),), (Quantity(b, "x", bound_b),)
+    assert changed_units(qa, qb) == changed_units(qb, qa)
