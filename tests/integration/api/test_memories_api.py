@@ -169,9 +169,10 @@ def test_health_metrics_and_docs(server: LiveServer) -> None:
     assert "omoide_http_request_seconds_bucket" in text
 
 
-def test_jobs_endpoint_reports_the_queue(rin: httpx.Client, server: LiveServer) -> None:
+def test_jobs_endpoint_reports_the_queue(rin: httpx.Client) -> None:
     rin.post("/api/memories/rin", json={"content": "User lives in Tokyo"})
-    wait_for_jobs(server.omoide, "rin")
+    waited = rin.get("/api/jobs/rin/wait", params={"timeout": 20}).json()
+    assert waited["drained"] is True
     counts = rin.get("/api/jobs/rin").json()
     assert (counts["pending"], counts["running"], counts["failed"]) == (0, 0, 0)
     assert counts["done"] >= 1

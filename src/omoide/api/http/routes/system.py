@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.concurrency import run_in_threadpool
 
 from omoide import __version__
 from omoide.api.http.body import json_object, only_fields
@@ -43,6 +46,23 @@ def jobs(persona: Persona, app: App) -> dict[str, Any]:
     return {"persona": persona, "pending": counts.pending, "running": counts.running,
             "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
             "failures": app.jobs.failures(persona_id)}
+
+
+@router.get("/api/jobs/{persona}/wait", tags=["jobs"],
+            summary="Block until the persona's queue is empty (pending + running == 0)")
+async def wait_for_jobs(persona: Persona, app: App,
+                        timeout: float = Query(60.0, ge=0, le=600,
+                                               description="Seconds to wait at most.")
+                        ) -> dict[str, Any]:
+    persona_id = (await run_in_threadpool(app.store.get_persona, persona)).id
+    deadline = time.monotonic() + timeout
+    while True:
+        counts = await run_in_threadpool(app.jobs.counts, persona_id)
+        drained = counts.pending + counts.running == 0
+        if drained or time.monotonic() >= deadline:
+            return {"persona": persona, "drained": drained, "pending": counts.pending,
+                    "running": counts.running, "failed": counts.failed}
+        await asyncio.sleep(0.1)
 
 
 @router.get("/health", tags=["system"], summary="Liveness")
