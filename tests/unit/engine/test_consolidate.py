@@ -1,0 +1,303 @@
+"""Offline episode consolidation: which turns become notes, how they read, what they cite."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from omoide.engine.consolidate import (
+    Consolidation,
+    EventText,
+    NoteKind,
+    ProfileUpdate,
+    consolidate_offline,
+)
+from omoide.engine.consolidate_rewrite import resolve_relative_dates, to_third_person
+from omoide.engine.consolidate_text import split_sentences
+
+SAID = datetime(2023, 5, 8, 13, 56)
+
+
+def episode(
+    *turns: tuple[str, str], assistant: str | None = None, when: datetime | None = SAID
+) -> list[EventText]:
+    """Events with ids 7, 17, 27 … so that provenance cannot pass by using positions."""
+    return [
+        EventText(
+            event_id=10 * i + 7,
+            speaker=speaker,
+            role="assistant" if speaker == assistant else "user",
+            text=text,
+            timestamp=when,
+        )
+        for i, (speaker, text) in enumerate(turns)
+    ]
+
+
+# A hand-written chat in LoCoMo's style: news, reactions, questions, small talk.
+REALISTIC = episode(
+    ("Caroline", "Hey Mel! Good to see you! How have you been?"),
+    ("Melanie", "Hey Caroline! I'm swamped with the kids and work. What's up with you?"),
+    ("Caroline", "I went to an LGBTQ support group yesterday and it was so powerful."),
+    ("Melanie", "Wow, that's cool, Caroline! What happened that was so awesome?"),
+    ("Caroline", "The transgender stories were so inspiring! I was so thankful for the support."),
+    ("Melanie", "That's really cool. What's it done for you?"),
+    ("Caroline", "It made me feel accepted. I'm planning to study counseling next year."),
+    ("Melanie", "You'd be a great counselor! Your empathy will help a lot of people."),
+    ("Caroline", "Thanks, Mel! What have you been painting lately?"),
+    ("Melanie", "I painted a lake sunrise last year. Painting is my favourite way to relax."),
+    ("Caroline", "Wow, it's gorgeous!"),
+    ("Melanie", "Thanks! I'm off to go swimming with the kids now. Talk soon!"),
+)
+
+
+def test_consolidate_returns_nothing_when_episode_is_only_greetings_and_reactions() -> None:
+    events = episode(
+        ("Caroline", "Hey Mel! Good to see you! How have you been?"),
+        ("Melanie", "Hi Caroline! Good to see you too. How are you?"),
+        ("Caroline", "Wow, that's great!"),
+        ("Melanie", "Thanks, you too!"),
+    )
+    assert consolidate_offline(events) == Consolidation(notes=(), profile=())
+
+
+def test_consolidate_returns_nothing_when_there_are_no_events() -> None:
+    assert consolidate_offline([]) == Consolidation(notes=(), profile=())
+
+
+def test_note_is_in_third_person_with_resolved_date_and_said_on_suffix() -> None:
+    events = episode(
+        ("Caroline", "I went to a support group yesterday."),
+        ("Melanie", "Wow, that's cool!"),
+    )
+    [note] = consolidate_offline(events).notes
+    assert (
+        note.content
+        == "Caroline went to a support group yesterday (7 May 2023). (said on 8 May 2023)"
+    )
+    assert note.source_event_ids == (7,)
+
+
+def test_note_has_no_date_suffix_when_timestamp_is_unknown() -> None:
+    events = episode(
+        ("Caroline", "I went to a support group yesterday."),
+        ("Melanie", "Wow, that's cool!"),
+        when=None,
+    )
+    assert [n.content for n in consolidate_offline(events).notes] == [
+        "Caroline went to a support group yesterday."
+    ]
+
+
+def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
+    events = episode(
+        (
+            "John",
+            "Hey Maria, great to chat again! I joined a volunteer group in Denver last week. "
+            "How are you?",
+        ),
+        ("Maria", "Nice!"),
+    )
+    [note] = consolidate_offline(events).notes
+    assert note.content == (
+        "John joined a volunteer group in Denver last week (the week before 8 May 2023). "
+        "(said on 8 May 2023)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        pytest.param("I love painting.", "Melanie loves painting.", id="present-verb"),
+        pytest.param("I'm really into pottery.", "Melanie is really into pottery.", id="im"),
+        pytest.param("I've adopted a dog.", "Melanie has adopted a dog.", id="ive"),
+        pytest.param("I don't like rain.", "Melanie doesn't like rain.", id="dont"),
+        pytest.param("I went with my kids.", "Melanie went with Melanie's kids.", id="past-my"),
+        pytest.param("It reminds me of home.", "It reminds Melanie of home.", id="me"),
+        pytest.param("I'd love to go.", "Melanie would love to go.", id="id-would"),
+        pytest.param("What can I say?", "What can Melanie say?", id="inverted"),
+        pytest.param("We're going camping.", "Melanie and others are going camping.", id="we"),
+        pytest.param(
+            "We put our hearts into it.", "Melanie and others put their hearts into it.", id="our"
+        ),
+        pytest.param("Our dog loves us.", "Melanie's dog loves Melanie.", id="our-alone"),
+        pytest.param("I'm proud of you.", "Melanie is proud of Caroline.", id="you-object"),
+        pytest.param("Your art is lovely.", "Caroline's art is lovely.", id="your"),
+    ],
+)
+def test_to_third_person_names_the_speaker_and_addressee(sentence: str, expected: str) -> None:
+    assert to_third_person(sentence, "Melanie", addressee="Caroline", japanese=False) == expected
+
+
+def test_to_third_person_replaces_japanese_first_person_but_not_shiritsu() -> None:
+    rewritten = to_third_person("私は私立高校の先生です。", "らうらう", japanese=True)
+    assert rewritten == "らうらうは私立高校の先生です。"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "japanese", "expected"),
+    [
+        pytest.param("We met last month.", False, "We met last month (April 2023).", id="month"),
+        pytest.param("I ran last Saturday.", False, "I ran last Saturday (6 May 2023).", id="wday"),
+        pytest.param("It was 2 days ago.", False, "It was 2 days ago (6 May 2023).", id="ago"),
+        pytest.param("I moved last year.", False, "I moved last year (2022).", id="year"),
+        pytest.param("Feels like yesterday!", False, "Feels like yesterday!", id="idiom"),
+        pytest.param("昨日ジムに行った。", True, "昨日（2023年5月7日）ジムに行った。", id="ja-day"),
+        pytest.param("先月引っ越した。", True, "先月（2023年4月）引っ越した。", id="ja-month"),
+    ],
+)
+def test_resolve_relative_dates_appends_the_absolute_date(
+    sentence: str, japanese: bool, expected: str
+) -> None:
+    assert resolve_relative_dates(sentence, SAID, japanese=japanese) == expected
+
+
+def test_split_sentences_handles_english_japanese_and_abbreviations() -> None:
+    assert split_sentences("昨日ジムに行った。楽しかった！また行く？") == [
+        "昨日ジムに行った。",
+        "楽しかった！",
+        "また行く？",
+    ]
+    assert split_sentences("I met Dr. Smith. It cost 3.5 dollars!") == [
+        "I met Dr. Smith.",
+        "It cost 3.5 dollars!",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("My name is Laura Smith.", [("name", "Laura Smith")], id="en-name"),
+        pytest.param(
+            "Please call me Rau from now on.", [("preferred_address", "Rau")], id="en-call"
+        ),
+        pytest.param("My friends call me Lolo.", [("nickname", "Lolo")], id="en-nickname"),
+        pytest.param("Call me crazy, but I love it.", [], id="en-idiom"),
+        pytest.param("Don't call me Laurie.", [], id="en-negated"),
+        pytest.param("私の名前はらうらうです。", [("name", "らうらう")], id="ja-name"),
+        pytest.param("これからはらうって呼んでね。", [("preferred_address", "らう")], id="ja-tte"),
+        pytest.param("らうと呼んでください。", [("preferred_address", "らう")], id="ja-to"),
+        pytest.param("らうって呼ばないで。", [], id="ja-negated"),
+    ],
+)
+def test_profile_updates_come_from_explicit_self_identification(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    events = episode(("Rau", text), ("Haru", "OK!"), assistant="Haru")
+    profile = consolidate_offline(events).profile
+    assert [(p.key, p.value) for p in profile] == expected
+    assert all(p.source_event_id == 7 for p in profile)
+
+
+def test_profile_statement_always_becomes_a_profile_note() -> None:
+    events = episode(
+        ("Rau", "By the way, my name is Laura, but please call me Rau."),
+        ("Haru", "Got it, Rau!"),
+        assistant="Haru",
+    )
+    result = consolidate_offline(events)
+    assert [(n.content, n.kind) for n in result.notes] == [
+        ("Rau's name is Laura. Rau wants to be called Rau. (said on 8 May 2023)", NoteKind.PROFILE)
+    ]
+    assert result.profile == (
+        ProfileUpdate(key="name", value="Laura", source_event_id=7),
+        ProfileUpdate(key="preferred_address", value="Rau", source_event_id=7),
+    )
+
+
+def test_profile_updates_ignore_the_assistant_naming_itself() -> None:
+    events = episode(
+        ("Rau", "Hi there!"),
+        ("Haru", "Hello! You can call me Haru."),
+        assistant="Haru",
+    )
+    assert consolidate_offline(events).profile == ()
+
+
+def test_note_provenance_is_exactly_the_turn_it_came_from() -> None:
+    result = consolidate_offline(REALISTIC)
+    by_id = {e.event_id: e for e in REALISTIC}
+    assert [n.source_event_ids for n in result.notes] == [(17,), (27,), (67,), (97,), (117,)]
+    for note in result.notes:
+        speaker = by_id[note.source_event_ids[0]].speaker
+        assert note.content.startswith(speaker)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        pytest.param(
+            "I hate cilantro, and I prefer tea over coffee.", NoteKind.PREFERENCE, id="pref"
+        ),
+        pytest.param("My favourite band is Radiohead.", NoteKind.PREFERENCE, id="favourite"),
+        pytest.param("私は辛いものが大好き。", NoteKind.PREFERENCE, id="ja-suki"),
+        pytest.param("I work as a nurse at Kita Hospital.", NoteKind.PROFILE, id="job"),
+        pytest.param("I moved to Osaka last month for a new job.", NoteKind.FACT, id="event"),
+        pytest.param("I adopted a cat named Miso and I love her.", NoteKind.FACT, id="event-love"),
+    ],
+)
+def test_note_kind_follows_the_main_sentence(text: str, kind: NoteKind) -> None:
+    [note] = consolidate_offline(episode(("Rau", text), ("Haru", "Noted!"))).notes
+    assert note.kind == kind
+
+
+def test_consolidate_keeps_fewer_notes_than_turns_on_a_realistic_chat() -> None:
+    notes = consolidate_offline(REALISTIC).notes
+    assert [n.content for n in notes] == [
+        "Melanie is swamped with the kids and work. (said on 8 May 2023)",
+        "Caroline went to an LGBTQ support group yesterday (7 May 2023) and it was so powerful."
+        " (said on 8 May 2023)",
+        "Caroline is planning to study counseling next year (2024). (said on 8 May 2023)",
+        "Melanie painted a lake sunrise last year (2022). Painting is Melanie's favourite way to"
+        " relax. (said on 8 May 2023)",
+        "Melanie is off to go swimming with the kids now. (said on 8 May 2023)",
+    ]
+    assert len(notes) <= len(REALISTIC) // 2
+
+
+def test_consolidate_respects_max_notes_keeping_the_most_informative() -> None:
+    notes = consolidate_offline(REALISTIC, max_notes=1).notes
+    assert [n.source_event_ids for n in notes] == [(97,)]
+
+
+def test_consolidate_is_deterministic() -> None:
+    assert consolidate_offline(REALISTIC) == consolidate_offline(list(REALISTIC))
+
+
+_turn_text = st.lists(
+    st.sampled_from(
+        [
+            "Hey!",
+            "How are you?",
+            "Wow, that's great!",
+            "I moved to Kyoto last month.",
+            "My sister Ana loves sushi.",
+            "We went hiking on Mount Takao yesterday.",
+            "私は猫が好き。",
+            "昨日、新しい仕事を始めた。",
+            "Thanks!",
+            "call me Rau",
+        ]
+    ),
+    min_size=1,
+    max_size=3,
+).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=st.lists(_turn_text, min_size=2, max_size=12), ratio=st.floats(0.05, 1.0))
+def test_consolidate_never_copies_the_episode_and_cites_only_its_events(
+    texts: list[str], ratio: float
+) -> None:
+    speakers = ("Rau", "Haru")
+    events = episode(*((speakers[i % 2], text) for i, text in enumerate(texts)))
+    notes = consolidate_offline(events, notes_per_turn=ratio).notes
+    ids = [e.event_id for e in events]
+    assert len(notes) < len(events)
+    assert all(0.0 <= n.importance <= 1.0 for n in notes)
+    cited = [i for n in notes for i in n.source_event_ids]
+    assert set(cited) <= set(ids)
+    assert cited == sorted(cited)
