@@ -196,3 +196,18 @@ def test_session_begin_context_uses_the_persona_time_zone_for_dates(
     day = (clock.now() + timedelta(hours=9)).date().isoformat()
     assert f"- [{day}] The user watched the meteor shower" in app.context.get_context(
         persona).text
+
+
+def test_setting_override_resets_to_default_with_null(app, persona: str) -> None:
+    from omoide.errors import InvalidInput
+
+    app.settings_service.update(persona, {"importance_weight": 0.5, "keep_recent": 9})
+    assert app.settings_service.get(persona).importance_weight == 0.5
+    app.settings_service.update(persona, {"importance_weight": None})
+    assert app.settings_service.get(persona).importance_weight == \
+        app.settings_service.defaults.importance_weight
+    assert app.settings_service.overrides(persona) == {"keep_recent": 9}
+    import pytest
+
+    with pytest.raises(InvalidInput, match="unknown setting"):
+        app.settings_service.update(persona, {"no_such_setting": None})

@@ -19,11 +19,13 @@ class SettingsService:
         return merge_persona_settings(self.defaults, self.store.persona_settings(persona))
 
     def update(self, persona: str, patch: dict[str, Any]) -> PersonaSettings:
-        """Validate and store overrides; returns the effective settings."""
-        clean = validate_setting_patch(patch)
-        stored = self.store.persona_settings(persona)
-        stored.update(clean)
-        self.store.save_persona_settings(persona, stored)
+        """Validate and store overrides (``null`` resets one to its default); returns the
+        effective settings."""
+        resets = {k: None for k, v in patch.items() if v is None}
+        clean = validate_setting_patch({k: v for k, v in patch.items() if v is not None})
+        # a reset must still name a known setting (its default is always valid)
+        validate_setting_patch({k: getattr(self.defaults, k, None) for k in resets})
+        self.store.update_persona_settings(persona, {**clean, **resets})
         return self.get(persona)
 
     def overrides(self, persona: str) -> dict[str, Any]:

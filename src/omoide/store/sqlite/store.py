@@ -102,11 +102,22 @@ class SqliteStore:
                                      (persona.id,)).fetchone()
         return dict(json.loads(row[0]))
 
-    def save_persona_settings(self, name: str, settings: dict[str, Any]) -> None:
+    def update_persona_settings(self, name: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """Merge ``changes`` into the stored overrides in one transaction (a None value removes
+        the override); returns the stored overrides."""
         persona = self.get_persona(name)
         with self.db.write() as conn:
+            row = conn.execute("SELECT settings FROM personas WHERE id = ?",
+                               (persona.id,)).fetchone()
+            stored = dict(json.loads(row[0]))
+            for key, value in changes.items():
+                if value is None:
+                    stored.pop(key, None)
+                else:
+                    stored[key] = value
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
-                         (json.dumps(settings, ensure_ascii=False), persona.id))
+                         (json.dumps(stored, ensure_ascii=False), persona.id))
+        return stored
 
     def memories(self, name: str) -> MemoryStore:
         """The handle through which every Note-tier query for ``name`` goes."""
