@@ -89,7 +89,10 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     if new_admin_key:
         click.echo(f"  admin key (shown once, also saved in {settings.data_dir}/admin_key): "
                    f"{new_admin_key}", err=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    # An MCP client's open event stream (GET /mcp) never ends on its own: without a
+    # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+                timeout_graceful_shutdown=3)
 
 
 @main.group()
@@ -312,3 +315,34 @@ def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run
                                    f"failed={d['failed']}")
     if counts.pending + counts.running:
         raise click.ClickException(f"queue not empty after {timeout:.0f} s")
+
+
+@main.command("mcp")
+@data_option
+@persona_option
+def mcp_command(data: str | None, persona: str) -> None:
+    """Serve MCP over stdio for one persona (Claude Desktop, Claude Code).
+
+    stdout carries the protocol; logs go to stderr. Background jobs (evolution, decay) run in
+    this process while the client is connected.
+    """
+    import contextlib
+
+    from omoide.api.mcp import run_stdio
+    from omoide.errors import NotFound
+
+    # Nothing may reach stdout before the protocol starts (a model loader printing would
+    # corrupt the client's first read), so building happens with stdout sent to stderr.
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            app = _build(data)
+        except OmoideError as exc:
+            raise click.ClickException(exc.message) from None
+    try:
+        app.store.get_persona(persona)
+    except OmoideError as exc:
+        app.close()
+        hint = f"; create it with: omoide persona create {persona}" \
+            if isinstance(exc, NotFound) else ""
+        raise click.ClickException(exc.message + hint) from None
+    run_stdio(app, persona)

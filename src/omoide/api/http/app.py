@@ -16,7 +16,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from omoide import __version__
 from omoide.api.errors import error_body
 from omoide.api.http.metrics import Metrics
-from omoide.api.http.routes import memories, search, system
+from omoide.api.http.routes import context, memories, search, sessions, system
+from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
@@ -29,12 +30,15 @@ MAX_BODY_BYTES = 1_000_000
 
 def create_app(omoide: Omoide, *, start_workers: bool = True,
                extra_routers: tuple[Any, ...] = ()) -> FastAPI:
+    mcp = McpEndpoint(omoide, host=omoide.settings.host)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if start_workers:
             omoide.runner.start()
         try:
-            yield
+            async with mcp.running():  # the MCP SDK's session manager lives as long as the app
+                yield
         finally:
             if start_workers:
                 omoide.runner.stop()
@@ -44,8 +48,11 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
     app.state.omoide = omoide
     app.state.metrics = Metrics()
-    for router in (system.router, memories.router, search.router, *extra_routers):
+    for router in (system.router, memories.router, search.router, sessions.router,
+                   context.router,
+                   *extra_routers):
         app.include_router(router)
+    app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
     _install_error_handlers(app)
     _install_middleware(app)
     return app

@@ -1,0 +1,56 @@
+"""The MCP server object in memory (no transport): the error path every tool shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp_checks import ELEVEN_TOOLS, text_of
+
+from omoide.api.mcp import build_mcp_server, fixed_persona
+from omoide.wiring import Omoide
+
+MINIMAL_ARGUMENTS: dict[str, dict[str, Any]] = {
+    "session_begin": {}, "get_context": {}, "update_context": {"user_info": {"name": "Rau"}},
+    "memory_create": {"content": "The user likes tea"}, "memory_read": {"key": "mem_1"},
+    "memory_update": {"key": "mem_1", "content": "x"}, "memory_delete": {"key": "mem_1"},
+    "memory_search": {"query": "tea"}, "memory_stats": {}, "memory_history": {"key": "mem_1"},
+    "user_state_history": {"key": "name"},
+}
+
+
+def test_minimal_arguments_cover_every_tool() -> None:
+    assert set(MINIMAL_ARGUMENTS) == ELEVEN_TOOLS
+
+
+@pytest.mark.parametrize("tool", sorted(ELEVEN_TOOLS))
+def test_tool_reports_an_unknown_persona_as_a_clear_tool_error(app: Omoide, tool: str) -> None:
+    server = build_mcp_server(app, fixed_persona("ghost"))
+
+    async def scenario() -> str:
+        async with Client(server) as client:
+            result = await client.call_tool(tool, MINIMAL_ARGUMENTS[tool])
+            assert result.is_error
+            return text_of(result)
+
+    assert anyio.run(scenario).startswith(
+        f"Error executing tool {tool}: unknown persona 'ghost'")
+
+
+def test_schema_violations_read_as_one_line_naming_each_argument(app: Omoide,
+                                                                 persona: str) -> None:
+    server = build_mcp_server(app, fixed_persona(persona))
+
+    async def scenario() -> str:
+        async with Client(server) as client:
+            result = await client.call_tool("memory_search",
+                                            {"query": "tea", "mode": "fuzzy", "top_k": 0})
+            assert result.is_error
+            return text_of(result)
+
+    assert anyio.run(scenario) == (
+        "Error executing tool memory_search: invalid arguments 'top_k': Input should be "
+        "greater than or equal to 1 (got 0); 'mode': Input should be 'hybrid', 'semantic' or "
+        "'keyword' (got \"fuzzy\"); fix the argument and call again")

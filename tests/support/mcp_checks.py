@@ -1,0 +1,188 @@
+"""Helpers for the MCP end-to-end tests: connecting the SDK's own client over stdio or
+streamable HTTP, calling tools, and the checks that both transports must pass.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CallToolResult
+
+from omoide.wiring import Omoide
+
+OMOIDE_BIN = Path(sys.executable).with_name("omoide")
+
+ELEVEN_TOOLS = {
+    "session_begin", "get_context", "update_context", "memory_create", "memory_read",
+    "memory_update", "memory_delete", "memory_search", "memory_stats", "memory_history",
+    "user_state_history",
+}
+
+
+def stdio_params(data_dir: Path, persona: str) -> StdioServerParameters:
+    """How a desktop client starts Omoide (docs/mcp.md), with the fast hash embedder."""
+    return StdioServerParameters(
+        command=str(OMOIDE_BIN), args=["mcp", "--persona", persona, "--data", str(data_dir)],
+        env={"OMOIDE_EMBEDDER": "hash"})
+
+
+@contextlib.asynccontextmanager
+async def http_client(url: str, key: str | None) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
+            Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client:
+        yield client
+
+
+async def call(client: Client, name: str, **arguments: Any) -> CallToolResult:
+    return await client.call_tool(name, arguments)
+
+
+async def ok(client: Client, name: str, **arguments: Any) -> CallToolResult:
+    """Call a tool that must succeed; returns the result (structured + text)."""
+    result = await call(client, name, **arguments)
+    assert not result.is_error, text_of(result)
+    assert result.structured_content is not None
+    assert text_of(result).strip()
+    return result
+
+
+async def tool_error(client: Client, name: str, **arguments: Any) -> str:
+    """Call a tool that must fail cleanly; returns the error text the model sees."""
+    result = await call(client, name, **arguments)
+    assert result.is_error, result
+    message = text_of(result)
+    assert "Traceback" not in message
+    assert "pydantic" not in message
+    return message
+
+
+def text_of(result: CallToolResult) -> str:
+    return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+# -- the checks both transports run -------------------------------------------------------
+
+
+async def check_tool_list(client: Client) -> None:
+    tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    assert set(tools) == ELEVEN_TOOLS
+    for tool in tools.values():
+        assert tool.description and "Example" in tool.description, tool.name
+        assert tool.input_schema["type"] == "object"
+    assert tools["memory_delete"].annotations.destructive_hint is True
+    for name in ("memory_read", "memory_search", "memory_stats", "memory_history",
+                 "get_context", "user_state_history"):
+        assert tools[name].annotations.read_only_hint is True, name
+    assert tools["memory_search"].input_schema["properties"]["mode"]["enum"] == [
+        "hybrid", "semantic", "keyword"]
+    assert set(tools["memory_search"].input_schema["properties"]) == {
+        "query", "top_k", "mode", "tags", "date_range", "valid_at", "min_importance", "kind",
+        "importance_weight", "include_episodes"}
+
+
+async def check_memory_tools(client: Client) -> str:
+    """Every memory tool's normal and error path; returns the key of a live memory."""
+    created = await ok(client, "memory_create", content="The user's sister Mei lives in Osaka",
+                       kind="fact", importance=0.7, tags=["family"])
+    assert created.structured_content["status"] == "created"
+    key = created.structured_content["memory"]["key"]
+    assert key in text_of(created)
+    again = await ok(client, "memory_create", content="The user's sister Mei lives in Osaka")
+    assert again.structured_content["status"] == "duplicate"
+    assert again.structured_content["duplicate_of"]["key"] == key
+    assert "empty" in await tool_error(client, "memory_create", content="   ")
+    assert "content" in await tool_error(client, "memory_create", content="")
+    assert "importance" in await tool_error(client, "memory_create", content="x", importance=2)
+
+    read = await ok(client, "memory_read", key=key)
+    assert read.structured_content["content"] == "The user's sister Mei lives in Osaka"
+    assert "mem_doesnotexist" in await tool_error(client, "memory_read", key="mem_doesnotexist")
+
+    found = await ok(client, "memory_search", query="sister Osaka", top_k=3, tags=["family"])
+    assert [hit["key"] for hit in found.structured_content["results"]] == [key]
+    assert "mode" in await tool_error(client, "memory_search", query="Osaka", mode="fuzzy")
+    assert "top_k" in await tool_error(client, "memory_search", query="Osaka", top_k=0)
+    assert "date range" in await tool_error(client, "memory_search", query="Osaka",
+                                            date_range="whenever")
+
+    updated = await ok(client, "memory_update", key=key, tags=["family", "osaka"])
+    assert updated.structured_content["tags"] == ["family", "osaka"]
+    assert "mem_nope" in await tool_error(client, "memory_update", key="mem_nope", tags=["x"])
+
+    history = await ok(client, "memory_history", key=key)
+    assert [v["change"] for v in history.structured_content["versions"]] == ["create", "update"]
+    assert "mem_nope" in await tool_error(client, "memory_history", key="mem_nope")
+
+    stats = await ok(client, "memory_stats")
+    assert stats.structured_content["active"] == 1
+
+    doomed = await ok(client, "memory_create", content="The user is allergic to cats")
+    doomed_key = doomed.structured_content["memory"]["key"]
+    deleted = await ok(client, "memory_delete", key=doomed_key)
+    assert deleted.structured_content["status"] == "tombstoned"
+    assert "already deleted" in await tool_error(client, "memory_delete", key=doomed_key)
+    return key
+
+
+async def check_context_tools(client: Client) -> None:
+    """session_begin / get_context / update_context / user_state_history, normal and error."""
+    begun = await ok(client, "session_begin")
+    assert begun.structured_content["session_id"]
+    context = await ok(client, "get_context")
+    assert context.structured_content["persona"] == begun.structured_content["persona"]
+
+    changed = await ok(client, "update_context", user_info={"nickname": "Rau"},
+                       persona_state={"mood": "cheerful"})
+    assert changed.structured_content["changed"] == {"user_info": ["nickname"],
+                                                     "persona_state": ["mood"]}
+    assert "user_info" in await tool_error(client, "update_context")
+    assert "nickname" in await tool_error(client, "update_context", user_info={"nickname": ""})
+
+    history = await ok(client, "user_state_history", key="nickname")
+    assert [(r["value"], r["is_current"]) for r in history.structured_content["history"]] == [
+        ("Rau", True)]
+    assert "key" in await tool_error(client, "user_state_history", key="bad key!")
+    assert "at" in await tool_error(client, "user_state_history", key="nickname",
+                                    at="not a time")
+
+
+async def check_done_when(client: Client, omoide: Omoide, persona: str,
+                          after_create: Callable[[], Awaitable[None]] | None = None) -> None:
+    """Issue 3's "done when": begin a session, store and search memories, update the user's
+    name twice and read its history, and see blocks in the context once they are enabled."""
+    begun = await ok(client, "session_begin")
+    assert begun.structured_content["session_id"]
+
+    created = await ok(client, "memory_create", content="The user plays the cello on Sundays")
+    key = created.structured_content["memory"]["key"]
+    if after_create is not None:
+        await after_create()
+    found = await ok(client, "memory_search", query="cello")
+    assert found.structured_content["results"][0]["key"] == key
+
+    await ok(client, "update_context", user_info={"name": "Rau"})
+    await ok(client, "update_context", user_info={"name": "Raura"})
+    history = (await ok(client, "user_state_history", key="name")).structured_content["history"]
+    assert [(row["value"], row["is_current"]) for row in history] == [
+        ("Rau", False), ("Raura", True)]
+    assert history[0]["valid_until"] == history[1]["valid_from"]
+
+    block = "The user is preparing for a cello recital in March."
+    omoide.blocks.write_block(persona, block_name="active_context", content=block, priority=5)
+    without = await ok(client, "get_context")
+    assert block not in text_of(without)  # spec: blocks are not injected by default
+    omoide.settings_service.update(persona, {"context_include_blocks": True})
+    shown = await ok(client, "get_context")
+    assert block in text_of(shown)
+    blocks = shown.structured_content["sections"]["blocks"]
+    assert [b["block_name"] for b in blocks] == ["active_context"]
+    assert "Raura" in text_of(shown)
