@@ -18,13 +18,16 @@ def error_body(code: str, message: str, **fields: Any) -> dict[str, Any]:
                       **{k: v for k, v in fields.items() if v is not None}}}
 
 
-_HINTS = {
-    "not_found": "check the key with memory_search or memory_read",
-    "invalid_input": "fix the argument and call again",
-}
-
-
 def tool_error_message(exc: OmoideError) -> str:
     """A message an LLM can act on, e.g. "no memory 'k12' for persona 'rin'; …"."""
-    hint = _HINTS.get(exc.code)
-    return f"{exc.message}; {hint}" if hint else exc.message
+    return f"{exc.message}; {hint}" if (hint := _hint(exc)) else exc.message
+
+
+def _hint(exc: OmoideError) -> str | None:
+    if exc.code == "invalid_input":
+        return "fix the argument and call again"
+    if exc.code == "not_found" and "key" in exc.fields:
+        return "find the right key with memory_search"
+    if exc.code == "not_found" and "session_id" in exc.fields:
+        return "start one with session_begin"
+    return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from omoide.engine.context import MemoryLine
+from omoide.engine.tokens import estimate_tokens
 from omoide.model import (
     CreateOutcome,
     Link,
@@ -14,13 +16,21 @@ from omoide.model import (
     SearchHit,
     Source,
 )
+from omoide.service.context import ContextResult, SessionStart
+from omoide.service.state import StateChanges, StateEntry
+from omoide.store.sqlite.blocks import Block
 
 __all__ = [
+    "render_block",
+    "render_changes",
+    "render_context",
     "render_create",
     "render_episode",
     "render_hit",
     "render_link",
     "render_memory",
+    "render_session_start",
+    "render_state_entry",
     "render_stats",
     "render_version",
     "ts",
@@ -118,3 +128,60 @@ def render_episode(episode: Any, notes: list[str]) -> dict[str, Any]:
             "boundary_reason": episode.boundary_reason, "started_at": ts(episode.started_at),
             "ended_at": ts(episode.ended_at), "consolidated_at": ts(episode.consolidated_at),
             "content": episode.content, "notes": notes}
+
+
+# -- context, state and blocks -------------------------------------------------------
+
+
+def render_state_entry(entry: StateEntry) -> dict[str, Any]:
+    return {"value": entry.value, "valid_from": ts(entry.valid_from),
+            "valid_until": ts(entry.valid_until), "is_current": entry.is_current}
+
+
+def render_block(block: Block) -> dict[str, Any]:
+    return {"block_name": block.block_name, "content": block.content,
+            "block_type": block.block_type, "max_tokens": block.max_tokens,
+            "priority": block.priority, "metadata": block.metadata,
+            "tokens": estimate_tokens(block.content), "created_at": ts(block.created_at),
+            "updated_at": ts(block.updated_at)}
+
+
+def _memory(line: MemoryLine) -> dict[str, Any]:
+    return {"key": line.key, "content": line.content, "created_at": ts(line.created_at),
+            "strength": round(line.strength, 6)}
+
+
+def render_context(result: ContextResult) -> dict[str, Any]:
+    """``{persona, text, sections, language, tokens, budget_tokens, omitted}``."""
+    c = result.context
+    stats = None if c.stats is None else {
+        "active": c.stats.active, "superseded": c.stats.superseded,
+        "mean_strength": round(c.stats.mean_strength, 6), "links": c.stats.links}
+    sections = {
+        "persona": {"name": result.persona, "state": c.persona_state},
+        "user": {"address": c.user_address, "state": c.user_state},
+        "session": {"last_session_at": ts(result.last_session_at),
+                    "since_last_session": c.last_session},
+        "blocks": [{"block_name": b.name, "content": b.content, "priority": b.priority,
+                    "max_tokens": b.max_tokens} for b in c.blocks],
+        "recent_memories": [_memory(m) for m in c.recent],
+        "important_memories": [_memory(m) for m in c.important],
+        "stats": stats,
+    }
+    return {"persona": result.persona, "text": c.text, "sections": sections,
+            "language": str(c.language), "tokens": c.tokens, "budget_tokens": c.budget_tokens,
+            "omitted": c.omitted}
+
+
+def render_session_start(start: SessionStart) -> dict[str, Any]:
+    return {"session_id": start.session_id, "started_at": ts(start.started_at),
+            "previous_session_at": ts(start.previous_session_at),
+            **render_context(start.context)}
+
+
+def render_changes(persona: str, changes: StateChanges) -> dict[str, Any]:
+    return {"persona": persona,
+            "changed": {"user_info": changes.user, "persona_state": changes.persona}}
+
+
+# -- user state and persona state (same shapes) ------------------------------------------

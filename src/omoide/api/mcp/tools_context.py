@@ -13,14 +13,14 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from omoide.api.http.routes.context import (
+from omoide.api.mcp import text
+from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
+from omoide.api.render import (
     render_changes,
     render_context,
     render_session_start,
     render_state_entry,
 )
-from omoide.api.mcp import text
-from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
 from omoide.wiring import Omoide
 
 __all__ = ["register_context_tools"]
