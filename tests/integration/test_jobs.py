@@ -103,3 +103,28 @@ def test_claimed_job_is_not_claimed_twice(app: Omoide, persona: str, clock: Fixe
     store.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
     assert store.claim(now=clock.now()) is not None
     assert store.claim(now=clock.now()) is None
+
+
+def test_recovery_leaves_jobs_of_another_live_process_alone(app: Omoide, persona: str,
+                                                            clock: FixedClock) -> None:
+    import os
+    import subprocess
+
+    store = JobStore(app.store.db)
+    for _ in range(2):
+        store.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
+        store.claim(now=clock.now())
+    other = subprocess.Popen(["sleep", "30"])
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    try:
+        with app.store.db.write() as conn:
+            conn.execute("UPDATE jobs SET claimed_by = ? WHERE id = 1", (other.pid,))
+            conn.execute("UPDATE jobs SET claimed_by = ? WHERE id = 2", (gone.pid,))
+        assert store.recover() == 1
+        rows = dict(app.store.db.conn().execute("SELECT id, status FROM jobs").fetchall())
+        assert rows == {1: "running", 2: "pending"}
+    finally:
+        other.kill()
+        other.wait()
+    assert os.getpid() not in {other.pid, gone.pid}

@@ -10,6 +10,7 @@ written to be idempotent, so a re-run after a crash has the effect of exactly on
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -70,11 +71,18 @@ class JobStore:
                            delay_s=delay_s, max_attempts=max_attempts)
 
     def recover(self) -> int:
-        """Jobs a crashed process left running become pending again."""
+        """Jobs left running by a process that is gone become pending again.
+
+        A job records the pid that claimed it; jobs of another live process on the same data
+        folder (``omoide serve`` next to ``omoide mcp``) are left alone. A job claimed by this
+        very process belonged to an earlier runner here, which is being replaced.
+        """
         with self.db.write() as conn:
-            return conn.execute(
-                "UPDATE jobs SET status = 'pending', started_at = NULL "
-                "WHERE status = 'running'").rowcount
+            rows = conn.execute("SELECT id, claimed_by FROM jobs WHERE status = 'running'")
+            orphans = [r[0] for r in rows.fetchall() if not _alive(r[1])]
+            conn.executemany("UPDATE jobs SET status = 'pending', started_at = NULL, "
+                             "claimed_by = NULL WHERE id = ?", [(i,) for i in orphans])
+        return len(orphans)
 
     def claim(self, *, now: datetime) -> Job | None:
         with self.db.write() as conn:
@@ -84,8 +92,9 @@ class JobStore:
                 "ORDER BY j.run_after, j.id LIMIT 1", (iso(now),)).fetchone()
             if row is None:
                 return None
-            conn.execute("UPDATE jobs SET status = 'running', started_at = ?, "
-                         "attempts = attempts + 1 WHERE id = ?", (iso(now), row["id"]))
+            conn.execute("UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, "
+                         "attempts = attempts + 1 WHERE id = ?", (iso(now), os.getpid(),
+                                                                  row["id"]))
         return Job(id=row["id"], persona_id=row["persona_id"], persona=row["persona"],
                    kind=row["kind"], payload=json.loads(row["payload"]),
                    attempts=row["attempts"] + 1, max_attempts=row["max_attempts"],
@@ -139,3 +148,16 @@ class JobStore:
         """Jobs waiting or running now (scheduled maintenance excluded)."""
         counts = self.counts()
         return counts.pending + counts.running
+
+
+def _alive(pid: int | None) -> bool:
+    """Whether another process with this pid is running (this process counts as gone)."""
+    if pid is None or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True

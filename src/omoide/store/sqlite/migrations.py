@@ -169,7 +169,8 @@ CREATE TABLE jobs (
     created_at   TEXT NOT NULL,
     started_at   TEXT,
     finished_at  TEXT,
-    last_error   TEXT
+    last_error   TEXT,
+    claimed_by   INTEGER
 );
 CREATE INDEX jobs_ready ON jobs(status, run_after);
 CREATE INDEX jobs_persona ON jobs(persona_id, status)
