@@ -253,7 +253,8 @@ def reindex(data: str | None, persona: str, batch: int) -> None:
         for start in range(0, len(todo), batch):
             chunk = todo[start : start + batch]
             vectors = app.embedder.embed_passages([text for _, text in chunk])
-            memories.replace_vectors([i for i, _ in chunk], vectors)
+            memories.replace_vectors([i for i, _ in chunk], vectors,
+                                     [text for _, text in chunk])
             bar.update(len(chunk))
     click.echo(f"{persona}: {len(todo)} memories re-embedded with {app.embedder.model_id}",
                err=True)

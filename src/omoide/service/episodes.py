@@ -50,7 +50,8 @@ class EpisodeSearch:
         store = self.store.sessions(persona)
         cfg = self.settings.get(persona)
         keyword = [Scored(h.rowid, h.score) for h in store.keyword_events(query, limit=_POOL)]
-        semantic = [Scored(i, s) for i, s in store.event_index.search(query_vector, limit=_POOL)]
+        semantic = [Scored(i, s) for i, s in store.event_index.search(
+            query_vector, limit=_POOL, centred_for=query)]
         ranked = fuse(keyword, semantic, weights=FusionWeights(
             keyword=cfg.keyword_weight, semantic=cfg.semantic_weight))
         events = store.events_by_ids([s.id for s in ranked])

@@ -126,7 +126,7 @@ class SearchService:
         semantic: list[Scored] = []
         if request.mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
             semantic = [Scored(i, s) for i, s in memories.vectors.search(
-                query_vector, limit=pool, allowed=allowed)]
+                query_vector, limit=pool, allowed=allowed, centred_for=request.query)]
 
         ranked = self._rank(keyword, semantic, request.mode, cfg)
         hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)

@@ -24,7 +24,7 @@ from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.rows import dt, dt_or_none
-from omoide.store.vectors import VectorIndex
+from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
 
@@ -329,10 +329,11 @@ class SessionStore:
     def _load_index(self) -> VectorIndex:
         index = VectorIndex(self.dim)
         rows = self.db.conn().execute(
-            "SELECT v.event_id, v.vector FROM event_vectors v JOIN session_events e "
+            "SELECT v.event_id, v.vector, e.content FROM event_vectors v JOIN session_events e "
             "ON e.id = v.event_id WHERE e.persona_id = ? AND e.episode_id IS NOT NULL "
             "AND v.model_id = ? ORDER BY v.event_id", (self.persona_id, self.model_id)).fetchall()
         if rows:
             matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim))
+            index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim),
+                      [language_of(r[2]) for r in rows])
         return index

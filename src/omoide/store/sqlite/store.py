@@ -23,7 +23,7 @@ from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
-from omoide.store.vectors import VectorIndex
+from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name"]
 
@@ -155,17 +155,13 @@ class SqliteStore:
     def _load_vectors(self, persona_id: int) -> VectorIndex:
         index = VectorIndex(self.dim)
         rows = self.db.conn().execute(
-            "SELECT v.memory_id, v.vector FROM memory_vectors v JOIN memories m "
+            "SELECT v.memory_id, v.vector, m.content FROM memory_vectors v JOIN memories m "
             "ON m.id = v.memory_id WHERE m.persona_id = ? AND m.status = 'active' "
-            "AND v.model_id = ? ORDER BY v.memory_id", (persona_id, self.model_id))
-        ids: list[int] = []
-        blobs: list[bytes] = []
-        for memory_id, blob in rows:
-            ids.append(memory_id)
-            blobs.append(blob)
-        if ids:
-            matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), self.dim)
-            index.add(ids, matrix)
+            "AND v.model_id = ? ORDER BY v.memory_id", (persona_id, self.model_id)).fetchall()
+        if rows:
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim),
+                      [language_of(r[2]) for r in rows])
         return index
 
     # -- API keys ------------------------------------------------------------------------
