@@ -34,7 +34,7 @@ from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.rows import dt, dt_or_none, iso_or_none, memory_from_row, memory_image
-from omoide.store.vectors import VectorIndex
+from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["MemoryStore", "build_filter_sql", "new_key"]
 
@@ -48,6 +48,13 @@ INSERT INTO memories (key, persona_id, content, kind, importance, tags, emotion_
     emotion_intensity, source, source_ref, created_at, updated_at, valid_from, valid_until,
     metadata)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+
+_INSERT_MEMORY_WITH_ID = """
+INSERT INTO memories (id, key, persona_id, content, kind, importance, tags, emotion_type,
+    emotion_intensity, source, source_ref, created_at, updated_at, valid_from, valid_until,
+    metadata)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 INSERT_VERSION = """
@@ -326,9 +333,67 @@ class MemoryStore:
             if after_insert is not None:
                 after_insert(conn, memory)
             index, revision = self._bump(conn)
-            index.add([memory_id], vector[None, :])
+            index.add([memory_id], vector[None, :], [language_of(new.content)])
             index.revision = revision
         return memory
+
+    def insert_many(self, news: Sequence[NewMemory], vectors: np.ndarray, *,
+                    stabilities: Sequence[float], now: datetime,
+                    changed_by: str = "user") -> list[Memory]:
+        """Bulk :meth:`insert` for imports: the same rows per memory (memory, strength,
+        version 1, sources, FTS, vector), one transaction and one statement per table.
+
+        No dedup and no evolution job: the caller decides what to check and queue. Memories
+        come back in input order.
+        """
+        if not len(news) == len(vectors) == len(stabilities):
+            raise ValueError("news, vectors and stabilities must have the same length")
+        if not news:
+            return []
+        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(news), -1)
+        with self.db.write() as conn:
+            # Ids are chosen here rather than read back one by one: BEGIN IMMEDIATE holds the
+            # write lock, so nobody else can take them, and the batch stays one executemany.
+            first = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM memories")
+                        .fetchone()[0])
+            ids = list(range(first, first + len(news)))
+            conn.executemany(_INSERT_MEMORY_WITH_ID, [
+                (memory_id, new_key(), *self._memory_columns(new, now))
+                for memory_id, new in zip(ids, news, strict=True)])
+            conn.executemany("INSERT INTO memory_strength (memory_id, strength, stability, "
+                             "last_decay_at) VALUES (?, ?, ?, ?)",
+                             [(memory_id, new.importance, float(stability), iso(now))
+                              for memory_id, new, stability in zip(ids, news, stabilities,
+                                                                   strict=True)])
+            conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
+                             "VALUES (?, ?)", [(memory_id, e) for memory_id, new in
+                                               zip(ids, news, strict=True)
+                                               for e in new.source_event_ids])
+            conn.executemany(UPSERT_VECTOR, [(memory_id, self.model_id, matrix.shape[1],
+                                              row.tobytes())
+                                             for memory_id, row in zip(ids, matrix, strict=True)])
+            MEMORY_FTS.index(conn, [(memory_id, new.content)
+                                    for memory_id, new in zip(ids, news, strict=True)])
+            rows = conn.execute(SELECT_MEMORY + " WHERE m.persona_id = ? AND m.id BETWEEN ? "
+                                "AND ? ORDER BY m.id", (self.persona_id, ids[0], ids[-1])
+                                ).fetchall()
+            memories = self._hydrate(rows, with_links=False)
+            conn.executemany(INSERT_VERSION, [
+                (memory_id, memory_id, VersionChange.CREATE, changed_by, iso(now), None,
+                 json.dumps(memory_image(memory), ensure_ascii=False))
+                for memory_id, memory in zip(ids, memories, strict=True)])
+            index, revision = self._bump(conn)
+            index.add(ids, matrix, [language_of(new.content) for new in news])
+            index.revision = revision
+        return memories
+
+    def _memory_columns(self, new: NewMemory, now: datetime) -> tuple[Any, ...]:
+        """The ``memories`` columns after ``key`` for a new row, as :data:`INSERT_MEMORY`."""
+        return (self.persona_id, new.content, str(new.kind), new.importance,
+                json.dumps(list(new.tags), ensure_ascii=False), new.emotion_type,
+                new.emotion_intensity, new.source, new.source_ref, iso(new.created_at or now),
+                iso(now), iso_or_none(new.valid_from), iso_or_none(new.valid_until),
+                json.dumps(new.metadata, ensure_ascii=False))
 
     def update(self, key: str, changes: dict[str, Any], *, now: datetime, changed_by: str,
                vector: np.ndarray | None = None) -> Memory:
@@ -346,7 +411,8 @@ class MemoryStore:
                 conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
                                              np.asarray(vector, dtype=np.float32).tobytes()))
                 index, revision = self._bump(conn)
-                index.add([memory_id], vector[None, :])
+                content = changes.get("content") or self._one(conn, key)["content"]
+                index.add([memory_id], vector[None, :], [language_of(content)])
                 index.revision = revision
         return self.get(key)
 
@@ -460,13 +526,15 @@ class MemoryStore:
             "AND (v.model_id IS NULL OR v.model_id != ?) ORDER BY m.id",
             (self.persona_id, self.model_id))]
 
-    def replace_vectors(self, ids: Sequence[int], vectors: np.ndarray) -> None:
+    def replace_vectors(self, ids: Sequence[int], vectors: np.ndarray,
+                        contents: Sequence[str]) -> None:
+        """Store re-embedded vectors (``omoide reindex``); ``contents`` give their languages."""
         with self.db.write() as conn:
             conn.executemany(UPSERT_VECTOR, [
                 (i, self.model_id, int(v.shape[0]), np.asarray(v, np.float32).tobytes())
                 for i, v in zip(ids, vectors, strict=True)])
             index, revision = self._bump(conn)
-            index.add(ids, vectors)
+            index.add(ids, vectors, [language_of(c) for c in contents])
             index.revision = revision
 
 
