@@ -10,13 +10,16 @@ Methods (chosen by ``bench/search_study.py``; see ``bench/results/embedder_compa
 - ``zscore``: each list's scores as z-scores within the query, then a weighted sum; an item
   missing from a list counts as that list's average (z = 0): falling outside one side's pool is
   weak evidence, and punishing it as the list's worst lets a confident one-sided outlier (an
-  English keyword hit for a question whose answer is written in Japanese) win too easily.
+  English keyword hit for a question whose answer is written in Japanese) win too easily. The
+  weighted mean z goes through the logistic function, so scores lie in (0, 1) like the others.
 - ``convex``: the keyword scores taken as they are, clipped to [0, 1] — ``fts.search`` returns
   *coverage*, the matched share of the query's BM25 weight, which means the same in every query —
   plus min-max normalised semantic scores. A list of weak keyword hits (only the user's name
   matched) then stays weak instead of being stretched to 1 as ``minmax`` would.
 
-Ties are broken by id, so the result never depends on input order. Scores here are for ranking
+The default is ``zscore``: the only method that kept the hybrid at or above the better of its two
+inputs on both bench sets (with e5). Ties are broken by id, so the result never depends on input
+order. Scores here are for ranking
 only; thresholds such as dedup use raw cosine (DESIGN principle 4). No I/O.
 """
 
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "DEFAULT_METHOD",
     "DEFAULT_WEIGHTS",
     "FusionMethod",
     "FusionWeights",
@@ -53,10 +57,14 @@ class FusionMethod(StrEnum):
 
 @dataclass(frozen=True)
 class FusionWeights:
-    """Relative weight of each list; ``k`` is RRF's rank offset (unused by score methods)."""
+    """Relative weight of each list; ``k`` is RRF's rank offset (unused by score methods).
 
-    keyword: float = 0.4
-    semantic: float = 0.6
+    The defaults are the study's pick for the default embedder (USE) with ``zscore``; with e5
+    the study picks keyword 0.4 / semantic 0.6 (``bench/results/embedder_comparison.md``).
+    """
+
+    keyword: float = 0.5
+    semantic: float = 0.5
     k: float = 60.0
 
     def __post_init__(self) -> None:
@@ -67,7 +75,7 @@ class FusionWeights:
 
 
 DEFAULT_WEIGHTS = FusionWeights()
-DEFAULT_METHOD = FusionMethod.MINMAX
+DEFAULT_METHOD = FusionMethod.ZSCORE
 
 
 def _ranked(totals: dict[int, float]) -> list[Scored]:
@@ -157,14 +165,23 @@ def fuse(
         item: weights.keyword * kw.get(item, kw_floor) + weights.semantic * sem.get(item, sem_floor)
         for item in kw.keys() | sem.keys()
     }
+    if method == FusionMethod.ZSCORE:
+        # z-sums are negative for below-average items, and blend_strength needs scores >= 0.
+        total_weight = weights.keyword + weights.semantic
+        totals = {item: _logistic(z / total_weight) for item, z in totals.items()}
     return _ranked(totals)
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def blend_strength(score: float, strength: float, importance_weight: float) -> float:
     """``score × ((1 − w) + w·strength)``: w = 0 ignores strength, w = 1 multiplies by it.
 
-    ``strength`` (importance × R(t), spec §FSRS) is clamped to [0, 1]; ``importance_weight``
-    outside [0, 1] is a caller bug.
+    ``score`` is a fused score, never negative (every method above returns scores >= 0), so a
+    stronger memory never ranks lower. ``strength`` (importance × R(t), spec §FSRS) is clamped to
+    [0, 1]; ``importance_weight`` outside [0, 1] is a caller bug.
     """
     if not 0.0 <= importance_weight <= 1.0:
         raise ValueError("importance_weight must be within [0, 1]")

@@ -108,6 +108,8 @@ def _script(ch: str) -> Script:
     cp = ord(ch)
     if 0x3040 <= cp <= 0x309F:
         return Script.HIRAGANA
+    if cp in (0x30A0, 0x30FB):  # ゠ and ・ separate words (ハル・らうらう)
+        return Script.OTHER
     if 0x30A0 <= cp <= 0x30FF or 0x31F0 <= cp <= 0x31FF or cp == 0xFF70:
         return Script.KATAKANA
     if 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2FFFF:

@@ -46,7 +46,7 @@ _B = 0.75
 @dataclass(frozen=True)
 class KeywordHit:
     rowid: int
-    score: float  # higher is better: summed BM25 of the three sides
+    score: float  # coverage: the row's summed BM25 over the query's total idf; higher is better
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,7 @@ class FtsTuning:
     trigram_mode: str = "grams"  # "grams": OR of a term's trigrams; "phrase": the term exactly
     short_path: str = "bigram"  # 1–2 character CJK terms: "bigram" tokens, "instr" scan, "none"
     max_df: float = 0.5  # terms in more than this share of rows are left out of MATCH
+    row_budget: int = 5000  # rarest terms first, MATCH only terms whose row lists fit in this
     normalise: bool = True  # score = matched BM25 / the query's total idf ("coverage")
     pool: int = 4  # each FTS side returns up to pool × limit rows before the sides are summed
     min_pool: int = 50
@@ -83,7 +84,9 @@ class FtsIndex:
     base_table: str
     content_col: str
     persona_col: str
-    filter_sql: str = ""  # trusted SQL from code (never user input), on the base table alias b
+    # Trusted SQL from code, never user input: a condition on the base table, whose columns may
+    # be written bare or as ``b.column`` ("status = 'active'").
+    filter_sql: str = ""
     tuning: FtsTuning = field(default=DEFAULT_TUNING)
 
     def __post_init__(self) -> None:
@@ -141,7 +144,7 @@ class FtsIndex:
             *self._stats(conn, self.words_table, self.word_exprs(terms.words, terms.cjk), n_rows),
             *self._stats(conn, self.trigram_table, self.trigram_exprs(terms.cjk), n_rows),
         ]
-        kept = _prune(fts_terms, self.tuning.max_df * n_rows)
+        kept = _prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
         totals: dict[int, float] = {}
         for table in (self.words_table, self.trigram_table):
             match = " OR ".join(t.expr for t in kept if t.table == table)
@@ -215,7 +218,8 @@ class FtsIndex:
 
         Term counts come from ``replace()``; document frequency is counted in the persona (the
         scan sees nothing else) and length normalisation is left out (b = 0), which saves a
-        second scan for the average length.
+        second scan for the average length. The base table holds the text as written, not
+        NFKC-normalised, so full-width variants of a term are missed on this path.
         """
         if not terms:
             return [], []
@@ -251,12 +255,25 @@ def _idf(n_rows: int, df: int) -> float:
     return max(math.log((n_rows - df + 0.5) / (df + 0.5)), 1e-6)
 
 
-def _prune(terms: Sequence[_Term], max_df: float) -> list[_Term]:
-    """Terms worth a MATCH: present somewhere, and not so common that scoring their long row
-    lists costs more than their near-zero idf adds — unless nothing else is left."""
-    present = [t for t in terms if t.df > 0]
-    rare = [t for t in present if t.df <= max_df]
-    return rare or present
+def _prune(terms: Sequence[_Term], *, max_df: float, budget: int) -> list[_Term]:
+    """The terms worth a MATCH, rarest first.
+
+    Scoring a term costs one BM25 evaluation per row it occurs in, so the cost of a search is
+    the summed row lists of its terms. Terms that match nothing are skipped; a term in more than
+    ``max_df`` rows is skipped (FTS5's idf floor makes it worth almost nothing); then terms are
+    taken while their row lists fit in ``budget``. The rarest term is always taken: a query of
+    common words still finds something. Skipped terms keep their place in the coverage
+    denominator, since they are part of what was asked.
+    """
+    present = sorted((t for t in terms if t.df > 0), key=lambda t: t.df)
+    kept: list[_Term] = []
+    rows = 0
+    for term in present:
+        if kept and (term.df > max_df or rows + term.df > budget):
+            break
+        kept.append(term)
+        rows += term.df
+    return kept
 
 
 def _add(totals: dict[int, float], rows: Iterable[tuple[int, float]]) -> None:
@@ -270,7 +287,7 @@ def words_body(text: str) -> str:
     term is an indexed token (bigram) or token prefix (single character)."""
     parts = []
     for run in script_runs(text):
-        if run.script in (Script.LATIN, Script.OTHER):
+        if run.script == Script.LATIN:
             parts.append(run.text)
         else:
             parts.extend(char_ngrams(run.text, 2))
