@@ -70,9 +70,10 @@ PERSONA_SETTINGS: tuple[Setting, ...] = (
             "A memory is strengthened by recall at most once per this many hours.", 0, 8760),
     Setting("decay_interval_hours", float, 6.0, "How often the decay job recomputes strength.",
             0.01, 8760),
-    Setting("keyword_weight", float, 1.0, "Weight of the keyword (BM25) list in hybrid fusion.",
+    Setting("keyword_weight", float, 0.4, "Weight of the keyword (BM25) list in hybrid fusion "
+            "(z-score fusion; measured with e5 by bench/retrieval.py and bench/locomo.py).",
             0, 10),
-    Setting("semantic_weight", float, 1.0, "Weight of the vector list in hybrid fusion.", 0, 10),
+    Setting("semantic_weight", float, 0.6, "Weight of the vector list in hybrid fusion.", 0, 10),
     Setting("surprise_threshold", float, 0.7, "Surprise above which an episode boundary is cut.",
             0, 1),
     Setting("min_segment_turns", int, 3, "Shorter segments merge into the previous one.", 1, 100),
@@ -110,8 +111,8 @@ class PersonaSettings:
     stability_cap_days: float = 365.0
     recall_min_interval_hours: float = 1.0
     decay_interval_hours: float = 6.0
-    keyword_weight: float = 1.0
-    semantic_weight: float = 1.0
+    keyword_weight: float = 0.4
+    semantic_weight: float = 0.6
     surprise_threshold: float = 0.7
     min_segment_turns: int = 3
     episode_consolidation_enabled: bool = True
@@ -235,6 +236,7 @@ class Settings:
     port: int = 8765
     admin_key: str | None = None
     embedder: str = "e5"
+    embed_threads: int = 1
     workers: int = 1
     max_content_chars: int = 50_000
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
@@ -253,6 +255,7 @@ class Settings:
             "port": _env_int(env, "OMOIDE_PORT", 8765),
             "admin_key": env.get("OMOIDE_ADMIN_KEY") or None,
             "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
+            "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "persona_defaults": persona_defaults(env),
             "environ": env,

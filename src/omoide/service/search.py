@@ -16,15 +16,22 @@ from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.dates import parse_date_range
-from omoide.engine.fusion import FusionWeights, Scored, blend_strength, fuse
+from omoide.engine.fusion import FusionWeights, Scored, blend_strength, fuse, gate_keyword
 from omoide.errors import InvalidInput
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
 from omoide.store.sqlite.store import SqliteStore
+from omoide.store.vectors import language_of
 
-__all__ = ["EpisodeSearcher", "SearchRequest", "SearchResult", "SearchService"]
+__all__ = [
+    "EpisodeSearcher",
+    "SearchRequest",
+    "SearchResult",
+    "SearchService",
+    "fusion_weights",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +135,9 @@ class SearchService:
             semantic = [Scored(i, s) for i, s in memories.vectors.search(
                 query_vector, limit=pool, allowed=allowed, centred_for=request.query)]
 
-        ranked = self._rank(keyword, semantic, request.mode, cfg)
+        top_script = memories.vectors.language(semantic[0].id) if semantic else None
+        ranked = self._rank(keyword, semantic, request.mode, cfg,
+                            query_script=language_of(request.query), top_script=top_script)
         hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)
         notes = hits[: request.top_k]
         if recall and notes:
@@ -142,15 +151,14 @@ class SearchService:
         return SearchResult(query=request.query, mode=request.mode, results=results)
 
     def _rank(self, keyword: list[Scored], semantic: list[Scored], mode: SearchMode,
-              cfg: PersonaSettings) -> list[Scored]:
+              cfg: PersonaSettings, *, query_script: int, top_script: int | None
+              ) -> list[Scored]:
         if mode == SearchMode.KEYWORD:
             return keyword
         if mode == SearchMode.SEMANTIC:
             return semantic
-        if cfg.keyword_weight + cfg.semantic_weight == 0:
-            raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
-        weights = FusionWeights(keyword=cfg.keyword_weight, semantic=cfg.semantic_weight)
-        return fuse(keyword, semantic, weights=weights)
+        return fuse(keyword, semantic, weights=fusion_weights(
+            cfg, query_script=query_script, top_script=top_script))
 
     def _hydrate(self, persona: str, ranked: list[Scored], query_vector: np.ndarray,
                  request: SearchRequest, cfg: PersonaSettings, now: datetime) -> list[SearchHit]:
@@ -194,6 +202,15 @@ def _interleave(notes: list[SearchHit], episodes: list[SearchHit], top_k: int
     ranked += [(1 / (60 + r), 1, h) for r, h in enumerate(episodes, 1)]
     ranked.sort(key=lambda t: (-t[0], t[1]))
     return [h for _, _, h in ranked[:top_k]]
+
+
+def fusion_weights(cfg: PersonaSettings, *, query_script: int, top_script: int | None
+                   ) -> FusionWeights:
+    """The persona's fusion weights, gated by script (see ``engine.fusion.gate_keyword``)."""
+    if cfg.keyword_weight + cfg.semantic_weight == 0:
+        raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
+    weights = FusionWeights(keyword=cfg.keyword_weight, semantic=cfg.semantic_weight)
+    return gate_keyword(weights, query_script=query_script, top_semantic_script=top_script)
 
 
 def _member(sorted_ids: np.ndarray, value: int) -> bool:

@@ -133,6 +133,12 @@ class VectorIndex:
         p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
         return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
 
+    def language(self, memory_id: int) -> int | None:
+        """The script group a row was added with (None if absent)."""
+        with self._lock:
+            row = self._row.get(memory_id)
+            return None if row is None else int(self._lang[row])
+
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         """Raw cosine of ``query`` with each given id present in the index."""
         with self._lock:
