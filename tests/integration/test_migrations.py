@@ -64,3 +64,19 @@ def test_failed_write_rolls_back(tmp_path: Path) -> None:
         pass
     assert db.conn().execute("SELECT COUNT(*) FROM personas").fetchone()[0] == 0
     db.close()
+
+
+def test_tag_index_is_backfilled_on_upgrade(tmp_path: Path) -> None:
+    path = tmp_path / "v6.db"
+    old = Database(path, upto=6)
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        conn.execute(
+            "INSERT INTO memories (key, persona_id, content, importance, tags, created_at, "
+            "updated_at) VALUES ('mem_1', 1, 'Trip', 0.5, '[\"travel\", \"family\"]', "
+            "'2026-01-01', '2026-01-01')")
+    old.close()
+    new = Database(path)
+    rows = new.conn().execute("SELECT tag FROM memory_tags ORDER BY tag").fetchall()
+    assert [r[0] for r in rows] == ["family", "travel"]
+    new.close()

@@ -138,11 +138,12 @@ class SearchService:
         top_script = memories.vectors.language(semantic[0].id) if semantic else None
         ranked = self._rank(keyword, semantic, request.mode, cfg,
                             query_script=language_of(request.query), top_script=top_script)
-        hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)
-        notes = hits[: request.top_k]
+        ranked_hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)
+        top = ranked_hits[: request.top_k]
+        notes = [hit for _, hit in top]
         if recall and notes:
             memories.record_recalls(
-                [memories.id_of(h.id) for h in notes], now=now,
+                [row_id for row_id, _ in top], now=now,
                 factor=cfg.recall_stability_factor, cap=cfg.stability_cap_days,
                 min_interval_hours=cfg.recall_min_interval_hours)
         episodes = self._episodes(persona, request, query_vector, len(notes), cfg)
@@ -161,7 +162,9 @@ class SearchService:
             cfg, query_script=query_script, top_script=top_script))
 
     def _hydrate(self, persona: str, ranked: list[Scored], query_vector: np.ndarray,
-                 request: SearchRequest, cfg: PersonaSettings, now: datetime) -> list[SearchHit]:
+                 request: SearchRequest, cfg: PersonaSettings, now: datetime
+                 ) -> list[tuple[int, SearchHit]]:
+        """(row id, hit) pairs, best first, with live strength blended into the score."""
         memories = self.store.memories(persona)
         found = memories.by_ids([s.id for s in ranked])
         sims = memories.vectors.similarities(query_vector, found.keys())
@@ -174,10 +177,10 @@ class SearchService:
                 continue
             memory = with_live_strength(memory, now)
             score = blend_strength(item.score, memory.strength, weight) if weight else item.score
-            hits.append(SearchHit(type="note", id=memory.key, content=memory.content,
-                                  score=score, similarity=sims.get(item.id), memory=memory,
-                                  sources=memory.sources))
-        hits.sort(key=lambda h: (-h.score, h.id))
+            hits.append((item.id, SearchHit(
+                type="note", id=memory.key, content=memory.content, score=score,
+                similarity=sims.get(item.id), memory=memory, sources=memory.sources)))
+        hits.sort(key=lambda pair: (-pair[1].score, pair[1].id))
         return hits
 
     def _episodes(self, persona: str, request: SearchRequest, query_vector: np.ndarray,

@@ -74,8 +74,10 @@ class VectorIndex:
             self._alive[rows] = True
             for memory_id, row in zip(ids, rows, strict=True):
                 self._row[memory_id] = int(row)
-            np.add.at(self._sum, langs, vectors.astype(np.float64))
-            np.add.at(self._count, langs, 1)
+            for lang in np.unique(langs):  # per-language sums without a float64 copy of all
+                chosen = langs == lang
+                self._sum[lang] += vectors[chosen].sum(axis=0, dtype=np.float64)
+                self._count[lang] += int(chosen.sum())
             self._n = need
 
     def remove(self, ids: Iterable[int]) -> None:
@@ -108,10 +110,9 @@ class VectorIndex:
                 return []
             query = np.asarray(query, dtype=np.float32)
             if centred_for is None:
-                scores = self._mat[candidates] @ query if allowed is not None \
-                    else (self._mat[: self._n] @ query)[candidates]
+                scores = (self._mat[: self._n] @ query)[candidates]
             else:
-                scores = self._centred(query, language_of(centred_for), candidates)
+                scores = self._centred(query, language_of(centred_for))[candidates]
             ids = self._ids[candidates]
             if candidates.size > limit:
                 part = np.argpartition(-scores, limit - 1)[:limit]
@@ -119,19 +120,26 @@ class VectorIndex:
             order = np.lexsort((ids, -scores))
             return [(int(ids[i]), float(scores[i])) for i in order]
 
-    def _centred(self, query: np.ndarray, query_lang: int, rows: np.ndarray) -> np.ndarray:
-        """cos(q − μ_q, p − μ_p) for the given rows, from one (rows × 3) matrix product."""
+    def _centred(self, query: np.ndarray, query_lang: int) -> np.ndarray:
+        """cos(q − μ_q, p − μ_p) for every row, from one (n × 3) product over the matrix
+        (a view: no copy of the rows)."""
+        n = self._n
         mu = (self._sum / (self._count[:, None] + _SHRINK)).astype(np.float32)
-        mat, lang = self._mat[rows], self._lang[rows]
-        dots = mat @ np.column_stack([query, mu[0], mu[1]])  # p·q, p·μ0, p·μ1
-        own = dots[np.arange(rows.size), 1 + lang]  # p·μ_p
-        mu_q = mu[query_lang]
-        q_c = query - mu_q
+        dots = self._mat[:n] @ np.column_stack([query, mu[0], mu[1]])  # p·q, p·μ0, p·μ1
+        lang = self._lang[:n]
+        own = dots[np.arange(n), 1 + lang]  # p·μ_p
+        q_c = query - mu[query_lang]
         q_dot_mu = mu @ q_c  # (q − μ_q)·μ_l for each language l
         numerator = dots[:, 0] - dots[:, 1 + query_lang] - q_dot_mu[lang]
         mu_sq = np.einsum("ij,ij->i", mu, mu)
         p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
         return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
+
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` rows at once (bulk loads grow once, not by doubling)."""
+        with self._lock:
+            if rows > len(self._mat):
+                self._grow(rows, exact=True)
 
     def language(self, memory_id: int) -> int | None:
         """The script group a row was added with (None if absent)."""
@@ -157,8 +165,8 @@ class VectorIndex:
             self._sum[lang] -= self._mat[row]
             self._count[lang] -= 1
 
-    def _grow(self, need: int) -> None:
-        capacity = max(need, 2 * len(self._mat), 64)
+    def _grow(self, need: int, *, exact: bool = False) -> None:
+        capacity = need if exact else max(need, 2 * len(self._mat), 64)
         mat = np.zeros((capacity, self.dim), dtype=np.float32)
         ids = np.zeros(capacity, dtype=np.int64)
         lang = np.zeros(capacity, dtype=np.int8)

@@ -255,6 +255,19 @@ def _episode_fts(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+_TAGS = """
+CREATE TABLE memory_tags (
+    memory_id  INTEGER NOT NULL REFERENCES memories(id),
+    persona_id INTEGER NOT NULL REFERENCES personas(id),
+    tag        TEXT NOT NULL,
+    PRIMARY KEY (memory_id, tag)
+);
+CREATE INDEX memory_tags_lookup ON memory_tags(persona_id, tag, memory_id);
+INSERT INTO memory_tags (memory_id, persona_id, tag)
+    SELECT m.id, m.persona_id, j.value FROM memories m, json_each(m.tags) j
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -262,6 +275,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "jobs", _script(_JOBS)),
     Migration(5, "sessions_episodes", _script(_SESSIONS)),
     Migration(6, "episode_event_fts", _episode_fts),
+    # A tag filter scanned json_each over every row of the persona (86 ms at 100k).
+    Migration(7, "memory_tags", _script(_TAGS)),
 )
 
 

@@ -203,7 +203,7 @@ class SessionStore:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.db.conn().execute(
-            SELECT_EVENT + f" WHERE e.persona_id = ? AND e.id IN ({marks})",
+            SELECT_EVENT + f" WHERE +e.persona_id = ? AND e.id IN ({marks})",
             (self.persona_id, *ids)).fetchall()
         return {r["id"]: _event(r) for r in rows}
 

@@ -28,6 +28,7 @@ from omoide.store.vectors import VectorIndex, language_of
 __all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name"]
 
 PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_LOAD_CHUNK = 10_000
 
 _STRENGTH_SQL = "omoide_strength"
 
@@ -153,15 +154,20 @@ class SqliteStore:
         return SessionMetaStore(self.db, self.get_persona(name).id)
 
     def _load_vectors(self, persona_id: int) -> VectorIndex:
+        """Fill a persona's index in chunks (peak memory stays near the final matrix)."""
         index = VectorIndex(self.dim)
-        rows = self.db.conn().execute(
+        conn = self.db.conn()
+        count = conn.execute("SELECT COUNT(*) FROM memories WHERE persona_id = ? "
+                             "AND status = 'active'", (persona_id,)).fetchone()[0]
+        index.reserve(count)
+        rows = conn.execute(
             "SELECT v.memory_id, v.vector, m.content FROM memory_vectors v JOIN memories m "
             "ON m.id = v.memory_id WHERE m.persona_id = ? AND m.status = 'active' "
-            "AND v.model_id = ? ORDER BY v.memory_id", (persona_id, self.model_id)).fetchall()
-        if rows:
-            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim),
-                      [language_of(r[2]) for r in rows])
+            "AND v.model_id = ? ORDER BY v.memory_id", (persona_id, self.model_id))
+        while chunk := rows.fetchmany(_LOAD_CHUNK):
+            matrix = np.frombuffer(b"".join(r[1] for r in chunk), dtype=np.float32)
+            index.add([r[0] for r in chunk], matrix.reshape(len(chunk), self.dim),
+                      [language_of(r[2]) for r in chunk])
         return index
 
     # -- API keys ------------------------------------------------------------------------
