@@ -9,12 +9,13 @@ import pytest
 from mcp_checks import (
     check_context_tools,
     check_done_when,
+    check_episode_tools,
     check_memory_tools,
     check_tool_list,
     http_client,
     ok,
 )
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, wait_for_jobs
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
@@ -61,6 +62,19 @@ def test_mcp_http_memory_tools_work_and_fail_cleanly(server: LiveServer) -> None
     async def scenario() -> None:
         async with http_client(server.url, key) as client:
             await check_memory_tools(client)
+
+    anyio.run(scenario)
+
+
+def test_mcp_http_episode_tools_work_and_fail_cleanly(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+
+    async def drain() -> None:
+        wait_for_jobs(server.omoide, "rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            await check_episode_tools(client, drain)
 
     anyio.run(scenario)
 

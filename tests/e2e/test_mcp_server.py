@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp.client import Client
-from mcp_checks import ELEVEN_TOOLS, text_of
+from mcp_checks import ALL_TOOLS, text_of
 
 from omoide.api.mcp import build_mcp_server, fixed_persona
 from omoide.wiring import Omoide
@@ -18,14 +18,16 @@ MINIMAL_ARGUMENTS: dict[str, dict[str, Any]] = {
     "memory_update": {"key": "mem_1", "content": "x"}, "memory_delete": {"key": "mem_1"},
     "memory_search": {"query": "tea"}, "memory_stats": {}, "memory_history": {"key": "mem_1"},
     "user_state_history": {"key": "name"},
+    "session_record": {"session_id": "s1", "turns": [{"speaker": "Rau", "content": "hi"}]},
+    "session_end": {"session_id": "s1"}, "episode_search": {"query": "tea"},
 }
 
 
 def test_minimal_arguments_cover_every_tool() -> None:
-    assert set(MINIMAL_ARGUMENTS) == ELEVEN_TOOLS
+    assert set(MINIMAL_ARGUMENTS) == ALL_TOOLS
 
 
-@pytest.mark.parametrize("tool", sorted(ELEVEN_TOOLS))
+@pytest.mark.parametrize("tool", sorted(ALL_TOOLS))
 def test_tool_reports_an_unknown_persona_as_a_clear_tool_error(app: Omoide, tool: str) -> None:
     server = build_mcp_server(app, fixed_persona("ghost"))
 

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from mcp_checks import (
     check_context_tools,
     check_done_when,
+    check_episode_tools,
     check_memory_tools,
     check_tool_list,
 )
@@ -30,7 +31,7 @@ def test_mcp_stdio_exits_1_with_a_clear_error_when_the_persona_is_unknown(
     assert done.exception is None or isinstance(done.exception, SystemExit)
 
 
-def test_mcp_stdio_lists_exactly_the_eleven_tools(connect_stdio) -> None:  # type: ignore[no-untyped-def]
+def test_mcp_stdio_lists_exactly_the_fourteen_tools(connect_stdio) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         async with connect_stdio() as client:
             await check_tool_list(client)
@@ -44,6 +45,15 @@ def test_mcp_stdio_memory_tools_work_and_fail_cleanly_and_jobs_run_in_process(
         async with connect_stdio() as client:
             await check_memory_tools(client)
             await _jobs_drained(app, persona)  # evolution ran in the MCP process
+
+    anyio.run(scenario)
+
+
+def test_mcp_stdio_episode_tools_work_and_fail_cleanly(
+        connect_stdio, app: Omoide, persona: str) -> None:  # type: ignore[no-untyped-def]
+    async def scenario() -> None:
+        async with connect_stdio() as client:
+            await check_episode_tools(client, lambda: _idle(app, persona))
 
     anyio.run(scenario)
 
@@ -63,6 +73,17 @@ def test_mcp_stdio_client_begins_stores_searches_renames_and_sees_blocks(
             await check_done_when(client, app, persona)
 
     anyio.run(scenario)
+
+
+async def _idle(app: Omoide, persona: str, timeout: float = 30.0) -> None:
+    persona_id = app.store.get_persona(persona).id
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        counts = app.jobs.counts(persona_id)
+        if counts.pending + counts.running == 0:
+            return
+        await anyio.sleep(0.05)
+    raise AssertionError("the MCP process did not drain its jobs")
 
 
 async def _jobs_drained(app: Omoide, persona: str, timeout: float = 15.0) -> None:

@@ -20,10 +20,10 @@ from omoide.wiring import Omoide
 
 OMOIDE_BIN = Path(sys.executable).with_name("omoide")
 
-ELEVEN_TOOLS = {
-    "session_begin", "get_context", "update_context", "memory_create", "memory_read",
-    "memory_update", "memory_delete", "memory_search", "memory_stats", "memory_history",
-    "user_state_history",
+ALL_TOOLS = {
+    "session_begin", "session_record", "session_end", "get_context", "update_context",
+    "memory_create", "memory_read", "memory_update", "memory_delete", "memory_search",
+    "memory_stats", "memory_history", "user_state_history", "episode_search",
 }
 
 
@@ -74,7 +74,7 @@ def text_of(result: CallToolResult) -> str:
 
 async def check_tool_list(client: Client) -> None:
     tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    assert set(tools) == ELEVEN_TOOLS
+    assert set(tools) == ALL_TOOLS
     for tool in tools.values():
         assert tool.description and "Example" in tool.description, tool.name
         assert tool.input_schema["type"] == "object"
@@ -153,6 +153,37 @@ async def check_context_tools(client: Client) -> None:
     assert "key" in await tool_error(client, "user_state_history", key="bad key!")
     assert "at" in await tool_error(client, "user_state_history", key="nickname",
                                     at="not a time")
+
+
+async def check_episode_tools(client: Client, drain: Callable[[], Awaitable[None]]) -> None:
+    """session_record / session_end / episode_search: normal path and error path."""
+    session_id = (await ok(client, "session_begin")).structured_content["session_id"]
+    turns = [
+        {"speaker": "Rau", "role": "user", "external_id": "t1",
+         "content": "I adopted a grey cat named Miso from the shelter yesterday."},
+        {"speaker": "Haru", "role": "assistant", "external_id": "t2",
+         "content": "Congratulations! How is Miso settling in?"},
+        {"speaker": "Rau", "role": "user", "external_id": "t3",
+         "content": "Miso hides under the sofa but loves tuna treats."},
+    ]
+    recorded = await ok(client, "session_record", session_id=session_id, turns=turns)
+    assert recorded.structured_content == {"session_id": session_id, "accepted": 3,
+                                           "duplicates": 0}
+    again = await ok(client, "session_record", session_id=session_id, turns=turns[:1])
+    assert again.structured_content["duplicates"] == 1
+    ended = await ok(client, "session_end", session_id=session_id)
+    assert ended.structured_content["ended_at"]
+    await drain()
+    found = await ok(client, "episode_search", query="grey cat Miso shelter")
+    first = found.structured_content["results"][0]
+    assert first["type"] == "episode"
+    assert "t1" in [s["external_id"] for s in first["sources"]]
+    notes = await ok(client, "memory_search", query="Miso the cat", include_episodes=False)
+    assert notes.structured_content["results"][0]["sources"]
+    assert "role" in await tool_error(client, "session_record", session_id=session_id,
+                                      turns=[{"speaker": "x", "content": "y", "role": "bot"}])
+    assert "no session 'nope'" in await tool_error(client, "session_end", session_id="nope")
+    assert "query" in await tool_error(client, "episode_search", query="")
 
 
 async def check_done_when(client: Client, omoide: Omoide, persona: str,

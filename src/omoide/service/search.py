@@ -151,6 +151,16 @@ class SearchService:
             else notes + episodes[: max(0, request.top_k - len(notes))]
         return SearchResult(query=request.query, mode=request.mode, results=results)
 
+    def search_episodes(self, persona: str, request: SearchRequest) -> SearchResult:
+        """The Episode tier alone: conversation excerpts, with sources (``episode_search``)."""
+        self.store.get_persona(persona)
+        if self.episodes is None:
+            return SearchResult(query=request.query, mode=request.mode, results=[])
+        hits = self.episodes.search_episodes(
+            persona, request.query, self.embedder.embed_query(request.query),
+            limit=request.top_k, filters=request.filters)
+        return SearchResult(query=request.query, mode=request.mode, results=hits)
+
     def _rank(self, keyword: list[Scored], semantic: list[Scored], mode: SearchMode,
               cfg: PersonaSettings, *, query_script: int, top_script: int | None
               ) -> list[Scored]:

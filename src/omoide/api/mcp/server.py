@@ -131,10 +131,12 @@ def _short(value: Any, limit: int = 60) -> str:
 def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:
     """The MCP server with every tool registered, bound to ``omoide`` and a persona resolver."""
     from omoide.api.mcp.tools_context import register_context_tools
+    from omoide.api.mcp.tools_episodes import register_episode_tools
     from omoide.api.mcp.tools_memory import register_memory_tools
 
     server = OmoideMCP("omoide", title="Omoide memory", version=__version__,
                        instructions=INSTRUCTIONS, log_level="WARNING")
     register_context_tools(server, omoide, persona_of)
     register_memory_tools(server, omoide, persona_of)
+    register_episode_tools(server, omoide, persona_of)
     return server
