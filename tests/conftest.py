@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from llm_fakes import FakeAPI, start_server
 from omoide_testing import LiveServer, serve_in_thread
 
 from omoide.clock import FixedClock
@@ -64,6 +65,18 @@ def app(make_app: Callable[..., Omoide]) -> Omoide:
 def persona(app: Omoide) -> str:
     app.auth.create_persona("rin")
     return "rin"
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAPI]:
+    """A local HTTP server that speaks the OpenAI and Anthropic APIs, scripted per test."""
+    fake = FakeAPI()
+    http, thread = start_server(fake)
+    yield fake
+    fake.release.set()
+    http.shutdown()
+    http.server_close()
+    thread.join(timeout=2)
 
 
 @pytest.fixture

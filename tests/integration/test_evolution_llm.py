@@ -4,25 +4,14 @@ and anything malformed falls back to the offline classifier. The LLM is a local 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from llm_fakes import API_KEY, FakeAPI, Reply, openai_answer, start_server
+from llm_fakes import API_KEY, FakeAPI, Reply, openai_answer
 
 from omoide.embed import Embedder, make_embedder
 from omoide.llm import LLMConfig, make_llm
 from omoide.wiring import Omoide
-
-
-@pytest.fixture
-def fake_api() -> Iterator[FakeAPI]:
-    fake = FakeAPI()
-    server, thread = start_server(fake)
-    yield fake
-    fake.release.set()
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=2)
 
 
 @pytest.fixture(scope="module")

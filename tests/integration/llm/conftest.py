@@ -7,22 +7,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from llm_fakes import API_KEY, FakeAPI, start_server
+from llm_fakes import API_KEY, FakeAPI
 
 from omoide.llm import LLMConfig
 from omoide.llm.anthropic import AnthropicLLM
 from omoide.llm.openai import OpenAILLM
-
-
-@pytest.fixture
-def fake_api() -> Iterator[FakeAPI]:
-    fake = FakeAPI()
-    server, thread = start_server(fake)
-    yield fake
-    fake.release.set()
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=2)
 
 
 @pytest.fixture
