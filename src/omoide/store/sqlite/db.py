@@ -33,7 +33,7 @@ class Database:
         self._write_lock = threading.RLock()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
-        self.tracer: Tracer | None = None
+        self._tracer: Tracer | None = None
         if migrate:
             apply_migrations(self.conn(), upto=upto)
 
@@ -45,14 +45,24 @@ class Database:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 30000")
-        conn.set_trace_callback(self._trace)
+        if self._tracer is not None:
+            conn.set_trace_callback(self._tracer)
         with self._all_lock:
             self._all.append(conn)
         return conn
 
-    def _trace(self, statement: str) -> None:
-        if self.tracer is not None:
-            self.tracer(statement)
+    @property
+    def tracer(self) -> Tracer | None:
+        return self._tracer
+
+    @tracer.setter
+    def tracer(self, tracer: Tracer | None) -> None:
+        """See every statement (tests count queries). Installed only while set: SQLite calls
+        it for each statement FTS5 runs internally too, which costs ~1 ms per search."""
+        self._tracer = tracer
+        with self._all_lock:
+            for conn in self._all:
+                conn.set_trace_callback(tracer)
 
     def conn(self) -> sqlite3.Connection:
         """This thread's connection (autocommit mode; reads see the latest commit)."""
