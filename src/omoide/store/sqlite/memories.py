@@ -88,14 +88,14 @@ def new_key() -> str:
     return "mem_" + secrets.token_hex(8)
 
 
-def build_filter_sql(filters: SearchFilters) -> tuple[str, list[Any]]:
+def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list[Any]]:
     """``WHERE`` fragment (to AND onto ``persona_id = ? AND status = 'active'``) + params."""
     clauses: list[str] = []
     params: list[Any] = []
-    for tag in filters.tags:
-        clauses.append("m.id IN (SELECT memory_id FROM memory_tags WHERE persona_id = m.persona_id "
+    for tag in filters.tags:  # uncorrelated: one index range per tag, not a probe per row
+        clauses.append("m.id IN (SELECT memory_id FROM memory_tags WHERE persona_id = ? "
                        "AND tag = ?)")
-        params.append(tag)
+        params += [persona_id, tag]
     if filters.created_from is not None:
         clauses.append("m.created_at >= ?")
         params.append(iso(filters.created_from))
@@ -208,7 +208,7 @@ class MemoryStore:
 
     def allowed_ids(self, filters: SearchFilters) -> np.ndarray:
         """Sorted ids of active memories passing ``filters`` (used before the top-k cut)."""
-        fragment, params = build_filter_sql(filters)
+        fragment, params = build_filter_sql(filters, self.persona_id)
         sql = "SELECT m.id FROM memories m WHERE m.persona_id = ? AND m.status = 'active'"
         if fragment:
             sql += " AND " + fragment
