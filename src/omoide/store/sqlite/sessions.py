@@ -331,7 +331,7 @@ class SessionStore:
         rows = self.db.conn().execute(
             "SELECT v.event_id, v.vector, e.content FROM event_vectors v JOIN session_events e "
             "ON e.id = v.event_id WHERE e.persona_id = ? AND e.episode_id IS NOT NULL "
-            "AND v.model_id = ? ORDER BY v.event_id", (self.persona_id, self.model_id)).fetchall()
+            "AND v.model_id = ?", (self.persona_id, self.model_id)).fetchall()
         if rows:
             matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
             index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim),

@@ -163,7 +163,8 @@ class SqliteStore:
         rows = conn.execute(
             "SELECT v.memory_id, v.vector, m.content FROM memory_vectors v JOIN memories m "
             "ON m.id = v.memory_id WHERE m.persona_id = ? AND m.status = 'active' "
-            "AND v.model_id = ? ORDER BY v.memory_id", (persona_id, self.model_id))
+            "AND v.model_id = ?", (persona_id, self.model_id))  # no ORDER BY: it would sort
+        # every vector blob in a temporary B-tree (hundreds of MB at 100k) before the first row
         while chunk := rows.fetchmany(_LOAD_CHUNK):
             matrix = np.frombuffer(b"".join(r[1] for r in chunk), dtype=np.float32)
             index.add([r[0] for r in chunk], matrix.reshape(len(chunk), self.dim),
