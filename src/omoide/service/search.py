@@ -5,6 +5,7 @@ blend → top-k → recall. Notes first; episodes are added by the episode tier 
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -36,6 +37,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-search")
 MAX_TOP_K = 100
 
 
@@ -121,20 +123,26 @@ class SearchService:
         now = self.clock.now()
         pool = max(50, request.top_k * 5)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
-        query_vector = self.embedder.embed_query(request.query)
 
-        keyword: list[Scored] = []
-        if request.mode in (SearchMode.HYBRID, SearchMode.KEYWORD):
+        def keyword_side() -> list[Scored]:
+            if request.mode not in (SearchMode.HYBRID, SearchMode.KEYWORD):
+                return []
             hits = memories.keyword_search(request.query,
                                            limit=pool if allowed is None else pool * 20)
             if allowed is not None:
                 hits = [h for h in hits if _member(allowed, h.rowid)]
-            keyword = [Scored(h.rowid, h.score) for h in hits[:pool]]
+            return [Scored(h.rowid, h.score) for h in hits[:pool]]
+
+        # The FTS query (SQLite) and the embedding + matrix product (C / BLAS) all release the
+        # GIL, so on two cores the keyword side runs beside the semantic side.
+        pending = _POOL.submit(keyword_side)
+        query_vector = self.embedder.embed_query(request.query)
         semantic: list[Scored] = []
         if request.mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
             semantic = [Scored(i, s) for i, s in memories.vectors.search(
                 query_vector, limit=pool, allowed=allowed, centred_for=request.query)]
 
+        keyword = pending.result()
         top_script = memories.vectors.language(semantic[0].id) if semantic else None
         ranked = self._rank(keyword, semantic, request.mode, cfg,
                             query_script=language_of(request.query), top_script=top_script)
