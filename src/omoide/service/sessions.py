@@ -14,7 +14,6 @@ Trigger / why / outcome:
 from __future__ import annotations
 
 import logging
-import secrets
 import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
@@ -33,6 +32,7 @@ from omoide.service.settings import SettingsService
 from omoide.service.validate import check_timestamp
 from omoide.store.sqlite.jobs import enqueue
 from omoide.store.sqlite.sessions import Episode, Event, NewEpisode, NewEvent, Session
+from omoide.store.sqlite.sessions_meta import new_session_id
 from omoide.store.sqlite.store import SqliteStore
 
 __all__ = ["CONSOLIDATE_JOB", "SEGMENT_JOB", "SessionService", "episode_text"]
@@ -77,7 +77,7 @@ class SessionService:
              ) -> tuple[Session, bool]:
         """Open a session (idempotent for an existing id); returns (session, created)."""
         if session_id is None:
-            session_id = "ses_" + secrets.token_hex(8)
+            session_id = new_session_id()
         if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
             raise InvalidInput("session_id must be a string of 1-128 characters",
                                field="session_id")
