@@ -56,9 +56,11 @@ class EvolutionService:
                   if i != memory_id]
         others = memories.by_ids([i for i, _ in scored])
         now = self.clock.now()
+        # Only memories written before this one (row ids grow with inserts): a job that runs
+        # late must not judge memories that arrived after it, whatever their timestamps say.
         current = [(others[i], s) for i, s in scored
-                   if i in others and others[i].superseded_by is None and others[i].valid_at(now)
-                   and others[i].created_at <= memory.created_at]
+                   if i < memory_id and i in others and others[i].superseded_by is None
+                   and others[i].valid_at(now)]
         ids = {m.key: i for i, m in others.items()}
 
         to_raw = self.embedder.calibration.to_raw
