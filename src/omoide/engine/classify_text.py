@@ -69,9 +69,12 @@ class Sentence:
     past_occasion: bool  # about a finished past event, so a newer fact cannot undo it
 
 
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+
+
 def detect_lang(text: str) -> str:
-    """Japanese when the text holds any kana or kanji, else English."""
-    return "ja" if _CJK.search(text) else "en"
+    """Japanese when the text holds any kana (half-width too) or kanji, else English."""
+    return "ja" if _JAPANESE.search(text) else "en"
 
 
 def cue(kind: dict[str, str], sentence: Sentence) -> bool:

@@ -14,10 +14,11 @@ import re
 from typing import Any
 
 from omoide.engine.classify import Candidate, Classifier, Relation, Verdict
+from omoide.engine.classify_text import detect_lang
 from omoide.errors import UpstreamUnavailable
 from omoide.llm.base import LLM, LLMOutputError, Message, complete_json
 
-__all__ = ["LLMClassifier", "detect_lang"]
+__all__ = ["LLMClassifier"]
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +26,6 @@ logger = logging.getLogger(__name__)
 LLM_CONFIDENCE = 0.8
 REASON_LIMIT = 200
 _CLASS_LIKE = re.compile(r"[A-Z_]{1,30}")
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 
 SYSTEM_EN = """\
 You keep the long-term memory of an AI persona. A NEW memory is about to be saved. For each \
@@ -85,11 +85,6 @@ _HEADINGS = {
     "en": ("NEW memory:", "EXISTING memories:"),
     "ja": ("新しい記憶（NEW）:", "既存の記憶（EXISTING）:"),
 }
-
-
-def detect_lang(text: str) -> str:
-    """``"ja"`` when the text has kana or kanji, else ``"en"``."""
-    return "ja" if _JAPANESE.search(text) else "en"
 
 
 class LLMClassifier:

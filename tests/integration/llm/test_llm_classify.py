@@ -10,7 +10,8 @@ import pytest
 from llm_fakes import Reply, anthropic_answer, api_error, openai_answer, text_block
 
 from omoide.engine.classify import Candidate, Relation, Verdict
-from omoide.llm.classify import SYSTEM_EN, SYSTEM_JA, LLMClassifier, detect_lang
+from omoide.engine.classify_text import detect_lang
+from omoide.llm.classify import SYSTEM_EN, SYSTEM_JA, LLMClassifier
 
 CANDIDATES = [
     Candidate("k-osaka", "User lives in Osaka.", 0.71),
