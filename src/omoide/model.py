@@ -17,7 +17,6 @@ __all__ = [
     "LinkType",
     "Memory",
     "MemoryKind",
-    "MemoryPatch",
     "MemoryStats",
     "MemoryStatus",
     "MemoryVersion",
@@ -211,23 +210,6 @@ class NewMemory:
     metadata: dict[str, Any] = field(default_factory=dict)
     source_event_ids: tuple[int, ...] = ()
     created_at: datetime | None = None  # None → now; set for imports of past conversations
-
-
-@dataclass(frozen=True)
-class MemoryPatch:
-    """A validated partial update; UNSET fields are left alone (importance is immutable)."""
-
-    content: str | Unset = UNSET
-    kind: MemoryKind | Unset = UNSET
-    tags: tuple[str, ...] | Unset = UNSET
-    emotion_type: str | Unset | None = UNSET
-    emotion_intensity: float | Unset = UNSET
-    valid_from: datetime | Unset | None = UNSET
-    valid_until: datetime | Unset | None = UNSET
-    metadata: dict[str, Any] | Unset = UNSET
-
-    def changes(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if not isinstance(v, Unset)}
 
 
 @dataclass(frozen=True)

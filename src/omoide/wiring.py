@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock, SystemClock
@@ -58,7 +58,6 @@ class Omoide:
     context: ContextService
     sessions: SessionService
     llm: Any = None
-    extras: dict[str, Any] = field(default_factory=dict)
 
     def close(self) -> None:
         self.runner.stop()

@@ -190,15 +190,6 @@ class SqliteStore:
             return None
         return ApiKeyRecord(row["id"], row["key_hash"], row["name"], bool(row["is_admin"]))
 
-    def has_admin_key(self) -> bool:
-        return self.db.conn().execute(
-            "SELECT 1 FROM api_keys WHERE is_admin = 1 AND revoked_at IS NULL"
-        ).fetchone() is not None
-
-    def touch_api_key(self, key_id: int, *, now: datetime) -> None:
-        with self.db.write() as conn:
-            conn.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (iso(now), key_id))
-
     # -- decay ---------------------------------------------------------------------------
 
     def decay_all(self, *, now: datetime, persona: str | None = None) -> int:
