@@ -223,6 +223,7 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str) -> No
 def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int, mode: str,
            tags: tuple[str, ...], date_range: str | None, valid_at: str | None) -> None:
     """Search a persona's memories."""
+    from omoide.api.mcp.text import past_mark
     from omoide.api.render import render_hit
 
     app = _build(data)
@@ -231,7 +232,8 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
                                        valid_at=valid_at)
     rows = [render_hit(h) for h in app.search.search(persona, request).results]
     _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {r['content'][:80]}" for r in rs)
+        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {r['content'][:80]}{past_mark(r)}"
+        for r in rs)
         or "(no results)")
 
 

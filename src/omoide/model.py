@@ -127,6 +127,11 @@ class Memory:
             return False
         return self.valid_until is None or self.valid_until > when
 
+    def closed_at(self, when: datetime) -> bool:
+        """A past fact at ``when``: superseded, or its validity window has ended."""
+        return self.superseded_by is not None or (
+            self.valid_until is not None and self.valid_until <= when)
+
 
 @dataclass(frozen=True)
 class Source:

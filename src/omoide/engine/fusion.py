@@ -39,6 +39,7 @@ __all__ = [
     "blend_strength",
     "fuse",
     "gate_keyword",
+    "lift_successors",
     "rrf",
 ]
 
@@ -202,3 +203,21 @@ def blend_strength(score: float, strength: float, importance_weight: float) -> f
         raise ValueError("importance_weight must be within [0, 1]")
     strength = min(max(strength, 0.0), 1.0)
     return score * ((1.0 - importance_weight) + importance_weight * strength)
+
+
+def lift_successors(scores: dict[str, float], successor_of: dict[str, str]) -> dict[str, float]:
+    """Scores in which no closed fact outranks the fact that superseded it.
+
+    ``scores`` maps result keys to ranking scores; ``successor_of`` maps the key of each closed
+    fact to the key of its *current* successor (the end of its ``superseded_by`` chain). Every
+    successor gets at least the best score of the facts it closed, so a question that matches an
+    old fact better than its replacement ("Where does the user live?" → "lives in Osaka", closed
+    by "moved from Osaka to Kyoto") still shows the present first; callers break ties with the
+    current fact first. Keys in ``successor_of`` whose successor is not in ``scores`` are given
+    the closed fact's score, so the successor can be placed into the results. Pure.
+    """
+    lifted = dict(scores)
+    for closed, successor in successor_of.items():
+        if closed in scores:
+            lifted[successor] = max(lifted.get(successor, float("-inf")), scores[closed])
+    return lifted

@@ -1,9 +1,12 @@
 """Episode-tier search (2-tier retrieval, spec §Episode): the raw turns behind the notes.
 
-Turns that belong to closed episodes are searched like notes (BM25 over a turn-level FTS index
-fused with exact cosine over turn vectors). Each matching turn is shown with its neighbours
-inside its episode (one turn either side, overlapping windows merged), headed by the date it
-was said, so a hit carries the words *and* the when; its ``sources`` are exactly those turns.
+Every turn is searched like a note (BM25 over a turn-level FTS index fused with exact cosine
+over turn vectors), whether its episode is closed or its session is still open: a turn is
+keyword-searchable as soon as it is posted and semantically once its vector is stored (the
+segmentation job embeds new turns within seconds). Each matching turn is shown with its
+neighbours inside its episode — or inside the not yet segmented tail of its session — (one turn
+either side, overlapping windows merged), headed by the date it was said, so a hit carries the
+words *and* the when; its ``sources`` are exactly those turns.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ MAX_WINDOW = 7  # turns in one excerpt, so that one hit cannot eat a context bud
 
 @dataclass
 class _Window:
-    episode_id: int
+    episode_id: int | None  # None: the still unsegmented turns of an open session
     session_id: str
     first: int  # seq
     last: int
@@ -62,7 +65,7 @@ class EpisodeSearch:
         windows: list[_Window] = []
         for item in ranked:
             event = events.get(item.id)
-            if event is None or event.episode_id is None or not _in_range(event, filters):
+            if event is None or not _in_range(event, filters):
                 continue
             self._place(windows, event, item.score)
             if len(windows) >= limit:
@@ -72,7 +75,6 @@ class EpisodeSearch:
     def _place(self, windows: list[_Window], event: Event, score: float) -> None:
         """Add the turn's window, merging it with overlapping or touching windows of the same
         episode (the merged window keeps the earlier, better rank) up to ``MAX_WINDOW`` turns."""
-        assert event.episode_id is not None
         new = _Window(event.episode_id, event.session_id, event.seq - self.neighbours,
                       event.seq + self.neighbours, score)
         for window in windows:
@@ -85,15 +87,17 @@ class EpisodeSearch:
 
     def _hit(self, persona: str, window: _Window, sims: dict[int, float]) -> SearchHit:
         store = self.store.sessions(persona)
-        turns = [e for e in store.events_of_episode(window.episode_id)
-                 if window.first <= e.seq <= window.last]
+        turns = [e for e in store.events_between(window.session_id, window.first, window.last)
+                 if e.episode_id == window.episode_id]
         header = f"[{turns[0].timestamp.date().isoformat()}]" if turns else ""
         content = "\n".join([header, *(f"{e.speaker}: {e.content}" for e in turns)])
         best = max((sims.get(e.id, 0.0) for e in turns), default=0.0)
+        ident = str(window.episode_id) if window.episode_id is not None \
+            else f"open:{window.session_id}"
         return SearchHit(
-            type="episode", id=str(window.episode_id), content=content, score=window.score,
+            type="episode", id=ident, content=content, score=window.score,
             similarity=best, sources=tuple(Source(e.id, e.external_id) for e in turns),
-            extra={"session_id": window.session_id,
+            extra={"session_id": window.session_id, "open": window.episode_id is None,
                    "said_at": turns[0].timestamp.isoformat() if turns else None})
 
 
@@ -104,7 +108,8 @@ def _in_range(event: Event, filters: SearchFilters) -> bool:
 
 
 def _touches(a: _Window, b: _Window) -> bool:
-    return a.episode_id == b.episode_id and b.first <= a.last + 1 and b.last >= a.first - 1
+    return (a.session_id, a.episode_id) == (b.session_id, b.episode_id) \
+        and b.first <= a.last + 1 and b.last >= a.first - 1
 
 
 def _span(a: _Window, b: _Window) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
@@ -17,9 +17,16 @@ from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.dates import parse_date_range
-from omoide.engine.fusion import FusionWeights, Scored, blend_strength, fuse, gate_keyword
-from omoide.errors import InvalidInput
-from omoide.model import SearchFilters, SearchHit, SearchMode
+from omoide.engine.fusion import (
+    FusionWeights,
+    Scored,
+    blend_strength,
+    fuse,
+    gate_keyword,
+    lift_successors,
+)
+from omoide.errors import InvalidInput, NotFound
+from omoide.model import Memory, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
@@ -48,7 +55,8 @@ class SearchRequest:
     mode: SearchMode = SearchMode.HYBRID
     filters: SearchFilters = field(default_factory=SearchFilters)
     importance_weight: float | None = None  # None → the persona's setting
-    include_episodes: bool | None = None  # None → fallback rule; True → always; False → never
+    # None → the persona's episode_search_enabled; True → always; False → notes only
+    include_episodes: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -147,11 +155,11 @@ class SearchService:
         ranked = self._rank(keyword, semantic, request.mode, cfg,
                             query_script=language_of(request.query), top_script=top_script)
         ranked_hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)
+        ranked_hits = self._current_first(persona, ranked_hits, query_vector, allowed, now)
         top = ranked_hits[: request.top_k]
         notes = [hit for _, hit in top]
-        episodes = self._episodes(persona, request, query_vector, len(notes), cfg)
-        results = _merge(notes, episodes, request.top_k) if request.include_episodes \
-            else notes + episodes[: max(0, request.top_k - len(notes))]
+        episodes = self._episodes(persona, request, query_vector, cfg)
+        results = _merge(notes, episodes, request.top_k)
         if recall:  # only the notes actually returned are recalled
             returned = {id(hit) for hit in results}
             recalled = [row_id for row_id, hit in top if id(hit) in returned]
@@ -197,24 +205,84 @@ class SearchService:
                 continue
             memory = with_live_strength(memory, now)
             score = blend_strength(item.score, memory.strength, weight) if weight else item.score
-            hits.append((item.id, SearchHit(
-                type="note", id=memory.key, content=memory.content, score=score,
-                similarity=sims.get(item.id), memory=memory, sources=memory.sources)))
-        hits.sort(key=lambda pair: (-pair[1].score, pair[1].id))
-        return hits
+            hits.append((item.id, _note_hit(memory, score, sims.get(item.id), now)))
+        return _ordered(hits)
+
+    def _current_first(self, persona: str, hits: list[tuple[int, SearchHit]],
+                       query_vector: np.ndarray, allowed: np.ndarray | None, now: datetime
+                       ) -> list[tuple[int, SearchHit]]:
+        """Re-rank so that no closed fact outranks the current fact that superseded it; a
+        successor the query did not match is brought in beside its predecessor (when it
+        passes the request's filters), so the present is shown whenever the past is."""
+        closed = {hit.id: hit.memory.superseded_by for _, hit in hits
+                  if hit.memory is not None and hit.memory.superseded_by}
+        if not closed:
+            return hits
+        memories = self.store.memories(persona)
+        present = {hit.id: row_id for row_id, hit in hits}
+        heads: dict[str, str] = {}
+        fetched: dict[str, tuple[int, Memory]] = {}
+        for key, successor in closed.items():
+            head = self._chain_head(memories, successor, fetched)
+            if head is None:
+                continue
+            row_id = present.get(head) or fetched[head][0]
+            if allowed is None or _member(allowed, row_id):
+                heads[key] = head
+        lifted = lift_successors({hit.id: hit.score for _, hit in hits}, heads)
+        out = [(row_id, replace(hit, score=lifted[hit.id])) for row_id, hit in hits]
+        missing = {h for h in heads.values() if h not in present}
+        sims = memories.vectors.similarities(query_vector, [fetched[h][0] for h in missing])
+        for head in missing:
+            row_id, memory = fetched[head]
+            out.append((row_id, _note_hit(with_live_strength(memory, now), lifted[head],
+                                          sims.get(row_id), now)))
+        return _ordered(out)
+
+    @staticmethod
+    def _chain_head(memories: Any, key: str, fetched: dict[str, tuple[int, Memory]],
+                    limit: int = 32) -> str | None:
+        """The current end of a ``superseded_by`` chain starting at ``key`` (None when the
+        chain ends in a deleted memory or loops)."""
+        seen: set[str] = set()
+        while key not in seen and len(seen) < limit:
+            seen.add(key)
+            if key not in fetched:
+                try:
+                    fetched[key] = (memories.id_of(key), memories.get(key, with_links=False))
+                except NotFound:
+                    return None
+            memory = fetched[key][1]
+            if memory.status != "active":
+                return None
+            if memory.superseded_by is None:
+                return key
+            key = memory.superseded_by
+        return None
 
     def _episodes(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
-                  n_notes: int, cfg: PersonaSettings) -> list[SearchHit]:
-        """Episode hits: always when asked (``include_episodes``), else as the spec's fallback
-        when fewer than ``memory_preload_count`` notes qualify (pass the filters and match)."""
+                  cfg: PersonaSettings) -> list[SearchHit]:
+        """Conversation excerpts to rank beside the notes: by default whenever the persona's
+        ``episode_search_enabled`` is on; ``include_episodes`` true/false forces it."""
         if self.episodes is None or request.include_episodes is False:
             return []
-        wanted = request.include_episodes is True or (
-            cfg.episode_search_enabled and n_notes < cfg.memory_preload_count)
-        if not wanted:
+        if request.include_episodes is None and not cfg.episode_search_enabled:
             return []
         return self.episodes.search_episodes(persona, request.query, query_vector,
                                              limit=request.top_k, filters=request.filters)
+
+
+def _note_hit(memory: Memory, score: float, similarity: float | None, now: datetime
+              ) -> SearchHit:
+    return SearchHit(type="note", id=memory.key, content=memory.content, score=score,
+                     similarity=similarity, memory=memory, sources=memory.sources,
+                     extra={"current": not memory.closed_at(now)})
+
+
+def _ordered(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
+    """Best score first; on a tie a current fact before a closed one, then by key."""
+    return sorted(hits, key=lambda pair: (-pair[1].score, not pair[1].extra.get("current", True),
+                                          pair[1].id))
 
 
 def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int) -> list[SearchHit]:

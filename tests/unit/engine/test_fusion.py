@@ -9,6 +9,7 @@ from omoide.engine.fusion import (
     Scored,
     blend_strength,
     fuse,
+    lift_successors,
     rrf,
 )
 
@@ -177,3 +178,28 @@ def test_blend_strength_never_falls_as_strength_rises(
 ) -> None:
     low, high = sorted((s1, s2))
     assert blend_strength(score, low, w) <= blend_strength(score, high, w) + 1e-12
+
+
+closed_keys = st.sampled_from([f"old{i}" for i in range(6)])
+head_keys = st.sampled_from([f"new{i}" for i in range(4)])  # chain heads are never closed
+key_scores = st.dictionaries(closed_keys | head_keys,
+                             st.floats(min_value=0, max_value=1, allow_nan=False), max_size=10)
+
+
+@given(key_scores, st.dictionaries(closed_keys, head_keys, max_size=6))
+def test_lift_successors_no_closed_fact_outranks_its_successor(
+        scores: dict[str, float], successor_of: dict[str, str]) -> None:
+    lifted = lift_successors(scores, successor_of)
+    for closed, successor in successor_of.items():
+        if closed in scores:
+            assert lifted[successor] >= lifted[closed]
+    for key, value in scores.items():
+        assert lifted[key] >= value  # scores only go up, and only for successors
+        if key not in successor_of.values():
+            assert lifted[key] == value
+
+
+def test_lift_successors_brings_in_a_missing_successor_at_the_closed_score() -> None:
+    assert lift_successors({"old": 0.9, "other": 0.5}, {"old": "new"}) == {
+        "old": 0.9, "other": 0.5, "new": 0.9}
+    assert lift_successors({"old": 0.2, "new": 0.7}, {"old": "new"}) == {"old": 0.2, "new": 0.7}

@@ -14,6 +14,7 @@ __all__ = [
     "deleted_text",
     "history_text",
     "memory_text",
+    "past_mark",
     "search_text",
     "state_history_text",
     "stats_text",
@@ -69,13 +70,23 @@ def search_text(result: dict[str, Any]) -> str:
     lines = [f"{len(hits)} result(s) for “{result['query']}” ({result['mode']}):"]
     for n, hit in enumerate(hits, 1):
         ident = hit.get("key") or f"episode {hit.get('id')}"
-        extra = ""
-        if hit.get("superseded_by"):
-            extra = f" [superseded by {hit['superseded_by']}]"
+        extra = past_mark(hit)
         when = f" · {_day(hit['created_at'])}" if hit.get("created_at") else ""
         lines.append(f"{n}. {ident} (score {hit['score']:.3f}{when}){extra}: "
                      f"{_preview(hit['content'])}")
     return "\n".join(lines)
+
+
+def past_mark(hit: dict[str, Any]) -> str:
+    """`` [past: valid until …, superseded by …]`` for a closed fact, else ``""``."""
+    if hit.get("current", True):
+        return ""
+    parts = []
+    if hit.get("valid_until"):
+        parts.append(f"valid until {_day(hit['valid_until'])}")
+    if hit.get("superseded_by"):
+        parts.append(f"superseded by {hit['superseded_by']}")
+    return f" [past: {', '.join(parts) or 'no longer current'}]"
 
 
 def history_text(history: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ MEMORY_FTS = FtsIndex(name="memories", base_table="memories", content_col="conte
                       persona_col="persona_id", filter_sql="b.status = 'active'")
 EPISODE_FTS = FtsIndex(name="episodes", base_table="episodes", content_col="content",
                        persona_col="persona_id")
-# Turn-level index of the raw log: episode search finds the turns, then shows their episode.
+# Turn-level index of the raw log: episode search finds the turns (of closed episodes and of
+# sessions still open), then shows them with their neighbours.
 EVENT_FTS = FtsIndex(name="session_events", base_table="session_events", content_col="content",
-                     persona_col="persona_id", filter_sql="b.episode_id IS NOT NULL")
+                     persona_col="persona_id")

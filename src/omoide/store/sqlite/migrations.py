@@ -268,6 +268,13 @@ INSERT INTO memory_tags (memory_id, persona_id, tag)
 """
 
 
+def _open_turns_fts(conn: sqlite3.Connection) -> None:
+    """Turns used to enter the keyword index only when their episode closed; now every turn is
+    indexed when posted, so index the turns of segments that were still open."""
+    rows = conn.execute("SELECT id, content FROM session_events WHERE episode_id IS NULL")
+    EVENT_FTS.index(conn, [(r[0], r[1]) for r in rows])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -277,6 +284,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "episode_event_fts", _episode_fts),
     # A tag filter scanned json_each over every row of the persona (86 ms at 100k).
     Migration(7, "memory_tags", _script(_TAGS)),
+    Migration(8, "open_turns_fts", _open_turns_fts),
 )
 
 

@@ -174,6 +174,7 @@ class SessionStore:
         """Append events; an (external_id) already in the session is skipped.
         Returns (accepted, duplicates)."""
         accepted = 0
+        fresh: list[tuple[int, str]] = []
         with self.db.write() as conn:
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM session_events "
                                "WHERE session_pk = ?", (session.pk,)).fetchone()[0]
@@ -188,6 +189,9 @@ class SessionStore:
                 if cur.rowcount:
                     seq += 1
                     accepted += 1
+                    fresh.append((int(cur.lastrowid or 0), event.content))
+            # Turns are keyword-searchable as soon as they are posted, open session or not.
+            EVENT_FTS.index(conn, fresh)
             if accepted and after is not None:
                 after(conn)
         return accepted, len(events) - accepted
@@ -207,6 +211,14 @@ class SessionStore:
             (self.persona_id, *ids)).fetchall()
         return {r["id"]: _event(r) for r in rows}
 
+    def events_between(self, session_id: str, first_seq: int, last_seq: int) -> list[Event]:
+        """The session's turns with ``first_seq <= seq <= last_seq``, in order."""
+        rows = self.db.conn().execute(
+            SELECT_EVENT + " WHERE e.persona_id = ? AND s.session_id = ? "
+            "AND e.seq BETWEEN ? AND ? ORDER BY e.seq",
+            (self.persona_id, session_id, first_seq, last_seq)).fetchall()
+        return [_event(r) for r in rows]
+
     def events_of_episode(self, episode_id: int) -> list[Event]:
         rows = self.db.conn().execute(
             SELECT_EVENT + " WHERE e.persona_id = ? AND e.episode_id = ? ORDER BY e.seq",
@@ -223,13 +235,25 @@ class SessionStore:
         return {r[0]: np.frombuffer(r[1], dtype=np.float32) for r in rows}
 
     def save_event_vectors(self, ids: Sequence[int], vectors: np.ndarray) -> None:
+        """Store turn vectors; they join the turn index (open sessions' turns included)."""
+        if not len(ids):
+            return
+        contents = {e.id: e.content for e in self.events_by_ids(ids).values()}
         with self.db.write() as conn:
+            index = self.event_index
+            revision = int(conn.execute(
+                "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ? "
+                "RETURNING event_revision", (self.persona_id,)).fetchone()[0])
             conn.executemany(
                 "INSERT INTO event_vectors (event_id, model_id, dim, vector) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (event_id) DO UPDATE SET model_id = excluded.model_id, "
                 "dim = excluded.dim, vector = excluded.vector",
                 [(i, self.model_id, self.dim, np.asarray(v, np.float32).tobytes())
                  for i, v in zip(ids, vectors, strict=True)])
+            index.remove(ids)
+            index.add(ids, np.asarray(vectors, np.float32).reshape(len(ids), self.dim),
+                      [language_of(contents.get(i, "")) for i in ids])
+            index.revision = revision
 
     # -- episodes ------------------------------------------------------------------------
 
@@ -252,8 +276,6 @@ class SessionStore:
                 ids.append(self._insert_episode(conn, session, episode, now))
             if after is not None:
                 after(conn, ids)
-            conn.execute("UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
-                         (self.persona_id,))
         return ids
 
     def _insert_episode(self, conn: sqlite3.Connection, session: Session, episode: NewEpisode,
@@ -277,9 +299,6 @@ class SessionStore:
                      "VALUES (?, ?, ?, ?)", (episode_id, self.model_id, self.dim,
                                              np.asarray(episode.vector, np.float32).tobytes()))
         EPISODE_FTS.index(conn, [(episode_id, episode.content)])
-        rows = conn.execute("SELECT id, content FROM session_events WHERE episode_id = ?",
-                            (episode_id,)).fetchall()
-        EVENT_FTS.index(conn, [(r[0], r[1]) for r in rows])
         return episode_id
 
     def get_episode(self, episode_id: int) -> Episode:
@@ -317,7 +336,8 @@ class SessionStore:
 
     @property
     def event_index(self) -> VectorIndex:
-        """Vectors of events that belong to an episode; rebuilt when episodes were added."""
+        """Vectors of every turn (closed episode or still open); rebuilt when another process
+        changed them (``personas.event_revision``)."""
         revision = int(self.db.conn().execute(
             "SELECT event_revision FROM personas WHERE id = ?", (self.persona_id,)).fetchone()[0])
         with self._index_lock:
@@ -330,8 +350,8 @@ class SessionStore:
         index = VectorIndex(self.dim)
         rows = self.db.conn().execute(
             "SELECT v.event_id, v.vector, e.content FROM event_vectors v JOIN session_events e "
-            "ON e.id = v.event_id WHERE e.persona_id = ? AND e.episode_id IS NOT NULL "
-            "AND v.model_id = ?", (self.persona_id, self.model_id)).fetchall()
+            "ON e.id = v.event_id WHERE e.persona_id = ? AND v.model_id = ?",
+            (self.persona_id, self.model_id)).fetchall()
         if rows:
             matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
             index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim),

@@ -1,0 +1,164 @@
+"""The default search path over HTTP, as a client calls it (only ``q`` and ``top_k``): notes and
+conversation excerpts ranked together, current facts before the facts they closed, and the turns
+of a session that was never ended findable within seconds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+
+from omoide.api.mcp.text import search_text
+from omoide.config import Settings
+from omoide.embed import make_embedder
+from omoide.wiring import Omoide, build
+
+
+@pytest.fixture(scope="module")
+def use_embedder():
+    return make_embedder("use")
+
+
+@pytest.fixture
+def live(tmp_path: Path, use_embedder) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    app: Omoide = build(Settings.from_env({}, data_dir=tmp_path), embedder=use_embedder,
+                        llm=None)
+    app.auth.ensure_admin_key(tmp_path, "omo_admin_default-search")
+    server, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key="omo_admin_default-search", omoide=app)
+    server.should_exit = True
+    thread.join(10)
+    app.close()
+
+
+@pytest.fixture
+def rin(live: LiveServer) -> Iterator[httpx.Client]:
+    with live.client(live.create_persona("rin")) as client:
+        yield client
+
+
+def add(client: httpx.Client, content: str) -> dict:
+    reply = client.post("/api/memories/rin", json={"content": content})
+    assert reply.status_code == 201, reply.text
+    return reply.json()["memory"]
+
+
+def close(live: LiveServer, old: dict, new: dict) -> None:
+    """Make sure ``new`` superseded ``old`` (evolution may already have done it; otherwise the
+    same columns are written, with a version row, through the store)."""
+    wait_for_jobs(live.omoide, "rin")
+    memories = live.omoide.store.memories("rin")
+    if memories.get(old["key"]).superseded_by == new["key"]:
+        return
+    memories.update(old["key"], {"valid_until": memories.get(new["key"]).created_at,
+                                 "superseded_by": new["key"]},
+                    now=live.omoide.clock.now(), changed_by="test")
+
+
+def search(client: httpx.Client, q: str, **params: object) -> list[dict]:
+    reply = client.get("/api/search/rin", params={"q": q, **params})
+    assert reply.status_code == 200, reply.text
+    return reply.json()["results"]
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "question"), [
+    ("The user lives in Osaka.", "The user moved from Osaka to Kyoto last week.",
+     "Where does the user live?"),
+    ("The user works as a nurse at the city hospital.",
+     "The user quit nursing and now teaches yoga.", "What is the user's job?"),
+    ("The user's favourite band is Radiohead.", "These days the user's favourite band is Muse.",
+     "Which band does the user like best?"),
+])
+def test_a_closed_fact_never_outranks_its_successor(rin: httpx.Client, live: LiveServer,
+                                                     old_text: str, new_text: str,
+                                                     question: str) -> None:
+    old = add(rin, old_text)
+    wait_for_jobs(live.omoide, "rin")
+    new = add(rin, new_text)
+    close(live, old, new)
+    keys = [r.get("key") for r in search(rin, question, top_k=5)]
+    assert new["key"] in keys and old["key"] in keys  # the past stays findable
+    assert keys.index(new["key"]) < keys.index(old["key"])
+    assert [r["key"] for r in search(rin, question, valid_at="now")] == [new["key"]]
+
+
+def test_a_successor_the_query_misses_is_brought_in_and_the_past_is_marked(
+        rin: httpx.Client, live: LiveServer) -> None:
+    old = add(rin, "Mochi the cat sleeps on the green sofa every afternoon")
+    new = add(rin, "Since spring the user's pet has been sleeping in a basket")
+    close(live, old, new)
+    results = search(rin, "green sofa", mode="keyword", top_k=3)
+    keys = [r["key"] for r in results]
+    assert keys[:2] == [new["key"], old["key"]]
+    by_key = {r["key"]: r for r in results}
+    assert by_key[new["key"]]["current"] is True
+    past = by_key[old["key"]]
+    assert past["current"] is False and past["superseded_by"] == new["key"]
+    assert past["valid_until"] is not None
+    text = search_text({"query": "green sofa", "mode": "keyword", "results": results})
+    assert f"[past: valid until {past['valid_until'][:16].replace('T', ' ')}, superseded by " \
+           f"{new['key']}]" in text
+
+
+def test_a_filter_keeps_a_successor_that_does_not_pass_it_out(rin: httpx.Client,
+                                                              live: LiveServer) -> None:
+    reply = rin.post("/api/memories/rin", json={"content": "The user lives in Osaka.",
+                                                "tags": ["home"]})
+    old = reply.json()["memory"]
+    new = add(rin, "The user moved to Kyoto.")
+    close(live, old, new)
+    assert [r["key"] for r in search(rin, "Osaka", tags="home")] == [old["key"]]
+
+
+def test_an_open_session_is_searchable_by_default(rin: httpx.Client, live: LiveServer) -> None:
+    sid = rin.post("/api/sessions/rin", json={}).json()["session_id"]
+    turns = [
+        ("Aki", "I finally booked the flight to Reykjavik for the aurora trip."),
+        ("Haru", "How exciting! When do you leave?"),
+        ("Aki", "On the ninth of February, and I'm staying for six nights."),
+        ("Haru", "Bring warm gloves."),
+    ] * 3
+    events = [{"speaker": s, "content": c, "external_id": f"t{i}"}
+              for i, (s, c) in enumerate(turns)]
+    assert rin.post(f"/api/sessions/rin/{sid}/events",
+                    json={"events": events}).json()["accepted"] == 12
+    # Keyword side: at once, no job needed.
+    hits = search(rin, "Reykjavik aurora", mode="keyword")
+    assert hits and hits[0]["type"] == "episode" and hits[0]["open"] is True
+    assert "Reykjavik" in hits[0]["content"]
+    assert {s["external_id"] for s in hits[0]["sources"]} & {"t0", "t4", "t8"}
+    # Semantic side: once the background job has embedded the new turns.
+    wait_for_jobs(live.omoide, "rin")
+    hits = search(rin, "When is the trip to Iceland?", mode="semantic")
+    assert hits and hits[0]["type"] == "episode" and hits[0]["session_id"] == sid
+    # Default search (no parameters) shows the conversation; include_episodes=false does not.
+    assert any(h["type"] == "episode" for h in search(rin, "aurora trip flight"))
+    assert search(rin, "aurora trip flight", include_episodes="false") == []
+
+
+def test_default_search_ranks_notes_and_excerpts_together(rin: httpx.Client,
+                                                          live: LiveServer) -> None:
+    add(rin, "The user's sister is called Emi.")
+    add(rin, "The user is allergic to peanuts.")
+    sid = rin.post("/api/sessions/rin", json={}).json()["session_id"]
+    events = [{"speaker": "Aki", "content": text, "external_id": str(i)} for i, text in enumerate([
+        "My violin lesson moved to Thursday evenings.",
+        "The teacher says my vibrato is getting better.",
+        "I practise scales for twenty minutes every morning.",
+    ])]
+    rin.post(f"/api/sessions/rin/{sid}/events", json={"events": events})
+    rin.post(f"/api/sessions/rin/{sid}/end")
+    wait_for_jobs(live.omoide, "rin")
+    results = search(rin, "When is the violin lesson?", top_k=5)
+    assert results[0]["type"] == "episode"
+    assert "Thursday" in results[0]["content"]
+    settings = rin.put("/api/settings/rin", json={"episode_search_enabled": False})
+    assert settings.status_code == 200, settings.text
+    assert all(r["type"] == "note" for r in search(rin, "When is the violin lesson?"))
+    assert any(r["type"] == "episode" for r in search(rin, "When is the violin lesson?",
+                                                       include_episodes="true"))
