@@ -184,13 +184,16 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             "How much current strength (importance × recall) counts against relevance; "
             "default: the persona's setting."))] = None,
         include_episodes: Annotated[bool | None, Field(description=(
-            "true: also search raw conversation episodes; false: never; default: only when "
-            "few memories match."))] = None,
+            "Leave unset: memories and excerpts of past conversations are ranked together. "
+            "false: memories only; true: excerpts even when the persona turned them off."))]
+            = None,
     ) -> Result:
-        """Search the persona's memories by meaning and words, newest facts and strongest
-        memories first. Call it before answering anything about the user's life, past
-        conversations or earlier promises, and before saying you don't remember. Each result
-        has its key, content, score and, for a fact that changed, superseded_by.
+        """Search the persona's memories and past conversations by meaning and words. A fact
+        that changed never ranks above the fact that replaced it; a past fact is marked
+        "[past: valid until …, superseded by …]" (current=false in the data). Call it before
+        answering anything about the user's life, past conversations or earlier promises, and
+        before saying you don't remember. Each result has its key (notes) or id (conversation
+        excerpts, type "episode"), content, score and sources.
         Returns {persona, query, mode, results: [...]}.
         Example: memory_search(query="user's favourite food", top_k=5, date_range="last month")."""
 
