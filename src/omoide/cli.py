@@ -199,10 +199,16 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> No
 @json_option
 @persona_option
 @click.argument("key")
+@click.option("--purge", is_flag=True,
+              help="Erase it with its history, so its text is nowhere in the data folder.")
 @friendly
-def memory_delete(data: str | None, as_json: bool, persona: str, key: str) -> None:
-    """Delete (tombstone) a memory; its history stays."""
+def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge: bool) -> None:
+    """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
     app = _build(data)
+    if purge:
+        app.memories.purge(persona, key)
+        _print({"key": key, "status": "purged"}, as_json, lambda d: f"erased {d['key']}")
+        return
     deleted = app.memories.delete(persona, key)
     _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
            lambda d: f"deleted {d['key']}")

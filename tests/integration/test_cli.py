@@ -13,7 +13,7 @@ import click
 import httpx
 import pytest
 from click.testing import CliRunner
-from omoide_testing import free_port
+from omoide_testing import files_holding, free_port
 
 from omoide.cli import main
 
@@ -66,6 +66,17 @@ def test_persona_memory_search_flow(run) -> None:
     assert run("decay").exit_code == 0
     waited = json.loads(run("jobs", "wait", "-p", "rin", "--json").output)
     assert (waited["pending"], waited["running"]) == (0, 0)
+
+
+def test_memory_delete_purge_erases_the_text(run, tmp_path: Path) -> None:
+    run("persona", "create", "rin")
+    key = json.loads(run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827",
+                         "--json").output)["memory"]["key"]
+    assert files_holding(tmp_path / "data", "ZQXJV-4827")
+    assert run("memory", "delete", "-p", "rin", key, "--purge").output.strip() == f"erased {key}"
+    assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
+    again = run("memory", "delete", "-p", "rin", key, "--purge")
+    assert again.exit_code == 1 and key in again.output
 
 
 def test_user_mistakes_exit_1_with_one_line(run) -> None:

@@ -506,6 +506,19 @@ class MemoryStore:
                                        changed_by="evolution")
         return True
 
+    def drop_from_index(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+        """Inside a write that hard-deleted ``ids``: take them out of the vector index."""
+        index, revision = self._bump(conn)
+        index.remove(list(ids))
+        index.revision = revision
+
+    def versioned_update(self, conn: sqlite3.Connection, memory_id: int,
+                         changes: dict[str, Any], *, now: datetime,
+                         change: VersionChange, changed_by: str) -> None:
+        """Column changes with a version row, inside the caller's transaction."""
+        self._versioned_update(conn, memory_id, changes, now=now, change=change,
+                               changed_by=changed_by)
+
     def _versioned_update(self, conn: sqlite3.Connection, memory_id: int,
                           changes: dict[str, Any], *, now: datetime,
                           change: VersionChange, changed_by: str) -> None:

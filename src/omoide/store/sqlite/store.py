@@ -18,6 +18,7 @@ from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import Persona
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.erase import Erased, erase_persona, erase_session, purge_memory
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
@@ -119,6 +120,27 @@ class SqliteStore:
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored
+
+    # -- forgetting (hard deletes on the user's word; DESIGN §2) ---------------------------
+
+    def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
+        """Erase one memory so that its text is nowhere in the data folder."""
+        return purge_memory(self.db, self.memories(name), key, now=now)
+
+    def erase_session(self, name: str, session_id: str, *, with_notes: bool,
+                      now: datetime) -> Erased:
+        """Erase a conversation (events, episodes; with ``with_notes`` its notes too)."""
+        return erase_session(self.db, self.memories(name), session_id, with_notes=with_notes,
+                             now=now)
+
+    def delete_persona(self, name: str) -> Erased:
+        """Erase a persona and everything keyed by it; its API keys stop working at once."""
+        persona = self.get_persona(name)
+        erased = erase_persona(self.db, persona.id, persona.name)
+        with self._handles_lock:
+            self._handles.pop(name, None)
+            self._sessions.pop(name, None)
+        return erased
 
     def memories(self, name: str) -> MemoryStore:
         """The handle through which every Note-tier query for ``name`` goes."""
