@@ -97,7 +97,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
 
 @main.group()
 def persona() -> None:
-    """Create and list personas."""
+    """Create, list and delete personas."""
 
 
 @persona.command("create")
@@ -125,6 +125,26 @@ def persona_list(data: str | None, as_json: bool) -> None:
              "memories": counts.get(p.name, 0)} for p in app.store.list_personas()]
     _print(rows, as_json, lambda rs: "\n".join(f"{r['name']}\t{r['memories']} memories"
                                                for r in rs) or "(no personas)")
+
+
+@persona.command("delete")
+@data_option
+@json_option
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@friendly
+def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
+    """Erase persona NAME and everything it remembers; its keys stop working."""
+    app = _build(data)
+    app.store.get_persona(name)  # an unknown name fails before the question
+    if not yes:
+        click.confirm(f"Erase persona {name} with all its memories and conversations? "
+                      "This cannot be undone", abort=True, err=True)
+    erased = app.forget.delete_persona(name)
+    _print({"name": name, "status": "erased", "memories": erased.memories,
+            "sessions": erased.sessions}, as_json,
+           lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
+                     f"{d['sessions']} sessions)")
 
 
 @main.group()
@@ -212,6 +232,30 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
     deleted = app.memories.delete(persona, key)
     _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
            lambda d: f"deleted {d['key']}")
+
+
+@main.group()
+def session() -> None:
+    """Conversations (sessions) of a persona."""
+
+
+@session.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("session_id")
+@click.option("--with-notes", is_flag=True,
+              help="Also erase the notes consolidated from the conversation.")
+@friendly
+def session_delete(data: str | None, as_json: bool, persona: str, session_id: str,
+                   with_notes: bool) -> None:
+    """Erase a conversation: its events and episodes (and with --with-notes, its notes)."""
+    app = _build(data)
+    erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
+    _print({"session_id": session_id, "status": "erased", "events": erased.events,
+            "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
+           lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
+                     f"episodes, {len(d['notes'])} notes)")
 
 
 @main.command()

@@ -24,8 +24,8 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
     runner = CliRunner()
 
-    def invoke(*args: str) -> click.testing.Result:
-        return runner.invoke(main, list(args), catch_exceptions=False)
+    def invoke(*args: str, input: str | None = None) -> click.testing.Result:
+        return runner.invoke(main, list(args), catch_exceptions=False, input=input)
 
     return invoke
 
@@ -77,6 +77,32 @@ def test_memory_delete_purge_erases_the_text(run, tmp_path: Path) -> None:
     assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
     again = run("memory", "delete", "-p", "rin", key, "--purge")
     assert again.exit_code == 1 and key in again.output
+
+
+def test_session_and_persona_delete(run, tmp_path: Path) -> None:
+    from omoide.config import Settings
+    from omoide.wiring import build
+
+    run("persona", "create", "rin")
+    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"),
+                llm=None)
+    app.sessions.open("rin", session_id="s1")
+    app.sessions.record("rin", "s1", [{"speaker": "Ken", "content": "Call me QWPMX-77"}])
+    app.close()
+    erased = run("session", "delete", "-p", "rin", "s1", "--with-notes", "--json")
+    assert (json.loads(erased.output)["events"], erased.exit_code) == (1, 0)
+    assert files_holding(tmp_path / "data", "QWPMX-77") == []
+    assert run("session", "delete", "-p", "rin", "s1").exit_code == 1
+
+    run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827")
+    refused = run("persona", "delete", "rin", input="n\n")
+    assert refused.exit_code == 1 and "rin\t1 memories" in run("persona", "list").output
+    assert run("persona", "delete", "rin", input="y\n").exit_code == 0
+    assert run("persona", "list").output.strip() == "(no personas)"
+    assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
+    run("persona", "create", "aoi")
+    assert run("persona", "delete", "aoi", "--yes").output.startswith("erased persona aoi")
+    assert run("persona", "delete", "ghost", "--yes").exit_code == 1
 
 
 def test_user_mistakes_exit_1_with_one_line(run) -> None:

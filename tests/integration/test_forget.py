@@ -10,7 +10,7 @@ import pytest
 from omoide_testing import files_holding
 
 from omoide.clock import FixedClock
-from omoide.errors import NotFound
+from omoide.errors import NotFound, Unauthorized
 from omoide.wiring import Omoide
 
 PIN = "ZQXJV-4827"  # a marker no other text in the folder contains
@@ -82,3 +82,109 @@ def test_purge_of_an_unknown_key_is_not_found(app: Omoide, persona: str) -> None
         app.memories.purge(persona, "mem_doesnotexist")
     with pytest.raises(NotFound):
         app.memories.purge("nobody", "mem_doesnotexist")
+
+
+TURNS = [
+    {"speaker": "Ken", "content": "Hi, I just moved to Kyoto last month."},
+    {"speaker": "Omoide", "role": "assistant", "content": "Welcome to Kyoto! How is it?"},
+    {"speaker": "Ken", "content": f"Great. My favourite food is {PIN} ramen from the corner "
+                                  "shop."},
+    {"speaker": "Ken", "content": "Do you know what QWPMX-77 means, by the way?"},
+    {"speaker": "Omoide", "role": "assistant", "content": "Nice!"},
+]
+
+
+def converse(app: Omoide, persona: str, session_id: str, turns: list[dict[str, Any]]) -> None:
+    app.sessions.open(persona, session_id=session_id)
+    app.sessions.record(persona, session_id, turns)
+    app.sessions.end(persona, session_id)
+    app.runner.run_until_idle()
+
+
+def test_deleting_a_conversation_with_its_notes_erases_its_text(app: Omoide, persona: str,
+                                                                 data_dir: Path) -> None:
+    converse(app, persona, "s1", TURNS)
+    converse(app, persona, "s2", [{"speaker": "Ken", "content": "I play the saxophone."}])
+    notes = [key for _, keys in app.sessions.episodes(persona, "s1") for key in keys]
+    assert notes and files_holding(data_dir, PIN) and files_holding(data_dir, "QWPMX-77")
+
+    erased = app.forget.delete_session(persona, "s1", with_notes=True)
+
+    assert (erased.events, sorted(erased.keys)) == (len(TURNS), sorted(notes))
+    assert files_holding(data_dir, PIN) == [] and files_holding(data_dir, "QWPMX-77") == []
+    with pytest.raises(NotFound):
+        app.sessions.episodes(persona, "s1")
+    assert app.sessions.episodes(persona, "s2")  # the other conversation is untouched
+    request = app.search.build_request(persona, query="saxophone", include_episodes=True)
+    assert app.search.search(persona, request).results
+    request = app.search.build_request(persona, query="Kyoto ramen", include_episodes=True)
+    assert all("Kyoto" not in hit.content for hit in app.search.search(persona, request).results)
+
+
+def test_deleting_a_conversation_keeps_its_notes_unless_asked(app: Omoide, persona: str,
+                                                              data_dir: Path) -> None:
+    converse(app, persona, "s1", TURNS)
+    notes = [key for _, keys in app.sessions.episodes(persona, "s1") for key in keys]
+
+    erased = app.forget.delete_session(persona, "s1")
+
+    assert erased.keys == () and erased.episodes == 1
+    assert files_holding(data_dir, "QWPMX-77") == []  # a turn that became no note
+    for key in notes:
+        kept = app.memories.get(persona, key, recall=False)
+        assert (kept.sources, kept.source_ref) == ((), None)
+    conn = app.store.db.conn()
+    for table in ("session_events", "episodes", "sessions", "session_events_fts",
+                  "episodes_fts", "event_vectors", "episode_vectors"):
+        assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+    assert conn.execute("SELECT COUNT(*) FROM jobs WHERE kind IN ('session.segment', "
+                        "'episode.consolidate')").fetchone()[0] == 0
+
+
+def test_deleting_an_unknown_conversation_is_not_found(app: Omoide, persona: str) -> None:
+    with pytest.raises(NotFound):
+        app.forget.delete_session(persona, "nope")
+    with pytest.raises(NotFound):
+        app.forget.delete_session("nobody", "nope")
+
+
+def test_deleting_a_persona_erases_every_row_keyed_by_it(app: Omoide, data_dir: Path) -> None:
+    _, other_key = app.auth.create_persona("haru")
+    create(app, "haru", "Haru likes green tea")
+    persona = "mika"
+    _, key = app.auth.create_persona(persona)
+    create(app, persona, f"The user's PIN is {PIN}", tags=[PIN])
+    converse(app, persona, "s1", TURNS)
+    app.blocks.write_block(persona, block_name="secrets", content=f"PIN {PIN}")
+    app.state.update_user_state(persona, {"pin": PIN})
+    app.state.update_persona_state(persona, {"mood": PIN})
+    persona_id = app.store.get_persona(persona).id
+    app.store.memories(persona).vectors  # noqa: B018 — a cached handle must not survive
+
+    erased = app.forget.delete_persona(persona)
+
+    assert erased.memories >= 2 and erased.sessions == 1
+    assert files_holding(data_dir, PIN) == [] and files_holding(data_dir, "QWPMX-77") == []
+    conn = app.store.db.conn()
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                 "AND sql NOT LIKE 'CREATE VIRTUAL%'").fetchall():
+        columns = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
+        if "persona_id" in columns:
+            assert conn.execute(f"SELECT COUNT(*) FROM {table} WHERE persona_id = ?",
+                                (persona_id,)).fetchone()[0] == 0, table
+        if "persona" in columns:
+            assert conn.execute(f"SELECT COUNT(*) FROM {table} WHERE persona = ?",
+                                (persona,)).fetchone()[0] == 0, table
+    for table, rows in (("memories_fts", 1), ("memories_fts_tri", 1), ("session_events_fts", 0),
+                        ("episodes_fts", 0)):
+        assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == rows, table
+    with pytest.raises(NotFound):
+        app.store.get_persona(persona)
+    with pytest.raises(Unauthorized):
+        app.auth.authenticate(f"Bearer {key}")
+    assert app.auth.authenticate(f"Bearer {other_key}").persona == "haru"
+    assert app.memories.stats("haru").active == 1
+    app.auth.create_persona(persona)  # the name is free again, and empty
+    assert app.memories.stats(persona).total == 0
+    with pytest.raises(NotFound):
+        app.forget.delete_persona("nobody")

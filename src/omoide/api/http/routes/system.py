@@ -38,6 +38,15 @@ def list_personas(caller: Caller, app: App) -> dict[str, Any]:
                          for p in app.store.list_personas()]}
 
 
+@router.delete("/api/personas/{name}", tags=["personas"],
+               summary="Erase a persona and everything it remembers (admin); its keys stop working")
+def delete_persona(name: str, caller: Caller, app: App) -> dict[str, Any]:
+    caller.require_admin()
+    erased = app.forget.delete_persona(name)
+    return {"name": name, "status": "erased", "memories": erased.memories,
+            "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes}
+
+
 @router.get("/api/jobs/{persona}", tags=["jobs"],
             summary="Background job counts; wait for pending + running == 0")
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
