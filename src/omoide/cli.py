@@ -176,7 +176,7 @@ def memory_add(data: str | None, as_json: bool, persona: str, content: str,
     new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
                                  kind=kind, emotion_intensity=emotion_intensity)
     out = render_create(app.memories.create(persona, new))
-    app.runner.run_until_idle()
+    app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
     _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
            else f"duplicate of {d['duplicate_of']['key']} "
                 f"(similarity {d['duplicate_of']['similarity']})")
@@ -350,22 +350,33 @@ def jobs() -> None:
               help="Run ready jobs in this process too (else only wait for the server).")
 @friendly
 def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
-    """Wait until the persona's queue is empty (pending + running == 0)."""
+    """Wait until the persona's queue is empty (pending + running == 0); other personas'
+    jobs are not waited for. Progress goes to stderr."""
     app = _build(data)
-    persona_id = app.store.get_persona(persona).id
-    deadline = time.monotonic() + timeout
-    while True:
-        counts = app.jobs.counts(persona_id)
-        if counts.pending + counts.running == 0 or time.monotonic() > deadline:
-            break
-        if not (run and app.runner.run_once()):
-            time.sleep(0.2)
-    out = {"persona": persona, "pending": counts.pending, "running": counts.running,
-           "failed": counts.failed}
+    state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
+    out = {"persona": persona, "pending": state.pending, "running": state.running,
+           "failed": state.failed}
     _print(out, as_json, lambda d: f"pending={d['pending']} running={d['running']} "
                                    f"failed={d['failed']}")
-    if counts.pending + counts.running:
+    if not state.drained:
         raise click.ClickException(f"queue not empty after {timeout:.0f} s")
+
+
+def _queue_progress() -> Callable[[Any], None]:
+    """A progress line on stderr: rewritten in place on a terminal, else one line a second."""
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def show(state: Any) -> None:
+        line = (f"{state.persona}: {state.pending} pending, {state.running} running, "
+                f"{state.done} done, {state.failed} failed")
+        if tty:
+            click.echo(f"\r{line}\x1b[K", nl=state.drained, err=True)
+        elif state.drained or time.monotonic() - last[0] >= 1.0:
+            last[0] = time.monotonic()
+            click.echo(line, err=True)
+
+    return show
 
 
 @main.command("mcp")

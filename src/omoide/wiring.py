@@ -25,6 +25,7 @@ from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.queue import QueueService
 from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
@@ -59,6 +60,7 @@ class Omoide:
     context: ContextService
     sessions: SessionService
     forget: ForgetService
+    queue: QueueService
     llm: Any = None
 
     def close(self) -> None:
@@ -144,7 +146,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
         context=ContextService(store, clock, settings_service, state, blocks),
-        sessions=sessions, forget=ForgetService(store, clock), llm=llm)
+        sessions=sessions, forget=ForgetService(store, clock),
+        queue=QueueService(store, jobs, runner), llm=llm)
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -64,7 +65,7 @@ def test_persona_memory_search_flow(run) -> None:
     assert run("memory", "delete", "-p", "rin", key).output.strip() == f"deleted {key}"
     assert "rin\t0 memories" in run("persona", "list").output
     assert run("decay").exit_code == 0
-    waited = json.loads(run("jobs", "wait", "-p", "rin", "--json").output)
+    waited = json.loads(run("jobs", "wait", "-p", "rin", "--json").stdout)
     assert (waited["pending"], waited["running"]) == (0, 0)
 
 
@@ -103,6 +104,45 @@ def test_session_and_persona_delete(run, tmp_path: Path) -> None:
     run("persona", "create", "aoi")
     assert run("persona", "delete", "aoi", "--yes").output.startswith("erased persona aoi")
     assert run("persona", "delete", "ghost", "--yes").exit_code == 1
+
+
+def test_memory_add_and_jobs_wait_leave_other_personas_queues_alone(run) -> None:
+    run("persona", "create", "rin")
+    run("persona", "create", "haru")
+    haru_id = _enqueue_backlog("haru", 5)
+    added = run("memory", "add", "-p", "rin", "Rin grows tomatoes on the balcony", "--json")
+    assert added.exit_code == 0
+    waited = run("jobs", "wait", "-p", "rin", "--json", "--timeout", "5")
+    assert waited.exit_code == 0
+    assert json.loads(waited.stdout)["pending"] == 0
+    assert "rin: 0 pending, 0 running" in waited.stderr
+    assert _pending(haru_id) == 5  # nobody ran, or waited for, haru's backlog
+    behind = run("jobs", "wait", "-p", "haru", "--no-run", "--timeout", "0")
+    assert behind.exit_code == 1 and "haru: 5 pending" in behind.stderr
+
+
+def _enqueue_backlog(persona: str, n: int) -> int:
+    """Jobs of a kind no handler knows, queued for ``persona`` (a backlog that would fail)."""
+    from omoide.store.sqlite.db import Database
+    from omoide.store.sqlite.jobs import enqueue
+
+    db = Database(Path(os.environ["OMOIDE_DATA"]) / "omoide.db")
+    persona_id = db.conn().execute("SELECT id FROM personas WHERE name = ?",
+                                   (persona,)).fetchone()[0]
+    with db.write() as conn:
+        for _ in range(n):
+            enqueue(conn, kind="test.backlog", persona_id=persona_id, payload={},
+                    now=datetime.now(UTC))
+    db.close()
+    return int(persona_id)
+
+
+def _pending(persona_id: int) -> int:
+    import sqlite3
+
+    with sqlite3.connect(Path(os.environ["OMOIDE_DATA"]) / "omoide.db") as conn:
+        return conn.execute("SELECT COUNT(*) FROM jobs WHERE persona_id = ? AND status = "
+                            "'pending' AND kind = 'test.backlog'", (persona_id,)).fetchone()[0]
 
 
 def test_user_mistakes_exit_1_with_one_line(run) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -63,15 +61,9 @@ async def wait_for_jobs(persona: Persona, app: App,
                         timeout: float = Query(60.0, ge=0, le=600,
                                                description="Seconds to wait at most.")
                         ) -> dict[str, Any]:
-    persona_id = (await run_in_threadpool(app.store.get_persona, persona)).id
-    deadline = time.monotonic() + timeout
-    while True:
-        counts = await run_in_threadpool(app.jobs.counts, persona_id)
-        drained = counts.pending + counts.running == 0
-        if drained or time.monotonic() >= deadline:
-            return {"persona": persona, "drained": drained, "pending": counts.pending,
-                    "running": counts.running, "failed": counts.failed}
-        await asyncio.sleep(0.1)
+    state = await run_in_threadpool(app.queue.wait, persona, timeout=timeout)
+    return {"persona": persona, "drained": state.drained, "pending": state.pending,
+            "running": state.running, "failed": state.failed}
 
 
 @router.get("/health", tags=["system"], summary="Liveness")
