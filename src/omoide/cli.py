@@ -28,10 +28,10 @@ def _settings(data: str | None, **overrides: Any) -> Settings:
     return Settings.from_env(data_dir=Path(data) if data else None, **overrides)
 
 
-def _build(data: str | None, **overrides: Any) -> Any:
+def _build(data: str | None, *, check_embedder_record: bool = True, **overrides: Any) -> Any:
     from omoide.wiring import build
 
-    return build(_settings(data, **overrides))
+    return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -287,27 +287,30 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
 
 @main.command()
 @data_option
-@persona_option
+@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
 @click.option("--batch", default=64, show_default=True)
 @friendly
-def reindex(data: str | None, persona: str, batch: int) -> None:
-    """Re-embed a persona's memories with the configured embedder (after a model change)."""
-    app = _build(data)
-    memories = app.store.memories(persona)
-    todo = memories.vectors_missing_model()
-    if not todo:
-        click.echo(f"{persona}: every vector is already {app.embedder.model_id}", err=True)
-        return
-    with click.progressbar(length=len(todo), label=f"re-embedding {persona}",
-                           file=sys.stderr) as bar:
-        for start in range(0, len(todo), batch):
-            chunk = todo[start : start + batch]
-            vectors = app.embedder.embed_passages([text for _, text in chunk])
-            memories.replace_vectors([i for i, _ in chunk], vectors,
-                                     [text for _, text in chunk])
-            bar.update(len(chunk))
-    click.echo(f"{persona}: {len(todo)} memories re-embedded with {app.embedder.model_id}",
-               err=True)
+def reindex(data: str | None, persona: str | None, batch: int) -> None:
+    """Re-embed memories, conversation turns and episodes with the configured embedder (after
+    changing OMOIDE_EMBEDDER; stop the server first), then record it for the folder."""
+    app = _build(data, check_embedder_record=False)
+    model = app.embedder.model_id
+    plan = app.reindex.plan(persona)
+    names = ", ".join(plan.personas) or "(no personas)"
+    if plan.total == 0:
+        report = app.reindex.run(plan)
+        click.echo(f"{names}: every vector is already {model}", err=True)
+    else:
+        with click.progressbar(length=plan.total, label=f"re-embedding with {model}",
+                               file=sys.stderr) as bar:
+            report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
+        click.echo(f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
+                   f"{plan.count('episodes')} episodes re-embedded with {model}", err=True)
+    if not report.recorded:
+        left = sum(report.remaining.values())
+        raise click.ClickException(f"{left} vectors of other models remain in other personas; "
+                                   "run `omoide reindex` without -p to finish")
+    click.echo(f"the data folder now uses {model}", err=True)
 
 
 @main.command()
@@ -316,7 +319,7 @@ def reindex(data: str | None, persona: str, batch: int) -> None:
 @friendly
 def decay(data: str | None, persona: str | None) -> None:
     """Recompute FSRS strength for all memories now."""
-    app = _build(data, embedder="hash")
+    app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
     started = time.perf_counter()
     n = app.store.decay_all(now=app.clock.now(), persona=persona)
     click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)

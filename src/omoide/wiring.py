@@ -26,6 +26,7 @@ from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.queue import QueueService
+from omoide.service.reindex import ReindexService, check_embedder
 from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
@@ -61,6 +62,7 @@ class Omoide:
     sessions: SessionService
     forget: ForgetService
     queue: QueueService
+    reindex: ReindexService
     llm: Any = None
 
     def close(self) -> None:
@@ -114,8 +116,13 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
-          llm: Any = "from-env") -> Omoide:
-    """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``)."""
+          llm: Any = "from-env", check_embedder_record: bool = True) -> Omoide:
+    """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``).
+
+    A folder whose vectors come from another embedder is refused (EmbedderMismatch) unless
+    ``check_embedder_record`` is False: ``omoide reindex``, whose purpose is to change the
+    model, and commands that never embed.
+    """
     clock = clock or SystemClock()
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
     if llm == "from-env":
@@ -123,6 +130,12 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
 
         llm = make_llm(llm_config_from_env(settings.environ))
     store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    if check_embedder_record:
+        try:
+            check_embedder(store, embedder, clock)
+        except BaseException:
+            store.close()
+            raise
     jobs = JobStore(store.db)
     settings_service = SettingsService(store, settings.persona_defaults)
     handlers: dict[str, Any] = {}
@@ -147,7 +160,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
         context=ContextService(store, clock, settings_service, state, blocks),
         sessions=sessions, forget=ForgetService(store, clock),
-        queue=QueueService(store, jobs, runner), llm=llm)
+        queue=QueueService(store, jobs, runner),
+        reindex=ReindexService(store, embedder, clock), llm=llm)
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None

