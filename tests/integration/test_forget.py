@@ -188,3 +188,18 @@ def test_deleting_a_persona_erases_every_row_keyed_by_it(app: Omoide, data_dir: 
     assert app.memories.stats(persona).total == 0
     with pytest.raises(NotFound):
         app.forget.delete_persona("nobody")
+
+
+def test_a_persona_deleted_by_another_process_is_never_reached_through_old_handles(
+        make_app: Any, app: Omoide) -> None:
+    app.auth.create_persona("mika")
+    create(app, "mika", "Mika keeps bees")
+    app.sessions.open("mika", session_id="s1")
+    other = make_app()  # another process on the same folder
+    other.forget.delete_persona("mika")
+    with pytest.raises(NotFound):
+        app.memories.list_recent("mika")
+    other.auth.create_persona("mika")
+    assert create(app, "mika", f"Mika's code is {PIN}").status == "created"
+    assert [m.content for m in other.memories.list_recent("mika")] == [f"Mika's code is {PIN}"]
+    assert app.sessions.open("mika", session_id="s1")[1]  # a new session, not the old one

@@ -143,15 +143,19 @@ class SqliteStore:
         return erased
 
     def memories(self, name: str) -> MemoryStore:
-        """The handle through which every Note-tier query for ``name`` goes."""
-        with self._handles_lock:
-            handle = self._handles.get(name)
-            if handle is not None:
-                return handle
+        """The handle through which every Note-tier query for ``name`` goes.
+
+        Cached per name, and checked against the persona's id on every call: a persona deleted
+        and created again (perhaps by another process) must never be reached through the old
+        one's handle.
+        """
         persona = self.get_persona(name)
         with self._handles_lock:
-            handle = self._handles.setdefault(
-                name, MemoryStore(self.db, persona.id, name, self._load_vectors, self.model_id))
+            handle = self._handles.get(name)
+            if handle is None or handle.persona_id != persona.id:
+                handle = MemoryStore(self.db, persona.id, name, self._load_vectors,
+                                     self.model_id)
+                self._handles[name] = handle
         return handle
 
     def state(self, name: str) -> StateStore:
@@ -162,15 +166,15 @@ class SqliteStore:
         return BlockStore(self.db, self.get_persona(name).id, name)
 
     def sessions(self, name: str) -> SessionStore:
-        """The Episode tier of ``name`` (sessions, events, episodes); cached per persona."""
-        with self._handles_lock:
-            handle = self._sessions.get(name)
-            if handle is not None:
-                return handle
+        """The Episode tier of ``name`` (sessions, events, episodes); cached per persona and
+        checked like :meth:`memories`."""
         persona = self.get_persona(name)
         with self._handles_lock:
-            return self._sessions.setdefault(
-                name, SessionStore(self.db, persona.id, name, self.model_id, self.dim))
+            handle = self._sessions.get(name)
+            if handle is None or handle.persona_id != persona.id:
+                handle = SessionStore(self.db, persona.id, name, self.model_id, self.dim)
+                self._sessions[name] = handle
+        return handle
 
     def sessions_meta(self, name: str) -> SessionMetaStore:
         return SessionMetaStore(self.db, self.get_persona(name).id)
