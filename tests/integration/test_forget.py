@@ -203,3 +203,17 @@ def test_a_persona_deleted_by_another_process_is_never_reached_through_old_handl
     assert create(app, "mika", f"Mika's code is {PIN}").status == "created"
     assert [m.content for m in other.memories.list_recent("mika")] == [f"Mika's code is {PIN}"]
     assert app.sessions.open("mika", session_id="s1")[1]  # a new session, not the old one
+
+
+def test_every_connection_overwrites_deleted_content(app: Omoide, persona: str) -> None:
+    """Without it (the default of many SQLite builds) an edited memory's old text stays in the
+    page's free space, where a later purge cannot reach it."""
+    import threading
+
+    seen: list[int] = []
+    thread = threading.Thread(target=lambda: seen.append(
+        app.store.db.conn().execute("PRAGMA secure_delete").fetchone()[0]))
+    thread.start()
+    thread.join()
+    assert seen == [1]
+    assert app.store.db.conn().execute("PRAGMA secure_delete").fetchone()[0] == 1
