@@ -6,6 +6,9 @@ Trigger / why / outcome:
 - the job segments only the turns after the last closed episode (closed episodes are never
   rewritten); every segment but the still-open last one becomes an episode (all of them once
   the session has ended), with its FTS entry and vector, and queues ``episode.consolidate``.
+- a session ends by ``session_end``, by ``session_begin`` (which ends the persona's other open
+  sessions first) or by the scheduler once it heard no turn for ``session_idle_minutes``; all
+  three queue the same final segmentation, so nothing said is left unconsolidated.
 - consolidation turns an episode into notes through the normal write path (dedup, evolution,
   classification) with ``source = consolidation``, ``source_ref`` = the episode and provenance
   to the exact events; profile facts also update the bi-temporal user state.
@@ -17,6 +20,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -113,6 +117,44 @@ class SessionService:
         if self.on_enqueue:
             self.on_enqueue()
         return ended
+
+    def end_open(self, persona: str) -> list[str]:
+        """End every open session of the persona (``session_begin`` does this first), with the
+        same effect as :meth:`end`; returns their ids."""
+        return self._end_where(persona, idle_since=None)
+
+    def end_idle(self, persona: str) -> list[str]:
+        """End the persona's sessions that heard no turn for ``session_idle_minutes``."""
+        minutes = self.settings.get(persona).session_idle_minutes
+        if minutes <= 0:
+            return []
+        return self._end_where(persona, idle_since=self.clock.now() - timedelta(minutes=minutes))
+
+    def end_idle_sessions(self) -> int:
+        """The scheduler's sweep over every persona (one indexed query each); returns how many
+        sessions it ended."""
+        ended = 0
+        for persona in self.store.list_personas():
+            ids = self.end_idle(persona.name)
+            if ids:
+                logger.info("ended %d idle session(s) persona=%s", len(ids), persona.name)
+            ended += len(ids)
+        return ended
+
+    def _end_where(self, persona: str, *, idle_since: datetime | None) -> list[str]:
+        store = self.store.sessions(persona)
+
+        def queue(conn: sqlite3.Connection, session_id: str) -> None:
+            self._queue(conn, store.persona_id, SEGMENT_JOB,
+                        {"session_id": session_id, "final": True})
+
+        ended = store.end_open(idle_since=idle_since, after=queue)
+        if ended and self.on_enqueue:
+            self.on_enqueue()
+        return ended
+
+    def get(self, persona: str, session_id: str) -> Session:
+        return self.store.sessions(persona).get(session_id)
 
     def episodes(self, persona: str, session_id: str) -> list[tuple[Episode, list[str]]]:
         """The session's episodes with the keys of the notes consolidated from each."""

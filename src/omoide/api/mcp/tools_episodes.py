@@ -78,7 +78,9 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
     def session_end(ctx: Context, session_id: SessionId) -> Result:
         """Mark the conversation as finished, at its end (goodbye, or the user leaving). The
         last turns become an episode and everything is consolidated into notes in the
-        background. Returns {session_id, ended_at}. Example: session_end(session_id="ses_…")."""
+        background (a session you forget to end is ended after session_idle_minutes without a
+        turn, or by the next session_begin). Returns {session_id, ended_at}.
+        Example: session_end(session_id="ses_…")."""
 
         def body() -> CallToolResult:
             ended = sessions.end(persona_of(ctx), session_id)

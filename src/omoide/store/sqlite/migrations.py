@@ -267,6 +267,17 @@ INSERT INTO memory_tags (memory_id, persona_id, tag)
     SELECT m.id, m.persona_id, j.value FROM memories m, json_each(m.tags) j
 """
 
+# When a session last heard a turn, so the scheduler can end idle sessions with one indexed
+# query (the partial index holds open sessions only; the expression is the sweep's own).
+_SESSION_IDLE = """
+ALTER TABLE sessions ADD COLUMN last_event_at TEXT;
+UPDATE sessions SET last_event_at = (
+    SELECT MAX(MAX(e.timestamp), MAX(e.created_at)) FROM session_events e
+    WHERE e.session_pk = sessions.id);
+CREATE INDEX sessions_open_idle ON sessions(persona_id, COALESCE(last_event_at, started_at))
+    WHERE ended_at IS NULL
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
@@ -277,6 +288,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "episode_event_fts", _episode_fts),
     # A tag filter scanned json_each over every row of the persona (86 ms at 100k).
     Migration(7, "memory_tags", _script(_TAGS)),
+    Migration(8, "session_idle", _script(_SESSION_IDLE)),
 )
 
 

@@ -100,6 +100,10 @@ SELECT_EPISODE = """
 SELECT ep.*, s.session_id AS sid FROM episodes ep JOIN sessions s ON s.id = ep.session_pk
 """
 
+SELECT_OPEN = "SELECT id, session_id FROM sessions WHERE persona_id = ? AND ended_at IS NULL"
+# Served by the partial index sessions_open_idle (its expression, verbatim).
+SELECT_IDLE = SELECT_OPEN + " AND COALESCE(last_event_at, started_at) <= ?"
+
 
 def _session(row: sqlite3.Row) -> Session:
     return Session(pk=row["id"], session_id=row["session_id"], started_at=dt(row["started_at"]),
@@ -167,6 +171,28 @@ class SessionStore:
                 after(conn)
         return self.get(session.session_id)
 
+    def end_open(self, *, idle_since: datetime | None = None,
+                 after: Callable[[sqlite3.Connection, str], None] | None = None) -> list[str]:
+        """End the persona's open sessions (only those without a turn since ``idle_since``
+        when it is given); returns their ids. ``ended_at`` is the session's last turn (or its
+        start), when the conversation actually stopped. A session is ended once: the update
+        only touches rows still open, and ``after`` runs for those, in the same transaction.
+        """
+        sql, args = SELECT_OPEN, (self.persona_id,)
+        if idle_since is not None:
+            sql, args = SELECT_IDLE, (self.persona_id, iso(idle_since))
+        ended: list[str] = []
+        with self.db.write() as conn:
+            for pk, session_id in conn.execute(sql, args).fetchall():
+                changed = conn.execute(
+                    "UPDATE sessions SET ended_at = MAX(started_at, COALESCE(last_event_at, "
+                    "started_at)) WHERE id = ? AND ended_at IS NULL", (pk,)).rowcount
+                if changed:
+                    ended.append(session_id)
+                    if after is not None:
+                        after(conn, session_id)
+        return ended
+
     # -- events --------------------------------------------------------------------------
 
     def add_events(self, session: Session, events: Sequence[NewEvent], *, now: datetime,
@@ -188,6 +214,11 @@ class SessionStore:
                 if cur.rowcount:
                     seq += 1
                     accepted += 1
+            if accepted:
+                # The idle clock runs from the later of when a turn was said and when it came.
+                latest = max([now, *(e.timestamp for e in events)])
+                conn.execute("UPDATE sessions SET last_event_at = MAX(COALESCE(last_event_at, ''), "
+                             "?) WHERE id = ?", (iso(latest), session.pk))
             if accepted and after is not None:
                 after(conn)
         return accepted, len(events) - accepted
