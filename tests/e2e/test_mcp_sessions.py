@@ -54,13 +54,19 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             assert found.structured_content["results"]
 
             # The second conversation is never ended either: the scheduler ends it.
-            await ok(client, "session_record", session_id=second, turns=turns("oboe"))
+            shown = {"speaker": "Lea", "role": "user", "content": "This is my new oboe!",
+                     "image_caption": "a black oboe with silver keys in an open velvet case"}
+            await ok(client, "session_record", session_id=second,
+                     turns=[*turns("oboe"), shown])
             clock.advance(minutes=31)
             assert server.omoide.runner.tick_now()
             wait_for_jobs(server.omoide, "lea")
             assert server.omoide.sessions.get("lea", second).ended_at is not None
             hits = await ok(client, "episode_search", query="second-hand oboe Lyon")
             assert hits.structured_content["results"]
+            episodes = server.omoide.sessions.episodes("lea", second)
+            assert any("[image: a black oboe with silver keys" in ep.content
+                       for ep, _ in episodes)
             notes = await ok(client, "memory_search", query="oboe", include_episodes=False)
             assert any("oboe" in r["content"] for r in notes.structured_content["results"])
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.consolidate import DEFAULT_NOTES_PER_TURN, OfflineConsolidator, note_budget
 from omoide.engine.consolidate_types import (
     Consolidation,
@@ -46,7 +47,13 @@ You keep the long-term memory of an AI persona. Below is one closed episode of a
 one event per line: [id] date speaker (role): text. Consolidate it into notes.
 
 Notes:
-- Each note stands alone: third person with the speaker's name, never "I" or "you".
+- Each note stands alone: third person with the speaker's name, never "I" or "you", and \
+never a "Name:" speaker prefix.
+- Assistant events (role "assistant") are the persona speaking: they may explain what a user \
+meant, but never state a fact about the user on their own; cite a user event for every fact \
+about the user.
+- Hobbies, skills and instruments are facts ("plays the saxophone"). Keep a full name next to \
+a nickname ("Kenji Sato, called Ken").
 - Keep the specifics: names, places, dates, objects, numbers. Turn relative dates ("yesterday", \
 "last month", 先週) into absolute ones using the event's date.
 - One note may combine several events about the same thing. Skip greetings, thanks, praise, \
@@ -103,7 +110,8 @@ class LLMConsolidator:
 def _prompt(events: Sequence[EventText]) -> str:
     return "\n".join(
         f"[{e.event_id}] {e.timestamp.date().isoformat() if e.timestamp else '?'} "
-        f"{_one_line(e.speaker)} ({e.role}): {_one_line(e.text)}"
+        f"{_one_line(e.speaker)} ({e.role}): "
+        f"{_one_line(turn_text(e.text, {IMAGE_CAPTION: e.image_caption}))}"
         for e in events
     )
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
+from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
 from omoide.engine.consolidate_types import Consolidator, EventText
 from omoide.engine.segment import SegmentParams, Turn, segment_offline
 from omoide.errors import InvalidInput
@@ -55,9 +56,10 @@ _KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
 
 
 def episode_text(events: list[Event]) -> str:
-    """An episode as text: a date header, then one ``Speaker: text`` line per turn."""
+    """An episode as text: a date header, then one ``Speaker: text`` line per turn (an image
+    caption from the event's metadata follows the words)."""
     header = f"[{events[0].timestamp.date().isoformat()}]" if events else ""
-    return "\n".join([header, *(f"{e.speaker}: {e.content}" for e in events)])
+    return "\n".join([header, *(f"{e.speaker}: {e.text}" for e in events)])
 
 
 class SessionService:
@@ -205,6 +207,12 @@ class SessionService:
         metadata = event.get("metadata")
         if metadata is not None and not isinstance(metadata, dict):
             raise InvalidInput(f"{where}.metadata must be an object", field=f"{where}.metadata")
+        caption = (metadata or {}).get(IMAGE_CAPTION)
+        if caption is not None and (not isinstance(caption, str)
+                                    or len(caption) > MAX_CAPTION_CHARS):
+            raise InvalidInput(f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
+                               f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+                               field=f"{where}.metadata.{IMAGE_CAPTION}")
         timestamp = check_timestamp(event.get("timestamp"), f"{where}.timestamp")
         return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
                         timestamp=timestamp or self.clock.now(),
@@ -267,7 +275,7 @@ class SessionService:
         known = store.event_vectors([e.id for e in events])
         missing = [e for e in events if e.id not in known]
         if missing:
-            fresh = self.embedder.embed_passages([f"{e.speaker}: {e.content}" for e in missing])
+            fresh = self.embedder.embed_passages([f"{e.speaker}: {e.text}" for e in missing])
             store.save_event_vectors([e.id for e in missing], fresh)
             known.update({e.id: v for e, v in zip(missing, fresh, strict=True)})
         return np.stack([known[e.id] for e in events]).astype(np.float32)
@@ -282,7 +290,8 @@ class SessionService:
         cfg = self.settings.get(persona)
         result = self.consolidator_for(cfg).consolidate(
             [EventText(event_id=e.id, speaker=e.speaker, role=e.role, text=e.content,
-                       timestamp=e.timestamp) for e in events])
+                       timestamp=e.timestamp, image_caption=image_caption(e.metadata))
+             for e in events])
         when = {e.id: e.timestamp for e in events}
         created = 0
         for note in result.notes:

@@ -12,13 +12,14 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.attachments import turn_text
 from omoide.errors import Conflict, NotFound
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
@@ -59,10 +60,16 @@ class Event:
     seq: int
     speaker: str
     role: str
-    content: str
+    content: str  # the words as posted
     timestamp: datetime
     external_id: str | None
     episode_id: int | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The turn as text wherever text is used: its words, then an image caption."""
+        return turn_text(self.content, self.metadata)
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,8 @@ def _session(row: sqlite3.Row) -> Session:
 def _event(row: sqlite3.Row) -> Event:
     return Event(id=row["id"], session_id=row["sid"], seq=row["seq"], speaker=row["speaker"],
                  role=row["role"], content=row["content"], timestamp=dt(row["timestamp"]),
-                 external_id=row["external_id"], episode_id=row["episode_id"])
+                 external_id=row["external_id"], episode_id=row["episode_id"],
+                 metadata=json.loads(row["metadata"] or "{}"))
 
 
 def _episode(row: sqlite3.Row) -> Episode:
@@ -308,9 +316,9 @@ class SessionStore:
                      "VALUES (?, ?, ?, ?)", (episode_id, self.model_id, self.dim,
                                              np.asarray(episode.vector, np.float32).tobytes()))
         EPISODE_FTS.index(conn, [(episode_id, episode.content)])
-        rows = conn.execute("SELECT id, content FROM session_events WHERE episode_id = ?",
-                            (episode_id,)).fetchall()
-        EVENT_FTS.index(conn, [(r[0], r[1]) for r in rows])
+        rows = conn.execute("SELECT id, content, metadata FROM session_events "
+                            "WHERE episode_id = ?", (episode_id,)).fetchall()
+        EVENT_FTS.index(conn, [(r[0], turn_text(r[1], json.loads(r[2] or "{}"))) for r in rows])
         return episode_id
 
     def get_episode(self, episode_id: int) -> Episode:
