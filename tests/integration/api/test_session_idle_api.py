@@ -19,7 +19,7 @@ CHAT = [
     ("Haru", "assistant", "That sounds like a good idea. When do they start?"),
     ("Nora", "user", "The classes start next Tuesday and run for eight weeks."),
     ("Haru", "assistant", "Eight weeks is a solid course."),
-    ("Nora", "user", "My neighbour Tomas has a beagle too, so they play in the garden."),
+    ("Nora", "user", "By the way, my name is Nora Lind. My neighbour Tomas has a beagle too."),
     ("Haru", "assistant", "Lovely, a friend for Biscuit."),
     ("Nora", "user", "I bought a bright red harness for Biscuit at the pet shop downtown."),
     ("Haru", "assistant", "Red will look great on him."),
@@ -65,6 +65,8 @@ def test_an_idle_session_is_ended_by_the_scheduler_like_session_end(
                                                   "top_k": 5}).json()["results"]
         assert found and any(r["sources"] for r in found)
         assert any("harness" in r["content"] for r in found)
+        state = c.get("/api/user-state/nora").json()["state"]
+        assert state["name"] == "Nora Lind"  # the user state is updated, as by session_end
 
         # A second sweep finds nothing to end and queues nothing more.
         before = server.omoide.jobs.counts(server.omoide.store.get_persona("nora").id)
