@@ -20,6 +20,7 @@ from typing import Any
 
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.consolidate import DEFAULT_NOTES_PER_TURN, OfflineConsolidator, note_budget
+from omoide.engine.consolidate_text import strip_speaker_labels
 from omoide.engine.consolidate_types import (
     Consolidation,
     Consolidator,
@@ -129,6 +130,9 @@ def _consolidation(answer: Any, events: Sequence[EventText], budget: int) -> Con
     notes = [note for item in raw_notes if (note := _note(item, known)) is not None]
     if raw_notes and not notes:
         raise LLMOutputError("no note cites an event of the episode")
+    # The persona's own turns inform a note but never make one by themselves.
+    persona_events = {e.event_id for e in events if e.role == "assistant"}
+    notes = [n for n in notes if not set(n.source_event_ids) <= persona_events]
     user_events = {e.event_id for e in events if e.role == "user"}
     profile = [p for item in _list(answer, "profile") if (p := _profile(item, user_events))]
     return Consolidation(notes=_within_budget(notes, budget), profile=tuple(profile))
@@ -145,7 +149,7 @@ def _note(item: Any, known: set[int]) -> NoteDraft | None:
     """One validated note; None when none of its sources belongs to the episode."""
     if not isinstance(item, dict):
         raise LLMOutputError("a note is not a JSON object")
-    content = _one_line(str(item.get("content") or ""))[:CONTENT_LIMIT]
+    content = _one_line(strip_speaker_labels(str(item.get("content") or "")))[:CONTENT_LIMIT]
     if not content:
         raise LLMOutputError("a note has no content")
     sources = tuple(sorted({i for i in _ints(item.get("sources")) if i in known}))
