@@ -259,7 +259,7 @@ def _render(
     *,
     lead: Sequence[str] = (),
 ) -> str:
-    """Third person, dates resolved, said-on suffix; ``lead`` is already in third person.
+    """Third person, dates resolved, a closing date; ``lead`` is already in third person.
     A note that does not name its speaker says who said it in its closing brackets (a
     ``Name:`` label would read as a transcript line)."""
     words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
