@@ -7,7 +7,8 @@ notes with provenance. Offline, without an LLM:
    a line start is dropped) and score each one (:mod:`omoide.engine.consolidate_rules`);
    questions, greetings, thanks and praise score 0. A shared image's caption is one more piece;
    the persona's own turns (role ``assistant``) never become notes: what the persona said is
-   not a fact about the user;
+   not a fact about the user. It can inform one: a user's short answer to the persona's
+   question becomes a note quoting both (:mod:`omoide.engine.consolidate_answers`);
 2. a turn with at least one sentence over ``min_sentence_score`` is a candidate note made of
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
@@ -31,6 +32,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from omoide.engine.consolidate_answers import answer_note
 from omoide.engine.consolidate_profile import describe_profile, find_profile_statements
 from omoide.engine.consolidate_rewrite import (
     resolve_relative_dates,
@@ -141,7 +143,8 @@ def consolidate_offline(
     candidates = [
         candidate
         for position, event in enumerate(events)
-        if (candidate := _candidate(position, event, addressees[position], selection)) is not None
+        if (candidate := _candidate(position, event, addressees[position], selection)
+            or _answer_candidate(position, events, selection)) is not None
     ]
     budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
@@ -197,6 +200,16 @@ def _candidate(
         tags=_tags(cues),
     )
     return _Candidate(position, score, note)
+
+
+def _answer_candidate(
+    position: int, events: Sequence[EventText], selection: _Selection
+) -> _Candidate | None:
+    """A short answer to the persona's question, read with the question (lowest priority)."""
+    if position == 0:
+        return None
+    note = answer_note(events[position - 1], events[position], selection.participants)
+    return None if note is None else _Candidate(position, selection.min_score, note)
 
 
 def _profile_candidate(

@@ -19,6 +19,7 @@ from omoide.engine.consolidate_text import content_words, is_japanese, word_set,
 __all__ = [
     "Cue",
     "SentenceScore",
+    "is_question",
     "is_vocative",
     "main_cue",
     "score_sentence",
@@ -197,6 +198,11 @@ def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
     if trailing and is_vocative(trailing.group("name"), participants):
         text = text[: trailing.start()] + trailing.group("end")
     return text
+
+
+def is_question(sentence: str) -> bool:
+    """The sentence asks something ("…?", "…？", "…ですか")."""
+    return bool(_QUESTION_END.search(sentence.strip()))
 
 
 def is_vocative(word: str, participants: frozenset[str]) -> bool:

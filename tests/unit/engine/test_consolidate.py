@@ -347,6 +347,22 @@ def test_speaker_labels_never_end_up_in_a_note() -> None:
     ]
 
 
+def test_a_short_answer_is_read_with_the_personas_question() -> None:
+    notes = consolidate_offline(episode(
+        ("Ken", "I work as a pharmacist near the station in Sapporo."),
+        ("Haru", "Nice. Where do you live now?"),
+        ("Ken", "Osaka."),
+        ("Haru", "You live in Chicago, right?"),
+        ("Ken", "No."),
+        ("Haru", "How are you?"),
+        ("Ken", "Thanks!"), assistant="Haru")).notes
+    assert [(n.source_event_ids, n.content) for n in notes] == [
+        ((7,), "Ken works as a pharmacist near the station in Sapporo. (8 May 2023)"),
+        ((17, 27), "Asked “Where do you live now?”, Ken answered “Osaka.” (8 May 2023)"),
+        ((37, 47), "Asked “You live in Chicago, right?”, Ken answered “No.” (8 May 2023)"),
+    ]
+
+
 def test_the_personas_turns_never_become_notes() -> None:
     notes = consolidate_offline(episode(
         ("Ken", "I work as a pharmacist near the station."),
