@@ -1,22 +1,28 @@
 """Benchmark: offline episode consolidation (Episode → Notes) against LoCoMo's observations.
 
-Each LoCoMo session is treated as one closed episode: one ``EventText`` per turn (text plus
-`` [shares a photo: <caption>]`` when the turn shares a photo; role "user"; timestamp = the
-session's date). ``consolidate_offline`` turns it into notes, which are scored against the
-session's ``session_N_observation`` facts, each carrying the turn(s) it came from:
+Each LoCoMo session is treated as one closed episode: one ``EventText`` per turn (its text,
+and the shared photo's caption as ``image_caption``, as the service passes event metadata;
+role "user"; timestamp = the session's date). ``consolidate_offline`` turns it into notes,
+which are scored against the session's ``session_N_observation`` facts, each carrying the
+turn(s) it came from:
 
 - coverage: fraction of observations with an evidence turn among the sources of some note of
   that session (an observation with several evidence turns counts when any of them is a source);
 - notes per episode and notes per turn (the reduction: 1.0 would be copying every turn);
 - quality proxy: fraction of observations whose best-matching note of the session holds at least
   half of the observation's content words (ROUGE-1 recall; lower-cased, English stopwords and
-  the ``said on`` date suffix removed, plural/-ed/-ing endings folded);
+  the closing date suffix removed, plural/-ed/-ing endings folded);
 - as a ceiling for that proxy: the same measure with every turn kept verbatim as a note.
 
 Usage::
 
     .venv/bin/python bench/consolidate.py [--data DIR] [--json] [--examples N]
-                                          [--notes-per-turn R]
+                                          [--notes-per-turn R] [--conversations 26,30,41]
+
+Split: the offline rules are tuned on conversations 26, 30 and 41 only; 42 and 43 are the
+validation split, reported separately and never looked at while tuning (``--conversations``
+runs a subset, e.g. the tuning split alone while iterating). The "Before and after" section of
+the report is kept when it is rewritten.
 
 - QA evidence in notes: LoCoMo questions (categories 1–4) with an evidence turn among the
   sources of some note of the conversation (what the notes tier alone can reach);
@@ -38,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
+from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.consolidate import (
     DEFAULT_NOTES_PER_TURN,
     EventText,
@@ -47,8 +54,11 @@ from omoide.engine.consolidate import (
 from omoide.engine.consolidate_text import STOPWORDS
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
+TUNING = ("26", "30", "41")
+VALIDATION = ("42", "43")
+_KEPT_SECTION = "## Before and after"
 QUALITY_THRESHOLD = 0.5
-_SAID_ON = re.compile(r"\s*\(said on [^)]*\)$")
+_SAID_ON = re.compile(r"\s*\([^()]*\d{4}\)$")  # the note's closing "(Ken, 8 May 2023)"
 
 
 @dataclass
@@ -128,8 +138,9 @@ def session_events(session: LocomoSession, first_id: int) -> list[EventText]:
             event_id=first_id + i,
             speaker=turn.speaker,
             role="user",
-            text=turn.render(with_speaker=False),
+            text=turn.text,
             timestamp=session.date_time,
+            image_caption=turn.image_caption,
         )
         for i, turn in enumerate(session.turns)
     ]
@@ -168,8 +179,8 @@ def score_session(
     sources = {dia_of[i] for note in notes for i in note.source_event_ids}
     longest = {t.dia_id for t in sorted(session.turns, key=lambda t: -len(t.text))[: len(notes)]}
     note_texts = [n.content for n in notes]
-    verbatim = [e.text for e in events]
-    texts = {e.event_id: e.text for e in events}
+    verbatim = [turn_text(e.text, {IMAGE_CAPTION: e.image_caption}) for e in events]
+    texts = {e.event_id: turn_text(e.text, {IMAGE_CAPTION: e.image_caption}) for e in events}
     tally.episodes += 1
     tally.turns += len(events)
     tally.notes += len(notes)
@@ -191,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--examples", type=int, default=0, help="print N notes per conversation")
+    parser.add_argument("--conversations", default="",
+                        help="comma-separated conversation ids to run (default: all)")
     parser.add_argument(
         "--notes-per-turn",
         type=float,
@@ -201,31 +214,43 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     overall = Tally()
+    splits = {"tuning (26, 30, 41)": Tally(), "validation (42, 43)": Tally()}
+    wanted = {c.strip() for c in args.conversations.split(",") if c.strip()}
     per_conv: dict[str, dict[str, object]] = {}
     for conv in load_conversations(args.data):
+        if wanted and conv.sample_id not in wanted:
+            continue
         tally, shown = run_conversation(conv, args.examples, args.notes_per_turn)
         overall.add(tally)
+        for name, ids in zip(splits, (TUNING, VALIDATION), strict=True):
+            if conv.sample_id in ids:
+                splits[name].add(tally)
         per_conv[conv.sample_id] = tally.summary()
         for dia_id, note in shown:
             print(f"  [{conv.sample_id} {dia_id} {note.kind}] {note.content}", file=sys.stderr)
     elapsed = time.perf_counter() - started
     result = {
         "benchmark": "consolidate (offline, LoCoMo observations)",
-        "command": _command(args.data, args.notes_per_turn),
+        "command": _command(args.data, args.notes_per_turn, args.conversations),
         "notes_per_turn_budget": args.notes_per_turn,
         "overall": overall.summary(),
+        "splits": {name: t.summary() for name, t in splits.items() if t.episodes},
         "per_conversation": per_conv,
         "seconds": round(elapsed, 2),
     }
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     (RESULTS_DIR / "consolidate.json").write_text(json.dumps(result, indent=2) + "\n")
-    (RESULTS_DIR / "consolidate.md").write_text(render_markdown(result))
+    report = RESULTS_DIR / "consolidate.md"
+    kept = report.read_text().partition(_KEPT_SECTION)[1:] if report.exists() else ("", "")
+    report.write_text(render_markdown(result) + "".join(kept))
     print(json.dumps(result, indent=2) if args.json else render_markdown(result))
     return 0
 
 
-def _command(data: Path, notes_per_turn: float) -> str:
+def _command(data: Path, notes_per_turn: float, conversations: str) -> str:
     suffix = "" if data == DEFAULT_LOCOMO_DIR else f" --data {data}"
+    if conversations:
+        suffix += f" --conversations {conversations}"
     if notes_per_turn != DEFAULT_NOTES_PER_TURN:
         suffix += f" --notes-per-turn {notes_per_turn}"
     return f".venv/bin/python bench/consolidate.py{suffix}"
@@ -248,7 +273,9 @@ _COLUMNS = (
 
 
 def render_markdown(result: dict[str, object]) -> str:
-    rows = {"**all**": result["overall"], **result["per_conversation"]}  # type: ignore[dict-item]
+    splits = {f"**{k}**": v for k, v in result["splits"].items()}  # type: ignore[attr-defined]
+    rows = {"**all**": result["overall"], **splits,
+            **result["per_conversation"]}  # type: ignore[dict-item]
     lines = [
         "# Offline consolidation on LoCoMo observations",
         "",

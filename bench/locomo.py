@@ -1,8 +1,8 @@
 """Benchmark: LoCoMo retrieval through Omoide's HTTP API, against BM25 baselines (issue 5 item 5).
 
 What it measures. Each LoCoMo conversation becomes one persona. Every session is opened, its
-turns are posted as events (``speaker``, text plus `` [shares a photo: <caption>]`` when the turn
-shares a photo, ``external_id`` = the ``dia_id``, timestamp = the session's date with the turns
+turns are posted as events (``speaker``, text, a shared photo's caption as metadata.image_caption,
+``external_id`` = the ``dia_id``, timestamp = the session's date with the turns
 ten seconds apart) and the session is ended; then the bench waits until the persona's job queue
 is empty (segmentation into episodes, consolidation into notes). Ingest time = posting +
 draining. Every question of categories 1–4 is then asked through ``GET /api/search`` with
@@ -423,10 +423,11 @@ class OmoideClient:
             sid = f"session_{session.number}"
             self._ok(self.http.post(f"/api/sessions/{persona}", headers=self._auth(key),
                                     json={"session_id": sid, "started_at": start.isoformat()}))
-            events = [{"speaker": t.speaker, "role": "user", "content": t.render(
-                with_speaker=False), "external_id": t.dia_id,
-                "timestamp": (start + i * TURN_SPACING).isoformat()}
-                for i, t in enumerate(session.turns)]
+            events = [{"speaker": t.speaker, "role": "user", "content": t.text,
+                       "external_id": t.dia_id, "timestamp": (start + i * TURN_SPACING).isoformat(),
+                       **({"metadata": {"image_caption": t.image_caption}}
+                          if t.image_caption else {})}
+                      for i, t in enumerate(session.turns)]
             reply = self._ok(self.http.post(f"/api/sessions/{persona}/{sid}/events",
                                             json={"events": events}, headers=self._auth(key)))
             accepted += int(reply["accepted"])

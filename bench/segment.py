@@ -2,7 +2,8 @@
 
 Each LoCoMo conversation is cut into streams of consecutive sessions (``--window`` sessions per
 stream, and the whole conversation as one stream); the session markers are removed, the turns'
-text (with `` [shares a photo: <caption>]``) is left as written, greetings included. The gold
+text (with the shared photo's caption rendered as the service renders an event's
+``image_caption`` metadata) is left as written, greetings included. The gold
 boundaries are the session starts inside a stream. Two variants:
 
 - ``timestamps``: every turn carries its session's date (``session_N_date_time``), so the
@@ -42,6 +43,7 @@ import numpy as np
 
 from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
 from omoide.embed import EMBEDDERS, Embedder, make_embedder
+from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.segment import Segment, SegmentParams, Turn, segment_offline
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -160,7 +162,7 @@ def _stream(conversation: str, sessions: list[LocomoSession]) -> Stream:
         if texts:
             gold.append(len(texts))
         for turn in session.turns:
-            texts.append(turn.render(with_speaker=False))
+            texts.append(turn_text(turn.text, {IMAGE_CAPTION: turn.image_caption}))
             speakers.append(turn.speaker)
             times.append(session.date_time)
     return Stream(

@@ -79,6 +79,9 @@ PERSONA_SETTINGS: tuple[Setting, ...] = (
     Setting("min_segment_turns", int, 3, "Shorter segments merge into the previous one.", 1, 100),
     Setting("episode_consolidation_enabled", bool, True, "Consolidate episodes into notes."),
     Setting("episode_search_enabled", bool, True, "Fall back from notes to episodes in search."),
+    Setting("session_idle_minutes", float, 30.0,
+            "An open session with no new turn for this long is ended by the scheduler, exactly "
+            "like session_end (segmentation, consolidation, user state); 0 disables.", 0, 525600),
     Setting("memory_preload_count", int, 5,
             "Search adds episodes when fewer notes than this qualify.", 0, 100),
     Setting("keep_recent", int, 6, "Chat turns kept verbatim by compaction.", 0, 200),
@@ -117,6 +120,7 @@ class PersonaSettings:
     min_segment_turns: int = 3
     episode_consolidation_enabled: bool = True
     episode_search_enabled: bool = True
+    session_idle_minutes: float = 30.0
     memory_preload_count: int = 5
     keep_recent: int = 6
     context_use_llm_summary: bool = True

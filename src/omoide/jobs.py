@@ -5,6 +5,9 @@ server process pick the job up (woken at once by :meth:`JobRunner.notify`, else 
 A failing handler is retried with exponential backoff and finally marked failed with its error,
 visible at ``GET /api/jobs/{persona}``. Handlers must be idempotent: a job interrupted by a crash
 is run again after restart.
+
+The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
+sessions); :meth:`JobRunner.tick_now` runs a tick at once.
 """
 
 from __future__ import annotations
@@ -40,6 +43,11 @@ class JobRunner:
         self._tick_every_s = tick_every_s
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._tick_wake = threading.Event()
+        self._tick_cond = threading.Condition()
+        self._ticks_started = 0
+        self._ticks_done = 0
+        self._ticker_thread: threading.Thread | None = None
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
@@ -55,17 +63,34 @@ class JobRunner:
             thread = threading.Thread(target=self._ticker, name="omoide-scheduler", daemon=True)
             thread.start()
             self._threads.append(thread)
+            self._ticker_thread = thread
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stop.set()
         self._wake.set()
+        self._tick_wake.set()
         for thread in self._threads:
             thread.join(timeout)
         self._threads.clear()
+        self._ticker_thread = None
 
     def notify(self) -> None:
         """Wake a worker now (called after a write that enqueued work)."""
         self._wake.set()
+
+    def tick_now(self, timeout: float = 30.0) -> bool:
+        """Run the scheduler's tick now instead of at its next interval, and wait until a tick
+        that started after this call has finished (tests moving a clock, operators). Without
+        a running scheduler thread the tick runs in this thread. False on timeout."""
+        if self._tick is None:
+            return False
+        if self._ticker_thread is None or not self._ticker_thread.is_alive():
+            self._tick()
+            return True
+        with self._tick_cond:
+            wanted = self._ticks_started + 1
+            self._tick_wake.set()
+            return self._tick_cond.wait_for(lambda: self._ticks_done >= wanted, timeout)
 
     def run_once(self, *, persona_id: int | None = None) -> bool:
         """Claim and run one ready job (of ``persona_id`` only, when given); False when none
@@ -117,8 +142,14 @@ class JobRunner:
     def _ticker(self) -> None:
         assert self._tick is not None
         while not self._stop.is_set():
+            with self._tick_cond:
+                self._tick_wake.clear()
+                self._ticks_started += 1
             try:
                 self._tick()
             except Exception:
                 logger.exception("scheduler tick failed")
-            self._stop.wait(self._tick_every_s)
+            with self._tick_cond:
+                self._ticks_done += 1
+                self._tick_cond.notify_all()
+            self._tick_wake.wait(self._tick_every_s)

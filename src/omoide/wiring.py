@@ -139,8 +139,18 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     jobs = JobStore(store.db)
     settings_service = SettingsService(store, settings.persona_defaults)
     handlers: dict[str, Any] = {}
-    runner = JobRunner(jobs, clock, handlers, workers=settings.workers,
-                       tick=lambda: schedule_decay(store, jobs, settings_service, clock))
+    ticks: list[Callable[[], object]] = [
+        lambda: schedule_decay(store, jobs, settings_service, clock)]
+
+    def tick() -> None:
+        """The scheduler's periodic work: queue decay, end idle sessions."""
+        for work in ticks:
+            try:
+                work()
+            except Exception:  # one failing duty must not starve the others
+                logger.exception("scheduler duty failed")
+
+    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick)
     offline = OfflineClassifier()
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
@@ -152,13 +162,15 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     sessions = SessionService(store, embedder, clock, settings_service, memories,
                               _consolidator_factory(llm), update_user_state=state.update_user_state,
                               on_enqueue=runner.notify)
+    ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
     search = SearchService(store, embedder, clock, settings_service,
                            episodes=EpisodeSearch(store, settings_service))
     app = Omoide(
         settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
-        context=ContextService(store, clock, settings_service, state, blocks),
+        context=ContextService(store, clock, settings_service, state, blocks,
+                               end_open_sessions=sessions.end_open),
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
         reindex=ReindexService(store, embedder, clock), llm=llm)

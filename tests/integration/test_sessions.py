@@ -144,3 +144,28 @@ def test_bad_events_are_rejected(app: Omoide, persona: str, session: str, batch:
 def test_unknown_session_is_not_found(app: Omoide, persona: str) -> None:
     with pytest.raises(NotFound, match="no session 'nope'"):
         app.sessions.record(persona, "nope", [{"speaker": "a", "content": "x"}])
+
+
+def test_the_idle_sweep_is_one_indexed_query(app: Omoide, persona: str) -> None:
+    from omoide.store.sqlite.sessions import SELECT_IDLE
+
+    plan = " ".join(str(row[-1]) for row in app.store.db.conn().execute(
+        "EXPLAIN QUERY PLAN " + SELECT_IDLE, (1, "2026-01-01")))
+    assert "USING INDEX sessions_open_idle" in plan, plan
+
+
+def test_a_session_is_ended_once_however_often_it_is_swept(app: Omoide, persona: str,
+                                                          session: str,
+                                                          clock: FixedClock) -> None:
+    app.sessions.record(persona, session, events(GARDEN, 1, clock))
+    clock.advance(hours=1)
+    assert app.sessions.end_idle(persona) == [session]
+    assert app.sessions.end_idle(persona) == []
+    assert app.sessions.end_open(persona) == []
+    queued = app.store.db.conn().execute(
+        "SELECT COUNT(*) FROM jobs WHERE kind = 'session.segment' "
+        "AND payload LIKE '%\"final\": true%'").fetchone()[0]
+    assert queued == 1
+    # The turns were said a few minutes apart: the session ended at the last one.
+    ended = app.sessions.get(persona, session).ended_at
+    assert ended == clock.now() - timedelta(hours=1) + timedelta(minutes=len(GARDEN) - 1)

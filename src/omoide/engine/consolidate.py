@@ -3,8 +3,12 @@
 Spec §"Episode + Note 2-tier Memory": each closed episode yields K_fact, K_pref and K_profile
 notes with provenance. Offline, without an LLM:
 
-1. split every turn into sentences (English ``.!?``, Japanese ``。！？``) and score each one
-   (:mod:`omoide.engine.consolidate_rules`); questions, greetings, thanks and praise score 0;
+1. split every turn into sentences (English ``.!?``, Japanese ``。！？``; a ``Name:`` label at
+   a line start is dropped) and score each one (:mod:`omoide.engine.consolidate_rules`);
+   questions, greetings, thanks and praise score 0. A shared image's caption is one more piece;
+   the persona's own turns (role ``assistant``) never become notes: what the persona said is
+   not a fact about the user. It can inform one: a user's short answer to the persona's
+   question becomes a note quoting both (:mod:`omoide.engine.consolidate_answers`);
 2. a turn with at least one sentence over ``min_sentence_score`` is a candidate note made of
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
@@ -12,7 +16,10 @@ notes with provenance. Offline, without an LLM:
    fewer notes than turns), so a note summarises instead of copying the episode;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate_rewrite`):
    first person → the speaker's name, relative dates followed by the date they mean, and when
-   the turn's time is known the note ends with " (said on 8 May 2023)".
+   the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
+   name the speaker says who said it in the same brackets (" (Ken, 8 May 2023)"); in Japanese,
+   which drops the subject, the speaker becomes the topic ("花子は、…"). Never a ``Name:``
+   label.
 
 Explicit self-identification by the user ("my name is", "call me", "…って呼んで") becomes a
 :class:`ProfileUpdate`. Must not do I/O, read a clock or settings, or use randomness: the same
@@ -25,6 +32,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from omoide.engine.consolidate_answers import answer_note
 from omoide.engine.consolidate_profile import describe_profile, find_profile_statements
 from omoide.engine.consolidate_rewrite import (
     resolve_relative_dates,
@@ -68,8 +76,9 @@ DEFAULT_MAX_SENTENCES_PER_NOTE = 4
 # The user saying who they are is never cut by the note budget.
 _PROFILE_PRIORITY = 100.0
 _PROFILE_IMPORTANCE = 0.9
-# The persona's own lines matter less than what the user says about themselves.
-_ROLE_WEIGHT = {"user": 1.0, "other": 1.0, "assistant": 0.6}
+# The persona's own lines are not facts about the user: they never make a note by themselves.
+_NOTE_ROLES = frozenset({"user", "other"})
+_PHOTO_SCORE = 0.8
 
 
 @dataclass(frozen=True)
@@ -134,7 +143,8 @@ def consolidate_offline(
     candidates = [
         candidate
         for position, event in enumerate(events)
-        if (candidate := _candidate(position, event, addressees[position], selection)) is not None
+        if (candidate := _candidate(position, event, addressees[position], selection)
+            or _answer_candidate(position, events, selection)) is not None
     ]
     budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
@@ -164,24 +174,42 @@ def _addressees(events: Sequence[EventText]) -> list[str | None]:
 def _candidate(
     position: int, event: EventText, addressee: str | None, selection: _Selection
 ) -> _Candidate | None:
+    if event.role not in _NOTE_ROLES:
+        return None
     scored = [score_sentence(s, selection.participants) for s in split_sentences(event.text)]
-    statements = find_profile_statements(event.text) if event.role == "user" else []
+    if event.image_caption:
+        # What was shown is often what the turn is about, so the caption rides along with a
+        # turn worth a note; alone it never makes one (scoring captions as sentences cost
+        # coverage and quality on the tuning split: bench/consolidate.py).
+        scored.append(SentenceScore(event.image_caption, _PHOTO_SCORE, frozenset({Cue.PHOTO})))
+    statements = (find_profile_statements(event.text, speaker=event.speaker)
+                  if event.role == "user" else [])
     if statements:
         return _profile_candidate(position, event, addressee, scored, statements, selection)
     chosen = _choose(scored, selection)
     if not chosen:
         return None
-    score = score_turn(chosen, event.text) * _ROLE_WEIGHT.get(event.role, 1.0)
+    score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
     best = max(chosen, key=lambda s: s.score)
     note = NoteDraft(
-        content=_render(event, addressee, [s.text for s in chosen]),
+        content=_render(event, addressee, chosen),
         kind=_kind(best),
         source_event_ids=(event.event_id,),
         importance=_importance(score, cues),
         tags=_tags(cues),
     )
     return _Candidate(position, score, note)
+
+
+def _answer_candidate(
+    position: int, events: Sequence[EventText], selection: _Selection
+) -> _Candidate | None:
+    """A short answer to the persona's question, read with the question (lowest priority)."""
+    if position == 0:
+        return None
+    note = answer_note(events[position - 1], events[position], selection.participants)
+    return None if note is None else _Candidate(position, selection.min_score, note)
 
 
 def _profile_candidate(
@@ -197,11 +225,12 @@ def _profile_candidate(
     japanese = is_japanese(event.text)
     lead = [describe_profile(k, v, event.speaker, japanese=japanese) for k, v in statements]
     rest = [
-        s.text
+        s
         for s in scored
-        if s.score >= selection.min_companion_score and not find_profile_statements(s.text)
+        if s.score >= selection.min_companion_score
+        and not find_profile_statements(s.text, speaker=event.speaker)
     ][: max(selection.max_sentences - len(lead), 0)]
-    cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in scored if s.text in rest))
+    cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in rest))
     note = NoteDraft(
         content=_render(event, addressee, rest, lead=lead),
         kind=NoteKind.PROFILE,
@@ -220,7 +249,7 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     """The turn's best sentences, back in their original order, when one clears the bar.
 
     Once one sentence makes the turn worth a note, weaker ones that still carry content
-    ("Her name is Shadow!") come along: they are the details a later search asks about. A
+    ("Her name is Pepper!") come along: they are the details a later search asks about. A
     photo tag rides along too (what was shown is often what the turn is about) but never
     makes a turn worth a note on its own.
     """
@@ -237,30 +266,35 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
 
 
 def _render(
-    event: EventText, addressee: str | None, sentences: list[str], *, lead: Sequence[str] = ()
+    event: EventText,
+    addressee: str | None,
+    sentences: Sequence[SentenceScore],
+    *,
+    lead: Sequence[str] = (),
 ) -> str:
-    """Third person, dates resolved, said-on suffix; ``lead`` is already in third person."""
-    japanese = is_japanese(" ".join([*lead, *sentences]))
+    """Third person, dates resolved, a closing date; ``lead`` is already in third person.
+    A note that does not name its speaker says who said it in its closing brackets (a
+    ``Name:`` label would read as a transcript line)."""
+    words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
+    japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
+        event.text)
     parts = list(lead)
-    for sentence in sentences:
-        text = _photo_clause(sentence, event.speaker)
-        text = to_third_person(text, event.speaker, addressee=addressee, japanese=japanese)
+    for sentence in words:
+        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese)
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=japanese)
         parts.append(text)
     content = ("" if japanese else " ").join(parts)
-    if event.speaker and event.speaker not in content:
-        content = f"{event.speaker}: {content}"
-    if event.timestamp is not None:
-        content += said_on(event.timestamp, japanese=japanese)
-    return content
-
-
-def _photo_clause(sentence: str, speaker: str) -> str:
-    if not sentence.startswith("[shares a photo:"):
-        return sentence
-    caption = sentence.removeprefix("[shares a photo:").rstrip("]").strip()
-    return f"({speaker} shared a photo: {caption})"
+    captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
+    for caption in captions:
+        clause = (f"（{event.speaker}が共有した画像は「{caption}」）" if japanese
+                  else f"({event.speaker} shared an image showing {caption})")
+        content = f"{content}{'' if japanese else ' '}{clause}" if content else clause
+    unnamed = bool(event.speaker) and event.speaker not in content
+    if unnamed and japanese:  # Japanese drops the subject: give it back as the topic
+        content, unnamed = f"{event.speaker}は、{content}", False
+    return content + said_on(event.timestamp, japanese=japanese,
+                             speaker=event.speaker if unnamed else None)
 
 
 def _kind(best: SentenceScore) -> NoteKind:
@@ -288,5 +322,5 @@ def _profile_updates(events: Sequence[EventText]) -> tuple[ProfileUpdate, ...]:
         ProfileUpdate(key=key, value=value, source_event_id=event.event_id)
         for event in events
         if event.role == "user"
-        for key, value in find_profile_statements(event.text)
+        for key, value in find_profile_statements(event.text, speaker=event.speaker)
     )

@@ -1,7 +1,7 @@
 """Make a sentence stand alone: third person and absolute dates (pure, offline).
 
 A note is read far from the conversation it came from, so "I went there yesterday" said by
-Caroline on 8 May 2023 becomes "Caroline went there yesterday (7 May 2023)". First-person
+Nora on 8 May 2023 becomes "Nora went there yesterday (7 May 2023)". First-person
 pronouns become the speaker's name (English verbs after "I" are conjugated for the common
 verbs; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
 "your" become the addressee's name when the caller knows who that is (あなた → "<name>さん").
@@ -85,6 +85,7 @@ _BASE_VERBS = word_set(
     bring buy sell call come give grow join lead manage meet pay prepare sleep talk tend write
     usually say consider dream imagine fancy crave teach train coach support create build
     celebrate exercise meditate journal knit garden sew paint value cherish treasure carry
+    speak ski surf skate climb juggle crochet
     """
 )
 _AUXILIARIES = word_set(
@@ -96,11 +97,11 @@ _PAST_PARTICIPLE_HINT = frozenset({"been", "never", "already", "just", "gone", "
 def to_third_person(
     sentence: str, speaker: str, *, addressee: str | None = None, japanese: bool
 ) -> str:
-    """First person → the speaker's name ("I love" → "Caroline loves"); second person → the
+    """First person → the speaker's name ("I love" → "Nora loves"); second person → the
     addressee's name when the episode tells who that is."""
     if japanese:
         return _japanese_third_person(sentence, speaker, addressee)
-    # After "we" became "Caroline and others", "our"/"us" refer back to that group
+    # After "we" became "Nora and others", "our"/"us" refer back to that group
     # ("… put their hearts into it"); alone, "our kids" are the speaker's kids.
     plural = _WE_CLAUSE.search(sentence) is not None
     text = _I_CLAUSE.sub(lambda m: _rewrite_subject(m, speaker), sentence)
@@ -117,7 +118,7 @@ def to_third_person(
 
 
 def _rewrite_subject(match: re.Match[str], name: str) -> str:
-    """``I'm really into`` → ``Caroline is really into``; ``you love`` → ``Mel loves``."""
+    """``I'm really into`` → ``Nora is really into``; ``you love`` → ``Sam loves``."""
     contraction = (match.group("contraction") or "").replace("’", "'")
     adverbs = match.group("adverbs") or ""
     verb = match.group("verb")
@@ -182,10 +183,15 @@ def _format_month(year: int, month: int, *, japanese: bool) -> str:
     return f"{year}年{month}月" if japanese else f"{_MONTHS[month - 1]} {year}"
 
 
-def said_on(when: datetime, *, japanese: bool) -> str:
-    """The suffix that dates a note: `` (said on 8 May 2023)`` / ``（2023年5月8日の発言）``."""
-    day = format_day(when, japanese=japanese)
-    return f"（{day}の発言）" if japanese else f" (said on {day})"
+def said_on(when: datetime | None, *, japanese: bool, speaker: str | None = None) -> str:
+    """The suffix that dates a note and, when its words do not name the speaker, says who
+    said it: `` (8 May 2023)``, `` (Ken, 8 May 2023)``, ``（花子、2023年5月8日）``. Short and
+    without sentence words, so that two notes said on the same day do not look alike."""
+    parts = [p for p in (speaker, None if when is None else format_day(when, japanese=japanese))
+             if p]
+    if not parts:
+        return ""
+    return f"（{'、'.join(parts)}）" if japanese else f" ({', '.join(parts)})"
 
 
 def resolve_relative_dates(sentence: str, when: datetime, *, japanese: bool) -> str:

@@ -2,9 +2,10 @@
 
 Each sentence gets an informativeness score from surface cues: a first-person statement, names
 and other capitalised words, numbers and dates, life events ("moved", "adopted", 引っ越した),
-preferences ("love", 好き) and profile facts ("I work as", 住んでいる). Questions, greetings,
+preferences ("love", 好き), profile facts ("I work as", 住んでいる) and hobbies, skills and
+instruments ("I play the saxophone", 趣味, ピアノを弾く). Questions, greetings,
 thanks and praise for the other speaker ("Wow, that's great!") carry no new fact and score 0.
-The weights are hand-set, not learned; bench/consolidate.py measures them on LoCoMo.
+The weights are hand-set, not learned; bench/consolidate.py measures them.
 No I/O, no clock; the caller passes thresholds.
 """
 
@@ -18,6 +19,7 @@ from omoide.engine.consolidate_text import content_words, is_japanese, word_set,
 __all__ = [
     "Cue",
     "SentenceScore",
+    "is_question",
     "is_vocative",
     "main_cue",
     "score_sentence",
@@ -36,7 +38,8 @@ class Cue:
     LIFE_EVENT = "life-event"
     PREFERENCE = "preference"
     PROFILE = "profile"
-    PHOTO = "photo"
+    HOBBY = "hobby"
+    PHOTO = "photo"  # a shared image's caption (event metadata), never a sentence of the text
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,11 @@ _INTERJECTION = (
 _REACTION = (
     r"great|cool|awesome|nice|sweet|wonderful|amazing|congrats|congratulations|true|right|"
     r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely"
+)
+# Japanese replies open with yes/no and fillers the same way ("ううん、", "実は").
+_JA_LEAD = re.compile(
+    r"^(?:ううん|うーん|うん|いいえ|いや|はい|ええ|えっと|えーと|あの(?:ね|さ)?|まあ|そうそう|"
+    r"実は|じつは|ところで|そういえば)[、,！!…〜ー\s]*"
 )
 _LEAD = re.compile(
     rf"^(?:(?:{_INTERJECTION})\b[\s,!.…~-]*|(?:{_REACTION})\b[\s]*[,!.…]+\s*)+", re.IGNORECASE
@@ -115,6 +123,17 @@ _PROFILE = re.compile(
     re.IGNORECASE,
 )
 # Evaluative words say how the speaker feels about what the other said, not what happened.
+# Hobbies, skills and instruments: short ("I play the saxophone") but lasting facts.
+_HOBBY = re.compile(
+    r"\b(?:(?:I|we)\s+(?:\w+\s+)?(?:play|played|practi[cs]e|practi[cs]ed)\s+(?:the\s+)?\w+|"
+    r"my hobb(?:y|ies)|hobby|(?:I|we)\s+(?:can|could)\s+(?:speak|play|cook|swim|code|program|"
+    r"knit|sing|dance|draw|paint|sew|ski|surf|skate|climb|juggle|ride)|"
+    r"(?:I'm|I am|I've been)\s+(?:\w+\s+)?(?:learning|taking (?:\w+\s+)?lessons|good at|"
+    r"fluent in)|fluent in|I\s+(?:\w+\s+)?(?:speak|knit|crochet|sew|surf|ski|skate|climb|"
+    r"collect|garden|juggle|sing in|play in)\b|(?:I'm|I am) (?:a|an) (?:amateur|hobby|"
+    r"self-taught) \w+)",
+    re.IGNORECASE,
+)
 _EVALUATIVE = word_set(
     """
     great amazing awesome cool nice wonderful fantastic incredible inspiring inspired inspire
@@ -128,6 +147,12 @@ _EVALUATIVE = word_set(
 )
 
 _JA_FIRST_PERSON = re.compile(r"私(?![立服物用鉄的生])|僕|俺|わたし|あたし|自分")
+# Japanese drops the subject when it is the speaker; a sentence is about someone else only when
+# it names them as its subject ("妹は…", "田中さんが…", "彼は…").
+_JA_OTHER_SUBJECT = re.compile(
+    r"(?:彼女?|妹|弟|兄|姉|母|父|祖母|祖父|夫|妻|息子|娘|友達|友人|同僚|上司|先生|彼氏|"
+    r"[\u3400-\u9fff\u30a0-\u30ff]{1,6}(?:さん|くん|君|ちゃん|様))(?:は|が|も)"
+)
 _JA_TIME = re.compile(
     r"昨日|今日|明日|昨夜|今朝|先週|今週|来週|先月|今月|来月|去年|昨年|今年|来年|週末|最近|"
     r"\d+\s*(?:年|月|日|時|歳|才)|[一二三四五六七八九十]+(?:年|月|日)"
@@ -140,6 +165,10 @@ _JA_PREFERENCE = re.compile(r"好き|嫌い|苦手|ハマ|はまっ|お気に入
 _JA_PROFILE = re.compile(
     r"名前|呼んで|住んで|出身|歳|仕事|働いて|職業|誕生日|家族|妻|夫|彼氏|彼女|子供|娘|息子|"
     r"犬|猫|ペット|学生|会社員"
+)
+_JA_HOBBY = re.compile(
+    r"趣味|特技|弾(?:い|け|く|き)|吹(?:い|け|く|き)|習(?:って|い|う)|得意|話せ|練習|集めて|"
+    r"やって(?:いる|います|る)|始めた"
 )
 _JA_FILLER = re.compile(
     r"こんにちは|こんばんは|おはよう(?:ございます)?|ありがとう(?:ございます)?|よろしく|おやすみ|"
@@ -154,11 +183,12 @@ _TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*
 
 
 def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
-    """Drop leading "Hey Mel!", "Wow, John," and a closing ", Mel!"; keep the rest as written."""
+    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、" and a closing ", Sam!"; keep the rest
+    as written."""
     text = sentence.strip()
     while True:
         before = text
-        text = _LEAD.sub("", text).lstrip()
+        text = _JA_LEAD.sub("", _LEAD.sub("", text)).lstrip()
         first, _, rest = text.partition(" ")
         if first[-1:] in {",", "!", "."} and is_vocative(first.rstrip(",!.~"), participants):
             text = rest.lstrip()
@@ -170,8 +200,13 @@ def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
     return text
 
 
+def is_question(sentence: str) -> bool:
+    """The sentence asks something ("…?", "…？", "…ですか")."""
+    return bool(_QUESTION_END.search(sentence.strip()))
+
+
 def is_vocative(word: str, participants: frozenset[str]) -> bool:
-    """A participant's name or a short form of it ("Mel" for Melanie)."""
+    """A participant's name or a short form of it ("Sam" for Samantha)."""
     return word in participants or (
         len(word) >= 3 and any(name.startswith(word) for name in participants)
     )
@@ -179,8 +214,6 @@ def is_vocative(word: str, participants: frozenset[str]) -> bool:
 
 def score_sentence(sentence: str, participants: frozenset[str]) -> SentenceScore:
     """Informativeness of one sentence; ``participants`` are names used as vocatives."""
-    if sentence.startswith("[shares a photo:"):
-        return SentenceScore(sentence, 0.8, frozenset({Cue.PHOTO}))
     text = strip_interjections(sentence, participants)
     if not text or _QUESTION_END.search(text):
         return SentenceScore(text, 0.0, frozenset())
@@ -193,7 +226,9 @@ def _score_english(text: str, participants: frozenset[str]) -> SentenceScore:
     content = content_words(text)
     substantive = [w for w in content if w not in _EVALUATIVE]
     entities = _count_entities(text, participants)
-    if len(substantive) + entities < 3 or _SUGGESTION.match(text):
+    # A hobby or skill is a fact even in three words ("I play saxophone").
+    enough = len(substantive) + entities >= (1 if _HOBBY.search(text) else 3)
+    if not enough or _SUGGESTION.match(text):
         return SentenceScore(text, 0.0, frozenset())
     cues = _english_cues(text, participants)
     score = 0.3 * min(len(substantive), 8)
@@ -214,6 +249,7 @@ _CUE_WEIGHTS = {
     Cue.LIFE_EVENT: 1.0,
     Cue.PREFERENCE: 0.8,
     Cue.PROFILE: 0.8,
+    Cue.HOBBY: 1.0,
     Cue.PHOTO: 0.0,
 }
 
@@ -226,6 +262,7 @@ def _english_cues(text: str, participants: frozenset[str]) -> frozenset[str]:
         Cue.LIFE_EVENT: _LIFE_EVENT.search(text),
         Cue.PREFERENCE: _PREFERENCE.search(text),
         Cue.PROFILE: _PROFILE.search(text) and _FIRST_PERSON.search(text),
+        Cue.HOBBY: _HOBBY.search(text),
         Cue.ENTITY: _count_entities(text, participants) > 0,
     }
     return frozenset(cue for cue, hit in found.items() if hit)
@@ -253,12 +290,13 @@ def _score_japanese(text: str) -> SentenceScore:
     if content < 3:
         return SentenceScore(text, 0.0, frozenset())
     found = {
-        Cue.FIRST_PERSON: _JA_FIRST_PERSON.search(text),
+        Cue.FIRST_PERSON: _JA_FIRST_PERSON.search(text) or not _JA_OTHER_SUBJECT.search(text),
         Cue.TIME: _JA_TIME.search(text),
         Cue.NUMBER: re.search(r"\d|[一二三四五六七八九十百千万]", text),
         Cue.LIFE_EVENT: _JA_LIFE_EVENT.search(text),
         Cue.PREFERENCE: _JA_PREFERENCE.search(text),
         Cue.PROFILE: _JA_PROFILE.search(text),
+        Cue.HOBBY: _JA_HOBBY.search(text),
         Cue.ENTITY: _JA_KATAKANA_WORD.search(text),
     }
     cues = frozenset(cue for cue, hit in found.items() if hit)

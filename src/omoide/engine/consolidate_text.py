@@ -15,6 +15,7 @@ __all__ = [
     "content_words",
     "is_japanese",
     "split_sentences",
+    "strip_speaker_labels",
     "word_set",
     "words",
 ]
@@ -28,7 +29,12 @@ def word_set(text: str) -> frozenset[str]:
 # A terminator ends an English sentence only before whitespace or the end ("3.5", "e.g.x" stay
 # whole); the Japanese full-width ones end it wherever they stand. Closing quotes stay attached.
 _BOUNDARY = re.compile(r"(?:[.!?]+|…)[\"'”’)\]]*(?=\s|$)|[。！？!?]+[」』）\"”’)]*")
-_PHOTO = re.compile(r"\[shares a photo:[^\]]*\]")
+# "Ken: …" / "花子：…" at a line start: a transcript's speaker label, never part of a note.
+_SPEAKER_LABEL = re.compile(
+    r"^[ \t]*(?:[A-Z][\w'’.\-]*(?:[ ][A-Z][\w'’.\-]*){0,2}|[^\s:：、。!?！？]{1,12})[ \t]*"
+    r"(?::[ \t]+|：[ \t]*)",
+    re.MULTILINE,
+)
 _ABBREVIATIONS = frozenset(
     {"mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.", "etc.", "jr.", "sr.", "prof."}
 )
@@ -44,12 +50,17 @@ STOPWORDS = EN_STOPWORDS | word_set(
 
 
 def split_sentences(text: str) -> list[str]:
-    """English and Japanese sentences in order; a ``[shares a photo: …]`` tag is its own piece."""
+    """English and Japanese sentences in order; each line is split on its own, without the
+    ``Name:`` speaker label a pasted transcript puts at its start."""
     out: list[str] = []
-    for chunk in _PHOTO.split(text):
-        out.extend(_split_plain(chunk))
-    out.extend(match.group(0) for match in _PHOTO.finditer(text))
+    for line in strip_speaker_labels(text).splitlines():
+        out.extend(_split_plain(line))
     return out
+
+
+def strip_speaker_labels(text: str) -> str:
+    """Remove ``Name:`` labels at line starts ("Ken: I moved." → "I moved.")."""
+    return _SPEAKER_LABEL.sub("", text)
 
 
 def _split_plain(text: str) -> list[str]:

@@ -35,8 +35,9 @@ class EventText:
     event_id: int
     speaker: str
     role: str  # "user" | "assistant" | "other"
-    text: str
+    text: str  # the words said, nothing else
     timestamp: datetime | None = None
+    image_caption: str | None = None  # what a shared image showed (event metadata)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.consolidate import DEFAULT_NOTES_PER_TURN, OfflineConsolidator, note_budget
+from omoide.engine.consolidate_text import strip_speaker_labels
 from omoide.engine.consolidate_types import (
     Consolidation,
     Consolidator,
@@ -46,7 +48,13 @@ You keep the long-term memory of an AI persona. Below is one closed episode of a
 one event per line: [id] date speaker (role): text. Consolidate it into notes.
 
 Notes:
-- Each note stands alone: third person with the speaker's name, never "I" or "you".
+- Each note stands alone: third person with the speaker's name, never "I" or "you", and \
+never a "Name:" speaker prefix.
+- Assistant events (role "assistant") are the persona speaking: they may explain what a user \
+meant, but never state a fact about the user on their own; cite a user event for every fact \
+about the user.
+- Hobbies, skills and instruments are facts ("plays the saxophone"). Keep a full name next to \
+a nickname ("Kenji Sato, called Ken").
 - Keep the specifics: names, places, dates, objects, numbers. Turn relative dates ("yesterday", \
 "last month", 先週) into absolute ones using the event's date.
 - One note may combine several events about the same thing. Skip greetings, thanks, praise, \
@@ -103,7 +111,8 @@ class LLMConsolidator:
 def _prompt(events: Sequence[EventText]) -> str:
     return "\n".join(
         f"[{e.event_id}] {e.timestamp.date().isoformat() if e.timestamp else '?'} "
-        f"{_one_line(e.speaker)} ({e.role}): {_one_line(e.text)}"
+        f"{_one_line(e.speaker)} ({e.role}): "
+        f"{_one_line(turn_text(e.text, {IMAGE_CAPTION: e.image_caption}))}"
         for e in events
     )
 
@@ -121,6 +130,9 @@ def _consolidation(answer: Any, events: Sequence[EventText], budget: int) -> Con
     notes = [note for item in raw_notes if (note := _note(item, known)) is not None]
     if raw_notes and not notes:
         raise LLMOutputError("no note cites an event of the episode")
+    # The persona's own turns inform a note but never make one by themselves.
+    persona_events = {e.event_id for e in events if e.role == "assistant"}
+    notes = [n for n in notes if not set(n.source_event_ids) <= persona_events]
     user_events = {e.event_id for e in events if e.role == "user"}
     profile = [p for item in _list(answer, "profile") if (p := _profile(item, user_events))]
     return Consolidation(notes=_within_budget(notes, budget), profile=tuple(profile))
@@ -137,7 +149,7 @@ def _note(item: Any, known: set[int]) -> NoteDraft | None:
     """One validated note; None when none of its sources belongs to the episode."""
     if not isinstance(item, dict):
         raise LLMOutputError("a note is not a JSON object")
-    content = _one_line(str(item.get("content") or ""))[:CONTENT_LIMIT]
+    content = _one_line(strip_speaker_labels(str(item.get("content") or "")))[:CONTENT_LIMIT]
     if not content:
         raise LLMOutputError("a note has no content")
     sources = tuple(sorted({i for i in _ints(item.get("sources")) if i in known}))

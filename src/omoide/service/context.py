@@ -6,13 +6,15 @@ persona's own state, bi-temporally, in one transaction. The text itself (section
 English/Japanese wording) is assembled by the pure ``engine/context.py``.
 
 "Time since the last session" is measured from the previous session's end, or its start when it
-never ended. For ``get_context``, a most recent session that is still open is taken as the
+never ended (a session ended by ``session_begin`` or for being idle ends at its last turn).
+For ``get_context``, a most recent session that is still open is taken as the
 current one: the gap is then the one before it (what ``session_begin`` reported).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -68,12 +70,14 @@ class SessionStart:
 
 class ContextService:
     def __init__(self, store: SqliteStore, clock: Clock, settings: SettingsService,
-                 state: StateService, blocks: BlockService) -> None:
+                 state: StateService, blocks: BlockService,
+                 end_open_sessions: Callable[[str], object] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
         self.state = state
         self.blocks = blocks
+        self.end_open_sessions = end_open_sessions
 
     def get_context(self, persona: str) -> ContextResult:
         """The context as of now; reads only."""
@@ -82,7 +86,10 @@ class ContextService:
         return self._build(persona, now=now, previous_at=previous, reference=reference)
 
     def session_begin(self, persona: str) -> SessionStart:
-        """Open a session and return its id with the context for it."""
+        """End the persona's other open sessions (as ``session_end`` would), then open a
+        session and return its id with the context for it."""
+        if self.end_open_sessions is not None:
+            self.end_open_sessions(persona)
         now = self.clock.now()
         opened = self.store.sessions_meta(persona).begin(now=now)
         previous = None if opened.previous is None else opened.previous.last_seen

@@ -90,7 +90,7 @@ class EpisodeSearch:
         turns = [e for e in store.events_between(window.session_id, window.first, window.last)
                  if e.episode_id == window.episode_id]
         header = f"[{turns[0].timestamp.date().isoformat()}]" if turns else ""
-        content = "\n".join([header, *(f"{e.speaker}: {e.content}" for e in turns)])
+        content = "\n".join([header, *(f"{e.speaker}: {e.text}" for e in turns)])
         best = max((sims.get(e.id, 0.0) for e in turns), default=0.0)
         ident = str(window.episode_id) if window.episode_id is not None \
             else f"open:{window.session_id}"

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
+from omoide.engine.attachments import turn_text
 from omoide.errors import EmbedderMismatch
-from omoide.service.sessions import _EPISODE_EMBED_CHARS
+from omoide.service.sessions import EPISODE_EMBED_CHARS, turn_passage
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.vector_models import VECTOR_TABLES, StaleRow, VectorModels, VectorTable
 
@@ -57,10 +58,10 @@ def check_embedder(store: SqliteStore, embedder: Embedder, clock: Clock) -> None
 
 def passage(spec: VectorTable, row: StaleRow) -> str:
     """The text a row was embedded from, exactly as ingestion embeds it."""
-    if spec.name == "events":  # SessionService embeds a turn as "Speaker: text"
-        return f"{row.speaker}: {row.content}"
+    if spec.name == "events":
+        return turn_passage(row.speaker, turn_text(row.content, row.metadata))
     if spec.name == "episodes":
-        return row.content[:_EPISODE_EMBED_CHARS]
+        return row.content[:EPISODE_EMBED_CHARS]
     return row.content
 
 

@@ -6,6 +6,9 @@ Trigger / why / outcome:
 - the job segments only the turns after the last closed episode (closed episodes are never
   rewritten); every segment but the still-open last one becomes an episode (all of them once
   the session has ended), with its FTS entry and vector, and queues ``episode.consolidate``.
+- a session ends by ``session_end``, by ``session_begin`` (which ends the persona's other open
+  sessions first) or by the scheduler once it heard no turn for ``session_idle_minutes``; all
+  three queue the same final segmentation, so nothing said is left unconsolidated.
 - consolidation turns an episode into notes through the normal write path (dedup, evolution,
   classification) with ``source = consolidation``, ``source_ref`` = the episode and provenance
   to the exact events; profile facts also update the bi-temporal user state.
@@ -17,12 +20,14 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
+from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
 from omoide.engine.consolidate_types import Consolidator, EventText
 from omoide.engine.segment import SegmentParams, Turn, segment_offline
 from omoide.errors import InvalidInput
@@ -35,7 +40,14 @@ from omoide.store.sqlite.sessions import Episode, Event, NewEpisode, NewEvent, S
 from omoide.store.sqlite.sessions_meta import new_session_id
 from omoide.store.sqlite.store import SqliteStore
 
-__all__ = ["CONSOLIDATE_JOB", "SEGMENT_JOB", "SessionService", "episode_text"]
+__all__ = [
+    "CONSOLIDATE_JOB",
+    "EPISODE_EMBED_CHARS",
+    "SEGMENT_JOB",
+    "SessionService",
+    "episode_text",
+    "turn_passage",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -45,15 +57,21 @@ CONSOLIDATE_JOB = "episode.consolidate"
 ROLES = ("user", "assistant", "other")
 MAX_EVENTS_PER_BATCH = 1000
 MAX_EVENT_CHARS = 50_000
-_EPISODE_EMBED_CHARS = 2000
+EPISODE_EMBED_CHARS = 2000
 _KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
          "profile": MemoryKind.PROFILE}
 
 
+def turn_passage(speaker: str, text: str) -> str:
+    """What a turn's vector is embedded from (ingestion and reindex alike)."""
+    return f"{speaker}: {text}"
+
+
 def episode_text(events: list[Event]) -> str:
-    """An episode as text: a date header, then one ``Speaker: text`` line per turn."""
+    """An episode as text: a date header, then one ``Speaker: text`` line per turn (an image
+    caption from the event's metadata follows the words)."""
     header = f"[{events[0].timestamp.date().isoformat()}]" if events else ""
-    return "\n".join([header, *(f"{e.speaker}: {e.content}" for e in events)])
+    return "\n".join([header, *(f"{e.speaker}: {e.text}" for e in events)])
 
 
 class SessionService:
@@ -114,6 +132,44 @@ class SessionService:
             self.on_enqueue()
         return ended
 
+    def end_open(self, persona: str) -> list[str]:
+        """End every open session of the persona (``session_begin`` does this first), with the
+        same effect as :meth:`end`; returns their ids."""
+        return self._end_where(persona, idle_since=None)
+
+    def end_idle(self, persona: str) -> list[str]:
+        """End the persona's sessions that heard no turn for ``session_idle_minutes``."""
+        minutes = self.settings.get(persona).session_idle_minutes
+        if minutes <= 0:
+            return []
+        return self._end_where(persona, idle_since=self.clock.now() - timedelta(minutes=minutes))
+
+    def end_idle_sessions(self) -> int:
+        """The scheduler's sweep over every persona (one indexed query each); returns how many
+        sessions it ended."""
+        ended = 0
+        for persona in self.store.list_personas():
+            ids = self.end_idle(persona.name)
+            if ids:
+                logger.info("ended %d idle session(s) persona=%s", len(ids), persona.name)
+            ended += len(ids)
+        return ended
+
+    def _end_where(self, persona: str, *, idle_since: datetime | None) -> list[str]:
+        store = self.store.sessions(persona)
+
+        def queue(conn: sqlite3.Connection, session_id: str) -> None:
+            self._queue(conn, store.persona_id, SEGMENT_JOB,
+                        {"session_id": session_id, "final": True})
+
+        ended = store.end_open(idle_since=idle_since, after=queue)
+        if ended and self.on_enqueue:
+            self.on_enqueue()
+        return ended
+
+    def get(self, persona: str, session_id: str) -> Session:
+        return self.store.sessions(persona).get(session_id)
+
     def episodes(self, persona: str, session_id: str) -> list[tuple[Episode, list[str]]]:
         """The session's episodes with the keys of the notes consolidated from each."""
         store = self.store.sessions(persona)
@@ -163,6 +219,12 @@ class SessionService:
         metadata = event.get("metadata")
         if metadata is not None and not isinstance(metadata, dict):
             raise InvalidInput(f"{where}.metadata must be an object", field=f"{where}.metadata")
+        caption = (metadata or {}).get(IMAGE_CAPTION)
+        if caption is not None and (not isinstance(caption, str)
+                                    or len(caption) > MAX_CAPTION_CHARS):
+            raise InvalidInput(f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
+                               f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+                               field=f"{where}.metadata.{IMAGE_CAPTION}")
         timestamp = check_timestamp(event.get("timestamp"), f"{where}.timestamp")
         return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
                         timestamp=timestamp or self.clock.now(),
@@ -200,7 +262,7 @@ class SessionService:
             drafts.append(NewEpisode(
                 first_seq=seg.start, last_seq=seg.end, content=text, topic=seg.topic,
                 surprise=seg.surprise, boundary_reason=str(seg.boundary_reason),
-                vector=self.embedder.embed_passages([text[:_EPISODE_EMBED_CHARS]])[0]))
+                vector=self.embedder.embed_passages([text[:EPISODE_EMBED_CHARS]])[0]))
 
         def queue(conn: sqlite3.Connection, ids: list[int]) -> None:
             if cfg.episode_consolidation_enabled:
@@ -225,7 +287,8 @@ class SessionService:
         known = store.event_vectors([e.id for e in events])
         missing = [e for e in events if e.id not in known]
         if missing:
-            fresh = self.embedder.embed_passages([f"{e.speaker}: {e.content}" for e in missing])
+            fresh = self.embedder.embed_passages([turn_passage(e.speaker, e.text)
+                                                  for e in missing])
             store.save_event_vectors([e.id for e in missing], fresh)
             known.update({e.id: v for e, v in zip(missing, fresh, strict=True)})
         return np.stack([known[e.id] for e in events]).astype(np.float32)
@@ -240,7 +303,8 @@ class SessionService:
         cfg = self.settings.get(persona)
         result = self.consolidator_for(cfg).consolidate(
             [EventText(event_id=e.id, speaker=e.speaker, role=e.role, text=e.content,
-                       timestamp=e.timestamp) for e in events])
+                       timestamp=e.timestamp, image_caption=image_caption(e.metadata))
+             for e in events])
         when = {e.id: e.timestamp for e in events}
         created = 0
         for note in result.notes:

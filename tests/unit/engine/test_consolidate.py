@@ -68,7 +68,7 @@ def test_consolidate_returns_nothing_when_there_are_no_events() -> None:
     assert consolidate_offline([]) == Consolidation(notes=(), profile=())
 
 
-def test_note_is_in_third_person_with_resolved_date_and_said_on_suffix() -> None:
+def test_note_is_in_third_person_with_resolved_date_and_a_date_suffix() -> None:
     events = episode(
         ("Caroline", "I went to a support group yesterday."),
         ("Melanie", "Wow, that's cool!"),
@@ -76,7 +76,7 @@ def test_note_is_in_third_person_with_resolved_date_and_said_on_suffix() -> None
     [note] = consolidate_offline(events).notes
     assert (
         note.content
-        == "Caroline went to a support group yesterday (7 May 2023). (said on 8 May 2023)"
+        == "Caroline went to a support group yesterday (7 May 2023). (8 May 2023)"
     )
     assert note.source_event_ids == (7,)
 
@@ -104,7 +104,7 @@ def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
     [note] = consolidate_offline(events).notes
     assert note.content == (
         "John joined a volunteer group in Denver last week (the week before 8 May 2023). "
-        "(said on 8 May 2023)"
+        "(8 May 2023)"
     )
 
 
@@ -200,7 +200,7 @@ def test_profile_statement_always_becomes_a_profile_note() -> None:
     )
     result = consolidate_offline(events)
     assert [(n.content, n.kind) for n in result.notes] == [
-        ("Rau's name is Laura. Rau wants to be called Rau. (said on 8 May 2023)", NoteKind.PROFILE)
+        ("Rau's name is Laura. Rau wants to be called Rau. (8 May 2023)", NoteKind.PROFILE)
     ]
     assert result.profile == (
         ProfileUpdate(key="name", value="Laura", source_event_id=7),
@@ -247,13 +247,13 @@ def test_note_kind_follows_the_main_sentence(text: str, kind: NoteKind) -> None:
 def test_consolidate_keeps_fewer_notes_than_turns_on_a_realistic_chat() -> None:
     notes = consolidate_offline(REALISTIC).notes
     assert [n.content for n in notes] == [
-        "Melanie is swamped with the kids and work. (said on 8 May 2023)",
+        "Melanie is swamped with the kids and work. (8 May 2023)",
         "Caroline went to an LGBTQ support group yesterday (7 May 2023) and it was so powerful."
-        " (said on 8 May 2023)",
-        "Caroline is planning to study counseling next year (2024). (said on 8 May 2023)",
+        " (8 May 2023)",
+        "Caroline is planning to study counseling next year (2024). (8 May 2023)",
         "Melanie painted a lake sunrise last year (2022). Painting is Melanie's favourite way to"
-        " relax. (said on 8 May 2023)",
-        "Melanie is off to go swimming with the kids now. (said on 8 May 2023)",
+        " relax. (8 May 2023)",
+        "Melanie is off to go swimming with the kids now. (8 May 2023)",
     ]
     assert len(notes) <= len(REALISTIC) // 2
 
@@ -301,3 +301,100 @@ def test_consolidate_never_copies_the_episode_and_cites_only_its_events(
     cited = [i for n in notes for i in n.source_event_ids]
     assert set(cited) <= set(ids)
     assert cited == sorted(cited)
+
+
+# -- issue 8: names, labels, the persona's turns, hobbies, captions ------------------------
+
+
+def test_full_name_is_kept_next_to_the_nickname() -> None:
+    result = consolidate_offline(episode(
+        ("Ken", "Hi! I'm Kenji Sato, but please call me Ken."),
+        ("Haru", "Nice to meet you, Ken!"), assistant="Haru"))
+    assert [(p.key, p.value) for p in result.profile] == [
+        ("name", "Kenji Sato"), ("preferred_address", "Ken"), ("nickname", "Ken")]
+    (note,) = result.notes
+    assert note.kind == NoteKind.PROFILE
+    assert "Kenji Sato" in note.content and "called Ken" in note.content
+
+
+@pytest.mark.parametrize("text", ["I'm Japanese.", "I'm fine, thanks.", "I'm So Happy today",
+                                  "I'm Mary Jane's neighbour."])
+def test_im_followed_by_a_word_is_not_a_name(text: str) -> None:
+    assert consolidate_offline(episode(("Ken", text), ("Ami", "Oh nice."))).profile == ()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("花子は「はなちゃん」と呼ばれたい。", [("preferred_address", "はなちゃん")]),
+    ("私は「はなちゃん」と呼ばれたい。", [("preferred_address", "はなちゃん")]),
+    ("みんなに「はなちゃん」って呼ばれてる。", [("nickname", "はなちゃん")]),
+    ("妹は「みっちゃん」と呼ばれたい。", []),
+    ("山田花子と申します。", [("name", "山田花子")]),
+])
+def test_japanese_profile_statements(text: str, expected: list[tuple[str, str]]) -> None:
+    result = consolidate_offline(episode(("花子", text), ("ハル", "はい。"), assistant="ハル"))
+    assert [(p.key, p.value) for p in result.profile] == expected
+
+
+def test_speaker_labels_never_end_up_in_a_note() -> None:
+    notes = consolidate_offline(episode(
+        ("Ken", "Ken: I moved to Sapporo in March for a new job at the clinic."),
+        ("Ami", "Ami: Oh nice."),
+        ("花子", "花子：来月から京都の図書館で司書として働きます。"),
+        ("Ami", "Ami: Wow."))).notes
+    assert [n.content.split(" (")[0].split("（")[0] for n in notes] == [
+        "Ken moved to Sapporo in March for a new job at the clinic.",
+        "花子は、来月",
+    ]
+
+
+def test_a_short_answer_is_read_with_the_personas_question() -> None:
+    notes = consolidate_offline(episode(
+        ("Ken", "I work as a pharmacist near the station in Sapporo."),
+        ("Haru", "Nice. Where do you live now?"),
+        ("Ken", "Osaka."),
+        ("Haru", "You live in Chicago, right?"),
+        ("Ken", "No."),
+        ("Haru", "How are you?"),
+        ("Ken", "Thanks!"), assistant="Haru")).notes
+    assert [(n.source_event_ids, n.content) for n in notes] == [
+        ((7,), "Ken works as a pharmacist near the station in Sapporo. (8 May 2023)"),
+        ((17, 27), "Asked “Where do you live now?”, Ken answered “Osaka.” (8 May 2023)"),
+        ((37, 47), "Asked “You live in Chicago, right?”, Ken answered “No.” (8 May 2023)"),
+    ]
+
+
+def test_the_personas_turns_never_become_notes() -> None:
+    notes = consolidate_offline(episode(
+        ("Ken", "I work as a pharmacist near the station."),
+        ("Haru", "You must be a software engineer at a bank in Chicago, right?"),
+        ("Haru", "I remember you love jazz and live in Chicago with your two dogs."),
+        ("Ken", "No, I'm a pharmacist, as I said."), assistant="Haru")).notes
+    assert notes and all(n.source_event_ids[0] in {7, 37} for n in notes)
+    assert not any("Chicago" in n.content for n in notes)
+
+
+@pytest.mark.parametrize("text", ["I play the saxophone.", "I speak Portuguese.",
+                                  "My hobby is knitting.", "趣味はピアノです。",
+                                  "サックスを吹いています。"])
+def test_hobbies_skills_and_instruments_are_notes(text: str) -> None:
+    notes = consolidate_offline(episode(("Ken", text), ("Ami", "Nice!"))).notes
+    assert len(notes) == 1 and notes[0].source_event_ids == (7,)
+    assert "hobby" in notes[0].tags
+
+
+def test_an_image_caption_rides_along_and_is_never_parsed_from_the_words() -> None:
+    events = [
+        EventText(7, "Ken", "user", "Here is my new horn, I bought it last month for 900 dollars.",
+                  SAID, image_caption="a gold tenor saxophone on a stand"),
+        EventText(17, "Ami", "user", "Wow!", SAID),
+    ]
+    (note,) = consolidate_offline(events).notes
+    assert "(Ken shared an image showing a gold tenor saxophone on a stand)" in note.content
+    assert "[" not in note.content
+
+
+def test_a_note_that_does_not_name_its_speaker_says_who_said_it() -> None:
+    (note,) = consolidate_offline(episode(
+        ("Ken", "The clinic near Odori Park closes at seven on Fridays since October."),
+        ("Ami", "Good to know."))).notes
+    assert note.content.endswith("(Ken, 8 May 2023)")

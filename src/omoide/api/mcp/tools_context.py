@@ -78,6 +78,7 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         session and returns your context as text to read: who you are and your current state,
         who the user is and how to address them, how long it has been since you last talked,
         recent memories, the most important memories that are still strong, and memory stats.
+        A session you left open is ended first, so nothing said in it is lost.
         Returns {session_id, started_at, previous_session_at, text, sections, ...}.
         Example: session_begin()."""
 

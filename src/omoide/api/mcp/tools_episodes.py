@@ -42,6 +42,15 @@ class Turn(BaseModel):
         "ISO-8601 time it was said (default: now)."))] = None
     external_id: Annotated[str | None, Field(max_length=200, description=(
         "Your id for the turn; sending the same id again never duplicates it."))] = None
+    image_caption: Annotated[str | None, Field(min_length=1, max_length=2000, description=(
+        "When the speaker shared an image: a short description of what it shows."))] = None
+
+    def event(self) -> dict[str, Any]:
+        """The HTTP API's event shape: the caption travels in metadata."""
+        out = self.model_dump(exclude_none=True, exclude={"image_caption"})
+        if self.image_caption:
+            out["metadata"] = {"image_caption": self.image_caption}
+        return out
 
 
 def register_episode_tools(server: MCPServer, omoide: Omoide,
@@ -66,7 +75,7 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
         def body() -> CallToolResult:
             persona = persona_of(ctx)
             sessions.open(persona, session_id=session_id)
-            events = [t.model_dump(exclude_none=True) for t in turns]
+            events = [t.event() for t in turns]
             accepted, duplicates = sessions.record(persona, session_id, events)
             out = {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
             return tool_result(out, f"recorded {accepted} turn(s) in {session_id}"
@@ -78,7 +87,9 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
     def session_end(ctx: Context, session_id: SessionId) -> Result:
         """Mark the conversation as finished, at its end (goodbye, or the user leaving). The
         last turns become an episode and everything is consolidated into notes in the
-        background. Returns {session_id, ended_at}. Example: session_end(session_id="ses_…")."""
+        background (a session you forget to end is ended after session_idle_minutes without a
+        turn, or by the next session_begin). Returns {session_id, ended_at}.
+        Example: session_end(session_id="ses_…")."""
 
         def body() -> CallToolResult:
             ended = sessions.end(persona_of(ctx), session_id)

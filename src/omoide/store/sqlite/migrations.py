@@ -6,11 +6,13 @@ tables, stays in one place). Never edit a released migration: add the next one.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from omoide.engine.attachments import turn_text
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations"]
@@ -282,8 +284,21 @@ CREATE TABLE embedder (
 def _open_turns_fts(conn: sqlite3.Connection) -> None:
     """Turns used to enter the keyword index only when their episode closed; now every turn is
     indexed when posted, so index the turns of segments that were still open."""
-    rows = conn.execute("SELECT id, content FROM session_events WHERE episode_id IS NULL")
-    EVENT_FTS.index(conn, [(r[0], r[1]) for r in rows])
+    rows = conn.execute("SELECT id, content, metadata FROM session_events "
+                        "WHERE episode_id IS NULL")
+    EVENT_FTS.index(conn, [(r[0], turn_text(r[1], json.loads(r[2] or "{}"))) for r in rows])
+
+
+# When a session last heard a turn, so the scheduler can end idle sessions with one indexed
+# query (the partial index holds open sessions only; the expression is the sweep's own).
+_SESSION_IDLE = """
+ALTER TABLE sessions ADD COLUMN last_event_at TEXT;
+UPDATE sessions SET last_event_at = (
+    SELECT MAX(MAX(e.timestamp), MAX(e.created_at)) FROM session_events e
+    WHERE e.session_pk = sessions.id);
+CREATE INDEX sessions_open_idle ON sessions(persona_id, COALESCE(last_event_at, started_at))
+    WHERE ended_at IS NULL
+"""
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -297,6 +312,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "memory_tags", _script(_TAGS)),
     Migration(8, "embedder", _script(_EMBEDDER)),
     Migration(9, "open_turns_fts", _open_turns_fts),
+    Migration(10, "session_idle", _script(_SESSION_IDLE)),
 )
 
 

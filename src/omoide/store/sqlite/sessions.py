@@ -12,13 +12,14 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.attachments import turn_text
 from omoide.errors import Conflict, NotFound
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
@@ -59,10 +60,16 @@ class Event:
     seq: int
     speaker: str
     role: str
-    content: str
+    content: str  # the words as posted
     timestamp: datetime
     external_id: str | None
     episode_id: int | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The turn as text wherever text is used: its words, then an image caption."""
+        return turn_text(self.content, self.metadata)
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,10 @@ SELECT_EPISODE = """
 SELECT ep.*, s.session_id AS sid FROM episodes ep JOIN sessions s ON s.id = ep.session_pk
 """
 
+SELECT_OPEN = "SELECT id, session_id FROM sessions WHERE persona_id = ? AND ended_at IS NULL"
+# Served by the partial index sessions_open_idle (its expression, verbatim).
+SELECT_IDLE = SELECT_OPEN + " AND COALESCE(last_event_at, started_at) <= ?"
+
 
 def _session(row: sqlite3.Row) -> Session:
     return Session(pk=row["id"], session_id=row["session_id"], started_at=dt(row["started_at"]),
@@ -111,7 +122,8 @@ def _session(row: sqlite3.Row) -> Session:
 def _event(row: sqlite3.Row) -> Event:
     return Event(id=row["id"], session_id=row["sid"], seq=row["seq"], speaker=row["speaker"],
                  role=row["role"], content=row["content"], timestamp=dt(row["timestamp"]),
-                 external_id=row["external_id"], episode_id=row["episode_id"])
+                 external_id=row["external_id"], episode_id=row["episode_id"],
+                 metadata=json.loads(row["metadata"] or "{}"))
 
 
 def _episode(row: sqlite3.Row) -> Episode:
@@ -167,6 +179,28 @@ class SessionStore:
                 after(conn)
         return self.get(session.session_id)
 
+    def end_open(self, *, idle_since: datetime | None = None,
+                 after: Callable[[sqlite3.Connection, str], None] | None = None) -> list[str]:
+        """End the persona's open sessions (only those without a turn since ``idle_since``
+        when it is given); returns their ids. ``ended_at`` is the session's last turn (or its
+        start), when the conversation actually stopped. A session is ended once: the update
+        only touches rows still open, and ``after`` runs for those, in the same transaction.
+        """
+        sql, args = SELECT_OPEN, (self.persona_id,)
+        if idle_since is not None:
+            sql, args = SELECT_IDLE, (self.persona_id, iso(idle_since))
+        ended: list[str] = []
+        with self.db.write() as conn:
+            for pk, session_id in conn.execute(sql, args).fetchall():
+                changed = conn.execute(
+                    "UPDATE sessions SET ended_at = MAX(started_at, COALESCE(last_event_at, "
+                    "started_at)) WHERE id = ? AND ended_at IS NULL", (pk,)).rowcount
+                if changed:
+                    ended.append(session_id)
+                    if after is not None:
+                        after(conn, session_id)
+        return ended
+
     # -- events --------------------------------------------------------------------------
 
     def add_events(self, session: Session, events: Sequence[NewEvent], *, now: datetime,
@@ -189,9 +223,15 @@ class SessionStore:
                 if cur.rowcount:
                     seq += 1
                     accepted += 1
-                    fresh.append((int(cur.lastrowid or 0), event.content))
+                    fresh.append((int(cur.lastrowid or 0),
+                                  turn_text(event.content, event.metadata)))
             # Turns are keyword-searchable as soon as they are posted, open session or not.
             EVENT_FTS.index(conn, fresh)
+            if accepted:
+                # The idle clock runs from the later of when a turn was said and when it came.
+                latest = max([now, *(e.timestamp for e in events)])
+                conn.execute("UPDATE sessions SET last_event_at = MAX(COALESCE(last_event_at, ''), "
+                             "?) WHERE id = ?", (iso(latest), session.pk))
             if accepted and after is not None:
                 after(conn)
         return accepted, len(events) - accepted

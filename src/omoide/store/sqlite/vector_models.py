@@ -7,10 +7,12 @@ compared with it, so a different model is refused until every row has been re-em
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -33,14 +35,14 @@ class VectorTable:
 
 VECTOR_TABLES = (
     VectorTable("memories", "memory_vectors", "memory_id",
-                "SELECT o.id, o.content, '' FROM memories o WHERE o.persona_id = ?",
+                "SELECT o.id, o.content, '', '{}' FROM memories o WHERE o.persona_id = ?",
                 "revision"),
     VectorTable("events", "event_vectors", "event_id",
-                "SELECT o.id, o.content, o.speaker FROM session_events o "
+                "SELECT o.id, o.content, o.speaker, o.metadata FROM session_events o "
                 "JOIN event_vectors v ON v.event_id = o.id WHERE o.persona_id = ?",
                 "event_revision"),
     VectorTable("episodes", "episode_vectors", "episode_id",
-                "SELECT o.id, o.content, '' FROM episodes o WHERE o.persona_id = ?",
+                "SELECT o.id, o.content, '', '{}' FROM episodes o WHERE o.persona_id = ?",
                 "event_revision"),
 )
 
@@ -59,6 +61,7 @@ class StaleRow:
     id: int
     content: str
     speaker: str
+    metadata: dict[str, Any]
 
 
 class VectorModels:
@@ -95,7 +98,7 @@ class VectorModels:
             f"{spec.select} AND NOT EXISTS (SELECT 1 FROM {spec.table} w "
             f"WHERE w.{spec.key} = o.id AND w.model_id = ?) ORDER BY o.id",
             (persona_id, model_id)).fetchall()
-        return [StaleRow(int(r[0]), r[1], r[2]) for r in rows]
+        return [StaleRow(int(r[0]), r[1], r[2], json.loads(r[3] or "{}")) for r in rows]
 
     def save(self, spec: VectorTable, persona_id: int, ids: Sequence[int], vectors: np.ndarray,
              *, model_id: str) -> None:

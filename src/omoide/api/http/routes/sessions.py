@@ -47,9 +47,11 @@ def end_session(persona: Persona, session_id: str, app: App) -> dict[str, Any]:
 
 
 @router.get("/api/sessions/{persona}/{session_id}/episodes",
-            summary="Episodes with event ranges, topics and the notes consolidated from them")
+            summary="The session's end (null while open), its episodes with event ranges, "
+                    "topics and the notes consolidated from them")
 def episodes(persona: Persona, session_id: str, app: App) -> dict[str, Any]:
-    return {"session_id": session_id,
+    session = app.sessions.get(persona, session_id)
+    return {"session_id": session_id, "ended_at": ts(session.ended_at),
             "episodes": [render_episode(ep, notes)
                          for ep, notes in app.sessions.episodes(persona, session_id)]}
 

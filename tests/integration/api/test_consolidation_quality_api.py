@@ -1,0 +1,101 @@
+"""Consolidation quality over HTTP (issue 8 item 8), on two chats written for these tests
+(``tests/integration/fixtures/chat_{en,ja}.json``): a full name is kept next to the nickname,
+no note carries a ``Name:`` label, the persona's guesses never become the user's facts,
+hobbies and instruments are notes, an image caption posted as event metadata reaches the notes
+and the search, and a Japanese nickname preference stays current next to a move to Kyoto."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from omoide_testing import LiveServer, wait_for_jobs
+
+from omoide.clock import FixedClock
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SPEAKER_LABEL = re.compile(r"^\s*[^\s:：]{1,30}\s*[:：]", re.MULTILINE)
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((FIXTURES / f"chat_{name}.json").read_text(encoding="utf-8"))
+
+
+def post_and_end(server: LiveServer, key: str, persona: str, chat: dict[str, Any],
+                 clock: FixedClock) -> list[dict[str, Any]]:
+    events = []
+    for i, turn in enumerate(chat["turns"]):
+        speaker = chat["user"] if turn["role"] == "user" else chat["assistant"]
+        event = {"speaker": speaker, "role": turn["role"], "content": turn["content"],
+                 "external_id": f"t{i + 1}",
+                 "timestamp": (clock.now() + timedelta(seconds=20 * i)).isoformat()}
+        if "metadata" in turn:
+            event["metadata"] = turn["metadata"]
+        events.append(event)
+    with server.client(key) as c:
+        c.post(f"/api/sessions/{persona}", json={"session_id": "first"})
+        assert c.post(f"/api/sessions/{persona}/first/events",
+                      json={"events": events}).json()["accepted"] == len(events)
+        c.post(f"/api/sessions/{persona}/first/end")
+        wait_for_jobs(server.omoide, persona)
+        notes = c.get(f"/api/memories/{persona}", params={"limit": 200}).json()["memories"]
+    return notes
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_chat_consolidates_into_the_users_facts(server: LiveServer, clock: FixedClock,
+                                                  lang: str) -> None:
+    chat = load(lang)
+    persona = f"chat-{lang}"
+    key = server.create_persona(persona)
+    notes = post_and_end(server, key, persona, chat, clock)
+    expect = chat["expect"]
+    assert notes
+    current = [n for n in notes if n["valid_until"] is None and n["superseded_by"] is None]
+    text = "\n".join(n["content"] for n in current)
+    for wanted in expect["notes_contain"]:
+        assert wanted in text, f"{wanted!r} not in current notes:\n{text}"
+    everything = "\n".join(n["content"] for n in notes)
+    for unwanted in expect["never_in_notes"]:
+        assert unwanted not in everything, f"{unwanted!r} came from the persona:\n{everything}"
+    for note in notes:
+        assert not SPEAKER_LABEL.search(note["content"]), note["content"]
+    # Every note rests on something the user said (the persona's turns only inform).
+    user_ids = {f"t{i + 1}" for i, t in enumerate(chat["turns"]) if t["role"] == "user"}
+    for note in notes:
+        cited = {s["external_id"] for s in note["sources"]}
+        assert cited & user_ids, (note["content"], cited)
+    with server.client(key) as c:
+        state = c.get(f"/api/user-state/{persona}").json()["state"]
+    for field, value in expect["user_state"].items():
+        assert state.get(field) == value, state
+
+
+def test_full_name_and_nickname_are_both_in_notes(server: LiveServer,
+                                                  clock: FixedClock) -> None:
+    key = server.create_persona("ken")
+    notes = post_and_end(server, key, "ken", load("en"), clock)
+    profile = [n["content"] for n in notes if n["kind"] == "profile"]
+    assert any("Kenji Sato" in p and "Ken" in p.replace("Kenji", "") for p in profile), profile
+
+
+def test_an_image_caption_is_searchable_and_kept_out_of_the_words(
+        server: LiveServer, clock: FixedClock) -> None:
+    key = server.create_persona("ken")
+    post_and_end(server, key, "ken", load("en"), clock)
+    with server.client(key) as c:
+        found = c.get("/api/search/ken", params={"q": "gold tenor saxophone on a stand",
+                                                 "include_episodes": "true"}).json()["results"]
+        cited = {s["external_id"] for r in found for s in r["sources"]}
+        assert "t17" in cited
+        episodes = c.get("/api/sessions/ken/first/episodes").json()["episodes"]
+        assert any("for 1,200 dollars. [image: a gold tenor saxophone" in e["content"]
+                   for e in episodes)
+        bad = c.post("/api/sessions/ken/first/events", json={"events": [
+            {"speaker": "Ken", "content": "x", "metadata": {"image_caption": 3}}]})
+        assert bad.status_code == 422
+        assert bad.json()["error"]["field"] == "events[0].metadata.image_caption"
