@@ -94,7 +94,8 @@ def test_reindex_moves_the_folder_to_another_embedder(make_app: Callable[..., Om
         assert {(m, d) for m, d, _ in after[table].values()} == {("hash-ngram-64", 64)}
     assert recorded(moving) == ("hash-ngram-64", 64)
     reopened = make_app(embedder=new)
-    request = reopened.search.build_request("rin", query="saxophone Sundays", mode="semantic")
+    request = reopened.search.build_request("rin", query="saxophone Sundays", mode="semantic",
+                                            include_episodes=False)
     assert "saxophone" in reopened.search.search("rin", request).results[0].content
     hits = reopened.sessions.store.sessions("rin").event_index.search(
         new.embed_query("sister Osaka"), limit=3)
