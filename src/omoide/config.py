@@ -78,12 +78,12 @@ PERSONA_SETTINGS: tuple[Setting, ...] = (
             0, 1),
     Setting("min_segment_turns", int, 3, "Shorter segments merge into the previous one.", 1, 100),
     Setting("episode_consolidation_enabled", bool, True, "Consolidate episodes into notes."),
-    Setting("episode_search_enabled", bool, True, "Fall back from notes to episodes in search."),
+    Setting("episode_search_enabled", bool, True,
+            "Default search ranks conversation excerpts beside notes (include_episodes "
+            "overrides it per request)."),
     Setting("session_idle_minutes", float, 30.0,
             "An open session with no new turn for this long is ended by the scheduler, exactly "
             "like session_end (segmentation, consolidation, user state); 0 disables.", 0, 525600),
-    Setting("memory_preload_count", int, 5,
-            "Search adds episodes when fewer notes than this qualify.", 0, 100),
     Setting("keep_recent", int, 6, "Chat turns kept verbatim by compaction.", 0, 200),
     Setting("context_use_llm_summary", bool, True, "Stage-4 LLM summary in chat compaction."),
     Setting("summary_max_chars", int, 300, "Maximum length of the stage-4 summary.", 50, 5000),
@@ -121,7 +121,6 @@ class PersonaSettings:
     episode_consolidation_enabled: bool = True
     episode_search_enabled: bool = True
     session_idle_minutes: float = 30.0
-    memory_preload_count: int = 5
     keep_recent: int = 6
     context_use_llm_summary: bool = True
     summary_max_chars: int = 300
