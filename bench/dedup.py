@@ -8,6 +8,8 @@ reports per embedder, split and language:
 
 - paraphrases caught: share of ``duplicate`` pairs answered ``duplicate`` (duplicate recall);
 - wrongly dropped: share of ``different`` pairs answered ``duplicate`` (false duplicate rate);
+- linked: of the ``different`` pairs saved (and long enough to evolve), how many evolution
+  linked (a SEMANTIC link between the two memories, after the background jobs ran);
 
 next to what cosine alone (no value-change veto) would have done, and, with ``--sweep``, the
 same two numbers over a range of raw thresholds (cosine + veto, from the engine directly) to
@@ -42,6 +44,7 @@ SPLITS = ("train", "validation")
 LANGS = ("en", "ja")
 TARGET_RECALL = 0.85
 TARGET_FALSE = 0.03
+EVOLUTION_MIN_CHARS = 30  # the default evolution_min_chars: shorter memories never evolve
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Decision:
     cosine: float
     status: str  # what MemoryService.create answered for b
     veto: str | None  # the value change found between a and b, if any
+    linked: bool | None  # evolution linked a and b (None: b was not saved)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class Score:
     dropped: int
     cosine_caught: int  # cosine alone (no veto)
     cosine_dropped: int
+    saved_long: int  # different pairs saved whose new text is long enough to evolve
+    linked_long: int  # … of which evolution linked the two
 
     @property
     def recall(self) -> float | None:
@@ -110,15 +116,22 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
                 first = app.memories.create(persona, app.memories.build_new(content=pair.a))
                 assert first.status == "created"
                 second = app.memories.create(persona, app.memories.build_new(content=pair.b))
+                app.runner.run_until_idle()  # evolution of both memories
+                linked = None
+                if second.status == "created":
+                    links = app.memories.links(persona, second.memory.key)
+                    linked = first.memory.key in {link.other_key for link in links}
                 vectors = embedder.embed_passages([pair.a, pair.b])
                 change = find_value_change(pair.a, pair.b)
                 decisions.append(Decision(pair, round(float(vectors[0] @ vectors[1]), 4),
-                                          second.status, change.reason if change else None))
+                                          second.status, change.reason if change else None,
+                                          linked))
         finally:
             app.close()
     threshold = embedder.calibration.to_raw(0.85)
     meta = {"embedder": name, "model_id": embedder.model_id,
             "raw_threshold": round(threshold, 4), "anchors": embedder.calibration.anchors,
+            "evolution_band": (round(embedder.calibration.to_raw(0.8), 4), round(threshold, 4)),
             "seconds": round(time.perf_counter() - started, 1)}
     return decisions, meta
 
@@ -126,11 +139,14 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
 def score(decisions: list[Decision], threshold: float) -> Score:
     dup = [d for d in decisions if d.pair.label == "duplicate"]
     diff = [d for d in decisions if d.pair.label == "different"]
+    long = [d for d in diff if len(d.pair.b) >= EVOLUTION_MIN_CHARS]
     return Score(
         duplicates=len(dup), caught=sum(d.status == "duplicate" for d in dup),
         different=len(diff), dropped=sum(d.status == "duplicate" for d in diff),
         cosine_caught=sum(d.cosine > threshold for d in dup),
-        cosine_dropped=sum(d.cosine > threshold for d in diff))
+        cosine_dropped=sum(d.cosine > threshold for d in diff),
+        saved_long=sum(d.linked is not None for d in long),
+        linked_long=sum(bool(d.linked) for d in long))
 
 
 def table(decisions: list[Decision], threshold: float, splits: list[str]) -> dict:
@@ -171,14 +187,20 @@ def render(results: list[dict], header: str) -> str:
                   f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
                   f"calibration); {meta['seconds']} s.", "",
                   "| split | pairs | paraphrases caught | wrongly dropped | cosine alone: caught "
-                  "| cosine alone: dropped |", "|---|---|---|---|---|---|"]
+                  "| cosine alone: dropped | different & saved: linked |",
+                  "|---|---|---|---|---|---|---|"]
         for split, by_lang in res["scores"].items():
             for lang, s in by_lang.items():
                 lines.append(
                     f"| {split} | {lang} | {s.caught}/{s.duplicates} ({_pct(s.recall)}) "
                     f"| {s.dropped}/{s.different} ({_pct(s.false_rate)}) "
-                    f"| {s.cosine_caught}/{s.duplicates} | {s.cosine_dropped}/{s.different} |")
-        lines += ["", "Errors (cosine, split, shape; the value change found, if any):", ""]
+                    f"| {s.cosine_caught}/{s.duplicates} | {s.cosine_dropped}/{s.different} "
+                    f"| {s.linked_long}/{s.saved_long} |")
+        low, high = meta["evolution_band"]
+        lines += ["", f"Evolution band [{low}, {high}]. \"Linked\" counts related-but-different "
+                  f"pairs whose second memory was saved and is at least {EVOLUTION_MIN_CHARS} "
+                  "characters long (shorter memories skip evolution).", "",
+                  "Errors (cosine, split, shape; the value change found, if any):", ""]
         for d in res["errors"]:
             kind = "missed paraphrase" if d.pair.label == "duplicate" else "dropped"
             lines.append(f"- {kind} {d.cosine:.3f} [{d.pair.split}, {d.pair.shape}] "
@@ -218,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
             split: {lang: {**asdict(s), "recall": s.recall, "false_rate": s.false_rate}
                     for lang, s in by_lang.items()} for split, by_lang in res["scores"].items()},
             "decisions": [{**asdict(d.pair), "cosine": d.cosine, "status": d.status,
-                           "veto": d.veto} for d in decisions]})
+                           "veto": d.veto, "linked": d.linked} for d in decisions]})
     command = "python bench/dedup.py " + " ".join(argv if argv is not None else sys.argv[1:])
     header = (f"`{command.strip()}` on {len(pairs)} pairs from `{_shown(args.data)}` "
               f"(targets on validation with e5: paraphrases caught ≥ {TARGET_RECALL:.0%}, "

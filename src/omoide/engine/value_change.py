@@ -10,20 +10,27 @@ on most paraphrases too. Outcome: the pair is a duplicate unless one of five val
 - the polarity (not / never / no longer / quit / dislike; ない / ません / やめた / 嫌い),
 - the person the statement is about (mother ↔ father, 姉 ↔ 兄, the user ↔ the user's wife),
 - a name, place or other proper noun (capitalised words in English; kanji and katakana words
-  in Japanese).
+  in Japanese),
 
-A value counts as *replaced* only when each statement holds one the other lacks: a statement
-that merely adds a number, or reorders the same words ("大阪出身" / "出身地は大阪"), keeps the
-same values. A Japanese word is missing from the other statement when fewer than half of its
-characters appear there, so 子供 / 子ども and 出身 / 出身地 stay the same word. Statements in two
-languages are compared on numbers only. No I/O, no model: deterministic and symmetric.
+or one statement announces a change that the other does not ("now works at a bookshop", 転職した).
+
+A number, time or name counts as *replaced* only when each statement holds one the other
+lacks: a statement that merely adds a number, or reorders the same words ("大阪出身" /
+"出身地は大阪"), keeps the same values. People are compared as sets: naming another or an extra
+person changes whom the statement is about. A Japanese word is missing from the other statement
+when fewer than half of its characters, or none of two in a row, appear there: 子供 / 子ども and
+出身 / 出身地 stay the same word, 熊本出身 / 長崎出身 do not. Statements in two languages are
+compared on numbers only. No I/O, no model: deterministic and symmetric.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 
 from omoide.engine.text import EN_STOPWORDS, is_japanese, normalise
 from omoide.engine.value_numbers import blank_numbers, find_numbers, find_times
@@ -37,6 +44,7 @@ class ChangeKind(StrEnum):
     NEGATION = "negation"
     PERSON = "person"
     NAME = "name"
+    CHANGE = "change"  # one statement says something changed, the other does not
 
 
 @dataclass(frozen=True)
@@ -60,11 +68,13 @@ class Statement:
 
     text: str  # normalised (NFKC)
     lang: str  # "en" or "ja"
-    numbers: frozenset[float]
+    numbers: tuple[float, ...]  # ascending, repeats kept
     times: frozenset[str]
     negative: bool
+    announces_change: bool
     people: frozenset[str]
     names: tuple[str, ...]  # proper nouns / content words that can be replaced
+    words: frozenset[str]  # English: every lower-case word, to look names up in
 
 
 # --- polarity -----------------------------------------------------------------------------
@@ -83,6 +93,20 @@ _JA_NOT_NEGATIVE = re.compile(
 _JA_NEGATIVE = re.compile(
     r"(?<=[\u3040-\u309f])ない|ません|なかった|無い|ずに|やめ[たてる]|辞め[たてる]|止め[たてる]|"
     r"嫌い|苦手|かつて")
+
+
+# A statement that announces a change ("now works at a bookshop", 転職した) is news about a
+# value, never a restatement of one that does not: the replaced value may be any word.
+_EN_CHANGE = re.compile(
+    r"\b(?:now|nowadays|these\s+days|anymore|switched|switches|changed|became|become|moved|"
+    r"relocated|instead|replaced)\b", re.IGNORECASE)
+_JA_CHANGE = re.compile(
+    r"今は|今では|最近は|変わった|変えた|替えた|換えた|乗り換え|転職|引っ越|転居|移った|移り住|"
+    r"代わりに|になった")
+
+
+def _announces_change(text: str, lang: str) -> bool:
+    return (_JA_CHANGE if lang == "ja" else _EN_CHANGE).search(text) is not None
 
 
 def _negative(text: str, lang: str) -> bool:
@@ -196,37 +220,46 @@ def _ja_names(text: str) -> tuple[str, ...]:
 
 def read_statement(text: str) -> Statement:
     """Parse one statement into its values (language detected from its script)."""
-    text = normalise(text)
+    text = normalise(text).replace("’", "'")
     lang = "ja" if is_japanese(text) else "en"
     people, rest = _people(text, lang)
     rest = blank_numbers(rest, lang)
     names = _ja_names(_SELF["ja"].sub(" ", rest)) if lang == "ja" else _en_names(rest)
+    words: set[str] = set()
+    if lang == "en":
+        words = set(_EN_WORD.findall(text.lower())) | set(_EN_WORD.findall(rest.lower()))
+        words |= {part for w in words for part in re.split(r"[-']", w)}
+        words |= {re.sub(r"'s$", "", w) for w in words}
     return Statement(text=text, lang=lang, numbers=find_numbers(text, lang),
                      times=find_times(text, lang), negative=_negative(text, lang),
-                     people=people, names=names)
+                     announces_change=_announces_change(text, lang), people=people, names=names,
+                     words=frozenset(words))
 
 
 # --- comparing ----------------------------------------------------------------------------
 
 
-def _replaced(first: frozenset, second: frozenset) -> tuple[list, list] | None:
-    """Values each side holds and the other lacks, when both sides hold one."""
-    only_first, only_second = sorted(first - second), sorted(second - first)
+def _replaced(first: Collection, second: Collection) -> tuple[list, list] | None:
+    """Values each side holds and the other lacks, when both sides hold one (sets, or
+    ``Counter`` multisets, where a value said twice on one side and once on the other counts)."""
+    only_first, only_second = sorted(first - second), sorted(second - first)  # type: ignore
     return (only_first, only_second) if only_first and only_second else None
 
 
 def _en_has(word: str, other: Statement) -> bool:
-    words = set(_EN_WORD.findall(other.text.lower().replace("’", "'")))
-    words |= {re.sub(r"'s$", "", w) for w in words}
     forms = {word, word + "s", word + "es", word[:-1] if word.endswith("s") else word}
-    return bool(forms & words)
+    return bool(forms & other.words)
 
 
 def _ja_has(span: str, other: Statement) -> bool:
     if span.isascii():
         return span in other.text.lower()
     chars = [c for c in span if c not in _WEAK_CHARS] or list(span)
-    return sum(c in other.text for c in chars) * 2 >= len(chars)
+    present = [c in other.text for c in chars]
+    # Two absent characters in a row are a word of their own: 熊本出身 / 長崎出身 share half
+    # their characters, but 熊本 is gone.
+    absent_word = any(not a and not b for a, b in pairwise(present))
+    return sum(present) * 2 >= len(chars) and not absent_word
 
 
 def _missing(first: Statement, second: Statement) -> list[str]:
@@ -257,7 +290,7 @@ def _same_script_or_words(gone: list[str], new: list[str]) -> bool:
 
 def compare(first: Statement, second: Statement) -> ValueChange | None:
     """The first value that changed between two parsed statements, or None."""
-    swapped = _replaced(first.numbers, second.numbers)
+    swapped = _replaced(Counter(first.numbers), Counter(second.numbers))
     if swapped:
         return ValueChange(ChangeKind.NUMBER, *(tuple(f"{v:g}" for v in side)
                                                 for side in swapped))
@@ -275,6 +308,10 @@ def compare(first: Statement, second: Statement) -> ValueChange | None:
     names = _names_replaced(first, second)
     if names:
         return ValueChange(ChangeKind.NAME, tuple(names[0]), tuple(names[1]))
+    if first.announces_change != second.announces_change:
+        stated = ("stated",), ()
+        return ValueChange(ChangeKind.CHANGE, *(stated if first.announces_change
+                                                else stated[::-1]))
     return None
 
 

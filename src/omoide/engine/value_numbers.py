@@ -3,7 +3,7 @@
 Dedup's value-change check (``engine/value_change.py``) needs "3", "three", "三" and "3つ" to be
 one value, "8万円" to equal "80,000円", and "June 5" to equal "6月5日": it compares values, never
 spellings. Numbers become floats (month names count as their month number, so a date is the
-set of its numbers); words that name a time without a number (weekdays, seasons, "next week",
+multiset of its numbers); words that name a time without a number (weekdays, seasons, "next week",
 先週, 毎朝) become canonical tokens. Kanji numerals count only before a counter (三人, 二匹, 十年),
 so 一番 ("most") and 一緒 ("together") are not numbers. Only the standard library; no I/O.
 """
@@ -89,15 +89,15 @@ def _en_number_run(run: str) -> float:
     return total + current
 
 
-def _en_numbers(text: str) -> set[float]:
-    values: set[float] = set()
+def _en_numbers(text: str) -> list[float]:
+    values: list[float] = []
     for match in _DIGITS.finditer(text):
         value = float(match.group().replace(",", ""))
         if value < 12 and _EN_PM.match(text[match.end():]):
             value += 12  # "7 pm" is 19:00
-        values.add(value)
-    values.update(_en_number_run(m.group().lower()) for m in _EN_NUMBER_RUN.finditer(text))
-    values.update(float(_EN_MONTHS[m.group(1).lower()]) for m in _months(text))
+        values.append(value)
+    values.extend(_en_number_run(m.group().lower()) for m in _EN_NUMBER_RUN.finditer(text))
+    values.extend(float(_EN_MONTHS[m.group(1).lower()]) for m in _months(text))
     return values
 
 
@@ -169,8 +169,8 @@ def _kanji_value(numeral: str) -> float | None:
     return float(total + section + (digit or 0))
 
 
-def _ja_numbers(text: str) -> set[float]:
-    values: set[float] = set()
+def _ja_numbers(text: str) -> list[float]:
+    values: list[float] = []
     for match in _JA_DIGITS.finditer(text):
         value = float(match.group(1).replace(",", ""))
         if match.group(2):
@@ -178,11 +178,11 @@ def _ja_numbers(text: str) -> set[float]:
         if value < 12 and text[match.end():].startswith("時") and _JA_PM.search(
                 text[: match.start()]):
             value += 12
-        values.add(value)
+        values.append(value)
     for match in _JA_KANJI_NUMBER.finditer(_JA_ENOUGH.sub("  ", text)):
         value = _kanji_value(match.group(1))
         if value is not None:
-            values.add(value)
+            values.append(value)
     return values
 
 
@@ -195,9 +195,10 @@ def _ja_times(text: str) -> set[str]:
 # --- both ---------------------------------------------------------------------------------
 
 
-def find_numbers(text: str, lang: str) -> frozenset[float]:
-    """Every number in a normalised statement (NFKC), whatever its notation."""
-    return frozenset(_ja_numbers(text) if lang == "ja" else _en_numbers(text))
+def find_numbers(text: str, lang: str) -> tuple[float, ...]:
+    """Every number in a normalised statement (NFKC), whatever its notation, in ascending
+    order and as often as it occurs: "March 3" is (3, 3), so "April 3" (3, 4) differs."""
+    return tuple(sorted(_ja_numbers(text) if lang == "ja" else _en_numbers(text)))
 
 
 def find_times(text: str, lang: str) -> frozenset[str]:
