@@ -15,10 +15,11 @@ both sides, as dedup compares stored texts, and derives the calibration anchors
 - spec 1.0  ↦ 1.0.
 
 With ``--dedup-pairs PATH`` (``bench/data/dedup_pairs.jsonl``) the 0.85 anchor is chosen
-instead on that set's *train* split, as dedup decides: a pair is dropped when cosine > threshold
-and ``find_value_change`` finds no changed value. The anchor is the threshold with the highest
-paraphrase recall whose false duplicate rate stays within ``--max-false-rate`` (ties go to the
-higher threshold); the validation split is left to ``bench/dedup.py``.
+instead on that set's *train* split pooled with the calibration pairs, as dedup decides: a
+pair is dropped when cosine > threshold and ``find_value_change`` finds no changed value.
+The anchor is the threshold with the highest paraphrase recall whose false duplicate rate
+stays within ``--max-false-rate`` (ties go to the higher threshold); the validation split is
+left to ``bench/dedup.py``.
 
 It prints a report (or JSON with ``--json``), the anchors as Python source, and writes
 ``bench/results/calibration.md`` and ``.json``. It does not change any source file.
@@ -155,15 +156,17 @@ class DedupChoice:
 
 
 def dedup_anchor_with_veto(
-    embedder: Embedder, rows: list[dict], max_false_rate: float
+    embedder: Embedder, rows: list[dict], calibration: list[Pair], max_false_rate: float
 ) -> DedupChoice:
     """Highest-recall threshold of "cosine > t and no value change" within the false-rate
-    budget, on the ``train`` rows of a dedup set (labels ``duplicate`` / ``different``)."""
-    train = [r for r in rows if r["split"] == "train"]
-    pairs = [Pair(a=r["a"], b=r["b"], label=Label.RELATED, lang=r["lang"]) for r in train]
+    budget, on the ``train`` rows of a dedup set (labels ``duplicate`` / ``different``) pooled
+    with the calibration pairs (``related`` and ``unrelated`` count as different)."""
+    train = [(r["a"], r["b"], r["label"] == "duplicate") for r in rows if r["split"] == "train"]
+    train += [(p.a, p.b, p.label is Label.DUPLICATE) for p in calibration]
+    pairs = [Pair(a=a, b=b, label=Label.RELATED, lang="en") for a, b, _ in train]
     scores = pair_cosines(embedder, pairs)
-    kept = np.array([find_value_change(r["a"], r["b"]) is None for r in train])
-    duplicate = np.array([r["label"] == "duplicate" for r in train])
+    kept = np.array([find_value_change(a, b) is None for a, b, _ in train])
+    duplicate = np.array([is_duplicate for _, _, is_duplicate in train])
     values = np.unique(scores)
     candidates = np.concatenate([(values[:-1] + values[1:]) / 2, [values[-1]]])
     flagged = (scores[None, :] > candidates[:, None]) & kept[None, :]
@@ -274,7 +277,8 @@ def derive_anchors(
     if choice is not None:
         dedup = choice.threshold
         dedup_note = (
-            f"dedup set train split with the value-change veto: recall {choice.recall:.3f}, "
+            f"{choice.pairs} pairs (dedup set train split + these), with the value-change "
+            f"veto: recall {choice.recall:.3f}, "
             f"false duplicates {choice.false_rate:.3f} (budget {choice.max_false_rate:.3f})"
         )
     evolution = round(float(np.quantile(related, evolution_quantile)), ANCHOR_DECIMALS)
@@ -381,7 +385,7 @@ def measure(
     langs = np.array([pair.lang for pair in pairs])
     choice = None
     if dedup_rows is not None:
-        choice = dedup_anchor_with_veto(embedder, dedup_rows, max_false_rate)
+        choice = dedup_anchor_with_veto(embedder, dedup_rows, pairs, max_false_rate)
     anchors, notes = derive_anchors(scores, labels, evolution_quantile, objective, choice)
     calibration = Calibration(anchors=anchors)
     dedup, evolution = calibration.to_raw(SPEC_DEDUP), calibration.to_raw(SPEC_EVOLUTION)

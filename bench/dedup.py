@@ -14,9 +14,10 @@ reports per embedder, split and language:
 next to what cosine alone (no value-change veto) would have done, and, with ``--sweep``, the
 same two numbers over a range of raw thresholds (cosine + veto, from the engine directly) to
 choose a calibration anchor on the train split. Writes ``bench/results/dedup.md`` and ``.json``.
+It also reads the calibration pairs' format (``src/omoide/embed/calibration_pairs.jsonl``).
 
     .venv/bin/python bench/dedup.py [--data PATH] [--embedder e5,use] [--split all|train|validation]
-                                    [--sweep] [--out DIR]
+                                    [--sweep] [--out bench/results/dedup]
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO / "bench" / "data" / "dedup_pairs.jsonl"
 DEFAULT_OUT = REPO / "bench" / "results"
 SPLITS = ("train", "validation")
-LANGS = ("en", "ja")
 TARGET_RECALL = 0.85
 TARGET_FALSE = 0.03
 EVOLUTION_MIN_CHARS = 30  # the default evolution_min_chars: shorter memories never evolve
@@ -87,16 +87,21 @@ class Score:
 
 
 def load_pairs(path: Path) -> list[Pair]:
+    """Dedup pairs, or the calibration pairs' format (``related`` / ``unrelated`` count as
+    ``different``; no split: reported as ``unsplit``)."""
     pairs = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            pair = Pair(**json.loads(line))
-        except (ValueError, TypeError) as exc:
+            row = json.loads(line)
+            label = "duplicate" if row["label"] == "duplicate" else "different"
+            pair = Pair(a=row["a"], b=row["b"], label=label, lang=row["lang"],
+                        shape=row.get("shape", row["label"]), split=row.get("split", "unsplit"))
+        except (ValueError, KeyError) as exc:
             raise SystemExit(f"{path}:{number}: bad pair ({exc})") from exc
-        if pair.label not in ("duplicate", "different") or pair.split not in SPLITS:
-            raise SystemExit(f"{path}:{number}: label or split not recognised")
+        if pair.split not in (*SPLITS, "unsplit"):
+            raise SystemExit(f"{path}:{number}: split must be one of {', '.join(SPLITS)}")
         pairs.append(pair)
     return pairs
 
@@ -149,12 +154,13 @@ def score(decisions: list[Decision], threshold: float) -> Score:
         linked_long=sum(bool(d.linked) for d in long))
 
 
-def table(decisions: list[Decision], threshold: float, splits: list[str]) -> dict:
+def table(decisions: list[Decision], threshold: float) -> dict:
     out: dict = {}
-    for split in splits:
+    present = {d.pair.split for d in decisions}
+    for split in [s for s in (*SPLITS, "unsplit") if s in present]:
         in_split = [d for d in decisions if d.pair.split == split]
         out[split] = {"all": score(in_split, threshold)}
-        for lang in LANGS:
+        for lang in dict.fromkeys(d.pair.lang for d in in_split):
             out[split][lang] = score([d for d in in_split if d.pair.lang == lang], threshold)
     return out
 
@@ -221,19 +227,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("all", *SPLITS), default="all")
     parser.add_argument("--sweep", action="store_true",
                         help="threshold sweep on the train split (tuning aid)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "dedup",
+                        help="report path without suffix (.md and .json are written)")
     args = parser.parse_args(argv)
     pairs = load_pairs(args.data)
-    splits = list(SPLITS) if args.split == "all" else [args.split]
-    pairs = [p for p in pairs if p.split in splits]
+    if args.split != "all":
+        pairs = [p for p in pairs if p.split == args.split]
     results, payload = [], []
     for name in [n.strip() for n in args.embedder.split(",") if n.strip()]:
         decisions, meta = run_embedder(name, pairs)
         wrong = [d for d in decisions
                  if (d.status == "duplicate") != (d.pair.label == "duplicate")]
-        res = {"meta": meta, "scores": table(decisions, meta["raw_threshold"], splits),
+        res = {"meta": meta, "scores": table(decisions, meta["raw_threshold"]),
                "errors": sorted(wrong, key=lambda d: (d.pair.split, d.pair.label, -d.cosine))}
-        if args.sweep:
+        if args.sweep and any(d.pair.split == "train" for d in decisions):
             res["sweep"], res["sweep_split"] = sweep(decisions, "train"), "train"
         results.append(res)
         payload.append({**meta, "scores": {
@@ -247,9 +254,9 @@ def main(argv: list[str] | None = None) -> int:
               f"related-but-different wrongly dropped ≤ {TARGET_FALSE:.0%}). Each pair: "
               "`a` created, then `b` through `MemoryService.create` in an empty persona.")
     markdown = render(results, header)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "dedup.md").write_text(markdown, encoding="utf-8")
-    (args.out / "dedup.json").write_text(
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".md").write_text(markdown, encoding="utf-8")
+    args.out.with_suffix(".json").write_text(
         json.dumps({"command": command.strip(), "pairs": len(pairs), "embedders": payload},
                    ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     print(markdown)

@@ -88,7 +88,7 @@ _EN_NEGATIVE = re.compile(
 # ない after kana is a negated verb or adjective (飲まない, 好きじゃない, 高くない); after kanji
 # it is part of a word (少ない, 危ない). The exclusions are idioms that negate nothing.
 _JA_NOT_NEGATIVE = re.compile(
-    r"かもしれない|しれない|しかない|もったいない|たまらない|違いない|仕方が?ない|"
+    r"かもしれない|しれない|しかない|もったいない|たまらない|違いない|仕方が?ない|目がない|"
     r"(?:ければ|くては|くちゃ)(?:ならない|いけない)|ないと(?:いけない|だめ)|ざるを得ない")
 _JA_NEGATIVE = re.compile(
     r"(?<=[\u3040-\u309f])ない|ません|なかった|無い|ずに|やめ[たてる]|辞め[たてる]|止め[たてる]|"
@@ -133,14 +133,14 @@ _EN_PEOPLE = {
 _JA_PEOPLE = {
     "祖父母": "祖父母", "祖母": "祖母|おばあちゃん|おばあさん",
     "祖父": "祖父|おじいちゃん|おじいさん",
-    "親友": "親友", "両親": "両親", "母": "母親|お母さん|おかあさん|母|ママ",
+    "両親": "両親", "母": "母親|お母さん|おかあさん|母|ママ",
     "父": "父親|お父さん|おとうさん|父|パパ", "兄弟": "兄弟", "姉妹": "姉妹",
     "姉": "お姉さん|姉", "妹": "妹", "兄": "お兄さん|兄", "弟": "弟", "息子": "息子",
     "娘": "娘", "子供": "子供|子ども|こども|お子さん", "妻": "妻|嫁|奥さん|家内",
     "夫": "(?<![丈工])夫|旦那|ご主人|主人(?!公)", "彼氏": "彼氏", "彼女": "彼女",
     "恋人": "恋人", "婚約者": "婚約者", "叔父": "叔父|伯父|おじさん", "叔母": "叔母|伯母|おばさん",
     "いとこ": "いとこ|従兄弟|従姉妹", "甥": "甥", "姪": "姪", "孫": "孫",
-    "友達": "友達|友だち|友人", "上司": "上司", "同僚": "同僚", "部下": "部下", "先輩": "先輩",
+    "友達": "友達|友だち|友人|親友", "上司": "上司", "同僚": "同僚", "部下": "部下", "先輩": "先輩",
     "後輩": "後輩", "隣人": "隣人|近所の人", "ルームメイト": "ルームメイト",
 }
 
@@ -188,10 +188,12 @@ _OPENERS = EN_STOPWORDS | {
 }
 _EN_CAPITAL = re.compile(r"\b([A-Z][A-Za-z0-9'’-]*)")
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*")
-_JA_SPAN = re.compile(r"[\u4e00-\u9fff\u3005]+|[\u30a1-\u30fa\u30fc]+|[A-Za-z][\w-]*")
-# Hiragana that may follow a noun: particles and the copula. After one kanji, any other
-# hiragana is okurigana: 住んで, 好き, 赤い are verb and adjective stems, not names.
+_JA_SPAN = re.compile(r"[\u4e00-\u9fff\u3005]+|[\u30a1-\u30fa\u30fc]+|[A-Za-z][A-Za-z0-9-]*")
+# Hiragana that may follow a noun: particles and the copula. Any other hiragana after a kanji
+# is okurigana, and that kanji is a verb or adjective stem (住んで, 好き, 赤い, 10年間習って),
+# not part of a name, unless a kanji word is followed by する (勉強して, 通勤する).
 _AFTER_NOUN = frozenset("はがをにでとのもへやかよねだ")
+_SURU = frozenset("しすさせ")
 _WEAK_CHARS = frozenset("ーッ・々")
 
 
@@ -211,9 +213,10 @@ def _ja_names(text: str) -> tuple[str, ...]:
     for match in _JA_SPAN.finditer(text):
         span = match.group()
         after = text[match.end(): match.end() + 1]
-        is_stem = (len(span) == 1 and "\u3040" <= after <= "\u309f"
-                   and after not in _AFTER_NOUN)
-        if not is_stem:
+        okurigana = "\u3040" <= after <= "\u309f" and after not in _AFTER_NOUN
+        if okurigana and not (len(span) > 1 and after in _SURU) and not span.isascii():
+            span = span[:-1]  # drop the verb or adjective stem
+        if span:
             names.append(span.lower() if span.isascii() else span)
     return tuple(dict.fromkeys(names))
 
