@@ -136,7 +136,7 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
     threshold = embedder.calibration.to_raw(0.85)
     meta = {"embedder": name, "model_id": embedder.model_id,
             "raw_threshold": round(threshold, 4), "anchors": embedder.calibration.anchors,
-            "evolution_band": (round(embedder.calibration.to_raw(0.8), 4), round(threshold, 4)),
+            "evolution_from": round(embedder.calibration.to_raw(0.8), 4),
             "seconds": round(time.perf_counter() - started, 1)}
     return decisions, meta
 
@@ -202,10 +202,10 @@ def render(results: list[dict], header: str) -> str:
                     f"| {s.dropped}/{s.different} ({_pct(s.false_rate)}) "
                     f"| {s.cosine_caught}/{s.duplicates} | {s.cosine_dropped}/{s.different} "
                     f"| {s.linked_long}/{s.saved_long} |")
-        low, high = meta["evolution_band"]
-        lines += ["", f"Evolution band [{low}, {high}]. \"Linked\" counts related-but-different "
-                  f"pairs whose second memory was saved and is at least {EVOLUTION_MIN_CHARS} "
-                  "characters long (shorter memories skip evolution).", "",
+        lines += ["", f"Evolution links neighbours from raw cosine {meta['evolution_from']} up. "
+                  "\"Linked\" counts related-but-different pairs whose second memory was saved "
+                  f"and is at least {EVOLUTION_MIN_CHARS} characters long (shorter memories skip "
+                  "evolution).", "",
                   "Errors (cosine, split, shape; the value change found, if any):", ""]
         for d in res["errors"]:
             kind = "missed paraphrase" if d.pair.label == "duplicate" else "dropped"
