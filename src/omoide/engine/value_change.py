@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
+from typing import Any
 
 from omoide.engine.text import EN_STOPWORDS, is_japanese, normalise
 from omoide.engine.value_numbers import blank_numbers, find_numbers, find_times
@@ -164,7 +165,6 @@ _PEOPLE_RE = {"en": _people_pattern(_EN_PEOPLE, words=True),
 def _people(text: str, lang: str) -> tuple[frozenset[str], str]:
     """The people a statement names (canonical), and the text with them blanked."""
     found: set[str] = set()
-
     pattern, groups = _PEOPLE_RE[lang]
 
     def take(match: re.Match[str]) -> str:
@@ -242,10 +242,11 @@ def read_statement(text: str) -> Statement:
 # --- comparing ----------------------------------------------------------------------------
 
 
-def _replaced(first: Collection, second: Collection) -> tuple[list, list] | None:
-    """Values each side holds and the other lacks, when both sides hold one (sets, or
-    ``Counter`` multisets, where a value said twice on one side and once on the other counts)."""
-    only_first, only_second = sorted(first - second), sorted(second - first)  # type: ignore
+def _replaced(first: Iterable[Any], second: Iterable[Any]) -> tuple[list, list] | None:
+    """Values each side holds and the other lacks, when both sides hold one. Compared as
+    multisets: a value said twice on one side and once on the other counts ("March 3")."""
+    a, b = Counter(first), Counter(second)
+    only_first, only_second = sorted(a - b), sorted(b - a)
     return (only_first, only_second) if only_first and only_second else None
 
 
@@ -293,7 +294,7 @@ def _same_script_or_words(gone: list[str], new: list[str]) -> bool:
 
 def compare(first: Statement, second: Statement) -> ValueChange | None:
     """The first value that changed between two parsed statements, or None."""
-    swapped = _replaced(Counter(first.numbers), Counter(second.numbers))
+    swapped = _replaced(first.numbers, second.numbers)
     if swapped:
         return ValueChange(ChangeKind.NUMBER, *(tuple(f"{v:g}" for v in side)
                                                 for side in swapped))
