@@ -14,10 +14,18 @@ both sides, as dedup compares stored texts, and derives the calibration anchors
   memory while a missed one only stores a near-copy);
 - spec 1.0  ↦ 1.0.
 
+With ``--dedup-pairs PATH`` (``bench/data/dedup_pairs.jsonl``) the 0.85 anchor is chosen
+instead on that set's *train* split pooled with the calibration pairs, as dedup decides: a
+pair is dropped when cosine > threshold and ``find_value_change`` finds no changed value.
+The anchor is the threshold with the highest paraphrase recall whose false duplicate rate
+stays within ``--max-false-rate`` (ties go to the higher threshold); the validation split is
+left to ``bench/dedup.py``.
+
 It prints a report (or JSON with ``--json``), the anchors as Python source, and writes
 ``bench/results/calibration.md`` and ``.json``. It does not change any source file.
 
     .venv/bin/python bench/calibrate.py [--pairs PATH] [--embedder use|e5|all] [--json]
+                                        [--dedup-pairs PATH [--max-false-rate 0.03]]
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import numpy as np
 
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.calibration import Calibration
+from omoide.engine.value_change import find_value_change
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = REPO / "src" / "omoide" / "embed" / "calibration_pairs.jsonl"
@@ -132,6 +141,46 @@ class EmbedderReport:
     uncalibrated_band: BandShare
     missed_duplicates: tuple[ScoredPair, ...]
     flagged_related: tuple[ScoredPair, ...]
+    dedup_choice: DedupChoice | None = None
+
+
+@dataclass(frozen=True)
+class DedupChoice:
+    """The dedup anchor chosen on the dedup set's train split, with the value-change veto."""
+
+    threshold: float
+    max_false_rate: float
+    pairs: int
+    recall: float
+    false_rate: float
+
+
+def dedup_anchor_with_veto(
+    embedder: Embedder, rows: list[dict], calibration: list[Pair], max_false_rate: float
+) -> DedupChoice:
+    """Highest-recall threshold of "cosine > t and no value change" within the false-rate
+    budget, on the ``train`` rows of a dedup set (labels ``duplicate`` / ``different``) pooled
+    with the calibration pairs (``related`` and ``unrelated`` count as different)."""
+    train = [(r["a"], r["b"], r["label"] == "duplicate") for r in rows if r["split"] == "train"]
+    train += [(p.a, p.b, p.label is Label.DUPLICATE) for p in calibration]
+    pairs = [Pair(a=a, b=b, label=Label.RELATED, lang="en") for a, b, _ in train]
+    scores = pair_cosines(embedder, pairs)
+    kept = np.array([find_value_change(a, b) is None for a, b, _ in train])
+    duplicate = np.array([is_duplicate for _, _, is_duplicate in train])
+    values = np.unique(scores)
+    candidates = np.concatenate([(values[:-1] + values[1:]) / 2, [values[-1]]])
+    flagged = (scores[None, :] > candidates[:, None]) & kept[None, :]
+    recall = (flagged & duplicate).sum(axis=1) / duplicate.sum()
+    false_rate = (flagged & ~duplicate).sum(axis=1) / (~duplicate).sum()
+    feasible = false_rate <= max_false_rate + 1e-12
+    best = np.flatnonzero(feasible & (recall >= recall[feasible].max() - 1e-12))[-1]
+    return DedupChoice(
+        threshold=round(float(candidates[best]), ANCHOR_DECIMALS),
+        max_false_rate=max_false_rate,
+        pairs=len(train),
+        recall=round(float(recall[best]), 3),
+        false_rate=round(float(false_rate[best]), 3),
+    )
 
 
 def load_pairs(path: Path) -> list[Pair]:
@@ -214,17 +263,29 @@ def bootstrap_interval(
 
 
 def derive_anchors(
-    scores: np.ndarray, labels: np.ndarray, evolution_quantile: float, objective: Objective
+    scores: np.ndarray,
+    labels: np.ndarray,
+    evolution_quantile: float,
+    objective: Objective,
+    choice: DedupChoice | None = None,
 ) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...]]:
     """The four anchors, rounded as they will be shipped, and how each was chosen."""
     duplicate, related = scores[labels == Label.DUPLICATE], scores[labels == Label.RELATED]
     zero = round(float(np.median(scores[labels == Label.UNRELATED])), ANCHOR_DECIMALS)
     dedup = round(best_dedup_threshold(duplicate, related, objective), ANCHOR_DECIMALS)
+    dedup_note = f"best {objective.value} score, duplicate vs related"
+    if choice is not None:
+        dedup = choice.threshold
+        dedup_note = (
+            f"{choice.pairs} pairs (dedup set train split + these), with the value-change "
+            f"veto: recall {choice.recall:.3f}, "
+            f"false duplicates {choice.false_rate:.3f} (budget {choice.max_false_rate:.3f})"
+        )
     evolution = round(float(np.quantile(related, evolution_quantile)), ANCHOR_DECIMALS)
     notes = [
         "median unrelated pair",
         f"related pairs' {evolution_quantile:.2f} quantile",
-        f"best {objective.value} score, duplicate vs related",
+        dedup_note,
         "identical text",
     ]
     if not zero < evolution < dedup:
@@ -309,7 +370,12 @@ def errors_at(
 
 
 def measure(
-    name: str, pairs: list[Pair], evolution_quantile: float, objective: Objective
+    name: str,
+    pairs: list[Pair],
+    evolution_quantile: float,
+    objective: Objective,
+    dedup_rows: list[dict] | None = None,
+    max_false_rate: float = 0.03,
 ) -> EmbedderReport:
     embedder = make_embedder(name)
     started = time.perf_counter()
@@ -317,7 +383,10 @@ def measure(
     seconds = time.perf_counter() - started
     labels = np.array([pair.label.value for pair in pairs])
     langs = np.array([pair.lang for pair in pairs])
-    anchors, notes = derive_anchors(scores, labels, evolution_quantile, objective)
+    choice = None
+    if dedup_rows is not None:
+        choice = dedup_anchor_with_veto(embedder, dedup_rows, pairs, max_false_rate)
+    anchors, notes = derive_anchors(scores, labels, evolution_quantile, objective, choice)
     calibration = Calibration(anchors=anchors)
     dedup, evolution = calibration.to_raw(SPEC_DEDUP), calibration.to_raw(SPEC_EVOLUTION)
     duplicate, related = scores[labels == Label.DUPLICATE], scores[labels == Label.RELATED]
@@ -346,6 +415,7 @@ def measure(
         uncalibrated_band=band_share(SPEC_EVOLUTION, SPEC_DEDUP, scores, labels),
         missed_duplicates=errors_at(dedup, scores, pairs, Label.DUPLICATE, flagged=False),
         flagged_related=errors_at(dedup, scores, pairs, Label.RELATED, flagged=True),
+        dedup_choice=choice,
     )
 
 
@@ -438,8 +508,8 @@ def render_embedder(report: EmbedderReport) -> list[str]:
         lines.append(f"- {spec} ↦ {raw} ({why})")
     lines += [
         "",
-        f"Dedup threshold over {BOOTSTRAP_ROUNDS} bootstrap resamples: 90% in "
-        f"[{low:.4f}, {high:.4f}].",
+        f"Dedup threshold of the {report.objective} objective (cosine only, these pairs) over "
+        f"{BOOTSTRAP_ROUNDS} bootstrap resamples: 90% in [{low:.4f}, {high:.4f}].",
         "",
         "```python",
         anchors_source(report),
@@ -482,6 +552,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--objective", choices=[o.value for o in Objective], default=Objective.BALANCED.value
     )
+    parser.add_argument(
+        "--dedup-pairs",
+        type=Path,
+        default=None,
+        help="choose the 0.85 anchor on this dedup set's train split, with the veto",
+    )
+    parser.add_argument("--max-false-rate", type=float, default=0.03)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--json", action="store_true", help="print JSON instead of the report")
     args = parser.parse_args(argv)
@@ -491,7 +568,17 @@ def main(argv: list[str] | None = None) -> int:
     pairs = load_pairs(args.pairs)
     names = ["use", "e5"] if args.embedder == "all" else [args.embedder]
     objective = Objective(args.objective)
-    reports = [measure(name, pairs, args.evolution_quantile, objective) for name in names]
+    dedup_rows = None
+    if args.dedup_pairs is not None:
+        dedup_rows = [
+            json.loads(line)
+            for line in args.dedup_pairs.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+    reports = [
+        measure(name, pairs, args.evolution_quantile, objective, dedup_rows, args.max_false_rate)
+        for name in names
+    ]
     command = "python bench/calibrate.py " + " ".join(argv if argv is not None else sys.argv[1:])
     header = (
         f"Measured {dt.date.today().isoformat()} with `{command.strip()}` on {len(pairs)} pairs "

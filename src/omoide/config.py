@@ -52,7 +52,8 @@ PERSONA_SETTINGS: tuple[Setting, ...] = (
     Setting("importance_weight", float, 0.1,
             "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1),
     Setting("dedup_threshold", float, 0.85,
-            "Spec-scale cosine above which a new memory is a duplicate (calibrated per embedder).",
+            "Spec-scale cosine above which a new memory is a duplicate unless a value changed "
+            "(calibrated per embedder).",
             0.5, 1),
     Setting("evolution_threshold", float, 0.8,
             "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1),

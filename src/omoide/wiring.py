@@ -154,7 +154,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     offline = OfflineClassifier()
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
-                             on_enqueue=runner.notify, change_detector=offline)
+                             on_enqueue=runner.notify)
     evolution = EvolutionService(store, embedder, clock, settings_service,
                                  _classifier_factory(llm, offline))
     state = StateService(store, clock)

@@ -42,6 +42,21 @@ def test_create_reports_duplicate_above_dedup_threshold(app: Omoide, persona: st
     assert app.memories.stats(persona).active == 1
 
 
+def test_create_saves_a_near_copy_whose_number_changed(app: Omoide, persona: str) -> None:
+    create(app, persona, "User has 2 cats named Miso and Kuro and a dog named Pochi")
+    again = create(app, persona, "User has 3 cats named Miso and Kuro and a dog named Pochi")
+    assert again.status == "created"
+    assert app.memories.stats(persona).active == 2
+
+
+def test_create_reports_duplicate_when_only_the_number_format_differs(app: Omoide,
+                                                                      persona: str) -> None:
+    first = create(app, persona, "User has two cats named Miso and Kuro and a dog named Pochi")
+    again = create(app, persona, "User has 2 cats named Miso and Kuro and a dog named Pochi")
+    assert again.status == "duplicate"
+    assert again.duplicate_of.key == first.memory.key
+
+
 def test_create_saves_a_different_memory(app: Omoide, persona: str) -> None:
     create(app, persona, "User lives in Tokyo with a cat named Miso")
     assert create(app, persona, "Haru prefers green tea in the morning").status == "created"

@@ -2,8 +2,9 @@
 
 Trigger: a ``memory.evolve`` job enqueued in the same transaction as the new memory.
 Why: linking related memories and closing contradicted ones must never delay the reply.
-Outcome (spec §Memory Evolution, §3-op): up to N neighbours in the evolution band
-[evolution, dedup] get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
+Outcome (spec §Memory Evolution, §3-op): up to N neighbours from the evolution threshold up
+(the spec's band [evolution, dedup], plus memories above dedup that were kept because a value
+changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
 classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``).
 Everything is applied in one transaction guarded by ``evolved_at`` — exactly once in effect.
@@ -64,10 +65,13 @@ class EvolutionService:
         ids = {m.key: i for i, m in others.items()}
 
         to_raw = self.embedder.calibration.to_raw
-        low, high = to_raw(cfg.evolution_threshold), to_raw(cfg.dedup_threshold)
+        low = to_raw(cfg.evolution_threshold)
         neighbours = []
         if len(memory.content) >= cfg.evolution_min_chars:
-            neighbours = [ids[m.key] for m, s in current if low <= s <= high]
+            # The spec's band ends at the dedup threshold because nothing above it used to be
+            # saved. Now a memory above it is saved when a value changed ("2 dogs" → "3 dogs"):
+            # the closest relative of all, so it is linked too (issue 8).
+            neighbours = [ids[m.key] for m, s in current if s >= low]
             neighbours = neighbours[: cfg.evolution_max_neighbours]
 
         band = to_raw(cfg.classify_band_low)

@@ -15,8 +15,8 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
-from omoide.engine.classify import Candidate, Classifier, Relation
 from omoide.engine.fsrs import elapsed_days, initial_stability, strength
+from omoide.engine.value_change import find_value_change
 from omoide.errors import InvalidInput
 from omoide.model import (
     UNSET,
@@ -58,15 +58,13 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
 class MemoryService:
     def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
                  settings: SettingsService, *, max_content_chars: int = 50_000,
-                 on_enqueue: Callable[[], None] | None = None,
-                 change_detector: Classifier | None = None) -> None:
+                 on_enqueue: Callable[[], None] | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
         self.settings = settings
         self.max_content_chars = max_content_chars
         self.on_enqueue = on_enqueue
-        self.change_detector = change_detector
 
     # -- create --------------------------------------------------------------------------
 
@@ -121,13 +119,15 @@ class MemoryService:
 
     def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
                         now: datetime) -> tuple[Memory, float] | None:
-        """The closest *current* memory above the calibrated dedup threshold, if any.
+        """The closest *current* memory above the calibrated dedup threshold that states the
+        same values, if any (spec §dedup; DESIGN write path step 2).
 
         Closed (superseded or expired) memories are not duplicates: restating a fact that was
-        true before and is true again must be saved, not swallowed. Nor is a near-copy that
-        changes or adds a detail ("2 dogs" → "3 dogs"): embeddings score such pairs as high as
-        paraphrases, so the offline change detector gets a veto, and the new memory is saved
-        for classification to handle (nothing is lost).
+        true before and is true again must be saved, not swallowed. Nor is a near-copy in which
+        a value changed ("2 dogs" → "3 dogs", a negation, another name, place or date):
+        embeddings score such pairs as high as paraphrases, so ``find_value_change`` gets a
+        narrow veto, and the new memory is saved for classification to handle. Paraphrases
+        (other words, order, voice, spelling, politeness) change no value and are duplicates.
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
@@ -137,17 +137,12 @@ class MemoryService:
             memory = memories.by_ids([memory_id]).get(memory_id)
             if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
                 continue
-            if self._changes_something(memory, content, similarity):
+            change = find_value_change(memory.content, content)
+            if change is not None:
+                logger.debug("not a duplicate of %s: %s changed", memory.key, change.kind)
                 continue
             return memory, similarity
         return None
-
-    def _changes_something(self, old: Memory, content: str, similarity: float) -> bool:
-        if self.change_detector is None:
-            return False
-        verdict = self.change_detector.classify(
-            content, [Candidate(old.key, old.content, similarity)])[0]
-        return verdict.relation != Relation.INDEPENDENT
 
     # -- read ----------------------------------------------------------------------------
 

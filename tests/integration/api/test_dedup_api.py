@@ -1,0 +1,87 @@
+"""Dedup over real HTTP with both bundled embedders: a paraphrase is answered ``duplicate``, a
+near-copy whose value changed is ``created`` (and linked to the old memory by evolution)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+
+from omoide.config import Settings
+from omoide.embed import Embedder, make_embedder
+from omoide.wiring import Omoide, build
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", params=["e5", "use"])
+def real_embedder(request: pytest.FixtureRequest) -> Embedder:
+    return make_embedder(request.param)
+
+
+@pytest.fixture
+def live(tmp_path: Path, real_embedder: Embedder) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    app: Omoide = build(Settings.from_env({}, data_dir=tmp_path), embedder=real_embedder,
+                        llm=None)
+    app.auth.ensure_admin_key(tmp_path, "omo_admin_dedup")
+    server, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key="omo_admin_dedup", omoide=app)
+    server.should_exit = True
+    thread.join(10)
+    app.close()
+
+
+@pytest.fixture
+def rin(live: LiveServer) -> Iterator[httpx.Client]:
+    with live.client(live.create_persona("rin")) as client:
+        yield client
+
+
+def post(client: httpx.Client, content: str) -> httpx.Response:
+    return client.post("/api/memories/rin", json={"content": content})
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    pytest.param("The user's favourite snack is rice crackers.",
+                 "Rice crackers are the user's favorite snack.", id="en-order-and-spelling"),
+    pytest.param("The user has two sisters.", "The user has 2 sisters.", id="en-number-format"),
+    pytest.param("ユーザーは福岡出身だ", "ユーザーの出身地は福岡", id="ja-reordered"),
+])
+def test_paraphrase_is_answered_duplicate(rin: httpx.Client, old: str, new: str) -> None:
+    first = post(rin, old)
+    assert first.status_code == 201
+    again = post(rin, new)
+    assert again.status_code == 200
+    assert again.json()["status"] == "duplicate"
+    assert again.json()["duplicate_of"]["key"] == first.json()["memory"]["key"]
+    assert len(rin.get("/api/memories/rin").json()["memories"]) == 1
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    pytest.param("The user has two sisters.", "The user has 3 sisters.", id="en-number"),
+    pytest.param("The user's favourite snack is rice crackers.",
+                 "The user's favourite snack is not rice crackers.", id="en-negation"),
+    pytest.param("ユーザーは福岡出身だ", "ユーザーは札幌出身だ", id="ja-place"),
+])
+def test_changed_value_is_created(rin: httpx.Client, old: str, new: str) -> None:
+    assert post(rin, old).status_code == 201
+    changed = post(rin, new)
+    assert changed.status_code == 201
+    assert changed.json()["status"] == "created"
+    assert len(rin.get("/api/memories/rin").json()["memories"]) == 2
+
+
+def test_changed_value_above_the_dedup_threshold_is_linked_by_evolution(
+        rin: httpx.Client, live: LiveServer) -> None:
+    old = post(rin, "The user goes swimming at the city pool twice a week.").json()["memory"]
+    wait_for_jobs(live.omoide, "rin")
+    new = post(rin, "The user goes swimming at the city pool three times a week.")
+    assert new.json()["status"] == "created"
+    wait_for_jobs(live.omoide, "rin")
+    links = rin.get(f"/api/memories/rin/{new.json()['memory']['key']}/links").json()
+    assert old["key"] in {link["key"] for link in links["links"]}
