@@ -289,13 +289,44 @@ def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int) -> lis
     """Notes and episode excerpts in one ranking by their fused scores (both in [0, 1]); a note
     wins a tie. Measured on LoCoMo (bench/locomo.py --experiment score_order) against
     alternating the two lists: evidence recall +0.015, containment +0.009, with e5 and USE.
-    Dropping a note whose source turns an excerpt above already shows costs containment
-    (-0.056 on conversations 26 and 30: a note states the fact with its date resolved), so
-    both are kept."""
+
+    An excerpt shows only turns that no result above it stands for (the source turn of a note
+    above, or a turn an excerpt above already shows); one with nothing left is dropped. On the
+    LoCoMo tuning conversations (26, 30, 41) this raised evidence recall within 1,000 tokens from
+    0.827 to 0.835 at the same containment. Notes are never dropped for an excerpt above them:
+    that cost containment (-0.056 on 26 and 30), since a note states its fact with its date."""
     tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
     tagged += [(h.score, 1, r, h) for r, h in enumerate(episodes)]
     tagged.sort(key=lambda t: (-t[0], t[1], t[2]))
-    return [h for *_, h in tagged[:top_k]]
+    cited: set[int] = set()  # event ids a result above already stands for
+    out: list[SearchHit] = []
+    for *_, hit in tagged:
+        turns = {source.event_id for source in hit.sources}
+        if hit.type == "episode" and turns & cited:
+            trimmed = without_turns(hit, cited)
+            if trimmed is None:
+                continue
+            hit = trimmed
+        cited |= turns
+        out.append(hit)
+        if len(out) == top_k:
+            break
+    return out
+
+
+def without_turns(hit: SearchHit, drop: set[int]) -> SearchHit | None:
+    """An excerpt (a date header, then one line per source turn) without the lines of the turns
+    in ``drop``; None when no line is left. An excerpt whose lines cannot be matched to its
+    turns one to one (a turn written over several lines) is returned whole."""
+    header, *lines = hit.content.split("\n")
+    if len(lines) != len(hit.sources):
+        return hit
+    kept = [(line, source) for line, source in zip(lines, hit.sources, strict=True)
+            if source.event_id not in drop]
+    if not kept:
+        return None
+    return replace(hit, content="\n".join([header, *(line for line, _ in kept)]),
+                   sources=tuple(source for _, source in kept))
 
 
 def fusion_weights(cfg: PersonaSettings, *, query_script: int, top_script: int | None

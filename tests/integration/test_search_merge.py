@@ -1,0 +1,48 @@
+"""How default search merges notes and conversation excerpts (pure part of the service)."""
+
+from __future__ import annotations
+
+from omoide.model import SearchHit, Source
+from omoide.service.search import _merge, without_turns
+
+
+def note(key: str, score: float, *events: int) -> SearchHit:
+    return SearchHit(type="note", id=key, content=f"note {key}", score=score, similarity=None,
+                     sources=tuple(Source(e, None) for e in events))
+
+
+def excerpt(ident: str, score: float, *events: int) -> SearchHit:
+    lines = [f"Ken: turn {e}" for e in events]
+    return SearchHit(type="episode", id=ident, content="\n".join(["[2026-11-30]", *lines]),
+                     score=score, similarity=None, sources=tuple(Source(e, None) for e in events))
+
+
+def test_one_ranking_by_score_note_first_on_a_tie() -> None:
+    merged = _merge([note("a", 0.9), note("b", 0.5)],
+                    [excerpt("1", 0.7, 10), excerpt("2", 0.5, 20)], top_k=10)
+    assert [h.id for h in merged] == ["a", "1", "b", "2"]
+
+
+def test_an_excerpt_shows_only_turns_no_result_above_stands_for() -> None:
+    merged = _merge([note("a", 0.9, 11)], [excerpt("1", 0.8, 10, 11, 12), excerpt("2", 0.7, 12),
+                                           excerpt("3", 0.6, 12, 13)], top_k=10)
+    assert [h.id for h in merged] == ["a", "1", "3"]
+    assert merged[1].content == "[2026-11-30]\nKen: turn 10\nKen: turn 12"
+    assert [s.event_id for s in merged[1].sources] == [10, 12]
+    assert merged[2].content == "[2026-11-30]\nKen: turn 13"
+
+
+def test_notes_stay_beside_an_excerpt_that_shows_their_turn() -> None:
+    merged = _merge([note("a", 0.5, 10)], [excerpt("1", 0.9, 10, 11)], top_k=10)
+    assert [h.id for h in merged] == ["1", "a"]
+
+
+def test_top_k_counts_what_is_kept() -> None:
+    merged = _merge([note("a", 0.9, 1)], [excerpt("1", 0.8, 1), excerpt("2", 0.7, 2)], top_k=2)
+    assert [h.id for h in merged] == ["a", "2"]
+
+
+def test_a_multi_line_turn_keeps_its_excerpt_whole() -> None:
+    hit = SearchHit(type="episode", id="1", content="[2026-11-30]\nKen: one\ntwo", score=0.5,
+                    similarity=None, sources=(Source(1, None),))
+    assert without_turns(hit, {1}) is hit
