@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -150,7 +151,7 @@ def _start_fake_llm() -> dict[str, str]:
     class AlwaysIndependent(FakeAPI):
         def take(self, received: Received) -> Reply:
             prompt = received.body["messages"][-1]["content"]
-            count = max(1, prompt.count("\n") - 2)  # one numbered line per candidate
+            count = len(re.findall(r"(?m)^\d+: ", prompt))  # one numbered line per candidate
             verdicts = [{"candidate": i, "class": "INDEPENDENT", "reason": "fake"}
                         for i in range(count)]
             return Reply(body=openai_answer(json.dumps({"verdicts": verdicts})))
@@ -232,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     if str(args.dev) and args.dev.is_file():
         sets["dev"] = load_pairs(args.dev)
     report: dict[str, object] = {"engine": args.engine, "classifier": note, "sets": {}}
-    text = f"Classifier: {note}.\n\n"
+    intro, text = f"Classifier: {note}.\n\n", ""
     for name in ("train", "validation", "all", "dev"):
         if name not in sets:
             continue
@@ -241,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         report["sets"][name] = {"data": str(source), **result}  # type: ignore[index]
         text += render(result, f"{name}: {source.name} ({len(sets[name])} pairs)") + "\n"
     suffix = "" if args.engine != "offline" or args.embedder == "e5" else f"_{args.embedder}"
-    _write_results(args.engine + suffix, report, _headline(report) + text, args)
-    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else text)
+    _write_results(args.engine + suffix, report, intro + _headline(report) + text, args)
+    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else intro + text)
     return 0
 
 

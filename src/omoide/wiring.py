@@ -20,6 +20,7 @@ from omoide.engine.consolidate_types import Consolidator
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
+from omoide.service.classify_judge import offline_classifier_for
 from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
@@ -128,8 +129,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
                              on_enqueue=runner.notify, change_detector=offline)
+    # Evolution judges with the rules + the learned judge trained for this embedder (issue 9).
     evolution = EvolutionService(store, embedder, clock, settings_service,
-                                 _classifier_factory(llm, offline))
+                                 _classifier_factory(llm, offline_classifier_for(embedder)))
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,

@@ -120,7 +120,7 @@ def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, 
 
 def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judgement:
     """The verdict for one pair: a sure rule, else the model under the precision threshold."""
-    if text.rule in model.rule_overrides:
+    if text.rule in model.rule_overrides or _only_a_number_changed(text):
         f = text.finding
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
@@ -128,6 +128,16 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judge
     relation, confidence = decide(probs, model.classes, model.contradiction_threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+
+
+def _only_a_number_changed(text: PairText) -> bool:
+    """The same statement with another value of the same measured unit ("has 2 dogs" → "has
+    3 dogs"): nothing else differs, so there is nothing for the model to weigh. (An id such as
+    an order number is no measured unit, so two orders never get here.)"""
+    if text.rule != "quantity_changed":
+        return False
+    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
+    return values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
 
 
 def decide(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float
