@@ -1,13 +1,21 @@
 """Benchmark the 3-op contradiction classifier on labelled memory pairs.
 
-    .venv/bin/python bench/classify.py                      # offline engine, shared dev set
-    .venv/bin/python bench/classify.py --engine llm --json  # the configured LLM engine
+    .venv/bin/python bench/classify.py                    # rules + learned judge (e5)
+    .venv/bin/python bench/classify.py --embedder use     # the judge trained for USE
+    .venv/bin/python bench/classify.py --engine rules     # the offline rules alone
+    .venv/bin/python bench/classify.py --engine llm       # the configured LLM (or a local fake)
 
-Prints accuracy, macro-F1, per-label precision/recall and the 3x3 confusion matrix, overall
-and by language and difficulty, then writes bench/results/classify_<engine>.md and .json.
-CONTRADICTORY precision is reported on its own: a false CONTRADICTORY closes a memory that is
-still true. ``--heldout`` scores a second file (by default our own pairs next to the unit
-tests) separately, as a check that the rules were not fitted to the dev set.
+Scores our labelled pairs (``bench/data/classify_pairs.jsonl``) by split — ``train`` (what the
+judge was fitted on) and ``validation`` (never looked at while tuning) — and
+``shared/bench/classify/dev.jsonl`` as a third, untouched check. Prints accuracy, macro-F1,
+per-label precision/recall and the 3x3 confusion matrix, overall and by language and
+difficulty, then writes bench/results/classify_<engine>.md and .json. CONTRADICTORY precision
+is reported on its own: a false CONTRADICTORY closes a memory that is still true.
+
+``--engine llm`` uses the endpoint configured by ``OMOIDE_LLM_*``. With none configured it starts
+the local fake LLM server from ``tests/support/llm_fakes.py`` (a scripted stand-in that always
+answers INDEPENDENT), so the command runs anywhere, and the report says the numbers are the
+fake's: they measure the plumbing, not a model.
 """
 
 from __future__ import annotations
@@ -15,29 +23,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
+from _classify_common import DEFAULT_DEV, DEFAULT_PAIRS, LABELS, RESULTS, Pair, load_pairs
 from omoide.engine.classify import Candidate, Classifier, Relation
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = REPO.parent / "shared" / "bench" / "classify" / "dev.jsonl"
-DEFAULT_HELDOUT = REPO / "tests" / "unit" / "engine" / "classify_cases.jsonl"
-RESULTS = REPO / "bench" / "results"
-LABELS = tuple(r.value for r in Relation)
-
-
-@dataclass(frozen=True)
-class Pair:
-    id: str
-    lang: str
-    old: str
-    new: str
-    label: str
-    difficulty: str
 
 
 @dataclass(frozen=True)
@@ -46,26 +42,6 @@ class Prediction:
     label: str
     confidence: float
     reason: str
-
-
-def load_pairs(path: Path) -> list[Pair]:
-    """Read a classify JSONL file (fields as in shared/bench/README.md)."""
-    pairs = []
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                row = json.loads(line)
-                pairs.append(
-                    Pair(
-                        id=row["id"],
-                        lang=row["lang"],
-                        old=row["old"],
-                        new=row["new"],
-                        label=row["label"],
-                        difficulty=row.get("difficulty", "unknown"),
-                    )
-                )
-    return pairs
 
 
 def predict(pairs: Iterable[Pair], classifier: Classifier) -> list[Prediction]:
@@ -134,23 +110,56 @@ def _breakdown(
     return {name: score(group) for name, group in sorted(groups.items())}
 
 
-def build_classifier(engine: str) -> Classifier:
-    """The offline engine, or the configured LLM engine (exit 2 when none is configured)."""
+def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
+    """The classifier to measure and a note on what it is (exit 2 on a bad LLM config)."""
     from omoide.engine.classify_offline import OfflineClassifier
 
+    if engine == "rules":
+        return OfflineClassifier(), "the offline rules alone"
     if engine == "offline":
-        return OfflineClassifier()
+        from omoide.embed import make_embedder
+        from omoide.service.classify_judge import LearnedClassifier, load_judge_models
+
+        embedder = make_embedder(embedder_name)
+        model = load_judge_models().get(embedder.model_id)
+        if model is None:
+            _fail(f"no trained judge for {embedder.model_id}; run bench/train_classifier.py")
+        return LearnedClassifier(model, embedder), f"rules + learned judge ({embedder_name})"
     from omoide.errors import InvalidInput
     from omoide.llm import llm_config_from_env, make_llm  # only needed for --engine llm
     from omoide.llm.classify import LLMClassifier
 
+    environ, note = dict(os.environ), "the LLM configured by OMOIDE_LLM_*"
+    if not environ.get("OMOIDE_LLM_PROVIDER", "").strip():
+        environ.update(_start_fake_llm())
+        note = ("the LOCAL FAKE LLM server (tests/support/llm_fakes.py), which always answers "
+                "INDEPENDENT: these numbers measure the plumbing, not a model")
     try:
-        llm = make_llm(llm_config_from_env(os.environ))
+        llm = make_llm(llm_config_from_env(environ))
     except InvalidInput as exc:
         _fail(f"the LLM configuration is incomplete: {exc}")
     if llm is None:
-        _fail("no LLM is configured (set OMOIDE_LLM_PROVIDER and friends); use --engine offline")
-    return LLMClassifier(llm, fallback=OfflineClassifier())
+        _fail("no LLM is configured (OMOIDE_LLM_PROVIDER=none); use --engine offline")
+    return LLMClassifier(llm, fallback=OfflineClassifier()), note
+
+
+def _start_fake_llm() -> dict[str, str]:
+    """Start the local fake OpenAI-compatible server; the environment that points at it."""
+    sys.path.insert(0, str(REPO / "tests" / "support"))
+    from llm_fakes import API_KEY, FakeAPI, Received, Reply, openai_answer, start_server
+
+    class AlwaysIndependent(FakeAPI):
+        def take(self, received: Received) -> Reply:
+            prompt = received.body["messages"][-1]["content"]
+            count = len(re.findall(r"(?m)^\d+: ", prompt))  # one numbered line per candidate
+            verdicts = [{"candidate": i, "class": "INDEPENDENT", "reason": "fake"}
+                        for i in range(count)]
+            return Reply(body=openai_answer(json.dumps({"verdicts": verdicts})))
+
+    fake = AlwaysIndependent()
+    start_server(fake)
+    return {"OMOIDE_LLM_PROVIDER": "openai", "OMOIDE_LLM_BASE_URL": fake.base + "/v1",
+            "OMOIDE_LLM_API_KEY": API_KEY, "OMOIDE_LLM_MODEL": "fake-always-independent"}
 
 
 def _fail(message: str) -> NoReturn:
@@ -208,33 +217,54 @@ def _confusion_table(report: dict[str, object]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="labelled pairs (JSONL)")
-    parser.add_argument("--engine", choices=("offline", "llm"), default="offline")
+    parser.add_argument("--data", type=Path, default=DEFAULT_PAIRS,
+                        help="our labelled pairs (JSONL with a split field)")
+    parser.add_argument("--dev", type=Path, default=DEFAULT_DEV,
+                        help="the untouched shared dev set ('' to skip)")
+    parser.add_argument("--engine", choices=("offline", "rules", "llm"), default="offline")
+    parser.add_argument("--embedder", choices=("e5", "use"), default="e5",
+                        help="the embedder whose judge --engine offline uses")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--heldout",
-        type=Path,
-        default=DEFAULT_HELDOUT,
-        help="a second labelled file scored separately ('' to skip)",
-    )
     args = parser.parse_args(argv)
-    classifier = build_classifier(args.engine)
-    report = evaluate(load_pairs(args.data), classifier)
-    report["data"] = str(args.data)
-    report["engine"] = args.engine
-    text = render(report, f"{args.engine} engine on {args.data.name}")
-    if args.heldout and str(args.heldout) and args.heldout.is_file():
-        heldout = evaluate(load_pairs(args.heldout), classifier)
-        report["heldout"] = {"data": str(args.heldout), **heldout}
-        text += "\n" + render(heldout, f"held-out (ours): {args.heldout.name}")
-    _write_results(args.engine, report, text)
-    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else text)
+    classifier, note = build_classifier(args.engine, args.embedder)
+    sets: dict[str, list[Pair]] = {}
+    for pair in load_pairs(args.data):
+        sets.setdefault(pair.split or "all", []).append(pair)
+    if str(args.dev) and args.dev.is_file():
+        sets["dev"] = load_pairs(args.dev)
+    report: dict[str, object] = {"engine": args.engine, "classifier": note, "sets": {}}
+    intro, text = f"Classifier: {note}.\n\n", ""
+    for name in ("train", "validation", "all", "dev"):
+        if name not in sets:
+            continue
+        result = evaluate(sets[name], classifier)
+        source = args.dev if name == "dev" else args.data
+        report["sets"][name] = {"data": str(source), **result}  # type: ignore[index]
+        text += render(result, f"{name}: {source.name} ({len(sets[name])} pairs)") + "\n"
+    suffix = "" if args.engine != "offline" or args.embedder == "e5" else f"_{args.embedder}"
+    _write_results(args.engine + suffix, report, intro + _headline(report) + text, args)
+    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else intro + text)
     return 0
 
 
-def _write_results(engine: str, report: dict[str, object], text: str) -> None:
+def _headline(report: dict[str, object]) -> str:
+    """One table: macro-F1 and CONTRADICTORY precision per set and language."""
+    rows = ["| set | lang | n | macro-F1 | CONTRADICTORY precision | CONTRADICTORY recall |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for name, result in report["sets"].items():  # type: ignore[attr-defined]
+        for lang, sub in [("all", result), *result["by_lang"].items()]:
+            con = sub["per_label"]["CONTRADICTORY"]
+            rows.append(f"| {name} | {lang} | {sub['n']} | {sub['macro_f1']:.3f} | "
+                        f"{con['precision']:.3f} | {con['recall']:.3f} |")
+    return "\n".join(rows) + "\n\n"
+
+
+def _write_results(engine: str, report: dict[str, object], text: str,
+                   args: argparse.Namespace) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
-    command = f".venv/bin/python bench/classify.py --engine {engine}"
+    command = f".venv/bin/python bench/classify.py --engine {args.engine}"
+    if args.engine == "offline":
+        command += f" --embedder {args.embedder}"
     header = f"# 3-op classification benchmark ({engine})\n\nCommand: `{command}`\n\n"
     (RESULTS / f"classify_{engine}.md").write_text(header + text, encoding="utf-8")
     (RESULTS / f"classify_{engine}.json").write_text(

@@ -15,11 +15,11 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import Classifier
-from omoide.engine.classify_offline import OfflineClassifier
 from omoide.engine.consolidate_types import Consolidator
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
+from omoide.service.classify_judge import offline_classifier_for
 from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
@@ -151,12 +151,12 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                 logger.exception("scheduler duty failed")
 
     runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick)
-    offline = OfflineClassifier()
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
                              on_enqueue=runner.notify)
+    # Evolution judges with the rules + the learned judge trained for this embedder (issue 9).
     evolution = EvolutionService(store, embedder, clock, settings_service,
-                                 _classifier_factory(llm, offline))
+                                 _classifier_factory(llm, offline_classifier_for(embedder)))
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,

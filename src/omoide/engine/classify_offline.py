@@ -20,7 +20,7 @@ from omoide.engine import classify_signals as sig
 from omoide.engine.classify import Candidate, Relation, Verdict
 from omoide.engine.classify_text import Sentence, parse
 
-__all__ = ["OfflineClassifier", "classify_pair"]
+__all__ = ["SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
 
 Signal = Callable[[Sentence, Sentence], sig.Finding | None]
 
@@ -68,11 +68,24 @@ def classify_pair(old: str, new: str, *, lang: str = "auto") -> tuple[Relation, 
     old_s, new_s = parse(old, lang), parse(new, lang)
     if old_s.lang != new_s.lang:
         return Relation.INDEPENDENT, 0.3, "different languages: not compared offline"
-    finding = _decide(old_s, new_s)
+    _, finding = decide(old_s, new_s)
     return finding.relation, finding.confidence, finding.reason
 
 
-def _decide(old: Sentence, new: Sentence) -> sig.Finding:
+def _name(signal: Signal) -> str:
+    return signal.func.__name__ if isinstance(signal, partial) else signal.__name__
+
+
+# Every signal by name, in decision order, then the fall-through; the learned judge
+# (``classify_features``) one-hot encodes which one decided.
+SIGNAL_NAMES: tuple[str, ...] = (
+    *(_name(s) for s in _SUBJECT + _CONTRADICTION + _BEFORE_DETAIL + _DETAIL),
+    "unrelated",
+)
+
+
+def decide(old: Sentence, new: Sentence) -> tuple[str, sig.Finding]:
+    """The first signal that fires, by name (one of ``SIGNAL_NAMES``), and its finding."""
     signals = list(_SUBJECT)
     if not old.past_occasion:
         signals += _CONTRADICTION
@@ -80,10 +93,10 @@ def _decide(old: Sentence, new: Sentence) -> sig.Finding:
     for signal in signals:
         finding = signal(old, new)
         if finding is not None:
-            return finding
+            return _name(signal), finding
     if old.past_occasion:
-        return sig.Finding(Relation.INDEPENDENT, 0.6, _UNRELATED.reason + _PAST_NOTE)
-    return _UNRELATED
+        return "unrelated", sig.Finding(Relation.INDEPENDENT, 0.6, _UNRELATED.reason + _PAST_NOTE)
+    return "unrelated", _UNRELATED
 
 
 class OfflineClassifier:

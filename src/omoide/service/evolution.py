@@ -7,6 +7,10 @@ Outcome (spec §Memory Evolution, §3-op): up to N neighbours from the evolution
 changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
 classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``).
+A closed memory that held more than the fact that changed ("lives in Tokyo with her two
+cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
+(``engine.classify_compound``) with ``source = evolution``, ``source_ref`` = the closed key and
+``metadata.remainder_of``, so nothing true is lost (issue 9).
 Everything is applied in one transaction guarded by ``evolved_at`` — exactly once in effect.
 """
 
@@ -15,11 +19,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+import numpy as np
+
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.classify import Candidate, Classifier, Relation
-from omoide.model import Memory
+from omoide.engine.classify_compound import remainder, split_compound
+from omoide.model import Memory, NewMemory
 from omoide.service.settings import SettingsService
 from omoide.store.sqlite.store import SqliteStore
 
@@ -77,15 +84,40 @@ class EvolutionService:
         band = to_raw(cfg.classify_band_low)
         candidates = [Candidate(m.key, m.content, s) for m, s in current if s >= band]
         candidates = candidates[: cfg.classify_max_candidates]
-        extends, supersedes = self._judge(memory, candidates, {m.key: m for m, _ in current}, cfg)
+        by_key = {m.key: m for m, _ in current}
+        extends, supersedes = self._judge(memory, candidates, by_key, cfg)
+        remainders = self._remainders(memory, vector, [by_key[k] for k, _ in supersedes], cfg)
         applied = memories.apply_evolution(
             key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
             link_cap=LINK_CAP,
             extends=[(ids[k], tags, imp) for k, tags, imp in extends],
-            supersedes=[(ids[k], until) for k, until in supersedes])
-        logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded", key, persona,
-                    len(neighbours), len(extends), len(supersedes))
+            supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders)
+        logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
+                    "remainders", key, persona, len(neighbours), len(extends), len(supersedes),
+                    len(remainders))
         return applied
+
+    def _remainders(self, memory: Memory, vector: np.ndarray, closed: list[Memory],
+                    cfg: PersonaSettings) -> list[tuple[NewMemory, np.ndarray, float]]:
+        """The unchanged part of each closed compound memory, as a new memory to write."""
+        out: list[tuple[NewMemory, np.ndarray, float]] = []
+        for old in closed:
+            compound = split_compound(old.content, cfg.language)
+            if compound is None:
+                continue
+            part_vectors = self.embedder.embed_passages(list(compound.parts))
+            sims = [float(np.dot(v, vector)) for v in part_vectors]
+            text = remainder(old.content, memory.content, lang=cfg.language,
+                             part_similarities=sims)
+            if text is None:
+                continue
+            new = NewMemory(
+                content=text, kind=old.kind, importance=old.importance, tags=old.tags,
+                emotion_type=old.emotion_type, emotion_intensity=old.emotion_intensity,
+                source="evolution", source_ref=old.key, valid_from=old.valid_from,
+                metadata={"remainder_of": old.key, "superseded_by": memory.key})
+            out.append((new, self.embedder.embed_passages([text])[0], old.stability))
+        return out
 
     def _judge(self, memory: Memory, candidates: list[Candidate], by_key: dict[str, Memory],
                cfg: PersonaSettings):

@@ -122,3 +122,36 @@ def test_evolution_links_neighbours_symmetrically(live: LiveServer) -> None:
         (second.key, forward[0].weight)]
     touched = app.memories.get("kai", first.key, recall=False)
     assert (touched.access_count, touched.summary_ref) == (1, second.key)
+
+
+def test_contradiction_keeps_the_unchanged_part_of_a_compound_memory(
+        rin: httpx.Client, live: LiveServer) -> None:
+    old = add(rin, "The user lives in Tokyo with her two cats.", tags=["home"], importance=0.6)
+    wait_for_jobs(live.omoide, "rin")
+    new = add(rin, "The user moved from Tokyo to Osaka last month.")
+    wait_for_jobs(live.omoide, "rin")
+    closed = rin.get(f"/api/memories/rin/{old['key']}").json()
+    assert closed["superseded_by"] == new["key"]
+    assert closed["valid_until"] == new["created_at"]
+    current = rin.get("/api/memories/rin", params={"limit": 10}).json()["memories"]
+    kept = [m for m in current if m["source_ref"] == old["key"]]
+    assert [m["content"] for m in kept] == ["The user lives with her two cats."]
+    remainder = kept[0]
+    assert remainder["source"] == "evolution"
+    assert remainder["metadata"] == {"remainder_of": old["key"], "superseded_by": new["key"]}
+    assert remainder["tags"] == ["home"] and remainder["importance"] == 0.6
+    assert remainder["superseded_by"] is None and remainder["valid_until"] is None
+    found = rin.get("/api/search/rin", params={"q": "cats", "valid_at": "now"}).json()["results"]
+    assert remainder["key"] in [r["key"] for r in found]
+    history = rin.get(f"/api/memories/rin/{remainder['key']}/history").json()["versions"]
+    assert [(v["change"], v["changed_by"]) for v in history] == [("create", "evolution")]
+
+
+def test_contradiction_of_a_single_fact_leaves_no_remainder(
+        rin: httpx.Client, live: LiveServer) -> None:
+    old = add(rin, "User lives in Tokyo")
+    wait_for_jobs(live.omoide, "rin")
+    add(rin, "User moved to Osaka last month")
+    wait_for_jobs(live.omoide, "rin")
+    current = rin.get("/api/memories/rin", params={"limit": 10}).json()["memories"]
+    assert [m for m in current if m["source_ref"] == old["key"]] == []

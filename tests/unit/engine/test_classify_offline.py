@@ -242,6 +242,8 @@ def test_classify_pair_is_total_and_deterministic(old: str, new: str, lang: str)
 
 
 def _bench_module() -> ModuleType:
+    if str(REPO / "bench") not in sys.path:
+        sys.path.insert(0, str(REPO / "bench"))  # bench scripts import their _classify_common
     spec = importlib.util.spec_from_file_location("bench_classify", REPO / "bench" / "classify.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

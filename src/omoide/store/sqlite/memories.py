@@ -311,35 +311,42 @@ class MemoryStore:
         ``after_insert(conn, memory)`` runs inside the same transaction (e.g. to enqueue the
         evolution job atomically with the write that causes it).
         """
-        created = new.created_at or now
-        key = new_key()
         with self.db.write() as conn:
-            cur = conn.execute(INSERT_MEMORY, (
-                key, self.persona_id, new.content, str(new.kind), new.importance,
-                json.dumps(list(new.tags), ensure_ascii=False), new.emotion_type,
-                new.emotion_intensity, new.source, new.source_ref, iso(created), iso(now),
-                iso_or_none(new.valid_from), iso_or_none(new.valid_until),
-                json.dumps(new.metadata, ensure_ascii=False)))
-            memory_id = int(cur.lastrowid or 0)
-            conn.execute("INSERT INTO memory_strength (memory_id, strength, stability, "
-                         "last_decay_at) VALUES (?, ?, ?, ?)",
-                         (memory_id, new.importance, stability, iso(now)))
-            conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
-                             "VALUES (?, ?)", [(memory_id, e) for e in new.source_event_ids])
-            self._write_tags(conn, memory_id, new.tags)
-            conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
-                                         np.asarray(vector, dtype=np.float32).tobytes()))
-            MEMORY_FTS.index(conn, [(memory_id, new.content)])
-            memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
-            conn.execute(INSERT_VERSION, (memory_id, memory_id, VersionChange.CREATE, changed_by,
-                                          iso(now), None, json.dumps(memory_image(memory),
-                                                                     ensure_ascii=False)))
+            memory_id, memory = self._insert_row(conn, new, vector=vector, stability=stability,
+                                                 now=now, changed_by=changed_by)
             if after_insert is not None:
                 after_insert(conn, memory)
             index, revision = self._bump(conn)
             index.add([memory_id], vector[None, :], [language_of(new.content)])
             index.revision = revision
         return memory
+
+    def _insert_row(self, conn: sqlite3.Connection, new: NewMemory, *, vector: np.ndarray,
+                    stability: float, now: datetime, changed_by: str) -> tuple[int, Memory]:
+        """The rows of one new memory inside the caller's transaction (index not bumped)."""
+        created = new.created_at or now
+        key = new_key()
+        cur = conn.execute(INSERT_MEMORY, (
+            key, self.persona_id, new.content, str(new.kind), new.importance,
+            json.dumps(list(new.tags), ensure_ascii=False), new.emotion_type,
+            new.emotion_intensity, new.source, new.source_ref, iso(created), iso(now),
+            iso_or_none(new.valid_from), iso_or_none(new.valid_until),
+            json.dumps(new.metadata, ensure_ascii=False)))
+        memory_id = int(cur.lastrowid or 0)
+        conn.execute("INSERT INTO memory_strength (memory_id, strength, stability, "
+                     "last_decay_at) VALUES (?, ?, ?, ?)",
+                     (memory_id, new.importance, stability, iso(now)))
+        conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
+                         "VALUES (?, ?)", [(memory_id, e) for e in new.source_event_ids])
+        self._write_tags(conn, memory_id, new.tags)
+        conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
+                                     np.asarray(vector, dtype=np.float32).tobytes()))
+        MEMORY_FTS.index(conn, [(memory_id, new.content)])
+        memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
+        conn.execute(INSERT_VERSION, (memory_id, memory_id, VersionChange.CREATE, changed_by,
+                                      iso(now), None, json.dumps(memory_image(memory),
+                                                                 ensure_ascii=False)))
+        return memory_id, memory
 
     def insert_many(self, news: Sequence[NewMemory], vectors: np.ndarray, *,
                     stabilities: Sequence[float], now: datetime,
@@ -472,12 +479,15 @@ class MemoryStore:
     def apply_evolution(self, new_key: str, *, now: datetime, neighbour_ids: Sequence[int],
                         link_increment: float, link_cap: float,
                         extends: Sequence[tuple[int, tuple[str, ...], float]],
-                        supersedes: Sequence[tuple[int, datetime]]) -> bool:
+                        supersedes: Sequence[tuple[int, datetime]],
+                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = ()
+                        ) -> bool:
         """Step 4 of the write path for ``new_key``, all in one transaction, at most once.
 
         ``extends``: (old id, merged tags, merged importance); ``supersedes``: (old id,
-        valid_until). Returns False when this memory was already evolved (a re-run after a
-        crash), so the effect is exactly once.
+        valid_until); ``remainders``: (memory, vector, stability) written as new memories —
+        the unchanged part of a superseded compound memory. Returns False when this memory was
+        already evolved (a re-run after a crash), so the effect is exactly once.
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
@@ -504,6 +514,14 @@ class MemoryStore:
                                                       "superseded_by": new_key},
                                        now=now, change=VersionChange.SUPERSEDE,
                                        changed_by="evolution")
+            if remainders:
+                added = [self._insert_row(conn, new, vector=vector, stability=stability,
+                                          now=now, changed_by="evolution")[0]
+                         for new, vector, stability in remainders]
+                index, revision = self._bump(conn)
+                index.add(added, np.stack([v for _, v, _ in remainders]),
+                          [language_of(new.content) for new, _, _ in remainders])
+                index.revision = revision
         return True
 
     def drop_from_index(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:

@@ -1,0 +1,52 @@
+"""The learned judge's service side: the cosines it measures, alone or in a training batch."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from omoide.embed.hashing import HashEmbedder
+from omoide.engine.classify import Candidate, Relation
+from omoide.engine.classify_features import read_pair
+from omoide.engine.classify_judge import JudgeModel
+from omoide.service.classify_judge import LearnedClassifier, load_judge_models, measure
+
+PAIRS = [
+    ("User lives in Tokyo.", "User moved to Osaka last month."),
+    ("ユーザーは猫を2匹飼っている", "ユーザーは猫を3匹飼っている"),
+    ("User likes tea.", "User likes tea."),
+]
+
+
+def test_measure_gives_each_pair_the_same_numbers_alone_or_in_a_batch() -> None:
+    # Training measures every pair in one batch, the service one new memory at a time; the
+    # judge is only right if both see the same numbers.
+    embedder = HashEmbedder()
+    rows = [(old, new, read_pair(old, new)) for old, new in PAIRS]
+    batch = measure(embedder, rows)
+    for row, together in zip(rows, batch, strict=True):
+        (alone,) = measure(embedder, [row])
+        assert (alone.whole, alone.parts, alone.old_part_new, alone.new_part_old) == (
+            together.whole, together.parts, together.old_part_new, together.new_part_old)
+        assert alone.vectors.keys() == together.vectors.keys()
+        for name, vector in alone.vectors.items():
+            assert np.array_equal(vector, together.vectors[name])
+    assert batch[0].whole < 1.0 and batch[0].parts is not None
+    assert batch[2].parts is None and "new_part" not in batch[2].vectors  # nothing differs
+
+
+def test_learned_classifier_judges_every_candidate_in_order() -> None:
+    embedder = HashEmbedder()
+    trained = next(iter(load_judge_models().values()))
+    model = JudgeModel.from_dict({**trained.to_dict(), "embedder": embedder.model_id,
+                                  "block_dim": embedder.dim, "blocks": ["diff"],
+                                  "weights": np.zeros((3, len(trained.features)
+                                                       + embedder.dim)).tolist(),
+                                  "mean": [0.0] * (len(trained.features) + embedder.dim),
+                                  "scale": [1.0] * (len(trained.features) + embedder.dim)})
+    classifier = LearnedClassifier(model, embedder)
+    candidates = [Candidate(f"k{i}", old, 0.0) for i, (old, _) in enumerate(PAIRS)]
+    verdicts = classifier.classify("User moved to Osaka last month.", candidates)
+    assert [v.key for v in verdicts] == ["k0", "k1", "k2"]
+    # A flat model never reaches the threshold; only sure rules may close.
+    assert all(v.relation is not Relation.CONTRADICTORY or v.reason.startswith("rule:")
+               for v in verdicts)

@@ -1,0 +1,107 @@
+"""The learned 3-op judge: features, the precision-first decision, the packaged models."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.embed.hashing import HashEmbedder
+from omoide.engine.classify import Candidate, Relation
+from omoide.engine.classify_features import (
+    EMBEDDING_FEATURES,
+    TEXT_FEATURES,
+    Similarities,
+    differing_parts,
+    read_pair,
+)
+from omoide.engine.classify_judge import JudgeModel, decide, judge, pair_vector
+from omoide.engine.classify_offline import OfflineClassifier
+from omoide.engine.classify_text import parse
+from omoide.service.classify_judge import load_judge_models, offline_classifier_for
+
+CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
+
+
+def _model(weights: np.ndarray, *, threshold: float = 0.9,
+           features: tuple[str, ...] = TEXT_FEATURES) -> JudgeModel:
+    d = len(features)
+    return JudgeModel(embedder="", features=features, classes=CLASSES, mean=np.zeros(d),
+                      scale=np.ones(d), weights=weights, bias=np.zeros(3),
+                      contradiction_threshold=threshold)
+
+
+@pytest.mark.parametrize(("old", "new", "old_part", "new_part"), [
+    pytest.param("User lives in Tokyo with her two cats.", "User moved from Tokyo to Osaka.",
+                 "lives two cats", "moved Osaka", id="en"),
+    pytest.param("User likes tea.", "User likes tea.", "", "", id="en-same"),
+    pytest.param("ユーザーは札幌に住んでいる", "ユーザーは仙台に住んでいる", "札幌", "仙台",
+                 id="ja"),
+])
+def test_differing_parts_keep_what_only_one_memory_says(old: str, new: str, old_part: str,
+                                                         new_part: str) -> None:
+    old_s, new_s = parse(old), parse(new)
+    got = differing_parts(old_s, new_s)
+    assert (got[0].lower(), got[1].lower()) == (old_part.lower(), new_part.lower())
+
+
+def test_read_pair_gives_one_value_per_text_feature_and_the_rules_verdict() -> None:
+    text = read_pair("User lives in Tokyo.", "User moved to Osaka last month.")
+    assert text.features.shape == (len(TEXT_FEATURES),)
+    assert text.rule == "moved" and text.finding.relation is Relation.CONTRADICTORY
+    row = pair_vector(text, Similarities(0.9, 0.5, None, 0.4), TEXT_FEATURES + EMBEDDING_FEATURES)
+    assert row.shape == (len(TEXT_FEATURES) + len(EMBEDDING_FEATURES),)
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3).filter(lambda p: sum(p) > 0),
+       st.floats(0.3, 0.99))
+def test_contradictory_only_at_or_above_the_threshold(raw: list[float], threshold: float) -> None:
+    probs = np.asarray(raw) / sum(raw)
+    relation, confidence = decide(probs, CLASSES, threshold)
+    assert (relation is Relation.CONTRADICTORY) == (probs[2] >= threshold)
+    assert 0.0 <= confidence <= 1.0
+    if relation is not Relation.CONTRADICTORY:
+        assert relation is (Relation.INDEPENDENT if probs[0] >= probs[1] else Relation.EXTENDABLE)
+
+
+def test_a_confident_model_below_the_threshold_does_not_close() -> None:
+    weights = np.zeros((3, len(TEXT_FEATURES)))
+    weights[2, TEXT_FEATURES.index("lost_share")] = 3.0  # leans CONTRADICTORY, not enough
+    text = read_pair("User's favourite colour is green.", "User's favourite colour is red.")
+    verdict = judge(text, None, _model(weights, threshold=0.99))
+    assert verdict.relation is not Relation.CONTRADICTORY
+
+
+def test_a_same_frame_number_change_is_decided_by_the_rule() -> None:
+    text = read_pair("私は犬を2匹飼っています", "私は犬を3匹飼っています")
+    verdict = judge(text, None, _model(np.zeros((3, len(TEXT_FEATURES))), threshold=0.99))
+    assert verdict.relation is Relation.CONTRADICTORY and verdict.reason.startswith("rule:")
+
+
+def test_model_round_trips_through_its_dict_and_rejects_unknown_features() -> None:
+    model = _model(np.arange(3 * len(TEXT_FEATURES), dtype=float).reshape(3, -1) / 100)
+    again = JudgeModel.from_dict(model.to_dict())
+    x = np.linspace(0, 1, len(TEXT_FEATURES))
+    assert np.allclose(again.probabilities(x), model.probabilities(x))
+    assert np.isclose(model.probabilities(x).sum(), 1.0)
+    bad = {**model.to_dict(), "features": ["no_such_feature", *TEXT_FEATURES[1:]]}
+    with pytest.raises(ValueError, match="unknown features"):
+        JudgeModel.from_dict(bad)
+
+
+def test_packaged_judges_exist_for_both_bundled_embedders() -> None:
+    models = load_judge_models()
+    assert {m.split("@")[0] for m in models} == {"multilingual-e5-small-q4",
+                                                 "use-multilingual-v3"}
+    for model in models.values():
+        assert model.uses_embeddings
+        assert 0.5 <= model.contradiction_threshold <= 0.99
+
+
+def test_an_embedder_without_a_judge_gets_the_rules() -> None:
+    classifier = offline_classifier_for(HashEmbedder())
+    assert isinstance(classifier, OfflineClassifier)
+    (verdict,) = classifier.classify("User moved to Osaka.", [Candidate("k", "User lives in Tokyo.",
+                                                                        0.9)])
+    assert verdict.relation is Relation.CONTRADICTORY
