@@ -11,6 +11,10 @@ on most paraphrases too. Outcome: the pair is a duplicate unless one of five val
 - the person the statement is about (mother ↔ father, 姉 ↔ 兄, the user ↔ the user's wife),
 - a name, place or other proper noun (capitalised words in English; kanji and katakana words
   in Japanese),
+- in English, one content word swapped for another in an otherwise word-for-word identical
+  statement ("learning the cello" / "learning the oboe": Japanese nouns are kanji or katakana
+  words and are covered above), unless the two are spellings of one word ("favourite" /
+  "favorite", "practise" / "practice"),
 
 or one statement announces a change that the other does not ("now works at a bookshop", 転職した).
 
@@ -292,6 +296,53 @@ def _same_script_or_words(gone: list[str], new: list[str]) -> bool:
     return max(map(len, gone)) >= 2 and max(map(len, new)) >= 2
 
 
+_TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+# After these a word describes (adjective, participle): wording, not a value to compare.
+_DESCRIBING = frozenset({"am", "is", "are", "was", "were", "be", "been", "being", "feel",
+                         "feels", "felt", "seem", "seems", "get", "gets", "got", "become",
+                         "becomes", "very", "so", "really", "quite", "too"})
+
+
+def _swapped_word(first: str, second: str) -> tuple[str, str] | None:
+    """The one content word that differs between two English statements that are otherwise the
+    same words in the same order, unless the two are spellings of one word."""
+    a, b = _TOKEN.findall(first.lower()), _TOKEN.findall(second.lower())
+    if len(a) != len(b):
+        return None
+    differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(differ) != 1:
+        return None
+    at = differ[0]
+    x, y = a[at], b[at]
+    if at and a[at - 1] in _DESCRIBING:
+        return None  # "is used to" / "is accustomed to": a description in other words
+    if x in EN_STOPWORDS or y in EN_STOPWORDS or _one_spelling(x, y):
+        return None
+    if find_numbers(x, "en") or find_numbers(y, "en"):
+        return None  # "two" / "2": numbers are compared as values above
+    if x.endswith("ing") and y.endswith("ing"):
+        return None  # one activity in other words ("studying" / "learning Korean")
+    return x, y
+
+
+def _one_spelling(x: str, y: str) -> bool:
+    """British/American spellings and inflections of one word: the same first four letters
+    and at most two letters apart (favourite/favorite, practise/practice, color/colour)."""
+    if x[:4] != y[:4]:
+        return False
+    return _distance(x, y) <= 2
+
+
+def _distance(x: str, y: str) -> int:
+    """Levenshtein distance (short words only: this runs on one pair of words)."""
+    row = list(range(len(y) + 1))
+    for i, cx in enumerate(x, 1):
+        prev, row[0] = row[0], i
+        for j, cy in enumerate(y, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (cx != cy))
+    return row[-1]
+
+
 def compare(first: Statement, second: Statement) -> ValueChange | None:
     """The first value that changed between two parsed statements, or None."""
     swapped = _replaced(first.numbers, second.numbers)
@@ -312,6 +363,10 @@ def compare(first: Statement, second: Statement) -> ValueChange | None:
     names = _names_replaced(first, second)
     if names:
         return ValueChange(ChangeKind.NAME, tuple(names[0]), tuple(names[1]))
+    if first.lang == "en":
+        word = _swapped_word(first.text, second.text)
+        if word:
+            return ValueChange(ChangeKind.NAME, (word[0],), (word[1],))
     if first.announces_change != second.announces_change:
         stated = ("stated",), ()
         return ValueChange(ChangeKind.CHANGE, *(stated if first.announces_change

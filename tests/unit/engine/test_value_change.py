@@ -207,3 +207,23 @@ def test_a_different_count_is_a_changed_number(n: int, m: int) -> None:
     assert (change is None) == (n == m)
     if change is not None:
         assert change.kind == ChangeKind.NUMBER
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("I started learning the cello three months ago.",
+     "I started learning the oboe three months ago."),
+    ("The user grows tomatoes on the balcony.", "The user grows cucumbers on the balcony."),
+])
+def test_one_swapped_english_noun_is_a_change(first: str, second: str) -> None:
+    change = find_value_change(first, second)
+    assert change is not None and change.kind == ChangeKind.NAME
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("The user's favourite colour is green.", "The user's favorite color is green."),
+    ("The user has two older brothers.", "The user has 2 older brothers."),
+    ("The user is studying Korean.", "The user is learning Korean."),
+])
+def test_a_spelling_a_number_format_or_an_activity_reworded_is_not(first: str,
+                                                                   second: str) -> None:
+    assert find_value_change(first, second) is None
