@@ -5,13 +5,17 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import uvicorn
 
-from omoide.wiring import Omoide
+from omoide.config import Settings
+from omoide.embed import Embedder
+from omoide.wiring import Omoide, build
 
 __all__ = ["LiveServer", "files_holding", "free_port", "serve_in_thread", "wait_for_jobs"]
 
@@ -77,3 +81,20 @@ def files_holding(folder: Path, text: str) -> list[str]:
     needle = text.encode("utf-8")
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
                   if p.is_file() and needle in p.read_bytes())
+
+
+@contextmanager
+def live_server(data_dir: Path, embedder: Embedder, admin_key: str) -> Iterator[LiveServer]:
+    """A real server on ``data_dir`` with ``embedder`` (a real one: these tests measure
+    behaviour that depends on meaning), no LLM, and the given admin key."""
+    from omoide.api.http.app import create_app
+
+    app = build(Settings.from_env({}, data_dir=data_dir), embedder=embedder, llm=None)
+    app.auth.ensure_admin_key(data_dir, admin_key)
+    server, thread, url = serve_in_thread(create_app(app))
+    try:
+        yield LiveServer(url=url, admin_key=admin_key, omoide=app)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        app.close()

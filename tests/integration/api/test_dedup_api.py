@@ -8,11 +8,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+from omoide_testing import LiveServer, live_server, wait_for_jobs
 
-from omoide.config import Settings
 from omoide.embed import Embedder, make_embedder
-from omoide.wiring import Omoide, build
 
 pytestmark = pytest.mark.slow
 
@@ -24,16 +22,8 @@ def real_embedder(request: pytest.FixtureRequest) -> Embedder:
 
 @pytest.fixture
 def live(tmp_path: Path, real_embedder: Embedder) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
-    app: Omoide = build(Settings.from_env({}, data_dir=tmp_path), embedder=real_embedder,
-                        llm=None)
-    app.auth.ensure_admin_key(tmp_path, "omo_admin_dedup")
-    server, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key="omo_admin_dedup", omoide=app)
-    server.should_exit = True
-    thread.join(10)
-    app.close()
+    with live_server(tmp_path, real_embedder, "omo_admin_dedup") as server:
+        yield server
 
 
 @pytest.fixture

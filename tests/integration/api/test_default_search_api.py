@@ -9,12 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+from omoide_testing import LiveServer, live_server, wait_for_jobs
 
 from omoide.api.mcp.text import search_text
-from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.wiring import Omoide, build
 
 
 @pytest.fixture(scope="module")
@@ -24,16 +22,8 @@ def use_embedder():
 
 @pytest.fixture
 def live(tmp_path: Path, use_embedder) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
-    app: Omoide = build(Settings.from_env({}, data_dir=tmp_path), embedder=use_embedder,
-                        llm=None)
-    app.auth.ensure_admin_key(tmp_path, "omo_admin_default-search")
-    server, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key="omo_admin_default-search", omoide=app)
-    server.should_exit = True
-    thread.join(10)
-    app.close()
+    with live_server(tmp_path, use_embedder, "omo_admin_default-search") as server:
+        yield server
 
 
 @pytest.fixture
