@@ -20,6 +20,8 @@ from omoide.engine.consolidate_types import Consolidator
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
+from omoide.service.chat import ChatService
+from omoide.service.chat_summary import Compressor
 from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
@@ -57,7 +59,9 @@ class Omoide:
     blocks: BlockService
     context: ContextService
     sessions: SessionService
+    chat: ChatService
     llm: Any = None
+    chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
     def close(self) -> None:
         self.runner.stop()
@@ -110,7 +114,7 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
-          llm: Any = "from-env") -> Omoide:
+          llm: Any = "from-env", chat_upstream: Any = "from-env") -> Omoide:
     """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``)."""
     clock = clock or SystemClock()
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
@@ -118,6 +122,11 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         from omoide.llm import llm_config_from_env, make_llm
 
         llm = make_llm(llm_config_from_env(settings.environ))
+    if chat_upstream == "from-env":
+        from omoide.llm import llm_config_from_env
+        from omoide.llm.chat import make_chat_upstream
+
+        chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
     store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
     jobs = JobStore(store.db)
     settings_service = SettingsService(store, settings.persona_defaults)
@@ -142,7 +151,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
         context=ContextService(store, clock, settings_service, state, blocks),
-        sessions=sessions, llm=llm)
+        sessions=sessions, llm=llm, chat_upstream=chat_upstream,
+        chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
+                         sessions=sessions, clock=clock, compressor=Compressor(llm)))
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None
