@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from omoide.engine.consolidate import EventText, consolidate_offline
@@ -200,14 +201,9 @@ def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Co
     parts = split_turns(messages)
     n_old = len(parts.turns) - _recent_count(len(parts.turns), params.keep_recent)
     old, recent = _flatten(parts.turns[:n_old]), _flatten(parts.turns[n_old:])
-    steps: list[tuple[int, Any]] = [
-        (1, lambda m: trim_message(m, params.line_max_tokens)),
-        (2, clear_tool_result),
-        *((3, lambda m, cap=cap: truncate_message(m, cap)) for cap in TRUNCATE_CAPS),
-    ]
     result: list[Message] = [*parts.head, *old, *recent]
     stage = 0
-    for stage, step in steps:
+    for stage, step in _steps(params):
         if not old:
             break
         old = [step(m) for m in old]
@@ -217,6 +213,13 @@ def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Co
             return Compaction(tuple(result), stage, before, tokens)
     return Compaction(tuple(result), stage, before,
                       request_tokens(result, fixed_tokens=params.fixed_tokens))
+
+
+def _steps(params: CompactParams) -> list[tuple[int, Callable[[Message], Message]]]:
+    """Stages 1-3 as per-message steps, each applied on top of the previous ones."""
+    return [(1, lambda m: trim_message(m, params.line_max_tokens)),
+            (2, clear_tool_result),
+            *((3, partial(truncate_message, cap=cap)) for cap in TRUNCATE_CAPS)]
 
 
 # -- stage 4 --------------------------------------------------------------------------------
@@ -255,6 +258,13 @@ def apply_summary(split: Split, summary: str, *, max_chars: int, params: Compact
         return _squeeze(split.head, [], recent, params, tokens_before)
     note = summary_message(summary, max_chars)
     result = [*split.head, note, *_flatten(recent)]
+    # Turns kept only because the cut moves in steps are compacted like old ones first.
+    extra = len(recent) - _recent_count(len(recent), params.keep_recent)
+    for _, step in _steps(params):
+        if extra <= 0 or total(result) <= params.budget_tokens:
+            break
+        recent[:extra] = [[step(m) for m in turn] for turn in recent[:extra]]
+        result = [*split.head, note, *_flatten(recent)]
     if total(result) > params.budget_tokens:  # cut the summary to what is left
         room = params.budget_tokens - total([*split.head, *_flatten(recent)]) \
             - MESSAGE_OVERHEAD - estimate_tokens(SUMMARY_PREFIX)

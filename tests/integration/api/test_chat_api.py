@@ -453,3 +453,36 @@ def test_anthropic_upstream_is_translated_both_ways(start: Callable[..., LiveSer
     chunks = list(client.chat.completions.create(model="x", stream=True, messages=[
         {"role": "user", "content": "hi"}]))
     assert "".join(c.choices[0].delta.content or "" for c in chunks) == "こんにちは"
+
+
+def test_prepare_adds_blocks_state_and_marks_closed_facts(proxy: LiveServer, fake_api: FakeAPI
+                                                          ) -> None:
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        assert c.post("/api/blocks/rin", json={"block_name": "persona_state", "priority": 9,
+                                               "content": "Rin speaks softly."}).status_code == 200
+        assert c.post("/api/blocks/rin", json={"block_name": "notes", "priority": 1,
+                                               "content": "Low priority note."}).status_code == 200
+        assert c.put("/api/user-state/rin", json={"name": "Laura",
+                                                  "nickname": "Lau"}).status_code == 200
+        old = c.post("/api/memories/rin", json={
+            "content": "The user works at a bakery in Kyoto",
+            "valid_from": "2025-01-01T00:00:00Z",
+            "valid_until": "2026-03-01T00:00:00Z"}).json()["memory"]["key"]
+    fake_api.queue(Reply(body=openai_answer("ok")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=[
+        {"role": "user", "content": "where does the user work, the bakery?"}])
+    system = fake_api.bodies[-1]["messages"][0]["content"]
+    assert system.index("Rin speaks softly.") < system.index("Low priority note.")
+    assert 'Address the user as "Lau".' in system
+    assert "[2025-01-01, no longer true since 2026-03-01] The user works at a bakery" in system
+    injected = reply.model_extra["omoide"]["injected"]
+    assert injected["blocks"] == ["persona_state", "notes"] and old in injected["memories"]
+    assert injected["user_state"] == ["name", "nickname"]
+    with proxy.client(key) as c:  # a small memory budget drops memories first, then blocks
+        c.put("/api/settings/rin", json={"chat_memory_budget_tokens": 60})
+    fake_api.queue(Reply(body=openai_answer("ok")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=[
+        {"role": "user", "content": "where does the user work, the bakery?"}])
+    injected = reply.model_extra["omoide"]["injected"]
+    assert injected["memories"] == [] and injected["tokens"] <= 60
