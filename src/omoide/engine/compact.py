@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from omoide.engine.consolidate import EventText, consolidate_offline
@@ -59,6 +59,7 @@ MESSAGE_OVERHEAD = 4  # role and separators, as chat templates add them per mess
 REQUEST_OVERHEAD = 3
 IMAGE_TOKENS = 85  # an image part, at the low-detail rate most providers charge
 TRUNCATE_CAPS = (256, 128, 64, 32, 16)
+OFFLINE_WINDOW = 40  # messages the offline summary reads, counted back from the cut
 _BLANK_RUN = re.compile(r"\n{3,}")
 
 
@@ -108,17 +109,24 @@ def message_text(message: Message) -> str:
     return ""
 
 
+# A chat resends its whole history on every request: counting and cutting the same texts again
+# is most of compaction's cost, so both are memoised (pure functions; bounded caches).
+_MEMO = 1 << 15
+_tokens = lru_cache(maxsize=_MEMO)(estimate_tokens)
+_truncate = lru_cache(maxsize=_MEMO)(truncate_to_tokens)
+
+
 def message_tokens(message: Message) -> int:
     """Estimated tokens of one message: its text, images, tool calls and overhead."""
-    total = MESSAGE_OVERHEAD + estimate_tokens(message_text(message))
+    total = MESSAGE_OVERHEAD + _tokens(message_text(message))
     content = message.get("content")
     if isinstance(content, list):
         total += IMAGE_TOKENS * sum(1 for p in content
                                     if isinstance(p, dict) and p.get("type") == "image_url")
     for call in message.get("tool_calls") or ():
         function = call.get("function") or {} if isinstance(call, dict) else {}
-        total += estimate_tokens(str(function.get("name", "")))
-        total += estimate_tokens(str(function.get("arguments", "")))
+        total += _tokens(str(function.get("name", "")))
+        total += _tokens(str(function.get("arguments", "")))
     return total
 
 
@@ -173,7 +181,7 @@ def trim_message(message: Message, line_max_tokens: int) -> Message:
     text = message_text(message)
     if not text:
         return message
-    lines = [truncate_to_tokens(line.rstrip(), line_max_tokens) for line in text.split("\n")]
+    lines = [_truncate(line.rstrip(), line_max_tokens) for line in text.split("\n")]
     trimmed = _BLANK_RUN.sub("\n\n", "\n".join(lines)).strip()
     return message if trimmed == text else _with_text(message, trimmed)
 
@@ -188,7 +196,9 @@ def clear_tool_result(message: Message) -> Message:
 def truncate_message(message: Message, cap: int) -> Message:
     """Stage 3: the message's text cut to ``cap`` tokens."""
     text = message_text(message)
-    cut = truncate_to_tokens(text, cap)
+    if len(text) <= cap and isinstance(message.get("content"), str):
+        return message  # a token is at least one character
+    cut = _truncate(text, cap)
     return message if cut == text and isinstance(message.get("content"), str) \
         else _with_text(message, cut)
 
@@ -201,18 +211,33 @@ def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Co
     parts = split_turns(messages)
     n_old = len(parts.turns) - _recent_count(len(parts.turns), params.keep_recent)
     old, recent = _flatten(parts.turns[:n_old]), _flatten(parts.turns[n_old:])
-    result: list[Message] = [*parts.head, *old, *recent]
+    # Counting is the cost here (a regex pass per message): count each message once, and
+    # again only when a step changed it.
+    fixed = request_tokens([*parts.head, *recent], fixed_tokens=params.fixed_tokens)
+    counts = [message_tokens(m) for m in old]
     stage = 0
-    for stage, step in _steps(params):
+    for number, step in _steps(params):
         if not old:
             break
-        old = [step(m) for m in old]
-        result = [*parts.head, *old, *recent]
-        tokens = request_tokens(result, fixed_tokens=params.fixed_tokens)
-        if tokens <= params.budget_tokens:
-            return Compaction(tuple(result), stage, before, tokens)
-    return Compaction(tuple(result), stage, before,
-                      request_tokens(result, fixed_tokens=params.fixed_tokens))
+        stage = number
+        cap = step.keywords.get("cap") if isinstance(step, partial) else None
+        if cap is not None and cap != TRUNCATE_CAPS[-1] \
+                and fixed + _truncated_floor(counts, cap) > params.budget_tokens:
+            continue  # this cap cannot be enough; a smaller one comes next
+        changed = [step(m) for m in old]
+        counts = [c if new is m else message_tokens(new)
+                  for m, new, c in zip(old, changed, counts, strict=True)]
+        old = changed
+        if fixed + sum(counts) <= params.budget_tokens:
+            break
+    return Compaction((*parts.head, *old, *recent), stage, before, fixed + sum(counts))
+
+
+def _truncated_floor(counts: Sequence[int], cap: int) -> int:
+    """At least what old messages cost after truncation to ``cap`` (a cut gives up at most an
+    eighth of its budget and one token to find a readable break)."""
+    least = MESSAGE_OVERHEAD + cap - cap // 8 - 2
+    return sum(min(c, least) for c in counts)
 
 
 def _steps(params: CompactParams) -> list[tuple[int, Callable[[Message], Message]]]:
@@ -308,21 +333,39 @@ def minimum_tokens(messages: Sequence[Message], params: CompactParams) -> int:
 
 
 def offline_summary(old: Sequence[Message], *, max_chars: int, user: str = "User",
-                    assistant: str = "Assistant") -> str:
-    """An extractive summary: the consolidation engine's notes of the old turns, in order,
-    cut to ``max_chars``; when no turn says anything note-worthy, the user's own first lines."""
+                    assistant: str = "Assistant", window: int = OFFLINE_WINDOW) -> str:
+    """An extractive summary of the last ``window`` old messages: the consolidation engine's
+    notes, the most important that fit in ``max_chars``, in conversation order; when no turn
+    says anything note-worthy, the user's own lines.
+
+    Only a window: what was said long before is what the persona's memory (notes consolidated
+    from the recorded turns, injected by PrepareStep) already carries, and the engine's cost
+    grows with the turns it reads.
+    """
     events = [EventText(event_id=i, speaker=user if m.get("role") == "user" else assistant,
                         role="user" if m.get("role") == "user" else "assistant",
                         text=" ".join(message_text(m).split()))
-              for i, m in enumerate(old)
+              for i, m in enumerate(old[-window:] if window > 0 else old)
               if m.get("role") in ("user", "assistant") and message_text(m).strip()]
     if not events:
         return ""
-    notes = [n.content for n in consolidate_offline(events).notes]
+    notes = [(n.importance, n.source_event_ids[0] if n.source_event_ids else 0, n.content)
+             for n in consolidate_offline(events).notes]
     if not notes:
-        notes = [e.text for e in events if e.role == "user"][:3]
-    joiner = "" if is_japanese(" ".join(notes)) else " "
-    text = joiner.join(_sentence(n) for n in notes)
+        notes = [(0.0, e.event_id, e.text) for e in events if e.role == "user"]
+    if not notes:
+        return ""
+    japanese = is_japanese(" ".join(text for *_, text in notes))
+    chosen, used = [], 0
+    for note in sorted(notes, key=lambda n: (-n[0], n[1])):
+        cost = len(_sentence(note[2])) + (0 if japanese else 1)
+        if used + cost <= max_chars:
+            chosen.append(note)
+            used += cost
+    if not chosen:  # even the best note is too long: cut it
+        chosen = [max(notes, key=lambda n: n[0])]
+    text = ("" if japanese else " ").join(_sentence(n[2]) for n in sorted(chosen,
+                                                                          key=lambda n: n[1]))
     return text if len(text) <= max_chars else text[: max(max_chars - 1, 0)].rstrip() + "…"
 
 

@@ -108,28 +108,22 @@ class Compressor:
     def _summary(self, split: Split, max_chars: int, use_llm: bool, names: tuple[str, str]
                  ) -> tuple[str, str]:
         mode = "llm" if use_llm else "offline"
-        key = _key(split.old, mode, max_chars)
-        cached = self._get(key)
+        keys = _prefix_keys(split.old, mode, max_chars)
+        cached = self._get(keys[-1][1])
         if cached is not None:
             return cached, "cached"
         if not use_llm:
             text = offline_summary(split.old, max_chars=max_chars, user=names[0],
                                    assistant=names[1])
         else:
-            earlier, rest = self._longest_cached_prefix(split.old, mode, max_chars)
+            earlier, rest = None, split.old
+            for cut, key in reversed(keys[:-1]):  # the longest shorter prefix summarised
+                if (earlier := self._get(key)) is not None:
+                    rest = split.old[cut:]
+                    break
             text = self._ask_llm(earlier, rest, max_chars)
-        self._put(key, text)
+        self._put(keys[-1][1], text)
         return text, mode
-
-    def _longest_cached_prefix(self, old: Sequence[dict[str, Any]], mode: str, max_chars: int
-                               ) -> tuple[str | None, Sequence[dict[str, Any]]]:
-        """The cached summary of the longest shorter prefix (ending before a user message)."""
-        starts = [i for i, m in enumerate(old) if m.get("role") == "user" and i > 0]
-        for cut in reversed(starts):
-            cached = self._get(_key(old[:cut], mode, max_chars))
-            if cached is not None:
-                return cached, old[cut:]
-        return None, old
 
     def _ask_llm(self, earlier: str | None, messages: Sequence[dict[str, Any]],
                  max_chars: int) -> str:
@@ -163,10 +157,19 @@ class Compressor:
                 self._cache.popitem(last=False)
 
 
-def _key(messages: Sequence[dict[str, Any]], mode: str, max_chars: int) -> str:
-    raw = json.dumps([mode, max_chars, list(messages)], ensure_ascii=False, sort_keys=True,
-                     default=str)
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+def _prefix_keys(messages: Sequence[dict[str, Any]], mode: str, max_chars: int
+                 ) -> list[tuple[int, str]]:
+    """(cut, cache key) of each prefix ending before a user message, then of the whole; one
+    chained hash, so every prefix costs one pass over the messages."""
+    digest = hashlib.sha256(f"{mode}:{max_chars}".encode())
+    keys = []
+    for i, message in enumerate(messages):
+        if i and message.get("role") == "user":
+            keys.append((i, digest.copy().hexdigest()))
+        digest.update(json.dumps(message, ensure_ascii=False, sort_keys=True,
+                                 default=str).encode("utf-8") + b"\x1e")
+    keys.append((len(messages), digest.hexdigest()))
+    return keys
 
 
 def _transcript(messages: Sequence[dict[str, Any]], lang: str) -> str:
