@@ -183,7 +183,8 @@ class OpenAIChat(_Upstream):
         return {"Authorization": f"Bearer {cfg.api_key}"} if cfg.api_key else {}
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
-        data = await self._json({**body, "model": self.model, "stream": False})
+        plain = {k: v for k, v in body.items() if k != "stream_options"}  # streams only
+        data = await self._json({**plain, "model": self.model, "stream": False})
         if not isinstance(data.get("choices"), list):
             raise self.bad_reply("an answer without choices")
         return data
