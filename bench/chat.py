@@ -50,7 +50,12 @@ from llm_fakes import FakeAPI, Reply, openai_answer, start_server  # noqa: E402
 from _common import log, machine_info, md_table, percentile, write_results  # noqa: E402
 from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, load_conversations  # noqa: E402
 from omoide.config import Settings  # noqa: E402
-from omoide.engine.compact import SUMMARY_PREFIX, message_text  # noqa: E402
+from omoide.engine.compact import (  # noqa: E402
+    SUMMARY_PREFIX,
+    message_text,
+    request_tokens,
+    split_turns,
+)
 from omoide.llm import LLMConfig  # noqa: E402
 from omoide.llm.base import Message  # noqa: E402
 from omoide.llm.chat import make_chat_upstream  # noqa: E402
@@ -135,7 +140,7 @@ def survival(app: Omoide, conv: LocomoConversation, questions: int) -> list[dict
     qa = [q for q in conv.qa if q.category in (1, 2, 3, 4) and q.evidence]
     picked = [qa[round(i * (len(qa) - 1) / max(questions - 1, 1))]
               for i in range(min(questions, len(qa)))]
-    rows = []
+    rows = [*baseline(messages, texts, picked)]
     for mode in ("offline", "fake-llm"):
         app.chat.compressor.llm = FakeSummariser() if mode == "fake-llm" else None
         for budget in BUDGETS:
@@ -163,6 +168,35 @@ def survival(app: Omoide, conv: LocomoConversation, questions: int) -> list[dict
                          **{k: round(v / total, 3) for k, v in counts.items()},
                          "kept": round(1 - counts["lost"] / total, 3)})
             log(f"{mode} {budget}: {rows[-1]}")
+    return rows
+
+
+def baseline(messages: list[dict[str, Any]], texts: dict[str, str], picked: Sequence[Any]
+             ) -> list[dict[str, Any]]:
+    """No Omoide: the client keeps the latest whole turns that fit the budget."""
+    rows = []
+    for budget in BUDGETS:
+        kept_turns, ratios, counts = [], [], {"verbatim": 0, "lost": 0}
+        for q in picked:
+            chat = [*messages, {"role": "user", "content": q.question}]
+            parts = split_turns(chat)
+            kept_turns = []
+            for turn in reversed(parts.turns):
+                if request_tokens([*parts.head, *turn, *kept_turns]) > budget:
+                    break
+                kept_turns = [*turn, *kept_turns]
+            ratios.append(request_tokens([*parts.head, *kept_turns]) / request_tokens(chat))
+            kept = [message_text(m) for m in kept_turns]
+            for dia in q.evidence:
+                text = texts.get(dia, "")
+                counts["verbatim" if any(text and text in k for k in kept) else "lost"] += 1
+        total = sum(counts.values()) or 1
+        rows.append({"mode": "none (latest turns only)", "budget": budget,
+                     "questions": len(picked), "evidence": total,
+                     "ratio": round(statistics.mean(ratios), 4),
+                     "verbatim": round(counts["verbatim"] / total, 3), "summary": 0.0,
+                     "memory": 0.0, "lost": round(counts["lost"] / total, 3),
+                     "kept": round(counts["verbatim"] / total, 3)})
     return rows
 
 
@@ -203,7 +237,7 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
         for label, history, budget in (("20-turn chat", messages[-40:], 6000),
                                        ("whole conversation, 4k budget", messages, 4000)):
             app.settings_service.update(PERSONA, {"chat_budget_tokens": budget})
-            proxied, direct = [], []
+            proxied, direct, pipeline = [], [], []
             for i in range(n + 5):
                 body = {"model": "x", "messages": [*history[:-1], {
                     "role": "user", "content": questions[i % len(questions)]}]}
@@ -215,6 +249,8 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
                 t2 = time.perf_counter()
                 assert reply.status_code == 200, reply.text
                 if i >= 5:  # warm-up
+                    timing = reply.headers["server-timing"]
+                    pipeline.append(float(timing.split("dur=")[1]))
                     proxied.append((t1 - t0) * 1000)
                     direct.append((t2 - t1) * 1000)
             base = statistics.median(direct)
@@ -222,6 +258,8 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
             rows.append({"case": label, "requests": n,
                          "overhead_p50_ms": round(percentile(added, 50), 1),
                          "overhead_p95_ms": round(percentile(added, 95), 1),
+                         "pipeline_p50_ms": round(percentile(pipeline, 50), 1),
+                         "pipeline_p95_ms": round(percentile(pipeline, 95), 1),
                          "upstream_direct_p50_ms": round(base, 1)})
             log(f"overhead {label}: {rows[-1]}")
     uv.should_exit = True
@@ -237,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--embedder", default="e5")
+    parser.add_argument("--reuse", type=Path, default=None,
+                        help="data folder to keep the ingested conversation in (and reuse)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "chat")
     args = parser.parse_args(argv)
     convs = load_conversations(args.data)[: args.conversations]
@@ -245,12 +285,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                                "growing": [], "overhead": []}
     for conv in convs:
         with tempfile.TemporaryDirectory() as tmp:
-            settings = Settings.from_env({}, data_dir=Path(tmp), embedder=args.embedder)
+            folder = args.reuse / conv.sample_id if args.reuse else Path(tmp)
+            fresh = not (folder / "omoide.db").exists()
+            settings = Settings.from_env({}, data_dir=folder, embedder=args.embedder)
             app = build(settings, llm=None, chat_upstream=None)
-            app.auth.create_persona(PERSONA)
-            started = time.perf_counter()
-            ingest(app, conv)
-            log(f"conversation {conv.sample_id}: ingested in {time.perf_counter() - started:.0f}s")
+            if fresh:
+                app.auth.create_persona(PERSONA)
+                started = time.perf_counter()
+                ingest(app, conv)
+                log(f"conversation {conv.sample_id}: ingested in "
+                    f"{time.perf_counter() - started:.0f}s")
             for row in survival(app, conv, args.questions):
                 results["survival"].append({"conversation": conv.sample_id, **row})
             results["growing"].append({"conversation": conv.sample_id, **growing(app, conv)})
@@ -271,9 +315,10 @@ def report(r: dict[str, Any]) -> str:
                          g["llm_calls"], g["llm_calls_per_summarised_request"]]
                         for g in r["growing"]])
     over = md_table(["conv", "case", "requests", "overhead p50 ms", "overhead p95 ms",
-                     "upstream alone p50 ms"],
+                     "pipeline p50 ms", "pipeline p95 ms", "upstream alone p50 ms"],
                     [[o["conversation"], o["case"], o["requests"], o["overhead_p50_ms"],
-                      o["overhead_p95_ms"], o["upstream_direct_p50_ms"]] for o in r["overhead"]])
+                      o["overhead_p95_ms"], o["pipeline_p50_ms"], o["pipeline_p95_ms"],
+                      o["upstream_direct_p50_ms"]] for o in r["overhead"]])
     m = r["machine"]
     return "\n".join([
         "# Chat proxy benchmark (`bench/chat.py`)", "",

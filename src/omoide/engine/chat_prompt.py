@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
+from omoide.engine.compact import count_tokens as estimate_tokens
+from omoide.engine.compact import cut_to_tokens as truncate_to_tokens
 from omoide.engine.context import BlockText, Lang, user_address
-from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
 __all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
 

@@ -41,12 +41,15 @@ __all__ = [
     "Turns",
     "apply_summary",
     "compact_mechanical",
+    "count_tokens",
+    "cut_to_tokens",
     "message_text",
     "message_tokens",
     "minimum_tokens",
     "offline_summary",
     "request_tokens",
     "split_turns",
+    "summary_room",
     "summary_split",
     "tools_tokens",
 ]
@@ -112,8 +115,9 @@ def message_text(message: Message) -> str:
 # A chat resends its whole history on every request: counting and cutting the same texts again
 # is most of compaction's cost, so both are memoised (pure functions; bounded caches).
 _MEMO = 1 << 15
-_tokens = lru_cache(maxsize=_MEMO)(estimate_tokens)
-_truncate = lru_cache(maxsize=_MEMO)(truncate_to_tokens)
+count_tokens = lru_cache(maxsize=_MEMO)(estimate_tokens)
+cut_to_tokens = lru_cache(maxsize=_MEMO)(truncate_to_tokens)
+_tokens, _truncate = count_tokens, cut_to_tokens
 
 
 def message_tokens(message: Message) -> int:
@@ -250,19 +254,41 @@ def _steps(params: CompactParams) -> list[tuple[int, Callable[[Message], Message
 # -- stage 4 --------------------------------------------------------------------------------
 
 
-def summary_split(messages: Sequence[Message], keep_recent: int, *, step: int = 1) -> Split:
+def summary_split(messages: Sequence[Message], keep_recent: int, *, step: int = 1,
+                  room_tokens: int | None = None) -> Split:
     """Old turns to summarise and recent turns to keep.
 
-    The cut is rounded down to a multiple of ``step`` turns, so that as a chat grows the
-    summarised prefix stays the same for ``step`` requests (and a cached summary is reused);
-    at least ``keep_recent`` turns (and the latest) always stay verbatim.
+    At least ``keep_recent`` turns (and the latest) stay; with ``room_tokens`` (what the budget
+    leaves beside the head and the summary) older turns stay too while they fit, so a larger
+    budget keeps more of the conversation verbatim. The cut is then rounded down to a multiple
+    of ``step`` turns, so that as a chat grows the summarised prefix stays the same for several
+    requests (and its cached summary is reused); turns kept only by that rounding are compacted
+    first by :func:`apply_summary`.
     """
     parts = split_turns(messages)
-    n_old = len(parts.turns) - _recent_count(len(parts.turns), keep_recent)
+    n_turns = len(parts.turns)
+    n_recent = _recent_count(n_turns, keep_recent)
+    if room_tokens is not None:
+        used = sum(message_tokens(m) for turn in parts.turns[n_turns - n_recent:] for m in turn)
+        while n_recent < n_turns:
+            cost = sum(message_tokens(m) for m in parts.turns[n_turns - n_recent - 1])
+            if used + cost > room_tokens:
+                break
+            used += cost
+            n_recent += 1
+    n_old = n_turns - n_recent
     if n_old >= step > 1:
         n_old -= n_old % step
     return Split(head=parts.head, old=tuple(_flatten(parts.turns[:n_old])),
                  recent=parts.turns[n_old:], old_turns=n_old)
+
+
+def summary_room(messages: Sequence[Message], params: CompactParams, max_chars: int) -> int:
+    """Tokens left for kept turns once the head and a summary of ``max_chars`` are counted
+    (the summary at two characters a token: between English and Japanese)."""
+    head = split_turns(messages).head
+    return params.budget_tokens - request_tokens(head, fixed_tokens=params.fixed_tokens) \
+        - MESSAGE_OVERHEAD - _tokens(SUMMARY_PREFIX) - max_chars // 2
 
 
 def summary_message(text: str, max_chars: int) -> Message:

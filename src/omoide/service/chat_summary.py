@@ -34,6 +34,7 @@ from omoide.engine.compact import (
     compact_mechanical,
     message_text,
     offline_summary,
+    summary_room,
     summary_split,
     tools_tokens,
 )
@@ -89,7 +90,8 @@ class Compressor:
         mechanical = compact_mechanical(messages, params)
         if mechanical.tokens_after <= params.budget_tokens:
             return Compressed(mechanical, None)
-        split = summary_split(messages, cfg.keep_recent, step=SUMMARY_STEP)
+        split = summary_split(messages, cfg.keep_recent, step=SUMMARY_STEP,
+                              room_tokens=summary_room(messages, params, cfg.summary_max_chars))
         use_llm = (self.llm is not None and cfg.context_use_llm_summary
                    and split.old_turns + len(split.recent) >= MIN_TURNS_FOR_LLM)
         summary, how = "", "offline"

@@ -26,6 +26,7 @@ from llm_fakes import (
 from omoide_testing import LiveServer, serve_in_thread
 
 from omoide.engine.compact import CLEARED_TOOL_RESULT, SUMMARY_PREFIX
+from omoide.errors import NotFound
 from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
 from omoide.llm.openai import OpenAILLM
@@ -92,7 +93,7 @@ def wait_events(server: LiveServer, persona: str, session_id: str, n: int) -> li
     while time.monotonic() < deadline:
         try:
             found = events_of(server, persona, session_id)
-        except Exception:  # the session is opened by the background task
+        except NotFound:  # the session is opened by the background task
             found = []
         if len(found) >= n:
             return found
@@ -486,3 +487,21 @@ def test_prepare_adds_blocks_state_and_marks_closed_facts(proxy: LiveServer, fak
         {"role": "user", "content": "where does the user work, the bakery?"}])
     injected = reply.model_extra["omoide"]["injected"]
     assert injected["memories"] == [] and injected["tokens"] <= 60
+
+
+def test_a_stream_that_breaks_ends_with_an_error_event(proxy: LiveServer, fake_api: FakeAPI
+                                                       ) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(events=(*openai_stream("Hel", done=False)[:2], "data: {broken\n\n")))
+    with httpx.stream("POST", f"{proxy.url}/v1/chat/completions", timeout=10,
+                      headers={"Authorization": f"Bearer {key}", "X-Omoide-Session": "s-1"},
+                      json={"stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                      ) as raw:
+        lines = [line for line in raw.iter_lines() if line]
+    assert raw.status_code == 200
+    assert json.loads(lines[-2].removeprefix("data: "))["error"]["code"] == \
+        "upstream_unavailable"
+    assert lines[-1] == "data: [DONE]"
+    time.sleep(0.3)
+    with pytest.raises(NotFound):  # a broken reply is not recorded: no session was opened
+        events_of(proxy, "rin", "s-1")

@@ -17,6 +17,7 @@ from omoide.engine.compact import (
     offline_summary,
     request_tokens,
     split_turns,
+    summary_room,
     summary_split,
 )
 
@@ -105,6 +106,12 @@ def test_stage4_replaces_old_turns_by_one_summary_message() -> None:
     assert result.messages[2:] == tuple(messages[-4:])
 
 
+def test_a_larger_budget_keeps_more_turns_beside_the_summary() -> None:
+    messages = chat(20)
+    kept = [len(summary_split(messages, 2, room_tokens=room).recent) for room in (0, 500, 2000)]
+    assert kept == [2, 5, 20]
+
+
 def test_summary_split_rounds_the_cut_so_a_cached_prefix_is_reused() -> None:
     cuts = [summary_split(chat(n), keep_recent=2, step=4).old_turns for n in range(6, 14)]
     assert cuts == [4, 4, 4, 4, 8, 8, 8, 8]
@@ -147,8 +154,9 @@ def conversations(draw: st.DrawFn) -> list[Message]:
 def _compact(messages: list[Message], budget: int, keep: int) -> tuple[Any, CompactParams]:
     params = CompactParams(budget_tokens=budget, keep_recent=keep)
     result = compact_mechanical(messages, params)
-    if result.tokens_after > budget:
-        split = summary_split(messages, keep)
+    if result.tokens_after > budget:  # as the service does it: budget-aware, in steps of 4
+        split = summary_split(messages, keep, step=4,
+                              room_tokens=summary_room(messages, params, 300))
         result = apply_summary(split, offline_summary(split.old, max_chars=300), max_chars=300,
                                params=params, tokens_before=result.tokens_before)
     return result, params

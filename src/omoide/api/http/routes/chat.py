@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable
 from typing import Annotated, Any
 
@@ -80,11 +81,14 @@ async def chat_completions(request: Request, persona: Persona, app: App) -> Resp
             "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)")
     session_id = session_id_for(messages, header=request.headers.get("x-omoide-session"),
                                 user=body.get("user"))
+    started = time.perf_counter()
     prepared, compressed = await run_in_threadpool(_prepare, app, persona, messages,
                                                    body.get("tools"))
     outgoing = {**body, "messages": list(compressed.compaction.messages)}
     info = _info(session_id, prepared, compressed)
     headers = _headers(info)
+    # The pipeline's own time (memory, compaction), for clients and bench/chat.py.
+    headers["Server-Timing"] = f"omoide;dur={(time.perf_counter() - started) * 1000:.1f}"
 
     def record(reply: str) -> None:
         try:
