@@ -12,7 +12,7 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
 2. clear: the bodies of old tool results are replaced by a note (the call stays visible);
 3. truncate: old messages are cut to 256, 128, … 16 tokens each until it fits;
 4. summary: the old turns become one ``[過去の会話要約] …`` system message (the caller
-   produces the text: an LLM, or :func:`offline_summary`), see :func:`summary_split` and
+   produces the text: an LLM, or ``compact_summary.offline_summary``), see :func:`summary_split` and
    :func:`apply_summary`. When even that does not fit, the summary is cut, then the recent
    turns but the latest are trimmed and dropped oldest first.
 
@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
-from omoide.engine.consolidate import EventText, consolidate_offline
-from omoide.engine.text import is_japanese
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
 __all__ = [
@@ -46,7 +44,6 @@ __all__ = [
     "message_text",
     "message_tokens",
     "minimum_tokens",
-    "offline_summary",
     "request_tokens",
     "split_turns",
     "summary_room",
@@ -62,7 +59,6 @@ MESSAGE_OVERHEAD = 4  # role and separators, as chat templates add them per mess
 REQUEST_OVERHEAD = 3
 IMAGE_TOKENS = 85  # an image part, at the low-detail rate most providers charge
 TRUNCATE_CAPS = (256, 128, 64, 32, 16)
-OFFLINE_WINDOW = 40  # messages the offline summary reads, counted back from the cut
 _BLANK_RUN = re.compile(r"\n{3,}")
 
 
@@ -353,49 +349,3 @@ def minimum_tokens(messages: Sequence[Message], params: CompactParams) -> int:
     if len(parts.turns) > 1:
         floor.append({"role": "system", "content": SUMMARY_PREFIX.strip()})
     return request_tokens(floor, fixed_tokens=params.fixed_tokens)
-
-
-# -- the offline summary --------------------------------------------------------------------
-
-
-def offline_summary(old: Sequence[Message], *, max_chars: int, user: str = "User",
-                    assistant: str = "Assistant", window: int = OFFLINE_WINDOW) -> str:
-    """An extractive summary of the last ``window`` old messages: the consolidation engine's
-    notes, the most important that fit in ``max_chars``, in conversation order; when no turn
-    says anything note-worthy, the user's own lines.
-
-    Only a window: what was said long before is what the persona's memory (notes consolidated
-    from the recorded turns, injected by PrepareStep) already carries, and the engine's cost
-    grows with the turns it reads.
-    """
-    events = [EventText(event_id=i, speaker=user if m.get("role") == "user" else assistant,
-                        role="user" if m.get("role") == "user" else "assistant",
-                        text=" ".join(message_text(m).split()))
-              for i, m in enumerate(old[-window:] if window > 0 else old)
-              if m.get("role") in ("user", "assistant") and message_text(m).strip()]
-    if not events:
-        return ""
-    notes = [(n.importance, n.source_event_ids[0] if n.source_event_ids else 0, n.content)
-             for n in consolidate_offline(events).notes]
-    if not notes:
-        notes = [(0.0, e.event_id, e.text) for e in events if e.role == "user"]
-    if not notes:
-        return ""
-    japanese = is_japanese(" ".join(text for *_, text in notes))
-    chosen, used = [], 0
-    for note in sorted(notes, key=lambda n: (-n[0], n[1])):
-        cost = len(_sentence(note[2])) + (0 if japanese else 1)
-        if used + cost <= max_chars:
-            chosen.append(note)
-            used += cost
-    if not chosen:  # even the best note is too long: cut it
-        chosen = [max(notes, key=lambda n: n[0])]
-    text = ("" if japanese else " ").join(_sentence(n[2]) for n in sorted(chosen,
-                                                                          key=lambda n: n[1]))
-    return text if len(text) <= max_chars else text[: max(max_chars - 1, 0)].rstrip() + "…"
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if not text or text[-1] in ".!?。！？" else text + ("。" if is_japanese(text)
-                                                                   else ".")

@@ -33,11 +33,11 @@ from omoide.engine.compact import (
     apply_summary,
     compact_mechanical,
     message_text,
-    offline_summary,
     summary_room,
     summary_split,
     tools_tokens,
 )
+from omoide.engine.compact_summary import offline_summary
 from omoide.engine.text import is_japanese
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 from omoide.errors import OmoideError

@@ -14,12 +14,12 @@ from omoide.engine.compact import (
     apply_summary,
     compact_mechanical,
     minimum_tokens,
-    offline_summary,
     request_tokens,
     split_turns,
     summary_room,
     summary_split,
 )
+from omoide.engine.compact_summary import offline_summary
 
 Message = dict[str, Any]
 
