@@ -110,9 +110,26 @@ def message_text(message: Message) -> str:
 
 # A chat resends its whole history on every request: counting and cutting the same texts again
 # is most of compaction's cost, so both are memoised (pure functions; bounded caches).
-_MEMO = 1 << 15
-count_tokens = lru_cache(maxsize=_MEMO)(estimate_tokens)
-cut_to_tokens = lru_cache(maxsize=_MEMO)(truncate_to_tokens)
+# Only texts up to _MEMO_CHARS are kept, so the caches stay small (8192 × 4000 characters at
+# most) whatever clients send.
+_MEMO_ENTRIES = 1 << 13
+_MEMO_CHARS = 4000
+_count_memo = lru_cache(maxsize=_MEMO_ENTRIES)(estimate_tokens)
+_cut_memo = lru_cache(maxsize=_MEMO_ENTRIES)(truncate_to_tokens)
+
+
+def count_tokens(text: str) -> int:
+    """:func:`~omoide.engine.tokens.estimate_tokens`, memoised for short texts."""
+    return _count_memo(text) if len(text) <= _MEMO_CHARS else estimate_tokens(text)
+
+
+def cut_to_tokens(text: str, max_tokens: int) -> str:
+    """:func:`~omoide.engine.tokens.truncate_to_tokens`, memoised for short texts."""
+    if len(text) <= _MEMO_CHARS:
+        return _cut_memo(text, max_tokens)
+    return truncate_to_tokens(text, max_tokens)
+
+
 _tokens, _truncate = count_tokens, cut_to_tokens
 
 
