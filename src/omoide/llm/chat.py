@@ -194,6 +194,13 @@ class OpenAIChat(_Upstream):
         return ChatStream(response, self._chunks(response), self)
 
     async def _chunks(self, response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+        if response.headers.get("content-type", "").startswith("application/json"):
+            # Trigger: a server that ignores ``stream``. Outcome: its whole answer, one chunk.
+            data = _object((await response.aread()).decode("utf-8", "replace"))
+            if data is None or not isinstance(data.get("choices"), list):
+                raise self.bad_reply("an answer without choices")
+            yield _as_chunk(data)
+            return
         async for _, data in sse_events(response):
             if data.strip() == "[DONE]":
                 return
@@ -237,6 +244,14 @@ class AnthropicChat(_Upstream):
                 yield chunk
             if translator.done:
                 return
+
+
+def _as_chunk(completion: dict[str, Any]) -> dict[str, Any]:
+    """A whole ``chat.completion`` as one ``chat.completion.chunk``."""
+    choices = [{"index": c.get("index", 0), "delta": c.get("message") or {},
+                "finish_reason": c.get("finish_reason")}
+               for c in completion["choices"] if isinstance(c, dict)]
+    return {**completion, "object": "chat.completion.chunk", "choices": choices}
 
 
 def _object(data: str) -> dict[str, Any] | None:

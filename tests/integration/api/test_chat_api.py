@@ -153,6 +153,10 @@ def test_streaming_relays_chunks_and_ends_with_done(proxy: LiveServer, fake_api:
         lines = [line for line in raw.iter_lines() if line]
     assert raw.headers["content-type"].startswith("text/event-stream")
     assert lines[-1] == "data: [DONE]"
+    fake_api.queue(Reply(body=openai_answer("whole at once")))  # a server ignoring "stream"
+    chunks = list(sdk(proxy, key).chat.completions.create(
+        model="x", stream=True, messages=[{"role": "user", "content": "hi"}]))
+    assert [c.choices[0].delta.content for c in chunks] == ["whole at once"]
 
 
 def test_tools_and_tool_calls_pass_through(proxy: LiveServer, fake_api: FakeAPI) -> None:

@@ -128,7 +128,7 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
         async for chunk in stream:
             for choice in chunk.get("choices") or ():
                 text = (choice.get("delta") or {}).get("content")
-                if isinstance(text, str):
+                if isinstance(text, str) and choice.get("index", 0) == 0:  # n > 1: the first
                     parts.append(text)
             yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
         parts.append(_END)
