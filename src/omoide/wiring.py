@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from omoide.clock import Clock, SystemClock
@@ -118,10 +118,15 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``)."""
     clock = clock or SystemClock()
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
+    summary_llm = llm
     if llm == "from-env":
         from omoide.llm import llm_config_from_env, make_llm
 
-        llm = make_llm(llm_config_from_env(settings.environ))
+        llm_cfg = llm_config_from_env(settings.environ)
+        llm = make_llm(llm_cfg)
+        # A chat waits for its stage-4 summary, and a failed one only means the stage-3
+        # result is sent: no retries there.
+        summary_llm = make_llm(replace(llm_cfg, max_retries=0))
     if chat_upstream == "from-env":
         from omoide.llm import llm_config_from_env
         from omoide.llm.chat import make_chat_upstream
@@ -153,7 +158,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         context=ContextService(store, clock, settings_service, state, blocks),
         sessions=sessions, llm=llm, chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
-                         sessions=sessions, clock=clock, compressor=Compressor(llm)))
+                         sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None

@@ -47,8 +47,9 @@ def start(make_app: Callable[..., Omoide], data_dir: Path
     """Start a live server with the given upstream and summary LLM."""
     running: list[Any] = []
 
-    def go(*, upstream: Any = None, llm: Any = None) -> LiveServer:
-        app = make_app(llm=llm, chat_upstream=upstream)
+    def go(*, upstream: Any = None, llm: Any = None,
+           environ: dict[str, str] | None = None) -> LiveServer:
+        app = make_app(environ, llm=llm, chat_upstream=upstream)
         app.auth.ensure_admin_key(data_dir, ADMIN)
         uv, thread, url = serve_in_thread(_create(app))
         running.append((uv, thread))
@@ -509,3 +510,18 @@ def test_a_stream_that_breaks_ends_with_an_error_event(proxy: LiveServer, fake_a
     time.sleep(0.3)
     with pytest.raises(NotFound):  # a broken reply is not recorded: no session was opened
         events_of(proxy, "rin", "s-1")
+
+
+def test_upstream_from_the_environment_and_no_summary_retries(start: Callable[..., LiveServer],
+                                                               fake_api: FakeAPI) -> None:
+    server = start(upstream="from-env", llm="from-env", environ={
+        "OMOIDE_LLM_PROVIDER": "openai", "OMOIDE_LLM_BASE_URL": f"{fake_api.base}/v1",
+        "OMOIDE_LLM_MODEL": "gpt-env", "OMOIDE_LLM_MAX_RETRIES": "3"})
+    key = server.create_persona("rin")
+    _budget(server, key, chat_budget_tokens=450, keep_recent=2)
+    fake_api.queue(Reply(503, api_error("busy", "server_error")),
+                   Reply(body=openai_answer("ok")))
+    reply = sdk(server, key).chat.completions.create(model="x",
+                                                     messages=long_chat(10, words=20))
+    assert reply.model_extra["omoide"]["compaction"]["summary"] == "failed"
+    assert [b["model"] for b in fake_api.bodies] == ["gpt-env", "gpt-env"]  # no retry
