@@ -11,10 +11,11 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
 1. trim: in old messages, trailing spaces, runs of blank lines and long lines are cut;
 2. clear: the bodies of old tool results are replaced by a note (the call stays visible);
 3. truncate: old messages are cut to 256, 128, … 16 tokens each until it fits;
-4. summary: the old turns become one ``[過去の会話要約] …`` system message (the caller
-   produces the text: an LLM, or ``compact_summary.offline_summary``), see :func:`summary_split` and
-   :func:`apply_summary`. When even that does not fit, the summary is cut, then the recent
-   turns but the latest are trimmed and dropped oldest first.
+4. summary: the turns before the latest ones the budget holds (at least ``keep_recent``)
+   become one ``[過去の会話要約] …`` system message (the caller produces the text: an LLM, or
+   ``compact_summary.offline_summary``), see :func:`summary_split` and :func:`apply_summary`.
+   When even that does not fit, the summary is cut, then the recent turns but the latest are
+   trimmed and dropped oldest first.
 
 Token counts use :func:`omoide.engine.tokens.estimate_tokens` (offline). No I/O, no clock.
 """
