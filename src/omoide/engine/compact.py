@@ -10,7 +10,7 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
 
 1. trim: in old messages, trailing spaces, runs of blank lines and long lines are cut;
 2. clear: the bodies of old tool results are replaced by a note (the call stays visible);
-3. truncate: old messages are cut to 256, 128, … 16 tokens each until it fits;
+3. truncate: old messages, oldest first, are cut to 256 tokens, then 128, … 16, until it fits;
 4. summary: the turns before the latest ones the budget holds (at least ``keep_recent``)
    become one ``[過去の会話要約] …`` system message (the caller produces the text: an LLM, or
    ``compact_summary.offline_summary``), see :func:`summary_split` and :func:`apply_summary`.
@@ -231,31 +231,33 @@ def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Co
     old, recent = _flatten(parts.turns[:n_old]), _flatten(parts.turns[n_old:])
     # Counting is the cost here (a regex pass per message): count each message once, and
     # again only when a step changed it.
-    fixed = request_tokens([*parts.head, *recent], fixed_tokens=params.fixed_tokens)
     counts = [message_tokens(m) for m in old]
+    total = request_tokens([*parts.head, *recent], fixed_tokens=params.fixed_tokens) \
+        + sum(counts)
     stage = 0
-    for number, step in _steps(params):
-        if not old:
+
+    def apply(i: int, new: Message) -> None:
+        nonlocal total
+        if new is not old[i]:
+            old[i], count = new, message_tokens(new)
+            total += count - counts[i]
+            counts[i] = count
+
+    for number, step in _steps(params)[:2]:  # stages 1 and 2: every old message
+        if not old or total <= params.budget_tokens:
             break
         stage = number
-        cap = step.keywords.get("cap") if isinstance(step, partial) else None
-        if cap is not None and cap != TRUNCATE_CAPS[-1] \
-                and fixed + _truncated_floor(counts, cap) > params.budget_tokens:
-            continue  # this cap cannot be enough; a smaller one comes next
-        changed = [step(m) for m in old]
-        counts = [c if new is m else message_tokens(new)
-                  for m, new, c in zip(old, changed, counts, strict=True)]
-        old = changed
-        if fixed + sum(counts) <= params.budget_tokens:
+        for i, message in enumerate(old):
+            apply(i, step(message))
+    for cap in TRUNCATE_CAPS:  # stage 3: oldest first, so the newer old turns keep more
+        if not old or total <= params.budget_tokens:
             break
-    return Compaction((*parts.head, *old, *recent), stage, before, fixed + sum(counts))
-
-
-def _truncated_floor(counts: Sequence[int], cap: int) -> int:
-    """At least what old messages cost after truncation to ``cap`` (a cut gives up at most an
-    eighth of its budget and one token to find a readable break)."""
-    least = MESSAGE_OVERHEAD + cap - cap // 8 - 2
-    return sum(min(c, least) for c in counts)
+        stage = 3
+        for i, message in enumerate(old):
+            if total <= params.budget_tokens:
+                break
+            apply(i, truncate_message(message, cap))
+    return Compaction((*parts.head, *old, *recent), stage, before, total)
 
 
 def _steps(params: CompactParams) -> list[tuple[int, Callable[[Message], Message]]]:
