@@ -10,7 +10,7 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
 
 1. trim: in old messages, trailing spaces, runs of blank lines and long lines are cut;
 2. clear: the bodies of old tool results are replaced by a note (the call stays visible);
-3. truncate: old messages, oldest first, are cut to 256 tokens, then 128, … 16, until it fits;
+3. truncate: old messages, oldest first, are cut to 256 tokens, then 128, then 64;
 4. summary: the turns before the latest ones the budget holds (at least ``keep_recent``)
    become one ``[過去の会話要約] …`` system message (the caller produces the text: an LLM, or
    ``compact_summary.offline_summary``), see :func:`summary_split` and :func:`apply_summary`.
@@ -59,7 +59,9 @@ CLEARED_TOOL_RESULT = "[tool result cleared to save context]"
 MESSAGE_OVERHEAD = 4  # role and separators, as chat templates add them per message
 REQUEST_OVERHEAD = 3
 IMAGE_TOKENS = 85  # an image part, at the low-detail rate most providers charge
-TRUNCATE_CAPS = (256, 128, 64, 32, 16)
+# Stage 3 stops at 64 tokens a message: cut shorter, a message says little, and stage 4 (the
+# summary beside whole recent turns) keeps more (bench/results/chat.md).
+TRUNCATE_CAPS = (256, 128, 64)
 _BLANK_RUN = re.compile(r"\n{3,}")
 
 

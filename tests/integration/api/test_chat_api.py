@@ -359,7 +359,7 @@ def test_stage1_and_stage3_compaction(proxy: LiveServer, fake_api: FakeAPI) -> N
     reply = sdk(proxy, key).chat.completions.create(model="x", messages=messages)
     assert reply.model_extra["omoide"]["compaction"]["stage"] == 1
     assert fake_api.bodies[-1]["messages"][0]["content"].startswith("first line\n\nlong")
-    _budget(proxy, key, chat_budget_tokens=300)
+    _budget(proxy, key, chat_budget_tokens=600)
     reply = sdk(proxy, key).chat.completions.create(model="x", messages=long_chat(4))
     assert reply.model_extra["omoide"]["compaction"]["stage"] == 3
     assert fake_api.bodies[-1]["messages"][1]["content"].endswith("…")

@@ -86,8 +86,10 @@ def test_stage2_clears_old_tool_results_but_keeps_the_call() -> None:
 
 def test_stage3_truncates_old_messages() -> None:
     messages = chat(8, words=300)
-    result = compact_mechanical(messages, CompactParams(budget_tokens=1500, keep_recent=2))
-    assert result.stage == 3 and result.tokens_after <= 1500
+    result = compact_mechanical(messages, CompactParams(budget_tokens=2500, keep_recent=2))
+    assert result.stage == 3 and result.tokens_after <= 2500
+    cut = [len(m["content"]) for m in result.messages[1:-4]]
+    assert cut[0] < cut[-1]  # the oldest first: the newest old message kept more
     assert result.messages[1]["content"].endswith("…")
     assert result.messages[-4:] == tuple(messages[-4:])
 
