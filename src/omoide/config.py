@@ -88,6 +88,12 @@ PERSONA_SETTINGS: tuple[Setting, ...] = (
     Setting("keep_recent", int, 6, "Chat turns kept verbatim by compaction.", 0, 200),
     Setting("context_use_llm_summary", bool, True, "Stage-4 LLM summary in chat compaction."),
     Setting("summary_max_chars", int, 300, "Maximum length of the stage-4 summary.", 50, 5000),
+    Setting("chat_budget_tokens", int, 6000,
+            "Chat proxy: tokens the whole request may use before compaction (an 8k-context "
+            "model with room for the reply).", 200, 2_000_000),
+    Setting("chat_memory_budget_tokens", int, 800,
+            "Chat proxy: tokens of blocks, state and memories added to the system prompt.",
+            0, 100_000),
     Setting("context_include_blocks", bool, False,
             "Add named memory blocks to session_begin / get_context."),
     Setting("context_budget_tokens", int, 2000, "Budget of the get_context text.", 100, 100000),
@@ -125,6 +131,8 @@ class PersonaSettings:
     keep_recent: int = 6
     context_use_llm_summary: bool = True
     summary_max_chars: int = 300
+    chat_budget_tokens: int = 6000
+    chat_memory_budget_tokens: int = 800
     context_include_blocks: bool = False
     context_budget_tokens: int = 2000
     context_recent_count: int = 5

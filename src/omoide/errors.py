@@ -13,6 +13,9 @@ below the API picks a message by inspecting error text.
     │   └── EmbedderMismatch     the folder's vectors come from another embedding model
     ├── PayloadTooLarge     413
     └── UpstreamUnavailable 502  a configured LLM / embedding endpoint failed
+        ├── UpstreamUnreachable 503  the chat proxy could not connect
+        │   └── LLMNotConfigured 503  the chat proxy has no upstream LLM at all
+        └── UpstreamTimeout     504  the chat proxy's upstream did not answer in time
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ __all__ = [
     "EmbedderMismatch",
     "Forbidden",
     "InvalidInput",
+    "LLMNotConfigured",
     "NotFound",
     "OmoideError",
     "PayloadTooLarge",
     "Unauthorized",
+    "UpstreamTimeout",
     "UpstreamUnavailable",
+    "UpstreamUnreachable",
 ]
 
 
@@ -102,3 +108,23 @@ class UpstreamUnavailable(OmoideError):
 
     status = 502
     code = "upstream_unavailable"
+
+
+class UpstreamUnreachable(UpstreamUnavailable):
+    """The chat proxy's upstream LLM could not be reached, or none is configured."""
+
+    status = 503
+    code = "upstream_unreachable"
+
+
+class LLMNotConfigured(UpstreamUnreachable):
+    """The chat proxy was called, but no ``OMOIDE_LLM_*`` endpoint is configured."""
+
+    code = "llm_not_configured"
+
+
+class UpstreamTimeout(UpstreamUnavailable):
+    """The chat proxy's upstream LLM did not answer within ``OMOIDE_LLM_TIMEOUT``."""
+
+    status = 504
+    code = "upstream_timeout"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from omoide.clock import Clock, SystemClock
@@ -19,6 +19,8 @@ from omoide.engine.consolidate_types import Consolidator
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
+from omoide.service.chat import ChatService
+from omoide.service.chat_summary import Compressor
 from omoide.service.classify_judge import offline_classifier_for
 from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
@@ -63,7 +65,9 @@ class Omoide:
     forget: ForgetService
     queue: QueueService
     reindex: ReindexService
+    chat: ChatService
     llm: Any = None
+    chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
     def close(self) -> None:
         self.runner.stop()
@@ -116,7 +120,8 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
-          llm: Any = "from-env", check_embedder_record: bool = True) -> Omoide:
+          llm: Any = "from-env", check_embedder_record: bool = True,
+          chat_upstream: Any = "from-env") -> Omoide:
     """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``).
 
     A folder whose vectors come from another embedder is refused (EmbedderMismatch) unless
@@ -125,10 +130,20 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     """
     clock = clock or SystemClock()
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
+    summary_llm = llm
     if llm == "from-env":
         from omoide.llm import llm_config_from_env, make_llm
 
-        llm = make_llm(llm_config_from_env(settings.environ))
+        llm_cfg = llm_config_from_env(settings.environ)
+        llm = make_llm(llm_cfg)
+        # A chat waits for its stage-4 summary, and a failed one only means the stage-3
+        # result is sent: no retries there.
+        summary_llm = make_llm(replace(llm_cfg, max_retries=0))
+    if chat_upstream == "from-env":
+        from omoide.llm import llm_config_from_env
+        from omoide.llm.chat import make_chat_upstream
+
+        chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
     store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
     if check_embedder_record:
         try:
@@ -173,7 +188,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                                end_open_sessions=sessions.end_open),
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
-        reindex=ReindexService(store, embedder, clock), llm=llm)
+        reindex=ReindexService(store, embedder, clock), llm=llm, chat_upstream=chat_upstream,
+        chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
+                         sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None

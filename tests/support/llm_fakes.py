@@ -7,7 +7,10 @@ received (path, headers, JSON body). Nothing leaves 127.0.0.1.
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,7 +25,9 @@ class Reply:
     status: int = 200
     body: Any = None  # dict/list → JSON; str → raw text
     headers: dict[str, str] = field(default_factory=dict)
-    hang: bool = False  # never answer (until the test ends)
+    hang: bool = False  # never answer (until the test ends or the client leaves)
+    events: tuple[str, ...] | None = None  # a stream: each item is written as one SSE event
+    delay_s: float = 0.0  # pause before each streamed event
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,7 @@ class FakeAPI:
         self.replies: deque[Reply] = deque()
         self.received: list[Received] = []
         self.release = threading.Event()
+        self.disconnected = threading.Event()  # a client closed the connection before the end
         self.base = ""
         self._lock = threading.Lock()
 
@@ -65,7 +71,10 @@ class _Handler(BaseHTTPRequestHandler):
         )
         reply = self.server.fake.take(received)
         if reply.hang:
-            self.server.fake.release.wait(HANG_LIMIT_S)
+            self._hang()
+            return
+        if reply.events is not None:
+            self._stream(reply)
             return
         payload = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
         data = payload.encode()
@@ -76,6 +85,31 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+    def _hang(self) -> None:
+        """Answer nothing; notice a client that closes the connection meanwhile."""
+        fake = self.server.fake
+        deadline = time.monotonic() + HANG_LIMIT_S
+        while not fake.release.is_set() and time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.05)
+            if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                fake.disconnected.set()
+                return
+
+    def _stream(self, reply: Reply) -> None:
+        self.send_response(reply.status)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        try:
+            for event in reply.events or ():
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                self.wfile.write(event.encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.server.fake.disconnected.set()
+        self.close_connection = True
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean
@@ -102,6 +136,45 @@ def openai_answer(content: str | None, finish_reason: str = "stop") -> dict[str,
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
     }
+
+
+def openai_stream(*pieces: str, tool_call: dict[str, Any] | None = None,
+                  done: bool = True) -> tuple[str, ...]:
+    """SSE events of an OpenAI stream: a role chunk, one chunk per text piece (or one tool
+    call), a finish chunk and ``data: [DONE]``."""
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        body = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+                "model": "gpt-test",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        return f"data: {json.dumps(body)}\n\n"
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": piece}) for piece in pieces]
+    if tool_call is not None:
+        events.append(chunk({"tool_calls": [{"index": 0, **tool_call}]}))
+    events.append(chunk({}, "tool_calls" if tool_call else "stop"))
+    return (*events, "data: [DONE]\n\n") if done else tuple(events)
+
+
+def anthropic_stream(*pieces: str) -> tuple[str, ...]:
+    """SSE events of an Anthropic Messages stream with one text block."""
+
+    def event(name: str, body: dict[str, Any]) -> str:
+        return f"event: {name}\ndata: {json.dumps({'type': name, **body})}\n\n"
+
+    return (
+        event("message_start", {"message": {"id": "msg_1", "model": "claude-test",
+                                             "usage": {"input_tokens": 10}}}),
+        event("content_block_start", {"index": 0, "content_block": {"type": "text",
+                                                                     "text": ""}}),
+        *(event("content_block_delta", {"index": 0, "delta": {"type": "text_delta",
+                                                               "text": p}}) for p in pieces),
+        event("content_block_stop", {"index": 0}),
+        event("message_delta", {"delta": {"stop_reason": "end_turn"},
+                                "usage": {"output_tokens": 5}}),
+        event("message_stop", {}),
+    )
 
 
 def anthropic_answer(*blocks: dict[str, Any]) -> dict[str, Any]:

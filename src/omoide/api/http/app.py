@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from omoide import __version__
 from omoide.api.errors import error_body
 from omoide.api.http.metrics import Metrics
-from omoide.api.http.routes import context, memories, search, sessions, system
+from omoide.api.http.routes import chat, context, memories, search, sessions, system
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -40,6 +40,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
             async with mcp.running():  # the MCP SDK's session manager lives as long as the app
                 yield
         finally:
+            if omoide.chat_upstream is not None:
+                await omoide.chat_upstream.aclose()
             if start_workers:
                 omoide.runner.stop()
 
@@ -49,7 +51,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     app.state.omoide = omoide
     app.state.metrics = Metrics()
     for router in (system.router, memories.router, search.router, sessions.router,
-                   context.router,
+                   context.router, chat.router,
                    *extra_routers):
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona

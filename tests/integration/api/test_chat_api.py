@@ -1,0 +1,527 @@
+"""The OpenAI-compatible chat proxy through the real ``openai`` SDK, against a live server whose
+upstream is the local fake API (tests/support/llm_fakes.py)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+from llm_fakes import (
+    FakeAPI,
+    Reply,
+    anthropic_answer,
+    anthropic_stream,
+    api_error,
+    openai_answer,
+    openai_stream,
+    text_block,
+)
+from omoide_testing import LiveServer, serve_in_thread
+
+from omoide.engine.compact import CLEARED_TOOL_RESULT, SUMMARY_PREFIX
+from omoide.errors import NotFound
+from omoide.llm import LLMConfig
+from omoide.llm.chat import make_chat_upstream
+from omoide.llm.openai import OpenAILLM
+from omoide.wiring import Omoide
+
+ADMIN = "omo_admin_test-key"
+
+
+def _config(base: str, provider: str = "openai", **overrides: Any) -> LLMConfig:
+    return LLMConfig(provider=provider, base_url=f"{base}/v1" if provider == "openai" else base,
+                     api_key="sk-test", model="gpt-test" if provider == "openai"
+                     else "claude-test", timeout_s=1.0, max_retries=0, **overrides)
+
+
+@pytest.fixture
+def start(make_app: Callable[..., Omoide], data_dir: Path
+          ) -> Iterator[Callable[..., LiveServer]]:
+    """Start a live server with the given upstream and summary LLM."""
+    running: list[Any] = []
+
+    def go(*, upstream: Any = None, llm: Any = None,
+           environ: dict[str, str] | None = None) -> LiveServer:
+        app = make_app(environ, llm=llm, chat_upstream=upstream)
+        app.auth.ensure_admin_key(data_dir, ADMIN)
+        uv, thread, url = serve_in_thread(_create(app))
+        running.append((uv, thread))
+        return LiveServer(url=url, admin_key=ADMIN, omoide=app)
+
+    yield go
+    for uv, thread in running:
+        uv.should_exit = True
+        thread.join(10)
+
+
+def _create(app: Omoide) -> Any:
+    from omoide.api.http.app import create_app
+
+    return create_app(app)
+
+
+@pytest.fixture
+def proxy(start: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    return start(upstream=make_chat_upstream(_config(fake_api.base)))
+
+
+def sdk(server: LiveServer, key: str, **headers: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"{server.url}/v1", api_key=key, max_retries=0, timeout=10,
+                         default_headers=headers or None)
+
+
+def remember(server: LiveServer, key: str, persona: str, content: str) -> str:
+    with server.client(key) as c:
+        reply = c.post(f"/api/memories/{persona}", json={"content": content})
+        assert reply.status_code == 201, reply.text
+        return str(reply.json()["memory"]["key"])
+
+
+def events_of(server: LiveServer, persona: str, session_id: str) -> list[Any]:
+    store = server.omoide.store.sessions(persona)
+    return store.events_after(store.get(session_id), 0)
+
+
+def wait_events(server: LiveServer, persona: str, session_id: str, n: int) -> list[Any]:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            found = events_of(server, persona, session_id)
+        except NotFound:  # the session is opened by the background task
+            found = []
+        if len(found) >= n:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{n} events not recorded")
+
+
+def long_chat(turns: int, words: int = 60) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"role": "system", "content": "You are Rin, a cheerful friend."}]
+    for i in range(turns):
+        out += [{"role": "user", "content": f"Day {i}: I went hiking near lake {i} today. "
+                 + "It was sunny and calm. " * words},
+                {"role": "assistant", "content": f"Lake {i} sounds lovely! " + "Nice. " * words}]
+    out.append({"role": "user", "content": "What should I do this weekend?"})
+    return out
+
+
+# -- the endpoint ----------------------------------------------------------------------------
+
+def test_chat_adds_memories_after_the_clients_system_prompt(proxy: LiveServer,
+                                                            fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    memory = remember(proxy, key, "rin", "The user lives in Sapporo with a cat named Mochi")
+    fake_api.queue(Reply(body=openai_answer("You live in Sapporo!")))
+    raw = sdk(proxy, key).chat.completions.with_raw_response.create(
+        model="anything", temperature=0.3,
+        messages=[{"role": "system", "content": "Be brief."},
+                  {"role": "user", "content": [{"type": "text", "text": "where do I live? cat"}]}])
+    reply = raw.parse()
+    assert reply.choices[0].message.content == "You live in Sapporo!"
+    sent = fake_api.bodies[-1]
+    assert sent["model"] == "gpt-test" and sent["temperature"] == 0.3
+    system = sent["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith("Be brief.\n\n")
+    assert "Sapporo" in system["content"]
+    assert sent["messages"][1]["content"][0]["text"] == "where do I live? cat"
+    assert reply.model_extra["omoide"]["injected"]["memories"] == [memory]
+    assert raw.headers["x-omoide-injected"].startswith("memories=1;")
+    assert raw.headers["x-omoide-session"].startswith("chat-")
+
+
+def test_streaming_relays_chunks_and_ends_with_done(proxy: LiveServer, fake_api: FakeAPI
+                                                    ) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(events=openai_stream("Hel", "lo ", "there")))
+    stream = sdk(proxy, key).chat.completions.create(
+        model="x", stream=True, messages=[{"role": "user", "content": "hi"}])
+    chunks = list(stream)
+    assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == "Hello there"
+    assert chunks[-1].choices[0].finish_reason == "stop"
+    assert fake_api.bodies[-1]["stream"] is True
+    fake_api.queue(Reply(events=openai_stream("ok")))
+    with httpx.stream("POST", f"{proxy.url}/v1/chat/completions", timeout=10,
+                      headers={"Authorization": f"Bearer {key}"},
+                      json={"stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                      ) as raw:
+        lines = [line for line in raw.iter_lines() if line]
+    assert raw.headers["content-type"].startswith("text/event-stream")
+    assert lines[-1] == "data: [DONE]"
+    fake_api.queue(Reply(body=openai_answer("whole at once")))  # a server ignoring "stream"
+    chunks = list(sdk(proxy, key).chat.completions.create(
+        model="x", stream=True, messages=[{"role": "user", "content": "hi"}]))
+    assert [c.choices[0].delta.content for c in chunks] == ["whole at once"]
+
+
+def test_tools_and_tool_calls_pass_through(proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    tools = [{"type": "function", "function": {
+        "name": "weather", "description": "Weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]
+    answer = openai_answer(None, "tool_calls")
+    answer["choices"][0]["message"]["tool_calls"] = [{
+        "id": "call_1", "type": "function",
+        "function": {"name": "weather", "arguments": "{\"city\": \"Sapporo\"}"}}]
+    fake_api.queue(Reply(body=answer), Reply(body=openai_answer("Sunny.")))
+    client = sdk(proxy, key)
+    first = client.chat.completions.create(
+        model="x", tools=tools, tool_choice="auto",
+        messages=[{"role": "user", "content": "weather?"}])
+    call = first.choices[0].message.tool_calls[0]
+    assert (call.id, call.function.name) == ("call_1", "weather")
+    assert fake_api.bodies[-1]["tools"] == tools and fake_api.bodies[-1]["tool_choice"] == "auto"
+    client.chat.completions.create(model="x", tools=tools, messages=[
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [call.model_dump()]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny, 21°C"}])
+    assert fake_api.bodies[-1]["messages"][-1] == {
+        "role": "tool", "tool_call_id": "call_1", "content": "sunny, 21°C"}
+
+
+def test_models_lists_the_configured_model(proxy: LiveServer) -> None:
+    key = proxy.create_persona("rin")
+    assert [m.id for m in sdk(proxy, key).models.list()] == ["gpt-test"]
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+def test_without_an_llm_the_proxy_answers_503_saying_how_to_configure_one(
+        start: Callable[..., LiveServer]) -> None:
+    server = start(upstream=None)
+    key = server.create_persona("rin")
+    with pytest.raises(openai.APIStatusError) as caught:
+        sdk(server, key).chat.completions.create(model="x", messages=[
+            {"role": "user", "content": "hi"}])
+    assert caught.value.status_code == 503
+    error = caught.value.response.json()["error"]
+    assert error["code"] == "llm_not_configured" and "OMOIDE_LLM_PROVIDER" in error["message"]
+
+
+def _closed_port() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+@pytest.mark.parametrize(("reply", "status", "code"), [
+    pytest.param(Reply(500, api_error("boom", "server_error")), 502, "upstream_unavailable",
+                 id="5xx"),
+    pytest.param(Reply(body="not json"), 502, "upstream_unavailable", id="bad-body"),
+    pytest.param(Reply(hang=True), 504, "upstream_timeout", id="timeout"),
+])
+def test_upstream_failures_map_to_502_or_504(proxy: LiveServer, fake_api: FakeAPI,
+                                             reply: Reply, status: int, code: str) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(reply)
+    with pytest.raises(openai.APIStatusError) as caught:
+        sdk(proxy, key).chat.completions.create(model="x", messages=[
+            {"role": "user", "content": "hi"}])
+    assert caught.value.status_code == status
+    assert caught.value.response.json()["error"]["code"] == code
+
+
+def test_unreachable_upstream_is_503(start: Callable[..., LiveServer]) -> None:
+    server = start(upstream=make_chat_upstream(_config(_closed_port())))
+    key = server.create_persona("rin")
+    for stream in (False, True):
+        with pytest.raises(openai.APIStatusError) as caught:
+            sdk(server, key).chat.completions.create(model="x", stream=stream, messages=[
+                {"role": "user", "content": "hi"}])
+        assert caught.value.status_code == 503
+        assert caught.value.response.json()["error"]["code"] == "upstream_unreachable"
+
+
+def test_client_disconnect_cancels_the_upstream_stream(proxy: LiveServer, fake_api: FakeAPI
+                                                       ) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(events=openai_stream(*["word "] * 50), delay_s=0.1))
+    with httpx.stream("POST", f"{proxy.url}/v1/chat/completions", timeout=10,
+                      headers={"Authorization": f"Bearer {key}"},
+                      json={"stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                      ) as raw:
+        next(raw.iter_lines())
+    assert fake_api.disconnected.wait(5)
+
+
+def test_client_disconnect_cancels_the_upstream_call(proxy: LiveServer, fake_api: FakeAPI
+                                                     ) -> None:
+    key = proxy.create_persona("rin")
+    proxy.omoide.chat_upstream._timeout_s = 10.0  # the upstream would wait; the client will not
+    fake_api.queue(Reply(hang=True))
+    body = json.dumps({"messages": [{"role": "user", "content": "hi"}]}).encode()
+    host, port = proxy.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as client:
+        client.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                       + f"Authorization: Bearer {key}\r\n".encode()
+                       + b"Content-Type: application/json\r\n"
+                       + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        deadline = time.monotonic() + 10
+        while not fake_api.received and time.monotonic() < deadline:
+            time.sleep(0.02)  # the upstream has the request; now the client leaves
+    assert fake_api.disconnected.wait(5)
+
+
+# -- recording ---------------------------------------------------------------------------------
+
+def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
+                                                              fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    messages = [{"role": "user", "content": "I adopted a corgi named Biscuit."}]
+    fake_api.queue(Reply(body=openai_answer("Biscuit is a great name!")),
+                   Reply(body=openai_answer("What a great name, Biscuit!")))
+    client = sdk(proxy, key, **{"X-Omoide-Session": "conv-1"})
+    for _ in range(2):
+        client.chat.completions.create(model="x", messages=messages)
+    events = wait_events(proxy, "rin", "conv-1", 2)
+    time.sleep(0.3)  # the retry's background task has run too
+    events = events_of(proxy, "rin", "conv-1")
+    assert [(e.role, e.content) for e in events] == [
+        ("user", "I adopted a corgi named Biscuit."), ("assistant", "Biscuit is a great name!")]
+    fake_api.queue(Reply(events=openai_stream("Corgis ", "are fun.")))
+    follow = [*messages, {"role": "assistant", "content": "Biscuit is a great name!"},
+              {"role": "user", "content": "He loves the beach."}]
+    list(client.chat.completions.create(model="x", messages=follow, stream=True))
+    events = wait_events(proxy, "rin", "conv-1", 4)
+    assert [e.content for e in events[2:]] == ["He loves the beach.", "Corgis are fun."]
+
+
+def test_session_is_derived_from_the_conversation_when_not_named(proxy: LiveServer,
+                                                                 fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(body=openai_answer("a")), Reply(body=openai_answer("b")))
+    first = [{"role": "user", "content": "hello there"}]
+    client = sdk(proxy, key)
+    one = client.chat.completions.with_raw_response.create(model="x", messages=first)
+    two = client.chat.completions.with_raw_response.create(model="x", messages=[
+        *first, {"role": "assistant", "content": "a"}, {"role": "user", "content": "more"}])
+    assert one.headers["x-omoide-session"] == two.headers["x-omoide-session"]
+    wait_events(proxy, "rin", one.headers["x-omoide-session"], 4)
+
+
+# -- personas ----------------------------------------------------------------------------------
+
+def test_persona_comes_from_the_key_and_never_reaches_another(proxy: LiveServer,
+                                                              fake_api: FakeAPI) -> None:
+    rin = proxy.create_persona("rin")
+    proxy.create_persona("kai")
+    remember(proxy, proxy.admin_key, "kai", "Kai's secret password hint is sunflower")
+    fake_api.queue(Reply(body=openai_answer("no idea")), Reply(body=openai_answer("sunflower")))
+    mine = sdk(proxy, rin).chat.completions.create(model="x", messages=[
+        {"role": "user", "content": "what is the secret password hint sunflower?"}])
+    assert mine.model_extra["omoide"]["injected"]["memories"] == []
+    assert [m["role"] for m in fake_api.bodies[-1]["messages"]] == ["user"]
+    with pytest.raises(openai.PermissionDeniedError):
+        sdk(proxy, rin, **{"X-Omoide-Persona": "kai"}).chat.completions.create(
+            model="x", messages=[{"role": "user", "content": "hi"}])
+    with pytest.raises(openai.UnprocessableEntityError):
+        sdk(proxy, ADMIN).chat.completions.create(
+            model="x", messages=[{"role": "user", "content": "hi"}])
+    admin_as_kai = sdk(proxy, ADMIN, **{"X-Omoide-Persona": "kai"})
+    admin_as_kai.chat.completions.create(model="x", messages=[
+        {"role": "user", "content": "what is the secret password hint?"}])
+    assert "sunflower" in fake_api.bodies[-1]["messages"][0]["content"]
+    with pytest.raises(openai.AuthenticationError):
+        sdk(proxy, "omo_p_wrong").chat.completions.create(
+            model="x", messages=[{"role": "user", "content": "hi"}])
+
+
+def test_bad_messages_are_a_422(proxy: LiveServer) -> None:
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        for body in ({}, {"messages": []}, {"messages": [{"role": "robot", "content": "x"}]},
+                     {"messages": [{"role": "user", "content": 5}]}):
+            reply = c.post("/v1/chat/completions", json=body)
+            assert reply.status_code == 422, body
+            assert set(reply.json()) == {"error"}
+
+
+# -- compaction --------------------------------------------------------------------------------
+
+def _budget(server: LiveServer, key: str, **settings: Any) -> None:
+    with server.client(key) as c:
+        assert c.put("/api/settings/rin", json=settings).status_code == 200
+
+
+def test_stage1_and_stage3_compaction(proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    noisy = "first line   \n\n\n\n\n" + "long " * 600
+    messages = [{"role": "user", "content": noisy}, {"role": "assistant", "content": "ok"},
+                {"role": "user", "content": "and now?"}]
+    _budget(proxy, key, chat_budget_tokens=500, keep_recent=1)
+    fake_api.queue(Reply(body=openai_answer("fine")), Reply(body=openai_answer("fine")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=messages)
+    assert reply.model_extra["omoide"]["compaction"]["stage"] == 1
+    assert fake_api.bodies[-1]["messages"][0]["content"].startswith("first line\n\nlong")
+    _budget(proxy, key, chat_budget_tokens=600)
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=long_chat(4))
+    assert reply.model_extra["omoide"]["compaction"]["stage"] == 3
+    assert fake_api.bodies[-1]["messages"][1]["content"].endswith("…")
+
+
+def test_stage2_clears_old_tool_results(proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    rows = "".join(f"row {i}: value\n" for i in range(300))
+    messages = [
+        {"role": "user", "content": "look it up"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "db", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": rows},
+        {"role": "assistant", "content": "found it"},
+        {"role": "user", "content": "thanks"}]
+    _budget(proxy, key, chat_budget_tokens=400, keep_recent=1)
+    fake_api.queue(Reply(body=openai_answer("welcome")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=messages)
+    assert reply.model_extra["omoide"]["compaction"]["stage"] == 2
+    sent = fake_api.bodies[-1]["messages"]
+    assert sent[1]["tool_calls"][0]["id"] == "c1"
+    assert sent[2] == {"role": "tool", "tool_call_id": "c1", "content": CLEARED_TOOL_RESULT}
+
+
+def test_stage4_llm_summary_is_cached_for_the_next_request(start: Callable[..., LiveServer],
+                                                           fake_api: FakeAPI) -> None:
+    llm = OpenAILLM(_config(fake_api.base))
+    server = start(upstream=make_chat_upstream(_config(fake_api.base)), llm=llm)
+    key = server.create_persona("rin")
+    _budget(server, key, chat_budget_tokens=450, keep_recent=2)
+    fake_api.queue(Reply(body=openai_answer("ユーザーは毎日湖の近くでハイキングをした。")),
+                   Reply(body=openai_answer("Go to lake 9!")))
+    messages = long_chat(10, words=20)
+    reply = sdk(server, key).chat.completions.create(model="x", messages=messages)
+    assert reply.model_extra["omoide"]["compaction"]["stage"] == 4
+    assert reply.model_extra["omoide"]["compaction"]["summary"] == "llm"
+    summary_call, chat_call = fake_api.bodies[-2:]
+    assert summary_call["messages"][0]["content"].startswith("You summarise conversations.")
+    assert "lake 3" in summary_call["messages"][1]["content"]
+    sent = chat_call["messages"]
+    assert sent[1] == {"role": "system",
+                       "content": SUMMARY_PREFIX + "ユーザーは毎日湖の近くでハイキングをした。"}
+    assert sent[-5:] == messages[-5:]  # the last 2 turns and the question, verbatim
+    fake_api.queue(Reply(body=openai_answer("Again lake 9!")))
+    again = sdk(server, key).chat.completions.create(model="x", messages=messages)
+    assert again.model_extra["omoide"]["compaction"]["summary"] == "cached"
+    assert len(fake_api.bodies) == 3  # no second summary call
+    llm.close()
+
+
+def test_stage4_failure_sends_the_stage3_result(start: Callable[..., LiveServer],
+                                                fake_api: FakeAPI) -> None:
+    llm = OpenAILLM(_config(fake_api.base))
+    server = start(upstream=make_chat_upstream(_config(fake_api.base)), llm=llm)
+    key = server.create_persona("rin")
+    _budget(server, key, chat_budget_tokens=450, keep_recent=2)
+    fake_api.queue(Reply(500, api_error("down", "server_error")),
+                   Reply(body=openai_answer("ok")))
+    reply = sdk(server, key).chat.completions.create(model="x", messages=long_chat(10, words=20))
+    compaction = reply.model_extra["omoide"]["compaction"]
+    assert (compaction["stage"], compaction["summary"]) == (3, "failed")
+    assert not any(SUMMARY_PREFIX in str(m["content"]) for m in fake_api.bodies[-1]["messages"])
+    llm.close()
+
+
+def test_stage4_without_an_llm_uses_the_offline_summary(proxy: LiveServer, fake_api: FakeAPI
+                                                        ) -> None:
+    key = proxy.create_persona("rin")
+    _budget(proxy, key, chat_budget_tokens=450, keep_recent=2)
+    fake_api.queue(Reply(body=openai_answer("ok")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=long_chat(10, words=20))
+    compaction = reply.model_extra["omoide"]["compaction"]
+    assert (compaction["stage"], compaction["summary"]) == (4, "offline")
+    assert compaction["tokens_after"] <= 450
+    summary = fake_api.bodies[-1]["messages"][1]["content"]
+    assert summary.startswith(SUMMARY_PREFIX) and "hiking" in summary
+
+
+# -- Anthropic upstream ------------------------------------------------------------------------
+
+def test_anthropic_upstream_is_translated_both_ways(start: Callable[..., LiveServer],
+                                                    fake_api: FakeAPI) -> None:
+    server = start(upstream=make_chat_upstream(_config(fake_api.base, "anthropic")))
+    key = server.create_persona("rin")
+    fake_api.queue(Reply(body=anthropic_answer(text_block("こんにちは"))),
+                   Reply(events=anthropic_stream("こん", "にちは")))
+    client = sdk(server, key)
+    reply = client.chat.completions.create(model="x", max_tokens=100, messages=[
+        {"role": "system", "content": "Be kind."}, {"role": "user", "content": "hi"}])
+    assert reply.choices[0].message.content == "こんにちは"
+    assert reply.choices[0].finish_reason == "stop"
+    sent = fake_api.received[-1]
+    assert sent.path == "/v1/messages" and sent.body["system"].startswith("Be kind.")
+    assert sent.body["messages"] == [{"role": "user", "content": [{"type": "text",
+                                                                   "text": "hi"}]}]
+    assert sent.body["max_tokens"] == 100
+    chunks = list(client.chat.completions.create(model="x", stream=True, messages=[
+        {"role": "user", "content": "hi"}]))
+    assert "".join(c.choices[0].delta.content or "" for c in chunks) == "こんにちは"
+
+
+def test_prepare_adds_blocks_state_and_marks_closed_facts(proxy: LiveServer, fake_api: FakeAPI
+                                                          ) -> None:
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        assert c.post("/api/blocks/rin", json={"block_name": "persona_state", "priority": 9,
+                                               "content": "Rin speaks softly."}).status_code == 200
+        assert c.post("/api/blocks/rin", json={"block_name": "notes", "priority": 1,
+                                               "content": "Low priority note."}).status_code == 200
+        assert c.put("/api/user-state/rin", json={"name": "Laura",
+                                                  "nickname": "Lau"}).status_code == 200
+        old = c.post("/api/memories/rin", json={
+            "content": "The user works at a bakery in Kyoto",
+            "valid_from": "2025-01-01T00:00:00Z",
+            "valid_until": "2026-03-01T00:00:00Z"}).json()["memory"]["key"]
+    fake_api.queue(Reply(body=openai_answer("ok")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=[
+        {"role": "user", "content": "where does the user work, the bakery?"}])
+    system = fake_api.bodies[-1]["messages"][0]["content"]
+    assert system.index("Rin speaks softly.") < system.index("Low priority note.")
+    assert 'Address the user as "Lau".' in system
+    assert "[2025-01-01, no longer true since 2026-03-01] The user works at a bakery" in system
+    injected = reply.model_extra["omoide"]["injected"]
+    assert injected["blocks"] == ["persona_state", "notes"] and old in injected["memories"]
+    assert injected["user_state"] == ["name", "nickname"]
+    with proxy.client(key) as c:  # a small memory budget drops memories first, then blocks
+        c.put("/api/settings/rin", json={"chat_memory_budget_tokens": 60})
+    fake_api.queue(Reply(body=openai_answer("ok")))
+    reply = sdk(proxy, key).chat.completions.create(model="x", messages=[
+        {"role": "user", "content": "where does the user work, the bakery?"}])
+    injected = reply.model_extra["omoide"]["injected"]
+    assert injected["memories"] == [] and injected["tokens"] <= 60
+
+
+def test_a_stream_that_breaks_ends_with_an_error_event(proxy: LiveServer, fake_api: FakeAPI
+                                                       ) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(events=(*openai_stream("Hel", done=False)[:2], "data: {broken\n\n")))
+    with httpx.stream("POST", f"{proxy.url}/v1/chat/completions", timeout=10,
+                      headers={"Authorization": f"Bearer {key}", "X-Omoide-Session": "s-1"},
+                      json={"stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                      ) as raw:
+        lines = [line for line in raw.iter_lines() if line]
+    assert raw.status_code == 200
+    assert json.loads(lines[-2].removeprefix("data: "))["error"]["code"] == \
+        "upstream_unavailable"
+    assert lines[-1] == "data: [DONE]"
+    time.sleep(0.3)
+    with pytest.raises(NotFound):  # a broken reply is not recorded: no session was opened
+        events_of(proxy, "rin", "s-1")
+
+
+def test_upstream_from_the_environment_and_no_summary_retries(start: Callable[..., LiveServer],
+                                                               fake_api: FakeAPI) -> None:
+    server = start(upstream="from-env", llm="from-env", environ={
+        "OMOIDE_LLM_PROVIDER": "openai", "OMOIDE_LLM_BASE_URL": f"{fake_api.base}/v1",
+        "OMOIDE_LLM_MODEL": "gpt-env", "OMOIDE_LLM_MAX_RETRIES": "3"})
+    key = server.create_persona("rin")
+    _budget(server, key, chat_budget_tokens=450, keep_recent=2)
+    fake_api.queue(Reply(503, api_error("busy", "server_error")),
+                   Reply(body=openai_answer("ok")))
+    reply = sdk(server, key).chat.completions.create(model="x",
+                                                     messages=long_chat(10, words=20))
+    assert reply.model_extra["omoide"]["compaction"]["summary"] == "failed"
+    assert [b["model"] for b in fake_api.bodies] == ["gpt-env", "gpt-env"]  # no retry
