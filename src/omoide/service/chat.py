@@ -109,13 +109,18 @@ class ChatService:
 
     # -- PrepareStep -------------------------------------------------------------------
 
-    def prepare(self, persona: str, messages: list[dict[str, Any]]) -> Prepared:
+    def prepare(self, persona: str, messages: list[dict[str, Any]],
+                session_id: str | None = None) -> Prepared:
+        """The request with the persona's memory in its system prompt. Excerpts of the
+        conversation's own session (``session_id``) are left out: the client sends those turns
+        itself."""
         cfg = self.settings.get(persona)
         latest = _latest_user(messages)
         query = "" if latest is None else " ".join(message_text(messages[latest]).split())
         query = query[-MAX_QUERY_CHARS:]
         user = self.state.get_current_user_state(persona)
-        hits = self._recall(persona, query) if cfg.chat_memory_budget_tokens and query else []
+        hits = self._recall(persona, query, session_id) \
+            if cfg.chat_memory_budget_tokens and query else []
         prompt = assemble_chat_prompt(
             persona=persona,
             lang=choose_language(cfg.language, [query, user.get("name") or ""]),
@@ -126,10 +131,11 @@ class ChatService:
             memories=[_recalled(h) for h in hits], tz=ZoneInfo(cfg.timezone))
         return Prepared(messages=_with_prompt(messages, prompt.text), prompt=prompt, query=query)
 
-    def _recall(self, persona: str, query: str) -> list[SearchHit]:
+    def _recall(self, persona: str, query: str, session_id: str | None) -> list[SearchHit]:
         """The default search, called as a client with only the query would call it."""
         request = self.search.build_request(persona, query=query)
-        return self.search.search(persona, request).results
+        return [hit for hit in self.search.search(persona, request).results
+                if hit.type != "episode" or hit.extra.get("session_id") != session_id]
 
     # -- CompressStep ------------------------------------------------------------------
 

@@ -292,6 +292,26 @@ def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
     assert [e.content for e in events[2:]] == ["He loves the beach.", "Corgis are fun."]
 
 
+def test_other_conversations_are_memory_but_not_this_one(proxy: LiveServer,
+                                                         fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    fake_api.queue(*(Reply(body=openai_answer("Noted.")) for _ in range(3)))
+    told = [{"role": "user", "content": "My corgi Biscuit is afraid of the vacuum cleaner."}]
+    sdk(proxy, key, **{"X-Omoide-Session": "conv-1"}).chat.completions.create(
+        model="x", messages=told)
+    wait_events(proxy, "rin", "conv-1", 2)
+    again = [*told, {"role": "assistant", "content": "Noted."},
+             {"role": "user", "content": "What is Biscuit afraid of?"}]
+    same = sdk(proxy, key, **{"X-Omoide-Session": "conv-1"}).chat.completions.create(
+        model="x", messages=again)
+    assert not [m for m in same.model_extra["omoide"]["injected"]["memories"]
+                if m.startswith("episode:")]  # the client sends these turns itself
+    other = sdk(proxy, key, **{"X-Omoide-Session": "conv-2"}).chat.completions.create(
+        model="x", messages=[{"role": "user", "content": "What is Biscuit afraid of?"}])
+    assert [m for m in other.model_extra["omoide"]["injected"]["memories"]
+            if m.startswith("episode:")]
+
+
 def test_session_is_derived_from_the_conversation_when_not_named(proxy: LiveServer,
                                                                  fake_api: FakeAPI) -> None:
     key = proxy.create_persona("rin")
@@ -359,7 +379,8 @@ def test_stage1_and_stage3_compaction(proxy: LiveServer, fake_api: FakeAPI) -> N
     reply = sdk(proxy, key).chat.completions.create(model="x", messages=messages)
     assert reply.model_extra["omoide"]["compaction"]["stage"] == 1
     assert fake_api.bodies[-1]["messages"][0]["content"].startswith("first line\n\nlong")
-    _budget(proxy, key, chat_budget_tokens=600)
+    # The first conversation is memory now; keep it out so only compaction is measured.
+    _budget(proxy, key, chat_budget_tokens=600, chat_memory_budget_tokens=0)
     reply = sdk(proxy, key).chat.completions.create(model="x", messages=long_chat(4))
     assert reply.model_extra["omoide"]["compaction"]["stage"] == 3
     assert fake_api.bodies[-1]["messages"][1]["content"].endswith("…")

@@ -83,7 +83,7 @@ async def chat_completions(request: Request, persona: Persona, app: App) -> Resp
                                 user=body.get("user"))
     started = time.perf_counter()
     prepared, compressed = await run_in_threadpool(_prepare, app, persona, messages,
-                                                   body.get("tools"))
+                                                   body.get("tools"), session_id)
     outgoing = {**body, "messages": list(compressed.compaction.messages)}
     info = _info(session_id, prepared, compressed)
     headers = _headers(info)
@@ -113,9 +113,9 @@ async def chat_completions(request: Request, persona: Persona, app: App) -> Resp
                         background=BackgroundTask(record, _reply_text(reply)))
 
 
-def _prepare(app: Omoide, persona: str, messages: list[dict[str, Any]], tools: Any
-             ) -> tuple[Prepared, Compressed]:
-    prepared = app.chat.prepare(persona, messages)
+def _prepare(app: Omoide, persona: str, messages: list[dict[str, Any]], tools: Any,
+             session_id: str) -> tuple[Prepared, Compressed]:
+    prepared = app.chat.prepare(persona, messages, session_id)
     return prepared, app.chat.compress(persona, prepared.messages, tools=tools)
 
 
