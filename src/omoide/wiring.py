@@ -24,6 +24,7 @@ from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.overview import OverviewService
 from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
@@ -57,6 +58,7 @@ class Omoide:
     blocks: BlockService
     context: ContextService
     sessions: SessionService
+    overview: OverviewService
     llm: Any = None
 
     def close(self) -> None:
@@ -142,7 +144,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
         context=ContextService(store, clock, settings_service, state, blocks),
-        sessions=sessions, llm=llm)
+        sessions=sessions, overview=OverviewService(store, clock, on_enqueue=runner.notify),
+        llm=llm)
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None
