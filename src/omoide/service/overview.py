@@ -11,17 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from omoide.clock import Clock
+from omoide.clock import Clock, parse_iso
 from omoide.errors import InvalidInput
 from omoide.model import Memory
+from omoide.service.memories import with_live_strength
 from omoide.store.sqlite.overview import JobRow, OverviewStore, PersonaSummary, SessionRow
 from omoide.store.sqlite.sessions import Episode, Event, Session
 from omoide.store.sqlite.store import SqliteStore
 
-__all__ = ["EpisodeView", "OverviewService", "SessionView"]
+__all__ = ["EpisodeView", "MemoryPage", "OverviewService", "SessionView"]
 
 JOB_STATUSES = ("pending", "running", "failed", "done")
 MAX_PAGE = 500
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    memories: list[Memory]  # newest first
+    next_cursor: str | None  # pass as ``before`` for the next (older) page; None at the end
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,20 @@ def _check_page(limit: int, offset: int = 0) -> None:
         raise InvalidInput("offset must not be negative", field="offset")
 
 
+def _cursor(text: str | None) -> tuple[str, int] | None:
+    """``<created_at>~<id>`` → (created_at, id); 422 for anything else."""
+    if not text:
+        return None
+    stamp, _, row_id = text.rpartition("~")
+    try:
+        parse_iso(stamp)
+    except ValueError:
+        stamp = ""
+    if not stamp or not row_id.isdigit():
+        raise InvalidInput(f"invalid page cursor {text!r}", field="before")
+    return stamp, int(row_id)
+
+
 class OverviewService:
     def __init__(self, store: SqliteStore, clock: Clock,
                  on_enqueue: Callable[[], None] | None = None) -> None:
@@ -56,6 +77,26 @@ class OverviewService:
     def persona_summaries(self) -> list[PersonaSummary]:
         """Every persona with its counts (the caller filters what a principal may see)."""
         return self.read.persona_summaries()
+
+    def persona_summary(self, persona: str) -> PersonaSummary:
+        """The counts of one persona (index-only where the schema allows)."""
+        return self.read.persona_summaries(self.store.get_persona(persona).id)[0]
+
+    def memory_page(self, persona: str, *, before: str | None = None, limit: int = 50,
+                    include_deleted: bool = False) -> MemoryPage:
+        """A page of memories, newest first, with live strength; ``before`` is the cursor a
+        previous page returned (keyset pagination: every page costs the same at 100k)."""
+        _check_page(limit)
+        memories = self.store.memories(persona)
+        rows = self.read.memory_ids(memories.persona_id, before=_cursor(before),
+                                    limit=limit + 1, include_tombstoned=include_deleted)
+        found = memories.by_ids([row_id for row_id, _ in rows[:limit]])
+        now = self.clock.now()
+        page = [with_live_strength(found[row_id], now) for row_id, _ in rows[:limit]
+                if row_id in found]
+        last = rows[limit - 1] if len(rows) > limit else None
+        return MemoryPage(memories=page,
+                          next_cursor=None if last is None else f"{last[1]}~{last[0]}")
 
     def sessions(self, persona: str, *, limit: int = 50, offset: int = 0) -> list[SessionRow]:
         _check_page(limit, offset)

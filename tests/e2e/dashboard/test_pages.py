@@ -8,7 +8,7 @@ import re
 from dashboard_browser import Site, Tab
 from playwright.sync_api import expect
 
-PAGES = ["/", "/p/rin", "/p/rin/memories", "/p/rin/memories?page=1&deleted=true",
+PAGES = ["/", "/p/rin", "/p/rin/memories", "/p/rin/memories?deleted=true",
          "/p/rin/blocks", "/p/rin/state", "/p/rin/sessions", "/p/rin/sessions/ses-cafe",
          "/p/rin/settings", "/p/kai", "/p/kai/memories"]
 

@@ -20,22 +20,30 @@ from omoide.store.sqlite.rows import dt, dt_or_none
 
 __all__ = ["JobRow", "OverviewStore", "PersonaSummary", "SessionRow"]
 
+# {where} is "" (every persona) or "WHERE persona_id = ?" / "AND persona_id = ?" (one).
 # Index-only: memories_persona_status covers (persona_id, status).
-COUNT_BY_STATUS = "SELECT persona_id, status, COUNT(*) FROM memories GROUP BY persona_id, status"
-# Closed facts are few; the persona index narrows the scan to one persona's rows at a time.
+COUNT_BY_STATUS = """
+SELECT persona_id, status, COUNT(*) FROM memories {where} GROUP BY persona_id, status
+"""
 COUNT_CLOSED = """
 SELECT persona_id, COUNT(*) FROM memories
-WHERE status = 'active' AND (superseded_by IS NOT NULL OR valid_until IS NOT NULL)
+WHERE status = 'active' AND (superseded_by IS NOT NULL OR valid_until IS NOT NULL) {and_where}
 GROUP BY persona_id
 """
 LATEST_MEMORY = "SELECT MAX(created_at) FROM memories WHERE persona_id = ?"
 LATEST_SESSION = """
 SELECT MAX(COALESCE(ended_at, started_at)) FROM sessions WHERE persona_id = ?
 """
-COUNT_EPISODES = "SELECT persona_id, COUNT(*) FROM episodes GROUP BY persona_id"
+COUNT_EPISODES = "SELECT persona_id, COUNT(*) FROM episodes {where} GROUP BY persona_id"
 COUNT_QUEUE = """
 SELECT persona_id, COUNT(*) FROM jobs WHERE status IN ('pending', 'running')
-    AND kind NOT IN ({periodic}) GROUP BY persona_id
+    AND kind NOT IN ({periodic}) {and_where} GROUP BY persona_id
+"""
+# Keyset pagination, newest first: a seek on (persona_id, created_at, rowid), so a page deep in
+# the list costs what the first one does (OFFSET would step over every row before it).
+PAGE_IDS = """
+SELECT id, created_at FROM memories WHERE persona_id = ? {status} {before}
+ORDER BY created_at DESC, id DESC LIMIT ?
 """
 SELECT_SESSIONS = """
 SELECT s.*, (SELECT COUNT(*) FROM session_events e WHERE e.session_pk = s.id) AS turns,
@@ -98,23 +106,43 @@ class OverviewStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def persona_summaries(self) -> list[PersonaSummary]:
-        """One row per persona, by name: memory counts, episodes, queue depth, last activity."""
+    def persona_summaries(self, persona_id: int | None = None) -> list[PersonaSummary]:
+        """One row per persona (or only ``persona_id``), by name: memory counts, episodes,
+        queue depth, last activity."""
         conn = self.db.conn()
-        personas = conn.execute("SELECT id, name, created_at FROM personas ORDER BY name"
-                                ).fetchall()
+        one = persona_id is not None
+        where, and_where = ("WHERE persona_id = ?", "AND persona_id = ?") if one else ("", "")
+        params: tuple[int, ...] = (persona_id,) if persona_id is not None else ()
+        personas = conn.execute("SELECT id, name, created_at FROM personas "
+                                f"{'WHERE id = ?' if one else ''} ORDER BY name",
+                                params).fetchall()
         status: dict[tuple[int, str], int] = {
-            (r[0], r[1]): r[2] for r in conn.execute(COUNT_BY_STATUS)}
-        closed = dict(conn.execute(COUNT_CLOSED).fetchall())
-        episodes = dict(conn.execute(COUNT_EPISODES).fetchall())
+            (r[0], r[1]): r[2] for r in conn.execute(COUNT_BY_STATUS.format(where=where),
+                                                     params)}
+        closed = dict(conn.execute(COUNT_CLOSED.format(and_where=and_where), params).fetchall())
+        episodes = dict(conn.execute(COUNT_EPISODES.format(where=where), params).fetchall())
         marks = ",".join("?" * len(PERIODIC_KINDS))
-        queue = dict(conn.execute(COUNT_QUEUE.format(periodic=marks), PERIODIC_KINDS).fetchall())
+        queue = dict(conn.execute(COUNT_QUEUE.format(periodic=marks, and_where=and_where),
+                                  (*PERIODIC_KINDS, *params)).fetchall())
         return [PersonaSummary(
             name=p["name"], created_at=dt(p["created_at"]),
             active=status.get((p["id"], "active"), 0), closed=closed.get(p["id"], 0),
             tombstoned=status.get((p["id"], "tombstoned"), 0),
             episodes=episodes.get(p["id"], 0), queue=queue.get(p["id"], 0),
             last_activity=self._last_activity(conn, p["id"])) for p in personas]
+
+    def memory_ids(self, persona_id: int, *, before: tuple[str, int] | None, limit: int,
+                   include_tombstoned: bool) -> list[tuple[int, str]]:
+        """(id, created_at) of a page of memories, newest first, strictly before ``before``
+        (a (created_at, id) pair from the previous page)."""
+        params: list[object] = [persona_id]
+        cursor = ""
+        if before is not None:
+            cursor = "AND (created_at, id) < (?, ?)"
+            params += [before[0], before[1]]
+        sql = PAGE_IDS.format(status="" if include_tombstoned else "AND status = 'active'",
+                              before=cursor)
+        return [(r[0], r[1]) for r in self.db.conn().execute(sql, (*params, limit))]
 
     def _last_activity(self, conn: sqlite3.Connection, persona_id: int) -> datetime | None:
         stamps = [conn.execute(sql, (persona_id,)).fetchone()[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -42,7 +42,7 @@ def _tags(text: str) -> list[str] | None:
 def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
              q: str = "", mode: str = "hybrid", tags: str = "", date_range: str = "",
              valid_at: str = "", kind: str = "", deleted: bool = False,
-             page: int = Query(1, ge=1, le=100_000)) -> Response:
+             before: str = "") -> Response:
     now = app.clock.now()
     form = {"q": q, "mode": mode, "tags": tags, "date_range": date_range,
             "valid_at": valid_at, "kind": kind, "deleted": deleted}
@@ -50,7 +50,7 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
                                "form": form, "modes": [str(m) for m in SearchMode],
                                "kinds": [str(k) for k in MemoryKind], "now": now,
                                "closure": closure, "error": None, "hits": None, "rows": [],
-                               "page": page, "more": False}
+                               "before": before, "next_cursor": None}
     if q.strip():
         try:
             search = app.search.build_request(
@@ -61,9 +61,9 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
             context["error"] = exc.message
             return render(request, "memories.html", status=422, **context)
     else:
-        rows = app.memories.list_recent(persona, limit=PAGE + 1, offset=(page - 1) * PAGE,
+        page = app.overview.memory_page(persona, before=before or None, limit=PAGE,
                                         include_deleted=deleted)
-        context.update(rows=rows[:PAGE], more=len(rows) > PAGE)
+        context.update(rows=page.memories, next_cursor=page.next_cursor)
     return render(request, "memories.html", **context)
 
 
