@@ -84,7 +84,7 @@ def pages(app: Omoide, size: int) -> list[tuple[str, str]]:
         ("memories, middle page", f"/p/{PERSONA}/memories?page={last_page // 2}"),
         ("memories, last page", f"/p/{PERSONA}/memories?page={last_page}"),
         ("search (hybrid)", f"/p/{PERSONA}/memories?q=coffee+with+a+friend"),
-        ("search + tags + date range", f"/p/{PERSONA}/memories?q=旅行&tags=travel"
+        ("search + tags + date range", f"/p/{PERSONA}/memories?q=旅行の計画&tags=travel"
                                        "&date_range=last+year"),
         ("memory detail (newest)", f"/p/{PERSONA}/memories/{newest}"),
         ("memory detail (middle)", f"/p/{PERSONA}/memories/{middle}"),

@@ -25,9 +25,11 @@ __all__ = ["JobRow", "OverviewStore", "PersonaSummary", "SessionRow"]
 COUNT_BY_STATUS = """
 SELECT persona_id, status, COUNT(*) FROM memories {where} GROUP BY persona_id, status
 """
+# Always over every persona: then the planner reads the partial index memories_closed (its
+# WHERE is this one, migration 8); with a persona_id term it would read the persona's rows.
 COUNT_CLOSED = """
 SELECT persona_id, COUNT(*) FROM memories
-WHERE status = 'active' AND (superseded_by IS NOT NULL OR valid_until IS NOT NULL) {and_where}
+WHERE status = 'active' AND (superseded_by IS NOT NULL OR valid_until IS NOT NULL)
 GROUP BY persona_id
 """
 LATEST_MEMORY = "SELECT MAX(created_at) FROM memories WHERE persona_id = ?"
@@ -119,7 +121,7 @@ class OverviewStore:
         status: dict[tuple[int, str], int] = {
             (r[0], r[1]): r[2] for r in conn.execute(COUNT_BY_STATUS.format(where=where),
                                                      params)}
-        closed = dict(conn.execute(COUNT_CLOSED.format(and_where=and_where), params).fetchall())
+        closed = dict(conn.execute(COUNT_CLOSED).fetchall())
         episodes = dict(conn.execute(COUNT_EPISODES.format(where=where), params).fetchall())
         marks = ",".join("?" * len(PERIODIC_KINDS))
         queue = dict(conn.execute(COUNT_QUEUE.format(periodic=marks, and_where=and_where),

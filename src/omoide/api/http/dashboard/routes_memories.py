@@ -30,7 +30,7 @@ from omoide.wiring import Omoide
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 PAGE = 50
-SEARCH_TOP_K = 50
+SEARCH_TOP_K = 20
 
 
 def _tags(text: str) -> list[str] | None:
