@@ -92,5 +92,11 @@ def seed_dashboard(app: Omoide, clock: FixedClock) -> Seeded:
     app.sessions.end("rin", session_id)
     for episode_id in app.sessions.segment("rin", session_id, final=True):
         app.sessions.consolidate("rin", episode_id)
+    app.sessions.open("rin", session_id="ses-open")  # still open: not cut into episodes yet
+    app.sessions.record("rin", "ses-open", [
+        {"speaker": f"Haruka {IMG_PAYLOAD}", "role": "user", "content": f"Look: {SCRIPT_PAYLOAD}"}])
+    # A job that fails on its one attempt once the workers run (its memory does not exist).
+    app.jobs.enqueue(kind="memory.evolve", persona_id=app.store.get_persona("rin").id,
+                     payload={"key": "mem_missing"}, now=clock.now(), max_attempts=1)
     return Seeded(rin_key=rin_key, kai_key=kai_key, tokyo=tokyo, kyoto=kyoto, tea=tea,
                   hostile=hostile, kai_secret=kai_secret, session_id=session_id)

@@ -160,6 +160,21 @@ def test_session_shows_turns_episode_and_its_notes(tab: Tab, site: Site) -> None
     assert tab.page.locator("ul.sources li").count() >= 1
 
 
+def test_failed_job_shows_its_error_and_can_be_retried(tab: Tab, site: Site) -> None:
+    tab.sign_in(site.admin_key)
+    tab.goto("/p/rin")
+    failed = tab.page.locator("#jobs ~ table.grid").first
+    assert "NotFound: no memory 'mem_missing'" in failed.inner_text()
+    job_id = int(failed.locator("td").first.inner_text().lstrip("#"))
+    site.omoide.runner.stop()  # so the retried job stays in the queue for us to see
+    failed.locator("button", has_text="Retry").click()
+    assert tab.page.url.endswith("/p/rin#jobs")
+    assert site.omoide.overview.jobs("rin", "failed") == []
+    queued = tab.page.locator("h3", has_text="Queue").locator("xpath=following-sibling::table[1]")
+    assert f"#{job_id}\tmemory.evolve\tpending\t0/1" in queued.inner_text()
+    assert tab.errors == []
+
+
 def test_settings_lists_every_setting_and_saves_an_override(tab: Tab, site: Site) -> None:
     from omoide.config import PERSONA_SETTINGS
 

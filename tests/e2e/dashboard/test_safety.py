@@ -5,7 +5,7 @@ from __future__ import annotations
 from dashboard_browser import Site, Tab
 
 HOSTILE_PAGES = ["/p/rin/memories", "/p/rin/blocks", "/p/rin/state", "/p/rin",
-                 "/p/rin/memories?q=web+page&mode=keyword"]
+                 "/p/rin/memories?q=web+page&mode=keyword", "/p/rin/sessions/ses-open"]
 
 
 def test_signed_out_visitor_is_sent_to_login(tab: Tab, site: Site) -> None:
