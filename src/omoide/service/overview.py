@@ -15,6 +15,7 @@ from omoide.clock import Clock, parse_iso
 from omoide.errors import InvalidInput
 from omoide.model import Memory
 from omoide.service.memories import with_live_strength
+from omoide.store.sqlite.jobs import JobCounts, JobStore
 from omoide.store.sqlite.overview import JobRow, OverviewStore, PersonaSummary, SessionRow
 from omoide.store.sqlite.sessions import Episode, Event, Session
 from omoide.store.sqlite.store import SqliteStore
@@ -73,6 +74,7 @@ class OverviewService:
         self.clock = clock
         self.on_enqueue = on_enqueue
         self.read = OverviewStore(store.db)
+        self.jobs_store = JobStore(store.db)
 
     def persona_summaries(self) -> list[PersonaSummary]:
         """Every persona with its counts (the caller filters what a principal may see)."""
@@ -130,6 +132,9 @@ class OverviewService:
                                field="status")
         _check_page(limit)
         return self.read.jobs(self.store.get_persona(persona).id, status, limit=limit)
+
+    def job_counts(self, persona: str) -> JobCounts:
+        return self.jobs_store.counts(self.store.get_persona(persona).id)
 
     def retry_job(self, persona: str, job_id: int) -> None:
         """Queue a failed job of this persona again (404 for another persona's job)."""

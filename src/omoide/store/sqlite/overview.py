@@ -96,6 +96,12 @@ class JobRow:
     run_after: datetime
     finished_at: datetime | None
 
+    @property
+    def shown_status(self) -> str:
+        """Periodic maintenance waiting for its time is "scheduled", not work in the queue."""
+        return "scheduled" if self.status == "pending" and self.kind in PERIODIC_KINDS \
+            else self.status
+
 
 def _job(row: sqlite3.Row) -> JobRow:
     return JobRow(id=row["id"], kind=row["kind"], status=row["status"],

@@ -18,7 +18,6 @@ from omoide.api.http.deps import App
 from omoide.config import PERSONA_SETTINGS
 from omoide.errors import InvalidInput
 from omoide.service.state import StateKind
-from omoide.store.sqlite.jobs import PERIODIC_KINDS
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -29,15 +28,13 @@ PAGE = 50
 
 @router.get("/p/{persona}")
 def overview(request: Request, persona: PersonaPage, viewer: SignedIn, app: App) -> Response:
-    persona_id = app.store.get_persona(persona).id
     return render(
         request, "overview.html", viewer=viewer, persona=persona, tab="overview",
-        summary=app.overview.persona_summary(persona), jobs=app.jobs.counts(persona_id),
+        summary=app.overview.persona_summary(persona), jobs=app.overview.job_counts(persona),
         failed=app.overview.jobs(persona, "failed"),
         waiting=app.overview.jobs(persona, "pending") + app.overview.jobs(persona, "running"),
         recent=app.memories.list_recent(persona, limit=RECENT),
-        sessions=app.overview.sessions(persona, limit=5), now=app.clock.now(), closure=closure,
-        periodic=PERIODIC_KINDS)
+        sessions=app.overview.sessions(persona, limit=5), now=app.clock.now(), closure=closure)
 
 
 @router.post("/p/{persona}/jobs/{job_id}/retry")
