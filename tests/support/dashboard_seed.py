@@ -62,7 +62,9 @@ def seed_dashboard(app: Omoide, clock: FixedClock) -> Seeded:
     hostile = _create(app, "rin", f"Notes pasted from a web page: {IMG_PAYLOAD} "
                                   f"{SCRIPT_PAYLOAD} & 終わり", tags=["<b>tag</b>"])
     kai_secret = _create(app, "kai", "Kai's private diary entry about the lighthouse.")
-    clock.advance(days=3)
+    clock.advance(days=2)
+    app.memories.get("rin", tea)  # a recall: stability 10 → 15 days, a dot on its curve
+    clock.advance(days=1)
     kyoto = _create(app, "rin", "ユーザーは京都に引っ越した。", tags=["home"], kind="fact",
                     importance=0.8)
     # Close the Tokyo fact the way evolution's CONTRADICTORY verdict does.

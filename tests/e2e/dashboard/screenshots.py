@@ -3,7 +3,7 @@
     .venv/bin/python tests/e2e/dashboard/screenshots.py [--out docs/img]
 
 Seeds a temporary data folder with the browser tests' demo data, serves it, signs in with the
-admin key in Debian's Chromium and captures the main pages at 1280×800.
+admin key in Debian's Chromium and captures the main pages at 1280×960 (the session page whole).
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ from omoide.embed.hashing import HashEmbedder  # noqa: E402
 from omoide.wiring import build  # noqa: E402
 
 
-def shots(seeded: object) -> list[tuple[str, str]]:
+def shots(seeded: object) -> list[tuple[str, str, bool]]:
+    """(name, path, whole page?)"""
     tea = seeded.tea  # type: ignore[attr-defined]
-    return [("personas", "/"), ("overview", "/p/rin"),
-            ("search", "/p/rin/memories?q=京都&mode=hybrid"),
-            ("memory", f"/p/rin/memories/{tea}"), ("blocks", "/p/rin/blocks?edit=user_model"),
-            ("state", "/p/rin/state"), ("session", "/p/rin/sessions/ses-cafe")]
+    return [("personas", "/", False), ("overview", "/p/rin", False),
+            ("search", "/p/rin/memories?q=京都&mode=hybrid", False),
+            ("memory", f"/p/rin/memories/{tea}", False),
+            ("blocks", "/p/rin/blocks?edit=user_model", False), ("state", "/p/rin/state", False),
+            ("session", "/p/rin/sessions/ses-cafe", True)]
 
 
 def main() -> None:
@@ -72,15 +74,15 @@ def _capture(url: str, seeded: object, out: Path) -> None:
                          "fonts-ipafont-gothic")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.new_page(viewport={"width": 1280, "height": 960})
         page.goto(url + "/login")
         page.fill("input[name=key]", ADMIN_KEY)
         page.click("button[type=submit]")
         page.wait_for_url(url + "/")
-        for name, path in shots(seeded):
+        for name, path, whole in shots(seeded):
             page.goto(url + path)
             target = out / f"dashboard-{name}.png"
-            page.screenshot(path=str(target))
+            page.screenshot(path=str(target), full_page=whole)
             print(f"{target} ({target.stat().st_size // 1024} KiB)")
         browser.close()
 

@@ -66,6 +66,18 @@ def test_search_uses_mode_and_filters(tab: Tab, site: Site) -> None:
     assert tab.errors == []
 
 
+def test_search_filters_by_kind_and_valid_at(tab: Tab, site: Site) -> None:
+    tab.sign_in(site.admin_key)
+    tab.goto("/p/rin/memories?q=ユーザー&mode=keyword&kind=fact")
+    found = tab.page.locator("ol.hits").inner_text()
+    assert site.seeded.tokyo in found and site.seeded.kyoto in found
+    assert site.seeded.tea not in found  # a preference
+    tab.goto("/p/rin/memories?q=ユーザー&mode=keyword&kind=fact&valid_at=now")
+    found = tab.page.locator("ol.hits").inner_text()
+    assert site.seeded.kyoto in found and site.seeded.tokyo not in found  # closed before now
+    assert tab.errors == []
+
+
 def test_closed_fact_shows_validity_end_and_successor(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
     tab.goto("/p/rin/memories?q=東京&mode=keyword")
@@ -84,7 +96,9 @@ def test_memory_detail_draws_the_forgetting_curve(tab: Tab, site: Site) -> None:
     points = curve.last.get_attribute("points").split()
     ys = [float(p.split(",")[1]) for p in points]
     assert len(ys) > 50 and ys == sorted(ys)  # R(t) never rises: y (downwards) never falls
-    assert "S = 10.00 days" in tab.page.locator("figcaption").inner_text()
+    caption = tab.page.locator("figcaption").inner_text()
+    assert "S = 15.00 days" in caption and "1 recall, the last on" in caption
+    assert tab.page.locator("figure.curve svg circle").count() == 1  # the recall
 
 
 def test_edit_memory_then_see_its_new_version(tab: Tab, site: Site) -> None:

@@ -75,7 +75,7 @@ def forgetting_curve(memory: Memory, now: datetime) -> Curve:
     if memory.last_accessed is not None and past_days < PAST_DAYS:
         recall = Point(x_of(-past_days), y_of(1.0))
     x_ticks = [Tick(x_of(d), f"+{d:g} d" if d else "now") for d in (0, 30, 60, 90)]
-    if past_days >= 1:
+    if x_of(0.0) - x_of(start) >= 48:  # room for its label beside "now"
         x_ticks.insert(0, Tick(x_of(start), f"−{past_days:.0f} d"))
     y_ticks = [Tick(y_of(r), f"{r:g}") for r in (0.0, 0.25, 0.5, 0.75, 1.0)]
     return Curve(width=WIDTH, height=HEIGHT, past=line(start, 0.0) if past_days > 0 else "",
