@@ -28,10 +28,10 @@ def _settings(data: str | None, **overrides: Any) -> Settings:
     return Settings.from_env(data_dir=Path(data) if data else None, **overrides)
 
 
-def _build(data: str | None, **overrides: Any) -> Any:
+def _build(data: str | None, *, check_embedder_record: bool = True, **overrides: Any) -> Any:
     from omoide.wiring import build
 
-    return build(_settings(data, **overrides))
+    return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -98,7 +98,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
 
 @main.group()
 def persona() -> None:
-    """Create and list personas."""
+    """Create, list and delete personas."""
 
 
 @persona.command("create")
@@ -126,6 +126,26 @@ def persona_list(data: str | None, as_json: bool) -> None:
              "memories": counts.get(p.name, 0)} for p in app.store.list_personas()]
     _print(rows, as_json, lambda rs: "\n".join(f"{r['name']}\t{r['memories']} memories"
                                                for r in rs) or "(no personas)")
+
+
+@persona.command("delete")
+@data_option
+@json_option
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@friendly
+def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
+    """Erase persona NAME and everything it remembers; its keys stop working."""
+    app = _build(data)
+    app.store.get_persona(name)  # an unknown name fails before the question
+    if not yes:
+        click.confirm(f"Erase persona {name} with all its memories and conversations? "
+                      "This cannot be undone", abort=True, err=True)
+    erased = app.forget.delete_persona(name)
+    _print({"name": name, "status": "erased", "memories": erased.memories,
+            "sessions": erased.sessions}, as_json,
+           lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
+                     f"{d['sessions']} sessions)")
 
 
 @main.group()
@@ -157,7 +177,7 @@ def memory_add(data: str | None, as_json: bool, persona: str, content: str,
     new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
                                  kind=kind, emotion_intensity=emotion_intensity)
     out = render_create(app.memories.create(persona, new))
-    app.runner.run_until_idle()
+    app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
     _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
            else f"duplicate of {d['duplicate_of']['key']} "
                 f"(similarity {d['duplicate_of']['similarity']})")
@@ -200,13 +220,43 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> No
 @json_option
 @persona_option
 @click.argument("key")
+@click.option("--purge", is_flag=True,
+              help="Erase it with its history, so its text is nowhere in the data folder.")
 @friendly
-def memory_delete(data: str | None, as_json: bool, persona: str, key: str) -> None:
-    """Delete (tombstone) a memory; its history stays."""
+def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge: bool) -> None:
+    """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
     app = _build(data)
+    if purge:
+        app.memories.purge(persona, key)
+        _print({"key": key, "status": "purged"}, as_json, lambda d: f"erased {d['key']}")
+        return
     deleted = app.memories.delete(persona, key)
     _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
            lambda d: f"deleted {d['key']}")
+
+
+@main.group()
+def session() -> None:
+    """Conversations (sessions) of a persona."""
+
+
+@session.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("session_id")
+@click.option("--with-notes", is_flag=True,
+              help="Also erase the notes consolidated from the conversation.")
+@friendly
+def session_delete(data: str | None, as_json: bool, persona: str, session_id: str,
+                   with_notes: bool) -> None:
+    """Erase a conversation: its events and episodes (and with --with-notes, its notes)."""
+    app = _build(data)
+    erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
+    _print({"session_id": session_id, "status": "erased", "events": erased.events,
+            "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
+           lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
+                     f"episodes, {len(d['notes'])} notes)")
 
 
 @main.command()
@@ -238,27 +288,30 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
 
 @main.command()
 @data_option
-@persona_option
+@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
 @click.option("--batch", default=64, show_default=True)
 @friendly
-def reindex(data: str | None, persona: str, batch: int) -> None:
-    """Re-embed a persona's memories with the configured embedder (after a model change)."""
-    app = _build(data)
-    memories = app.store.memories(persona)
-    todo = memories.vectors_missing_model()
-    if not todo:
-        click.echo(f"{persona}: every vector is already {app.embedder.model_id}", err=True)
-        return
-    with click.progressbar(length=len(todo), label=f"re-embedding {persona}",
-                           file=sys.stderr) as bar:
-        for start in range(0, len(todo), batch):
-            chunk = todo[start : start + batch]
-            vectors = app.embedder.embed_passages([text for _, text in chunk])
-            memories.replace_vectors([i for i, _ in chunk], vectors,
-                                     [text for _, text in chunk])
-            bar.update(len(chunk))
-    click.echo(f"{persona}: {len(todo)} memories re-embedded with {app.embedder.model_id}",
-               err=True)
+def reindex(data: str | None, persona: str | None, batch: int) -> None:
+    """Re-embed memories, conversation turns and episodes with the configured embedder (after
+    changing OMOIDE_EMBEDDER; stop the server first), then record it for the folder."""
+    app = _build(data, check_embedder_record=False)
+    model = app.embedder.model_id
+    plan = app.reindex.plan(persona)
+    names = ", ".join(plan.personas) or "(no personas)"
+    if plan.total == 0:
+        report = app.reindex.run(plan)
+        click.echo(f"{names}: every vector is already {model}", err=True)
+    else:
+        with click.progressbar(length=plan.total, label=f"re-embedding with {model}",
+                               file=sys.stderr) as bar:
+            report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
+        click.echo(f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
+                   f"{plan.count('episodes')} episodes re-embedded with {model}", err=True)
+    if not report.recorded:
+        left = sum(report.remaining.values())
+        raise click.ClickException(f"{left} vectors of other models remain in other personas; "
+                                   "run `omoide reindex` without -p to finish")
+    click.echo(f"the data folder now uses {model}", err=True)
 
 
 @main.command()
@@ -267,7 +320,7 @@ def reindex(data: str | None, persona: str, batch: int) -> None:
 @friendly
 def decay(data: str | None, persona: str | None) -> None:
     """Recompute FSRS strength for all memories now."""
-    app = _build(data, embedder="hash")
+    app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
     started = time.perf_counter()
     n = app.store.decay_all(now=app.clock.now(), persona=persona)
     click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
@@ -301,22 +354,33 @@ def jobs() -> None:
               help="Run ready jobs in this process too (else only wait for the server).")
 @friendly
 def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
-    """Wait until the persona's queue is empty (pending + running == 0)."""
+    """Wait until the persona's queue is empty (pending + running == 0); other personas'
+    jobs are not waited for. Progress goes to stderr."""
     app = _build(data)
-    persona_id = app.store.get_persona(persona).id
-    deadline = time.monotonic() + timeout
-    while True:
-        counts = app.jobs.counts(persona_id)
-        if counts.pending + counts.running == 0 or time.monotonic() > deadline:
-            break
-        if not (run and app.runner.run_once()):
-            time.sleep(0.2)
-    out = {"persona": persona, "pending": counts.pending, "running": counts.running,
-           "failed": counts.failed}
+    state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
+    out = {"persona": persona, "pending": state.pending, "running": state.running,
+           "failed": state.failed}
     _print(out, as_json, lambda d: f"pending={d['pending']} running={d['running']} "
                                    f"failed={d['failed']}")
-    if counts.pending + counts.running:
+    if not state.drained:
         raise click.ClickException(f"queue not empty after {timeout:.0f} s")
+
+
+def _queue_progress() -> Callable[[Any], None]:
+    """A progress line on stderr: rewritten in place on a terminal, else one line a second."""
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def show(state: Any) -> None:
+        line = (f"{state.persona}: {state.pending} pending, {state.running} running, "
+                f"{state.done} done, {state.failed} failed")
+        if tty:
+            click.echo(f"\r{line}\x1b[K", nl=state.drained, err=True)
+        elif state.drained or time.monotonic() - last[0] >= 1.0:
+            last[0] = time.monotonic()
+            click.echo(line, err=True)
+
+    return show
 
 
 @main.command("mcp")

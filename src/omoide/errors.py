@@ -10,6 +10,7 @@ below the API picks a message by inspecting error text.
     ├── Forbidden           403  key does not grant this persona
     ├── NotFound            404  unknown persona / memory / block / session
     ├── Conflict            409  e.g. persona already exists
+    │   └── EmbedderMismatch     the folder's vectors come from another embedding model
     ├── PayloadTooLarge     413
     └── UpstreamUnavailable 502  a configured LLM / embedding endpoint failed
 """
@@ -20,6 +21,7 @@ from typing import Any
 
 __all__ = [
     "Conflict",
+    "EmbedderMismatch",
     "Forbidden",
     "InvalidInput",
     "NotFound",
@@ -79,6 +81,13 @@ class Conflict(OmoideError):
 
     status = 409
     code = "conflict"
+
+
+class EmbedderMismatch(Conflict):
+    """The data folder was embedded by another model than the configured one; the message
+    names both and says to run ``omoide reindex``."""
+
+    code = "embedder_mismatch"
 
 
 class PayloadTooLarge(OmoideError):

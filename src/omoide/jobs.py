@@ -67,18 +67,20 @@ class JobRunner:
         """Wake a worker now (called after a write that enqueued work)."""
         self._wake.set()
 
-    def run_once(self) -> bool:
-        """Claim and run one ready job; False when none is ready."""
-        job = self.jobs.claim(now=self.clock.now())
+    def run_once(self, *, persona_id: int | None = None) -> bool:
+        """Claim and run one ready job (of ``persona_id`` only, when given); False when none
+        is ready."""
+        job = self.jobs.claim(now=self.clock.now(), persona_id=persona_id)
         if job is None:
             return False
         self._run(job)
         return True
 
-    def run_until_idle(self, *, max_jobs: int = 1_000_000) -> int:
-        """Run ready jobs in this thread until none is ready (CLI, tests, benchmarks)."""
+    def run_until_idle(self, *, max_jobs: int = 1_000_000, persona_id: int | None = None) -> int:
+        """Run ready jobs in this thread until none is ready (CLI, tests, benchmarks); with
+        ``persona_id``, only that persona's jobs."""
         done = 0
-        while done < max_jobs and self.run_once():
+        while done < max_jobs and self.run_once(persona_id=persona_id):
             done += 1
         return done
 

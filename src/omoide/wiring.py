@@ -23,8 +23,11 @@ from omoide.service.blocks import BlockService
 from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
+from omoide.service.forget import ForgetService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.overview import OverviewService
+from omoide.service.queue import QueueService
+from omoide.service.reindex import ReindexService, check_embedder
 from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
@@ -58,6 +61,9 @@ class Omoide:
     blocks: BlockService
     context: ContextService
     sessions: SessionService
+    forget: ForgetService
+    queue: QueueService
+    reindex: ReindexService
     overview: OverviewService
     llm: Any = None
 
@@ -112,8 +118,13 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
-          llm: Any = "from-env") -> Omoide:
-    """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``)."""
+          llm: Any = "from-env", check_embedder_record: bool = True) -> Omoide:
+    """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``).
+
+    A folder whose vectors come from another embedder is refused (EmbedderMismatch) unless
+    ``check_embedder_record`` is False: ``omoide reindex``, whose purpose is to change the
+    model, and commands that never embed.
+    """
     clock = clock or SystemClock()
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
     if llm == "from-env":
@@ -121,6 +132,12 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
 
         llm = make_llm(llm_config_from_env(settings.environ))
     store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    if check_embedder_record:
+        try:
+            check_embedder(store, embedder, clock)
+        except BaseException:
+            store.close()
+            raise
     jobs = JobStore(store.db)
     settings_service = SettingsService(store, settings.persona_defaults)
     handlers: dict[str, Any] = {}
@@ -144,8 +161,10 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
         context=ContextService(store, clock, settings_service, state, blocks),
-        sessions=sessions, overview=OverviewService(store, clock, on_enqueue=runner.notify),
-        llm=llm)
+        sessions=sessions, forget=ForgetService(store, clock),
+        queue=QueueService(store, jobs, runner),
+        reindex=ReindexService(store, embedder, clock),
+        overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm)
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None

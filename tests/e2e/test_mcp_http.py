@@ -3,6 +3,8 @@ from the Bearer key. Driven by the SDK's own client against a live uvicorn serve
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 import httpx
 import pytest
@@ -14,8 +16,9 @@ from mcp_checks import (
     check_tool_list,
     http_client,
     ok,
+    tool_error,
 )
-from omoide_testing import LiveServer, wait_for_jobs
+from omoide_testing import LiveServer, files_holding, wait_for_jobs
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
@@ -114,5 +117,30 @@ def test_mcp_http_key_scopes_every_tool_to_its_own_persona(server: LiveServer) -
             result = await client.call_tool("memory_read", {"key": key})
             assert result.is_error
             assert "persona 'aoi'" in result.content[0].text
+
+    anyio.run(scenario)
+
+
+def test_mcp_http_memory_delete_with_purge_erases_the_text(server: LiveServer,
+                                                          data_dir: Path) -> None:
+    key = server.create_persona("rin")
+    marker = "ZQXJV-4827"
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            schema = tools["memory_delete"].input_schema["properties"]["purge"]
+            assert schema["type"] == "boolean" and "forget" in schema["description"]
+            assert "forget" in (tools["memory_delete"].description or "")
+            created = await ok(client, "memory_create", content=f"The user's PIN is {marker}")
+            mem = created.structured_content["memory"]["key"]
+            wait_for_jobs(server.omoide, "rin")
+            assert files_holding(data_dir, marker)
+            purged = await ok(client, "memory_delete", key=mem, purge=True)
+            assert purged.structured_content == {"persona": "rin", "key": mem,
+                                                 "status": "purged"}
+            assert files_holding(data_dir, marker) == []
+            assert mem in await tool_error(client, "memory_read", key=mem)
+            assert mem in await tool_error(client, "memory_delete", key=mem, purge=True)
 
     anyio.run(scenario)

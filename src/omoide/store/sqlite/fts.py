@@ -129,6 +129,16 @@ class FtsIndex:
         for table in (self.words_table, self.trigram_table):
             conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", params)
 
+    def optimize(self, conn: sqlite3.Connection) -> None:
+        """Merge every segment of both FTS tables into one (FTS5 ``optimize``).
+
+        A delete in FTS5 only adds a tombstone; the deleted row's tokens stay in the older
+        segments until they are merged. Erasing (``Database.erasing``) runs this so that the
+        tokens of erased text are dropped too. It rewrites the whole index: keep it for erasure.
+        """
+        for table in (self.words_table, self.trigram_table):
+            conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+
     # -- search -------------------------------------------------------------------------------
 
     def search(

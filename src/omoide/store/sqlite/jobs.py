@@ -84,12 +84,16 @@ class JobStore:
                              "claimed_by = NULL WHERE id = ?", [(i,) for i in orphans])
         return len(orphans)
 
-    def claim(self, *, now: datetime) -> Job | None:
+    def claim(self, *, now: datetime, persona_id: int | None = None) -> Job | None:
+        """The next ready job (only ``persona_id``'s when given), marked running."""
+        where, params = "", [iso(now)]
+        if persona_id is not None:
+            where, params = " AND j.persona_id = ?", [*params, persona_id]
         with self.db.write() as conn:
             row = conn.execute(
                 "SELECT j.*, p.name AS persona FROM jobs j LEFT JOIN personas p "
-                "ON p.id = j.persona_id WHERE j.status = 'pending' AND j.run_after <= ? "
-                "ORDER BY j.run_after, j.id LIMIT 1", (iso(now),)).fetchone()
+                "ON p.id = j.persona_id WHERE j.status = 'pending' AND j.run_after <= ?"
+                f"{where} ORDER BY j.run_after, j.id LIMIT 1", params).fetchone()
             if row is None:
                 return None
             conn.execute("UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, "

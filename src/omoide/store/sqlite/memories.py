@@ -506,6 +506,19 @@ class MemoryStore:
                                        changed_by="evolution")
         return True
 
+    def drop_from_index(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+        """Inside a write that hard-deleted ``ids``: take them out of the vector index."""
+        index, revision = self._bump(conn)
+        index.remove(list(ids))
+        index.revision = revision
+
+    def versioned_update(self, conn: sqlite3.Connection, memory_id: int,
+                         changes: dict[str, Any], *, now: datetime,
+                         change: VersionChange, changed_by: str) -> None:
+        """Column changes with a version row, inside the caller's transaction."""
+        self._versioned_update(conn, memory_id, changes, now=now, change=change,
+                               changed_by=changed_by)
+
     def _versioned_update(self, conn: sqlite3.Connection, memory_id: int,
                           changes: dict[str, Any], *, now: datetime,
                           change: VersionChange, changed_by: str) -> None:
@@ -533,25 +546,6 @@ class MemoryStore:
         conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
         conn.executemany("INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) "
                          "VALUES (?, ?, ?)", [(memory_id, self.persona_id, t) for t in tags])
-
-    def vectors_missing_model(self) -> list[tuple[int, str]]:
-        """(id, content) of active memories whose vector is absent or from another model."""
-        return [(r[0], r[1]) for r in self.db.conn().execute(
-            "SELECT m.id, m.content FROM memories m LEFT JOIN memory_vectors v "
-            "ON v.memory_id = m.id WHERE m.persona_id = ? AND m.status = 'active' "
-            "AND (v.model_id IS NULL OR v.model_id != ?) ORDER BY m.id",
-            (self.persona_id, self.model_id))]
-
-    def replace_vectors(self, ids: Sequence[int], vectors: np.ndarray,
-                        contents: Sequence[str]) -> None:
-        """Store re-embedded vectors (``omoide reindex``); ``contents`` give their languages."""
-        with self.db.write() as conn:
-            conn.executemany(UPSERT_VECTOR, [
-                (i, self.model_id, int(v.shape[0]), np.asarray(v, np.float32).tobytes())
-                for i, v in zip(ids, vectors, strict=True)])
-            index, revision = self._bump(conn)
-            index.add(ids, vectors, [language_of(c) for c in contents])
-            index.revision = revision
 
 
 def _to_column(value: Any) -> Any:

@@ -267,6 +267,18 @@ INSERT INTO memory_tags (memory_id, persona_id, tag)
     SELECT m.id, m.persona_id, j.value FROM memories m, json_each(m.tags) j
 """
 
+# The embedder whose vectors the folder holds (one row): another model is refused until
+# ``omoide reindex`` (vectors of two models in one folder cannot be compared).
+_EMBEDDER = """
+CREATE TABLE embedder (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    model_id    TEXT NOT NULL,
+    dim         INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL
+)
+"""
+
+
 # Two partial indexes, both small (only the rows they describe), measured at 100k memories by
 # bench/dashboard.py:
 # - closed facts (superseded or past their validity) per persona: the count read every row of
@@ -291,7 +303,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "episode_event_fts", _episode_fts),
     # A tag filter scanned json_each over every row of the persona (86 ms at 100k).
     Migration(7, "memory_tags", _script(_TAGS)),
-    Migration(8, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
+    Migration(8, "embedder", _script(_EMBEDDER)),
+    Migration(9, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
 )
 
 

@@ -18,6 +18,7 @@ from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import Persona
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.erase import Erased, erase_persona, erase_session, purge_memory
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
@@ -120,16 +121,41 @@ class SqliteStore:
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored
 
-    def memories(self, name: str) -> MemoryStore:
-        """The handle through which every Note-tier query for ``name`` goes."""
+    # -- forgetting (hard deletes on the user's word; DESIGN §2) ---------------------------
+
+    def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
+        """Erase one memory so that its text is nowhere in the data folder."""
+        return purge_memory(self.db, self.memories(name), key, now=now)
+
+    def erase_session(self, name: str, session_id: str, *, with_notes: bool,
+                      now: datetime) -> Erased:
+        """Erase a conversation (events, episodes; with ``with_notes`` its notes too)."""
+        return erase_session(self.db, self.memories(name), session_id, with_notes=with_notes,
+                             now=now)
+
+    def delete_persona(self, name: str) -> Erased:
+        """Erase a persona and everything keyed by it; its API keys stop working at once."""
+        persona = self.get_persona(name)
+        erased = erase_persona(self.db, persona.id, persona.name)
         with self._handles_lock:
-            handle = self._handles.get(name)
-            if handle is not None:
-                return handle
+            self._handles.pop(name, None)
+            self._sessions.pop(name, None)
+        return erased
+
+    def memories(self, name: str) -> MemoryStore:
+        """The handle through which every Note-tier query for ``name`` goes.
+
+        Cached per name, and checked against the persona's id on every call: a persona deleted
+        and created again (perhaps by another process) must never be reached through the old
+        one's handle.
+        """
         persona = self.get_persona(name)
         with self._handles_lock:
-            handle = self._handles.setdefault(
-                name, MemoryStore(self.db, persona.id, name, self._load_vectors, self.model_id))
+            handle = self._handles.get(name)
+            if handle is None or handle.persona_id != persona.id:
+                handle = MemoryStore(self.db, persona.id, name, self._load_vectors,
+                                     self.model_id)
+                self._handles[name] = handle
         return handle
 
     def state(self, name: str) -> StateStore:
@@ -140,15 +166,15 @@ class SqliteStore:
         return BlockStore(self.db, self.get_persona(name).id, name)
 
     def sessions(self, name: str) -> SessionStore:
-        """The Episode tier of ``name`` (sessions, events, episodes); cached per persona."""
-        with self._handles_lock:
-            handle = self._sessions.get(name)
-            if handle is not None:
-                return handle
+        """The Episode tier of ``name`` (sessions, events, episodes); cached per persona and
+        checked like :meth:`memories`."""
         persona = self.get_persona(name)
         with self._handles_lock:
-            return self._sessions.setdefault(
-                name, SessionStore(self.db, persona.id, name, self.model_id, self.dim))
+            handle = self._sessions.get(name)
+            if handle is None or handle.persona_id != persona.id:
+                handle = SessionStore(self.db, persona.id, name, self.model_id, self.dim)
+                self._sessions[name] = handle
+        return handle
 
     def sessions_meta(self, name: str) -> SessionMetaStore:
         return SessionMetaStore(self.db, self.get_persona(name).id)

@@ -56,8 +56,15 @@ async def update_memory(persona: Persona, key: str, request: Request, app: App) 
     return render_memory(memory)
 
 
-@router.delete("/api/memories/{persona}/{key}", summary="Delete (tombstone; history is kept)")
-def delete_memory(persona: Persona, key: str, app: App) -> dict[str, Any]:
+@router.delete("/api/memories/{persona}/{key}",
+               summary="Delete: a tombstone (history is kept), or with purge=true erase it")
+def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
+        False, description="Erase the memory with all its versions, links, sources and index "
+                           "rows, so that its text is nowhere in the data folder (the user "
+                           "asked to forget it). Cannot be undone.")) -> dict[str, Any]:
+    if purge:
+        app.memories.purge(persona, key)
+        return {"persona": persona, "key": key, "status": "purged"}
     return render_memory(app.memories.delete(persona, key))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -52,3 +52,13 @@ def episodes(persona: Persona, session_id: str, app: App) -> dict[str, Any]:
     return {"session_id": session_id,
             "episodes": [render_episode(ep, notes)
                          for ep, notes in app.sessions.episodes(persona, session_id)]}
+
+
+@router.delete("/api/sessions/{persona}/{session_id}",
+               summary="Erase a conversation: its events and episodes (with_notes: its notes)")
+def delete_session(persona: Persona, session_id: str, app: App, with_notes: bool = Query(
+        False, description="Also erase the notes consolidated from this conversation "
+                           "(found by provenance). Cannot be undone.")) -> dict[str, Any]:
+    erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
+    return {"persona": persona, "session_id": session_id, "status": "erased",
+            "events": erased.events, "episodes": erased.episodes, "notes": list(erased.keys)}

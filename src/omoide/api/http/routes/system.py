@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -38,6 +36,15 @@ def list_personas(caller: Caller, app: App) -> dict[str, Any]:
                          for p in app.store.list_personas()]}
 
 
+@router.delete("/api/personas/{name}", tags=["personas"],
+               summary="Erase a persona and everything it remembers (admin); its keys stop working")
+def delete_persona(name: str, caller: Caller, app: App) -> dict[str, Any]:
+    caller.require_admin()
+    erased = app.forget.delete_persona(name)
+    return {"name": name, "status": "erased", "memories": erased.memories,
+            "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes}
+
+
 @router.get("/api/jobs/{persona}", tags=["jobs"],
             summary="Background job counts; wait for pending + running == 0")
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
@@ -54,15 +61,9 @@ async def wait_for_jobs(persona: Persona, app: App,
                         timeout: float = Query(60.0, ge=0, le=600,
                                                description="Seconds to wait at most.")
                         ) -> dict[str, Any]:
-    persona_id = (await run_in_threadpool(app.store.get_persona, persona)).id
-    deadline = time.monotonic() + timeout
-    while True:
-        counts = await run_in_threadpool(app.jobs.counts, persona_id)
-        drained = counts.pending + counts.running == 0
-        if drained or time.monotonic() >= deadline:
-            return {"persona": persona, "drained": drained, "pending": counts.pending,
-                    "running": counts.running, "failed": counts.failed}
-        await asyncio.sleep(0.1)
+    state = await run_in_threadpool(app.queue.wait, persona, timeout=timeout)
+    return {"persona": persona, "drained": state.drained, "pending": state.pending,
+            "running": state.running, "failed": state.failed}
 
 
 @router.get("/health", tags=["system"], summary="Liveness")

@@ -1,0 +1,126 @@
+"""Forgetting over HTTP: purge a memory, delete a conversation, delete a persona. Each test reads
+the data folder's bytes (database, WAL, shm) while the server runs and looks for the text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from omoide_testing import LiveServer, files_holding, wait_for_jobs
+
+PIN = "ZQXJV-4827"
+
+
+@pytest.fixture
+def rin(server: LiveServer) -> httpx.Client:
+    return server.client(server.create_persona("rin"))
+
+
+def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: LiveServer,
+                                                    data_dir: Path) -> None:
+    kept = rin.post("/api/memories/rin", json={"content": "The user grows tomatoes"}).json()
+    created = rin.post("/api/memories/rin", json={
+        "content": f"The user's bank PIN is {PIN}", "tags": ["secret"]})
+    key = created.json()["memory"]["key"]
+    assert rin.patch(f"/api/memories/rin/{key}", json={
+        "content": f"The user's bank PIN is {PIN}, for the new card"}).status_code == 200
+    wait_for_jobs(server.omoide, "rin")
+    assert files_holding(data_dir, PIN)
+
+    reply = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
+
+    assert reply.status_code == 200
+    assert reply.json() == {"persona": "rin", "key": key, "status": "purged"}
+    assert files_holding(data_dir, PIN) == []
+    for path in (f"/api/memories/rin/{key}", f"/api/memories/rin/{key}/history"):
+        assert rin.get(path).status_code == 404
+    assert rin.get("/api/search/rin", params={"q": PIN, "mode": "keyword"}).json()[
+        "results"] == []
+    assert rin.get(f"/api/memories/rin/{kept['memory']['key']}").status_code == 200
+    again = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
+    assert again.status_code == 404
+    assert again.json()["error"]["code"] == "not_found"
+
+
+def test_plain_delete_stays_a_tombstone(rin: httpx.Client, data_dir: Path) -> None:
+    key = rin.post("/api/memories/rin", json={"content": f"Gate code {PIN}"}).json()[
+        "memory"]["key"]
+    assert rin.delete(f"/api/memories/rin/{key}").json()["status"] == "tombstoned"
+    history = rin.get(f"/api/memories/rin/{key}/history").json()["versions"]
+    assert history[-1]["change"] == "delete"
+    assert files_holding(data_dir, PIN)  # nothing is lost unless the user says "forget"
+
+
+def test_purge_statuses(rin: httpx.Client, server: LiveServer) -> None:
+    assert rin.delete("/api/memories/rin/mem_nope", params={"purge": "true"}).status_code == 404
+    other = server.client(server.create_persona("haru"))
+    key = rin.post("/api/memories/rin", json={"content": "User likes tea"}).json()[
+        "memory"]["key"]
+    assert other.delete(f"/api/memories/rin/{key}", params={"purge": "true"}).status_code == 403
+    assert rin.delete(f"/api/memories/rin/{key}", params={"purge": "maybe"}).status_code == 422
+
+
+def test_deleting_a_conversation_over_http(rin: httpx.Client, server: LiveServer,
+                                           data_dir: Path) -> None:
+    assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
+    events = [{"speaker": "Ken", "content": f"My favourite food is {PIN} ramen."},
+              {"speaker": "Ken", "content": "I moved to Kyoto last month."},
+              {"speaker": "Omoide", "role": "assistant", "content": "Nice to hear!"}]
+    assert rin.post("/api/sessions/rin/s1/events", json={"events": events}).json()[
+        "accepted"] == 3
+    rin.post("/api/sessions/rin/s1/end")
+    wait_for_jobs(server.omoide, "rin")
+    notes = [k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"]
+             for k in ep["notes"]]
+    assert notes and files_holding(data_dir, PIN)
+
+    reply = rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"})
+
+    assert reply.status_code == 200
+    body = reply.json()
+    assert (body["status"], body["events"], sorted(body["notes"])) == ("erased", 3, sorted(notes))
+    assert files_holding(data_dir, PIN) == []
+    assert rin.get("/api/sessions/rin/s1/episodes").status_code == 404
+    for key in notes:
+        assert rin.get(f"/api/memories/rin/{key}").status_code == 404
+    assert rin.get("/api/search/rin", params={"q": f"{PIN} ramen"}).json()["results"] == []
+    again = rin.delete("/api/sessions/rin/s1")
+    assert again.status_code == 404 and again.json()["error"]["code"] == "not_found"
+
+
+def test_deleting_a_persona_over_http(server: LiveServer, data_dir: Path) -> None:
+    rin_key, haru_key = server.create_persona("rin"), server.create_persona("haru")
+    with server.client(rin_key) as rin:
+        rin.post("/api/memories/rin", json={"content": f"The user's PIN is {PIN}"})
+        rin.post("/api/sessions/rin", json={"session_id": "s1"})
+        rin.post("/api/sessions/rin/s1/events", json={"events": [
+            {"speaker": "Ken", "content": f"Remember {PIN} for me"}]})
+        rin.put("/api/user-state/rin", json={"pin": PIN})
+        assert rin.delete("/api/personas/rin").status_code == 403  # not with its own key
+    with server.client(haru_key) as haru:
+        assert haru.delete("/api/personas/rin").status_code == 403
+    wait_for_jobs(server.omoide, "rin")
+    assert files_holding(data_dir, PIN)
+
+    with server.admin() as admin:
+        reply = admin.delete("/api/personas/rin")
+        assert reply.status_code == 200
+        assert (reply.json()["status"], reply.json()["memories"]) == ("erased", 1)
+        assert admin.delete("/api/personas/rin").status_code == 404
+        assert admin.delete("/api/personas/bad name!").status_code == 422
+        assert [p["name"] for p in admin.get("/api/personas").json()["personas"]] == ["haru"]
+        assert admin.get("/api/memories/rin").status_code == 404
+
+    assert files_holding(data_dir, PIN) == []
+    with server.client(rin_key) as rin:
+        reply = rin.get("/api/memories/rin")
+        assert reply.status_code == 401 and reply.json()["error"]["code"] == "unauthorized"
+    mcp = httpx.post(f"{server.url}/mcp", headers={
+        "Authorization": f"Bearer {rin_key}", "Accept": "application/json, text/event-stream"},
+        json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}})
+    assert mcp.status_code == 401
+    with server.client(haru_key) as haru:
+        assert haru.get("/api/memories/haru").status_code == 200

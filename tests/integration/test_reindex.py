@@ -1,0 +1,127 @@
+"""Embedder safety against a real folder: the folder records its model, another model is refused
+until ``reindex``, and reindex re-embeds memories, turns and episodes exactly as ingestion does."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from omoide.embed.hashing import HashEmbedder
+from omoide.errors import EmbedderMismatch
+from omoide.wiring import Omoide
+
+TABLES = ("memory_vectors", "event_vectors", "episode_vectors")
+
+
+def fill(app: Omoide, persona: str = "rin") -> None:
+    """A persona with memories, a segmented conversation and its notes."""
+    app.auth.create_persona(persona)
+    for text in ("The user lives in Kyoto", "The user plays the saxophone on Sundays"):
+        app.memories.create(persona, app.memories.build_new(content=text))
+    app.sessions.open(persona, session_id="s1")
+    app.sessions.record(persona, "s1", [
+        {"speaker": "Ken", "content": "My sister Mei moved to Osaka last spring."},
+        {"speaker": "Omoide", "role": "assistant", "content": "Does she like it there?"},
+        {"speaker": "Ken", "content": "Yes, she loves the food in Osaka."}])
+    app.sessions.end(persona, "s1")
+    app.runner.run_until_idle()
+
+
+def vectors(app: Omoide) -> dict[str, dict[int, tuple[str, int, bytes]]]:
+    conn = app.store.db.conn()
+    return {table: {r[0]: (r[1], r[2], r[3]) for r in conn.execute(
+        f"SELECT * FROM {table} ORDER BY 1")} for table in TABLES}
+
+
+def recorded(app: Omoide) -> tuple[str, int]:
+    return tuple(app.store.db.conn().execute("SELECT model_id, dim FROM embedder").fetchone())
+
+
+def test_a_fresh_folder_records_the_embedder_in_use(app: Omoide) -> None:
+    assert recorded(app) == ("hash-ngram-256", 256)
+
+
+def test_another_embedder_is_refused_with_both_names(make_app: Callable[..., Omoide],
+                                                     app: Omoide) -> None:
+    fill(app)
+    with pytest.raises(EmbedderMismatch) as refused:
+        make_app(embedder=HashEmbedder(dim=64))
+    message = refused.value.message
+    assert "hash-ngram-256 (256 dimensions)" in message and "hash-ngram-64" in message
+    assert "omoide reindex" in message
+    assert refused.value.status == 409
+
+
+def test_a_folder_without_a_record_is_recorded_only_if_every_vector_matches(
+        make_app: Callable[..., Omoide], app: Omoide, data_dir: Path) -> None:
+    fill(app)
+    app.close()
+    db = data_dir / "omoide.db"
+    with sqlite3.connect(db) as conn:  # as a folder made before the record existed
+        conn.execute("DELETE FROM embedder")
+    assert recorded(make_app()) == ("hash-ngram-256", 256)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM embedder")
+        conn.execute("UPDATE event_vectors SET model_id = 'old-model' WHERE event_id = 1")
+    with pytest.raises(EmbedderMismatch, match="old-model"):
+        make_app()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM embedder").fetchone()[0] == 0
+
+
+def test_reindex_moves_the_folder_to_another_embedder(make_app: Callable[..., Omoide],
+                                                      app: Omoide) -> None:
+    fill(app)
+    fill(app, "haru")
+    before = vectors(app)
+    new = HashEmbedder(dim=64)
+    moving = make_app(embedder=new, check_embedder_record=False)
+
+    plan = moving.reindex.plan()
+    assert (plan.count("memories"), plan.count("events"), plan.count("episodes")) == (
+        len(before["memory_vectors"]), len(before["event_vectors"]),
+        len(before["episode_vectors"]))
+    steps: list[int] = []
+    report = moving.reindex.run(plan, batch=2, on_progress=steps.append)
+
+    assert report.recorded and report.reembedded == plan.total == sum(steps)
+    after = vectors(moving)
+    for table in TABLES:
+        assert after[table].keys() == before[table].keys()
+        assert {(m, d) for m, d, _ in after[table].values()} == {("hash-ngram-64", 64)}
+    assert recorded(moving) == ("hash-ngram-64", 64)
+    reopened = make_app(embedder=new)
+    request = reopened.search.build_request("rin", query="saxophone Sundays", mode="semantic")
+    assert "saxophone" in reopened.search.search("rin", request).results[0].content
+    hits = reopened.sessions.store.sessions("rin").event_index.search(
+        new.embed_query("sister Osaka"), limit=3)
+    assert hits
+    with pytest.raises(EmbedderMismatch):
+        make_app()
+
+
+def test_reindex_embeds_the_same_text_as_ingestion(make_app: Callable[..., Omoide],
+                                                   app: Omoide) -> None:
+    fill(app)
+    before = vectors(app)
+    conn = app.store.db.conn()
+    for table in TABLES:
+        conn.execute(f"UPDATE {table} SET model_id = 'old-model'")
+    report = app.reindex.run(app.reindex.plan("rin"))
+    assert report.recorded
+    assert vectors(app) == before
+
+
+def test_reindex_of_one_persona_leaves_the_record_until_all_are_done(
+        make_app: Callable[..., Omoide], app: Omoide) -> None:
+    fill(app)
+    fill(app, "haru")
+    moving = make_app(embedder=HashEmbedder(dim=64), check_embedder_record=False)
+    first = moving.reindex.run(moving.reindex.plan("rin"))
+    assert not first.recorded and sum(first.remaining.values()) > 0
+    assert recorded(moving) == ("hash-ngram-256", 256)
+    assert moving.reindex.run(moving.reindex.plan("haru")).recorded
+    assert recorded(moving) == ("hash-ngram-64", 64)
