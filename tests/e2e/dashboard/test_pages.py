@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from dashboard_browser import Site, Tab
 from playwright.sync_api import expect
+
+from omoide.errors import NotFound
 
 PAGES = ["/", "/p/rin", "/p/rin/memories", "/p/rin/memories?deleted=true",
          "/p/rin/blocks", "/p/rin/state", "/p/rin/sessions", "/p/rin/sessions/ses-cafe",
@@ -122,6 +125,23 @@ def test_tombstone_keeps_the_memory_readable(tab: Tab, site: Site) -> None:
     tab.page.click("text=Tombstone")
     assert tab.page.locator("h1 .badge.deleted").count() == 1
     assert "delete by" in tab.page.locator("ol.versions > li").first.inner_text()
+
+
+def test_purge_asks_first_then_erases_the_memory(tab: Tab, site: Site) -> None:
+    key = site.seeded.tea
+    tab.sign_in(site.admin_key)
+    tab.goto(f"/p/rin/memories/{key}")
+    tab.page.click("text=Purge…")
+    assert tab.page.url == f"{site.url}/p/rin/memories/{key}/purge"
+    assert "cannot be undone" in tab.page.locator("main").inner_text()
+    assert site.omoide.memories.get("rin", key, recall=False).key == key  # not yet
+    tab.page.click(f"text=Purge {key} for good")
+    assert tab.page.locator(".notice").inner_text().startswith(f"Purged {key}")
+    assert key not in tab.page.locator("table.memories").inner_text()
+    assert tab.errors == []
+    assert tab.goto(f"/p/rin/memories/{key}").status == 404
+    with pytest.raises(NotFound):
+        site.omoide.memories.get("rin", key, recall=False)
 
 
 def test_create_and_delete_a_block_with_a_live_token_count(tab: Tab, site: Site) -> None:

@@ -106,3 +106,21 @@ def test_dashboard_routes_stay_out_of_the_openapi_schema(server: LiveServer) -> 
     with httpx.Client(base_url=server.url) as client:
         paths = client.get("/openapi.json").json()["paths"]
     assert not [p for p in paths if p == "/" or p.startswith(("/p/", "/login", "/logout"))]
+
+
+def test_purge_needs_its_confirmation(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        memory = api.post("/api/memories/rin", json={"content": "Forget me"}).json()["memory"]
+    with _signed_in(server, key) as client:
+        page = client.get(f"/p/rin/memories/{memory['key']}/purge")
+        assert page.status_code == 200
+        url = f"/p/rin/memories/{memory['key']}/purge"
+        assert client.post(url, data={"csrf": _csrf(page)}).status_code == 422
+        assert client.post(url, data={"csrf": _csrf(page), "confirm": "mem_other"}
+                           ).status_code == 422
+        assert server.omoide.memories.get("rin", memory["key"], recall=False).content == \
+            "Forget me"
+        reply = client.post(url, data={"csrf": _csrf(page), "confirm": memory["key"]})
+        assert reply.status_code == 303
+        assert client.get(f"/p/rin/memories/{memory['key']}").status_code == 404

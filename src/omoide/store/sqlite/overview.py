@@ -26,7 +26,8 @@ COUNT_BY_STATUS = """
 SELECT persona_id, status, COUNT(*) FROM memories {where} GROUP BY persona_id, status
 """
 # Always over every persona: then the planner reads the partial index memories_closed (its
-# WHERE is this one, migration "dashboard_indexes"); with a persona_id term it would read the persona's rows.
+# WHERE is this one; migration "dashboard_indexes"); with a persona_id term it would read
+# every row of the persona.
 COUNT_CLOSED = """
 SELECT persona_id, COUNT(*) FROM memories
 WHERE status = 'active' AND (superseded_by IS NOT NULL OR valid_until IS NOT NULL)

@@ -1,4 +1,5 @@
-"""Memories: the paginated list, search, detail (curve, versions, sources), edit, tombstone.
+"""Memories: the paginated list, search, detail (curve, versions, sources), edit, tombstone,
+and purge (after a confirmation page).
 
 Search goes through the API's own ``SearchService`` (same validation, ranking and filters) with
 ``recall=False``: a person looking at a persona's memories must not strengthen them, so reading
@@ -8,6 +9,7 @@ here never changes what the persona remembers. The detail page reads without rec
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -42,7 +44,7 @@ def _tags(text: str) -> list[str] | None:
 def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
              q: str = "", mode: str = "hybrid", tags: str = "", date_range: str = "",
              valid_at: str = "", kind: str = "", deleted: bool = False,
-             before: str = "") -> Response:
+             before: str = "", purged: str = "") -> Response:
     now = app.clock.now()
     form = {"q": q, "mode": mode, "tags": tags, "date_range": date_range,
             "valid_at": valid_at, "kind": kind, "deleted": deleted}
@@ -50,7 +52,7 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
                                "form": form, "modes": [str(m) for m in SearchMode],
                                "kinds": [str(k) for k in MemoryKind], "now": now,
                                "closure": closure, "error": None, "hits": None, "rows": [],
-                               "before": before, "next_cursor": None}
+                               "before": before, "next_cursor": None, "purged": purged}
     if q.strip():
         try:
             search = app.search.build_request(
@@ -111,3 +113,23 @@ async def edit_memory(request: Request, persona: PersonaPage, key: str, viewer: 
 def delete_memory(persona: PersonaPage, key: str, viewer: SignedIn, app: App) -> Response:
     app.memories.delete(persona, key)
     return RedirectResponse(f"/p/{persona}/memories/{key}", status_code=303)
+
+
+@router.get("/p/{persona}/memories/{key}/purge")
+def confirm_purge(request: Request, persona: PersonaPage, key: str, viewer: SignedIn,
+                  app: App) -> Response:
+    """The confirmation step: what will be erased, and the one button that does it."""
+    memory = app.memories.get(persona, key, recall=False)
+    return render(request, "purge.html", viewer=viewer, persona=persona, tab="memories",
+                  memory=memory, versions=len(app.memories.history(persona, key)))
+
+
+@router.post("/p/{persona}/memories/{key}/purge")
+async def purge_memory(request: Request, persona: PersonaPage, key: str, viewer: SignedIn,
+                       app: App) -> Response:
+    """Erase the memory for good (``MemoryService.purge``); only with the confirmation."""
+    if (await form_data(request)).get("confirm") != key:
+        raise InvalidInput("a purge needs its confirmation: use the button on the purge page",
+                           field="confirm")
+    await run_in_threadpool(app.memories.purge, persona, key)
+    return RedirectResponse(f"/p/{persona}/memories?purged={quote(key)}", status_code=303)
