@@ -85,6 +85,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     app, new_admin_key = create_server_app(settings)
     url = f"http://{settings.host}:{settings.port}"
     click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
+    click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
     click.echo(f"  API docs: {url}/docs", err=True)
     if new_admin_key:
         click.echo(f"  admin key (shown once, also saved in {settings.data_dir}/admin_key): "

@@ -27,6 +27,7 @@ from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.overview import OverviewService
 from omoide.service.queue import QueueService
 from omoide.service.reindex import ReindexService, check_embedder
 from omoide.service.search import SearchService
@@ -66,6 +67,7 @@ class Omoide:
     queue: QueueService
     reindex: ReindexService
     chat: ChatService
+    overview: OverviewService
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
@@ -188,7 +190,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                                end_open_sessions=sessions.end_open),
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
-        reindex=ReindexService(store, embedder, clock), llm=llm, chat_upstream=chat_upstream,
+        reindex=ReindexService(store, embedder, clock),
+        overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm,
+        chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
                          sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
 

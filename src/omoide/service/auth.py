@@ -94,6 +94,24 @@ class AuthService:
         logger.info("created persona %s", name)
         return persona, key
 
+    def sign_in(self, key: str) -> tuple[Principal, int]:
+        """A raw key (the dashboard's sign-in form) → its principal and key id (401 if unknown).
+
+        The dashboard's session cookie keeps only the id, never the key.
+        """
+        digest = hash_key(key.strip())
+        record = self.store.find_api_key(digest) if key.strip() else None
+        if record is None or not hmac.compare_digest(record.key_hash, digest):
+            raise Unauthorized("unknown or revoked key")
+        return Principal(is_admin=record.is_admin, persona=record.persona), record.id
+
+    def principal_for_key_id(self, key_id: int) -> Principal:
+        """The principal of a signed-in session's key (401 once the key is revoked)."""
+        record = self.store.find_api_key_by_id(key_id)
+        if record is None:
+            raise Unauthorized("the key of this session is no longer valid; sign in again")
+        return Principal(is_admin=record.is_admin, persona=record.persona)
+
     def authenticate(self, authorization: str | None) -> Principal:
         """Resolve an ``Authorization: Bearer <key>`` header (401 when missing or unknown)."""
         if not authorization:

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from omoide import __version__
 from omoide.api.errors import error_body
+from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.metrics import Metrics
 from omoide.api.http.routes import chat, context, memories, search, sessions, system
 from omoide.api.mcp import McpEndpoint
@@ -46,6 +47,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                 omoide.runner.stop()
 
     app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
                   description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
     app.state.omoide = omoide
@@ -55,6 +57,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                    *extra_routers):
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
+    install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
     _install_error_handlers(app)
     _install_middleware(app)
     return app

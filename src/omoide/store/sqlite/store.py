@@ -216,6 +216,16 @@ class SqliteStore:
             return None
         return ApiKeyRecord(row["id"], row["key_hash"], row["name"], bool(row["is_admin"]))
 
+    def find_api_key_by_id(self, key_id: int) -> ApiKeyRecord | None:
+        """The key record by id, unless revoked (a dashboard session names its key by id)."""
+        row = self.db.conn().execute(
+            "SELECT k.id, k.key_hash, k.is_admin, p.name FROM api_keys k "
+            "LEFT JOIN personas p ON p.id = k.persona_id "
+            "WHERE k.id = ? AND k.revoked_at IS NULL", (key_id,)).fetchone()
+        if row is None:
+            return None
+        return ApiKeyRecord(row["id"], row["key_hash"], row["name"], bool(row["is_admin"]))
+
     # -- decay ---------------------------------------------------------------------------
 
     def decay_all(self, *, now: datetime, persona: str | None = None) -> int:

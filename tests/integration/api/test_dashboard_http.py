@@ -1,0 +1,126 @@
+"""The dashboard over plain HTTP: sessions, CSRF, headers, offline /docs (no browser needed)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import stat
+from collections.abc import Iterator
+
+import httpx
+from omoide_testing import LiveServer
+
+from omoide.api.http.dashboard.session import SECRET_FILE
+
+
+@contextlib.contextmanager
+def _signed_in(server: LiveServer, key: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        csrf = _csrf(client.get("/login"))
+        reply = client.post("/login", data={"key": key, "csrf": csrf})
+        assert reply.status_code == 303 and reply.headers["location"] == "/"
+        yield client
+
+
+def _csrf(page: httpx.Response) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert found is not None
+    return found.group(1)
+
+
+def test_root_redirects_to_login_when_signed_out(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        reply = client.get("/")
+        assert reply.status_code == 303 and reply.headers["location"] == "/login"
+        assert client.get("/p/rin/memories").headers["location"] == "/login"
+
+
+def test_login_without_its_csrf_token_is_refused(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        assert client.post("/login", data={"key": server.admin_key}).status_code == 403
+        assert "omoide_session" not in client.cookies
+
+
+def test_session_cookie_is_signed_and_expires(server: LiveServer) -> None:
+    with _signed_in(server, server.admin_key) as client:
+        value = client.cookies["omoide_session"]
+        assert server.admin_key not in value
+        assert client.get("/").status_code == 200
+        key_id, nonce, expires, signature = value.split(".")
+        client.cookies.set("omoide_session", f"{key_id}.{nonce}.{int(expires) + 9999}."
+                                             f"{signature}")
+        assert client.get("/").status_code == 303  # tampered: the signature no longer fits
+        client.cookies.set("omoide_session", value)
+        server.omoide.clock.advance(hours=13)  # type: ignore[attr-defined]
+        assert client.get("/").status_code == 303  # expired after 12 h
+
+
+def test_set_cookie_flags(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        csrf = _csrf(client.get("/login"))
+        reply = client.post("/login", data={"key": server.admin_key, "csrf": csrf})
+        header = reply.headers["set-cookie"].lower()
+        assert "httponly" in header and "samesite=strict" in header and "max-age=43200" in header
+
+
+def test_secret_file_is_private(server: LiveServer) -> None:
+    path = server.omoide.settings.data_dir / SECRET_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_pages_carry_a_strict_content_security_policy(server: LiveServer) -> None:
+    with _signed_in(server, server.admin_key) as client:
+        csp = client.get("/").headers["content-security-policy"]
+    assert "script-src 'self';" in csp and "style-src 'self';" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+def test_persona_key_gets_403_for_another_persona(server: LiveServer) -> None:
+    rin_key = server.create_persona("rin")
+    server.create_persona("kai")
+    with _signed_in(server, rin_key) as client:
+        assert client.get("/p/rin").status_code == 200
+        page = client.get("/p/rin/blocks")
+        for path in ("/p/kai", "/p/kai/memories", "/p/kai/settings"):
+            assert client.get(path).status_code == 403, path
+        reply = client.post("/p/kai/blocks", data={"csrf": _csrf(page), "block_name": "x",
+                                                   "content": "y", "max_tokens": "9",
+                                                   "priority": "0"})
+        assert reply.status_code == 403
+    assert server.omoide.blocks.list_blocks("kai") == []
+
+
+def test_docs_reference_no_external_url(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        page = client.get("/docs")
+        assert page.status_code == 200
+        assert "http://" not in page.text and "https://" not in page.text
+        assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+        assert assets and all(a.startswith("/static/") for a in assets)
+        for asset in assets:
+            assert client.get(asset).status_code == 200, asset
+        assert client.get("/static/swagger-ui/LICENSE").status_code == 200
+
+
+def test_dashboard_routes_stay_out_of_the_openapi_schema(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        paths = client.get("/openapi.json").json()["paths"]
+    assert not [p for p in paths if p == "/" or p.startswith(("/p/", "/login", "/logout"))]
+
+
+def test_purge_needs_its_confirmation(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        memory = api.post("/api/memories/rin", json={"content": "Forget me"}).json()["memory"]
+    with _signed_in(server, key) as client:
+        page = client.get(f"/p/rin/memories/{memory['key']}/purge")
+        assert page.status_code == 200
+        url = f"/p/rin/memories/{memory['key']}/purge"
+        assert client.post(url, data={"csrf": _csrf(page)}).status_code == 422
+        assert client.post(url, data={"csrf": _csrf(page), "confirm": "mem_other"}
+                           ).status_code == 422
+        assert server.omoide.memories.get("rin", memory["key"], recall=False).content == \
+            "Forget me"
+        reply = client.post(url, data={"csrf": _csrf(page), "confirm": memory["key"]})
+        assert reply.status_code == 303
+        assert client.get(f"/p/rin/memories/{memory['key']}").status_code == 404
