@@ -289,7 +289,7 @@ class SessionService:
         if missing:
             fresh = self.embedder.embed_passages([turn_passage(e.speaker, e.text)
                                                   for e in missing])
-            store.save_event_vectors([e.id for e in missing], fresh)
+            store.save_event_vectors(missing, fresh)
             known.update({e.id: v for e, v in zip(missing, fresh, strict=True)})
         return np.stack([known[e.id] for e in events]).astype(np.float32)
 

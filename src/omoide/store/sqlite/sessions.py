@@ -274,11 +274,11 @@ class SessionStore:
             f"({marks})", (self.model_id, *ids)).fetchall()
         return {r[0]: np.frombuffer(r[1], dtype=np.float32) for r in rows}
 
-    def save_event_vectors(self, ids: Sequence[int], vectors: np.ndarray) -> None:
-        """Store turn vectors; they join the turn index (open sessions' turns included)."""
-        if not len(ids):
+    def save_event_vectors(self, events: Sequence[Event], vectors: np.ndarray) -> None:
+        """Store the turns' vectors; they join the turn index (open sessions' turns too)."""
+        if not events:
             return
-        contents = {e.id: e.content for e in self.events_by_ids(ids).values()}
+        ids = [e.id for e in events]
         with self.db.write() as conn:
             index = self.event_index
             revision = int(conn.execute(
@@ -292,7 +292,7 @@ class SessionStore:
                  for i, v in zip(ids, vectors, strict=True)])
             index.remove(ids)
             index.add(ids, np.asarray(vectors, np.float32).reshape(len(ids), self.dim),
-                      [language_of(contents.get(i, "")) for i in ids])
+                      [language_of(e.content) for e in events])
             index.revision = revision
 
     # -- episodes ------------------------------------------------------------------------
