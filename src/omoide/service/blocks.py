@@ -13,7 +13,7 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.engine.tokens import estimate_tokens
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import UNSET, Unset
 from omoide.service.validate import MAX_METADATA_CHARS, check_metadata, check_name
 from omoide.store.sqlite.blocks import Block, BlockPatch
@@ -55,10 +55,12 @@ def _check_type(value: Any) -> str:
     return str(value)
 
 
-def _check_fits(block: Block) -> None:
+def _check_fits(block: Block, *, stored_limit: bool = False) -> None:
+    """422 when the request's own content and max_tokens disagree; 409 when the content does
+    not fit the ``max_tokens`` already stored (the request alone is fine)."""
     tokens = estimate_tokens(block.content)
     if tokens > block.max_tokens:
-        raise InvalidInput(
+        raise (Conflict if stored_limit else InvalidInput)(
             f"block {block.block_name!r}: content is about {tokens:,} tokens, over its "
             f"max_tokens of {block.max_tokens:,}; shorten it or raise max_tokens",
             field="content", block_name=block.block_name, tokens=tokens,
@@ -91,7 +93,18 @@ class BlockService:
             priority=priority if isinstance(priority, Unset)
             else _check_int(priority, "priority", -MAX_PRIORITY, MAX_PRIORITY),
             metadata=metadata if isinstance(metadata, Unset) else check_metadata(metadata))
-        return self.store.blocks(persona).upsert(patch, now=self.clock.now(), check=_check_fits)
+        # The limit the content must fit comes from the stored block when none is given.
+        stored_limit = isinstance(max_tokens, Unset) and self._exists(persona, patch.block_name)
+        return self.store.blocks(persona).upsert(
+            patch, now=self.clock.now(),
+            check=lambda block: _check_fits(block, stored_limit=stored_limit))
+
+    def _exists(self, persona: str, block_name: str) -> bool:
+        try:
+            self.store.blocks(persona).get(block_name)
+        except NotFound:
+            return False
+        return True
 
     def delete_block(self, persona: str, block_name: Any) -> None:
         """Remove the block (404 when there is none by that name)."""

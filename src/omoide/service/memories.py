@@ -17,7 +17,7 @@ from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.fsrs import elapsed_days, initial_stability, strength
 from omoide.engine.value_change import find_value_change
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
     UNSET,
     CreateOutcome,
@@ -191,10 +191,11 @@ class MemoryService:
         """Partial update; UNSET leaves a field alone. ``importance`` is immutable (422)."""
         memories = self.store.memories(persona)
         current = memories.get(key, with_links=False)
+        # Both refusals depend on the memory's state, not on the request alone: 409.
         if current.status != "active":
-            raise InvalidInput(f"memory {key!r} is deleted and cannot be updated", key=key)
+            raise Conflict(f"memory {key!r} is deleted and cannot be updated", key=key)
         if not isinstance(importance, Unset) and importance != current.importance:
-            raise InvalidInput(
+            raise Conflict(
                 "importance is immutable after creation (spec §FSRS); create a new memory "
                 "instead", field="importance", key=key)
         changes = self._changes(current, content=content, tags=tags, emotion_type=emotion_type,

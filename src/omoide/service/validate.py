@@ -9,7 +9,7 @@ meaning differs between the two.
 Bounds (docs/api.md lists them):
 
 - timestamps: ISO-8601 dates or times, years 1900–9999 once normalised to UTC;
-- integers a caller sends fit a signed 64-bit integer; floats are finite;
+- integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
 - persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
 - tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
@@ -65,8 +65,9 @@ MAX_FILTER_TAGS = MAX_TAGS * MAX_TAGS  # a search filter: 20 query values of 20 
 MAX_TAG_CHARS = 64
 MIN_YEAR = 1900
 MAX_YEAR = 9999
-MIN_INT = -(2**63)
-MAX_INT = 2**63 - 1
+# Integers are exact in every JSON parser (IEEE doubles) up to 2^53 − 1.
+MIN_INT = -(2**53 - 1)
+MAX_INT = 2**53 - 1
 MAX_METADATA_CHARS = 10_000
 MAX_METADATA_DEPTH = 8
 

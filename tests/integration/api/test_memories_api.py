@@ -112,7 +112,7 @@ def test_importance_change_is_refused(rin: httpx.Client) -> None:
     key = rin.post("/api/memories/rin", json={"content": "x1", "importance": 0.3}).json()[
         "memory"]["key"]
     reply = rin.patch(f"/api/memories/rin/{key}", json={"importance": 0.9})
-    assert reply.status_code == 422
+    assert reply.status_code == 409  # a conflict with the memory's state, not a bad field
     assert "immutable" in reply.json()["error"]["message"]
 
 

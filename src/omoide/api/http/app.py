@@ -83,16 +83,28 @@ def _install_error_handlers(app: FastAPI) -> None:
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only the first route's
+            headers["Allow"] = _allowed_methods(app, request.url.path)
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code,
-                            headers=exc.headers)  # 405 keeps its Allow header
+                            headers=headers or None)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
         logger.exception("unhandled error: %s", type(exc).__name__)
         return JSONResponse(error_body("internal", "internal error; see the server log"),
                             status_code=500)
+
+
+def _allowed_methods(app: FastAPI, path: str) -> str:
+    methods: set[str] = set()
+    for route in app.router.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(path) and getattr(route, "methods", None):
+            methods |= set(route.methods)
+    return ", ".join(sorted(methods))
 
 
 def _field_path(loc: Any) -> str:

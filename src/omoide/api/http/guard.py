@@ -7,7 +7,7 @@ Trigger / why / outcome:
   to ``DRAIN_BYTES``) so that the client, still sending, gets to read the 413 instead of a reset.
 - a JSON body under ``/api`` or ``/v1`` that Python's ``json`` would read into something no
   route should see → 422 ``invalid_input``: ``NaN``/``Infinity`` (or a literal that overflows to
-  it), an integer outside a signed 64-bit range (so never 4,300 digits), a string with a lone
+  it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
   surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8.
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
   them with U+FFFD).
@@ -68,14 +68,15 @@ def _no_constant(name: str) -> Any:
 def _bounded_int(literal: str) -> int:
     if len(literal.lstrip("-")) > _INT_DIGITS or not MIN_INT <= int(literal) <= MAX_INT:
         raise JsonRefused(f"integer {literal[:24]}{'…' if len(literal) > 24 else ''} is "
-                          "outside the signed 64-bit range")
+                          f"outside ±{MAX_INT} (integers must be exact in any JSON parser)")
     return int(literal)
 
 
 def _finite_float(literal: str) -> float:
     value = float(literal)
-    if not math.isfinite(value):
-        raise JsonRefused(f"number {literal[:24]} overflows (numbers must be finite)")
+    if not math.isfinite(value) or not MIN_INT <= value <= MAX_INT:
+        raise JsonRefused(f"number {literal[:24]} is outside ±{MAX_INT} (numbers must be "
+                          "finite and exact in any JSON parser)")
     return value
 
 

@@ -78,7 +78,9 @@ def models(persona: Persona, app: App) -> dict[str, Any]:
              responses={200: {"model": ChatCompletion, "description": (
                  "The upstream's chat.completion with an omoide object; with stream: true, "
                  "server-sent chat.completion.chunk events ending with data: [DONE]."),
-                 "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                 "content": {"text/event-stream": {"schema": {
+                     "type": "object", "description": "One server-sent event.",
+                     "properties": {"data": {"type": "string"}, "event": {"type": "string"}}}}}},
                  **errors(401, 403, 404, 413, 422, 502, 503, 504)})
 async def chat_completions(request: Request, persona: Persona, app: App,
                            payload: ChatRequest, session_header: str | None = Header(

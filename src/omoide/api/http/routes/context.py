@@ -30,6 +30,7 @@ from omoide.api.http.schemas import (
     WriteBlockReply,
     errors,
 )
+from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
 from omoide.api.render import (
     render_block,
     render_changes,
@@ -39,7 +40,7 @@ from omoide.api.render import (
 )
 from omoide.model import UNSET
 from omoide.service.state import StateKind
-from omoide.service.validate import NAME_PATTERN, TIMESTAMP_PATTERN
+from omoide.service.validate import NAME_PATTERN
 
 __all__ = ["render_block", "render_changes", "render_context", "render_session_start",
            "render_state_entry", "router"]
@@ -49,8 +50,6 @@ router = APIRouter()
 Persona = Annotated[str, Depends(persona_access)]
 READ = errors(401, 403, 404, 422)
 WRITE = errors(401, 403, 404, 413, 422)
-# An ISO time, or empty (no point in time).
-AT_PATTERN = "^(?:" + TIMESTAMP_PATTERN.removeprefix("^").removesuffix("$") + ")?$"
 
 
 def _state_routes(path: str, kind: StateKind, noun: str) -> None:
@@ -75,9 +74,9 @@ def _state_routes(path: str, kind: StateKind, noun: str) -> None:
                 response_model=None, responses={200: {"model": StateHistory}, **READ})
     def history(persona: Persona, app: App,
                 key: str = Query(..., pattern=NAME_PATTERN, description="The key, e.g. name."),
-                at: str | None = Query(None, pattern=AT_PATTERN,
-                                       description="ISO time (a bare date is midnight UTC): "
-                                                   "only the value valid then.")
+                at: str | None = Query(None, json_schema_extra={"format": "timestamp"},
+                                       description="Only the value valid then: an "
+                                                   + TIMESTAMP_DESCRIPTION)
                 ) -> dict[str, Any]:
         entries = app.state.history(persona, kind, key, at)
         return {"persona": persona, "key": key,
@@ -100,7 +99,9 @@ def list_blocks(persona: Persona, app: App) -> dict[str, Any]:
 
 @router.post("/api/blocks/{persona}", tags=["blocks"],
              summary="Create or update a block (block_name + content required)",
-             response_model=None, responses={200: {"model": WriteBlockReply}, **WRITE})
+             response_model=None,
+             responses={200: {"model": WriteBlockReply},
+                        **errors(401, 403, 404, 409, 413, 422)})
 async def write_block(persona: Persona, body: BlockWrite, app: App) -> dict[str, Any]:
     given = {k: (UNSET if v is None else v) for k, v in body.model_dump(exclude_unset=True)
              .items()}
@@ -158,7 +159,8 @@ def get_settings(persona: Persona, app: App) -> dict[str, Any]:
 
 @router.put("/api/settings/{persona}", tags=["settings"],
             summary="Override some settings (validated; unknown names are refused)",
-            response_model=None, responses={200: {"model": SettingsReply}, **WRITE})
+            response_model=None, responses={200: {"model": SettingsReply},
+                                            **errors(401, 403, 404, 409, 413, 422)})
 async def put_settings(persona: Persona, app: App,
                        patch: Annotated[SettingsPatch, Body()]) -> dict[str, Any]:  # type: ignore[valid-type]
     await run_in_threadpool(app.settings_service.update, persona,

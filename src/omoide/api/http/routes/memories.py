@@ -68,7 +68,8 @@ def read_memory(persona: Persona, key: str, app: App) -> dict[str, Any]:
 
 
 @router.patch("/api/memories/{persona}/{key}", summary="Update fields (importance is immutable)",
-              response_model=None, responses={200: {"model": MemoryOut}, **WRITE})
+              response_model=None, responses={200: {"model": MemoryOut},
+                                              **errors(401, 403, 404, 409, 413, 422)})
 async def update_memory(persona: Persona, key: str, body: MemoryPatch, app: App
                         ) -> dict[str, Any]:
     memory = await run_in_threadpool(app.memories.update, persona, key,

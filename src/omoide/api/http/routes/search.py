@@ -9,6 +9,7 @@ from pydantic import Field
 
 from omoide.api.http.deps import App, persona_access
 from omoide.api.http.schemas import SearchReply, errors
+from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
 from omoide.api.render import render_hit
 from omoide.model import MemoryKind, SearchMode
 from omoide.service.search import MAX_QUERY_CHARS, MAX_TOP_K
@@ -16,7 +17,6 @@ from omoide.service.validate import (
     MAX_TAGS,
     NON_BLANK_PATTERN,
     TAGS_QUERY_PATTERN,
-    TIMESTAMP_PATTERN,
 )
 
 router = APIRouter(tags=["search"])
@@ -24,9 +24,6 @@ router = APIRouter(tags=["search"])
 Persona = Annotated[str, Depends(persona_access)]
 TagsValue = Annotated[str, Field(pattern=TAGS_QUERY_PATTERN)]
 
-# "now", an ISO time, or empty (no filter).
-VALID_AT_PATTERN = ("^(?:[Nn][Oo][Ww]|" + TIMESTAMP_PATTERN.removeprefix("^").removesuffix("$")
-                    + ")?$")
 
 
 @router.get("/api/search/{persona}", summary="Search memories (notes first, then episodes)",
@@ -44,11 +41,12 @@ def search(
         description="Every tag must match; repeat the parameter or separate tags by commas "
                     "(each tag 1-64 characters; at most 20 per value)."),
     date_range: str | None = Query(
-        None, max_length=200, json_schema_extra={"format": "date-range"},
+        None, json_schema_extra={"format": "date-range"},
         description="When the memory was created, e.g. 'last week', '先週', '3 days ago', "
                     "'2026-03', '2026-03-01..2026-03-15' (docs/api.md lists the forms)."),
-    valid_at: str | None = Query(None, pattern=VALID_AT_PATTERN,
-                                 description="'now' or an ISO time: only facts valid then."),
+    valid_at: str | None = Query(None, json_schema_extra={"format": "timestamp"},
+                                 description="Only facts valid then: 'now' or an "
+                                             + TIMESTAMP_DESCRIPTION),
     min_importance: float | None = Query(None, ge=0, le=1, allow_inf_nan=False),
     kind: MemoryKind | None = Query(None),
     importance_weight: float | None = Query(None, ge=0, le=1, allow_inf_nan=False,

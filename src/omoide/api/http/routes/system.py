@@ -88,7 +88,7 @@ def health(app: App) -> dict[str, Any]:
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
 
-@router.get("/metrics", tags=["system"], response_class=PlainTextResponse,
+@router.get("/metrics", tags=["system"], response_model=None,
             summary="Prometheus metrics (admin key)",
             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                              "description": "Prometheus text exposition format."},

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from omoide.api.http.schemas.common import Request, Response
+from omoide.api.http.schemas.common import JsonValue, Request, Response
 from omoide.service.chat import MAX_MESSAGES, ROLES
 
 __all__ = ["ChatCompletion", "ChatMessage", "ChatRequest", "ModelList"]
@@ -16,8 +16,9 @@ class ChatMessage(Request):
     """One message; fields other than role and content (name, tool_calls …) are relayed."""
 
     model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
     role: Literal[ROLES]  # type: ignore[valid-type]
-    content: str | list[Any] | None = None
+    content: str | list[JsonValue] | None = None
 
 
 class ChatRequest(Request):
@@ -25,11 +26,12 @@ class ChatRequest(Request):
     ``tools``; every other field is passed to the upstream as sent."""
 
     model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
     messages: list[ChatMessage] = Field(min_length=1, max_length=MAX_MESSAGES)
     stream: bool | None = None
     user: str | None = Field(None, description="Names the session (chat-<user>) when no "
                                                "X-Omoide-Session header is sent.")
-    tools: list[Any] | None = None
+    tools: list[JsonValue] | None = None
 
 
 class ChatCompletion(Response):

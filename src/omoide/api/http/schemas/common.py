@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from typing_extensions import TypeAliasType
 
 from omoide.service.validate import (
     EXTERNAL_ID_PATTERN,
@@ -22,16 +23,18 @@ from omoide.service.validate import (
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
     TAG_PATTERN,
-    TIMESTAMP_PATTERN,
 )
 
 __all__ = [
+    "TIMESTAMP_DESCRIPTION",
     "BlockName",
     "ErrorBody",
     "ExternalId",
     "Int64",
+    "JsonValue",
     "Metadata",
     "NonBlank",
+    "Number",
     "PersonaName",
     "Request",
     "Response",
@@ -40,15 +43,18 @@ __all__ = [
     "Tag",
     "Timestamp",
     "UnitInterval",
+    "bounded_int",
     "errors",
 ]
 
 
 class Request(BaseModel):
-    """Base of request bodies: strict types, unknown fields refused, Python-``re`` patterns
-    (the same engine the services use)."""
+    """Base of request bodies: strict types, unknown fields refused. Patterns run on pydantic's
+    Rust engine, where ``$`` is the end of the string as in JSON Schema (Python's ``re`` would
+    also let a trailing newline through); the services check the same patterns with
+    ``re.fullmatch``."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", regex_engine="python-re")
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class Response(BaseModel):
@@ -102,12 +108,33 @@ Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
 ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID_PATTERN, description=(
     "The caller's id of an event: 1-200 characters, no control characters."))]
 NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
-Timestamp = Annotated[str, Field(
-    pattern=TIMESTAMP_PATTERN, json_schema_extra={"format": "timestamp"},
-    description="ISO-8601 date or time, e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00 (no "
-                "offset: UTC); years 1900-9999 once normalised to UTC.")]
+# The syntax is service/validate.py's TIMESTAMP_PATTERN; the schema names the format (with the
+# range and calendar, which no pattern can state) instead of publishing a pattern that admits
+# "2026-02-31".
+TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD, optionally followed by T (or a "
+                         "space) HH:MM[:SS[.ffffff]] and Z or ±HH:MM (no offset: UTC), e.g. "
+                         "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
+                         "1900-9999 once normalised to UTC.")
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "timestamp"},
+                                 description=TIMESTAMP_DESCRIPTION)]
 UnitInterval = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
-Int64 = Annotated[int, Field(ge=MIN_INT, le=MAX_INT)]
-Metadata = Annotated[dict[str, Any], Field(description=(
+
+
+def _integral(value: Any) -> Any:
+    """A JSON number such as ``3.0`` is the integer 3 (as JSON Schema's ``integer`` says)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def bounded_int(low: int = MIN_INT, high: int = MAX_INT) -> Any:
+    """An integer from ``low`` to ``high`` (``3.0`` counts as 3)."""
+    return Annotated[int, Field(ge=low, le=high), BeforeValidator(_integral)]
+
+
+Int64 = bounded_int()
+Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
+# Any JSON value as the API reads it (guard.py): numbers finite and within ±(2^53 − 1).
+JsonValue = TypeAliasType(
+    "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None")
+Metadata = Annotated[dict[str, JsonValue], Field(description=(
     f"Any JSON object: at most {MAX_METADATA_CHARS:,} characters as JSON, nested at most "
     f"{MAX_METADATA_DEPTH} levels, finite numbers only."))]

@@ -7,7 +7,13 @@ from zoneinfo import available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
 
-from omoide.api.http.schemas.common import BlockName, Int64, Metadata, Request, Response
+from omoide.api.http.schemas.common import (
+    BlockName,
+    Metadata,
+    Request,
+    Response,
+    bounded_int,
+)
 from omoide.config import (
     PERSONA_SETTINGS,
     PersonaSettings,
@@ -20,7 +26,7 @@ from omoide.service.state import (
     MAX_KEYS_PER_UPDATE,
     STATE_VALUE_PATTERN,
 )
-from omoide.service.validate import NAME_PATTERN
+from omoide.service.validate import MAX_INT, MIN_INT, NAME_PATTERN
 
 __all__ = [
     "BlockList",
@@ -58,7 +64,8 @@ class StateMap(RootModel[dict[str, Any]]):
             {"type": "number", "minimum": 0, "maximum": 1},
             {"type": "string", "pattern": INTENSITY_PATTERN}]}},
         "additionalProperties": {"anyOf": [
-            {"type": "string", "pattern": STATE_VALUE_PATTERN}, {"type": "number"}]},
+            {"type": "string", "pattern": STATE_VALUE_PATTERN},
+            {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT}]},
     })
     # The service (``service/state.py``) checks every key and value with the same rules.
     root: dict[str, Any]
@@ -95,8 +102,8 @@ class BlockWrite(Request):
     block_name: BlockName
     content: str
     block_type: Literal[BLOCK_TYPES] | None = None  # type: ignore[valid-type]
-    max_tokens: Annotated[int, Field(ge=1, le=MAX_BLOCK_TOKENS)] | None = None
-    priority: Annotated[int, Field(ge=-MAX_PRIORITY, le=MAX_PRIORITY)] | None = None
+    max_tokens: bounded_int(1, MAX_BLOCK_TOKENS) | None = None  # type: ignore[valid-type]
+    priority: bounded_int(-MAX_PRIORITY, MAX_PRIORITY) | None = None  # type: ignore[valid-type]
     metadata: Metadata | None = None
 
 
@@ -170,7 +177,8 @@ def _setting_type(setting: Setting) -> Any:
         return Literal[setting.choices]
     bounds = {"ge": setting.minimum, "le": setting.maximum}
     if setting.type is int:
-        return Annotated[Int64, Field(**bounds)]
+        return bounded_int(MIN_INT if setting.minimum is None else int(setting.minimum),
+                           MAX_INT if setting.maximum is None else int(setting.maximum))
     return Annotated[float, Field(allow_inf_nan=False, **bounds)]
 
 
