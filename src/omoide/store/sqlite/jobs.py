@@ -36,6 +36,8 @@ __all__ = ["DEFAULT_LEASE_S", "PERIODIC_KINDS", "Job", "JobCounts", "JobStore",
 DEFAULT_LEASE_S = 60.0
 
 _OPEN = ("pending", "running")
+_SELECT_JOB = ("SELECT j.*, p.name AS persona FROM jobs j "
+               "LEFT JOIN personas p ON p.id = j.persona_id")
 
 
 def _wall_now() -> datetime:
@@ -120,16 +122,19 @@ class JobStore:
         """
         worker = worker or f"pid-{os.getpid()}"
         wall = self._wall()
-        where, params = "", [iso(now), iso(wall)]
+        where, extra = "", []
         if persona_id is not None:
-            where, params = " AND j.persona_id = ?", [*params, persona_id]
+            where, extra = " AND j.persona_id = ?", [persona_id]
         with self.db.write() as conn:
+            # Two indexed probes rather than one OR: each reads its first row off an index
+            # (jobs_leases, jobs_ready) with no sort, however long the backlog.
             row = conn.execute(
-                "SELECT j.*, p.name AS persona FROM jobs j LEFT JOIN personas p "
-                "ON p.id = j.persona_id WHERE ((j.status = 'pending' AND j.run_after <= ?) "
-                "OR (j.status = 'running' AND j.lease_until IS NOT NULL AND j.lease_until < ?))"
-                f"{where} ORDER BY j.status = 'running' DESC, j.run_after, j.id LIMIT 1",
-                params).fetchone()
+                f"{_SELECT_JOB} WHERE j.status = 'running' AND j.lease_until < ?{where} "
+                "ORDER BY j.lease_until LIMIT 1", [iso(wall), *extra]).fetchone()
+            if row is None:
+                row = conn.execute(
+                    f"{_SELECT_JOB} WHERE j.status = 'pending' AND j.run_after <= ?{where} "
+                    "ORDER BY j.run_after, j.id LIMIT 1", [iso(now), *extra]).fetchone()
             if row is None:
                 return None
             until = wall + timedelta(seconds=self.lease_s if lease_s is None else lease_s)
