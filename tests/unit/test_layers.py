@@ -122,3 +122,17 @@ def test_model_is_a_leaf() -> None:
             if name.split(".")[0] == "omoide":
                 assert name == "omoide.errors" or name.startswith("omoide.model"), \
                     f"{path}: {name}"
+
+
+def _reaches_into_the_store(path: Path) -> list[str]:
+    """``app.store`` / ``app.jobs`` (or ``omoide.…``): a route or command doing a service's job."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{node.value.id}.{node.attr}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in {"store", "jobs"}
+            and isinstance(node.value, ast.Name) and node.value.id in {"app", "omoide"}]
+
+
+@pytest.mark.parametrize("path", [*modules("api"), SRC / "cli.py"],
+                         ids=lambda p: p.relative_to(SRC).as_posix())
+def test_routes_and_commands_call_services_not_the_store(path: Path) -> None:
+    assert _reaches_into_the_store(path) == [], path

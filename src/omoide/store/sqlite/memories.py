@@ -1,6 +1,6 @@
 """Note-tier storage for one persona: every query here carries ``persona_id = ?``.
 
-A :class:`MemoryStore` is built for one persona by :meth:`SqliteStore.for_persona`; there is no
+A :class:`MemoryStore` is built for one persona by :meth:`SqliteStore.memories`; there is no
 way to reach another persona's rows through it (DESIGN: isolation is a wall, not a filter).
 Each public method that writes is one transaction covering every table it touches.
 """
