@@ -95,6 +95,7 @@ def _drained(server: Server, key: str, persona: str, timeout: float = 30) -> Non
     assert state["drained"], state
 
 
+@pytest.mark.timeout(400)  # two server start-ups on a shared 2-core machine
 def test_two_servers_share_writes_and_take_back_a_killed_servers_job(
         servers: tuple[Server, Server], fake_api: FakeAPI, tmp_path: Path) -> None:
     a, b = servers
