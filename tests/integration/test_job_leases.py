@@ -61,6 +61,20 @@ def test_expired_lease_is_taken_back_by_another_worker(app: Omoide, persona: str
     assert _status(app, job_id) == "done"
 
 
+def test_a_job_whose_worker_dies_every_time_fails_after_its_attempts(
+        app: Omoide, clock: FixedClock, wall: Wall) -> None:
+    jobs = JobStore(app.store.db, lease_s=30, wall=wall)
+    job_id = jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now(),
+                          max_attempts=2)
+    for worker in ("a", "b"):
+        assert jobs.claim(now=clock.now(), worker=worker) is not None
+        wall.advance(31)  # the worker died holding it
+    assert jobs.claim(now=clock.now(), worker="c") is None
+    assert _status(app, job_id) == "failed"
+    error = app.store.db.conn().execute("SELECT last_error FROM jobs").fetchone()[0]
+    assert error == "worker lost: its lease expired on attempt 2 of 2"
+
+
 def test_heartbeat_keeps_the_lease(app: Omoide, persona: str, clock: FixedClock,
                                    wall: Wall) -> None:
     jobs = JobStore(app.store.db, lease_s=30, wall=wall)

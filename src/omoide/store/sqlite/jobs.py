@@ -118,7 +118,9 @@ class JobStore:
         """The next ready job (only ``persona_id``'s when given), leased to ``worker``.
 
         Ready: pending with ``run_after`` reached, or running with an expired lease (taken back
-        from a worker that stopped renewing it).
+        from a worker that stopped renewing it). An expired job that has used all its attempts
+        is marked failed instead: a job that kills its process every time must not be retried
+        for ever.
         """
         worker = worker or f"pid-{os.getpid()}"
         wall = self._wall()
@@ -128,9 +130,15 @@ class JobStore:
         with self.db.write() as conn:
             # Two indexed probes rather than one OR: each reads its first row off an index
             # (jobs_leases, jobs_ready) with no sort, however long the backlog.
-            row = conn.execute(
-                f"{_SELECT_JOB} WHERE j.status = 'running' AND j.lease_until < ?{where} "
-                "ORDER BY j.lease_until LIMIT 1", [iso(wall), *extra]).fetchone()
+            expired = f"{_SELECT_JOB} WHERE j.status = 'running' AND j.lease_until < ?{where} " \
+                "ORDER BY j.lease_until LIMIT 1"
+            row = conn.execute(expired, [iso(wall), *extra]).fetchone()
+            while row is not None and row["attempts"] >= row["max_attempts"]:
+                conn.execute("UPDATE jobs SET status = 'failed', finished_at = ?, worker = NULL, "
+                             "lease_until = NULL, last_error = ? WHERE id = ?",
+                             (iso(now), f"worker lost: its lease expired on attempt "
+                                        f"{row['attempts']} of {row['max_attempts']}", row["id"]))
+                row = conn.execute(expired, [iso(wall), *extra]).fetchone()
             if row is None:
                 row = conn.execute(
                     f"{_SELECT_JOB} WHERE j.status = 'pending' AND j.run_after <= ?{where} "
