@@ -23,6 +23,7 @@ from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.vector_models import VectorModels
+from omoide.store.vectors import VectorIndex
 
 PAIRS: list[tuple[type, type]] = [
     (port.Store, SqliteStore),
@@ -35,6 +36,7 @@ PAIRS: list[tuple[type, type]] = [
     (port.OverviewReads, OverviewStore),
     (port.VectorModelStore, VectorModels),
     (port.UnitOfWork, SqliteUnitOfWork),
+    (port.VectorSearch, VectorIndex),
 ]
 
 

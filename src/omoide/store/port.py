@@ -48,7 +48,6 @@ from omoide.model import (
     StateEntry,
     StateKind,
 )
-from omoide.store.vectors import VectorIndex
 
 __all__ = [
     "ApiKeyStore",
@@ -63,6 +62,7 @@ __all__ = [
     "Store",
     "UnitOfWork",
     "VectorModelStore",
+    "VectorSearch",
     "VectorTableRef",
 ]
 
@@ -78,6 +78,19 @@ class UnitOfWork(Protocol):
 # -- per-persona handles ---------------------------------------------------------------------
 
 
+class VectorSearch(Protocol):
+    """What services ask of a persona's vectors (memories or turns). The SQLite adapter keeps an
+    in-memory :class:`~omoide.store.vectors.VectorIndex`; another adapter may answer from its
+    database. Similarities are cosines of unit vectors; ``language`` is the script id that
+    :func:`~omoide.store.vectors.language_of` gave the row's text."""
+
+    def get(self, memory_id: int) -> np.ndarray | None: ...
+    def search(self, query: np.ndarray, *, limit: int, allowed: np.ndarray | None = None,
+               centred_for: str | None = None) -> list[tuple[int, float]]: ...
+    def language(self, memory_id: int) -> int | None: ...
+    def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]: ...
+
+
 class MemoryHandle(Protocol):
     """The Note tier of one persona: memories, their vectors, links and versions."""
 
@@ -85,7 +98,7 @@ class MemoryHandle(Protocol):
     persona: str
 
     @property
-    def vectors(self) -> VectorIndex: ...
+    def vectors(self) -> VectorSearch: ...
 
     def get(self, key: str, *, with_links: bool = True) -> Memory: ...
     def id_of(self, key: str) -> int: ...
@@ -154,7 +167,7 @@ class SessionHandle(Protocol):
     def keyword_events(self, query: str, *, limit: int) -> list[KeywordHit]: ...
 
     @property
-    def event_index(self) -> VectorIndex: ...
+    def event_index(self) -> VectorSearch: ...
 
 
 class SessionMetaHandle(Protocol):
