@@ -230,7 +230,7 @@ def merge_persona_settings(
 
 
 def _env_lease(environ: Mapping[str, str]) -> float:
-    var, raw = "OMOIDE_JOB_LEASE_S", environ.get("OMOIDE_JOB_LEASE_S")
+    var, raw = "OMOIDE_JOB_LEASE_SECONDS", environ.get("OMOIDE_JOB_LEASE_SECONDS")
     if raw is None or raw == "":
         return 60.0
     try:

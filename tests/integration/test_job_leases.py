@@ -181,7 +181,7 @@ def test_lease_setting_is_validated() -> None:
     from omoide.errors import InvalidInput
 
     assert Settings.from_env({}).job_lease_s == 60.0
-    assert Settings.from_env({"OMOIDE_JOB_LEASE_S": "2.5"}).job_lease_s == 2.5
+    assert Settings.from_env({"OMOIDE_JOB_LEASE_SECONDS": "2.5"}).job_lease_s == 2.5
     for bad in ("soon", "0", "-3"):
-        with pytest.raises(InvalidInput, match="OMOIDE_JOB_LEASE_S"):
-            Settings.from_env({"OMOIDE_JOB_LEASE_S": bad})
+        with pytest.raises(InvalidInput, match="OMOIDE_JOB_LEASE_SECONDS"):
+            Settings.from_env({"OMOIDE_JOB_LEASE_SECONDS": bad})

@@ -70,7 +70,7 @@ class Server:
 def servers(tmp_path: Path, fake_api: FakeAPI) -> Iterator[tuple[Server, Server]]:
     data = tmp_path / "data"
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_ADMIN_KEY": ADMIN,
-           "OMOIDE_JOB_LEASE_S": str(LEASE_S), "OMOIDE_LLM_PROVIDER": "openai",
+           "OMOIDE_JOB_LEASE_SECONDS": str(LEASE_S), "OMOIDE_LLM_PROVIDER": "openai",
            "OMOIDE_LLM_BASE_URL": f"{fake_api.base}/v1", "OMOIDE_LLM_API_KEY": API_KEY,
            "OMOIDE_LLM_MODEL": "gpt-test", "OMOIDE_LLM_MAX_RETRIES": "0",
            "OMOIDE_LLM_TIMEOUT": "30"}
