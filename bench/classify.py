@@ -112,7 +112,7 @@ def _breakdown(
 
 def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
     """The classifier to measure and a note on what it is (exit 2 on a bad LLM config)."""
-    from omoide.engine.classify_offline import OfflineClassifier
+    from omoide.engine.classify import OfflineClassifier
 
     if engine == "rules":
         return OfflineClassifier(), "the offline rules alone"

@@ -15,7 +15,7 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import Classifier
-from omoide.engine.consolidate_types import Consolidator
+from omoide.engine.consolidate import Consolidator
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from omoide.engine.classify import Candidate, Classifier, Relation, Verdict
-from omoide.engine.classify_text import detect_lang
+from omoide.engine.lang import detect_lang
 from omoide.errors import UpstreamUnavailable
 from omoide.llm.base import LLM, LLMOutputError, Message, complete_json
 

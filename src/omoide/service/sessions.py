@@ -28,7 +28,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
-from omoide.engine.consolidate_types import Consolidator, EventText
+from omoide.engine.consolidate import Consolidator, EventText
 from omoide.engine.segment import SegmentParams, Turn, segment_offline
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind, NewMemory

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from omoide.engine.consolidate_text import content_words, is_japanese, word_set, words
+from omoide.engine.consolidate.text import content_words, words
+from omoide.engine.lang import is_japanese, word_set
 
 __all__ = [
     "Cue",

@@ -1,6 +1,6 @@
-"""Text primitives for offline consolidation: sentences, words, language (pure).
+"""Text primitives for offline consolidation: sentences and words (pure).
 
-Shared by the scoring, rewriting and profile rules of :mod:`omoide.engine.consolidate`. Only
+Shared by the scoring, rewriting and profile rules of :mod:`omoide.engine.consolidate.offline`. Only
 splitting and tokenising live here; nothing here decides what is worth remembering.
 """
 
@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.text import EN_STOPWORDS, is_japanese
+from omoide.engine.lang import NOTE_STOPWORDS
 
 __all__ = [
-    "STOPWORDS",
     "content_words",
-    "is_japanese",
     "split_sentences",
     "strip_speaker_labels",
-    "word_set",
     "words",
 ]
-
-
-def word_set(text: str) -> frozenset[str]:
-    """A lexicon written as whitespace-separated words."""
-    return frozenset(text.split())
 
 
 # A terminator ends an English sentence only before whitespace or the end ("3.5", "e.g.x" stay
@@ -39,14 +31,6 @@ _ABBREVIATIONS = frozenset(
     {"mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.", "etc.", "jr.", "sr.", "prof."}
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,:/]\d+)*|[\u3040-\u30ff\u3400-\u9fff]+")
-
-# The search stopwords plus the contractions and fillers of chat ("that's", "yeah").
-STOPWORDS = EN_STOPWORDS | word_set(
-    """
-    i'm i've i'd i'll it's that's you're you've we're we've they're don't didn't doesn't can't
-    isn't wasn't aren't won't let's there's what's here's ok okay oh yeah yes really
-    """
-)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -97,6 +81,6 @@ def content_words(text: str) -> list[str]:
     out = []
     for word in words(text):
         low = word.lower()
-        if low not in STOPWORDS and (len(low) > 1 or low.isdigit()):
+        if low not in NOTE_STOPWORDS and (len(low) > 1 or low.isdigit()):
             out.append(low)
     return out

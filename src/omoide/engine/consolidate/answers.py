@@ -10,10 +10,11 @@ a wrong guess in the question ("You live in Chicago, right?" — "No.") stays a 
 
 from __future__ import annotations
 
-from omoide.engine.consolidate_rewrite import said_on
-from omoide.engine.consolidate_rules import is_question, strip_interjections
-from omoide.engine.consolidate_text import content_words, is_japanese, split_sentences
-from omoide.engine.consolidate_types import EventText, NoteDraft, NoteKind
+from omoide.engine.consolidate.rewrite import said_on
+from omoide.engine.consolidate.rules import is_question, strip_interjections
+from omoide.engine.consolidate.text import content_words, split_sentences
+from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind
+from omoide.engine.lang import is_japanese
 
 __all__ = ["answer_note"]
 
