@@ -6,7 +6,7 @@ The public face of the classifier: the types both engines share (:class:`Relatio
 :func:`judge`, :func:`read_pair`), compound-memory splitting, and :func:`find_value_change`, the
 dedup veto. Modules inside the package are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
-``judge → features`` (weights in ``judge.json``), the veto is ``value_change → value_numbers``.
+``learned → features`` (weights in ``judge.json``), the veto is ``value_change → value_numbers``.
 """
 
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
@@ -18,7 +18,7 @@ from omoide.engine.classify.features import (
     Similarities,
     read_pair,
 )
-from omoide.engine.classify.judge import (
+from omoide.engine.classify.learned import (
     Judgement,
     JudgeModel,
     decide_relation,
