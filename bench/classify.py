@@ -125,8 +125,9 @@ def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
         if model is None:
             _fail(f"no trained judge for {embedder.model_id}; run bench/train_classifier.py")
         return LearnedClassifier(model, embedder), f"rules + learned judge ({embedder_name})"
+    from omoide.config import llm_config_from_env
     from omoide.errors import InvalidInput
-    from omoide.llm import llm_config_from_env, make_llm  # only needed for --engine llm
+    from omoide.llm import make_llm  # only needed for --engine llm
     from omoide.llm.classify import LLMClassifier
 
     environ, note = dict(os.environ), "the LLM configured by OMOIDE_LLM_*"
