@@ -1,20 +1,16 @@
-"""Text primitives for offline consolidation: sentences and words (pure).
+"""Text primitives for offline consolidation: sentences and speaker labels (pure).
 
-Shared by the scoring, rewriting and profile rules of :mod:`omoide.engine.consolidate.offline`. Only
-splitting and tokenising live here; nothing here decides what is worth remembering.
+Shared by the scoring, rewriting and profile rules of consolidation. Only splitting lives here
+(words come from :mod:`omoide.engine.lang`); nothing here decides what is worth remembering.
 """
 
 from __future__ import annotations
 
 import re
 
-from omoide.engine.lang import NOTE_STOPWORDS
-
 __all__ = [
-    "content_words",
     "split_sentences",
     "strip_speaker_labels",
-    "words",
 ]
 
 
@@ -30,7 +26,6 @@ _SPEAKER_LABEL = re.compile(
 _ABBREVIATIONS = frozenset(
     {"mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.", "etc.", "jr.", "sr.", "prof."}
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,:/]\d+)*|[\u3040-\u30ff\u3400-\u9fff]+")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -69,18 +64,3 @@ def _split_plain(text: str) -> list[str]:
 def _ends_with_abbreviation(piece: str) -> bool:
     last = piece.rsplit(maxsplit=1)[-1].lower()
     return last in _ABBREVIATIONS
-
-
-def words(text: str) -> list[str]:
-    """Word tokens as written (case kept); a run of Japanese script is one token."""
-    return [w.replace("’", "'") for w in _WORD.findall(text)]
-
-
-def content_words(text: str) -> list[str]:
-    """Lower-cased tokens that are not stopwords and longer than one letter."""
-    out = []
-    for word in words(text):
-        low = word.lower()
-        if low not in NOTE_STOPWORDS and (len(low) > 1 or low.isdigit()):
-            out.append(low)
-    return out

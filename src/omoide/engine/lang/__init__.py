@@ -27,8 +27,10 @@ from omoide.engine.lang.words import (
     char_ngrams,
     cjk_terms,
     english_words,
+    note_content_words,
     query_terms,
     spaced_for_words,
+    word_tokens,
 )
 
 __all__ = [
@@ -48,8 +50,10 @@ __all__ = [
     "has_cjk",
     "is_japanese",
     "normalise",
+    "note_content_words",
     "query_terms",
     "script_runs",
     "spaced_for_words",
     "word_set",
+    "word_tokens",
 ]

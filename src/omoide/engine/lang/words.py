@@ -12,15 +12,17 @@ import re
 from dataclasses import dataclass
 
 from omoide.engine.lang.script import Script, is_cjk, normalise, script_runs
-from omoide.engine.lang.stopwords import SEARCH_STOPWORDS, SEARCH_STOPWORDS_JA
+from omoide.engine.lang.stopwords import NOTE_STOPWORDS, SEARCH_STOPWORDS, SEARCH_STOPWORDS_JA
 
 __all__ = [
     "QueryTerms",
     "char_ngrams",
     "cjk_terms",
     "english_words",
+    "note_content_words",
     "query_terms",
     "spaced_for_words",
+    "word_tokens",
 ]
 
 
@@ -44,6 +46,8 @@ _PARTICLES = frozenset("はがをにでともへやかねよのな")
 _STOP_LONGEST_FIRST = sorted(SEARCH_STOPWORDS_JA, key=len, reverse=True)
 
 _WORD = re.compile(r"[^\W_]+")
+# A written word: Latin letters (with ' and -), a number, or a whole run of Japanese script.
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,:/]\d+)*|[\u3040-\u30ff\u3400-\u9fff]+")
 
 
 def english_words(text: str) -> list[str]:
@@ -89,6 +93,22 @@ def cjk_terms(text: str) -> list[str]:
 def query_terms(text: str) -> QueryTerms:
     words = tuple(dict.fromkeys(english_words(text)))
     return QueryTerms(words=words, cjk=tuple(cjk_terms(text)))
+
+
+def word_tokens(text: str) -> list[str]:
+    """Word tokens as written (case kept, ’ as '); a run of Japanese script is one token."""
+    return [w.replace("’", "'") for w in _TOKEN.findall(text)]
+
+
+def note_content_words(text: str) -> list[str]:
+    """Lower-cased :func:`word_tokens` that are not :data:`NOTE_STOPWORDS` and longer than one
+    letter (numbers stay): what a consolidated note's sentence is about."""
+    out = []
+    for word in word_tokens(text):
+        low = word.lower()
+        if low not in NOTE_STOPWORDS and (len(low) > 1 or low.isdigit()):
+            out.append(low)
+    return out
 
 
 def char_ngrams(text: str, n: int) -> list[str]:
