@@ -47,8 +47,9 @@ sys.path.insert(0, str(REPO / "tests" / "support"))  # the local fake upstream
 
 from llm_fakes import FakeAPI, Reply, openai_answer, start_server  # noqa: E402
 
-from _common import log, machine_info, md_table, percentile, write_results  # noqa: E402
-from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, load_conversations  # noqa: E402
+from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoConversation, load_conversations  # noqa: E402
+from lib.metrics import percentile  # noqa: E402
+from lib.reports import log, machine_info, md_table, write_results  # noqa: E402
 from omoide.config import Settings  # noqa: E402
 from omoide.engine.compact import (  # noqa: E402
     SUMMARY_PREFIX,

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
+from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
 from omoide.embed import EMBEDDERS, Embedder, make_embedder
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.segment import Segment, SegmentParams, Turn, segment_offline
