@@ -176,7 +176,7 @@ def render_embedder(report: EmbedderReport) -> list[str]:
         "Raw cosine by label:",
         "",
         md_table(["label", "pairs", "n", "min", "p10", "median", "p90", "max"],
-                 [[label, key, d.n, d.min, d.p10, d.median, d.p90, d.max]
+                 [[label, key, d.n, *(_fmt(v) for v in (d.min, d.p10, d.median, d.p90, d.max))]
                   for label, row in report.distributions.items() for key, d in row.items()]),
     ]
     low, high = report.dedup_threshold_interval

@@ -32,7 +32,7 @@ from typing import NoReturn
 
 from _classify_common import DEFAULT_DEV, DEFAULT_PAIRS, LABELS, Pair, load_pairs
 from lib.cli import parser
-from lib.reports import RESULTS, md_table, write_results
+from lib.reports import RESULTS, fmt, md_table, write_results
 from omoide.engine.classify import Candidate, Classifier, Relation
 
 REPO = Path(__file__).resolve().parents[1]
@@ -201,7 +201,7 @@ def _summary_line(report: dict[str, object]) -> str:
 
 def _label_table(report: dict[str, object]) -> str:
     return md_table(["label", "precision", "recall", "F1", "support"],
-                    [[label, m["precision"], m["recall"], m["f1"], m["support"]]
+                    [[label, *(fmt(m[k]) for k in ("precision", "recall", "f1")), m["support"]]
                      for label, m in report["per_label"].items()])  # type: ignore[attr-defined]
 
 
@@ -242,8 +242,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _headline(report: dict[str, object]) -> str:
     """One table: macro-F1 and CONTRADICTORY precision per set and language."""
-    rows = [[name, lang, sub["n"], sub["macro_f1"], sub["per_label"]["CONTRADICTORY"]["precision"],
-             sub["per_label"]["CONTRADICTORY"]["recall"]]
+    rows = [[name, lang, sub["n"], fmt(sub["macro_f1"]),
+             fmt(sub["per_label"]["CONTRADICTORY"]["precision"]),
+             fmt(sub["per_label"]["CONTRADICTORY"]["recall"])]
             for name, result in report["sets"].items()  # type: ignore[attr-defined]
             for lang, sub in [("all", result), *result["by_lang"].items()]]
     return md_table(["set", "lang", "n", "macro-F1", "CONTRADICTORY precision",

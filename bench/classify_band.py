@@ -58,7 +58,7 @@ def main() -> int:
     for res in results:
         lines += [f"## {res['embedder']}", "", md_table(
             ["label", "n", "min", "p05", "median", "max"],
-            [[label, st["n"], st["min"], st["p05"], st["median"], st["max"]]
+            [[label, st["n"], *(f"{st[k]:.3f}" for k in ("min", "p05", "median", "max"))]
              for label, st in res["labels"].items()])]
         lines += ["", "- lower edge keeping 95% of EXTENDABLE+CONTRADICTORY pairs: "
                       f"{res['band_low_for_95pct']:.3f}; keeping all: "

@@ -183,8 +183,8 @@ def render_curve(name: str, summary: dict[str, object]) -> list[str]:
              f" (5-fold, {summary['n_train']} train pairs)", ""]
     rows = [[f"{row['threshold']:.2f}"
              + (" **(chosen)**" if row["threshold"] == summary["threshold"] else ""),
-             *(row[k] for k in ("all_precision", "all_recall", "en_precision", "en_recall",
-                                "ja_precision", "ja_recall"))]
+             *(f"{row[k]:.3f}" for k in ("all_precision", "all_recall", "en_precision",
+                                         "en_recall", "ja_precision", "ja_recall"))]
             for row in summary["curve"]  # type: ignore[attr-defined]
             if not round(row["threshold"] * 100) % 5 or row["threshold"] == summary["threshold"]]
     lines.append(md_table(["threshold", "precision", "recall", "EN precision", "EN recall",

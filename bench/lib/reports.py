@@ -28,10 +28,11 @@ _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")
 
 
 def md_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub markdown table; floats are shown with three decimals."""
+    """A GitHub markdown table; cells are shown as ``str`` shows them (format floats first,
+    e.g. with :func:`fmt`)."""
     lines = ["| " + " | ".join(str(h) for h in header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(fmt(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
