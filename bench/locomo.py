@@ -32,14 +32,15 @@ Search plans (``--plan NAME,...``, the presets of ``omoide.engine.search_plan``)
 in-process on the same data folder through ``SearchService.search(..., plan=...)`` — the real
 code path, nothing patched — and reported as ``plan:NAME`` rows beside the server's own row;
 ``plan:default`` must equal it. ``--reuse DIR`` scores plans on a data folder kept by ``--keep``
-(no server, no ingest; give ``--out``).
+(no server, no ingest; give ``--out``); ``--now`` fixes its clock (live strength depends on
+it), so two runs over the same folder compare result by result.
 
 Usage::
 
     .venv/bin/python bench/locomo.py [--data DIR] [--url URL --admin-key KEY]
         [--embedder e5|use] [--budget 1000] [--top-k 50] [--conversations 26,30] [--json]
         [--search-param NAME=VALUE] [--setting NAME=VALUE] [--details FILE] [--out PATH]
-        [--keep DIR] [--plan NAME,...] [--reuse DIR] [--skip-ingest]
+        [--keep DIR] [--plan NAME,...] [--reuse DIR [--now ISO]] [--skip-ingest]
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +177,7 @@ def run_all(url: str, admin_key: str, conversations: Sequence[LocomoConversation
 def run_reused(data_dir: Path, conversations: Sequence[LocomoConversation],
                args: argparse.Namespace) -> tuple[list[ConversationRun], dict[str, Any]]:
     """Baselines and plans on a kept data folder (the personas it holds), in-process."""
-    app = open_app(data_dir, args.embedder)
+    app = open_app(data_dir, args.embedder, args.now)
     names = [p.name for p in app.store.list_personas()]
     runs = []
     for conv in conversations:
@@ -222,6 +224,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add("--details", type=Path, default=None, help="Write every question's results here (JSON).")
     add("--reuse", type=Path, default=None,
         help="Plans only: open a data folder saved by --keep in-process; needs --out.")
+    add("--now", type=datetime.fromisoformat, default=None,
+        help="With --reuse: fix the clock (ISO time), so runs compare exactly.")
     args = parser.parse_args(argv)
     if args.url and not args.admin_key:
         parser.error("--url needs --admin-key")

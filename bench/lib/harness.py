@@ -146,11 +146,14 @@ class OmoideClient:
         return response.json()
 
 
-def open_app(data_dir: Path, embedder: str | None = None) -> Any:
-    """The app over an existing data folder, in-process, no LLM (``omoide.wiring.build``)."""
+def open_app(data_dir: Path, embedder: str | None = None, now: datetime | None = None) -> Any:
+    """The app over an existing data folder, in-process, no LLM (``omoide.wiring.build``).
+    ``now`` fixes the clock: live strength depends on it, so two runs over the same folder
+    rank the same only with the same ``now``."""
+    from omoide.clock import FixedClock
     from omoide.config import Settings
     from omoide.wiring import build
 
     overrides = {"embedder": embedder} if embedder else {}
     settings = Settings.from_env({"OMOIDE_LLM_PROVIDER": "none"}, data_dir=data_dir, **overrides)
-    return build(settings, llm=None)
+    return build(settings, llm=None, clock=None if now is None else FixedClock(now))

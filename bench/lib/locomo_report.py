@@ -122,7 +122,7 @@ def build_report(runs: Sequence[Any], args: argparse.Namespace, health: dict[str
 
 def markdown(data: dict[str, Any], systems: Sequence[str], method: str) -> str:
     tables = data["results"]
-    main = "omoide" if "omoide" in tables else systems[-1]
+    main = next((s for s in ("omoide", "plan:default") if s in tables), systems[-1])
     omoide = tables[main]["all"]
     meets = (omoide["evidence_recall"] >= TARGET["evidence_recall"]
              and omoide["containment"] >= TARGET["containment"]
