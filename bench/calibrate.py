@@ -64,7 +64,7 @@ from _calibration import (
     pair_cosines,
 )
 from lib.cli import parser
-from lib.reports import REPO, emit, md_table
+from lib.reports import REPO, emit, md_table, shown_path
 from omoide.embed import make_embedder
 from omoide.engine.calibration import Calibration
 
@@ -251,23 +251,18 @@ def main(argv: list[str] | None = None) -> int:
     command = "python bench/calibrate.py " + " ".join(argv if argv is not None else sys.argv[1:])
     header = (
         f"Measured {dt.date.today().isoformat()} with `{command.strip()}` on {len(pairs)} pairs "
-        f"from `{_shown(args.data)}`. Cosine is passage ↔ passage. A pair counts as a "
+        f"from `{shown_path(args.data)}`. Cosine is passage ↔ passage. A pair counts as a "
         "duplicate when cosine > threshold."
     )
     payload = {
         "date": dt.date.today().isoformat(),
         "command": command.strip(),
-        "pairs": _shown(args.data),
+        "pairs": shown_path(args.data),
         "n_pairs": len(pairs),
         "embedders": [asdict(report) for report in reports],
     }
     emit(args, render_markdown(reports, header), payload)
     return 0
-
-
-def _shown(path: Path) -> str:
-    resolved = path.resolve()
-    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(path)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from lib.cli import parser
-from lib.reports import REPO, emit, md_table
+from lib.reports import REPO, emit, md_table, shown_path
 from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
@@ -245,18 +245,13 @@ def main(argv: list[str] | None = None) -> int:
             "decisions": [{**asdict(d.pair), "cosine": d.cosine, "status": d.status,
                            "veto": d.veto, "linked": d.linked} for d in decisions]})
     command = "python bench/dedup.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    header = (f"`{command.strip()}` on {len(pairs)} pairs from `{_shown(args.data)}` "
+    header = (f"`{command.strip()}` on {len(pairs)} pairs from `{shown_path(args.data)}` "
               f"(targets on validation with e5: paraphrases caught ≥ {TARGET_RECALL:.0%}, "
               f"related-but-different wrongly dropped ≤ {TARGET_FALSE:.0%}). Each pair: "
               "`a` created, then `b` through `MemoryService.create` in an empty persona.")
     emit(args, render(results, header),
          {"command": command.strip(), "pairs": len(pairs), "embedders": payload})
     return 0
-
-
-def _shown(path: Path) -> str:
-    resolved = path.resolve()
-    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(path)
 
 
 if __name__ == "__main__":

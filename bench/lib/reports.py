@@ -55,6 +55,12 @@ def emit(args: Any, markdown: str, data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else markdown)
 
 
+def shown_path(path: Path) -> str:
+    """A path as a report shows it: relative to the repository when inside it."""
+    resolved = path.resolve()
+    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(path)
+
+
 def command_line() -> str:
     return " ".join([".venv/bin/python", os.path.relpath(sys.argv[0], REPO), *sys.argv[1:]])
 
