@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from _study_eval import EMBEDDERS, _mean_mrr
+from lib.reports import md_table
 
 # -- report -----------------------------------------------------------------------------------
 
@@ -10,34 +11,33 @@ JA_COLS = ("R@1", "R@5", "R@10", "MRR")
 LO_COLS = ("recall_any@10", "MRR", "evidence@1000tok")
 
 
-def _row(name: str, result: dict) -> str:
+def _row(name: str, result: dict) -> list[str]:
     ja, lo = result["ja"]["all"], result["locomo"]["all"]
-    cells = [f"{ja[c]:.3f}" for c in JA_COLS] + [f"{lo[c]:.3f}" for c in LO_COLS]
-    return f"| {name} | " + " | ".join(cells) + " |"
+    return [name, *(f"{ja[c]:.3f}" for c in JA_COLS), *(f"{lo[c]:.3f}" for c in LO_COLS)]
 
 
-_HEAD = (
-    "| plan | ja R@1 | ja R@5 | ja R@10 | ja MRR | LoCoMo R@10 | LoCoMo MRR | "
-    "LoCoMo evidence@1000tok |\n|---|---|---|---|---|---|---|---|"
-)
+_HEAD = ("plan", "ja R@1", "ja R@5", "ja R@10", "ja MRR", "LoCoMo R@10", "LoCoMo MRR",
+         "LoCoMo evidence@1000tok")
 
 
 def _kinds_table(results: dict[str, dict]) -> list[str]:
     kinds = [k for k in next(iter(results.values()))["ja"] if k != "all"]
     cats = [k for k in next(iter(results.values()))["locomo"] if k != "all"]
-    lines = [
-        "| plan | "
-        + " | ".join(f"ja {k} MRR" for k in kinds)
-        + " | "
-        + " | ".join(f"LoCoMo {c} R@10" for c in cats)
-        + " |",
-        "|---" * (1 + len(kinds) + len(cats)) + "|",
-    ]
-    for name, r in results.items():
-        cells = [f"{r['ja'][k]['MRR']:.3f}" for k in kinds]
-        cells += [f"{r['locomo'][c]['recall_any@10']:.3f}" for c in cats]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return lines
+    return [md_table(
+        ["plan", *(f"ja {k} MRR" for k in kinds), *(f"LoCoMo {c} R@10" for c in cats)],
+        [[name, *(f"{r['ja'][k]['MRR']:.3f}" for k in kinds),
+          *(f"{r['locomo'][c]['recall_any@10']:.3f}" for c in cats)]
+         for name, r in results.items()])]
+
+
+def _scores(r: dict) -> list[str]:
+    """ja MRR, LoCoMo MRR, R@10 and evidence, and the margin of one grid or pool row."""
+    lo = r["locomo"]["all"]
+    return [f"{r['ja']['all']['MRR']:.3f}", f"{lo['MRR']:.3f}", f"{lo['recall_any@10']:.3f}",
+            f"{lo['evidence@1000tok']:.3f}", f"{r['margin']:+.3f}"]
+
+
+_SCORE_HEAD = ("ja MRR", "LoCoMo MRR", "LoCoMo R@10", "LoCoMo evidence", "margin")
 
 
 def render(report: dict) -> str:
@@ -56,14 +56,13 @@ def render(report: dict) -> str:
         f"{report['locomo_questions']} questions; tokens = characters / 4).",
         "",
     ]
-    lines += ["## Main plans", "", _HEAD]
     main = {"keyword only (BM25)": fusion["keyword"]}
     for emb in EMBEDDERS:
         main[f"semantic only ({emb})"] = fusion["inputs"][emb]
     for emb in EMBEDDERS:
         main[f"hybrid BM25+{emb}, RRF 0.5/0.5 k=60"] = fusion["rrf_even"][emb]
         main[f"hybrid BM25+{emb}, best: {_short(fusion['best'][emb])}"] = fusion["best"][emb]
-    lines += [_row(name, r) for name, r in main.items()]
+    lines += ["## Main plans", "", md_table(_HEAD, [_row(name, r) for name, r in main.items()])]
     lines += ["", "Per query kind (ja) and LoCoMo category:", "", *_kinds_table(main)]
     lines += [
         "",
@@ -74,34 +73,17 @@ def render(report: dict) -> str:
         "",
     ]
     for emb in EMBEDDERS:
-        lines += [
-            f"### {emb}",
-            "",
-            "| method | kw weight | k | ja MRR | LoCoMo MRR | LoCoMo R@10 "
-            "| LoCoMo evidence | margin |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for r in fusion["grid"][emb]:
-            lines.append(
-                f"| {r['method']} | {r['kw_weight']:g} | {r['k']:g} | {r['ja']['all']['MRR']:.3f} "
-                f"| {r['locomo']['all']['MRR']:.3f} | {r['locomo']['all']['recall_any@10']:.3f} "
-                f"| {r['locomo']['all']['evidence@1000tok']:.3f} | {r['margin']:+.3f} |"
-            )
-        lines.append("")
+        lines += [f"### {emb}", "", md_table(
+            ["method", "kw weight", "k", *_SCORE_HEAD],
+            [[r["method"], f"{r['kw_weight']:g}", f"{r['k']:g}", *_scores(r)]
+             for r in fusion["grid"][emb]]), ""]
     lines += [
         "## Candidate pool sizes (best method and weights per embedder)",
         "",
-        "| embedder | kw pool | sem pool | ja MRR | LoCoMo MRR | LoCoMo R@10 | "
-        "LoCoMo evidence | margin |",
-        "|---|---|---|---|---|---|---|---|",
+        md_table(["embedder", "kw pool", "sem pool", *_SCORE_HEAD],
+                 [[emb, r["kw_pool"], r["sem_pool"], *_scores(r)]
+                  for emb in EMBEDDERS for r in fusion["pools"][emb]]),
     ]
-    for emb in EMBEDDERS:
-        for r in fusion["pools"][emb]:
-            lines.append(
-                f"| {emb} | {r['kw_pool']} | {r['sem_pool']} | {r['ja']['all']['MRR']:.3f} | "
-                f"{r['locomo']['all']['MRR']:.3f} | {r['locomo']['all']['recall_any@10']:.3f} | "
-                f"{r['locomo']['all']['evidence@1000tok']:.3f} | {r['margin']:+.3f} |"
-            )
     lines += [
         "",
         "## Keyword index variants",
@@ -111,21 +93,17 @@ def render(report: dict) -> str:
         "corpora (150 and 2,760 rows) the default's 5,000-row budget never drops a term, so "
         "`max_df 0.1`/`0.05` show what dropping the commonest terms does to quality.",
         "",
-        "| variant | ja MRR | LoCoMo MRR | LoCoMo R@10 | LoCoMo evidence | hybrid use ja / LoCoMo "
-        "MRR | hybrid e5 ja / LoCoMo MRR | median search ms (bench corpora) |",
-        "|---|---|---|---|---|---|---|---|",
     ]
+    rows = []
     for r in report["fts"]:
-        hy = {
-            e: f"{h['ja']['all']['MRR']:.3f} / {h['locomo']['all']['MRR']:.3f}"
-            for e, h in r["hybrids"].items()
-        }
-        lines.append(
-            f"| {r['variant']} | {r['ja']['all']['MRR']:.3f} | "
-            f"{r['locomo']['all']['MRR']:.3f} | {r['locomo']['all']['recall_any@10']:.3f} | "
-            f"{r['locomo']['all']['evidence@1000tok']:.3f} | {hy['use']} | {hy['e5']} | "
-            f"{r['median_ms']} |"
-        )
+        hy = {e: f"{h['ja']['all']['MRR']:.3f} / {h['locomo']['all']['MRR']:.3f}"
+              for e, h in r["hybrids"].items()}
+        rows.append([r["variant"], *_scores({**r, "margin": 0.0})[:4], hy["use"], hy["e5"],
+                     r["median_ms"]])
+    lines.append(md_table(
+        ["variant", "ja MRR", "LoCoMo MRR", "LoCoMo R@10", "LoCoMo evidence",
+         "hybrid use ja / LoCoMo MRR", "hybrid e5 ja / LoCoMo MRR",
+         "median search ms (bench corpora)"], rows))
     lines += _cost_lines(report)
     lines += ["", "## Recommendation", "", *report["recommendation"]]
     return "\n".join(lines) + "\n"
@@ -147,39 +125,27 @@ def _cost_lines(report: dict) -> list[str]:
             "questions), limit 20; each time is the fastest of 3 runs. The machine (2 cores) is "
             f"shared with other work: load average {lat['load_average']} when it started.",
             "",
-            "| keyword variant | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms |",
-            "|---|---|---|---|---|---|",
-        ]
-        for name, t in lat["keyword"].items():
-            lines.append(
-                f"| {name} | {t['p50_ms']} | {t['p95_ms']} | {t['max_ms']} | {t['cpu_p50_ms']} | "
-                f"{t['cpu_p95_ms']} |"
-            )
-        lines += [
+            md_table(["keyword variant", "p50 ms", "p95 ms", "max ms", "CPU p50 ms",
+                      "CPU p95 ms"],
+                     [[name, t["p50_ms"], t["p95_ms"], t["max_ms"], t["cpu_p50_ms"],
+                       t["cpu_p95_ms"]] for name, t in lat["keyword"].items()]),
             "",
-            "| exact vector search (numpy, top 100) | dim | p50 ms | p95 ms | CPU p50 ms |",
-            "|---|---|---|---|---|",
+            md_table(["exact vector search (numpy, top 100)", "dim", "p50 ms", "p95 ms",
+                      "CPU p50 ms"],
+                     [[f"{name} at {lat['rows']:,} rows", t["dim"], t["p50_ms"], t["p95_ms"],
+                       t["cpu_p50_ms"]] for name, t in lat["vector"].items()]),
         ]
-        for name, t in lat["vector"].items():
-            lines.append(
-                f"| {name} at {lat['rows']:,} rows | {t['dim']} | {t['p50_ms']} | {t['p95_ms']} | "
-                f"{t['cpu_p50_ms']} |"
-            )
     lines += [
         "",
         f"Embedding cost (load average {report['cost_load_average']} when measured; the "
         "fastest of repeated runs):",
         "",
-        "| embedder | model id | dim | passages/s (batched, 256 texts) | passages per CPU-s | "
-        "single query p50 ms | p95 ms | query CPU p50 ms |",
-        "|---|---|---|---|---|---|---|---|",
+        md_table(["embedder", "model id", "dim", "passages/s (batched, 256 texts)",
+                  "passages per CPU-s", "single query p50 ms", "p95 ms", "query CPU p50 ms"],
+                 [[name, f"`{c['model_id']}`", c["dim"], c["passages_per_s"],
+                   c["passages_per_cpu_s"], c["query"]["p50_ms"], c["query"]["p95_ms"],
+                   c["query"]["cpu_p50_ms"]] for name, c in report["cost"].items()]),
     ]
-    for name, c in report["cost"].items():
-        lines.append(
-            f"| {name} | `{c['model_id']}` | {c['dim']} | {c['passages_per_s']} | "
-            f"{c['passages_per_cpu_s']} | {c['query']['p50_ms']} | {c['query']['p95_ms']} | "
-            f"{c['query']['cpu_p50_ms']} |"
-        )
     return lines
 
 
