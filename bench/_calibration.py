@@ -11,7 +11,7 @@ import numpy as np
 
 from omoide.embed import Embedder
 from omoide.engine.calibration import Calibration
-from omoide.engine.value_change import find_value_change
+from omoide.engine.classify import find_value_change
 
 SPEC_DEDUP = 0.85
 SPEC_EVOLUTION = 0.8

@@ -36,7 +36,7 @@ from lib.reports import REPO, emit, md_table, shown_path
 from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.value_change import find_value_change
+from omoide.engine.classify import find_value_change
 from omoide.wiring import build
 
 DEFAULT_DATA = REPO / "bench" / "data" / "dedup_pairs.jsonl"

@@ -22,7 +22,7 @@ from lib.cli import parser
 from lib.datasets import load_conversations, load_retrieval_set
 from lib.metrics import percentile
 from lib.reports import emit, machine_info, md_table
-from omoide.engine.text import is_japanese
+from omoide.engine.lang import is_japanese
 from omoide.engine.tokens import estimate_tokens
 
 

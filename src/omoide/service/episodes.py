@@ -19,11 +19,10 @@ import numpy as np
 
 from omoide.embed.base import Embedder
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
-from omoide.model import SearchFilters, SearchHit, Source
+from omoide.model import Event, SearchFilters, SearchHit, Source
 from omoide.service.retrieval import HybridRetriever, TurnTier
 from omoide.service.settings import SettingsService
-from omoide.store.sqlite.sessions import Event
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = ["EpisodeSearch"]
 
@@ -40,7 +39,7 @@ class _Window:
 class EpisodeSearch:
     """Implements the search service's ``EpisodeSearcher`` port."""
 
-    def __init__(self, store: SqliteStore, settings: SettingsService,
+    def __init__(self, store: Store, settings: SettingsService,
                  embedder: Embedder) -> None:
         self.store = store
         self.settings = settings

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from omoide.engine.fusion import Scored, fuse
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
+from omoide.store.port import MemoryHandle, SessionHandle
 from omoide.store.vectors import language_of
 
 __all__ = ["Candidates", "HybridRetriever", "NoteTier", "Tier", "TurnTier"]
@@ -46,7 +47,7 @@ class Tier(Protocol):
 class NoteTier:
     """A persona's notes (memories): FTS over their text, their vector index."""
 
-    def __init__(self, memories: Any) -> None:
+    def __init__(self, memories: MemoryHandle) -> None:
         self.memories = memories
 
     def keyword(self, query: str, *, limit: int) -> list[Scored]:
@@ -64,7 +65,7 @@ class NoteTier:
 class TurnTier:
     """A persona's conversation turns: the turn-level FTS index and the turn vectors."""
 
-    def __init__(self, sessions: Any) -> None:
+    def __init__(self, sessions: SessionHandle) -> None:
         self.sessions = sessions
         self._index = sessions.event_index  # read once: the property checks the revision
 

@@ -24,7 +24,7 @@ from omoide.service.memories import with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = [
     "EpisodeSearcher",
@@ -69,7 +69,7 @@ class SearchService:
     """Runs searches by a :class:`SearchPlan`: ``plan`` here is the default of every search,
     and ``search(..., plan=...)`` runs one search by another (the benchmarks' variants)."""
 
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, episodes: EpisodeSearcher | None = None,
                  plan: SearchPlan = DEFAULT_PLAN) -> None:
         self.store = store
