@@ -27,6 +27,7 @@ __all__ = [
     "PersonaSettings",
     "Setting",
     "Settings",
+    "log_format_from_env",
     "merge_persona_settings",
     "validate_setting_patch",
 ]
@@ -239,6 +240,28 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
         raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
 
 
+def _env_float(environ: Mapping[str, str], var: str, default: float) -> float:
+    raw = environ.get(var)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInput(f"{var} must be a number, got {raw!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InvalidInput(f"{var} must be a finite number, got {raw!r}")
+    return value
+
+
+def log_format_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``OMOIDE_LOG_FORMAT``: auto (JSON lines unless stderr is a terminal), json or text."""
+    env = os.environ if environ is None else environ
+    value = (env.get("OMOIDE_LOG_FORMAT") or "auto").lower()
+    if value not in ("auto", "json", "text"):
+        raise InvalidInput(f"OMOIDE_LOG_FORMAT must be auto, json or text, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     """Process-wide settings (environment variables ``OMOIDE_*``)."""
@@ -251,6 +274,8 @@ class Settings:
     embed_threads: int = 1
     workers: int = 1
     max_content_chars: int = 50_000
+    mcp_max_sessions: int = 256
+    mcp_session_idle_minutes: float = 30.0
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -269,10 +294,16 @@ class Settings:
             "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
             "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
+            "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
+            "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
             "persona_defaults": persona_defaults(env),
             "environ": env,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if values["mcp_max_sessions"] < 1:
+            raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
+        if not values["mcp_session_idle_minutes"] > 0:
+            raise InvalidInput("OMOIDE_MCP_SESSION_IDLE_MINUTES must be above 0")
         if isinstance(values["data_dir"], str):
             values["data_dir"] = Path(values["data_dir"])
         return cls(**values)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from omoide.clock import Clock
+from omoide.embed.fair import mark_background_thread
 from omoide.store.sqlite.jobs import Job, JobStore
 
 __all__ = ["Handler", "JobRunner"]
@@ -129,6 +130,7 @@ class JobRunner:
                     (time.perf_counter() - started) * 1000)
 
     def _loop(self) -> None:
+        mark_background_thread()  # its embeddings yield to interactive ones (embed/fair.py)
         while not self._stop.is_set():
             try:
                 ran = self.run_once()

@@ -13,7 +13,7 @@ from typing import Any
 
 from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder, fair, make_fair_embedder
 from omoide.engine.classify import Classifier
 from omoide.engine.consolidate_types import Consolidator
 from omoide.jobs import JobRunner
@@ -131,7 +131,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     model, and commands that never embed.
     """
     clock = clock or SystemClock()
-    embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
+    # Interactive calls (search, context, a new memory) never wait behind background batches.
+    embedder = fair(embedder) if embedder is not None else make_fair_embedder(
+        settings.embedder, threads=settings.embed_threads)
     summary_llm = llm
     if llm == "from-env":
         from omoide.llm import llm_config_from_env, make_llm

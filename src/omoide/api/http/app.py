@@ -15,9 +15,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from omoide import __version__
 from omoide.api.errors import error_body
+from omoide.api.http.access_log import AccessLog, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.metrics import Metrics
-from omoide.api.http.routes import chat, context, memories, search, sessions, system
+from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -52,14 +53,16 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
     app.state.omoide = omoide
     app.state.metrics = Metrics()
+    app.state.mcp = mcp
     for router in (system.router, memories.router, search.router, sessions.router,
-                   context.router, chat.router,
+                   context.router, chat.router, keys.router,
                    *extra_routers):
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
     install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
     _install_error_handlers(app)
     _install_middleware(app)
+    app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
 
 
@@ -100,8 +103,7 @@ def _install_middleware(app: FastAPI) -> None:
                 status_code=413)
         else:
             response = await call_next(request)
-        route = request.scope.get("route")
-        template = getattr(route, "path", "unmatched")
-        request.app.state.metrics.observe(request.method, template, response.status_code,
+        request.app.state.metrics.observe(request.method, route_template(request.scope),
+                                          response.status_code,
                                           time.perf_counter() - started)
         return response

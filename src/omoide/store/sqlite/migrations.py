@@ -316,6 +316,13 @@ CREATE INDEX memories_source_ref ON memories(persona_id, source_ref)
 """
 
 
+# api_keys.prefix held the first 12 characters of each key in plain text; it now holds a
+# fingerprint, the first 8 hex digits of the key's SHA-256 (store/sqlite/keys.py).
+_KEY_FINGERPRINTS = """
+UPDATE api_keys SET prefix = substr(key_hash, 1, 8)
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -329,6 +336,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "open_turns_fts", _open_turns_fts),
     Migration(10, "session_idle", _script(_SESSION_IDLE)),
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
+    Migration(12, "key_fingerprints", _script(_KEY_FINGERPRINTS)),
 )
 
 

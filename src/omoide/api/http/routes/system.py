@@ -77,5 +77,6 @@ def health(app: App) -> dict[str, Any]:
 def metrics(request: Request, caller: Caller, app: App) -> PlainTextResponse:
     caller.require_admin()
     text = request.app.state.metrics.render(memories=app.store.active_memory_counts(),
-                                            job_depth=app.jobs.total_depth())
+                                            job_depth=app.jobs.total_depth(),
+                                            mcp_sessions=request.app.state.mcp.open_sessions())
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
