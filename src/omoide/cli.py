@@ -96,6 +96,9 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     if new_admin_key_file:  # never the key itself: stderr ends up in logs
         click.echo(f"  admin key: generated and saved in {new_admin_key_file} (mode 0600)",
                    err=True)
+    # Background jobs run Python code between their embeddings; a shorter GIL switch interval
+    # (5 ms by default) lets a request's thread in sooner (bench/fairness.py).
+    sys.setswitchinterval(0.001)
     # An MCP client's open event stream (GET /mcp) never ends on its own: without a
     # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",

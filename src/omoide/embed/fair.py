@@ -10,6 +10,7 @@
   model input's worth) and, before each slice, steps aside while any interactive embedding is
   in flight (up to :data:`MAX_YIELD_S`, so it is never starved), leaving the CPU to the call a
   client is waiting for.
+- **Lower CPU priority.** Worker threads run at a higher nice value (Linux, per thread).
 - **Cut to the input length.** Each text is cut to what the model reads in one pass (the
   adapter's ``cut``, by its own tokenizer), so a 49k-character turn costs one model input, not
   twenty-four.
@@ -17,6 +18,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -36,9 +40,20 @@ MAX_YIELD_S = 2.0
 _local = threading.local()
 
 
+BACKGROUND_NICE = 10
+"""How much lower the CPU priority of a background worker thread is (Linux applies a thread's
+nice value to that thread only), so embedding in the background leaves the cores to requests."""
+
+
 def mark_background_thread() -> None:
-    """Mark the calling thread as a background worker (job runner threads call this once)."""
+    """Mark the calling thread as a background worker (job runner threads call this once) and
+    lower its CPU priority where the platform allows it."""
     _local.background = True
+    if sys.platform.startswith("linux"):
+        tid = threading.get_native_id()
+        with contextlib.suppress(OSError):
+            current = os.getpriority(os.PRIO_PROCESS, tid)
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, current + BACKGROUND_NICE))
 
 
 def is_background() -> bool:

@@ -3,6 +3,7 @@ written at most once a minute, the admin key replaced, the admin key's minimum l
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import anyio
@@ -159,3 +160,19 @@ def test_no_key_text_is_stored_beside_its_hash(server: LiveServer) -> None:
     rows = server.omoide.store.db.conn().execute("SELECT prefix FROM api_keys").fetchall()
     assert all(len(r[0]) == 8 for r in rows)
     assert not any(r[0] in key or r[0] in server.admin_key for r in rows)
+
+
+def test_a_revoked_key_ends_its_dashboard_session(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with httpx.Client(base_url=server.url, timeout=30) as browser:
+        page = browser.get("/login").text
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+        assert csrf is not None
+        signed = browser.post("/login", data={"key": key, "csrf": csrf.group(1)})
+        assert signed.status_code == 303
+        assert browser.get("/p/rin").status_code == 200
+        with server.client(key) as rin:
+            key_id = rin.get("/api/personas/rin/keys").json()["keys"][0]["key_id"]
+            assert rin.delete(f"/api/personas/rin/keys/{key_id}").status_code == 200
+        after = browser.get("/p/rin")
+    assert after.status_code in (303, 401) and "rin" not in after.headers.get("location", "")

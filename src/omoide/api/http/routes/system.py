@@ -67,7 +67,7 @@ async def wait_for_jobs(persona: Persona, app: App,
 
 
 @router.get("/health", tags=["system"], summary="Liveness")
-def health(app: App) -> dict[str, Any]:
+async def health(app: App) -> dict[str, Any]:  # on the event loop: no wait for a pool thread
     app.store.db.conn().execute("SELECT 1").fetchone()
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
