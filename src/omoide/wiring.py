@@ -73,6 +73,7 @@ class Omoide:
 
     def close(self) -> None:
         self.runner.stop()
+        self.auth.flush()  # key uses noted off the request path are written first
         self.store.close()
 
     def schedule_decay(self) -> int:

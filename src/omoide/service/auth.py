@@ -16,6 +16,7 @@ import logging
 import os
 import secrets
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -76,6 +77,9 @@ class AuthService:
         self.clock = clock
         self._touched: dict[int, datetime] = {}  # key id → when this process last wrote it
         self._touched_lock = threading.Lock()
+        # The write happens off the request's path: a request never waits for the write lock
+        # (a background job may hold it) just to note that a key was used.
+        self._recorder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="omoide-key-use")
 
     def ensure_admin_key(self, data_dir: Path, configured: str | None) -> Path | None:
         """Make this start's admin key the only valid one; returns the file of a newly
@@ -150,7 +154,19 @@ class AuthService:
             if last is not None and now - last < LAST_USE_EVERY:
                 return
             self._touched[key_id] = now
-        self.store.keys.touch(key_id, now=now, every=LAST_USE_EVERY)
+        self._recorder.submit(self._record_use, key_id, now)
+
+    def _record_use(self, key_id: int, now: datetime) -> None:
+        try:
+            self.store.keys.touch(key_id, now=now, every=LAST_USE_EVERY)
+        except Exception:  # a closed or busy database: the next use records it
+            with self._touched_lock:
+                self._touched.pop(key_id, None)
+            logger.warning("could not record the use of key %d", key_id, exc_info=True)
+
+    def flush(self, timeout: float = 10.0) -> None:
+        """Wait until every recorded key use is written (shutdown, tests)."""
+        self._recorder.submit(lambda: None).result(timeout)
 
     def sign_in(self, key: str) -> tuple[Principal, int]:
         """A raw key (the dashboard's sign-in form) → its principal and key id (401 if unknown).

@@ -112,6 +112,7 @@ def test_last_use_is_written_at_most_once_a_minute(server: LiveServer, clock: Fi
     store = server.omoide.store
 
     def last_used() -> str | None:
+        server.omoide.auth.flush()
         row = store.db.conn().execute("SELECT last_used_at FROM api_keys WHERE key_hash = ?",
                                       (hash_key(key),)).fetchone()
         return row[0]
