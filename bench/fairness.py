@@ -213,8 +213,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         phase["search_p95_vs_idle"] = round(phase["search"]["p95_ms"] / max(idle_p95, 1e-9), 2)
         phase["health_under_100ms"] = phase["health"]["max_ms"] < 100 and not \
             phase["health"]["errors"]
-    return {"machine": machine_info(), "embedder": args.embedder,
-            "src": str(args.src) if args.src else "this tree", "phases": phases}
+    src = (args.src_label or str(args.src)) if args.src else "this tree"
+    return {"machine": machine_info(), "embedder": args.embedder, "src": src, "phases": phases}
 
 
 def cut_check(data: Path, sizes: list[int], per_size: int) -> list[dict[str, Any]]:
@@ -297,6 +297,8 @@ def main() -> None:
                         help="Stop measuring a case after this many seconds.")
     parser.add_argument("--src", type=Path, default=None,
                         help="Serve this source tree instead of this one (before/after).")
+    parser.add_argument("--src-label", default=None,
+                        help="How the report names --src (e.g. 'git archive fc52606').")
     parser.add_argument("--cut-sizes", type=int, nargs="*", default=[1000, 3000, 12000],
                         help="Text lengths (characters) for the cut-vs-whole check (e5); none "
                              "to skip it.")
