@@ -95,6 +95,8 @@ def test_backup_while_the_server_writes_then_restore(server: LiveServer, data_di
     target = backups[-1][0]
     code, out = run("backup", "--data", str(data_dir), "--to", str(target))
     assert code == 1 and "already exists" in out  # never overwritten by accident
+    code, out = run("backup", "--data", str(data_dir), "--to", str(tmp_path / "no" / "b.db"))
+    assert code == 1 and "no folder" in out and "Traceback" not in out
     code, out = run("restore", "--data", str(data_dir), "--from", str(target))
     assert code == 1 and "--force" in out  # the live folder is refused without the flag
 

@@ -55,6 +55,8 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         raise InvalidInput(f"no database at {db_path}")
     if target.exists() and not overwrite:
         raise Conflict(f"{target} already exists; choose another file or pass --force")
+    if not target.parent.is_dir():
+        raise InvalidInput(f"no folder {target.parent} to write the backup into")
     partial = target.with_name(target.name + ".partial")
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()
