@@ -87,9 +87,9 @@ def _backup_row(info: Any) -> dict[str, Any]:
 @friendly
 def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -> None:
     """Copy the database to FILE with SQLite's online backup API (safe while serving)."""
-    from omoide.store.sqlite.backup import backup
+    from omoide.wiring import backup_database
 
-    info = backup(_settings(data).db_path, target, overwrite=force)
+    info = backup_database(_settings(data), target, overwrite=force)
     _print(_backup_row(info), as_json,
            lambda d: f"backed up {d['personas']} personas, {d['memories']} memories "
                      f"({d['bytes']:,} bytes) to {d['path']}")
@@ -105,9 +105,9 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
 @friendly
 def restore_command(data: str | None, as_json: bool, source: Path, force: bool) -> None:
     """Restore the data folder's database from a backup FILE."""
-    from omoide.store.sqlite.backup import restore
+    from omoide.wiring import restore_database
 
-    info = restore(source, _settings(data).db_path, force=force)
+    info = restore_database(_settings(data), source, force=force)
     _print(_backup_row(info), as_json,
            lambda d: f"restored {d['personas']} personas, {d['memories']} memories "
                      f"into {d['path']}")

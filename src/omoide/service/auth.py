@@ -23,9 +23,8 @@ from pathlib import Path
 
 from omoide.clock import Clock
 from omoide.errors import Forbidden, InvalidInput, Unauthorized
-from omoide.model import Persona
-from omoide.store.sqlite.keys import KeyInfo
-from omoide.store.sqlite.store import SqliteStore
+from omoide.model import KeyInfo, Persona
+from omoide.store.port import Store
 
 __all__ = ["MIN_ADMIN_KEY_CHARS", "AuthService", "IssuedKey", "Principal", "hash_key"]
 
@@ -72,7 +71,7 @@ class IssuedKey:
 
 
 class AuthService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
         self._touched: dict[int, datetime] = {}  # key id → when this process last wrote it

@@ -6,15 +6,15 @@ hash) in ``prefix``: enough to tell keys apart in a list, nothing of the key its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from omoide.clock import iso
 from omoide.errors import InvalidInput, NotFound
+from omoide.model import KeyInfo
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt, dt_or_none
 
-__all__ = ["FINGERPRINT_HEX", "KeyInfo", "KeyStore", "fingerprint"]
+__all__ = ["FINGERPRINT_HEX", "KeyStore", "fingerprint"]
 
 FINGERPRINT_HEX = 8
 
@@ -22,17 +22,6 @@ FINGERPRINT_HEX = 8
 def fingerprint(key_hash: str) -> str:
     """The non-secret identifier shown for a key: the head of its SHA-256 (hex)."""
     return key_hash[:FINGERPRINT_HEX]
-
-
-@dataclass(frozen=True)
-class KeyInfo:
-    id: int
-    fingerprint: str
-    persona: str | None
-    is_admin: bool
-    created_at: datetime
-    last_used_at: datetime | None
-    revoked_at: datetime | None
 
 
 _SELECT = ("SELECT k.id, k.prefix, k.is_admin, k.created_at, k.last_used_at, k.revoked_at, "

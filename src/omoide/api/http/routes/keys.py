@@ -15,8 +15,7 @@ from pydantic import BaseModel, Field
 
 from omoide.api.http.deps import App, Caller
 from omoide.api.render import ts
-from omoide.store.sqlite.keys import KeyInfo
-from omoide.store.sqlite.store import check_persona_name
+from omoide.model import KeyInfo, check_persona_name
 
 __all__ = ["router"]
 
@@ -71,7 +70,7 @@ def _out(info: KeyInfo) -> dict[str, Any]:
 def _allowed(name: str, caller: Caller, app: App) -> str:
     caller.require_persona(name)
     check_persona_name(name)
-    app.store.get_persona(name)
+    app.maintenance.require_persona(name)
     return name
 
 
