@@ -19,7 +19,6 @@ import argparse
 import os
 import secrets
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -31,19 +30,11 @@ from typing import Any
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (
-    BENCH_DATA,
-    REPO,
-    RESULTS,
-    log,
-    machine_info,
-    md_table,
-    percentile,
-    real_memory_texts,
-    write_results,
-)
-from locomo import free_port, wait_healthy
+from lib.cli import parser as bench_parser
+from lib.datasets import load_conversations, real_memory_texts
+from lib.harness import free_port, wait_healthy
+from lib.metrics import percentile
+from lib.reports import REPO, emit, log, machine_info, md_table
 
 TURN_CHARS = 49_000
 HEALTH_EVERY_S = 0.1
@@ -107,8 +98,6 @@ def long_turns(data: Path, count: int, offset: int) -> list[str]:
 def queries(data: Path) -> list[str]:
     locomo = data / "locomo"
     if locomo.is_dir():
-        from locomo_data import load_conversations
-
         return [qa.question for c in load_conversations(locomo)[:2] for qa in c.qa][:60]
     return ["where does she work", "what did they eat", "when was the trip"]
 
@@ -286,9 +275,7 @@ def cut_section(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=BENCH_DATA,
-                        help="Bench data folder (LoCoMo for text and questions).")
+    parser = bench_parser(__doc__, out="fairness", data="")  # LoCoMo: texts and questions
     parser.add_argument("--embedder", default="e5")
     parser.add_argument("--events", type=int, nargs="+", default=[3, 19])
     parser.add_argument("--seed", type=int, default=60, help="Memories to search over.")
@@ -303,13 +290,11 @@ def main() -> None:
                         help="Text lengths (characters) for the cut-vs-whole check (e5); none "
                              "to skip it.")
     parser.add_argument("--cut-texts", type=int, default=3, help="Texts per length.")
-    parser.add_argument("--out", type=Path, default=RESULTS / "fairness")
     args = parser.parse_args()
     result = run(args)
     if args.cut_sizes and args.embedder == "e5" and args.src is None:
         result["cut_check"] = cut_check(args.data, args.cut_sizes, args.cut_texts)
-    md, _ = write_results(args.out, report(result), result)
-    print(md.read_text(encoding="utf-8"))
+    emit(args, report(result), result)
 
 
 if __name__ == "__main__":
