@@ -232,7 +232,7 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
     cfg = LLMConfig(provider="openai", base_url=f"{fake.base}/v1", model="fake", timeout_s=30)
     app.chat_upstream = make_chat_upstream(cfg)
     app.chat.compressor.llm = None
-    admin = "omo_admin_bench"
+    admin = "omo_admin_chat-bench"
     app.auth.ensure_admin_key(app.settings.data_dir, admin)
     uv, thread, url = serve_in_thread(create_app(app, start_workers=False))
     messages, _ = as_chat(conv)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -66,8 +66,14 @@ def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Debug logging on stderr.")
 def main(verbose: bool) -> None:
     """Omoide (思い出): long-term memory for AI personas."""
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from omoide.config import log_format_from_env
+    from omoide.logs import configure_logging
+
+    os.umask(0o077)  # every file this process creates is private (the folder 0700, files 0600)
+    try:
+        configure_logging(verbose=verbose, fmt=log_format_from_env())
+    except OmoideError as exc:
+        raise click.ClickException(exc.message) from None
 
 
 @main.command()
@@ -82,14 +88,17 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     from omoide.api.http.server import create_server_app
 
     settings = _settings(data, host=host, port=port)
-    app, new_admin_key = create_server_app(settings)
+    app, new_admin_key_file = create_server_app(settings)
     url = f"http://{settings.host}:{settings.port}"
     click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
     click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
     click.echo(f"  API docs: {url}/docs", err=True)
-    if new_admin_key:
-        click.echo(f"  admin key (shown once, also saved in {settings.data_dir}/admin_key): "
-                   f"{new_admin_key}", err=True)
+    if new_admin_key_file:  # never the key itself: stderr ends up in logs
+        click.echo(f"  admin key: generated and saved in {new_admin_key_file} (mode 0600)",
+                   err=True)
+    # Background jobs run Python code between their embeddings; a shorter GIL switch interval
+    # (5 ms by default) lets a request's thread in sooner (bench/fairness.py).
+    sys.setswitchinterval(0.001)
     # An MCP client's open event stream (GET /mcp) never ends on its own: without a
     # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
@@ -413,3 +422,8 @@ def mcp_command(data: str | None, persona: str) -> None:
             if isinstance(exc, NotFound) else ""
         raise click.ClickException(exc.message + hint) from None
     run_stdio(app, persona)
+
+
+from omoide.cli_ops import register_ops  # noqa: E402 - it uses the helpers above
+
+register_ops(main, persona)

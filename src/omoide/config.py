@@ -31,6 +31,7 @@ __all__ = [
     "Setting",
     "Settings",
     "llm_config_from_env",
+    "log_format_from_env",
     "merge_persona_settings",
     "setting",
     "validate_setting_patch",
@@ -262,6 +263,28 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
         raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
 
 
+def _env_float(environ: Mapping[str, str], var: str, default: float) -> float:
+    raw = environ.get(var)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInput(f"{var} must be a number, got {raw!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InvalidInput(f"{var} must be a finite number, got {raw!r}")
+    return value
+
+
+def log_format_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``OMOIDE_LOG_FORMAT``: auto (JSON lines unless stderr is a terminal), json or text."""
+    env = os.environ if environ is None else environ
+    value = (env.get("OMOIDE_LOG_FORMAT") or "auto").lower()
+    if value not in ("auto", "json", "text"):
+        raise InvalidInput(f"OMOIDE_LOG_FORMAT must be auto, json or text, got {value!r}")
+    return value
+
+
 def _env_number(env: Mapping[str, str], name: str, cast: type[int] | type[float],
                 default: float) -> float:
     if name not in env:
@@ -311,6 +334,8 @@ class Settings:
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
+    mcp_max_sessions: int = 256
+    mcp_session_idle_minutes: float = 30.0
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     llm: LLMConfig = field(default_factory=LLMConfig)  # provider "none": no LLM
 
@@ -331,10 +356,16 @@ class Settings:
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
             "job_lease_s": _env_lease(env),
+            "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
+            "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
             "persona_defaults": persona_defaults(env),
             "llm": llm_config_from_env(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if values["mcp_max_sessions"] < 1:
+            raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
+        if not values["mcp_session_idle_minutes"] > 0:
+            raise InvalidInput("OMOIDE_MCP_SESSION_IDLE_MINUTES must be above 0")
         if isinstance(values["data_dir"], str):
             values["data_dir"] = Path(values["data_dir"])
         return cls(**values)

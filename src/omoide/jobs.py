@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 
 from omoide.clock import Clock
+from omoide.embed.fair import mark_background_thread
 from omoide.model import Job
 from omoide.store.port import JobQueue
 
@@ -176,6 +177,7 @@ class JobRunner:
                 logger.exception("job %d heartbeat failed", job.id)
 
     def _loop(self) -> None:
+        mark_background_thread()  # its embeddings yield to interactive ones (embed/fair.py)
         while not self._stop.is_set():
             try:
                 ran = self.run_once()

@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder, fair, make_fair_embedder
 from omoide.engine.classify import Classifier
 from omoide.engine.consolidate import Consolidator
 from omoide.engine.segment import OfflineSegmenter, Segmenter
@@ -46,7 +47,7 @@ from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.vector_models import VectorModels
 
-__all__ = ["DECAY_JOB", "Omoide", "build"]
+__all__ = ["DECAY_JOB", "Omoide", "backup_database", "build", "restore_database"]
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +82,7 @@ class Omoide:
 
     def close(self) -> None:
         self.runner.stop()
+        self.auth.flush()  # key uses noted off the request path are written first
         self.store.close()
 
     def schedule_decay(self) -> int:
@@ -145,7 +147,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     model, and commands that never embed.
     """
     clock = clock or SystemClock()
-    embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
+    # Interactive calls (search, context, a new memory) never wait behind background batches.
+    embedder = fair(embedder) if embedder is not None else make_fair_embedder(
+        settings.embedder, threads=settings.embed_threads)
     summary_llm = llm
     if llm == "from-env":
         from omoide.llm import make_llm
@@ -234,3 +238,17 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     handlers[CONSOLIDATE_JOB] = run_consolidate
     handlers[DECAY_JOB] = run_decay
     return app
+
+
+def backup_database(settings: Settings, target: Path, *, overwrite: bool = False) -> Any:
+    """``omoide backup``: an online copy of the store's database (SQLite's backup API)."""
+    from omoide.store.sqlite.backup import backup
+
+    return backup(settings.db_path, target, overwrite=overwrite)
+
+
+def restore_database(settings: Settings, source: Path, *, force: bool = False) -> Any:
+    """``omoide restore``: the data folder's database replaced by a backup."""
+    from omoide.store.sqlite.backup import restore
+
+    return restore(source, settings.db_path, force=force)

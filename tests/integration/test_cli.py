@@ -216,7 +216,7 @@ def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path,
     assert done.stdout == ""
 
 
-def test_serve_prints_url_and_admin_key_on_first_start(tmp_path: Path) -> None:
+def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
            "OMOIDE_PORT": str(port)}
@@ -234,7 +234,7 @@ def test_serve_prints_url_and_admin_key_on_first_start(tmp_path: Path) -> None:
         text = "".join(lines)
         assert f"http://127.0.0.1:{port}" in text
         key = (tmp_path / "data" / "admin_key").read_text().strip()
-        assert key in text
+        assert key not in text and str(tmp_path / "data" / "admin_key") in text
         for _ in range(100):
             try:
                 reply = httpx.get(f"http://127.0.0.1:{port}/api/personas",
@@ -246,3 +246,11 @@ def test_serve_prints_url_and_admin_key_on_first_start(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+    rest = proc.stderr.read() if proc.stderr else ""
+    assert key not in rest
+    # stderr is not a terminal: the request log is JSON lines, without keys or paths' values.
+    access = [json.loads(line) for line in rest.splitlines()
+              if line.startswith("{") and '"omoide.access"' in line]
+    assert {"method": "GET", "route": "/api/personas", "status": 200,
+            "persona": None}.items() <= access[-1].items()
+    assert access[-1]["duration_ms"] >= 0

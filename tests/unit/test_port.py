@@ -16,6 +16,7 @@ import pytest
 from omoide.store import port
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.jobs import JobStore, SqliteUnitOfWork
+from omoide.store.sqlite.keys import KeyStore
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.sessions import SessionStore
@@ -33,6 +34,7 @@ PAIRS: list[tuple[type, type]] = [
     (port.BlockHandle, BlockStore),
     (port.StateHandle, StateStore),
     (port.JobQueue, JobStore),
+    (port.KeyHandle, KeyStore),
     (port.OverviewReads, OverviewStore),
     (port.VectorModelStore, VectorModels),
     (port.UnitOfWork, SqliteUnitOfWork),

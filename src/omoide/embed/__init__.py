@@ -5,7 +5,7 @@ from __future__ import annotations
 from omoide.embed.base import Embedder, normalise
 from omoide.errors import InvalidInput
 
-__all__ = ["EMBEDDERS", "Embedder", "make_embedder", "normalise"]
+__all__ = ["EMBEDDERS", "Embedder", "fair", "make_embedder", "make_fair_embedder", "normalise"]
 
 EMBEDDERS = ("e5", "use", "hash")
 
@@ -25,3 +25,24 @@ def make_embedder(name: str, *, threads: int = 1) -> Embedder:
 
         return HashEmbedder()
     raise InvalidInput(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+
+
+def fair(embedder: Embedder) -> Embedder:
+    """``embedder`` behind a :class:`~omoide.embed.fair.FairEmbedder` (one shared instance)."""
+    from omoide.embed.fair import FairEmbedder
+
+    return embedder if isinstance(embedder, FairEmbedder) else FairEmbedder(embedder)
+
+
+def make_fair_embedder(name: str, *, threads: int = 1) -> Embedder:
+    """The server's embedder: interactive calls ahead of background work (embed/fair.py).
+
+    e5 gets a second instance for background work (its weights are memory-mapped, so the
+    second costs only scratch buffers); USE would load its weights twice, so it shares one
+    instance and relies on small background slices.
+    """
+    from omoide.embed.fair import FairEmbedder
+
+    interactive = make_embedder(name, threads=threads)
+    background = make_embedder(name, threads=threads) if name == "e5" else None
+    return FairEmbedder(interactive, background)

@@ -9,6 +9,7 @@ from omoide.model.admin import (
     PERSONA_NAME,
     ApiKeyRecord,
     Erased,
+    KeyInfo,
     KeywordHit,
     PersonaSummary,
     RecordedEmbedder,
@@ -58,7 +59,7 @@ from omoide.model.memory import (
 __all__ = [
     "DEFAULT_BLOCK_TYPE", "DEFAULT_MAX_TOKENS", "PERIODIC_KINDS", "PERSONA_NAME", "UNSET",
     "ApiKeyRecord", "Block", "BlockPatch", "CreateOutcome", "Episode", "Erased", "Event", "Job",
-    "JobCounts", "JobRow", "KeywordHit", "Link", "LinkType", "Memory", "MemoryKind",
+    "JobCounts", "JobRow", "KeyInfo", "KeywordHit", "Link", "LinkType", "Memory", "MemoryKind",
     "MemoryStats", "MemoryStatus", "MemoryVersion", "NewEpisode", "NewEvent", "NewMemory",
     "OpenedSession", "Persona", "PersonaSummary", "RecordedEmbedder", "SearchFilters",
     "SearchHit", "SearchMode", "Session", "SessionMark", "SessionRow", "Source", "StaleRow",

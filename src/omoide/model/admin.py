@@ -9,7 +9,7 @@ from typing import Any
 
 from omoide.errors import InvalidInput
 
-__all__ = ["PERSONA_NAME", "ApiKeyRecord", "Erased", "KeywordHit", "PersonaSummary",
+__all__ = ["PERSONA_NAME", "ApiKeyRecord", "Erased", "KeyInfo", "KeywordHit", "PersonaSummary",
            "RecordedEmbedder", "SessionRow", "StaleRow", "check_persona_name"]
 
 PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -29,6 +29,19 @@ class ApiKeyRecord:
 
     def __init__(self, id: int, key_hash: str, persona: str | None, is_admin: bool) -> None:
         self.id, self.key_hash, self.persona, self.is_admin = id, key_hash, persona, is_admin
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """One API key as a list shows it: never the key, only its id and non-secret fingerprint."""
+
+    id: int
+    fingerprint: str
+    persona: str | None
+    is_admin: bool
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
 
 
 @dataclass(frozen=True)

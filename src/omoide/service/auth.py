@@ -1,7 +1,11 @@
 """API keys: generation, hashing, lookup and the persona check (DESIGN §Auth).
 
 Keys are 32 random bytes shown once; only their SHA-256 is stored (a key has full entropy, so
-a slow hash adds nothing) and the stored hash is compared in constant time.
+a slow hash adds nothing) and the stored hash is compared in constant time. A persona may hold
+several keys (issued and revoked over the API or the CLI); every request looks its key up, so a
+revocation takes effect on the next request of every transport. There is one admin key: the
+one the server started with (``OMOIDE_ADMIN_KEY`` or ``<data>/admin_key``); any other is revoked
+at start. The admin key is never logged.
 """
 
 from __future__ import annotations
@@ -11,19 +15,25 @@ import hmac
 import logging
 import os
 import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from omoide.clock import Clock
-from omoide.errors import Forbidden, Unauthorized
-from omoide.model import Persona
+from omoide.errors import Forbidden, InvalidInput, Unauthorized
+from omoide.model import KeyInfo, Persona
 from omoide.store.port import Store
 
-__all__ = ["AuthService", "Principal", "hash_key"]
+__all__ = ["MIN_ADMIN_KEY_CHARS", "AuthService", "IssuedKey", "Principal", "hash_key"]
 
 logger = logging.getLogger(__name__)
 
 ADMIN_KEY_FILE = "admin_key"
+MIN_ADMIN_KEY_CHARS = 16
+LAST_USE_EVERY = timedelta(minutes=1)
+"""``last_used_at`` is written at most this often per key (a read-mostly API stays read-only)."""
 
 
 def hash_key(key: str) -> str:
@@ -52,47 +62,110 @@ class Principal:
             raise Forbidden("this action needs the admin key")
 
 
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key just issued: the only time ``api_key`` is visible."""
+
+    api_key: str
+    info: KeyInfo
+
+
 class AuthService:
     def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self._touched: dict[int, datetime] = {}  # key id → when this process last wrote it
+        self._touched_lock = threading.Lock()
+        # The write happens off the request's path: a request never waits for the write lock
+        # (a background job may hold it) just to note that a key was used.
+        self._recorder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="omoide-key-use")
 
-    def ensure_admin_key(self, data_dir: Path, configured: str | None) -> str | None:
-        """Make sure an admin key exists; returns a newly generated key (to print once) or None.
+    def ensure_admin_key(self, data_dir: Path, configured: str | None) -> Path | None:
+        """Make this start's admin key the only valid one; returns the file of a newly
+        generated key (its path is shown, never the key), else None.
 
-        ``OMOIDE_ADMIN_KEY`` wins when set. Otherwise a key is generated on first start and
-        written to ``<data>/admin_key`` with mode 0600.
+        ``OMOIDE_ADMIN_KEY`` wins when set (at least :data:`MIN_ADMIN_KEY_CHARS` characters).
+        Otherwise a key is generated on first start and written to ``<data>/admin_key`` with
+        mode 0600. Every other admin key (a replaced ``OMOIDE_ADMIN_KEY``) is revoked.
         """
-        if configured:
-            if self.store.find_api_key(hash_key(configured)) is None:
-                self._store_admin(configured)
+        if configured is not None:
+            configured = configured.strip()
+            if len(configured) < MIN_ADMIN_KEY_CHARS:
+                raise InvalidInput(
+                    f"OMOIDE_ADMIN_KEY must be at least {MIN_ADMIN_KEY_CHARS} characters "
+                    "(e.g. the output of `openssl rand -base64 32`)")
+            self._sole_admin(configured)
             return None
         path = data_dir / ADMIN_KEY_FILE
         if path.exists():
-            key = path.read_text(encoding="utf-8").strip()
-            if self.store.find_api_key(hash_key(key)) is None:
-                self._store_admin(key)
+            self._sole_admin(path.read_text(encoding="utf-8").strip())
             return None
         key = _new_key("admin")
         data_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(key + "\n")
-        self._store_admin(key)
-        return key
+        self._sole_admin(key)
+        return path
 
-    def _store_admin(self, key: str) -> None:
-        self.store.add_api_key(key_hash=hash_key(key), prefix=key[:12], persona=None,
-                               is_admin=True, now=self.clock.now())
+    def _sole_admin(self, key: str) -> None:
+        revoked = self.store.keys.make_sole_admin(hash_key(key), now=self.clock.now())
+        if revoked:
+            logger.info("revoked %d earlier admin key(s): the server runs with a new one",
+                        revoked)
 
     def create_persona(self, name: str) -> tuple[Persona, str]:
         """A new persona and its API key (the only time the key is visible)."""
         persona = self.store.create_persona(name, now=self.clock.now())
         key = _new_key("p")
-        self.store.add_api_key(key_hash=hash_key(key), prefix=key[:12], persona=name,
-                               is_admin=False, now=self.clock.now())
+        self.store.add_api_key(key_hash=hash_key(key), persona=name, is_admin=False,
+                               now=self.clock.now())
         logger.info("created persona %s", name)
         return persona, key
+
+    # -- key lifecycle -------------------------------------------------------------------
+
+    def issue_key(self, persona: str) -> IssuedKey:
+        """Another key for ``persona`` (its other keys keep working)."""
+        persona_id = self.store.get_persona(persona).id
+        key = _new_key("p")
+        info = self.store.keys.add(key_hash=hash_key(key), persona_id=persona_id,
+                                   is_admin=False, now=self.clock.now())
+        logger.info("issued key %d for persona %s", info.id, persona)
+        return IssuedKey(api_key=key, info=info)
+
+    def list_keys(self, persona: str) -> list[KeyInfo]:
+        return self.store.keys.of_persona(self.store.get_persona(persona).id)
+
+    def revoke_key(self, persona: str, key_id: int) -> KeyInfo:
+        """Revoke one key of ``persona``; the next request made with it gets a 401."""
+        info = self.store.keys.revoke(self.store.get_persona(persona).id, key_id,
+                                      now=self.clock.now())
+        logger.info("revoked key %d of persona %s", key_id, persona)
+        return info
+
+    def _used(self, key_id: int) -> None:
+        """Record the key's use, at most once per :data:`LAST_USE_EVERY` (in this process
+        without touching the database; across processes by the UPDATE's own condition)."""
+        now = self.clock.now()
+        with self._touched_lock:
+            last = self._touched.get(key_id)
+            if last is not None and now - last < LAST_USE_EVERY:
+                return
+            self._touched[key_id] = now
+        self._recorder.submit(self._record_use, key_id, now)
+
+    def _record_use(self, key_id: int, now: datetime) -> None:
+        try:
+            self.store.keys.touch(key_id, now=now, every=LAST_USE_EVERY)
+        except Exception:  # a closed or busy database: the next use records it
+            with self._touched_lock:
+                self._touched.pop(key_id, None)
+            logger.warning("could not record the use of key %d", key_id, exc_info=True)
+
+    def flush(self, timeout: float = 10.0) -> None:
+        """Wait until every recorded key use is written (shutdown, tests)."""
+        self._recorder.submit(lambda: None).result(timeout)
 
     def sign_in(self, key: str) -> tuple[Principal, int]:
         """A raw key (the dashboard's sign-in form) → its principal and key id (401 if unknown).
@@ -103,6 +176,7 @@ class AuthService:
         record = self.store.find_api_key(digest) if key.strip() else None
         if record is None or not hmac.compare_digest(record.key_hash, digest):
             raise Unauthorized("unknown or revoked key")
+        self._used(record.id)
         return Principal(is_admin=record.is_admin, persona=record.persona), record.id
 
     def principal_for_key_id(self, key_id: int) -> Principal:
@@ -123,4 +197,5 @@ class AuthService:
         record = self.store.find_api_key(digest)
         if record is None or not hmac.compare_digest(record.key_hash, digest):
             raise Unauthorized("unknown or revoked API key")
+        self._used(record.id)
         return Principal(is_admin=record.is_admin, persona=record.persona)

@@ -13,7 +13,7 @@ commit with it (queueing the job the write causes) is given as a callback that r
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import numpy as np
@@ -28,6 +28,7 @@ from omoide.model import (
     Job,
     JobCounts,
     JobRow,
+    KeyInfo,
     KeywordHit,
     Link,
     Memory,
@@ -53,6 +54,7 @@ __all__ = [
     "ApiKeyStore",
     "BlockHandle",
     "JobQueue",
+    "KeyHandle",
     "MemoryHandle",
     "OverviewReads",
     "PersonaStore",
@@ -221,11 +223,24 @@ class PersonaStore(Protocol):
     def state(self, name: str) -> StateHandle: ...
 
 
+class KeyHandle(Protocol):
+    """API keys after creation: issue, list, revoke, last use, the one admin key."""
+
+    def add(self, *, key_hash: str, persona_id: int | None, is_admin: bool,
+            now: datetime) -> KeyInfo: ...
+    def of_persona(self, persona_id: int) -> list[KeyInfo]: ...
+    def revoke(self, persona_id: int, key_id: int, *, now: datetime) -> KeyInfo: ...
+    def touch(self, key_id: int, *, now: datetime, every: timedelta) -> bool: ...
+    def make_sole_admin(self, key_hash: str, *, now: datetime) -> int: ...
+
+
 class ApiKeyStore(Protocol):
-    def add_api_key(self, *, key_hash: str, prefix: str, persona: str | None, is_admin: bool,
+    def add_api_key(self, *, key_hash: str, persona: str | None, is_admin: bool,
                     now: datetime) -> None: ...
     def find_api_key(self, key_hash: str) -> ApiKeyRecord | None: ...
     def find_api_key_by_id(self, key_id: int) -> ApiKeyRecord | None: ...
+    @property
+    def keys(self) -> KeyHandle: ...
 
 
 class Store(PersonaStore, ApiKeyStore, Protocol):

@@ -22,7 +22,7 @@ def real_embedder(request: pytest.FixtureRequest) -> Embedder:
 
 @pytest.fixture
 def live(tmp_path: Path, real_embedder: Embedder) -> Iterator[LiveServer]:
-    with live_server(tmp_path, real_embedder, "omo_admin_dedup") as server:
+    with live_server(tmp_path, real_embedder, "omo_admin_dedup-test") as server:
         yield server
 
 

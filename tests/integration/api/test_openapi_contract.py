@@ -9,7 +9,8 @@ from omoide.api.http.app import create_app
 from omoide.wiring import Omoide
 
 NO_BODY = {("POST", "/api/sessions/{persona}/{session_id}/end"),
-           ("POST", "/api/context/{persona}/session")}
+           ("POST", "/api/context/{persona}/session"),
+           ("POST", "/api/personas/{name}/keys")}
 
 
 def operations(app: Omoide) -> list[tuple[str, str, dict[str, Any]]]:

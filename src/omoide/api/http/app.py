@@ -17,10 +17,11 @@ from starlette.routing import Match
 
 from omoide import __version__
 from omoide.api.errors import error_body
+from omoide.api.http.access_log import AccessLog, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.metrics import Metrics
-from omoide.api.http.routes import chat, context, memories, search, sessions, system
+from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -53,8 +54,9 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
     app.state.omoide = omoide
     app.state.metrics = Metrics()
+    app.state.mcp = mcp
     for router in (system.router, memories.router, search.router, sessions.router,
-                   context.router, chat.router,
+                   context.router, chat.router, keys.router,
                    *extra_routers):
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
@@ -63,6 +65,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes)
     _install_middleware(app)
+    app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
 
 
@@ -127,8 +130,7 @@ def _install_middleware(app: FastAPI) -> None:
     async def metrics(request: Request, call_next: Any) -> Any:
         started = time.perf_counter()
         response = await call_next(request)
-        route = request.scope.get("route")
-        template = getattr(route, "path", "unmatched")
-        request.app.state.metrics.observe(request.method, template, response.status_code,
+        request.app.state.metrics.observe(request.method, route_template(request.scope),
+                                          response.status_code,
                                           time.perf_counter() - started)
         return response

@@ -27,7 +27,7 @@ class Metrics:
             buckets[-1] += 1
             self._sum[(method, route)] += seconds
 
-    def render(self, *, memories: dict[str, int], job_depth: int) -> str:
+    def render(self, *, memories: dict[str, int], job_depth: int, mcp_sessions: int = 0) -> str:
         lines = [
             "# HELP omoide_http_requests_total HTTP requests by method, route and status.",
             "# TYPE omoide_http_requests_total counter",
@@ -51,5 +51,7 @@ class Metrics:
                   "# TYPE omoide_memories gauge"]
         lines += [f'omoide_memories{{persona="{p}"}} {n}' for p, n in sorted(memories.items())]
         lines += ["# HELP omoide_job_queue_depth Jobs pending or running.",
-                  "# TYPE omoide_job_queue_depth gauge", f"omoide_job_queue_depth {job_depth}"]
+                  "# TYPE omoide_job_queue_depth gauge", f"omoide_job_queue_depth {job_depth}",
+                  "# HELP omoide_mcp_sessions Open MCP sessions (streamable HTTP).",
+                  "# TYPE omoide_mcp_sessions gauge", f"omoide_mcp_sessions {mcp_sessions}"]
         return "\n".join(lines) + "\n"

@@ -7,7 +7,10 @@ authenticate again per call (``server.bearer_persona``), so the session id never
 the caller is.
 
 The SDK's session manager can run only once, so a fresh one is made each time the FastAPI
-lifespan starts (:meth:`McpEndpoint.running`).
+lifespan starts (:meth:`McpEndpoint.running`). Sessions are capped
+(``OMOIDE_MCP_MAX_SESSIONS``: one more ``initialize`` gets a 503 until a session ends) and
+closed after ``OMOIDE_MCP_SESSION_IDLE_MINUTES`` without a request in flight (the client then
+gets a 404 for the old session id and initializes again).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from omoide.api.errors import error_body
+from omoide.api.http.access_log import PERSONA_SCOPE_KEY
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -46,7 +50,10 @@ class McpEndpoint:
         """Run the SDK session manager for as long as the enclosing app lifespan."""
         # streamable_http_app() makes a new session manager; we serve it through our own
         # route (for the auth check), so only the manager is kept.
-        self.server.streamable_http_app(streamable_http_path="/mcp", host=self.host)
+        settings = self.omoide.settings
+        self.server.streamable_http_app(
+            streamable_http_path="/mcp", host=self.host, max_sessions=settings.mcp_max_sessions,
+            session_idle_timeout=settings.mcp_session_idle_minutes * 60)
         manager = self.server.session_manager
         async with manager.run():
             self._manager = manager
@@ -55,6 +62,12 @@ class McpEndpoint:
                 yield
             finally:
                 self._manager = None
+
+    def open_sessions(self) -> int:
+        """Sessions the SDK holds now (the ``omoide_mcp_sessions`` gauge)."""
+        manager = self._manager
+        # The SDK has no public count; its session table is the one source.
+        return 0 if manager is None else len(manager._server_instances)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = await self._refusal(scope)
@@ -71,7 +84,8 @@ class McpEndpoint:
     async def _refusal(self, scope: Scope) -> JSONResponse | None:
         header = _header(scope, b"authorization")
         try:
-            await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
+            persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
+            scope[PERSONA_SCOPE_KEY] = persona  # for the request log
         except OmoideError as exc:
             headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
             return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
 
 __all__ = ["Database"]
@@ -29,7 +30,7 @@ class Database:
 
     def __init__(self, path: Path | str, *, migrate: bool = True, upto: int | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_database(self.path)  # 0600 file (WAL and SHM follow), 0700 folder
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._all: list[sqlite3.Connection] = []

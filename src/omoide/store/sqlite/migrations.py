@@ -316,6 +316,13 @@ CREATE INDEX memories_source_ref ON memories(persona_id, source_ref)
 """
 
 
+# api_keys.prefix held the first 12 characters of each key in plain text; it now holds a
+# fingerprint, the first 8 hex digits of the key's SHA-256 (store/sqlite/keys.py).
+_KEY_FINGERPRINTS = """
+UPDATE api_keys SET prefix = substr(key_hash, 1, 8)
+"""
+
+
 # Job leases (docs/jobs.md): a claim names its worker and holds until ``lease_until`` (wall
 # time, renewed by the worker's heartbeat); any process takes back a job whose lease expired.
 # ``periodic_claims`` lets one process per interval run the scheduler's duties.
@@ -345,6 +352,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "session_idle", _script(_SESSION_IDLE)),
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
     Migration(12, "job_leases", _script(_JOB_LEASES)),
+    Migration(13, "key_fingerprints", _script(_KEY_FINGERPRINTS)),
 )
 
 

@@ -18,6 +18,7 @@ from omoide.model import PERSONA_NAME, ApiKeyRecord, Erased, Persona, check_pers
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.erase import erase_persona, erase_session, purge_memory
+from omoide.store.sqlite.keys import KeyStore, fingerprint
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
@@ -42,6 +43,7 @@ class SqliteStore:
 
     def __init__(self, path: Path | str, *, model_id: str, dim: int) -> None:
         self.db = Database(path)
+        self._keys = KeyStore(self.db)
         self.model_id = model_id
         self.dim = dim
         self._handles: dict[str, MemoryStore] = {}
@@ -185,13 +187,18 @@ class SqliteStore:
 
     # -- API keys ------------------------------------------------------------------------
 
-    def add_api_key(self, *, key_hash: str, prefix: str, persona: str | None, is_admin: bool,
+    def add_api_key(self, *, key_hash: str, persona: str | None, is_admin: bool,
                     now: datetime) -> None:
         persona_id = self.get_persona(persona).id if persona else None
         with self.db.write() as conn:
             conn.execute("INSERT INTO api_keys (key_hash, prefix, persona_id, is_admin, "
                          "created_at) VALUES (?, ?, ?, ?, ?)",
-                         (key_hash, prefix, persona_id, int(is_admin), iso(now)))
+                         (key_hash, fingerprint(key_hash), persona_id, int(is_admin), iso(now)))
+
+    @property
+    def keys(self) -> KeyStore:
+        """Keys after creation: issue, list, revoke, last use, the one admin key."""
+        return self._keys
 
     def find_api_key(self, key_hash: str) -> ApiKeyRecord | None:
         row = self.db.conn().execute(

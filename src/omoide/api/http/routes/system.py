@@ -81,7 +81,7 @@ async def wait_for_jobs(persona: Persona, app: App,
 
 @router.get("/health", tags=["system"], summary="Liveness", response_model=None,
             responses={200: {"model": HealthOut}})
-def health(app: App) -> dict[str, Any]:
+async def health(app: App) -> dict[str, Any]:  # on the event loop: no wait for a pool thread
     app.maintenance.health()
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
@@ -95,5 +95,6 @@ def metrics(request: Request, caller: Caller, app: App) -> PlainTextResponse:
     caller.require_admin()
     counts = app.maintenance.metric_counts()
     text = request.app.state.metrics.render(memories=counts.memories,
-                                            job_depth=counts.job_depth)
+                                            job_depth=counts.job_depth,
+                                            mcp_sessions=request.app.state.mcp.open_sessions())
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

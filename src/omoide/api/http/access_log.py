@@ -1,0 +1,76 @@
+"""The request log: one structured line per HTTP request, and the route template of a request.
+
+Logged on ``omoide.access`` at INFO: method, route template (``/api/memories/{persona}``, never
+the raw path or query string, which can carry content), status, duration in ms and the persona
+(a path parameter, or the persona of an ``/mcp`` key). Never headers, keys or bodies.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["PERSONA_SCOPE_KEY", "AccessLog", "route_template"]
+
+logger = logging.getLogger("omoide.access")
+
+PERSONA_SCOPE_KEY = "omoide.persona"
+"""Where a handler that learns the persona from the key (``/mcp``) leaves it for the log."""
+
+UNMATCHED = "unmatched"
+
+
+def route_template(scope: Scope) -> str:
+    """The template of the route that served ``scope`` (e.g. ``/mcp``), else "unmatched".
+
+    FastAPI routes record themselves in the scope; a plain Starlette route (the MCP endpoint,
+    static files) does not, so it is looked up among the app's routes.
+    """
+    route = scope.get("route")
+    if route is not None:
+        return str(getattr(route, "path", UNMATCHED))
+    app = scope.get("app")
+    router = getattr(app, "router", None)
+    for candidate in getattr(router, "routes", ()):
+        match, _ = candidate.matches(scope)
+        if match is Match.FULL:
+            return str(getattr(candidate, "path", UNMATCHED))
+    return UNMATCHED
+
+
+def _persona(scope: Scope) -> str | None:
+    params: dict[str, Any] = scope.get("path_params") or {}
+    found = scope.get(PERSONA_SCOPE_KEY) or params.get("persona") or params.get("name")
+    return found if isinstance(found, str) else None
+
+
+class AccessLog:
+    """Pure ASGI middleware (streams such as MCP's event stream pass through untouched)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            logger.info("%s %s %d", scope["method"], route_template(scope), status[0], extra={
+                "method": scope["method"], "route": route_template(scope),
+                "status": status[0],
+                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                "persona": _persona(scope)})

@@ -1,0 +1,88 @@
+"""A persona's API keys: issue another, list them, revoke one.
+
+The admin may manage the keys of any persona (and so give a persona that lost its key a new
+one); a persona key may manage its own persona's keys. A revoked key is refused on the next
+request of every transport (REST, ``/mcp``, dashboard sessions).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+from pydantic import BaseModel, Field
+
+from omoide.api.http.deps import App, Caller
+from omoide.api.http.schemas.common import errors
+from omoide.api.render import ts
+from omoide.model import KeyInfo, check_persona_name
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["keys"])
+
+_RESPONSES = errors(401, 403, 404, 422)
+
+PersonaName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                  description="Persona name.")]
+KeyId = Annotated[int, Path(ge=1, le=2**62, description="The key's id (from the key list).")]
+
+
+class KeyOut(BaseModel):
+    """One key, without the key: its id, fingerprint and dates."""
+
+    key_id: int = Field(description="Id used to revoke the key.")
+    fingerprint: str = Field(description="First 8 hex digits of the key's SHA-256: tells keys "
+                                         "apart without revealing them.")
+    created_at: datetime
+    last_used_at: datetime | None = Field(
+        description="Last request made with the key (updated at most once a minute).")
+    revoked_at: datetime | None
+
+
+class KeyList(BaseModel):
+    persona: str
+    keys: list[KeyOut]
+
+
+class IssuedKeyOut(KeyOut):
+    persona: str
+    api_key: str = Field(description="The new key: shown only in this reply.")
+
+
+def _out(info: KeyInfo) -> dict[str, Any]:
+    return {"key_id": info.id, "fingerprint": info.fingerprint,
+            "created_at": ts(info.created_at), "last_used_at": ts(info.last_used_at),
+            "revoked_at": ts(info.revoked_at)}
+
+
+def _allowed(name: str, caller: Caller, app: App) -> str:
+    caller.require_persona(name)
+    check_persona_name(name)
+    app.maintenance.require_persona(name)
+    return name
+
+
+@router.post("/api/personas/{name}/keys", status_code=201, response_model=IssuedKeyOut,
+             responses=_RESPONSES,
+             summary="Issue another key for a persona (admin, or the persona's own key); "
+                     "the reply is the only time it is shown")
+def issue_key(name: PersonaName, caller: Caller, app: App) -> dict[str, Any]:
+    issued = app.auth.issue_key(_allowed(name, caller, app))
+    return {**_out(issued.info), "persona": name, "api_key": issued.api_key}
+
+
+@router.get("/api/personas/{name}/keys", response_model=KeyList, responses=_RESPONSES,
+            summary="A persona's keys (ids, fingerprints, creation, last use, revocation)")
+def list_keys(name: PersonaName, caller: Caller, app: App) -> dict[str, Any]:
+    return {"persona": name,
+            "keys": [_out(k) for k in app.auth.list_keys(_allowed(name, caller, app))]}
+
+
+@router.delete("/api/personas/{name}/keys/{key_id}", response_model=KeyOut,
+               responses=_RESPONSES,
+               summary="Revoke one key of a persona; it stops working at once, on every "
+                       "transport")
+def revoke_key(name: PersonaName, key_id: KeyId, caller: Caller, app: App) -> dict[str, Any]:
+    return _out(app.auth.revoke_key(_allowed(name, caller, app), key_id))

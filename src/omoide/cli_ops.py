@@ -1,0 +1,119 @@
+"""Operations commands: ``omoide persona key create|list|revoke``, ``omoide backup``,
+``omoide restore``. Registered on the main group by :func:`register_ops`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from omoide.cli import _build, _print, _settings, data_option, friendly, json_option
+
+__all__ = ["register_ops"]
+
+
+def _keys_app(data: str | None) -> Any:
+    # Keys embed nothing: skip loading the model and the folder's embedder check.
+    return _build(data, embedder="hash", check_embedder_record=False)
+
+
+def _key_row(info: Any) -> dict[str, Any]:
+    return {"key_id": info.id, "fingerprint": info.fingerprint,
+            "created_at": info.created_at.isoformat(),
+            "last_used_at": info.last_used_at.isoformat() if info.last_used_at else None,
+            "revoked_at": info.revoked_at.isoformat() if info.revoked_at else None}
+
+
+@click.group("key")
+def key_group() -> None:
+    """Issue, list and revoke a persona's API keys."""
+
+
+@key_group.command("create")
+@data_option
+@json_option
+@click.argument("name")
+@friendly
+def key_create(data: str | None, as_json: bool, name: str) -> None:
+    """Issue another key for persona NAME and print it (shown only once)."""
+    app = _keys_app(data)
+    issued = app.auth.issue_key(name)
+    _print({**_key_row(issued.info), "persona": name, "api_key": issued.api_key}, as_json,
+           lambda d: f"issued key {d['key_id']} for {d['persona']}\n"
+                     f"api key (shown once): {d['api_key']}")
+
+
+@key_group.command("list")
+@data_option
+@json_option
+@click.argument("name")
+@friendly
+def key_list(data: str | None, as_json: bool, name: str) -> None:
+    """List the keys of persona NAME (ids, fingerprints, creation, last use, revocation)."""
+    app = _keys_app(data)
+    rows = [_key_row(k) for k in app.auth.list_keys(name)]
+    _print(rows, as_json, lambda rs: "\n".join(
+        f"{r['key_id']}\t{r['fingerprint']}\tcreated {r['created_at'][:19]}\t"
+        f"used {(r['last_used_at'] or 'never')[:19]}"
+        + (f"\trevoked {r['revoked_at'][:19]}" if r["revoked_at"] else "")
+        for r in rs) or "(no keys)")
+
+
+@key_group.command("revoke")
+@data_option
+@json_option
+@click.argument("name")
+@click.argument("key_id", type=click.IntRange(min=1))
+@friendly
+def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
+    """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""
+    app = _keys_app(data)
+    _print(_key_row(app.auth.revoke_key(name, key_id)), as_json,
+           lambda d: f"revoked key {d['key_id']} of {name}")
+
+
+def _backup_row(info: Any) -> dict[str, Any]:
+    return {"path": str(info.path), "bytes": info.bytes, "personas": info.personas,
+            "memories": info.memories, "schema": info.migrations}
+
+
+@click.command("backup")
+@data_option
+@json_option
+@click.option("--to", "target", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="File to write the backup to.")
+@click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
+@friendly
+def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -> None:
+    """Copy the database to FILE with SQLite's online backup API (safe while serving)."""
+    from omoide.wiring import backup_database
+
+    info = backup_database(_settings(data), target, overwrite=force)
+    _print(_backup_row(info), as_json,
+           lambda d: f"backed up {d['personas']} personas, {d['memories']} memories "
+                     f"({d['bytes']:,} bytes) to {d['path']}")
+
+
+@click.command("restore")
+@data_option
+@json_option
+@click.option("--from", "source", required=True,
+              type=click.Path(dir_okay=False, path_type=Path), help="A file from `omoide backup`.")
+@click.option("--force", is_flag=True,
+              help="Replace the database the data folder already holds (stop the server first).")
+@friendly
+def restore_command(data: str | None, as_json: bool, source: Path, force: bool) -> None:
+    """Restore the data folder's database from a backup FILE."""
+    from omoide.wiring import restore_database
+
+    info = restore_database(_settings(data), source, force=force)
+    _print(_backup_row(info), as_json,
+           lambda d: f"restored {d['personas']} personas, {d['memories']} memories "
+                     f"into {d['path']}")
+
+
+def register_ops(main: click.Group, persona: click.Group) -> None:
+    persona.add_command(key_group)
+    main.add_command(backup_command)
+    main.add_command(restore_command)

@@ -1,0 +1,44 @@
+"""Private files: the data folder is 0700, the database and its WAL and SHM files 0600.
+
+SQLite creates ``-wal`` and ``-shm`` with the mode of the database file, so creating that file
+0600 before the first connection is enough for all three; files of an older install are
+tightened when opened. The folder is made 0700 when created here, and tightened when it is
+ours and not a shared sticky folder such as ``/tmp``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+__all__ = ["FILE_MODE", "FOLDER_MODE", "private_database", "private_folder"]
+
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def private_folder(path: Path) -> None:
+    """Create ``path`` (and missing parents) 0700, or tighten it if it is ours."""
+    if not path.exists():
+        path.mkdir(parents=True, mode=FOLDER_MODE, exist_ok=True)
+        os.chmod(path, FOLDER_MODE)  # mkdir's mode is filtered by the umask
+        return
+    info = path.stat()
+    if info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX:
+        with contextlib.suppress(PermissionError):
+            os.chmod(path, FOLDER_MODE)
+
+
+def private_database(path: Path) -> None:
+    """Create the database file 0600 (its WAL and SHM inherit the mode); tighten old ones."""
+    private_folder(path.parent)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    os.close(fd)
+    for candidate in (path, *(path.with_name(path.name + s) for s in _SIDE_FILES)):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if stat.S_IMODE(candidate.stat().st_mode) != FILE_MODE:
+                os.chmod(candidate, FILE_MODE)

@@ -1,0 +1,64 @@
+"""The request log (one structured line per request, never keys or content) and the route
+labels of /metrics, through real HTTP."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+import httpx
+import pytest
+from omoide_testing import LiveServer
+
+from omoide.logs import JsonFormatter
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "test", "version": "0"}}}
+SECRET_TEXT = "my locker code is 4471-zebra"
+
+
+def test_each_request_is_logged_with_its_route_template_and_persona(
+        server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
+    key = server.create_persona("rin")
+    caplog.set_level(logging.INFO)
+    with server.client(key) as rin:
+        assert rin.post("/api/memories/rin", json={"content": SECRET_TEXT}).status_code == 201
+        assert rin.get("/api/search/rin", params={"q": SECRET_TEXT}).status_code in (200, 404)
+        assert rin.get("/api/memories/kai").status_code == 403
+    reply = httpx.post(f"{server.url}/mcp", json=INITIALIZE,
+                       headers={"Accept": "application/json, text/event-stream",
+                                "Authorization": f"Bearer {key}"})
+    assert reply.status_code == 200
+    deadline = time.monotonic() + 10  # the line is written once the response has ended
+    while time.monotonic() < deadline and not any(
+            getattr(r, "route", None) == "/mcp" for r in caplog.records):
+        time.sleep(0.05)
+    access = [r for r in caplog.records if r.name == "omoide.access"]
+    lines = [json.loads(JsonFormatter().format(r)) for r in access]
+    fields = [{k: line[k] for k in ("method", "route", "status", "persona")} for line in lines]
+    assert {"method": "POST", "route": "/api/memories/{persona}", "status": 201,
+            "persona": "rin"} in fields
+    assert {"method": "GET", "route": "/api/memories/{persona}", "status": 403,
+            "persona": "kai"} in fields
+    assert {"method": "POST", "route": "/mcp", "status": 200, "persona": "rin"} in fields
+    assert all(isinstance(line["duration_ms"], float) for line in lines)
+    server_side = [r for r in caplog.records if not r.name.startswith("httpx")]  # not the client
+    everything = "\n".join(JsonFormatter().format(r) for r in server_side)
+    assert key not in everything and server.admin_key not in everything
+    assert SECRET_TEXT not in everything and "4471" not in everything
+
+
+def test_mcp_is_labelled_in_metrics(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    httpx.post(f"{server.url}/mcp", json=INITIALIZE,
+               headers={"Accept": "application/json, text/event-stream",
+                        "Authorization": f"Bearer {key}"})
+    httpx.post(f"{server.url}/mcp", json=INITIALIZE)  # refused: 401
+    with server.admin() as admin:
+        text = admin.get("/metrics").text
+    assert 'omoide_http_requests_total{method="POST",route="/mcp",status="200"} 1' in text
+    assert 'omoide_http_requests_total{method="POST",route="/mcp",status="401"} 1' in text
+    assert 'route="unmatched"' not in text
+    assert "omoide_mcp_sessions 1" in text

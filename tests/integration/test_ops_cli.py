@@ -1,0 +1,122 @@
+"""``omoide persona key …``, ``omoide backup`` (while a server writes) and ``omoide restore``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+from omoide_testing import LiveServer
+
+from omoide.cli import main
+from omoide.config import Settings
+from omoide.embed.hashing import HashEmbedder
+from omoide.wiring import build
+
+ENV = {"OMOIDE_EMBEDDER": "hash"}
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), env=ENV)
+    return result.exit_code, result.output
+
+
+def test_persona_key_create_list_revoke(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    code, out = run("persona", "create", "rin", "--data", data, "--json")
+    assert code == 0, out
+    first = json.loads(out)["api_key"]
+    code, out = run("persona", "key", "create", "rin", "--data", data, "--json")
+    assert code == 0, out
+    issued = json.loads(out)
+    assert issued["api_key"].startswith("omo_p_") and issued["api_key"] != first
+    code, out = run("persona", "key", "list", "rin", "--data", data, "--json")
+    keys = json.loads(out)
+    assert [k["key_id"] for k in keys] == [keys[0]["key_id"], issued["key_id"]]
+    assert first not in out and issued["api_key"] not in out  # a list never shows a key
+    code, out = run("persona", "key", "revoke", "rin", str(keys[0]["key_id"]), "--data", data)
+    assert code == 0 and "revoked" in out
+    code, out = run("persona", "key", "list", "rin", "--data", data)
+    assert "revoked" in out.splitlines()[0] and "revoked" not in out.splitlines()[1]
+    app = build(Settings.from_env({}, data_dir=Path(data)), embedder=HashEmbedder(), llm=None)
+    try:
+        assert app.auth.authenticate(f"Bearer {issued['api_key']}").persona == "rin"
+        assert app.auth.list_keys("rin")[0].revoked_at is not None
+    finally:
+        app.close()
+    code, out = run("persona", "key", "revoke", "rin", "999", "--data", data)
+    assert code == 1 and "no key 999" in out and "Traceback" not in out
+    code, out = run("persona", "key", "list", "nobody", "--data", data)
+    assert code == 1 and "unknown persona" in out
+
+
+def test_backup_while_the_server_writes_then_restore(server: LiveServer, data_dir: Path,
+                                                     tmp_path: Path) -> None:
+    key = server.create_persona("rin")
+    stop = threading.Event()
+    written: list[int] = []
+
+    def writer() -> None:
+        with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {key}"},
+                          timeout=30) as c:
+            n = 0
+            while not stop.is_set():
+                reply = c.post("/api/memories/rin",
+                               json={"content": f"Fact number {n} about the garden bed {n * 7}"})
+                assert reply.status_code == 201, reply.text
+                n += 1
+                written.append(n)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        while len(written) < 5:
+            threading.Event().wait(0.05)
+        backups = []
+        for i in range(3):  # several backups while writes continue
+            target = tmp_path / f"b{i}.db"
+            code, out = run("backup", "--data", str(data_dir), "--to", str(target), "--json")
+            assert code == 0, out
+            backups.append((target, json.loads(out)))
+    finally:
+        stop.set()
+        thread.join(30)
+    for target, info in backups:
+        with sqlite3.connect(target) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == info["memories"]
+        assert info["personas"] == 1 and info["memories"] >= 5
+        assert oct(target.stat().st_mode & 0o777) == oct(0o600)
+    assert backups[-1][1]["memories"] >= backups[0][1]["memories"]
+
+    target = backups[-1][0]
+    code, out = run("backup", "--data", str(data_dir), "--to", str(target))
+    assert code == 1 and "already exists" in out  # never overwritten by accident
+    code, out = run("backup", "--data", str(data_dir), "--to", str(tmp_path / "no" / "b.db"))
+    assert code == 1 and "no folder" in out and "Traceback" not in out
+    code, out = run("restore", "--data", str(data_dir), "--from", str(target))
+    assert code == 1 and "--force" in out  # the live folder is refused without the flag
+
+    fresh = tmp_path / "restored"
+    code, out = run("restore", "--data", str(fresh), "--from", str(target), "--json")
+    assert code == 0, out
+    assert json.loads(out)["memories"] == backups[-1][1]["memories"]
+    app = build(Settings.from_env({}, data_dir=fresh), embedder=HashEmbedder(), llm=None)
+    try:
+        assert len(app.memories.list_recent("rin", limit=1000)) == backups[-1][1]["memories"]
+        assert app.auth.authenticate(f"Bearer {key}").persona == "rin"  # keys come along
+    finally:
+        app.close()
+
+
+def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    code, out = run("restore", "--data", str(tmp_path / "d"), "--from", str(junk))
+    assert code == 1 and "not" in out and "Traceback" not in out
+    assert not (tmp_path / "d" / "omoide.db").exists()
+    code, out = run("restore", "--data", str(tmp_path / "d"), "--from", str(tmp_path / "no.db"))
+    assert code == 1 and "no backup file" in out
