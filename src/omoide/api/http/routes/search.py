@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 
 from omoide.api.http.deps import App, persona_access
-from omoide.api.render import render_hit
+from omoide.api.render import render_search
 
 router = APIRouter(tags=["search"])
 
@@ -34,6 +34,4 @@ def search(
         persona, query=q, top_k=top_k, mode=mode, tags=split_tags, date_range=date_range,
         valid_at=valid_at, min_importance=min_importance, kind=kind,
         importance_weight=importance_weight, include_episodes=include_episodes)
-    result = app.search.search(persona, request)
-    return {"persona": persona, "query": result.query, "mode": str(result.mode),
-            "results": [render_hit(h) for h in result.results]}
+    return render_search(persona, app.search.search(persona, request))
