@@ -13,6 +13,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from omoide.engine.errors import ParameterError
+
 __all__ = [
     "EN_STOPWORDS",
     "JA_STOPWORDS",
@@ -201,7 +203,7 @@ def query_terms(text: str) -> QueryTerms:
 def char_ngrams(text: str, n: int) -> list[str]:
     """Overlapping character n-grams; a text shorter than ``n`` yields itself (if not empty)."""
     if n < 1:
-        raise ValueError("n must be at least 1")
+        raise ParameterError("n must be at least 1", field="n")
     if len(text) <= n:
         return [text] if text else []
     return [text[i : i + n] for i in range(len(text) - n + 1)]

@@ -29,7 +29,13 @@ from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
-from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
+from omoide.service.validate import (
+    check_kind,
+    check_tags,
+    check_timestamp,
+    check_unit_interval,
+    engine_input,
+)
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.vectors import language_of
 
@@ -102,8 +108,9 @@ class SearchService:
         cfg = self.settings.get(persona)
         created_from = created_until = None
         if date_range is not None and str(date_range).strip():
-            span = parse_date_range(str(date_range), now=self.clock.now(),
-                                    tz=ZoneInfo(cfg.timezone))
+            with engine_input():
+                span = parse_date_range(str(date_range), now=self.clock.now(),
+                                        tz=ZoneInfo(cfg.timezone))
             created_from, created_until = span.start, span.end
         filters = SearchFilters(
             tags=check_tags(tags),

@@ -1,13 +1,18 @@
-"""Validation of user-supplied memory fields: one clear message per mistake (422)."""
+"""Validation of user-supplied memory fields: one clear message per mistake (422).
+
+Also the one place where the engine's errors meet the caller: :func:`engine_input`.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 from omoide.clock import parse_iso
+from omoide.engine.errors import EngineValueError
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind
 
@@ -20,6 +25,7 @@ __all__ = [
     "check_timestamp",
     "check_unit_interval",
     "check_window",
+    "engine_input",
 ]
 
 MAX_TAGS = 20
@@ -93,3 +99,14 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
 def check_window(valid_from: datetime | None, valid_until: datetime | None) -> None:
     if valid_from is not None and valid_until is not None and valid_until <= valid_from:
         raise InvalidInput("valid_until must be after valid_from", field="valid_until")
+
+
+@contextmanager
+def engine_input() -> Iterator[None]:
+    """Around an engine call that reads a caller's value: the engine's own
+    :class:`~omoide.engine.errors.EngineValueError` becomes ``InvalidInput`` (422 / a tool
+    error) with the engine's message and field."""
+    try:
+        yield
+    except EngineValueError as exc:
+        raise InvalidInput(exc.message, field=exc.field) from exc
