@@ -26,17 +26,26 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
 
 from omoide.api.errors import tool_error_message
 from omoide.errors import OmoideError
+from omoide.service.search import MAX_QUERY_CHARS
 
-__all__ = ["APPEND", "ERASE", "READ_ONLY", "SET", "PersonaResolver", "Result", "answer"]
+__all__ = ["APPEND", "ERASE", "READ_ONLY", "SET", "DateRangeText", "PersonaResolver", "Result",
+           "SearchText", "answer"]
 
 PersonaResolver = Callable[[Context], str]
 """Who the calling client is, per call: fixed for stdio, from the Bearer key over HTTP."""
 
 Result = Annotated[CallToolResult, dict[str, Any]]
 """A tool's return type: the structured content's schema is a JSON object."""
+
+SearchText = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
+"""A search query argument (memory_search, episode_search); each tool adds its description."""
+
+DateRangeText = Annotated[str | None, Field(max_length=100)]
+"""A ``date_range`` argument in words or dates ("last week", "先週", "2026-03-01..")."""
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 APPEND = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False,

@@ -13,7 +13,16 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
 
 from omoide.api.mcp import text
-from omoide.api.mcp.tooling import APPEND, READ_ONLY, SET, PersonaResolver, Result, answer
+from omoide.api.mcp.tooling import (
+    APPEND,
+    READ_ONLY,
+    SET,
+    DateRangeText,
+    PersonaResolver,
+    Result,
+    SearchText,
+    answer,
+)
 from omoide.api.render import render_search, ts
 from omoide.wiring import Omoide
 
@@ -91,10 +100,10 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
     @server.tool(title="Search past conversations", annotations=READ_ONLY)
     def episode_search(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=2000, description=(
+        query: Annotated[SearchText, Field(description=(
             "What to look for in past conversations, in any language."))],
         top_k: Annotated[int, Field(ge=1, le=50, description="How many excerpts.")] = 5,
-        date_range: Annotated[str | None, Field(max_length=100, description=(
+        date_range: Annotated[DateRangeText, Field(description=(
             "When it was said: 'last week', '先週', '2026-03-01..2026-03-31'."))] = None,
     ) -> Result:
         """Search the raw conversation log (episodes) for what was actually said: each result

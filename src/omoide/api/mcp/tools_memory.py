@@ -13,7 +13,17 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from omoide.api.mcp import text
-from omoide.api.mcp.tooling import APPEND, ERASE, READ_ONLY, SET, PersonaResolver, Result, answer
+from omoide.api.mcp.tooling import (
+    APPEND,
+    ERASE,
+    READ_ONLY,
+    SET,
+    DateRangeText,
+    PersonaResolver,
+    Result,
+    SearchText,
+    answer,
+)
 from omoide.api.render import (
     render_create,
     render_history,
@@ -168,7 +178,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
     @server.tool(title="Search memories", annotations=READ_ONLY)
     def memory_search(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=2000, description=(
+        query: Annotated[SearchText, Field(description=(
             "What to look for, in any language, e.g. 'where does the user's sister live'."))],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
         mode: Annotated[Literal["hybrid", "semantic", "keyword"], Field(description=(
@@ -176,7 +186,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             "words)."))] = "hybrid",
         tags: Annotated[list[str] | None, Field(description=(
             "Only memories carrying every one of these tags."))] = None,
-        date_range: Annotated[str | None, Field(max_length=100, description=(
+        date_range: Annotated[DateRangeText, Field(description=(
             "When the memory was stored, in words or dates: 'last week', '先週', 'yesterday', "
             "'2026-03-01', '2026-03-01..2026-03-31'."))] = None,
         valid_at: Annotated[str | None, Field(max_length=64, description=(
