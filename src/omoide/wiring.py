@@ -1,5 +1,8 @@
 """The composition root: the only place that turns :class:`Settings` into real adapters.
 
+It is the one module outside :mod:`omoide.store` that names the SQLite adapter; services, jobs,
+the API and the CLI see only the storage port (:mod:`omoide.store.port`).
+
 The HTTP app, the MCP server and the CLI all call :func:`build`; tests call it with a temporary
 data folder, a fixed clock and a small embedder.
 """
@@ -15,8 +18,10 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import Classifier
-from omoide.engine.consolidate_types import Consolidator
+from omoide.engine.consolidate import Consolidator
+from omoide.engine.segment import OfflineSegmenter, Segmenter
 from omoide.jobs import JobRunner
+from omoide.model import Job
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
 from omoide.service.chat import ChatService
@@ -26,6 +31,7 @@ from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
+from omoide.service.maintenance import DECAY_JOB, MaintenanceService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.overview import OverviewService
 from omoide.service.queue import QueueService
@@ -34,14 +40,15 @@ from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
-from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.store.port import JobQueue, Store
+from omoide.store.sqlite.jobs import JobStore
+from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.store import SqliteStore
+from omoide.store.sqlite.vector_models import VectorModels
 
-__all__ = ["DECAY_JOB", "Omoide", "build", "schedule_decay"]
+__all__ = ["DECAY_JOB", "Omoide", "build"]
 
 logger = logging.getLogger(__name__)
-
-DECAY_JOB = "decay"
 
 
 @dataclass
@@ -51,8 +58,8 @@ class Omoide:
     settings: Settings
     clock: Clock
     embedder: Embedder
-    store: SqliteStore
-    jobs: JobStore
+    store: Store
+    jobs: JobQueue
     runner: JobRunner
     settings_service: SettingsService
     auth: AuthService
@@ -68,6 +75,7 @@ class Omoide:
     reindex: ReindexService
     chat: ChatService
     overview: OverviewService
+    maintenance: MaintenanceService
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
@@ -76,21 +84,7 @@ class Omoide:
         self.store.close()
 
     def schedule_decay(self) -> int:
-        return schedule_decay(self.store, self.jobs, self.settings_service, self.clock)
-
-
-def schedule_decay(store: SqliteStore, jobs: JobStore, settings: SettingsService,
-                   clock: Clock) -> int:
-    """Make sure each persona has its next decay job queued (the scheduler's tick)."""
-    queued = 0
-    for persona in store.list_personas():
-        if jobs.has_open(DECAY_JOB, persona.id):
-            continue
-        interval = settings.get(persona.name).decay_interval_hours
-        jobs.enqueue(kind=DECAY_JOB, persona_id=persona.id, payload={}, now=clock.now(),
-                     delay_s=interval * 3600)
-        queued += 1
-    return queued
+        return self.maintenance.schedule_decay()
 
 
 def _classifier_factory(llm: Any, offline: Classifier) -> Callable[[PersonaSettings], Classifier]:
@@ -121,6 +115,26 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
     return lambda cfg: with_llm
 
 
+def _segmenter_factory(llm: Any) -> Callable[[PersonaSettings], Segmenter]:
+    """Per persona: the LLM segment judge (offline fallback) when ``segmenter`` asks for it and
+    an LLM is configured, else the offline segmenter."""
+    offline = OfflineSegmenter()
+    with_llm: Segmenter | None = None
+    if llm is not None:
+        from omoide.llm.segment import LLMSegmentJudge
+
+        with_llm = LLMSegmentJudge(llm)
+
+    def segmenter_for(cfg: PersonaSettings) -> Segmenter:
+        if cfg.segmenter == "offline" or with_llm is None:
+            if cfg.segmenter == "llm":
+                logger.warning("segmenter=llm but no LLM is configured; using the offline one")
+            return offline
+        return with_llm
+
+    return segmenter_for
+
+
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
           llm: Any = "from-env", check_embedder_record: bool = True,
           chat_upstream: Any = "from-env") -> Omoide:
@@ -134,30 +148,30 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
     summary_llm = llm
     if llm == "from-env":
-        from omoide.llm import llm_config_from_env, make_llm
+        from omoide.llm import make_llm
 
-        llm_cfg = llm_config_from_env(settings.environ)
-        llm = make_llm(llm_cfg)
+        llm = make_llm(settings.llm)
         # A chat waits for its stage-4 summary, and a failed one only means the stage-3
         # result is sent: no retries there.
-        summary_llm = make_llm(replace(llm_cfg, max_retries=0))
+        summary_llm = make_llm(replace(settings.llm, max_retries=0))
     if chat_upstream == "from-env":
-        from omoide.llm import llm_config_from_env
         from omoide.llm.chat import make_chat_upstream
 
-        chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
-    store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+        chat_upstream = make_chat_upstream(settings.llm)
+    sqlite = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    store: Store = sqlite
+    vector_models = VectorModels(sqlite.db)
     if check_embedder_record:
         try:
-            check_embedder(store, embedder, clock)
+            check_embedder(vector_models, embedder, clock)
         except BaseException:
             store.close()
             raise
-    jobs = JobStore(store.db)
+    jobs: JobQueue = JobStore(sqlite.db, lease_s=settings.job_lease_s)
     settings_service = SettingsService(store, settings.persona_defaults)
+    maintenance = MaintenanceService(store, jobs, settings_service, clock)
     handlers: dict[str, Any] = {}
-    ticks: list[Callable[[], object]] = [
-        lambda: schedule_decay(store, jobs, settings_service, clock)]
+    ticks: list[Callable[[], object]] = [maintenance.schedule_decay]
 
     def tick() -> None:
         """The scheduler's periodic work: queue decay, end idle sessions."""
@@ -167,7 +181,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
             except Exception:  # one failing duty must not starve the others
                 logger.exception("scheduler duty failed")
 
-    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick)
+    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick,
+                       lease_s=settings.job_lease_s)
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
                              on_enqueue=runner.notify)
@@ -178,7 +193,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,
                               _consolidator_factory(llm), update_user_state=state.update_user_state,
-                              on_enqueue=runner.notify)
+                              on_enqueue=runner.notify, segmenter_for=_segmenter_factory(llm))
     ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
     search = SearchService(store, embedder, clock, settings_service,
                            episodes=EpisodeSearch(store, settings_service))
@@ -190,8 +205,10 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                                end_open_sessions=sessions.end_open),
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
-        reindex=ReindexService(store, embedder, clock),
-        overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm,
+        reindex=ReindexService(store, vector_models, embedder, clock),
+        overview=OverviewService(store, OverviewStore(sqlite.db), jobs, clock,
+                                 on_enqueue=runner.notify),
+        maintenance=maintenance, llm=llm,
         chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
                          sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
@@ -201,13 +218,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         evolution.evolve(job.persona, job.payload["key"])
 
     def run_decay(job: Job) -> None:
-        store.decay_all(now=clock.now(), persona=job.persona)
-        # Queue the next run (a re-run after a crash must not queue a second one).
-        if job.persona is not None and not jobs.has_open(DECAY_JOB, job.persona_id,
-                                                         include_running=False):
-            interval = settings_service.get(job.persona).decay_interval_hours
-            jobs.enqueue(kind=DECAY_JOB, persona_id=job.persona_id, payload={},
-                         now=clock.now(), delay_s=interval * 3600)
+        maintenance.run_decay_job(job.persona, job.persona_id)
 
     def run_segment(job: Job) -> None:
         assert job.persona is not None

@@ -35,7 +35,7 @@ def modules(package: str) -> list[Path]:
     return sorted((SRC / package).rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", modules("engine"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", modules("engine"), ids=lambda p: str(p.relative_to(SRC)))
 def test_engine_is_pure(path: Path) -> None:
     for name in imports_of(path):
         top = name.split(".")[0]
@@ -49,6 +49,63 @@ def _is_stdlib(top: str) -> bool:
     import sys
 
     return top in sys.stdlib_module_names or top == "__future__"
+
+
+# Engine subpackages: each is used through its ``__init__`` (its public face) and depends only on
+# the language layer, the model and the engine's own errors (``engine/errors.py``, a leaf). Other
+# flat engine modules (fsrs, fusion, dates, …) are shared helpers a subpackage does not need
+# today; a subpackage importing another subpackage or a flat module fails here, so a new
+# dependency between them is a decision, not an accident.
+SUBPACKAGES = ("classify", "consolidate", "segment", "lang")
+SUBPACKAGE_ALLOWED = {"omoide.model", "omoide.engine.errors", "omoide.engine.lang"}
+WORD_LISTS = {"classify/lexicon.py", "lang/stopwords.py"}  # data, exempt from the size rule
+MAX_LINES = 400
+REPO = SRC.parents[1]
+
+
+def imported_names(path: Path) -> set[str]:
+    """Like :func:`imports_of`, plus ``pkg.name`` for every ``from pkg import name``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = imports_of(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def _private_modules() -> set[str]:
+    return {f"omoide.engine.{pkg}.{path.stem}" for pkg in SUBPACKAGES
+            for path in (SRC / "engine" / pkg).glob("*.py") if path.stem != "__init__"}
+
+
+@pytest.mark.parametrize("package", SUBPACKAGES)
+def test_engine_subpackages_depend_only_on_lang_and_model(package: str) -> None:
+    own = f"omoide.engine.{package}"
+    for path in modules(f"engine/{package}"):
+        for name in imports_of(path):
+            if not name.startswith("omoide"):
+                continue
+            ok = name == own or name.startswith(own + ".") or name in SUBPACKAGE_ALLOWED
+            assert ok, f"engine/{package}/{path.name} imports {name}"
+
+
+def test_engine_subpackages_are_used_through_their_public_face() -> None:
+    """Outside a subpackage, src and bench import ``omoide.engine.X``, never a module inside it
+    (tests of a private module may)."""
+    private = _private_modules()
+    outside = [p for p in SRC.rglob("*.py")
+               if not any(p.is_relative_to(SRC / "engine" / pkg) for pkg in SUBPACKAGES)]
+    for path in [*outside, *sorted((REPO / "bench").rglob("*.py"))]:
+        reached = imported_names(path) & private
+        assert not reached, f"{path.relative_to(REPO)} imports {sorted(reached)}"
+
+
+@pytest.mark.parametrize("path", modules("engine"), ids=lambda p: str(p.relative_to(SRC)))
+def test_engine_modules_stay_small(path: Path) -> None:
+    if str(path.relative_to(SRC / "engine")) in WORD_LISTS:
+        return
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines (max {MAX_LINES})"
 
 
 @pytest.mark.parametrize("package", ["engine", "store", "embed", "llm", "service"])
@@ -68,6 +125,79 @@ def test_only_config_reads_the_environment() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "os.environ" not in text and "getenv" not in text, path
+
+
+# -- the storage port (issue 11) ---------------------------------------------------------------
+
+# Store modules every layer may use: the port itself and the in-memory vector index. Every
+# other module under store/ belongs to an adapter (sqlite, postgres, …).
+STORE_SHARED = {"omoide.store", "omoide.store.port", "omoide.store.vectors"}
+
+
+def _adapters() -> set[str]:
+    return {f"omoide.store.{p.name}" for p in (SRC / "store").iterdir()
+            if p.is_dir() and (p / "__init__.py").exists()}
+
+
+def _outside_store() -> list[Path]:
+    """Every module but the store package and the composition root."""
+    return [p for p in sorted(SRC.rglob("*.py"))
+            if p.relative_to(SRC).parts[0] != "store"
+            and p.relative_to(SRC).as_posix() != "wiring.py"]
+
+
+def test_there_is_an_adapter_to_guard() -> None:
+    assert "omoide.store.sqlite" in _adapters()
+
+
+@pytest.mark.parametrize("path", _outside_store(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_only_store_and_wiring_import_an_adapter(path: Path) -> None:
+    for name in imports_of(path):
+        for adapter in _adapters():
+            assert not (name == adapter or name.startswith(adapter + ".")), f"{path}: {name}"
+
+
+@pytest.mark.parametrize("package", ["service", "api", "engine", "llm", "embed"])
+def test_layers_above_the_store_see_only_the_port(package: str) -> None:
+    for path in modules(package):
+        for name in imports_of(path):
+            if name.startswith("omoide.store"):
+                assert name in STORE_SHARED, f"{path}: {name}"
+            assert name != "sqlite3", f"{path}: {name}"
+
+
+@pytest.mark.parametrize("module", ["cli.py", "jobs.py"])
+def test_cli_and_jobs_see_only_the_port(module: str) -> None:
+    for name in imports_of(SRC / module):
+        if name.startswith("omoide.store"):
+            assert name in STORE_SHARED, f"{module}: {name}"
+        assert name != "sqlite3", f"{module}: {name}"
+        assert name != "omoide.wiring" or module == "cli.py", f"{module}: {name}"
+
+
+def test_model_is_a_leaf() -> None:
+    """Domain types import nothing from the project at import time but errors and themselves."""
+    for path in modules("model"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+        for name in top:
+            if name.split(".")[0] == "omoide":
+                assert name == "omoide.errors" or name.startswith("omoide.model"), \
+                    f"{path}: {name}"
+
+
+def _reaches_into_the_store(path: Path) -> list[str]:
+    """``app.store`` / ``app.jobs`` (or ``omoide.…``): a route or command doing a service's job."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{node.value.id}.{node.attr}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in {"store", "jobs"}
+            and isinstance(node.value, ast.Name) and node.value.id in {"app", "omoide"}]
+
+
+@pytest.mark.parametrize("path", [*modules("api"), SRC / "cli.py"],
+                         ids=lambda p: p.relative_to(SRC).as_posix())
+def test_routes_and_commands_call_services_not_the_store(path: Path) -> None:
+    assert _reaches_into_the_store(path) == [], path
 
 
 # -- single sources ------------------------------------------------------------------------
@@ -141,7 +271,7 @@ def test_the_memory_field_list_lives_in_model() -> None:
     from omoide.model import VERSIONED_FIELDS
 
     for path in SRC.rglob("*.py"):
-        if _relative(path) == "model.py":
+        if _relative(path).startswith("model/"):
             continue
         for node in _nodes(path):
             named = _dict_keys(node) & set(VERSIONED_FIELDS)

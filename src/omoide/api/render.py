@@ -9,6 +9,7 @@ from omoide.engine.context import MemoryLine
 from omoide.engine.tokens import estimate_tokens
 from omoide.model import (
     MEMORY_FIELDS,
+    Block,
     CreateOutcome,
     Link,
     Memory,
@@ -21,7 +22,6 @@ from omoide.model import (
 from omoide.service.context import ContextResult, SessionStart
 from omoide.service.search import SearchResult
 from omoide.service.state import StateChanges, StateEntry
-from omoide.store.sqlite.blocks import Block
 
 __all__ = [
     "render_block",

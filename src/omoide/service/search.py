@@ -36,7 +36,7 @@ from omoide.service.validate import (
     check_unit_interval,
     engine_input,
 )
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 from omoide.store.vectors import language_of
 
 __all__ = [
@@ -80,7 +80,7 @@ class EpisodeSearcher(Protocol):
 
 
 class SearchService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, episodes: EpisodeSearcher | None = None) -> None:
         self.store = store
         self.embedder = embedder

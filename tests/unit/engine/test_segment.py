@@ -7,13 +7,7 @@ from hypothesis import strategies as st
 
 from omoide.embed.hashing import HashEmbedder
 from omoide.engine.errors import ParameterError
-from omoide.engine.segment import (
-    BoundaryReason,
-    Segment,
-    SegmentParams,
-    Turn,
-    segment_offline,
-)
+from omoide.engine.segment import BoundaryReason, Segment, SegmentParams, Turn, segment_offline
 
 T0 = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 PARAMS = SegmentParams()

@@ -2,7 +2,7 @@
 
 Each indexed table gets two FTS5 tables keyed by the base table's INTEGER PRIMARY KEY:
 ``{name}_fts`` (``unicode61`` with porter stemming) and ``{name}_fts_tri`` (``trigram``), because
-Japanese has no spaces. A query is split by script (``omoide.engine.text``) into terms that each
+Japanese has no spaces. A query is split by script (``omoide.engine.lang``) into terms that each
 go where they can be answered:
 
 - Latin words minus stopwords → ``{name}_fts``. Its text has a space at every script change, so
@@ -32,7 +32,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from omoide.engine.text import Script, char_ngrams, normalise, query_terms, script_runs
+from omoide.engine.lang import Script, char_ngrams, normalise, query_terms, script_runs
+from omoide.model import KeywordHit
 
 __all__ = ["DEFAULT_TUNING", "FtsIndex", "FtsTuning", "KeywordHit", "quote_fts"]
 
@@ -41,12 +42,6 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # FTS5's own BM25 constants, reused for the short-term side so its scores add up with the rest.
 _K1 = 1.2
 _B = 0.75
-
-
-@dataclass(frozen=True)
-class KeywordHit:
-    rowid: int
-    score: float  # coverage: the row's summed BM25 over the query's total idf; higher is better
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,169 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.engine.lang import (
+    SEARCH_STOPWORDS,
+    QueryTerms,
+    Run,
+    Script,
+    char_ngrams,
+    cjk_terms,
+    english_words,
+    has_cjk,
+    is_japanese,
+    normalise,
+    query_terms,
+    script_runs,
+    spaced_for_words,
+)
+
+
+def test_normalise_folds_full_width_ascii_to_half_width() -> None:
+    assert normalise("ＴＯＥＩＣ１２３点") == "TOEIC123点"
+
+
+def test_normalise_widens_half_width_katakana() -> None:
+    assert normalise("ｶﾀｶﾅ") == "カタカナ"
+
+
+def test_normalise_drops_nul_and_lone_surrogates() -> None:
+    assert normalise("a\x00b\ud800c") == "abc"
+
+
+@given(st.text())
+def test_normalise_is_idempotent(text: str) -> None:
+    once = normalise(text)
+    assert normalise(once) == once
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("大阪", True, id="kanji"),
+        pytest.param("ひらがな", True, id="hiragana"),
+        pytest.param("カタカナ", True, id="katakana"),
+        pytest.param("한국어", True, id="hangul"),
+        pytest.param("hello, world 123", False, id="latin"),
+        pytest.param("", False, id="empty"),
+    ],
+)
+def test_has_cjk_detects_cjk_scripts(text: str, expected: bool) -> None:
+    assert has_cjk(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("らうらうは猫を飼っている", True, id="kana-and-kanji"),
+        pytest.param("大阪", True, id="kanji-only"),
+        pytest.param("Rau likes ミケ", True, id="mixed"),
+        pytest.param("한국어 漢字", False, id="hangul-with-hanja"),
+        pytest.param("hello", False, id="english"),
+    ],
+)
+def test_is_japanese_reads_kana_or_kanji_without_hangul(text: str, expected: bool) -> None:
+    assert is_japanese(text) is expected
+
+
+def test_script_runs_split_at_every_script_change_and_drop_separators() -> None:
+    assert script_runs("AIの勉強、2024年!") == [
+        Run("AI", Script.LATIN),
+        Run("の", Script.HIRAGANA),
+        Run("勉強", Script.HAN),
+        Run("2024", Script.LATIN),
+        Run("年", Script.HAN),
+    ]
+
+
+def test_script_runs_keep_long_vowel_mark_in_katakana_and_repeat_mark_in_kanji() -> None:
+    assert script_runs("ユーザー時々") == [
+        Run("ユーザー", Script.KATAKANA),
+        Run("時々", Script.HAN),
+    ]
+
+
+def test_script_runs_split_katakana_at_the_middle_dot() -> None:
+    assert script_runs("ハル・ミケ") == [Run("ハル", Script.KATAKANA), Run("ミケ", Script.KATAKANA)]
+
+
+def test_english_words_lowercase_and_drop_stopwords() -> None:
+    assert english_words("What does Rau's father do for a living?") == ["rau", "father", "living"]
+
+
+def test_english_words_is_empty_for_a_stopword_only_text() -> None:
+    assert english_words("What is it, and where are they?") == []
+
+
+def test_english_words_finds_latin_inside_japanese() -> None:
+    assert english_words("Official髭男dismのライブ") == ["official", "dism"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("ユーザーのペットの名前は？", ["ユーザー", "ペット", "名前"], id="particles"),
+        pytest.param("らうらうは車の運転ができる？", ["らうらうは", "車", "運転"], id="name"),
+        pytest.param("飼っている", ["飼"], id="okurigana"),
+        pytest.param("ふるさと納税の返礼品", ["ふるさと", "納税", "返礼品"], id="hiragana-word"),
+        pytest.param("どこにいるの", [], id="grammar-only"),
+        pytest.param("大阪と大阪", ["大阪"], id="deduplicated"),
+    ],
+)
+def test_cjk_terms_keep_content_runs(text: str, expected: list[str]) -> None:
+    assert cjk_terms(text) == expected
+
+
+def test_query_terms_split_words_and_cjk() -> None:
+    assert query_terms("Ｏｆｆｉｃｉａｌ髭男dismのライブ") == QueryTerms(
+        words=("official", "dism"), cjk=("髭男", "ライブ")
+    )
+
+
+def test_query_terms_are_empty_for_stopwords_and_punctuation() -> None:
+    assert query_terms("the of and? 。、！").empty
+
+
+@pytest.mark.parametrize(
+    ("text", "n", "expected"),
+    [
+        pytest.param("北海道大学", 3, ["北海道", "海道大", "道大学"], id="trigrams"),
+        pytest.param("大阪", 3, ["大阪"], id="shorter-than-n"),
+        pytest.param("", 2, [], id="empty"),
+    ],
+)
+def test_char_ngrams_slide_one_character(text: str, n: int, expected: list[str]) -> None:
+    assert char_ngrams(text, n) == expected
+
+
+def test_char_ngrams_reject_n_below_one() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        char_ngrams("abc", 0)
+
+
+@given(st.text(), st.integers(min_value=1, max_value=5))
+def test_char_ngrams_cover_the_text(text: str, n: int) -> None:
+    grams = char_ngrams(text, n)
+    if len(text) >= n:
+        assert len(grams) == len(text) - n + 1
+        assert all(len(g) == n for g in grams)
+    assert "".join(g[0] for g in grams[:-1]) + (grams[-1] if grams else "") == text
+
+
+def test_spaced_for_words_separates_latin_from_japanese() -> None:
+    assert spaced_for_words("AIの勉強") == "AI の 勉強"
+
+
+@given(st.text())
+def test_english_words_are_lowercase_non_stopwords(text: str) -> None:
+    for word in english_words(text):
+        assert word == word.lower()
+        assert word not in SEARCH_STOPWORDS
+        assert not has_cjk(word)
+
+
+@given(st.text())
+def test_cjk_terms_contain_only_cjk(text: str) -> None:
+    for term in cjk_terms(text):
+        assert term
+        assert all(has_cjk(ch) for ch in term)
