@@ -24,8 +24,10 @@ from omoide.service.memories import with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
+    MAX_FILTER_TAGS,
     check_kind,
     check_tags,
+    check_text,
     check_timestamp,
     check_unit_interval,
     engine_input,
@@ -96,6 +98,7 @@ class SearchService:
             raise InvalidInput("query must be a non-empty string", field="q")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters", field="q")
+        check_text(query, "q")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}", field="top_k")
         try:
@@ -107,11 +110,11 @@ class SearchService:
         created_from = created_until = None
         if date_range is not None and str(date_range).strip():
             with engine_input():
-                span = parse_date_range(str(date_range), now=self.clock.now(),
-                                        tz=ZoneInfo(cfg.timezone))
+                span = parse_date_range(check_text(str(date_range), "date_range"),
+                                        now=self.clock.now(), tz=ZoneInfo(cfg.timezone))
             created_from, created_until = span.start, span.end
         filters = SearchFilters(
-            tags=check_tags(tags),
+            tags=check_tags(tags, limit=MAX_FILTER_TAGS),
             created_from=created_from, created_until=created_until,
             min_importance=None if min_importance is None
             else check_unit_interval(min_importance, "min_importance"),

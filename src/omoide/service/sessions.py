@@ -42,7 +42,13 @@ from omoide.model import (
 )
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
-from omoide.service.validate import check_timestamp
+from omoide.service.validate import (
+    check_external_id,
+    check_metadata,
+    check_session_id,
+    check_text,
+    check_timestamp,
+)
 from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
@@ -104,9 +110,7 @@ class SessionService:
         """Open a session (idempotent for an existing id); returns (session, created)."""
         if session_id is None:
             session_id = new_session_id()
-        if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
-            raise InvalidInput("session_id must be a string of 1-128 characters",
-                               field="session_id")
+        check_session_id(session_id)
         start = check_timestamp(started_at, "started_at") or self.clock.now()
         return self.store.sessions(persona).open(session_id, started_at=start)
 
@@ -212,6 +216,8 @@ class SessionService:
         if not isinstance(content, str) or not content.strip():
             raise InvalidInput(f"{where}.content must be a non-empty string",
                                field=f"{where}.content")
+        check_text(speaker, f"{where}.speaker")
+        check_text(content, f"{where}.content")
         if len(content) > MAX_EVENT_CHARS:
             raise InvalidInput(f"{where}.content is over {MAX_EVENT_CHARS:,} characters",
                                field=f"{where}.content")
@@ -219,14 +225,10 @@ class SessionService:
         if role not in ROLES:
             raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}",
                                field=f"{where}.role")
-        external_id = event.get("external_id")
-        if external_id is not None and (not isinstance(external_id, str | int)
-                                        or len(str(external_id)) > 200):
-            raise InvalidInput(f"{where}.external_id must be a string (≤ 200 characters)",
-                               field=f"{where}.external_id")
+        external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
         metadata = event.get("metadata")
-        if metadata is not None and not isinstance(metadata, dict):
-            raise InvalidInput(f"{where}.metadata must be an object", field=f"{where}.metadata")
+        if metadata is not None:
+            check_metadata(metadata, f"{where}.metadata")
         caption = (metadata or {}).get(IMAGE_CAPTION)
         if caption is not None and (not isinstance(caption, str)
                                     or len(caption) > MAX_CAPTION_CHARS):
@@ -236,7 +238,7 @@ class SessionService:
         timestamp = check_timestamp(event.get("timestamp"), f"{where}.timestamp")
         return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
                         timestamp=timestamp or self.clock.now(),
-                        external_id=None if external_id is None else str(external_id),
+                        external_id=external_id,
                         metadata=metadata)
 
     # -- background work -----------------------------------------------------------------
