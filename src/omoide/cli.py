@@ -158,7 +158,7 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
 
 @main.group()
 def memory() -> None:
-    """Add, read, list and delete memories."""
+    """Add, read, list, delete memories and show their history."""
 
 
 def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -204,6 +204,21 @@ def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
     app = _build(data)
     _print(render_memory(app.memories.get(persona, key)), as_json,
            lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+
+
+@memory.command("history")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@friendly
+def memory_history(data: str | None, as_json: bool, persona: str, key: str) -> None:
+    """Every version of one memory, oldest first (the HTTP API's history)."""
+    from omoide.api.mcp.text import history_text
+    from omoide.api.render import render_history
+
+    app = _build(data)
+    _print(render_history(key, app.memories.history(persona, key)), as_json, history_text)
 
 
 @memory.command("list")
@@ -283,13 +298,13 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
            tags: tuple[str, ...], date_range: str | None, valid_at: str | None) -> None:
     """Search a persona's memories."""
     from omoide.api.mcp.text import past_mark
-    from omoide.api.render import render_hit
+    from omoide.api.render import render_search
 
     app = _build(data)
     request = app.search.build_request(persona, query=query, top_k=top_k, mode=mode,
                                        tags=list(tags), date_range=date_range,
                                        valid_at=valid_at)
-    rows = [render_hit(h) for h in app.search.search(persona, request).results]
+    rows = render_search(persona, app.search.search(persona, request))["results"]
     _print(rows, as_json, lambda rs: "\n".join(
         f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {r['content'][:80]}{past_mark(r)}"
         for r in rs)

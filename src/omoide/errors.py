@@ -1,8 +1,12 @@
 """One error hierarchy for the whole package.
 
 Each error carries its HTTP status, a stable machine-readable ``code`` and structured fields.
-The HTTP layer and the MCP layer map these in one place each (``api/errors.py``); nothing
-below the API picks a message by inspecting error text.
+:func:`error_body` builds the one JSON error shape, for these errors and for the few the web
+framework raises; the HTTP layer and the MCP layer map errors in one place each
+(``api/errors.py``); nothing below the API picks a message by inspecting error text.
+
+The engine raises none of these: it is pure and raises ``engine.errors.EngineValueError``
+(a ``ValueError``), which the service that passed the caller's value maps to ``InvalidInput``.
 
     OmoideError
     ├── InvalidInput        422  bad argument a user can fix
@@ -13,6 +17,7 @@ below the API picks a message by inspecting error text.
     │   └── EmbedderMismatch     the folder's vectors come from another embedding model
     ├── PayloadTooLarge     413
     └── UpstreamUnavailable 502  a configured LLM / embedding endpoint failed
+        ├── LLMOutputError      502  the LLM answered, but not in the shape asked for
         ├── UpstreamUnreachable 503  the chat proxy could not connect
         │   └── LLMNotConfigured 503  the chat proxy has no upstream LLM at all
         └── UpstreamTimeout     504  the chat proxy's upstream did not answer in time
@@ -28,6 +33,7 @@ __all__ = [
     "Forbidden",
     "InvalidInput",
     "LLMNotConfigured",
+    "LLMOutputError",
     "NotFound",
     "OmoideError",
     "PayloadTooLarge",
@@ -35,7 +41,15 @@ __all__ = [
     "UpstreamTimeout",
     "UpstreamUnavailable",
     "UpstreamUnreachable",
+    "error_body",
 ]
+
+
+def error_body(code: str, message: str, **fields: Any) -> dict[str, Any]:
+    """The only JSON error shape: ``{"error": {"code", "message", ...fields}}`` (a field that
+    is ``None`` is left out)."""
+    return {"error": {"code": code, "message": message,
+                      **{k: v for k, v in fields.items() if v is not None}}}
 
 
 class OmoideError(Exception):
@@ -50,8 +64,8 @@ class OmoideError(Exception):
         self.fields = {k: v for k, v in fields.items() if v is not None}
 
     def to_dict(self) -> dict[str, Any]:
-        """The single JSON error body: ``{"error": {"code", "message", ...fields}}``."""
-        return {"error": {"code": self.code, "message": self.message, **self.fields}}
+        """This error as the one JSON error body (:func:`error_body`)."""
+        return error_body(self.code, self.message, **self.fields)
 
 
 class InvalidInput(OmoideError):
@@ -108,6 +122,12 @@ class UpstreamUnavailable(OmoideError):
 
     status = 502
     code = "upstream_unavailable"
+
+
+class LLMOutputError(UpstreamUnavailable):
+    """The model answered, but not in the shape we asked for (e.g. no JSON in the text)."""
+
+    code = "llm_bad_output"
 
 
 class UpstreamUnreachable(UpstreamUnavailable):

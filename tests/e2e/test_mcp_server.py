@@ -56,3 +56,55 @@ def test_schema_violations_read_as_one_line_naming_each_argument(app: Omoide,
         "Error executing tool memory_search: invalid arguments 'top_k': Input should be "
         "greater than or equal to 1 (got 0); 'mode': Input should be 'hybrid', 'semantic' or "
         "'keyword' (got \"fuzzy\"); fix the argument and call again")
+
+
+# (read_only, destructive, idempotent) per tool, as the official client lists them. Idempotent
+# means any repeat of the same call changes nothing more: session_record without external_id
+# appends the turn again; memory_update and update_context write nothing for unchanged values.
+EXPECTED_HINTS: dict[str, tuple[bool, bool, bool | None]] = {
+    "get_context": (True, False, None), "user_state_history": (True, False, None),
+    "episode_search": (True, False, None), "memory_read": (True, False, None),
+    "memory_search": (True, False, None), "memory_stats": (True, False, None),
+    "memory_history": (True, False, None),
+    "session_begin": (False, False, False), "session_record": (False, False, False),
+    "memory_create": (False, False, False),
+    "update_context": (False, False, True), "memory_update": (False, False, True),
+    "session_end": (False, False, True),
+    "memory_delete": (False, True, True),
+}
+
+
+def test_tool_annotations_state_each_tools_effect(app: Omoide, persona: str) -> None:
+    server = build_mcp_server(app, fixed_persona(persona))
+
+    async def scenario() -> dict[str, Any]:
+        async with Client(server) as client:
+            return {t.name: t.annotations for t in (await client.list_tools()).tools}
+
+    annotations = anyio.run(scenario)
+    assert set(EXPECTED_HINTS) == set(annotations) == ALL_TOOLS
+    for name, hints in annotations.items():
+        assert hints is not None, name
+        assert hints.open_world_hint is False, name
+        seen = (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint)
+        assert seen == EXPECTED_HINTS[name], name
+
+
+def test_repeating_an_idempotent_write_changes_nothing_more(app: Omoide, persona: str) -> None:
+    """What SET promises, on the tools carrying it: the second identical call adds nothing."""
+    server = build_mcp_server(app, fixed_persona(persona))
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+            created = await client.call_tool("memory_create", {"content": "The user likes tea"})
+            key = created.structured_content["memory"]["key"]
+            for _ in range(2):
+                await client.call_tool("memory_update", {"key": key, "tags": ["drink"]})
+                await client.call_tool("update_context", {"user_info": {"name": "Rau"}})
+            history = await client.call_tool("memory_history", {"key": key})
+            assert [v["change"] for v in history.structured_content["versions"]] == [
+                "create", "update"]
+            again = await client.call_tool("update_context", {"user_info": {"name": "Rau"}})
+            assert again.structured_content["changed"]["user_info"] == []
+
+    anyio.run(scenario)

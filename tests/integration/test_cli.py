@@ -69,6 +69,21 @@ def test_persona_memory_search_flow(run) -> None:
     assert (waited["pending"], waited["running"]) == (0, 0)
 
 
+def test_memory_history_prints_the_http_shape_and_the_tools_text(run) -> None:
+    run("persona", "create", "rin")
+    key = json.loads(run("memory", "add", "-p", "rin", "User lives in Tokyo",
+                         "--json").output)["memory"]["key"]
+    run("memory", "delete", "-p", "rin", key)
+    history = json.loads(run("memory", "history", "-p", "rin", key, "--json").output)
+    assert set(history) == {"key", "versions"} and history["key"] == key
+    assert [v["change"] for v in history["versions"]] == ["create", "delete"]
+    assert history["versions"][1]["after"]["status"] == "tombstoned"
+    text = run("memory", "history", "-p", "rin", key).output
+    assert text.startswith(f"History of {key} (2 version(s), oldest first):")
+    missing = run("memory", "history", "-p", "rin", "mem_0")
+    assert missing.exit_code == 1 and "Traceback" not in missing.output
+
+
 def test_memory_delete_purge_erases_the_text(run, tmp_path: Path) -> None:
     run("persona", "create", "rin")
     key = json.loads(run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827",

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from omoide.clock import FixedClock
+from omoide.engine.errors import DateRangeError
 from omoide.errors import InvalidInput
 from omoide.wiring import Omoide
 
@@ -65,8 +66,10 @@ def test_date_range_filters_on_creation_time(app: Omoide, persona: str,
 
 def test_unrecognised_date_range_is_rejected_with_the_accepted_forms(app: Omoide,
                                                                      persona: str) -> None:
-    with pytest.raises(InvalidInput, match="accepted forms: today"):
+    with pytest.raises(InvalidInput, match="accepted forms: today") as caught:
         app.search.build_request(persona, query="x", date_range="sometime soon")
+    assert caught.value.fields == {"field": "date_range"}
+    assert isinstance(caught.value.__cause__, DateRangeError)  # the engine's own, mapped here
 
 
 def test_min_importance_and_kind_filters(app: Omoide, persona: str) -> None:

@@ -1,18 +1,23 @@
-"""Dependencies point downward: api → service → engine/store/embed/llm → model.
+"""Dependencies point downward: api → service → engine/store/embed/llm → model; and each thing
+that must exist once (the error body, the MCP tool plumbing, the memory's field list, the search
+and history shapes, the "time since last access" rule) has one home.
 
-Parses imports with ``ast`` so a layer reaching upward fails the build.
+Parses source with ``ast`` (or, for SQL and expressions, reads it as text) so a layer reaching
+upward, or a second copy of a single source, fails the build.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "omoide"
 
-ENGINE_ALLOWED = {"omoide.model", "omoide.errors", "omoide.engine", "numpy"}
+ENGINE_ALLOWED = {"omoide.model", "omoide.engine", "numpy"}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -47,11 +52,12 @@ def _is_stdlib(top: str) -> bool:
 
 
 # Engine subpackages: each is used through its ``__init__`` (its public face) and depends only on
-# the language layer, the model and the errors. Flat engine modules (fsrs, fusion, dates, …) are
-# shared helpers a subpackage does not need today; a subpackage importing another subpackage or
-# a flat module fails here, so a new dependency between them is a decision, not an accident.
+# the language layer, the model and the engine's own errors (``engine/errors.py``, a leaf). Other
+# flat engine modules (fsrs, fusion, dates, …) are shared helpers a subpackage does not need
+# today; a subpackage importing another subpackage or a flat module fails here, so a new
+# dependency between them is a decision, not an accident.
 SUBPACKAGES = ("classify", "consolidate", "segment", "lang")
-SUBPACKAGE_ALLOWED = {"omoide.model", "omoide.errors", "omoide.engine.lang"}
+SUBPACKAGE_ALLOWED = {"omoide.model", "omoide.engine.errors", "omoide.engine.lang"}
 WORD_LISTS = {"classify/lexicon.py", "lang/stopwords.py"}  # data, exempt from the size rule
 MAX_LINES = 400
 REPO = SRC.parents[1]
@@ -192,3 +198,107 @@ def _reaches_into_the_store(path: Path) -> list[str]:
                          ids=lambda p: p.relative_to(SRC).as_posix())
 def test_routes_and_commands_call_services_not_the_store(path: Path) -> None:
     assert _reaches_into_the_store(path) == [], path
+
+
+# -- single sources ------------------------------------------------------------------------
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(SRC).as_posix()
+
+
+def _nodes(path: Path) -> Iterator[ast.AST]:
+    return ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+
+
+def _dict_keys(node: ast.AST) -> set[str]:
+    if not isinstance(node, ast.Dict):
+        return set()
+    return {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+
+
+def test_engine_raises_its_own_errors() -> None:
+    """The engine raises ``engine.errors`` subclasses, never a bare ValueError or an API error."""
+    for path in modules("engine"):
+        for node in _nodes(path):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                name = getattr(node.exc.func, "id", None)
+                assert name != "ValueError", f"{_relative(path)}:{node.lineno}"
+
+
+def _is_error_body(key: ast.expr | None, value: ast.expr) -> bool:
+    """``"error": {"code": …}`` / ``{"message": …}`` / ``dict(code=…)`` (not a JSON schema that
+    merely describes a property named error)."""
+    if not (isinstance(key, ast.Constant) and key.value == "error"):
+        return False
+    if isinstance(value, ast.Dict):
+        return bool(_dict_keys(value) & {"code", "message"})
+    return isinstance(value, ast.Call) and getattr(value.func, "id", None) == "dict"
+
+
+def test_the_error_body_is_built_in_one_place() -> None:
+    """``{"error": {"code", "message", …}}`` is written only by ``omoide.errors.error_body``."""
+    for path in SRC.rglob("*.py"):
+        if _relative(path) == "errors.py":
+            continue
+        for node in _nodes(path):
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    assert not _is_error_body(key, value), (
+                        f"{_relative(path)}:{node.lineno} builds an error body by hand")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
+                assert "error" not in {k.arg for k in node.keywords}, _relative(path)
+
+
+def test_mcp_tools_share_one_tooling_module() -> None:
+    """Annotations and the tool result are made in ``api/mcp/tooling.py`` only, and the tool
+    modules do not import ``server.py`` (which imports them)."""
+    for path in modules("api/mcp"):
+        if path.name == "tooling.py":
+            continue
+        for node in _nodes(path):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None)
+                assert name not in {"ToolAnnotations", "CallToolResult", "TextContent"}, (
+                    f"{_relative(path)}:{node.lineno}")
+        if path.name.startswith("tools_"):
+            assert "omoide.api.mcp.server" not in imports_of(path), _relative(path)
+
+
+def test_the_memory_field_list_lives_in_model() -> None:
+    """The memory JSON and the version image come from ``model.VERSIONED_FIELDS`` /
+    ``MEMORY_FIELDS``; no other dict literal names most of those fields by hand."""
+    from omoide.model import VERSIONED_FIELDS
+
+    for path in SRC.rglob("*.py"):
+        if _relative(path).startswith("model/"):
+            continue
+        for node in _nodes(path):
+            named = _dict_keys(node) & set(VERSIONED_FIELDS)
+            assert len(named) <= len(VERSIONED_FIELDS) // 2, (
+                f"{_relative(path)}:{getattr(node, 'lineno', '?')} lists memory fields: "
+                f"{sorted(named)}")
+
+
+@pytest.mark.parametrize("shape", [{"query", "mode", "results"}, {"key", "versions"},
+                                   {"key", "history"}])
+def test_search_and_history_shapes_come_from_render(shape: set[str]) -> None:
+    """HTTP, MCP and the CLI answer a search or a history through ``api/render.py``."""
+    for path in SRC.rglob("*.py"):
+        if _relative(path) == "api/render.py":
+            continue
+        for node in _nodes(path):
+            assert not shape <= _dict_keys(node), f"{_relative(path)}:{node.lineno}"
+
+
+_SINCE_LAST_ACCESS = re.compile(
+    r"last_accessed\b[\"'\]]*\s+or\b|COALESCE\(\s*[\w.]*last_accessed", re.IGNORECASE)
+
+
+def test_time_since_last_access_is_stated_once() -> None:
+    """Counting from the last recall, else from creation, is ``engine.fsrs.recall_anchor``."""
+    for path in SRC.rglob("*.py"):
+        if _relative(path) == "engine/fsrs.py":
+            continue
+        found = _SINCE_LAST_ACCESS.search(path.read_text(encoding="utf-8"))
+        assert found is None, f"{_relative(path)}: {found.group(0) if found else ''}"

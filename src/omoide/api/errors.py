@@ -1,21 +1,25 @@
-"""Errors → responses, in one place: the JSON error body for HTTP, ToolError text for MCP."""
+"""Errors → responses, in one place: the JSON error response for HTTP, ToolError text for MCP.
+
+The body itself is :func:`omoide.errors.error_body`, the only place that builds it.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from omoide.errors import OmoideError
+from starlette.responses import JSONResponse
 
-__all__ = ["error_body", "tool_error_message"]
+from omoide.errors import OmoideError, error_body
+
+__all__ = ["error_body", "error_response", "tool_error_message"]
 
 logger = logging.getLogger(__name__)
 
 
-def error_body(code: str, message: str, **fields: Any) -> dict[str, Any]:
-    """The only JSON error shape: ``{"error": {"code", "message", ...}}``."""
-    return {"error": {"code": code, "message": message,
-                      **{k: v for k, v in fields.items() if v is not None}}}
+def error_response(exc: OmoideError) -> JSONResponse:
+    """An :class:`OmoideError` as HTTP: its status, its body, and ``WWW-Authenticate`` on 401."""
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+    return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
 
 
 def tool_error_message(exc: OmoideError) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from omoide.engine.context import MemoryLine
 from omoide.engine.tokens import estimate_tokens
 from omoide.model import (
+    MEMORY_FIELDS,
     Block,
     CreateOutcome,
     Link,
@@ -16,8 +17,10 @@ from omoide.model import (
     MemoryVersion,
     SearchHit,
     Source,
+    memory_values,
 )
 from omoide.service.context import ContextResult, SessionStart
+from omoide.service.search import SearchResult
 from omoide.service.state import StateChanges, StateEntry
 
 __all__ = [
@@ -26,11 +29,15 @@ __all__ = [
     "render_context",
     "render_create",
     "render_episode",
+    "render_history",
     "render_hit",
     "render_link",
     "render_memory",
+    "render_purged",
+    "render_search",
     "render_session_start",
     "render_state_entry",
+    "render_state_history",
     "render_stats",
     "render_version",
     "ts",
@@ -39,6 +46,10 @@ __all__ = [
 
 def ts(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+def _iso(value: datetime) -> str:
+    return value.isoformat()
 
 
 def render_source(source: Source) -> dict[str, Any]:
@@ -52,32 +63,16 @@ def render_link(link: Link) -> dict[str, Any]:
 
 
 def render_memory(memory: Memory) -> dict[str, Any]:
-    return {
-        "key": memory.key,
-        "persona": memory.persona,
-        "content": memory.content,
-        "kind": str(memory.kind),
-        "importance": memory.importance,
-        "tags": list(memory.tags),
-        "emotion_type": memory.emotion_type,
-        "emotion_intensity": memory.emotion_intensity,
-        "source": memory.source,
-        "source_ref": memory.source_ref,
-        "created_at": ts(memory.created_at),
-        "updated_at": ts(memory.updated_at),
-        "strength": round(memory.strength, 6),
-        "stability": round(memory.stability, 6),
-        "access_count": memory.access_count,
-        "last_accessed": ts(memory.last_accessed),
-        "valid_from": ts(memory.valid_from),
-        "valid_until": ts(memory.valid_until),
-        "superseded_by": memory.superseded_by,
-        "summary_ref": memory.summary_ref,
-        "status": str(memory.status),
-        "metadata": memory.metadata,
-        "sources": [render_source(s) for s in memory.sources],
-        "links": [render_link(link) for link in memory.links],
-    }
+    out = memory_values(memory, MEMORY_FIELDS, _iso)
+    out["strength"], out["stability"] = round(memory.strength, 6), round(memory.stability, 6)
+    out["sources"] = [render_source(s) for s in memory.sources]
+    out["links"] = [render_link(link) for link in memory.links]
+    return out
+
+
+def render_purged(persona: str, key: str) -> dict[str, Any]:
+    """What a purge leaves to show: the key and that it is gone."""
+    return {"persona": persona, "key": key, "status": "purged"}
 
 
 def render_create(outcome: CreateOutcome) -> dict[str, Any]:
@@ -104,6 +99,17 @@ def render_hit(hit: SearchHit) -> dict[str, Any]:
                     "superseded_by": m.superseded_by})
     out.update(hit.extra)
     return out
+
+
+def render_search(persona: str, result: SearchResult) -> dict[str, Any]:
+    """``{persona, query, mode, results}``: a search of notes (and episodes) or of episodes."""
+    return {"persona": persona, "query": result.query, "mode": str(result.mode),
+            "results": [render_hit(h) for h in result.results]}
+
+
+def render_history(key: str, versions: list[MemoryVersion]) -> dict[str, Any]:
+    """``{key, versions}``, oldest first."""
+    return {"key": key, "versions": [render_version(v) for v in versions]}
 
 
 def render_version(version: MemoryVersion) -> dict[str, Any]:
@@ -136,6 +142,12 @@ def render_episode(episode: Any, notes: list[str]) -> dict[str, Any]:
 def render_state_entry(entry: StateEntry) -> dict[str, Any]:
     return {"value": entry.value, "valid_from": ts(entry.valid_from),
             "valid_until": ts(entry.valid_until), "is_current": entry.is_current}
+
+
+def render_state_history(persona: str, key: str | None,
+                         entries: list[StateEntry]) -> dict[str, Any]:
+    """``{persona, key, history}``: one state key's values, oldest first."""
+    return {"persona": persona, "key": key, "history": [render_state_entry(e) for e in entries]}
 
 
 def render_block(block: Block) -> dict[str, Any]:

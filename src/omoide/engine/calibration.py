@@ -13,6 +13,8 @@ import math
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from omoide.engine.errors import ModelDataError, ParameterError
+
 __all__ = ["IDENTITY", "Calibration"]
 
 
@@ -25,12 +27,12 @@ class Calibration:
 
     def __post_init__(self) -> None:
         if len(self.anchors) < 2:
-            raise ValueError("a calibration needs at least two anchors")
+            raise ModelDataError("a calibration needs at least two anchors")
         if not all(math.isfinite(v) for anchor in self.anchors for v in anchor):
-            raise ValueError("calibration anchors must be finite numbers")
+            raise ModelDataError("calibration anchors must be finite numbers")
         for (s0, r0), (s1, r1) in zip(self.anchors, self.anchors[1:], strict=False):
             if not (s1 > s0 and r1 > r0):
-                raise ValueError("calibration anchors must increase in both coordinates")
+                raise ModelDataError("calibration anchors must increase in both coordinates")
 
     def to_raw(self, spec_value: float) -> float:
         """The raw cosine on this embedder that means ``spec_value`` on the spec's scale."""
@@ -44,7 +46,7 @@ class Calibration:
 def _interp(x: float, points: tuple[tuple[float, float], ...]) -> float:
     """Join ``points`` linearly, extending the end segments past the first and last point."""
     if math.isnan(x):
-        raise ValueError("cannot calibrate NaN")
+        raise ParameterError("cannot calibrate NaN")
     xs = [px for px, _ in points]
     i = bisect_right(xs, x)
     # A threshold asked for at an anchor must be that anchor exactly, not a rounding of it.

@@ -7,7 +7,7 @@ languages. "N days/weeks/months/years ago" (N日前, N週間前, Nヶ月前, N�
 unit N units back: "3 days ago" is that calendar day, "2 weeks ago" the Monday-to-Monday week two
 weeks before this one, "2 months ago" that calendar month. "last/past N days" (過去N日, 直近N日)
 is rolling: the N whole days ending with today. ISO ranges include both ends. Text this module
-cannot read raises ``InvalidInput`` listing ``ACCEPTED_FORMS``; nothing is ignored silently.
+cannot read raises ``DateRangeError`` listing ``ACCEPTED_FORMS``; nothing is ignored silently.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from enum import StrEnum
 
-from omoide.errors import InvalidInput
+from omoide.engine.errors import DateRangeError, EngineValueError, ParameterError
 
 __all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range"]
 
@@ -121,26 +121,28 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
     ``now`` must be timezone-aware; calendar units are those of ``tz``.
     """
     if now.tzinfo is None:
-        raise ValueError("now must be timezone-aware")
+        raise ParameterError("now must be timezone-aware", field="now")
     # NFKC folds full-width digits, letters and tildes ("３日前", "ｔｏｄａｙ") to ASCII.
     normal = " ".join(unicodedata.normalize("NFKC", text).split())
     try:
         span = _relative(normal.casefold(), now.astimezone(tz).date(), text)
         found = _to_utc(span, tz) if span else _iso_range(normal.upper(), tz)
+    except EngineValueError:
+        raise
     except (ValueError, OverflowError) as exc:
-        raise InvalidInput(
+        raise DateRangeError(
             f"date range {text!r} is not a valid calendar date in years 1-9999 ({exc}); "
             f"accepted forms: {_forms()}",
             field="date_range",
         ) from exc
     if found is None:
-        raise InvalidInput(
+        raise DateRangeError(
             f"cannot read {text!r} as a date range; accepted forms: {_forms()}",
             field="date_range",
         )
     if found.start >= found.end:
         problem = "is empty" if found.start == found.end else "ends before it starts"
-        raise InvalidInput(f"date range {text!r} {problem}", field="date_range")
+        raise DateRangeError(f"date range {text!r} {problem}", field="date_range")
     return found
 
 
@@ -185,7 +187,7 @@ def _month_start(year: int, month: int) -> date:
 def _positive(token: str, original: str) -> int:
     value = _number(token)
     if value < 1:
-        raise InvalidInput(
+        raise DateRangeError(
             f"date range {original!r}: N must be a positive whole number", field="date_range"
         )
     return value

@@ -11,16 +11,21 @@ fall to ~22% retrievability, not to 90% as in canonical FSRS. We follow the spec
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import numpy as np
+
+from omoide.engine.errors import ParameterError
 
 __all__ = [
     "DECAY",
     "FACTOR",
     "RECALL_FACTOR",
     "STABILITY_CAP_DAYS",
+    "current_strength",
     "elapsed_days",
     "initial_stability",
+    "recall_anchor",
     "recall_counts",
     "recalled_stability",
     "retrievability",
@@ -33,6 +38,8 @@ FACTOR = 19.0
 RECALL_FACTOR = 1.5
 STABILITY_CAP_DAYS = 365.0
 _HOURS_PER_DAY = 24.0
+
+When = TypeVar("When", datetime, float)
 
 
 def retrievability(elapsed_days: float, stability_days: float) -> float:
@@ -86,6 +93,24 @@ def elapsed_days(since: datetime, now: datetime) -> float:
     return max(hours, 0.0) / _HOURS_PER_DAY
 
 
+def recall_anchor(last_accessed: When | None, created_at: When) -> When:
+    """Where t of R(t) starts: the last recall, or the creation for a memory never recalled.
+
+    The one statement of "time since last access": the decay job (on Julian days, in SQL),
+    live strength in search and context, and the dashboard's forgetting curve all count from
+    here. Any time type works (datetime, or a number of days) as long as both are the same.
+    """
+    return created_at if last_accessed is None else last_accessed
+
+
+def current_strength(importance: float, stability_days: float, *,
+                     last_accessed: datetime | None, created_at: datetime,
+                     now: datetime) -> float:
+    """strength at ``now``, t counted from :func:`recall_anchor` (never below 0)."""
+    since = recall_anchor(last_accessed, created_at)
+    return strength(importance, elapsed_days(since, now), stability_days)
+
+
 def strengths(
     importance: np.ndarray, stability: np.ndarray, elapsed_hours: np.ndarray
 ) -> np.ndarray:
@@ -95,11 +120,12 @@ def strengths(
     """
     stability = np.asarray(stability, dtype=np.float64)
     if not np.all(stability > 0.0):  # also rejects NaN, like retrievability()
-        raise ValueError("stability must be positive")
+        raise ParameterError("stability must be positive", field="stability")
     days = np.maximum(np.asarray(elapsed_hours, dtype=np.float64), 0.0) / _HOURS_PER_DAY
     return np.asarray(importance, dtype=np.float64) * (1.0 + FACTOR * days / stability) ** DECAY
 
 
 def _check_stability(stability_days: float) -> None:
     if not stability_days > 0.0:
-        raise ValueError(f"stability must be positive, got {stability_days}")
+        raise ParameterError(f"stability must be positive, got {stability_days}",
+                             field="stability")

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from omoide.engine.errors import ParameterError
+
 __all__ = [
     "DEFAULT_METHOD",
     "DEFAULT_WEIGHTS",
@@ -71,9 +73,9 @@ class FusionWeights:
 
     def __post_init__(self) -> None:
         if self.keyword < 0 or self.semantic < 0 or self.keyword + self.semantic == 0:
-            raise ValueError("fusion weights must be non-negative and not both zero")
+            raise ParameterError("fusion weights must be non-negative and not both zero")
         if self.k < 0:
-            raise ValueError("RRF k must be non-negative")
+            raise ParameterError("RRF k must be non-negative")
 
 
 DEFAULT_WEIGHTS = FusionWeights()
@@ -90,7 +92,7 @@ def rrf(
     """Weighted reciprocal rank fusion of id lists (best first); an id repeated within one list
     counts at its best rank."""
     if len(ranked_lists) != len(weights):
-        raise ValueError("one weight per ranked list")
+        raise ParameterError("one weight per ranked list")
     totals: dict[int, float] = {}
     for ids, weight in zip(ranked_lists, weights, strict=True):
         seen: set[int] = set()
@@ -200,7 +202,7 @@ def blend_strength(score: float, strength: float, importance_weight: float) -> f
     [0, 1]; ``importance_weight`` outside [0, 1] is a caller bug.
     """
     if not 0.0 <= importance_weight <= 1.0:
-        raise ValueError("importance_weight must be within [0, 1]")
+        raise ParameterError("importance_weight must be within [0, 1]", field="importance_weight")
     strength = min(max(strength, 0.0), 1.0)
     return score * ((1.0 - importance_weight) + importance_weight * strength)
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import FusionMethod, FusionWeights, gate_keyword
 
 __all__ = [
@@ -69,19 +70,19 @@ class SearchPlan:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
                      "episode_pool", "max_window", "fallback_notes"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1")
+                raise ParameterError(f"{name} must be at least 1")
         if self.neighbours < 0:
-            raise ValueError("neighbours must be non-negative")
+            raise ParameterError("neighbours must be non-negative")
         if self.max_window < 2 * self.neighbours + 1:
-            raise ValueError("max_window must hold a turn and its neighbours")
+            raise ParameterError("max_window must hold a turn and its neighbours")
         if self.rrf_k < 0:
-            raise ValueError("rrf_k must be non-negative")
+            raise ParameterError("rrf_k must be non-negative")
         for name in ("keyword_weight", "semantic_weight"):
             value = getattr(self, name)
             if value is not None and value < 0:
-                raise ValueError(f"{name} must be non-negative")
+                raise ParameterError(f"{name} must be non-negative")
         if not 0.0 <= self.fallback_similarity <= 1.0:
-            raise ValueError("fallback_similarity must be within [0, 1]")
+            raise ParameterError("fallback_similarity must be within [0, 1]")
         object.__setattr__(self, "fusion", FusionMethod(self.fusion))
         object.__setattr__(self, "episodes", EpisodeRule(self.episodes))
 
@@ -130,8 +131,8 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
 
 
 def preset(name: str) -> SearchPlan:
-    """The named preset; ValueError naming the known ones otherwise."""
+    """The named preset; ParameterError (a ValueError) naming the known ones otherwise."""
     try:
         return PRESETS[name]
     except KeyError:
-        raise ValueError(f"unknown search plan {name!r}; known: {', '.join(PRESETS)}") from None
+        raise ParameterError(f"unknown search plan {name!r}; known: {', '.join(PRESETS)}") from None

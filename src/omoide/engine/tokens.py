@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.errors import InvalidInput
+from omoide.engine.errors import ParameterError
 
 __all__ = ["ELLIPSIS", "estimate_tokens", "truncate_to_tokens"]
 
@@ -80,7 +80,7 @@ def truncate_to_tokens(text: str, max_tokens: int) -> str:
     one token, so it is used from ``max_tokens >= 2`` on).
     """
     if max_tokens < 0:
-        raise InvalidInput(f"max_tokens must be 0 or more, got {max_tokens}", field="max_tokens")
+        raise ParameterError(f"max_tokens must be 0 or more, got {max_tokens}", field="max_tokens")
     if estimate_tokens(text) <= max_tokens:
         return text
     # Reserve one token for the ellipsis unless that would leave no room for text.

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from omoide.errors import InvalidInput, OmoideError
+from omoide.errors import InvalidInput, LLMOutputError
 
 __all__ = [
     "DEFAULT_BASE_URLS",
@@ -54,13 +54,6 @@ class LLM(Protocol):
     ) -> str:
         """The model's answer as text; raises UpstreamUnavailable when it cannot be had."""
         ...
-
-
-class LLMOutputError(OmoideError):
-    """The model answered, but not in the shape we asked for (e.g. no JSON in the text)."""
-
-    status = 502
-    code = "llm_bad_output"
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,9 @@ from omoide.model.episodes import (
 )
 from omoide.model.jobs import PERIODIC_KINDS, Job, JobCounts, JobRow
 from omoide.model.memory import (
+    MEMORY_FIELDS,
     UNSET,
+    VERSIONED_FIELDS,
     CreateOutcome,
     Link,
     LinkType,
@@ -54,14 +56,17 @@ from omoide.model.memory import (
     Source,
     Unset,
     VersionChange,
+    memory_values,
 )
 
 __all__ = [
-    "DEFAULT_BLOCK_TYPE", "DEFAULT_MAX_TOKENS", "PERIODIC_KINDS", "PERSONA_NAME", "UNSET",
+    "DEFAULT_BLOCK_TYPE", "DEFAULT_MAX_TOKENS", "MEMORY_FIELDS", "PERIODIC_KINDS", "PERSONA_NAME",
+    "UNSET", "VERSIONED_FIELDS",
     "ApiKeyRecord", "Block", "BlockPatch", "CreateOutcome", "Episode", "Erased", "Event", "Job",
     "JobCounts", "JobRow", "KeyInfo", "KeywordHit", "Link", "LinkType", "Memory", "MemoryKind",
     "MemoryStats", "MemoryStatus", "MemoryVersion", "NewEpisode", "NewEvent", "NewMemory",
     "OpenedSession", "Persona", "PersonaSummary", "RecordedEmbedder", "SearchFilters",
     "SearchHit", "SearchMode", "Session", "SessionMark", "SessionRow", "Source", "StaleRow",
-    "StateEntry", "StateKind", "Unset", "VersionChange", "check_persona_name", "new_session_id",
+    "StateEntry", "StateKind", "Unset", "VersionChange", "check_persona_name", "memory_values",
+    "new_session_id",
 ]

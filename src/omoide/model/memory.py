@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 __all__ = [
+    "MEMORY_FIELDS",
     "UNSET",
+    "VERSIONED_FIELDS",
     "CreateOutcome",
     "Link",
     "LinkType",
@@ -25,6 +28,7 @@ __all__ = [
     "Source",
     "Unset",
     "VersionChange",
+    "memory_values",
 ]
 
 
@@ -128,6 +132,34 @@ class Memory:
         """A past fact at ``when``: superseded, or its validity window has ended."""
         return self.superseded_by is not None or (
             self.valid_until is not None and self.valid_until <= when)
+
+
+VERSIONED_FIELDS = ("content", "kind", "importance", "tags", "emotion_type",
+                    "emotion_intensity", "valid_from", "valid_until", "superseded_by",
+                    "summary_ref", "status", "metadata")
+"""What a version row's before/after image records: every field a change can touch."""
+
+MEMORY_FIELDS = ("key", "persona", *VERSIONED_FIELDS[:6], "source", "source_ref",
+                 "created_at", "updated_at", "strength", "stability", "access_count",
+                 "last_accessed", *VERSIONED_FIELDS[6:])
+"""The memory's JSON fields (HTTP, MCP, CLI), in their order; the versioned ones among them."""
+
+
+def memory_values(memory: Memory, names: tuple[str, ...],
+                  stamp: Callable[[datetime], str]) -> dict[str, Any]:
+    """``{name: value}`` for ``names`` as JSON values: enums as their text, tags as a list,
+    datetimes through ``stamp`` (the caller's format), ``None`` kept as ``None``."""
+    out: dict[str, Any] = {}
+    for name in names:
+        value = getattr(memory, name)
+        if isinstance(value, StrEnum):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, datetime):
+            value = stamp(value)
+        out[name] = value
+    return out
 
 
 @dataclass(frozen=True)

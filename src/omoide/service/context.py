@@ -32,7 +32,7 @@ from omoide.engine.context import (
     choose_language,
     user_address,
 )
-from omoide.engine.fsrs import elapsed_days, strength
+from omoide.engine.fsrs import current_strength
 from omoide.errors import InvalidInput
 from omoide.model import Memory, SessionMark
 from omoide.service.blocks import BlockService
@@ -148,9 +148,12 @@ def _live_strengths(memories: MemoryHandle, now: datetime) -> list[tuple[float, 
     """
     out = []
     for row in memories.active_rows_for_strength():
-        since = parse_iso(row["last_accessed"] or row["created_at"])
-        out.append((strength(row["importance"], elapsed_days(since, now), row["stability"]),
-                    int(row["id"])))
+        last_accessed = row["last_accessed"]
+        value = current_strength(
+            row["importance"], row["stability"], now=now,
+            last_accessed=None if last_accessed is None else parse_iso(last_accessed),
+            created_at=parse_iso(row["created_at"]))
+        out.append((value, int(row["id"])))
     return out
 
 

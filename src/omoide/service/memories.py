@@ -15,7 +15,7 @@ from typing import Any
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.classify import find_value_change
-from omoide.engine.fsrs import elapsed_days, initial_stability, strength
+from omoide.engine.fsrs import current_strength, initial_stability
 from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
     UNSET,
@@ -53,8 +53,9 @@ MAX_CONTENT_CHARS = 50_000
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
     """The memory with ``strength`` computed for ``now`` (independent of the decay job)."""
-    since = memory.last_accessed or memory.created_at
-    value = strength(memory.importance, elapsed_days(since, now), memory.stability)
+    value = current_strength(memory.importance, memory.stability,
+                             last_accessed=memory.last_accessed, created_at=memory.created_at,
+                             now=now)
     return memory.__class__(**{**memory.__dict__, "strength": value})
 
 

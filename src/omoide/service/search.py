@@ -30,6 +30,7 @@ from omoide.service.validate import (
     check_text,
     check_timestamp,
     check_unit_interval,
+    engine_input,
 )
 from omoide.store.port import Store
 
@@ -108,8 +109,9 @@ class SearchService:
         cfg = self.settings.get(persona)
         created_from = created_until = None
         if date_range is not None and str(date_range).strip():
-            span = parse_date_range(check_text(str(date_range), "date_range"), now=self.clock.now(),
-                                    tz=ZoneInfo(cfg.timezone))
+            with engine_input():
+                span = parse_date_range(check_text(str(date_range), "date_range"),
+                                        now=self.clock.now(), tz=ZoneInfo(cfg.timezone))
             created_from, created_until = span.start, span.end
         filters = SearchFilters(
             tags=check_tags(tags, limit=MAX_FILTER_TAGS),

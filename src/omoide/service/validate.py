@@ -15,6 +15,8 @@ Bounds (docs/api.md lists them):
 - tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
 - external ids: 1–200 characters, no control characters;
 - metadata: a JSON object of at most 10,000 characters as JSON, nested at most 8 deep.
+
+Also the one place where the engine's errors meet the caller: :func:`engine_input`.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from omoide.engine.errors import EngineValueError
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind
 
@@ -59,6 +63,7 @@ __all__ = [
     "check_unit_interval",
     "check_window",
     "check_window_fits",
+    "engine_input",
     "matches",
 ]
 
@@ -270,3 +275,14 @@ def _depth(value: Any) -> int:
             stack.extend((child, level) for child in
                          (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+@contextmanager
+def engine_input() -> Iterator[None]:
+    """Around an engine call that reads a caller's value: the engine's own
+    :class:`~omoide.engine.errors.EngineValueError` becomes ``InvalidInput`` (422 / a tool
+    error) with the engine's message and field."""
+    try:
+        yield
+    except EngineValueError as exc:
+        raise InvalidInput(exc.message, field=exc.field) from exc

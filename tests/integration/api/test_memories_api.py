@@ -88,6 +88,16 @@ def test_search_with_filters_over_http(rin: httpx.Client) -> None:
     assert [r["content"] for r in reply.json()["results"]] == ["Trip to Kyoto"]
 
 
+def test_an_unreadable_date_range_is_a_422_naming_the_field(rin: httpx.Client) -> None:
+    """The engine's DateRangeError, mapped to InvalidInput at the service, is the one body."""
+    reply = rin.get("/api/search/rin", params={"q": "trip", "date_range": "sometime soon"})
+    assert reply.status_code == 422
+    error = reply.json()["error"]
+    assert set(error) == {"code", "message", "field"}
+    assert (error["code"], error["field"]) == ("invalid_input", "date_range")
+    assert error["message"].startswith("cannot read 'sometime soon' as a date range")
+
+
 @pytest.mark.parametrize(("body", "field"), [
     pytest.param({"content": ""}, "content", id="empty"),
     pytest.param({"content": " "}, "content", id="blank"),

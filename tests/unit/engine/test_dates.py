@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.dates import ACCEPTED_FORMS, DateRange, parse_date_range
-from omoide.errors import InvalidInput
+from omoide.engine.errors import DateRangeError
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -240,11 +240,11 @@ def test_parse_date_range_keeps_exact_instants_when_range_has_timestamps(
     ],
 )
 def test_parse_date_range_lists_accepted_forms_when_text_unrecognised(text: str) -> None:
-    with pytest.raises(InvalidInput) as caught:
+    with pytest.raises(DateRangeError) as caught:
         parse(text)
     assert f"cannot read {text!r} as a date range" in caught.value.message
     assert all(form in caught.value.message for form in ACCEPTED_FORMS)
-    assert caught.value.fields == {"field": "date_range"}
+    assert caught.value.field == "date_range"
 
 
 @pytest.mark.parametrize(
@@ -266,7 +266,7 @@ def test_parse_date_range_lists_accepted_forms_when_text_unrecognised(text: str)
     ],
 )
 def test_parse_date_range_names_value_when_it_cannot_be_a_range(text: str, reason: str) -> None:
-    with pytest.raises(InvalidInput) as caught:
+    with pytest.raises(DateRangeError) as caught:
         parse(text)
     assert repr(text) in caught.value.message
     assert reason in caught.value.message

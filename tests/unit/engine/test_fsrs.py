@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.fsrs import (
+    current_strength,
     elapsed_days,
     initial_stability,
+    recall_anchor,
     recall_counts,
     recalled_stability,
     retrievability,
@@ -204,3 +206,29 @@ def test_strengths_handle_a_million_rows_well_under_a_second() -> None:
     assert result.shape == (rows,)
     assert bool(np.all((result >= 0.0) & (result <= importance)))
     assert took < 1.0  # typically 10-80 ms on a shared 2-core machine
+
+
+_HOURS = st.floats(min_value=0.0, max_value=24 * 3650, allow_nan=False)
+_T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@given(importance=st.floats(0.0, 1.0), stability=st.floats(0.1, 365.0), age=_HOURS,
+       recalled=st.one_of(st.none(), _HOURS), later=_HOURS)
+def test_current_strength_counts_from_the_last_recall_else_from_creation(
+        importance: float, stability: float, age: float, recalled: float | None,
+        later: float) -> None:
+    created = _T0
+    last = None if recalled is None else created + timedelta(hours=min(recalled, age))
+    now = created + timedelta(hours=age + later)
+    since = created if last is None else last
+    expected = strength(importance, elapsed_days(since, now), stability)
+    got = current_strength(importance, stability, last_accessed=last, created_at=created, now=now)
+    assert got == expected
+    assert got <= importance
+
+
+def test_recall_anchor_works_on_any_time_scale() -> None:
+    """The decay job passes Julian day numbers; services pass datetimes."""
+    assert recall_anchor(None, 2461000.5) == 2461000.5
+    assert recall_anchor(2461003.25, 2461000.5) == 2461003.25
+    assert recall_anchor(None, _T0) == _T0

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omoide.embed.hashing import HashEmbedder
+from omoide.engine.errors import ParameterError
 from omoide.engine.segment import BoundaryReason, Segment, SegmentParams, Turn, segment_offline
-from omoide.errors import InvalidInput
 
 T0 = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 PARAMS = SegmentParams()
@@ -269,14 +269,14 @@ def test_rerun_over_open_segment_keeps_its_start() -> None:
 
 
 def test_segment_offline_rejects_vectors_when_rows_do_not_match_turns() -> None:
-    with pytest.raises(InvalidInput, match="one vector row per turn"):
+    with pytest.raises(ParameterError, match="one vector row per turn"):
         segment_offline(_turns([NEUTRAL] * 3), _same_vectors(2), params=PARAMS, final=True)
 
 
 def test_segment_offline_rejects_turns_when_indexes_do_not_increase() -> None:
     turns = [Turn(0, "Aki", NEUTRAL), Turn(0, "Ben", NEUTRAL)]
 
-    with pytest.raises(InvalidInput, match="strictly increasing"):
+    with pytest.raises(ParameterError, match="strictly increasing"):
         segment_offline(turns, _same_vectors(2), params=PARAMS, final=True)
 
 
@@ -290,10 +290,10 @@ def test_segment_offline_rejects_turns_when_indexes_do_not_increase() -> None:
     ],
 )
 def test_segment_params_reject_value_when_out_of_range(change: dict, field: str) -> None:
-    with pytest.raises(InvalidInput) as err:
+    with pytest.raises(ParameterError) as err:
         SegmentParams(**change)
 
-    assert err.value.fields["field"] == field
+    assert err.value.field == field
 
 
 _TEXTS = st.sampled_from(

@@ -2,8 +2,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from omoide.engine.errors import ParameterError
 from omoide.engine.tokens import ELLIPSIS, estimate_tokens, truncate_to_tokens
-from omoide.errors import InvalidInput
 
 # Broad Unicode plus a dense mix of the classes the estimate tells apart.
 MIXED = "ab Zq 09_,.:/()-!今日は天気ですねカタカナ、。「」ｔｏ３éжЖ😀\u3000\n\t"
@@ -81,7 +81,7 @@ def test_truncate_to_tokens_returns_text_unchanged_when_it_fits() -> None:
 
 
 def test_truncate_to_tokens_rejects_negative_budget() -> None:
-    with pytest.raises(InvalidInput, match="max_tokens must be 0 or more, got -1"):
+    with pytest.raises(ParameterError, match="max_tokens must be 0 or more, got -1"):
         truncate_to_tokens("hello", -1)
 
 

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from omoide import __version__
-from omoide.api.errors import error_body
+from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import AccessLog, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
@@ -72,8 +72,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(OmoideError)
     async def omoide_error(_: Request, exc: OmoideError) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+        return error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -25,7 +25,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from omoide.api.errors import error_body
+from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.errors import OmoideError
@@ -87,8 +87,7 @@ class McpEndpoint:
             persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
             scope[PERSONA_SCOPE_KEY] = persona  # for the request log
         except OmoideError as exc:
-            headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-            return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+            return error_response(exc)
         return None
 
 

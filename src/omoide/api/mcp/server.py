@@ -1,29 +1,34 @@
-"""The MCP server object: tool registration, persona resolution and the one error path.
+"""The MCP server object: tool registration, persona resolution and argument errors.
 
-A tool here validates its arguments (the input schema does most of it), calls one service
-method, and returns the ``api/render.py`` dict as structured content plus a readable text
-rendering of the same dict. Logic stays in the services, so MCP and HTTP cannot drift apart.
+A tool (``tools_*.py``) validates its arguments (the input schema does most of it), calls one
+service method, and returns the ``api/render.py`` dict as structured content plus a readable
+text rendering of the same dict, through ``tooling.answer``. Logic stays in the services, so MCP
+and HTTP cannot drift apart.
 
 Every failure a caller can fix reaches the model as a tool error with a message it can act on:
-schema violations are rewritten from pydantic's report into one line per argument, and an
-:class:`OmoideError` goes through ``api/errors.tool_error_message`` — never a traceback or a repr.
+schema violations are rewritten here from pydantic's report into one line per argument, and an
+:class:`OmoideError` goes through ``api/errors.tool_error_message`` (in ``tooling.answer``) —
+never a traceback or a repr.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
-from omoide.errors import Forbidden, InvalidInput, OmoideError
+from omoide.api.mcp.tooling import PersonaResolver
+from omoide.api.mcp.tools_context import register_context_tools
+from omoide.api.mcp.tools_episodes import register_episode_tools
+from omoide.api.mcp.tools_memory import register_memory_tools
+from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
 from omoide.wiring import Omoide
 
@@ -33,14 +38,9 @@ __all__ = [
     "build_mcp_server",
     "fixed_persona",
     "persona_for_key",
-    "run_tool",
-    "tool_result",
 ]
 
 logger = logging.getLogger(__name__)
-
-PersonaResolver = Callable[[Context], str]
-"""Who the calling client is, per call: fixed for stdio, from the Bearer key over HTTP."""
 
 INSTRUCTIONS = (
     "Omoide is your long-term memory. Call session_begin once at the start of a conversation "
@@ -80,20 +80,6 @@ def persona_for_key(auth: AuthService, authorization: str | None) -> str:
     return principal.persona
 
 
-def tool_result(structured: dict[str, Any], text: str) -> CallToolResult:
-    """One result shape for every tool: the render_* dict plus its readable rendering."""
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=structured)
-
-
-def run_tool(fn: Callable[[], CallToolResult]) -> CallToolResult:
-    """Run a tool body; an :class:`OmoideError` becomes a ToolError the model can act on."""
-    try:
-        return fn()
-    except OmoideError as exc:
-        raise ToolError(tool_error_message(exc)) from exc
-
-
 class OmoideMCP(MCPServer):
     """MCPServer whose argument errors read as one clear line per bad argument."""
 
@@ -130,10 +116,6 @@ def _short(value: Any, limit: int = 60) -> str:
 
 def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:
     """The MCP server with every tool registered, bound to ``omoide`` and a persona resolver."""
-    from omoide.api.mcp.tools_context import register_context_tools
-    from omoide.api.mcp.tools_episodes import register_episode_tools
-    from omoide.api.mcp.tools_memory import register_memory_tools
-
     server = OmoideMCP("omoide", title="Omoide memory", version=__version__,
                        instructions=INSTRUCTIONS, log_level="WARNING")
     register_context_tools(server, omoide, persona_of)

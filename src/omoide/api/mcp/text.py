@@ -10,14 +10,19 @@ from typing import Any
 
 __all__ = [
     "changes_text",
+    "context_text",
     "create_text",
     "deleted_text",
+    "ended_text",
     "history_text",
     "memory_text",
     "past_mark",
+    "recorded_text",
     "search_text",
+    "session_start_text",
     "state_history_text",
     "stats_text",
+    "updated_text",
 ]
 
 _PREVIEW = 200
@@ -49,6 +54,10 @@ def memory_text(memory: dict[str, Any], *, title: str = "Memory") -> str:
     return "\n".join(lines)
 
 
+def updated_text(memory: dict[str, Any]) -> str:
+    return memory_text(memory, title="Updated memory")
+
+
 def create_text(outcome: dict[str, Any]) -> str:
     if outcome["status"] == "duplicate":
         dup = outcome["duplicate_of"]
@@ -59,8 +68,30 @@ def create_text(outcome: dict[str, Any]) -> str:
 
 
 def deleted_text(memory: dict[str, Any]) -> str:
+    """A tombstone (the memory) or a purge (``{persona, key, status: "purged"}``)."""
+    if memory["status"] == "purged":
+        return f"Erased memory {memory['key']}: it and its history are gone."
     return (f"Deleted {memory['key']} (tombstoned; its history stays readable with "
             f"memory_history): {_preview(memory['content'])}")
+
+
+def context_text(context: dict[str, Any]) -> str:
+    """get_context: the context text itself, written by the service for the model."""
+    return str(context["text"])
+
+
+def session_start_text(start: dict[str, Any]) -> str:
+    return f"{start['text']}\n\n(session {start['session_id']})"
+
+
+def recorded_text(recorded: dict[str, Any]) -> str:
+    duplicates = recorded["duplicates"]
+    return (f"recorded {recorded['accepted']} turn(s) in {recorded['session_id']}"
+            + (f" ({duplicates} already recorded)" if duplicates else ""))
+
+
+def ended_text(ended: dict[str, Any]) -> str:
+    return f"session {ended['session_id']} ended; consolidating"
 
 
 def search_text(result: dict[str, Any]) -> str:

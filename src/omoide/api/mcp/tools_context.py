@@ -1,8 +1,8 @@
 """MCP tools over persona context: session_begin, get_context, update_context, user_state_history.
 
 Each tool calls one ContextService / StateService method and returns the HTTP API's shape
-(``render_*`` from ``api/http/routes/context.py``) plus text. For session_begin and get_context
-the text is the context itself, written by the service for the model to read as-is.
+(``render_*`` from ``api/render.py``) plus text, through ``tooling.answer``. For session_begin
+and get_context the text is the context itself, written by the service for the model to read.
 """
 
 from __future__ import annotations
@@ -10,29 +10,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.api.mcp import text
-from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
+from omoide.api.mcp.tooling import APPEND, READ_ONLY, SET, PersonaResolver, Result, answer
 from omoide.api.render import (
     render_changes,
     render_context,
     render_session_start,
-    render_state_entry,
+    render_state_history,
 )
 from omoide.wiring import Omoide
 
 __all__ = ["register_context_tools"]
-
-Result = Annotated[CallToolResult, dict[str, Any]]
-
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
-WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False,
-                        openWorldHint=False)
-# Writing the same values twice changes nothing (unchanged values write no row).
-STATE_WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
-                              openWorldHint=False)
 
 StateValue = Annotated[str | None, Field(min_length=1, max_length=2000)]
 
@@ -72,7 +62,7 @@ def _values(model: BaseModel | None) -> dict[str, Any] | None:
 def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: PersonaResolver) -> None:
     context, state = omoide.context, omoide.state
 
-    @server.tool(title="Begin a session", annotations=WRITE)
+    @server.tool(title="Begin a session", annotations=APPEND)
     def session_begin(ctx: Context) -> Result:
         """Call this once at the start of every conversation, before replying. It opens a
         session and returns your context as text to read: who you are and your current state,
@@ -81,12 +71,8 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         A session you left open is ended first, so nothing said in it is lost.
         Returns {session_id, started_at, previous_session_at, text, sections, ...}.
         Example: session_begin()."""
-
-        def body() -> CallToolResult:
-            out = render_session_start(context.session_begin(persona_of(ctx)))
-            return tool_result(out, f"{out['text']}\n\n(session {out['session_id']})")
-
-        return run_tool(body)
+        return answer(lambda: render_session_start(context.session_begin(persona_of(ctx))),
+                      text.session_start_text)
 
     @server.tool(title="Read the context", annotations=READ_ONLY)
     def get_context(ctx: Context) -> Result:
@@ -95,14 +81,10 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         memories, or when you need to re-check how to address the user.
         Returns {persona, text, sections, language, tokens, budget_tokens, omitted}.
         Example: get_context()."""
+        return answer(lambda: render_context(context.get_context(persona_of(ctx))),
+                      text.context_text)
 
-        def body() -> CallToolResult:
-            out = render_context(context.get_context(persona_of(ctx)))
-            return tool_result(out, out["text"])
-
-        return run_tool(body)
-
-    @server.tool(title="Update user info / own state", annotations=STATE_WRITE)
+    @server.tool(title="Update user info / own state", annotations=SET)
     def update_context(
         ctx: Context,
         user_info: Annotated[UserInfo | None, Field(description=(
@@ -119,14 +101,12 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         Example: update_context(user_info={"name": "Rau", "preferred_address": "Rau-san"},
         persona_state={"mood": "happy"})."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            changes = context.update_context(persona, user_info=_values(user_info),
-                                             persona_state=_values(persona_state))
-            out = render_changes(persona, changes)
-            return tool_result(out, text.changes_text(out))
+            return render_changes(persona, context.update_context(
+                persona, user_info=_values(user_info), persona_state=_values(persona_state)))
 
-        return run_tool(body)
+        return answer(body, text.changes_text)
 
     @server.tool(title="User state history", annotations=READ_ONLY)
     def user_state_history(
@@ -141,11 +121,9 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         Returns {persona, key, history: [{value, valid_from, valid_until, is_current}]}.
         Example: user_state_history(key="name")."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            entries = state.get_user_state_history(persona, key, at)
-            out = {"persona": persona, "key": key,
-                   "history": [render_state_entry(e) for e in entries]}
-            return tool_result(out, text.state_history_text(out))
+            return render_state_history(persona, key,
+                                        state.get_user_state_history(persona, key, at))
 
-        return run_tool(body)
+        return answer(body, text.state_history_text)

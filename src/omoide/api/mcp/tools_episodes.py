@@ -10,21 +10,23 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from omoide.api.mcp import text
-from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
-from omoide.api.render import render_hit, ts
+from omoide.api.mcp.tooling import (
+    APPEND,
+    READ_ONLY,
+    SET,
+    DateRangeText,
+    PersonaResolver,
+    Result,
+    SearchText,
+    answer,
+)
+from omoide.api.render import render_search, ts
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
-
-Result = Annotated[CallToolResult, dict[str, Any]]
-
-WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
-                        openWorldHint=False)
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
 SessionId = Annotated[str, Field(min_length=1, max_length=128, description=(
     "The session_id that session_begin returned."))]
@@ -57,7 +59,7 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
                            persona_of: PersonaResolver) -> None:
     sessions, search = omoide.sessions, omoide.search
 
-    @server.tool(title="Record conversation turns", annotations=WRITE)
+    @server.tool(title="Record conversation turns", annotations=APPEND)
     def session_record(
         ctx: Context,
         session_id: SessionId,
@@ -72,18 +74,16 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
         Example: session_record(session_id="ses_…", turns=[{"speaker": "Rau", "role": "user",
         "content": "I adopted a cat named Miso!"}])."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             sessions.open(persona, session_id=session_id)
-            events = [t.event() for t in turns]
-            accepted, duplicates = sessions.record(persona, session_id, events)
-            out = {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
-            return tool_result(out, f"recorded {accepted} turn(s) in {session_id}"
-                               + (f" ({duplicates} already recorded)" if duplicates else ""))
+            accepted, duplicates = sessions.record(persona, session_id,
+                                                   [t.event() for t in turns])
+            return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
 
-        return run_tool(body)
+        return answer(body, text.recorded_text)
 
-    @server.tool(title="End the session", annotations=WRITE)
+    @server.tool(title="End the session", annotations=SET)
     def session_end(ctx: Context, session_id: SessionId) -> Result:
         """Mark the conversation as finished, at its end (goodbye, or the user leaving). The
         last turns become an episode and everything is consolidated into notes in the
@@ -91,20 +91,19 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
         turn, or by the next session_begin). Returns {session_id, ended_at}.
         Example: session_end(session_id="ses_…")."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             ended = sessions.end(persona_of(ctx), session_id)
-            out = {"session_id": ended.session_id, "ended_at": ts(ended.ended_at)}
-            return tool_result(out, f"session {ended.session_id} ended; consolidating")
+            return {"session_id": ended.session_id, "ended_at": ts(ended.ended_at)}
 
-        return run_tool(body)
+        return answer(body, text.ended_text)
 
     @server.tool(title="Search past conversations", annotations=READ_ONLY)
     def episode_search(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=2000, description=(
+        query: Annotated[SearchText, Field(description=(
             "What to look for in past conversations, in any language."))],
         top_k: Annotated[int, Field(ge=1, le=50, description="How many excerpts.")] = 5,
-        date_range: Annotated[str | None, Field(max_length=100, description=(
+        date_range: Annotated[DateRangeText, Field(description=(
             "When it was said: 'last week', '先週', '2026-03-01..2026-03-31'."))] = None,
     ) -> Result:
         """Search the raw conversation log (episodes) for what was actually said: each result
@@ -113,13 +112,10 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
         exact words or date. Returns {persona, query, results: [...]}.
         Example: episode_search(query="when did we talk about the trip to Lisbon")."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             request = search.build_request(persona, query=query, top_k=top_k,
                                            date_range=date_range)
-            found = search.search_episodes(persona, request)
-            out = {"persona": persona, "query": found.query, "mode": str(found.mode),
-                   "results": [render_hit(h) for h in found.results]}
-            return tool_result(out, text.search_text(out))
+            return render_search(persona, search.search_episodes(persona, request))
 
-        return run_tool(body)
+        return answer(body, text.search_text)

@@ -10,18 +10,32 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from omoide.api.mcp import text
-from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
-from omoide.api.render import render_create, render_hit, render_memory, render_stats, render_version
+from omoide.api.mcp.tooling import (
+    APPEND,
+    ERASE,
+    READ_ONLY,
+    SET,
+    DateRangeText,
+    PersonaResolver,
+    Result,
+    SearchText,
+    answer,
+)
+from omoide.api.render import (
+    render_create,
+    render_history,
+    render_memory,
+    render_purged,
+    render_search,
+    render_stats,
+)
 from omoide.model import UNSET, Unset
 from omoide.wiring import Omoide
 
 __all__ = ["register_memory_tools"]
-
-Result = Annotated[CallToolResult, dict[str, Any]]
 
 Key = Annotated[str, Field(min_length=1, max_length=64,
                            description="The memory's key, e.g. 'mem_3f2a9c01d4e5b6a7' (from "
@@ -36,12 +50,6 @@ Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 When = Annotated[str | None, Field(
     max_length=64, description="ISO-8601 date or time, e.g. '2026-03-01' or "
                                "'2026-03-01T09:30:00+09:00'.")]
-
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
-WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False,
-                        openWorldHint=False)
-DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True,
-                              openWorldHint=False)
 
 
 def _given(**fields: Any) -> dict[str, Any]:
@@ -59,7 +67,7 @@ def _bound(value: str | None) -> str | Unset | None:
 def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: PersonaResolver) -> None:
     memories, search = omoide.memories, omoide.search
 
-    @server.tool(title="Store a memory", annotations=WRITE)
+    @server.tool(title="Store a memory", annotations=APPEND)
     def memory_create(
         ctx: Context,
         content: Annotated[str, Field(min_length=1, description=(
@@ -87,16 +95,15 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         Example: memory_create(content="The user's sister Mei lives in Osaka",
         kind="fact", importance=0.7, tags=["family"])."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             new = memories.build_new(**_given(
                 content=content, importance=importance, tags=tags, kind=kind,
                 emotion_type=emotion_type, emotion_intensity=emotion_intensity,
                 valid_from=valid_from, valid_until=valid_until, metadata=metadata))
-            out = render_create(memories.create(persona, new, changed_by="mcp"))
-            return tool_result(out, text.create_text(out))
+            return render_create(memories.create(persona, new, changed_by="mcp"))
 
-        return run_tool(body)
+        return answer(body, text.create_text)
 
     @server.tool(title="Read a memory", annotations=READ_ONLY)
     def memory_read(ctx: Context, key: Key) -> Result:
@@ -104,14 +111,10 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         newer memory superseded it. Use it when a search result or a link names a key you want
         in full. Reading counts as recalling it (it will fade more slowly).
         Returns the memory object. Example: memory_read(key="mem_3f2a9c01d4e5b6a7")."""
+        return answer(lambda: render_memory(memories.get(persona_of(ctx), key)),
+                      text.memory_text)
 
-        def body() -> CallToolResult:
-            out = render_memory(memories.get(persona_of(ctx), key))
-            return tool_result(out, text.memory_text(out))
-
-        return run_tool(body)
-
-    @server.tool(title="Correct a memory", annotations=WRITE)
+    @server.tool(title="Correct a memory", annotations=SET)
     def memory_update(
         ctx: Context,
         key: Key,
@@ -137,19 +140,16 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         Returns the updated memory. Example: memory_update(key="mem_3f2a9c01d4e5b6a7",
         content="The user's sister Mei lives in Kyoto", tags=["family"])."""
 
-        def body() -> CallToolResult:
-            persona = persona_of(ctx)
+        def body() -> dict[str, Any]:
             changes = _given(content=content, tags=tags, kind=kind, emotion_type=emotion_type,
                              emotion_intensity=emotion_intensity, metadata=metadata)
-            updated = memories.update(persona, key, changed_by="mcp",
-                                      valid_from=_bound(valid_from),
-                                      valid_until=_bound(valid_until), **changes)
-            out = render_memory(updated)
-            return tool_result(out, text.memory_text(out, title="Updated memory"))
+            return render_memory(memories.update(
+                persona_of(ctx), key, changed_by="mcp", valid_from=_bound(valid_from),
+                valid_until=_bound(valid_until), **changes))
 
-        return run_tool(body)
+        return answer(body, text.updated_text)
 
-    @server.tool(title="Delete a memory", annotations=DESTRUCTIVE)
+    @server.tool(title="Delete a memory", annotations=ERASE)
     def memory_delete(
         ctx: Context,
         key: Key,
@@ -166,21 +166,19 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         Returns the deleted memory (status "tombstoned") or {key, status: "purged"}.
         Example: memory_delete(key="mem_3f2a9c01d4e5b6a7", purge=true)."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             if purge:
                 memories.purge(persona, key)
-                out = {"persona": persona, "key": key, "status": "purged"}
-                return tool_result(out, f"Erased memory {key}: it and its history are gone.")
-            out = render_memory(memories.delete(persona, key))
-            return tool_result(out, text.deleted_text(out))
+                return render_purged(persona, key)
+            return render_memory(memories.delete(persona, key))
 
-        return run_tool(body)
+        return answer(body, text.deleted_text)
 
     @server.tool(title="Search memories", annotations=READ_ONLY)
     def memory_search(
         ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=2000, description=(
+        query: Annotated[SearchText, Field(description=(
             "What to look for, in any language, e.g. 'where does the user's sister live'."))],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
         mode: Annotated[Literal["hybrid", "semantic", "keyword"], Field(description=(
@@ -188,7 +186,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             "words)."))] = "hybrid",
         tags: Annotated[list[str] | None, Field(description=(
             "Only memories carrying every one of these tags."))] = None,
-        date_range: Annotated[str | None, Field(max_length=100, description=(
+        date_range: Annotated[DateRangeText, Field(description=(
             "When the memory was stored, in words or dates: 'last week', '先週', 'yesterday', "
             "'2026-03-01', '2026-03-01..2026-03-31'."))] = None,
         valid_at: Annotated[str | None, Field(max_length=64, description=(
@@ -213,31 +211,23 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         Returns {persona, query, mode, results: [...]}.
         Example: memory_search(query="user's favourite food", top_k=5, date_range="last month")."""
 
-        def body() -> CallToolResult:
+        def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             request = search.build_request(
                 persona, query=query, top_k=top_k, mode=mode, tags=tags,
                 date_range=date_range, valid_at=valid_at, min_importance=min_importance,
                 kind=kind, importance_weight=importance_weight,
                 include_episodes=include_episodes)
-            found = search.search(persona, request)
-            out = {"persona": persona, "query": found.query, "mode": str(found.mode),
-                   "results": [render_hit(h) for h in found.results]}
-            return tool_result(out, text.search_text(out))
+            return render_search(persona, search.search(persona, request))
 
-        return run_tool(body)
+        return answer(body, text.search_text)
 
     @server.tool(title="Memory statistics", annotations=READ_ONLY)
     def memory_stats(ctx: Context) -> Result:
         """Counts of the persona's memories: active, deleted, superseded, by kind, mean
         strength, links, oldest and newest. Use it to answer "how much do you remember?" or to
         check that memories are being stored. Returns the stats object. Example: memory_stats()."""
-
-        def body() -> CallToolResult:
-            out = render_stats(memories.stats(persona_of(ctx)))
-            return tool_result(out, text.stats_text(out))
-
-        return run_tool(body)
+        return answer(lambda: render_stats(memories.stats(persona_of(ctx))), text.stats_text)
 
     @server.tool(title="Memory history", annotations=READ_ONLY)
     def memory_history(ctx: Context, key: Key) -> Result:
@@ -245,10 +235,5 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         fact superseded it, deletion — each with who changed it, when, and the before/after
         values. Use it to answer "what did I used to think?" or "when did that change?".
         Returns {key, versions: [...]}. Example: memory_history(key="mem_3f2a9c01d4e5b6a7")."""
-
-        def body() -> CallToolResult:
-            versions = memories.history(persona_of(ctx), key)
-            out = {"key": key, "versions": [render_version(v) for v in versions]}
-            return tool_result(out, text.history_text(out))
-
-        return run_tool(body)
+        return answer(lambda: render_history(key, memories.history(persona_of(ctx), key)),
+                      text.history_text)

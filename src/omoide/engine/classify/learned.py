@@ -29,6 +29,7 @@ from omoide.engine.classify.features import (
     Similarities,
     embedding_features,
 )
+from omoide.engine.errors import ModelDataError
 
 __all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector"]
 
@@ -84,14 +85,14 @@ class JudgeModel:
         features = tuple(data["features"])
         unknown = set(features) - set(TEXT_FEATURES) - set(EMBEDDING_FEATURES)
         if unknown:
-            raise ValueError(f"the judge model names unknown features: {sorted(unknown)}")
+            raise ModelDataError(f"the judge model names unknown features: {sorted(unknown)}")
         blocks = tuple(data.get("blocks", ()))
         if set(blocks) - set(VECTOR_BLOCKS):
-            raise ValueError(f"the judge model names unknown vector blocks: {blocks}")
+            raise ModelDataError(f"the judge model names unknown vector blocks: {blocks}")
         width = len(features) + len(blocks) * int(data.get("block_dim", 0))
         weights = np.asarray(data["weights"], dtype=np.float64)
         if weights.shape != (len(data["classes"]), width):
-            raise ValueError("the judge model's weights do not match its features")
+            raise ModelDataError("the judge model's weights do not match its features")
         return cls(
             embedder=str(data["embedder"]), features=features,
             classes=tuple(Relation(c) for c in data["classes"]),

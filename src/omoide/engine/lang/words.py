@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from omoide.engine.errors import ParameterError
 from omoide.engine.lang.script import Script, is_cjk, normalise, script_runs
 from omoide.engine.lang.stopwords import NOTE_STOPWORDS, SEARCH_STOPWORDS, SEARCH_STOPWORDS_JA
 
@@ -114,7 +115,7 @@ def note_content_words(text: str) -> list[str]:
 def char_ngrams(text: str, n: int) -> list[str]:
     """Overlapping character n-grams; a text shorter than ``n`` yields itself (if not empty)."""
     if n < 1:
-        raise ValueError("n must be at least 1")
+        raise ParameterError("n must be at least 1", field="n")
     if len(text) <= n:
         return [text] if text else []
     return [text[i : i + n] for i in range(len(text) - n + 1)]

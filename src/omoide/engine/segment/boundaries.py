@@ -31,6 +31,7 @@ from enum import StrEnum
 
 import numpy as np
 
+from omoide.engine.errors import ParameterError
 from omoide.engine.segment.signals import (
     block_dissimilarity,
     closing_cue,
@@ -40,7 +41,6 @@ from omoide.engine.segment.signals import (
     topic_keywords,
     topic_terms,
 )
-from omoide.errors import InvalidInput
 
 __all__ = [
     "BoundaryReason",
@@ -101,14 +101,14 @@ class SegmentParams:
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.surprise_threshold <= 1.0:
-            raise InvalidInput(
+            raise ParameterError(
                 "surprise_threshold must be within [0, 1]", field="surprise_threshold"
             )
         for name in ("min_turns", "novelty_window", "topic_window"):
             if getattr(self, name) < 1:
-                raise InvalidInput(f"{name} must be at least 1", field=name)
+                raise ParameterError(f"{name} must be at least 1", field=name)
         if self.time_gap <= timedelta(0):
-            raise InvalidInput("time_gap must be positive", field="time_gap")
+            raise ParameterError("time_gap must be positive", field="time_gap")
 
 
 @dataclass(frozen=True)
@@ -200,13 +200,13 @@ def segment_judged(
 
 def _validate(turns: Sequence[Turn], vectors: np.ndarray) -> None:
     if vectors.ndim != 2 or vectors.shape[0] != len(turns):
-        raise InvalidInput(
+        raise ParameterError(
             f"need one vector row per turn: {len(turns)} turns, vectors of shape {vectors.shape}",
             field="vectors",
         )
     for before, after in itertools.pairwise(turns):
         if after.index <= before.index:
-            raise InvalidInput("turn indexes must be strictly increasing", field="turns")
+            raise ParameterError("turn indexes must be strictly increasing", field="turns")
 
 
 def _candidates(

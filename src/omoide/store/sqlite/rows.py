@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.clock import iso, parse_iso
-from omoide.model import Memory, MemoryKind, MemoryStatus
+from omoide.model import VERSIONED_FIELDS, Memory, MemoryKind, MemoryStatus, memory_values
 
 __all__ = ["dt", "dt_or_none", "iso_or_none", "memory_from_row", "memory_image"]
 
@@ -56,17 +56,4 @@ def memory_from_row(row: sqlite3.Row, persona: str) -> Memory:
 
 def memory_image(memory: Memory) -> dict[str, Any]:
     """The JSON before/after image stored in ``memory_versions``."""
-    return {
-        "content": memory.content,
-        "kind": str(memory.kind),
-        "importance": memory.importance,
-        "tags": list(memory.tags),
-        "emotion_type": memory.emotion_type,
-        "emotion_intensity": memory.emotion_intensity,
-        "valid_from": iso_or_none(memory.valid_from),
-        "valid_until": iso_or_none(memory.valid_until),
-        "superseded_by": memory.superseded_by,
-        "summary_ref": memory.summary_ref,
-        "status": str(memory.status),
-        "metadata": memory.metadata,
-    }
+    return memory_values(memory, VERSIONED_FIELDS, iso)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from omoide.clock import iso
-from omoide.engine.fsrs import strength
+from omoide.engine.fsrs import recall_anchor, strength
 from omoide.errors import Conflict, NotFound
 from omoide.model import PERSONA_NAME, ApiKeyRecord, Erased, Persona, check_persona_name
 from omoide.store.sqlite.blocks import BlockStore
@@ -33,9 +33,11 @@ _LOAD_CHUNK = 10_000
 _STRENGTH_SQL = "omoide_strength"
 
 
-def _strength_from_hours(importance: float, stability: float, hours: float) -> float:
-    """The SQL function behind :meth:`SqliteStore.decay_all`: FSRS strength from elapsed hours."""
-    return strength(importance, hours / 24.0, stability)
+def _strength_from_days(importance: float, stability: float, last_accessed: float | None,
+                        created_at: float, now: float) -> float:
+    """The SQL function behind :meth:`SqliteStore.decay_all`: FSRS strength at ``now``, every
+    time a Julian day number (SQLite's ``julianday``), counted from the engine's recall anchor."""
+    return strength(importance, now - recall_anchor(last_accessed, created_at), stability)
 
 
 class SqliteStore:
@@ -225,8 +227,9 @@ class SqliteStore:
         """Recompute ``strength`` and ``last_decay_at`` for every memory, in bulk (spec §FSRS).
 
         One ``UPDATE … FROM`` statement in one transaction; each row's strength comes from the
-        engine's :func:`~omoide.engine.fsrs.strength`, registered as an SQL function, so the
-        formula lives in one place. Measured by ``bench/core.py`` at 1M rows: about 3× faster
+        engine's :func:`~omoide.engine.fsrs.strength`, counted from its ``recall_anchor``,
+        registered as an SQL function, so the formula and the "time since last access" rule
+        live in one place. Measured by ``bench/core.py`` at 1M rows: about 3× faster
         than fetching the rows, computing in numpy and writing back with ``executemany`` (the
         Python round trip of a million rows and parameter tuples cost more than the maths).
         """
@@ -234,11 +237,11 @@ class SqliteStore:
         if persona is not None:
             persona_clause, params = "AND m.persona_id = ?", [self.get_persona(persona).id]
         with self.db.write() as conn:
-            conn.create_function(_STRENGTH_SQL, 3, _strength_from_hours, deterministic=True)
+            conn.create_function(_STRENGTH_SQL, 5, _strength_from_days, deterministic=True)
             cur = conn.execute(
                 f"UPDATE memory_strength SET last_decay_at = ?1, strength = {_STRENGTH_SQL}("
-                "m.importance, memory_strength.stability, "
-                "(julianday(?1) - julianday(COALESCE(m.last_accessed, m.created_at))) * 24.0) "
+                "m.importance, memory_strength.stability, julianday(m.last_accessed), "
+                "julianday(m.created_at), julianday(?1)) "
                 f"FROM memories m WHERE m.id = memory_strength.memory_id {persona_clause}",
                 (iso(now), *params))
         return max(cur.rowcount, 0)

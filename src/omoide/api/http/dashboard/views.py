@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from omoide.engine.fsrs import elapsed_days, retrievability
+from omoide.engine.fsrs import elapsed_days, recall_anchor, retrievability
 from omoide.model import Memory, MemoryVersion
 
 __all__ = ["Closure", "Curve", "FieldDiff", "closure", "forgetting_curve", "version_diffs"]
@@ -52,7 +52,7 @@ class Curve:
 
 def forgetting_curve(memory: Memory, now: datetime) -> Curve:
     """Sample R over [max(last recall, now − 30 d), now + 90 d] with the memory's stability."""
-    since = memory.last_accessed or memory.created_at
+    since = recall_anchor(memory.last_accessed, memory.created_at)
     past_days = min(elapsed_days(since, now), PAST_DAYS)
     start = -past_days
     span = past_days + HORIZON_DAYS

@@ -37,6 +37,7 @@ from omoide.api.render import (
     render_context,
     render_session_start,
     render_state_entry,
+    render_state_history,
 )
 from omoide.model import UNSET
 from omoide.service.state import StateKind
@@ -78,9 +79,7 @@ def _state_routes(path: str, kind: StateKind, noun: str) -> None:
                                        description="Only the value valid then: an "
                                                    + TIMESTAMP_DESCRIPTION)
                 ) -> dict[str, Any]:
-        entries = app.state.history(persona, kind, key, at)
-        return {"persona": persona, "key": key,
-                "history": [render_state_entry(e) for e in entries]}
+        return render_state_history(persona, key, app.state.history(persona, kind, key, at))
 
 
 _state_routes("user-state", StateKind.USER, "user")

@@ -23,10 +23,11 @@ from omoide.api.http.schemas import (
 )
 from omoide.api.render import (
     render_create,
+    render_history,
     render_link,
     render_memory,
+    render_purged,
     render_stats,
-    render_version,
 )
 from omoide.service.validate import MAX_INT
 
@@ -88,15 +89,14 @@ def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
                            "asked to forget it). Cannot be undone.")) -> dict[str, Any]:
     if purge:
         app.memories.purge(persona, key)
-        return {"persona": persona, "key": key, "status": "purged"}
+        return render_purged(persona, key)
     return render_memory(app.memories.delete(persona, key))
 
 
 @router.get("/api/memories/{persona}/{key}/history", summary="Every version, oldest first",
             response_model=None, responses={200: {"model": HistoryReply}, **READ})
 def memory_history(persona: Persona, key: str, app: App) -> dict[str, Any]:
-    return {"key": key, "versions": [render_version(v)
-                                     for v in app.memories.history(persona, key)]}
+    return render_history(key, app.memories.history(persona, key))
 
 
 @router.get("/api/memories/{persona}/{key}/links", summary="Links to related memories",

@@ -10,7 +10,7 @@ from pydantic import Field
 from omoide.api.http.deps import App, persona_access
 from omoide.api.http.schemas import SearchReply, errors
 from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
-from omoide.api.render import render_hit
+from omoide.api.render import render_search
 from omoide.model import MemoryKind, SearchMode
 from omoide.service.search import MAX_QUERY_CHARS, MAX_TOP_K
 from omoide.service.validate import (
@@ -58,6 +58,4 @@ def search(
         persona, query=q, top_k=top_k, mode=mode, tags=split_tags, date_range=date_range,
         valid_at=valid_at, min_importance=min_importance, kind=kind,
         importance_weight=importance_weight, include_episodes=include_episodes)
-    result = app.search.search(persona, request)
-    return {"persona": persona, "query": result.query, "mode": str(result.mode),
-            "results": [render_hit(h) for h in result.results]}
+    return render_search(persona, app.search.search(persona, request))

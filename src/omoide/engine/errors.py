@@ -1,0 +1,40 @@
+"""The engine's own errors: ``ValueError`` subclasses that say which argument is wrong and why.
+
+The engine is pure: it knows no HTTP status and raises none of ``omoide.errors``. A service that
+hands a caller's value to the engine maps these to ``InvalidInput`` (422 / a tool error) with
+``service.validate.engine_input``; anywhere else they are programming errors and stay loud.
+
+    ValueError
+    └── EngineValueError    .field names the argument (or None)
+        ├── DateRangeError  text the date-range reader cannot read as a range
+        ├── ParameterError  a parameter outside what the function accepts
+        └── ModelDataError  a bundled model or calibration whose data does not fit
+
+This module imports nothing, so every engine module and subpackage may use it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DateRangeError", "EngineValueError", "ModelDataError", "ParameterError"]
+
+
+class EngineValueError(ValueError):
+    """A value the engine cannot work with; ``message`` says why, ``field`` names it."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class DateRangeError(EngineValueError):
+    """Date-range text (``engine.dates``) that is not one of its accepted forms, or no range."""
+
+
+class ParameterError(EngineValueError):
+    """A parameter outside the function's domain (a negative budget, a non-positive stability,
+    fusion weights that are all zero, turns out of order …)."""
+
+
+class ModelDataError(EngineValueError):
+    """A bundled model or calibration whose numbers do not fit what the engine expects."""
