@@ -34,6 +34,7 @@ from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
+from omoide.service.transfer import TransferService
 from omoide.store.sqlite.jobs import Job, JobStore
 from omoide.store.sqlite.store import SqliteStore
 
@@ -68,6 +69,7 @@ class Omoide:
     reindex: ReindexService
     chat: ChatService
     overview: OverviewService
+    transfer: TransferService
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
@@ -192,6 +194,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         queue=QueueService(store, jobs, runner),
         reindex=ReindexService(store, embedder, clock),
         overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm,
+        transfer=TransferService(store, embedder, clock, settings_service, memories,
+                                 on_enqueue=runner.notify),
         chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
                          sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
