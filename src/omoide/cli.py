@@ -414,3 +414,7 @@ def mcp_command(data: str | None, persona: str) -> None:
             if isinstance(exc, NotFound) else ""
         raise click.ClickException(exc.message + hint) from None
     run_stdio(app, persona)
+
+from omoide.cli_interop import register as _register_interop  # noqa: E402
+
+_register_interop(main)

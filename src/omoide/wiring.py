@@ -28,6 +28,7 @@ from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.overview import OverviewService
+from omoide.service.peer_import import PeerImportService
 from omoide.service.queue import QueueService
 from omoide.service.reindex import ReindexService, check_embedder
 from omoide.service.search import SearchService
@@ -70,6 +71,7 @@ class Omoide:
     chat: ChatService
     overview: OverviewService
     transfer: TransferService
+    peers: PeerImportService
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
@@ -196,6 +198,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm,
         transfer=TransferService(store, embedder, clock, settings_service, memories,
                                  on_enqueue=runner.notify),
+        peers=PeerImportService(store, memories, sessions, clock),
         chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
                          sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))

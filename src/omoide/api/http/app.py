@@ -18,6 +18,7 @@ from omoide.api.errors import error_body
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.metrics import Metrics
 from omoide.api.http.routes import chat, context, memories, search, sessions, system
+from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -53,7 +54,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     app.state.omoide = omoide
     app.state.metrics = Metrics()
     for router in (system.router, memories.router, search.router, sessions.router,
-                   context.router, chat.router,
+                   context.router, chat.router, transfer_routes.router,
                    *extra_routers):
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
