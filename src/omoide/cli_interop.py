@@ -117,5 +117,39 @@ def import_command(data: str | None, as_json: bool, persona: str, file: Path, me
 
 def register(main: click.Group) -> None:
     """Add this module's commands to the ``omoide`` group."""
-    for command in (export_command, import_command):
+    for command in (export_command, import_command, calibrate_command):
         main.add_command(command)
+
+
+@click.command("calibrate")
+@data_option
+@json_option
+@click.option("--dry-run", is_flag=True, help="Measure and print; store nothing.")
+@friendly
+def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
+    """Measure the configured embedder (OMOIDE_EMBEDDER) on the bundled calibration pairs and
+    store its calibration in the data folder, so similarity thresholds keep their meaning."""
+    from omoide.cli import _settings
+    from omoide.clock import SystemClock
+    from omoide.service.calibrate import CalibrationService
+    from omoide.wiring import build_embedder
+
+    settings = _settings(data)
+    embedder = build_embedder(settings)
+    click.echo(f"measuring {embedder.model_id} ({embedder.dim} dimensions)…", err=True)
+    report = CalibrationService(embedder, settings.data_dir, SystemClock()).calibrate(
+        save=not dry_run)
+    out = {"model_id": report.model_id, "anchors": [list(a) for a in
+                                                    report.calibration.anchors],
+           "pairs": report.pairs, "saved_to": str(report.saved_to) if report.saved_to else None,
+           **{name: {"threshold": round(score.threshold, 4), "recall": round(score.recall, 3),
+                     "false_rate": round(score.false_rate, 3),
+                     "duplicates": score.duplicates, "others": score.others}
+              for name, score in (("tuning", report.tuning),
+                                  ("validation", report.validation))}}
+    _print(out, as_json, lambda d: "\n".join([
+        f"{d['model_id']}: anchors (spec, cosine) {d['anchors']}",
+        *(f"{name}: duplicates caught {d[name]['recall']:.0%} of {d[name]['duplicates']}, "
+          f"others wrongly dropped {d[name]['false_rate']:.0%} of {d[name]['others']}"
+          for name in ("tuning", "validation")),
+        f"stored in {d['saved_to']}" if d["saved_to"] else "(dry run: nothing stored)"]))

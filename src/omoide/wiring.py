@@ -39,7 +39,7 @@ from omoide.service.transfer import TransferService
 from omoide.store.sqlite.jobs import Job, JobStore
 from omoide.store.sqlite.store import SqliteStore
 
-__all__ = ["DECAY_JOB", "Omoide", "build", "schedule_decay"]
+__all__ = ["DECAY_JOB", "Omoide", "build", "build_embedder", "schedule_decay"]
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +125,17 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
     return lambda cfg: with_llm
 
 
+def build_embedder(settings: Settings) -> Embedder:
+    """The configured embedder, with the calibration ``omoide calibrate`` stored for an
+    embedder Omoide does not ship."""
+    from omoide.embed.calibration_store import apply_stored_calibration
+
+    embedder = make_embedder(settings.embedder, threads=settings.embed_threads,
+                             **settings.embed_options)
+    apply_stored_calibration(embedder, settings.data_dir)
+    return embedder
+
+
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
           llm: Any = "from-env", check_embedder_record: bool = True,
           chat_upstream: Any = "from-env") -> Omoide:
@@ -135,7 +146,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     model, and commands that never embed.
     """
     clock = clock or SystemClock()
-    embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
+    embedder = embedder or build_embedder(settings)
     summary_llm = llm
     if llm == "from-env":
         from omoide.llm import llm_config_from_env, make_llm

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from omoide.embed.base import Embedder, normalise
 from omoide.errors import InvalidInput
 
@@ -10,8 +12,13 @@ __all__ = ["EMBEDDERS", "Embedder", "make_embedder", "normalise"]
 EMBEDDERS = ("e5", "use", "hash")
 
 
-def make_embedder(name: str, *, threads: int = 1) -> Embedder:
-    """Build an embedder by its setting name (``OMOIDE_EMBEDDER``, ``OMOIDE_EMBED_THREADS``)."""
+def make_embedder(name: str, *, threads: int = 1, **options: Any) -> Embedder:
+    """Build an embedder by its setting name (``OMOIDE_EMBEDDER``, ``OMOIDE_EMBED_THREADS``;
+    ``options``: an external embedder's settings, see ``embed/external.py``)."""
+    if name == "openai" or name.startswith("sentence-transformers:"):
+        from omoide.embed.external import make_external
+
+        return make_external(name, threads=threads, **options)
     if name == "e5":
         from omoide.embed.e5 import E5Embedder
 
@@ -24,4 +31,5 @@ def make_embedder(name: str, *, threads: int = 1) -> Embedder:
         from omoide.embed.hashing import HashEmbedder
 
         return HashEmbedder()
-    raise InvalidInput(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+    raise InvalidInput(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}, "
+                       "openai or sentence-transformers:<folder>")
