@@ -26,6 +26,7 @@ def save_tiny_model(folder: Path) -> Path:
                         max_position_embeddings=64)
     BertModel(config).save_pretrained(raw)
     word = models.Transformer(str(raw), max_seq_length=32)
-    pooling = models.Pooling(word.get_word_embedding_dimension(), pooling_mode="mean")
+    size = getattr(word, "get_embedding_dimension", None) or word.get_word_embedding_dimension
+    pooling = models.Pooling(size(), pooling_mode="mean")
     SentenceTransformer(modules=[word, pooling], device="cpu").save(str(folder))
     return folder

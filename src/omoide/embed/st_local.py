@@ -58,7 +58,9 @@ class SentenceTransformerEmbedder:
                                "path of a saved sentence-transformers model)")
         self.folder = path
         self._model = model if model is not None else load_local_model(path, threads=threads)
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        size = getattr(self._model, "get_embedding_dimension", None) or \
+            self._model.get_sentence_embedding_dimension  # the name before v6
+        self.dim = int(size())
         self.model_id = f"st:{path.resolve().name}"
         prompts = getattr(self._model, "prompts", None) or {}
         self._query_prompt = "query" if "query" in prompts else None

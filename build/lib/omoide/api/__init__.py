@@ -1,0 +1,1 @@
+"""Interfaces: HTTP (FastAPI) and MCP. Thin: validate, call one service method, render."""

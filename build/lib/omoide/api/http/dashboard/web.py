@@ -1,0 +1,175 @@
+"""The dashboard's plumbing: templates, the signed-in viewer, CSRF, forms and safe headers.
+
+Dashboard routes use :class:`DashboardRoute`, which turns the errors a person can cause into an
+HTML page with the same status the API would give (401 → the sign-in page), and puts the
+security headers on every response: a Content-Security-Policy that allows no inline script or
+style, so escaped content stays inert even if escaping were ever missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any
+from urllib.parse import parse_qsl
+
+from fastapi import Depends, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from omoide.api.http.dashboard.session import SessionSigner
+from omoide.api.http.deps import App
+from omoide.errors import Forbidden, OmoideError, Unauthorized
+from omoide.service.auth import Principal
+from omoide.store.sqlite.store import check_persona_name
+
+__all__ = [
+    "COOKIE",
+    "CSP",
+    "Dashboard",
+    "DashboardRoute",
+    "PersonaPage",
+    "SignedIn",
+    "Viewer",
+    "form_data",
+    "render",
+    "security_headers",
+]
+
+COOKIE = "omoide_session"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
+       "object-src 'none'")
+
+
+class SignInRequired(Exception):
+    """No valid session: the route class answers with a redirect to /login."""
+
+
+@dataclass
+class Dashboard:
+    """What the dashboard keeps on ``app.state``: its templates and its session signer."""
+
+    env: Environment
+    signer: SessionSigner
+
+
+def make_environment() -> Environment:
+    env = Environment(loader=PackageLoader("omoide.api.http.dashboard", "templates"),
+                      autoescape=True, undefined=StrictUndefined, trim_blocks=True,
+                      lstrip_blocks=True)
+    env.filters["when"] = _when
+    env.filters["num"] = _num
+    return env
+
+
+def _when(value: datetime | None) -> str:
+    return "—" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is signed in, and the CSRF token their forms carry."""
+
+    principal: Principal
+    csrf: str
+
+    @property
+    def label(self) -> str:
+        return "admin" if self.principal.is_admin else f"persona {self.principal.persona}"
+
+
+def dashboard_of(request: Request) -> Dashboard:
+    return request.app.state.dashboard
+
+
+async def form_data(request: Request) -> dict[str, str]:
+    """An urlencoded form body as a dict (the last value wins); {} for any other body."""
+    if not request.headers.get("content-type", "").startswith(
+            "application/x-www-form-urlencoded"):
+        return {}
+    body = (await request.body()).decode("utf-8", errors="replace")
+    return dict(parse_qsl(body, keep_blank_values=True))
+
+
+async def signed_in(request: Request, app: App) -> Viewer:
+    """The viewer of a valid session (else a redirect to sign in); every request that is not
+    a GET must carry the session's CSRF token (form field ``csrf`` or ``X-CSRF-Token``)."""
+    dashboard = dashboard_of(request)
+    session = dashboard.signer.read(request.cookies.get(COOKIE), now=app.clock.now())
+    if session is None:
+        raise SignInRequired
+    try:
+        principal = app.auth.principal_for_key_id(session.key_id)
+    except Unauthorized:
+        raise SignInRequired from None
+    if request.method not in ("GET", "HEAD"):
+        token = request.headers.get("x-csrf-token") or (await form_data(request)).get("csrf")
+        if not dashboard.signer.csrf_ok(session.nonce, token):
+            raise Forbidden("missing or invalid CSRF token; reload the page and try again")
+    return Viewer(principal=principal, csrf=dashboard.signer.csrf_token(session.nonce))
+
+
+SignedIn = Annotated[Viewer, Depends(signed_in)]
+
+
+def persona_page(persona: str, viewer: SignedIn, app: App) -> str:
+    """The API's persona check for a dashboard page: 403 (another persona) → 422 → 404."""
+    viewer.principal.require_persona(persona)
+    check_persona_name(persona)
+    app.store.get_persona(persona)
+    return persona
+
+
+PersonaPage = Annotated[str, Depends(persona_page)]
+
+
+def render(request: Request, template: str, *, status: int = 200, **context: Any
+           ) -> HTMLResponse:
+    env = dashboard_of(request).env
+    html = env.get_template(template).render(**context)
+    return HTMLResponse(html, status_code=status)
+
+
+def security_headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    return render(request, "error.html", status=status, status_code=status, message=message,
+                  viewer=None, persona=None)
+
+
+class DashboardRoute(APIRoute):
+    """HTML errors, sign-in redirects and security headers for every dashboard route."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        original = super().get_route_handler()
+
+        async def handler(request: Request) -> Response:
+            try:
+                response = await original(request)
+            except SignInRequired:
+                response = RedirectResponse("/login", status_code=303)
+            except OmoideError as exc:
+                response = _error_page(request, exc.status, exc.message)
+            except RequestValidationError as exc:
+                first = exc.errors()[0] if exc.errors() else {}
+                where = ".".join(str(p) for p in first.get("loc", ()) if p != "query")
+                response = _error_page(request, 422,
+                                       f"{where}: {first.get('msg', 'invalid value')}")
+            return security_headers(response)
+
+        return handler

@@ -1,0 +1,197 @@
+"""The OpenAI-compatible chat proxy: ``POST /v1/chat/completions`` and ``GET /v1/models``.
+
+The Bearer key is the persona's (or the admin key with ``X-Omoide-Persona``). The route runs the
+pipeline of ``service/chat.py`` (prepare, compress) in a worker thread, relays the request to the
+configured upstream (streamed as server-sent ``chat.completion.chunk`` events ending with
+``data: [DONE]``, or as one ``chat.completion``), then records the turn after the reply has
+been sent. A client that disconnects cancels the upstream call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+
+from omoide.api.http.body import json_object
+from omoide.api.http.deps import App, Caller
+from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
+from omoide.service.chat import Prepared, check_messages, session_id_for
+from omoide.service.chat_summary import Compressed
+from omoide.store.sqlite.store import check_persona_name
+from omoide.wiring import Omoide
+
+__all__ = ["router"]
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(tags=["chat (OpenAI-compatible)"])
+
+CLIENT_CLOSED = 499  # the client went away; nobody reads this status
+
+
+def chat_persona(request: Request, caller: Caller, app: App) -> str:
+    """The persona of the key; the admin key names one in ``X-Omoide-Persona``."""
+    named = request.headers.get("x-omoide-persona")
+    if caller.is_admin:
+        if not named:
+            raise InvalidInput("with the admin key, name the persona in an X-Omoide-Persona "
+                               "header", field="X-Omoide-Persona")
+        persona = named
+    else:
+        persona = str(caller.persona)
+        if named and named != persona:
+            raise Forbidden(f"this API key does not grant access to persona {named!r}",
+                            persona=named)
+    check_persona_name(persona)
+    app.store.get_persona(persona)
+    return persona
+
+
+Persona = Annotated[str, Depends(chat_persona)]
+
+
+@router.get("/v1/models", summary="The model the chat proxy serves (the configured upstream)")
+def models(persona: Persona, app: App) -> dict[str, Any]:
+    upstream = app.chat_upstream
+    model = upstream.model if upstream is not None else "omoide"
+    return {"object": "list",
+            "data": [{"id": model, "object": "model", "created": 0, "owned_by": "omoide"}]}
+
+
+@router.post("/v1/chat/completions",
+             summary="OpenAI chat completions with the persona's memory (streamed or not)")
+async def chat_completions(request: Request, persona: Persona, app: App) -> Response:
+    body = await json_object(request)
+    messages = check_messages(body.get("messages"))
+    upstream = app.chat_upstream
+    if upstream is None:
+        raise LLMNotConfigured(
+            "the chat proxy needs an upstream LLM: set OMOIDE_LLM_PROVIDER (openai or "
+            "anthropic), OMOIDE_LLM_MODEL and, as needed, OMOIDE_LLM_BASE_URL and "
+            "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)")
+    session_id = session_id_for(messages, header=request.headers.get("x-omoide-session"),
+                                user=body.get("user"))
+    started = time.perf_counter()
+    prepared, compressed = await run_in_threadpool(_prepare, app, persona, messages,
+                                                   body.get("tools"), session_id)
+    outgoing = {**body, "messages": list(compressed.compaction.messages)}
+    info = _info(session_id, prepared, compressed)
+    headers = _headers(info)
+    # The pipeline's own time (memory, compaction), for clients and bench/chat.py.
+    headers["Server-Timing"] = f"omoide;dur={(time.perf_counter() - started) * 1000:.1f}"
+
+    def record(reply: str) -> None:
+        try:
+            app.chat.record(persona, session_id, messages, reply)
+        except OmoideError as exc:  # the reply is already out; the log is all we can do
+            logger.warning("chat turn not recorded persona=%s: %s", persona, exc.code)
+
+    if body.get("stream") is True:
+        stream = await upstream.open_stream(outgoing)
+        parts: list[str] = []
+
+        def record_streamed() -> None:
+            if parts and parts[-1] is _END:  # only a reply that arrived whole
+                record("".join(parts[:-1]))
+
+        return StreamingResponse(_relay(stream, parts), media_type="text/event-stream",
+                                 headers=headers, background=BackgroundTask(record_streamed))
+    reply = await _unless_disconnected(request, upstream.complete(outgoing))
+    if reply is None:
+        return Response(status_code=CLIENT_CLOSED)
+    return JSONResponse({**reply, "omoide": info}, headers=headers,
+                        background=BackgroundTask(record, _reply_text(reply)))
+
+
+def _prepare(app: Omoide, persona: str, messages: list[dict[str, Any]], tools: Any,
+             session_id: str) -> tuple[Prepared, Compressed]:
+    prepared = app.chat.prepare(persona, messages, session_id)
+    return prepared, app.chat.compress(persona, prepared.messages, tools=tools)
+
+
+_END = "\x00end"  # appended to ``parts`` once the upstream stream finished normally
+
+
+async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
+    """Upstream chunks as SSE; an upstream failure mid-stream becomes one error event."""
+    try:
+        async for chunk in stream:
+            for choice in chunk.get("choices") or ():
+                text = (choice.get("delta") or {}).get("content")
+                if isinstance(text, str) and choice.get("index", 0) == 0:  # n > 1: the first
+                    parts.append(text)
+            yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+        parts.append(_END)
+    except OmoideError as exc:
+        logger.warning("chat stream failed mid-way: %s", exc.code)
+        yield f"data: {json.dumps(exc.to_dict(), ensure_ascii=False)}\n\n"
+    finally:
+        with anyio.CancelScope(shield=True):  # a disconnect cancels us; still close upstream
+            await stream.aclose()
+    yield "data: [DONE]\n\n"
+
+
+async def _unless_disconnected(request: Request, call: Awaitable[dict[str, Any]]
+                               ) -> dict[str, Any] | None:
+    """The upstream's answer, or None (the call cancelled) when the client leaves first."""
+    task = asyncio.ensure_future(call)
+    watch = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+    if not task.done():
+        task.cancel()
+        logger.info("chat client disconnected; upstream call cancelled")
+        return None
+    return task.result()
+
+
+async def _disconnected(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _reply_text(reply: dict[str, Any]) -> str:
+    choices = reply.get("choices") or [{}]
+    content = (choices[0].get("message") or {}).get("content") if choices else None
+    return content if isinstance(content, str) else ""
+
+
+def _info(session_id: str, prepared: Prepared, compressed: Compressed) -> dict[str, Any]:
+    prompt, compaction = prepared.prompt, compressed.compaction
+    return {
+        "session_id": session_id,
+        "injected": {"memories": list(prompt.memories), "blocks": list(prompt.blocks),
+                     "user_state": list(prompt.user_keys),
+                     "persona_state": list(prompt.persona_keys), "tokens": prompt.tokens},
+        "compaction": {"stage": compaction.stage, "tokens_before": compaction.tokens_before,
+                       "tokens_after": compaction.tokens_after, "summary": compressed.summary},
+    }
+
+
+def _headers(info: dict[str, Any]) -> dict[str, str]:
+    injected, compaction = info["injected"], info["compaction"]
+    return {
+        "X-Omoide-Session": info["session_id"],
+        "X-Omoide-Injected": (f"memories={len(injected['memories'])}; "
+                              f"blocks={len(injected['blocks'])}; "
+                              f"user_state={len(injected['user_state'])}; "
+                              f"persona_state={len(injected['persona_state'])}; "
+                              f"tokens={injected['tokens']}; "
+                              f"keys={','.join(injected['memories'])}"),
+        "X-Omoide-Compaction": (f"stage={compaction['stage']}; "
+                                f"tokens_before={compaction['tokens_before']}; "
+                                f"tokens_after={compaction['tokens_after']}; "
+                                f"summary={compaction['summary'] or 'none'}"),
+    }

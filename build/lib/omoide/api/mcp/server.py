@@ -1,0 +1,142 @@
+"""The MCP server object: tool registration, persona resolution and the one error path.
+
+A tool here validates its arguments (the input schema does most of it), calls one service
+method, and returns the ``api/render.py`` dict as structured content plus a readable text
+rendering of the same dict. Logic stays in the services, so MCP and HTTP cannot drift apart.
+
+Every failure a caller can fix reaches the model as a tool error with a message it can act on:
+schema violations are rewritten from pydantic's report into one line per argument, and an
+:class:`OmoideError` goes through ``api/errors.tool_error_message`` — never a traceback or a repr.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, TextContent
+from pydantic import ValidationError
+
+from omoide import __version__
+from omoide.api.errors import tool_error_message
+from omoide.errors import Forbidden, InvalidInput, OmoideError
+from omoide.service.auth import AuthService
+from omoide.wiring import Omoide
+
+__all__ = [
+    "PersonaResolver",
+    "bearer_persona",
+    "build_mcp_server",
+    "fixed_persona",
+    "persona_for_key",
+    "run_tool",
+    "tool_result",
+]
+
+logger = logging.getLogger(__name__)
+
+PersonaResolver = Callable[[Context], str]
+"""Who the calling client is, per call: fixed for stdio, from the Bearer key over HTTP."""
+
+INSTRUCTIONS = (
+    "Omoide is your long-term memory. Call session_begin once at the start of a conversation "
+    "to load who you are, who the user is and what you remember. Store lasting facts with "
+    "memory_create, look things up with memory_search before saying you don't know, and record "
+    "changes in the user's name or your own state with update_context."
+)
+
+ADMIN_ON_MCP = ("the admin key cannot be used for MCP: the tools act as one persona; connect "
+                "with that persona's API key (POST /api/personas returns one)")
+
+
+def fixed_persona(name: str) -> PersonaResolver:
+    """stdio: the persona named on the command line, for every call."""
+    return lambda _ctx: name
+
+
+def bearer_persona(auth: AuthService) -> PersonaResolver:
+    """HTTP: the persona of the ``Authorization: Bearer`` key sent with *this* request.
+
+    Checked per call rather than per session, so a session id can never carry one key's
+    persona over to a request made with another key.
+    """
+
+    def resolve(ctx: Context) -> str:
+        headers: Mapping[str, str] = ctx.headers or {}
+        return persona_for_key(auth, headers.get("authorization"))
+
+    return resolve
+
+
+def persona_for_key(auth: AuthService, authorization: str | None) -> str:
+    """The persona of a Bearer key: 401 without a valid key, 403 for the admin key."""
+    principal = auth.authenticate(authorization)
+    if principal.is_admin or principal.persona is None:
+        raise Forbidden(ADMIN_ON_MCP)
+    return principal.persona
+
+
+def tool_result(structured: dict[str, Any], text: str) -> CallToolResult:
+    """One result shape for every tool: the render_* dict plus its readable rendering."""
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=structured)
+
+
+def run_tool(fn: Callable[[], CallToolResult]) -> CallToolResult:
+    """Run a tool body; an :class:`OmoideError` becomes a ToolError the model can act on."""
+    try:
+        return fn()
+    except OmoideError as exc:
+        raise ToolError(tool_error_message(exc)) from exc
+
+
+class OmoideMCP(MCPServer):
+    """MCPServer whose argument errors read as one clear line per bad argument."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            # Trigger: the arguments failed the input schema. Why: pydantic's report carries
+            # reprs and a docs URL. Outcome: "mode: Input should be …" via the one mapping.
+            raise ToolError(f"Error executing tool {name}: "
+                            f"{tool_error_message(_invalid_arguments(cause))}") from cause
+
+
+def _invalid_arguments(error: ValidationError) -> InvalidInput:
+    """One ``'argument': what is wrong (got value)`` clause per problem, in schema order."""
+    where = [".".join(str(part) for part in item["loc"]) or "arguments"
+             for item in error.errors()]
+    problems = [
+        f"'{name}': {item['msg']}"
+        + ("" if item["type"] == "missing" else f" (got {_short(item.get('input'))})")
+        for name, item in zip(where, error.errors(), strict=True)]
+    noun = "invalid argument" if len(problems) == 1 else "invalid arguments"
+    return InvalidInput(f"{noun} " + "; ".join(problems), field=where[0] if where else None)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:
+    """The MCP server with every tool registered, bound to ``omoide`` and a persona resolver."""
+    from omoide.api.mcp.tools_context import register_context_tools
+    from omoide.api.mcp.tools_episodes import register_episode_tools
+    from omoide.api.mcp.tools_memory import register_memory_tools
+
+    server = OmoideMCP("omoide", title="Omoide memory", version=__version__,
+                       instructions=INSTRUCTIONS, log_level="WARNING")
+    register_context_tools(server, omoide, persona_of)
+    register_memory_tools(server, omoide, persona_of)
+    register_episode_tools(server, omoide, persona_of)
+    return server

@@ -1,0 +1,29 @@
+"""stdio MCP for desktop clients (Claude Desktop, Claude Code): one persona, one process.
+
+stdout belongs to the protocol: logs go to stderr (configured by the CLI entry point), and the
+job runner works in this process so that evolution and decay happen while the client is open.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from omoide.api.mcp.server import build_mcp_server, fixed_persona
+from omoide.wiring import Omoide
+
+__all__ = ["run_stdio"]
+
+logger = logging.getLogger(__name__)
+
+
+def run_stdio(omoide: Omoide, persona: str) -> None:
+    """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe."""
+    omoide.store.get_persona(persona)  # NotFound before any protocol traffic
+    server = build_mcp_server(omoide, fixed_persona(persona))
+    omoide.runner.start()
+    logger.info("MCP stdio server for persona %s (data: %s)", persona,
+                omoide.settings.data_dir)
+    try:
+        server.run("stdio")
+    finally:
+        omoide.close()

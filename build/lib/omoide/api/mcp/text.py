@@ -1,0 +1,127 @@
+"""Readable text for MCP tool results, written from the same render_* dicts as the structured
+content, so the text a model reads can never disagree with the data beside it.
+
+Pure formatting: no service calls, no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "changes_text",
+    "create_text",
+    "deleted_text",
+    "history_text",
+    "memory_text",
+    "past_mark",
+    "search_text",
+    "state_history_text",
+    "stats_text",
+]
+
+_PREVIEW = 200
+
+
+def _preview(text: str, limit: int = _PREVIEW) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _day(stamp: str | None) -> str:
+    return "—" if stamp is None else stamp[:16].replace("T", " ")
+
+
+def memory_text(memory: dict[str, Any], *, title: str = "Memory") -> str:
+    lines = [f"{title} {memory['key']} ({memory['kind']}, {memory['status']})",
+             memory["content"],
+             f"importance {memory['importance']:.2f} · strength {memory['strength']:.3f} · "
+             f"stability {memory['stability']:.1f} d · recalled {memory['access_count']}×"]
+    if memory["tags"]:
+        lines.append("tags: " + ", ".join(memory["tags"]))
+    lines.append(f"created {_day(memory['created_at'])} · updated {_day(memory['updated_at'])}")
+    if memory["valid_from"] or memory["valid_until"]:
+        lines.append(f"valid {_day(memory['valid_from'])} → {_day(memory['valid_until'])}")
+    if memory["superseded_by"]:
+        lines.append(f"superseded by {memory['superseded_by']} (no longer current)")
+    if memory["links"]:
+        lines.append("linked: " + ", ".join(link["key"] for link in memory["links"]))
+    return "\n".join(lines)
+
+
+def create_text(outcome: dict[str, Any]) -> str:
+    if outcome["status"] == "duplicate":
+        dup = outcome["duplicate_of"]
+        return (f"Not saved: it duplicates memory {dup['key']} "
+                f"(similarity {dup['similarity']:.2f}): {_preview(dup['content'])}")
+    memory = outcome["memory"]
+    return f"Saved as {memory['key']}: {_preview(memory['content'])}"
+
+
+def deleted_text(memory: dict[str, Any]) -> str:
+    return (f"Deleted {memory['key']} (tombstoned; its history stays readable with "
+            f"memory_history): {_preview(memory['content'])}")
+
+
+def search_text(result: dict[str, Any]) -> str:
+    hits = result["results"]
+    if not hits:
+        return f"No memories match “{result['query']}”."
+    lines = [f"{len(hits)} result(s) for “{result['query']}” ({result['mode']}):"]
+    for n, hit in enumerate(hits, 1):
+        ident = hit.get("key") or f"episode {hit.get('id')}"
+        extra = past_mark(hit)
+        when = f" · {_day(hit['created_at'])}" if hit.get("created_at") else ""
+        lines.append(f"{n}. {ident} (score {hit['score']:.3f}{when}){extra}: "
+                     f"{_preview(hit['content'])}")
+    return "\n".join(lines)
+
+
+def past_mark(hit: dict[str, Any]) -> str:
+    """`` [past: valid until …, superseded by …]`` for a closed fact, else ``""``."""
+    if hit.get("current", True):
+        return ""
+    parts = []
+    if hit.get("valid_until"):
+        parts.append(f"valid until {_day(hit['valid_until'])}")
+    if hit.get("superseded_by"):
+        parts.append(f"superseded by {hit['superseded_by']}")
+    return f" [past: {', '.join(parts) or 'no longer current'}]"
+
+
+def history_text(history: dict[str, Any]) -> str:
+    lines = [f"History of {history['key']} ({len(history['versions'])} version(s), oldest first):"]
+    for version in history["versions"]:
+        after = version.get("after") or {}
+        content = f": {_preview(str(after['content']), 120)}" if "content" in after else ""
+        lines.append(f"v{version['version']} {version['change']} by {version['changed_by']} "
+                     f"at {_day(version['changed_at'])}{content}")
+    return "\n".join(lines)
+
+
+def stats_text(stats: dict[str, Any]) -> str:
+    kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(stats["by_kind"].items()))
+    return (f"Persona {stats['persona']}: {stats['active']} active memories "
+            f"({stats['total']} total, {stats['tombstoned']} deleted, "
+            f"{stats['superseded']} superseded); mean strength {stats['mean_strength']:.3f}; "
+            f"{stats['links']} links; by kind: {kinds or 'none'}; "
+            f"oldest {_day(stats['oldest'])}, newest {_day(stats['newest'])}")
+
+
+def state_history_text(history: dict[str, Any]) -> str:
+    rows = history["history"]
+    if not rows:
+        return f"No recorded value for “{history['key']}”."
+    lines = [f"{history['key']} over time (oldest first):"]
+    for row in rows:
+        mark = "  ← current" if row["is_current"] else ""
+        lines.append(f"{row['value']!s}  from {_day(row['valid_from'])} "
+                     f"until {_day(row['valid_until']) if row['valid_until'] else 'now'}{mark}")
+    return "\n".join(lines)
+
+
+def changes_text(changes: dict[str, Any]) -> str:
+    parts = [f"{field} {', '.join(keys)}" for field, keys in changes["changed"].items() if keys]
+    if not parts:
+        return "Nothing changed: every value given was already current."
+    return "Recorded " + "; ".join(parts) + " (earlier values stay in the history)."

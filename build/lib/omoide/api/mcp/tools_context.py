@@ -1,0 +1,151 @@
+"""MCP tools over persona context: session_begin, get_context, update_context, user_state_history.
+
+Each tool calls one ContextService / StateService method and returns the HTTP API's shape
+(``render_*`` from ``api/http/routes/context.py``) plus text. For session_begin and get_context
+the text is the context itself, written by the service for the model to read as-is.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from omoide.api.mcp import text
+from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
+from omoide.api.render import (
+    render_changes,
+    render_context,
+    render_session_start,
+    render_state_entry,
+)
+from omoide.wiring import Omoide
+
+__all__ = ["register_context_tools"]
+
+Result = Annotated[CallToolResult, dict[str, Any]]
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False,
+                        openWorldHint=False)
+# Writing the same values twice changes nothing (unchanged values write no row).
+STATE_WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
+                              openWorldHint=False)
+
+StateValue = Annotated[str | None, Field(min_length=1, max_length=2000)]
+
+
+class UserInfo(BaseModel):
+    """What the persona knows about the user; other keys (e.g. birthday, city) are allowed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: StateValue = Field(None, description="The user's name, e.g. 'Rau'.")
+    nickname: StateValue = Field(None, description="A nickname, e.g. 'Rau-chan'.")
+    preferred_address: StateValue = Field(
+        None, description="How the user wants to be addressed, e.g. 'Rau-san'.")
+
+
+class PersonaState(BaseModel):
+    """The persona's own state; other keys are allowed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    emotion: StateValue = Field(None, description="e.g. 'joy', 'worry'.")
+    emotion_intensity: Annotated[float | None, Field(ge=0.0, le=1.0)] = Field(
+        None, description="0-1.")
+    mood: StateValue = Field(None, description="e.g. 'cheerful'.")
+    current_activity: StateValue = Field(None, description="e.g. 'helping with a recital'.")
+    goals: StateValue = Field(None, description="Several goals joined with '; '.")
+
+
+StateKey = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description=(
+    "The user-state key: name, nickname, preferred_address, or any other key you stored."))]
+
+
+def _values(model: BaseModel | None) -> dict[str, Any] | None:
+    return None if model is None else model.model_dump(exclude_none=True)
+
+
+def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: PersonaResolver) -> None:
+    context, state = omoide.context, omoide.state
+
+    @server.tool(title="Begin a session", annotations=WRITE)
+    def session_begin(ctx: Context) -> Result:
+        """Call this once at the start of every conversation, before replying. It opens a
+        session and returns your context as text to read: who you are and your current state,
+        who the user is and how to address them, how long it has been since you last talked,
+        recent memories, the most important memories that are still strong, and memory stats.
+        A session you left open is ended first, so nothing said in it is lost.
+        Returns {session_id, started_at, previous_session_at, text, sections, ...}.
+        Example: session_begin()."""
+
+        def body() -> CallToolResult:
+            out = render_session_start(context.session_begin(persona_of(ctx)))
+            return tool_result(out, f"{out['text']}\n\n(session {out['session_id']})")
+
+        return run_tool(body)
+
+    @server.tool(title="Read the context", annotations=READ_ONLY)
+    def get_context(ctx: Context) -> Result:
+        """Read your current context again without opening a session: the same text and
+        sections as session_begin. Use it mid-conversation after update_context or many new
+        memories, or when you need to re-check how to address the user.
+        Returns {persona, text, sections, language, tokens, budget_tokens, omitted}.
+        Example: get_context()."""
+
+        def body() -> CallToolResult:
+            out = render_context(context.get_context(persona_of(ctx)))
+            return tool_result(out, out["text"])
+
+        return run_tool(body)
+
+    @server.tool(title="Update user info / own state", annotations=STATE_WRITE)
+    def update_context(
+        ctx: Context,
+        user_info: Annotated[UserInfo | None, Field(description=(
+            "Facts about the user to record, e.g. {\"name\": \"Rau\"}."))] = None,
+        persona_state: Annotated[PersonaState | None, Field(description=(
+            "Your own state to record, e.g. {\"mood\": \"cheerful\"}."))] = None,
+    ) -> Result:
+        """Record what changed about the user (their name, nickname, how they want to be
+        addressed, other facts) and/or your own state (emotion, mood, current activity,
+        goals). Call it as soon as the user tells you their name or asks to be called
+        differently. Old values are kept with the time they stopped being true (see
+        user_state_history); a value that did not change writes nothing.
+        Returns {persona, changed: {user_info: [keys], persona_state: [keys]}}.
+        Example: update_context(user_info={"name": "Rau", "preferred_address": "Rau-san"},
+        persona_state={"mood": "happy"})."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            changes = context.update_context(persona, user_info=_values(user_info),
+                                             persona_state=_values(persona_state))
+            out = render_changes(persona, changes)
+            return tool_result(out, text.changes_text(out))
+
+        return run_tool(body)
+
+    @server.tool(title="User state history", annotations=READ_ONLY)
+    def user_state_history(
+        ctx: Context,
+        key: StateKey,
+        at: Annotated[str | None, Field(max_length=64, description=(
+            "ISO-8601 time: only the value that was true then, e.g. '2026-03-01'."))] = None,
+    ) -> Result:
+        """Every value one user-state key has had, oldest first, each with when it became
+        and stopped being true; the last one is current. Use it for "what did I call you
+        before?" or, with `at`, "what was your name on 2026-03-01?".
+        Returns {persona, key, history: [{value, valid_from, valid_until, is_current}]}.
+        Example: user_state_history(key="name")."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            entries = state.get_user_state_history(persona, key, at)
+            out = {"persona": persona, "key": key,
+                   "history": [render_state_entry(e) for e in entries]}
+            return tool_result(out, text.state_history_text(out))
+
+        return run_tool(body)

@@ -1,0 +1,125 @@
+"""MCP tools over the Episode tier: session_record, session_end, episode_search.
+
+The raw conversation is the Episode tier (spec §Episode + Note): record turns as they happen,
+end the session when the conversation is over, and search the excerpts when the notes do not
+have the answer. Each tool calls one SessionService / SearchService method.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from omoide.api.mcp import text
+from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
+from omoide.api.render import render_hit, ts
+from omoide.wiring import Omoide
+
+__all__ = ["register_episode_tools"]
+
+Result = Annotated[CallToolResult, dict[str, Any]]
+
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
+                        openWorldHint=False)
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+
+SessionId = Annotated[str, Field(min_length=1, max_length=128, description=(
+    "The session_id that session_begin returned."))]
+
+
+class Turn(BaseModel):
+    """One conversation turn."""
+
+    speaker: Annotated[str, Field(min_length=1, max_length=200, description=(
+        "Who said it, e.g. the user's name or yours."))]
+    role: Literal["user", "assistant", "other"] = Field("user", description=(
+        "user (the person you talk with), assistant (you) or other."))
+    content: Annotated[str, Field(min_length=1, description="What was said.")]
+    timestamp: Annotated[str | None, Field(max_length=64, description=(
+        "ISO-8601 time it was said (default: now)."))] = None
+    external_id: Annotated[str | None, Field(max_length=200, description=(
+        "Your id for the turn; sending the same id again never duplicates it."))] = None
+    image_caption: Annotated[str | None, Field(min_length=1, max_length=2000, description=(
+        "When the speaker shared an image: a short description of what it shows."))] = None
+
+    def event(self) -> dict[str, Any]:
+        """The HTTP API's event shape: the caption travels in metadata."""
+        out = self.model_dump(exclude_none=True, exclude={"image_caption"})
+        if self.image_caption:
+            out["metadata"] = {"image_caption": self.image_caption}
+        return out
+
+
+def register_episode_tools(server: MCPServer, omoide: Omoide,
+                           persona_of: PersonaResolver) -> None:
+    sessions, search = omoide.sessions, omoide.search
+
+    @server.tool(title="Record conversation turns", annotations=WRITE)
+    def session_record(
+        ctx: Context,
+        session_id: SessionId,
+        turns: Annotated[list[Turn], Field(min_length=1, max_length=1000, description=(
+            "The new turns, oldest first."))],
+    ) -> Result:
+        """Append the latest turns of this conversation to your raw memory (the Episode
+        tier). Call it after each exchange, or every few turns, with the session_id from
+        session_begin. In the background the conversation is cut into episodes and distilled
+        into notes you will find with memory_search. Re-sending a turn with the same
+        external_id is harmless. Returns {session_id, accepted, duplicates}.
+        Example: session_record(session_id="ses_…", turns=[{"speaker": "Rau", "role": "user",
+        "content": "I adopted a cat named Miso!"}])."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            sessions.open(persona, session_id=session_id)
+            events = [t.event() for t in turns]
+            accepted, duplicates = sessions.record(persona, session_id, events)
+            out = {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
+            return tool_result(out, f"recorded {accepted} turn(s) in {session_id}"
+                               + (f" ({duplicates} already recorded)" if duplicates else ""))
+
+        return run_tool(body)
+
+    @server.tool(title="End the session", annotations=WRITE)
+    def session_end(ctx: Context, session_id: SessionId) -> Result:
+        """Mark the conversation as finished, at its end (goodbye, or the user leaving). The
+        last turns become an episode and everything is consolidated into notes in the
+        background (a session you forget to end is ended after session_idle_minutes without a
+        turn, or by the next session_begin). Returns {session_id, ended_at}.
+        Example: session_end(session_id="ses_…")."""
+
+        def body() -> CallToolResult:
+            ended = sessions.end(persona_of(ctx), session_id)
+            out = {"session_id": ended.session_id, "ended_at": ts(ended.ended_at)}
+            return tool_result(out, f"session {ended.session_id} ended; consolidating")
+
+        return run_tool(body)
+
+    @server.tool(title="Search past conversations", annotations=READ_ONLY)
+    def episode_search(
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, max_length=2000, description=(
+            "What to look for in past conversations, in any language."))],
+        top_k: Annotated[int, Field(ge=1, le=50, description="How many excerpts.")] = 5,
+        date_range: Annotated[str | None, Field(max_length=100, description=(
+            "When it was said: 'last week', '先週', '2026-03-01..2026-03-31'."))] = None,
+    ) -> Result:
+        """Search the raw conversation log (episodes) for what was actually said: each result
+        is a short excerpt of the turns around the match, headed by the date it was said, with
+        the turns' ids in sources. Use it when memory_search finds no note, or to check the
+        exact words or date. Returns {persona, query, results: [...]}.
+        Example: episode_search(query="when did we talk about the trip to Lisbon")."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            request = search.build_request(persona, query=query, top_k=top_k,
+                                           date_range=date_range)
+            found = search.search_episodes(persona, request)
+            out = {"persona": persona, "query": found.query, "mode": str(found.mode),
+                   "results": [render_hit(h) for h in found.results]}
+            return tool_result(out, text.search_text(out))
+
+        return run_tool(body)

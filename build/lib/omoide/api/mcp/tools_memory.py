@@ -1,0 +1,254 @@
+"""MCP tools over the Note tier: memory_create / read / update / delete / search / stats / history.
+
+Each tool resolves the persona, calls one MemoryService or SearchService method and returns the
+same dict the HTTP API returns (``api/render.py``) plus a readable text. The docstrings are what
+the model reads when it decides which tool to call.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from omoide.api.mcp import text
+from omoide.api.mcp.server import PersonaResolver, run_tool, tool_result
+from omoide.api.render import render_create, render_hit, render_memory, render_stats, render_version
+from omoide.model import UNSET, Unset
+from omoide.wiring import Omoide
+
+__all__ = ["register_memory_tools"]
+
+Result = Annotated[CallToolResult, dict[str, Any]]
+
+Key = Annotated[str, Field(min_length=1, max_length=64,
+                           description="The memory's key, e.g. 'mem_3f2a9c01d4e5b6a7' (from "
+                                       "memory_create or memory_search).")]
+Kind = Literal["note", "fact", "preference", "profile", "event", "instruction"]
+KindArg = Annotated[Kind | None, Field(
+    description="What sort of memory: note (default), fact, preference, profile (about the "
+                "user), event, instruction.")]
+Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(
+    max_length=32, description="Short labels for filtering later, e.g. ['food', 'family'].")]
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+When = Annotated[str | None, Field(
+    max_length=64, description="ISO-8601 date or time, e.g. '2026-03-01' or "
+                               "'2026-03-01T09:30:00+09:00'.")]
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False,
+                        openWorldHint=False)
+DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True,
+                              openWorldHint=False)
+
+
+def _given(**fields: Any) -> dict[str, Any]:
+    """Only the arguments the caller actually sent (an MCP tool cannot tell null from absent)."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _bound(value: str | None) -> str | Unset | None:
+    """A validity bound for memory_update: absent → leave alone, ``"none"`` → remove it."""
+    if value is None:
+        return UNSET
+    return None if value.strip().lower() in ("none", "null", "") else value
+
+
+def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: PersonaResolver) -> None:
+    memories, search = omoide.memories, omoide.search
+
+    @server.tool(title="Store a memory", annotations=WRITE)
+    def memory_create(
+        ctx: Context,
+        content: Annotated[str, Field(min_length=1, description=(
+            "The memory in one self-contained sentence, in the conversation's language."))],
+        importance: Annotated[Unit, Field(description=(
+            "How much this matters, 0-1 (default 0.5). Fixed once stored."))] = 0.5,
+        tags: Tags = None,
+        kind: KindArg = None,
+        emotion_type: Annotated[str | None, Field(max_length=64, description=(
+            "The feeling attached, e.g. 'joy', 'sadness'."))] = None,
+        emotion_intensity: Annotated[Unit | None, Field(description=(
+            "0-1; vivid memories (>0.5) fade more slowly."))] = None,
+        valid_from: When = None,
+        valid_until: When = None,
+        metadata: Annotated[dict[str, Any] | None, Field(description=(
+            "Any extra JSON fields to keep with the memory."))] = None,
+    ) -> Result:
+        """Store something worth remembering across conversations: a fact about the user, a
+        preference, an event, a promise. Call it when you learn something that will still
+        matter later; one fact per call. A restatement of a current memory (other words, the
+        same values) is not stored again: the result then has status "duplicate" and names
+        the existing memory. A changed value (a number, date, negation, person, name or
+        place) is stored and then classified against the memory it updates.
+        Returns {status: "created", memory} or {status: "duplicate", duplicate_of}.
+        Example: memory_create(content="The user's sister Mei lives in Osaka",
+        kind="fact", importance=0.7, tags=["family"])."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            new = memories.build_new(**_given(
+                content=content, importance=importance, tags=tags, kind=kind,
+                emotion_type=emotion_type, emotion_intensity=emotion_intensity,
+                valid_from=valid_from, valid_until=valid_until, metadata=metadata))
+            out = render_create(memories.create(persona, new, changed_by="mcp"))
+            return tool_result(out, text.create_text(out))
+
+        return run_tool(body)
+
+    @server.tool(title="Read a memory", annotations=READ_ONLY)
+    def memory_read(ctx: Context, key: Key) -> Result:
+        """Read one memory by key, with its strength, validity window, links and whether a
+        newer memory superseded it. Use it when a search result or a link names a key you want
+        in full. Reading counts as recalling it (it will fade more slowly).
+        Returns the memory object. Example: memory_read(key="mem_3f2a9c01d4e5b6a7")."""
+
+        def body() -> CallToolResult:
+            out = render_memory(memories.get(persona_of(ctx), key))
+            return tool_result(out, text.memory_text(out))
+
+        return run_tool(body)
+
+    @server.tool(title="Correct a memory", annotations=WRITE)
+    def memory_update(
+        ctx: Context,
+        key: Key,
+        content: Annotated[str | None, Field(min_length=1, description=(
+            "The corrected text (re-indexed for search)."))] = None,
+        tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(
+            max_length=32, description="Replaces all tags.")] = None,
+        kind: KindArg = None,
+        emotion_type: Annotated[str | None, Field(max_length=64)] = None,
+        emotion_intensity: Annotated[Unit | None, Field(description="0-1.")] = None,
+        valid_from: Annotated[str | None, Field(max_length=64, description=(
+            "ISO-8601 start of validity, or 'none' to remove it."))] = None,
+        valid_until: Annotated[str | None, Field(max_length=64, description=(
+            "ISO-8601 end of validity (the fact stopped being true), or 'none' to reopen."))]
+            = None,
+        metadata: Annotated[dict[str, Any] | None, Field(description=(
+            "Replaces the metadata object."))] = None,
+    ) -> Result:
+        """Correct or annotate an existing memory in place; only the fields you pass change and
+        every change is kept as a new version (see memory_history). Importance cannot change.
+        When a fact simply changed (the user moved, changed jobs), prefer memory_create with
+        the new fact: the old one is closed automatically and its history kept.
+        Returns the updated memory. Example: memory_update(key="mem_3f2a9c01d4e5b6a7",
+        content="The user's sister Mei lives in Kyoto", tags=["family"])."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            changes = _given(content=content, tags=tags, kind=kind, emotion_type=emotion_type,
+                             emotion_intensity=emotion_intensity, metadata=metadata)
+            updated = memories.update(persona, key, changed_by="mcp",
+                                      valid_from=_bound(valid_from),
+                                      valid_until=_bound(valid_until), **changes)
+            out = render_memory(updated)
+            return tool_result(out, text.memory_text(out, title="Updated memory"))
+
+        return run_tool(body)
+
+    @server.tool(title="Delete a memory", annotations=DESTRUCTIVE)
+    def memory_delete(
+        ctx: Context,
+        key: Key,
+        purge: Annotated[bool, Field(description=(
+            "true when the user asks you to forget it: the memory is erased for good, with "
+            "its history, and cannot be read or restored. false (default): it is only hidden "
+            "and its history stays readable."))] = False,
+    ) -> Result:
+        """Delete a memory that is wrong, or erase one the user asked you to forget. When the
+        user says "forget this" (a PIN, a secret, something they regret sharing), call it with
+        purge=true: the memory and every trace of its text are erased. Without purge it
+        disappears from search and context but its version history stays readable. Do not
+        delete a memory just because a fact changed: store the new fact with memory_create.
+        Returns the deleted memory (status "tombstoned") or {key, status: "purged"}.
+        Example: memory_delete(key="mem_3f2a9c01d4e5b6a7", purge=true)."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            if purge:
+                memories.purge(persona, key)
+                out = {"persona": persona, "key": key, "status": "purged"}
+                return tool_result(out, f"Erased memory {key}: it and its history are gone.")
+            out = render_memory(memories.delete(persona, key))
+            return tool_result(out, text.deleted_text(out))
+
+        return run_tool(body)
+
+    @server.tool(title="Search memories", annotations=READ_ONLY)
+    def memory_search(
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, max_length=2000, description=(
+            "What to look for, in any language, e.g. 'where does the user's sister live'."))],
+        top_k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
+        mode: Annotated[Literal["hybrid", "semantic", "keyword"], Field(description=(
+            "hybrid (default: meaning + words), semantic (meaning only), keyword (exact "
+            "words)."))] = "hybrid",
+        tags: Annotated[list[str] | None, Field(description=(
+            "Only memories carrying every one of these tags."))] = None,
+        date_range: Annotated[str | None, Field(max_length=100, description=(
+            "When the memory was stored, in words or dates: 'last week', '先週', 'yesterday', "
+            "'2026-03-01', '2026-03-01..2026-03-31'."))] = None,
+        valid_at: Annotated[str | None, Field(max_length=64, description=(
+            "Only facts true at this time: ISO-8601 or 'now' (drops superseded facts)."))]
+            = None,
+        min_importance: Annotated[Unit | None, Field(description="Minimum importance.")] = None,
+        kind: KindArg = None,
+        importance_weight: Annotated[Unit | None, Field(description=(
+            "How much current strength (importance × recall) counts against relevance; "
+            "default: the persona's setting."))] = None,
+        include_episodes: Annotated[bool | None, Field(description=(
+            "Leave unset: memories and excerpts of past conversations are ranked together. "
+            "false: memories only; true: excerpts even when the persona turned them off."))]
+            = None,
+    ) -> Result:
+        """Search the persona's memories and past conversations by meaning and words. A fact
+        that changed never ranks above the fact that replaced it; a past fact is marked
+        "[past: valid until …, superseded by …]" (current=false in the data). Call it before
+        answering anything about the user's life, past conversations or earlier promises, and
+        before saying you don't remember. Each result has its key (notes) or id (conversation
+        excerpts, type "episode"), content, score and sources.
+        Returns {persona, query, mode, results: [...]}.
+        Example: memory_search(query="user's favourite food", top_k=5, date_range="last month")."""
+
+        def body() -> CallToolResult:
+            persona = persona_of(ctx)
+            request = search.build_request(
+                persona, query=query, top_k=top_k, mode=mode, tags=tags,
+                date_range=date_range, valid_at=valid_at, min_importance=min_importance,
+                kind=kind, importance_weight=importance_weight,
+                include_episodes=include_episodes)
+            found = search.search(persona, request)
+            out = {"persona": persona, "query": found.query, "mode": str(found.mode),
+                   "results": [render_hit(h) for h in found.results]}
+            return tool_result(out, text.search_text(out))
+
+        return run_tool(body)
+
+    @server.tool(title="Memory statistics", annotations=READ_ONLY)
+    def memory_stats(ctx: Context) -> Result:
+        """Counts of the persona's memories: active, deleted, superseded, by kind, mean
+        strength, links, oldest and newest. Use it to answer "how much do you remember?" or to
+        check that memories are being stored. Returns the stats object. Example: memory_stats()."""
+
+        def body() -> CallToolResult:
+            out = render_stats(memories.stats(persona_of(ctx)))
+            return tool_result(out, text.stats_text(out))
+
+        return run_tool(body)
+
+    @server.tool(title="Memory history", annotations=READ_ONLY)
+    def memory_history(ctx: Context, key: Key) -> Result:
+        """Every version of one memory, oldest first: creation, edits, merges, when a newer
+        fact superseded it, deletion — each with who changed it, when, and the before/after
+        values. Use it to answer "what did I used to think?" or "when did that change?".
+        Returns {key, versions: [...]}. Example: memory_history(key="mem_3f2a9c01d4e5b6a7")."""
+
+        def body() -> CallToolResult:
+            versions = memories.history(persona_of(ctx), key)
+            out = {"key": key, "versions": [render_version(v) for v in versions]}
+            return tool_result(out, text.history_text(out))
+
+        return run_tool(body)

@@ -1,0 +1,187 @@
+"""Dataclasses → JSON-ready dicts, shared by the HTTP API and the MCP tools (one shape each)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from omoide.engine.context import MemoryLine
+from omoide.engine.tokens import estimate_tokens
+from omoide.model import (
+    CreateOutcome,
+    Link,
+    Memory,
+    MemoryStats,
+    MemoryVersion,
+    SearchHit,
+    Source,
+)
+from omoide.service.context import ContextResult, SessionStart
+from omoide.service.state import StateChanges, StateEntry
+from omoide.store.sqlite.blocks import Block
+
+__all__ = [
+    "render_block",
+    "render_changes",
+    "render_context",
+    "render_create",
+    "render_episode",
+    "render_hit",
+    "render_link",
+    "render_memory",
+    "render_session_start",
+    "render_state_entry",
+    "render_stats",
+    "render_version",
+    "ts",
+]
+
+
+def ts(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def render_source(source: Source) -> dict[str, Any]:
+    return {"event_id": source.event_id, "external_id": source.external_id}
+
+
+def render_link(link: Link) -> dict[str, Any]:
+    return {"key": link.other_key, "type": str(link.link_type), "weight": round(link.weight, 4),
+            "co_activation_count": link.co_activation_count,
+            "last_activated": ts(link.last_activated)}
+
+
+def render_memory(memory: Memory) -> dict[str, Any]:
+    return {
+        "key": memory.key,
+        "persona": memory.persona,
+        "content": memory.content,
+        "kind": str(memory.kind),
+        "importance": memory.importance,
+        "tags": list(memory.tags),
+        "emotion_type": memory.emotion_type,
+        "emotion_intensity": memory.emotion_intensity,
+        "source": memory.source,
+        "source_ref": memory.source_ref,
+        "created_at": ts(memory.created_at),
+        "updated_at": ts(memory.updated_at),
+        "strength": round(memory.strength, 6),
+        "stability": round(memory.stability, 6),
+        "access_count": memory.access_count,
+        "last_accessed": ts(memory.last_accessed),
+        "valid_from": ts(memory.valid_from),
+        "valid_until": ts(memory.valid_until),
+        "superseded_by": memory.superseded_by,
+        "summary_ref": memory.summary_ref,
+        "status": str(memory.status),
+        "metadata": memory.metadata,
+        "sources": [render_source(s) for s in memory.sources],
+        "links": [render_link(link) for link in memory.links],
+    }
+
+
+def render_create(outcome: CreateOutcome) -> dict[str, Any]:
+    if outcome.status == "duplicate":
+        assert outcome.duplicate_of is not None
+        return {"status": "duplicate", "duplicate_of": {
+            "key": outcome.duplicate_of.key, "content": outcome.duplicate_of.content,
+            "similarity": round(outcome.similarity or 0.0, 4)}}
+    assert outcome.memory is not None
+    return {"status": "created", "memory": render_memory(outcome.memory)}
+
+
+def render_hit(hit: SearchHit) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": hit.type}
+    out["key" if hit.type == "note" else "id"] = hit.id
+    out.update({"content": hit.content, "score": round(hit.score, 6),
+                "similarity": None if hit.similarity is None else round(hit.similarity, 4),
+                "sources": [render_source(s) for s in hit.sources]})
+    if hit.memory is not None:
+        m = hit.memory
+        out.update({"kind": str(m.kind), "tags": list(m.tags), "importance": m.importance,
+                    "strength": round(m.strength, 6), "created_at": ts(m.created_at),
+                    "valid_from": ts(m.valid_from), "valid_until": ts(m.valid_until),
+                    "superseded_by": m.superseded_by})
+    out.update(hit.extra)
+    return out
+
+
+def render_version(version: MemoryVersion) -> dict[str, Any]:
+    return {"version": version.version, "change": str(version.change),
+            "changed_by": version.changed_by, "changed_at": ts(version.changed_at),
+            "before": version.before, "after": version.after}
+
+
+def render_stats(stats: MemoryStats) -> dict[str, Any]:
+    return {"persona": stats.persona, "total": stats.total, "active": stats.active,
+            "tombstoned": stats.tombstoned, "superseded": stats.superseded,
+            "by_kind": stats.by_kind, "mean_strength": round(stats.mean_strength, 6),
+            "links": stats.links, "oldest": ts(stats.oldest), "newest": ts(stats.newest)}
+
+
+def render_episode(episode: Any, notes: list[str]) -> dict[str, Any]:
+    """An Episode (``store.sqlite.sessions.Episode``) with its consolidated notes' keys."""
+    return {"id": episode.id, "session_id": episode.session_id,
+            "first_event_id": episode.first_event_id, "last_event_id": episode.last_event_id,
+            "first_seq": episode.first_seq, "last_seq": episode.last_seq,
+            "topic": episode.topic, "surprise": round(episode.surprise, 4),
+            "boundary_reason": episode.boundary_reason, "started_at": ts(episode.started_at),
+            "ended_at": ts(episode.ended_at), "consolidated_at": ts(episode.consolidated_at),
+            "content": episode.content, "notes": notes}
+
+
+# -- context, state and blocks -------------------------------------------------------
+
+
+def render_state_entry(entry: StateEntry) -> dict[str, Any]:
+    return {"value": entry.value, "valid_from": ts(entry.valid_from),
+            "valid_until": ts(entry.valid_until), "is_current": entry.is_current}
+
+
+def render_block(block: Block) -> dict[str, Any]:
+    return {"block_name": block.block_name, "content": block.content,
+            "block_type": block.block_type, "max_tokens": block.max_tokens,
+            "priority": block.priority, "metadata": block.metadata,
+            "tokens": estimate_tokens(block.content), "created_at": ts(block.created_at),
+            "updated_at": ts(block.updated_at)}
+
+
+def _memory(line: MemoryLine) -> dict[str, Any]:
+    return {"key": line.key, "content": line.content, "created_at": ts(line.created_at),
+            "strength": round(line.strength, 6)}
+
+
+def render_context(result: ContextResult) -> dict[str, Any]:
+    """``{persona, text, sections, language, tokens, budget_tokens, omitted}``."""
+    c = result.context
+    stats = None if c.stats is None else {
+        "active": c.stats.active, "superseded": c.stats.superseded,
+        "mean_strength": round(c.stats.mean_strength, 6), "links": c.stats.links}
+    sections = {
+        "persona": {"name": result.persona, "state": c.persona_state},
+        "user": {"address": c.user_address, "state": c.user_state},
+        "session": {"last_session_at": ts(result.last_session_at),
+                    "since_last_session": c.last_session},
+        "blocks": [{"block_name": b.name, "content": b.content, "priority": b.priority,
+                    "max_tokens": b.max_tokens} for b in c.blocks],
+        "recent_memories": [_memory(m) for m in c.recent],
+        "important_memories": [_memory(m) for m in c.important],
+        "stats": stats,
+    }
+    return {"persona": result.persona, "text": c.text, "sections": sections,
+            "language": str(c.language), "tokens": c.tokens, "budget_tokens": c.budget_tokens,
+            "omitted": c.omitted}
+
+
+def render_session_start(start: SessionStart) -> dict[str, Any]:
+    return {"session_id": start.session_id, "started_at": ts(start.started_at),
+            "previous_session_at": ts(start.previous_session_at),
+            **render_context(start.context)}
+
+
+def render_changes(persona: str, changes: StateChanges) -> dict[str, Any]:
+    return {"persona": persona,
+            "changed": {"user_info": changes.user, "persona_state": changes.persona}}
+
+
+# -- user state and persona state (same shapes) ------------------------------------------

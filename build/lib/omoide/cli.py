@@ -1,0 +1,420 @@
+"""``omoide`` command line: serve, personas, memories, search, reindex, decay, stats, jobs.
+
+Results go to stdout (JSON with ``--json``); logs and progress bars go to stderr, so that
+``omoide mcp`` can own stdout for the protocol. A user mistake exits 1 with one line, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from omoide.config import Settings
+from omoide.errors import OmoideError
+
+__all__ = ["main"]
+
+
+def _settings(data: str | None, **overrides: Any) -> Settings:
+    return Settings.from_env(data_dir=Path(data) if data else None, **overrides)
+
+
+def _build(data: str | None, *, check_embedder_record: bool = True, **overrides: Any) -> Any:
+    from omoide.wiring import build
+
+    return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
+
+
+def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The shared ``--data DIR`` option (default: $OMOIDE_DATA or ./data)."""
+    return click.option("--data", "data", default=None, envvar="OMOIDE_DATA",
+                        help="Data folder (default: $OMOIDE_DATA or ./data).")(fn)
+
+
+def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
+
+
+def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn an OmoideError into one line on stderr and exit status 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except OmoideError as exc:
+            raise click.ClickException(exc.message) from None
+
+    return wrapper
+
+
+def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text(data))
+
+
+@click.group()
+@click.version_option(package_name="omoide")
+@click.option("-v", "--verbose", is_flag=True, help="Debug logging on stderr.")
+def main(verbose: bool) -> None:
+    """Omoide (思い出): long-term memory for AI personas."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@data_option
+@click.option("--host", default=None, envvar="OMOIDE_HOST", help="Bind address (127.0.0.1).")
+@click.option("--port", default=None, type=int, envvar="OMOIDE_PORT", help="Port (8765).")
+@friendly
+def serve(data: str | None, host: str | None, port: int | None) -> None:
+    """Run the HTTP API (and MCP at /mcp) with background workers."""
+    import uvicorn
+
+    from omoide.api.http.server import create_server_app
+
+    settings = _settings(data, host=host, port=port)
+    app, new_admin_key = create_server_app(settings)
+    url = f"http://{settings.host}:{settings.port}"
+    click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
+    click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
+    click.echo(f"  API docs: {url}/docs", err=True)
+    if new_admin_key:
+        click.echo(f"  admin key (shown once, also saved in {settings.data_dir}/admin_key): "
+                   f"{new_admin_key}", err=True)
+    # An MCP client's open event stream (GET /mcp) never ends on its own: without a
+    # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+                timeout_graceful_shutdown=3)
+
+
+@main.group()
+def persona() -> None:
+    """Create, list and delete personas."""
+
+
+@persona.command("create")
+@data_option
+@json_option
+@click.argument("name")
+@friendly
+def persona_create(data: str | None, as_json: bool, name: str) -> None:
+    """Create persona NAME and print its API key (shown only once)."""
+    app = _build(data)
+    created, key = app.auth.create_persona(name)
+    _print({"name": created.name, "api_key": key}, as_json,
+           lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}")
+
+
+@persona.command("list")
+@data_option
+@json_option
+@friendly
+def persona_list(data: str | None, as_json: bool) -> None:
+    """List personas with their active memory counts."""
+    app = _build(data)
+    counts = app.store.active_memory_counts()
+    rows = [{"name": p.name, "created_at": p.created_at.isoformat(),
+             "memories": counts.get(p.name, 0)} for p in app.store.list_personas()]
+    _print(rows, as_json, lambda rs: "\n".join(f"{r['name']}\t{r['memories']} memories"
+                                               for r in rs) or "(no personas)")
+
+
+@persona.command("delete")
+@data_option
+@json_option
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@friendly
+def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
+    """Erase persona NAME and everything it remembers; its keys stop working."""
+    app = _build(data)
+    app.store.get_persona(name)  # an unknown name fails before the question
+    if not yes:
+        click.confirm(f"Erase persona {name} with all its memories and conversations? "
+                      "This cannot be undone", abort=True, err=True)
+    erased = app.forget.delete_persona(name)
+    _print({"name": name, "status": "erased", "memories": erased.memories,
+            "sessions": erased.sessions}, as_json,
+           lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
+                     f"{d['sessions']} sessions)")
+
+
+@main.group()
+def memory() -> None:
+    """Add, read, list and delete memories."""
+
+
+def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--persona", "-p", required=True, help="Persona name.")(fn)
+
+
+@memory.command("add")
+@data_option
+@json_option
+@persona_option
+@click.argument("content")
+@click.option("--importance", type=float, default=None, help="0-1 (default 0.5).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--kind", default=None, help="note, fact, preference, profile, event, instruction.")
+@click.option("--emotion-intensity", type=float, default=None, help="0-1.")
+@friendly
+def memory_add(data: str | None, as_json: bool, persona: str, content: str,
+               importance: float | None, tags: tuple[str, ...], kind: str | None,
+               emotion_intensity: float | None) -> None:
+    """Store CONTENT as a memory of the persona (deduplicated)."""
+    from omoide.api.render import render_create
+
+    app = _build(data)
+    new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
+                                 kind=kind, emotion_intensity=emotion_intensity)
+    out = render_create(app.memories.create(persona, new))
+    app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
+    _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
+           else f"duplicate of {d['duplicate_of']['key']} "
+                f"(similarity {d['duplicate_of']['similarity']})")
+
+
+@memory.command("get")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@friendly
+def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
+    """Show one memory."""
+    from omoide.api.render import render_memory
+
+    app = _build(data)
+    _print(render_memory(app.memories.get(persona, key)), as_json,
+           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+
+
+@memory.command("list")
+@data_option
+@json_option
+@persona_option
+@click.option("--limit", default=20, show_default=True)
+@friendly
+def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> None:
+    """Recent memories, newest first."""
+    from omoide.api.render import render_memory
+
+    app = _build(data)
+    rows = [render_memory(m) for m in app.memories.list_recent(persona, limit=limit)]
+    _print(rows, as_json, lambda rs: "\n".join(
+        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {r['content'][:70]}"
+        for r in rs) or "(no memories)")
+
+
+@memory.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@click.option("--purge", is_flag=True,
+              help="Erase it with its history, so its text is nowhere in the data folder.")
+@friendly
+def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge: bool) -> None:
+    """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
+    app = _build(data)
+    if purge:
+        app.memories.purge(persona, key)
+        _print({"key": key, "status": "purged"}, as_json, lambda d: f"erased {d['key']}")
+        return
+    deleted = app.memories.delete(persona, key)
+    _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
+           lambda d: f"deleted {d['key']}")
+
+
+@main.group()
+def session() -> None:
+    """Conversations (sessions) of a persona."""
+
+
+@session.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("session_id")
+@click.option("--with-notes", is_flag=True,
+              help="Also erase the notes consolidated from the conversation.")
+@friendly
+def session_delete(data: str | None, as_json: bool, persona: str, session_id: str,
+                   with_notes: bool) -> None:
+    """Erase a conversation: its events and episodes (and with --with-notes, its notes)."""
+    app = _build(data)
+    erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
+    _print({"session_id": session_id, "status": "erased", "events": erased.events,
+            "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
+           lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
+                     f"episodes, {len(d['notes'])} notes)")
+
+
+@main.command()
+@data_option
+@json_option
+@persona_option
+@click.argument("query")
+@click.option("--top-k", default=10, show_default=True)
+@click.option("--mode", default="hybrid", show_default=True,
+              type=click.Choice(["hybrid", "semantic", "keyword"]))
+@click.option("--tag", "tags", multiple=True)
+@click.option("--date-range", default=None, help="e.g. 'last week', '先週'.")
+@click.option("--valid-at", default=None, help="ISO time or 'now'.")
+@friendly
+def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int, mode: str,
+           tags: tuple[str, ...], date_range: str | None, valid_at: str | None) -> None:
+    """Search a persona's memories."""
+    from omoide.api.mcp.text import past_mark
+    from omoide.api.render import render_hit
+
+    app = _build(data)
+    request = app.search.build_request(persona, query=query, top_k=top_k, mode=mode,
+                                       tags=list(tags), date_range=date_range,
+                                       valid_at=valid_at)
+    rows = [render_hit(h) for h in app.search.search(persona, request).results]
+    _print(rows, as_json, lambda rs: "\n".join(
+        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {r['content'][:80]}{past_mark(r)}"
+        for r in rs)
+        or "(no results)")
+
+
+@main.command()
+@data_option
+@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
+@click.option("--batch", default=64, show_default=True)
+@friendly
+def reindex(data: str | None, persona: str | None, batch: int) -> None:
+    """Re-embed memories, conversation turns and episodes with the configured embedder (after
+    changing OMOIDE_EMBEDDER; stop the server first), then record it for the folder."""
+    app = _build(data, check_embedder_record=False)
+    model = app.embedder.model_id
+    plan = app.reindex.plan(persona)
+    names = ", ".join(plan.personas) or "(no personas)"
+    if plan.total == 0:
+        report = app.reindex.run(plan)
+        click.echo(f"{names}: every vector is already {model}", err=True)
+    else:
+        with click.progressbar(length=plan.total, label=f"re-embedding with {model}",
+                               file=sys.stderr) as bar:
+            report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
+        click.echo(f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
+                   f"{plan.count('episodes')} episodes re-embedded with {model}", err=True)
+    if not report.recorded:
+        left = sum(report.remaining.values())
+        raise click.ClickException(f"{left} vectors of other models remain in other personas; "
+                                   "run `omoide reindex` without -p to finish")
+    click.echo(f"the data folder now uses {model}", err=True)
+
+
+@main.command()
+@data_option
+@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
+@friendly
+def decay(data: str | None, persona: str | None) -> None:
+    """Recompute FSRS strength for all memories now."""
+    app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
+    started = time.perf_counter()
+    n = app.store.decay_all(now=app.clock.now(), persona=persona)
+    click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
+
+
+@main.command()
+@data_option
+@json_option
+@persona_option
+@friendly
+def stats(data: str | None, as_json: bool, persona: str) -> None:
+    """Memory statistics for a persona."""
+    from omoide.api.render import render_stats
+
+    app = _build(data)
+    _print(render_stats(app.memories.stats(persona)), as_json,
+           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+
+
+@main.group()
+def jobs() -> None:
+    """Inspect and drain the background job queue."""
+
+
+@jobs.command("wait")
+@data_option
+@json_option
+@persona_option
+@click.option("--timeout", default=600.0, show_default=True, help="Seconds.")
+@click.option("--run/--no-run", default=True, show_default=True,
+              help="Run ready jobs in this process too (else only wait for the server).")
+@friendly
+def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
+    """Wait until the persona's queue is empty (pending + running == 0); other personas'
+    jobs are not waited for. Progress goes to stderr."""
+    app = _build(data)
+    state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
+    out = {"persona": persona, "pending": state.pending, "running": state.running,
+           "failed": state.failed}
+    _print(out, as_json, lambda d: f"pending={d['pending']} running={d['running']} "
+                                   f"failed={d['failed']}")
+    if not state.drained:
+        raise click.ClickException(f"queue not empty after {timeout:.0f} s")
+
+
+def _queue_progress() -> Callable[[Any], None]:
+    """A progress line on stderr: rewritten in place on a terminal, else one line a second."""
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def show(state: Any) -> None:
+        line = (f"{state.persona}: {state.pending} pending, {state.running} running, "
+                f"{state.done} done, {state.failed} failed")
+        if tty:
+            click.echo(f"\r{line}\x1b[K", nl=state.drained, err=True)
+        elif state.drained or time.monotonic() - last[0] >= 1.0:
+            last[0] = time.monotonic()
+            click.echo(line, err=True)
+
+    return show
+
+
+@main.command("mcp")
+@data_option
+@persona_option
+def mcp_command(data: str | None, persona: str) -> None:
+    """Serve MCP over stdio for one persona (Claude Desktop, Claude Code).
+
+    stdout carries the protocol; logs go to stderr. Background jobs (evolution, decay) run in
+    this process while the client is connected.
+    """
+    import contextlib
+
+    from omoide.api.mcp import run_stdio
+    from omoide.errors import NotFound
+
+    # Nothing may reach stdout before the protocol starts (a model loader printing would
+    # corrupt the client's first read), so building happens with stdout sent to stderr.
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            app = _build(data)
+        except OmoideError as exc:
+            raise click.ClickException(exc.message) from None
+    try:
+        app.store.get_persona(persona)
+    except OmoideError as exc:
+        app.close()
+        hint = f"; create it with: omoide persona create {persona}" \
+            if isinstance(exc, NotFound) else ""
+        raise click.ClickException(exc.message + hint) from None
+    run_stdio(app, persona)
+
+from omoide.cli_interop import register as _register_interop  # noqa: E402
+
+_register_interop(main)

@@ -1,0 +1,242 @@
+"""Every route of the HTTP API as a request description (:class:`Call`), shared by the sync and
+async clients so both send exactly the same requests. No I/O here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+__all__ = ["JSON", "Call"]
+
+T = TypeVar("T")
+JSON = dict[str, Any]
+
+
+def _json(body: Any) -> JSON:
+    return body  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    path: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    json: Any = None
+    content: bytes | None = None
+    parse: Callable[[Any], T] = _json  # type: ignore[assignment]
+    text: bool = False  # the answer is text (metrics), not JSON
+    timeout: float | None = None  # longer than the client's default (a wait)
+
+
+def _p(segment: str) -> str:
+    return quote(str(segment), safe="")
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """The fields actually given (None means "not given")."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
+# -- personas (admin) ------------------------------------------------------------------------
+
+def create_persona(name: str) -> Call[JSON]:
+    return Call("POST", "/api/personas", json={"name": name})
+
+
+def list_personas() -> Call[JSON]:
+    return Call("GET", "/api/personas")
+
+
+def delete_persona(name: str) -> Call[JSON]:
+    return Call("DELETE", f"/api/personas/{_p(name)}")
+
+
+# -- memories --------------------------------------------------------------------------------
+
+def create_memory(persona: str, content: str, **fields: Any) -> Call[JSON]:
+    return Call("POST", f"/api/memories/{_p(persona)}", json={"content": content,
+                                                             **_given(**fields)})
+
+
+def list_memories(persona: str, *, limit: int = 20, offset: int = 0,
+                  include_deleted: bool = False) -> Call[JSON]:
+    return Call("GET", f"/api/memories/{_p(persona)}",
+                params={"limit": limit, "offset": offset,
+                        "include_deleted": str(include_deleted).lower()})
+
+
+def get_memory(persona: str, key: str) -> Call[JSON]:
+    return Call("GET", f"/api/memories/{_p(persona)}/{_p(key)}")
+
+
+def update_memory(persona: str, key: str, changes: Mapping[str, Any]) -> Call[JSON]:
+    return Call("PATCH", f"/api/memories/{_p(persona)}/{_p(key)}", json=dict(changes))
+
+
+def delete_memory(persona: str, key: str, *, purge: bool = False) -> Call[JSON]:
+    return Call("DELETE", f"/api/memories/{_p(persona)}/{_p(key)}",
+                params={"purge": "true"} if purge else {})
+
+
+def memory_history(persona: str, key: str) -> Call[JSON]:
+    return Call("GET", f"/api/memories/{_p(persona)}/{_p(key)}/history")
+
+
+def memory_links(persona: str, key: str) -> Call[JSON]:
+    return Call("GET", f"/api/memories/{_p(persona)}/{_p(key)}/links")
+
+
+def stats(persona: str) -> Call[JSON]:
+    return Call("GET", f"/api/stats/{_p(persona)}")
+
+
+def search(persona: str, query: str, *, top_k: int | None = None, mode: str | None = None,
+           tags: Sequence[str] | None = None, date_range: str | None = None,
+           valid_at: str | None = None, min_importance: float | None = None,
+           kind: str | None = None, importance_weight: float | None = None,
+           include_episodes: bool | None = None) -> Call[JSON]:
+    params = _given(q=query, top_k=top_k, mode=mode, date_range=date_range, valid_at=valid_at,
+                    min_importance=min_importance, kind=kind,
+                    importance_weight=importance_weight)
+    if tags:
+        params["tags"] = list(tags)
+    if include_episodes is not None:
+        params["include_episodes"] = str(include_episodes).lower()
+    return Call("GET", f"/api/search/{_p(persona)}", params=params)
+
+
+# -- sessions --------------------------------------------------------------------------------
+
+def open_session(persona: str, session_id: str | None = None,
+                 started_at: str | None = None) -> Call[JSON]:
+    return Call("POST", f"/api/sessions/{_p(persona)}",
+                json=_given(session_id=session_id, started_at=started_at))
+
+
+def record_events(persona: str, session_id: str,
+                  events: Sequence[Mapping[str, Any]]) -> Call[JSON]:
+    return Call("POST", f"/api/sessions/{_p(persona)}/{_p(session_id)}/events",
+                json={"events": [dict(e) for e in events]})
+
+
+def end_session(persona: str, session_id: str) -> Call[JSON]:
+    return Call("POST", f"/api/sessions/{_p(persona)}/{_p(session_id)}/end")
+
+
+def session_episodes(persona: str, session_id: str) -> Call[JSON]:
+    return Call("GET", f"/api/sessions/{_p(persona)}/{_p(session_id)}/episodes")
+
+
+def delete_session(persona: str, session_id: str, *, with_notes: bool = False) -> Call[JSON]:
+    return Call("DELETE", f"/api/sessions/{_p(persona)}/{_p(session_id)}",
+                params={"with_notes": "true"} if with_notes else {})
+
+
+# -- user and persona state ------------------------------------------------------------------
+
+def get_state(persona: str, whose: str) -> Call[JSON]:
+    return Call("GET", f"/api/{_whose(whose)}/{_p(persona)}")
+
+
+def update_state(persona: str, whose: str, values: Mapping[str, Any]) -> Call[JSON]:
+    return Call("PUT", f"/api/{_whose(whose)}/{_p(persona)}", json=dict(values))
+
+
+def state_history(persona: str, whose: str, key: str, at: str | None = None) -> Call[JSON]:
+    return Call("GET", f"/api/{_whose(whose)}/{_p(persona)}/history",
+                params=_given(key=key, at=at))
+
+
+def _whose(whose: str) -> str:
+    if whose not in ("user", "persona"):
+        raise ValueError("whose must be 'user' or 'persona'")
+    return f"{whose}-state"
+
+
+# -- blocks, context, settings ---------------------------------------------------------------
+
+def list_blocks(persona: str) -> Call[JSON]:
+    return Call("GET", f"/api/blocks/{_p(persona)}")
+
+
+def write_block(persona: str, block_name: str, content: str, **fields: Any) -> Call[JSON]:
+    return Call("POST", f"/api/blocks/{_p(persona)}",
+                json={"block_name": block_name, "content": content, **_given(**fields)})
+
+
+def delete_block(persona: str, block_name: str) -> Call[JSON]:
+    return Call("DELETE", f"/api/blocks/{_p(persona)}/{_p(block_name)}")
+
+
+def get_context(persona: str) -> Call[JSON]:
+    return Call("GET", f"/api/context/{_p(persona)}")
+
+
+def begin_session(persona: str) -> Call[JSON]:
+    return Call("POST", f"/api/context/{_p(persona)}/session")
+
+
+def update_context(persona: str, *, user_info: Mapping[str, Any] | None = None,
+                   persona_state: Mapping[str, Any] | None = None) -> Call[JSON]:
+    return Call("PUT", f"/api/context/{_p(persona)}",
+                json=_given(user_info=user_info, persona_state=persona_state))
+
+
+def get_settings(persona: str) -> Call[JSON]:
+    return Call("GET", f"/api/settings/{_p(persona)}")
+
+
+def update_settings(persona: str, changes: Mapping[str, Any]) -> Call[JSON]:
+    return Call("PUT", f"/api/settings/{_p(persona)}", json=dict(changes))
+
+
+# -- jobs, system ----------------------------------------------------------------------------
+
+def jobs(persona: str) -> Call[JSON]:
+    return Call("GET", f"/api/jobs/{_p(persona)}")
+
+
+def wait_for_jobs(persona: str, timeout: float = 60.0) -> Call[JSON]:
+    return Call("GET", f"/api/jobs/{_p(persona)}/wait", params={"timeout": timeout},
+                timeout=timeout + 30.0)
+
+
+def health() -> Call[JSON]:
+    return Call("GET", "/health")
+
+
+def metrics() -> Call[str]:
+    return Call("GET", "/metrics", text=True)
+
+
+# -- chat proxy ------------------------------------------------------------------------------
+
+def models() -> Call[JSON]:
+    return Call("GET", "/v1/models")
+
+
+def chat_completion(messages: Sequence[Mapping[str, Any]], **body: Any) -> Call[JSON]:
+    if body.get("stream"):
+        raise ValueError("stream=True: use an OpenAI client with base_url=<server>/v1")
+    return Call("POST", "/v1/chat/completions",
+                json={"model": "omoide", **body, "messages": [dict(m) for m in messages]})
+
+
+# -- export / import -------------------------------------------------------------------------
+
+def export_persona(persona: str, *, with_vectors: bool = False) -> Call[JSON]:
+    return Call("GET", f"/api/export/{_p(persona)}",
+                params={"with_vectors": "true"} if with_vectors else {})
+
+
+def import_persona(persona: str, data: bytes, *, merge: bool = False, source: str = "omoide",
+                   user_id: str | None = None, user_name: str | None = None,
+                   assistant_name: str | None = None) -> Call[JSON]:
+    params = _given(source=source, user_id=user_id, user_name=user_name,
+                    assistant_name=assistant_name)
+    if merge:
+        params["merge"] = "true"
+    return Call("POST", f"/api/import/{_p(persona)}", params=params, content=data,
+                timeout=600.0)

@@ -1,0 +1,296 @@
+"""Settings: the one place that reads the environment.
+
+Two levels:
+
+- :class:`Settings` — process-wide (data folder, bind address, embedder, keys), from ``OMOIDE_*``
+  environment variables.
+- :class:`PersonaSettings` — runtime behaviour per persona (thresholds, switches, budgets). Each
+  field's default comes from ``OMOIDE_<NAME>`` when set, else from :data:`PERSONA_SETTINGS`;
+  overrides are stored per persona in the database and merged by :func:`merge_persona_settings`.
+
+Every setting is declared once with a default and a one-line help text; the docs table, the
+settings API and the dashboard form are all derived from these declarations.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from omoide.errors import InvalidInput
+
+__all__ = [
+    "PERSONA_SETTINGS",
+    "PersonaSettings",
+    "Setting",
+    "Settings",
+    "merge_persona_settings",
+    "validate_setting_patch",
+]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Declaration of one per-persona runtime setting."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+
+
+PERSONA_SETTINGS: tuple[Setting, ...] = (
+    Setting("language", str, "auto", "Language of prompts and context text.",
+            choices=("auto", "en", "ja")),
+    Setting("timezone", str, "UTC", "IANA time zone for dates shown and 'today'/'先週' filters."),
+    Setting("importance_weight", float, 0.1,
+            "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1),
+    Setting("dedup_threshold", float, 0.85,
+            "Spec-scale cosine above which a new memory is a duplicate unless a value changed "
+            "(calibrated per embedder).",
+            0.5, 1),
+    Setting("evolution_threshold", float, 0.8,
+            "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1),
+    Setting("evolution_max_neighbours", int, 3, "Neighbours touched by one evolution.", 0, 20),
+    Setting("evolution_min_chars", int, 30, "Evolution is skipped for shorter content.", 0, 10000),
+    Setting("classify_band_low", float, 0.35,
+            "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
+            "changing pairs with either embedder: bench/classify_band.py).", 0, 1),
+    Setting("classify_max_candidates", int, 5, "Candidates judged per new memory.", 0, 20),
+    Setting("classifier", str, "auto", "3-op classifier: auto (LLM when configured), offline, llm.",
+            choices=("auto", "offline", "llm")),
+    Setting("recall_stability_factor", float, 1.5, "Stability multiplier on each recall.", 1, 10),
+    Setting("stability_cap_days", float, 365.0, "Upper bound of stability in days.", 1, 36500),
+    Setting("recall_min_interval_hours", float, 1.0,
+            "A memory is strengthened by recall at most once per this many hours.", 0, 8760),
+    Setting("decay_interval_hours", float, 6.0, "How often the decay job recomputes strength.",
+            0.01, 8760),
+    Setting("keyword_weight", float, 0.4, "Weight of the keyword (BM25) list in hybrid fusion "
+            "(z-score fusion; measured with e5 by bench/retrieval.py and bench/locomo.py).",
+            0, 10),
+    Setting("semantic_weight", float, 0.6, "Weight of the vector list in hybrid fusion.", 0, 10),
+    Setting("surprise_threshold", float, 0.7, "Surprise above which an episode boundary is cut.",
+            0, 1),
+    Setting("min_segment_turns", int, 3, "Shorter segments merge into the previous one.", 1, 100),
+    Setting("episode_consolidation_enabled", bool, True, "Consolidate episodes into notes."),
+    Setting("episode_search_enabled", bool, True,
+            "Default search ranks conversation excerpts beside notes (include_episodes "
+            "overrides it per request)."),
+    Setting("session_idle_minutes", float, 30.0,
+            "An open session with no new turn for this long is ended by the scheduler, exactly "
+            "like session_end (segmentation, consolidation, user state); 0 disables.", 0, 525600),
+    Setting("keep_recent", int, 6, "Chat turns kept verbatim by compaction.", 0, 200),
+    Setting("context_use_llm_summary", bool, True, "Stage-4 LLM summary in chat compaction."),
+    Setting("summary_max_chars", int, 300, "Maximum length of the stage-4 summary.", 50, 5000),
+    Setting("chat_budget_tokens", int, 6000,
+            "Chat proxy: tokens the whole request may use before compaction (an 8k-context "
+            "model with room for the reply).", 200, 2_000_000),
+    Setting("chat_memory_budget_tokens", int, 800,
+            "Chat proxy: tokens of blocks, state and memories added to the system prompt.",
+            0, 100_000),
+    Setting("context_include_blocks", bool, False,
+            "Add named memory blocks to session_begin / get_context."),
+    Setting("context_budget_tokens", int, 2000, "Budget of the get_context text.", 100, 100000),
+    Setting("context_recent_count", int, 5, "Recent memories shown in context.", 0, 100),
+    Setting("context_important_count", int, 5, "Strong important memories shown in context.",
+            0, 100),
+)
+
+_BY_NAME = {s.name: s for s in PERSONA_SETTINGS}
+
+
+@dataclass(frozen=True)
+class PersonaSettings:
+    language: str = "auto"
+    timezone: str = "UTC"
+    importance_weight: float = 0.1
+    dedup_threshold: float = 0.85
+    evolution_threshold: float = 0.8
+    evolution_max_neighbours: int = 3
+    evolution_min_chars: int = 30
+    classify_band_low: float = 0.35
+    classify_max_candidates: int = 5
+    classifier: str = "auto"
+    recall_stability_factor: float = 1.5
+    stability_cap_days: float = 365.0
+    recall_min_interval_hours: float = 1.0
+    decay_interval_hours: float = 6.0
+    keyword_weight: float = 0.4
+    semantic_weight: float = 0.6
+    surprise_threshold: float = 0.7
+    min_segment_turns: int = 3
+    episode_consolidation_enabled: bool = True
+    episode_search_enabled: bool = True
+    session_idle_minutes: float = 30.0
+    keep_recent: int = 6
+    context_use_llm_summary: bool = True
+    summary_max_chars: int = 300
+    chat_budget_tokens: int = 6000
+    chat_memory_budget_tokens: int = 800
+    context_include_blocks: bool = False
+    context_budget_tokens: int = 2000
+    context_recent_count: int = 5
+    context_important_count: int = 5
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _coerce(setting: Setting, value: Any, origin: str) -> Any:
+    """Check one value against its declaration; ``origin`` names where it came from."""
+    kind = setting.type
+    if kind is bool:
+        if isinstance(value, bool):
+            result: Any = value
+        elif isinstance(value, str) and value.lower() in {"1", "true", "yes", "on"}:
+            result = True
+        elif isinstance(value, str) and value.lower() in {"0", "false", "no", "off"}:
+            result = False
+        else:
+            raise InvalidInput(f"{origin} must be true or false, got {value!r}",
+                               setting=setting.name)
+    elif kind in (int, float):
+        if isinstance(value, bool):
+            raise InvalidInput(f"{origin} must be a number, got {value!r}", setting=setting.name)
+        try:
+            result = kind(value)
+        except (TypeError, ValueError):
+            raise InvalidInput(
+                f"{origin} must be {'an integer' if kind is int else 'a number'}, got {value!r}",
+                setting=setting.name,
+            ) from None
+        if kind is int and isinstance(value, float) and not value.is_integer():
+            raise InvalidInput(f"{origin} must be an integer, got {value!r}", setting=setting.name)
+        if setting.minimum is not None and result < setting.minimum:
+            raise InvalidInput(f"{origin} must be ≥ {setting.minimum}, got {value!r}",
+                               setting=setting.name)
+        if setting.maximum is not None and result > setting.maximum:
+            raise InvalidInput(f"{origin} must be ≤ {setting.maximum}, got {value!r}",
+                               setting=setting.name)
+    else:
+        if not isinstance(value, str):
+            raise InvalidInput(f"{origin} must be a string, got {value!r}", setting=setting.name)
+        result = value
+        if setting.choices and value not in setting.choices:
+            raise InvalidInput(
+                f"{origin} must be one of {', '.join(setting.choices)}, got {value!r}",
+                setting=setting.name,
+            )
+    if setting.name == "timezone":
+        _check_timezone(result, origin)
+    return result
+
+
+def _check_timezone(name: str, origin: str) -> None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r}",
+                           setting="timezone") from None
+
+
+def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a partial ``{name: value}`` map of persona settings; unknown names are refused."""
+    clean: dict[str, Any] = {}
+    for name, value in patch.items():
+        setting = _BY_NAME.get(name)
+        if setting is None:
+            raise InvalidInput(
+                f"unknown setting {name!r}; known settings: {', '.join(sorted(_BY_NAME))}",
+                setting=name,
+            )
+        clean[name] = _coerce(setting, value, f"setting {name!r}")
+    return clean
+
+
+def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
+    """Defaults for every persona: the declarations, overridden by ``OMOIDE_<NAME>``."""
+    overrides = {}
+    for setting in PERSONA_SETTINGS:
+        var = f"OMOIDE_{setting.name.upper()}"
+        if var in environ:
+            overrides[setting.name] = _coerce(setting, environ[var], var)
+    return replace(PersonaSettings(), **overrides)
+
+
+def merge_persona_settings(
+    defaults: PersonaSettings, stored: Mapping[str, Any]
+) -> PersonaSettings:
+    """A persona's effective settings: stored overrides (still valid ones) over the defaults."""
+    known = {k: v for k, v in stored.items() if k in _BY_NAME}
+    return replace(defaults, **validate_setting_patch(known))
+
+
+def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
+    raw = environ.get(var)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Process-wide settings (environment variables ``OMOIDE_*``)."""
+
+    data_dir: Path = Path("data")
+    host: str = "127.0.0.1"
+    port: int = 8765
+    admin_key: str | None = None
+    embedder: str = "e5"
+    embed_threads: int = 1
+    # OMOIDE_EMBEDDER=openai: any OpenAI-compatible /v1/embeddings endpoint (docs/import.md)
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+    embed_api_key: str | None = field(default=None, repr=False)
+    embed_batch: int = 64
+    embed_timeout_s: float = 30.0
+    workers: int = 1
+    max_content_chars: int = 50_000
+    persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
+    environ: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def embed_options(self) -> dict[str, Any]:
+        """What an external embedder needs besides its name (``make_embedder``)."""
+        return {"base_url": self.embed_base_url, "model": self.embed_model,
+                "api_key": self.embed_api_key, "batch": self.embed_batch,
+                "timeout_s": self.embed_timeout_s}
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "omoide.db"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        env = dict(os.environ if environ is None else environ)
+        values: dict[str, Any] = {
+            "data_dir": Path(env.get("OMOIDE_DATA") or "data"),
+            "host": env.get("OMOIDE_HOST") or "127.0.0.1",
+            "port": _env_int(env, "OMOIDE_PORT", 8765),
+            "admin_key": env.get("OMOIDE_ADMIN_KEY") or None,
+            "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
+            "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
+            "embed_base_url": env.get("OMOIDE_EMBED_BASE_URL") or None,
+            "embed_model": env.get("OMOIDE_EMBED_MODEL") or None,
+            "embed_api_key": env.get("OMOIDE_EMBED_API_KEY") or None,
+            "embed_batch": _env_int(env, "OMOIDE_EMBED_BATCH", 64),
+            "embed_timeout_s": float(_env_int(env, "OMOIDE_EMBED_TIMEOUT", 30)),
+            "workers": _env_int(env, "OMOIDE_WORKERS", 1),
+            "persona_defaults": persona_defaults(env),
+            "environ": env,
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if isinstance(values["data_dir"], str):
+            values["data_dir"] = Path(values["data_dir"])
+        return cls(**values)

@@ -1,0 +1,136 @@
+"""The chat proxy's memory prompt (PrepareStep): blocks, state and recalled memories in a budget.
+
+Pure: what the service read comes in (persona and user state, blocks by priority, the default
+search's hits as :class:`Recalled`), one text for the system prompt comes out, with exactly what
+it kept. Sections in display order: persona, user, blocks, memories. Over budget, items are
+dropped from the end of the least valuable section first: memories (the weakest hit first) →
+blocks (lowest priority first) → user state → persona state. Each block is first cut to its own
+``max_tokens``; each memory to ``memory_line_tokens``. Dates are shown in ``tz``; a fact whose
+validity ended is marked as no longer true, with the date it ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+
+from omoide.engine.compact import count_tokens as estimate_tokens
+from omoide.engine.compact import cut_to_tokens as truncate_to_tokens
+from omoide.engine.context import BlockText, Lang, user_address
+
+__all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
+
+DEFAULT_MEMORY_LINE_TOKENS = 150
+
+_WORDS = {
+    Lang.EN: {"title": "# What {persona} remembers (Omoide)", "persona": "## Persona",
+              "user": "## User", "blocks": "## Memory blocks",
+              "memories": "## Memories related to the user's message",
+              "intro": "You are {persona}.", "address": 'Address the user as "{address}".',
+              "closed": "no longer true since {until}", "excerpt": "conversation",
+              "hint": "Use these memories when they help; do not recite them."},
+    Lang.JA: {"title": "# {persona} の記憶（Omoide）", "persona": "## ペルソナ",
+              "user": "## ユーザー", "blocks": "## メモリブロック",
+              "memories": "## ユーザーの発言に関係する記憶",
+              "intro": "あなたは {persona} です。",
+              "address": "ユーザーを「{address}」と呼んでください。",
+              "closed": "{until} から無効", "excerpt": "会話",
+              "hint": "役立つときに記憶を使い、そのまま読み上げないでください。"},
+}
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """One search hit as the prompt shows it."""
+
+    ident: str  # memory key, or "episode:<id>"
+    content: str
+    when: datetime | None  # created (note) or said (excerpt)
+    valid_until: datetime | None = None  # set when the fact is closed
+    excerpt: bool = False  # a conversation excerpt rather than a note
+
+
+@dataclass(frozen=True)
+class ChatPrompt:
+    text: str  # "" when nothing is known
+    tokens: int
+    persona_keys: tuple[str, ...]
+    user_keys: tuple[str, ...]
+    blocks: tuple[str, ...]
+    memories: tuple[str, ...]  # idents, in the order shown
+
+
+def assemble_chat_prompt(*, persona: str, lang: Lang, budget_tokens: int,
+                         persona_state: Mapping[str, str], user_state: Mapping[str, str],
+                         blocks: Sequence[BlockText], memories: Sequence[Recalled],
+                         tz: tzinfo = UTC,
+                         memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> ChatPrompt:
+    words = _WORDS[lang]
+    persona_keys = sorted(persona_state)
+    user_keys = sorted(user_state)
+    shown_blocks = [b for b in blocks if b.content.strip()]
+    sections: list[tuple[str, list[str]]] = [
+        (words["persona"], [words["intro"].format(persona=persona),
+                            *(f"- {k}: {_one_line(persona_state[k])}" for k in persona_keys)]),
+        (words["user"], [*_address(user_state, words),
+                         *(f"- {k}: {_one_line(user_state[k])}" for k in user_keys)]),
+        (words["blocks"], [f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}"
+                           for b in shown_blocks]),
+        (words["memories"], [_memory_line(m, words, tz, memory_line_tokens) for m in memories]),
+    ]
+    has_address = 1 if user_address(user_state) else 0
+    title = words["title"].format(persona=persona)
+    kept = _trim(sections, budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"]))
+    if not any(kept[1:]):  # nothing but "You are X": not worth a system message
+        return ChatPrompt("", 0, (), (), (), ())
+    body = [line for (heading, lines), n in zip(sections, kept, strict=True) if n
+            for line in (heading, *lines[:n])]
+    text = "\n".join([title, *body, words["hint"]])
+    return ChatPrompt(
+        text=text, tokens=estimate_tokens(text),
+        persona_keys=tuple(persona_keys[: max(kept[0] - 1, 0)]),
+        user_keys=tuple(user_keys[: max(kept[1] - has_address, 0)]),
+        blocks=tuple(b.name for b in shown_blocks[: kept[2]]),
+        memories=tuple(m.ident for m in memories[: kept[3]]))
+
+
+def _trim(sections: list[tuple[str, list[str]]], budget: int) -> list[int]:
+    """Items kept per section: drop from the end, memories first, persona last."""
+    kept = [len(lines) for _, lines in sections]
+    cost = [[estimate_tokens(line) for line in lines] for _, lines in sections]
+    heading = [estimate_tokens(h) for h, _ in sections]
+    total = sum(heading[i] + sum(cost[i]) for i in range(len(sections)) if kept[i])
+    for i in reversed(range(len(sections))):
+        while total > budget and kept[i]:
+            kept[i] -= 1
+            total -= cost[i][kept[i]] + (0 if kept[i] else heading[i])
+    return kept
+
+
+def _address(user_state: Mapping[str, str], words: dict[str, str]) -> list[str]:
+    address = user_address(user_state)
+    return [words["address"].format(address=_one_line(address))] if address else []
+
+
+def _memory_line(memory: Recalled, words: dict[str, str], tz: tzinfo, max_tokens: int) -> str:
+    marks = []
+    if memory.when is not None:
+        marks.append(memory.when.astimezone(tz).date().isoformat())
+    if memory.excerpt:
+        marks.append(words["excerpt"])
+    if memory.valid_until is not None:
+        until = memory.valid_until.astimezone(tz).date().isoformat()
+        marks.append(words["closed"].format(until=until))
+    content = memory.content.strip()
+    if memory.excerpt:  # an excerpt's own "[date]" header line is already in the marks
+        lines = [ln for ln in content.splitlines() if ln.strip()]
+        if lines and lines[0].startswith("[") and lines[0].endswith("]"):
+            lines = lines[1:]
+        content = " / ".join(ln.strip() for ln in lines)
+    head = f"- [{', '.join(marks)}] " if marks else "- "
+    return head + truncate_to_tokens(_one_line(content), max_tokens)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

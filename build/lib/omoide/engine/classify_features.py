@@ -1,0 +1,218 @@
+"""Features of one (old, new) memory pair for the learned 3-op judge (pure).
+
+Two kinds of numbers describe a pair. The text features come from the offline rules: which
+rule decided and how sure it was, how much of the old memory the new one repeats, what it
+drops and adds, negation on either side, the change / stop / plan cues, whose fact each one
+is, changed quantities, past occasions and the language. The embedding features are cosines
+the caller measured with its embedder — of the whole statements and of their *differing
+parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
+in as plain numbers, so this module never embeds anything. No I/O; deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from omoide.engine import classify_lexicon as lex
+from omoide.engine import classify_signals as sig
+from omoide.engine.classify import Relation
+from omoide.engine.classify_morph import en_lemma
+from omoide.engine.classify_offline import SIGNAL_NAMES, decide
+from omoide.engine.classify_quantity import changed_units
+from omoide.engine.classify_text import USER, Sentence, cue, parse
+
+__all__ = [
+    "EMBEDDING_FEATURES",
+    "TEXT_FEATURES",
+    "VECTOR_BLOCKS",
+    "PairText",
+    "Similarities",
+    "differing_parts",
+    "embedding_features",
+    "read_pair",
+]
+
+_CUES: tuple[tuple[str, dict[str, str]], ...] = (
+    ("stopped", lex.STOPPED),
+    ("ended", lex.ENDED),
+    ("resumed", lex.RESUMPTION),
+    ("change", lex.CHANGE),
+    ("residence_start", lex.RESIDENCE_START),
+    ("additive", lex.ADDITIVE),
+    ("narrowing", lex.NARROWING),
+    ("favorite", lex.FAVORITE),
+    ("plan", lex.PLAN),
+    ("pursuit", lex.PURSUIT),
+    ("completed", lex.COMPLETED),
+    ("past_fact", lex.PAST_FACT),
+)
+_MEASURES = (
+    "lang_ja", "same_owner", "both_user", "coverage", "topic_coverage", "reverse_coverage",
+    "anchors", "lost_share", "added_share", "old_negative", "new_negative", "negation_flip",
+    "quantity_changed", "more_quantities", "sibling_swap", "old_past", "new_past",
+    "length_ratio", "rule_confidence",
+)
+TEXT_FEATURES: tuple[str, ...] = (
+    *_MEASURES,
+    *(f"new_{name}" for name, _ in _CUES),
+    *(f"old_{name}" for name, _ in _CUES),
+    *(f"rule_{name}" for name in SIGNAL_NAMES),
+    *(f"rule_says_{r.value.lower()}" for r in Relation),
+)
+EMBEDDING_FEATURES: tuple[str, ...] = (
+    "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
+    "new_part_empty", "sim_whole_x_lost", "sim_parts_x_lost",
+)
+
+# Embedding vectors a model may read whole: the new memory minus the old one, and the two
+# differing parts. They carry *what* changed ("quit", "moved to", "cancelled", in any wording
+# or language the embedder knows), which a cosine alone cannot.
+VECTOR_BLOCKS: tuple[str, ...] = ("diff", "new_part", "old_part")
+
+
+# Embedding vectors a model may read whole: the new memory minus the old one, and the two
+# differing parts. They carry *what* changed ("quit", "moved to", "cancelled", in any wording
+# or language the embedder knows), which a cosine alone cannot.
+VECTOR_BLOCKS: tuple[str, ...] = ("diff", "new_part", "old_part")
+
+
+@dataclass(frozen=True)
+class Similarities:
+    """Cosines measured by the caller's embedder (raw, the embedder's own scale).
+
+    ``parts`` compares the two differing parts; ``old_part_new`` the old memory's differing
+    part with the whole new memory, ``new_part_old`` the reverse. A part that is empty (one
+    memory says nothing the other does not) has no cosine: pass ``None``. ``vectors`` holds
+    the VECTOR_BLOCKS by name (an empty part's vector is missing).
+    """
+
+    whole: float
+    parts: float | None
+    old_part_new: float | None
+    new_part_old: float | None
+    vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PairText:
+    """The text side of a pair: its features, the rules' verdict and the differing parts."""
+
+    features: np.ndarray  # in TEXT_FEATURES order
+    rule: str  # the name of the rule that decided (one of SIGNAL_NAMES)
+    finding: sig.Finding
+    old_part: str
+    new_part: str
+
+
+def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
+    """Parse both memories and compute the text features and the differing parts."""
+    old_s, new_s = parse(old, lang), parse(new, lang)
+    rule, finding = decide(old_s, new_s)
+    values = [*_measures(old_s, new_s, finding.confidence)]
+    values += [float(cue(kind, new_s)) for _, kind in _CUES]
+    values += [float(cue(kind, old_s)) for _, kind in _CUES]
+    values += [float(rule == name) for name in SIGNAL_NAMES]
+    values += [float(finding.relation is r) for r in Relation]
+    old_part, new_part = differing_parts(old_s, new_s)
+    return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part)
+
+
+def _measures(old: Sentence, new: Sentence, confidence: float) -> list[float]:
+    topic = [u for u in old.content if u not in _generic(old)]
+    lost = sig.lost_units(old, new)
+    added = [u for u in new.content if not sig.found_in(u, old)]
+    old_units = {q.unit for q in old.quantities}
+    return [
+        float(old.lang == "ja"),
+        float(old.owner == new.owner),
+        float(old.owner == USER == new.owner),
+        sig.coverage(old, new),
+        sig.topic_coverage(old, new),
+        sig.coverage(new, old),
+        min(len(sig.anchors(old, new)), 5) / 5,
+        len(lost) / len(topic) if topic else 0.0,
+        len(added) / len(new.content) if new.content else 0.0,
+        float(old.negative),
+        float(new.negative),
+        float(old.negative != new.negative),
+        float(bool(changed_units(old.quantities, new.quantities))),
+        float(bool({q.unit for q in new.quantities} - old_units)),
+        float(sig.sibling_swap(old, new) is not None),
+        float(old.past_occasion),
+        float(new.past_occasion),
+        math.log((len(new.text) + 1) / (len(old.text) + 1)),
+        confidence,
+    ]
+
+
+def _generic(sentence: Sentence) -> frozenset[str]:
+    return sig.EN_GENERIC if sentence.lang == "en" else lex.JA_GENERIC_STEMS
+
+
+def embedding_features(sims: Similarities, text: PairText) -> np.ndarray:
+    """The EMBEDDING_FEATURES row for one pair (a missing part cosine counts as 1: nothing
+    differs there)."""
+    lost = text.features[TEXT_FEATURES.index("lost_share")]
+    parts = 1.0 if sims.parts is None else sims.parts
+    values = [
+        sims.whole,
+        parts,
+        1.0 if sims.old_part_new is None else sims.old_part_new,
+        1.0 if sims.new_part_old is None else sims.new_part_old,
+        float(not text.old_part),
+        float(not text.new_part),
+        sims.whole * lost,
+        parts * lost,
+    ]
+    return np.asarray(values, dtype=np.float64)
+
+
+# --- differing parts ------------------------------------------------------------------------
+
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\$?\d[\d,.:]*")
+_JA_SHARED_MIN = 2
+
+
+def differing_parts(old: Sentence, new: Sentence) -> tuple[str, str]:
+    """What each memory says that the other does not: the old memory's words missing from the
+    new one, and the reverse, each in its own order ("" when nothing differs).
+
+    English compares lemmas and leaves out stopwords; Japanese removes every run of two or
+    more characters the other text also contains, so particles left alone drop out.
+    """
+    if old.lang == "ja":
+        return _ja_rest(old.text, new.text), _ja_rest(new.text, old.text)
+    return _en_rest(old, new), _en_rest(new, old)
+
+
+def _en_rest(this: Sentence, other: Sentence) -> str:
+    kept = []
+    for word in _EN_WORD.findall(this.text):
+        bare = word.lower().removesuffix("'s")
+        if bare in lex.EN_STOPWORDS or bare == "user":
+            continue
+        lemma = en_lemma(bare)
+        if lemma in other.words or bare in other.words:
+            continue
+        kept.append(word)
+    return " ".join(kept)
+
+
+def _ja_rest(this: str, other: str) -> str:
+    covered = [False] * len(this)
+    for start in range(len(this)):
+        end = start + _JA_SHARED_MIN
+        while end <= len(this) and this[start:end] in other:
+            end += 1
+        if end - 1 - start >= _JA_SHARED_MIN:
+            for i in range(start, end - 1):
+                covered[i] = True
+    runs = re.split(r"\s+", "".join(" " if c else ch for ch, c in zip(this, covered,
+                                                                       strict=True)))
+    kept = [r.strip("、。,. はがをにでともの") for r in runs]
+    return " ".join(r for r in kept if len(r) >= 2 or re.match(r"[\u3400-\u9fff]", r or " "))

@@ -1,0 +1,151 @@
+"""The learned 3-op judge: a multinomial logistic regression in plain numpy (pure).
+
+Trained offline by ``bench/train_classifier.py`` on the pairs in ``bench/data``, one model per
+embedder (its cosines live on the embedder's own scale), and stored as plain arrays in
+``classify_judge.json``; the service loads the file and hands the :class:`JudgeModel` in.
+Inference is one standardisation and one 3×d matrix-vector product.
+
+Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
+judge says CONTRADICTORY only when its probability reaches ``contradiction_threshold``, a value
+chosen by cross-validation on the training split for CONTRADICTORY precision ≥ 0.95. Below it
+the pair is whichever of INDEPENDENT / EXTENDABLE is more likely. The rules decide alone where
+they are sure (``rule_overrides``: rules whose verdicts were right on every training pair where
+they fired, chosen on the training split too). No I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from omoide.engine.classify import Relation
+from omoide.engine.classify_features import (
+    EMBEDDING_FEATURES,
+    TEXT_FEATURES,
+    VECTOR_BLOCKS,
+    PairText,
+    Similarities,
+    embedding_features,
+)
+
+__all__ = ["JudgeModel", "Judgement", "judge", "pair_vector"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    relation: Relation
+    confidence: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class JudgeModel:
+    """Weights of one trained judge; ``embedder`` is the model id its cosines come from
+    (empty for a text-only model)."""
+
+    embedder: str
+    features: tuple[str, ...]
+    classes: tuple[Relation, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray  # (len(classes), len(features))
+    bias: np.ndarray  # (len(classes),)
+    contradiction_threshold: float
+    rule_overrides: tuple[str, ...] = ()
+    blocks: tuple[str, ...] = ()  # VECTOR_BLOCKS read whole, after the named features
+    block_dim: int = 0
+
+    @property
+    def uses_embeddings(self) -> bool:
+        return bool(self.blocks) or any(f in EMBEDDING_FEATURES for f in self.features)
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """Class probabilities (softmax) for one feature row or a matrix of rows."""
+        z = ((np.asarray(x, dtype=np.float64) - self.mean) / self.scale) @ self.weights.T
+        z = z + self.bias
+        z = z - z.max(axis=-1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "embedder": self.embedder, "features": list(self.features),
+            "classes": [c.value for c in self.classes], "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(), "weights": self.weights.tolist(),
+            "bias": self.bias.tolist(), "contradiction_threshold": self.contradiction_threshold,
+            "rule_overrides": list(self.rule_overrides), "blocks": list(self.blocks),
+            "block_dim": self.block_dim,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> JudgeModel:
+        features = tuple(data["features"])
+        unknown = set(features) - set(TEXT_FEATURES) - set(EMBEDDING_FEATURES)
+        if unknown:
+            raise ValueError(f"the judge model names unknown features: {sorted(unknown)}")
+        blocks = tuple(data.get("blocks", ()))
+        if set(blocks) - set(VECTOR_BLOCKS):
+            raise ValueError(f"the judge model names unknown vector blocks: {blocks}")
+        width = len(features) + len(blocks) * int(data.get("block_dim", 0))
+        weights = np.asarray(data["weights"], dtype=np.float64)
+        if weights.shape != (len(data["classes"]), width):
+            raise ValueError("the judge model's weights do not match its features")
+        return cls(
+            embedder=str(data["embedder"]), features=features,
+            classes=tuple(Relation(c) for c in data["classes"]),
+            mean=np.asarray(data["mean"], dtype=np.float64),
+            scale=np.asarray(data["scale"], dtype=np.float64), weights=weights,
+            bias=np.asarray(data["bias"], dtype=np.float64),
+            contradiction_threshold=float(data["contradiction_threshold"]),
+            rule_overrides=tuple(data.get("rule_overrides", ())), blocks=blocks,
+            block_dim=int(data.get("block_dim", 0)))
+
+
+def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, ...],
+                blocks: tuple[str, ...] = (), block_dim: int = 0) -> np.ndarray:
+    """The feature row: ``features`` by name (text features, plus cosines when ``sims`` is
+    given), then each vector block whole (zeros for an empty part)."""
+    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
+    if sims is not None:
+        values.update(zip(EMBEDDING_FEATURES, embedding_features(sims, text), strict=True))
+    row = [np.asarray([values[f] for f in features], dtype=np.float64)]
+    vectors = sims.vectors if sims is not None else {}
+    for block in blocks:
+        vec = vectors.get(block)
+        row.append(np.zeros(block_dim) if vec is None else np.asarray(vec, dtype=np.float64))
+    return np.concatenate(row)
+
+
+def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judgement:
+    """The verdict for one pair: a sure rule, else the model under the precision threshold."""
+    if text.rule in model.rule_overrides or _only_a_number_changed(text):
+        f = text.finding
+        return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
+    probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
+                                            model.block_dim))
+    relation, confidence = decide(probs, model.classes, model.contradiction_threshold)
+    shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
+    return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+
+
+def _only_a_number_changed(text: PairText) -> bool:
+    """The same statement with another value of the same measured unit ("has 2 dogs" → "has
+    3 dogs"): nothing else differs, so there is nothing for the model to weigh. (An id such as
+    an order number is no measured unit, so two orders never get here.)"""
+    if text.rule != "quantity_changed":
+        return False
+    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
+    return values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
+
+
+def decide(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float
+           ) -> tuple[Relation, float]:
+    """CONTRADICTORY at or above ``threshold``, else the likelier of the other two classes."""
+    p = dict(zip(classes, (float(v) for v in probs), strict=True))
+    if p[Relation.CONTRADICTORY] >= threshold:
+        return Relation.CONTRADICTORY, round(p[Relation.CONTRADICTORY], 4)
+    rest = {c: v for c, v in p.items() if c is not Relation.CONTRADICTORY}
+    best = max(rest, key=lambda c: rest[c])
+    return best, round(rest[best] / (sum(rest.values()) or 1.0), 4)

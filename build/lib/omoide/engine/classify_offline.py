@@ -1,0 +1,113 @@
+"""Offline 3-op classifier: rules over English and Japanese cues, no model, no network (pure).
+
+The default engine when no LLM is configured. Each pair goes through an ordered list of
+signals (``classify_signals``): first the ones that show the two memories are about
+different people or different things (INDEPENDENT), then the cues of a change
+(CONTRADICTORY), then the ones that show added detail (EXTENDABLE); nothing firing means
+INDEPENDENT. A wrong CONTRADICTORY closes a memory that is still true, so every
+contradiction signal needs both a cue and a shared topic, and an old memory about a finished
+past occasion is never contradicted. Candidate similarity is not used: it comes from
+whichever embedder is configured, on its own scale. No I/O, no clock: deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from omoide.engine import classify_change as change
+from omoide.engine import classify_signals as sig
+from omoide.engine.classify import Candidate, Relation, Verdict
+from omoide.engine.classify_text import Sentence, parse
+
+__all__ = ["SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
+
+Signal = Callable[[Sentence, Sentence], sig.Finding | None]
+
+# Order matters: the first signal that fires decides.
+_SUBJECT: tuple[Signal, ...] = (sig.different_subject,)
+_CONTRADICTION: tuple[Signal, ...] = (
+    change.stopped,
+    change.resumed,
+    change.moved,
+    change.quantity_changed,
+    change.stance_flip,
+    change.status_changed,
+    change.favorite_changed,
+    change.completed,
+    change.switched,
+    change.replaced,
+)
+_BEFORE_DETAIL: tuple[Signal, ...] = (
+    sig.already_ended,
+    sig.detail_about_mentioned,
+    sig.about_old_thing,
+    sig.second_item,
+    sig.different_occasion,
+    sig.narrower,
+    sig.different_kind,
+)
+# A new memory that repeats at least half of the old one's topic words either adds detail or
+# merely restates it. Half, because a detail often rephrases part of the old memory
+# ("is a fan of Ghibli films" → "favourite Ghibli film is …").
+_DETAIL: tuple[Signal, ...] = (
+    partial(sig.adds_detail, min_coverage=0.5),
+    partial(sig.restates, min_coverage=0.5),
+)
+
+_UNRELATED = sig.Finding(Relation.INDEPENDENT, 0.6, "no shared topic or change cue")
+_PAST_NOTE = " (the old memory is a past occasion)"
+
+
+def classify_pair(old: str, new: str, *, lang: str = "auto") -> tuple[Relation, float, str]:
+    """Judge ``new`` against ``old``: (relation, confidence 0..1, short reason).
+
+    ``lang`` is "en", "ja" or "auto" (detected per memory). A pair in two different languages
+    is left INDEPENDENT: the rules compare words, and words do not cross languages.
+    """
+    old_s, new_s = parse(old, lang), parse(new, lang)
+    if old_s.lang != new_s.lang:
+        return Relation.INDEPENDENT, 0.3, "different languages: not compared offline"
+    _, finding = decide(old_s, new_s)
+    return finding.relation, finding.confidence, finding.reason
+
+
+def _name(signal: Signal) -> str:
+    return signal.func.__name__ if isinstance(signal, partial) else signal.__name__
+
+
+# Every signal by name, in decision order, then the fall-through; the learned judge
+# (``classify_features``) one-hot encodes which one decided.
+SIGNAL_NAMES: tuple[str, ...] = (
+    *(_name(s) for s in _SUBJECT + _CONTRADICTION + _BEFORE_DETAIL + _DETAIL),
+    "unrelated",
+)
+
+
+def decide(old: Sentence, new: Sentence) -> tuple[str, sig.Finding]:
+    """The first signal that fires, by name (one of ``SIGNAL_NAMES``), and its finding."""
+    signals = list(_SUBJECT)
+    if not old.past_occasion:
+        signals += _CONTRADICTION
+    signals += _BEFORE_DETAIL + _DETAIL
+    for signal in signals:
+        finding = signal(old, new)
+        if finding is not None:
+            return _name(signal), finding
+    if old.past_occasion:
+        return "unrelated", sig.Finding(Relation.INDEPENDENT, 0.6, _UNRELATED.reason + _PAST_NOTE)
+    return "unrelated", _UNRELATED
+
+
+class OfflineClassifier:
+    """The ``Classifier`` protocol over ``classify_pair``; candidate similarity is ignored."""
+
+    def classify(
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto"
+    ) -> list[Verdict]:
+        """One verdict per candidate, in the candidates' order."""
+        verdicts = []
+        for candidate in candidates:
+            relation, confidence, reason = classify_pair(candidate.content, new, lang=lang)
+            verdicts.append(Verdict(candidate.key, relation, confidence, reason))
+        return verdicts

@@ -1,0 +1,373 @@
+"""Chat compaction (CompressStep, spec §LLM Summary Compaction): pure stages over OpenAI messages.
+
+A request's messages are the leading system messages (the *head*, never compacted) and then
+*turns*: a turn opens with a user message and holds every assistant and tool message up to the
+next one, so an assistant ``tool_calls`` message and its ``tool`` results always share a turn and
+are kept, cut or dropped together. The last ``keep_recent`` turns (at least the latest one) are
+*recent*; every earlier turn is *old*.
+
+When the request is over ``budget_tokens`` the stages run in order and stop as soon as it fits:
+
+1. trim: in old messages, trailing spaces, runs of blank lines and long lines are cut;
+2. clear: the bodies of old tool results are replaced by a note (the call stays visible);
+3. truncate: old messages, oldest first, are cut to 256 tokens, then 128, then 64;
+4. summary: the turns before the latest ones the budget holds (at least ``keep_recent``)
+   become one ``[過去の会話要約] …`` system message (the caller produces the text: an LLM, or
+   ``compact_summary.offline_summary``), see :func:`summary_split` and :func:`apply_summary`.
+   When even that does not fit, the summary is cut, then the recent turns but the latest are
+   trimmed and dropped oldest first.
+
+Token counts use :func:`omoide.engine.tokens.estimate_tokens` (offline). No I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import Any
+
+from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
+
+__all__ = [
+    "CLEARED_TOOL_RESULT",
+    "SUMMARY_PREFIX",
+    "CompactParams",
+    "Compaction",
+    "Split",
+    "Turns",
+    "apply_summary",
+    "compact_mechanical",
+    "count_tokens",
+    "cut_to_tokens",
+    "message_text",
+    "message_tokens",
+    "minimum_tokens",
+    "request_tokens",
+    "split_turns",
+    "summary_room",
+    "summary_split",
+    "tools_tokens",
+]
+
+Message = dict[str, Any]
+
+SUMMARY_PREFIX = "[過去の会話要約] "
+CLEARED_TOOL_RESULT = "[tool result cleared to save context]"
+MESSAGE_OVERHEAD = 4  # role and separators, as chat templates add them per message
+REQUEST_OVERHEAD = 3
+IMAGE_TOKENS = 85  # an image part, at the low-detail rate most providers charge
+# Stage 3 stops at 64 tokens a message: cut shorter, a message says little, and stage 4 (the
+# summary beside whole recent turns) keeps more (bench/results/chat.md).
+TRUNCATE_CAPS = (256, 128, 64)
+_BLANK_RUN = re.compile(r"\n{3,}")
+
+
+@dataclass(frozen=True)
+class CompactParams:
+    budget_tokens: int
+    keep_recent: int = 6
+    line_max_tokens: int = 200  # stage 1: a longer line in an old message is cut to this
+    fixed_tokens: int = 0  # tokens of the request outside its messages (the tools list)
+
+
+@dataclass(frozen=True)
+class Compaction:
+    messages: tuple[Message, ...]
+    stage: int  # 0: untouched; 1-3 mechanical; 4 summary
+    tokens_before: int
+    tokens_after: int
+
+
+@dataclass(frozen=True)
+class Turns:
+    head: tuple[Message, ...]  # the leading system messages
+    turns: tuple[tuple[Message, ...], ...]
+
+
+@dataclass(frozen=True)
+class Split:
+    """Stage 4's cut: ``old`` is summarised, ``recent`` kept; ``old_turns`` counts turns."""
+
+    head: tuple[Message, ...]
+    old: tuple[Message, ...]
+    recent: tuple[tuple[Message, ...], ...]
+    old_turns: int
+
+
+# -- counting -------------------------------------------------------------------------------
+
+
+def message_text(message: Message) -> str:
+    """The text of a message: a string content, or its text parts joined by newlines."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content
+                         if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
+
+
+# A chat resends its whole history on every request: counting and cutting the same texts again
+# is most of compaction's cost, so both are memoised (pure functions; bounded caches).
+# Only texts up to _MEMO_CHARS are kept, so the caches stay small (8192 × 4000 characters at
+# most) whatever clients send.
+_MEMO_ENTRIES = 1 << 13
+_MEMO_CHARS = 4000
+_count_memo = lru_cache(maxsize=_MEMO_ENTRIES)(estimate_tokens)
+_cut_memo = lru_cache(maxsize=_MEMO_ENTRIES)(truncate_to_tokens)
+
+
+def count_tokens(text: str) -> int:
+    """:func:`~omoide.engine.tokens.estimate_tokens`, memoised for short texts."""
+    return _count_memo(text) if len(text) <= _MEMO_CHARS else estimate_tokens(text)
+
+
+def cut_to_tokens(text: str, max_tokens: int) -> str:
+    """:func:`~omoide.engine.tokens.truncate_to_tokens`, memoised for short texts."""
+    if len(text) <= _MEMO_CHARS:
+        return _cut_memo(text, max_tokens)
+    return truncate_to_tokens(text, max_tokens)
+
+
+_tokens, _truncate = count_tokens, cut_to_tokens
+
+
+def message_tokens(message: Message) -> int:
+    """Estimated tokens of one message: its text, images, tool calls and overhead."""
+    total = MESSAGE_OVERHEAD + _tokens(message_text(message))
+    content = message.get("content")
+    if isinstance(content, list):
+        total += IMAGE_TOKENS * sum(1 for p in content
+                                    if isinstance(p, dict) and p.get("type") == "image_url")
+    for call in message.get("tool_calls") or ():
+        function = call.get("function") or {} if isinstance(call, dict) else {}
+        total += _tokens(str(function.get("name", "")))
+        total += _tokens(str(function.get("arguments", "")))
+    return total
+
+
+def request_tokens(messages: Iterable[Message], *, fixed_tokens: int = 0) -> int:
+    return REQUEST_OVERHEAD + fixed_tokens + sum(message_tokens(m) for m in messages)
+
+
+def tools_tokens(tools: Any) -> int:
+    """What a ``tools`` list costs: its JSON text (providers render it into the prompt)."""
+    return estimate_tokens(json.dumps(tools, ensure_ascii=False)) if tools else 0
+
+
+# -- turns ----------------------------------------------------------------------------------
+
+
+def split_turns(messages: Sequence[Message]) -> Turns:
+    """Leading system messages, then turns (each opened by a user message)."""
+    start = 0
+    while start < len(messages) and messages[start].get("role") in ("system", "developer"):
+        start += 1
+    turns: list[list[Message]] = []
+    for message in messages[start:]:
+        if not turns or message.get("role") == "user":
+            turns.append([])
+        turns[-1].append(message)
+    return Turns(head=tuple(messages[:start]), turns=tuple(tuple(t) for t in turns))
+
+
+def _flatten(turns: Iterable[Iterable[Message]]) -> list[Message]:
+    return [m for turn in turns for m in turn]
+
+
+def _recent_count(n_turns: int, keep_recent: int) -> int:
+    return min(n_turns, max(keep_recent, 1))
+
+
+# -- stages 1-3 -----------------------------------------------------------------------------
+
+
+def _with_text(message: Message, text: str) -> Message:
+    """The message with its text replaced; content parts collapse to one text part, images
+    become a one-word placeholder."""
+    content = message.get("content")
+    if isinstance(content, list):
+        images = sum(1 for p in content if isinstance(p, dict) and p.get("type") == "image_url")
+        text = text + (" [image]" * images if images else "")
+    return {**message, "content": text}
+
+
+def trim_message(message: Message, line_max_tokens: int) -> Message:
+    """Stage 1: trailing spaces off, blank-line runs to one, long lines cut."""
+    text = message_text(message)
+    if not text:
+        return message
+    lines = [_truncate(line.rstrip(), line_max_tokens) for line in text.split("\n")]
+    trimmed = _BLANK_RUN.sub("\n\n", "\n".join(lines)).strip()
+    return message if trimmed == text else _with_text(message, trimmed)
+
+
+def clear_tool_result(message: Message) -> Message:
+    """Stage 2: a tool result's body becomes a note; the message (and its call id) stays."""
+    if message.get("role") != "tool" or message_text(message) == CLEARED_TOOL_RESULT:
+        return message
+    return {**message, "content": CLEARED_TOOL_RESULT}
+
+
+def truncate_message(message: Message, cap: int) -> Message:
+    """Stage 3: the message's text cut to ``cap`` tokens."""
+    text = message_text(message)
+    if len(text) <= cap and isinstance(message.get("content"), str):
+        return message  # a token is at least one character
+    cut = _truncate(text, cap)
+    return message if cut == text and isinstance(message.get("content"), str) \
+        else _with_text(message, cut)
+
+
+def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Compaction:
+    """Stages 1-3 on the old turns, stopping at the first that brings the request in budget."""
+    before = request_tokens(messages, fixed_tokens=params.fixed_tokens)
+    if before <= params.budget_tokens:
+        return Compaction(tuple(messages), 0, before, before)
+    parts = split_turns(messages)
+    n_old = len(parts.turns) - _recent_count(len(parts.turns), params.keep_recent)
+    old, recent = _flatten(parts.turns[:n_old]), _flatten(parts.turns[n_old:])
+    # Counting is the cost here (a regex pass per message): count each message once, and
+    # again only when a step changed it.
+    counts = [message_tokens(m) for m in old]
+    total = request_tokens([*parts.head, *recent], fixed_tokens=params.fixed_tokens) \
+        + sum(counts)
+    stage = 0
+
+    def apply(i: int, new: Message) -> None:
+        nonlocal total
+        if new is not old[i]:
+            old[i], count = new, message_tokens(new)
+            total += count - counts[i]
+            counts[i] = count
+
+    for number, step in _steps(params)[:2]:  # stages 1 and 2: every old message
+        if not old or total <= params.budget_tokens:
+            break
+        stage = number
+        for i, message in enumerate(old):
+            apply(i, step(message))
+    for cap in TRUNCATE_CAPS:  # stage 3: oldest first, so the newer old turns keep more
+        if not old or total <= params.budget_tokens:
+            break
+        stage = 3
+        for i, message in enumerate(old):
+            if total <= params.budget_tokens:
+                break
+            apply(i, truncate_message(message, cap))
+    return Compaction((*parts.head, *old, *recent), stage, before, total)
+
+
+def _steps(params: CompactParams) -> list[tuple[int, Callable[[Message], Message]]]:
+    """Stages 1-3 as per-message steps, each applied on top of the previous ones."""
+    return [(1, lambda m: trim_message(m, params.line_max_tokens)),
+            (2, clear_tool_result),
+            *((3, partial(truncate_message, cap=cap)) for cap in TRUNCATE_CAPS)]
+
+
+# -- stage 4 --------------------------------------------------------------------------------
+
+
+def summary_split(messages: Sequence[Message], keep_recent: int, *, step: int = 1,
+                  room_tokens: int | None = None) -> Split:
+    """Old turns to summarise and recent turns to keep.
+
+    At least ``keep_recent`` turns (and the latest) stay; with ``room_tokens`` (what the budget
+    leaves beside the head and the summary) older turns stay too while they fit, so a larger
+    budget keeps more of the conversation verbatim. The cut is then rounded down to a multiple
+    of ``step`` turns, so that as a chat grows the summarised prefix stays the same for several
+    requests (and its cached summary is reused); turns kept only by that rounding are compacted
+    first by :func:`apply_summary`.
+    """
+    parts = split_turns(messages)
+    n_turns = len(parts.turns)
+    n_recent = _recent_count(n_turns, keep_recent)
+    if room_tokens is not None:
+        used = sum(message_tokens(m) for turn in parts.turns[n_turns - n_recent:] for m in turn)
+        while n_recent < n_turns:
+            cost = sum(message_tokens(m) for m in parts.turns[n_turns - n_recent - 1])
+            if used + cost > room_tokens:
+                break
+            used += cost
+            n_recent += 1
+    n_old = n_turns - n_recent
+    if n_old >= step > 1:
+        n_old -= n_old % step
+    return Split(head=parts.head, old=tuple(_flatten(parts.turns[:n_old])),
+                 recent=parts.turns[n_old:], old_turns=n_old)
+
+
+def summary_room(messages: Sequence[Message], params: CompactParams, max_chars: int) -> int:
+    """Tokens left for kept turns once the head and a summary of ``max_chars`` are counted
+    (the summary at two characters a token: between English and Japanese)."""
+    head = split_turns(messages).head
+    return params.budget_tokens - request_tokens(head, fixed_tokens=params.fixed_tokens) \
+        - MESSAGE_OVERHEAD - _tokens(SUMMARY_PREFIX) - max_chars // 2
+
+
+def summary_message(text: str, max_chars: int) -> Message:
+    body = " ".join(text.split())
+    if len(body) > max_chars:
+        body = body[: max(max_chars - 1, 0)].rstrip() + "…"
+    return {"role": "system", "content": SUMMARY_PREFIX + body}
+
+
+def apply_summary(split: Split, summary: str, *, max_chars: int, params: CompactParams,
+                  tokens_before: int) -> Compaction:
+    """Head + the summary + the recent turns; squeezed further only if that is still over."""
+    def total(msgs: Sequence[Message]) -> int:
+        return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
+
+    recent = [list(turn) for turn in split.recent]
+    if not split.old:  # nothing to summarise: only the squeeze below
+        return _squeeze(split.head, [], recent, params, tokens_before)
+    note = summary_message(summary, max_chars)
+    result = [*split.head, note, *_flatten(recent)]
+    # Turns kept only because the cut moves in steps are compacted like old ones first.
+    extra = len(recent) - _recent_count(len(recent), params.keep_recent)
+    for _, step in _steps(params):
+        if extra <= 0 or total(result) <= params.budget_tokens:
+            break
+        recent[:extra] = [[step(m) for m in turn] for turn in recent[:extra]]
+        result = [*split.head, note, *_flatten(recent)]
+    if total(result) > params.budget_tokens:  # cut the summary to what is left
+        room = params.budget_tokens - total([*split.head, *_flatten(recent)]) \
+            - MESSAGE_OVERHEAD - estimate_tokens(SUMMARY_PREFIX)
+        body = message_text(note)[len(SUMMARY_PREFIX):]
+        note = {**note, "content": SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))}
+    return _squeeze(split.head, [note], recent, params, tokens_before)
+
+
+def _squeeze(head: Sequence[Message], note: list[Message], recent: list[list[Message]],
+             params: CompactParams, tokens_before: int) -> Compaction:
+    """Still over: trim, clear and cut the recent turns but the latest, then drop them."""
+    def total(msgs: Sequence[Message]) -> int:
+        return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
+
+    result = [*head, *note, *_flatten(recent)]
+    for cap in (0, *TRUNCATE_CAPS):
+        if total(result) <= params.budget_tokens:
+            break
+        recent[:-1] = [[truncate_message(m, cap) if cap else
+                        trim_message(clear_tool_result(m), params.line_max_tokens)
+                        for m in turn] for turn in recent[:-1]]
+        result = [*head, *note, *_flatten(recent)]
+    while total(result) > params.budget_tokens and len(recent) > 1:
+        recent.pop(0)  # whole turns, so a tool call never loses its result
+        result = [*head, *note, *_flatten(recent)]
+    return Compaction(tuple(result), 4, tokens_before, total(result))
+
+
+def minimum_tokens(messages: Sequence[Message], params: CompactParams) -> int:
+    """The smallest request compaction can produce: head, an empty summary and the latest turn
+    (the head and the latest turn are never touched). Any budget at least this is reachable."""
+    parts = split_turns(messages)
+    latest = list(parts.turns[-1]) if parts.turns else []
+    floor = [*parts.head, *latest]
+    if len(parts.turns) > 1:
+        floor.append({"role": "system", "content": SUMMARY_PREFIX.strip()})
+    return request_tokens(floor, fixed_tokens=params.fixed_tokens)

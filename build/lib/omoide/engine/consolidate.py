@@ -1,0 +1,326 @@
+"""Offline episode consolidation: a closed episode's turns → notes and profile updates (pure).
+
+Spec §"Episode + Note 2-tier Memory": each closed episode yields K_fact, K_pref and K_profile
+notes with provenance. Offline, without an LLM:
+
+1. split every turn into sentences (English ``.!?``, Japanese ``。！？``; a ``Name:`` label at
+   a line start is dropped) and score each one (:mod:`omoide.engine.consolidate_rules`);
+   questions, greetings, thanks and praise score 0. A shared image's caption is one more piece;
+   the persona's own turns (role ``assistant``) never become notes: what the persona said is
+   not a fact about the user. It can inform one: a user's short answer to the persona's
+   question becomes a note quoting both (:mod:`omoide.engine.consolidate_answers`);
+2. a turn with at least one sentence over ``min_sentence_score`` is a candidate note made of
+   its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
+   their original order), so the details around the main statement stay with it;
+3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns (and always
+   fewer notes than turns), so a note summarises instead of copying the episode;
+4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate_rewrite`):
+   first person → the speaker's name, relative dates followed by the date they mean, and when
+   the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
+   name the speaker says who said it in the same brackets (" (Ken, 8 May 2023)"); in Japanese,
+   which drops the subject, the speaker becomes the topic ("花子は、…"). Never a ``Name:``
+   label.
+
+Explicit self-identification by the user ("my name is", "call me", "…って呼んで") becomes a
+:class:`ProfileUpdate`. Must not do I/O, read a clock or settings, or use randomness: the same
+events always give the same consolidation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from omoide.engine.consolidate_answers import answer_note
+from omoide.engine.consolidate_profile import describe_profile, find_profile_statements
+from omoide.engine.consolidate_rewrite import (
+    resolve_relative_dates,
+    said_on,
+    to_third_person,
+)
+from omoide.engine.consolidate_rules import (
+    Cue,
+    SentenceScore,
+    main_cue,
+    score_sentence,
+    score_turn,
+)
+from omoide.engine.consolidate_text import is_japanese, split_sentences
+from omoide.engine.consolidate_types import (
+    Consolidation,
+    Consolidator,
+    EventText,
+    NoteDraft,
+    NoteKind,
+    ProfileUpdate,
+)
+
+__all__ = [
+    "DEFAULT_NOTES_PER_TURN",
+    "Consolidation",
+    "Consolidator",
+    "EventText",
+    "NoteDraft",
+    "NoteKind",
+    "OfflineConsolidator",
+    "ProfileUpdate",
+    "consolidate_offline",
+    "note_budget",
+]
+
+DEFAULT_NOTES_PER_TURN = 0.5
+DEFAULT_MIN_SENTENCE_SCORE = 1.6
+DEFAULT_MIN_COMPANION_SCORE = 0.8
+DEFAULT_MAX_SENTENCES_PER_NOTE = 4
+# The user saying who they are is never cut by the note budget.
+_PROFILE_PRIORITY = 100.0
+_PROFILE_IMPORTANCE = 0.9
+# The persona's own lines are not facts about the user: they never make a note by themselves.
+_NOTE_ROLES = frozenset({"user", "other"})
+_PHOTO_SCORE = 0.8
+
+
+@dataclass(frozen=True)
+class OfflineConsolidator:
+    """:func:`consolidate_offline` with its thresholds fixed, behind the Consolidator port."""
+
+    notes_per_turn: float = DEFAULT_NOTES_PER_TURN
+    min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE
+    min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE
+    max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE
+
+    def consolidate(
+        self, events: Sequence[EventText], *, max_notes: int | None = None
+    ) -> Consolidation:
+        return consolidate_offline(
+            events,
+            max_notes=max_notes,
+            notes_per_turn=self.notes_per_turn,
+            min_sentence_score=self.min_sentence_score,
+            min_companion_score=self.min_companion_score,
+            max_sentences_per_note=self.max_sentences_per_note,
+        )
+
+
+@dataclass(frozen=True)
+class _Selection:
+    participants: frozenset[str]  # speaker names, which open sentences as vocatives
+    min_score: float  # a turn needs one sentence at least this informative
+    min_companion_score: float  # further sentences of a chosen turn need this much
+    max_sentences: int
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    position: int  # the event's index in the episode, to restore conversation order
+    score: float
+    note: NoteDraft
+
+
+def consolidate_offline(
+    events: Sequence[EventText],
+    *,
+    max_notes: int | None = None,
+    notes_per_turn: float = DEFAULT_NOTES_PER_TURN,
+    min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE,
+    min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE,
+    max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
+) -> Consolidation:
+    """Notes in conversation order (the most informative turns win when over budget) and
+    profile updates.
+
+    At most ``max_notes`` notes, at most ``notes_per_turn`` × len(events), and fewer notes than
+    events whenever there are two or more events.
+    """
+    selection = _Selection(
+        participants=frozenset(event.speaker for event in events),
+        min_score=min_sentence_score,
+        min_companion_score=min_companion_score,
+        max_sentences=max_sentences_per_note,
+    )
+    addressees = _addressees(events)
+    candidates = [
+        candidate
+        for position, event in enumerate(events)
+        if (candidate := _candidate(position, event, addressees[position], selection)
+            or _answer_candidate(position, events, selection)) is not None
+    ]
+    budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
+    best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
+    notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
+    return Consolidation(notes=notes, profile=_profile_updates(events))
+
+
+def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None) -> int:
+    """How many notes an episode of ``turns`` turns may yield: ``notes_per_turn`` × turns, at
+    least 1, fewer than the turns when there are two or more, and at most ``max_notes``."""
+    budget = max(1, math.floor(turns * notes_per_turn)) if turns else 0
+    if turns >= 2:
+        budget = min(budget, turns - 1)
+    return budget if max_notes is None else min(budget, max(max_notes, 0))
+
+
+def _addressees(events: Sequence[EventText]) -> list[str | None]:
+    """Who "you" is in each turn: the last other speaker before it, else the next one after."""
+    out: list[str | None] = []
+    for position, event in enumerate(events):
+        before = (e.speaker for e in reversed(events[:position]) if e.speaker != event.speaker)
+        after = (e.speaker for e in events[position + 1 :] if e.speaker != event.speaker)
+        out.append(next(before, None) or next(after, None))
+    return out
+
+
+def _candidate(
+    position: int, event: EventText, addressee: str | None, selection: _Selection
+) -> _Candidate | None:
+    if event.role not in _NOTE_ROLES:
+        return None
+    scored = [score_sentence(s, selection.participants) for s in split_sentences(event.text)]
+    if event.image_caption:
+        # What was shown is often what the turn is about, so the caption rides along with a
+        # turn worth a note; alone it never makes one (scoring captions as sentences cost
+        # coverage and quality on the tuning split: bench/consolidate.py).
+        scored.append(SentenceScore(event.image_caption, _PHOTO_SCORE, frozenset({Cue.PHOTO})))
+    statements = (find_profile_statements(event.text, speaker=event.speaker)
+                  if event.role == "user" else [])
+    if statements:
+        return _profile_candidate(position, event, addressee, scored, statements, selection)
+    chosen = _choose(scored, selection)
+    if not chosen:
+        return None
+    score = score_turn(chosen, event.text)
+    cues = frozenset().union(*(s.cues for s in chosen))
+    best = max(chosen, key=lambda s: s.score)
+    note = NoteDraft(
+        content=_render(event, addressee, chosen),
+        kind=_kind(best),
+        source_event_ids=(event.event_id,),
+        importance=_importance(score, cues),
+        tags=_tags(cues),
+    )
+    return _Candidate(position, score, note)
+
+
+def _answer_candidate(
+    position: int, events: Sequence[EventText], selection: _Selection
+) -> _Candidate | None:
+    """A short answer to the persona's question, read with the question (lowest priority)."""
+    if position == 0:
+        return None
+    note = answer_note(events[position - 1], events[position], selection.participants)
+    return None if note is None else _Candidate(position, selection.min_score, note)
+
+
+def _profile_candidate(
+    position: int,
+    event: EventText,
+    addressee: str | None,
+    scored: list[SentenceScore],
+    statements: list[tuple[str, str]],
+    selection: _Selection,
+) -> _Candidate:
+    """The user said who they are: always a PROFILE note, stated plainly ("Rau's name is
+    Laura."), followed by whatever else the turn said that is worth keeping."""
+    japanese = is_japanese(event.text)
+    lead = [describe_profile(k, v, event.speaker, japanese=japanese) for k, v in statements]
+    rest = [
+        s
+        for s in scored
+        if s.score >= selection.min_companion_score
+        and not find_profile_statements(s.text, speaker=event.speaker)
+    ][: max(selection.max_sentences - len(lead), 0)]
+    cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in rest))
+    note = NoteDraft(
+        content=_render(event, addressee, rest, lead=lead),
+        kind=NoteKind.PROFILE,
+        source_event_ids=(event.event_id,),
+        importance=_PROFILE_IMPORTANCE,
+        tags=_tags(cues),
+    )
+    return _Candidate(position, _PROFILE_PRIORITY, note)
+
+
+def _tags(cues: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(cues - {Cue.FIRST_PERSON, Cue.ENTITY, Cue.NUMBER}))
+
+
+def _choose(scored: list[SentenceScore], selection: _Selection) -> list[SentenceScore]:
+    """The turn's best sentences, back in their original order, when one clears the bar.
+
+    Once one sentence makes the turn worth a note, weaker ones that still carry content
+    ("Her name is Pepper!") come along: they are the details a later search asks about. A
+    photo tag rides along too (what was shown is often what the turn is about) but never
+    makes a turn worth a note on its own.
+    """
+    if not any(s.score >= selection.min_score for s in scored):
+        return []
+    companions = [
+        i
+        for i, s in enumerate(scored)
+        if s.score >= selection.min_companion_score and Cue.PHOTO not in s.cues
+    ]
+    top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
+    photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
+    return [scored[i] for i in sorted({*top, *photos})]
+
+
+def _render(
+    event: EventText,
+    addressee: str | None,
+    sentences: Sequence[SentenceScore],
+    *,
+    lead: Sequence[str] = (),
+) -> str:
+    """Third person, dates resolved, a closing date; ``lead`` is already in third person.
+    A note that does not name its speaker says who said it in its closing brackets (a
+    ``Name:`` label would read as a transcript line)."""
+    words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
+    japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
+        event.text)
+    parts = list(lead)
+    for sentence in words:
+        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese)
+        if event.timestamp is not None:
+            text = resolve_relative_dates(text, event.timestamp, japanese=japanese)
+        parts.append(text)
+    content = ("" if japanese else " ").join(parts)
+    captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
+    for caption in captions:
+        clause = (f"（{event.speaker}が共有した画像は「{caption}」）" if japanese
+                  else f"({event.speaker} shared an image showing {caption})")
+        content = f"{content}{'' if japanese else ' '}{clause}" if content else clause
+    unnamed = bool(event.speaker) and event.speaker not in content
+    if unnamed and japanese:  # Japanese drops the subject: give it back as the topic
+        content, unnamed = f"{event.speaker}は、{content}", False
+    return content + said_on(event.timestamp, japanese=japanese,
+                             speaker=event.speaker if unnamed else None)
+
+
+def _kind(best: SentenceScore) -> NoteKind:
+    """The kind of the turn's most informative sentence; a profile cue only counts when the
+    speaker talks about themselves ("my sister", "I work as"), which the cues already check."""
+    cue = main_cue(best.text)
+    if cue == Cue.PREFERENCE and Cue.PREFERENCE in best.cues:
+        return NoteKind.PREFERENCE
+    if cue == Cue.PROFILE and Cue.PROFILE in best.cues:
+        return NoteKind.PROFILE
+    return NoteKind.FACT
+
+
+def _importance(score: float, cues: frozenset[str]) -> float:
+    """Saturating map of the turn score; profile facts and life events weigh a bit more."""
+    base = 1.0 - math.exp(-score / 4.0)
+    bonus = 0.1 * len(cues & {Cue.PROFILE, Cue.LIFE_EVENT})
+    return round(min(0.95, max(0.1, base + bonus)), 3)
+
+
+def _profile_updates(events: Sequence[EventText]) -> tuple[ProfileUpdate, ...]:
+    """Only the user's own words update their profile; the persona saying "call me Haru" is
+    the persona's name, not the user's."""
+    return tuple(
+        ProfileUpdate(key=key, value=value, source_event_id=event.event_id)
+        for event in events
+        if event.role == "user"
+        for key, value in find_profile_statements(event.text, speaker=event.speaker)
+    )

@@ -1,0 +1,60 @@
+"""A user's short answer to the persona's question (pure, offline).
+
+The persona's turns never make a note by themselves, but they can inform one: "Where do you
+live now?" — "Osaka." says where the user lives only when the two are read together. When a
+user's turn is too short to be a note on its own and answers a question the persona just
+asked, the note quotes both ("Asked “Where do you live now?”, Ken answered “Osaka.”") and cites
+both turns: the question informs, the answer asserts. Nothing is rewritten inside the quotes, so
+a wrong guess in the question ("You live in Chicago, right?" — "No.") stays a question.
+"""
+
+from __future__ import annotations
+
+from omoide.engine.consolidate_rewrite import said_on
+from omoide.engine.consolidate_rules import is_question, strip_interjections
+from omoide.engine.consolidate_text import content_words, is_japanese, split_sentences
+from omoide.engine.consolidate_types import EventText, NoteDraft, NoteKind
+
+__all__ = ["answer_note"]
+
+_MAX_ANSWER_WORDS = 12
+_MAX_ANSWER_CHARS_JA = 40
+_YES_NO = frozenset({"yes", "no", "yeah", "yep", "nope", "nah", "はい", "いいえ", "うん", "ううん",
+                     "ええ", "いや"})
+_IMPORTANCE = 0.4
+
+
+def answer_note(question: EventText, answer: EventText, participants: frozenset[str]
+                ) -> NoteDraft | None:
+    """The note for ``answer`` read with the ``question`` the persona asked just before it, or
+    None when the pair is not a short answer to a question."""
+    if question.role != "assistant" or answer.role != "user":
+        return None
+    asked = split_sentences(question.text)
+    if not asked or not is_question(asked[-1]):
+        return None
+    said = answer.text.strip()
+    japanese = is_japanese(said) or is_japanese(asked[-1])
+    too_long = (len(said) > _MAX_ANSWER_CHARS_JA if japanese
+                else len(said.split()) > _MAX_ANSWER_WORDS)
+    if too_long or not _carries_an_answer(said, participants):
+        return None
+    if japanese:
+        content = f"{answer.speaker}は「{asked[-1]}」という質問に「{said}」と答えた。"
+    else:
+        content = f"Asked “{asked[-1]}”, {answer.speaker} answered “{said}”"
+    return NoteDraft(
+        content=content + said_on(answer.timestamp, japanese=japanese),
+        kind=NoteKind.FACT,
+        source_event_ids=tuple(sorted({question.event_id, answer.event_id})),
+        importance=_IMPORTANCE,
+        tags=("answer",),
+    )
+
+
+def _carries_an_answer(text: str, participants: frozenset[str]) -> bool:
+    """A yes or no, or some content once greetings and thanks are gone ("Thanks!" is not)."""
+    rest = strip_interjections(text, participants)
+    lowered = {w.strip(".,!?。、！？").lower() for w in text.replace("、", " ").split()}
+    return bool(lowered & _YES_NO) or bool(content_words(rest)) or (
+        is_japanese(rest) and len(rest.strip("。、！？!? ")) >= 2)

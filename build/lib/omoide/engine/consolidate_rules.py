@@ -1,0 +1,337 @@
+"""Which sentences of a turn are worth a note, and what kind of note (pure, offline).
+
+Each sentence gets an informativeness score from surface cues: a first-person statement, names
+and other capitalised words, numbers and dates, life events ("moved", "adopted", 引っ越した),
+preferences ("love", 好き), profile facts ("I work as", 住んでいる) and hobbies, skills and
+instruments ("I play the saxophone", 趣味, ピアノを弾く). Questions, greetings,
+thanks and praise for the other speaker ("Wow, that's great!") carry no new fact and score 0.
+The weights are hand-set, not learned; bench/consolidate.py measures them.
+No I/O, no clock; the caller passes thresholds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from omoide.engine.consolidate_text import content_words, is_japanese, word_set, words
+
+__all__ = [
+    "Cue",
+    "SentenceScore",
+    "is_question",
+    "is_vocative",
+    "main_cue",
+    "score_sentence",
+    "score_turn",
+    "strip_interjections",
+]
+
+
+class Cue:
+    """Labels of the signals a sentence carried; they become the note's tags."""
+
+    FIRST_PERSON = "first-person"
+    ENTITY = "entity"
+    TIME = "time"
+    NUMBER = "number"
+    LIFE_EVENT = "life-event"
+    PREFERENCE = "preference"
+    PROFILE = "profile"
+    HOBBY = "hobby"
+    PHOTO = "photo"  # a shared image's caption (event metadata), never a sentence of the text
+
+
+@dataclass(frozen=True)
+class SentenceScore:
+    text: str  # the sentence with leading interjections and vocatives removed
+    score: float  # 0 means "no new fact here"
+    cues: frozenset[str]
+
+
+_INTERJECTION = (
+    r"hey|hi|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw+|yeah|yep|yup|nope|nah|so|um|uh|hmm+|"
+    r"haha+|lol|omg|gosh|ok|okay|thanks|thank you|by the way|btw|anyway|anyways|oh my|ugh|"
+    r"phew|alright|ha|ha ha|ah ha|hehe|mm+|yum|"
+    r"long time no (?:see|talk|chat)|(?:good|great|nice|so good) to (?:see|hear from|chat with|"
+    r"talk to) you|how are you|how's it going|what's up"
+)
+# These open a sentence as a reaction ("Great, ...", "No, ...") only when punctuation follows.
+_REACTION = (
+    r"great|cool|awesome|nice|sweet|wonderful|amazing|congrats|congratulations|true|right|"
+    r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely"
+)
+# Japanese replies open with yes/no and fillers the same way ("ううん、", "実は").
+_JA_LEAD = re.compile(
+    r"^(?:ううん|うーん|うん|いいえ|いや|はい|ええ|えっと|えーと|あの(?:ね|さ)?|まあ|そうそう|"
+    r"実は|じつは|ところで|そういえば)[、,！!…〜ー\s]*"
+)
+_LEAD = re.compile(
+    rf"^(?:(?:{_INTERJECTION})\b[\s,!.…~-]*|(?:{_REACTION})\b[\s]*[,!.…]+\s*)+", re.IGNORECASE
+)
+# "Let's keep going!", "Can't wait to see it!": encouragement and plans for the chat itself.
+_SUGGESTION = re.compile(r"(?:let's|let us|can't wait|keep (?:it|up)|stay )\b", re.IGNORECASE)
+_QUESTION_END = re.compile(r"[?？][\"'”’)」』）]*$|(?:ですか|ますか)[。]?$")
+
+_FIRST_PERSON = re.compile(
+    r"\b(?:I|I'm|I've|I'd|I'll)\b|\b(?:me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|us)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON_MENTION = re.compile(r"\bI\b|\bI['’]|\b(?:my|me|mine|myself)\b", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_TIME = re.compile(
+    rf"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|weekend|(?:last|next|this|"
+    rf"past|coming)\s+(?:week|month|year|night|summer|winter|spring|fall|autumn|time|{_WEEKDAYS})"
+    rf"|{_WEEKDAYS}|(?:in|on|since|until|by)\s+(?:{_MONTHS})|(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|hundred|thousand|dozen|first|second|third)\b",
+    re.IGNORECASE,
+)
+_LIFE_EVENT = re.compile(
+    r"\b(?:moved|moving|started|starting|adopted|adopting|married|marrying|engaged|graduated|"
+    r"graduating|joined|quit|retired|hired|promoted|divorced|pregnant|born|bought|sold|visited|"
+    r"travell?ed|went|took|began|finished|completed|won|lost|passed|failed|opened|launched|"
+    r"signed up|volunteer(?:ed|ing)?|learned|learnt|made|built|painted|wrote|published|"
+    r"got|received|met|planning|plan to|going to|decided|applied|enrolled|attended|ran|"
+    r"competed|performed|played|organized|organised|created|started|tried|found|saw|read|"
+    r"bake[ds]?|cooked|camping|hiking|trip|concert|class|course|job|school|workshop|event)\b",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:(?:I|we|they|he|she|really|also|totally|truly|absolutely|do|don't|didn't|still|"
+    r"always|kids|both)\s+(?:really\s+|absolutely\s+|just\s+)?(?:like|love|enjoy|hate|prefer|"
+    r"adore|dislike)|loves|likes|enjoys|hates|prefers|adores|dislikes|favou?rite|fan of|"
+    r"can't stand|passionate about|obsessed with|(?:I'm|I am|we're)\s+(?:really\s+|so\s+)?into|"
+    r"big fan)\b",
+    re.IGNORECASE,
+)
+_PROFILE = re.compile(
+    r"\b(?:my name|call me|years old|live in|living in|lives in|grew up|born in|"
+    r"(?:I'm|I am|come|originally) from|work as|work at|working as|job as|"
+    r"I(?:'m| am) an? (?!bit\b|little\b|lot\b)\w+(?:er|or|ist|ian|ant|ent|ee)|"
+    r"my (?:husband|wife|partner|boyfriend|girlfriend|son|daughter|kids|children|mom|mother|dad|"
+    r"father|sister|brother|family|dog|cat|pet|job|birthday|career)|identify as|transgender|"
+    r"single (?:parent|mom|mother|dad|father)|I'm single|degree|major in)\b",
+    re.IGNORECASE,
+)
+# Evaluative words say how the speaker feels about what the other said, not what happened.
+# Hobbies, skills and instruments: short ("I play the saxophone") but lasting facts.
+_HOBBY = re.compile(
+    r"\b(?:(?:I|we)\s+(?:\w+\s+)?(?:play|played|practi[cs]e|practi[cs]ed)\s+(?:the\s+)?\w+|"
+    r"my hobb(?:y|ies)|hobby|(?:I|we)\s+(?:can|could)\s+(?:speak|play|cook|swim|code|program|"
+    r"knit|sing|dance|draw|paint|sew|ski|surf|skate|climb|juggle|ride)|"
+    r"(?:I'm|I am|I've been)\s+(?:\w+\s+)?(?:learning|taking (?:\w+\s+)?lessons|good at|"
+    r"fluent in)|fluent in|I\s+(?:\w+\s+)?(?:speak|knit|crochet|sew|surf|ski|skate|climb|"
+    r"collect|garden|juggle|sing in|play in)\b|(?:I'm|I am) (?:a|an) (?:amateur|hobby|"
+    r"self-taught) \w+)",
+    re.IGNORECASE,
+)
+_EVALUATIVE = word_set(
+    """
+    great amazing awesome cool nice wonderful fantastic incredible inspiring inspired inspire
+    proud happy glad sorry excited exciting fun lovely beautiful sweet super impressive
+    interesting good best stoked thrilled thankful grateful appreciate appreciated support
+    supportive kind cute adorable powerful hear sounds sound seems looks look wish luck hope
+    keep going means lot much thing things stuff way wow totally absolutely definitely special
+    important true right agree feel feels felt sure maybe pretty bit tough hard life really
+    always never ever thanks thank man girl guys buddy dude yeah
+    """
+)
+
+_JA_FIRST_PERSON = re.compile(r"私(?![立服物用鉄的生])|僕|俺|わたし|あたし|自分")
+# Japanese drops the subject when it is the speaker; a sentence is about someone else only when
+# it names them as its subject ("妹は…", "田中さんが…", "彼は…").
+_JA_OTHER_SUBJECT = re.compile(
+    r"(?:彼女?|妹|弟|兄|姉|母|父|祖母|祖父|夫|妻|息子|娘|友達|友人|同僚|上司|先生|彼氏|"
+    r"[\u3400-\u9fff\u30a0-\u30ff]{1,6}(?:さん|くん|君|ちゃん|様))(?:は|が|も)"
+)
+_JA_TIME = re.compile(
+    r"昨日|今日|明日|昨夜|今朝|先週|今週|来週|先月|今月|来月|去年|昨年|今年|来年|週末|最近|"
+    r"\d+\s*(?:年|月|日|時|歳|才)|[一二三四五六七八九十]+(?:年|月|日)"
+)
+_JA_LIFE_EVENT = re.compile(
+    r"引っ越|始め|はじめ|結婚|卒業|入社|入学|転職|退職|就職|飼い始|生まれ|買っ|行っ|旅行|"
+    r"合格|辞め|やめ|受け|参加|出会|付き合|別れ|作っ|習い|通い|登っ|観に|見に"
+)
+_JA_PREFERENCE = re.compile(r"好き|嫌い|苦手|ハマ|はまっ|お気に入り|推し|愛用|好み|興味")
+_JA_PROFILE = re.compile(
+    r"名前|呼んで|住んで|出身|歳|仕事|働いて|職業|誕生日|家族|妻|夫|彼氏|彼女|子供|娘|息子|"
+    r"犬|猫|ペット|学生|会社員"
+)
+_JA_HOBBY = re.compile(
+    r"趣味|特技|弾(?:い|け|く|き)|吹(?:い|け|く|き)|習(?:って|い|う)|得意|話せ|練習|集めて|"
+    r"やって(?:いる|います|る)|始めた"
+)
+_JA_FILLER = re.compile(
+    r"こんにちは|こんばんは|おはよう(?:ございます)?|ありがとう(?:ございます)?|よろしく|おやすみ|"
+    r"またね|じゃあね|お疲れ(?:様)?|すごい|いいね|なるほど|そうなんだ|そうなんです|へえ|わかる|"
+    r"そっか|うん|ええ|はい|いいなあ|いいな|素敵|楽しみ|ね|よ|な|！|!|。|、|\s"
+)
+_JA_CONTENT = re.compile(r"[\u30a0-\u30ff\u3400-\u9fff]|\d")
+_JA_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
+
+
+_TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*)$")
+
+
+def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
+    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、" and a closing ", Sam!"; keep the rest
+    as written."""
+    text = sentence.strip()
+    while True:
+        before = text
+        text = _JA_LEAD.sub("", _LEAD.sub("", text)).lstrip()
+        first, _, rest = text.partition(" ")
+        if first[-1:] in {",", "!", "."} and is_vocative(first.rstrip(",!.~"), participants):
+            text = rest.lstrip()
+        if text == before:
+            break
+    trailing = _TRAILING_VOCATIVE.search(text)
+    if trailing and is_vocative(trailing.group("name"), participants):
+        text = text[: trailing.start()] + trailing.group("end")
+    return text
+
+
+def is_question(sentence: str) -> bool:
+    """The sentence asks something ("…?", "…？", "…ですか")."""
+    return bool(_QUESTION_END.search(sentence.strip()))
+
+
+def is_vocative(word: str, participants: frozenset[str]) -> bool:
+    """A participant's name or a short form of it ("Sam" for Samantha)."""
+    return word in participants or (
+        len(word) >= 3 and any(name.startswith(word) for name in participants)
+    )
+
+
+def score_sentence(sentence: str, participants: frozenset[str]) -> SentenceScore:
+    """Informativeness of one sentence; ``participants`` are names used as vocatives."""
+    text = strip_interjections(sentence, participants)
+    if not text or _QUESTION_END.search(text):
+        return SentenceScore(text, 0.0, frozenset())
+    if is_japanese(text):
+        return _score_japanese(text)
+    return _score_english(text, participants)
+
+
+def _score_english(text: str, participants: frozenset[str]) -> SentenceScore:
+    content = content_words(text)
+    substantive = [w for w in content if w not in _EVALUATIVE]
+    entities = _count_entities(text, participants)
+    # A hobby or skill is a fact even in three words ("I play saxophone").
+    enough = len(substantive) + entities >= (1 if _HOBBY.search(text) else 3)
+    if not enough or _SUGGESTION.match(text):
+        return SentenceScore(text, 0.0, frozenset())
+    cues = _english_cues(text, participants)
+    score = 0.3 * min(len(substantive), 8)
+    score += sum(_CUE_WEIGHTS[c] for c in cues)
+    score += 0.6 * min(entities, 3)
+    if Cue.FIRST_PERSON not in cues and _SECOND_PERSON.search(text):
+        score -= 0.8  # mostly about the listener: praise, advice, questions in disguise
+    if len(content) - len(substantive) > len(substantive):
+        score -= 0.5  # more reaction than content
+    return SentenceScore(text, max(score, 0.0), cues)
+
+
+_CUE_WEIGHTS = {
+    Cue.FIRST_PERSON: 1.0,
+    Cue.ENTITY: 0.0,  # counted per entity instead
+    Cue.TIME: 1.0,
+    Cue.NUMBER: 0.5,
+    Cue.LIFE_EVENT: 1.0,
+    Cue.PREFERENCE: 0.8,
+    Cue.PROFILE: 0.8,
+    Cue.HOBBY: 1.0,
+    Cue.PHOTO: 0.0,
+}
+
+
+def _english_cues(text: str, participants: frozenset[str]) -> frozenset[str]:
+    found = {
+        Cue.FIRST_PERSON: _FIRST_PERSON.search(text),
+        Cue.TIME: _TIME.search(text),
+        Cue.NUMBER: _NUMBER.search(text),
+        Cue.LIFE_EVENT: _LIFE_EVENT.search(text),
+        Cue.PREFERENCE: _PREFERENCE.search(text),
+        Cue.PROFILE: _PROFILE.search(text) and _FIRST_PERSON.search(text),
+        Cue.HOBBY: _HOBBY.search(text),
+        Cue.ENTITY: _count_entities(text, participants) > 0,
+    }
+    return frozenset(cue for cue, hit in found.items() if hit)
+
+
+def _count_entities(text: str, participants: frozenset[str]) -> int:
+    """Capitalised words that are not the sentence's first word, "I", or a participant."""
+    tokens = words(text)
+    shouting = sum(1 for t in tokens if len(t) > 1 and t.isupper()) > 2
+    seen = {
+        token
+        for token in tokens[1:]
+        if token[:1].isupper()
+        and not token.startswith("I'")
+        and token not in {"I", "OK", "OMG", "LOL"}
+        and not (shouting and token.isupper())
+        and not is_vocative(token.removesuffix("'s"), participants)
+    }
+    return len(seen)
+
+
+def _score_japanese(text: str) -> SentenceScore:
+    residue = _JA_FILLER.sub("", text)
+    content = len(_JA_CONTENT.findall(residue))
+    if content < 3:
+        return SentenceScore(text, 0.0, frozenset())
+    found = {
+        Cue.FIRST_PERSON: _JA_FIRST_PERSON.search(text) or not _JA_OTHER_SUBJECT.search(text),
+        Cue.TIME: _JA_TIME.search(text),
+        Cue.NUMBER: re.search(r"\d|[一二三四五六七八九十百千万]", text),
+        Cue.LIFE_EVENT: _JA_LIFE_EVENT.search(text),
+        Cue.PREFERENCE: _JA_PREFERENCE.search(text),
+        Cue.PROFILE: _JA_PROFILE.search(text),
+        Cue.HOBBY: _JA_HOBBY.search(text),
+        Cue.ENTITY: _JA_KATAKANA_WORD.search(text),
+    }
+    cues = frozenset(cue for cue, hit in found.items() if hit)
+    score = 0.3 * min(content / 2, 8) + sum(_CUE_WEIGHTS[c] for c in cues)
+    score += 0.6 * min(len(_JA_KATAKANA_WORD.findall(text)), 3)
+    return SentenceScore(text, score, cues)
+
+
+def score_turn(chosen: list[SentenceScore], text: str) -> float:
+    """A turn's worth as a note: its best sentence, a little for each further chosen sentence,
+    how often the speaker talks about themselves, and its length (long turns tend to carry
+    more facts). 0 when nothing was chosen."""
+    if not chosen:
+        return 0.0
+    ranked = sorted((s.score for s in chosen), reverse=True)
+    self_mentions = len(_FIRST_PERSON_MENTION.findall(text)) + len(_JA_FIRST_PERSON.findall(text))
+    # A Japanese character carries about as much as 2.5 English ones.
+    length = len(text) * (2.5 if is_japanese(text) else 1.0)
+    extra = 0.3 * sum(ranked[1:]) + 0.2 * min(self_mentions, 5)
+    return ranked[0] + extra + 0.5 * min(length, 400) / 100
+
+
+def main_cue(text: str) -> str | None:
+    """Which of preference, profile or event the sentence is mainly about: the one named
+    first, since the main clause usually leads ("I adopted a cat and I love her" is an event,
+    "I love hiking and went yesterday" a preference)."""
+    japanese = is_japanese(text)
+    patterns = {
+        Cue.PREFERENCE: _JA_PREFERENCE if japanese else _PREFERENCE,
+        Cue.PROFILE: _JA_PROFILE if japanese else _PROFILE,
+        Cue.LIFE_EVENT: _JA_LIFE_EVENT if japanese else _LIFE_EVENT,
+    }
+    first: tuple[int, str] | None = None
+    for cue, pattern in patterns.items():
+        match = pattern.search(text)
+        if match and (first is None or match.start() < first[0]):
+            first = (match.start(), cue)
+    return None if first is None else first[1]

@@ -1,0 +1,102 @@
+"""Text primitives for offline consolidation: sentences, words, language (pure).
+
+Shared by the scoring, rewriting and profile rules of :mod:`omoide.engine.consolidate`. Only
+splitting and tokenising live here; nothing here decides what is worth remembering.
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.engine.text import EN_STOPWORDS, is_japanese
+
+__all__ = [
+    "STOPWORDS",
+    "content_words",
+    "is_japanese",
+    "split_sentences",
+    "strip_speaker_labels",
+    "word_set",
+    "words",
+]
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A lexicon written as whitespace-separated words."""
+    return frozenset(text.split())
+
+
+# A terminator ends an English sentence only before whitespace or the end ("3.5", "e.g.x" stay
+# whole); the Japanese full-width ones end it wherever they stand. Closing quotes stay attached.
+_BOUNDARY = re.compile(r"(?:[.!?]+|…)[\"'”’)\]]*(?=\s|$)|[。！？!?]+[」』）\"”’)]*")
+# "Ken: …" / "花子：…" at a line start: a transcript's speaker label, never part of a note.
+_SPEAKER_LABEL = re.compile(
+    r"^[ \t]*(?:[A-Z][\w'’.\-]*(?:[ ][A-Z][\w'’.\-]*){0,2}|[^\s:：、。!?！？]{1,12})[ \t]*"
+    r"(?::[ \t]+|：[ \t]*)",
+    re.MULTILINE,
+)
+_ABBREVIATIONS = frozenset(
+    {"mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.", "etc.", "jr.", "sr.", "prof."}
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,:/]\d+)*|[\u3040-\u30ff\u3400-\u9fff]+")
+
+# The search stopwords plus the contractions and fillers of chat ("that's", "yeah").
+STOPWORDS = EN_STOPWORDS | word_set(
+    """
+    i'm i've i'd i'll it's that's you're you've we're we've they're don't didn't doesn't can't
+    isn't wasn't aren't won't let's there's what's here's ok okay oh yeah yes really
+    """
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    """English and Japanese sentences in order; each line is split on its own, without the
+    ``Name:`` speaker label a pasted transcript puts at its start."""
+    out: list[str] = []
+    for line in strip_speaker_labels(text).splitlines():
+        out.extend(_split_plain(line))
+    return out
+
+
+def strip_speaker_labels(text: str) -> str:
+    """Remove ``Name:`` labels at line starts ("Ken: I moved." → "I moved.")."""
+    return _SPEAKER_LABEL.sub("", text)
+
+
+def _split_plain(text: str) -> list[str]:
+    pieces: list[str] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        piece = text[start : match.end()].strip()
+        start = match.end()
+        if pieces and _ends_with_abbreviation(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        elif piece:
+            pieces.append(piece)
+    rest = text[start:].strip()
+    if rest:
+        if pieces and _ends_with_abbreviation(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {rest}"
+        else:
+            pieces.append(rest)
+    return pieces
+
+
+def _ends_with_abbreviation(piece: str) -> bool:
+    last = piece.rsplit(maxsplit=1)[-1].lower()
+    return last in _ABBREVIATIONS
+
+
+def words(text: str) -> list[str]:
+    """Word tokens as written (case kept); a run of Japanese script is one token."""
+    return [w.replace("’", "'") for w in _WORD.findall(text)]
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased tokens that are not stopwords and longer than one letter."""
+    out = []
+    for word in words(text):
+        low = word.lower()
+        if low not in STOPWORDS and (len(low) > 1 or low.isdigit()):
+            out.append(low)
+    return out

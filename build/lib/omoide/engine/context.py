@@ -1,0 +1,321 @@
+"""The text of ``session_begin`` / ``get_context``, assembled within a token budget (pure).
+
+Input is what the service read (states, memories, stats, blocks, time since the last session);
+output is one text for the LLM plus, as data, exactly what the text kept. No I/O, no clock:
+``since_last_session`` and the time zone come in as arguments. English and Japanese.
+
+Sections, in display order: persona, user, session, blocks (only when the caller passes them),
+recent memories, important memories, stats. Each section lists its items most valuable first.
+Over budget (``estimate_tokens``), items are dropped from the end of the least valuable section
+first, in :data:`TRIM_ORDER`: stats → important memories (weakest first) → recent memories
+(oldest first) → blocks (lowest priority first) → session → user → persona. A section whose
+items are all gone loses its heading too. Lines are joined by newlines, which cost nothing and
+split the estimator's runs, so a text's estimate is exactly the sum of its lines' estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, tzinfo
+from enum import StrEnum
+
+from omoide.engine.text import is_japanese
+from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
+
+__all__ = [
+    "ADDRESS_KEYS",
+    "DEFAULT_MEMORY_LINE_TOKENS",
+    "TRIM_ORDER",
+    "AssembledContext",
+    "BlockText",
+    "ContextInput",
+    "ContextStats",
+    "Lang",
+    "MemoryLine",
+    "Section",
+    "assemble_context",
+    "choose_language",
+    "time_since_words",
+    "user_address",
+]
+
+DEFAULT_MEMORY_LINE_TOKENS = 120  # one memory never takes more of the budget than this
+JUST_NOW_SECONDS = 5 * 60
+ADDRESS_KEYS = ("preferred_address", "nickname", "name")  # how to call the user, best first
+_PERSONA_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
+
+
+class Lang(StrEnum):
+    EN = "en"
+    JA = "ja"
+
+
+class Section(StrEnum):
+    PERSONA = "persona"
+    USER = "user"
+    SESSION = "session"
+    BLOCKS = "blocks"
+    RECENT = "recent_memories"
+    IMPORTANT = "important_memories"
+    STATS = "stats"
+
+
+DISPLAY_ORDER: tuple[Section, ...] = tuple(Section)
+TRIM_ORDER: tuple[Section, ...] = (Section.STATS, Section.IMPORTANT, Section.RECENT,
+                                   Section.BLOCKS, Section.SESSION, Section.USER, Section.PERSONA)
+
+_TEXT: dict[Lang, dict[str, str]] = {
+    Lang.EN: {
+        "title": "# Context for {persona}", "persona": "Persona", "user": "User",
+        "session": "Session", "blocks": "Memory blocks", "recent_memories": "Recent memories",
+        "important_memories": "Important memories", "stats": "Memory stats",
+        "intro": "You are {persona}.", "address": 'Address the user as "{address}".',
+        "no_address": "The user's name is not known yet.",
+        "first": "This is the first session.", "just_now": "The last session was just now.",
+        "since": "The last session was {words}.",
+        "stats_line": "{active} active memories ({superseded} superseded), "
+                      "mean strength {mean:.2f}, {links} links.",
+        "strength": " (strength {value:.2f})",
+    },
+    Lang.JA: {
+        "title": "# {persona} のコンテキスト", "persona": "ペルソナ", "user": "ユーザー",
+        "session": "セッション", "blocks": "メモリブロック", "recent_memories": "最近の記憶",
+        "important_memories": "重要な記憶", "stats": "記憶の統計",
+        "intro": "あなたは {persona} です。",
+        "address": "ユーザーを「{address}」と呼んでください。",
+        "no_address": "ユーザーの名前はまだ分かりません。",
+        "first": "初めての会話です。", "just_now": "前回の会話はさっきです。",
+        "since": "{words}の会話です。",
+        "stats_line": "有効な記憶 {active} 件（置き換え済み {superseded} 件）、"
+                      "平均強度 {mean:.2f}、リンク {links} 件。",
+        "strength": "（強度 {value:.2f}）",
+    },
+}
+_LABELS: dict[Lang, dict[str, str]] = {
+    Lang.EN: {"preferred_address": "preferred address", "emotion_intensity": "emotion intensity",
+              "current_activity": "current activity"},
+    Lang.JA: {"name": "名前", "nickname": "ニックネーム", "preferred_address": "呼び方",
+              "emotion": "感情", "emotion_intensity": "感情の強さ", "mood": "気分",
+              "current_activity": "今していること", "goals": "目標"},
+}
+# (unit, seconds per unit, upper bound in seconds for using it); years cover the rest.
+_UNITS = (("minute", 60, 3600), ("hour", 3600, 86400), ("day", 86400, 14 * 86400),
+          ("week", 7 * 86400, 60 * 86400), ("month", 30 * 86400, 365 * 86400))
+_JA_UNITS = {"minute": "分", "hour": "時間", "day": "日", "week": "週間", "month": "ヶ月",
+             "year": "年"}
+
+
+def time_since_words(elapsed: timedelta | None, lang: Lang) -> str:
+    """"3 days ago" / "3日ぶり"; None → "first session" / "初めての会話".
+
+    Under 5 minutes (or negative, from clock skew) is "just now" / "さっき"; then minutes,
+    hours, days (under 14), weeks (under 60 days), months of 30 days (under 365), years.
+    """
+    if elapsed is None:
+        return "first session" if lang == Lang.EN else "初めての会話"
+    seconds = elapsed.total_seconds()
+    if seconds < JUST_NOW_SECONDS:
+        return "just now" if lang == Lang.EN else "さっき"
+    unit, count = "year", int(seconds // (365 * 86400))
+    for name, size, below in _UNITS:
+        if seconds < below:
+            unit, count = name, int(seconds // size)
+            break
+    if lang == Lang.JA:
+        return f"{count}{_JA_UNITS[unit]}ぶり"
+    return f"{count} {unit}{'' if count == 1 else 's'} ago"
+
+
+def user_address(user_state: Mapping[str, str]) -> str | None:
+    """How to call the user: preferred_address → nickname → name; None when none is known."""
+    return next((user_state[k] for k in ADDRESS_KEYS if user_state.get(k)), None)
+
+
+def choose_language(setting: str, samples: Sequence[str]) -> Lang:
+    """The ``language`` setting; for "auto", Japanese when more than half of ``samples`` (the
+    user's name and the recent memories) are Japanese text, else English."""
+    if setting in (Lang.EN, Lang.JA):
+        return Lang(setting)
+    texts = [s for s in samples if s.strip()]
+    japanese = sum(1 for s in texts if is_japanese(s))
+    return Lang.JA if texts and japanese * 2 > len(texts) else Lang.EN
+
+
+@dataclass(frozen=True)
+class MemoryLine:
+    key: str
+    content: str
+    created_at: datetime
+    strength: float  # importance × R(t) at the time of the context
+
+
+@dataclass(frozen=True)
+class BlockText:
+    name: str
+    content: str
+    priority: int
+    max_tokens: int
+
+
+@dataclass(frozen=True)
+class ContextStats:
+    active: int
+    superseded: int
+    mean_strength: float  # of current memories, importance × R(t) now
+    links: int
+
+
+@dataclass(frozen=True)
+class ContextInput:
+    persona: str
+    language: Lang
+    since_last_session: timedelta | None  # None: this is the first session
+    persona_state: Mapping[str, str] = field(default_factory=dict)
+    user_state: Mapping[str, str] = field(default_factory=dict)
+    recent: Sequence[MemoryLine] = ()  # newest first
+    important: Sequence[MemoryLine] = ()  # strongest first
+    stats: ContextStats = ContextStats(0, 0, 0.0, 0)
+    blocks: Sequence[BlockText] = ()  # highest priority first; empty unless blocks are wanted
+    tz: tzinfo = UTC  # for the dates shown next to memories
+
+
+@dataclass(frozen=True)
+class AssembledContext:
+    """The context text and, section by section, exactly what it kept."""
+
+    text: str
+    tokens: int
+    budget_tokens: int
+    language: Lang
+    user_address: str | None  # None also when the user section was trimmed away
+    last_session: str  # e.g. "3 days ago" / "3日ぶり"; "" when the session line was trimmed
+    persona_state: dict[str, str]
+    user_state: dict[str, str]
+    blocks: tuple[BlockText, ...]  # content as shown (cut to max_tokens)
+    recent: tuple[MemoryLine, ...]  # content as shown (one line, cut)
+    important: tuple[MemoryLine, ...]
+    stats: ContextStats | None
+    omitted: dict[str, int]  # section → items dropped to fit the budget
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The input ordered and cut as it is shown; what survives trimming is a prefix of each."""
+
+    persona_keys: list[str]
+    user_keys: list[str]
+    blocks: list[BlockText]
+    recent: list[MemoryLine]
+    important: list[MemoryLine]
+
+
+def assemble_context(inp: ContextInput, *, budget_tokens: int,
+                     memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> AssembledContext:
+    """Render every section, trim to ``budget_tokens`` (module docstring), report what stayed."""
+    words = _TEXT[inp.language]
+    parts = _Parts(
+        persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
+        user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
+        blocks=[replace(b, content=truncate_to_tokens(b.content.strip(), b.max_tokens))
+                for b in inp.blocks if b.content.strip()],
+        recent=[_cut(m, memory_line_tokens) for m in inp.recent],
+        important=[_cut(m, memory_line_tokens) for m in inp.important])
+    lines = _section_lines(inp, parts, words)
+    title = words["title"].format(persona=inp.persona)
+    kept = _trim(lines, budget_tokens - estimate_tokens(title), words)
+    text = "\n".join([title, *(line for s in DISPLAY_ORDER if kept[s]
+                               for line in ("## " + words[s.value], *lines[s][: kept[s]]))])
+    if estimate_tokens(text) > budget_tokens:  # only when even the persona line does not fit
+        text = truncate_to_tokens(text, budget_tokens)
+    return AssembledContext(
+        text=text, tokens=estimate_tokens(text), budget_tokens=budget_tokens,
+        language=inp.language,
+        user_address=user_address(inp.user_state) if kept[Section.USER] else None,
+        last_session=time_since_words(inp.since_last_session, inp.language)
+        if kept[Section.SESSION] else "",
+        persona_state=_kept_state(inp.persona_state, parts.persona_keys, kept[Section.PERSONA]),
+        user_state=_kept_state(inp.user_state, parts.user_keys, kept[Section.USER]),
+        blocks=tuple(parts.blocks[: kept[Section.BLOCKS]]),
+        recent=tuple(parts.recent[: kept[Section.RECENT]]),
+        important=tuple(parts.important[: kept[Section.IMPORTANT]]),
+        stats=inp.stats if kept[Section.STATS] else None,
+        omitted={s.value: len(lines[s]) - kept[s] for s in Section if kept[s] < len(lines[s])})
+
+
+def _section_lines(inp: ContextInput, parts: _Parts, words: dict[str, str]
+                   ) -> dict[Section, list[str]]:
+    """Every item of every section as text, most valuable first within a section."""
+    stats = inp.stats
+    return {
+        Section.PERSONA: [words["intro"].format(persona=inp.persona),
+                          *_state_lines(inp.persona_state, parts.persona_keys, inp.language)],
+        Section.USER: [_address_line(inp.user_state, words),
+                       *_state_lines(inp.user_state, parts.user_keys, inp.language)],
+        Section.SESSION: [_session_line(inp.since_last_session, inp.language)],
+        Section.BLOCKS: [f"### {b.name}\n{b.content}" for b in parts.blocks],
+        Section.RECENT: [_memory_line(m, inp.tz) for m in parts.recent],
+        Section.IMPORTANT: [_memory_line(m, inp.tz) + words["strength"].format(value=m.strength)
+                            for m in parts.important],
+        Section.STATS: [words["stats_line"].format(
+            active=stats.active, superseded=stats.superseded, mean=stats.mean_strength,
+            links=stats.links)],
+    }
+
+
+def _kept_state(state: Mapping[str, str], keys: list[str], kept_lines: int) -> dict[str, str]:
+    """The state lines that stayed; a section's first line is its intro, not a state line."""
+    return {key: state[key] for key in keys[: max(kept_lines - 1, 0)]}
+
+
+def _trim(lines: dict[Section, list[str]], budget: int, words: dict[str, str]
+          ) -> dict[Section, int]:
+    """How many items of each section stay: drop from the ends, in TRIM_ORDER, until it fits."""
+    kept = {s: len(items) for s, items in lines.items()}
+    cost = {s: [estimate_tokens(line) for line in items] for s, items in lines.items()}
+    heading = {s: estimate_tokens("## " + words[s.value]) for s in Section}
+    total = sum(heading[s] + sum(cost[s]) for s in Section if kept[s])
+    for section in TRIM_ORDER:
+        while total > budget and kept[section]:
+            kept[section] -= 1
+            total -= cost[section][kept[section]]
+            if not kept[section]:
+                total -= heading[section]
+    return kept
+
+
+def _ordered(state: Mapping[str, str], first: Sequence[str]) -> list[str]:
+    """The well-known keys in their order, then every other key alphabetically."""
+    return [k for k in first if k in state] + sorted(k for k in state if k not in first)
+
+
+def _state_lines(state: Mapping[str, str], keys: Sequence[str], lang: Lang) -> list[str]:
+    labels = _LABELS[lang]
+    return [f"- {labels.get(key, key)}: {_one_line(state[key])}" for key in keys]
+
+
+def _address_line(user_state: Mapping[str, str], words: dict[str, str]) -> str:
+    address = user_address(user_state)
+    return words["no_address"] if address is None else words["address"].format(
+        address=_one_line(address))
+
+
+def _session_line(elapsed: timedelta | None, lang: Lang) -> str:
+    words = _TEXT[lang]
+    if elapsed is None:
+        return words["first"]
+    if elapsed.total_seconds() < JUST_NOW_SECONDS:
+        return words["just_now"]
+    return words["since"].format(words=time_since_words(elapsed, lang))
+
+
+def _cut(memory: MemoryLine, max_tokens: int) -> MemoryLine:
+    return replace(memory, content=truncate_to_tokens(_one_line(memory.content), max_tokens))
+
+
+def _memory_line(memory: MemoryLine, tz: tzinfo) -> str:
+    return f"- [{memory.created_at.astimezone(tz).date().isoformat()}] {memory.content}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

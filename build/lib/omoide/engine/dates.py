@@ -1,0 +1,242 @@
+"""Natural-language date ranges for search filters: "last week", "先週", "2026-03-01..2026-03-15".
+
+Pure: ``now`` and the user's time zone come in as arguments; no clock, no I/O. Calendar units
+are taken in the user's zone ("today" in Asia/Tokyo starts at 00:00 JST) and the result is
+converted to UTC. Ranges are half-open, [start, end). Weeks start on Monday (ISO 8601) in both
+languages. "N days/weeks/months/years ago" (N日前, N週間前, Nヶ月前, N年前) is the whole calendar
+unit N units back: "3 days ago" is that calendar day, "2 weeks ago" the Monday-to-Monday week two
+weeks before this one, "2 months ago" that calendar month. "last/past N days" (過去N日, 直近N日)
+is rolling: the N whole days ending with today. ISO ranges include both ends. Text this module
+cannot read raises ``InvalidInput`` listing ``ACCEPTED_FORMS``; nothing is ignored silently.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from enum import StrEnum
+
+from omoide.errors import InvalidInput
+
+__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range"]
+
+ACCEPTED_FORMS: tuple[str, ...] = (
+    "today",
+    "yesterday",
+    "day before yesterday",
+    "this week / last week (weeks start on Monday)",
+    "this month / last month",
+    "this year / last year",
+    "N days ago / N weeks ago / N months ago / N years ago",
+    "last N days / past N days",
+    "YYYY / YYYY-MM / YYYY-MM-DD",
+    "A..B or A/B (A, B: YYYY, YYYY-MM, YYYY-MM-DD or an ISO timestamp; both ends included)",
+    "今日 / 昨日 / 一昨日 (おととい)",
+    "今週 / 先週 / 先々週",
+    "今月 / 先月 / 先々月",
+    "今年 / 去年 (昨年) / 一昨年",
+    "N日前 / N週間前 / Nヶ月前 (か月, カ月, ケ月) / N年前",
+    "過去N日 / 直近N日",
+)
+
+
+class _Unit(StrEnum):
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+    YEAR = "year"
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """A half-open interval [start, end) of UTC-aware datetimes."""
+
+    start: datetime
+    end: datetime
+
+    def contains(self, when: datetime) -> bool:
+        return self.start <= when < self.end
+
+
+# Fixed phrases: (unit, how many units before the one that contains today).
+_PHRASES: dict[str, tuple[_Unit, int]] = {
+    "today": (_Unit.DAY, 0),
+    "yesterday": (_Unit.DAY, 1),
+    "day before yesterday": (_Unit.DAY, 2),
+    "this week": (_Unit.WEEK, 0),
+    "last week": (_Unit.WEEK, 1),
+    "this month": (_Unit.MONTH, 0),
+    "last month": (_Unit.MONTH, 1),
+    "this year": (_Unit.YEAR, 0),
+    "last year": (_Unit.YEAR, 1),
+    "今日": (_Unit.DAY, 0),
+    "きょう": (_Unit.DAY, 0),
+    "本日": (_Unit.DAY, 0),
+    "昨日": (_Unit.DAY, 1),
+    "きのう": (_Unit.DAY, 1),
+    "一昨日": (_Unit.DAY, 2),
+    "おととい": (_Unit.DAY, 2),
+    "今週": (_Unit.WEEK, 0),
+    "先週": (_Unit.WEEK, 1),
+    "先々週": (_Unit.WEEK, 2),
+    "今月": (_Unit.MONTH, 0),
+    "先月": (_Unit.MONTH, 1),
+    "先々月": (_Unit.MONTH, 2),
+    "今年": (_Unit.YEAR, 0),
+    "去年": (_Unit.YEAR, 1),
+    "昨年": (_Unit.YEAR, 1),
+    "一昨年": (_Unit.YEAR, 2),
+    "おととし": (_Unit.YEAR, 2),
+}
+
+_KANJI_DIGITS = "一二三四五六七八九"
+# ASCII digits (full-width ones are folded to ASCII by NFKC first) or a kanji numeral 1..99.
+_NUM = rf"([0-9]+|[{_KANJI_DIGITS}]?十[{_KANJI_DIGITS}]?|[{_KANJI_DIGITS}])"
+_AGO: tuple[tuple[re.Pattern[str], _Unit], ...] = (
+    (re.compile(rf"{_NUM} days? ago"), _Unit.DAY),
+    (re.compile(rf"{_NUM} weeks? ago"), _Unit.WEEK),
+    (re.compile(rf"{_NUM} months? ago"), _Unit.MONTH),
+    (re.compile(rf"{_NUM} years? ago"), _Unit.YEAR),
+    (re.compile(rf"{_NUM} ?日前"), _Unit.DAY),
+    (re.compile(rf"{_NUM} ?週間?前"), _Unit.WEEK),
+    (re.compile(rf"{_NUM} ?[かカヵケヶ箇]月前"), _Unit.MONTH),
+    (re.compile(rf"{_NUM} ?年前"), _Unit.YEAR),
+)
+_ROLLING_DAYS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"(?:last|past) {_NUM} days?"),
+    re.compile(rf"(?:過去|直近) ?{_NUM} ?日間?"),
+)
+_RANGE_SEPARATOR = re.compile(r" ?(?:\.\.|/|〜|~) ?")
+_ISO_YEAR = re.compile(r"[0-9]{4}")
+_ISO_MONTH = re.compile(r"([0-9]{4})-([0-9]{2})")
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_ISO_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9].*")
+
+
+def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
+    """Read ``text`` (English or Japanese, see ``ACCEPTED_FORMS``) as a UTC range [start, end).
+
+    ``now`` must be timezone-aware; calendar units are those of ``tz``.
+    """
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    # NFKC folds full-width digits, letters and tildes ("３日前", "ｔｏｄａｙ") to ASCII.
+    normal = " ".join(unicodedata.normalize("NFKC", text).split())
+    try:
+        span = _relative(normal.casefold(), now.astimezone(tz).date(), text)
+        found = _to_utc(span, tz) if span else _iso_range(normal.upper(), tz)
+    except (ValueError, OverflowError) as exc:
+        raise InvalidInput(
+            f"date range {text!r} is not a valid calendar date in years 1-9999 ({exc}); "
+            f"accepted forms: {_forms()}",
+            field="date_range",
+        ) from exc
+    if found is None:
+        raise InvalidInput(
+            f"cannot read {text!r} as a date range; accepted forms: {_forms()}",
+            field="date_range",
+        )
+    if found.start >= found.end:
+        problem = "is empty" if found.start == found.end else "ends before it starts"
+        raise InvalidInput(f"date range {text!r} {problem}", field="date_range")
+    return found
+
+
+def _forms() -> str:
+    return "; ".join(ACCEPTED_FORMS)
+
+
+def _relative(key: str, today: date, original: str) -> tuple[date, date] | None:
+    """Local [first day, day after last) for a phrase relative to ``today``, else None."""
+    if key in _PHRASES:
+        return _calendar_unit(today, *_PHRASES[key])
+    for pattern, unit in _AGO:
+        if match := pattern.fullmatch(key):
+            return _calendar_unit(today, unit, _positive(match[1], original))
+    for pattern in _ROLLING_DAYS:
+        if match := pattern.fullmatch(key):
+            days = _positive(match[1], original)
+            return today - timedelta(days=days - 1), today + timedelta(days=1)
+    return None
+
+
+def _calendar_unit(today: date, unit: _Unit, back: int) -> tuple[date, date]:
+    """The whole calendar ``unit`` that lies ``back`` units before the one containing today."""
+    if unit is _Unit.DAY:
+        start = today - timedelta(days=back)
+        return start, start + timedelta(days=1)
+    if unit is _Unit.WEEK:
+        start = today - timedelta(days=today.weekday() + 7 * back)
+        return start, start + timedelta(days=7)
+    if unit is _Unit.MONTH:
+        month = today.month - back
+        return _month_start(today.year, month), _month_start(today.year, month + 1)
+    return date(today.year - back, 1, 1), date(today.year - back + 1, 1, 1)
+
+
+def _month_start(year: int, month: int) -> date:
+    """First day of ``month`` counted from January of ``year`` (month may be <1 or >12)."""
+    whole_years, month_index = divmod(year * 12 + month - 1, 12)
+    return date(whole_years, month_index + 1, 1)
+
+
+def _positive(token: str, original: str) -> int:
+    value = _number(token)
+    if value < 1:
+        raise InvalidInput(
+            f"date range {original!r}: N must be a positive whole number", field="date_range"
+        )
+    return value
+
+
+def _number(token: str) -> int:
+    """ASCII digits, or a kanji numeral from 一 to 九十九 (二十三 = 23, 十 = 10)."""
+    if token.isascii():
+        return int(token)
+    tens, ten, ones = token.rpartition("十")
+    value = _KANJI_DIGITS.index(ones) + 1 if ones else 0
+    if ten:
+        value += 10 * (_KANJI_DIGITS.index(tens) + 1 if tens else 1)
+    return value
+
+
+def _iso_range(text: str, tz: tzinfo) -> DateRange | None:
+    """``A`` or ``A..B`` / ``A/B`` / ``A〜B`` of ISO points; B's whole unit is included."""
+    parts = _RANGE_SEPARATOR.split(text)
+    if len(parts) > 2:
+        return None
+    first, last = _iso_point(parts[0], tz), _iso_point(parts[-1], tz)
+    if first is None or last is None:
+        return None
+    return DateRange(first.start, last.end)
+
+
+def _iso_point(text: str, tz: tzinfo) -> DateRange | None:
+    """An ISO year, month or day as its local span, or a timestamp as the instant [t, t]."""
+    if _ISO_YEAR.fullmatch(text):
+        year = int(text)
+        return _to_utc((date(year, 1, 1), date(year + 1, 1, 1)), tz)
+    if match := _ISO_MONTH.fullmatch(text):
+        year, month = int(match[1]), int(match[2])
+        return _to_utc((date(year, month, 1), _month_start(year, month + 1)), tz)
+    if _ISO_DAY.fullmatch(text):
+        day = date.fromisoformat(text)
+        return _to_utc((day, day + timedelta(days=1)), tz)
+    if _ISO_STAMP.fullmatch(text):
+        instant = datetime.fromisoformat(text)
+        if instant.tzinfo is None:
+            instant = instant.replace(tzinfo=tz)
+        instant = instant.astimezone(UTC)
+        return DateRange(instant, instant)
+    return None
+
+
+def _to_utc(span: tuple[date, date], tz: tzinfo) -> DateRange:
+    return DateRange(_local_midnight(span[0], tz), _local_midnight(span[1], tz))
+
+
+def _local_midnight(day: date, tz: tzinfo) -> datetime:
+    # Built from the local date, never by adding hours, so DST days are 23 or 25 hours long.
+    return datetime(day.year, day.month, day.day, tzinfo=tz).astimezone(UTC)

@@ -1,0 +1,223 @@
+"""Fuse keyword and semantic candidate lists into one ranking, and blend in memory strength (pure).
+
+Methods (chosen by ``bench/search_study.py``; see ``bench/results/embedder_comparison.md``):
+
+- ``rrf``: weighted reciprocal rank fusion, Σ wᵢ / (k + rankᵢ). Uses ranks only, so it needs no
+  calibration between BM25 and cosine, but it throws away how far ahead the leader is.
+- ``minmax``: each list's scores min-max normalised to [0, 1] within the query (an item missing
+  from a list gets 0 there), then a weighted sum. Keeps score gaps: a lone exact keyword hit
+  far above the rest stays on top.
+- ``zscore``: each list's scores as z-scores within the query, then a weighted sum; an item
+  missing from a list counts as that list's average (z = 0): falling outside one side's pool is
+  weak evidence, and punishing it as the list's worst lets a confident one-sided outlier (an
+  English keyword hit for a question whose answer is written in Japanese) win too easily. The
+  weighted mean z goes through the logistic function, so scores lie in (0, 1) like the others.
+- ``convex``: the keyword scores taken as they are, clipped to [0, 1] — ``fts.search`` returns
+  *coverage*, the matched share of the query's BM25 weight, which means the same in every query —
+  plus min-max normalised semantic scores. A list of weak keyword hits (only the user's name
+  matched) then stays weak instead of being stretched to 1 as ``minmax`` would.
+
+The default is ``zscore``: the only method that kept the hybrid at or above the better of its two
+inputs on both bench sets (with e5). Ties are broken by id, so the result never depends on input
+order. Scores here are for ranking
+only; thresholds such as dedup use raw cosine (DESIGN principle 4). No I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "DEFAULT_METHOD",
+    "DEFAULT_WEIGHTS",
+    "FusionMethod",
+    "FusionWeights",
+    "Scored",
+    "blend_strength",
+    "fuse",
+    "gate_keyword",
+    "lift_successors",
+    "rrf",
+]
+
+
+@dataclass(frozen=True)
+class Scored:
+    id: int
+    score: float
+
+
+class FusionMethod(StrEnum):
+    RRF = "rrf"
+    MINMAX = "minmax"
+    ZSCORE = "zscore"
+    CONVEX = "convex"
+
+
+@dataclass(frozen=True)
+class FusionWeights:
+    """Relative weight of each list; ``k`` is RRF's rank offset (unused by score methods).
+
+    The defaults are the study's pick for the default embedder (USE) with ``zscore``; with e5
+    the study picks keyword 0.4 / semantic 0.6 (``bench/results/embedder_comparison.md``).
+    """
+
+    keyword: float = 0.5
+    semantic: float = 0.5
+    k: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.keyword < 0 or self.semantic < 0 or self.keyword + self.semantic == 0:
+            raise ValueError("fusion weights must be non-negative and not both zero")
+        if self.k < 0:
+            raise ValueError("RRF k must be non-negative")
+
+
+DEFAULT_WEIGHTS = FusionWeights()
+DEFAULT_METHOD = FusionMethod.ZSCORE
+
+
+def _ranked(totals: dict[int, float]) -> list[Scored]:
+    return [Scored(i, s) for i, s in sorted(totals.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def rrf(
+    ranked_lists: Sequence[Sequence[int]], weights: Sequence[float], *, k: float = 60.0
+) -> list[Scored]:
+    """Weighted reciprocal rank fusion of id lists (best first); an id repeated within one list
+    counts at its best rank."""
+    if len(ranked_lists) != len(weights):
+        raise ValueError("one weight per ranked list")
+    totals: dict[int, float] = {}
+    for ids, weight in zip(ranked_lists, weights, strict=True):
+        seen: set[int] = set()
+        for rank, item in enumerate(ids, start=1):
+            if item in seen:
+                continue
+            seen.add(item)
+            totals[item] = totals.get(item, 0.0) + weight / (k + rank)
+    return _ranked(totals)
+
+
+def _by_score(items: Sequence[Scored]) -> list[Scored]:
+    """Best first, one entry per id (its best score)."""
+    best: dict[int, float] = {}
+    for item in items:
+        if item.id not in best or item.score > best[item.id]:
+            best[item.id] = item.score
+    return _ranked(best)
+
+
+def _minmax(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
+    if not items:
+        return {}, 0.0
+    scores = [item.score for item in items]
+    low, high = min(scores), max(scores)
+    span = high - low
+    # One candidate, or all tied: they are all as good as this list can say, so all get 1.
+    return {i.id: (i.score - low) / span if span > 0 else 1.0 for i in items}, 0.0
+
+
+def _zscore(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
+    if not items:
+        return {}, 0.0
+    scores = [item.score for item in items]
+    mean = sum(scores) / len(scores)
+    std = math.sqrt(sum((s - mean) ** 2 for s in scores) / len(scores))
+    if std == 0:
+        return {i.id: 0.0 for i in items}, 0.0
+    return {i.id: (i.score - mean) / std for i in items}, 0.0
+
+
+def _clipped(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
+    return {i.id: min(max(i.score, 0.0), 1.0) for i in items}, 0.0
+
+
+# (keyword normaliser, semantic normaliser) per score-based method.
+_NORMALISERS = {
+    FusionMethod.MINMAX: (_minmax, _minmax),
+    FusionMethod.ZSCORE: (_zscore, _zscore),
+    FusionMethod.CONVEX: (_clipped, _minmax),
+}
+
+
+def fuse(
+    keyword: Sequence[Scored],
+    semantic: Sequence[Scored],
+    *,
+    weights: FusionWeights = DEFAULT_WEIGHTS,
+    method: str = DEFAULT_METHOD,
+) -> list[Scored]:
+    """One ranking from the keyword (BM25) and semantic (cosine) candidates, best first."""
+    method = FusionMethod(method)
+    keyword, semantic = _by_score(keyword), _by_score(semantic)
+    if method == FusionMethod.RRF:
+        return rrf(
+            [[i.id for i in keyword], [i.id for i in semantic]],
+            [weights.keyword, weights.semantic],
+            k=weights.k,
+        )
+    kw_normaliser, sem_normaliser = _NORMALISERS[method]
+    kw, kw_floor = kw_normaliser(keyword)
+    sem, sem_floor = sem_normaliser(semantic)
+    totals = {
+        item: weights.keyword * kw.get(item, kw_floor) + weights.semantic * sem.get(item, sem_floor)
+        for item in kw.keys() | sem.keys()
+    }
+    if method == FusionMethod.ZSCORE:
+        # z-sums are negative for below-average items, and blend_strength needs scores >= 0.
+        total_weight = weights.keyword + weights.semantic
+        totals = {item: _logistic(z / total_weight) for item, z in totals.items()}
+    return _ranked(totals)
+
+
+def gate_keyword(weights: FusionWeights, *, query_script: int, top_semantic_script: int | None
+                 ) -> FusionWeights:
+    """Keyword matching cannot cross scripts: when the best semantic hit is written in another
+    script than the query (an English question answered by a Japanese memory), the keyword list
+    holds only same-script noise, so it gets no weight for this query.
+
+    Measured through the pipeline (bench/retrieval.py, e5): cross-lingual MRR 0.47 → 0.79
+    with no change on single-language data.
+    """
+    if top_semantic_script is None or top_semantic_script == query_script:
+        return weights
+    return FusionWeights(keyword=0.0, semantic=max(weights.semantic, 1e-9), k=weights.k)
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def blend_strength(score: float, strength: float, importance_weight: float) -> float:
+    """``score × ((1 − w) + w·strength)``: w = 0 ignores strength, w = 1 multiplies by it.
+
+    ``score`` is a fused score, never negative (every method above returns scores >= 0), so a
+    stronger memory never ranks lower. ``strength`` (importance × R(t), spec §FSRS) is clamped to
+    [0, 1]; ``importance_weight`` outside [0, 1] is a caller bug.
+    """
+    if not 0.0 <= importance_weight <= 1.0:
+        raise ValueError("importance_weight must be within [0, 1]")
+    strength = min(max(strength, 0.0), 1.0)
+    return score * ((1.0 - importance_weight) + importance_weight * strength)
+
+
+def lift_successors(scores: dict[str, float], successor_of: dict[str, str]) -> dict[str, float]:
+    """Scores in which no closed fact outranks the fact that superseded it.
+
+    ``scores`` maps result keys to ranking scores; ``successor_of`` maps the key of each closed
+    fact to the key of its *current* successor (the end of its ``superseded_by`` chain). Every
+    successor gets at least the best score of the facts it closed, so a question that matches an
+    old fact better than its replacement ("Where does the user live?" → "lives in Osaka", closed
+    by "moved from Osaka to Kyoto") still shows the present first; callers break ties with the
+    current fact first. Keys in ``successor_of`` whose successor is not in ``scores`` are given
+    the closed fact's score, so the successor can be placed into the results. Pure.
+    """
+    lifted = dict(scores)
+    for closed, successor in successor_of.items():
+        if closed in scores:
+            lifted[successor] = max(lifted.get(successor, float("-inf")), scores[closed])
+    return lifted

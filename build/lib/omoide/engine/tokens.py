@@ -1,0 +1,117 @@
+"""Offline token counts: a CJK-aware estimate and a cut that fits a token budget.
+
+Used for block ``max_tokens`` and the chat proxy's context budget, which must work with no
+tokenizer download. Pure: no I/O, no model files.
+
+The rule: text splits into maximal runs of one character class, and each run costs
+ceil(length / chars_per_token) for its class:
+
+    class                                              chars per token
+    CJK ideographs, kana, Hangul, CJK/full-width
+      punctuation, and every other non-ASCII symbol     1
+    ASCII punctuation and "_" (".", "://", "),")        2
+    ASCII letters                                       5
+    ASCII digits (BPE vocabularies group them by 3)     3
+    letters of other scripts (é, Cyrillic, Thai …)      2
+    whitespace                                          free
+
+A run that gets longer never costs less, and appending text can only lengthen the last run or add
+runs, so the estimate is monotone: ``estimate_tokens(a + b) >= estimate_tokens(a)``. On the
+LoCoMo dialogue text it gives ~11% more than the usual "4 characters per token" rule of thumb for
+English (the safe side for a budget); it counts one token per Japanese character, and one per
+emoji, which undercounts emoji.
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.errors import InvalidInput
+
+__all__ = ["ELLIPSIS", "estimate_tokens", "truncate_to_tokens"]
+
+ELLIPSIS = "…"
+
+# U+3000 (ideographic space) is left out on purpose: it is whitespace and must stay free.
+_CJK = (
+    r"\u1100-\u11ff\u3001-\u303f\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
+    r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f"
+)
+_ASCII_PUNCT = r"!-/:-@\[-`{-~"
+# The classes are disjoint and cover every character, so each match is a maximal run.
+_RUNS = re.compile(
+    rf"(?P<dense>(?:[{_CJK}]|[^\w\s{_ASCII_PUNCT}])+)"
+    rf"|(?P<punct>[{_ASCII_PUNCT}]+)"
+    r"|(?P<letters>[A-Za-z]+)"
+    r"|(?P<digits>[0-9]+)"
+    rf"|(?P<word>[^\W{_CJK}A-Za-z0-9_]+)"
+    r"|\s+"
+)
+_CHARS_PER_TOKEN: dict[str | None, int] = {
+    "dense": 1,
+    "punct": 2,
+    "letters": 5,
+    "digits": 3,
+    "word": 2,
+}
+
+# A cut just after one of these reads naturally. The cut moves back to one only when that gives
+# up at most an eighth of the budget (at least 1 token), and never more than 32 characters.
+_BREAK_AFTER = frozenset("、。，．,.!?！？;；:：)）」』】〉》")
+_SOFT_WINDOW_CHARS = 32
+_SOFT_SLACK_DIVISOR = 8
+
+
+def estimate_tokens(text: str) -> int:
+    """Estimated token count of ``text`` (the rule is in the module docstring)."""
+    total = 0
+    for run in _RUNS.finditer(text):
+        per = _CHARS_PER_TOKEN.get(run.lastgroup)
+        if per is not None:
+            total += -(-len(run[0]) // per)
+    return total
+
+
+def truncate_to_tokens(text: str, max_tokens: int) -> str:
+    """The longest readable prefix of ``text`` with ``estimate_tokens(result) <= max_tokens``.
+
+    ``text`` itself when it already fits. Otherwise the cut moves back to a nearby space or
+    punctuation mark when one is close, and ``ELLIPSIS`` is appended when it still fits (it costs
+    one token, so it is used from ``max_tokens >= 2`` on).
+    """
+    if max_tokens < 0:
+        raise InvalidInput(f"max_tokens must be 0 or more, got {max_tokens}", field="max_tokens")
+    if estimate_tokens(text) <= max_tokens:
+        return text
+    # Reserve one token for the ellipsis unless that would leave no room for text.
+    room = max_tokens - 1 if max_tokens >= 2 else max_tokens
+    hard = _fitting_prefix_length(text, room)
+    head = text[: _soft_cut(text, hard, max(1, room // _SOFT_SLACK_DIVISOR))].rstrip()
+    marked = head + ELLIPSIS
+    return marked if head and estimate_tokens(marked) <= max_tokens else head
+
+
+def _fitting_prefix_length(text: str, budget: int) -> int:
+    """Length of the longest prefix of ``text`` whose estimate is at most ``budget``."""
+    used = 0
+    for run in _RUNS.finditer(text):
+        per = _CHARS_PER_TOKEN.get(run.lastgroup)
+        if per is None:
+            continue
+        cost = -(-len(run[0]) // per)
+        if used + cost > budget:
+            # ceil(k / per) <= budget - used holds for k up to (budget - used) * per.
+            return run.start() + (budget - used) * per
+        used += cost
+    return len(text)
+
+
+def _soft_cut(text: str, hard: int, slack_tokens: int) -> int:
+    """``hard``, or a little earlier so the cut falls after a space or punctuation mark."""
+    if hard >= len(text) or text[hard].isspace():
+        return hard
+    for index in range(hard - 1, max(hard - 1 - _SOFT_WINDOW_CHARS, 0), -1):
+        if text[index].isspace() or text[index] in _BREAK_AFTER:
+            dropped = estimate_tokens(text[index + 1 : hard])
+            return index + 1 if dropped <= slack_tokens else hard
+    return hard

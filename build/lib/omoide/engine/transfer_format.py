@@ -1,0 +1,176 @@
+"""The export file format (JSON Lines), pure: records to lines and back, checked.
+
+One persona per file. The first line is the header; then, in this order, ``settings``,
+``block``, ``state``, ``session`` (each followed by its ``event`` and ``episode`` lines),
+``memory`` and ``link`` lines. Rows are named by what survives a move between folders (memory
+key, session id, (session id, seq) for a turn, (session id, first seq) for an episode); vectors
+are optional base64 float32. Format reference: ``docs/import.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from omoide.errors import InvalidInput
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "RECORD_FIELDS",
+    "decode_line",
+    "decode_vector",
+    "encode_line",
+    "header",
+    "moved_key",
+    "remap_memory",
+]
+
+FORMAT = "omoide-export"
+FORMAT_VERSION = 1
+
+RECORD_FIELDS: dict[str, tuple[str, ...]] = {
+    "header": ("format", "version", "persona", "embedder", "exported_at", "with_vectors"),
+    "settings": ("overrides",),
+    "block": ("block_name", "content", "block_type", "max_tokens", "priority", "metadata",
+              "created_at", "updated_at"),
+    "state": ("kind", "key", "value", "valid_from", "valid_until", "created_at"),
+    "session": ("session_id", "started_at", "ended_at", "metadata", "segmented_upto_seq",
+                "open_reason", "open_surprise", "last_event_at"),
+    "event": ("session_id", "seq", "speaker", "role", "content", "timestamp", "external_id",
+              "metadata", "created_at"),
+    "episode": ("session_id", "first_seq", "last_seq", "content", "topic", "surprise",
+                "boundary_reason", "started_at", "ended_at", "created_at", "consolidated_at"),
+    "memory": ("key", "content", "kind", "importance", "tags", "emotion_type",
+               "emotion_intensity", "source", "source_ref", "created_at", "updated_at",
+               "access_count", "last_accessed", "valid_from", "valid_until", "superseded_by",
+               "summary_ref", "status", "metadata", "evolved_at", "strength", "stability",
+               "last_decay_at", "versions", "sources"),
+    "link": ("a", "b", "link_type", "weight", "co_activation_count", "last_activated"),
+}
+_VECTOR_TYPES = {"event", "episode", "memory"}
+_STATE_KINDS = {"user", "persona"}
+
+
+def header(*, persona: str, model_id: str, dim: int, exported_at: str,
+           with_vectors: bool) -> dict[str, Any]:
+    return {"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "persona": persona,
+            "embedder": {"model_id": model_id, "dim": dim}, "exported_at": exported_at,
+            "with_vectors": with_vectors}
+
+
+def encode_line(kind: str, record: Mapping[str, Any], *, model_id: str | None = None) -> str:
+    """One line (with its newline). A raw ``vector`` (bytes) is written as base64 only when
+    its ``vector_model`` is ``model_id`` (the header's embedder)."""
+    out: dict[str, Any] = {"type": kind}
+    for name in RECORD_FIELDS[kind]:
+        out[name] = record[name]
+    vector = record.get("vector")
+    if kind in _VECTOR_TYPES and vector is not None and record.get("vector_model") == model_id:
+        out["vector"] = base64.b64encode(bytes(vector)).decode("ascii")
+    return json.dumps(out, ensure_ascii=False) + "\n"
+
+
+def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
+    """(type, record) of one line; InvalidInput naming the line on anything malformed."""
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        raise InvalidInput(f"line {number}: not JSON ({exc.msg})", line=number) from None
+    if not isinstance(record, dict):
+        raise InvalidInput(f"line {number}: a record must be a JSON object", line=number)
+    kind = record.get("type")
+    if kind not in RECORD_FIELDS:
+        raise InvalidInput(f"line {number}: unknown record type {kind!r}", line=number)
+    missing = [name for name in RECORD_FIELDS[kind] if name not in record]
+    if missing:
+        raise InvalidInput(f"line {number}: {kind} record lacks {', '.join(missing)}",
+                           line=number)
+    _check(kind, record, number)
+    return kind, record
+
+
+def _check(kind: str, r: dict[str, Any], number: int) -> None:
+    def fail(what: str) -> InvalidInput:
+        return InvalidInput(f"line {number}: {kind} record: {what}", line=number)
+
+    if kind == "header":
+        if r["format"] != FORMAT:
+            raise fail(f"not an Omoide export (format {r['format']!r})")
+        if r["version"] != FORMAT_VERSION:
+            raise fail(f"format version {r['version']!r} is not supported "
+                       f"(this Omoide reads version {FORMAT_VERSION})")
+    elif kind == "memory":
+        if not isinstance(r["key"], str) or not isinstance(r["content"], str) or not r["content"]:
+            raise fail("key and content must be non-empty strings")
+        if not isinstance(r["versions"], list) or not isinstance(r["sources"], list):
+            raise fail("versions and sources must be lists")
+        if not isinstance(r["tags"], list):
+            raise fail("tags must be a list")
+    elif kind == "state" and r["kind"] not in _STATE_KINDS:
+        raise fail(f"kind must be 'user' or 'persona', not {r['kind']!r}")
+    elif kind == "event" and (not isinstance(r["seq"], int) or not isinstance(r["content"], str)):
+        raise fail("seq must be an integer and content a string")
+    elif kind == "settings" and not isinstance(r["overrides"], dict):
+        raise fail("overrides must be an object")
+    vector = r.get("vector")
+    if vector is not None and not isinstance(vector, str):
+        raise fail("vector must be base64 text")
+
+
+def decode_vector(record: Mapping[str, Any], dim: int) -> np.ndarray | None:
+    """The record's vector as float32 of ``dim`` values, or None when absent or of another
+    size (then the caller embeds the text again)."""
+    text = record.get("vector")
+    if not text:
+        return None
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        return None
+    if len(raw) != 4 * dim:
+        return None
+    return np.frombuffer(raw, dtype=np.float32).copy()
+
+
+def moved_key(persona: str, key: str) -> str:
+    """The key a memory gets in a folder where another persona already uses ``key``: derived,
+    so that running the same import again finds the memory it wrote the first time."""
+    digest = hashlib.sha256(f"{persona}\0{key}".encode()).hexdigest()
+    return "mem_" + digest[:16]
+
+
+def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
+    """The memory record with every memory key it names passed through ``keys`` (the key, its
+    pointers, a remainder's source, the pointers in its version images)."""
+    if not keys:
+        return record
+
+    def k(value: Any) -> Any:
+        return keys.get(value, value) if isinstance(value, str) else value
+
+    out = dict(record)
+    out["key"] = k(record["key"])
+    out["superseded_by"] = k(record["superseded_by"])
+    out["summary_ref"] = k(record["summary_ref"])
+    if isinstance(record["source_ref"], str):
+        out["source_ref"] = k(record["source_ref"])
+    metadata = record["metadata"]
+    if isinstance(metadata, dict) and "remainder_of" in metadata:
+        out["metadata"] = {**metadata, "remainder_of": k(metadata["remainder_of"])}
+    versions = []
+    for version in record["versions"]:
+        version = dict(version)
+        for side in ("before", "after"):
+            image = version.get(side)
+            if isinstance(image, dict):
+                version[side] = {**image, **{name: k(image[name]) for name in
+                                             ("superseded_by", "summary_ref") if name in image}}
+        versions.append(version)
+    out["versions"] = versions
+    return out

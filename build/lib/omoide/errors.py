@@ -1,0 +1,130 @@
+"""One error hierarchy for the whole package.
+
+Each error carries its HTTP status, a stable machine-readable ``code`` and structured fields.
+The HTTP layer and the MCP layer map these in one place each (``api/errors.py``); nothing
+below the API picks a message by inspecting error text.
+
+    OmoideError
+    ├── InvalidInput        422  bad argument a user can fix
+    ├── Unauthorized        401  missing or unknown API key
+    ├── Forbidden           403  key does not grant this persona
+    ├── NotFound            404  unknown persona / memory / block / session
+    ├── Conflict            409  e.g. persona already exists
+    │   └── EmbedderMismatch     the folder's vectors come from another embedding model
+    ├── PayloadTooLarge     413
+    └── UpstreamUnavailable 502  a configured LLM / embedding endpoint failed
+        ├── UpstreamUnreachable 503  the chat proxy could not connect
+        │   └── LLMNotConfigured 503  the chat proxy has no upstream LLM at all
+        └── UpstreamTimeout     504  the chat proxy's upstream did not answer in time
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "Conflict",
+    "EmbedderMismatch",
+    "Forbidden",
+    "InvalidInput",
+    "LLMNotConfigured",
+    "NotFound",
+    "OmoideError",
+    "PayloadTooLarge",
+    "Unauthorized",
+    "UpstreamTimeout",
+    "UpstreamUnavailable",
+    "UpstreamUnreachable",
+]
+
+
+class OmoideError(Exception):
+    """Base of every error Omoide raises on purpose."""
+
+    status: int = 500
+    code: str = "internal"
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = {k: v for k, v in fields.items() if v is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The single JSON error body: ``{"error": {"code", "message", ...fields}}``."""
+        return {"error": {"code": self.code, "message": self.message, **self.fields}}
+
+
+class InvalidInput(OmoideError):
+    """A value the caller sent is not acceptable; the message says which and why."""
+
+    status = 422
+    code = "invalid_input"
+
+
+class Unauthorized(OmoideError):
+    """No API key, or one that is unknown or revoked."""
+
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(OmoideError):
+    """The key is valid but does not grant access to this persona or action."""
+
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(OmoideError):
+    """The persona, memory, block, session … does not exist (for this persona)."""
+
+    status = 404
+    code = "not_found"
+
+
+class Conflict(OmoideError):
+    """The request conflicts with existing state (e.g. a persona name already taken)."""
+
+    status = 409
+    code = "conflict"
+
+
+class EmbedderMismatch(Conflict):
+    """The data folder was embedded by another model than the configured one; the message
+    names both and says to run ``omoide reindex``."""
+
+    code = "embedder_mismatch"
+
+
+class PayloadTooLarge(OmoideError):
+    """The request body is larger than Omoide accepts."""
+
+    status = 413
+    code = "payload_too_large"
+
+
+class UpstreamUnavailable(OmoideError):
+    """A configured remote service (LLM, embedding endpoint) failed or timed out."""
+
+    status = 502
+    code = "upstream_unavailable"
+
+
+class UpstreamUnreachable(UpstreamUnavailable):
+    """The chat proxy's upstream LLM could not be reached, or none is configured."""
+
+    status = 503
+    code = "upstream_unreachable"
+
+
+class LLMNotConfigured(UpstreamUnreachable):
+    """The chat proxy was called, but no ``OMOIDE_LLM_*`` endpoint is configured."""
+
+    code = "llm_not_configured"
+
+
+class UpstreamTimeout(UpstreamUnavailable):
+    """The chat proxy's upstream LLM did not answer within ``OMOIDE_LLM_TIMEOUT``."""
+
+    status = 504
+    code = "upstream_timeout"

@@ -1,0 +1,155 @@
+"""Background work: worker threads over the durable job queue, and the periodic scheduler.
+
+Jobs never delay a reply: a write enqueues in its own transaction and returns; workers in the
+server process pick the job up (woken at once by :meth:`JobRunner.notify`, else by polling).
+A failing handler is retried with exponential backoff and finally marked failed with its error,
+visible at ``GET /api/jobs/{persona}``. Handlers must be idempotent: a job interrupted by a crash
+is run again after restart.
+
+The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
+sessions); :meth:`JobRunner.tick_now` runs a tick at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from omoide.clock import Clock
+from omoide.store.sqlite.jobs import Job, JobStore
+
+__all__ = ["Handler", "JobRunner"]
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[Job], None]
+
+_MAX_BACKOFF_S = 300.0
+
+
+class JobRunner:
+    def __init__(self, jobs: JobStore, clock: Clock, handlers: dict[str, Handler], *,
+                 workers: int = 1, poll_s: float = 0.25, backoff_base_s: float = 2.0,
+                 tick: Callable[[], None] | None = None, tick_every_s: float = 60.0) -> None:
+        self.jobs = jobs
+        self.clock = clock
+        self.handlers = handlers
+        self.workers = workers
+        self.poll_s = poll_s
+        self.backoff_base_s = backoff_base_s
+        self._tick = tick
+        self._tick_every_s = tick_every_s
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._tick_wake = threading.Event()
+        self._tick_cond = threading.Condition()
+        self._ticks_started = 0
+        self._ticks_done = 0
+        self._ticker_thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        recovered = self.jobs.recover()
+        if recovered:
+            logger.info("resuming %d job(s) interrupted by a restart", recovered)
+        self._stop.clear()
+        for n in range(self.workers):
+            thread = threading.Thread(target=self._loop, name=f"omoide-worker-{n}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        if self._tick is not None:
+            thread = threading.Thread(target=self._ticker, name="omoide-scheduler", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+            self._ticker_thread = thread
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._tick_wake.set()
+        for thread in self._threads:
+            thread.join(timeout)
+        self._threads.clear()
+        self._ticker_thread = None
+
+    def notify(self) -> None:
+        """Wake a worker now (called after a write that enqueued work)."""
+        self._wake.set()
+
+    def tick_now(self, timeout: float = 30.0) -> bool:
+        """Run the scheduler's tick now instead of at its next interval, and wait until a tick
+        that started after this call has finished (tests moving a clock, operators). Without
+        a running scheduler thread the tick runs in this thread. False on timeout."""
+        if self._tick is None:
+            return False
+        if self._ticker_thread is None or not self._ticker_thread.is_alive():
+            self._tick()
+            return True
+        with self._tick_cond:
+            wanted = self._ticks_started + 1
+            self._tick_wake.set()
+            return self._tick_cond.wait_for(lambda: self._ticks_done >= wanted, timeout)
+
+    def run_once(self, *, persona_id: int | None = None) -> bool:
+        """Claim and run one ready job (of ``persona_id`` only, when given); False when none
+        is ready."""
+        job = self.jobs.claim(now=self.clock.now(), persona_id=persona_id)
+        if job is None:
+            return False
+        self._run(job)
+        return True
+
+    def run_until_idle(self, *, max_jobs: int = 1_000_000, persona_id: int | None = None) -> int:
+        """Run ready jobs in this thread until none is ready (CLI, tests, benchmarks); with
+        ``persona_id``, only that persona's jobs."""
+        done = 0
+        while done < max_jobs and self.run_once(persona_id=persona_id):
+            done += 1
+        return done
+
+    def _run(self, job: Job) -> None:
+        handler = self.handlers.get(job.kind)
+        started = time.perf_counter()
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for job kind {job.kind!r}")
+            handler(job)
+        except Exception as exc:  # a failing job must never kill the worker
+            backoff = min(_MAX_BACKOFF_S, self.backoff_base_s * 2 ** (job.attempts - 1))
+            status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}", now=self.clock.now(),
+                                    backoff_s=backoff)
+            logger.warning("job %d %s persona=%s attempt %d failed (%s): %s", job.id, job.kind,
+                           job.persona, job.attempts, status, type(exc).__name__,
+                           exc_info=logger.isEnabledFor(logging.DEBUG))
+            return
+        self.jobs.complete(job.id, now=self.clock.now())
+        logger.info("job %d %s persona=%s done in %.0f ms", job.id, job.kind, job.persona,
+                    (time.perf_counter() - started) * 1000)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                ran = self.run_once()
+            except Exception:  # database busy or closed: back off, never die
+                logger.exception("job worker error")
+                ran = False
+            if not ran:
+                self._wake.wait(self.poll_s)
+                self._wake.clear()
+
+    def _ticker(self) -> None:
+        assert self._tick is not None
+        while not self._stop.is_set():
+            with self._tick_cond:
+                self._tick_wake.clear()
+                self._ticks_started += 1
+            try:
+                self._tick()
+            except Exception:
+                logger.exception("scheduler tick failed")
+            with self._tick_cond:
+                self._ticks_done += 1
+                self._tick_cond.notify_all()
+            self._tick_wake.wait(self._tick_every_s)

@@ -1,0 +1,207 @@
+"""OpenAI chat-completions ⇄ Anthropic Messages: the translation the chat proxy needs (no I/O).
+
+Requests: system (and developer) messages become ``system``; content parts (text, images by URL
+or data URL) become blocks; an assistant's ``tool_calls`` become ``tool_use`` blocks and ``tool``
+messages ``tool_result`` blocks of a user turn; ``tools``/``tool_choice``, ``max_tokens``,
+``temperature``, ``top_p`` and ``stop`` are mapped. Answers, streamed or not, come back as
+``chat.completion`` / ``chat.completion.chunk`` objects with text, tool calls, a finish reason
+and usage.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["API_VERSION", "StreamTranslator", "completion_from_anthropic",
+           "request_to_anthropic"]
+
+API_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 4096  # Anthropic requires a limit; OpenAI clients often send none
+FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
+          "tool_use": "tool_calls", "pause_turn": "stop", "refusal": "content_filter"}
+_TOOL_CHOICE = {"auto": {"type": "auto"}, "required": {"type": "any"}, "none": {"type": "none"}}
+
+
+def request_to_anthropic(body: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
+    system: list[str] = []
+    turns: list[dict[str, Any]] = []
+    for message in body.get("messages") or []:
+        role = message.get("role")
+        if role in ("system", "developer"):
+            system.append(_text(message.get("content")))
+            continue
+        blocks = _blocks(message)
+        speaker = "assistant" if role == "assistant" else "user"
+        if not blocks:
+            continue
+        if turns and turns[-1]["role"] == speaker:  # e.g. several tool results in a row
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": speaker, "content": blocks})
+    out: dict[str, Any] = {
+        "model": model, "messages": turns, "stream": stream,
+        "max_tokens": body.get("max_completion_tokens") or body.get("max_tokens")
+        or DEFAULT_MAX_TOKENS}
+    if any(s.strip() for s in system):
+        out["system"] = "\n\n".join(s for s in system if s.strip())
+    for name in ("temperature", "top_p"):
+        if body.get(name) is not None:
+            out[name] = body[name]
+    stop = body.get("stop")
+    if stop:
+        out["stop_sequences"] = [stop] if isinstance(stop, str) else list(stop)
+    if body.get("tools"):
+        out["tools"] = [_tool(t) for t in body["tools"] if isinstance(t, dict)]
+    choice = _tool_choice(body.get("tool_choice"))
+    if choice is not None:
+        out["tool_choice"] = choice
+    return out
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict)
+                         and p.get("type") == "text")
+    return ""
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    if message.get("role") == "tool":
+        return [{"type": "tool_result", "tool_use_id": str(message.get("tool_call_id", "")),
+                 "content": _text(message.get("content"))}]
+    content = message.get("content")
+    blocks: list[dict[str, Any]] = []
+    if isinstance(content, str) and content:
+        blocks.append({"type": "text", "text": content})
+    elif isinstance(content, list):
+        blocks += [b for p in content if isinstance(p, dict) and (b := _part(p)) is not None]
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") or {}
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except ValueError:
+            arguments = {"arguments": function.get("arguments")}
+        blocks.append({"type": "tool_use", "id": call.get("id", ""),
+                       "name": function.get("name", ""), "input": arguments})
+    return blocks
+
+
+def _part(part: dict[str, Any]) -> dict[str, Any] | None:
+    if part.get("type") == "text" and part.get("text"):
+        return {"type": "text", "text": part["text"]}
+    if part.get("type") != "image_url":
+        return None
+    url = str((part.get("image_url") or {}).get("url", ""))
+    if url.startswith("data:") and ";base64," in url:
+        media, data = url[5:].split(";base64,", 1)
+        return {"type": "image", "source": {"type": "base64", "media_type": media,
+                                            "data": data}}
+    return {"type": "image", "source": {"type": "url", "url": url}}
+
+
+def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+    function = tool.get("function") or {}
+    out = {"name": function.get("name", ""),
+           "input_schema": function.get("parameters") or {"type": "object", "properties": {}}}
+    if function.get("description"):
+        out["description"] = function["description"]
+    return out
+
+
+def _tool_choice(choice: Any) -> dict[str, Any] | None:
+    if isinstance(choice, str):
+        return _TOOL_CHOICE.get(choice)
+    if isinstance(choice, dict) and (choice.get("function") or {}).get("name"):
+        return {"type": "tool", "name": choice["function"]["name"]}
+    return None
+
+
+def _tool_call(block: dict[str, Any], index: int | None = None) -> dict[str, Any]:
+    call: dict[str, Any] = {"id": block.get("id", ""), "type": "function",
+                            "function": {"name": block.get("name", ""),
+                                         "arguments": json.dumps(block.get("input") or {},
+                                                                 ensure_ascii=False)}}
+    return call if index is None else {"index": index, **call}
+
+
+def _usage(usage: dict[str, Any]) -> dict[str, int]:
+    prompt, completion = int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
+    return {"prompt_tokens": prompt, "completion_tokens": completion,
+            "total_tokens": prompt + completion}
+
+
+def completion_from_anthropic(data: dict[str, Any]) -> dict[str, Any]:
+    blocks = [b for b in data.get("content") or [] if isinstance(b, dict)]
+    text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+    calls = [_tool_call(b) for b in blocks if b.get("type") == "tool_use"]
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        message["tool_calls"] = calls
+    return {"id": f"chatcmpl-{data.get('id', '')}", "object": "chat.completion",
+            "created": int(time.time()), "model": data.get("model", ""),
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": FINISH.get(str(data.get("stop_reason")), "stop")}],
+            "usage": _usage(data.get("usage") or {})}
+
+
+@dataclass
+class StreamTranslator:
+    """Anthropic stream events in, ``chat.completion.chunk`` dicts out (``feed`` per event)."""
+
+    model: str
+    include_usage: bool = False
+    done: bool = False
+    _id: str = "chatcmpl-"
+    _created: int = field(default_factory=lambda: int(time.time()))
+    _tools: dict[int, int] = field(default_factory=dict)  # content block index → tool index
+    _usage: dict[str, Any] = field(default_factory=dict)
+
+    def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": self._id, "object": "chat.completion.chunk", "created": self._created,
+                "model": self.model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    def feed(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = event.get("type")
+        if kind == "message_start":
+            message = event.get("message") or {}
+            self._id = f"chatcmpl-{message.get('id', '')}"
+            self.model = message.get("model") or self.model
+            self._usage.update(message.get("usage") or {})
+            return [self._chunk({"role": "assistant", "content": ""})]
+        if kind == "content_block_start":
+            block = event.get("content_block") or {}
+            if block.get("type") != "tool_use":
+                return []
+            index = self._tools.setdefault(int(event.get("index", 0)), len(self._tools))
+            call = _tool_call({**block, "input": {}}, index)
+            call["function"]["arguments"] = ""
+            return [self._chunk({"tool_calls": [call]})]
+        if kind == "content_block_delta":
+            return self._delta(event)
+        if kind == "message_delta":
+            self._usage.update(event.get("usage") or {})
+            reason = (event.get("delta") or {}).get("stop_reason")
+            return [self._chunk({}, FINISH.get(str(reason), "stop"))] if reason else []
+        if kind == "message_stop":
+            self.done = True
+            if self.include_usage:
+                return [{**self._chunk({}), "choices": [], "usage": _usage(self._usage)}]
+        return []
+
+    def _delta(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        delta = event.get("delta") or {}
+        if delta.get("type") == "text_delta":
+            return [self._chunk({"content": delta.get("text", "")})]
+        if delta.get("type") == "input_json_delta":
+            index = self._tools.get(int(event.get("index", 0)))
+            if index is None:
+                return []
+            return [self._chunk({"tool_calls": [
+                {"index": index, "function": {"arguments": delta.get("partial_json", "")}}]})]
+        return []

@@ -1,0 +1,279 @@
+"""The chat proxy's upstream: OpenAI chat-completions requests relayed to the configured LLM.
+
+``openai`` endpoints get the request as it came (only ``model`` is set to ``OMOIDE_LLM_MODEL``);
+``anthropic`` ones get it translated to the Messages API and their answers translated back
+(:mod:`omoide.llm.anthropic_chat`), streamed or not. Async (httpx), one connection pool per
+upstream, no retries (the client decides whether to retry a chat turn).
+
+Failures are translated here, once: no connection → :class:`UpstreamUnreachable` (503), no
+answer in ``OMOIDE_LLM_TIMEOUT`` → :class:`UpstreamTimeout` (504), an error status or a body that
+is not the API's → :class:`UpstreamUnavailable` (502). Messages never carry the key or the prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+import httpx
+
+from omoide.errors import UpstreamTimeout, UpstreamUnavailable, UpstreamUnreachable
+from omoide.llm._http import public_url, server_message
+from omoide.llm.anthropic_chat import (
+    API_VERSION,
+    StreamTranslator,
+    completion_from_anthropic,
+    request_to_anthropic,
+)
+from omoide.llm.base import LLMConfig
+
+__all__ = ["ChatStream", "ChatUpstream", "make_chat_upstream", "sse_events"]
+
+logger = logging.getLogger(__name__)
+
+
+class ChatStream:
+    """An upstream stream whose headers arrived with a 2xx: ``chat.completion.chunk`` dicts."""
+
+    def __init__(self, response: httpx.Response, chunks: AsyncIterator[dict[str, Any]],
+                 upstream: _Upstream) -> None:
+        self._response = response
+        self._chunks = chunks
+        self._upstream = upstream
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[dict[str, Any]]:
+        async with self._upstream.translated():
+            async for chunk in self._chunks:
+                yield chunk
+
+    async def aclose(self) -> None:
+        """Close the upstream connection (also how a client disconnect cancels the call)."""
+        await self._response.aclose()
+
+
+class ChatUpstream(Protocol):
+    name: str  # "<provider>:<model>"
+    model: str
+
+    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A ``chat.completion`` object for an OpenAI request body (``stream`` false)."""
+        ...
+
+    async def open_stream(self, body: dict[str, Any]) -> ChatStream:
+        """Send a streaming request; returns once the upstream answered with a 2xx."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class _Upstream:
+    provider = ""
+    path = ""
+
+    def __init__(self, cfg: LLMConfig, *, transport: httpx.AsyncBaseTransport | None = None
+                 ) -> None:
+        self.model = cfg.model or ""
+        self.name = f"{self.provider}:{self.model}"
+        self.url = f"{cfg.resolved_base_url()}{self.path}"
+        self.shown_url = public_url(self.url)
+        self._timeout_s = cfg.timeout_s
+        self._headers = self._auth_headers(cfg)
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
+
+    def _auth_headers(self, cfg: LLMConfig) -> dict[str, str]:
+        raise NotImplementedError
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(headers=self._headers, transport=self._transport,
+                                             timeout=httpx.Timeout(self._timeout_s))
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def translated(self) -> _Translate:
+        return _Translate(self)
+
+    async def _send(self, body: dict[str, Any], *, stream: bool) -> httpx.Response:
+        """POST; a non-2xx answer is read and raised as a 502 here."""
+        request = self._http().build_request("POST", self.url, json=body)
+        async with self.translated():
+            response = await self._http().send(request, stream=stream)
+            if response.status_code >= 400:
+                await response.aread()
+                await response.aclose()
+                raise self.rejected(response)
+        return response
+
+    def rejected(self, response: httpx.Response) -> UpstreamUnavailable:
+        return UpstreamUnavailable(
+            f"{self.provider} at {self.shown_url} answered HTTP {response.status_code}: "
+            f"{server_message(response)}", provider=self.provider, url=self.shown_url,
+            upstream_status=response.status_code)
+
+    def bad_reply(self, what: str) -> UpstreamUnavailable:
+        return UpstreamUnavailable(f"{self.provider} at {self.shown_url} sent {what}",
+                                   provider=self.provider, url=self.shown_url)
+
+    async def _json(self, body: dict[str, Any]) -> dict[str, Any]:
+        response = await self._send(body, stream=False)
+        try:
+            data = response.json()
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise self.bad_reply("a body that is not a JSON object")
+        return data
+
+
+class _Translate:
+    """``async with``: httpx failures become our 503 / 504 / 502 errors."""
+
+    def __init__(self, upstream: _Upstream) -> None:
+        self.upstream = upstream
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+        up = self.upstream
+        fields = {"provider": up.provider, "url": up.shown_url}
+        if isinstance(exc, httpx.TimeoutException):
+            raise UpstreamTimeout(f"{up.provider} at {up.shown_url} did not answer within "
+                                  f"{up._timeout_s:g}s (OMOIDE_LLM_TIMEOUT)", **fields) from exc
+        if isinstance(exc, httpx.TransportError):
+            raise UpstreamUnreachable(f"{up.provider} at {up.shown_url} is unreachable "
+                                      f"({type(exc).__name__})", **fields) from exc
+        if isinstance(exc, httpx.HTTPError):
+            raise UpstreamUnavailable(f"{up.provider} at {up.shown_url}: "
+                                      f"{type(exc).__name__}", **fields) from exc
+        return False
+
+
+async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """(event name, data) of each server-sent event; the name is "" when none was given."""
+    event, data = "", []
+    async for line in response.aiter_lines():
+        if not line:
+            if data:
+                yield event, "\n".join(data)
+            event, data = "", []
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+    if data:
+        yield event, "\n".join(data)
+
+
+class OpenAIChat(_Upstream):
+    provider = "openai"
+    path = "/chat/completions"
+
+    def _auth_headers(self, cfg: LLMConfig) -> dict[str, str]:
+        return {"Authorization": f"Bearer {cfg.api_key}"} if cfg.api_key else {}
+
+    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        plain = {k: v for k, v in body.items() if k != "stream_options"}  # streams only
+        data = await self._json({**plain, "model": self.model, "stream": False})
+        if not isinstance(data.get("choices"), list):
+            raise self.bad_reply("an answer without choices")
+        return data
+
+    async def open_stream(self, body: dict[str, Any]) -> ChatStream:
+        response = await self._send({**body, "model": self.model, "stream": True}, stream=True)
+        return ChatStream(response, self._chunks(response), self)
+
+    async def _chunks(self, response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+        if response.headers.get("content-type", "").startswith("application/json"):
+            # Trigger: a server that ignores ``stream``. Outcome: its whole answer, one chunk.
+            data = _object((await response.aread()).decode("utf-8", "replace"))
+            if data is None or not isinstance(data.get("choices"), list):
+                raise self.bad_reply("an answer without choices")
+            yield _as_chunk(data)
+            return
+        async for _, data in sse_events(response):
+            if data.strip() == "[DONE]":
+                return
+            chunk = _object(data)
+            if chunk is None:
+                raise self.bad_reply("a stream event that is not a JSON object")
+            if "error" in chunk and "choices" not in chunk:
+                raise self.bad_reply(f"an error mid-stream: {_error_text(chunk)}")
+            yield chunk
+
+
+class AnthropicChat(_Upstream):
+    provider = "anthropic"
+    path = "/v1/messages"
+
+    def _auth_headers(self, cfg: LLMConfig) -> dict[str, str]:
+        return {"x-api-key": cfg.api_key or "", "anthropic-version": API_VERSION}
+
+    async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        data = await self._json(request_to_anthropic(body, self.model, stream=False))
+        if not isinstance(data.get("content"), list):
+            raise self.bad_reply("an answer without content")
+        return completion_from_anthropic(data)
+
+    async def open_stream(self, body: dict[str, Any]) -> ChatStream:
+        response = await self._send(request_to_anthropic(body, self.model, stream=True),
+                                    stream=True)
+        return ChatStream(response, self._chunks(response, body), self)
+
+    async def _chunks(self, response: httpx.Response, body: dict[str, Any]
+                      ) -> AsyncIterator[dict[str, Any]]:
+        translator = StreamTranslator(model=self.model, include_usage=bool(
+            (body.get("stream_options") or {}).get("include_usage")))
+        async for event, data in sse_events(response):
+            payload = _object(data)
+            if payload is None:
+                raise self.bad_reply("a stream event that is not a JSON object")
+            if (event or payload.get("type")) == "error":
+                raise self.bad_reply(f"an error mid-stream: {_error_text(payload)}")
+            for chunk in translator.feed(payload):
+                yield chunk
+            if translator.done:
+                return
+
+
+def _as_chunk(completion: dict[str, Any]) -> dict[str, Any]:
+    """A whole ``chat.completion`` as one ``chat.completion.chunk``."""
+    choices = [{"index": c.get("index", 0), "delta": c.get("message") or {},
+                "finish_reason": c.get("finish_reason")}
+               for c in completion["choices"] if isinstance(c, dict)]
+    return {**completion, "object": "chat.completion.chunk", "choices": choices}
+
+
+def _object(data: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _error_text(payload: dict[str, Any]) -> str:
+    error = payload.get("error")
+    if isinstance(error, dict):
+        return str(error.get("message") or error.get("type") or "unknown error")[:300]
+    return str(error)[:300]
+
+
+def make_chat_upstream(cfg: LLMConfig, *, transport: httpx.AsyncBaseTransport | None = None
+                       ) -> OpenAIChat | AnthropicChat | None:
+    """The upstream for ``cfg.provider`` (None for "none"); ``cfg`` is checked by make_llm."""
+    if cfg.provider == "openai":
+        return OpenAIChat(cfg, transport=transport)
+    if cfg.provider == "anthropic":
+        return AnthropicChat(cfg, transport=transport)
+    return None

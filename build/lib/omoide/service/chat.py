@@ -1,0 +1,200 @@
+"""The chat pipeline (DESIGN §Chat pipeline): PrepareStep → CompressStep → (upstream) → PostStep.
+
+- :meth:`ChatService.prepare` validates the request's messages and adds what the persona knows
+  to the system prompt: its blocks by priority, persona and user state, and the memories the
+  default search finds for the latest user message (exactly what a client asking with only the
+  query gets), within ``chat_memory_budget_tokens``. The client's own system message stays first.
+- :meth:`ChatService.compress` runs the compaction stages (``service/chat_summary.py``).
+- :meth:`ChatService.record` writes the latest user message and the reply as events of the
+  conversation's session, idempotently (external ids from the conversation's content and
+  position), so segmentation, consolidation and search see proxied chats. The route calls it
+  after the reply has been sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from omoide.clock import Clock, parse_iso
+from omoide.engine.chat_prompt import ChatPrompt, Recalled, assemble_chat_prompt
+from omoide.engine.compact import message_text
+from omoide.engine.context import BlockText, choose_language, user_address
+from omoide.errors import InvalidInput
+from omoide.model import SearchHit
+from omoide.service.blocks import BlockService
+from omoide.service.chat_summary import Compressed, Compressor
+from omoide.service.search import MAX_QUERY_CHARS, SearchService
+from omoide.service.sessions import SessionService
+from omoide.service.settings import SettingsService
+from omoide.service.state import StateService
+
+__all__ = ["ChatService", "Prepared", "check_messages", "session_id_for"]
+
+logger = logging.getLogger(__name__)
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+MAX_MESSAGES = 5000
+_SESSION_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,100}$")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    messages: list[dict[str, Any]]
+    prompt: ChatPrompt
+    query: str  # what the memories were searched for ("" when there is no user text)
+
+
+def check_messages(messages: Any) -> list[dict[str, Any]]:
+    """The request's ``messages``: a non-empty list of objects with a known role."""
+    if not isinstance(messages, list) or not messages:
+        raise InvalidInput("messages must be a non-empty list", field="messages")
+    if len(messages) > MAX_MESSAGES:
+        raise InvalidInput(f"at most {MAX_MESSAGES} messages", field="messages")
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict) or message.get("role") not in ROLES:
+            raise InvalidInput(f"messages[{i}] must be an object with a role of "
+                               f"{', '.join(ROLES)}", field=f"messages[{i}]")
+        content = message.get("content")
+        if content is not None and not isinstance(content, str | list):
+            raise InvalidInput(f"messages[{i}].content must be a string or a list of parts",
+                               field=f"messages[{i}].content")
+    return messages
+
+
+def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None,
+                   user: Any) -> str:
+    """The conversation's session: the ``X-Omoide-Session`` header, else ``chat-<user>``, else
+    derived from the conversation's first user message (the same on every later request)."""
+    if header is not None:
+        if not _SESSION_ID.match(header):
+            raise InvalidInput("X-Omoide-Session must be 1-100 letters, digits or _ . : @ -",
+                               field="X-Omoide-Session")
+        return header
+    if isinstance(user, str) and user.strip():
+        if not _SESSION_ID.match(user.strip()):
+            return "chat-" + _digest([user.strip()])[:24]
+        return f"chat-{user.strip()}"
+    first = next((message_text(m) for m in messages if m.get("role") == "user"), "")
+    return "chat-" + _digest([first])[:24]
+
+
+def _digest(value: Any) -> str:
+    raw = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def _latest_user(messages: Sequence[dict[str, Any]]) -> int | None:
+    return next((i for i in range(len(messages) - 1, -1, -1)
+                 if messages[i].get("role") == "user"), None)
+
+
+class ChatService:
+    def __init__(self, *, search: SearchService, state: StateService, blocks: BlockService,
+                 settings: SettingsService, sessions: SessionService, clock: Clock,
+                 compressor: Compressor) -> None:
+        self.search = search
+        self.state = state
+        self.blocks = blocks
+        self.settings = settings
+        self.sessions = sessions
+        self.clock = clock
+        self.compressor = compressor
+
+    # -- PrepareStep -------------------------------------------------------------------
+
+    def prepare(self, persona: str, messages: list[dict[str, Any]],
+                session_id: str | None = None) -> Prepared:
+        """The request with the persona's memory in its system prompt. Excerpts of the
+        conversation's own session (``session_id``) are left out: the client sends those turns
+        itself."""
+        cfg = self.settings.get(persona)
+        latest = _latest_user(messages)
+        query = "" if latest is None else " ".join(message_text(messages[latest]).split())
+        query = query[-MAX_QUERY_CHARS:]
+        user = self.state.get_current_user_state(persona)
+        hits = self._recall(persona, query, session_id) \
+            if cfg.chat_memory_budget_tokens and query else []
+        prompt = assemble_chat_prompt(
+            persona=persona,
+            lang=choose_language(cfg.language, [query, user.get("name") or ""]),
+            budget_tokens=cfg.chat_memory_budget_tokens,
+            persona_state=self.state.get_current_persona_state(persona), user_state=user,
+            blocks=[BlockText(b.block_name, b.content, b.priority, b.max_tokens)
+                    for b in self.blocks.list_blocks(persona)],
+            memories=[_recalled(h) for h in hits], tz=ZoneInfo(cfg.timezone))
+        return Prepared(messages=_with_prompt(messages, prompt.text), prompt=prompt, query=query)
+
+    def _recall(self, persona: str, query: str, session_id: str | None) -> list[SearchHit]:
+        """The default search, called as a client with only the query would call it."""
+        request = self.search.build_request(persona, query=query)
+        return [hit for hit in self.search.search(persona, request).results
+                if hit.type != "episode" or hit.extra.get("session_id") != session_id]
+
+    # -- CompressStep ------------------------------------------------------------------
+
+    def compress(self, persona: str, messages: list[dict[str, Any]], *, tools: Any = None
+                 ) -> Compressed:
+        cfg = self.settings.get(persona)
+        user = user_address(self.state.get_current_user_state(persona)) or "User"
+        return self.compressor.compress(messages, cfg, tools=tools, names=(user, persona))
+
+    # -- PostStep ----------------------------------------------------------------------
+
+    def record(self, persona: str, session_id: str, messages: Sequence[dict[str, Any]],
+               reply: str) -> int:
+        """Record the latest user message and the reply; a retried request records nothing new.
+
+        The user message's external id hashes the conversation up to it (its content and
+        position); the reply's hashes the whole request, so a retry that got a different answer
+        is still recognised, while the next request's reply is a new event.
+        """
+        latest = _latest_user(messages)
+        events = []
+        if latest is not None and message_text(messages[latest]).strip():
+            user = user_address(self.state.get_current_user_state(persona)) or "User"
+            events.append({"speaker": user, "role": "user",
+                           "content": message_text(messages[latest]).strip(),
+                           "external_id": "chat:" + _digest(list(messages[: latest + 1]))[:40]})
+        if reply.strip():
+            events.append({"speaker": persona, "role": "assistant", "content": reply.strip(),
+                           "external_id": "chat:" + _digest(list(messages))[:40] + ":reply"})
+        if not events:
+            return 0
+        self.sessions.open(persona, session_id=session_id)
+        accepted, _ = self.sessions.record(persona, session_id, events)
+        return accepted
+
+
+def _recalled(hit: SearchHit) -> Recalled:
+    if hit.type == "note" and hit.memory is not None:
+        m = hit.memory
+        closed = m.valid_until if m.valid_until is not None else (
+            m.updated_at if m.superseded_by else None)
+        return Recalled(ident=hit.id, content=hit.content, when=m.valid_from or m.created_at,
+                        valid_until=closed)
+    said = hit.extra.get("said_at")
+    return Recalled(ident=f"{hit.type}:{hit.id}", content=hit.content,
+                    when=parse_iso(said) if isinstance(said, str) else None, excerpt=True)
+
+
+def _with_prompt(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """The memory prompt after the client's own system message (merged into it, so a chat
+    template that allows one system message still works), or as the first message."""
+    if not text:
+        return list(messages)
+    first = messages[0]
+    if first.get("role") in ("system", "developer"):
+        content = first.get("content")
+        if isinstance(content, list):
+            merged: Any = [*content, {"type": "text", "text": text}]
+        else:
+            merged = f"{content}\n\n{text}" if content else text
+        return [{**first, "content": merged}, *messages[1:]]
+    return [{"role": "system", "content": text}, *messages]

@@ -1,0 +1,194 @@
+"""CompressStep: the four compaction stages over a chat request, with the stage-4 summary.
+
+Stages 1-3 and the cut for stage 4 are pure (``engine/compact.py``); this module adds what needs
+ports: the LLM summary (one call, Japanese prompt unless the conversation is not Japanese) and a
+bounded in-memory cache of summaries keyed by a hash of the summarised messages.
+
+Trigger / why / outcome:
+- over ``chat_budget_tokens`` after stages 1-3, with ``context_use_llm_summary`` on, an LLM
+  configured and at least :data:`MIN_TURNS_FOR_LLM` turns → the LLM summarises the old turns;
+  when it fails, the stage-3 result is sent as it is (spec §Stage 4, フォールバック).
+- no LLM (or the setting off, or a short chat) → the offline extractive summary (the consolidation
+  engine's notes of those turns), so compaction always ends within the budget when it can.
+- the cut moves :data:`SUMMARY_STEP` turns at a time and a longer prefix starts from the cached
+  summary of a shorter one, so a long chat is summarised once per few turns, not per request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from omoide.config import PersonaSettings
+from omoide.engine.compact import (
+    Compaction,
+    CompactParams,
+    Split,
+    apply_summary,
+    compact_mechanical,
+    message_text,
+    summary_room,
+    summary_split,
+    tools_tokens,
+)
+from omoide.engine.compact_summary import offline_summary
+from omoide.engine.text import is_japanese
+from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
+from omoide.errors import OmoideError
+from omoide.llm.base import LLM, Message
+
+__all__ = ["MIN_TURNS_FOR_LLM", "SUMMARY_STEP", "Compressed", "Compressor"]
+
+logger = logging.getLogger(__name__)
+
+MIN_TURNS_FOR_LLM = 6  # spec: a summary is only worth an LLM call with enough history
+SUMMARY_STEP = 4  # turns the summarised prefix grows by at a time
+CACHE_SIZE = 512
+TRANSCRIPT_LINE_TOKENS = 300  # one message's share of the summariser's input
+TRANSCRIPT_TOKENS = 6000
+
+_PROMPT = {
+    "ja": ("あなたは会話の要約係です。次の会話を{max_chars}文字以内の日本語で要約してください。"
+           "事実・決まったこと・ユーザーの好みや予定・名前・日付を残し、挨拶や相づちは省きます。"
+           "要約の文だけを出力してください。"),
+    "en": ("You summarise conversations. Summarise the conversation below in at most "
+           "{max_chars} characters, in its language. Keep facts, decisions, the user's "
+           "preferences and plans, names and dates; leave out greetings and small talk. "
+           "Output only the summary."),
+}
+_EARLIER = {"ja": "これまでの要約:\n{summary}\n\n続きの会話:\n{transcript}",
+            "en": "Summary so far:\n{summary}\n\nThe conversation continues:\n{transcript}"}
+_SPEAKER = {"ja": {"user": "ユーザー", "assistant": "アシスタント", "tool": "ツール結果"},
+            "en": {"user": "User", "assistant": "Assistant", "tool": "Tool result"}}
+
+
+@dataclass(frozen=True)
+class Compressed:
+    compaction: Compaction
+    summary: str | None  # "llm", "offline", "cached", "failed" (stage-3 result sent) or None
+
+
+class Compressor:
+    def __init__(self, llm: LLM | None, *, cache_size: int = CACHE_SIZE) -> None:
+        self.llm = llm
+        self._cache: OrderedDict[str, str] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+        self.llm_calls = 0  # summaries asked of the LLM (read by tests and the benchmark)
+
+    def compress(self, messages: Sequence[dict[str, Any]], cfg: PersonaSettings, *,
+                 tools: Any = None, names: tuple[str, str] = ("User", "Assistant")
+                 ) -> Compressed:
+        params = CompactParams(budget_tokens=cfg.chat_budget_tokens, keep_recent=cfg.keep_recent,
+                               fixed_tokens=tools_tokens(tools))
+        mechanical = compact_mechanical(messages, params)
+        if mechanical.tokens_after <= params.budget_tokens:
+            return Compressed(mechanical, None)
+        split = summary_split(messages, cfg.keep_recent, step=SUMMARY_STEP,
+                              room_tokens=summary_room(messages, params, cfg.summary_max_chars))
+        use_llm = (self.llm is not None and cfg.context_use_llm_summary
+                   and split.old_turns + len(split.recent) >= MIN_TURNS_FOR_LLM)
+        summary, how = "", "offline"
+        if split.old:
+            try:
+                summary, how = self._summary(split, cfg.summary_max_chars, use_llm, names)
+            except OmoideError as exc:  # UpstreamUnavailable, LLMOutputError …
+                logger.warning("chat summary failed, sending the stage-3 result: %s", exc.code)
+                return Compressed(mechanical, "failed")
+        result = apply_summary(split, summary, max_chars=cfg.summary_max_chars, params=params,
+                               tokens_before=mechanical.tokens_before)
+        return Compressed(result, how if split.old else None)
+
+    # -- the summary -----------------------------------------------------------------------
+
+    def _summary(self, split: Split, max_chars: int, use_llm: bool, names: tuple[str, str]
+                 ) -> tuple[str, str]:
+        mode = "llm" if use_llm else "offline"
+        keys = _prefix_keys(split.old, mode, max_chars)
+        cached = self._get(keys[-1][1])
+        if cached is not None:
+            return cached, "cached"
+        if not use_llm:
+            text = offline_summary(split.old, max_chars=max_chars, user=names[0],
+                                   assistant=names[1])
+        else:
+            earlier, rest = None, split.old
+            for cut, key in reversed(keys[:-1]):  # the longest shorter prefix summarised
+                if (earlier := self._get(key)) is not None:
+                    rest = split.old[cut:]
+                    break
+            text = self._ask_llm(earlier, rest, max_chars)
+        self._put(keys[-1][1], text)
+        return text, mode
+
+    def _ask_llm(self, earlier: str | None, messages: Sequence[dict[str, Any]],
+                 max_chars: int) -> str:
+        assert self.llm is not None
+        sample = " ".join(message_text(m) for m in messages[:20])
+        lang = "ja" if is_japanese(sample) or not sample.strip() else "en"
+        transcript = _transcript(messages, lang)
+        if earlier:
+            transcript = _EARLIER[lang].format(summary=earlier, transcript=transcript)
+        self.llm_calls += 1
+        text = self.llm.complete([Message("user", transcript)],
+                                 system=_PROMPT[lang].format(max_chars=max_chars),
+                                 max_tokens=max(64, max_chars * 2), temperature=0.0)
+        text = " ".join(text.split())
+        if not text:
+            raise OmoideError("the summary was empty")
+        return text[:max_chars]
+
+    def _get(self, key: str) -> str | None:
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+        return None
+
+    def _put(self, key: str, text: str) -> None:
+        with self._lock:
+            self._cache[key] = text
+            self._cache.move_to_end(key)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+
+def _prefix_keys(messages: Sequence[dict[str, Any]], mode: str, max_chars: int
+                 ) -> list[tuple[int, str]]:
+    """(cut, cache key) of each prefix ending before a user message, then of the whole; one
+    chained hash, so every prefix costs one pass over the messages."""
+    digest = hashlib.sha256(f"{mode}:{max_chars}".encode())
+    keys = []
+    for i, message in enumerate(messages):
+        if i and message.get("role") == "user":
+            keys.append((i, digest.copy().hexdigest()))
+        digest.update(json.dumps(message, ensure_ascii=False, sort_keys=True,
+                                 default=str).encode("utf-8") + b"\x1e")
+    keys.append((len(messages), digest.hexdigest()))
+    return keys
+
+
+def _transcript(messages: Sequence[dict[str, Any]], lang: str) -> str:
+    """``Speaker: text`` lines; tool calls shown by name; the oldest lines go first when long."""
+    names = _SPEAKER[lang]
+    lines = []
+    for m in messages:
+        role = str(m.get("role"))
+        text = " ".join(message_text(m).split())
+        calls = [str((c.get("function") or {}).get("name", "")) for c in m.get("tool_calls") or ()
+                 if isinstance(c, dict)]
+        if calls:
+            text = (text + " " if text else "") + f"[tool call: {', '.join(calls)}]"
+        if text:
+            lines.append(f"{names.get(role, role)}: "
+                         f"{truncate_to_tokens(text, TRANSCRIPT_LINE_TOKENS)}")
+    total = sum(estimate_tokens(line) for line in lines)
+    while len(lines) > 1 and total > TRANSCRIPT_TOKENS:
+        total -= estimate_tokens(lines.pop(0))
+    return "\n".join(lines)

@@ -1,0 +1,110 @@
+"""The offline 3-op classifier with its learned judge: rules + embedding cosines + a small model.
+
+Implements the engine's ``Classifier`` port at the service boundary, because the judge needs
+cosines from the configured embedder and the engine may not embed: this class embeds both
+memories and each pair's differing parts (``engine.classify_features.differing_parts``) in one
+batch, measures the cosines, and hands plain numbers to the pure
+``engine.classify_judge.judge``. (The whole-pair cosine is measured here too rather than read
+from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.) An
+embedder with no trained judge gets the rules alone (``OfflineClassifier``).
+
+The trained weights ship as ``engine/classify_judge.json`` (written by
+``bench/train_classifier.py``), one model per embedder model id.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from omoide.embed.base import Embedder
+from omoide.engine.classify import Candidate, Classifier, Verdict
+from omoide.engine.classify_features import PairText, Similarities, read_pair
+from omoide.engine.classify_judge import JudgeModel, judge
+from omoide.engine.classify_offline import OfflineClassifier
+
+__all__ = [
+    "JUDGE_FILE", "LearnedClassifier", "load_judge_models", "measure", "offline_classifier_for",
+]
+
+logger = logging.getLogger(__name__)
+
+JUDGE_FILE = "classify_judge.json"
+
+
+@cache
+def load_judge_models() -> dict[str, JudgeModel]:
+    """The packaged judges by embedder model id (empty when the file is absent)."""
+    path = resources.files("omoide.engine").joinpath(JUDGE_FILE)
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {m["embedder"]: JudgeModel.from_dict(m) for m in data["models"]}
+
+
+def offline_classifier_for(embedder: Embedder) -> Classifier:
+    """The learned judge trained for this embedder, else the rules alone."""
+    model = load_judge_models().get(embedder.model_id)
+    if model is None:
+        logger.info("no learned 3-op judge for embedder %s; using the rules alone",
+                    embedder.model_id)
+        return OfflineClassifier()
+    return LearnedClassifier(model, embedder)
+
+
+class LearnedClassifier:
+    """Rules where they are sure, the learned judge for the rest (precision first)."""
+
+    def __init__(self, model: JudgeModel, embedder: Embedder) -> None:
+        if model.uses_embeddings and model.embedder != embedder.model_id:
+            raise ValueError(f"the judge was trained on {model.embedder!r}, not "
+                             f"{embedder.model_id!r}")
+        self.model = model
+        self.embedder = embedder
+
+    def classify(self, new: str, candidates: list[Candidate], *, lang: str = "auto"
+                 ) -> list[Verdict]:
+        """One verdict per candidate, in the candidates' order."""
+        texts = [read_pair(c.content, new, lang=lang) for c in candidates]
+        sims: list[Similarities | None] = [None] * len(candidates)
+        if self.model.uses_embeddings and candidates:
+            sims = list(measure(self.embedder, [(c.content, new, t) for c, t in
+                                                zip(candidates, texts, strict=True)]))
+        verdicts = []
+        for candidate, text, sim in zip(candidates, texts, sims, strict=True):
+            j = judge(text, sim, self.model)
+            verdicts.append(Verdict(candidate.key, j.relation, j.confidence, j.reason))
+        return verdicts
+
+
+def measure(embedder: Embedder, pairs: list[tuple[str, str, PairText]]) -> list[Similarities]:
+    """The cosines of each (old, new, text) pair: every distinct text (memories and differing
+    parts) is embedded once, in one batch. Training (``bench/train_classifier.py``) calls this
+    too, so the judge sees the same numbers it was trained on."""
+    pieces = []
+    for old, new, t in pairs:
+        pieces += [p for p in (old, new, t.old_part, t.new_part) if p]
+    unique = list(dict.fromkeys(pieces))
+    vectors = dict(zip(unique, embedder.embed_passages(unique), strict=True)) if unique else {}
+    out = []
+    for old, new, t in pairs:
+        old_vec, new_vec = vectors.get(old), vectors.get(new)
+        old_part, new_part = vectors.get(t.old_part), vectors.get(t.new_part)
+        blocks = {"new_part": new_part, "old_part": old_part}
+        if old_vec is not None and new_vec is not None:
+            blocks["diff"] = new_vec - old_vec
+        out.append(Similarities(
+            whole=_cos(old_vec, new_vec) or 0.0, parts=_cos(old_part, new_part),
+            old_part_new=_cos(old_part, new_vec), new_part_old=_cos(new_part, old_vec),
+            vectors={k: v for k, v in blocks.items() if v is not None}))
+    return out
+
+
+def _cos(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
+    if a is None or b is None:
+        return None
+    return float(np.dot(a, b))

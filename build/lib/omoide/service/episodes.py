@@ -1,0 +1,125 @@
+"""Episode-tier search (2-tier retrieval, spec §Episode): the raw turns behind the notes.
+
+Every turn is searched like a note (BM25 over a turn-level FTS index fused with exact cosine
+over turn vectors), whether its episode is closed or its session is still open: a turn is
+keyword-searchable as soon as it is posted and semantically once its vector is stored (the
+segmentation job embeds new turns within seconds). Each matching turn is shown with its
+neighbours inside its episode — or inside the not yet segmented tail of its session — (one turn
+either side, overlapping windows merged), headed by the date it was said, so a hit carries the
+words *and* the when; its ``sources`` are exactly those turns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from omoide.engine.fusion import Scored, fuse
+from omoide.model import SearchFilters, SearchHit, Source
+from omoide.service.search import fusion_weights
+from omoide.service.settings import SettingsService
+from omoide.store.sqlite.sessions import Event
+from omoide.store.sqlite.store import SqliteStore
+from omoide.store.vectors import language_of
+
+__all__ = ["EpisodeSearch"]
+
+_POOL = 60
+NEIGHBOURS = 1
+MAX_WINDOW = 7  # turns in one excerpt, so that one hit cannot eat a context budget
+
+
+@dataclass
+class _Window:
+    episode_id: int | None  # None: the still unsegmented turns of an open session
+    session_id: str
+    first: int  # seq
+    last: int
+    score: float
+
+
+class EpisodeSearch:
+    """Implements the search service's ``EpisodeSearcher`` port."""
+
+    def __init__(self, store: SqliteStore, settings: SettingsService,
+                 neighbours: int = NEIGHBOURS) -> None:
+        self.store = store
+        self.settings = settings
+        self.neighbours = neighbours
+
+    def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
+                        limit: int, filters: SearchFilters) -> list[SearchHit]:
+        if filters.tags or filters.kind is not None or filters.min_importance is not None:
+            return []  # note-only filters: episodes have no tags, kind or importance
+        store = self.store.sessions(persona)
+        cfg = self.settings.get(persona)
+        keyword = [Scored(h.rowid, h.score) for h in store.keyword_events(query, limit=_POOL)]
+        semantic = [Scored(i, s) for i, s in store.event_index.search(
+            query_vector, limit=_POOL, centred_for=query)]
+        top_script = store.event_index.language(semantic[0].id) if semantic else None
+        ranked = fuse(keyword, semantic, weights=fusion_weights(
+            cfg, query_script=language_of(query), top_script=top_script))
+        events = store.events_by_ids([s.id for s in ranked])
+        sims = store.event_index.similarities(query_vector, events.keys())
+        windows: list[_Window] = []
+        for item in ranked:
+            event = events.get(item.id)
+            if event is None or not _in_range(event, filters):
+                continue
+            self._place(windows, event, item.score)
+            if len(windows) >= limit:
+                break
+        return [self._hit(persona, w, sims) for w in windows]
+
+    def _place(self, windows: list[_Window], event: Event, score: float) -> None:
+        """Add the turn's window, merging it with overlapping or touching windows of the same
+        episode (the merged window keeps the earlier, better rank) up to ``MAX_WINDOW`` turns."""
+        new = _Window(event.episode_id, event.session_id, event.seq - self.neighbours,
+                      event.seq + self.neighbours, score)
+        for window in windows:
+            if _touches(window, new) and _span(window, new) <= MAX_WINDOW:
+                window.first, window.last = min(window.first, new.first), max(window.last,
+                                                                              new.last)
+                _absorb(windows, window)
+                return
+        windows.append(new)
+
+    def _hit(self, persona: str, window: _Window, sims: dict[int, float]) -> SearchHit:
+        store = self.store.sessions(persona)
+        turns = [e for e in store.events_between(window.session_id, window.first, window.last)
+                 if e.episode_id == window.episode_id]
+        header = f"[{turns[0].timestamp.date().isoformat()}]" if turns else ""
+        content = "\n".join([header, *(f"{e.speaker}: {e.text}" for e in turns)])
+        best = max((sims.get(e.id, 0.0) for e in turns), default=0.0)
+        ident = str(window.episode_id) if window.episode_id is not None \
+            else f"open:{window.session_id}"
+        return SearchHit(
+            type="episode", id=ident, content=content, score=window.score,
+            similarity=best, sources=tuple(Source(e.id, e.external_id) for e in turns),
+            extra={"session_id": window.session_id, "open": window.episode_id is None,
+                   "said_at": turns[0].timestamp.isoformat() if turns else None})
+
+
+def _in_range(event: Event, filters: SearchFilters) -> bool:
+    if filters.created_from is not None and event.timestamp < filters.created_from:
+        return False
+    return filters.created_until is None or event.timestamp < filters.created_until
+
+
+def _touches(a: _Window, b: _Window) -> bool:
+    return (a.session_id, a.episode_id) == (b.session_id, b.episode_id) \
+        and b.first <= a.last + 1 and b.last >= a.first - 1
+
+
+def _span(a: _Window, b: _Window) -> int:
+    return max(a.last, b.last) - min(a.first, b.first) + 1
+
+
+def _absorb(windows: list[_Window], grown: _Window) -> None:
+    """Fold later windows that now touch ``grown`` into it."""
+    for other in [w for w in windows if w is not grown]:
+        if _touches(grown, other) and _span(grown, other) <= MAX_WINDOW:
+            grown.first, grown.last = min(grown.first, other.first), max(grown.last, other.last)
+            grown.score = max(grown.score, other.score)
+            windows.remove(other)

@@ -1,0 +1,142 @@
+"""Write path step 4, run by the job queue: A-MEM evolution and 3-op classification.
+
+Trigger: a ``memory.evolve`` job enqueued in the same transaction as the new memory.
+Why: linking related memories and closing contradicted ones must never delay the reply.
+Outcome (spec §Memory Evolution, §3-op): up to N neighbours from the evolution threshold up
+(the spec's band [evolution, dedup], plus memories above dedup that were kept because a value
+changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
+classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
+CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``).
+A closed memory that held more than the fact that changed ("lives in Tokyo with her two
+cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
+(``engine.classify_compound``) with ``source = evolution``, ``source_ref`` = the closed key and
+``metadata.remainder_of``, so nothing true is lost (issue 9).
+Everything is applied in one transaction guarded by ``evolved_at`` — exactly once in effect.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import numpy as np
+
+from omoide.clock import Clock
+from omoide.config import PersonaSettings
+from omoide.embed.base import Embedder
+from omoide.engine.classify import Candidate, Classifier, Relation
+from omoide.engine.classify_compound import remainder, split_compound
+from omoide.model import Memory, NewMemory
+from omoide.service.settings import SettingsService
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["EvolutionService"]
+
+logger = logging.getLogger(__name__)
+
+_NEIGHBOUR_POOL = 50
+LINK_INCREMENT = 0.2
+LINK_CAP = 1.0
+
+
+class EvolutionService:
+    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+                 settings: SettingsService,
+                 classifier_for: Callable[[PersonaSettings], Classifier]) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.settings = settings
+        self.classifier_for = classifier_for
+
+    def evolve(self, persona: str, key: str) -> bool:
+        """Run step 4 for memory ``key``; False when there was nothing (left) to do."""
+        memories = self.store.memories(persona)
+        memory = memories.get(key, with_links=False)
+        if memory.status != "active" or memory.evolved_at is not None:
+            return False
+        cfg = self.settings.get(persona)
+        memory_id = memories.id_of(key)
+        vector = memories.vectors.get(memory_id)
+        if vector is None:
+            vector = self.embedder.embed_passages([memory.content])[0]
+        scored = [(i, s) for i, s in memories.vectors.search(vector, limit=_NEIGHBOUR_POOL)
+                  if i != memory_id]
+        others = memories.by_ids([i for i, _ in scored])
+        now = self.clock.now()
+        # Only memories written before this one (row ids grow with inserts): a job that runs
+        # late must not judge memories that arrived after it, whatever their timestamps say.
+        current = [(others[i], s) for i, s in scored
+                   if i < memory_id and i in others and others[i].superseded_by is None
+                   and others[i].valid_at(now)]
+        ids = {m.key: i for i, m in others.items()}
+
+        to_raw = self.embedder.calibration.to_raw
+        low = to_raw(cfg.evolution_threshold)
+        neighbours = []
+        if len(memory.content) >= cfg.evolution_min_chars:
+            # The spec's band ends at the dedup threshold because nothing above it used to be
+            # saved. Now a memory above it is saved when a value changed ("2 dogs" → "3 dogs"):
+            # the closest relative of all, so it is linked too (issue 8).
+            neighbours = [ids[m.key] for m, s in current if s >= low]
+            neighbours = neighbours[: cfg.evolution_max_neighbours]
+
+        band = to_raw(cfg.classify_band_low)
+        candidates = [Candidate(m.key, m.content, s) for m, s in current if s >= band]
+        candidates = candidates[: cfg.classify_max_candidates]
+        by_key = {m.key: m for m, _ in current}
+        extends, supersedes = self._judge(memory, candidates, by_key, cfg)
+        remainders = self._remainders(memory, vector, [by_key[k] for k, _ in supersedes], cfg)
+        applied = memories.apply_evolution(
+            key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
+            link_cap=LINK_CAP,
+            extends=[(ids[k], tags, imp) for k, tags, imp in extends],
+            supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders)
+        logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
+                    "remainders", key, persona, len(neighbours), len(extends), len(supersedes),
+                    len(remainders))
+        return applied
+
+    def _remainders(self, memory: Memory, vector: np.ndarray, closed: list[Memory],
+                    cfg: PersonaSettings) -> list[tuple[NewMemory, np.ndarray, float]]:
+        """The unchanged part of each closed compound memory, as a new memory to write."""
+        out: list[tuple[NewMemory, np.ndarray, float]] = []
+        for old in closed:
+            compound = split_compound(old.content, cfg.language)
+            if compound is None:
+                continue
+            part_vectors = self.embedder.embed_passages(list(compound.parts))
+            sims = [float(np.dot(v, vector)) for v in part_vectors]
+            text = remainder(old.content, memory.content, lang=cfg.language,
+                             part_similarities=sims)
+            if text is None:
+                continue
+            new = NewMemory(
+                content=text, kind=old.kind, importance=old.importance, tags=old.tags,
+                emotion_type=old.emotion_type, emotion_intensity=old.emotion_intensity,
+                source="evolution", source_ref=old.key, valid_from=old.valid_from,
+                metadata={"remainder_of": old.key, "superseded_by": memory.key})
+            out.append((new, self.embedder.embed_passages([text])[0], old.stability))
+        return out
+
+    def _judge(self, memory: Memory, candidates: list[Candidate], by_key: dict[str, Memory],
+               cfg: PersonaSettings):
+        extends: list[tuple[str, tuple[str, ...], float]] = []
+        supersedes = []
+        if not candidates:
+            return extends, supersedes
+        verdicts = self.classifier_for(cfg).classify(memory.content, candidates,
+                                                     lang=cfg.language)
+        for verdict in verdicts:
+            old = by_key.get(verdict.key)
+            if old is None:
+                continue
+            if verdict.relation == Relation.EXTENDABLE:
+                tags = tuple(dict.fromkeys(old.tags + memory.tags))
+                extends.append((old.key, tags, max(old.importance, memory.importance)))
+            elif verdict.relation == Relation.CONTRADICTORY:
+                until = memory.valid_from or memory.created_at
+                if old.valid_from is not None and until <= old.valid_from:
+                    until = memory.created_at  # never produce an empty or inverted window
+                supersedes.append((old.key, until))
+        return extends, supersedes

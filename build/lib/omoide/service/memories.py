@@ -1,0 +1,256 @@
+"""Memory use cases (Note tier): create with dedup, read with recall, update, delete, history.
+
+DESIGN write path steps 1–3 happen here, synchronously; step 4 (evolution and 3-op
+classification) is enqueued in the same transaction as the insert and runs in the background
+(``service/evolution.py``), so nothing in the write path waits for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from omoide.clock import Clock
+from omoide.embed.base import Embedder
+from omoide.engine.fsrs import elapsed_days, initial_stability, strength
+from omoide.engine.value_change import find_value_change
+from omoide.errors import InvalidInput
+from omoide.model import (
+    UNSET,
+    CreateOutcome,
+    Link,
+    Memory,
+    MemoryKind,
+    MemoryStats,
+    MemoryVersion,
+    NewMemory,
+    Unset,
+)
+from omoide.service.settings import SettingsService
+from omoide.service.validate import (
+    check_content,
+    check_kind,
+    check_tags,
+    check_timestamp,
+    check_unit_interval,
+    check_window,
+)
+from omoide.store.sqlite.jobs import enqueue
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["EVOLVE_JOB", "MemoryService", "with_live_strength"]
+
+logger = logging.getLogger(__name__)
+
+EVOLVE_JOB = "memory.evolve"
+
+
+def with_live_strength(memory: Memory, now: datetime) -> Memory:
+    """The memory with ``strength`` computed for ``now`` (independent of the decay job)."""
+    since = memory.last_accessed or memory.created_at
+    value = strength(memory.importance, elapsed_days(since, now), memory.stability)
+    return memory.__class__(**{**memory.__dict__, "strength": value})
+
+
+class MemoryService:
+    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+                 settings: SettingsService, *, max_content_chars: int = 50_000,
+                 on_enqueue: Callable[[], None] | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.settings = settings
+        self.max_content_chars = max_content_chars
+        self.on_enqueue = on_enqueue
+
+    # -- create --------------------------------------------------------------------------
+
+    def build_new(self, *, content: Any, importance: Any = None, tags: Any = None,
+                  emotion_type: Any = None, emotion_intensity: Any = None, kind: Any = None,
+                  valid_from: Any = None, valid_until: Any = None,
+                  metadata: Any = None) -> NewMemory:
+        """Validate user-supplied fields into a :class:`NewMemory` (422 on the first mistake)."""
+        if emotion_type is not None and (not isinstance(emotion_type, str) or len(emotion_type)
+                                         > 64):
+            raise InvalidInput("emotion_type must be a string of at most 64 characters",
+                               field="emotion_type")
+        if metadata is not None and not isinstance(metadata, dict):
+            raise InvalidInput("metadata must be a JSON object", field="metadata")
+        start = check_timestamp(valid_from, "valid_from")
+        end = check_timestamp(valid_until, "valid_until")
+        check_window(start, end)
+        return NewMemory(
+            content=check_content(content, max_chars=self.max_content_chars),
+            kind=check_kind(kind) if kind is not None else MemoryKind.NOTE,
+            importance=check_unit_interval(0.5 if importance is None else importance,
+                                           "importance"),
+            tags=check_tags(tags),
+            emotion_type=emotion_type,
+            emotion_intensity=check_unit_interval(
+                0.0 if emotion_intensity is None else emotion_intensity, "emotion_intensity"),
+            valid_from=start, valid_until=end, metadata=dict(metadata or {}))
+
+    def create(self, persona: str, new: NewMemory, *, changed_by: str = "user") -> CreateOutcome:
+        memories = self.store.memories(persona)
+        cfg = self.settings.get(persona)
+        now = self.clock.now()
+        vector = self.embedder.embed_passages([new.content])[0]
+        duplicate = self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold,
+                                         now)
+        if duplicate is not None:
+            memory, similarity = duplicate
+            logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
+                        memory.key, similarity)
+            return CreateOutcome(status="duplicate", duplicate_of=memory, similarity=similarity)
+
+        def queue_evolution(conn: sqlite3.Connection, memory: Memory) -> None:
+            enqueue(conn, kind=EVOLVE_JOB, persona_id=memories.persona_id,
+                    payload={"key": memory.key}, now=now)
+
+        memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
+                                 stability=initial_stability(new.emotion_intensity),
+                                 after_insert=queue_evolution)
+        if self.on_enqueue is not None:
+            self.on_enqueue()
+        return CreateOutcome(status="created", memory=with_live_strength(memory, now))
+
+    def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
+                        now: datetime) -> tuple[Memory, float] | None:
+        """The closest *current* memory above the calibrated dedup threshold that states the
+        same values, if any (spec §dedup; DESIGN write path step 2).
+
+        Closed (superseded or expired) memories are not duplicates: restating a fact that was
+        true before and is true again must be saved, not swallowed. Nor is a near-copy in which
+        a value changed ("2 dogs" → "3 dogs", a negation, another name, place or date):
+        embeddings score such pairs as high as paraphrases, so ``find_value_change`` gets a
+        narrow veto, and the new memory is saved for classification to handle. Paraphrases
+        (other words, order, voice, spelling, politeness) change no value and are duplicates.
+        """
+        memories = self.store.memories(persona)
+        raw = self.embedder.calibration.to_raw(threshold)
+        for memory_id, similarity in memories.vectors.search(vector, limit=5):
+            if similarity <= raw:
+                return None
+            memory = memories.by_ids([memory_id]).get(memory_id)
+            if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
+                continue
+            change = find_value_change(memory.content, content)
+            if change is not None:
+                logger.debug("not a duplicate of %s: %s changed", memory.key, change.kind)
+                continue
+            return memory, similarity
+        return None
+
+    def find_duplicate(self, persona: str, content: str, vector: Any
+                       ) -> tuple[Memory, float] | None:
+        """The current memory that a write of ``content`` would be refused as a duplicate of
+        (imports with ``merge`` deduplicate as a normal write does)."""
+        return self._find_duplicate(persona, content, vector,
+                                    self.settings.get(persona).dedup_threshold, self.clock.now())
+
+    # -- read ----------------------------------------------------------------------------
+
+    def get(self, persona: str, key: str, *, recall: bool = True) -> Memory:
+        """Read by key; counts as a recall (spec §FSRS) unless ``recall`` is False."""
+        memories = self.store.memories(persona)
+        memory = memories.get(key)
+        now = self.clock.now()
+        if recall and memory.status == "active":
+            cfg = self.settings.get(persona)
+            if memories.record_recalls([memories.id_of(key)], now=now,
+                                       factor=cfg.recall_stability_factor,
+                                       cap=cfg.stability_cap_days,
+                                       min_interval_hours=cfg.recall_min_interval_hours):
+                memory = memories.get(key)
+        return with_live_strength(memory, now)
+
+    def list_recent(self, persona: str, *, limit: int = 20, offset: int = 0,
+                    include_deleted: bool = False) -> list[Memory]:
+        if not 1 <= limit <= 1000:
+            raise InvalidInput("limit must be between 1 and 1000", field="limit")
+        if offset < 0:
+            raise InvalidInput("offset must not be negative", field="offset")
+        now = self.clock.now()
+        return [with_live_strength(m, now) for m in self.store.memories(persona).list_recent(
+            limit=limit, offset=offset, include_tombstoned=include_deleted)]
+
+    def history(self, persona: str, key: str) -> list[MemoryVersion]:
+        return self.store.memories(persona).history(key)
+
+    def links(self, persona: str, key: str) -> list[Link]:
+        return self.store.memories(persona).links(key)
+
+    def stats(self, persona: str) -> MemoryStats:
+        return self.store.memories(persona).stats()
+
+    # -- update / delete -----------------------------------------------------------------
+
+    def update(self, persona: str, key: str, *, content: Any = UNSET, importance: Any = UNSET,
+               tags: Any = UNSET, emotion_type: Any = UNSET, emotion_intensity: Any = UNSET,
+               kind: Any = UNSET, valid_from: Any = UNSET, valid_until: Any = UNSET,
+               metadata: Any = UNSET, changed_by: str = "user") -> Memory:
+        """Partial update; UNSET leaves a field alone. ``importance`` is immutable (422)."""
+        memories = self.store.memories(persona)
+        current = memories.get(key, with_links=False)
+        if current.status != "active":
+            raise InvalidInput(f"memory {key!r} is deleted and cannot be updated", key=key)
+        if not isinstance(importance, Unset) and importance != current.importance:
+            raise InvalidInput(
+                "importance is immutable after creation (spec §FSRS); create a new memory "
+                "instead", field="importance", key=key)
+        changes = self._changes(current, content=content, tags=tags, emotion_type=emotion_type,
+                                emotion_intensity=emotion_intensity, kind=kind,
+                                valid_from=valid_from, valid_until=valid_until, metadata=metadata)
+        if not changes:
+            return with_live_strength(current, self.clock.now())
+        vector = None
+        if "content" in changes:
+            vector = self.embedder.embed_passages([changes["content"]])[0]
+        memory = memories.update(key, changes, now=self.clock.now(), changed_by=changed_by,
+                                 vector=vector)
+        return with_live_strength(memory, self.clock.now())
+
+    def _changes(self, current: Memory, **fields: Any) -> dict[str, Any]:
+        changes: dict[str, Any] = {}
+        given = {k: v for k, v in fields.items() if not isinstance(v, Unset)}
+        if "content" in given:
+            changes["content"] = check_content(given["content"], max_chars=self.max_content_chars)
+        if "tags" in given:
+            changes["tags"] = check_tags(given["tags"])
+        if "emotion_type" in given:
+            value = given["emotion_type"]
+            if value is not None and (not isinstance(value, str) or len(value) > 64):
+                raise InvalidInput("emotion_type must be a string of at most 64 characters",
+                                   field="emotion_type")
+            changes["emotion_type"] = value
+        if "emotion_intensity" in given:
+            changes["emotion_intensity"] = check_unit_interval(given["emotion_intensity"],
+                                                               "emotion_intensity")
+        if "kind" in given:
+            changes["kind"] = check_kind(given["kind"])
+        if "metadata" in given:
+            if not isinstance(given["metadata"], dict):
+                raise InvalidInput("metadata must be a JSON object", field="metadata")
+            changes["metadata"] = given["metadata"]
+        for name in ("valid_from", "valid_until"):
+            if name in given:
+                changes[name] = check_timestamp(given[name], name)
+        check_window(changes.get("valid_from", current.valid_from),
+                     changes.get("valid_until", current.valid_until))
+        return {k: v for k, v in changes.items() if getattr(current, k) != v}
+
+    def delete(self, persona: str, key: str) -> Memory:
+        """Tombstone: never a hard delete; the memory and its history remain readable."""
+        return with_live_strength(
+            self.store.memories(persona).tombstone(key, now=self.clock.now()), self.clock.now())
+
+    def purge(self, persona: str, key: str) -> None:
+        """Forget: erase the memory, its versions, links, sources, vectors and index rows, so
+        that its text is nowhere in the data folder (DESIGN §2's one exception). A memory that
+        pointed at it keeps a version row of the cleared pointer. NotFound for an unknown key;
+        a tombstoned memory can be purged too."""
+        erased = self.store.purge_memory(persona, key, now=self.clock.now())
+        logger.info("memory_purge persona=%s key=%s (%d erased)", persona, key, erased.memories)

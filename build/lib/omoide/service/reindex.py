@@ -1,0 +1,140 @@
+"""Embedder safety: one embedding model per data folder, and ``omoide reindex`` to change it.
+
+Cosine similarity between vectors of two models means nothing, so a folder records the model
+(id and dimension) its vectors come from. Opening it with another model is refused with a
+message naming both (:func:`check_embedder`); :class:`ReindexService` re-embeds memories,
+session events and episodes with the configured model and then records it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from omoide.clock import Clock
+from omoide.embed.base import Embedder
+from omoide.engine.attachments import turn_text
+from omoide.errors import EmbedderMismatch
+from omoide.service.sessions import EPISODE_EMBED_CHARS, turn_passage
+from omoide.store.sqlite.store import SqliteStore
+from omoide.store.sqlite.vector_models import VECTOR_TABLES, StaleRow, VectorModels, VectorTable
+
+__all__ = ["ReindexPlan", "ReindexService", "check_embedder"]
+
+logger = logging.getLogger(__name__)
+
+
+def _mismatch(found: list[str], embedder: Embedder) -> EmbedderMismatch:
+    made_by = " and ".join(found)
+    return EmbedderMismatch(
+        f"this data folder's vectors were made by {made_by}, but the configured embedder is "
+        f"{embedder.model_id} ({embedder.dim} dimensions). Run `omoide reindex` with the new "
+        "embedder configured to re-embed every persona (stop the server first), or configure "
+        "the embedder the folder was made with (OMOIDE_EMBEDDER).",
+        configured=embedder.model_id, recorded=found)
+
+
+def check_embedder(store: SqliteStore, embedder: Embedder, clock: Clock) -> None:
+    """Refuse (EmbedderMismatch) a folder whose vectors come from another model.
+
+    A folder with a record must match it (model id and dimension). A folder without one (new,
+    or made before the record existed) gets the configured embedder recorded, unless a stored
+    vector carries another model id.
+    """
+    models = VectorModels(store.db)
+    recorded = models.recorded()
+    if recorded is not None:
+        if (recorded.model_id, recorded.dim) != (embedder.model_id, embedder.dim):
+            raise _mismatch([f"{recorded.model_id} ({recorded.dim} dimensions)"], embedder)
+        return
+    others = sorted(m for m in models.stored_models() if m != embedder.model_id)
+    if others:
+        raise _mismatch(others, embedder)
+    models.record(embedder.model_id, embedder.dim, now=clock.now())
+    logger.info("data folder records embedder %s (%d dimensions)", embedder.model_id,
+                embedder.dim)
+
+
+def passage(spec: VectorTable, row: StaleRow) -> str:
+    """The text a row was embedded from, exactly as ingestion embeds it."""
+    if spec.name == "events":
+        return turn_passage(row.speaker, turn_text(row.content, row.metadata))
+    if spec.name == "episodes":
+        return row.content[:EPISODE_EMBED_CHARS]
+    return row.content
+
+
+@dataclass(frozen=True)
+class _Work:
+    persona: str
+    persona_id: int
+    spec: VectorTable
+    rows: list[StaleRow]
+
+
+@dataclass
+class ReindexPlan:
+    """What a reindex will re-embed: rows per persona and table."""
+
+    personas: list[str]
+    work: list[_Work] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(len(w.rows) for w in self.work)
+
+    def count(self, name: str) -> int:
+        """Rows to re-embed in one table kind: "memories", "events" or "episodes"."""
+        return sum(len(w.rows) for w in self.work if w.spec.name == name)
+
+
+@dataclass(frozen=True)
+class ReindexReport:
+    reembedded: int
+    recorded: bool  # the configured embedder is now the folder's
+    remaining: dict[str, int]  # other models' vectors still stored (other personas)
+
+
+class ReindexService:
+    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.models = VectorModels(store.db)
+
+    def plan(self, persona: str | None = None) -> ReindexPlan:
+        """The rows of ``persona`` (or of every persona) whose vectors are not the configured
+        model's. NotFound for an unknown persona."""
+        personas = [self.store.get_persona(persona)] if persona is not None \
+            else self.store.list_personas()
+        plan = ReindexPlan(personas=[p.name for p in personas])
+        for p in personas:
+            for spec in VECTOR_TABLES:
+                rows = self.models.stale(spec, p.id, self.embedder.model_id)
+                if rows:
+                    plan.work.append(_Work(p.name, p.id, spec, rows))
+        return plan
+
+    def run(self, plan: ReindexPlan, *, batch: int = 64,
+            on_progress: Callable[[int], None] | None = None) -> ReindexReport:
+        """Re-embed the plan's rows in batches (each batch one transaction, so an interrupted
+        run resumes where it stopped), then record the configured embedder if no vector of
+        another model is left in the folder. ``on_progress(n)`` after each batch of n rows."""
+        done = 0
+        for work in plan.work:
+            for start in range(0, len(work.rows), batch):
+                chunk = work.rows[start : start + batch]
+                vectors = self.embedder.embed_passages([passage(work.spec, r) for r in chunk])
+                self.models.save(work.spec, work.persona_id, [r.id for r in chunk], vectors,
+                                 model_id=self.embedder.model_id)
+                done += len(chunk)
+                if on_progress is not None:
+                    on_progress(len(chunk))
+        remaining = {m: n for m, n in self.models.stored_models().items()
+                     if m != self.embedder.model_id}
+        if not remaining:
+            self.models.record(self.embedder.model_id, self.embedder.dim, now=self.clock.now())
+        logger.info("reindex: %d vector(s) re-embedded with %s%s", done, self.embedder.model_id,
+                    "" if not remaining else f"; {sum(remaining.values())} of other models left")
+        return ReindexReport(reembedded=done, recorded=not remaining, remaining=remaining)

@@ -1,0 +1,327 @@
+"""Episode tier use cases: sessions and their events, incremental segmentation, consolidation.
+
+Trigger / why / outcome:
+- events arrive (HTTP, MCP ``session_record``, chat proxy) → stored idempotently, and a
+  ``session.segment`` job is queued in the same transaction; the reply never waits for it.
+- the job segments only the turns after the last closed episode (closed episodes are never
+  rewritten); every segment but the still-open last one becomes an episode (all of them once
+  the session has ended), with its FTS entry and vector, and queues ``episode.consolidate``.
+- a session ends by ``session_end``, by ``session_begin`` (which ends the persona's other open
+  sessions first) or by the scheduler once it heard no turn for ``session_idle_minutes``; all
+  three queue the same final segmentation, so nothing said is left unconsolidated.
+- consolidation turns an episode into notes through the normal write path (dedup, evolution,
+  classification) with ``source = consolidation``, ``source_ref`` = the episode and provenance
+  to the exact events; profile facts also update the bi-temporal user state.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from omoide.clock import Clock
+from omoide.embed.base import Embedder
+from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
+from omoide.engine.consolidate_types import Consolidator, EventText
+from omoide.engine.segment import SegmentParams, Turn, segment_offline
+from omoide.errors import InvalidInput
+from omoide.model import MemoryKind, NewMemory
+from omoide.service.memories import MemoryService
+from omoide.service.settings import SettingsService
+from omoide.service.validate import check_timestamp
+from omoide.store.sqlite.jobs import enqueue
+from omoide.store.sqlite.sessions import Episode, Event, NewEpisode, NewEvent, Session
+from omoide.store.sqlite.sessions_meta import new_session_id
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = [
+    "CONSOLIDATE_JOB",
+    "EPISODE_EMBED_CHARS",
+    "SEGMENT_JOB",
+    "SessionService",
+    "episode_text",
+    "turn_passage",
+]
+
+logger = logging.getLogger(__name__)
+
+SEGMENT_JOB = "session.segment"
+CONSOLIDATE_JOB = "episode.consolidate"
+
+ROLES = ("user", "assistant", "other")
+MAX_EVENTS_PER_BATCH = 1000
+MAX_EVENT_CHARS = 50_000
+EPISODE_EMBED_CHARS = 2000
+_KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
+         "profile": MemoryKind.PROFILE}
+
+
+def turn_passage(speaker: str, text: str) -> str:
+    """What a turn's vector is embedded from (ingestion and reindex alike)."""
+    return f"{speaker}: {text}"
+
+
+def episode_text(events: list[Event]) -> str:
+    """An episode as text: a date header, then one ``Speaker: text`` line per turn (an image
+    caption from the event's metadata follows the words)."""
+    header = f"[{events[0].timestamp.date().isoformat()}]" if events else ""
+    return "\n".join([header, *(f"{e.speaker}: {e.text}" for e in events)])
+
+
+class SessionService:
+    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+                 settings: SettingsService, memories: MemoryService,
+                 consolidator_for: Callable[[Any], Consolidator],
+                 update_user_state: Callable[[str, dict[str, str]], Any] | None = None,
+                 on_enqueue: Callable[[], None] | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.settings = settings
+        self.memories = memories
+        self.consolidator_for = consolidator_for
+        self.update_user_state = update_user_state
+        self.on_enqueue = on_enqueue
+
+    # -- recording -----------------------------------------------------------------------
+
+    def open(self, persona: str, *, session_id: Any = None, started_at: Any = None
+             ) -> tuple[Session, bool]:
+        """Open a session (idempotent for an existing id); returns (session, created)."""
+        if session_id is None:
+            session_id = new_session_id()
+        if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
+            raise InvalidInput("session_id must be a string of 1-128 characters",
+                               field="session_id")
+        start = check_timestamp(started_at, "started_at") or self.clock.now()
+        return self.store.sessions(persona).open(session_id, started_at=start)
+
+    def record(self, persona: str, session_id: str, events: Any) -> tuple[int, int]:
+        """Append events (idempotent by external_id) and queue segmentation."""
+        store = self.store.sessions(persona)
+        session = store.get(session_id)
+        clean = self._check_events(events)
+        now = self.clock.now()
+
+        def queue(conn: sqlite3.Connection) -> None:
+            self._queue(conn, store.persona_id, SEGMENT_JOB,
+                        {"session_id": session_id, "final": session.ended_at is not None})
+
+        accepted, duplicates = store.add_events(session, clean, now=now, after=queue)
+        if accepted and self.on_enqueue:
+            self.on_enqueue()
+        return accepted, duplicates
+
+    def end(self, persona: str, session_id: str) -> Session:
+        """Close the session: its last segment becomes an episode too; consolidation follows."""
+        store = self.store.sessions(persona)
+        session = store.get(session_id)
+
+        def queue(conn: sqlite3.Connection) -> None:
+            self._queue(conn, store.persona_id, SEGMENT_JOB,
+                        {"session_id": session_id, "final": True})
+
+        ended = store.end(session, now=self.clock.now(), after=queue)
+        if self.on_enqueue:
+            self.on_enqueue()
+        return ended
+
+    def end_open(self, persona: str) -> list[str]:
+        """End every open session of the persona (``session_begin`` does this first), with the
+        same effect as :meth:`end`; returns their ids."""
+        return self._end_where(persona, idle_since=None)
+
+    def end_idle(self, persona: str) -> list[str]:
+        """End the persona's sessions that heard no turn for ``session_idle_minutes``."""
+        minutes = self.settings.get(persona).session_idle_minutes
+        if minutes <= 0:
+            return []
+        return self._end_where(persona, idle_since=self.clock.now() - timedelta(minutes=minutes))
+
+    def end_idle_sessions(self) -> int:
+        """The scheduler's sweep over every persona (one indexed query each); returns how many
+        sessions it ended."""
+        ended = 0
+        for persona in self.store.list_personas():
+            ids = self.end_idle(persona.name)
+            if ids:
+                logger.info("ended %d idle session(s) persona=%s", len(ids), persona.name)
+            ended += len(ids)
+        return ended
+
+    def _end_where(self, persona: str, *, idle_since: datetime | None) -> list[str]:
+        store = self.store.sessions(persona)
+
+        def queue(conn: sqlite3.Connection, session_id: str) -> None:
+            self._queue(conn, store.persona_id, SEGMENT_JOB,
+                        {"session_id": session_id, "final": True})
+
+        ended = store.end_open(idle_since=idle_since, after=queue)
+        if ended and self.on_enqueue:
+            self.on_enqueue()
+        return ended
+
+    def get(self, persona: str, session_id: str) -> Session:
+        return self.store.sessions(persona).get(session_id)
+
+    def episodes(self, persona: str, session_id: str) -> list[tuple[Episode, list[str]]]:
+        """The session's episodes with the keys of the notes consolidated from each."""
+        store = self.store.sessions(persona)
+        return [(ep, store.notes_of_episode(ep.id))
+                for ep in store.episodes_of(store.get(session_id))]
+
+    def _queue(self, conn: sqlite3.Connection, persona_id: int, kind: str,
+               payload: dict[str, Any]) -> None:
+        enqueue(conn, kind=kind, persona_id=persona_id, payload=payload, now=self.clock.now())
+
+    def _check_events(self, events: Any) -> list[NewEvent]:
+        if not isinstance(events, list) or not events:
+            raise InvalidInput("events must be a non-empty list", field="events")
+        if len(events) > MAX_EVENTS_PER_BATCH:
+            raise InvalidInput(f"at most {MAX_EVENTS_PER_BATCH} events per request",
+                               field="events")
+        return [self._check_event(e, i) for i, e in enumerate(events)]
+
+    def _check_event(self, event: Any, i: int) -> NewEvent:
+        where = f"events[{i}]"
+        if not isinstance(event, dict):
+            raise InvalidInput(f"{where} must be an object", field=where)
+        unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id",
+                                "metadata"}
+        if unknown:
+            raise InvalidInput(f"{where} has unknown field(s) {', '.join(sorted(unknown))}",
+                               field=where)
+        speaker, content = event.get("speaker"), event.get("content")
+        if not isinstance(speaker, str) or not speaker.strip() or len(speaker) > 200:
+            raise InvalidInput(f"{where}.speaker must be a non-empty string (≤ 200 characters)",
+                               field=f"{where}.speaker")
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInput(f"{where}.content must be a non-empty string",
+                               field=f"{where}.content")
+        if len(content) > MAX_EVENT_CHARS:
+            raise InvalidInput(f"{where}.content is over {MAX_EVENT_CHARS:,} characters",
+                               field=f"{where}.content")
+        role = event.get("role", "user")
+        if role not in ROLES:
+            raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}",
+                               field=f"{where}.role")
+        external_id = event.get("external_id")
+        if external_id is not None and (not isinstance(external_id, str | int)
+                                        or len(str(external_id)) > 200):
+            raise InvalidInput(f"{where}.external_id must be a string (≤ 200 characters)",
+                               field=f"{where}.external_id")
+        metadata = event.get("metadata")
+        if metadata is not None and not isinstance(metadata, dict):
+            raise InvalidInput(f"{where}.metadata must be an object", field=f"{where}.metadata")
+        caption = (metadata or {}).get(IMAGE_CAPTION)
+        if caption is not None and (not isinstance(caption, str)
+                                    or len(caption) > MAX_CAPTION_CHARS):
+            raise InvalidInput(f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
+                               f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+                               field=f"{where}.metadata.{IMAGE_CAPTION}")
+        timestamp = check_timestamp(event.get("timestamp"), f"{where}.timestamp")
+        return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
+                        timestamp=timestamp or self.clock.now(),
+                        external_id=None if external_id is None else str(external_id),
+                        metadata=metadata)
+
+    # -- background work -----------------------------------------------------------------
+
+    def segment(self, persona: str, session_id: str, *, final: bool) -> list[int]:
+        """Cut the turns after the last closed episode into episodes; returns new episode ids."""
+        store = self.store.sessions(persona)
+        session = store.get(session_id)
+        final = final or session.ended_at is not None
+        events = store.events_after(session, session.segmented_upto_seq)
+        if not events:
+            return []
+        vectors = self._event_vectors(persona, events)
+        cfg = self.settings.get(persona)
+        params = SegmentParams(surprise_threshold=cfg.surprise_threshold,
+                               min_turns=cfg.min_segment_turns)
+        turns = [Turn(index=e.seq, speaker=e.speaker, text=e.content, timestamp=e.timestamp)
+                 for e in events]
+        segments = segment_offline(turns, vectors, params=params, final=final)
+        closed = segments if final else segments[:-1]
+        if not closed:
+            return []
+        by_seq = {e.seq: e for e in events}
+        drafts = []
+        # The first segment of this run continues the segment a previous run left open.
+        first = replace(closed[0], boundary_reason=session.open_reason,
+                        surprise=session.open_surprise)
+        for seg in (first, *closed[1:]):
+            members = [by_seq[s] for s in range(seg.start, seg.end + 1) if s in by_seq]
+            text = episode_text(members)
+            drafts.append(NewEpisode(
+                first_seq=seg.start, last_seq=seg.end, content=text, topic=seg.topic,
+                surprise=seg.surprise, boundary_reason=str(seg.boundary_reason),
+                vector=self.embedder.embed_passages([text[:EPISODE_EMBED_CHARS]])[0]))
+
+        def queue(conn: sqlite3.Connection, ids: list[int]) -> None:
+            if cfg.episode_consolidation_enabled:
+                for episode_id in ids:
+                    self._queue(conn, store.persona_id, CONSOLIDATE_JOB,
+                                {"episode_id": episode_id})
+
+        still_open = segments[-1] if not final else None
+        ids = store.add_episodes(
+            session, drafts, expected_upto=session.segmented_upto_seq, now=self.clock.now(),
+            open_reason=str(still_open.boundary_reason) if still_open else "start",
+            open_surprise=still_open.surprise if still_open else 0.0, after=queue)
+        logger.info("segmented session %s persona=%s: %d episode(s)", session_id, persona,
+                    len(ids))
+        if self.on_enqueue:
+            self.on_enqueue()
+        return ids
+
+    def _event_vectors(self, persona: str, events: list[Event]) -> np.ndarray:
+        """Passage vectors of the events, embedding (and storing) only the missing ones."""
+        store = self.store.sessions(persona)
+        known = store.event_vectors([e.id for e in events])
+        missing = [e for e in events if e.id not in known]
+        if missing:
+            fresh = self.embedder.embed_passages([turn_passage(e.speaker, e.text)
+                                                  for e in missing])
+            store.save_event_vectors(missing, fresh)
+            known.update({e.id: v for e, v in zip(missing, fresh, strict=True)})
+        return np.stack([known[e.id] for e in events]).astype(np.float32)
+
+    def consolidate(self, persona: str, episode_id: int) -> int:
+        """Turn one closed episode into notes (normal write path); returns notes created."""
+        store = self.store.sessions(persona)
+        episode = store.get_episode(episode_id)
+        if episode.consolidated_at is not None:
+            return 0
+        events = store.events_of_episode(episode_id)
+        cfg = self.settings.get(persona)
+        result = self.consolidator_for(cfg).consolidate(
+            [EventText(event_id=e.id, speaker=e.speaker, role=e.role, text=e.content,
+                       timestamp=e.timestamp, image_caption=image_caption(e.metadata))
+             for e in events])
+        when = {e.id: e.timestamp for e in events}
+        created = 0
+        for note in result.notes:
+            said_at = max((when[i] for i in note.source_event_ids if i in when),
+                          default=episode.ended_at)
+            new = NewMemory(content=note.content, kind=_KIND.get(str(note.kind), MemoryKind.FACT),
+                            importance=note.importance, tags=note.tags, source="consolidation",
+                            source_ref=str(episode_id), source_event_ids=note.source_event_ids,
+                            created_at=min(said_at, self.clock.now()))
+            outcome = self.memories.create(persona, new, changed_by="consolidation")
+            created += outcome.status == "created"
+        if result.profile and self.update_user_state is not None:
+            latest: dict[str, str] = {}
+            for update in result.profile:
+                latest[update.key] = update.value
+            self.update_user_state(persona, latest)
+        store.mark_consolidated(episode_id, now=self.clock.now())
+        logger.info("consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
+                    episode_id, persona, created, len(result.profile))
+        return created

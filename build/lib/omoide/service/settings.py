@@ -1,0 +1,32 @@
+"""Per-persona runtime settings: stored overrides merged over the process defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omoide.config import PersonaSettings, merge_persona_settings, validate_setting_patch
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["SettingsService"]
+
+
+class SettingsService:
+    def __init__(self, store: SqliteStore, defaults: PersonaSettings) -> None:
+        self.store = store
+        self.defaults = defaults
+
+    def get(self, persona: str) -> PersonaSettings:
+        return merge_persona_settings(self.defaults, self.store.persona_settings(persona))
+
+    def update(self, persona: str, patch: dict[str, Any]) -> PersonaSettings:
+        """Validate and store overrides (``null`` resets one to its default); returns the
+        effective settings."""
+        resets = {k: None for k, v in patch.items() if v is None}
+        clean = validate_setting_patch({k: v for k, v in patch.items() if v is not None})
+        # a reset must still name a known setting (its default is always valid)
+        validate_setting_patch({k: getattr(self.defaults, k, None) for k in resets})
+        self.store.update_persona_settings(persona, {**clean, **resets})
+        return self.get(persona)
+
+    def overrides(self, persona: str) -> dict[str, Any]:
+        return self.store.persona_settings(persona)

@@ -1,0 +1,159 @@
+"""Bi-temporal state use cases: what the persona knows about the user, and its own state.
+
+User state (spec §Bi-temporal User State Tracking) holds facts such as ``name``, ``nickname``
+and ``preferred_address``; persona state holds ``emotion``, ``emotion_intensity``, ``mood``,
+``current_activity`` and ``goals``. Both accept other keys too. A change closes the current value
+and opens the new one in one transaction; an unchanged value writes nothing. This module
+validates and delegates; SQL lives in ``store/sqlite/state.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from omoide.clock import Clock
+from omoide.errors import InvalidInput
+from omoide.service.validate import check_timestamp
+from omoide.store.sqlite.state import StateEntry, StateKind
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = [
+    "MAX_KEYS_PER_UPDATE",
+    "MAX_VALUE_CHARS",
+    "PERSONA_STATE_KEYS",
+    "USER_STATE_KEYS",
+    "StateChanges",
+    "StateEntry",
+    "StateKind",
+    "StateService",
+    "check_state_key",
+]
+
+USER_STATE_KEYS = ("name", "nickname", "preferred_address")
+PERSONA_STATE_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
+MAX_VALUE_CHARS = 2000
+MAX_KEYS_PER_UPDATE = 50
+_KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_FIELD = {StateKind.USER: "user_info", StateKind.PERSONA: "persona_state"}
+
+
+@dataclass(frozen=True)
+class StateChanges:
+    """The keys an update actually changed, per kind (unchanged values are not listed)."""
+
+    user: list[str]
+    persona: list[str]
+
+
+def check_state_key(key: Any, *, field: str = "key") -> str:
+    if not isinstance(key, str) or not _KEY.match(key):
+        raise InvalidInput(f"state key {key!r} is invalid: use 1-64 letters, digits, '_' or '-'",
+                           field=field)
+    return key
+
+
+def _check_value(key: str, value: Any, field: str) -> str:
+    """A non-empty string of at most 2000 characters; numbers are kept as their text."""
+    where = f"{field}.{key}"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise InvalidInput(f"{where} must be a finite number, got {value!r}", field=where)
+        value = repr(value) if isinstance(value, float) else str(value)
+    if not isinstance(value, str):
+        raise InvalidInput(f"{where} must be a string (join several goals with '; '), "
+                           f"got {type(value).__name__}", field=where)
+    value = value.strip()
+    if not value:
+        raise InvalidInput(f"{where} must not be empty", field=where)
+    if len(value) > MAX_VALUE_CHARS:
+        raise InvalidInput(f"{where} is {len(value):,} characters; the limit is "
+                           f"{MAX_VALUE_CHARS:,}", field=where)
+    if key == "emotion_intensity":
+        _check_intensity(value, where)
+    return value
+
+
+def _check_intensity(value: str, where: str) -> None:
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not 0.0 <= number <= 1.0:
+        raise InvalidInput(f"{where} must be a number between 0 and 1, got {value!r}",
+                           field=where)
+
+
+def _check_map(values: Any, kind: StateKind) -> dict[str, str]:
+    field = _FIELD[kind]
+    if not isinstance(values, Mapping):
+        raise InvalidInput(f"{field} must be a JSON object of key → value", field=field)
+    if len(values) > MAX_KEYS_PER_UPDATE:
+        raise InvalidInput(f"{field} has {len(values)} keys; the limit is "
+                           f"{MAX_KEYS_PER_UPDATE} per update", field=field)
+    return {check_state_key(k, field=field): _check_value(k, v, field) for k, v in values.items()}
+
+
+class StateService:
+    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    # -- user state ----------------------------------------------------------------------
+
+    def get_current_user_state(self, persona: str) -> dict[str, str]:
+        return self.current(persona, StateKind.USER)
+
+    def get_user_state_history(self, persona: str, key: Any, at: Any = None
+                               ) -> list[StateEntry]:
+        return self.history(persona, StateKind.USER, key, at)
+
+    def update_user_state(self, persona: str, values: Any) -> list[str]:
+        return self.update(persona, user=values).user
+
+    # -- persona state -------------------------------------------------------------------
+
+    def get_current_persona_state(self, persona: str) -> dict[str, str]:
+        return self.current(persona, StateKind.PERSONA)
+
+    def get_persona_state_history(self, persona: str, key: Any, at: Any = None
+                                  ) -> list[StateEntry]:
+        return self.history(persona, StateKind.PERSONA, key, at)
+
+    def update_persona_state(self, persona: str, values: Any) -> list[str]:
+        return self.update(persona, persona_state=values).persona
+
+    # -- both ----------------------------------------------------------------------------
+
+    def update(self, persona: str, *, user: Any = None, persona_state: Any = None
+               ) -> StateChanges:
+        """Validate both maps first, then write every change in ONE transaction."""
+        changes: dict[StateKind, dict[str, str]] = {}
+        if user is not None:
+            changes[StateKind.USER] = _check_map(user, StateKind.USER)
+        if persona_state is not None:
+            changes[StateKind.PERSONA] = _check_map(persona_state, StateKind.PERSONA)
+        state = self.store.state(persona)
+        changed = state.apply(changes, now=self.clock.now()) if changes else {}
+        return StateChanges(user=changed.get(StateKind.USER, []),
+                            persona=changed.get(StateKind.PERSONA, []))
+
+    def current(self, persona: str, kind: StateKind) -> dict[str, str]:
+        """The current value of every key."""
+        return {k: e.value for k, e in self.store.state(persona).current(kind).items()}
+
+    def history(self, persona: str, kind: StateKind, key: Any, at: Any = None
+                ) -> list[StateEntry]:
+        """Oldest first; with ``at`` (ISO time), only the row valid then (or nothing)."""
+        if key is None or key == "":
+            raise InvalidInput("key is required, e.g. key=name", field="key")
+        key = check_state_key(key)
+        state = self.store.state(persona)
+        when = check_timestamp(at, "at") if at not in (None, "") else None
+        if when is None:
+            return state.history(kind, key)
+        entry = state.valid_at(kind, key, when)
+        return [] if entry is None else [entry]

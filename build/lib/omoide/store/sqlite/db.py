@@ -1,0 +1,148 @@
+"""SQLite connections: WAL, busy timeout, foreign keys, one writer at a time.
+
+Each thread gets its own connection (sqlite3 connections are not shared across threads). Writes
+go through :meth:`Database.write`, which holds a process-wide lock and runs ``BEGIN IMMEDIATE`` …
+``COMMIT`` so that a use case is one transaction and writers never deadlock on upgrade.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from omoide.store.sqlite.migrations import apply_migrations
+
+__all__ = ["Database"]
+
+logger = logging.getLogger(__name__)
+
+Tracer = Callable[[str], None]
+
+
+class Database:
+    """One SQLite file. Thread-safe; connections are per thread."""
+
+    def __init__(self, path: Path | str, *, migrate: bool = True, upto: int | None = None) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self._tracer: Tracer | None = None
+        if migrate:
+            apply_migrations(self.conn(), upto=upto)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=30.0)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA busy_timeout = 30000")
+        # Deleted or rewritten content is overwritten with zeros, not left in free space: a
+        # purge can only erase text whose older copies (an edited memory's previous content,
+        # a rewritten FTS row) were not left behind by earlier writes. Debian's SQLite is
+        # built with this on, so every measurement in bench/results already includes its cost.
+        conn.execute("PRAGMA secure_delete = ON")
+        if self._tracer is not None:
+            conn.set_trace_callback(self._tracer)
+        with self._all_lock:
+            self._all.append(conn)
+        return conn
+
+    @property
+    def tracer(self) -> Tracer | None:
+        return self._tracer
+
+    @tracer.setter
+    def tracer(self, tracer: Tracer | None) -> None:
+        """See every statement (tests count queries). Installed only while set: SQLite calls
+        it for each statement FTS5 runs internally too, which costs ~1 ms per search."""
+        self._tracer = tracer
+        with self._all_lock:
+            for conn in self._all:
+                conn.set_trace_callback(tracer)
+
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit mode; reads see the latest commit)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: commit on success, roll back on any exception."""
+        with self._write_lock:
+            conn = self.conn()
+            if conn.in_transaction:  # nested use inside the same use case
+                yield conn
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def erasing(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction for the user's "forget": the text it deletes leaves the folder.
+
+        ``secure_delete`` (on for every connection) overwrites each deleted cell and freed page
+        with zeros; after the commit a ``TRUNCATE`` checkpoint copies the log into the database
+        file and empties the WAL, whose older frames would otherwise still hold the erased
+        pages. (FTS5 keeps the tokens of deleted rows in its segments: the caller runs
+        ``optimize`` on the indexes it touched, inside this transaction.)
+        """
+        with self._write_lock:
+            conn = self.conn()
+            if conn.in_transaction:
+                raise RuntimeError("an erasing transaction cannot be nested in another write")
+            conn.execute("PRAGMA secure_delete = ON")
+            with self.write() as inner:
+                yield inner
+            self.checkpoint()
+
+    def checkpoint(self, *, attempts: int = 50) -> bool:
+        """Checkpoint the WAL into the database file and truncate it to zero bytes.
+
+        Returns False (and logs) when readers of an older snapshot kept it from finishing
+        within ``attempts`` tries; the busy timeout already waits for writers.
+        """
+        conn = self.conn()
+        for _ in range(attempts):
+            busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return True
+            time.sleep(0.05)
+        logger.warning("WAL checkpoint still busy after %d attempts", attempts)
+        return False
+
+    @contextlib.contextmanager
+    def trace(self) -> Iterator[list[str]]:
+        """Collect every statement run while the block executes (tests count queries)."""
+        seen: list[str] = []
+        previous = self.tracer
+        self.tracer = seen.append
+        try:
+            yield seen
+        finally:
+            self.tracer = previous
+
+    def close(self) -> None:
+        with self._all_lock:
+            for conn in self._all:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            self._all.clear()
+        self._local = threading.local()

@@ -1,0 +1,213 @@
+"""Hard deletes for the user's "forget" — the one exception to "nothing is lost" (DESIGN §2).
+
+Three things can be erased: one memory (a purge), one conversation (its events, episodes and,
+on request, the notes consolidated from it) and a whole persona. Each is one transaction run
+through :meth:`Database.erasing` (``secure_delete``, then a truncating WAL checkpoint), and each
+runs FTS5 ``optimize`` on the indexes it touched, so the erased text is left nowhere in the data
+folder: not in the tables, not in a version's before-image, not in an FTS segment, not in the
+WAL. What survives is only what the user did not ask to forget; a memory that pointed at an
+erased one (``superseded_by``, ``summary_ref``) has the pointer cleared with a version row.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from omoide.errors import NotFound
+from omoide.model import VersionChange
+from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
+from omoide.store.sqlite.memories import MemoryStore
+
+__all__ = ["Erased", "erase_persona", "erase_session", "purge_memories", "purge_memory"]
+
+_CHUNK = 500
+CHANGED_BY = "forget"
+
+# Children of ``memories`` (deleted before the memories themselves; foreign keys are on).
+_MEMORY_CHILDREN = ("memory_versions", "memory_strength", "memory_vectors", "memory_tags",
+                    "memory_sources")
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What an erasure removed: counts, and the keys of the memories purged by name."""
+
+    memories: int = 0
+    keys: tuple[str, ...] = ()
+    sessions: int = 0
+    events: int = 0
+    episodes: int = 0
+
+
+def _chunks(ids: Sequence[int | str]) -> Iterable[Sequence[int | str]]:
+    for start in range(0, len(ids), _CHUNK):
+        yield ids[start : start + _CHUNK]
+
+
+def _run_in(conn: sqlite3.Connection, sql: str, ids: Sequence[int | str],
+            *params: object) -> None:
+    """Run ``sql`` (with ``{marks}`` for an IN list, after ``params``) over ``ids`` in chunks."""
+    for chunk in _chunks(ids):
+        conn.execute(sql.format(marks=",".join("?" * len(chunk))), (*params, *chunk))
+
+
+def _ids(conn: sqlite3.Connection, sql: str, *params: object) -> list[int]:
+    return [int(r[0]) for r in conn.execute(sql, params)]
+
+
+def _delete_jobs(conn: sqlite3.Connection, persona_id: int, field: str,
+                 values: Sequence[int | str]) -> None:
+    """Queued (or finished) jobs whose payload names one of ``values`` under ``field``."""
+    _run_in(conn, "DELETE FROM jobs WHERE persona_id = ? AND "
+                  f"CAST(json_extract(payload, '$.{field}') AS TEXT) IN ({{marks}})",
+            [str(v) for v in values], persona_id)
+
+
+def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequence[int], *,
+                   now: datetime) -> list[str]:
+    """Erase memories of ``memories``' persona inside an erasing transaction; returns keys.
+
+    Removes each memory with every version, link (both directions), tag, source, vector, FTS
+    row and job naming it. A surviving memory that pointed at one of them loses the pointer,
+    with a version row (its before-image holds the erased memory's key, never its text).
+    """
+    ids = sorted(set(ids))
+    if not ids:
+        return []
+    keys: list[str] = []
+    for chunk in _chunks(ids):
+        keys += [r[0] for r in conn.execute(
+            f"SELECT key FROM memories WHERE persona_id = ? AND id IN "
+            f"({','.join('?' * len(chunk))})", (memories.persona_id, *chunk))]
+    doomed = set(ids)
+    for column in ("superseded_by", "summary_ref"):
+        pointing: list[int] = []
+        for chunk in _chunks(keys):
+            pointing += _ids(conn, f"SELECT id FROM memories WHERE persona_id = ? AND {column} "
+                                   f"IN ({','.join('?' * len(chunk))})",
+                             memories.persona_id, *chunk)
+        for other in pointing:
+            if other not in doomed:
+                memories.versioned_update(conn, other, {column: None}, now=now,
+                                          change=VersionChange.UPDATE, changed_by=CHANGED_BY)
+    _run_in(conn, "DELETE FROM memory_links WHERE a IN ({marks})", ids)
+    _run_in(conn, "DELETE FROM memory_links WHERE b IN ({marks})", ids)
+    for table in _MEMORY_CHILDREN:
+        _run_in(conn, f"DELETE FROM {table} WHERE memory_id IN ({{marks}})", ids)
+    MEMORY_FTS.unindex(conn, ids)
+    _delete_jobs(conn, memories.persona_id, "key", keys)
+    _run_in(conn, "DELETE FROM memories WHERE persona_id = ? AND id IN ({marks})", ids,
+            memories.persona_id)
+    MEMORY_FTS.optimize(conn)
+    memories.drop_from_index(conn, ids)
+    return keys
+
+
+def purge_memory(db: Database, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
+    """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
+    with db.erasing() as conn:
+        keys = purge_memories(conn, memories, [memories.id_of(key)], now=now)
+    return Erased(memories=len(keys), keys=tuple(keys))
+
+
+def erase_session(db: Database, memories: MemoryStore, session_id: str, *, with_notes: bool,
+                  now: datetime) -> Erased:
+    """Erase one conversation: its events, their FTS rows and vectors, its episodes and the
+    session itself; with ``with_notes`` also the notes consolidated from it (found exactly by
+    provenance: their source events, or their source episode). Notes that are kept lose their
+    provenance to the erased turns. NotFound for an unknown session."""
+    persona_id = memories.persona_id
+    with db.erasing() as conn:
+        row = conn.execute("SELECT id FROM sessions WHERE persona_id = ? AND session_id = ?",
+                           (persona_id, session_id)).fetchone()
+        if row is None:
+            raise NotFound(f"no session {session_id!r} for persona {memories.persona!r}",
+                           persona=memories.persona, session_id=session_id)
+        pk = int(row[0])
+        events = _ids(conn, "SELECT id FROM session_events WHERE session_pk = ?", pk)
+        episodes = _ids(conn, "SELECT id FROM episodes WHERE session_pk = ?", pk)
+        episode_refs = [str(e) for e in episodes]
+        purged: list[str] = []
+        if with_notes:
+            notes: list[int] = []
+            for chunk in _chunks(events):
+                notes += _ids(conn, "SELECT DISTINCT memory_id FROM memory_sources WHERE "
+                                    f"event_id IN ({','.join('?' * len(chunk))})", *chunk)
+            for chunk in _chunks(episode_refs):
+                notes += _ids(conn, "SELECT id FROM memories WHERE persona_id = ? AND "
+                                    f"source_ref IN ({','.join('?' * len(chunk))})",
+                              persona_id, *chunk)
+            purged = purge_memories(conn, memories, notes, now=now)
+        _run_in(conn, "DELETE FROM memory_sources WHERE event_id IN ({marks})", events)
+        _run_in(conn, "UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND "
+                      "source_ref IN ({marks})", episode_refs, persona_id)
+        _erase_episode_tier(conn, events, episodes)
+        conn.execute("DELETE FROM sessions WHERE id = ?", (pk,))
+        _delete_jobs(conn, persona_id, "session_id", [session_id])
+        _delete_jobs(conn, persona_id, "episode_id", episodes)
+        conn.execute("UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
+                     (persona_id,))
+    return Erased(memories=len(purged), keys=tuple(purged), sessions=1, events=len(events),
+                  episodes=len(episodes))
+
+
+def _erase_episode_tier(conn: sqlite3.Connection, events: Sequence[int],
+                        episodes: Sequence[int]) -> None:
+    """Episodes, events, their vectors and FTS rows (episodes first: they name their events)."""
+    EVENT_FTS.unindex(conn, events)
+    EPISODE_FTS.unindex(conn, episodes)
+    _run_in(conn, "DELETE FROM episode_vectors WHERE episode_id IN ({marks})", episodes)
+    _run_in(conn, "DELETE FROM episodes WHERE id IN ({marks})", episodes)
+    _run_in(conn, "DELETE FROM event_vectors WHERE event_id IN ({marks})", events)
+    _run_in(conn, "DELETE FROM session_events WHERE id IN ({marks})", events)
+    EVENT_FTS.optimize(conn)
+    EPISODE_FTS.optimize(conn)
+
+
+def erase_persona(db: Database, persona_id: int, name: str) -> Erased:
+    """Erase a persona and every row keyed by it, in every table (its API keys included).
+
+    Tables are known by name where the order matters (children before parents); then every
+    other table with a ``persona_id`` or ``persona`` column is swept, so a table added later is
+    not forgotten.
+    """
+    with db.erasing() as conn:
+        memory_ids = _ids(conn, "SELECT id FROM memories WHERE persona_id = ?", persona_id)
+        events = _ids(conn, "SELECT id FROM session_events WHERE persona_id = ?", persona_id)
+        episodes = _ids(conn, "SELECT id FROM episodes WHERE persona_id = ?", persona_id)
+        sessions = conn.execute("SELECT COUNT(*) FROM sessions WHERE persona_id = ?",
+                                (persona_id,)).fetchone()[0]
+        _run_in(conn, "DELETE FROM memory_links WHERE a IN ({marks})", memory_ids)
+        _run_in(conn, "DELETE FROM memory_links WHERE b IN ({marks})", memory_ids)
+        for table in _MEMORY_CHILDREN:
+            _run_in(conn, f"DELETE FROM {table} WHERE memory_id IN ({{marks}})", memory_ids)
+        _run_in(conn, "DELETE FROM memory_sources WHERE event_id IN ({marks})", events)
+        MEMORY_FTS.unindex(conn, memory_ids)
+        MEMORY_FTS.optimize(conn)
+        _erase_episode_tier(conn, events, episodes)
+        for table in ("sessions", "memories"):
+            conn.execute(f"DELETE FROM {table} WHERE persona_id = ?", (persona_id,))
+        for table, column in _persona_columns(conn):
+            conn.execute(f"DELETE FROM {table} WHERE {column} = ?",
+                         (persona_id if column == "persona_id" else name,))
+        conn.execute("DELETE FROM personas WHERE id = ?", (persona_id,))
+    return Erased(memories=len(memory_ids), sessions=int(sessions), events=len(events),
+                  episodes=len(episodes))
+
+
+def _persona_columns(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(table, column) for every ordinary table keyed by a persona id or name."""
+    found = []
+    tables = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'personas' "
+        "AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
+    for table in tables:
+        columns = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
+        for column in ("persona_id", "persona"):
+            if column in columns:
+                found.append((table, column))
+    return found

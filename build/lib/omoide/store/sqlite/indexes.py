@@ -1,0 +1,17 @@
+"""The FTS indexes Omoide keeps: one for notes, one for episodes (2-tier retrieval)."""
+
+from __future__ import annotations
+
+from omoide.store.sqlite.fts import FtsIndex
+
+__all__ = ["EPISODE_FTS", "EVENT_FTS", "MEMORY_FTS"]
+
+# Tombstoned memories are unindexed on delete; the filter keeps the rule explicit anyway.
+MEMORY_FTS = FtsIndex(name="memories", base_table="memories", content_col="content",
+                      persona_col="persona_id", filter_sql="b.status = 'active'")
+EPISODE_FTS = FtsIndex(name="episodes", base_table="episodes", content_col="content",
+                       persona_col="persona_id")
+# Turn-level index of the raw log: episode search finds the turns (of closed episodes and of
+# sessions still open), then shows them with their neighbours.
+EVENT_FTS = FtsIndex(name="session_events", base_table="session_events", content_col="content",
+                     persona_col="persona_id")

@@ -1,0 +1,399 @@
+"""The Episode tier's storage for one persona: sessions, their events, episodes, event vectors.
+
+Every query carries ``persona_id = ?``. Events are idempotent per (session, external_id).
+Episodes are written with their events' episode ids, FTS rows and vectors in one transaction,
+guarded by the session's ``segmented_upto_seq`` so two segmenters can never both cut the same
+turns (the loser's transaction is refused and its job retried).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from omoide.clock import iso
+from omoide.engine.attachments import turn_text
+from omoide.errors import Conflict, NotFound
+from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.fts import KeywordHit
+from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
+from omoide.store.sqlite.rows import dt, dt_or_none
+from omoide.store.vectors import VectorIndex, language_of
+
+__all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
+
+AfterWrite = Callable[[sqlite3.Connection], None]
+
+
+@dataclass(frozen=True)
+class Session:
+    pk: int
+    session_id: str
+    started_at: datetime
+    ended_at: datetime | None
+    segmented_upto_seq: int
+    open_reason: str  # why the still-open segment (after segmented_upto_seq) was opened
+    open_surprise: float
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    speaker: str
+    role: str
+    content: str
+    timestamp: datetime
+    external_id: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    session_id: str
+    seq: int
+    speaker: str
+    role: str
+    content: str  # the words as posted
+    timestamp: datetime
+    external_id: str | None
+    episode_id: int | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The turn as text wherever text is used: its words, then an image caption."""
+        return turn_text(self.content, self.metadata)
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    first_seq: int
+    last_seq: int
+    content: str
+    topic: str
+    surprise: float
+    boundary_reason: str
+    vector: np.ndarray
+
+
+@dataclass(frozen=True)
+class Episode:
+    id: int
+    session_id: str
+    first_event_id: int
+    last_event_id: int
+    first_seq: int
+    last_seq: int
+    content: str
+    topic: str
+    surprise: float
+    boundary_reason: str
+    started_at: datetime
+    ended_at: datetime
+    consolidated_at: datetime | None
+
+
+SELECT_EVENT = """
+SELECT e.*, s.session_id AS sid FROM session_events e JOIN sessions s ON s.id = e.session_pk
+"""
+SELECT_EPISODE = """
+SELECT ep.*, s.session_id AS sid FROM episodes ep JOIN sessions s ON s.id = ep.session_pk
+"""
+
+SELECT_OPEN = "SELECT id, session_id FROM sessions WHERE persona_id = ? AND ended_at IS NULL"
+# Served by the partial index sessions_open_idle (its expression, verbatim).
+SELECT_IDLE = SELECT_OPEN + " AND COALESCE(last_event_at, started_at) <= ?"
+
+
+def _session(row: sqlite3.Row) -> Session:
+    return Session(pk=row["id"], session_id=row["session_id"], started_at=dt(row["started_at"]),
+                   ended_at=dt_or_none(row["ended_at"]),
+                   segmented_upto_seq=row["segmented_upto_seq"],
+                   open_reason=row["open_reason"], open_surprise=row["open_surprise"])
+
+
+def _event(row: sqlite3.Row) -> Event:
+    return Event(id=row["id"], session_id=row["sid"], seq=row["seq"], speaker=row["speaker"],
+                 role=row["role"], content=row["content"], timestamp=dt(row["timestamp"]),
+                 external_id=row["external_id"], episode_id=row["episode_id"],
+                 metadata=json.loads(row["metadata"] or "{}"))
+
+
+def _episode(row: sqlite3.Row) -> Episode:
+    return Episode(
+        id=row["id"], session_id=row["sid"], first_event_id=row["first_event_id"],
+        last_event_id=row["last_event_id"], first_seq=row["first_seq"],
+        last_seq=row["last_seq"], content=row["content"], topic=row["topic"],
+        surprise=row["surprise"], boundary_reason=row["boundary_reason"],
+        started_at=dt(row["started_at"]), ended_at=dt(row["ended_at"]),
+        consolidated_at=dt_or_none(row["consolidated_at"]))
+
+
+class SessionStore:
+    def __init__(self, db: Database, persona_id: int, persona: str, model_id: str,
+                 dim: int) -> None:
+        self.db = db
+        self.persona_id = persona_id
+        self.persona = persona
+        self.model_id = model_id
+        self.dim = dim
+        self._index: VectorIndex | None = None
+        self._index_lock = threading.Lock()
+
+    # -- sessions ------------------------------------------------------------------------
+
+    def open(self, session_id: str, *, started_at: datetime,
+             metadata: dict[str, Any] | None = None) -> tuple[Session, bool]:
+        """Create the session, or return the existing one with that id (created=False)."""
+        with self.db.write() as conn:
+            row = conn.execute("SELECT * FROM sessions WHERE persona_id = ? AND session_id = ?",
+                               (self.persona_id, session_id)).fetchone()
+            if row is not None:
+                return _session(row), False
+            conn.execute("INSERT INTO sessions (persona_id, session_id, started_at, metadata) "
+                         "VALUES (?, ?, ?, ?)", (self.persona_id, session_id, iso(started_at),
+                                                 json.dumps(metadata or {}, ensure_ascii=False)))
+        return self.get(session_id), True
+
+    def get(self, session_id: str) -> Session:
+        row = self.db.conn().execute(
+            "SELECT * FROM sessions WHERE persona_id = ? AND session_id = ?",
+            (self.persona_id, session_id)).fetchone()
+        if row is None:
+            raise NotFound(f"no session {session_id!r} for persona {self.persona!r}",
+                           persona=self.persona, session_id=session_id)
+        return _session(row)
+
+    def end(self, session: Session, *, now: datetime, after: AfterWrite | None = None) -> Session:
+        with self.db.write() as conn:
+            conn.execute("UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?",
+                         (iso(now), session.pk))
+            if after is not None:
+                after(conn)
+        return self.get(session.session_id)
+
+    def end_open(self, *, idle_since: datetime | None = None,
+                 after: Callable[[sqlite3.Connection, str], None] | None = None) -> list[str]:
+        """End the persona's open sessions (only those without a turn since ``idle_since``
+        when it is given); returns their ids. ``ended_at`` is the session's last turn (or its
+        start), when the conversation actually stopped. A session is ended once: the update
+        only touches rows still open, and ``after`` runs for those, in the same transaction.
+        """
+        sql, args = SELECT_OPEN, (self.persona_id,)
+        if idle_since is not None:
+            sql, args = SELECT_IDLE, (self.persona_id, iso(idle_since))
+        ended: list[str] = []
+        with self.db.write() as conn:
+            for pk, session_id in conn.execute(sql, args).fetchall():
+                changed = conn.execute(
+                    "UPDATE sessions SET ended_at = MAX(started_at, COALESCE(last_event_at, "
+                    "started_at)) WHERE id = ? AND ended_at IS NULL", (pk,)).rowcount
+                if changed:
+                    ended.append(session_id)
+                    if after is not None:
+                        after(conn, session_id)
+        return ended
+
+    # -- events --------------------------------------------------------------------------
+
+    def add_events(self, session: Session, events: Sequence[NewEvent], *, now: datetime,
+                   after: AfterWrite | None = None) -> tuple[int, int]:
+        """Append events; an (external_id) already in the session is skipped.
+        Returns (accepted, duplicates)."""
+        accepted = 0
+        fresh: list[tuple[int, str]] = []
+        with self.db.write() as conn:
+            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM session_events "
+                               "WHERE session_pk = ?", (session.pk,)).fetchone()[0]
+            for event in events:
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO session_events (session_pk, persona_id, seq, speaker, "
+                    "role, content, timestamp, external_id, metadata, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (session.pk, self.persona_id, seq + 1, event.speaker, event.role,
+                     event.content, iso(event.timestamp), event.external_id,
+                     json.dumps(event.metadata or {}, ensure_ascii=False), iso(now)))
+                if cur.rowcount:
+                    seq += 1
+                    accepted += 1
+                    fresh.append((int(cur.lastrowid or 0),
+                                  turn_text(event.content, event.metadata)))
+            # Turns are keyword-searchable as soon as they are posted, open session or not.
+            EVENT_FTS.index(conn, fresh)
+            if accepted:
+                # The idle clock runs from the later of when a turn was said and when it came.
+                latest = max([now, *(e.timestamp for e in events)])
+                conn.execute("UPDATE sessions SET last_event_at = MAX(COALESCE(last_event_at, ''), "
+                             "?) WHERE id = ?", (iso(latest), session.pk))
+            if accepted and after is not None:
+                after(conn)
+        return accepted, len(events) - accepted
+
+    def events_after(self, session: Session, seq: int) -> list[Event]:
+        rows = self.db.conn().execute(
+            SELECT_EVENT + " WHERE e.session_pk = ? AND e.persona_id = ? AND e.seq > ? "
+            "ORDER BY e.seq", (session.pk, self.persona_id, seq)).fetchall()
+        return [_event(r) for r in rows]
+
+    def events_by_ids(self, ids: Sequence[int]) -> dict[int, Event]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.conn().execute(
+            SELECT_EVENT + f" WHERE +e.persona_id = ? AND e.id IN ({marks})",
+            (self.persona_id, *ids)).fetchall()
+        return {r["id"]: _event(r) for r in rows}
+
+    def events_between(self, session_id: str, first_seq: int, last_seq: int) -> list[Event]:
+        """The session's turns with ``first_seq <= seq <= last_seq``, in order."""
+        rows = self.db.conn().execute(
+            SELECT_EVENT + " WHERE e.persona_id = ? AND s.session_id = ? "
+            "AND e.seq BETWEEN ? AND ? ORDER BY e.seq",
+            (self.persona_id, session_id, first_seq, last_seq)).fetchall()
+        return [_event(r) for r in rows]
+
+    def events_of_episode(self, episode_id: int) -> list[Event]:
+        rows = self.db.conn().execute(
+            SELECT_EVENT + " WHERE e.persona_id = ? AND e.episode_id = ? ORDER BY e.seq",
+            (self.persona_id, episode_id)).fetchall()
+        return [_event(r) for r in rows]
+
+    def event_vectors(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.conn().execute(
+            f"SELECT event_id, vector FROM event_vectors WHERE model_id = ? AND event_id IN "
+            f"({marks})", (self.model_id, *ids)).fetchall()
+        return {r[0]: np.frombuffer(r[1], dtype=np.float32) for r in rows}
+
+    def save_event_vectors(self, events: Sequence[Event], vectors: np.ndarray) -> None:
+        """Store the turns' vectors; they join the turn index (open sessions' turns too)."""
+        if not events:
+            return
+        ids = [e.id for e in events]
+        with self.db.write() as conn:
+            index = self.event_index
+            revision = int(conn.execute(
+                "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ? "
+                "RETURNING event_revision", (self.persona_id,)).fetchone()[0])
+            conn.executemany(
+                "INSERT INTO event_vectors (event_id, model_id, dim, vector) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (event_id) DO UPDATE SET model_id = excluded.model_id, "
+                "dim = excluded.dim, vector = excluded.vector",
+                [(i, self.model_id, self.dim, np.asarray(v, np.float32).tobytes())
+                 for i, v in zip(ids, vectors, strict=True)])
+            index.remove(ids)
+            index.add(ids, np.asarray(vectors, np.float32).reshape(len(ids), self.dim),
+                      [language_of(e.content) for e in events])
+            index.revision = revision
+
+    # -- episodes ------------------------------------------------------------------------
+
+    def add_episodes(self, session: Session, episodes: Sequence[NewEpisode], *,
+                     expected_upto: int, now: datetime, open_reason: str, open_surprise: float,
+                     after: Callable[[sqlite3.Connection, list[int]], None] | None = None
+                     ) -> list[int]:
+        """Persist closed episodes and advance ``segmented_upto_seq``, one transaction."""
+        ids: list[int] = []
+        with self.db.write() as conn:
+            moved = conn.execute(
+                "UPDATE sessions SET segmented_upto_seq = ?, open_reason = ?, open_surprise = ? "
+                "WHERE id = ? AND segmented_upto_seq = ?",
+                (episodes[-1].last_seq, open_reason, open_surprise, session.pk,
+                 expected_upto)).rowcount
+            if not moved:
+                raise Conflict("session was segmented concurrently; retrying",
+                               session_id=session.session_id)
+            for episode in episodes:
+                ids.append(self._insert_episode(conn, session, episode, now))
+            if after is not None:
+                after(conn, ids)
+        return ids
+
+    def _insert_episode(self, conn: sqlite3.Connection, session: Session, episode: NewEpisode,
+                        now: datetime) -> int:
+        span = conn.execute(
+            "SELECT MIN(id), MAX(id), MIN(timestamp), MAX(timestamp) FROM session_events "
+            "WHERE session_pk = ? AND seq BETWEEN ? AND ?",
+            (session.pk, episode.first_seq, episode.last_seq)).fetchone()
+        cur = conn.execute(
+            "INSERT INTO episodes (session_pk, persona_id, first_event_id, last_event_id, "
+            "first_seq, last_seq, content, topic, surprise, boundary_reason, started_at, "
+            "ended_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (session.pk, self.persona_id, span[0], span[1], episode.first_seq, episode.last_seq,
+             episode.content, episode.topic, episode.surprise, episode.boundary_reason, span[2],
+             span[3], iso(now)))
+        episode_id = int(cur.lastrowid or 0)
+        conn.execute("UPDATE session_events SET episode_id = ? WHERE session_pk = ? "
+                     "AND seq BETWEEN ? AND ?",
+                     (episode_id, session.pk, episode.first_seq, episode.last_seq))
+        conn.execute("INSERT INTO episode_vectors (episode_id, model_id, dim, vector) "
+                     "VALUES (?, ?, ?, ?)", (episode_id, self.model_id, self.dim,
+                                             np.asarray(episode.vector, np.float32).tobytes()))
+        EPISODE_FTS.index(conn, [(episode_id, episode.content)])
+        return episode_id
+
+    def get_episode(self, episode_id: int) -> Episode:
+        row = self.db.conn().execute(SELECT_EPISODE + " WHERE ep.id = ? AND ep.persona_id = ?",
+                                     (episode_id, self.persona_id)).fetchone()
+        if row is None:
+            raise NotFound(f"no episode {episode_id} for persona {self.persona!r}",
+                           persona=self.persona)
+        return _episode(row)
+
+    def episodes_of(self, session: Session) -> list[Episode]:
+        rows = self.db.conn().execute(
+            SELECT_EPISODE + " WHERE ep.session_pk = ? ORDER BY ep.first_seq",
+            (session.pk,)).fetchall()
+        return [_episode(r) for r in rows]
+
+    def mark_consolidated(self, episode_id: int, *, now: datetime) -> bool:
+        """Set consolidated_at once; False if it was already set."""
+        with self.db.write() as conn:
+            return bool(conn.execute(
+                "UPDATE episodes SET consolidated_at = ? WHERE id = ? AND persona_id = ? "
+                "AND consolidated_at IS NULL", (iso(now), episode_id, self.persona_id)).rowcount)
+
+    def notes_of_episode(self, episode_id: int) -> list[str]:
+        """Keys of the active memories consolidated from this episode."""
+        return [r[0] for r in self.db.conn().execute(
+            "SELECT key FROM memories WHERE persona_id = ? AND source_ref = ? "
+            "AND status = 'active' ORDER BY id", (self.persona_id, str(episode_id)))]
+
+    # -- episode-tier search -------------------------------------------------------------
+
+    def keyword_events(self, query: str, *, limit: int) -> list[KeywordHit]:
+        return EVENT_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
+                                limit=limit)
+
+    @property
+    def event_index(self) -> VectorIndex:
+        """Vectors of every turn (closed episode or still open); rebuilt when another process
+        changed them (``personas.event_revision``)."""
+        revision = int(self.db.conn().execute(
+            "SELECT event_revision FROM personas WHERE id = ?", (self.persona_id,)).fetchone()[0])
+        with self._index_lock:
+            if self._index is None or self._index.revision != revision:
+                self._index = self._load_index()
+                self._index.revision = revision
+            return self._index
+
+    def _load_index(self) -> VectorIndex:
+        index = VectorIndex(self.dim)
+        rows = self.db.conn().execute(
+            "SELECT v.event_id, v.vector, e.content FROM event_vectors v JOIN session_events e "
+            "ON e.id = v.event_id WHERE e.persona_id = ? AND v.model_id = ?",
+            (self.persona_id, self.model_id)).fetchall()
+        if rows:
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            index.add([r[0] for r in rows], matrix.reshape(len(rows), self.dim),
+                      [language_of(r[2]) for r in rows])
+        return index

@@ -1,0 +1,130 @@
+"""Bi-temporal state of one persona: the user's facts and the persona's own state (SQL only).
+
+Both tables are the spec's ``user_state_history`` shape (spec §Bi-temporal User State Tracking):
+a change never overwrites; it closes the current row (``valid_until = now``) and inserts the new
+value (``valid_from = now``) in the same transaction, so each key's history is one unbroken chain.
+A unique partial index keeps at most one current row per (persona, key). Validation of keys and
+values belongs to the service; this module only reads and writes rows of its own persona.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from omoide.clock import iso
+from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.rows import dt, dt_or_none
+
+__all__ = ["StateEntry", "StateKind", "StateStore"]
+
+
+class StateKind(StrEnum):
+    """Whose state: the user's (name, nickname …) or the persona's own (emotion, mood …)."""
+
+    USER = "user"
+    PERSONA = "persona"
+
+
+# Table names come from this fixed map only, never from input.
+_TABLE = {StateKind.USER: "user_state_history", StateKind.PERSONA: "persona_state_history"}
+
+SELECT_CURRENT = "SELECT * FROM {table} WHERE persona = ? AND valid_until IS NULL ORDER BY key"
+SELECT_CURRENT_KEY = "SELECT * FROM {table} WHERE persona = ? AND key = ? AND valid_until IS NULL"
+SELECT_HISTORY = "SELECT * FROM {table} WHERE persona = ? AND key = ? ORDER BY valid_from, id"
+SELECT_VALID_AT = """
+SELECT * FROM {table} WHERE persona = ? AND key = ? AND valid_from <= ?
+    AND (valid_until IS NULL OR valid_until > ?)
+ORDER BY valid_from DESC, id DESC LIMIT 1
+"""
+CLOSE_CURRENT = "UPDATE {table} SET valid_until = ? WHERE id = ? AND valid_until IS NULL"
+INSERT_VALUE = """
+INSERT INTO {table} (persona, key, value, valid_from, valid_until, created_at)
+VALUES (?, ?, ?, ?, NULL, ?)
+"""
+
+
+@dataclass(frozen=True)
+class StateEntry:
+    """One row of a state history: ``value`` held from ``valid_from`` until ``valid_until``."""
+
+    key: str
+    value: str
+    valid_from: datetime
+    valid_until: datetime | None  # None: the current value
+
+    @property
+    def is_current(self) -> bool:
+        return self.valid_until is None
+
+
+def _entry(row: sqlite3.Row) -> StateEntry:
+    return StateEntry(key=row["key"], value=row["value"], valid_from=dt(row["valid_from"]),
+                      valid_until=dt_or_none(row["valid_until"]))
+
+
+class StateStore:
+    """The user state and persona state of one persona (every query carries ``persona = ?``)."""
+
+    def __init__(self, db: Database, persona: str) -> None:
+        self.db = db
+        self.persona = persona
+
+    def current(self, kind: StateKind) -> dict[str, StateEntry]:
+        rows = self.db.conn().execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))
+        return {row["key"]: _entry(row) for row in rows}
+
+    def history(self, kind: StateKind, key: str) -> list[StateEntry]:
+        """Every value the key has had, oldest first."""
+        rows = self.db.conn().execute(SELECT_HISTORY.format(table=_TABLE[kind]),
+                                      (self.persona, key))
+        return [_entry(row) for row in rows]
+
+    def valid_at(self, kind: StateKind, key: str, when: datetime) -> StateEntry | None:
+        """The row with valid_from <= when < valid_until (or still current), if any."""
+        stamp = iso(when)
+        row = self.db.conn().execute(SELECT_VALID_AT.format(table=_TABLE[kind]),
+                                     (self.persona, key, stamp, stamp)).fetchone()
+        return None if row is None else _entry(row)
+
+    def apply(self, changes: Mapping[StateKind, Mapping[str, str]], *, now: datetime
+              ) -> dict[StateKind, list[str]]:
+        """Write every changed value of every kind in ONE transaction; returns the changed keys.
+
+        An unchanged value writes nothing, and when nothing changes no transaction is opened.
+        """
+        changed: dict[StateKind, list[str]] = {kind: [] for kind in changes}
+        if not any(self._differs(self.db.conn(), kind, values)
+                   for kind, values in changes.items()):
+            return changed
+        with self.db.write() as conn:
+            for kind, values in changes.items():
+                for key, value in values.items():
+                    if self._set(conn, kind, key, value, now):
+                        changed[kind].append(key)
+        return changed
+
+    def _differs(self, conn: sqlite3.Connection, kind: StateKind,
+                 values: Mapping[str, str]) -> bool:
+        current = {row["key"]: row["value"] for row in
+                   conn.execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))}
+        return any(current.get(key) != value for key, value in values.items())
+
+    def _set(self, conn: sqlite3.Connection, kind: StateKind, key: str, value: str,
+             now: datetime) -> bool:
+        table = _TABLE[kind]
+        row = conn.execute(SELECT_CURRENT_KEY.format(table=table), (self.persona, key)).fetchone()
+        if row is not None and row["value"] == value:
+            return False
+        start = iso(now)
+        if row is not None:
+            # A writer may have read the clock before waiting for the lock (or the clock moved
+            # back): never start the new value before the one it replaces, so the chain stays
+            # unbroken and ordered (valid_until of each row == valid_from of the next).
+            start = max(start, row["valid_from"])
+            conn.execute(CLOSE_CURRENT.format(table=table), (start, row["id"]))
+        conn.execute(INSERT_VALUE.format(table=table), (self.persona, key, value, start, iso(now)))
+        return True

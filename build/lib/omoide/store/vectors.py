@@ -1,0 +1,209 @@
+"""In-memory exact vector index for one persona: a growable float32 matrix and a row map.
+
+Exact cosine search by one matrix product (vectors are unit-norm). Appends amortise by doubling
+capacity; removals clear a row's ``alive`` flag and compaction happens when a quarter of the
+rows are dead. The store keeps it in sync with every committed write.
+
+Two scores come out of one pass over the matrix:
+
+- ``raw``: the embedder's cosine. Every threshold (dedup, evolution, classification band) uses
+  this one (DESIGN principle 4).
+- ``centred``: the cosine after removing each text's *language centroid* (the mean vector of
+  this persona's texts in the same script, shrunk towards zero while there are few). Multilingual
+  embedders put a large shared component on every text of one language, so an English query
+  scores English memories above the Japanese memory that answers it; centring removes that
+  component. Measured on retrieval_ja (semantic only, MRR): e5 0.62 → 0.83, USE 0.78 → 0.89;
+  on an English-only LoCoMo conversation it costs nothing (R@10 USE 0.263 → 0.263, e5 0.572 →
+  0.618). It is a ranking signal only. The centroids are a snapshot refreshed when a
+  language's count drifts by 5%, with each row's dot product against them cached, so a centred
+  search costs one matrix-vector product like a raw one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from omoide.engine.text import has_cjk
+
+__all__ = ["LANGUAGES", "VectorIndex", "language_of"]
+
+LANGUAGES = 2  # 0: Latin and other scripts, 1: CJK
+_SHRINK = 10.0  # pseudo-rows of a zero centroid: no centring until a language has some texts
+
+
+def language_of(text: str) -> int:
+    """The script group a text's centroid is kept for."""
+    return 1 if has_cjk(text) else 0
+
+
+class VectorIndex:
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self._lock = threading.Lock()
+        self._mat = np.zeros((0, dim), dtype=np.float32)
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._lang = np.zeros(0, dtype=np.int8)
+        self._alive = np.zeros(0, dtype=bool)
+        self._n = 0
+        self._row: dict[int, int] = {}
+        self._sum = np.zeros((LANGUAGES, dim), dtype=np.float64)
+        self._count = np.zeros(LANGUAGES, dtype=np.int64)
+        # Centroid snapshot and each row's dot product with it (p·μ0, p·μ1), so a centred
+        # search costs one matrix-vector product; refreshed when a language's count drifts.
+        self._mu: np.ndarray | None = None
+        self._mu_counts = np.zeros(LANGUAGES, dtype=np.int64)
+        self._pmu = np.zeros((0, LANGUAGES), dtype=np.float32)
+        self.revision = -1  # the persona revision this index reflects (see MemoryStore)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+    def add(self, ids: Iterable[int], vectors: np.ndarray,
+            languages: Sequence[int] | None = None) -> None:
+        """Insert or replace rows; ``languages`` from :func:`language_of` (default 0)."""
+        ids = list(ids)
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
+        langs = np.zeros(len(ids), dtype=np.int8) if languages is None \
+            else np.asarray(languages, dtype=np.int8)
+        with self._lock:
+            for memory_id in ids:
+                self._drop(memory_id)
+            need = self._n + len(ids)
+            if need > len(self._mat):
+                self._grow(need)
+            rows = np.arange(self._n, need)
+            self._mat[rows] = vectors
+            self._ids[rows] = ids
+            self._lang[rows] = langs
+            self._alive[rows] = True
+            for memory_id, row in zip(ids, rows, strict=True):
+                self._row[memory_id] = int(row)
+            if self._mu is not None:
+                self._pmu[rows] = vectors @ self._mu.T
+            for lang in np.unique(langs):  # per-language sums without a float64 copy of all
+                chosen = langs == lang
+                self._sum[lang] += vectors[chosen].sum(axis=0, dtype=np.float64)
+                self._count[lang] += int(chosen.sum())
+            self._n = need
+
+    def remove(self, ids: Iterable[int]) -> None:
+        with self._lock:
+            for memory_id in ids:
+                self._drop(memory_id)
+            if self._n and len(self._row) < 0.75 * self._n:
+                self._compact()
+
+    def get(self, memory_id: int) -> np.ndarray | None:
+        with self._lock:
+            row = self._row.get(memory_id)
+            return None if row is None else self._mat[row].copy()
+
+    def search(self, query: np.ndarray, *, limit: int, allowed: np.ndarray | None = None,
+               centred_for: str | None = None) -> list[tuple[int, float]]:
+        """Top ``limit`` (id, score) pairs, best first; ``allowed`` is an id array.
+
+        The score is the raw cosine, or with ``centred_for`` (the query text, whose script picks
+        the query's centroid) the language-centred cosine described in the module docstring.
+        """
+        with self._lock:
+            if not self._row or limit <= 0:
+                return []
+            mask = self._alive[: self._n].copy()
+            if allowed is not None:
+                mask &= np.isin(self._ids[: self._n], allowed)
+            candidates = np.flatnonzero(mask)
+            if candidates.size == 0:
+                return []
+            query = np.asarray(query, dtype=np.float32)
+            if centred_for is None:
+                scores = (self._mat[: self._n] @ query)[candidates]
+            else:
+                scores = self._centred(query, language_of(centred_for))[candidates]
+            ids = self._ids[candidates]
+            if candidates.size > limit:
+                part = np.argpartition(-scores, limit - 1)[:limit]
+                ids, scores = ids[part], scores[part]
+            order = np.lexsort((ids, -scores))
+            return [(int(ids[i]), float(scores[i])) for i in order]
+
+    def _centred(self, query: np.ndarray, query_lang: int) -> np.ndarray:
+        """cos(q − μ_q, p − μ_p) for every row: one matrix-vector product plus cached p·μ."""
+        n = self._n
+        mu = self._centroids()
+        raw = self._mat[:n] @ query
+        pmu = self._pmu[:n]
+        lang = self._lang[:n]
+        own = pmu[np.arange(n), lang]  # p·μ_p
+        q_c = query - mu[query_lang]
+        q_dot_mu = mu @ q_c  # (q − μ_q)·μ_l for each language l
+        numerator = raw - pmu[:, query_lang] - q_dot_mu[lang]
+        mu_sq = np.einsum("ij,ij->i", mu, mu)
+        p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
+        return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
+
+    def _centroids(self) -> np.ndarray:
+        """The centroid snapshot, recomputed (with every row's p·μ) once a language's count
+        has moved by more than 5% since the last one."""
+        drift = np.abs(self._count - self._mu_counts)
+        if self._mu is None or np.any(drift > np.maximum(8, 0.05 * self._mu_counts)):
+            self._mu = (self._sum / (self._count[:, None] + _SHRINK)).astype(np.float32)
+            self._mu_counts = self._count.copy()
+            self._pmu[: self._n] = self._mat[: self._n] @ self._mu.T
+        return self._mu
+
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` rows at once (bulk loads grow once, not by doubling)."""
+        with self._lock:
+            if rows > len(self._mat):
+                self._grow(rows, exact=True)
+
+    def language(self, memory_id: int) -> int | None:
+        """The script group a row was added with (None if absent)."""
+        with self._lock:
+            row = self._row.get(memory_id)
+            return None if row is None else int(self._lang[row])
+
+    def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
+        """Raw cosine of ``query`` with each given id present in the index."""
+        with self._lock:
+            rows = [(i, self._row[i]) for i in ids if i in self._row]
+            if not rows:
+                return {}
+            mat = self._mat[[r for _, r in rows]]
+            sims = mat @ np.asarray(query, dtype=np.float32)
+            return {i: float(s) for (i, _), s in zip(rows, sims, strict=True)}
+
+    def _drop(self, memory_id: int) -> None:
+        row = self._row.pop(memory_id, None)
+        if row is not None:
+            self._alive[row] = False
+            lang = int(self._lang[row])
+            self._sum[lang] -= self._mat[row]
+            self._count[lang] -= 1
+
+    def _grow(self, need: int, *, exact: bool = False) -> None:
+        capacity = need if exact else max(need, 2 * len(self._mat), 64)
+        mat = np.zeros((capacity, self.dim), dtype=np.float32)
+        ids = np.zeros(capacity, dtype=np.int64)
+        lang = np.zeros(capacity, dtype=np.int8)
+        alive = np.zeros(capacity, dtype=bool)
+        pmu = np.zeros((capacity, LANGUAGES), dtype=np.float32)
+        n = self._n
+        mat[:n], ids[:n], lang[:n], alive[:n], pmu[:n] = (
+            self._mat[:n], self._ids[:n], self._lang[:n], self._alive[:n], self._pmu[:n])
+        self._mat, self._ids, self._lang, self._alive, self._pmu = mat, ids, lang, alive, pmu
+
+    def _compact(self) -> None:
+        keep = np.flatnonzero(self._alive[: self._n])
+        size = int(keep.size)
+        self._mat[:size] = self._mat[keep]
+        self._ids[:size] = self._ids[keep]
+        self._lang[:size] = self._lang[keep]
+        self._pmu[:size] = self._pmu[keep]
+        self._alive[:size] = True
+        self._alive[size:] = False
+        self._n = size
+        self._row = {int(i): r for r, i in enumerate(self._ids[:size])}

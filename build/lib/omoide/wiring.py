@@ -1,0 +1,243 @@
+"""The composition root: the only place that turns :class:`Settings` into real adapters.
+
+The HTTP app, the MCP server and the CLI all call :func:`build`; tests call it with a temporary
+data folder, a fixed clock and a small embedder.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from omoide.clock import Clock, SystemClock
+from omoide.config import PersonaSettings, Settings
+from omoide.embed import Embedder, make_embedder
+from omoide.engine.classify import Classifier
+from omoide.engine.consolidate_types import Consolidator
+from omoide.jobs import JobRunner
+from omoide.service.auth import AuthService
+from omoide.service.blocks import BlockService
+from omoide.service.chat import ChatService
+from omoide.service.chat_summary import Compressor
+from omoide.service.classify_judge import offline_classifier_for
+from omoide.service.context import ContextService
+from omoide.service.episodes import EpisodeSearch
+from omoide.service.evolution import EvolutionService
+from omoide.service.forget import ForgetService
+from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.overview import OverviewService
+from omoide.service.peer_import import PeerImportService
+from omoide.service.queue import QueueService
+from omoide.service.reindex import ReindexService, check_embedder
+from omoide.service.search import SearchService
+from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
+from omoide.service.settings import SettingsService
+from omoide.service.state import StateService
+from omoide.service.transfer import TransferService
+from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.store.sqlite.store import SqliteStore
+
+__all__ = ["DECAY_JOB", "Omoide", "build", "build_embedder", "schedule_decay"]
+
+logger = logging.getLogger(__name__)
+
+DECAY_JOB = "decay"
+
+
+@dataclass
+class Omoide:
+    """Everything a running server needs, wired once."""
+
+    settings: Settings
+    clock: Clock
+    embedder: Embedder
+    store: SqliteStore
+    jobs: JobStore
+    runner: JobRunner
+    settings_service: SettingsService
+    auth: AuthService
+    memories: MemoryService
+    search: SearchService
+    evolution: EvolutionService
+    state: StateService
+    blocks: BlockService
+    context: ContextService
+    sessions: SessionService
+    forget: ForgetService
+    queue: QueueService
+    reindex: ReindexService
+    chat: ChatService
+    overview: OverviewService
+    transfer: TransferService
+    peers: PeerImportService
+    llm: Any = None
+    chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
+
+    def close(self) -> None:
+        self.runner.stop()
+        self.store.close()
+
+    def schedule_decay(self) -> int:
+        return schedule_decay(self.store, self.jobs, self.settings_service, self.clock)
+
+
+def schedule_decay(store: SqliteStore, jobs: JobStore, settings: SettingsService,
+                   clock: Clock) -> int:
+    """Make sure each persona has its next decay job queued (the scheduler's tick)."""
+    queued = 0
+    for persona in store.list_personas():
+        if jobs.has_open(DECAY_JOB, persona.id):
+            continue
+        interval = settings.get(persona.name).decay_interval_hours
+        jobs.enqueue(kind=DECAY_JOB, persona_id=persona.id, payload={}, now=clock.now(),
+                     delay_s=interval * 3600)
+        queued += 1
+    return queued
+
+
+def _classifier_factory(llm: Any, offline: Classifier) -> Callable[[PersonaSettings], Classifier]:
+    """Per persona: the LLM classifier (offline fallback) when configured, else offline."""
+
+    def classifier_for(cfg: PersonaSettings) -> Classifier:
+        if cfg.classifier == "offline" or llm is None:
+            if cfg.classifier == "llm":
+                logger.warning("classifier=llm but no LLM is configured; using the offline one")
+            return offline
+        from omoide.llm.classify import LLMClassifier
+
+        return LLMClassifier(llm, fallback=offline, lang=cfg.language)
+
+    return classifier_for
+
+
+def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]:
+    """The LLM consolidator (offline fallback) when an LLM is configured, else offline."""
+    from omoide.engine.consolidate import OfflineConsolidator
+
+    offline = OfflineConsolidator()
+    if llm is None:
+        return lambda cfg: offline
+    from omoide.llm.consolidate import LLMConsolidator
+
+    with_llm = LLMConsolidator(llm, fallback=offline)
+    return lambda cfg: with_llm
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """The configured embedder, with the calibration ``omoide calibrate`` stored for an
+    embedder Omoide does not ship."""
+    from omoide.embed.calibration_store import apply_stored_calibration
+
+    embedder = make_embedder(settings.embedder, threads=settings.embed_threads,
+                             **settings.embed_options)
+    apply_stored_calibration(embedder, settings.data_dir)
+    return embedder
+
+
+def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
+          llm: Any = "from-env", check_embedder_record: bool = True,
+          chat_upstream: Any = "from-env") -> Omoide:
+    """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``).
+
+    A folder whose vectors come from another embedder is refused (EmbedderMismatch) unless
+    ``check_embedder_record`` is False: ``omoide reindex``, whose purpose is to change the
+    model, and commands that never embed.
+    """
+    clock = clock or SystemClock()
+    embedder = embedder or build_embedder(settings)
+    summary_llm = llm
+    if llm == "from-env":
+        from omoide.llm import llm_config_from_env, make_llm
+
+        llm_cfg = llm_config_from_env(settings.environ)
+        llm = make_llm(llm_cfg)
+        # A chat waits for its stage-4 summary, and a failed one only means the stage-3
+        # result is sent: no retries there.
+        summary_llm = make_llm(replace(llm_cfg, max_retries=0))
+    if chat_upstream == "from-env":
+        from omoide.llm import llm_config_from_env
+        from omoide.llm.chat import make_chat_upstream
+
+        chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
+    store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    if check_embedder_record:
+        try:
+            check_embedder(store, embedder, clock)
+        except BaseException:
+            store.close()
+            raise
+    jobs = JobStore(store.db)
+    settings_service = SettingsService(store, settings.persona_defaults)
+    handlers: dict[str, Any] = {}
+    ticks: list[Callable[[], object]] = [
+        lambda: schedule_decay(store, jobs, settings_service, clock)]
+
+    def tick() -> None:
+        """The scheduler's periodic work: queue decay, end idle sessions."""
+        for work in ticks:
+            try:
+                work()
+            except Exception:  # one failing duty must not starve the others
+                logger.exception("scheduler duty failed")
+
+    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick)
+    memories = MemoryService(store, embedder, clock, settings_service,
+                             max_content_chars=settings.max_content_chars,
+                             on_enqueue=runner.notify)
+    # Evolution judges with the rules + the learned judge trained for this embedder (issue 9).
+    evolution = EvolutionService(store, embedder, clock, settings_service,
+                                 _classifier_factory(llm, offline_classifier_for(embedder)))
+    state = StateService(store, clock)
+    blocks = BlockService(store, clock)
+    sessions = SessionService(store, embedder, clock, settings_service, memories,
+                              _consolidator_factory(llm), update_user_state=state.update_user_state,
+                              on_enqueue=runner.notify)
+    ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
+    search = SearchService(store, embedder, clock, settings_service,
+                           episodes=EpisodeSearch(store, settings_service))
+    app = Omoide(
+        settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
+        runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
+        memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
+        context=ContextService(store, clock, settings_service, state, blocks,
+                               end_open_sessions=sessions.end_open),
+        sessions=sessions, forget=ForgetService(store, clock),
+        queue=QueueService(store, jobs, runner),
+        reindex=ReindexService(store, embedder, clock),
+        overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm,
+        transfer=TransferService(store, embedder, clock, settings_service, memories,
+                                 on_enqueue=runner.notify),
+        peers=PeerImportService(store, memories, sessions, clock),
+        chat_upstream=chat_upstream,
+        chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
+                         sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
+
+    def run_evolve(job: Job) -> None:
+        assert job.persona is not None
+        evolution.evolve(job.persona, job.payload["key"])
+
+    def run_decay(job: Job) -> None:
+        store.decay_all(now=clock.now(), persona=job.persona)
+        # Queue the next run (a re-run after a crash must not queue a second one).
+        if job.persona is not None and not jobs.has_open(DECAY_JOB, job.persona_id,
+                                                         include_running=False):
+            interval = settings_service.get(job.persona).decay_interval_hours
+            jobs.enqueue(kind=DECAY_JOB, persona_id=job.persona_id, payload={},
+                         now=clock.now(), delay_s=interval * 3600)
+
+    def run_segment(job: Job) -> None:
+        assert job.persona is not None
+        sessions.segment(job.persona, job.payload["session_id"],
+                         final=bool(job.payload.get("final")))
+
+    def run_consolidate(job: Job) -> None:
+        assert job.persona is not None
+        sessions.consolidate(job.persona, int(job.payload["episode_id"]))
+
+    handlers[EVOLVE_JOB] = run_evolve
+    handlers[SEGMENT_JOB] = run_segment
+    handlers[CONSOLIDATE_JOB] = run_consolidate
+    handlers[DECAY_JOB] = run_decay
+    return app
