@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from omoide.cli import _build, _print, data_option, friendly, json_option
-from omoide.errors import InvalidInput, NotFound
+from omoide.errors import Conflict, InvalidInput
 
 __all__ = ["register"]
 
@@ -24,10 +24,10 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 def _ensure_persona(app: Any, name: str) -> None:
     """Create the persona when missing (its key is printed once, on stderr)."""
     try:
-        app.store.get_persona(name)
-    except NotFound:
         _, key = app.auth.create_persona(name)
-        click.echo(f"created persona {name}; api key (shown once): {key}", err=True)
+    except Conflict:
+        return  # it exists
+    click.echo(f"created persona {name}; api key (shown once): {key}", err=True)
 
 
 def _lines(path: Path) -> Iterator[str]:

@@ -50,7 +50,7 @@ class Client:
     def _run(self, call: Call[T]) -> T:
         response = self._http.request(
             call.method, call.path, params=dict(call.params), json=call.json,
-            content=call.content,
+            content=call.content, headers=dict(call.headers),
             timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT)
         if response.status_code >= 400:
             raise error_from_response(response)

@@ -19,17 +19,25 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from omoide.errors import InvalidInput
-
 __all__ = [
     "ChatConversation",
     "ChatTurn",
+    "PeerFormatError",
     "PeerMemory",
     "PeerRelation",
     "parse_chat",
     "parse_mcp_memory",
     "parse_mem0",
 ]
+
+
+class PeerFormatError(ValueError):
+    """Another system's file that is not in the shape it should have (the message says where)."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
 
 MAX_TAG_CHARS = 64
 
@@ -93,14 +101,14 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
     """Mem0 memories (optionally only ``user_id``'s), oldest first."""
     items = data.get("results", data.get("memories")) if isinstance(data, dict) else data
     if not isinstance(items, list):
-        raise InvalidInput("a Mem0 export is a list of memories or {\"results\": [...]}")
+        raise PeerFormatError("a Mem0 export is a list of memories or {\"results\": [...]}")
     out: list[PeerMemory] = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise InvalidInput(f"memory {i}: must be an object")
+            raise PeerFormatError(f"memory {i}: must be an object")
         text = item.get("memory", item.get("text"))
         if not isinstance(text, str) or not text.strip():
-            raise InvalidInput(f"memory {i}: 'memory' must be non-empty text")
+            raise PeerFormatError(f"memory {i}: 'memory' must be non-empty text")
         if user_id is not None and item.get("user_id") != user_id:
             continue
         categories = item.get("categories") or []
@@ -124,14 +132,14 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
     relations: list[PeerRelation] = []
     for i, record in enumerate(records, start=1):
         if not isinstance(record, dict):
-            raise InvalidInput(f"line {i}: must be a JSON object")
+            raise PeerFormatError(f"line {i}: must be a JSON object")
         kind = record.get("type")
         if kind == "entity":
             name, entity_type = record.get("name"), record.get("entityType") or "entity"
             observations = record.get("observations") or []
             if not isinstance(name, str) or not name.strip() or not isinstance(observations,
                                                                                list):
-                raise InvalidInput(f"line {i}: an entity needs a name and a list of "
+                raise PeerFormatError(f"line {i}: an entity needs a name and a list of "
                                    "observations")
             meta = {"mcp_memory": {"entity": name, "entity_type": entity_type}}
             tags = tuple(dict.fromkeys([_tag(name), _tag(str(entity_type))]))
@@ -143,7 +151,7 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
             source, target, relation = (record.get("from"), record.get("to"),
                                         record.get("relationType"))
             if not all(isinstance(v, str) and v.strip() for v in (source, target, relation)):
-                raise InvalidInput(f"line {i}: a relation needs from, to and relationType")
+                raise PeerFormatError(f"line {i}: a relation needs from, to and relationType")
             words = str(relation).replace("_", " ").strip()
             memory = PeerMemory(
                 content=f"{source} {words} {target}",
@@ -152,7 +160,7 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
                                          "relation_type": relation}}, kind="fact")
             relations.append(PeerRelation(str(source), str(target), str(relation), memory))
         else:
-            raise InvalidInput(f"line {i}: unknown type {kind!r} (entity or relation)")
+            raise PeerFormatError(f"line {i}: unknown type {kind!r} (entity or relation)")
     return memories, relations
 
 
@@ -186,29 +194,29 @@ def parse_chat(data: Any) -> list[ChatConversation]:
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not data:
-        raise InvalidInput("a chat file is an OpenAI message list, {\"messages\": [...]}, or "
+        raise PeerFormatError("a chat file is an OpenAI message list, {\"messages\": [...]}, or "
                            "a ChatGPT / Claude conversations export")
     out = []
     for i, conv in enumerate(data):
         if not isinstance(conv, dict):
-            raise InvalidInput(f"conversation {i}: must be an object")
+            raise PeerFormatError(f"conversation {i}: must be an object")
         if "mapping" in conv:
             out.append(_chatgpt(conv, i))
         elif "chat_messages" in conv:
             out.append(_claude(conv, i))
         else:
-            raise InvalidInput(f"conversation {i}: neither a ChatGPT (mapping) nor a Claude "
+            raise PeerFormatError(f"conversation {i}: neither a ChatGPT (mapping) nor a Claude "
                                "(chat_messages) conversation")
     return out
 
 
 def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
     if not isinstance(messages, list):
-        raise InvalidInput("messages must be a list")
+        raise PeerFormatError("messages must be a list")
     turns = []
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
-            raise InvalidInput(f"message {i}: must be an object")
+            raise PeerFormatError(f"message {i}: must be an object")
         role = _ROLES.get(str(message.get("role")))
         text = _text(message.get("content"))
         if role and text:
@@ -219,7 +227,7 @@ def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
 def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     mapping = conv.get("mapping")
     if not isinstance(mapping, dict):
-        raise InvalidInput(f"conversation {index}: mapping must be an object")
+        raise PeerFormatError(f"conversation {index}: mapping must be an object")
     # the branch the user last saw: from current_node up to the root, then reversed
     node_id = conv.get("current_node")
     chain = []
@@ -254,7 +262,7 @@ def _msg_time(node: Any) -> float:
 def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
     messages = conv.get("chat_messages")
     if not isinstance(messages, list):
-        raise InvalidInput(f"conversation {index}: chat_messages must be a list")
+        raise PeerFormatError(f"conversation {index}: chat_messages must be a list")
     turns = []
     for i, message in enumerate(messages):
         if not isinstance(message, dict):

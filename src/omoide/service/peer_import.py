@@ -18,6 +18,7 @@ from typing import Any
 from omoide.clock import Clock, iso
 from omoide.engine.peer_formats import (
     ChatConversation,
+    PeerFormatError,
     PeerMemory,
     PeerRelation,
     parse_chat,
@@ -71,6 +72,16 @@ class PeerImportService:
                     on_progress: Callable[[int], None] | None = None) -> PeerReport:
         """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it."""
         self.store.get_persona(persona)
+        try:
+            return self._import_text(persona, source, text, user_id=user_id,
+                                     user_name=user_name, assistant_name=assistant_name,
+                                     on_progress=on_progress)
+        except PeerFormatError as exc:
+            raise InvalidInput(f"{source} file: {exc.message}") from None
+
+    def _import_text(self, persona: str, source: str, text: str, *, user_id: str | None,
+                     user_name: str, assistant_name: str | None,
+                     on_progress: Callable[[int], None] | None) -> PeerReport:
         if source == "mem0":
             return self.import_memories(persona, "mem0", parse_mem0(_json(text, source),
                                                                     user_id=user_id),

@@ -23,6 +23,7 @@ from omoide.clock import Clock, iso
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
 from omoide.engine.transfer_format import (
+    FormatError,
     decode_line,
     decode_vector,
     encode_line,
@@ -191,7 +192,10 @@ class TransferService:
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
     for number, line in enumerate(lines(), start=1):
         if line.strip():
-            kind, record = decode_line(line, number)
+            try:
+                kind, record = decode_line(line, number)
+            except FormatError as exc:
+                raise InvalidInput(exc.message, line=exc.line) from None
             yield number, kind, record
 
 

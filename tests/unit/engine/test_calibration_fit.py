@@ -9,8 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from omoide.engine.calibration_fit import dedup_score, fit_calibration, split_pairs
-from omoide.errors import InvalidInput
+from omoide.engine.calibration_fit import (
+    CalibrationError,
+    dedup_score,
+    fit_calibration,
+    split_pairs,
+)
 
 cosine = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
 
@@ -25,7 +29,7 @@ def test_anchors_increase_or_the_embedder_is_refused(dup: list[float], rel: list
               "unrelated": np.array(unrel)}
     try:
         calibration = fit_calibration(values)
-    except InvalidInput:
+    except CalibrationError:
         assert np.median(rel) <= np.median(unrel) + 1e-4 or np.median(rel) >= 1.0 - 1e-4
         return
     spec = [s for s, _ in calibration.anchors]
@@ -48,7 +52,7 @@ def test_a_separating_embedder_gets_its_threshold_between_the_groups() -> None:
 
 
 def test_too_few_pairs_are_refused_and_the_split_alternates() -> None:
-    with pytest.raises(InvalidInput, match="at least 3 related"):
+    with pytest.raises(CalibrationError, match="at least 3 related"):
         fit_calibration({"duplicate": np.ones(5), "related": np.ones(2),
                          "unrelated": np.zeros(5)})
     labels = ["d", "d", "r", "d", "r", "r"]

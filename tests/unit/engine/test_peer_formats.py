@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from omoide.engine.peer_formats import parse_chat, parse_mcp_memory, parse_mem0
-from omoide.errors import InvalidInput
+from omoide.engine.peer_formats import (
+    PeerFormatError,
+    parse_chat,
+    parse_mcp_memory,
+    parse_mem0,
+)
 
 PEERS = Path(__file__).resolve().parents[2] / "integration" / "fixtures" / "peers"
 
@@ -29,7 +33,7 @@ def test_mem0_fields_map_and_user_filter() -> None:
     assert veg.metadata["mem0"] == {"id": "8a1b2c3d-0001", "hash": "e3b0c442", "user_id": "alex",
                                     "updated_at": "2026-03-02T10:00:00-08:00"}
     assert len(parse_mem0(load("mem0.json"), user_id="alex")) == 2
-    with pytest.raises(InvalidInput, match="memory 0"):
+    with pytest.raises(PeerFormatError, match="memory 0"):
         parse_mem0([{"memory": ""}])
 
 
@@ -44,7 +48,7 @@ def test_mcp_memory_entities_observations_relations() -> None:
     assert [r.memory.content for r in relations] == ["Mika_Tanaka is member of Kiln_Club",
                                                      "Mika_Tanaka lives in Kyoto"]
     assert relations[0].memory.metadata["mcp_memory"]["relation_type"] == "is_member_of"
-    with pytest.raises(InvalidInput, match="line 1"):
+    with pytest.raises(PeerFormatError, match="line 1"):
         parse_mcp_memory([{"type": "thing"}])
 
 
@@ -61,5 +65,5 @@ def test_chat_shapes() -> None:
         "I am learning to bake sourdough bread.", "Lovely! How old is your starter?",
         "Two weeks old, I named it Bubbles."]
     assert claude.turns[0].timestamp is not None
-    with pytest.raises(InvalidInput):
+    with pytest.raises(PeerFormatError):
         parse_chat({"nothing": 1})

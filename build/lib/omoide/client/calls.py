@@ -25,6 +25,7 @@ class Call(Generic[T]):
     params: Mapping[str, Any] = field(default_factory=dict)
     json: Any = None
     content: bytes | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
     parse: Callable[[Any], T] = _json  # type: ignore[assignment]
     text: bool = False  # the answer is text (metrics), not JSON
     timeout: float | None = None  # longer than the client's default (a wait)
@@ -238,5 +239,6 @@ def import_persona(persona: str, data: bytes, *, merge: bool = False, source: st
                     assistant_name=assistant_name)
     if merge:
         params["merge"] = "true"
+    media = "application/json" if source in ("mem0", "chat") else "application/x-ndjson"
     return Call("POST", f"/api/import/{_p(persona)}", params=params, content=data,
-                timeout=600.0)
+                headers={"Content-Type": media}, timeout=600.0)

@@ -20,9 +20,18 @@ from typing import TypeVar
 import numpy as np
 
 from omoide.engine.calibration import Calibration
-from omoide.errors import InvalidInput
 
-__all__ = ["LABELS", "DedupScore", "dedup_score", "fit_calibration", "split_pairs"]
+__all__ = ["LABELS", "CalibrationError", "DedupScore", "dedup_score", "fit_calibration",
+           "split_pairs"]
+
+
+class CalibrationError(ValueError):
+    """Cosines from which no calibration can be fitted."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
 
 LABELS = ("duplicate", "related", "unrelated")
 SPEC_EVOLUTION = 0.8
@@ -79,12 +88,12 @@ def fit_calibration(cosines: dict[str, np.ndarray], *, note: str = "") -> Calibr
     values = {label: np.asarray(cosines.get(label, ()), dtype=float) for label in LABELS}
     for label, found in values.items():
         if len(found) < 3 or not np.isfinite(found).all():
-            raise InvalidInput(f"calibration needs at least 3 {label} pairs with finite "
+            raise CalibrationError(f"calibration needs at least 3 {label} pairs with finite "
                                "cosines")
     zero = round(float(np.median(values["unrelated"])), DECIMALS)
     related = round(float(np.median(values["related"])), DECIMALS)
     if not zero < related < 1.0:
-        raise InvalidInput(
+        raise CalibrationError(
             f"this embedder scores related pairs (median cosine {related:.3f}) no higher than "
             f"unrelated ones ({zero:.3f}); its similarity cannot carry the spec's thresholds")
     dedup = _dedup_threshold(values)

@@ -17,12 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from omoide.errors import InvalidInput
-
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "RECORD_FIELDS",
+    "FormatError",
     "decode_line",
     "decode_vector",
     "encode_line",
@@ -30,6 +29,15 @@ __all__ = [
     "moved_key",
     "remap_memory",
 ]
+
+
+class FormatError(ValueError):
+    """A line of an export file that is not what the format says (``line``: its number)."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
 
 FORMAT = "omoide-export"
 FORMAT_VERSION = 1
@@ -81,23 +89,23 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     try:
         record = json.loads(line)
     except ValueError as exc:
-        raise InvalidInput(f"line {number}: not JSON ({exc.msg})", line=number) from None
+        raise FormatError(f"line {number}: not JSON ({exc.msg})", line=number) from None
     if not isinstance(record, dict):
-        raise InvalidInput(f"line {number}: a record must be a JSON object", line=number)
+        raise FormatError(f"line {number}: a record must be a JSON object", line=number)
     kind = record.get("type")
     if kind not in RECORD_FIELDS:
-        raise InvalidInput(f"line {number}: unknown record type {kind!r}", line=number)
+        raise FormatError(f"line {number}: unknown record type {kind!r}", line=number)
     missing = [name for name in RECORD_FIELDS[kind] if name not in record]
     if missing:
-        raise InvalidInput(f"line {number}: {kind} record lacks {', '.join(missing)}",
+        raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",
                            line=number)
     _check(kind, record, number)
     return kind, record
 
 
 def _check(kind: str, r: dict[str, Any], number: int) -> None:
-    def fail(what: str) -> InvalidInput:
-        return InvalidInput(f"line {number}: {kind} record: {what}", line=number)
+    def fail(what: str) -> FormatError:
+        return FormatError(f"line {number}: {kind} record: {what}", line=number)
 
     if kind == "header":
         if r["format"] != FORMAT:

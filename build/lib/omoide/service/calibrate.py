@@ -18,7 +18,13 @@ from omoide.clock import Clock, iso
 from omoide.embed.base import Embedder
 from omoide.embed.calibration_store import Pair, bundled_pairs, is_bundled, save_calibration
 from omoide.engine.calibration import Calibration
-from omoide.engine.calibration_fit import DedupScore, dedup_score, fit_calibration, split_pairs
+from omoide.engine.calibration_fit import (
+    CalibrationError,
+    DedupScore,
+    dedup_score,
+    fit_calibration,
+    split_pairs,
+)
 from omoide.errors import InvalidInput
 
 __all__ = ["CalibrationReport", "CalibrationService"]
@@ -48,8 +54,11 @@ class CalibrationService:
                                " `omoide calibrate` is for embedders Omoide does not ship")
         pairs = pairs if pairs is not None else bundled_pairs()
         tune, hold = split_pairs([p.label for p in pairs], pairs)
-        fitted = fit_calibration(self._cosines(tune),
-                                 note=f"measured by omoide calibrate on {len(tune)} pairs")
+        try:
+            fitted = fit_calibration(self._cosines(tune),
+                                     note=f"measured by omoide calibrate on {len(tune)} pairs")
+        except CalibrationError as exc:
+            raise InvalidInput(f"cannot calibrate {model_id}: {exc.message}") from None
         raw = fitted.to_raw(0.85)
         report = CalibrationReport(
             model_id=model_id, calibration=fitted, tuning=dedup_score(self._cosines(tune), raw),
