@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -111,3 +111,29 @@ def test_bad_files_are_refused_with_the_line(app: Omoide, persona: str) -> None:
         app.transfer.import_lines(persona, lambda: [head, "{not json"])
     with pytest.raises(InvalidInput, match="line 2: memory record lacks"):
         app.transfer.import_lines(persona, lambda: [head, '{"type": "memory", "key": "k"}'])
+
+
+def test_an_interrupted_import_is_finished_by_running_it_again(
+        app: Omoide, persona: str, clock: FixedClock,
+        other_folder: Callable[[str], Omoide]) -> None:
+    seed(app, persona, clock)
+    lines = list(app.transfer.export(persona))
+    fresh = other_folder("fresh")
+    fresh.auth.create_persona(persona)
+    fresh.transfer.batch = 2  # several transactions
+    passes = []
+    cut = next(i for i, line in enumerate(lines) if '"type": "memory"' in line) + 3
+
+    def failing() -> Iterator[str]:
+        passes.append(1)
+        for i, line in enumerate(lines):
+            if len(passes) == 2 and i == cut:  # the process dies during the restore pass
+                raise KeyboardInterrupt
+            yield line
+
+    with pytest.raises(KeyboardInterrupt):
+        fresh.transfer.import_lines(persona, failing)
+    assert 0 < fresh.memories.stats(persona).total < sum('"type": "memory"' in x for x in lines)
+    report = fresh.transfer.import_lines(persona, lambda: lines)  # no --merge needed
+    assert report.skipped > 0
+    assert body(list(fresh.transfer.export(persona))) == body(lines)
