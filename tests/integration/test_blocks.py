@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from omoide.clock import FixedClock
-from omoide.errors import InvalidInput, NotFound
+from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.wiring import Omoide
 
 
@@ -52,7 +52,7 @@ def test_content_over_max_tokens_is_refused_with_both_numbers(app: Omoide, perso
 def test_update_content_is_checked_against_the_stored_max_tokens(app: Omoide,
                                                                  persona: str) -> None:
     app.blocks.write_block(persona, block_name="notes", content="short", max_tokens=5)
-    with pytest.raises(InvalidInput, match="over its max_tokens of 5"):
+    with pytest.raises(Conflict, match="over its max_tokens of 5"):  # the stored limit: 409
         app.blocks.write_block(persona, block_name="notes", content="word " * 6)
     assert app.blocks.get_block(persona, "notes").content == "short"
 
@@ -67,7 +67,7 @@ def test_lowering_max_tokens_below_the_content_is_refused(app: Omoide, persona: 
 
 def test_japanese_content_counts_one_token_per_character(app: Omoide, persona: str) -> None:
     app.blocks.write_block(persona, block_name="user_model", content="緑茶" * 5, max_tokens=10)
-    with pytest.raises(InvalidInput, match="about 11 tokens"):
+    with pytest.raises(Conflict, match="about 11 tokens"):
         app.blocks.write_block(persona, block_name="user_model", content="緑茶" * 5 + "が")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from omoide.clock import FixedClock
-from omoide.errors import InvalidInput, NotFound
+from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.wiring import Omoide
 
 
@@ -111,7 +111,7 @@ def test_create_rejects_bad_input(app: Omoide, fields: dict[str, Any], message: 
 
 def test_importance_is_immutable(app: Omoide, persona: str) -> None:
     memory = create(app, persona, "User lives in Tokyo", importance=0.4).memory
-    with pytest.raises(InvalidInput, match="immutable"):
+    with pytest.raises(Conflict, match="immutable"):
         app.memories.update(persona, memory.key, importance=0.9)
     same = app.memories.update(persona, memory.key, importance=0.4, tags=["home"])
     assert same.importance == 0.4

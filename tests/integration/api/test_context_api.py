@@ -67,7 +67,8 @@ def test_user_state_put_refuses_bad_values(rin: httpx.Client) -> None:
 def test_user_state_history_needs_a_key(rin: httpx.Client) -> None:
     reply = rin.get("/api/user-state/rin/history")
     assert reply.status_code == 422
-    assert reply.json()["error"]["message"] == "key is required, e.g. key=name"
+    assert reply.json()["error"]["message"] == "key is required"
+    assert reply.json()["error"]["field"] == "key"
 
 
 def test_concurrent_user_state_puts_keep_one_current_row(rin: httpx.Client,

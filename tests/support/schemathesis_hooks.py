@@ -1,0 +1,79 @@
+"""Schemathesis hooks for Omoide's OpenAPI document (loaded with ``SCHEMATHESIS_HOOKS``).
+
+JSON Schema cannot say everything the server checks, so the generator is taught the rest here,
+each rule as the server states it:
+
+- ``format: timestamp`` (ISO-8601 with years 1900-9999 once in UTC, a real calendar day) and
+  ``format: date-range`` (the natural-language forms of ``engine/dates.py``) get strategies that
+  draw only values of that format;
+- cross-field rules of request bodies, on positive cases only: ``valid_until`` after
+  ``valid_from``, and a block's ``content`` within its ``max_tokens`` (the server's estimate).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+from typing import Any
+
+import schemathesis
+from hypothesis import strategies as st
+
+from omoide.engine.tokens import estimate_tokens
+
+_OFFSETS = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
+    lambda minutes: timezone(timedelta(minutes=minutes)))
+_INSTANTS = st.datetimes(min_value=datetime(1900, 1, 2), max_value=datetime(9999, 12, 30),
+                         timezones=_OFFSETS)
+
+
+def _timestamp(when: datetime, shape: int) -> str:
+    if shape == 0:
+        return when.date().isoformat()
+    if shape == 1:
+        return when.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+    return when.isoformat(timespec="seconds" if shape == 2 else "microseconds")
+
+
+TIMESTAMPS = st.builds(_timestamp, _INSTANTS, st.integers(min_value=0, max_value=3))
+DATE_RANGES = st.one_of(
+    st.sampled_from(["today", "yesterday", "day before yesterday", "this week", "last week",
+                     "this month", "last month", "this year", "last year", "今日", "昨日",
+                     "先週", "今月", "去年"]),
+    st.integers(min_value=1, max_value=50).map(lambda n: f"{n} days ago"),
+    st.integers(min_value=1, max_value=50).map(lambda n: f"last {n} days"),
+    st.dates(min_value=date(1900, 1, 2), max_value=date(9999, 12, 30)).map(date.isoformat),
+)
+
+schemathesis.openapi.format("timestamp", TIMESTAMPS)
+schemathesis.openapi.format("date-range", DATE_RANGES)
+
+
+def _parse(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _fit(body: dict[str, Any]) -> dict[str, Any]:
+    start, end = _parse(body.get("valid_from")), _parse(body.get("valid_until"))
+    if start is not None and end is not None and end <= start:
+        body = {k: v for k, v in body.items() if k != "valid_until"}
+    limit = body.get("max_tokens", 500)
+    if "block_name" in body and isinstance(body.get("content"), str) and isinstance(limit, int):
+        tokens = estimate_tokens(body["content"])
+        if tokens > limit:
+            body = {**body, "max_tokens": max(tokens, 1)}
+    return body
+
+
+@schemathesis.hook
+def map_case(ctx: Any, case: Any) -> Any:
+    meta = getattr(case, "meta", None)
+    positive = meta is None or meta.generation.mode.is_positive
+    if positive and isinstance(case.body, dict):
+        case.body = _fit(case.body)
+    return case
