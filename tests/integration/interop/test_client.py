@@ -79,50 +79,51 @@ def test_every_route_has_a_client_method(server: LiveServer) -> None:
 
 def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
     with Client(server.url, server.admin_key) as admin:
-        key = admin.create_persona("rin")["api_key"]
-        assert [p["name"] for p in admin.list_personas()["personas"]] == ["rin"]
+        key = admin.create_persona("rin").api_key
+        assert [p.name for p in admin.list_personas().personas] == ["rin"]
         assert "omoide_" in admin.metrics()
     with Client(server.url, key) as c:
-        assert c.health()["status"] == "ok"
+        assert c.health().status == "ok"
         made = c.create_memory("rin", "The user lives in Tokyo with two cats",
                                tags=["home"], importance=0.7, metadata={"from": "client"})
-        assert made["status"] == "created"
-        memory_key = made["memory"]["key"]
-        assert c.create_memory("rin", "The user lives in Tokyo with two cats")["status"] \
+        assert made.status == "created" and made.memory is not None
+        memory_key = made.memory.key
+        assert made.memory.metadata == {"from": "client"}
+        assert c.create_memory("rin", "The user lives in Tokyo with two cats").status \
             == "duplicate"
-        assert c.get_memory("rin", memory_key)["tags"] == ["home"]
-        assert c.update_memory("rin", memory_key, tags=["home", "pets"])["tags"] == \
+        assert c.get_memory("rin", memory_key).tags == ["home"]
+        assert c.update_memory("rin", memory_key, tags=["home", "pets"]).tags == \
             ["home", "pets"]
-        assert [v["change"] for v in c.memory_history("rin", memory_key)["versions"]] == \
+        assert [v.change for v in c.memory_history("rin", memory_key).versions] == \
             ["create", "update"]
-        assert c.memory_links("rin", memory_key)["links"] == []
-        assert c.list_memories("rin", limit=5)["memories"][0]["key"] == memory_key
+        assert c.memory_links("rin", memory_key).links == []
+        assert c.list_memories("rin", limit=5).memories[0].key == memory_key
         hits = c.search("rin", "where does the user live", tags=["home"], top_k=3)
-        assert hits["results"][0]["key"] == memory_key
-        assert c.stats("rin")["active"] == 1
-        assert c.open_session("rin", "s1")["created"] is True
+        assert hits.results[0].key == memory_key
+        assert c.stats("rin").active == 1
+        assert c.open_session("rin", "s1").created is True
         assert c.record_events("rin", "s1", [
             {"speaker": "Rin", "role": "user", "content": "I like hiking", "external_id": "1"}
-        ])["accepted"] == 1
-        assert c.end_session("rin", "s1")["queued"] is True
-        assert c.wait_for_jobs("rin", timeout=30)["drained"] is True
-        assert c.jobs("rin")["pending"] == 0
-        assert "episodes" in c.session_episodes("rin", "s1")
-        assert c.update_state("rin", {"name": "Rin"})["changed"] == ["name"]
-        assert c.get_state("rin")["state"] == {"name": "Rin"}
-        assert c.update_state("rin", {"mood": "calm"}, whose="persona")["changed"] == ["mood"]
-        assert c.get_state("rin", "persona")["state"] == {"mood": "calm"}
-        assert c.state_history("rin", "name")["history"][0]["value"] == "Rin"
-        assert c.state_history("rin", "mood", whose="persona")["history"][0]["value"] == "calm"
-        assert c.write_block("rin", "persona", "You are Haru.", priority=3)["ok"] is True
-        assert [b["block_name"] for b in c.list_blocks("rin")["blocks"]] == ["persona"]
-        assert "blocks" in json.dumps(c.get_context("rin"))
+        ]).accepted == 1
+        assert c.end_session("rin", "s1").queued is True
+        assert c.wait_for_jobs("rin", timeout=30).drained is True
+        assert c.jobs("rin").pending == 0
+        assert c.session_episodes("rin", "s1").session_id == "s1"
+        assert c.update_state("rin", {"name": "Rin"}).changed == ["name"]
+        assert c.get_state("rin").state == {"name": "Rin"}
+        assert c.update_state("rin", {"mood": "calm"}, whose="persona").changed == ["mood"]
+        assert c.get_state("rin", "persona").state == {"mood": "calm"}
+        assert c.state_history("rin", "name").history[0].value == "Rin"
+        assert c.state_history("rin", "mood", whose="persona").history[0].value == "calm"
+        assert c.write_block("rin", "persona", "You are Haru.", priority=3).ok is True
+        assert [b.block_name for b in c.list_blocks("rin").blocks] == ["persona"]
+        assert "The user lives in Tokyo" in c.get_context("rin").text
         assert c.update_context("rin", user_info={"city": "Tokyo"})
-        assert c.begin_session("rin")["session_id"]
-        assert c.update_settings("rin", dedup_threshold=0.9)["overrides"] == \
+        assert c.begin_session("rin").session_id
+        assert c.update_settings("rin", dedup_threshold=0.9).overrides == \
             {"dedup_threshold": 0.9}
-        assert c.get_settings("rin")["settings"]["dedup_threshold"] == 0.9
-        assert c.models()["object"] == "list"
+        assert c.get_settings("rin").settings["dedup_threshold"] == 0.9
+        assert c.models().object == "list"
         with pytest.raises(LLMNotConfigured):
             c.chat_completion([{"role": "user", "content": "hi"}])
         exported = tmp_path / "rin.jsonl"
@@ -130,10 +131,10 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         assert json.loads(exported.read_text().splitlines()[0])["type"] == "header"
         with pytest.raises(Conflict):
             c.import_file("rin", exported.read_bytes().replace(b'"s1"', b'"s2"'))
-        assert c.delete_block("rin", "persona")["ok"] is True
-        assert c.delete_session("rin", "s1", with_notes=True)["status"] == "erased"
-        assert c.delete_memory("rin", memory_key)["status"] == "tombstoned"
-        assert c.delete_memory("rin", memory_key, purge=True)["status"] == "purged"
+        assert c.delete_block("rin", "persona").ok is True
+        assert c.delete_session("rin", "s1", with_notes=True).status == "erased"
+        assert c.delete_memory("rin", memory_key).status == "tombstoned"
+        assert c.delete_memory("rin", memory_key, purge=True).status == "purged"
         with pytest.raises(NotFound) as missing:
             c.get_memory("rin", memory_key)
         assert (missing.value.status, missing.value.code) == (404, "not_found")
@@ -142,10 +143,10 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         with pytest.raises(Forbidden):
             c.list_personas()
     with Client(server.url, server.admin_key) as admin:
-        other = admin.create_persona("copy")["api_key"]
+        other = admin.create_persona("copy").api_key
         with Client(server.url, other) as c:
-            assert c.import_file("copy", exported)["memories"] >= 1
-        assert admin.delete_persona("copy")["status"] == "erased"
+            assert c.import_file("copy", exported).memories >= 1
+        assert admin.delete_persona("copy").status == "erased"
     with Client(server.url, "omo_p_wrong") as nobody, pytest.raises(Unauthorized):
         nobody.stats("rin")
 
@@ -157,10 +158,10 @@ def test_async_client(server: LiveServer) -> None:
         async with AsyncClient(server.url, key) as c:
             made = await c.create_memory("rin", "The user plays the cello", tags=["music"])
             found = await c.search("rin", "what instrument", tags=["music"])
-            assert found["results"][0]["key"] == made["memory"]["key"]
+            assert made.memory is not None and found.results[0].key == made.memory.key
             lines = [line async for line in c.export_lines("rin")]
             assert json.loads(lines[-1])["type"] == "memory"
-            assert (await c.import_file("rin", "".join(lines).encode()))["memories"] == 0
+            assert (await c.import_file("rin", "".join(lines).encode())).memories == 0
             with pytest.raises(NotFound):
                 await c.get_memory("rin", "mem_nothing")
             with pytest.raises(Forbidden):  # another persona's data, with this key

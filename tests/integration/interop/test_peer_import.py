@@ -64,7 +64,8 @@ def test_peer_import_over_http(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as c:
         reply = c.post("/api/import/rin", params={"source": "mcp-memory"},
-                       content=text("memory.jsonl").encode())
+                       content=text("memory.jsonl").encode(),
+                       headers={"Content-Type": "application/x-ndjson"})
         assert reply.status_code == 200, reply.text
         assert reply.json()["memories"] == 6
         bad = c.post("/api/import/rin", params={"source": "mem0"}, content=b"[1, 2]")

@@ -27,6 +27,9 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     return invoke
 
 
+NDJSON = {"Content-Type": "application/x-ndjson"}
+
+
 def without_time(text: str) -> list[str]:
     lines = text.splitlines()
     head = json.loads(lines[0])
@@ -76,15 +79,16 @@ def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide
         assert reply.headers["content-type"].startswith("application/x-ndjson")
         lines = reply.text.splitlines()
         assert json.loads(lines[0])["with_vectors"] is True
-        refused = c.post("/api/import/rin", content=reply.content.replace(b'"s1"', b'"s9"'))
-        assert refused.status_code == 409
+        refused = c.post("/api/import/rin", content=reply.content.replace(b'"s1"', b'"s9"'),
+                         headers=NDJSON)
+        assert refused.status_code == 409, refused.text
         assert refused.json()["error"]["code"] == "conflict"
-        bad = c.post("/api/import/rin", content=b'{"type": "memory"}\n')
+        bad = c.post("/api/import/rin", content=b'{"type": "memory"}\n', headers=NDJSON)
         assert bad.status_code == 422 and "line 1" in bad.json()["error"]["message"]
         assert c.get("/api/export/nobody").status_code in (403, 404)
     other_key = server.create_persona("copy")
     with server.client(other_key) as c:
-        done = c.post("/api/import/copy", content=reply.content)
+        done = c.post("/api/import/copy", content=reply.content, headers=NDJSON)
         assert done.status_code == 200, done.text
         assert done.json()["memories"] == sum(1 for line in lines if '"type": "memory"' in line)
         hits = c.get("/api/search/copy", params={"q": "Osaka"}).json()["results"]
