@@ -14,6 +14,8 @@ settings API and the dashboard form are all derived from these declarations.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -160,11 +162,14 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             raise InvalidInput(f"{origin} must be a number, got {value!r}", setting=setting.name)
         try:
             result = kind(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise InvalidInput(
                 f"{origin} must be {'an integer' if kind is int else 'a number'}, got {value!r}",
                 setting=setting.name,
             ) from None
+        if isinstance(result, float) and not math.isfinite(result):
+            raise InvalidInput(f"{origin} must be a finite number, got {value!r}",
+                               setting=setting.name)
         if kind is int and isinstance(value, float) and not value.is_integer():
             raise InvalidInput(f"{origin} must be an integer, got {value!r}", setting=setting.name)
         if setting.minimum is not None and result < setting.minimum:
@@ -224,9 +229,17 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
 def merge_persona_settings(
     defaults: PersonaSettings, stored: Mapping[str, Any]
 ) -> PersonaSettings:
-    """A persona's effective settings: stored overrides (still valid ones) over the defaults."""
-    known = {k: v for k, v in stored.items() if k in _BY_NAME}
-    return replace(defaults, **validate_setting_patch(known))
+    """A persona's effective settings: stored overrides (still valid ones) over the defaults.
+
+    A stored value that is no longer valid (e.g. a NaN stored before NaN was refused) falls
+    back to the default instead of breaking every request of the persona.
+    """
+    known: dict[str, Any] = {}
+    for name, value in stored.items():
+        if name in _BY_NAME:
+            with contextlib.suppress(InvalidInput):
+                known.update(validate_setting_patch({name: value}))
+    return replace(defaults, **known)
 
 
 def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
@@ -257,6 +270,7 @@ class Settings:
     embed_timeout_s: float = 30.0
     workers: int = 1
     max_content_chars: int = 50_000
+    max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -287,6 +301,7 @@ class Settings:
             "embed_batch": _env_int(env, "OMOIDE_EMBED_BATCH", 64),
             "embed_timeout_s": float(_env_int(env, "OMOIDE_EMBED_TIMEOUT", 30)),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
+            "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
             "persona_defaults": persona_defaults(env),
             "environ": env,
         }

@@ -4,24 +4,29 @@
 
     with Client("http://127.0.0.1:8765", api_key="omo_p_…") as omoide:
         omoide.create_memory("rin", "The user lives in Tokyo", tags=["home"])
-        for hit in omoide.search("rin", "where does the user live")["results"]:
-            print(hit["score"], hit["content"])
+        for hit in omoide.search("rin", "where does the user live").results:
+            print(hit.score, hit.content)
 
-Answers are the server's JSON (dicts, as documented at ``/docs``). Every error answer raises
-the ``omoide.errors`` class of its code (``NotFound``, ``Forbidden``, ``InvalidInput`` …).
+Answers are the API's pydantic models (``omoide.api.http.schemas``: ``CreateReply``,
+``SearchReply`` …, fields as documented at ``/docs``; unknown fields are kept). Every error
+answer raises the ``omoide.errors`` class of its code (``NotFound``, ``Forbidden`` …).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
 from omoide.client import calls
-from omoide.client.calls import JSON, Call
+from omoide.client.calls import Call
 from omoide.client.errors import error_from_response
+
+if TYPE_CHECKING:
+    from omoide.api.http import schemas as s
+    from omoide.api.http.schemas.transfer import ImportReply
 
 __all__ = ["Client"]
 
@@ -60,15 +65,15 @@ class Client:
 
     # -- personas (admin key) ----------------------------------------------------------------
 
-    def create_persona(self, name: str) -> JSON:
+    def create_persona(self, name: str) -> s.PersonaCreated:
         """Create a persona; the answer's ``api_key`` is shown this once."""
         return self._run(calls.create_persona(name))
 
-    def list_personas(self) -> JSON:
+    def list_personas(self) -> s.PersonaList:
         """``{"personas": [{name, created_at, memories}]}``."""
         return self._run(calls.list_personas())
 
-    def delete_persona(self, name: str) -> JSON:
+    def delete_persona(self, name: str) -> s.PersonaErased:
         """Erase a persona and everything it remembers; its keys stop working."""
         return self._run(calls.delete_persona(name))
 
@@ -78,7 +83,7 @@ class Client:
                       tags: Sequence[str] | None = None, kind: str | None = None,
                       emotion_type: str | None = None, emotion_intensity: float | None = None,
                       valid_from: str | None = None, valid_until: str | None = None,
-                      metadata: Mapping[str, Any] | None = None) -> JSON:
+                      metadata: Mapping[str, Any] | None = None) -> s.CreateReply:
         """Store a memory. ``status`` is ``created`` (with ``memory``) or ``duplicate`` (with
         ``duplicate_of``: the current memory it repeats)."""
         return self._run(calls.create_memory(
@@ -88,33 +93,34 @@ class Client:
             metadata=dict(metadata) if metadata is not None else None))
 
     def list_memories(self, persona: str, *, limit: int = 20, offset: int = 0,
-                      include_deleted: bool = False) -> JSON:
+                      include_deleted: bool = False) -> s.MemoryList:
         """Recent memories, newest first: ``{"memories": [...]}``."""
         return self._run(calls.list_memories(persona, limit=limit, offset=offset,
                                              include_deleted=include_deleted))
 
-    def get_memory(self, persona: str, key: str) -> JSON:
+    def get_memory(self, persona: str, key: str) -> s.MemoryOut:
         """One memory (the read counts as a recall and strengthens it)."""
         return self._run(calls.get_memory(persona, key))
 
-    def update_memory(self, persona: str, key: str, **changes: Any) -> JSON:
+    def update_memory(self, persona: str, key: str, **changes: Any) -> s.MemoryOut:
         """Change fields (content, tags, kind, emotion_*, valid_*, metadata); a version is
         kept. ``importance`` cannot change."""
         return self._run(calls.update_memory(persona, key, changes))
 
-    def delete_memory(self, persona: str, key: str, *, purge: bool = False) -> JSON:
+    def delete_memory(self, persona: str, key: str, *, purge: bool = False
+            ) -> s.MemoryOut | s.PurgeReply:
         """Tombstone (history kept), or with ``purge`` erase it from the data folder."""
         return self._run(calls.delete_memory(persona, key, purge=purge))
 
-    def memory_history(self, persona: str, key: str) -> JSON:
+    def memory_history(self, persona: str, key: str) -> s.HistoryReply:
         """Every version, oldest first: ``{"versions": [...]}``."""
         return self._run(calls.memory_history(persona, key))
 
-    def memory_links(self, persona: str, key: str) -> JSON:
+    def memory_links(self, persona: str, key: str) -> s.LinksReply:
         """Links to related memories: ``{"links": [...]}``."""
         return self._run(calls.memory_links(persona, key))
 
-    def stats(self, persona: str) -> JSON:
+    def stats(self, persona: str) -> s.StatsOut:
         """Memory statistics of the persona."""
         return self._run(calls.stats(persona))
 
@@ -123,7 +129,7 @@ class Client:
                date_range: str | None = None, valid_at: str | None = None,
                min_importance: float | None = None, kind: str | None = None,
                importance_weight: float | None = None,
-               include_episodes: bool | None = None) -> JSON:
+               include_episodes: bool | None = None) -> s.SearchReply:
         """Hybrid (or ``semantic`` / ``keyword``) search with filters applied before the top-k
         cut: ``{"results": [{type, key|id, content, score, …}]}``."""
         return self._run(calls.search(
@@ -134,97 +140,97 @@ class Client:
     # -- sessions ----------------------------------------------------------------------------
 
     def open_session(self, persona: str, session_id: str | None = None,
-                     started_at: str | None = None) -> JSON:
+                     started_at: str | None = None) -> s.SessionOpened:
         """Open a conversation (idempotent for an existing id): ``{session_id, created}``."""
         return self._run(calls.open_session(persona, session_id, started_at))
 
     def record_events(self, persona: str, session_id: str,
-                      events: Sequence[Mapping[str, Any]]) -> JSON:
+                      events: Sequence[Mapping[str, Any]]) -> s.EventsReply:
         """Append turns ``{speaker, role, content, timestamp?, external_id?, metadata?}``;
         re-sent ``external_id``s are skipped: ``{accepted, duplicates}``."""
         return self._run(calls.record_events(persona, session_id, events))
 
-    def end_session(self, persona: str, session_id: str) -> JSON:
+    def end_session(self, persona: str, session_id: str) -> s.SessionEndReply:
         """End a conversation: its last episode and the consolidation are queued."""
         return self._run(calls.end_session(persona, session_id))
 
-    def session_episodes(self, persona: str, session_id: str) -> JSON:
+    def session_episodes(self, persona: str, session_id: str) -> s.EpisodesReply:
         """The session's episodes with their notes."""
         return self._run(calls.session_episodes(persona, session_id))
 
     def delete_session(self, persona: str, session_id: str, *,
-                       with_notes: bool = False) -> JSON:
+                       with_notes: bool = False) -> s.SessionErased:
         """Erase a conversation (and with ``with_notes`` the notes made from it)."""
         return self._run(calls.delete_session(persona, session_id, with_notes=with_notes))
 
     # -- state -------------------------------------------------------------------------------
 
-    def get_state(self, persona: str, whose: str = "user") -> JSON:
+    def get_state(self, persona: str, whose: str = "user") -> s.StateReply:
         """Current ``user`` or ``persona`` state: ``{"state": {key: value}}``."""
         return self._run(calls.get_state(persona, whose))
 
     def update_state(self, persona: str, values: Mapping[str, Any],
-                     whose: str = "user") -> JSON:
+                     whose: str = "user") -> s.StateChanged:
         """Set state values (the old ones are closed, never lost): ``{"changed": [...]}``."""
         return self._run(calls.update_state(persona, whose, values))
 
     def state_history(self, persona: str, key: str, *, whose: str = "user",
-                      at: str | None = None) -> JSON:
+                      at: str | None = None) -> s.StateHistory:
         """Every value a state key had (or, with ``at``, the one valid then)."""
         return self._run(calls.state_history(persona, whose, key, at))
 
     # -- blocks, context, settings -----------------------------------------------------------
 
-    def list_blocks(self, persona: str) -> JSON:
+    def list_blocks(self, persona: str) -> s.BlockList:
         """Named memory blocks, priority descending."""
         return self._run(calls.list_blocks(persona))
 
     def write_block(self, persona: str, block_name: str, content: str, *,
                     block_type: str | None = None, max_tokens: int | None = None,
                     priority: int | None = None,
-                    metadata: Mapping[str, Any] | None = None) -> JSON:
+                    metadata: Mapping[str, Any] | None = None) -> s.WriteBlockReply:
         """Create or update a named block."""
         return self._run(calls.write_block(
             persona, block_name, content, block_type=block_type, max_tokens=max_tokens,
             priority=priority, metadata=dict(metadata) if metadata is not None else None))
 
-    def delete_block(self, persona: str, block_name: str) -> JSON:
+    def delete_block(self, persona: str, block_name: str) -> s.OkReply:
         """Delete a named block."""
         return self._run(calls.delete_block(persona, block_name))
 
-    def get_context(self, persona: str) -> JSON:
+    def get_context(self, persona: str) -> s.ContextOut:
         """What ``get_context`` returns: blocks, state, recent memories (reads only)."""
         return self._run(calls.get_context(persona))
 
-    def begin_session(self, persona: str) -> JSON:
+    def begin_session(self, persona: str) -> s.SessionStartOut:
         """``session_begin``: end open sessions, open a new one, return its context."""
         return self._run(calls.begin_session(persona))
 
     def update_context(self, persona: str, *, user_info: Mapping[str, Any] | None = None,
-                       persona_state: Mapping[str, Any] | None = None) -> JSON:
+                       persona_state: Mapping[str, Any] | None = None) -> s.ContextChanges:
         """``update_context``: user and persona state in one transaction."""
         return self._run(calls.update_context(persona, user_info=user_info,
                                               persona_state=persona_state))
 
-    def get_settings(self, persona: str) -> JSON:
+    def get_settings(self, persona: str) -> s.SettingsReply:
         """Effective runtime settings and the persona's overrides."""
         return self._run(calls.get_settings(persona))
 
-    def update_settings(self, persona: str, **changes: Any) -> JSON:
+    def update_settings(self, persona: str, **changes: Any) -> s.SettingsReply:
         """Override settings (``None`` resets one to its default)."""
         return self._run(calls.update_settings(persona, changes))
 
     # -- jobs, system, chat ------------------------------------------------------------------
 
-    def jobs(self, persona: str) -> JSON:
+    def jobs(self, persona: str) -> s.JobsOut:
         """Background job counts of the persona."""
         return self._run(calls.jobs(persona))
 
-    def wait_for_jobs(self, persona: str, timeout: float = 60.0) -> JSON:
+    def wait_for_jobs(self, persona: str, timeout: float = 60.0) -> s.JobsWaitOut:
         """Block until the persona's queue is empty (or ``timeout`` seconds): ``{drained}``."""
         return self._run(calls.wait_for_jobs(persona, timeout))
 
-    def health(self) -> JSON:
+    def health(self) -> s.HealthOut:
         """Liveness: ``{status, version, embedder}`` (no key needed)."""
         return self._run(calls.health())
 
@@ -232,11 +238,12 @@ class Client:
         """Prometheus metrics text (admin key)."""
         return self._run(calls.metrics())
 
-    def models(self) -> JSON:
+    def models(self) -> s.ModelList:
         """The chat proxy's model list (OpenAI format)."""
         return self._run(calls.models())
 
-    def chat_completion(self, messages: Sequence[Mapping[str, Any]], **body: Any) -> JSON:
+    def chat_completion(self, messages: Sequence[Mapping[str, Any]], **body: Any
+            ) -> s.ChatCompletion:
         """One chat completion through the memory proxy (not streamed; for streaming use an
         OpenAI client with ``base_url=<server>/v1``)."""
         return self._run(calls.chat_completion(messages, **body))
@@ -266,7 +273,7 @@ class Client:
 
     def import_file(self, persona: str, file: str | Path | bytes, *, merge: bool = False,
                     source: str = "omoide", user_id: str | None = None,
-                    user_name: str | None = None, assistant_name: str | None = None) -> JSON:
+                    user_name: str | None = None, assistant_name: str | None = None) -> ImportReply:
         """Import an Omoide export (``source="omoide"``) or a ``mem0`` / ``mcp-memory`` /
         ``chat`` file into the persona; the answer counts what was written."""
         data = file if isinstance(file, bytes) else Path(file).read_bytes()

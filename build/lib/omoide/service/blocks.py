@@ -9,20 +9,21 @@ stored content is refused as well.
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from omoide.clock import Clock
 from omoide.engine.tokens import estimate_tokens
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import UNSET, Unset
+from omoide.service.validate import MAX_METADATA_CHARS, check_metadata, check_name
 from omoide.store.sqlite.blocks import Block, BlockPatch
 from omoide.store.sqlite.store import SqliteStore
 
 __all__ = [
+    "BLOCK_TYPES",
     "MAX_BLOCK_TOKENS",
     "MAX_METADATA_CHARS",
+    "MAX_PRIORITY",
     "STANDARD_BLOCKS",
     "BlockService",
     "check_block_name",
@@ -31,16 +32,13 @@ __all__ = [
 # The standard names (docs/blocks.md); any other valid name is a custom block.
 STANDARD_BLOCKS = ("persona_state", "user_model", "active_context")
 MAX_BLOCK_TOKENS = 100_000
-MAX_METADATA_CHARS = 10_000
-_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_TYPE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MAX_PRIORITY = 1_000_000
+# A closed set (issue 13): what a block is for; the default is custom.
+BLOCK_TYPES = ("custom", "persona", "user", "context", "instructions")
 
 
 def check_block_name(name: Any) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise InvalidInput(f"block_name {name!r} is invalid: use 1-64 letters, digits, '_' or "
-                           "'-'", field="block_name")
-    return name
+    return check_name(name, "block_name", "block_name")
 
 
 def _check_int(value: Any, name: str, low: int, high: int) -> int:
@@ -51,25 +49,18 @@ def _check_int(value: Any, name: str, low: int, high: int) -> int:
 
 
 def _check_type(value: Any) -> str:
-    if not isinstance(value, str) or not _TYPE.match(value):
-        raise InvalidInput(f"block_type {value!r} is invalid: use 1-32 letters, digits, '_' or "
-                           "'-' (default 'custom')", field="block_type")
-    return value
+    if value not in BLOCK_TYPES:
+        raise InvalidInput(f"block_type {value!r} is invalid: use one of "
+                           f"{', '.join(BLOCK_TYPES)} (default custom)", field="block_type")
+    return str(value)
 
 
-def _check_metadata(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidInput("metadata must be a JSON object", field="metadata")
-    if len(json.dumps(value, ensure_ascii=False)) > MAX_METADATA_CHARS:
-        raise InvalidInput(f"metadata is larger than {MAX_METADATA_CHARS:,} characters as JSON",
-                           field="metadata")
-    return value
-
-
-def _check_fits(block: Block) -> None:
+def _check_fits(block: Block, *, stored_limit: bool = False) -> None:
+    """422 when the request's own content and max_tokens disagree; 409 when the content does
+    not fit the ``max_tokens`` already stored (the request alone is fine)."""
     tokens = estimate_tokens(block.content)
     if tokens > block.max_tokens:
-        raise InvalidInput(
+        raise (Conflict if stored_limit else InvalidInput)(
             f"block {block.block_name!r}: content is about {tokens:,} tokens, over its "
             f"max_tokens of {block.max_tokens:,}; shorten it or raise max_tokens",
             field="content", block_name=block.block_name, tokens=tokens,
@@ -100,9 +91,20 @@ class BlockService:
             max_tokens=max_tokens if isinstance(max_tokens, Unset)
             else _check_int(max_tokens, "max_tokens", 1, MAX_BLOCK_TOKENS),
             priority=priority if isinstance(priority, Unset)
-            else _check_int(priority, "priority", -1_000_000, 1_000_000),
-            metadata=metadata if isinstance(metadata, Unset) else _check_metadata(metadata))
-        return self.store.blocks(persona).upsert(patch, now=self.clock.now(), check=_check_fits)
+            else _check_int(priority, "priority", -MAX_PRIORITY, MAX_PRIORITY),
+            metadata=metadata if isinstance(metadata, Unset) else check_metadata(metadata))
+        # The limit the content must fit comes from the stored block when none is given.
+        stored_limit = isinstance(max_tokens, Unset) and self._exists(persona, patch.block_name)
+        return self.store.blocks(persona).upsert(
+            patch, now=self.clock.now(),
+            check=lambda block: _check_fits(block, stored_limit=stored_limit))
+
+    def _exists(self, persona: str, block_name: str) -> bool:
+        try:
+            self.store.blocks(persona).get(block_name)
+        except NotFound:
+            return False
+        return True
 
     def delete_block(self, persona: str, block_name: Any) -> None:
         """Remove the block (404 when there is none by that name)."""

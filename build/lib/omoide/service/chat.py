@@ -34,6 +34,7 @@ from omoide.service.search import MAX_QUERY_CHARS, SearchService
 from omoide.service.sessions import SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
+from omoide.service.validate import check_session_id
 
 __all__ = ["ChatService", "Prepared", "check_messages", "session_id_for"]
 
@@ -73,12 +74,9 @@ def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None,
     """The conversation's session: the ``X-Omoide-Session`` header, else ``chat-<user>``, else
     derived from the conversation's first user message (the same on every later request)."""
     if header is not None:
-        if not _SESSION_ID.match(header):
-            raise InvalidInput("X-Omoide-Session must be 1-100 letters, digits or _ . : @ -",
-                               field="X-Omoide-Session")
-        return header
+        return check_session_id(header, "X-Omoide-Session")
     if isinstance(user, str) and user.strip():
-        if not _SESSION_ID.match(user.strip()):
+        if not _SESSION_ID.fullmatch(user.strip()):
             return "chat-" + _digest([user.strip()])[:24]
         return f"chat-{user.strip()}"
     first = next((message_text(m) for m in messages if m.get("role") == "user"), "")

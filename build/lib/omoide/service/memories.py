@@ -17,7 +17,7 @@ from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.fsrs import elapsed_days, initial_stability, strength
 from omoide.engine.value_change import find_value_change
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
     UNSET,
     CreateOutcome,
@@ -31,8 +31,10 @@ from omoide.model import (
 )
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
+    MAX_INT,
     check_content,
     check_kind,
+    check_metadata,
     check_tags,
     check_timestamp,
     check_unit_interval,
@@ -41,11 +43,12 @@ from omoide.service.validate import (
 from omoide.store.sqlite.jobs import enqueue
 from omoide.store.sqlite.store import SqliteStore
 
-__all__ = ["EVOLVE_JOB", "MemoryService", "with_live_strength"]
+__all__ = ["EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "with_live_strength"]
 
 logger = logging.getLogger(__name__)
 
 EVOLVE_JOB = "memory.evolve"
+MAX_CONTENT_CHARS = 50_000
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
@@ -57,7 +60,7 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
 
 class MemoryService:
     def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
-                 settings: SettingsService, *, max_content_chars: int = 50_000,
+                 settings: SettingsService, *, max_content_chars: int = MAX_CONTENT_CHARS,
                  on_enqueue: Callable[[], None] | None = None) -> None:
         self.store = store
         self.embedder = embedder
@@ -77,8 +80,8 @@ class MemoryService:
                                          > 64):
             raise InvalidInput("emotion_type must be a string of at most 64 characters",
                                field="emotion_type")
-        if metadata is not None and not isinstance(metadata, dict):
-            raise InvalidInput("metadata must be a JSON object", field="metadata")
+        if metadata is not None:
+            check_metadata(metadata)
         start = check_timestamp(valid_from, "valid_from")
         end = check_timestamp(valid_until, "valid_until")
         check_window(start, end)
@@ -171,8 +174,8 @@ class MemoryService:
                     include_deleted: bool = False) -> list[Memory]:
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit must be between 1 and 1000", field="limit")
-        if offset < 0:
-            raise InvalidInput("offset must not be negative", field="offset")
+        if not 0 <= offset <= MAX_INT:
+            raise InvalidInput(f"offset must be from 0 to {MAX_INT}", field="offset")
         now = self.clock.now()
         return [with_live_strength(m, now) for m in self.store.memories(persona).list_recent(
             limit=limit, offset=offset, include_tombstoned=include_deleted)]
@@ -195,10 +198,11 @@ class MemoryService:
         """Partial update; UNSET leaves a field alone. ``importance`` is immutable (422)."""
         memories = self.store.memories(persona)
         current = memories.get(key, with_links=False)
+        # Both refusals depend on the memory's state, not on the request alone: 409.
         if current.status != "active":
-            raise InvalidInput(f"memory {key!r} is deleted and cannot be updated", key=key)
+            raise Conflict(f"memory {key!r} is deleted and cannot be updated", key=key)
         if not isinstance(importance, Unset) and importance != current.importance:
-            raise InvalidInput(
+            raise Conflict(
                 "importance is immutable after creation (spec §FSRS); create a new memory "
                 "instead", field="importance", key=key)
         changes = self._changes(current, content=content, tags=tags, emotion_type=emotion_type,
@@ -232,9 +236,7 @@ class MemoryService:
         if "kind" in given:
             changes["kind"] = check_kind(given["kind"])
         if "metadata" in given:
-            if not isinstance(given["metadata"], dict):
-                raise InvalidInput("metadata must be a JSON object", field="metadata")
-            changes["metadata"] = given["metadata"]
+            changes["metadata"] = check_metadata(given["metadata"])
         for name in ("valid_from", "valid_until"):
             if name in given:
                 changes[name] = check_timestamp(given[name], name)

@@ -29,7 +29,13 @@ from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
-from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
+from omoide.service.validate import (
+    MAX_FILTER_TAGS,
+    check_kind,
+    check_tags,
+    check_timestamp,
+    check_unit_interval,
+)
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.vectors import language_of
 
@@ -106,7 +112,7 @@ class SearchService:
                                     tz=ZoneInfo(cfg.timezone))
             created_from, created_until = span.start, span.end
         filters = SearchFilters(
-            tags=check_tags(tags),
+            tags=check_tags(tags, limit=MAX_FILTER_TAGS),
             created_from=created_from, created_until=created_until,
             min_importance=None if min_importance is None
             else check_unit_interval(min_importance, "min_importance"),

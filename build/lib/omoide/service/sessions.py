@@ -34,7 +34,12 @@ from omoide.errors import InvalidInput
 from omoide.model import MemoryKind, NewMemory
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
-from omoide.service.validate import check_timestamp
+from omoide.service.validate import (
+    check_external_id,
+    check_metadata,
+    check_session_id,
+    check_timestamp,
+)
 from omoide.store.sqlite.jobs import enqueue
 from omoide.store.sqlite.sessions import Episode, Event, NewEpisode, NewEvent, Session
 from omoide.store.sqlite.sessions_meta import new_session_id
@@ -96,9 +101,7 @@ class SessionService:
         """Open a session (idempotent for an existing id); returns (session, created)."""
         if session_id is None:
             session_id = new_session_id()
-        if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
-            raise InvalidInput("session_id must be a string of 1-128 characters",
-                               field="session_id")
+        check_session_id(session_id)
         start = check_timestamp(started_at, "started_at") or self.clock.now()
         return self.store.sessions(persona).open(session_id, started_at=start)
 
@@ -211,14 +214,10 @@ class SessionService:
         if role not in ROLES:
             raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}",
                                field=f"{where}.role")
-        external_id = event.get("external_id")
-        if external_id is not None and (not isinstance(external_id, str | int)
-                                        or len(str(external_id)) > 200):
-            raise InvalidInput(f"{where}.external_id must be a string (≤ 200 characters)",
-                               field=f"{where}.external_id")
+        external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
         metadata = event.get("metadata")
-        if metadata is not None and not isinstance(metadata, dict):
-            raise InvalidInput(f"{where}.metadata must be an object", field=f"{where}.metadata")
+        if metadata is not None:
+            check_metadata(metadata, f"{where}.metadata")
         caption = (metadata or {}).get(IMAGE_CAPTION)
         if caption is not None and (not isinstance(caption, str)
                                     or len(caption) > MAX_CAPTION_CHARS):
@@ -228,7 +227,7 @@ class SessionService:
         timestamp = check_timestamp(event.get("timestamp"), f"{where}.timestamp")
         return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
                         timestamp=timestamp or self.clock.now(),
-                        external_id=None if external_id is None else str(external_id),
+                        external_id=external_id,
                         metadata=metadata)
 
     # -- background work -----------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from omoide.config import PersonaSettings, merge_persona_settings, validate_setting_patch
+from omoide.errors import Conflict
 from omoide.store.sqlite.store import SqliteStore
 
 __all__ = ["SettingsService"]
@@ -25,6 +26,15 @@ class SettingsService:
         clean = validate_setting_patch({k: v for k, v in patch.items() if v is not None})
         # a reset must still name a known setting (its default is always valid)
         validate_setting_patch({k: getattr(self.defaults, k, None) for k in resets})
+        stored = {**self.store.persona_settings(persona), **clean}
+        after = merge_persona_settings(self.defaults, {k: v for k, v in stored.items()
+                                                       if k not in resets})
+        if after.keyword_weight + after.semantic_weight == 0:
+            # Depends on what is stored as much as on the patch: the settings would conflict.
+            raise Conflict("keyword_weight and semantic_weight cannot both be 0 (search would "
+                           "have no ranking signal); keep one above 0",
+                           setting="keyword_weight" if "keyword_weight" in patch
+                           else "semantic_weight")
         self.store.update_persona_settings(persona, {**clean, **resets})
         return self.get(persona)
 

@@ -10,21 +10,22 @@ validates and delegates; SQL lives in ``store/sqlite/state.py``.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock
 from omoide.errors import InvalidInput
-from omoide.service.validate import check_timestamp
+from omoide.service.validate import WHITESPACE, check_name, check_timestamp, matches
 from omoide.store.sqlite.state import StateEntry, StateKind
 from omoide.store.sqlite.store import SqliteStore
 
 __all__ = [
+    "INTENSITY_PATTERN",
     "MAX_KEYS_PER_UPDATE",
     "MAX_VALUE_CHARS",
     "PERSONA_STATE_KEYS",
+    "STATE_VALUE_PATTERN",
     "USER_STATE_KEYS",
     "StateChanges",
     "StateEntry",
@@ -37,7 +38,11 @@ USER_STATE_KEYS = ("name", "nickname", "preferred_address")
 PERSONA_STATE_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
 MAX_VALUE_CHARS = 2000
 MAX_KEYS_PER_UPDATE = 50
-_KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# A value as text: not blank, at most 2,000 characters once trimmed.
+STATE_VALUE_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE}](?:[\\s\\S]{{0,1998}}[^{WHITESPACE}])?"
+                       f"[{WHITESPACE}]*$")
+# ``emotion_intensity`` given as text: a decimal from 0 to 1.
+INTENSITY_PATTERN = f"^[{WHITESPACE}]*(?:0(?:[.][0-9]{{1,6}})?|1(?:[.]0{{1,6}})?)[{WHITESPACE}]*$"
 _FIELD = {StateKind.USER: "user_info", StateKind.PERSONA: "persona_state"}
 
 
@@ -50,41 +55,32 @@ class StateChanges:
 
 
 def check_state_key(key: Any, *, field: str = "key") -> str:
-    if not isinstance(key, str) or not _KEY.match(key):
-        raise InvalidInput(f"state key {key!r} is invalid: use 1-64 letters, digits, '_' or '-'",
-                           field=field)
-    return key
+    return check_name(key, field, "state key")
 
 
 def _check_value(key: str, value: Any, field: str) -> str:
-    """A non-empty string of at most 2000 characters; numbers are kept as their text."""
+    """Text (not blank, at most 2,000 characters once trimmed) or a finite number, kept as its
+    text; ``emotion_intensity`` is a number from 0 to 1 (or its decimal text)."""
     where = f"{field}.{key}"
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if not math.isfinite(value):
-            raise InvalidInput(f"{where} must be a finite number, got {value!r}", field=where)
-        value = repr(value) if isinstance(value, float) else str(value)
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if number and not math.isfinite(value):
+        raise InvalidInput(f"{where} must be a finite number, got {value!r}", field=where)
+    in_range = (0 <= value <= 1) if number else (isinstance(value, str)
+                                                 and matches(INTENSITY_PATTERN, value))
+    if key == "emotion_intensity" and not in_range:
+        raise InvalidInput(f"{where} must be a number between 0 and 1, got {value!r}",
+                           field=where)
+    if number:
+        return repr(value) if isinstance(value, float) else str(value)
     if not isinstance(value, str):
         raise InvalidInput(f"{where} must be a string (join several goals with '; '), "
                            f"got {type(value).__name__}", field=where)
-    value = value.strip()
-    if not value:
-        raise InvalidInput(f"{where} must not be empty", field=where)
-    if len(value) > MAX_VALUE_CHARS:
-        raise InvalidInput(f"{where} is {len(value):,} characters; the limit is "
+    if not matches(STATE_VALUE_PATTERN, value):  # the pattern says both rules below
+        if not value.strip():
+            raise InvalidInput(f"{where} must not be empty", field=where)
+        raise InvalidInput(f"{where} is {len(value.strip()):,} characters; the limit is "
                            f"{MAX_VALUE_CHARS:,}", field=where)
-    if key == "emotion_intensity":
-        _check_intensity(value, where)
-    return value
-
-
-def _check_intensity(value: str, where: str) -> None:
-    try:
-        number = float(value)
-    except ValueError:
-        number = math.nan
-    if not 0.0 <= number <= 1.0:
-        raise InvalidInput(f"{where} must be a number between 0 and 1, got {value!r}",
-                           field=where)
+    return value.strip()
 
 
 def _check_map(values: Any, kind: StateKind) -> dict[str, str]:

@@ -1,29 +1,133 @@
-"""Validation of user-supplied memory fields: one clear message per mistake (422)."""
+"""Validation of user-supplied fields: one rule per field, one clear message per mistake (422).
+
+Every rule is defined here once, as a pattern or a bound, and used twice: by the services (for
+MCP and CLI callers) and by the HTTP request models in ``api/http/schemas`` (which publish the
+same patterns in the OpenAPI document). Patterns are written so that Python's ``re.fullmatch``
+and an ECMA-262 ``^…$`` match read them alike: explicit character classes, never ``\\s``, whose
+meaning differs between the two.
+
+Bounds (docs/api.md lists them):
+
+- timestamps: ISO-8601 dates or times, years 1900–9999 once normalised to UTC;
+- integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
+- persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
+- session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
+- tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
+- external ids: 1–200 characters, no control characters;
+- metadata: a JSON object of at most 10,000 characters as JSON, nested at most 8 deep.
+"""
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from omoide.clock import parse_iso
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind
 
 __all__ = [
+    "EXTERNAL_ID_PATTERN",
+    "MAX_FILTER_TAGS",
+    "MAX_INT",
+    "MAX_METADATA_CHARS",
+    "MAX_METADATA_DEPTH",
     "MAX_TAGS",
     "MAX_TAG_CHARS",
+    "MAX_YEAR",
+    "MIN_INT",
+    "MIN_YEAR",
+    "NAME_PATTERN",
+    "NON_BLANK_PATTERN",
+    "SESSION_ID_PATTERN",
+    "TAGS_QUERY_PATTERN",
+    "TAG_PATTERN",
+    "TIMESTAMP_PATTERN",
+    "WHITESPACE",
     "check_content",
+    "check_external_id",
     "check_kind",
+    "check_metadata",
+    "check_name",
+    "check_session_id",
     "check_tags",
     "check_timestamp",
     "check_unit_interval",
     "check_window",
+    "matches",
 ]
 
 MAX_TAGS = 20
+MAX_FILTER_TAGS = MAX_TAGS * MAX_TAGS  # a search filter: 20 query values of 20 tags each
 MAX_TAG_CHARS = 64
+MIN_YEAR = 1900
+MAX_YEAR = 9999
+# Integers are exact in every JSON parser (IEEE doubles) up to 2^53 − 1.
+MIN_INT = -(2**53 - 1)
+MAX_INT = 2**53 - 1
+MAX_METADATA_CHARS = 10_000
+MAX_METADATA_DEPTH = 8
+
+# Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
+WHITESPACE = ("\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+              "\\u202f\\u205f\\u3000")
+# A string that is not empty once stripped: it holds one non-whitespace character (a search).
+NON_BLANK_PATTERN = f"[^{WHITESPACE}]"
+# Persona names, block names, state keys.
+NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
+EXTERNAL_ID_PATTERN = "^[^\\x00-\\x1f\\x7f]{1,200}$"
+# One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas).
+TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?"
+               f"[{WHITESPACE}]*$")
+# A search query value: tags separated by commas (blank pieces are skipped), at most 20.
+_PIECE = f"[{WHITESPACE}]*(?:[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?[{WHITESPACE}]*)?"
+TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
+# An ISO-8601 date, or date and time with an optional offset (no offset: UTC).
+TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
+                     "(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
+                     f"(?:Z|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def matches(pattern: str, value: str) -> bool:
+    """Whether ``value`` matches a ``^…$`` pattern above as a whole string (``$`` is the end of
+    the string, as in ECMA-262 and JSON Schema, never before a trailing newline)."""
+    compiled = _COMPILED.get(pattern)
+    if compiled is None:
+        compiled = _COMPILED[pattern] = re.compile(pattern.removeprefix("^").removesuffix("$"))
+    return compiled.fullmatch(value) is not None
+
+
+def check_name(value: Any, field: str, what: str) -> str:
+    """A persona name, block name or state key: 1–64 letters, digits, ``_`` or ``-``."""
+    if not isinstance(value, str) or not matches(NAME_PATTERN, value):
+        raise InvalidInput(f"{what} {value!r} is invalid: use 1-64 letters, digits, '_' or '-'",
+                           field=field)
+    return value
+
+
+def check_session_id(value: Any, field: str = "session_id") -> str:
+    if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
+        raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 letters, digits or "
+                           "_ . : @ -", field=field)
+    return value
+
+
+def check_external_id(value: Any, field: str) -> str | None:
+    """A string (or an integer, kept as its text) of 1–200 characters, no control characters."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and MIN_INT <= value <= MAX_INT:
+        value = str(value)
+    if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
+        raise InvalidInput(f"{field} must be a string of 1-200 characters without control "
+                           "characters", field=field)
+    return value
 
 
 def check_content(content: Any, *, max_chars: int) -> str:
@@ -46,23 +150,29 @@ def check_unit_interval(value: Any, name: str) -> float:
     return float(value)
 
 
-def check_tags(tags: Any) -> tuple[str, ...]:
+def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
+    """At most ``limit`` tags given; each 1–64 characters once stripped, no comma. Duplicates
+    are dropped, order kept."""
     if tags is None:
         return ()
     if isinstance(tags, str) or not isinstance(tags, Iterable):
         raise InvalidInput("tags must be a list of strings", field="tags")
+    given = list(tags)
+    if len(given) > limit:
+        raise InvalidInput(f"{len(given)} tags given; the limit is {limit}", field="tags")
     clean: list[str] = []
-    for tag in tags:
+    for tag in given:
         if not isinstance(tag, str) or not tag.strip():
-            raise InvalidInput(f"every tag must be a non-empty string, got {tag!r}", field="tags")
-        tag = tag.strip()
-        if len(tag) > MAX_TAG_CHARS:
-            raise InvalidInput(f"tag {tag[:20]!r}… is {len(tag)} characters; the limit is "
-                               f"{MAX_TAG_CHARS}", field="tags")
-        if tag not in clean:
-            clean.append(tag)
-    if len(clean) > MAX_TAGS:
-        raise InvalidInput(f"{len(clean)} tags given; the limit is {MAX_TAGS}", field="tags")
+            raise InvalidInput(f"every tag must be a non-empty string, got {tag!r}",
+                               field="tags")
+        if len(tag.strip()) > MAX_TAG_CHARS:
+            raise InvalidInput(f"tag {tag.strip()[:20]!r}… is {len(tag.strip())} characters; "
+                               f"the limit is {MAX_TAG_CHARS}", field="tags")
+        if not matches(TAG_PATTERN, tag):  # what is left: a comma
+            raise InvalidInput(f"tag {tag!r} holds a comma (commas separate tags in a search)",
+                               field="tags")
+        if tag.strip() not in clean:
+            clean.append(tag.strip())
     return tuple(clean)
 
 
@@ -76,20 +186,68 @@ def check_kind(kind: Any) -> MemoryKind:
 
 
 def check_timestamp(value: Any, name: str) -> datetime | None:
-    """An ISO-8601 date or timestamp (naive → UTC), a datetime, or None."""
-    if value is None or isinstance(value, datetime):
-        return value if value is None or value.tzinfo else parse_iso(value.isoformat())
-    if not isinstance(value, str):
-        raise InvalidInput(f"{name} must be an ISO-8601 date or timestamp, got {value!r}",
-                           field=name)
-    try:
-        return parse_iso(value.strip())
-    except ValueError:
+    """An ISO-8601 date or timestamp (no offset: UTC), a datetime, or None; the one place that
+    bounds time: years 1900–9999 once normalised to UTC."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        when = value if value.tzinfo else value.replace(tzinfo=UTC)
+    elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
+        try:
+            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
+                               "(no such day or time)", field=name) from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+    else:
         raise InvalidInput(
             f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
-            "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)", field=name) from None
+            "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)", field=name)
+    try:
+        utc = when.astimezone(UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not MIN_YEAR <= utc.year <= MAX_YEAR:
+        raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
+                           f"{value!r}", field=name)
+    return utc
 
 
 def check_window(valid_from: datetime | None, valid_until: datetime | None) -> None:
     if valid_from is not None and valid_until is not None and valid_until <= valid_from:
         raise InvalidInput("valid_until must be after valid_from", field="valid_until")
+
+
+def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
+    """A JSON object of finite numbers, at most 10,000 characters as JSON, nested ≤ 8 deep."""
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{field} must be a JSON object", field=field)
+    if _depth(value) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"{field} is nested deeper than {MAX_METADATA_DEPTH} levels",
+                           field=field)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        raise InvalidInput(f"{field} must hold only JSON values (finite numbers, text "
+                           "without lone surrogates)", field=field) from None
+    if len(text) > MAX_METADATA_CHARS:
+        raise InvalidInput(f"{field} is {len(text):,} characters as JSON; the limit is "
+                           f"{MAX_METADATA_CHARS:,}", field=field)
+    return value
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a JSON value (a scalar is 0, ``{}`` is 1), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            level += 1
+            deepest = max(deepest, level)
+            if level > MAX_METADATA_DEPTH:
+                return level
+            stack.extend((child, level) for child in
+                         (item.values() if isinstance(item, dict) else item))
+    return deepest

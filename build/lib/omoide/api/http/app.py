@@ -1,4 +1,5 @@
-"""The FastAPI application: routers, the single error shape, metrics, body limit, lifespan."""
+"""The FastAPI application: routers, the single error shape, metrics, the body guard
+(``guard.py``: size limit and strict JSON), lifespan."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from omoide import __version__
 from omoide.api.errors import error_body
 from omoide.api.http.dashboard import install_dashboard
+from omoide.api.http.guard import BodyGuard
 from omoide.api.http.metrics import Metrics
 from omoide.api.http.routes import chat, context, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
@@ -23,11 +25,9 @@ from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
-__all__ = ["MAX_BODY_BYTES", "create_app"]
+__all__ = ["create_app"]
 
 logger = logging.getLogger(__name__)
-
-MAX_BODY_BYTES = 1_000_000
 
 
 def create_app(omoide: Omoide, *, start_workers: bool = True,
@@ -60,6 +60,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
     install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
     _install_error_handlers(app)
+    # Inner to outer: the guard sees every body before a route does; metrics see every reply.
+    app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes)
     _install_middleware(app)
     return app
 
@@ -73,15 +75,22 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("query", "body"))
-        message = f"{where}: {first.get('msg', 'invalid value')}" if where else "invalid request"
+        where = _field_path(first.get("loc", ()))
+        if first.get("type") == "missing":
+            message = f"{where or 'request body'} is required"
+        else:
+            message = f"{where or 'request body'}: {first.get('msg', 'invalid value')}"
         return JSONResponse(error_body("invalid_input", message, field=where or None),
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only the first route's
+            headers["Allow"] = _allowed_methods(app, request.url.path)
+        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code,
+                            headers=headers or None)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -90,17 +99,31 @@ def _install_error_handlers(app: FastAPI) -> None:
                             status_code=500)
 
 
+def _allowed_methods(app: FastAPI, path: str) -> str:
+    methods: set[str] = set()
+    for route in app.router.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(path) and getattr(route, "methods", None):
+            methods |= set(route.methods)
+    return ", ".join(sorted(methods))
+
+
+def _field_path(loc: Any) -> str:
+    """``("body", "events", 0, "content")`` → ``events[0].content``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part not in ("query", "body", "path", "header"):
+            path += f".{part}" if path else str(part)
+    return path
+
+
 def _install_middleware(app: FastAPI) -> None:
     @app.middleware("http")
-    async def limits_and_metrics(request: Request, call_next: Any) -> Any:
+    async def metrics(request: Request, call_next: Any) -> Any:
         started = time.perf_counter()
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            response: Any = JSONResponse(error_body(
-                "payload_too_large", f"request body is larger than {MAX_BODY_BYTES:,} bytes"),
-                status_code=413)
-        else:
-            response = await call_next(request)
+        response = await call_next(request)
         route = request.scope.get("route")
         template = getattr(route, "path", "unmatched")
         request.app.state.metrics.observe(request.method, template, response.status_code,

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 
 from omoide.service.auth import Principal
+from omoide.service.validate import NAME_PATTERN
 from omoide.store.sqlite.store import check_persona_name
 from omoide.wiring import Omoide
 
-__all__ = ["App", "Caller", "get_app", "persona_access", "principal"]
+__all__ = ["App", "Caller", "PersonaPath", "get_app", "persona_access", "principal"]
+
+PersonaPath = Annotated[str, Path(pattern=NAME_PATTERN, description=(
+    "Persona name: 1-64 letters, digits, '_' or '-'."))]
 
 
 def get_app(request: Request) -> Omoide:
@@ -28,7 +32,7 @@ def principal(request: Request, app: App) -> Principal:
 Caller = Annotated[Principal, Depends(principal)]
 
 
-def persona_access(persona: str, caller: Caller, app: App) -> str:
+def persona_access(persona: PersonaPath, caller: Caller, app: App) -> str:
     """401 → 403 (key of another persona) → 422 (bad name) → 404 (unknown persona).
 
     A read never creates a persona: the lookup raises NotFound.

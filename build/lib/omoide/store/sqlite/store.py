@@ -43,7 +43,7 @@ def _strength_from_hours(importance: float, stability: float, hours: float) -> f
 
 def check_persona_name(name: str) -> str:
     """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
-    if not isinstance(name, str) or not PERSONA_NAME.match(name):
+    if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):
         raise InvalidInput(
             f"invalid persona name {name!r}: use 1-64 letters, digits, '_' or '-'",
             persona=name if isinstance(name, str) else None)

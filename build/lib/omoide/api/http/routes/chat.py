@@ -17,16 +17,17 @@ from collections.abc import AsyncIterator, Awaitable
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from omoide.api.http.body import json_object
 from omoide.api.http.deps import App, Caller
+from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
 from omoide.service.chat import Prepared, check_messages, session_id_for
 from omoide.service.chat_summary import Compressed
+from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
 from omoide.store.sqlite.store import check_persona_name
 from omoide.wiring import Omoide
 
@@ -39,9 +40,10 @@ router = APIRouter(tags=["chat (OpenAI-compatible)"])
 CLIENT_CLOSED = 499  # the client went away; nobody reads this status
 
 
-def chat_persona(request: Request, caller: Caller, app: App) -> str:
+def chat_persona(caller: Caller, app: App, named: str | None = Header(
+        None, alias="X-Omoide-Persona", pattern=NAME_PATTERN,
+        description="With the admin key: the persona to chat as (required then).")) -> str:
     """The persona of the key; the admin key names one in ``X-Omoide-Persona``."""
-    named = request.headers.get("x-omoide-persona")
     if caller.is_admin:
         if not named:
             raise InvalidInput("with the admin key, name the persona in an X-Omoide-Persona "
@@ -60,7 +62,9 @@ def chat_persona(request: Request, caller: Caller, app: App) -> str:
 Persona = Annotated[str, Depends(chat_persona)]
 
 
-@router.get("/v1/models", summary="The model the chat proxy serves (the configured upstream)")
+@router.get("/v1/models", summary="The model the chat proxy serves (the configured upstream)",
+            response_model=None,
+            responses={200: {"model": ModelList}, **errors(401, 403, 404, 422)})
 def models(persona: Persona, app: App) -> dict[str, Any]:
     upstream = app.chat_upstream
     model = upstream.model if upstream is not None else "omoide"
@@ -69,9 +73,22 @@ def models(persona: Persona, app: App) -> dict[str, Any]:
 
 
 @router.post("/v1/chat/completions",
-             summary="OpenAI chat completions with the persona's memory (streamed or not)")
-async def chat_completions(request: Request, persona: Persona, app: App) -> Response:
-    body = await json_object(request)
+             summary="OpenAI chat completions with the persona's memory (streamed or not)",
+             response_model=None,
+             responses={200: {"model": ChatCompletion, "description": (
+                 "The upstream's chat.completion with an omoide object; with stream: true, "
+                 "server-sent chat.completion.chunk events ending with data: [DONE]."),
+                 "content": {"text/event-stream": {"schema": {
+                     "type": "object", "description": "One server-sent event.",
+                     "properties": {"data": {"type": "string"}, "event": {"type": "string"}}}}}},
+                 **errors(401, 403, 404, 413, 422, 502, 503, 504)})
+async def chat_completions(request: Request, persona: Persona, app: App,
+                           payload: ChatRequest, session_header: str | None = Header(
+                               None, alias="X-Omoide-Session", pattern=SESSION_ID_PATTERN,
+                               description="The conversation's session id (default: "
+                                           "chat-<user>, or derived from the first user "
+                                           "message).")) -> Response:
+    body = payload.model_dump(exclude_unset=True)
     messages = check_messages(body.get("messages"))
     upstream = app.chat_upstream
     if upstream is None:
@@ -79,7 +96,7 @@ async def chat_completions(request: Request, persona: Persona, app: App) -> Resp
             "the chat proxy needs an upstream LLM: set OMOIDE_LLM_PROVIDER (openai or "
             "anthropic), OMOIDE_LLM_MODEL and, as needed, OMOIDE_LLM_BASE_URL and "
             "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)")
-    session_id = session_id_for(messages, header=request.headers.get("x-omoide-session"),
+    session_id = session_id_for(messages, header=session_header,
                                 user=body.get("user"))
     started = time.perf_counter()
     prepared, compressed = await run_in_threadpool(_prepare, app, persona, messages,

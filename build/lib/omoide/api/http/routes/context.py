@@ -8,12 +8,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from omoide.api.http.body import json_object, only_fields
 from omoide.api.http.deps import App, persona_access
+from omoide.api.http.schemas import (
+    BlockList,
+    BlockWrite,
+    ContextChanges,
+    ContextOut,
+    ContextUpdate,
+    OkReply,
+    SessionStartOut,
+    SettingsPatch,
+    SettingsReply,
+    StateChanged,
+    StateHistory,
+    StateMap,
+    StateReply,
+    WriteBlockReply,
+    errors,
+)
+from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
 from omoide.api.render import (
     render_block,
     render_changes,
@@ -23,6 +40,7 @@ from omoide.api.render import (
 )
 from omoide.model import UNSET
 from omoide.service.state import StateKind
+from omoide.service.validate import NAME_PATTERN
 
 __all__ = ["render_block", "render_changes", "render_context", "render_session_start",
            "render_state_entry", "router"]
@@ -30,34 +48,35 @@ __all__ = ["render_block", "render_changes", "render_context", "render_session_s
 router = APIRouter()
 
 Persona = Annotated[str, Depends(persona_access)]
+READ = errors(401, 403, 404, 422)
+WRITE = errors(401, 403, 404, 413, 422)
 
-BLOCK_FIELDS = {"block_name", "content", "block_type", "max_tokens", "priority", "metadata"}
-CONTEXT_FIELDS = {"user_info", "persona_state"}
-
-
-# -- rendering ---------------------------------------------------------------------------
 
 def _state_routes(path: str, kind: StateKind, noun: str) -> None:
     @router.get(f"/api/{path}/{{persona}}", tags=["state"], name=f"{kind}_state",
-                summary=f"Current {noun} state: {{key: value}}")
+                summary=f"Current {noun} state: {{key: value}}",
+                response_model=None, responses={200: {"model": StateReply}, **READ})
     def current(persona: Persona, app: App) -> dict[str, Any]:
         return {"persona": persona, "state": app.state.current(persona, kind)}
 
     @router.put(f"/api/{path}/{{persona}}", tags=["state"], name=f"{kind}_state_update",
-                summary=f"Set {noun} state from a flat {{key: value}} map (bi-temporal)")
-    async def update(persona: Persona, request: Request, app: App) -> dict[str, Any]:
-        values = await json_object(request)
+                summary=f"Set {noun} state from a flat {{key: value}} map (bi-temporal)",
+                response_model=None, responses={200: {"model": StateChanged}, **WRITE})
+    async def update(persona: Persona, values: StateMap, app: App) -> dict[str, Any]:
         write = app.state.update_user_state if kind == StateKind.USER \
             else app.state.update_persona_state
-        return {"persona": persona, "changed": await run_in_threadpool(write, persona, values)}
+        return {"persona": persona,
+                "changed": await run_in_threadpool(write, persona, values.root)}
 
     @router.get(f"/api/{path}/{{persona}}/history", tags=["state"],
                 name=f"{kind}_state_history",
-                summary=f"Every value of one {noun} state key, oldest first")
+                summary=f"Every value of one {noun} state key, oldest first",
+                response_model=None, responses={200: {"model": StateHistory}, **READ})
     def history(persona: Persona, app: App,
-                key: str | None = Query(None, description="The key, e.g. name."),
-                at: str | None = Query(None, description="ISO time (a bare date is midnight "
-                                                         "UTC): only the value valid then.")
+                key: str = Query(..., pattern=NAME_PATTERN, description="The key, e.g. name."),
+                at: str | None = Query(None, json_schema_extra={"format": "timestamp"},
+                                       description="Only the value valid then: an "
+                                                   + TIMESTAMP_DESCRIPTION)
                 ) -> dict[str, Any]:
         entries = app.state.history(persona, kind, key, at)
         return {"persona": persona, "key": key,
@@ -71,23 +90,29 @@ _state_routes("persona-state", StateKind.PERSONA, "persona")
 # -- named memory blocks -----------------------------------------------------------------
 
 @router.get("/api/blocks/{persona}", tags=["blocks"],
-            summary="Named memory blocks, priority descending")
+            summary="Named memory blocks, priority descending",
+            response_model=None, responses={200: {"model": BlockList}, **READ})
 def list_blocks(persona: Persona, app: App) -> dict[str, Any]:
     return {"persona": persona,
             "blocks": [render_block(b) for b in app.blocks.list_blocks(persona)]}
 
 
 @router.post("/api/blocks/{persona}", tags=["blocks"],
-             summary="Create or update a block (block_name + content required)")
-async def write_block(persona: Persona, request: Request, app: App) -> dict[str, Any]:
-    data = only_fields(await json_object(request), BLOCK_FIELDS, {"block_name", "content"})
-    given = {k: (UNSET if v is None else v) for k, v in data.items()}
+             summary="Create or update a block (block_name + content required)",
+             response_model=None,
+             responses={200: {"model": WriteBlockReply},
+                        **errors(401, 403, 404, 409, 413, 422)})
+async def write_block(persona: Persona, body: BlockWrite, app: App) -> dict[str, Any]:
+    given = {k: (UNSET if v is None else v) for k, v in body.model_dump(exclude_unset=True)
+             .items()}
     block = await run_in_threadpool(app.blocks.write_block, persona, **given)
     return {"ok": True, "block_name": block.block_name}
 
 
-@router.delete("/api/blocks/{persona}/{block_name}", tags=["blocks"], summary="Delete a block")
-def delete_block(persona: Persona, block_name: str, app: App) -> dict[str, Any]:
+@router.delete("/api/blocks/{persona}/{block_name}", tags=["blocks"], summary="Delete a block",
+               response_model=None, responses={200: {"model": OkReply}, **READ})
+def delete_block(persona: Persona, app: App,
+                 block_name: str = Path(pattern=NAME_PATTERN)) -> dict[str, Any]:
     app.blocks.delete_block(persona, block_name)
     return {"ok": True}
 
@@ -95,23 +120,26 @@ def delete_block(persona: Persona, block_name: str, app: App) -> dict[str, Any]:
 # -- context -----------------------------------------------------------------------------
 
 @router.get("/api/context/{persona}", tags=["context"],
-            summary="What get_context returns (reads only)")
+            summary="What get_context returns (reads only)",
+            response_model=None, responses={200: {"model": ContextOut}, **READ})
 def get_context(persona: Persona, app: App) -> dict[str, Any]:
     return render_context(app.context.get_context(persona))
 
 
 @router.post("/api/context/{persona}/session", tags=["context"], status_code=201,
-             summary="session_begin: open a session and return its context")
+             summary="session_begin: open a session and return its context",
+             response_model=None, responses={201: {"model": SessionStartOut}, **READ})
 def session_begin(persona: Persona, app: App) -> JSONResponse:
     return JSONResponse(render_session_start(app.context.session_begin(persona)),
                         status_code=201)
 
 
 @router.put("/api/context/{persona}", tags=["context"],
-            summary="update_context: {user_info?, persona_state?}, one transaction")
-async def update_context(persona: Persona, request: Request, app: App) -> dict[str, Any]:
-    data = only_fields(await json_object(request), CONTEXT_FIELDS)
-    changes = await run_in_threadpool(app.context.update_context, persona, **data)
+            summary="update_context: {user_info?, persona_state?}, one transaction",
+            response_model=None, responses={200: {"model": ContextChanges}, **WRITE})
+async def update_context(persona: Persona, body: ContextUpdate, app: App) -> dict[str, Any]:
+    given = {k: v.root for k, v in body if k in body.model_fields_set}
+    changes = await run_in_threadpool(app.context.update_context, persona, **given)
     return render_changes(persona, changes)
 
 
@@ -123,14 +151,18 @@ def _settings(app: Any, persona: str) -> dict[str, Any]:
 
 
 @router.get("/api/settings/{persona}", tags=["settings"],
-            summary="Effective runtime settings and the persona's overrides")
+            summary="Effective runtime settings and the persona's overrides",
+            response_model=None, responses={200: {"model": SettingsReply}, **READ})
 def get_settings(persona: Persona, app: App) -> dict[str, Any]:
     return _settings(app, persona)
 
 
 @router.put("/api/settings/{persona}", tags=["settings"],
-            summary="Override some settings (validated; unknown names are refused)")
-async def put_settings(persona: Persona, request: Request, app: App) -> dict[str, Any]:
-    patch = await json_object(request)
-    await run_in_threadpool(app.settings_service.update, persona, patch)
+            summary="Override some settings (validated; unknown names are refused)",
+            response_model=None, responses={200: {"model": SettingsReply},
+                                            **errors(401, 403, 404, 409, 413, 422)})
+async def put_settings(persona: Persona, app: App,
+                       patch: Annotated[SettingsPatch, Body()]) -> dict[str, Any]:  # type: ignore[valid-type]
+    await run_in_threadpool(app.settings_service.update, persona,
+                            patch.model_dump(exclude_unset=True))
     return _settings(app, persona)

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
-from omoide.api.http.body import json_object, only_fields
 from omoide.api.http.deps import App, persona_access
+from omoide.api.http.schemas import (
+    CreateReply,
+    HistoryReply,
+    LinksReply,
+    MemoryCreate,
+    MemoryList,
+    MemoryOut,
+    MemoryPatch,
+    PurgeReply,
+    StatsOut,
+    errors,
+)
 from omoide.api.render import (
     render_create,
     render_link,
@@ -16,48 +28,60 @@ from omoide.api.render import (
     render_stats,
     render_version,
 )
+from omoide.service.validate import MAX_INT
 
 router = APIRouter(tags=["memories"])
 
 Persona = Annotated[str, Depends(persona_access)]
-
-CREATE_FIELDS = {"content", "importance", "tags", "emotion_type", "emotion_intensity", "kind",
-                 "valid_from", "valid_until", "metadata"}
-PATCH_FIELDS = CREATE_FIELDS
+READ = errors(401, 403, 404, 422)
+WRITE = errors(401, 403, 404, 413, 422)
 
 
-@router.post("/api/memories/{persona}", status_code=201,
-             summary="Create a memory (dedup: 200 with status 'duplicate')")
-async def create_memory(persona: Persona, request: Request, app: App) -> Any:
-    data = only_fields(await json_object(request), CREATE_FIELDS, {"content"})
-    new = app.memories.build_new(**data)
-    outcome = await _threaded(app.memories.create, persona, new)
+@router.post("/api/memories/{persona}", status_code=201, response_model=None,
+             summary="Create a memory (dedup: 200 with status 'duplicate')",
+             responses={201: {"model": CreateReply, "description": "Created."},
+                        200: {"model": CreateReply, "description": "A duplicate: not saved; "
+                                                                   "duplicate_of names it."},
+                        **WRITE})
+async def create_memory(persona: Persona, body: MemoryCreate, app: App) -> JSONResponse:
+    new = app.memories.build_new(**body.model_dump(exclude_unset=True))
+    outcome = await run_in_threadpool(app.memories.create, persona, new)
     return JSONResponse(render_create(outcome), status_code=201 if outcome.status == "created"
                         else 200)
 
 
-@router.get("/api/memories/{persona}", summary="Recent memories, newest first")
-def list_memories(persona: Persona, app: App, limit: int = Query(20), offset: int = Query(0),
+@router.get("/api/memories/{persona}", summary="Recent memories, newest first",
+            response_model=None, responses={200: {"model": MemoryList}, **READ})
+def list_memories(persona: Persona, app: App,
+                  limit: int = Query(20, ge=1, le=1000),
+                  offset: int = Query(0, ge=0, le=MAX_INT),
                   include_deleted: bool = Query(False)) -> dict[str, Any]:
     memories = app.memories.list_recent(persona, limit=limit, offset=offset,
                                         include_deleted=include_deleted)
     return {"persona": persona, "memories": [render_memory(m) for m in memories]}
 
 
-@router.get("/api/memories/{persona}/{key}", summary="Read one memory (counts as a recall)")
+@router.get("/api/memories/{persona}/{key}", summary="Read one memory (counts as a recall)",
+            response_model=None, responses={200: {"model": MemoryOut}, **READ})
 def read_memory(persona: Persona, key: str, app: App) -> dict[str, Any]:
     return render_memory(app.memories.get(persona, key))
 
 
-@router.patch("/api/memories/{persona}/{key}", summary="Update fields (importance is immutable)")
-async def update_memory(persona: Persona, key: str, request: Request, app: App) -> Any:
-    data = only_fields(await json_object(request), PATCH_FIELDS)
-    memory = await _threaded(app.memories.update, persona, key, **data)
+@router.patch("/api/memories/{persona}/{key}", summary="Update fields (importance is immutable)",
+              response_model=None, responses={200: {"model": MemoryOut},
+                                              **errors(401, 403, 404, 409, 413, 422)})
+async def update_memory(persona: Persona, key: str, body: MemoryPatch, app: App
+                        ) -> dict[str, Any]:
+    memory = await run_in_threadpool(app.memories.update, persona, key,
+                                     **body.model_dump(exclude_unset=True))
     return render_memory(memory)
 
 
-@router.delete("/api/memories/{persona}/{key}",
-               summary="Delete: a tombstone (history is kept), or with purge=true erase it")
+@router.delete("/api/memories/{persona}/{key}", response_model=None,
+               summary="Delete: a tombstone (history is kept), or with purge=true erase it",
+               responses={200: {"model": MemoryOut | PurgeReply,
+                                "description": "The tombstoned memory, or {status: purged}."},
+                          **READ})
 def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
         False, description="Erase the memory with all its versions, links, sources and index "
                            "rows, so that its text is nowhere in the data folder (the user "
@@ -68,24 +92,20 @@ def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
     return render_memory(app.memories.delete(persona, key))
 
 
-@router.get("/api/memories/{persona}/{key}/history", summary="Every version, oldest first")
+@router.get("/api/memories/{persona}/{key}/history", summary="Every version, oldest first",
+            response_model=None, responses={200: {"model": HistoryReply}, **READ})
 def memory_history(persona: Persona, key: str, app: App) -> dict[str, Any]:
     return {"key": key, "versions": [render_version(v)
                                      for v in app.memories.history(persona, key)]}
 
 
-@router.get("/api/memories/{persona}/{key}/links", summary="Links to related memories")
+@router.get("/api/memories/{persona}/{key}/links", summary="Links to related memories",
+            response_model=None, responses={200: {"model": LinksReply}, **READ})
 def memory_links(persona: Persona, key: str, app: App) -> dict[str, Any]:
     return {"key": key, "links": [render_link(link) for link in app.memories.links(persona, key)]}
 
 
-@router.get("/api/stats/{persona}", summary="Memory statistics")
+@router.get("/api/stats/{persona}", summary="Memory statistics",
+            response_model=None, responses={200: {"model": StatsOut}, **READ})
 def memory_stats(persona: Persona, app: App) -> dict[str, Any]:
     return render_stats(app.memories.stats(persona))
-
-
-async def _threaded(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run blocking service work (embedding, SQLite) off the event loop."""
-    from starlette.concurrency import run_in_threadpool
-
-    return await run_in_threadpool(fn, *args, **kwargs)

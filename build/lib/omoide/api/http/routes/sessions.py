@@ -4,63 +4,85 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from omoide.api.http.body import json_object, only_fields
 from omoide.api.http.deps import App, persona_access
+from omoide.api.http.schemas import (
+    EpisodesReply,
+    EventsIn,
+    EventsReply,
+    SessionEndReply,
+    SessionErased,
+    SessionOpen,
+    SessionOpened,
+    errors,
+)
 from omoide.api.render import render_episode, ts
+from omoide.service.validate import SESSION_ID_PATTERN
 
 router = APIRouter(tags=["sessions"])
 
 Persona = Annotated[str, Depends(persona_access)]
+SessionPath = Annotated[str, Path(pattern=SESSION_ID_PATTERN, description=(
+    "Session id: 1-128 letters, digits or _ . : @ -"))]
+READ = errors(401, 403, 404, 422)
+WRITE = errors(401, 403, 404, 413, 422)
 
 
-@router.post("/api/sessions/{persona}", status_code=201,
-             summary="Open a session (idempotent for an existing session_id: 200)")
-async def open_session(persona: Persona, request: Request, app: App) -> Any:
-    raw = await request.body()
-    data = only_fields(await json_object(request), {"session_id", "started_at"}) \
-        if raw.strip() else {}
+@router.post("/api/sessions/{persona}", status_code=201, response_model=None,
+             summary="Open a session (idempotent for an existing session_id: 200)",
+             responses={201: {"model": SessionOpened, "description": "Opened."},
+                        200: {"model": SessionOpened, "description": "Already open."},
+                        **WRITE})
+async def open_session(persona: Persona, app: App,
+                       body: Annotated[SessionOpen | None, Body()] = None) -> JSONResponse:
+    data = body.model_dump(exclude_none=True) if body is not None else {}
     session, created = await run_in_threadpool(app.sessions.open, persona, **data)
     return JSONResponse({"session_id": session.session_id,
                          "started_at": ts(session.started_at), "created": created},
                         status_code=201 if created else 200)
 
 
-@router.post("/api/sessions/{persona}/{session_id}/events",
-             summary="Append events in a batch (re-sent external_ids are skipped)")
-async def record_events(persona: Persona, session_id: str, request: Request,
+@router.post("/api/sessions/{persona}/{session_id}/events", response_model=None,
+             summary="Append events in a batch (re-sent external_ids are skipped)",
+             responses={200: {"model": EventsReply}, **WRITE})
+async def record_events(persona: Persona, session_id: SessionPath, body: EventsIn,
                         app: App) -> dict[str, Any]:
-    data = only_fields(await json_object(request), {"events"}, {"events"})
+    events = [e.model_dump(exclude_none=True) for e in body.events]
     accepted, duplicates = await run_in_threadpool(app.sessions.record, persona, session_id,
-                                                   data["events"])
+                                                   events)
     return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
 
 
-@router.post("/api/sessions/{persona}/{session_id}/end",
-             summary="End a session: queues its last segmentation and the consolidation")
-def end_session(persona: Persona, session_id: str, app: App) -> dict[str, Any]:
+@router.post("/api/sessions/{persona}/{session_id}/end", response_model=None,
+             summary="End a session: queues its last segmentation and the consolidation",
+             responses={200: {"model": SessionEndReply}, **READ})
+def end_session(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
     session = app.sessions.end(persona, session_id)
     return {"session_id": session.session_id, "ended_at": ts(session.ended_at), "queued": True}
 
 
-@router.get("/api/sessions/{persona}/{session_id}/episodes",
+@router.get("/api/sessions/{persona}/{session_id}/episodes", response_model=None,
             summary="The session's end (null while open), its episodes with event ranges, "
-                    "topics and the notes consolidated from them")
-def episodes(persona: Persona, session_id: str, app: App) -> dict[str, Any]:
+                    "topics and the notes consolidated from them",
+            responses={200: {"model": EpisodesReply}, **READ})
+def episodes(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
     session = app.sessions.get(persona, session_id)
     return {"session_id": session_id, "ended_at": ts(session.ended_at),
             "episodes": [render_episode(ep, notes)
                          for ep, notes in app.sessions.episodes(persona, session_id)]}
 
 
-@router.delete("/api/sessions/{persona}/{session_id}",
-               summary="Erase a conversation: its events and episodes (with_notes: its notes)")
-def delete_session(persona: Persona, session_id: str, app: App, with_notes: bool = Query(
-        False, description="Also erase the notes consolidated from this conversation "
-                           "(found by provenance). Cannot be undone.")) -> dict[str, Any]:
+@router.delete("/api/sessions/{persona}/{session_id}", response_model=None,
+               summary="Erase a conversation: its events and episodes (with_notes: its notes)",
+               responses={200: {"model": SessionErased}, **READ})
+def delete_session(persona: Persona, session_id: SessionPath, app: App,
+                   with_notes: bool = Query(
+                       False, description="Also erase the notes consolidated from this "
+                                          "conversation (found by provenance). Cannot be "
+                                          "undone.")) -> dict[str, Any]:
     erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
     return {"persona": persona, "session_id": session_id, "status": "erased",
             "events": erased.events, "episodes": erased.episodes, "notes": list(erased.keys)}

@@ -9,8 +9,17 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from omoide import __version__
-from omoide.api.http.body import json_object, only_fields
-from omoide.api.http.deps import App, Caller, persona_access
+from omoide.api.http.deps import App, Caller, PersonaPath, persona_access
+from omoide.api.http.schemas import (
+    HealthOut,
+    JobsOut,
+    JobsWaitOut,
+    PersonaCreate,
+    PersonaCreated,
+    PersonaErased,
+    PersonaList,
+    errors,
+)
 from omoide.api.render import ts
 
 router = APIRouter()
@@ -18,16 +27,17 @@ router = APIRouter()
 Persona = Annotated[str, Depends(persona_access)]
 
 
-@router.post("/api/personas", status_code=201, tags=["personas"],
-             summary="Create a persona (admin); the reply is the only time its key is shown")
-async def create_persona(request: Request, caller: Caller, app: App) -> Any:
+@router.post("/api/personas", status_code=201, tags=["personas"], response_model=None,
+             summary="Create a persona (admin); the reply is the only time its key is shown",
+             responses={201: {"model": PersonaCreated}, **errors(401, 403, 409, 413, 422)})
+def create_persona(body: PersonaCreate, caller: Caller, app: App) -> Any:
     caller.require_admin()
-    data = only_fields(await json_object(request), {"name"}, {"name"})
-    persona, key = app.auth.create_persona(data["name"])
+    persona, key = app.auth.create_persona(body.name)
     return JSONResponse({"name": persona.name, "api_key": key}, status_code=201)
 
 
-@router.get("/api/personas", tags=["personas"], summary="List personas (admin)")
+@router.get("/api/personas", tags=["personas"], summary="List personas (admin)",
+            response_model=None, responses={200: {"model": PersonaList}, **errors(401, 403)})
 def list_personas(caller: Caller, app: App) -> dict[str, Any]:
     caller.require_admin()
     counts = app.store.active_memory_counts()
@@ -37,8 +47,10 @@ def list_personas(caller: Caller, app: App) -> dict[str, Any]:
 
 
 @router.delete("/api/personas/{name}", tags=["personas"],
-               summary="Erase a persona and everything it remembers (admin); its keys stop working")
-def delete_persona(name: str, caller: Caller, app: App) -> dict[str, Any]:
+               summary="Erase a persona and everything it remembers (admin); its keys stop working",
+               response_model=None,
+               responses={200: {"model": PersonaErased}, **errors(401, 403, 404, 422)})
+def delete_persona(name: PersonaPath, caller: Caller, app: App) -> dict[str, Any]:
     caller.require_admin()
     erased = app.forget.delete_persona(name)
     return {"name": name, "status": "erased", "memories": erased.memories,
@@ -46,7 +58,8 @@ def delete_persona(name: str, caller: Caller, app: App) -> dict[str, Any]:
 
 
 @router.get("/api/jobs/{persona}", tags=["jobs"],
-            summary="Background job counts; wait for pending + running == 0")
+            summary="Background job counts; wait for pending + running == 0",
+            response_model=None, responses={200: {"model": JobsOut}, **errors(401, 403, 404, 422)})
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
     persona_id = app.store.get_persona(persona).id
     counts = app.jobs.counts(persona_id)
@@ -56,9 +69,11 @@ def jobs(persona: Persona, app: App) -> dict[str, Any]:
 
 
 @router.get("/api/jobs/{persona}/wait", tags=["jobs"],
-            summary="Block until the persona's queue is empty (pending + running == 0)")
+            summary="Block until the persona's queue is empty (pending + running == 0)",
+            response_model=None,
+            responses={200: {"model": JobsWaitOut}, **errors(401, 403, 404, 422)})
 async def wait_for_jobs(persona: Persona, app: App,
-                        timeout: float = Query(60.0, ge=0, le=600,
+                        timeout: float = Query(60.0, ge=0, le=600, allow_inf_nan=False,
                                                description="Seconds to wait at most.")
                         ) -> dict[str, Any]:
     state = await run_in_threadpool(app.queue.wait, persona, timeout=timeout)
@@ -66,14 +81,18 @@ async def wait_for_jobs(persona: Persona, app: App,
             "running": state.running, "failed": state.failed}
 
 
-@router.get("/health", tags=["system"], summary="Liveness")
+@router.get("/health", tags=["system"], summary="Liveness", response_model=None,
+            responses={200: {"model": HealthOut}})
 def health(app: App) -> dict[str, Any]:
     app.store.db.conn().execute("SELECT 1").fetchone()
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
 
-@router.get("/metrics", tags=["system"], response_class=PlainTextResponse,
-            summary="Prometheus metrics (admin key)")
+@router.get("/metrics", tags=["system"], response_model=None,
+            summary="Prometheus metrics (admin key)",
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                             "description": "Prometheus text exposition format."},
+                       **errors(401, 403)})
 def metrics(request: Request, caller: Caller, app: App) -> PlainTextResponse:
     caller.require_admin()
     text = request.app.state.metrics.render(memories=app.store.active_memory_counts(),

@@ -1,0 +1,201 @@
+"""The HTTP boundary: every request body is size-checked on the bytes actually read, and every
+JSON body of the API is parsed strictly, before any route (and so any write) sees it.
+
+Trigger / why / outcome:
+- a body over ``max_body_bytes`` (a ``Content-Length`` that says so, or the bytes received,
+  chunked or not) → 413 with the one error shape. The rest of the body is read and dropped (up
+  to ``DRAIN_BYTES``) so that the client, still sending, gets to read the 413 instead of a reset.
+- a JSON body under ``/api`` or ``/v1`` that Python's ``json`` would read into something no
+  route should see → 422 ``invalid_input``: ``NaN``/``Infinity`` (or a literal that overflows to
+  it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
+  surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8.
+- a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
+  them with U+FFFD).
+
+The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
+middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from omoide.api.errors import error_body
+from omoide.service.validate import MAX_INT, MIN_INT
+
+__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "strict_json"]
+
+MAX_JSON_DEPTH = 32
+DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
+_JSON_PATHS = ("/api/", "/v1/")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_INT_DIGITS = len(str(MAX_INT)) + 1
+
+
+class JsonRefused(ValueError):
+    """A JSON text that the API refuses; the message says why."""
+
+
+def strict_json(raw: bytes) -> Any:
+    """Parse ``raw`` as the API reads JSON, or raise :class:`JsonRefused`."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JsonRefused(f"request body is not UTF-8 (byte {exc.start})") from None
+    try:
+        value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
+                           parse_float=_finite_float)
+    except RecursionError:
+        raise JsonRefused(f"request body is nested deeper than {MAX_JSON_DEPTH} levels"
+                          ) from None
+    except json.JSONDecodeError as exc:
+        raise JsonRefused(f"request body is not valid JSON: {exc.msg} at line {exc.lineno} "
+                          f"column {exc.colno}") from None
+    _check_tree(value, has_escapes="\\u" in text or "\\U" in text)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise JsonRefused(f"{name} is not a number the API accepts (numbers must be finite)")
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > _INT_DIGITS or not MIN_INT <= int(literal) <= MAX_INT:
+        raise JsonRefused(f"integer {literal[:24]}{'…' if len(literal) > 24 else ''} is "
+                          f"outside ±{MAX_INT} (integers must be exact in any JSON parser)")
+    return int(literal)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value) or not MIN_INT <= value <= MAX_INT:
+        raise JsonRefused(f"number {literal[:24]} is outside ±{MAX_INT} (numbers must be "
+                          "finite and exact in any JSON parser)")
+    return value
+
+
+def _check_tree(value: Any, *, has_escapes: bool) -> None:
+    """Depth and lone surrogates (only an escape ``\\ud800`` can produce one), no recursion."""
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, str):
+            if has_escapes and _SURROGATE.search(item):
+                raise JsonRefused("request body holds a lone surrogate (\\ud800-\\udfff) in a "
+                                  "string; send valid Unicode")
+        elif isinstance(item, dict | list):
+            if level >= MAX_JSON_DEPTH:
+                raise JsonRefused(f"request body is nested deeper than {MAX_JSON_DEPTH} levels")
+            if isinstance(item, dict):
+                stack.extend((key, level) for key in item)
+                stack.extend((child, level + 1) for child in item.values())
+            else:
+                stack.extend((child, level + 1) for child in item)
+
+
+class BodyGuard:
+    """ASGI middleware: body size limit and strict JSON (see the module docstring)."""
+
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        problem = _query_problem(scope.get("query_string", b""))
+        if problem is not None:
+            await _answer(send, 422, "invalid_input", problem)
+            return
+        if _declared_length(scope) > self.max_body_bytes:
+            await self._too_large(receive, send)
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                await self.app(scope, _replay(b"", message, receive), send)
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body_bytes:
+                await self._too_large(receive, send, already=more)
+                return
+        if body and _is_api_json(scope):
+            try:
+                strict_json(body)
+            except JsonRefused as exc:
+                await _answer(send, 422, "invalid_input", str(exc))
+                return
+        await self.app(scope, _replay(body, None, receive), send)
+
+    async def _too_large(self, receive: Receive, send: Send, *, already: bool = True) -> None:
+        drained, more = 0, already
+        while more and drained <= DRAIN_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            drained += len(message.get("body", b""))
+            more = message.get("more_body", False)
+        await _answer(send, 413, "payload_too_large",
+                      f"request body is larger than {self.max_body_bytes:,} bytes",
+                      close=more)
+
+
+def _declared_length(scope: Scope) -> int:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            return int(value) if value.isdigit() else 0
+    return 0
+
+
+def _is_api_json(scope: Scope) -> bool:
+    if not scope.get("path", "").startswith(_JSON_PATHS):
+        return False
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            media = value.split(b";")[0].strip().lower()
+            return media == b"application/json" or media.endswith(b"+json")
+    return True  # FastAPI reads a body without a content type as JSON
+
+
+def _query_problem(query: bytes) -> str | None:
+    if not query:
+        return None
+    try:
+        unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return "the query string is not UTF-8 once percent-decoded"
+    return None
+
+
+def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app the body already read, then the client's next
+    messages (a disconnect, which the chat proxy watches for)."""
+    pending: list[Message] = [first] if first is not None else [
+        {"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replay
+
+
+async def _answer(send: Send, status: int, code: str, message: str, *,
+                  close: bool = False) -> None:
+    payload = json.dumps(error_body(code, message), ensure_ascii=False).encode("utf-8")
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(payload)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,140 @@
+"""Shared pieces of the HTTP contract: the one error body, the documented error statuses, and
+the constrained string types every request model reuses.
+
+The patterns come from ``service/validate.py`` (one definition per rule, used by the services
+too); models are strict (no coercion of ``"1"`` to 1 or of ``1`` to ``true``) and refuse
+unknown fields, so the OpenAPI document describes exactly what the server accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from typing_extensions import TypeAliasType
+
+from omoide.service.validate import (
+    EXTERNAL_ID_PATTERN,
+    MAX_INT,
+    MAX_METADATA_CHARS,
+    MAX_METADATA_DEPTH,
+    MIN_INT,
+    NAME_PATTERN,
+    NON_BLANK_PATTERN,
+    SESSION_ID_PATTERN,
+    TAG_PATTERN,
+)
+
+__all__ = [
+    "TIMESTAMP_DESCRIPTION",
+    "BlockName",
+    "ErrorBody",
+    "ExternalId",
+    "Int64",
+    "JsonValue",
+    "Metadata",
+    "NonBlank",
+    "Number",
+    "PersonaName",
+    "Request",
+    "Response",
+    "SessionId",
+    "StateKey",
+    "Tag",
+    "Timestamp",
+    "UnitInterval",
+    "bounded_int",
+    "errors",
+]
+
+
+class Request(BaseModel):
+    """Base of request bodies: strict types, unknown fields refused. Patterns run on pydantic's
+    Rust engine, where ``$`` is the end of the string as in JSON Schema (Python's ``re`` would
+    also let a trailing newline through); the services check the same patterns with
+    ``re.fullmatch``."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Response(BaseModel):
+    """Base of documented replies (documentation only: routes return the rendered dicts)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorDetail(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: str = Field(description="Stable machine-readable code, e.g. invalid_input.")
+    message: str = Field(description="What is wrong and how to fix it.")
+    field: str | None = Field(None, description="The offending field, when there is one.")
+
+
+class ErrorBody(BaseModel):
+    """The only error shape: ``{"error": {"code", "message", ...}}``."""
+
+    error: ErrorDetail
+
+
+_MEANING = {
+    401: "No API key, or an unknown or revoked one.",
+    403: "The key does not grant this persona (or this admin action).",
+    404: "Unknown persona, memory, session, block … (for this persona).",
+    409: "Conflicts with existing state (e.g. the persona name is taken).",
+    413: "The request body is larger than the server's limit (OMOIDE_MAX_BODY_BYTES).",
+    422: "A field or parameter is invalid; error.field names it.",
+    502: "The upstream LLM failed.",
+    503: "The upstream LLM is unreachable or not configured.",
+    504: "The upstream LLM did not answer in time.",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` entries for the error statuses an operation can return."""
+    return {status: {"model": ErrorBody, "description": _MEANING[status]}
+            for status in statuses}
+
+
+PersonaName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
+    "Persona name: 1-64 letters, digits, '_' or '-'."))]
+BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
+    "Block name: 1-64 letters, digits, '_' or '-'."))]
+StateKey = Annotated[str, Field(pattern=NAME_PATTERN)]
+SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
+    "Session id: 1-128 letters, digits or _ . : @ -"))]
+Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
+    "A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."))]
+ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID_PATTERN, description=(
+    "The caller's id of an event: 1-200 characters, no control characters."))]
+NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
+# The syntax is service/validate.py's TIMESTAMP_PATTERN; the schema names the format (with the
+# range and calendar, which no pattern can state) instead of publishing a pattern that admits
+# "2026-02-31".
+TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD, optionally followed by T (or a "
+                         "space) HH:MM[:SS[.ffffff]] and Z or ±HH:MM (no offset: UTC), e.g. "
+                         "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
+                         "1900-9999 once normalised to UTC.")
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "timestamp"},
+                                 description=TIMESTAMP_DESCRIPTION)]
+UnitInterval = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+def _integral(value: Any) -> Any:
+    """A JSON number such as ``3.0`` is the integer 3 (as JSON Schema's ``integer`` says)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def bounded_int(low: int = MIN_INT, high: int = MAX_INT) -> Any:
+    """An integer from ``low`` to ``high`` (``3.0`` counts as 3)."""
+    return Annotated[int, Field(ge=low, le=high), BeforeValidator(_integral)]
+
+
+Int64 = bounded_int()
+Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
+# Any JSON value as the API reads it (guard.py): numbers finite and within ±(2^53 − 1).
+JsonValue = TypeAliasType(
+    "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None")
+Metadata = Annotated[dict[str, JsonValue], Field(description=(
+    f"Any JSON object: at most {MAX_METADATA_CHARS:,} characters as JSON, nested at most "
+    f"{MAX_METADATA_DEPTH} levels, finite numbers only."))]

@@ -1,0 +1,209 @@
+"""User and persona state, named blocks, context and per-persona settings."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from zoneinfo import available_timezones
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
+
+from omoide.api.http.schemas.common import (
+    BlockName,
+    Metadata,
+    Request,
+    Response,
+    bounded_int,
+)
+from omoide.config import (
+    PERSONA_SETTINGS,
+    PersonaSettings,
+    Setting,
+    validate_setting_patch,
+)
+from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
+from omoide.service.state import (
+    INTENSITY_PATTERN,
+    MAX_KEYS_PER_UPDATE,
+    STATE_VALUE_PATTERN,
+)
+from omoide.service.validate import MAX_INT, MIN_INT, NAME_PATTERN
+
+__all__ = [
+    "BlockList",
+    "BlockOut",
+    "BlockWrite",
+    "ContextChanges",
+    "ContextOut",
+    "ContextUpdate",
+    "OkReply",
+    "SessionStartOut",
+    "SettingsPatch",
+    "SettingsReply",
+    "StateChanged",
+    "StateHistory",
+    "StateMap",
+    "StateReply",
+    "WriteBlockReply",
+]
+
+_TEXT = Annotated[str, Field(pattern=STATE_VALUE_PATTERN)]
+_NUMBER = Annotated[float, Field(allow_inf_nan=False)]
+_INTENSITY_TEXT = Annotated[str, Field(pattern=INTENSITY_PATTERN)]
+_INTENSITY = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+class StateMap(RootModel[dict[str, Any]]):
+    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 letters, digits, '_'
+    or '-'; values text (not blank, ≤ 2,000 characters once trimmed) or finite numbers (kept as
+    their text); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
+
+    model_config = ConfigDict(json_schema_extra={
+        "propertyNames": {"pattern": NAME_PATTERN},
+        "maxProperties": MAX_KEYS_PER_UPDATE,
+        "properties": {"emotion_intensity": {"anyOf": [
+            {"type": "number", "minimum": 0, "maximum": 1},
+            {"type": "string", "pattern": INTENSITY_PATTERN}]}},
+        "additionalProperties": {"anyOf": [
+            {"type": "string", "pattern": STATE_VALUE_PATTERN},
+            {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT}]},
+    })
+    # The service (``service/state.py``) checks every key and value with the same rules.
+    root: dict[str, Any]
+
+
+class StateReply(Response):
+    persona: str
+    state: dict[str, str]
+
+
+class StateChanged(Response):
+    persona: str
+    changed: list[str]
+
+
+class StateEntryOut(Response):
+    value: str
+    valid_from: str
+    valid_until: str | None
+    is_current: bool
+
+
+class StateHistory(Response):
+    persona: str
+    key: str | None
+    history: list[StateEntryOut]
+
+
+class BlockWrite(Request):
+    """Create or update a block; fields not given keep their stored value (or the default:
+    block_type custom, max_tokens 500, priority 0, metadata {}). ``content`` must fit
+    ``max_tokens`` (the server's token estimate)."""
+
+    block_name: BlockName
+    content: str
+    block_type: Literal[BLOCK_TYPES] | None = None  # type: ignore[valid-type]
+    max_tokens: bounded_int(1, MAX_BLOCK_TOKENS) | None = None  # type: ignore[valid-type]
+    priority: bounded_int(-MAX_PRIORITY, MAX_PRIORITY) | None = None  # type: ignore[valid-type]
+    metadata: Metadata | None = None
+
+
+class BlockOut(Response):
+    block_name: str
+    content: str
+    block_type: str
+    max_tokens: int
+    priority: int
+    metadata: dict[str, Any]
+    tokens: int
+    created_at: str
+    updated_at: str
+
+
+class BlockList(Response):
+    persona: str
+    blocks: list[BlockOut]
+
+
+class WriteBlockReply(Response):
+    ok: Literal[True]
+    block_name: str
+
+
+class OkReply(Response):
+    ok: Literal[True]
+
+
+class ContextUpdate(Request):
+    """``update_context``: give ``user_info`` and/or ``persona_state`` (one transaction)."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
+    user_info: StateMap = None  # type: ignore[assignment]
+    persona_state: StateMap = None  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _one_given(self) -> ContextUpdate:
+        if not self.model_fields_set:
+            raise ValueError("give user_info and/or persona_state")
+        return self
+
+
+class ContextChanges(Response):
+    persona: str
+    changed: dict[str, list[str]]
+
+
+class ContextOut(Response):
+    persona: str
+    text: str
+    sections: dict[str, Any]
+    language: str
+    tokens: int
+    budget_tokens: int
+    omitted: dict[str, int]
+
+
+class SessionStartOut(ContextOut):
+    session_id: str
+    started_at: str
+    previous_session_at: str | None
+
+
+def _setting_type(setting: Setting) -> Any:
+    if setting.type is bool:
+        return bool
+    if setting.name == "timezone":
+        return Literal[tuple(sorted(available_timezones()))]
+    if setting.choices:
+        return Literal[setting.choices]
+    bounds = {"ge": setting.minimum, "le": setting.maximum}
+    if setting.type is int:
+        return bounded_int(MIN_INT if setting.minimum is None else int(setting.minimum),
+                           MAX_INT if setting.maximum is None else int(setting.maximum))
+    return Annotated[float, Field(allow_inf_nan=False, **bounds)]
+
+
+class _SettingsBase(Request):
+    @model_validator(mode="before")
+    @classmethod
+    def _declared(cls, data: Any) -> Any:
+        """The declarations' own check first (``config.validate_setting_patch``), so a bad
+        value is refused with the message and ``setting`` field it has everywhere else."""
+        if isinstance(data, dict):
+            validate_setting_patch({k: v for k, v in data.items() if v is not None})
+            validate_setting_patch({k: getattr(PersonaSettings(), k, None)
+                                    for k, v in data.items() if v is None})
+        return data
+
+
+SettingsPatch: type[BaseModel] = create_model(
+    "SettingsPatch", __base__=_SettingsBase,
+    __doc__="Overrides of per-persona settings (docs/settings.md); null resets one to its "
+            "default; unknown names are refused.",
+    **{s.name: (_setting_type(s) | None, Field(None, description=s.help))
+       for s in PERSONA_SETTINGS})
+
+
+class SettingsReply(Response):
+    persona: str
+    settings: dict[str, Any]
+    overrides: dict[str, Any]

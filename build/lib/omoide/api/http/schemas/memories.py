@@ -1,0 +1,188 @@
+"""Memories and search: request bodies and documented replies (shapes of ``api/render.py``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from omoide.api.http.schemas.common import (
+    Metadata,
+    NonBlank,
+    Request,
+    Response,
+    Tag,
+    Timestamp,
+    UnitInterval,
+)
+from omoide.model import MemoryKind
+from omoide.service.memories import MAX_CONTENT_CHARS
+from omoide.service.validate import MAX_TAGS
+
+__all__ = [
+    "CreateReply",
+    "HistoryReply",
+    "LinkOut",
+    "LinksReply",
+    "MemoryCreate",
+    "MemoryList",
+    "MemoryOut",
+    "MemoryPatch",
+    "PurgeReply",
+    "SearchHitOut",
+    "SearchReply",
+    "StatsOut",
+]
+
+# An enum member is given by its value (strict mode would want the Python member itself).
+Kind = Annotated[MemoryKind, Field(strict=False)]
+_EMOTION = Field(None, max_length=64, description="A label such as joy or worry (≤ 64 chars).")
+
+
+class MemoryCreate(Request):
+    """A new memory. ``valid_until`` must be after ``valid_from`` when both are given."""
+
+    content: NonBlank = Field(max_length=MAX_CONTENT_CHARS,
+                              description="The memory's text (not blank).")
+    importance: UnitInterval | None = Field(None, description="0-1, default 0.5; immutable.")
+    tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
+    emotion_type: str | None = _EMOTION
+    emotion_intensity: UnitInterval | None = Field(None, description="0-1, default 0.")
+    kind: Kind | None = Field(None, description="Default note.")
+    valid_from: Timestamp | None = None
+    valid_until: Timestamp | None = None
+    metadata: Metadata | None = None
+
+
+class MemoryPatch(Request):
+    """Fields to change; absent fields are left alone, ``null`` clears a nullable one.
+    ``importance`` is immutable: it may only repeat the current value."""
+
+    content: NonBlank = Field(None, max_length=MAX_CONTENT_CHARS,
+                              description="New text (re-embedded).")
+    importance: UnitInterval = Field(None, description="Must equal the current value.")
+    tags: list[Tag] = Field(None, max_length=MAX_TAGS)
+    emotion_type: str | None = _EMOTION
+    emotion_intensity: UnitInterval = None  # type: ignore[assignment]
+    kind: Kind = None  # type: ignore[assignment]
+    valid_from: Timestamp | None = None
+    valid_until: Timestamp | None = None
+    metadata: Metadata = None  # type: ignore[assignment]
+
+
+class SourceOut(Response):
+    event_id: int
+    external_id: str | None
+
+
+class LinkOut(Response):
+    key: str
+    type: str
+    weight: float
+    co_activation_count: int
+    last_activated: str | None
+
+
+class MemoryOut(Response):
+    key: str
+    persona: str
+    content: str
+    kind: str
+    importance: float
+    tags: list[str]
+    emotion_type: str | None
+    emotion_intensity: float
+    source: str | None
+    source_ref: str | None
+    created_at: str
+    updated_at: str | None
+    strength: float
+    stability: float
+    access_count: int
+    last_accessed: str | None
+    valid_from: str | None
+    valid_until: str | None
+    superseded_by: str | None
+    summary_ref: str | None
+    status: str
+    metadata: dict[str, Any] | None
+    sources: list[SourceOut]
+    links: list[LinkOut]
+
+
+class DuplicateOf(Response):
+    key: str
+    content: str
+    similarity: float
+
+
+class CreateReply(Response):
+    """201 ``{status: "created", memory}`` or 200 ``{status: "duplicate", duplicate_of}``."""
+
+    status: Literal["created", "duplicate"]
+    memory: MemoryOut | None = None
+    duplicate_of: DuplicateOf | None = None
+
+
+class MemoryList(Response):
+    persona: str
+    memories: list[MemoryOut]
+
+
+class VersionOut(Response):
+    version: int
+    change: str
+    changed_by: str | None
+    changed_at: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+class HistoryReply(Response):
+    key: str
+    versions: list[VersionOut]
+
+
+class LinksReply(Response):
+    key: str
+    links: list[LinkOut]
+
+
+class PurgeReply(Response):
+    """``purge=true``: the memory is erased (otherwise the tombstoned memory is returned)."""
+
+    persona: str
+    key: str
+    status: Literal["purged"]
+
+
+class StatsOut(Response):
+    persona: str
+    total: int
+    active: int
+    tombstoned: int
+    superseded: int
+    by_kind: dict[str, int]
+    mean_strength: float
+    links: int
+    oldest: str | None
+    newest: str | None
+
+
+class SearchHitOut(Response):
+    """A note (``key``, with its memory fields) or an episode (``id``, ``session_id`` …)."""
+
+    type: Literal["note", "episode"]
+    key: str | None = None
+    id: str | None = None
+    content: str
+    score: float
+    similarity: float | None
+    sources: list[SourceOut]
+
+
+class SearchReply(Response):
+    persona: str
+    query: str
+    mode: str
+    results: list[SearchHitOut]

@@ -1,0 +1,106 @@
+"""Sessions, their events and episodes (the Episode tier's raw log)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from omoide.api.http.schemas.common import (
+    ExternalId,
+    Int64,
+    Metadata,
+    NonBlank,
+    Request,
+    Response,
+    SessionId,
+    Timestamp,
+)
+from omoide.service.sessions import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, ROLES
+
+__all__ = [
+    "EpisodeOut",
+    "EpisodesReply",
+    "EventIn",
+    "EventsIn",
+    "EventsReply",
+    "SessionEndReply",
+    "SessionErased",
+    "SessionOpen",
+    "SessionOpened",
+]
+
+
+class SessionOpen(Request):
+    """Open a session; the body may be empty. Re-opening an existing id answers 200."""
+
+    session_id: SessionId | None = Field(None, description="Default: a new random id.")
+    started_at: Timestamp | None = Field(None, description="Default: now.")
+
+
+class SessionOpened(Response):
+    session_id: str
+    started_at: str
+    created: bool
+
+
+class EventIn(Request):
+    speaker: Annotated[NonBlank, Field(max_length=200, description="Who spoke (≤ 200 chars).")]
+    role: Literal[ROLES] = Field("user", description="user, assistant or other.")  # type: ignore[valid-type]
+    content: Annotated[NonBlank, Field(max_length=MAX_EVENT_CHARS)]
+    timestamp: Timestamp | None = Field(None, description="When it was said (default: now).")
+    external_id: ExternalId | Int64 | None = Field(
+        None, description="The caller's id; an event re-sent with the same id is skipped.")
+    metadata: Metadata | None = Field(None, description=(
+        "Free JSON; image_caption (≤ 2,000 characters) describes an image shared in the turn."))
+
+
+class EventsIn(Request):
+    events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_BATCH,
+                                  description=f"1-{MAX_EVENTS_PER_BATCH:,} events in order.")
+
+
+class EventsReply(Response):
+    session_id: str
+    accepted: int
+    duplicates: int
+
+
+class SessionEndReply(Response):
+    session_id: str
+    ended_at: str | None
+    queued: Literal[True]
+
+
+class EpisodeOut(Response):
+    id: int
+    session_id: str
+    first_event_id: int | None
+    last_event_id: int | None
+    first_seq: int
+    last_seq: int
+    topic: str | None
+    surprise: float
+    boundary_reason: str | None
+    started_at: str | None
+    ended_at: str | None
+    consolidated_at: str | None
+    content: str
+    notes: list[str]
+
+
+class EpisodesReply(Response):
+    session_id: str
+    ended_at: str | None
+    episodes: list[EpisodeOut]
+
+
+class SessionErased(Response):
+    persona: str
+    session_id: str
+    status: Literal["erased"]
+    events: int
+    episodes: int
+    notes: list[str]
+
+
