@@ -1,0 +1,46 @@
+"""The OpenAPI document describes every operation: request bodies, replies and every error
+status, all errors with the one error shape (issue 13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omoide.api.http.app import create_app
+from omoide.wiring import Omoide
+
+NO_BODY = {("POST", "/api/sessions/{persona}/{session_id}/end"),
+           ("POST", "/api/context/{persona}/session")}
+
+
+def operations(app: Omoide) -> list[tuple[str, str, dict[str, Any]]]:
+    paths = create_app(app, start_workers=False).openapi()["paths"]
+    return [(method.upper(), path, op) for path, ops in paths.items()
+            for method, op in ops.items()]
+
+
+def test_every_write_declares_its_request_body(app: Omoide) -> None:
+    writes = [(m, p, op) for m, p, op in operations(app) if m in ("POST", "PUT", "PATCH")]
+    assert len(writes) >= 13
+    for method, path, op in writes:
+        if (method, path) in NO_BODY:
+            assert "requestBody" not in op, (method, path)
+            continue
+        schema = op["requestBody"]["content"]["application/json"]["schema"]
+        assert schema, (method, path)
+
+
+def test_every_operation_documents_its_replies_and_errors(app: Omoide) -> None:
+    for method, path, op in operations(app):
+        responses = op["responses"]
+        success = [code for code in responses if code.startswith("2")]
+        assert success, (method, path)
+        for code in success:
+            assert responses[code].get("content"), (method, path, code)
+        if path != "/health":
+            assert {"401", "403"} <= set(responses), (method, path)
+        for code, reply in responses.items():
+            if code.startswith(("4", "5")):
+                ref = reply["content"]["application/json"]["schema"]["$ref"]
+                assert ref.endswith("/ErrorBody"), (method, path, code)
+        if method in ("POST", "PUT", "PATCH") and (method, path) not in NO_BODY:
+            assert {"413", "422"} <= set(responses), (method, path)
