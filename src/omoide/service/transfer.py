@@ -12,7 +12,6 @@ with vectors of another model) the texts are embedded again.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +39,6 @@ from omoide.service.sessions import (
     turn_passage,
 )
 from omoide.service.settings import SettingsService
-from omoide.store.sqlite.jobs import enqueue
 from omoide.store.sqlite.store import SqliteStore
 
 __all__ = ["ImportReport", "Lines", "TransferService"]
@@ -322,22 +320,19 @@ class _Run:
         upto = session["segmented_upto_seq"]
         pending_turns = any(e["seq"] > upto for e in events)
 
-        def queue(conn: sqlite3.Connection, episode_ids: list[int]) -> None:
+        def queue(work: Any, episode_ids: list[int]) -> None:
             now = self.s.clock.now()
             for ep, episode_id in zip(episodes, episode_ids, strict=True):
                 if ep["consolidated_at"] is None:
-                    enqueue(conn, kind=CONSOLIDATE_JOB, persona_id=self.persona_id,
-                            payload={"episode_id": episode_id}, now=now)
+                    work.enqueue(kind=CONSOLIDATE_JOB, persona_id=self.persona_id,
+                                 payload={"episode_id": episode_id}, now=now)
             if pending_turns:
-                enqueue(conn, kind=SEGMENT_JOB, persona_id=self.persona_id,
-                        payload={"session_id": session["session_id"],
-                                 "final": session["ended_at"] is not None}, now=now)
+                work.enqueue(kind=SEGMENT_JOB, persona_id=self.persona_id,
+                             payload={"session_id": session["session_id"],
+                                      "final": session["ended_at"] is not None}, now=now)
 
-        try:
-            self.restore.restore_session(session, events, episodes, event_vectors,
-                                         episode_vectors, after=queue)
-        except (ValueError, sqlite3.IntegrityError) as exc:
-            raise InvalidInput(f"session {session['session_id']!r}: {exc}") from None
+        self.restore.restore_session(session, events, episodes, event_vectors, episode_vectors,
+                                     after=queue)
         self.report.sessions += 1
         self.report.events += len(events)
         self.report.episodes += len(episodes)
@@ -358,11 +353,11 @@ class _Run:
             fresh, vectors = self._deduplicate(fresh, vectors)
         evolve = {r["key"] for r in fresh if r["evolved_at"] is None and r["status"] == "active"}
 
-        def queue(conn: sqlite3.Connection, keys: list[str]) -> None:
+        def queue(work: Any, keys: list[str]) -> None:
             for key in keys:
                 if key in evolve:
-                    enqueue(conn, kind=EVOLVE_JOB, persona_id=self.persona_id,
-                            payload={"key": key}, now=self.s.clock.now())
+                    work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
+                                 payload={"key": key}, now=self.s.clock.now())
 
         self.report.memories += self.restore.restore_memories(fresh, vectors, after=queue)
 

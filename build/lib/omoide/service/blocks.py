@@ -15,7 +15,12 @@ from omoide.clock import Clock
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import UNSET, Unset
-from omoide.service.validate import MAX_METADATA_CHARS, check_metadata, check_name
+from omoide.service.validate import (
+    MAX_METADATA_CHARS,
+    check_metadata,
+    check_name,
+    check_text,
+)
 from omoide.store.sqlite.blocks import Block, BlockPatch
 from omoide.store.sqlite.store import SqliteStore
 
@@ -85,6 +90,7 @@ class BlockService:
         """Create or update; fields not given keep their stored value (or the default)."""
         if not isinstance(content, str):
             raise InvalidInput("content must be a string", field="content")
+        check_text(content, "content")
         patch = BlockPatch(
             block_name=check_block_name(block_name), content=content,
             block_type=block_type if isinstance(block_type, Unset) else _check_type(block_type),

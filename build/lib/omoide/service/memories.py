@@ -36,6 +36,7 @@ from omoide.service.validate import (
     check_kind,
     check_metadata,
     check_tags,
+    check_text,
     check_timestamp,
     check_unit_interval,
     check_window,
@@ -80,6 +81,8 @@ class MemoryService:
                                          > 64):
             raise InvalidInput("emotion_type must be a string of at most 64 characters",
                                field="emotion_type")
+        if emotion_type is not None:
+            check_text(emotion_type, "emotion_type")
         if metadata is not None:
             check_metadata(metadata)
         start = check_timestamp(valid_from, "valid_from")
@@ -229,6 +232,8 @@ class MemoryService:
             if value is not None and (not isinstance(value, str) or len(value) > 64):
                 raise InvalidInput("emotion_type must be a string of at most 64 characters",
                                    field="emotion_type")
+            if value is not None:
+                check_text(value, "emotion_type")
             changes["emotion_type"] = value
         if "emotion_intensity" in given:
             changes["emotion_intensity"] = check_unit_interval(given["emotion_intensity"],

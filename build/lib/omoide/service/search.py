@@ -33,6 +33,7 @@ from omoide.service.validate import (
     MAX_FILTER_TAGS,
     check_kind,
     check_tags,
+    check_text,
     check_timestamp,
     check_unit_interval,
 )
@@ -98,6 +99,7 @@ class SearchService:
             raise InvalidInput("query must be a non-empty string", field="q")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters", field="q")
+        check_text(query, "q")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}", field="top_k")
         try:
@@ -108,7 +110,7 @@ class SearchService:
         cfg = self.settings.get(persona)
         created_from = created_until = None
         if date_range is not None and str(date_range).strip():
-            span = parse_date_range(str(date_range), now=self.clock.now(),
+            span = parse_date_range(check_text(str(date_range), "date_range"), now=self.clock.now(),
                                     tz=ZoneInfo(cfg.timezone))
             created_from, created_until = span.start, span.end
         filters = SearchFilters(

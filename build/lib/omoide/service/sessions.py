@@ -38,6 +38,7 @@ from omoide.service.validate import (
     check_external_id,
     check_metadata,
     check_session_id,
+    check_text,
     check_timestamp,
 )
 from omoide.store.sqlite.jobs import enqueue
@@ -207,6 +208,8 @@ class SessionService:
         if not isinstance(content, str) or not content.strip():
             raise InvalidInput(f"{where}.content must be a non-empty string",
                                field=f"{where}.content")
+        check_text(speaker, f"{where}.speaker")
+        check_text(content, f"{where}.content")
         if len(content) > MAX_EVENT_CHARS:
             raise InvalidInput(f"{where}.content is over {MAX_EVENT_CHARS:,} characters",
                                field=f"{where}.content")

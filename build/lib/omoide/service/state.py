@@ -16,7 +16,13 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.errors import InvalidInput
-from omoide.service.validate import WHITESPACE, check_name, check_timestamp, matches
+from omoide.service.validate import (
+    WHITESPACE,
+    check_name,
+    check_text,
+    check_timestamp,
+    matches,
+)
 from omoide.store.sqlite.state import StateEntry, StateKind
 from omoide.store.sqlite.store import SqliteStore
 
@@ -80,7 +86,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
             raise InvalidInput(f"{where} must not be empty", field=where)
         raise InvalidInput(f"{where} is {len(value.strip()):,} characters; the limit is "
                            f"{MAX_VALUE_CHARS:,}", field=where)
-    return value.strip()
+    return check_text(value.strip(), where)
 
 
 def _check_map(values: Any, kind: StateKind) -> dict[str, str]:

@@ -54,6 +54,7 @@ __all__ = [
     "check_name",
     "check_session_id",
     "check_tags",
+    "check_text",
     "check_timestamp",
     "check_unit_interval",
     "check_window",
@@ -92,6 +93,16 @@ TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
                      f"(?:Z|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(value: str, field: str) -> str:
+    """Text that can be stored: no lone surrogate (UTF-8 cannot encode one; the HTTP boundary
+    refuses them in any JSON string, this catches MCP and CLI callers)."""
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode",
+                           field=field)
+    return value
 
 
 def matches(pattern: str, value: str) -> bool:
@@ -127,7 +138,7 @@ def check_external_id(value: Any, field: str) -> str | None:
     if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
         raise InvalidInput(f"{field} must be a string of 1-200 characters without control "
                            "characters", field=field)
-    return value
+    return check_text(value, field)
 
 
 def check_content(content: Any, *, max_chars: int) -> str:
@@ -135,6 +146,7 @@ def check_content(content: Any, *, max_chars: int) -> str:
         raise InvalidInput("content must be a string", field="content")
     if not content.strip():
         raise InvalidInput("content must not be empty or whitespace", field="content")
+    check_text(content, "content")
     if len(content) > max_chars:
         raise InvalidInput(
             f"content is {len(content):,} characters; the limit is {max_chars:,}",
@@ -168,6 +180,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {tag.strip()[:20]!r}… is {len(tag.strip())} characters; "
                                f"the limit is {MAX_TAG_CHARS}", field="tags")
+        check_text(tag, "tags")
         if not matches(TAG_PATTERN, tag):  # what is left: a comma
             raise InvalidInput(f"tag {tag!r} holds a comma (commas separate tags in a search)",
                                field="tags")

@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from omoide import __version__
 from omoide.api.errors import error_body
@@ -100,12 +101,15 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 def _allowed_methods(app: FastAPI, path: str) -> str:
-    methods: set[str] = set()
-    for route in app.router.routes:
-        regex = getattr(route, "path_regex", None)
-        if regex is not None and regex.match(path) and getattr(route, "methods", None):
-            methods |= set(route.methods)
-    return ", ".join(sorted(methods))
+    """The methods some route of ``path`` answers (asked of the router itself, so routes in
+    included routers count too)."""
+    allowed = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
+        scope = {"type": "http", "method": method, "path": path, "root_path": "",
+                 "headers": [], "query_string": b""}
+        if any(route.matches(scope)[0] == Match.FULL for route in app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
 
 
 def _field_path(loc: Any) -> str:

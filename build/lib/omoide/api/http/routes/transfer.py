@@ -45,7 +45,7 @@ _BODY = {"requestBody": {"required": True, "description": (
     "The file: an Omoide export (JSON Lines), a Mem0 memory list, an MCP memory server's "
     "memory.jsonl, or chats (OpenAI messages, ChatGPT or Claude conversations export)."),
     "content": {NDJSON: {"schema": {"type": "string"}},
-                "application/json": {"schema": {}}}}}
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
 
 
 @router.post("/api/import/{persona}", response_model=None, openapi_extra=_BODY,
