@@ -128,8 +128,11 @@ class PeerImportService:
                               for a, b in ((key, other), (other, key))]
             if on_progress is not None:
                 on_progress(1)
-        if links:
+        if links and callable(getattr(self.store, "restore", None)):
             report.links = self.store.restore(persona).restore_links(links) // 2
+        elif links:
+            logger.warning("relations imported as memories without links: this store cannot "
+                           "write links in bulk yet")
         logger.info("peer import persona=%s %s", persona, report.as_dict())
         return report
 

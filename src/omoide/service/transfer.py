@@ -41,7 +41,7 @@ from omoide.service.sessions import (
 from omoide.service.settings import SettingsService
 from omoide.store.sqlite.store import SqliteStore
 
-__all__ = ["ImportReport", "Lines", "TransferService"]
+__all__ = ["ImportReport", "Lines", "TransferService", "supports_transfer"]
 
 logger = logging.getLogger(__name__)
 
@@ -94,8 +94,15 @@ class TransferService:
 
     # -- export --------------------------------------------------------------------------
 
+    def _check_store(self) -> None:
+        if not supports_transfer(self.store):
+            raise Conflict("export and import read and restore rows in bulk, which only the "
+                           "SQLite store can do yet: export from (or import into) a SQLite data "
+                           "folder, and copy that folder with `omoide migrate`")
+
     def export(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
         """The persona as JSON Lines, header first (NotFound before the first line)."""
+        self._check_store()
         dump = self.store.dump(persona)
         return self._lines(dump, persona, with_vectors)
 
@@ -125,6 +132,7 @@ class TransferService:
 
     def import_lines(self, persona: str, lines: Lines, *, merge: bool = False,
                      on_progress: Progress | None = None) -> ImportReport:
+        self._check_store()
         scan = self._scan(lines)
         restore = self.store.restore(persona)
         existing = restore.existing()
@@ -185,6 +193,11 @@ class TransferService:
         if not self.uses_file_vectors(scan):
             return None
         return decode_vector(record, self.embedder.dim)
+
+
+def supports_transfer(store: Any) -> bool:
+    """Whether the store has the bulk dump/restore adapters (the SQLite one does)."""
+    return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
 
 
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:

@@ -15,6 +15,9 @@ from omoide.embed.hashing import HashEmbedder
 from omoide.errors import Conflict, InvalidInput
 from omoide.wiring import Omoide, build
 
+# bulk dump/restore: the SQLite adapter's (tests/integration/interop/conftest.py)
+pytestmark = pytest.mark.sqlite_only
+
 
 @pytest.fixture
 def other_folder(tmp_path: Path, clock: FixedClock, embedder: HashEmbedder

@@ -12,7 +12,6 @@ with vectors of another model) the texts are embedded again.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,10 +39,9 @@ from omoide.service.sessions import (
     turn_passage,
 )
 from omoide.service.settings import SettingsService
-from omoide.store.sqlite.jobs import enqueue
 from omoide.store.sqlite.store import SqliteStore
 
-__all__ = ["ImportReport", "Lines", "TransferService"]
+__all__ = ["ImportReport", "Lines", "TransferService", "supports_transfer"]
 
 logger = logging.getLogger(__name__)
 
@@ -96,8 +94,15 @@ class TransferService:
 
     # -- export --------------------------------------------------------------------------
 
+    def _check_store(self) -> None:
+        if not supports_transfer(self.store):
+            raise Conflict("export and import read and restore rows in bulk, which only the "
+                           "SQLite store can do yet: export from (or import into) a SQLite data "
+                           "folder, and copy that folder with `omoide migrate`")
+
     def export(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
         """The persona as JSON Lines, header first (NotFound before the first line)."""
+        self._check_store()
         dump = self.store.dump(persona)
         return self._lines(dump, persona, with_vectors)
 
@@ -127,6 +132,7 @@ class TransferService:
 
     def import_lines(self, persona: str, lines: Lines, *, merge: bool = False,
                      on_progress: Progress | None = None) -> ImportReport:
+        self._check_store()
         scan = self._scan(lines)
         restore = self.store.restore(persona)
         existing = restore.existing()
@@ -187,6 +193,11 @@ class TransferService:
         if not self.uses_file_vectors(scan):
             return None
         return decode_vector(record, self.embedder.dim)
+
+
+def supports_transfer(store: Any) -> bool:
+    """Whether the store has the bulk dump/restore adapters (the SQLite one does)."""
+    return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
 
 
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
@@ -322,22 +333,19 @@ class _Run:
         upto = session["segmented_upto_seq"]
         pending_turns = any(e["seq"] > upto for e in events)
 
-        def queue(conn: sqlite3.Connection, episode_ids: list[int]) -> None:
+        def queue(work: Any, episode_ids: list[int]) -> None:
             now = self.s.clock.now()
             for ep, episode_id in zip(episodes, episode_ids, strict=True):
                 if ep["consolidated_at"] is None:
-                    enqueue(conn, kind=CONSOLIDATE_JOB, persona_id=self.persona_id,
-                            payload={"episode_id": episode_id}, now=now)
+                    work.enqueue(kind=CONSOLIDATE_JOB, persona_id=self.persona_id,
+                                 payload={"episode_id": episode_id}, now=now)
             if pending_turns:
-                enqueue(conn, kind=SEGMENT_JOB, persona_id=self.persona_id,
-                        payload={"session_id": session["session_id"],
-                                 "final": session["ended_at"] is not None}, now=now)
+                work.enqueue(kind=SEGMENT_JOB, persona_id=self.persona_id,
+                             payload={"session_id": session["session_id"],
+                                      "final": session["ended_at"] is not None}, now=now)
 
-        try:
-            self.restore.restore_session(session, events, episodes, event_vectors,
-                                         episode_vectors, after=queue)
-        except (ValueError, sqlite3.IntegrityError) as exc:
-            raise InvalidInput(f"session {session['session_id']!r}: {exc}") from None
+        self.restore.restore_session(session, events, episodes, event_vectors, episode_vectors,
+                                     after=queue)
         self.report.sessions += 1
         self.report.events += len(events)
         self.report.episodes += len(episodes)
@@ -358,11 +366,11 @@ class _Run:
             fresh, vectors = self._deduplicate(fresh, vectors)
         evolve = {r["key"] for r in fresh if r["evolved_at"] is None and r["status"] == "active"}
 
-        def queue(conn: sqlite3.Connection, keys: list[str]) -> None:
+        def queue(work: Any, keys: list[str]) -> None:
             for key in keys:
                 if key in evolve:
-                    enqueue(conn, kind=EVOLVE_JOB, persona_id=self.persona_id,
-                            payload={"key": key}, now=self.s.clock.now())
+                    work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
+                                 payload={"key": key}, now=self.s.clock.now())
 
         self.report.memories += self.restore.restore_memories(fresh, vectors, after=queue)
 

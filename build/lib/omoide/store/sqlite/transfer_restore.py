@@ -17,12 +17,27 @@ from typing import Any
 import numpy as np
 
 from omoide.engine.attachments import turn_text
+from omoide.errors import InvalidInput
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
+from omoide.store.sqlite.jobs import enqueue
 
 __all__ = ["Existing", "PersonaRestore"]
 
-AfterWrite = Callable[[sqlite3.Connection, list[Any]], None]
+
+class _Work:
+    """The open restore transaction, for work that must commit with it (queueing jobs)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
+                now: Any, delay_s: float = 0.0, max_attempts: int = 5) -> int:
+        return enqueue(self._conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
+                       delay_s=delay_s, max_attempts=max_attempts)
+
+
+AfterWrite = Callable[[_Work, list[Any]], None]
 
 _STATE_TABLE = {"user": "user_state_history", "persona": "persona_state_history"}
 
@@ -152,6 +167,16 @@ class PersonaRestore:
                         ) -> bool:
         """One session with its turns and episodes, one transaction; False if it exists.
         ``after(conn, episode_ids)`` runs inside it."""
+        try:
+            return self._restore_session(session, events, episodes, event_vectors,
+                                         episode_vectors, after)
+        except (sqlite3.IntegrityError, ValueError) as exc:
+            raise InvalidInput(f"session {session['session_id']!r}: {exc}") from None
+
+    def _restore_session(self, session: dict[str, Any], events: Sequence[dict[str, Any]],
+                         episodes: Sequence[dict[str, Any]],
+                         event_vectors: Sequence[np.ndarray | None],
+                         episode_vectors: np.ndarray, after: AfterWrite | None) -> bool:
         with self.db.write() as conn:
             if conn.execute("SELECT 1 FROM sessions WHERE persona_id = ? AND session_id = ?",
                             (self.persona_id, session["session_id"])).fetchone():
@@ -185,7 +210,7 @@ class PersonaRestore:
             conn.execute("UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
                          (self.persona_id,))
             if after is not None:
-                after(conn, episode_ids)
+                after(_Work(conn), episode_ids)
         return True
 
     def _episode(self, conn: sqlite3.Connection, pk: int, ep: dict[str, Any],
@@ -227,7 +252,7 @@ class PersonaRestore:
                 conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ?",
                              (self.persona_id,))
             if after is not None:
-                after(conn, inserted)
+                after(_Work(conn), inserted)
         return len(inserted)
 
     def _memory(self, conn: sqlite3.Connection, m: dict[str, Any], vector: np.ndarray) -> int:
