@@ -12,7 +12,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -62,7 +64,6 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     "link": ("a", "b", "link_type", "weight", "co_activation_count", "last_activated"),
 }
 _VECTOR_TYPES = {"event", "episode", "memory"}
-_STATE_KINDS = {"user", "persona"}
 
 
 def header(*, persona: str, model_id: str, dim: int, exported_at: str,
@@ -103,6 +104,81 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     return kind, record
 
 
+# What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
+# 8601), "int", "num" (finite), "bool", "obj", "list"; a trailing "?" allows null; a set lists
+# the allowed values.
+_TEXT, _OPT_TIME = "text", "time?"
+_FIELD_TYPES: dict[str, dict[str, Any]] = {
+    "settings": {"overrides": "obj"},
+    "block": {"block_name": "str", "content": _TEXT, "block_type": "str", "max_tokens": "int",
+              "priority": "int", "metadata": "obj", "created_at": "time", "updated_at": "time"},
+    "state": {"kind": {"user", "persona"}, "key": "str", "value": _TEXT, "valid_from": "time",
+              "valid_until": _OPT_TIME, "created_at": "time"},
+    "session": {"session_id": "str", "started_at": "time", "ended_at": _OPT_TIME,
+                "metadata": "obj", "segmented_upto_seq": "int", "open_reason": "str",
+                "open_surprise": "num", "last_event_at": _OPT_TIME},
+    "event": {"session_id": "str", "seq": "int", "speaker": "str", "role": "str",
+              "content": _TEXT, "timestamp": "time", "external_id": "text?", "metadata": "obj",
+              "created_at": "time"},
+    "episode": {"session_id": "str", "first_seq": "int", "last_seq": "int", "content": _TEXT,
+                "topic": _TEXT, "surprise": "num", "boundary_reason": "str",
+                "started_at": "time", "ended_at": "time", "created_at": "time",
+                "consolidated_at": _OPT_TIME},
+    "memory": {"key": "str", "content": "str", "kind": {"note", "fact", "preference", "profile",
+                                                         "event", "instruction"},
+               "importance": "num", "tags": "list", "emotion_type": "text?",
+               "emotion_intensity": "num", "source": "str", "created_at": "time",
+               "updated_at": "time", "access_count": "int", "last_accessed": _OPT_TIME,
+               "valid_from": _OPT_TIME, "valid_until": _OPT_TIME, "superseded_by": "str?",
+               "summary_ref": "str?", "status": {"active", "tombstoned"}, "metadata": "obj",
+               "evolved_at": _OPT_TIME, "strength": "num", "stability": "num",
+               "last_decay_at": _OPT_TIME, "versions": "list", "sources": "list"},
+    "link": {"a": "str", "b": "str", "link_type": "str", "weight": "num",
+             "co_activation_count": "int", "last_activated": _OPT_TIME},
+}
+_VERSION_TYPES: dict[str, Any] = {
+    "version": "int", "change": {"create", "update", "extend", "supersede", "delete"},
+    "changed_by": "str", "changed_at": "time", "before": "obj?", "after": "obj?"}
+_SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    if isinstance(kind, set):
+        return value in kind
+    if kind.endswith("?"):
+        if value is None:
+            return True
+        kind = kind[:-1]
+    if kind in ("str", "text"):
+        return isinstance(value, str) and (kind == "text" or bool(value.strip()))
+    if kind == "time":
+        return isinstance(value, str) and _is_time(value)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53
+    if kind == "num":
+        return isinstance(value, int | float) and not isinstance(value, bool) and \
+            math.isfinite(value)
+    if kind == "obj":
+        return isinstance(value, dict)
+    return isinstance(value, list)
+
+
+def _is_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
+    for name, kind in types.items():
+        if not _fits(record.get(name), kind):
+            allowed = f"one of {sorted(kind)}" if isinstance(kind, set) else kind
+            return f"{where}{name} must be {allowed}, not {record.get(name)!r:.60}"
+    return None
+
+
 def _check(kind: str, r: dict[str, Any], number: int) -> None:
     def fail(what: str) -> FormatError:
         return FormatError(f"line {number}: {kind} record: {what}", line=number)
@@ -113,22 +189,45 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
         if r["version"] != FORMAT_VERSION:
             raise fail(f"format version {r['version']!r} is not supported "
                        f"(this Omoide reads version {FORMAT_VERSION})")
-    elif kind == "memory":
-        if not isinstance(r["key"], str) or not isinstance(r["content"], str) or not r["content"]:
-            raise fail("key and content must be non-empty strings")
-        if not isinstance(r["versions"], list) or not isinstance(r["sources"], list):
-            raise fail("versions and sources must be lists")
-        if not isinstance(r["tags"], list):
-            raise fail("tags must be a list")
-    elif kind == "state" and r["kind"] not in _STATE_KINDS:
-        raise fail(f"kind must be 'user' or 'persona', not {r['kind']!r}")
-    elif kind == "event" and (not isinstance(r["seq"], int) or not isinstance(r["content"], str)):
-        raise fail("seq must be an integer and content a string")
-    elif kind == "settings" and not isinstance(r["overrides"], dict):
-        raise fail("overrides must be an object")
+        if not isinstance(r["embedder"], dict):
+            raise fail("embedder must be an object")
+        return
+    problem = _check_fields(r, _FIELD_TYPES[kind], "")
+    if problem is None and kind == "memory":
+        problem = _check_memory(r)
+    if problem is not None:
+        raise fail(problem)
     vector = r.get("vector")
     if vector is not None and not isinstance(vector, str):
         raise fail("vector must be base64 text")
+
+
+def _check_memory(r: Mapping[str, Any]) -> str | None:
+    if not all(isinstance(t, str) and t.strip() for t in r["tags"]):
+        return "tags must be non-empty strings"
+    if not 0.0 <= r["importance"] <= 1.0 or not 0.0 <= r["emotion_intensity"] <= 1.0:
+        return "importance and emotion_intensity must be within 0-1"
+    if r["stability"] <= 0:
+        return "stability must be positive"
+    ref = r["source_ref"]
+    if ref is not None and not isinstance(ref, str) and not (
+            isinstance(ref, dict) and isinstance(ref.get("episode"), dict)
+            and _check_fields(ref["episode"], {"session_id": "str", "first_seq": "int"},
+                              "") is None):
+        return "source_ref must be text, null or {\"episode\": {session_id, first_seq}}"
+    for i, version in enumerate(r["versions"]):
+        if not isinstance(version, dict):
+            return f"versions[{i}] must be an object"
+        problem = _check_fields(version, _VERSION_TYPES, f"versions[{i}].")
+        if problem is not None:
+            return problem
+    for i, source in enumerate(r["sources"]):
+        if not isinstance(source, dict):
+            return f"sources[{i}] must be an object"
+        problem = _check_fields(source, _SOURCE_TYPES, f"sources[{i}].")
+        if problem is not None:
+            return problem
+    return None
 
 
 def decode_vector(record: Mapping[str, Any], dim: int) -> np.ndarray | None:
