@@ -242,6 +242,19 @@ def merge_persona_settings(
     return replace(defaults, **known)
 
 
+def _env_lease(environ: Mapping[str, str]) -> float:
+    var, raw = "OMOIDE_JOB_LEASE_SECONDS", environ.get("OMOIDE_JOB_LEASE_SECONDS")
+    if raw is None or raw == "":
+        return 60.0
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInput(f"{var} must be a number of seconds, got {raw!r}") from None
+    if not 1.0 <= value <= 86_400.0:
+        raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {raw!r}")
+    return value
+
+
 def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
     raw = environ.get(var)
     if raw is None or raw == "":
@@ -269,6 +282,7 @@ class Settings:
     embed_batch: int = 64
     embed_timeout_s: float = 30.0
     workers: int = 1
+    job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
@@ -302,6 +316,7 @@ class Settings:
             "embed_timeout_s": float(_env_int(env, "OMOIDE_EMBED_TIMEOUT", 30)),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
+            "job_lease_s": _env_lease(env),
             "persona_defaults": persona_defaults(env),
             "environ": env,
         }

@@ -14,15 +14,14 @@ from typing import Any
 from omoide.clock import Clock
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import Conflict, InvalidInput, NotFound
-from omoide.model import UNSET, Unset
+from omoide.model import UNSET, Block, BlockPatch, Unset
 from omoide.service.validate import (
     MAX_METADATA_CHARS,
     check_metadata,
     check_name,
     check_text,
 )
-from omoide.store.sqlite.blocks import Block, BlockPatch
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = [
     "BLOCK_TYPES",
@@ -73,7 +72,7 @@ def _check_fits(block: Block, *, stored_limit: bool = False) -> None:
 
 
 class BlockService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

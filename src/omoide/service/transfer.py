@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from omoide.service.sessions import (
     turn_passage,
 )
 from omoide.service.settings import SettingsService
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
 
 __all__ = ["ImportReport", "Lines", "TransferService", "supports_transfer"]
 
@@ -81,7 +81,7 @@ class _Scan:
 
 
 class TransferService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, memories: MemoryService, *, batch: int = 256,
                  on_enqueue: Callable[[], None] | None = None) -> None:
         self.store = store
@@ -94,16 +94,17 @@ class TransferService:
 
     # -- export --------------------------------------------------------------------------
 
-    def _check_store(self) -> None:
+    def _bulk(self) -> TransferStore:
+        """The store's bulk dump/restore (a clear 409 on a store without them)."""
         if not supports_transfer(self.store):
             raise Conflict("export and import read and restore rows in bulk, which only the "
                            "SQLite store can do yet: export from (or import into) a SQLite data "
                            "folder, and copy that folder with `omoide migrate`")
+        return cast(TransferStore, self.store)
 
     def export(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
         """The persona as JSON Lines, header first (NotFound before the first line)."""
-        self._check_store()
-        dump = self.store.dump(persona)
+        dump = self._bulk().dump(persona)
         return self._lines(dump, persona, with_vectors)
 
     def _lines(self, dump: Any, persona: str, with_vectors: bool) -> Iterator[str]:
@@ -132,9 +133,8 @@ class TransferService:
 
     def import_lines(self, persona: str, lines: Lines, *, merge: bool = False,
                      on_progress: Progress | None = None) -> ImportReport:
-        self._check_store()
+        restore = self._bulk().restore(persona)
         scan = self._scan(lines)
-        restore = self.store.restore(persona)
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
         if not merge and not existing.empty:
@@ -146,7 +146,7 @@ class TransferService:
                 raise Conflict(f"persona {persona!r} already holds data that is not in this "
                                "file; import into an empty persona, or merge with --merge "
                                "(HTTP: ?merge=true)", persona=persona)
-        report = _Run(self, persona, scan, keys, merge, on_progress).run(lines)
+        report = _Run(self, restore, scan, keys, merge, on_progress).run(lines)
         if self.on_enqueue is not None:
             self.on_enqueue()
         logger.info("import persona=%s %s", persona, report.as_dict())
@@ -213,15 +213,16 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
 class _Run:
     """One pass of restoring; batches flushed as their section ends or fills."""
 
-    def __init__(self, service: TransferService, persona: str, scan: _Scan,
+    def __init__(self, service: TransferService, restore: PersonaRestoreHandle, scan: _Scan,
                  keys: dict[str, str], merge: bool, on_progress: Progress | None) -> None:
         self.s = service
+        persona = restore.persona
         self.persona = persona
         self.scan = scan
         self.keys = dict(keys)
         self.merge = merge
         self.on_progress = on_progress
-        self.restore = service.store.restore(persona)
+        self.restore = restore
         self.persona_id = self.restore.persona_id
         self.report = ImportReport(persona=persona, moved_keys=dict(keys))
         self.pending: list[dict[str, Any]] = []

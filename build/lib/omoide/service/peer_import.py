@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from omoide.clock import Clock, iso
 from omoide.engine.peer_formats import (
@@ -28,7 +28,8 @@ from omoide.engine.peer_formats import (
 from omoide.errors import InvalidInput
 from omoide.service.memories import MemoryService
 from omoide.service.sessions import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, SessionService
-from omoide.store.sqlite.store import SqliteStore
+from omoide.service.transfer import supports_transfer
+from omoide.store.port import Store, TransferStore
 
 __all__ = ["SOURCES", "PeerImportService", "PeerReport"]
 
@@ -60,7 +61,7 @@ def _json(text: str, source: str) -> Any:
 
 
 class PeerImportService:
-    def __init__(self, store: SqliteStore, memories: MemoryService, sessions: SessionService,
+    def __init__(self, store: Store, memories: MemoryService, sessions: SessionService,
                  clock: Clock) -> None:
         self.store = store
         self.memories = memories
@@ -128,8 +129,9 @@ class PeerImportService:
                               for a, b in ((key, other), (other, key))]
             if on_progress is not None:
                 on_progress(1)
-        if links and callable(getattr(self.store, "restore", None)):
-            report.links = self.store.restore(persona).restore_links(links) // 2
+        if links and supports_transfer(self.store):
+            report.links = cast(TransferStore, self.store).restore(persona).restore_links(
+                links) // 2
         elif links:
             logger.warning("relations imported as memories without links: this store cannot "
                            "write links in bulk yet")

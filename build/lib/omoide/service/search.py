@@ -37,7 +37,7 @@ from omoide.service.validate import (
     check_timestamp,
     check_unit_interval,
 )
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 from omoide.store.vectors import language_of
 
 __all__ = [
@@ -81,7 +81,7 @@ class EpisodeSearcher(Protocol):
 
 
 class SearchService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, episodes: EpisodeSearcher | None = None) -> None:
         self.store = store
         self.embedder = embedder

@@ -16,6 +16,7 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.errors import InvalidInput
+from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
     WHITESPACE,
     check_name,
@@ -23,8 +24,7 @@ from omoide.service.validate import (
     check_timestamp,
     matches,
 )
-from omoide.store.sqlite.state import StateEntry, StateKind
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = [
     "INTENSITY_PATTERN",
@@ -100,7 +100,7 @@ def _check_map(values: Any, kind: StateKind) -> dict[str, str]:
 
 
 class StateService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

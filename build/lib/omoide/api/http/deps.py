@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
+from omoide.model import check_persona_name
 from omoide.service.auth import Principal
 from omoide.service.validate import NAME_PATTERN
-from omoide.store.sqlite.store import check_persona_name
 from omoide.wiring import Omoide
 
 __all__ = ["App", "Caller", "PersonaPath", "get_app", "persona_access", "principal"]
@@ -39,5 +39,5 @@ def persona_access(persona: PersonaPath, caller: Caller, app: App) -> str:
     """
     caller.require_persona(persona)
     check_persona_name(persona)
-    app.store.get_persona(persona)
+    app.maintenance.require_persona(persona)
     return persona

@@ -11,33 +11,21 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from omoide.engine.attachments import turn_text
 from omoide.errors import InvalidInput
+from omoide.model.transfer import ExistingRows
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
-from omoide.store.sqlite.jobs import enqueue
+from omoide.store.sqlite.jobs import SqliteUnitOfWork
 
-__all__ = ["Existing", "PersonaRestore"]
-
-
-class _Work:
-    """The open restore transaction, for work that must commit with it (queueing jobs)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-
-    def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
-                now: Any, delay_s: float = 0.0, max_attempts: int = 5) -> int:
-        return enqueue(self._conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
-                       delay_s=delay_s, max_attempts=max_attempts)
+__all__ = ["PersonaRestore"]
 
 
-AfterWrite = Callable[[_Work, list[Any]], None]
+AfterWrite = Callable[[SqliteUnitOfWork, list[Any]], None]
 
 _STATE_TABLE = {"user": "user_state_history", "persona": "persona_state_history"}
 
@@ -48,21 +36,6 @@ def _js(value: Any) -> str:
 
 def _blob(vector: np.ndarray) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
-
-
-@dataclass(frozen=True)
-class Existing:
-    """What a persona already holds, by the names an export uses."""
-
-    memory_keys: frozenset[str]
-    session_ids: frozenset[str]
-    block_names: frozenset[str]
-    state_rows: frozenset[tuple[str, str, str, str]]  # (kind, key, value, valid_from)
-
-    @property
-    def empty(self) -> bool:
-        return not (self.memory_keys or self.session_ids or self.block_names
-                    or self.state_rows)
 
 
 class PersonaRestore:
@@ -76,13 +49,13 @@ class PersonaRestore:
         self.model_id = model_id
         self.dim = dim
 
-    def existing(self) -> Existing:
+    def existing(self) -> ExistingRows:
         conn = self.db.conn()
         state = frozenset(
             (kind, r[0], r[1], r[2]) for kind, table in _STATE_TABLE.items()
             for r in conn.execute(f"SELECT key, value, valid_from FROM {table} "
                                   "WHERE persona = ?", (self.persona,)))
-        return Existing(
+        return ExistingRows(
             memory_keys=frozenset(r[0] for r in conn.execute(
                 "SELECT key FROM memories WHERE persona_id = ?", (self.persona_id,))),
             session_ids=frozenset(r[0] for r in conn.execute(
@@ -210,7 +183,7 @@ class PersonaRestore:
             conn.execute("UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
                          (self.persona_id,))
             if after is not None:
-                after(_Work(conn), episode_ids)
+                after(SqliteUnitOfWork(conn), episode_ids)
         return True
 
     def _episode(self, conn: sqlite3.Connection, pk: int, ep: dict[str, Any],
@@ -252,7 +225,7 @@ class PersonaRestore:
                 conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ?",
                              (self.persona_id,))
             if after is not None:
-                after(_Work(conn), inserted)
+                after(SqliteUnitOfWork(conn), inserted)
         return len(inserted)
 
     def _memory(self, conn: sqlite3.Connection, m: dict[str, Any], vector: np.ndarray) -> int:

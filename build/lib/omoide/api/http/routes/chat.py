@@ -25,10 +25,10 @@ from starlette.concurrency import run_in_threadpool
 from omoide.api.http.deps import App, Caller
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
+from omoide.model import check_persona_name
 from omoide.service.chat import Prepared, check_messages, session_id_for
 from omoide.service.chat_summary import Compressed
 from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
-from omoide.store.sqlite.store import check_persona_name
 from omoide.wiring import Omoide
 
 __all__ = ["router"]
@@ -55,7 +55,7 @@ def chat_persona(caller: Caller, app: App, named: str | None = Header(
             raise Forbidden(f"this API key does not grant access to persona {named!r}",
                             persona=named)
     check_persona_name(persona)
-    app.store.get_persona(persona)
+    app.maintenance.require_persona(persona)
     return persona
 
 

@@ -40,10 +40,8 @@ def create_persona(body: PersonaCreate, caller: Caller, app: App) -> Any:
             response_model=None, responses={200: {"model": PersonaList}, **errors(401, 403)})
 def list_personas(caller: Caller, app: App) -> dict[str, Any]:
     caller.require_admin()
-    counts = app.store.active_memory_counts()
     return {"personas": [{"name": p.name, "created_at": ts(p.created_at),
-                          "memories": counts.get(p.name, 0)}
-                         for p in app.store.list_personas()]}
+                          "memories": p.memories} for p in app.maintenance.personas()]}
 
 
 @router.delete("/api/personas/{name}", tags=["personas"],
@@ -61,11 +59,11 @@ def delete_persona(name: PersonaPath, caller: Caller, app: App) -> dict[str, Any
             summary="Background job counts; wait for pending + running == 0",
             response_model=None, responses={200: {"model": JobsOut}, **errors(401, 403, 404, 422)})
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
-    persona_id = app.store.get_persona(persona).id
-    counts = app.jobs.counts(persona_id)
+    report = app.maintenance.job_report(persona)
+    counts = report.counts
     return {"persona": persona, "pending": counts.pending, "running": counts.running,
             "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
-            "failures": app.jobs.failures(persona_id)}
+            "failures": report.failures}
 
 
 @router.get("/api/jobs/{persona}/wait", tags=["jobs"],
@@ -84,7 +82,7 @@ async def wait_for_jobs(persona: Persona, app: App,
 @router.get("/health", tags=["system"], summary="Liveness", response_model=None,
             responses={200: {"model": HealthOut}})
 def health(app: App) -> dict[str, Any]:
-    app.store.db.conn().execute("SELECT 1").fetchone()
+    app.maintenance.health()
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
 
@@ -95,6 +93,7 @@ def health(app: App) -> dict[str, Any]:
                        **errors(401, 403)})
 def metrics(request: Request, caller: Caller, app: App) -> PlainTextResponse:
     caller.require_admin()
-    text = request.app.state.metrics.render(memories=app.store.active_memory_counts(),
-                                            job_depth=app.jobs.total_depth())
+    counts = app.maintenance.metric_counts()
+    text = request.app.state.metrics.render(memories=counts.memories,
+                                            job_depth=counts.job_depth)
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

@@ -44,8 +44,11 @@ def _read_lines(path: Path) -> Iterator[str]:
 _BODY = {"requestBody": {"required": True, "description": (
     "The file: an Omoide export (JSON Lines), a Mem0 memory list, an MCP memory server's "
     "memory.jsonl, or chats (OpenAI messages, ChatGPT or Claude conversations export)."),
-    "content": {NDJSON: {"schema": {"type": "string"}},
-                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
+    "content": {
+        NDJSON: {"schema": {"type": "string"}},
+        # Mem0 and chat files are one JSON document: a list, or an object holding one
+        "application/json": {"schema": {"oneOf": [{"type": "array"}, {"type": "object"}]}},
+        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
 
 
 @router.post("/api/import/{persona}", response_model=None, openapi_extra=_BODY,

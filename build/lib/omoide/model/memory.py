@@ -1,0 +1,231 @@
+"""The Note tier's vocabulary: memories, their links, versions, search filters and hits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "UNSET",
+    "CreateOutcome",
+    "Link",
+    "LinkType",
+    "Memory",
+    "MemoryKind",
+    "MemoryStats",
+    "MemoryStatus",
+    "MemoryVersion",
+    "NewMemory",
+    "Persona",
+    "SearchFilters",
+    "SearchHit",
+    "SearchMode",
+    "Source",
+    "Unset",
+    "VersionChange",
+]
+
+
+class Unset:
+    """Sentinel type: "not given" in a PATCH, as opposed to an explicit ``None``."""
+
+    _instance: Unset | None = None
+
+    def __new__(cls) -> Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET = Unset()
+
+
+class MemoryStatus(StrEnum):
+    ACTIVE = "active"
+    TOMBSTONED = "tombstoned"
+
+
+class MemoryKind(StrEnum):
+    NOTE = "note"
+    FACT = "fact"
+    PREFERENCE = "preference"
+    PROFILE = "profile"
+    EVENT = "event"
+    INSTRUCTION = "instruction"
+
+
+class SearchMode(StrEnum):
+    HYBRID = "hybrid"
+    SEMANTIC = "semantic"
+    KEYWORD = "keyword"
+
+
+class LinkType(StrEnum):
+    SEMANTIC = "SEMANTIC"
+
+
+class VersionChange(StrEnum):
+    CREATE = "create"
+    UPDATE = "update"
+    EXTEND = "extend"
+    SUPERSEDE = "supersede"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True)
+class Persona:
+    id: int
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A Note-tier memory with its FSRS state, as stored."""
+
+    key: str
+    persona: str
+    content: str
+    kind: MemoryKind
+    importance: float
+    tags: tuple[str, ...]
+    emotion_type: str | None
+    emotion_intensity: float
+    source: str
+    source_ref: str | None
+    created_at: datetime
+    updated_at: datetime
+    access_count: int
+    last_accessed: datetime | None
+    valid_from: datetime | None
+    valid_until: datetime | None
+    superseded_by: str | None
+    summary_ref: str | None
+    status: MemoryStatus
+    metadata: dict[str, Any]
+    stability: float
+    strength: float
+    last_decay_at: datetime | None
+    evolved_at: datetime | None = None  # set once write-path step 4 has run
+    sources: tuple[Source, ...] = ()
+    links: tuple[Link, ...] = ()
+
+    def valid_at(self, when: datetime) -> bool:
+        """Spec semantics: valid_from <= t < valid_until, NULL bounds open."""
+        if self.valid_from is not None and self.valid_from > when:
+            return False
+        return self.valid_until is None or self.valid_until > when
+
+    def closed_at(self, when: datetime) -> bool:
+        """A past fact at ``when``: superseded, or its validity window has ended."""
+        return self.superseded_by is not None or (
+            self.valid_until is not None and self.valid_until <= when)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Provenance back to a session event (Episode tier)."""
+
+    event_id: int
+    external_id: str | None
+
+
+@dataclass(frozen=True)
+class Link:
+    other_key: str
+    link_type: LinkType
+    weight: float
+    co_activation_count: int
+    last_activated: datetime | None
+
+
+@dataclass(frozen=True)
+class MemoryVersion:
+    version: int
+    change: VersionChange
+    changed_by: str
+    changed_at: datetime
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class CreateOutcome:
+    """Result of memory_create: either a new memory or the duplicate that stopped it."""
+
+    status: str  # "created" | "duplicate"
+    memory: Memory | None = None
+    duplicate_of: Memory | None = None
+    similarity: float | None = None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result: a note (memory) or an episode."""
+
+    type: str  # "note" | "episode"
+    id: str  # memory key, or episode id as text
+    content: str
+    score: float
+    similarity: float | None
+    memory: Memory | None = None
+    sources: tuple[Source, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MemoryStats:
+    persona: str
+    total: int
+    active: int
+    tombstoned: int
+    superseded: int
+    by_kind: dict[str, int]
+    mean_strength: float
+    links: int
+    oldest: datetime | None
+    newest: datetime | None
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """A validated memory about to be written."""
+
+    content: str
+    kind: MemoryKind = MemoryKind.NOTE
+    importance: float = 0.5
+    tags: tuple[str, ...] = ()
+    emotion_type: str | None = None
+    emotion_intensity: float = 0.0
+    source: str = "user"
+    source_ref: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source_event_ids: tuple[int, ...] = ()
+    created_at: datetime | None = None  # None → now; set for imports of past conversations
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Filters applied before the top-k cut."""
+
+    tags: tuple[str, ...] = ()
+    created_from: datetime | None = None  # half-open [created_from, created_until)
+    created_until: datetime | None = None
+    min_importance: float | None = None
+    kind: MemoryKind | None = None
+    valid_at: datetime | None = None
+
+    @property
+    def empty(self) -> bool:
+        return (not self.tags and self.created_from is None and self.created_until is None
+                and self.min_importance is None and self.kind is None and self.valid_at is None)
