@@ -118,6 +118,16 @@ def test_importance_is_immutable(app: Omoide, persona: str) -> None:
     assert same.tags == ("home",)
 
 
+def test_update_window_against_the_stored_end_is_a_conflict(app: Omoide, persona: str) -> None:
+    memory = create(app, persona, "User lives in Tokyo", valid_from="2026-01-01").memory
+    with pytest.raises(Conflict, match="valid_until must be after valid_from"):
+        app.memories.update(persona, memory.key, valid_until="2025-01-01")
+    with pytest.raises(InvalidInput, match="valid_until must be after valid_from"):
+        app.memories.update(persona, memory.key, valid_from="2026-02-01",
+                            valid_until="2026-01-15")
+    assert app.memories.get(persona, memory.key, recall=False).valid_until is None
+
+
 def test_update_writes_version_with_before_and_after(app: Omoide, persona: str) -> None:
     memory = create(app, persona, "User lives in Tokyo").memory
     app.memories.update(persona, memory.key, content="User lives in Kyoto")

@@ -39,6 +39,7 @@ from omoide.service.validate import (
     check_timestamp,
     check_unit_interval,
     check_window,
+    check_window_fits,
 )
 from omoide.store.port import Store, UnitOfWork
 
@@ -243,8 +244,13 @@ class MemoryService:
         for name in ("valid_from", "valid_until"):
             if name in given:
                 changes[name] = check_timestamp(given[name], name)
-        check_window(changes.get("valid_from", current.valid_from),
-                     changes.get("valid_until", current.valid_until))
+        check_window(changes.get("valid_from"), changes.get("valid_until"))
+        if not check_window_fits(changes.get("valid_from", current.valid_from),
+                                 changes.get("valid_until", current.valid_until)):
+            # One end comes from the stored memory: the request conflicts with it.
+            raise Conflict("valid_until must be after valid_from (the memory's stored "
+                           f"validity is {current.valid_from} to {current.valid_until})",
+                           field="valid_until", key=current.key)
         return {k: v for k, v in changes.items() if getattr(current, k) != v}
 
     def delete(self, persona: str, key: str) -> Memory:

@@ -58,6 +58,7 @@ __all__ = [
     "check_timestamp",
     "check_unit_interval",
     "check_window",
+    "check_window_fits",
     "matches",
 ]
 
@@ -227,8 +228,13 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
     return utc
 
 
+def check_window_fits(valid_from: datetime | None, valid_until: datetime | None) -> bool:
+    """Whether a validity window is well formed: ``valid_until`` after ``valid_from``."""
+    return valid_from is None or valid_until is None or valid_until > valid_from
+
+
 def check_window(valid_from: datetime | None, valid_until: datetime | None) -> None:
-    if valid_from is not None and valid_until is not None and valid_until <= valid_from:
+    if not check_window_fits(valid_from, valid_until):
         raise InvalidInput("valid_until must be after valid_from", field="valid_until")
 
 

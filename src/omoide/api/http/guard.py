@@ -117,17 +117,18 @@ class BodyGuard:
         if _declared_length(scope) > self.max_body_bytes:
             await self._too_large(receive, send)
             return
-        body, more = b"", True
+        buffer, more = bytearray(), True
         while more:
             message = await receive()
             if message["type"] != "http.request":  # the client went away
                 await self.app(scope, _replay(b"", message, receive), send)
                 return
-            body += message.get("body", b"")
+            buffer += message.get("body", b"")
             more = message.get("more_body", False)
-            if len(body) > self.max_body_bytes:
+            if len(buffer) > self.max_body_bytes:
                 await self._too_large(receive, send, already=more)
                 return
+        body = bytes(buffer)
         if body and _is_api_json(scope):
             try:
                 strict_json(body)

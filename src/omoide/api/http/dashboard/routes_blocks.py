@@ -17,7 +17,7 @@ from omoide.api.http.deps import App
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import InvalidInput
 from omoide.model import DEFAULT_MAX_TOKENS
-from omoide.service.blocks import STANDARD_BLOCKS
+from omoide.service.blocks import BLOCK_TYPES, STANDARD_BLOCKS
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -32,7 +32,7 @@ def _page(request: Request, persona: str, viewer: Viewer, app: Omoide, *,
                   edit=edit or {"block_name": "", "content": "", "block_type": "custom",
                                 "max_tokens": DEFAULT_MAX_TOKENS, "priority": 0,
                                 "existing": False},
-                  standard=STANDARD_BLOCKS, error=error,
+                  standard=STANDARD_BLOCKS, block_types=BLOCK_TYPES, error=error,
                   tokens=estimate_tokens(str((edit or {}).get("content", ""))))
 
 
