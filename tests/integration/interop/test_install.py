@@ -5,6 +5,7 @@ dependencies), run ``omoide --version`` and a search with the bundled default em
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -27,12 +28,19 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> str:
 
 @pytest.mark.slow
 def test_wheel_installs_and_runs_a_search(tmp_path: Path) -> None:
+    # built from a copy: setuptools writes build/ next to the sources it builds
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    shutil.copytree(REPO / "src", source / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     dist = tmp_path / "dist"
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-        "--quiet", "-w", dist, REPO)
+        "--quiet", "-w", dist, source)
     (wheel,) = dist.glob("omoide-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("omoide/embed/calibration_pairs.jsonl", "omoide/engine/classify_judge.json",
+    for needed in ("omoide/embed/calibration_pairs.jsonl", "omoide/engine/classify/judge.json",
                    "omoide/store/sqlite/migrations.py", "omoide/py.typed",
                    "omoide/api/http/dashboard/templates/base.html"):
         assert needed in names, needed

@@ -1,1 +1,0 @@
-"""Interfaces: HTTP (FastAPI) and MCP. Thin: validate, call one service method, render."""
