@@ -17,7 +17,7 @@ PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 def check_persona_name(name: str) -> str:
     """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
-    if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):
+    if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):  # "ab\n" too
         raise InvalidInput(
             f"invalid persona name {name!r}: use 1-64 letters, digits, '_' or '-'",
             persona=name if isinstance(name, str) else None)
