@@ -442,3 +442,6 @@ def mcp_command(data: str | None, persona: str) -> None:
 from omoide.cli_ops import register_ops  # noqa: E402 - it uses the helpers above
 
 register_ops(main, persona)
+from omoide.cli_interop import register as _register_interop  # noqa: E402
+
+_register_interop(main)

@@ -330,6 +330,12 @@ class Settings:
     admin_key: str | None = None
     embedder: str = "e5"
     embed_threads: int = 1
+    # OMOIDE_EMBEDDER=openai: any OpenAI-compatible /v1/embeddings endpoint (docs/import.md)
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+    embed_api_key: str | None = field(default=None, repr=False)
+    embed_batch: int = 64
+    embed_timeout_s: float = 30.0
     workers: int = 1
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     max_content_chars: int = 50_000
@@ -338,6 +344,13 @@ class Settings:
     mcp_session_idle_minutes: float = 30.0
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     llm: LLMConfig = field(default_factory=LLMConfig)  # provider "none": no LLM
+
+    @property
+    def embed_options(self) -> dict[str, Any]:
+        """What an external embedder needs besides its name (``make_embedder``)."""
+        return {"base_url": self.embed_base_url, "model": self.embed_model,
+                "api_key": self.embed_api_key, "batch": self.embed_batch,
+                "timeout_s": self.embed_timeout_s}
 
     @property
     def db_path(self) -> Path:
@@ -353,6 +366,11 @@ class Settings:
             "admin_key": env.get("OMOIDE_ADMIN_KEY") or None,
             "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
             "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
+            "embed_base_url": env.get("OMOIDE_EMBED_BASE_URL") or None,
+            "embed_model": env.get("OMOIDE_EMBED_MODEL") or None,
+            "embed_api_key": env.get("OMOIDE_EMBED_API_KEY") or None,
+            "embed_batch": _env_int(env, "OMOIDE_EMBED_BATCH", 64),
+            "embed_timeout_s": float(_env_int(env, "OMOIDE_EMBED_TIMEOUT", 30)),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
             "job_lease_s": _env_lease(env),

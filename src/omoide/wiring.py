@@ -17,7 +17,7 @@ from typing import Any
 
 from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
-from omoide.embed import Embedder, fair, make_fair_embedder
+from omoide.embed import Embedder, fair, make_embedder, make_fair_embedder
 from omoide.engine.classify import Classifier
 from omoide.engine.consolidate import Consolidator
 from omoide.engine.segment import OfflineSegmenter, Segmenter
@@ -35,19 +35,22 @@ from omoide.service.forget import ForgetService
 from omoide.service.maintenance import DECAY_JOB, MaintenanceService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.overview import OverviewService
+from omoide.service.peer_import import PeerImportService
 from omoide.service.queue import QueueService
 from omoide.service.reindex import ReindexService, check_embedder
 from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
+from omoide.service.transfer import TransferService
 from omoide.store.port import JobQueue, Store
 from omoide.store.sqlite.jobs import JobStore
 from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.vector_models import VectorModels
 
-__all__ = ["DECAY_JOB", "Omoide", "backup_database", "build", "restore_database"]
+__all__ = ["DECAY_JOB", "Omoide", "backup_database", "build", "build_embedder",
+           "restore_database"]
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +80,8 @@ class Omoide:
     chat: ChatService
     overview: OverviewService
     maintenance: MaintenanceService
+    transfer: TransferService
+    peers: PeerImportService
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
@@ -117,6 +122,19 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
     return lambda cfg: with_llm
 
 
+def build_embedder(settings: Settings, *, fair_share: bool = False) -> Embedder:
+    """The configured embedder, with the calibration ``omoide calibrate`` stored for an
+    embedder Omoide does not ship; ``fair_share``: behind the server's fair scheduler
+    (interactive calls ahead of background batches, ``embed/fair.py``)."""
+    from omoide.embed.calibration_store import apply_stored_calibration
+
+    maker = make_fair_embedder if fair_share else make_embedder
+    embedder = maker(settings.embedder, threads=settings.embed_threads,
+                     **settings.embed_options)
+    apply_stored_calibration(embedder, settings.data_dir)
+    return embedder
+
+
 def _segmenter_factory(llm: Any) -> Callable[[PersonaSettings], Segmenter]:
     """Per persona: the LLM segment judge (offline fallback) when ``segmenter`` asks for it and
     an LLM is configured, else the offline segmenter."""
@@ -148,8 +166,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     """
     clock = clock or SystemClock()
     # Interactive calls (search, context, a new memory) never wait behind background batches.
-    embedder = fair(embedder) if embedder is not None else make_fair_embedder(
-        settings.embedder, threads=settings.embed_threads)
+    embedder = fair(embedder) if embedder is not None else build_embedder(settings,
+                                                                          fair_share=True)
     summary_llm = llm
     if llm == "from-env":
         from omoide.llm import make_llm
@@ -213,6 +231,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         overview=OverviewService(store, OverviewStore(sqlite.db), jobs, clock,
                                  on_enqueue=runner.notify),
         maintenance=maintenance, llm=llm,
+        transfer=TransferService(store, embedder, clock, settings_service, memories,
+                                 on_enqueue=runner.notify),
+        peers=PeerImportService(store, memories, sessions, clock),
         chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
                          sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))

@@ -23,6 +23,8 @@ from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
 from omoide.store.sqlite.store import SqliteStore
+from omoide.store.sqlite.transfer_dump import PersonaDump
+from omoide.store.sqlite.transfer_restore import PersonaRestore
 from omoide.store.sqlite.vector_models import VectorModels
 from omoide.store.vectors import VectorIndex
 
@@ -39,6 +41,9 @@ PAIRS: list[tuple[type, type]] = [
     (port.VectorModelStore, VectorModels),
     (port.UnitOfWork, SqliteUnitOfWork),
     (port.VectorSearch, VectorIndex),
+    (port.TransferStore, SqliteStore),
+    (port.PersonaDumpHandle, PersonaDump),
+    (port.PersonaRestoreHandle, PersonaRestore),
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from omoide.embed.base import Embedder, normalise
 from omoide.errors import InvalidInput
 
@@ -10,8 +12,13 @@ __all__ = ["EMBEDDERS", "Embedder", "fair", "make_embedder", "make_fair_embedder
 EMBEDDERS = ("e5", "use", "hash")
 
 
-def make_embedder(name: str, *, threads: int = 1) -> Embedder:
-    """Build an embedder by its setting name (``OMOIDE_EMBEDDER``, ``OMOIDE_EMBED_THREADS``)."""
+def make_embedder(name: str, *, threads: int = 1, **options: Any) -> Embedder:
+    """Build an embedder by its setting name (``OMOIDE_EMBEDDER``, ``OMOIDE_EMBED_THREADS``;
+    ``options``: an external embedder's settings, see ``embed/external.py``)."""
+    if name == "openai" or name.startswith("sentence-transformers:"):
+        from omoide.embed.external import make_external
+
+        return make_external(name, threads=threads, **options)
     if name == "e5":
         from omoide.embed.e5 import E5Embedder
 
@@ -24,7 +31,8 @@ def make_embedder(name: str, *, threads: int = 1) -> Embedder:
         from omoide.embed.hashing import HashEmbedder
 
         return HashEmbedder()
-    raise InvalidInput(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+    raise InvalidInput(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}, "
+                       "openai or sentence-transformers:<folder>")
 
 
 def fair(embedder: Embedder) -> Embedder:
@@ -34,7 +42,7 @@ def fair(embedder: Embedder) -> Embedder:
     return embedder if isinstance(embedder, FairEmbedder) else FairEmbedder(embedder)
 
 
-def make_fair_embedder(name: str, *, threads: int = 1) -> Embedder:
+def make_fair_embedder(name: str, *, threads: int = 1, **options: Any) -> Embedder:
     """The server's embedder: interactive calls ahead of background work (embed/fair.py).
 
     e5 gets a second instance for background work (its weights are memory-mapped, so the
@@ -43,6 +51,6 @@ def make_fair_embedder(name: str, *, threads: int = 1) -> Embedder:
     """
     from omoide.embed.fair import FairEmbedder
 
-    interactive = make_embedder(name, threads=threads)
-    background = make_embedder(name, threads=threads) if name == "e5" else None
+    interactive = make_embedder(name, threads=threads, **options)
+    background = make_embedder(name, threads=threads, **options) if name == "e5" else None
     return FairEmbedder(interactive, background)

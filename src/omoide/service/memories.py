@@ -150,6 +150,13 @@ class MemoryService:
             return memory, similarity
         return None
 
+    def find_duplicate(self, persona: str, content: str, vector: Any
+                       ) -> tuple[Memory, float] | None:
+        """The current memory that a write of ``content`` would be refused as a duplicate of
+        (imports with ``merge`` deduplicate as a normal write does)."""
+        return self._find_duplicate(persona, content, vector,
+                                    self.settings.get(persona).dedup_threshold, self.clock.now())
+
     # -- read ----------------------------------------------------------------------------
 
     def get(self, persona: str, key: str, *, recall: bool = True) -> Memory:

@@ -12,7 +12,7 @@ commit with it (queueing the job the write causes) is given as a callback that r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -49,6 +49,7 @@ from omoide.model import (
     StateEntry,
     StateKind,
 )
+from omoide.model.transfer import ExistingRows
 
 __all__ = [
     "ApiKeyStore",
@@ -57,11 +58,14 @@ __all__ = [
     "KeyHandle",
     "MemoryHandle",
     "OverviewReads",
+    "PersonaDumpHandle",
+    "PersonaRestoreHandle",
     "PersonaStore",
     "SessionHandle",
     "SessionMetaHandle",
     "StateHandle",
     "Store",
+    "TransferStore",
     "UnitOfWork",
     "VectorModelStore",
     "VectorSearch",
@@ -252,6 +256,56 @@ class Store(PersonaStore, ApiKeyStore, Protocol):
         """Raise if the database cannot answer a trivial query (the health check)."""
         ...
     def close(self) -> None: ...
+
+
+# -- export / import (bulk rows of one persona) ----------------------------------------------
+
+
+class PersonaDumpHandle(Protocol):
+    """One consistent read snapshot of a persona (a context manager): every row as a plain
+    record named by what survives a move between folders (memory key, session id, seq)."""
+
+    def __enter__(self) -> PersonaDumpHandle: ...
+    def __exit__(self, *exc: object) -> None: ...
+    def settings(self) -> dict[str, Any]: ...
+    def blocks(self) -> Iterator[dict[str, Any]]: ...
+    def state(self) -> Iterator[dict[str, Any]]: ...
+    def sessions(self, *, with_vectors: bool) -> Iterator[tuple[str, dict[str, Any]]]: ...
+    def memories(self, *, with_vectors: bool) -> Iterator[dict[str, Any]]: ...
+    def links(self) -> Iterator[dict[str, Any]]: ...
+
+
+class PersonaRestoreHandle(Protocol):
+    """Restores exported records into one persona: each method one transaction, skipping what
+    is already there. ``after(work, …)`` runs inside it (queueing jobs)."""
+
+    persona_id: int
+    persona: str
+
+    def existing(self) -> ExistingRows: ...
+    def has_session(self, session_id: str) -> bool: ...
+    def present_keys(self, keys: Sequence[str]) -> set[str]: ...
+    def keys_elsewhere(self, keys: Sequence[str]) -> set[str]: ...
+    def restore_blocks(self, records: Sequence[dict[str, Any]]) -> int: ...
+    def restore_state(self, records: Sequence[dict[str, Any]]) -> int: ...
+    def restore_session(self, session: dict[str, Any], events: Sequence[dict[str, Any]],
+                        episodes: Sequence[dict[str, Any]],
+                        event_vectors: Sequence[np.ndarray | None],
+                        episode_vectors: np.ndarray, *,
+                        after: Callable[[UnitOfWork, list[int]], None] | None = None
+                        ) -> bool: ...
+    def restore_memories(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *,
+                         after: Callable[[UnitOfWork, list[str]], None] | None = None
+                         ) -> int: ...
+    def restore_links(self, records: Sequence[dict[str, Any]]) -> int: ...
+
+
+class TransferStore(Protocol):
+    """A store that can export and import a persona in bulk (the SQLite adapter; a store
+    without it answers export/import with a clear refusal)."""
+
+    def dump(self, name: str) -> PersonaDumpHandle: ...
+    def restore(self, name: str) -> PersonaRestoreHandle: ...
 
 
 # -- the job queue ---------------------------------------------------------------------------

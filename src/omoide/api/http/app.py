@@ -22,6 +22,7 @@ from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.metrics import Metrics
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
+from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -56,7 +57,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     app.state.metrics = Metrics()
     app.state.mcp = mcp
     for router in (system.router, memories.router, search.router, sessions.router,
-                   context.router, chat.router, keys.router,
+                   context.router, chat.router, keys.router, transfer_routes.router,
                    *extra_routers):
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona

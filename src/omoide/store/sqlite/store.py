@@ -24,6 +24,8 @@ from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
+from omoide.store.sqlite.transfer_dump import PersonaDump
+from omoide.store.sqlite.transfer_restore import PersonaRestore
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name"]
@@ -168,6 +170,16 @@ class SqliteStore:
 
     def sessions_meta(self, name: str) -> SessionMetaStore:
         return SessionMetaStore(self.db, self.get_persona(name).id)
+
+    def dump(self, name: str) -> PersonaDump:
+        """A consistent read snapshot of every row of ``name`` (export); a context manager."""
+        persona = self.get_persona(name)
+        return PersonaDump(self.db.path, persona.id, persona.name)
+
+    def restore(self, name: str) -> PersonaRestore:
+        """Bulk restore of exported rows into ``name`` (import), idempotent per record."""
+        persona = self.get_persona(name)
+        return PersonaRestore(self.db, persona.id, persona.name, self.model_id, self.dim)
 
     def _load_vectors(self, persona_id: int) -> VectorIndex:
         """Fill a persona's index in chunks (peak memory stays near the final matrix)."""

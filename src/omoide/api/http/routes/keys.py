@@ -7,14 +7,13 @@ request of every transport (REST, ``/mcp``, dashboard sessions).
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, Field
 
 from omoide.api.http.deps import App, Caller
 from omoide.api.http.schemas.common import errors
+from omoide.api.http.schemas.keys import IssuedKeyOut, KeyList, KeyOut
 from omoide.api.render import ts
 from omoide.model import KeyInfo, check_persona_name
 
@@ -27,28 +26,6 @@ _RESPONSES = errors(401, 403, 404, 422)
 PersonaName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                                   description="Persona name.")]
 KeyId = Annotated[int, Path(ge=1, le=2**62, description="The key's id (from the key list).")]
-
-
-class KeyOut(BaseModel):
-    """One key, without the key: its id, fingerprint and dates."""
-
-    key_id: int = Field(description="Id used to revoke the key.")
-    fingerprint: str = Field(description="First 8 hex digits of the key's SHA-256: tells keys "
-                                         "apart without revealing them.")
-    created_at: datetime
-    last_used_at: datetime | None = Field(
-        description="Last request made with the key (updated at most once a minute).")
-    revoked_at: datetime | None
-
-
-class KeyList(BaseModel):
-    persona: str
-    keys: list[KeyOut]
-
-
-class IssuedKeyOut(KeyOut):
-    persona: str
-    api_key: str = Field(description="The new key: shown only in this reply.")
 
 
 def _out(info: KeyInfo) -> dict[str, Any]:

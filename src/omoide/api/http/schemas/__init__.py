@@ -20,6 +20,7 @@ from omoide.api.http.schemas.context import (
     StateReply,
     WriteBlockReply,
 )
+from omoide.api.http.schemas.keys import IssuedKeyOut, KeyList, KeyOut
 from omoide.api.http.schemas.memories import (
     CreateReply,
     HistoryReply,
@@ -69,8 +70,11 @@ __all__ = [
     "EventsReply",
     "HealthOut",
     "HistoryReply",
+    "IssuedKeyOut",
     "JobsOut",
     "JobsWaitOut",
+    "KeyList",
+    "KeyOut",
     "LinksReply",
     "MemoryCreate",
     "MemoryList",

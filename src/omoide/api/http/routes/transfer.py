@@ -1,0 +1,88 @@
+"""``/api/export/{persona}`` (streamed JSON Lines) and ``/api/import/{persona}``."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from omoide.api.http.deps import App, persona_access
+from omoide.api.http.schemas import errors
+from omoide.api.http.schemas.transfer import ImportReply
+from omoide.errors import InvalidInput
+
+router = APIRouter(tags=["transfer"])
+
+Persona = Annotated[str, Depends(persona_access)]
+NDJSON = "application/x-ndjson"
+Source = Literal["omoide", "mem0", "mcp-memory", "chat"]
+
+
+@router.get("/api/export/{persona}", response_class=StreamingResponse,
+            summary="Export the persona losslessly as JSON Lines (streamed; docs/import.md)",
+            responses={200: {"content": {NDJSON: {"schema": {"type": "string"}}},
+                             "description": "One JSON record a line, header first."},
+                       **errors(401, 403, 404, 422)})
+def export_persona(persona: Persona, app: App, with_vectors: bool = Query(
+        False, description="Include embedding vectors (base64 float32)")) -> StreamingResponse:
+    lines = app.transfer.export(persona, with_vectors=with_vectors)
+    return StreamingResponse(
+        (line.encode("utf-8") for line in lines), media_type=NDJSON,
+        headers={"Content-Disposition": f'attachment; filename="{persona}.omoide.jsonl"'})
+
+
+def _read_lines(path: Path) -> Iterator[str]:
+    with path.open(encoding="utf-8") as handle:
+        yield from handle
+
+
+_BODY = {"requestBody": {"required": True, "description": (
+    "The file: an Omoide export (JSON Lines), a Mem0 memory list, an MCP memory server's "
+    "memory.jsonl, or chats (OpenAI messages, ChatGPT or Claude conversations export)."),
+    "content": {
+        NDJSON: {"schema": {"type": "string"}},
+        # Mem0 and chat files are one JSON document: a list, or an object holding one
+        "application/json": {"schema": {"oneOf": [{"type": "array"}, {"type": "object"}]}},
+        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
+
+
+@router.post("/api/import/{persona}", response_model=None, openapi_extra=_BODY,
+             summary="Import an Omoide export (or, with source, a Mem0 / MCP memory / chat "
+                     "file) into the persona",
+             responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422)})
+async def import_persona(
+        persona: Persona, request: Request, app: App,
+        merge: bool = Query(False, description="Allow a persona that already holds data "
+                                               "(duplicates are skipped)"),
+        source: Source = Query("omoide", description="What wrote the file"),
+        user_id: str | None = Query(None, max_length=200,
+                                    description="mem0: only this user_id's memories"),
+        user_name: str = Query("user", min_length=1, max_length=200,
+                               description="chat: speaker name of the user's turns"),
+        assistant_name: str | None = Query(None, min_length=1, max_length=200,
+                                           description="chat: speaker name of the assistant "
+                                                       "(default: the persona)"),
+) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        raise InvalidInput("the request body must hold the file to import")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("the request body is not UTF-8 text") from None
+    if source != "omoide":
+        report = await run_in_threadpool(
+            app.peers.import_text, persona, source, text, user_id=user_id,
+            user_name=user_name, assistant_name=assistant_name)
+        return report.as_dict()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "import.jsonl"
+        path.write_text(text, encoding="utf-8")
+        report = await run_in_threadpool(app.transfer.import_lines, persona,
+                                         lambda: _read_lines(path), merge=merge)
+    return report.as_dict()

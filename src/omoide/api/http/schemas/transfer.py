@@ -1,0 +1,26 @@
+"""Export and import (``/api/export``, ``/api/import``): what an import reports."""
+
+from __future__ import annotations
+
+from omoide.api.http.schemas.common import Response
+
+__all__ = ["ImportReply"]
+
+
+class ImportReply(Response):
+    """What was written. An Omoide export reports every kind of row; another system's file
+    (``source`` mem0, mcp-memory or chat) reports memories, links, sessions and turns."""
+
+    persona: str
+    memories: int
+    duplicates: int
+    links: int
+    sessions: int
+    events: int
+    source: str | None = None  # another system's file
+    skipped: int | None = None  # an Omoide export: rows already there (a re-run)
+    episodes: int | None = None
+    blocks: int | None = None
+    state: int | None = None
+    embedded: int | None = None
+    moved_keys: dict[str, str] | None = None

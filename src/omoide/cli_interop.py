@@ -1,0 +1,155 @@
+"""``omoide export``, ``omoide import`` (Omoide files and other systems' files) and
+``omoide calibrate``; registered on the main group by :func:`register`.
+
+Results go to stdout (``--json``), progress bars and notes to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from omoide.cli import _build, _print, data_option, friendly, json_option
+from omoide.errors import Conflict, InvalidInput
+
+__all__ = ["register"]
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+def _ensure_persona(app: Any, name: str) -> None:
+    """Create the persona when missing (its key is printed once, on stderr)."""
+    try:
+        _, key = app.auth.create_persona(name)
+    except Conflict:
+        return  # it exists
+    click.echo(f"created persona {name}; api key (shown once): {key}", err=True)
+
+
+def _lines(path: Path) -> Iterator[str]:
+    with path.open(encoding="utf-8") as handle:
+        yield from handle
+
+
+@click.command("export")
+@data_option
+@click.option("--persona", "-p", required=True, help="Persona name.")
+@click.option("--out", "out", type=_FILE, default=None,
+              help="File to write (default: stdout).")
+@click.option("--with-vectors", is_flag=True,
+              help="Include the embedding vectors (else import embeds the texts again).")
+@friendly
+def export_command(data: str | None, persona: str, out: Path | None,
+                   with_vectors: bool) -> None:
+    """Write every memory, version, link, block, state, setting and conversation of a persona
+    as JSON Lines."""
+    app = _build(data)
+    lines = app.transfer.export(persona, with_vectors=with_vectors)
+    if out is None:
+        for line in lines:
+            sys.stdout.write(line)
+        return
+    partial = out.with_name(out.name + ".partial")
+    count = 0
+    with partial.open("w", encoding="utf-8") as handle:
+        for line in lines:
+            handle.write(line)
+            count += 1
+    partial.replace(out)  # a failed export never leaves a truncated file under the name
+    click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
+
+
+@click.command("import")
+@data_option
+@json_option
+@click.option("--persona", "-p", required=True, help="Persona name (created if missing).")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--merge", is_flag=True,
+              help="Import into a persona that already holds data (duplicates are skipped).")
+@click.option("--from", "source", type=click.Choice(["omoide", "mem0", "mcp-memory", "chat"]),
+              default="omoide", show_default=True, help="What wrote the file.")
+@click.option("--user-id", default=None, help="mem0: import only this user_id's memories.")
+@click.option("--user-name", default="user", show_default=True,
+              help="chat: the speaker name for the user's turns.")
+@click.option("--assistant-name", default=None,
+              help="chat: the speaker name for the assistant's turns (default: the persona).")
+@friendly
+def import_command(data: str | None, as_json: bool, persona: str, file: Path, merge: bool,
+                   source: str, user_id: str | None, user_name: str,
+                   assistant_name: str | None) -> None:
+    """Import FILE into a persona: an Omoide export (restored as it was), or another system's
+    file (--from mem0 | mcp-memory | chat)."""
+    app = _build(data)
+    _ensure_persona(app, persona)
+    if source == "omoide":
+        total = app.transfer.count_to_embed(lambda: _lines(file))
+        with click.progressbar(length=total, label="embedding", file=sys.stderr) as bar:
+            report = app.transfer.import_lines(persona, lambda: _lines(file), merge=merge,
+                                               on_progress=bar.update)
+        out = report.as_dict()
+        _print(out, as_json, lambda d: (
+            f"imported into {persona}: {d['memories']} memories, {d['sessions']} sessions "
+            f"({d['events']} turns, {d['episodes']} episodes), {d['blocks']} blocks, "
+            f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
+            f"{d['duplicates']} duplicates skipped"))
+        return
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{file} is not UTF-8 text") from None
+    with click.progressbar(length=0, label=f"importing {source}", file=sys.stderr,
+                           show_pos=True) as bar:
+        report = app.peers.import_text(persona, source, text, user_id=user_id,
+                                       user_name=user_name, assistant_name=assistant_name,
+                                       on_progress=bar.update)
+    if source == "chat":
+        click.echo("segmenting and consolidating the conversations…", err=True)
+        app.queue.run_ready(persona)
+    _print(report.as_dict(), as_json, lambda d: (
+        f"imported into {persona} from {source}: {d['memories']} memories "
+        f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
+        f"sessions ({d['events']} turns)"))
+
+
+def register(main: click.Group) -> None:
+    """Add this module's commands to the ``omoide`` group."""
+    for command in (export_command, import_command, calibrate_command):
+        main.add_command(command)
+
+
+@click.command("calibrate")
+@data_option
+@json_option
+@click.option("--dry-run", is_flag=True, help="Measure and print; store nothing.")
+@friendly
+def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
+    """Measure the configured embedder (OMOIDE_EMBEDDER) on the bundled calibration pairs and
+    store its calibration in the data folder, so similarity thresholds keep their meaning."""
+    from omoide.cli import _settings
+    from omoide.clock import SystemClock
+    from omoide.service.calibrate import CalibrationService
+    from omoide.wiring import build_embedder
+
+    settings = _settings(data)
+    embedder = build_embedder(settings)
+    click.echo(f"measuring {embedder.model_id} ({embedder.dim} dimensions)…", err=True)
+    report = CalibrationService(embedder, settings.data_dir, SystemClock()).calibrate(
+        save=not dry_run)
+    out = {"model_id": report.model_id, "anchors": [list(a) for a in
+                                                    report.calibration.anchors],
+           "pairs": report.pairs, "saved_to": str(report.saved_to) if report.saved_to else None,
+           **{name: {"threshold": round(score.threshold, 4), "recall": round(score.recall, 3),
+                     "false_rate": round(score.false_rate, 3),
+                     "duplicates": score.duplicates, "others": score.others}
+              for name, score in (("tuning", report.tuning),
+                                  ("validation", report.validation))}}
+    _print(out, as_json, lambda d: "\n".join([
+        f"{d['model_id']}: anchors (spec, cosine) {d['anchors']}",
+        *(f"{name}: duplicates caught {d[name]['recall']:.0%} of {d[name]['duplicates']}, "
+          f"others wrongly dropped {d[name]['false_rate']:.0%} of {d[name]['others']}"
+          for name in ("tuning", "validation")),
+        f"stored in {d['saved_to']}" if d["saved_to"] else "(dry run: nothing stored)"]))

@@ -1,0 +1,297 @@
+"""The asynchronous client: the same methods as :class:`omoide.client.Client`, awaited.
+
+    from omoide.client import AsyncClient
+
+    async with AsyncClient("http://127.0.0.1:8765", api_key="omo_p_…") as omoide:
+        await omoide.create_memory("rin", "The user lives in Tokyo", tags=["home"])
+        found = await omoide.search("rin", "where does the user live")
+
+Answers are the API's pydantic models; every error answer raises the ``omoide.errors`` class
+of its code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import httpx
+
+from omoide.client import calls
+from omoide.client.calls import Call
+from omoide.client.errors import error_from_response
+
+if TYPE_CHECKING:
+    from omoide.api.http import schemas as s
+    from omoide.api.http.schemas.transfer import ImportReply
+
+__all__ = ["AsyncClient"]
+
+T = TypeVar("T")
+DEFAULT_URL = "http://127.0.0.1:8765"
+
+
+class AsyncClient:
+    """A persona's (or the admin's) asynchronous connection to an Omoide server."""
+
+    def __init__(self, base_url: str = DEFAULT_URL, api_key: str | None = None, *,
+                 timeout: float = 30.0,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._http = httpx.AsyncClient(base_url=base_url.rstrip("/"), headers=headers,
+                                       timeout=timeout, transport=transport)
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def _run(self, call: Call[T]) -> T:
+        response = await self._http.request(
+            call.method, call.path, params=dict(call.params), json=call.json,
+            content=call.content, headers=dict(call.headers),
+            timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT)
+        if response.status_code >= 400:
+            raise error_from_response(response)
+        if call.text:
+            return response.text  # type: ignore[return-value]
+        return call.parse(response.json())
+
+    # -- personas (admin key) ----------------------------------------------------------------
+
+    async def create_persona(self, name: str) -> s.PersonaCreated:
+        """Create a persona; the answer's ``api_key`` is shown this once."""
+        return await self._run(calls.create_persona(name))
+
+    async def list_personas(self) -> s.PersonaList:
+        """``{"personas": [{name, created_at, memories}]}``."""
+        return await self._run(calls.list_personas())
+
+    async def delete_persona(self, name: str) -> s.PersonaErased:
+        """Erase a persona and everything it remembers; its keys stop working."""
+        return await self._run(calls.delete_persona(name))
+
+    async def issue_key(self, name: str) -> s.IssuedKeyOut:
+        """Issue another key for persona ``name`` (admin, or the persona's own key); the
+        answer's ``api_key`` is shown this once."""
+        return await self._run(calls.issue_key(name))
+
+    async def list_keys(self, name: str) -> s.KeyList:
+        """The persona's keys: ids, fingerprints, creation, last use and revocation dates."""
+        return await self._run(calls.list_keys(name))
+
+    async def revoke_key(self, name: str, key_id: int) -> s.KeyOut:
+        """Revoke one key of persona ``name``; it stops working at once, on every transport."""
+        return await self._run(calls.revoke_key(name, key_id))
+
+    # -- memories ----------------------------------------------------------------------------
+
+    async def create_memory(self, persona: str, content: str, *, importance: float | None = None,
+                      tags: Sequence[str] | None = None, kind: str | None = None,
+                      emotion_type: str | None = None, emotion_intensity: float | None = None,
+                      valid_from: str | None = None, valid_until: str | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> s.CreateReply:
+        """Store a memory. ``status`` is ``created`` (with ``memory``) or ``duplicate`` (with
+        ``duplicate_of``: the current memory it repeats)."""
+        return await self._run(calls.create_memory(
+            persona, content, importance=importance, tags=list(tags) if tags else None,
+            kind=kind, emotion_type=emotion_type, emotion_intensity=emotion_intensity,
+            valid_from=valid_from, valid_until=valid_until,
+            metadata=dict(metadata) if metadata is not None else None))
+
+    async def list_memories(self, persona: str, *, limit: int = 20, offset: int = 0,
+                      include_deleted: bool = False) -> s.MemoryList:
+        """Recent memories, newest first: ``{"memories": [...]}``."""
+        return await self._run(calls.list_memories(persona, limit=limit, offset=offset,
+                                             include_deleted=include_deleted))
+
+    async def get_memory(self, persona: str, key: str) -> s.MemoryOut:
+        """One memory (the read counts as a recall and strengthens it)."""
+        return await self._run(calls.get_memory(persona, key))
+
+    async def update_memory(self, persona: str, key: str, **changes: Any) -> s.MemoryOut:
+        """Change fields (content, tags, kind, emotion_*, valid_*, metadata); a version is
+        kept. ``importance`` cannot change."""
+        return await self._run(calls.update_memory(persona, key, changes))
+
+    async def delete_memory(self, persona: str, key: str, *, purge: bool = False
+            ) -> s.MemoryOut | s.PurgeReply:
+        """Tombstone (history kept), or with ``purge`` erase it from the data folder."""
+        return await self._run(calls.delete_memory(persona, key, purge=purge))
+
+    async def memory_history(self, persona: str, key: str) -> s.HistoryReply:
+        """Every version, oldest first: ``{"versions": [...]}``."""
+        return await self._run(calls.memory_history(persona, key))
+
+    async def memory_links(self, persona: str, key: str) -> s.LinksReply:
+        """Links to related memories: ``{"links": [...]}``."""
+        return await self._run(calls.memory_links(persona, key))
+
+    async def stats(self, persona: str) -> s.StatsOut:
+        """Memory statistics of the persona."""
+        return await self._run(calls.stats(persona))
+
+    async def search(self, persona: str, query: str, *, top_k: int | None = None,
+               mode: str | None = None, tags: Sequence[str] | None = None,
+               date_range: str | None = None, valid_at: str | None = None,
+               min_importance: float | None = None, kind: str | None = None,
+               importance_weight: float | None = None,
+               include_episodes: bool | None = None) -> s.SearchReply:
+        """Hybrid (or ``semantic`` / ``keyword``) search with filters applied before the top-k
+        cut: ``{"results": [{type, key|id, content, score, …}]}``."""
+        return await self._run(calls.search(
+            persona, query, top_k=top_k, mode=mode, tags=tags, date_range=date_range,
+            valid_at=valid_at, min_importance=min_importance, kind=kind,
+            importance_weight=importance_weight, include_episodes=include_episodes))
+
+    # -- sessions ----------------------------------------------------------------------------
+
+    async def open_session(self, persona: str, session_id: str | None = None,
+                     started_at: str | None = None) -> s.SessionOpened:
+        """Open a conversation (idempotent for an existing id): ``{session_id, created}``."""
+        return await self._run(calls.open_session(persona, session_id, started_at))
+
+    async def record_events(self, persona: str, session_id: str,
+                      events: Sequence[Mapping[str, Any]]) -> s.EventsReply:
+        """Append turns ``{speaker, role, content, timestamp?, external_id?, metadata?}``;
+        re-sent ``external_id``s are skipped: ``{accepted, duplicates}``."""
+        return await self._run(calls.record_events(persona, session_id, events))
+
+    async def end_session(self, persona: str, session_id: str) -> s.SessionEndReply:
+        """End a conversation: its last episode and the consolidation are queued."""
+        return await self._run(calls.end_session(persona, session_id))
+
+    async def session_episodes(self, persona: str, session_id: str) -> s.EpisodesReply:
+        """The session's episodes with their notes."""
+        return await self._run(calls.session_episodes(persona, session_id))
+
+    async def delete_session(self, persona: str, session_id: str, *,
+                       with_notes: bool = False) -> s.SessionErased:
+        """Erase a conversation (and with ``with_notes`` the notes made from it)."""
+        return await self._run(calls.delete_session(persona, session_id, with_notes=with_notes))
+
+    # -- state -------------------------------------------------------------------------------
+
+    async def get_state(self, persona: str, whose: str = "user") -> s.StateReply:
+        """Current ``user`` or ``persona`` state: ``{"state": {key: value}}``."""
+        return await self._run(calls.get_state(persona, whose))
+
+    async def update_state(self, persona: str, values: Mapping[str, Any],
+                     whose: str = "user") -> s.StateChanged:
+        """Set state values (the old ones are closed, never lost): ``{"changed": [...]}``."""
+        return await self._run(calls.update_state(persona, whose, values))
+
+    async def state_history(self, persona: str, key: str, *, whose: str = "user",
+                      at: str | None = None) -> s.StateHistory:
+        """Every value a state key had (or, with ``at``, the one valid then)."""
+        return await self._run(calls.state_history(persona, whose, key, at))
+
+    # -- blocks, context, settings -----------------------------------------------------------
+
+    async def list_blocks(self, persona: str) -> s.BlockList:
+        """Named memory blocks, priority descending."""
+        return await self._run(calls.list_blocks(persona))
+
+    async def write_block(self, persona: str, block_name: str, content: str, *,
+                    block_type: str | None = None, max_tokens: int | None = None,
+                    priority: int | None = None,
+                    metadata: Mapping[str, Any] | None = None) -> s.WriteBlockReply:
+        """Create or update a named block."""
+        return await self._run(calls.write_block(
+            persona, block_name, content, block_type=block_type, max_tokens=max_tokens,
+            priority=priority, metadata=dict(metadata) if metadata is not None else None))
+
+    async def delete_block(self, persona: str, block_name: str) -> s.OkReply:
+        """Delete a named block."""
+        return await self._run(calls.delete_block(persona, block_name))
+
+    async def get_context(self, persona: str) -> s.ContextOut:
+        """What ``get_context`` returns: blocks, state, recent memories (reads only)."""
+        return await self._run(calls.get_context(persona))
+
+    async def begin_session(self, persona: str) -> s.SessionStartOut:
+        """``session_begin``: end open sessions, open a new one, return its context."""
+        return await self._run(calls.begin_session(persona))
+
+    async def update_context(self, persona: str, *, user_info: Mapping[str, Any] | None = None,
+                       persona_state: Mapping[str, Any] | None = None) -> s.ContextChanges:
+        """``update_context``: user and persona state in one transaction."""
+        return await self._run(calls.update_context(persona, user_info=user_info,
+                                              persona_state=persona_state))
+
+    async def get_settings(self, persona: str) -> s.SettingsReply:
+        """Effective runtime settings and the persona's overrides."""
+        return await self._run(calls.get_settings(persona))
+
+    async def update_settings(self, persona: str, **changes: Any) -> s.SettingsReply:
+        """Override settings (``None`` resets one to its default)."""
+        return await self._run(calls.update_settings(persona, changes))
+
+    # -- jobs, system, chat ------------------------------------------------------------------
+
+    async def jobs(self, persona: str) -> s.JobsOut:
+        """Background job counts of the persona."""
+        return await self._run(calls.jobs(persona))
+
+    async def wait_for_jobs(self, persona: str, timeout: float = 60.0) -> s.JobsWaitOut:
+        """Block until the persona's queue is empty (or ``timeout`` seconds): ``{drained}``."""
+        return await self._run(calls.wait_for_jobs(persona, timeout))
+
+    async def health(self) -> s.HealthOut:
+        """Liveness: ``{status, version, embedder}`` (no key needed)."""
+        return await self._run(calls.health())
+
+    async def metrics(self) -> str:
+        """Prometheus metrics text (admin key)."""
+        return await self._run(calls.metrics())
+
+    async def models(self) -> s.ModelList:
+        """The chat proxy's model list (OpenAI format)."""
+        return await self._run(calls.models())
+
+    async def chat_completion(self, messages: Sequence[Mapping[str, Any]], **body: Any
+            ) -> s.ChatCompletion:
+        """One chat completion through the memory proxy (not streamed; for streaming use an
+        OpenAI client with ``base_url=<server>/v1``)."""
+        return await self._run(calls.chat_completion(messages, **body))
+
+    # -- export / import ---------------------------------------------------------------------
+
+    async def export_lines(self, persona: str, *,
+                           with_vectors: bool = False) -> AsyncIterator[str]:
+        """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
+        call = calls.export_persona(persona, with_vectors=with_vectors)
+        async with self._http.stream(call.method, call.path, params=dict(call.params),
+                                     timeout=None) as response:
+            if response.status_code >= 400:
+                await response.aread()
+                raise error_from_response(response)
+            async for line in response.aiter_lines():
+                if line:
+                    yield line + "\n"
+
+    async def export_to(self, persona: str, path: str | Path, *,
+                        with_vectors: bool = False) -> int:
+        """Write the persona's export to ``path``; returns the number of lines."""
+        count = 0
+        with Path(path).open("w", encoding="utf-8") as handle:
+            async for line in self.export_lines(persona, with_vectors=with_vectors):
+                handle.write(line)
+                count += 1
+        return count
+
+    async def import_file(self, persona: str, file: str | Path | bytes, *,
+                          merge: bool = False, source: str = "omoide",
+                          user_id: str | None = None, user_name: str | None = None,
+                          assistant_name: str | None = None) -> ImportReply:
+        """Import an Omoide export (``source="omoide"``) or a ``mem0`` / ``mcp-memory`` /
+        ``chat`` file into the persona; the answer counts what was written."""
+        data = file if isinstance(file, bytes) else Path(file).read_bytes()
+        return await self._run(calls.import_persona(persona, data, merge=merge, source=source,
+                                                    user_id=user_id, user_name=user_name,
+                                                    assistant_name=assistant_name))

@@ -1,0 +1,277 @@
+"""Reading other memory systems' files, pure: parsed JSON in, Omoide-shaped records out.
+
+- Mem0: the memories a Mem0 client lists (``get_all``: ``{"results": [...]}`` or a plain
+  list), each with ``memory`` text, ``metadata``, ``created_at``/``updated_at``, ``user_id``
+  and optional ``categories``.
+- The MCP reference memory server's ``memory.jsonl``: ``entity`` lines (name, entityType,
+  observations) and ``relation`` lines (from, to, relationType).
+- Chats: an OpenAI-format message list (or ``{"messages": [...]}``), a ChatGPT export
+  (``conversations.json``: conversations with a ``mapping`` tree) or a Claude export
+  (conversations with ``chat_messages``).
+
+The field mapping is documented in ``docs/import.md``. Anything malformed is an InvalidInput
+that names where it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+__all__ = [
+    "ChatConversation",
+    "ChatTurn",
+    "PeerFormatError",
+    "PeerMemory",
+    "PeerRelation",
+    "parse_chat",
+    "parse_mcp_memory",
+    "parse_mem0",
+]
+
+
+class PeerFormatError(ValueError):
+    """Another system's file that is not in the shape it should have (the message says where)."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+MAX_TAG_CHARS = 64
+
+
+@dataclass(frozen=True)
+class PeerMemory:
+    content: str
+    tags: tuple[str, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime | None = None
+    kind: str = "note"
+    entity: str | None = None  # MCP memory: the entity this observation belongs to
+
+
+@dataclass(frozen=True)
+class PeerRelation:
+    source: str
+    target: str
+    relation: str
+    memory: PeerMemory
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    role: str  # user | assistant
+    content: str
+    timestamp: datetime | None
+    external_id: str
+
+
+@dataclass(frozen=True)
+class ChatConversation:
+    id: str
+    title: str
+    started_at: datetime | None
+    turns: tuple[ChatTurn, ...]
+
+
+def _time(value: Any) -> datetime | None:
+    """ISO text or a Unix time (ChatGPT), as aware UTC; None when absent or unreadable."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(float(value), tz=UTC)
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    return None
+
+
+def _tag(text: str) -> str:
+    return " ".join(text.split())[:MAX_TAG_CHARS]
+
+
+# -- Mem0 ------------------------------------------------------------------------------------
+
+def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
+    """Mem0 memories (optionally only ``user_id``'s), oldest first."""
+    items = data.get("results", data.get("memories")) if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise PeerFormatError("a Mem0 export is a list of memories or {\"results\": [...]}")
+    out: list[PeerMemory] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise PeerFormatError(f"memory {i}: must be an object")
+        text = item.get("memory", item.get("text"))
+        if not isinstance(text, str) or not text.strip():
+            raise PeerFormatError(f"memory {i}: 'memory' must be non-empty text")
+        if user_id is not None and item.get("user_id") != user_id:
+            continue
+        categories = item.get("categories") or []
+        tags = tuple(dict.fromkeys(_tag(c) for c in categories
+                                   if isinstance(c, str) and c.strip()))
+        origin = {k: item[k] for k in ("id", "hash", "user_id", "agent_id", "run_id",
+                                       "updated_at") if item.get(k) is not None}
+        metadata = dict(item.get("metadata") or {}) if isinstance(item.get("metadata"),
+                                                                   dict) else {}
+        metadata["mem0"] = origin
+        out.append(PeerMemory(content=text.strip(), tags=tags[:20], metadata=metadata,
+                              created_at=_time(item.get("created_at"))))
+    return sorted(out, key=lambda m: m.created_at or datetime.min.replace(tzinfo=UTC))
+
+
+# -- MCP reference memory server ------------------------------------------------------------
+
+def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRelation]]:
+    """Observations (one memory each, or one per entity without any) and relations."""
+    memories: list[PeerMemory] = []
+    relations: list[PeerRelation] = []
+    for i, record in enumerate(records, start=1):
+        if not isinstance(record, dict):
+            raise PeerFormatError(f"line {i}: must be a JSON object")
+        kind = record.get("type")
+        if kind == "entity":
+            name, entity_type = record.get("name"), record.get("entityType") or "entity"
+            observations = record.get("observations") or []
+            if not isinstance(name, str) or not name.strip() or not isinstance(observations,
+                                                                               list):
+                raise PeerFormatError(f"line {i}: an entity needs a name and a list of "
+                                   "observations")
+            meta = {"mcp_memory": {"entity": name, "entity_type": entity_type}}
+            tags = tuple(dict.fromkeys([_tag(name), _tag(str(entity_type))]))
+            texts = [o.strip() for o in observations if isinstance(o, str) and o.strip()]
+            for text in texts or [f"{name} is a {entity_type}"]:
+                memories.append(PeerMemory(content=f"{name}: {text}" if texts else text,
+                                           tags=tags, metadata=meta, kind="fact", entity=name))
+        elif kind == "relation":
+            source, target, relation = (record.get("from"), record.get("to"),
+                                        record.get("relationType"))
+            if not all(isinstance(v, str) and v.strip() for v in (source, target, relation)):
+                raise PeerFormatError(f"line {i}: a relation needs from, to and relationType")
+            words = str(relation).replace("_", " ").strip()
+            memory = PeerMemory(
+                content=f"{source} {words} {target}",
+                tags=tuple(dict.fromkeys([_tag(str(source)), _tag(str(target))])),
+                metadata={"mcp_memory": {"from": source, "to": target,
+                                         "relation_type": relation}}, kind="fact")
+            relations.append(PeerRelation(str(source), str(target), str(relation), memory))
+        else:
+            raise PeerFormatError(f"line {i}: unknown type {kind!r} (entity or relation)")
+    return memories, relations
+
+
+# -- chats -----------------------------------------------------------------------------------
+
+_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "model": "assistant"}
+
+
+def _text(content: Any) -> str:
+    """Message content: text, OpenAI content parts, ChatGPT ``parts`` or Claude blocks."""
+    if isinstance(content, str):
+        return content.strip()
+    if isinstance(content, dict):
+        if "parts" in content:
+            return _text(content["parts"])
+        return _text(content.get("text"))
+    if isinstance(content, list):
+        parts = [_text(p) if not isinstance(p, dict) or p.get("type", "text") == "text"
+                 else "" for p in content]
+        return "\n".join(p for p in parts if p)
+    return ""
+
+
+def parse_chat(data: Any) -> list[ChatConversation]:
+    """Conversations from any of the three chat shapes (system and tool turns left out)."""
+    if isinstance(data, dict) and "messages" in data:
+        return [_openai(data["messages"], "chat-1", str(data.get("title") or ""))]
+    if isinstance(data, list) and data and all(isinstance(m, dict) and "role" in m
+                                               for m in data):
+        return [_openai(data, "chat-1", "")]
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list) or not data:
+        raise PeerFormatError("a chat file is an OpenAI message list, {\"messages\": [...]}, or "
+                           "a ChatGPT / Claude conversations export")
+    out = []
+    for i, conv in enumerate(data):
+        if not isinstance(conv, dict):
+            raise PeerFormatError(f"conversation {i}: must be an object")
+        if "mapping" in conv:
+            out.append(_chatgpt(conv, i))
+        elif "chat_messages" in conv:
+            out.append(_claude(conv, i))
+        else:
+            raise PeerFormatError(f"conversation {i}: neither a ChatGPT (mapping) nor a Claude "
+                               "(chat_messages) conversation")
+    return out
+
+
+def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
+    if not isinstance(messages, list):
+        raise PeerFormatError("messages must be a list")
+    turns = []
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise PeerFormatError(f"message {i}: must be an object")
+        role = _ROLES.get(str(message.get("role")))
+        text = _text(message.get("content"))
+        if role and text:
+            turns.append(ChatTurn(role, text, _time(message.get("timestamp")), str(i)))
+    return ChatConversation(conv_id, title, None, tuple(turns))
+
+
+def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
+    mapping = conv.get("mapping")
+    if not isinstance(mapping, dict):
+        raise PeerFormatError(f"conversation {index}: mapping must be an object")
+    # the branch the user last saw: from current_node up to the root, then reversed
+    node_id = conv.get("current_node")
+    chain = []
+    seen: set[str] = set()
+    while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
+        seen.add(node_id)
+        chain.append(node_id)
+        node_id = (mapping[node_id] or {}).get("parent")
+    if not chain:  # no current_node: every node in creation order
+        chain = sorted(mapping, key=lambda k: _msg_time(mapping[k]))
+    else:
+        chain.reverse()
+    turns = []
+    for node in chain:
+        message = (mapping[node] or {}).get("message") or {}
+        role = _ROLES.get(str((message.get("author") or {}).get("role")))
+        text = _text(message.get("content"))
+        if role and text:
+            turns.append(ChatTurn(role, text, _time(message.get("create_time")),
+                                  str(message.get("id") or node)))
+    conv_id = str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{index}")
+    return ChatConversation(conv_id, str(conv.get("title") or ""),
+                            _time(conv.get("create_time")), tuple(turns))
+
+
+def _msg_time(node: Any) -> float:
+    message = (node or {}).get("message") or {}
+    value = message.get("create_time")
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
+    messages = conv.get("chat_messages")
+    if not isinstance(messages, list):
+        raise PeerFormatError(f"conversation {index}: chat_messages must be a list")
+    turns = []
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        role = _ROLES.get(str(message.get("sender")))
+        text = _text(message.get("text")) or _text(message.get("content"))
+        if role and text:
+            turns.append(ChatTurn(role, text, _time(message.get("created_at")),
+                                  str(message.get("uuid") or i)))
+    conv_id = str(conv.get("uuid") or f"claude-{index}")
+    return ChatConversation(conv_id, str(conv.get("name") or ""), _time(conv.get("created_at")),
+                            tuple(turns))

@@ -1,0 +1,283 @@
+"""The export file format (JSON Lines), pure: records to lines and back, checked.
+
+One persona per file. The first line is the header; then, in this order, ``settings``,
+``block``, ``state``, ``session`` (each followed by its ``event`` and ``episode`` lines),
+``memory`` and ``link`` lines. Rows are named by what survives a move between folders (memory
+key, session id, (session id, seq) for a turn, (session id, first seq) for an episode); vectors
+are optional base64 float32. Format reference: ``docs/import.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "RECORD_FIELDS",
+    "FormatError",
+    "decode_line",
+    "decode_vector",
+    "encode_line",
+    "header",
+    "moved_key",
+    "remap_memory",
+]
+
+
+class FormatError(ValueError):
+    """A line of an export file that is not what the format says (``line``: its number)."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+FORMAT = "omoide-export"
+FORMAT_VERSION = 1
+
+RECORD_FIELDS: dict[str, tuple[str, ...]] = {
+    "header": ("format", "version", "persona", "embedder", "exported_at", "with_vectors"),
+    "settings": ("overrides",),
+    "block": ("block_name", "content", "block_type", "max_tokens", "priority", "metadata",
+              "created_at", "updated_at"),
+    "state": ("kind", "key", "value", "valid_from", "valid_until", "created_at"),
+    "session": ("session_id", "started_at", "ended_at", "metadata", "segmented_upto_seq",
+                "open_reason", "open_surprise", "last_event_at"),
+    "event": ("session_id", "seq", "speaker", "role", "content", "timestamp", "external_id",
+              "metadata", "created_at"),
+    "episode": ("session_id", "first_seq", "last_seq", "content", "topic", "surprise",
+                "boundary_reason", "started_at", "ended_at", "created_at", "consolidated_at"),
+    "memory": ("key", "content", "kind", "importance", "tags", "emotion_type",
+               "emotion_intensity", "source", "source_ref", "created_at", "updated_at",
+               "access_count", "last_accessed", "valid_from", "valid_until", "superseded_by",
+               "summary_ref", "status", "metadata", "evolved_at", "strength", "stability",
+               "last_decay_at", "versions", "sources"),
+    "link": ("a", "b", "link_type", "weight", "co_activation_count", "last_activated"),
+}
+_VECTOR_TYPES = {"event", "episode", "memory"}
+
+
+def header(*, persona: str, model_id: str, dim: int, exported_at: str,
+           with_vectors: bool) -> dict[str, Any]:
+    return {"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "persona": persona,
+            "embedder": {"model_id": model_id, "dim": dim}, "exported_at": exported_at,
+            "with_vectors": with_vectors}
+
+
+def encode_line(kind: str, record: Mapping[str, Any], *, model_id: str | None = None) -> str:
+    """One line (with its newline). A raw ``vector`` (bytes) is written as base64 only when
+    its ``vector_model`` is ``model_id`` (the header's embedder)."""
+    out: dict[str, Any] = {"type": kind}
+    for name in RECORD_FIELDS[kind]:
+        out[name] = record[name]
+    vector = record.get("vector")
+    if kind in _VECTOR_TYPES and vector is not None and record.get("vector_model") == model_id:
+        out["vector"] = base64.b64encode(bytes(vector)).decode("ascii")
+    return json.dumps(out, ensure_ascii=False) + "\n"
+
+
+def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
+    """(type, record) of one line; InvalidInput naming the line on anything malformed."""
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        raise FormatError(f"line {number}: not JSON ({exc.msg})", line=number) from None
+    if not isinstance(record, dict):
+        raise FormatError(f"line {number}: a record must be a JSON object", line=number)
+    kind = record.get("type")
+    if kind not in RECORD_FIELDS:
+        raise FormatError(f"line {number}: unknown record type {kind!r}", line=number)
+    missing = [name for name in RECORD_FIELDS[kind] if name not in record]
+    if missing:
+        raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",
+                           line=number)
+    _check(kind, record, number)
+    return kind, record
+
+
+# What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
+# 8601), "int", "num" (finite), "bool", "obj", "list"; a trailing "?" allows null; a set lists
+# the allowed values.
+_TEXT, _OPT_TIME = "text", "time?"
+_FIELD_TYPES: dict[str, dict[str, Any]] = {
+    "settings": {"overrides": "obj"},
+    "block": {"block_name": "str", "content": _TEXT, "block_type": "str", "max_tokens": "int",
+              "priority": "int", "metadata": "obj", "created_at": "time", "updated_at": "time"},
+    "state": {"kind": {"user", "persona"}, "key": "str", "value": _TEXT, "valid_from": "time",
+              "valid_until": _OPT_TIME, "created_at": "time"},
+    "session": {"session_id": "str", "started_at": "time", "ended_at": _OPT_TIME,
+                "metadata": "obj", "segmented_upto_seq": "int", "open_reason": "str",
+                "open_surprise": "num", "last_event_at": _OPT_TIME},
+    "event": {"session_id": "str", "seq": "int", "speaker": "str", "role": "str",
+              "content": _TEXT, "timestamp": "time", "external_id": "text?", "metadata": "obj",
+              "created_at": "time"},
+    "episode": {"session_id": "str", "first_seq": "int", "last_seq": "int", "content": _TEXT,
+                "topic": _TEXT, "surprise": "num", "boundary_reason": "str",
+                "started_at": "time", "ended_at": "time", "created_at": "time",
+                "consolidated_at": _OPT_TIME},
+    "memory": {"key": "str", "content": "str", "kind": {"note", "fact", "preference", "profile",
+                                                         "event", "instruction"},
+               "importance": "num", "tags": "list", "emotion_type": "text?",
+               "emotion_intensity": "num", "source": "str", "created_at": "time",
+               "updated_at": "time", "access_count": "int", "last_accessed": _OPT_TIME,
+               "valid_from": _OPT_TIME, "valid_until": _OPT_TIME, "superseded_by": "str?",
+               "summary_ref": "str?", "status": {"active", "tombstoned"}, "metadata": "obj",
+               "evolved_at": _OPT_TIME, "strength": "num", "stability": "num",
+               "last_decay_at": _OPT_TIME, "versions": "list", "sources": "list"},
+    "link": {"a": "str", "b": "str", "link_type": "str", "weight": "num",
+             "co_activation_count": "int", "last_activated": _OPT_TIME},
+}
+_VERSION_TYPES: dict[str, Any] = {
+    "version": "int", "change": {"create", "update", "extend", "supersede", "delete"},
+    "changed_by": "str", "changed_at": "time", "before": "obj?", "after": "obj?"}
+_SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    if isinstance(kind, set):
+        return value in kind
+    if kind.endswith("?"):
+        if value is None:
+            return True
+        kind = kind[:-1]
+    if kind in ("str", "text"):
+        return isinstance(value, str) and (kind == "text" or bool(value.strip()))
+    if kind == "time":
+        return isinstance(value, str) and _is_time(value)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53
+    if kind == "num":
+        return isinstance(value, int | float) and not isinstance(value, bool) and \
+            math.isfinite(value)
+    if kind == "obj":
+        return isinstance(value, dict)
+    return isinstance(value, list)
+
+
+def _is_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
+    for name, kind in types.items():
+        if not _fits(record.get(name), kind):
+            allowed = f"one of {sorted(kind)}" if isinstance(kind, set) else kind
+            return f"{where}{name} must be {allowed}, not {record.get(name)!r:.60}"
+    return None
+
+
+def _check(kind: str, r: dict[str, Any], number: int) -> None:
+    def fail(what: str) -> FormatError:
+        return FormatError(f"line {number}: {kind} record: {what}", line=number)
+
+    if kind == "header":
+        if r["format"] != FORMAT:
+            raise fail(f"not an Omoide export (format {r['format']!r})")
+        if r["version"] != FORMAT_VERSION:
+            raise fail(f"format version {r['version']!r} is not supported "
+                       f"(this Omoide reads version {FORMAT_VERSION})")
+        if not isinstance(r["embedder"], dict):
+            raise fail("embedder must be an object")
+        return
+    problem = _check_fields(r, _FIELD_TYPES[kind], "")
+    if problem is None and kind == "memory":
+        problem = _check_memory(r)
+    if problem is not None:
+        raise fail(problem)
+    vector = r.get("vector")
+    if vector is not None and not isinstance(vector, str):
+        raise fail("vector must be base64 text")
+
+
+def _check_memory(r: Mapping[str, Any]) -> str | None:
+    if not all(isinstance(t, str) and t.strip() for t in r["tags"]):
+        return "tags must be non-empty strings"
+    if not 0.0 <= r["importance"] <= 1.0 or not 0.0 <= r["emotion_intensity"] <= 1.0:
+        return "importance and emotion_intensity must be within 0-1"
+    if r["stability"] <= 0:
+        return "stability must be positive"
+    ref = r["source_ref"]
+    if ref is not None and not isinstance(ref, str) and not (
+            isinstance(ref, dict) and isinstance(ref.get("episode"), dict)
+            and _check_fields(ref["episode"], {"session_id": "str", "first_seq": "int"},
+                              "") is None):
+        return "source_ref must be text, null or {\"episode\": {session_id, first_seq}}"
+    for i, version in enumerate(r["versions"]):
+        if not isinstance(version, dict):
+            return f"versions[{i}] must be an object"
+        problem = _check_fields(version, _VERSION_TYPES, f"versions[{i}].")
+        if problem is not None:
+            return problem
+    for i, source in enumerate(r["sources"]):
+        if not isinstance(source, dict):
+            return f"sources[{i}] must be an object"
+        problem = _check_fields(source, _SOURCE_TYPES, f"sources[{i}].")
+        if problem is not None:
+            return problem
+    return None
+
+
+def decode_vector(record: Mapping[str, Any], dim: int) -> np.ndarray | None:
+    """The record's vector as float32 of ``dim`` values, or None when absent or of another
+    size (then the caller embeds the text again)."""
+    text = record.get("vector")
+    if not text:
+        return None
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        return None
+    if len(raw) != 4 * dim:
+        return None
+    return np.frombuffer(raw, dtype=np.float32).copy()
+
+
+def moved_key(persona: str, key: str) -> str:
+    """The key a memory gets in a folder where another persona already uses ``key``: derived,
+    so that running the same import again finds the memory it wrote the first time."""
+    digest = hashlib.sha256(f"{persona}\0{key}".encode()).hexdigest()
+    return "mem_" + digest[:16]
+
+
+def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
+    """The memory record with every memory key it names passed through ``keys`` (the key, its
+    pointers, a remainder's source, the pointers in its version images)."""
+    if not keys:
+        return record
+
+    def k(value: Any) -> Any:
+        return keys.get(value, value) if isinstance(value, str) else value
+
+    out = dict(record)
+    out["key"] = k(record["key"])
+    out["superseded_by"] = k(record["superseded_by"])
+    out["summary_ref"] = k(record["summary_ref"])
+    if isinstance(record["source_ref"], str):
+        out["source_ref"] = k(record["source_ref"])
+    metadata = record["metadata"]
+    if isinstance(metadata, dict) and "remainder_of" in metadata:
+        out["metadata"] = {**metadata, "remainder_of": k(metadata["remainder_of"])}
+    versions = []
+    for version in record["versions"]:
+        version = dict(version)
+        for side in ("before", "after"):
+            image = version.get(side)
+            if isinstance(image, dict):
+                version[side] = {**image, **{name: k(image[name]) for name in
+                                             ("superseded_by", "summary_ref") if name in image}}
+        versions.append(version)
+    out["versions"] = versions
+    return out

@@ -1,0 +1,185 @@
+"""Import from other memory systems (issue 15 item 2): Mem0, the MCP memory server, chats.
+
+Memories go through the normal write path (validation, dedup, evolution queued), so a re-run
+of the same file finds every memory a duplicate and writes nothing. MCP relations also become
+links between the relation's memory and its entities' memories. Chats are posted as sessions
+(idempotent by message id) and ended, so segmentation and consolidation build episodes and
+notes from them in the background. Parsing is pure (``engine/peer_formats.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from omoide.clock import Clock, iso
+from omoide.engine.peer_formats import (
+    ChatConversation,
+    PeerFormatError,
+    PeerMemory,
+    PeerRelation,
+    parse_chat,
+    parse_mcp_memory,
+    parse_mem0,
+)
+from omoide.errors import InvalidInput
+from omoide.service.memories import MemoryService
+from omoide.service.sessions import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, SessionService
+from omoide.service.transfer import supports_transfer
+from omoide.store.port import Store, TransferStore
+
+__all__ = ["SOURCES", "PeerImportService", "PeerReport"]
+
+logger = logging.getLogger(__name__)
+
+SOURCES = ("mem0", "mcp-memory", "chat")
+LINK_WEIGHT = 0.5
+
+
+@dataclass
+class PeerReport:
+    persona: str
+    source: str
+    memories: int = 0
+    duplicates: int = 0
+    links: int = 0
+    sessions: int = 0
+    events: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _json(text: str, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise InvalidInput(f"{source} file is not valid JSON: {exc}") from None
+
+
+class PeerImportService:
+    def __init__(self, store: Store, memories: MemoryService, sessions: SessionService,
+                 clock: Clock) -> None:
+        self.store = store
+        self.memories = memories
+        self.sessions = sessions
+        self.clock = clock
+
+    def import_text(self, persona: str, source: str, text: str, *, user_id: str | None = None,
+                    user_name: str = "user", assistant_name: str | None = None,
+                    on_progress: Callable[[int], None] | None = None) -> PeerReport:
+        """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it."""
+        self.store.get_persona(persona)
+        try:
+            return self._import_text(persona, source, text, user_id=user_id,
+                                     user_name=user_name, assistant_name=assistant_name,
+                                     on_progress=on_progress)
+        except PeerFormatError as exc:
+            raise InvalidInput(f"{source} file: {exc.message}") from None
+
+    def _import_text(self, persona: str, source: str, text: str, *, user_id: str | None,
+                     user_name: str, assistant_name: str | None,
+                     on_progress: Callable[[int], None] | None) -> PeerReport:
+        if source == "mem0":
+            return self.import_memories(persona, "mem0", parse_mem0(_json(text, source),
+                                                                    user_id=user_id),
+                                        on_progress=on_progress)
+        if source == "mcp-memory":
+            records = []
+            for number, line in enumerate(text.splitlines(), start=1):
+                if line.strip():
+                    try:
+                        records.append(json.loads(line))
+                    except ValueError as exc:
+                        raise InvalidInput(f"line {number}: not JSON ({exc})",
+                                           line=number) from None
+            found, relations = parse_mcp_memory(records)
+            return self.import_memories(persona, source, found, relations,
+                                        on_progress=on_progress)
+        if source == "chat":
+            return self.import_chats(persona, parse_chat(_json(text, source)),
+                                     user_name=user_name,
+                                     assistant_name=assistant_name or persona,
+                                     on_progress=on_progress)
+        raise InvalidInput(f"unknown import source {source!r}; use one of {', '.join(SOURCES)}")
+
+    def import_memories(self, persona: str, source: str, found: list[PeerMemory],
+                        relations: Sequence[PeerRelation] = (),
+                        *, on_progress: Callable[[int], None] | None = None) -> PeerReport:
+        report = PeerReport(persona=persona, source=source)
+        entity_keys: dict[str, str] = {}
+        for memory in found:
+            key = self._write(persona, memory, report)
+            if memory.entity is not None:
+                entity_keys.setdefault(memory.entity, key)
+            if on_progress is not None:
+                on_progress(1)
+        links = []
+        now = iso(self.clock.now())
+        for relation in relations:
+            key = self._write(persona, relation.memory, report)
+            for entity in (relation.source, relation.target):
+                other = entity_keys.get(entity)
+                if other is not None and other != key:
+                    links += [{"a": a, "b": b, "link_type": "SEMANTIC", "weight": LINK_WEIGHT,
+                               "co_activation_count": 1, "last_activated": now}
+                              for a, b in ((key, other), (other, key))]
+            if on_progress is not None:
+                on_progress(1)
+        if links and supports_transfer(self.store):
+            report.links = cast(TransferStore, self.store).restore(persona).restore_links(
+                links) // 2
+        elif links:
+            logger.warning("relations imported as memories without links: this store cannot "
+                           "write links in bulk yet")
+        logger.info("peer import persona=%s %s", persona, report.as_dict())
+        return report
+
+    def _write(self, persona: str, memory: PeerMemory, report: PeerReport) -> str:
+        """One memory through the normal write path; returns its key (or its duplicate's)."""
+        new = self.memories.build_new(content=memory.content, tags=list(memory.tags),
+                                      kind=memory.kind, metadata=memory.metadata)
+        if memory.created_at is not None:
+            new = replace(new, created_at=memory.created_at)
+        outcome = self.memories.create(persona, new, changed_by="import")
+        if outcome.status == "duplicate":
+            report.duplicates += 1
+            assert outcome.duplicate_of is not None
+            return outcome.duplicate_of.key
+        report.memories += 1
+        assert outcome.memory is not None
+        return outcome.memory.key
+
+    def import_chats(self, persona: str, conversations: list[ChatConversation], *,
+                     user_name: str, assistant_name: str,
+                     on_progress: Callable[[int], None] | None = None) -> PeerReport:
+        """Each conversation becomes a session (``chat-<id>``) with its turns, then ended."""
+        report = PeerReport(persona=persona, source="chat")
+        for conv in conversations:
+            if not conv.turns:
+                continue
+            session_id = f"chat-{conv.id}"[:128]
+            started = conv.started_at or conv.turns[0].timestamp
+            session, _ = self.sessions.open(persona, session_id=session_id,
+                                            started_at=iso(started) if started else None)
+            events = [{"speaker": user_name if t.role == "user" else assistant_name,
+                       "role": t.role, "content": t.content[:MAX_EVENT_CHARS],
+                       "external_id": t.external_id[:200],
+                       **({"timestamp": iso(t.timestamp)} if t.timestamp else {}),
+                       **({"metadata": {"title": conv.title}} if conv.title and i == 0
+                          else {})}
+                      for i, t in enumerate(conv.turns)]
+            for start in range(0, len(events), MAX_EVENTS_PER_BATCH):
+                accepted, _ = self.sessions.record(
+                    persona, session_id, events[start:start + MAX_EVENTS_PER_BATCH])
+                report.events += accepted
+                if on_progress is not None:
+                    on_progress(len(events[start:start + MAX_EVENTS_PER_BATCH]))
+            if session.ended_at is None:
+                self.sessions.end(persona, session_id)
+            report.sessions += 1
+        logger.info("chat import persona=%s %s", persona, report.as_dict())
+        return report

@@ -1,0 +1,393 @@
+"""Lossless export and import of one persona (issue 15 item 1).
+
+Export streams the persona as JSON Lines (``engine/transfer_format.py``) from one read
+snapshot. Import reads the file twice: a first pass checks every line and decides what is
+there to restore; the second restores it in batches, one transaction each, skipping what is
+already there, so a re-run after an interruption finishes the job and a finished import run
+again changes nothing. A persona that already holds other data is refused unless ``merge``,
+which skips a memory a normal write would call a duplicate. Without vectors in the file (or
+with vectors of another model) the texts are embedded again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+
+from omoide.clock import Clock, iso
+from omoide.embed.base import Embedder
+from omoide.engine.attachments import turn_text
+from omoide.engine.transfer_format import (
+    FormatError,
+    decode_line,
+    decode_vector,
+    encode_line,
+    header,
+    moved_key,
+    remap_memory,
+)
+from omoide.errors import Conflict, InvalidInput
+from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.sessions import (
+    CONSOLIDATE_JOB,
+    EPISODE_EMBED_CHARS,
+    SEGMENT_JOB,
+    turn_passage,
+)
+from omoide.service.settings import SettingsService
+from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
+
+__all__ = ["ImportReport", "Lines", "TransferService", "supports_transfer"]
+
+logger = logging.getLogger(__name__)
+
+Lines = Callable[[], Iterable[str]]  # the file, readable more than once
+Progress = Callable[[int], None]
+
+_SECTION_ORDER = ("header", "settings", "block", "state", "session", "memory", "link")
+
+
+@dataclass
+class ImportReport:
+    persona: str
+    memories: int = 0
+    duplicates: int = 0
+    skipped: int = 0  # already present (a re-run)
+    sessions: int = 0
+    events: int = 0
+    episodes: int = 0
+    blocks: int = 0
+    state: int = 0
+    links: int = 0
+    embedded: int = 0
+    moved_keys: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class _Scan:
+    header: dict[str, Any]
+    memory_keys: list[str]
+    session_ids: set[str]
+    block_names: set[str]
+    state_rows: set[tuple[str, str, str, str]]
+    to_embed: int
+
+
+class TransferService:
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
+                 settings: SettingsService, memories: MemoryService, *, batch: int = 256,
+                 on_enqueue: Callable[[], None] | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.settings = settings
+        self.memories = memories
+        self.batch = batch
+        self.on_enqueue = on_enqueue
+
+    # -- export --------------------------------------------------------------------------
+
+    def _bulk(self) -> TransferStore:
+        """The store's bulk dump/restore (a clear 409 on a store without them)."""
+        if not supports_transfer(self.store):
+            raise Conflict("export and import read and restore rows in bulk, which only the "
+                           "SQLite store can do yet: export from (or import into) a SQLite data "
+                           "folder, and copy that folder with `omoide migrate`")
+        return cast(TransferStore, self.store)
+
+    def export(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
+        """The persona as JSON Lines, header first (NotFound before the first line)."""
+        dump = self._bulk().dump(persona)
+        return self._lines(dump, persona, with_vectors)
+
+    def _lines(self, dump: Any, persona: str, with_vectors: bool) -> Iterator[str]:
+        model = self.embedder.model_id
+        with dump:
+            yield encode_line("header", header(
+                persona=persona, model_id=model, dim=self.embedder.dim,
+                exported_at=iso(self.clock.now()), with_vectors=with_vectors))
+            yield encode_line("settings", {"overrides": dump.settings()})
+            for block in dump.blocks():
+                yield encode_line("block", block)
+            for row in dump.state():
+                yield encode_line("state", row)
+            for kind, record in dump.sessions(with_vectors=with_vectors):
+                yield encode_line(kind, record, model_id=model)
+            for record in dump.memories(with_vectors=with_vectors):
+                yield encode_line("memory", record, model_id=model)
+            for link in dump.links():
+                yield encode_line("link", link)
+
+    # -- import --------------------------------------------------------------------------
+
+    def count_to_embed(self, lines: Lines) -> int:
+        """How many texts an import of the file embeds (for a progress bar's length)."""
+        return self._scan(lines).to_embed
+
+    def import_lines(self, persona: str, lines: Lines, *, merge: bool = False,
+                     on_progress: Progress | None = None) -> ImportReport:
+        restore = self._bulk().restore(persona)
+        scan = self._scan(lines)
+        existing = restore.existing()
+        keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
+        if not merge and not existing.empty:
+            foreign = (set(existing.memory_keys) - {keys.get(k, k) for k in scan.memory_keys}
+                       or set(existing.session_ids) - scan.session_ids
+                       or set(existing.block_names) - scan.block_names
+                       or set(existing.state_rows) - scan.state_rows)
+            if foreign:
+                raise Conflict(f"persona {persona!r} already holds data that is not in this "
+                               "file; import into an empty persona, or merge with --merge "
+                               "(HTTP: ?merge=true)", persona=persona)
+        report = _Run(self, restore, scan, keys, merge, on_progress).run(lines)
+        if self.on_enqueue is not None:
+            self.on_enqueue()
+        logger.info("import persona=%s %s", persona, report.as_dict())
+        return report
+
+    def _scan(self, lines: Lines) -> _Scan:
+        scan: _Scan | None = None
+        last = 0
+        for number, kind, record in _records(lines):
+            if scan is None:
+                if kind != "header":
+                    raise InvalidInput("line 1: the file must start with an Omoide export "
+                                       "header", line=1)
+                scan = _Scan(record, [], set(), set(), set(), 0)
+                continue
+            order = _SECTION_ORDER.index(kind) if kind not in ("event", "episode") else 4
+            if order < last or kind == "header":
+                raise InvalidInput(f"line {number}: {kind} record out of order", line=number)
+            last = order
+            if kind == "memory":
+                scan.memory_keys.append(record["key"])
+            elif kind == "session":
+                scan.session_ids.add(record["session_id"])
+            elif kind == "block":
+                scan.block_names.add(record["block_name"])
+            elif kind == "state":
+                scan.state_rows.add((record["kind"], record["key"], record["value"],
+                                     record["valid_from"]))
+            if kind in ("memory", "event", "episode") and self._vector(scan, record) is None \
+                    and not (kind == "event" and self.uses_file_vectors(scan)):
+                scan.to_embed += 1
+        if scan is None:
+            raise InvalidInput("the file is empty", line=1)
+        return scan
+
+    def uses_file_vectors(self, scan: _Scan) -> bool:
+        """The file carries vectors of the configured embedder (they are used as they are)."""
+        embedder = scan.header["embedder"]
+        return bool(scan.header["with_vectors"]) and isinstance(embedder, dict) and (
+            embedder.get("model_id"), embedder.get("dim")) == (self.embedder.model_id,
+                                                               self.embedder.dim)
+
+    def _vector(self, scan: _Scan, record: dict[str, Any]) -> np.ndarray | None:
+        if not self.uses_file_vectors(scan):
+            return None
+        return decode_vector(record, self.embedder.dim)
+
+
+def supports_transfer(store: Any) -> bool:
+    """Whether the store has the bulk dump/restore adapters (the SQLite one does)."""
+    return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
+
+
+def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    for number, line in enumerate(lines(), start=1):
+        if line.strip():
+            try:
+                kind, record = decode_line(line, number)
+            except FormatError as exc:
+                raise InvalidInput(exc.message, line=exc.line) from None
+            yield number, kind, record
+
+
+class _Run:
+    """One pass of restoring; batches flushed as their section ends or fills."""
+
+    def __init__(self, service: TransferService, restore: PersonaRestoreHandle, scan: _Scan,
+                 keys: dict[str, str], merge: bool, on_progress: Progress | None) -> None:
+        self.s = service
+        persona = restore.persona
+        self.persona = persona
+        self.scan = scan
+        self.keys = dict(keys)
+        self.merge = merge
+        self.on_progress = on_progress
+        self.restore = restore
+        self.persona_id = self.restore.persona_id
+        self.report = ImportReport(persona=persona, moved_keys=dict(keys))
+        self.pending: list[dict[str, Any]] = []
+        self.pending_kind = ""
+        self.session: dict[str, Any] | None = None
+        self.events: list[dict[str, Any]] = []
+        self.episodes: list[dict[str, Any]] = []
+
+    def run(self, lines: Lines) -> ImportReport:
+        for _number, kind, record in _records(lines):
+            if kind == "header":
+                continue
+            if kind in ("event", "episode"):
+                (self.events if kind == "event" else self.episodes).append(record)
+                continue
+            self._flush_session()
+            if kind == "session":
+                self.session = record
+                continue
+            if kind != self.pending_kind or len(self.pending) >= self.s.batch:
+                self._flush()
+            self.pending_kind = kind
+            self.pending.append(record)
+        self._flush_session()
+        self._flush()
+        return self.report
+
+    def _embed(self, records: list[dict[str, Any]], texts: list[str]) -> np.ndarray:
+        """Each record's vector from the file, or embedded now (progress reported)."""
+        out = np.zeros((len(records), self.s.embedder.dim), dtype=np.float32)
+        todo = []
+        for i, record in enumerate(records):
+            vector = self.s._vector(self.scan, record)
+            if vector is None:
+                todo.append(i)
+            else:
+                out[i] = vector
+        self._embed_rows(out, todo, texts)
+        return out
+
+    def _turn_vectors(self, events: list[dict[str, Any]]) -> list[np.ndarray | None]:
+        """Turns' vectors. A file with vectors of this model keeps a turn without one as it
+        was (the segmentation job queued for it embeds it, as it would have at the source)."""
+        keep_missing = self.s.uses_file_vectors(self.scan)
+        texts = [turn_passage(e["speaker"], turn_text(e["content"], e["metadata"]))
+                 for e in events]
+        found = [self.s._vector(self.scan, e) for e in events]
+        if keep_missing:
+            return found
+        out = np.zeros((len(events), self.s.embedder.dim), dtype=np.float32)
+        for i, vector in enumerate(found):
+            if vector is not None:
+                out[i] = vector
+        self._embed_rows(out, [i for i, v in enumerate(found) if v is None], texts)
+        return list(out)
+
+    def _embed_rows(self, out: np.ndarray, todo: list[int], texts: list[str]) -> None:
+        if todo:
+            out[todo] = self.s.embedder.embed_passages([texts[i] for i in todo])
+            self.report.embedded += len(todo)
+            if self.on_progress is not None:
+                self.on_progress(len(todo))
+
+    def _flush(self) -> None:
+        kind, records = self.pending_kind, self.pending
+        self.pending = []
+        if not records:
+            return
+        if kind == "settings":
+            self._settings(records[-1]["overrides"])
+        elif kind == "block":
+            self.report.blocks += self.restore.restore_blocks(records)
+        elif kind == "state":
+            self.report.state += self.restore.restore_state(records)
+        elif kind == "memory":
+            self._memories(records)
+        elif kind == "link":
+            moved = [{**r, "a": self.keys.get(r["a"], r["a"]), "b": self.keys.get(r["b"], r["b"])}
+                     for r in records]
+            self.report.links += self.restore.restore_links(moved)
+
+    def _settings(self, overrides: dict[str, Any]) -> None:
+        current = self.s.settings.overrides(self.persona)
+        patch = {k: v for k, v in overrides.items()
+                 if k not in current or (not self.merge and current[k] != v)}
+        if patch:
+            try:
+                self.s.settings.update(self.persona, patch)
+            except InvalidInput as exc:
+                raise InvalidInput(f"settings record: {exc.message}") from None
+
+    def _flush_session(self) -> None:
+        session, events, episodes = self.session, self.events, self.episodes
+        self.session, self.events, self.episodes = None, [], []
+        if session is None:
+            if events or episodes:
+                raise InvalidInput("event or episode record before its session record")
+            return
+        for row in (*events, *episodes):
+            if row["session_id"] != session["session_id"]:
+                raise InvalidInput(f"turn or episode of session {row['session_id']!r} inside "
+                                   f"session {session['session_id']!r}")
+        if self.restore.has_session(session["session_id"]):
+            self.report.skipped += 1
+            return
+        event_vectors = self._turn_vectors(events)
+        episode_vectors = self._embed(episodes, [ep["content"][:EPISODE_EMBED_CHARS]
+                                                 for ep in episodes])
+        upto = session["segmented_upto_seq"]
+        pending_turns = any(e["seq"] > upto for e in events)
+
+        def queue(work: Any, episode_ids: list[int]) -> None:
+            now = self.s.clock.now()
+            for ep, episode_id in zip(episodes, episode_ids, strict=True):
+                if ep["consolidated_at"] is None:
+                    work.enqueue(kind=CONSOLIDATE_JOB, persona_id=self.persona_id,
+                                 payload={"episode_id": episode_id}, now=now)
+            if pending_turns:
+                work.enqueue(kind=SEGMENT_JOB, persona_id=self.persona_id,
+                             payload={"session_id": session["session_id"],
+                                      "final": session["ended_at"] is not None}, now=now)
+
+        self.restore.restore_session(session, events, episodes, event_vectors, episode_vectors,
+                                     after=queue)
+        self.report.sessions += 1
+        self.report.events += len(events)
+        self.report.episodes += len(episodes)
+
+    def _memories(self, records: list[dict[str, Any]]) -> None:
+        records = [remap_memory(r, self.keys) for r in records]
+        existing = self.restore.present_keys([r["key"] for r in records])
+        fresh = []
+        for record in records:
+            if record["key"] in existing:
+                self.report.skipped += 1
+            else:
+                fresh.append(record)
+        if not fresh:
+            return
+        vectors = self._embed(fresh, [r["content"] for r in fresh])
+        if self.merge:
+            fresh, vectors = self._deduplicate(fresh, vectors)
+        evolve = {r["key"] for r in fresh if r["evolved_at"] is None and r["status"] == "active"}
+
+        def queue(work: Any, keys: list[str]) -> None:
+            for key in keys:
+                if key in evolve:
+                    work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
+                                 payload={"key": key}, now=self.s.clock.now())
+
+        self.report.memories += self.restore.restore_memories(fresh, vectors, after=queue)
+
+    def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray
+                     ) -> tuple[list[dict[str, Any]], np.ndarray]:
+        """Merge: a current memory that a normal write would refuse is not imported; links
+        that named it go to the memory it duplicates."""
+        keep = []
+        for i, record in enumerate(records):
+            current = (record["status"] == "active" and record["superseded_by"] is None
+                       and record["valid_until"] is None)
+            found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i])
+                     if current else None)
+            if found is None:
+                keep.append(i)
+            else:
+                self.keys[record["key"]] = found[0].key
+                self.report.duplicates += 1
+        return [records[i] for i in keep], vectors[keep]

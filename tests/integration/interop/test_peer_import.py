@@ -1,0 +1,94 @@
+"""Import from Mem0, the MCP memory server and chat exports, into a real store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from omoide_testing import LiveServer
+
+from omoide.wiring import Omoide
+
+PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
+
+
+def text(name: str) -> str:
+    return (PEERS / name).read_text(encoding="utf-8")
+
+
+def test_mem0_memories_keep_their_time_tags_and_origin(app: Omoide, persona: str) -> None:
+    report = app.peers.import_text(persona, "mem0", text("mem0.json"), user_id="alex")
+    assert (report.memories, report.duplicates) == (2, 0)
+    memories = {m.content: m for m in app.memories.list_recent(persona)}
+    veg = memories["Is a vegetarian and avoids dairy"]
+    assert veg.created_at.isoformat() == "2026-03-01T16:15:00+00:00"
+    assert veg.tags == ("food", "health")
+    assert veg.metadata["mem0"]["id"] == "8a1b2c3d-0001"
+    again = app.peers.import_text(persona, "mem0", text("mem0.json"), user_id="alex")
+    assert (again.memories, again.duplicates) == (0, 2)  # a re-run writes nothing
+
+
+@pytest.mark.sqlite_only  # links are written with the SQLite adapter's bulk restore
+def test_mcp_memory_becomes_memories_tags_and_links(app: Omoide, persona: str) -> None:
+    report = app.peers.import_text(persona, "mcp-memory", text("memory.jsonl"))
+    assert report.memories == 6 and report.links == 4  # each relation to both entities
+    by_content = {m.content: m for m in app.memories.list_recent(persona)}
+    relation = by_content["Mika_Tanaka lives in Kyoto"]
+    assert set(relation.tags) == {"Mika_Tanaka", "Kyoto"}
+    linked = {link.other_key for link in app.memories.links(persona, relation.key)}
+    assert linked == {by_content["Mika_Tanaka: Speaks fluent Portuguese"].key,
+                      by_content["Kyoto is a city"].key}
+    hits = app.search.search(persona, app.search.build_request(persona, query="ceramics"))
+    assert hits.results[0].content == "Mika_Tanaka: Runs a ceramics studio in Kyoto"
+
+
+def test_chats_become_sessions_episodes_and_notes(app: Omoide, persona: str) -> None:
+    for name in ("openai_messages.json", "chatgpt_conversations.json",
+                 "claude_conversations.json"):
+        report = app.peers.import_text(persona, "chat", text(name), user_name="Noor")
+        assert report.sessions == 1 and report.events >= 3
+    again = app.peers.import_text(persona, "chat", text("claude_conversations.json"))
+    assert again.events == 0  # idempotent by message id
+    app.queue.run_ready(persona)
+    session = app.sessions.get(persona, "chat-c0ffee01")
+    assert session.ended_at is not None
+    episodes = app.sessions.episodes(persona, "chat-c0ffee01")
+    assert episodes and "Hokkaido" in episodes[0][0].content
+    assert "abandoned" not in episodes[0][0].content
+    notes = [m for m in app.memories.list_recent(persona, limit=100)
+             if m.source == "consolidation"]
+    assert notes, "consolidation built no notes"
+    assert app.state.get_current_user_state(persona).get("name") == "Noor"
+
+
+@pytest.mark.sqlite_only
+def test_peer_import_over_http(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with server.client(key) as c:
+        reply = c.post("/api/import/rin", params={"source": "mcp-memory"},
+                       content=text("memory.jsonl").encode(),
+                       headers={"Content-Type": "application/x-ndjson"})
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["memories"] == 6
+        bad = c.post("/api/import/rin", params={"source": "mem0"}, content=b"[1, 2]")
+        assert bad.status_code == 422 and json.loads(bad.text)["error"]["code"] == "invalid_input"
+        assert c.post("/api/import/rin", params={"source": "x"}, content=b"{}").status_code == 422
+
+
+def test_peer_import_from_the_cli(tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from omoide.cli import main
+
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    data = str(tmp_path / "data")
+    result = CliRunner().invoke(main, ["import", "-p", "noor", "--from", "chat", "--data", data,
+                                       "--user-name", "Noor", str(PEERS / "openai_messages.json")],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "created persona noor" in result.stderr
+    assert "1 sessions (4 turns)" in result.stdout
+    result = CliRunner().invoke(main, ["import", "-p", "noor", "--from", "mem0", "--data", data,
+                                       str(PEERS / "mem0.json")], catch_exceptions=False)
+    assert "3 memories" in result.stdout

@@ -1,0 +1,99 @@
+"""Export/import through the CLI and through real HTTP."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from interop_seed import seed
+from omoide_testing import LiveServer
+
+from omoide.cli import main
+from omoide.clock import FixedClock
+from omoide.wiring import Omoide
+
+# bulk dump/restore: the SQLite adapter's (tests/integration/interop/conftest.py)
+pytestmark = pytest.mark.sqlite_only
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    runner = CliRunner()
+
+    def invoke(*args: str) -> click.testing.Result:
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+NDJSON = {"Content-Type": "application/x-ndjson"}
+
+
+def without_time(text: str) -> list[str]:
+    lines = text.splitlines()
+    head = json.loads(lines[0])
+    head.pop("exported_at")
+    return [json.dumps(head), *lines[1:]]
+
+
+def test_cli_export_import_round_trip(run, tmp_path: Path) -> None:
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    assert run("persona", "create", "rin", "--data", one).exit_code == 0
+    for text in ("The user keeps bees on the roof", "The user's favourite tea is hojicha"):
+        assert run("memory", "add", "-p", "rin", text, "--tag", "home", "--data", one
+                   ).exit_code == 0
+    first = tmp_path / "rin.jsonl"
+    result = run("export", "-p", "rin", "--out", str(first), "--data", one)
+    assert result.exit_code == 0, result.output
+    result = run("import", "-p", "rin", str(first), "--data", two, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout[result.stdout.index("{"):])
+    assert (report["memories"], report["embedded"]) == (2, 2)
+    assert "embedding" in result.stderr  # the progress bar
+    second = tmp_path / "again.jsonl"
+    assert run("export", "-p", "rin", "--out", str(second), "--data", two).exit_code == 0
+    assert without_time(second.read_text()) == without_time(first.read_text())
+    # a re-run changes nothing; a persona with other data refuses without --merge
+    again = run("import", "-p", "rin", str(first), "--data", two, "--json")
+    assert json.loads(again.stdout[again.stdout.index("{"):])["memories"] == 0
+    assert run("memory", "add", "-p", "rin", "Something else entirely about rockets",
+               "--data", two).exit_code == 0
+    other = tmp_path / "other.jsonl"
+    assert run("persona", "create", "ken", "--data", one).exit_code == 0
+    assert run("memory", "add", "-p", "ken", "Ken likes trains", "--data", one).exit_code == 0
+    assert run("export", "-p", "ken", "--out", str(other), "--data", one).exit_code == 0
+    refused = CliRunner().invoke(main, ["import", "-p", "rin", str(other), "--data", two])
+    assert refused.exit_code == 1 and "--merge" in refused.output
+    merged = run("import", "-p", "rin", str(other), "--data", two, "--merge", "--json")
+    assert merged.exit_code == 0 and '"memories": 1' in merged.stdout
+
+
+def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide,
+                                                  clock: FixedClock) -> None:
+    key = server.create_persona("rin")
+    seed(app, "rin", clock)
+    with server.client(key) as c:
+        reply = c.get("/api/export/rin", params={"with_vectors": "true"})
+        assert reply.status_code == 200
+        assert reply.headers["content-type"].startswith("application/x-ndjson")
+        lines = reply.text.splitlines()
+        assert json.loads(lines[0])["with_vectors"] is True
+        refused = c.post("/api/import/rin", content=reply.content.replace(b'"s1"', b'"s9"'),
+                         headers=NDJSON)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"]["code"] == "conflict"
+        bad = c.post("/api/import/rin", content=b'{"type": "memory"}\n', headers=NDJSON)
+        assert bad.status_code == 422 and "line 1" in bad.json()["error"]["message"]
+        assert c.get("/api/export/nobody").status_code in (403, 404)
+    other_key = server.create_persona("copy")
+    with server.client(other_key) as c:
+        done = c.post("/api/import/copy", content=reply.content, headers=NDJSON)
+        assert done.status_code == 200, done.text
+        assert done.json()["memories"] == sum(1 for line in lines if '"type": "memory"' in line)
+        hits = c.get("/api/search/copy", params={"q": "Osaka"}).json()["results"]
+        assert any("Osaka" in h["content"] for h in hits)
+        assert c.get("/api/export/rin").status_code == 403

@@ -1,0 +1,69 @@
+"""Parsing other systems' files (pure): Mem0, the MCP memory server, chat exports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from omoide.engine.peer_formats import (
+    PeerFormatError,
+    parse_chat,
+    parse_mcp_memory,
+    parse_mem0,
+)
+
+PEERS = Path(__file__).resolve().parents[2] / "integration" / "fixtures" / "peers"
+
+
+def load(name: str) -> object:
+    return json.loads((PEERS / name).read_text(encoding="utf-8"))
+
+
+def test_mem0_fields_map_and_user_filter() -> None:
+    memories = parse_mem0(load("mem0.json"))
+    assert [m.content for m in memories] == ["Prefers window seats on long flights",
+                                             "Is a vegetarian and avoids dairy",
+                                             "Works as a data engineer in Berlin"]
+    veg = memories[1]
+    assert veg.tags == ("food", "health")
+    assert veg.created_at is not None and veg.created_at.isoformat() == "2026-03-01T16:15:00+00:00"
+    assert veg.metadata["source"] == "onboarding"
+    assert veg.metadata["mem0"] == {"id": "8a1b2c3d-0001", "hash": "e3b0c442", "user_id": "alex",
+                                    "updated_at": "2026-03-02T10:00:00-08:00"}
+    assert len(parse_mem0(load("mem0.json"), user_id="alex")) == 2
+    with pytest.raises(PeerFormatError, match="memory 0"):
+        parse_mem0([{"memory": ""}])
+
+
+def test_mcp_memory_entities_observations_relations() -> None:
+    records = [json.loads(line) for line in
+               (PEERS / "memory.jsonl").read_text(encoding="utf-8").splitlines()]
+    memories, relations = parse_mcp_memory(records)
+    assert [m.content for m in memories] == [
+        "Mika_Tanaka: Speaks fluent Portuguese", "Mika_Tanaka: Runs a ceramics studio in Kyoto",
+        "Kiln_Club: Meets every Thursday evening", "Kyoto is a city"]
+    assert memories[0].tags == ("Mika_Tanaka", "person")
+    assert [r.memory.content for r in relations] == ["Mika_Tanaka is member of Kiln_Club",
+                                                     "Mika_Tanaka lives in Kyoto"]
+    assert relations[0].memory.metadata["mcp_memory"]["relation_type"] == "is_member_of"
+    with pytest.raises(PeerFormatError, match="line 1"):
+        parse_mcp_memory([{"type": "thing"}])
+
+
+def test_chat_shapes() -> None:
+    (openai,) = parse_chat(load("openai_messages.json"))
+    assert [(t.role, t.content[:12]) for t in openai.turns] == [
+        ("user", "My name is N"), ("assistant", "Congratulati"), ("user", "Pixel loves "),
+        ("assistant", "Greyhounds o")]
+    (gpt,) = parse_chat(load("chatgpt_conversations.json"))
+    assert gpt.id == "c0ffee01" and gpt.title == "Trip planning"
+    assert [t.external_id for t in gpt.turns] == ["n1", "n2", "n3"]  # the branch shown last
+    (claude,) = parse_chat(load("claude_conversations.json"))
+    assert [t.content for t in claude.turns] == [
+        "I am learning to bake sourdough bread.", "Lovely! How old is your starter?",
+        "Two weeks old, I named it Bubbles."]
+    assert claude.turns[0].timestamp is not None
+    with pytest.raises(PeerFormatError):
+        parse_chat({"nothing": 1})

@@ -1,0 +1,87 @@
+"""The export format (pure): lines out and back, every field checked, keys moved."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from omoide.engine.transfer_format import (
+    FormatError,
+    decode_line,
+    decode_vector,
+    encode_line,
+    header,
+    moved_key,
+    remap_memory,
+)
+
+MEMORY = {
+    "key": "mem_1", "content": "The user lives in Osaka", "kind": "fact", "importance": 0.6,
+    "tags": ["home"], "emotion_type": None, "emotion_intensity": 0.1, "source": "user",
+    "source_ref": {"episode": {"session_id": "s1", "first_seq": 1}},
+    "created_at": "2026-11-30T09:00:00+00:00", "updated_at": "2026-11-30T09:00:00+00:00",
+    "access_count": 2, "last_accessed": None, "valid_from": None, "valid_until": None,
+    "superseded_by": "mem_2", "summary_ref": None, "status": "active",
+    "metadata": {"remainder_of": "mem_0"}, "evolved_at": None, "strength": 0.5,
+    "stability": 1.0, "last_decay_at": None, "sources": [{"session_id": "s1", "seq": 3}],
+    "versions": [{"version": 1, "change": "create", "changed_by": "user",
+                  "changed_at": "2026-11-30T09:00:00+00:00", "before": None,
+                  "after": {"superseded_by": None, "content": "x"}}],
+}
+
+
+def test_a_record_goes_out_and_back_with_its_vector() -> None:
+    vector = np.arange(4, dtype=np.float32)
+    line = encode_line("memory", {**MEMORY, "vector": vector.tobytes(), "vector_model": "m"},
+                       model_id="m")
+    kind, record = decode_line(line, 7)
+    assert kind == "memory" and {k: record[k] for k in MEMORY} == MEMORY
+    assert np.array_equal(decode_vector(record, 4), vector)
+    assert decode_vector(record, 8) is None  # another size: embed again
+    other = encode_line("memory", {**MEMORY, "vector": vector.tobytes(), "vector_model": "x"},
+                        model_id="m")
+    assert "vector" not in json.loads(other)  # a vector of another model is not written
+
+
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("importance", "high", "importance must be num"),
+    ("importance", 3, "within 0-1"),
+    ("kind", "poem", "kind must be one of"),
+    ("created_at", "yesterday", "created_at must be time"),
+    ("tags", ["", "x"], "tags must be non-empty"),
+    ("access_count", 1.5, "access_count must be int"),
+    ("source_ref", {"episode": "s1"}, "source_ref must be"),
+    ("versions", [{"version": 1}], "versions[0].change"),
+    ("sources", [{"session_id": "s1", "seq": "3"}], "sources[0].seq must be int"),
+    ("stability", 0, "stability must be positive"),
+])
+def test_every_field_is_checked(field: str, value: object, says: str) -> None:
+    line = json.dumps({"type": "memory", **MEMORY, field: value})
+    with pytest.raises(FormatError, match=re.escape(says)) as refused:
+        decode_line(line, 12)
+    assert refused.value.line == 12 and refused.value.message.startswith("line 12: ")
+
+
+def test_headers_and_unknown_lines_are_refused() -> None:
+    good = header(persona="rin", model_id="m", dim=4, exported_at="2026-11-30T09:00:00+00:00",
+                  with_vectors=False)
+    assert decode_line(json.dumps(good), 1)[0] == "header"
+    with pytest.raises(FormatError, match="version 2 is not supported"):
+        decode_line(json.dumps({**good, "version": 2}), 1)
+    with pytest.raises(FormatError, match="unknown record type"):
+        decode_line('{"type": "secret"}', 3)
+    with pytest.raises(FormatError, match="not JSON"):
+        decode_line("{", 4)
+
+
+def test_moved_keys_are_stable_and_every_pointer_follows() -> None:
+    assert moved_key("rin", "mem_1") == moved_key("rin", "mem_1") != moved_key("ken", "mem_1")
+    keys = {"mem_1": "mem_a", "mem_2": "mem_b", "mem_0": "mem_z"}
+    moved = remap_memory(MEMORY, keys)
+    assert (moved["key"], moved["superseded_by"], moved["metadata"]["remainder_of"]) == \
+        ("mem_a", "mem_b", "mem_z")
+    assert moved["versions"][0]["after"] == {"superseded_by": None, "content": "x"}
+    assert MEMORY["key"] == "mem_1"  # the input is left as it was
