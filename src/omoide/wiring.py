@@ -16,6 +16,7 @@ from omoide.config import PersonaSettings, Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import Classifier
 from omoide.engine.consolidate_types import Consolidator
+from omoide.errors import InvalidInput
 from omoide.jobs import JobRunner
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
@@ -73,6 +74,9 @@ class Omoide:
 
     def close(self) -> None:
         self.runner.stop()
+        close_jobs = getattr(self.jobs, "close", None)  # PostgreSQL: stop renewing leases
+        if close_jobs is not None:
+            close_jobs()
         self.store.close()
 
     def schedule_decay(self) -> int:
@@ -91,6 +95,40 @@ def schedule_decay(store: SqliteStore, jobs: JobStore, settings: SettingsService
                      delay_s=interval * 3600)
         queued += 1
     return queued
+
+
+def database_url(settings: Settings) -> str | None:
+    """``OMOIDE_DATABASE_URL`` when set (a PostgreSQL database), else None (the SQLite file in
+    the data folder)."""
+    url = (settings.environ.get("OMOIDE_DATABASE_URL") or "").strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput("OMOIDE_DATABASE_URL must be a postgresql:// URL")
+    return url
+
+
+def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
+    """The store the settings name: SQLite by default, PostgreSQL for a database URL."""
+    url = database_url(settings)
+    if url is None:
+        return SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    try:
+        from omoide.store.postgres.store import PostgresStore
+    except ImportError as exc:  # psycopg is the optional extra omoide[postgres]
+        raise InvalidInput("OMOIDE_DATABASE_URL needs the PostgreSQL driver: "
+                           "pip install 'omoide[postgres]'") from exc
+    return PostgresStore(url, model_id=embedder.model_id, dim=embedder.dim)
+
+
+def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:
+    """The job queue on the store's database (leased claims on PostgreSQL)."""
+    if database_url(settings) is None:
+        return JobStore(store.db)
+    from omoide.store.postgres.jobs import DEFAULT_LEASE_S, PgJobStore
+
+    lease = float(settings.environ.get("OMOIDE_JOB_LEASE_SECONDS") or DEFAULT_LEASE_S)
+    return PgJobStore(store.db, lease_s=lease)  # type: ignore[arg-type]
 
 
 def _classifier_factory(llm: Any, offline: Classifier) -> Callable[[PersonaSettings], Classifier]:
@@ -146,14 +184,14 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         from omoide.llm.chat import make_chat_upstream
 
         chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
-    store = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    store = open_store(settings, embedder)
     if check_embedder_record:
         try:
             check_embedder(store, embedder, clock)
         except BaseException:
             store.close()
             raise
-    jobs = JobStore(store.db)
+    jobs = open_jobs(store, settings)
     settings_service = SettingsService(store, settings.persona_defaults)
     handlers: dict[str, Any] = {}
     ticks: list[Callable[[], object]] = [
