@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from llm_fakes import FakeAPI, start_server
-from omoide_testing import LiveServer, serve_in_thread
-from pg_testing import PgServer, start_pg_server
+from omoide_testing import Holding, LiveServer, files_holding, serve_in_thread
+from pg_testing import PgServer, rows_holding, start_pg_server
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -56,6 +56,17 @@ def store_environ(store_kind: str, request: pytest.FixtureRequest) -> Iterator[d
         return
     server: PgServer = request.getfixturevalue("pg_server")
     yield {"OMOIDE_DATABASE_URL": server.emptied()}
+
+
+@pytest.fixture
+def holding(store_environ: dict[str, str], data_dir: Path) -> Holding:
+    """Where a text is still stored: the data folder's files holding its bytes (SQLite), or
+    the database's text columns holding it (PostgreSQL, whose erasure guarantee is rows: its
+    WAL and backups keep old pages until they are recycled; docs/deploy.md)."""
+    url = store_environ.get("OMOIDE_DATABASE_URL")
+    if url is None:
+        return lambda text: files_holding(data_dir, text)
+    return lambda text: rows_holding(url, text)
 
 
 @pytest.fixture

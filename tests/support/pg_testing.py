@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["PgServer", "start_pg_server"]
+__all__ = ["PgServer", "rows_holding", "start_pg_server"]
 
 _TEMPLATE = "omoide_template"
 
@@ -100,3 +100,23 @@ class PgServer:
 def start_pg_server() -> tuple[PgServer, tempfile.TemporaryDirectory[str]]:
     folder = tempfile.TemporaryDirectory(prefix="omoide-pg-")
     return PgServer(Path(folder.name)), folder
+
+
+def rows_holding(url: str, text: str) -> list[str]:
+    """``table.column`` of every text column of the database holding ``text`` in some row:
+    where an erased text could still be read through SQL."""
+    import psycopg
+    from psycopg import sql
+
+    found = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        columns = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND data_type = 'text' "
+            "ORDER BY table_name, column_name").fetchall()
+        for table, column in columns:
+            query = sql.SQL("SELECT 1 FROM {} WHERE strpos({}, %s) > 0 LIMIT 1").format(
+                sql.Identifier(table), sql.Identifier(column))
+            if conn.execute(query, (text,)).fetchone():
+                found.append(f"{table}.{column}")
+    return found

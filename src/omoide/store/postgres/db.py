@@ -23,7 +23,7 @@ import contextlib
 import re
 import struct
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -149,13 +149,19 @@ class PgCursor:
         return iter(self.fetchall())
 
 
+Tracer = Callable[[str], None]
+
+
 class PgConnection:
     """One psycopg connection seen through the shared SQL's interface."""
 
-    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+    def __init__(self, raw: psycopg.Connection[Any], tracer: Tracer | None = None) -> None:
         self.raw = raw
+        self.tracer = tracer
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
+        if self.tracer is not None:
+            self.tracer(statement)
         text, returns_id = translate(statement)
         with self.raw.cursor(row_factory=_row_factory, binary=True) as cur:
             cur.execute(text.encode(), list(params) if params is not None else [])
@@ -167,6 +173,8 @@ class PgConnection:
             return PgCursor(rows, cur.rowcount, lastrowid)
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:
+        if self.tracer is not None:
+            self.tracer(statement)
         text, returns_id = translate(statement)
         if returns_id:
             text = text[: -len(" RETURNING id")]
@@ -188,6 +196,7 @@ class PgDatabase:
         self.url = url
         prepare(url)  # the extensions exist before any connection registers their types
         self._local = threading.local()
+        self.tracer: Tracer | None = None
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
                                    configure=_configure, kwargs={"autocommit": True},
                                    timeout=60.0)
@@ -209,15 +218,27 @@ class PgDatabase:
         if current is not None:
             yield current
             return
-        with self.pool.connection() as raw, raw.transaction():
-            conn = PgConnection(raw)
-            if lock is not None:
-                raw.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_ADVISORY_SPACE, lock))
-            self._local.tx = conn
+        tracer = self.tracer
+        with self.pool.connection() as raw:
+            if tracer is not None:
+                tracer("BEGIN")
             try:
-                yield conn
-            finally:
-                self._local.tx = None
+                with raw.transaction():
+                    conn = PgConnection(raw, tracer)
+                    if lock is not None:
+                        raw.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                                    (_ADVISORY_SPACE, lock))
+                    self._local.tx = conn
+                    try:
+                        yield conn
+                    finally:
+                        self._local.tx = None
+            except BaseException:
+                if tracer is not None:
+                    tracer("ROLLBACK")
+                raise
+            if tracer is not None:
+                tracer("COMMIT")
 
     @contextlib.contextmanager
     def erasing(self, lock: int | None = None,
@@ -238,6 +259,18 @@ class PgDatabase:
         with self.pool.connection() as raw:
             yield raw
 
+    @contextlib.contextmanager
+    def trace(self) -> Iterator[list[str]]:
+        """Collect every statement run while the block executes, with BEGIN/COMMIT/ROLLBACK
+        for each write transaction (tests count queries)."""
+        seen: list[str] = []
+        previous = self.tracer
+        self.tracer = seen.append
+        try:
+            yield seen
+        finally:
+            self.tracer = previous
+
     def close(self) -> None:
         self.pool.close()
 
@@ -250,7 +283,7 @@ class _Reader:
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
         with self._db.pool.connection() as raw:
-            return PgConnection(raw).execute(statement, params)
+            return PgConnection(raw, self._db.tracer).execute(statement, params)
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:
         with self._db.write() as conn:

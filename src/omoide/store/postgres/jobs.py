@@ -43,7 +43,7 @@ UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, worker = ?,
     attempts = jobs.attempts + 1, lease_until = {_LEASE_END}
 FROM (SELECT id FROM jobs
       WHERE ((status = 'pending' AND run_after <= ?)
-             OR (status = 'running' AND lease_until < {_NOW}))
+             OR (status = 'running' AND (lease_until IS NULL OR lease_until < {_NOW})))
       {{persona}}
       ORDER BY run_after, id LIMIT 1 FOR UPDATE SKIP LOCKED) AS picked
 WHERE jobs.id = picked.id
@@ -59,7 +59,8 @@ class PgJobStore(JobStore):
     def __init__(self, db: PgDatabase, *, lease_s: float = DEFAULT_LEASE_S) -> None:
         super().__init__(db)  # type: ignore[arg-type]
         self.lease_s = float(lease_s)
-        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._process = f"{socket.gethostname()}:{os.getpid()}:"
+        self.worker = self._process + secrets.token_hex(4)
         self._held: set[int] = set()
         self._held_lock = threading.Lock()
         self._stop = threading.Event()
@@ -79,12 +80,15 @@ class PgJobStore(JobStore):
             return int(cur.lastrowid or 0)
 
     def recover(self) -> int:
-        """Running jobs whose lease ran out (their process is gone) become pending again."""
+        """Running jobs whose process is gone become pending again: their lease ran out, or
+        they were claimed by an earlier job store in this very process (being replaced)."""
         with self.db.write() as conn:
             return conn.execute(
                 "UPDATE jobs SET status = 'pending', started_at = NULL, claimed_by = NULL, "
-                f"worker = NULL, lease_until = NULL WHERE status = 'running' "
-                f"AND lease_until < {_NOW}").rowcount
+                "worker = NULL, lease_until = NULL WHERE status = 'running' "
+                f"AND (lease_until IS NULL OR lease_until < {_NOW} "
+                "OR (starts_with(worker, ?) AND worker <> ?))",
+                (self._process, self.worker)).rowcount
 
     def claim(self, *, now: datetime, persona_id: int | None = None) -> Job | None:
         """The next ready job, or one whose lease expired, leased to this process."""

@@ -14,7 +14,7 @@ from datetime import datetime
 import numpy as np
 
 from omoide.clock import iso
-from omoide.model import Memory, MemoryStats, NewMemory, VersionChange
+from omoide.model import LinkType, Memory, MemoryStats, NewMemory, VersionChange
 from omoide.store.postgres.fts import pg_index
 from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
@@ -32,6 +32,15 @@ from omoide.store.vectors import language_of
 __all__ = ["PG_MEMORY_FTS", "PgMemoryStore"]
 
 PG_MEMORY_FTS = pg_index(MEMORY_FTS)
+
+_PG_UPSERT_LINK = """
+INSERT INTO memory_links (a, b, link_type, weight, co_activation_count, last_activated)
+VALUES (?, ?, ?, ?, 1, ?)
+ON CONFLICT (a, b, link_type) DO UPDATE SET
+    co_activation_count = memory_links.co_activation_count + 1,
+    weight = LEAST(?, memory_links.weight + ? * (1.0 - memory_links.weight)),
+    last_activated = excluded.last_activated
+"""
 
 
 class PgMemoryStore(MemoryStore):
@@ -109,3 +118,51 @@ class PgMemoryStore(MemoryStore):
             index.revision = revision
         return memories
 
+    def apply_evolution(self, new_key: str, *, now: datetime, neighbour_ids: Sequence[int],
+                        link_increment: float, link_cap: float,
+                        extends: Sequence[tuple[int, tuple[str, ...], float]],
+                        supersedes: Sequence[tuple[int, datetime]],
+                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = ()
+                        ) -> bool:
+        """As in SQLite (step 4 of the write path, one transaction, at most once), with the link
+        upsert naming the stored row's columns by table (PostgreSQL reads them as ambiguous).
+
+        ``extends``: (old id, merged tags, merged importance); ``supersedes``: (old id,
+        valid_until); ``remainders``: (memory, vector, stability) written as new memories —
+        the unchanged part of a superseded compound memory. Returns False when this memory was
+        already evolved (a re-run after a crash), so the effect is exactly once.
+        """
+        with self.db.write() as conn:
+            row = self._one(conn, new_key)
+            if row["evolved_at"] is not None:
+                return False
+            new_id = int(row["id"])
+            conn.execute("UPDATE memories SET evolved_at = ? WHERE id = ?", (iso(now), new_id))
+            if neighbour_ids:
+                marks = ",".join("?" * len(neighbour_ids))
+                conn.execute(
+                    "UPDATE memories SET access_count = access_count + 1, last_accessed = ?, "
+                    f"summary_ref = ? WHERE +persona_id = ? AND id IN ({marks})",
+                    (iso(now), new_key, self.persona_id, *neighbour_ids))
+                for other in neighbour_ids:
+                    for a, b in ((new_id, other), (other, new_id)):
+                        conn.execute(_PG_UPSERT_LINK, (a, b, LinkType.SEMANTIC, link_increment,
+                                                   iso(now), link_cap, link_increment))
+            for old_id, tags, importance in extends:
+                self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
+                                       now=now, change=VersionChange.EXTEND,
+                                       changed_by="evolution")
+            for old_id, valid_until in supersedes:
+                self._versioned_update(conn, old_id, {"valid_until": valid_until,
+                                                      "superseded_by": new_key},
+                                       now=now, change=VersionChange.SUPERSEDE,
+                                       changed_by="evolution")
+            if remainders:
+                added = [self._insert_row(conn, new, vector=vector, stability=stability,
+                                          now=now, changed_by="evolution")[0]
+                         for new, vector, stability in remainders]
+                index, revision = self._bump(conn)
+                index.add(added, np.stack([v for _, v, _ in remainders]),
+                          [language_of(new.content) for new, _, _ in remainders])
+                index.revision = revision
+        return True
