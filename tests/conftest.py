@@ -31,10 +31,17 @@ START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 STORES = ("sqlite", "postgres")
 
 
+def _sqlite_only(metafunc: pytest.Metafunc) -> bool:
+    """Marked so, or a browser test of the dashboard: it drives pages whose data comes through
+    the services, which the HTTP tests already run on both stores (and a browser per store
+    would double the slowest tests of the suite)."""
+    return bool(metafunc.definition.get_closest_marker("sqlite_only")) or \
+        "dashboard" in Path(str(metafunc.definition.path)).parts[-2:-1]
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "store_kind" in metafunc.fixturenames:
-        kinds = ["sqlite"] if metafunc.definition.get_closest_marker("sqlite_only") \
-            else list(STORES)
+        kinds = ["sqlite"] if _sqlite_only(metafunc) else list(STORES)
         metafunc.parametrize("store_kind", kinds, scope="function")
 
 

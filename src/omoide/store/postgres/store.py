@@ -98,6 +98,16 @@ class PostgresStore(SqliteStore):
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored
 
+    def add_api_key(self, *, key_hash: str, prefix: str, persona: str | None, is_admin: bool,
+                    now: datetime) -> None:
+        """As in SQLite; the same key added again is a no-op (servers sharing the database
+        start together with one configured admin key)."""
+        persona_id = self.get_persona(persona).id if persona else None
+        with self.db.write() as conn:
+            conn.execute("INSERT OR IGNORE INTO api_keys (key_hash, prefix, persona_id, "
+                         "is_admin, created_at) VALUES (?, ?, ?, ?, ?)",
+                         (key_hash, prefix, persona_id, int(is_admin), iso(now)))
+
     # -- forgetting ----------------------------------------------------------------------
 
     def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
