@@ -414,3 +414,8 @@ def mcp_command(data: str | None, persona: str) -> None:
             if isinstance(exc, NotFound) else ""
         raise click.ClickException(exc.message + hint) from None
     run_stdio(app, persona)
+
+
+from omoide.cli_migrate import migrate  # noqa: E402  (uses this module's options)
+
+main.add_command(migrate)

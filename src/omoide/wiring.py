@@ -131,6 +131,19 @@ def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:
     return PgJobStore(store.db, lease_s=lease)  # type: ignore[arg-type]
 
 
+def copy_folder_to_database(settings: Settings, url: str) -> dict[str, int]:
+    """``omoide migrate``: copy the data folder's SQLite database into the PostgreSQL database
+    at ``url`` (which must hold no persona); returns the rows copied per table."""
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput("--to must be a postgresql:// URL")
+    try:
+        from omoide.store.postgres.copy import copy_sqlite_to_postgres
+    except ImportError as exc:
+        raise InvalidInput("migrating needs the PostgreSQL driver: "
+                           "pip install 'omoide[postgres]'") from exc
+    return copy_sqlite_to_postgres(settings.db_path, url)
+
+
 def _classifier_factory(llm: Any, offline: Classifier) -> Callable[[PersonaSettings], Classifier]:
     """Per persona: the LLM classifier (offline fallback) when configured, else offline."""
 
