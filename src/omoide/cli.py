@@ -121,9 +121,8 @@ def persona_create(data: str | None, as_json: bool, name: str) -> None:
 def persona_list(data: str | None, as_json: bool) -> None:
     """List personas with their active memory counts."""
     app = _build(data)
-    counts = app.store.active_memory_counts()
     rows = [{"name": p.name, "created_at": p.created_at.isoformat(),
-             "memories": counts.get(p.name, 0)} for p in app.store.list_personas()]
+             "memories": p.memories} for p in app.maintenance.personas()]
     _print(rows, as_json, lambda rs: "\n".join(f"{r['name']}\t{r['memories']} memories"
                                                for r in rs) or "(no personas)")
 
@@ -137,7 +136,7 @@ def persona_list(data: str | None, as_json: bool) -> None:
 def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
     """Erase persona NAME and everything it remembers; its keys stop working."""
     app = _build(data)
-    app.store.get_persona(name)  # an unknown name fails before the question
+    app.maintenance.require_persona(name)  # an unknown name fails before the question
     if not yes:
         click.confirm(f"Erase persona {name} with all its memories and conversations? "
                       "This cannot be undone", abort=True, err=True)
@@ -324,7 +323,7 @@ def decay(data: str | None, persona: str | None) -> None:
     """Recompute FSRS strength for all memories now."""
     app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
     started = time.perf_counter()
-    n = app.store.decay_all(now=app.clock.now(), persona=persona)
+    n = app.maintenance.decay(persona)
     click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
 
 
@@ -407,7 +406,7 @@ def mcp_command(data: str | None, persona: str) -> None:
         except OmoideError as exc:
             raise click.ClickException(exc.message) from None
     try:
-        app.store.get_persona(persona)
+        app.maintenance.require_persona(persona)
     except OmoideError as exc:
         app.close()
         hint = f"; create it with: omoide persona create {persona}" \

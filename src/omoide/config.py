@@ -229,6 +229,19 @@ def merge_persona_settings(
     return replace(defaults, **validate_setting_patch(known))
 
 
+def _env_lease(environ: Mapping[str, str]) -> float:
+    var, raw = "OMOIDE_JOB_LEASE_SECONDS", environ.get("OMOIDE_JOB_LEASE_SECONDS")
+    if raw is None or raw == "":
+        return 60.0
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInput(f"{var} must be a number of seconds, got {raw!r}") from None
+    if not 1.0 <= value <= 86_400.0:
+        raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {raw!r}")
+    return value
+
+
 def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
     raw = environ.get(var)
     if raw is None or raw == "":
@@ -250,6 +263,7 @@ class Settings:
     embedder: str = "e5"
     embed_threads: int = 1
     workers: int = 1
+    job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     max_content_chars: int = 50_000
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -269,6 +283,7 @@ class Settings:
             "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
             "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
+            "job_lease_s": _env_lease(env),
             "persona_defaults": persona_defaults(env),
             "environ": env,
         }

@@ -4,36 +4,58 @@ Jobs never delay a reply: a write enqueues in its own transaction and returns; w
 server process pick the job up (woken at once by :meth:`JobRunner.notify`, else by polling).
 A failing handler is retried with exponential backoff and finally marked failed with its error,
 visible at ``GET /api/jobs/{persona}``. Handlers must be idempotent: a job interrupted by a crash
-is run again after restart.
+is run again — by any live process once its lease expires, or at once after a restart.
+
+Each claim is a lease of ``lease_s`` seconds held by this runner's worker id; while a handler
+runs, a heartbeat thread renews it every third of the lease. A runner that lost a lease (it
+hung past expiry and another process took the job back) records nothing for that job.
 
 The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
-sessions); :meth:`JobRunner.tick_now` runs a tick at once.
+sessions). Every process sharing the database has one, but a tick's duties run in one process
+per interval (:meth:`~omoide.store.port.JobQueue.claim_periodic`); :meth:`JobRunner.tick_now`
+runs a tick at once, unconditionally.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
 
 from omoide.clock import Clock
-from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.model import Job
+from omoide.store.port import JobQueue
 
-__all__ = ["Handler", "JobRunner"]
+__all__ = ["DEFAULT_LEASE_S", "Handler", "JobRunner", "new_worker_id"]
 
 logger = logging.getLogger(__name__)
 
 Handler = Callable[[Job], None]
 
 _MAX_BACKOFF_S = 300.0
+DEFAULT_LEASE_S = 60.0
+_TICK_CLAIM = "scheduler-tick"
+
+
+def new_worker_id() -> str:
+    """A worker id unique across hosts, processes and runners: ``host:pid:random``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class JobRunner:
-    def __init__(self, jobs: JobStore, clock: Clock, handlers: dict[str, Handler], *,
+    def __init__(self, jobs: JobQueue, clock: Clock, handlers: dict[str, Handler], *,
                  workers: int = 1, poll_s: float = 0.25, backoff_base_s: float = 2.0,
-                 tick: Callable[[], None] | None = None, tick_every_s: float = 60.0) -> None:
+                 tick: Callable[[], None] | None = None, tick_every_s: float = 60.0,
+                 lease_s: float = DEFAULT_LEASE_S) -> None:
+        if lease_s <= 0:
+            raise ValueError("lease_s must be positive")
         self.jobs = jobs
+        self.worker_id = new_worker_id()
+        self.lease_s = lease_s
         self.clock = clock
         self.handlers = handlers
         self.workers = workers
@@ -44,6 +66,7 @@ class JobRunner:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._tick_wake = threading.Event()
+        self._tick_forced = False
         self._tick_cond = threading.Condition()
         self._ticks_started = 0
         self._ticks_done = 0
@@ -89,13 +112,15 @@ class JobRunner:
             return True
         with self._tick_cond:
             wanted = self._ticks_started + 1
+            self._tick_forced = True
             self._tick_wake.set()
             return self._tick_cond.wait_for(lambda: self._ticks_done >= wanted, timeout)
 
     def run_once(self, *, persona_id: int | None = None) -> bool:
         """Claim and run one ready job (of ``persona_id`` only, when given); False when none
         is ready."""
-        job = self.jobs.claim(now=self.clock.now(), persona_id=persona_id)
+        job = self.jobs.claim(now=self.clock.now(), persona_id=persona_id,
+                              worker=self.worker_id, lease_s=self.lease_s)
         if job is None:
             return False
         self._run(job)
@@ -112,11 +137,17 @@ class JobRunner:
     def _run(self, job: Job) -> None:
         handler = self.handlers.get(job.kind)
         started = time.perf_counter()
+        done = threading.Event()
+        beat = threading.Thread(target=self._heartbeat, args=(job, done),
+                                name=f"omoide-lease-{job.id}", daemon=True)
+        beat.start()
         try:
             if handler is None:
                 raise LookupError(f"no handler for job kind {job.kind!r}")
             handler(job)
         except Exception as exc:  # a failing job must never kill the worker
+            done.set()
+            beat.join()
             backoff = min(_MAX_BACKOFF_S, self.backoff_base_s * 2 ** (job.attempts - 1))
             status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}", now=self.clock.now(),
                                     backoff_s=backoff)
@@ -124,9 +155,25 @@ class JobRunner:
                            job.persona, job.attempts, status, type(exc).__name__,
                            exc_info=logger.isEnabledFor(logging.DEBUG))
             return
-        self.jobs.complete(job.id, now=self.clock.now())
+        finally:
+            done.set()
+        beat.join()
+        if not self.jobs.complete(job.id, now=self.clock.now(), worker=job.worker):
+            logger.warning("job %d %s persona=%s finished after its lease was lost", job.id,
+                           job.kind, job.persona)
+            return
         logger.info("job %d %s persona=%s done in %.0f ms", job.id, job.kind, job.persona,
                     (time.perf_counter() - started) * 1000)
+
+    def _heartbeat(self, job: Job, done: threading.Event) -> None:
+        """Renew ``job``'s lease every third of the lease until ``done`` is set."""
+        while not done.wait(self.lease_s / 3):
+            try:
+                if not self.jobs.heartbeat(job, lease_s=self.lease_s):
+                    logger.warning("job %d %s lost its lease", job.id, job.kind)
+                    return
+            except Exception:  # database busy: the next beat tries again
+                logger.exception("job %d heartbeat failed", job.id)
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -145,8 +192,11 @@ class JobRunner:
             with self._tick_cond:
                 self._tick_wake.clear()
                 self._ticks_started += 1
+                forced, self._tick_forced = self._tick_forced, False
             try:
-                self._tick()
+                if forced or self.jobs.claim_periodic(_TICK_CLAIM, every_s=self._tick_every_s,
+                                                      worker=self.worker_id):
+                    self._tick()
             except Exception:
                 logger.exception("scheduler tick failed")
             with self._tick_cond:

@@ -1,5 +1,8 @@
 """The composition root: the only place that turns :class:`Settings` into real adapters.
 
+It is the one module outside :mod:`omoide.store` that names the SQLite adapter; services, jobs,
+the API and the CLI see only the storage port (:mod:`omoide.store.port`).
+
 The HTTP app, the MCP server and the CLI all call :func:`build`; tests call it with a temporary
 data folder, a fixed clock and a small embedder.
 """
@@ -18,6 +21,7 @@ from omoide.engine.classify import Classifier
 from omoide.engine.consolidate_types import Consolidator
 from omoide.errors import InvalidInput
 from omoide.jobs import JobRunner
+from omoide.model import Job
 from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
 from omoide.service.chat import ChatService
@@ -27,6 +31,7 @@ from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
+from omoide.service.maintenance import DECAY_JOB, MaintenanceService
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.overview import OverviewService
 from omoide.service.queue import QueueService
@@ -35,14 +40,15 @@ from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
-from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.store.port import JobQueue, Store
+from omoide.store.sqlite.jobs import JobStore
+from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.store import SqliteStore
+from omoide.store.sqlite.vector_models import VectorModels
 
-__all__ = ["DECAY_JOB", "Omoide", "build", "schedule_decay"]
+__all__ = ["DECAY_JOB", "Omoide", "build"]
 
 logger = logging.getLogger(__name__)
-
-DECAY_JOB = "decay"
 
 
 @dataclass
@@ -52,8 +58,8 @@ class Omoide:
     settings: Settings
     clock: Clock
     embedder: Embedder
-    store: SqliteStore
-    jobs: JobStore
+    store: Store
+    jobs: JobQueue
     runner: JobRunner
     settings_service: SettingsService
     auth: AuthService
@@ -69,32 +75,16 @@ class Omoide:
     reindex: ReindexService
     chat: ChatService
     overview: OverviewService
+    maintenance: MaintenanceService
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
     def close(self) -> None:
         self.runner.stop()
-        close_jobs = getattr(self.jobs, "close", None)  # PostgreSQL: stop renewing leases
-        if close_jobs is not None:
-            close_jobs()
         self.store.close()
 
     def schedule_decay(self) -> int:
-        return schedule_decay(self.store, self.jobs, self.settings_service, self.clock)
-
-
-def schedule_decay(store: SqliteStore, jobs: JobStore, settings: SettingsService,
-                   clock: Clock) -> int:
-    """Make sure each persona has its next decay job queued (the scheduler's tick)."""
-    queued = 0
-    for persona in store.list_personas():
-        if jobs.has_open(DECAY_JOB, persona.id):
-            continue
-        interval = settings.get(persona.name).decay_interval_hours
-        jobs.enqueue(kind=DECAY_JOB, persona_id=persona.id, payload={}, now=clock.now(),
-                     delay_s=interval * 3600)
-        queued += 1
-    return queued
+        return self.maintenance.schedule_decay()
 
 
 def database_url(settings: Settings) -> str | None:
@@ -122,13 +112,12 @@ def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
 
 
 def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:
-    """The job queue on the store's database (leased claims on PostgreSQL)."""
+    """The job queue on the store's database (claims with ``SKIP LOCKED`` on PostgreSQL)."""
     if database_url(settings) is None:
-        return JobStore(store.db)
-    from omoide.store.postgres.jobs import DEFAULT_LEASE_S, PgJobStore
+        return JobStore(store.db, lease_s=settings.job_lease_s)
+    from omoide.store.postgres.jobs import PgJobStore
 
-    lease = float(settings.environ.get("OMOIDE_JOB_LEASE_SECONDS") or DEFAULT_LEASE_S)
-    return PgJobStore(store.db, lease_s=lease)  # type: ignore[arg-type]
+    return PgJobStore(store.db, lease_s=settings.job_lease_s)  # type: ignore[arg-type]
 
 
 def copy_folder_to_database(settings: Settings, url: str) -> dict[str, int]:
@@ -197,18 +186,20 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         from omoide.llm.chat import make_chat_upstream
 
         chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
-    store = open_store(settings, embedder)
+    opened = open_store(settings, embedder)
+    store: Store = opened
+    vector_models = VectorModels(opened.db)  # the shared SQL runs on PgDatabase too
     if check_embedder_record:
         try:
-            check_embedder(store, embedder, clock)
+            check_embedder(vector_models, embedder, clock)
         except BaseException:
             store.close()
             raise
-    jobs = open_jobs(store, settings)
+    jobs: JobQueue = open_jobs(opened, settings)
     settings_service = SettingsService(store, settings.persona_defaults)
+    maintenance = MaintenanceService(store, jobs, settings_service, clock)
     handlers: dict[str, Any] = {}
-    ticks: list[Callable[[], object]] = [
-        lambda: schedule_decay(store, jobs, settings_service, clock)]
+    ticks: list[Callable[[], object]] = [maintenance.schedule_decay]
 
     def tick() -> None:
         """The scheduler's periodic work: queue decay, end idle sessions."""
@@ -218,7 +209,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
             except Exception:  # one failing duty must not starve the others
                 logger.exception("scheduler duty failed")
 
-    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick)
+    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick,
+                       lease_s=settings.job_lease_s)
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
                              on_enqueue=runner.notify)
@@ -241,8 +233,10 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                                end_open_sessions=sessions.end_open),
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
-        reindex=ReindexService(store, embedder, clock),
-        overview=OverviewService(store, clock, on_enqueue=runner.notify), llm=llm,
+        reindex=ReindexService(store, vector_models, embedder, clock),
+        overview=OverviewService(store, OverviewStore(opened.db), jobs, clock,
+                                 on_enqueue=runner.notify),
+        maintenance=maintenance, llm=llm,
         chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
                          sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
@@ -252,13 +246,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         evolution.evolve(job.persona, job.payload["key"])
 
     def run_decay(job: Job) -> None:
-        store.decay_all(now=clock.now(), persona=job.persona)
-        # Queue the next run (a re-run after a crash must not queue a second one).
-        if job.persona is not None and not jobs.has_open(DECAY_JOB, job.persona_id,
-                                                         include_running=False):
-            interval = settings_service.get(job.persona).decay_interval_hours
-            jobs.enqueue(kind=DECAY_JOB, persona_id=job.persona_id, payload={},
-                         now=clock.now(), delay_s=interval * 3600)
+        maintenance.run_decay_job(job.persona, job.persona_id)
 
     def run_segment(job: Job) -> None:
         assert job.persona is not None

@@ -8,6 +8,7 @@ from typing import Any
 from omoide.engine.context import MemoryLine
 from omoide.engine.tokens import estimate_tokens
 from omoide.model import (
+    Block,
     CreateOutcome,
     Link,
     Memory,
@@ -18,7 +19,6 @@ from omoide.model import (
 )
 from omoide.service.context import ContextResult, SessionStart
 from omoide.service.state import StateChanges, StateEntry
-from omoide.store.sqlite.blocks import Block
 
 __all__ = [
     "render_block",

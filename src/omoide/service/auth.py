@@ -17,7 +17,7 @@ from pathlib import Path
 from omoide.clock import Clock
 from omoide.errors import Forbidden, Unauthorized
 from omoide.model import Persona
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = ["AuthService", "Principal", "hash_key"]
 
@@ -53,7 +53,7 @@ class Principal:
 
 
 class AuthService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

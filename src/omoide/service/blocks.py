@@ -16,9 +16,8 @@ from typing import Any
 from omoide.clock import Clock
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import InvalidInput
-from omoide.model import UNSET, Unset
-from omoide.store.sqlite.blocks import Block, BlockPatch
-from omoide.store.sqlite.store import SqliteStore
+from omoide.model import UNSET, Block, BlockPatch, Unset
+from omoide.store.port import Store
 
 __all__ = [
     "MAX_BLOCK_TOKENS",
@@ -77,7 +76,7 @@ def _check_fits(block: Block) -> None:
 
 
 class BlockService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

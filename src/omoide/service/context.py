@@ -34,14 +34,12 @@ from omoide.engine.context import (
 )
 from omoide.engine.fsrs import elapsed_days, strength
 from omoide.errors import InvalidInput
-from omoide.model import Memory
+from omoide.model import Memory, SessionMark
 from omoide.service.blocks import BlockService
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateChanges, StateService
-from omoide.store.sqlite.memories import MemoryStore
-from omoide.store.sqlite.sessions_meta import SessionMark
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import MemoryHandle, Store
 
 __all__ = ["IMPORTANT_MIN_STRENGTH", "ContextResult", "ContextService", "SessionStart"]
 
@@ -69,7 +67,7 @@ class SessionStart:
 
 
 class ContextService:
-    def __init__(self, store: SqliteStore, clock: Clock, settings: SettingsService,
+    def __init__(self, store: Store, clock: Clock, settings: SettingsService,
                  state: StateService, blocks: BlockService,
                  end_open_sessions: Callable[[str], object] | None = None) -> None:
         self.store = store
@@ -142,7 +140,7 @@ def _gap(latest: list[SessionMark], now: datetime) -> tuple[datetime | None, dat
     return (latest[0].last_seen if latest else None), now
 
 
-def _live_strengths(memories: MemoryStore, now: datetime) -> list[tuple[float, int]]:
+def _live_strengths(memories: MemoryHandle, now: datetime) -> list[tuple[float, int]]:
     """(strength now, id) of every current memory; superseded and closed ones are left out.
 
     Computed for ``now`` from the FSRS formula, so neither the ranking nor the mean depends on
@@ -156,7 +154,7 @@ def _live_strengths(memories: MemoryStore, now: datetime) -> list[tuple[float, i
     return out
 
 
-def _strongest(memories: MemoryStore, now: datetime, scored: list[tuple[float, int]],
+def _strongest(memories: MemoryHandle, now: datetime, scored: list[tuple[float, int]],
                count: int, *, exclude: set[str]) -> list[Memory]:
     """The ``count`` strongest memories (at least IMPORTANT_MIN_STRENGTH), not in ``exclude``."""
     if count <= 0:
@@ -174,7 +172,7 @@ def _line(memory: Memory) -> MemoryLine:
                       strength=memory.strength)
 
 
-def _stats(memories: MemoryStore, scored: list[tuple[float, int]]) -> ContextStats:
+def _stats(memories: MemoryHandle, scored: list[tuple[float, int]]) -> ContextStats:
     stats = memories.stats()
     mean = sum(value for value, _ in scored) / len(scored) if scored else 0.0
     return ContextStats(active=stats.active, superseded=stats.superseded, mean_strength=mean,

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from omoide.engine.fusion import Scored, fuse
-from omoide.model import SearchFilters, SearchHit, Source
+from omoide.model import Event, SearchFilters, SearchHit, Source
 from omoide.service.search import fusion_weights
 from omoide.service.settings import SettingsService
-from omoide.store.sqlite.sessions import Event
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 from omoide.store.vectors import language_of
 
 __all__ = ["EpisodeSearch"]
@@ -42,7 +41,7 @@ class _Window:
 class EpisodeSearch:
     """Implements the search service's ``EpisodeSearcher`` port."""
 
-    def __init__(self, store: SqliteStore, settings: SettingsService,
+    def __init__(self, store: Store, settings: SettingsService,
                  neighbours: int = NEIGHBOURS) -> None:
         self.store = store
         self.settings = settings

@@ -28,7 +28,7 @@ from omoide.engine.classify import Candidate, Classifier, Relation
 from omoide.engine.classify_compound import remainder, split_compound
 from omoide.model import Memory, NewMemory
 from omoide.service.settings import SettingsService
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = ["EvolutionService"]
 
@@ -40,7 +40,7 @@ LINK_CAP = 1.0
 
 
 class EvolutionService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService,
                  classifier_for: Callable[[PersonaSettings], Classifier]) -> None:
         self.store = store

@@ -11,8 +11,8 @@ import logging
 
 from omoide.clock import Clock
 from omoide.errors import InvalidInput
-from omoide.store.sqlite.erase import Erased
-from omoide.store.sqlite.store import SqliteStore, check_persona_name
+from omoide.model import Erased, check_persona_name
+from omoide.store.port import Store
 
 __all__ = ["ForgetService"]
 
@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 
 class ForgetService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

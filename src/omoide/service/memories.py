@@ -8,7 +8,6 @@ classification) is enqueued in the same transaction as the insert and runs in th
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -38,8 +37,7 @@ from omoide.service.validate import (
     check_unit_interval,
     check_window,
 )
-from omoide.store.sqlite.jobs import enqueue
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store, UnitOfWork
 
 __all__ = ["EVOLVE_JOB", "MemoryService", "with_live_strength"]
 
@@ -56,7 +54,7 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
 
 
 class MemoryService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, *, max_content_chars: int = 50_000,
                  on_enqueue: Callable[[], None] | None = None) -> None:
         self.store = store
@@ -106,9 +104,9 @@ class MemoryService:
                         memory.key, similarity)
             return CreateOutcome(status="duplicate", duplicate_of=memory, similarity=similarity)
 
-        def queue_evolution(conn: sqlite3.Connection, memory: Memory) -> None:
-            enqueue(conn, kind=EVOLVE_JOB, persona_id=memories.persona_id,
-                    payload={"key": memory.key}, now=now)
+        def queue_evolution(work: UnitOfWork, memory: Memory) -> None:
+            work.enqueue(kind=EVOLVE_JOB, persona_id=memories.persona_id,
+                         payload={"key": memory.key}, now=now)
 
         memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
                                  stability=initial_stability(new.emotion_intensity),

@@ -13,12 +13,18 @@ from dataclasses import dataclass
 
 from omoide.clock import Clock, parse_iso
 from omoide.errors import InvalidInput
-from omoide.model import Memory
+from omoide.model import (
+    Episode,
+    Event,
+    JobCounts,
+    JobRow,
+    Memory,
+    PersonaSummary,
+    Session,
+    SessionRow,
+)
 from omoide.service.memories import with_live_strength
-from omoide.store.sqlite.jobs import JobCounts, JobStore
-from omoide.store.sqlite.overview import JobRow, OverviewStore, PersonaSummary, SessionRow
-from omoide.store.sqlite.sessions import Episode, Event, Session
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import JobQueue, OverviewReads, Store
 
 __all__ = ["EpisodeView", "MemoryPage", "OverviewService", "SessionView"]
 
@@ -68,13 +74,13 @@ def _cursor(text: str | None) -> tuple[str, int] | None:
 
 
 class OverviewService:
-    def __init__(self, store: SqliteStore, clock: Clock,
+    def __init__(self, store: Store, reads: OverviewReads, jobs: JobQueue, clock: Clock,
                  on_enqueue: Callable[[], None] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.on_enqueue = on_enqueue
-        self.read = OverviewStore(store.db)
-        self.jobs_store = JobStore(store.db)
+        self.read = reads
+        self.jobs_store = jobs
 
     def persona_summaries(self) -> list[PersonaSummary]:
         """Every persona with its counts (the caller filters what a principal may see)."""

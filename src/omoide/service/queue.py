@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from omoide.errors import InvalidInput
 from omoide.jobs import JobRunner
-from omoide.store.sqlite.jobs import JobCounts, JobStore
-from omoide.store.sqlite.store import SqliteStore
+from omoide.model import JobCounts
+from omoide.store.port import JobQueue, Store
 
 __all__ = ["MAX_WAIT_S", "QueueService", "QueueState"]
 
@@ -43,7 +43,7 @@ class QueueState:
 
 
 class QueueService:
-    def __init__(self, store: SqliteStore, jobs: JobStore, runner: JobRunner, *,
+    def __init__(self, store: Store, jobs: JobQueue, runner: JobRunner, *,
                  sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.store = store

@@ -16,9 +16,9 @@ from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
 from omoide.errors import EmbedderMismatch
+from omoide.model import StaleRow
 from omoide.service.sessions import EPISODE_EMBED_CHARS, turn_passage
-from omoide.store.sqlite.store import SqliteStore
-from omoide.store.sqlite.vector_models import VECTOR_TABLES, StaleRow, VectorModels, VectorTable
+from omoide.store.port import Store, VectorModelStore, VectorTableRef
 
 __all__ = ["ReindexPlan", "ReindexService", "check_embedder"]
 
@@ -35,14 +35,13 @@ def _mismatch(found: list[str], embedder: Embedder) -> EmbedderMismatch:
         configured=embedder.model_id, recorded=found)
 
 
-def check_embedder(store: SqliteStore, embedder: Embedder, clock: Clock) -> None:
+def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -> None:
     """Refuse (EmbedderMismatch) a folder whose vectors come from another model.
 
     A folder with a record must match it (model id and dimension). A folder without one (new,
     or made before the record existed) gets the configured embedder recorded, unless a stored
     vector carries another model id.
     """
-    models = VectorModels(store.db)
     recorded = models.recorded()
     if recorded is not None:
         if (recorded.model_id, recorded.dim) != (embedder.model_id, embedder.dim):
@@ -56,7 +55,7 @@ def check_embedder(store: SqliteStore, embedder: Embedder, clock: Clock) -> None
                 embedder.dim)
 
 
-def passage(spec: VectorTable, row: StaleRow) -> str:
+def passage(spec: VectorTableRef, row: StaleRow) -> str:
     """The text a row was embedded from, exactly as ingestion embeds it."""
     if spec.name == "events":
         return turn_passage(row.speaker, turn_text(row.content, row.metadata))
@@ -69,7 +68,7 @@ def passage(spec: VectorTable, row: StaleRow) -> str:
 class _Work:
     persona: str
     persona_id: int
-    spec: VectorTable
+    spec: VectorTableRef
     rows: list[StaleRow]
 
 
@@ -97,11 +96,12 @@ class ReindexReport:
 
 
 class ReindexService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock) -> None:
+    def __init__(self, store: Store, models: VectorModelStore, embedder: Embedder,
+                 clock: Clock) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
-        self.models = VectorModels(store.db)
+        self.models = models
 
     def plan(self, persona: str | None = None) -> ReindexPlan:
         """The rows of ``persona`` (or of every persona) whose vectors are not the configured
@@ -110,7 +110,7 @@ class ReindexService:
             else self.store.list_personas()
         plan = ReindexPlan(personas=[p.name for p in personas])
         for p in personas:
-            for spec in VECTOR_TABLES:
+            for spec in self.models.tables:
                 rows = self.models.stale(spec, p.id, self.embedder.model_id)
                 if rows:
                     plan.work.append(_Work(p.name, p.id, spec, rows))

@@ -30,7 +30,7 @@ from omoide.model import Memory, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 from omoide.store.vectors import language_of
 
 __all__ = [
@@ -74,7 +74,7 @@ class EpisodeSearcher(Protocol):
 
 
 class SearchService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, episodes: EpisodeSearcher | None = None) -> None:
         self.store = store
         self.embedder = embedder

@@ -17,7 +17,6 @@ Trigger / why / outcome:
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -31,14 +30,20 @@ from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_ca
 from omoide.engine.consolidate_types import Consolidator, EventText
 from omoide.engine.segment import SegmentParams, Turn, segment_offline
 from omoide.errors import InvalidInput
-from omoide.model import MemoryKind, NewMemory
+from omoide.model import (
+    Episode,
+    Event,
+    MemoryKind,
+    NewEpisode,
+    NewEvent,
+    NewMemory,
+    Session,
+    new_session_id,
+)
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
 from omoide.service.validate import check_timestamp
-from omoide.store.sqlite.jobs import enqueue
-from omoide.store.sqlite.sessions import Episode, Event, NewEpisode, NewEvent, Session
-from omoide.store.sqlite.sessions_meta import new_session_id
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
     "CONSOLIDATE_JOB",
@@ -75,7 +80,7 @@ def episode_text(events: list[Event]) -> str:
 
 
 class SessionService:
-    def __init__(self, store: SqliteStore, embedder: Embedder, clock: Clock,
+    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, memories: MemoryService,
                  consolidator_for: Callable[[Any], Consolidator],
                  update_user_state: Callable[[str, dict[str, str]], Any] | None = None,
@@ -109,8 +114,8 @@ class SessionService:
         clean = self._check_events(events)
         now = self.clock.now()
 
-        def queue(conn: sqlite3.Connection) -> None:
-            self._queue(conn, store.persona_id, SEGMENT_JOB,
+        def queue(work: UnitOfWork) -> None:
+            self._queue(work, store.persona_id, SEGMENT_JOB,
                         {"session_id": session_id, "final": session.ended_at is not None})
 
         accepted, duplicates = store.add_events(session, clean, now=now, after=queue)
@@ -123,8 +128,8 @@ class SessionService:
         store = self.store.sessions(persona)
         session = store.get(session_id)
 
-        def queue(conn: sqlite3.Connection) -> None:
-            self._queue(conn, store.persona_id, SEGMENT_JOB,
+        def queue(work: UnitOfWork) -> None:
+            self._queue(work, store.persona_id, SEGMENT_JOB,
                         {"session_id": session_id, "final": True})
 
         ended = store.end(session, now=self.clock.now(), after=queue)
@@ -158,8 +163,8 @@ class SessionService:
     def _end_where(self, persona: str, *, idle_since: datetime | None) -> list[str]:
         store = self.store.sessions(persona)
 
-        def queue(conn: sqlite3.Connection, session_id: str) -> None:
-            self._queue(conn, store.persona_id, SEGMENT_JOB,
+        def queue(work: UnitOfWork, session_id: str) -> None:
+            self._queue(work, store.persona_id, SEGMENT_JOB,
                         {"session_id": session_id, "final": True})
 
         ended = store.end_open(idle_since=idle_since, after=queue)
@@ -176,9 +181,9 @@ class SessionService:
         return [(ep, store.notes_of_episode(ep.id))
                 for ep in store.episodes_of(store.get(session_id))]
 
-    def _queue(self, conn: sqlite3.Connection, persona_id: int, kind: str,
+    def _queue(self, work: UnitOfWork, persona_id: int, kind: str,
                payload: dict[str, Any]) -> None:
-        enqueue(conn, kind=kind, persona_id=persona_id, payload=payload, now=self.clock.now())
+        work.enqueue(kind=kind, persona_id=persona_id, payload=payload, now=self.clock.now())
 
     def _check_events(self, events: Any) -> list[NewEvent]:
         if not isinstance(events, list) or not events:
@@ -264,10 +269,10 @@ class SessionService:
                 surprise=seg.surprise, boundary_reason=str(seg.boundary_reason),
                 vector=self.embedder.embed_passages([text[:EPISODE_EMBED_CHARS]])[0]))
 
-        def queue(conn: sqlite3.Connection, ids: list[int]) -> None:
+        def queue(work: UnitOfWork, ids: list[int]) -> None:
             if cfg.episode_consolidation_enabled:
                 for episode_id in ids:
-                    self._queue(conn, store.persona_id, CONSOLIDATE_JOB,
+                    self._queue(work, store.persona_id, CONSOLIDATE_JOB,
                                 {"episode_id": episode_id})
 
         still_open = segments[-1] if not final else None

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from omoide.config import PersonaSettings, merge_persona_settings, validate_setting_patch
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = ["SettingsService"]
 
 
 class SettingsService:
-    def __init__(self, store: SqliteStore, defaults: PersonaSettings) -> None:
+    def __init__(self, store: Store, defaults: PersonaSettings) -> None:
         self.store = store
         self.defaults = defaults
 

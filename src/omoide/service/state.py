@@ -17,9 +17,9 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.errors import InvalidInput
+from omoide.model import StateEntry, StateKind
 from omoide.service.validate import check_timestamp
-from omoide.store.sqlite.state import StateEntry, StateKind
-from omoide.store.sqlite.store import SqliteStore
+from omoide.store.port import Store
 
 __all__ = [
     "MAX_KEYS_PER_UPDATE",
@@ -98,7 +98,7 @@ def _check_map(values: Any, kind: StateKind) -> dict[str, str]:
 
 
 class StateService:
-    def __init__(self, store: SqliteStore, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

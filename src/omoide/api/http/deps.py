@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from omoide.model import check_persona_name
 from omoide.service.auth import Principal
-from omoide.store.sqlite.store import check_persona_name
 from omoide.wiring import Omoide
 
 __all__ = ["App", "Caller", "get_app", "persona_access", "principal"]
@@ -35,5 +35,5 @@ def persona_access(persona: str, caller: Caller, app: App) -> str:
     """
     caller.require_persona(persona)
     check_persona_name(persona)
-    app.store.get_persona(persona)
+    app.maintenance.require_persona(persona)
     return persona

@@ -18,7 +18,7 @@ logger = logging.getLogger(__name__)
 
 def run_stdio(omoide: Omoide, persona: str) -> None:
     """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe."""
-    omoide.store.get_persona(persona)  # NotFound before any protocol traffic
+    omoide.maintenance.require_persona(persona)  # NotFound before any protocol traffic
     server = build_mcp_server(omoide, fixed_persona(persona))
     omoide.runner.start()
     logger.info("MCP stdio server for persona %s (data: %s)", persona,

@@ -79,7 +79,8 @@ def copy_sqlite_to_postgres(db_file: Path, url: str, *,
                     conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                  f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
             conn.execute("UPDATE jobs SET status = 'pending', started_at = NULL, "
-                         "claimed_by = NULL WHERE status = 'running'")
+                         "claimed_by = NULL, worker = NULL, lease_until = NULL "
+                         "WHERE status = 'running'")
     finally:
         src.close()
         target.close()

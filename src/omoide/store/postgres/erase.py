@@ -15,9 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from omoide.errors import NotFound
-from omoide.model import VersionChange
+from omoide.model import Erased, VersionChange
 from omoide.store.postgres.db import PgDatabase
-from omoide.store.sqlite.erase import Erased
 from omoide.store.sqlite.memories import MemoryStore
 
 __all__ = ["erase_persona", "erase_session", "purge_memories", "purge_memory"]

@@ -14,16 +14,15 @@ from datetime import datetime
 import numpy as np
 
 from omoide.clock import iso
-from omoide.model import LinkType, Memory, MemoryStats, NewMemory, VersionChange
+from omoide.model import KeywordHit, LinkType, Memory, MemoryStats, NewMemory, VersionChange
 from omoide.store.postgres.fts import pg_index
-from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
-from omoide.store.sqlite.memories import (
+from omoide.store.sqlite.memories import MemoryStore
+from omoide.store.sqlite.memory_writes import (
     _INSERT_MEMORY_WITH_ID,
     INSERT_VERSION,
     SELECT_MEMORY,
     UPSERT_VECTOR,
-    MemoryStore,
     new_key,
 )
 from omoide.store.sqlite.rows import dt_or_none, memory_image

@@ -1,5 +1,5 @@
 """The schema in PostgreSQL, as the SQLite adapter's numbered migrations (same numbers, names,
-tables and columns), plus the migrations only this dialect needs (from 100 on).
+tables and columns).
 
 Differences of dialect only: ids are identity columns, REAL is ``double precision``, vector
 blobs are pgvector ``vector`` columns, and each FTS5 index becomes two plain tables (the same
@@ -311,15 +311,17 @@ CREATE INDEX memories_source_ref ON memories(persona_id, source_ref)
     WHERE source_ref IS NOT NULL
 """
 
-# Jobs claimed by processes on several machines: a claim is a lease (``lease_until``, renewed
-# by the worker's heartbeat) held by a worker id, not a pid; a periodic job is pending at most
-# once per persona, so servers that tick together queue one run.
+# Jobs claimed as leases (as the SQLite adapter's migration 12): the worker holding a running
+# job and when its lease ends; one row per periodic duty saying when it is next due.
 _JOB_LEASES = """
-ALTER TABLE jobs ADD COLUMN lease_until TEXT;
 ALTER TABLE jobs ADD COLUMN worker TEXT;
-CREATE UNIQUE INDEX jobs_periodic_once ON jobs(kind, persona_id)
-    WHERE status = 'pending' AND kind IN ('decay');
-CREATE INDEX jobs_leases ON jobs(lease_until) WHERE status = 'running'
+ALTER TABLE jobs ADD COLUMN lease_until TEXT;
+CREATE INDEX jobs_leases ON jobs(lease_until) WHERE status = 'running';
+CREATE TABLE periodic_claims (
+    name     TEXT PRIMARY KEY,
+    next_due TEXT NOT NULL,
+    worker   TEXT NOT NULL
+)
 """
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -334,7 +336,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "open_turns_fts", _OPEN_TURNS),
     Migration(10, "session_idle", _SESSION_IDLE),
     Migration(11, "dashboard_indexes", _DASHBOARD_INDEXES),
-    Migration(100, "job_leases", _JOB_LEASES),
+    Migration(12, "job_leases", _JOB_LEASES),
 )
 
 

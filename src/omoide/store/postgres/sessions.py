@@ -3,8 +3,8 @@ search over turns run by :class:`~omoide.store.postgres.fts.PgFtsIndex`."""
 
 from __future__ import annotations
 
+from omoide.model import KeywordHit
 from omoide.store.postgres.fts import pg_index
-from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.sessions import SessionStore
 

@@ -23,13 +23,12 @@ import psycopg
 from omoide.clock import iso
 from omoide.engine.fsrs import strengths
 from omoide.errors import Conflict
-from omoide.model import Persona
+from omoide.model import Erased, Persona
 from omoide.store.postgres.db import PersonaDb, PgDatabase
 from omoide.store.postgres.erase import erase_persona, erase_session, purge_memory
 from omoide.store.postgres.memories import PgMemoryStore
 from omoide.store.postgres.sessions import PgSessionStore
 from omoide.store.sqlite.blocks import BlockStore
-from omoide.store.sqlite.erase import Erased
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore

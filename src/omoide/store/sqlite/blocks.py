@@ -12,20 +12,22 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from omoide.clock import iso
 from omoide.errors import NotFound
-from omoide.model import UNSET, Unset
+from omoide.model import (
+    DEFAULT_BLOCK_TYPE,
+    DEFAULT_MAX_TOKENS,
+    Block,
+    BlockPatch,
+    Unset,
+)
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt
 
 __all__ = ["DEFAULT_BLOCK_TYPE", "DEFAULT_MAX_TOKENS", "Block", "BlockPatch", "BlockStore"]
-
-DEFAULT_BLOCK_TYPE = "custom"
-DEFAULT_MAX_TOKENS = 500
 
 SELECT_BLOCKS = """
 SELECT * FROM memory_blocks WHERE persona_id = ? ORDER BY priority DESC, block_name
@@ -40,34 +42,6 @@ ON CONFLICT (persona_id, block_name) DO UPDATE SET content = excluded.content,
     priority = excluded.priority, metadata = excluded.metadata, updated_at = excluded.updated_at
 """
 DELETE_BLOCK = "DELETE FROM memory_blocks WHERE persona_id = ? AND block_name = ?"
-
-
-@dataclass(frozen=True)
-class Block:
-    """A named memory block as stored."""
-
-    persona: str
-    block_name: str
-    content: str
-    block_type: str
-    max_tokens: int
-    priority: int
-    metadata: dict[str, Any]
-    created_at: datetime
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
-class BlockPatch:
-    """A validated write: content is always given; UNSET fields keep the stored value (or the
-    default for a new block)."""
-
-    block_name: str
-    content: str
-    block_type: str | Unset = UNSET
-    max_tokens: int | Unset = UNSET
-    priority: int | Unset = UNSET
-    metadata: dict[str, Any] | Unset = UNSET
 
 
 class BlockStore:

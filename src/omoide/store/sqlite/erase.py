@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from omoide.errors import NotFound
-from omoide.model import VersionChange
+from omoide.model import Erased, VersionChange
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
@@ -30,17 +29,6 @@ CHANGED_BY = "forget"
 # Children of ``memories`` (deleted before the memories themselves; foreign keys are on).
 _MEMORY_CHILDREN = ("memory_versions", "memory_strength", "memory_vectors", "memory_tags",
                     "memory_sources")
-
-
-@dataclass(frozen=True)
-class Erased:
-    """What an erasure removed: counts, and the keys of the memories purged by name."""
-
-    memories: int = 0
-    keys: tuple[str, ...] = ()
-    sessions: int = 0
-    events: int = 0
-    episodes: int = 0
 
 
 def _chunks(ids: Sequence[int | str]) -> Iterable[Sequence[int | str]]:

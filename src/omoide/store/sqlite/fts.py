@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from omoide.engine.text import Script, char_ngrams, normalise, query_terms, script_runs
+from omoide.model import KeywordHit
 
 __all__ = ["DEFAULT_TUNING", "FtsIndex", "FtsTuning", "KeywordHit", "quote_fts"]
 
@@ -41,12 +42,6 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # FTS5's own BM25 constants, reused for the short-term side so its scores add up with the rest.
 _K1 = 1.2
 _B = 0.75
-
-
-@dataclass(frozen=True)
-class KeywordHit:
-    rowid: int
-    score: float  # coverage: the row's summed BM25 over the query's total idf; higher is better
 
 
 @dataclass(frozen=True)

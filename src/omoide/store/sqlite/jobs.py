@@ -1,10 +1,19 @@
-"""The durable job queue's storage (table ``jobs``).
+"""The durable job queue's storage (table ``jobs``), with leases.
 
-Work is enqueued with :func:`enqueue` on the connection of the write transaction that causes it,
-so the job exists if and only if that write committed. Claiming flips one row from ``pending``
-to ``running`` inside a write transaction (single writer per file, so no two workers can claim
-the same job). On start-up, jobs left ``running`` by a crash go back to ``pending``; handlers are
-written to be idempotent, so a re-run after a crash has the effect of exactly one run.
+Work is enqueued with :func:`enqueue` on the connection of the write transaction that causes it
+(through :class:`SqliteUnitOfWork`), so the job exists if and only if that write committed.
+
+A claim is a lease: claiming flips one row to ``running`` inside a write transaction (single
+writer per file, so no two workers can claim the same job), names the claiming worker and sets
+``lease_until`` = wall time + ``lease_s``. The worker renews it with :meth:`JobStore.heartbeat`
+while the handler runs. Any process's next claim takes back a ``running`` job whose lease has
+expired (its process died or hung), so no job waits for a restart. ``complete`` and ``fail``
+are conditional on the worker still holding the lease. Handlers are written to be idempotent
+(evolution and consolidation check a marker inside their own write), so a job run twice has
+the effect of one run.
+
+Lease times are wall-clock (the process's liveness), while ``run_after`` follows the
+application clock (which tests move).
 """
 
 from __future__ import annotations
@@ -12,40 +21,27 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from omoide.clock import iso
+from omoide.model import PERIODIC_KINDS, Job, JobCounts
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt
 
-__all__ = ["PERIODIC_KINDS", "Job", "JobCounts", "JobStore", "enqueue"]
+__all__ = ["DEFAULT_LEASE_S", "PERIODIC_KINDS", "Job", "JobCounts", "JobStore",
+           "SqliteUnitOfWork", "enqueue"]
 
-# Maintenance that is always queued for later (the next decay run). It is reported as
-# ``scheduled``, not ``pending``, so "pending + running == 0" means "the work I caused is done".
-PERIODIC_KINDS = ("decay",)
+DEFAULT_LEASE_S = 60.0
 
-
-@dataclass(frozen=True)
-class Job:
-    id: int
-    persona_id: int | None
-    persona: str | None
-    kind: str
-    payload: dict[str, Any]
-    attempts: int
-    max_attempts: int
-    created_at: datetime
+_OPEN = ("pending", "running")
+_SELECT_JOB = ("SELECT j.*, p.name AS persona FROM jobs j "
+               "LEFT JOIN personas p ON p.id = j.persona_id")
 
 
-@dataclass(frozen=True)
-class JobCounts:
-    pending: int
-    running: int
-    failed: int
-    done: int
-    scheduled: int
+def _wall_now() -> datetime:
+    return datetime.now(UTC)
 
 
 def enqueue(conn: sqlite3.Connection, *, kind: str, persona_id: int | None,
@@ -60,9 +56,26 @@ def enqueue(conn: sqlite3.Connection, *, kind: str, persona_id: int | None,
     return int(cur.lastrowid or 0)
 
 
+class SqliteUnitOfWork:
+    """The open write transaction as the port's :class:`~omoide.store.port.UnitOfWork`."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
+                now: datetime, delay_s: float = 0.0, max_attempts: int = 5) -> int:
+        return enqueue(self.conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
+                       delay_s=delay_s, max_attempts=max_attempts)
+
+
 class JobStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, lease_s: float = DEFAULT_LEASE_S,
+                 wall: Callable[[], datetime] = _wall_now) -> None:
         self.db = db
+        self.lease_s = lease_s
+        self._wall = wall
 
     def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
                 now: datetime, delay_s: float = 0.0, max_attempts: int = 5) -> int:
@@ -70,56 +83,122 @@ class JobStore:
             return enqueue(conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
                            delay_s=delay_s, max_attempts=max_attempts)
 
+    def enqueue_unique(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
+                       now: datetime, delay_s: float = 0.0, include_running: bool = True
+                       ) -> int | None:
+        """Enqueue unless a job of ``kind`` for this persona is open; check and insert are one
+        write transaction, so two processes never both queue it. None when one was open."""
+        statuses = _OPEN if include_running else ("pending", "pending")
+        with self.db.write() as conn:
+            if conn.execute("SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? "
+                            "AND status IN (?, ?) LIMIT 1",
+                            (kind, persona_id, *statuses)).fetchone() is not None:
+                return None
+            return enqueue(conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
+                           delay_s=delay_s)
+
     def recover(self) -> int:
-        """Jobs left running by a process that is gone become pending again.
+        """Jobs left running by a process that is gone become pending again at once.
 
         A job records the pid that claimed it; jobs of another live process on the same data
         folder (``omoide serve`` next to ``omoide mcp``) are left alone. A job claimed by this
-        very process belonged to an earlier runner here, which is being replaced.
+        very process belonged to an earlier runner here, which is being replaced. (Without a
+        restart, an expired lease does the same: see :meth:`claim`.)
         """
         with self.db.write() as conn:
             rows = conn.execute("SELECT id, claimed_by FROM jobs WHERE status = 'running'")
             orphans = [r[0] for r in rows.fetchall() if not _alive(r[1])]
             conn.executemany("UPDATE jobs SET status = 'pending', started_at = NULL, "
-                             "claimed_by = NULL WHERE id = ?", [(i,) for i in orphans])
+                             "claimed_by = NULL, worker = NULL, lease_until = NULL WHERE id = ?",
+                             [(i,) for i in orphans])
         return len(orphans)
 
-    def claim(self, *, now: datetime, persona_id: int | None = None) -> Job | None:
-        """The next ready job (only ``persona_id``'s when given), marked running."""
-        where, params = "", [iso(now)]
+    def claim(self, *, now: datetime, persona_id: int | None = None, worker: str | None = None,
+              lease_s: float | None = None) -> Job | None:
+        """The next ready job (only ``persona_id``'s when given), leased to ``worker``.
+
+        Ready: pending with ``run_after`` reached, or running with an expired lease (taken back
+        from a worker that stopped renewing it). An expired job that has used all its attempts
+        is marked failed instead: a job that kills its process every time must not be retried
+        for ever.
+        """
+        worker = worker or f"pid-{os.getpid()}"
+        wall = self._wall()
+        where, extra = "", []
         if persona_id is not None:
-            where, params = " AND j.persona_id = ?", [*params, persona_id]
+            where, extra = " AND j.persona_id = ?", [persona_id]
         with self.db.write() as conn:
-            row = conn.execute(
-                "SELECT j.*, p.name AS persona FROM jobs j LEFT JOIN personas p "
-                "ON p.id = j.persona_id WHERE j.status = 'pending' AND j.run_after <= ?"
-                f"{where} ORDER BY j.run_after, j.id LIMIT 1", params).fetchone()
+            # Two indexed probes rather than one OR: each reads its first row off an index
+            # (jobs_leases, jobs_ready) with no sort, however long the backlog.
+            expired = f"{_SELECT_JOB} WHERE j.status = 'running' AND j.lease_until < ?{where} " \
+                "ORDER BY j.lease_until LIMIT 1"
+            row = conn.execute(expired, [iso(wall), *extra]).fetchone()
+            while row is not None and row["attempts"] >= row["max_attempts"]:
+                conn.execute("UPDATE jobs SET status = 'failed', finished_at = ?, worker = NULL, "
+                             "lease_until = NULL, last_error = ? WHERE id = ?",
+                             (iso(now), f"worker lost: its lease expired on attempt "
+                                        f"{row['attempts']} of {row['max_attempts']}", row["id"]))
+                row = conn.execute(expired, [iso(wall), *extra]).fetchone()
+            if row is None:
+                row = conn.execute(
+                    f"{_SELECT_JOB} WHERE j.status = 'pending' AND j.run_after <= ?{where} "
+                    "ORDER BY j.run_after, j.id LIMIT 1", [iso(now), *extra]).fetchone()
             if row is None:
                 return None
+            until = wall + timedelta(seconds=self.lease_s if lease_s is None else lease_s)
             conn.execute("UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, "
-                         "attempts = attempts + 1 WHERE id = ?", (iso(now), os.getpid(),
-                                                                  row["id"]))
+                         "worker = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                         (iso(now), os.getpid(), worker, iso(until), row["id"]))
         return Job(id=row["id"], persona_id=row["persona_id"], persona=row["persona"],
                    kind=row["kind"], payload=json.loads(row["payload"]),
                    attempts=row["attempts"] + 1, max_attempts=row["max_attempts"],
-                   created_at=dt(row["created_at"]))
+                   created_at=dt(row["created_at"]), worker=worker)
 
-    def complete(self, job_id: int, *, now: datetime) -> None:
+    def heartbeat(self, job: Job, *, lease_s: float | None = None) -> bool:
+        """Renew the lease of a job this worker holds; False when it was lost (expired and taken
+        back, or the job is no longer running)."""
+        until = self._wall() + timedelta(seconds=self.lease_s if lease_s is None else lease_s)
         with self.db.write() as conn:
-            conn.execute("UPDATE jobs SET status = 'done', finished_at = ?, last_error = NULL "
-                         "WHERE id = ?", (iso(now), job_id))
+            cur = conn.execute("UPDATE jobs SET lease_until = ? WHERE id = ? AND worker IS ? "
+                               "AND status = 'running'", (iso(until), job.id, job.worker))
+        return cur.rowcount == 1
+
+    def complete(self, job_id: int, *, now: datetime, worker: str | None = None) -> bool:
+        """Mark done; with ``worker``, only while that worker holds the job."""
+        sql, params = "", ()
+        if worker is not None:
+            sql, params = " AND worker = ? AND status = 'running'", (worker,)
+        with self.db.write() as conn:
+            cur = conn.execute("UPDATE jobs SET status = 'done', finished_at = ?, "
+                               f"last_error = NULL, lease_until = NULL WHERE id = ?{sql}",
+                               (iso(now), job_id, *params))
+        return cur.rowcount == 1
 
     def fail(self, job: Job, error: str, *, now: datetime, backoff_s: float) -> str:
-        """Record a failure: retry later with backoff, or mark failed after the last attempt."""
+        """Record a failure: retry later with backoff, or mark failed after the last attempt.
+        A worker that lost the job's lease records nothing ("lost")."""
         final = job.attempts >= job.max_attempts
         status = "failed" if final else "pending"
         with self.db.write() as conn:
-            conn.execute(
-                "UPDATE jobs SET status = ?, last_error = ?, run_after = ?, finished_at = ? "
-                "WHERE id = ?",
+            cur = conn.execute(
+                "UPDATE jobs SET status = ?, last_error = ?, run_after = ?, finished_at = ?, "
+                "worker = NULL, lease_until = NULL WHERE id = ? AND status = 'running' "
+                "AND (CAST(? AS TEXT) IS NULL OR worker = ?)",
                 (status, error[:2000], iso(now + timedelta(seconds=backoff_s)),
-                 iso(now) if final else None, job.id))
-        return status
+                 iso(now) if final else None, job.id, job.worker, job.worker))
+        return status if cur.rowcount == 1 else "lost"
+
+    def claim_periodic(self, name: str, *, every_s: float, worker: str) -> bool:
+        """True for one caller per ``every_s`` seconds (wall time) across every process on this
+        database: the claim row's ``next_due`` is moved on conditionally."""
+        wall = self._wall()
+        with self.db.write() as conn:
+            cur = conn.execute(
+                "INSERT INTO periodic_claims (name, next_due, worker) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET next_due = excluded.next_due, "
+                "worker = excluded.worker WHERE periodic_claims.next_due <= ?",
+                (name, iso(wall + timedelta(seconds=every_s)), worker, iso(wall)))
+        return cur.rowcount == 1
 
     def counts(self, persona_id: int | None = None) -> JobCounts:
         marks = ",".join("?" * len(PERIODIC_KINDS))
@@ -143,7 +222,7 @@ class JobStore:
     def has_open(self, kind: str, persona_id: int | None, *, include_running: bool = True
                  ) -> bool:
         """Whether a job of ``kind`` for this persona is pending (or running)."""
-        statuses = ("pending", "running") if include_running else ("pending", "pending")
+        statuses = _OPEN if include_running else ("pending", "pending")
         return self.db.conn().execute(
             "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT 1",
             (kind, persona_id, *statuses)).fetchone() is not None

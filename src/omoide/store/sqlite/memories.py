@@ -1,6 +1,6 @@
 """Note-tier storage for one persona: every query here carries ``persona_id = ?``.
 
-A :class:`MemoryStore` is built for one persona by :meth:`SqliteStore.for_persona`; there is no
+A :class:`MemoryStore` is built for one persona by :meth:`SqliteStore.memories`; there is no
 way to reach another persona's rows through it (DESIGN: isolation is a wall, not a filter).
 Each public method that writes is one transaction covering every table it touches.
 """
@@ -8,11 +8,9 @@ Each public method that writes is one transaction covering every table it touche
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +23,6 @@ from omoide.model import (
     Memory,
     MemoryStats,
     MemoryVersion,
-    NewMemory,
     SearchFilters,
     Source,
     VersionChange,
@@ -33,60 +30,11 @@ from omoide.model import (
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
-from omoide.store.sqlite.rows import dt, dt_or_none, iso_or_none, memory_from_row, memory_image
-from omoide.store.vectors import VectorIndex, language_of
+from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
+from omoide.store.sqlite.rows import dt, dt_or_none, memory_from_row
+from omoide.store.vectors import VectorIndex
 
-__all__ = ["MemoryStore", "build_filter_sql", "new_key"]
-
-SELECT_MEMORY = """
-SELECT m.*, s.strength, s.stability, s.last_decay_at
-FROM memories m JOIN memory_strength s ON s.memory_id = m.id
-"""
-
-INSERT_MEMORY = """
-INSERT INTO memories (key, persona_id, content, kind, importance, tags, emotion_type,
-    emotion_intensity, source, source_ref, created_at, updated_at, valid_from, valid_until,
-    metadata)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-"""
-
-_INSERT_MEMORY_WITH_ID = """
-INSERT INTO memories (id, key, persona_id, content, kind, importance, tags, emotion_type,
-    emotion_intensity, source, source_ref, created_at, updated_at, valid_from, valid_until,
-    metadata)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-"""
-
-INSERT_VERSION = """
-INSERT INTO memory_versions (memory_id, version, change, changed_by, changed_at, before, after)
-VALUES (?, (SELECT COALESCE(MAX(version), 0) + 1 FROM memory_versions WHERE memory_id = ?),
-        ?, ?, ?, ?, ?)
-"""
-
-UPSERT_VECTOR = """
-INSERT INTO memory_vectors (memory_id, model_id, dim, vector) VALUES (?, ?, ?, ?)
-ON CONFLICT (memory_id) DO UPDATE SET model_id = excluded.model_id, dim = excluded.dim,
-    vector = excluded.vector
-"""
-
-UPSERT_LINK = """
-INSERT INTO memory_links (a, b, link_type, weight, co_activation_count, last_activated)
-VALUES (?, ?, ?, ?, 1, ?)
-ON CONFLICT (a, b, link_type) DO UPDATE SET
-    co_activation_count = co_activation_count + 1,
-    weight = MIN(?, weight + ? * (1.0 - weight)),
-    last_activated = excluded.last_activated
-"""
-
-_UPDATABLE = {"content", "kind", "tags", "emotion_type", "emotion_intensity", "valid_from",
-              "valid_until", "metadata", "summary_ref", "superseded_by", "importance",
-              "access_count", "last_accessed"}
-
-
-def new_key() -> str:
-    """A memory key: short, random, URL-safe."""
-    return "mem_" + secrets.token_hex(8)
-
+__all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
 
 def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list[Any]]:
     """``WHERE`` fragment (to AND onto ``persona_id = ? AND status = 'active'``) + params."""
@@ -116,8 +64,9 @@ def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list
     return " AND ".join(clauses), params
 
 
-class MemoryStore:
-    """The memories of one persona."""
+class MemoryStore(MemoryWrites):
+    """The memories of one persona: reads and the vector index here, writes in
+    :class:`~omoide.store.sqlite.memory_writes.MemoryWrites`."""
 
     def __init__(self, db: Database, persona_id: int, persona: str,
                  load_vectors: Callable[[int], VectorIndex], model_id: str) -> None:
@@ -301,278 +250,3 @@ class MemoryStore:
                 co_activation_count=r["co_activation_count"],
                 last_activated=dt_or_none(r["last_activated"])))
         return out
-
-    # -- writes --------------------------------------------------------------------------
-
-    def insert(self, new: NewMemory, *, vector: np.ndarray, stability: float, now: datetime,
-               changed_by: str = "user", after_insert: Any = None) -> Memory:
-        """Memory + strength + version 1 + FTS + vector (+ sources), one transaction.
-
-        ``after_insert(conn, memory)`` runs inside the same transaction (e.g. to enqueue the
-        evolution job atomically with the write that causes it).
-        """
-        with self.db.write() as conn:
-            memory_id, memory = self._insert_row(conn, new, vector=vector, stability=stability,
-                                                 now=now, changed_by=changed_by)
-            if after_insert is not None:
-                after_insert(conn, memory)
-            index, revision = self._bump(conn)
-            index.add([memory_id], vector[None, :], [language_of(new.content)])
-            index.revision = revision
-        return memory
-
-    def _insert_row(self, conn: sqlite3.Connection, new: NewMemory, *, vector: np.ndarray,
-                    stability: float, now: datetime, changed_by: str) -> tuple[int, Memory]:
-        """The rows of one new memory inside the caller's transaction (index not bumped)."""
-        created = new.created_at or now
-        key = new_key()
-        cur = conn.execute(INSERT_MEMORY, (
-            key, self.persona_id, new.content, str(new.kind), new.importance,
-            json.dumps(list(new.tags), ensure_ascii=False), new.emotion_type,
-            new.emotion_intensity, new.source, new.source_ref, iso(created), iso(now),
-            iso_or_none(new.valid_from), iso_or_none(new.valid_until),
-            json.dumps(new.metadata, ensure_ascii=False)))
-        memory_id = int(cur.lastrowid or 0)
-        conn.execute("INSERT INTO memory_strength (memory_id, strength, stability, "
-                     "last_decay_at) VALUES (?, ?, ?, ?)",
-                     (memory_id, new.importance, stability, iso(now)))
-        conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
-                         "VALUES (?, ?)", [(memory_id, e) for e in new.source_event_ids])
-        self._write_tags(conn, memory_id, new.tags)
-        conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
-                                     np.asarray(vector, dtype=np.float32).tobytes()))
-        MEMORY_FTS.index(conn, [(memory_id, new.content)])
-        memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
-        conn.execute(INSERT_VERSION, (memory_id, memory_id, VersionChange.CREATE, changed_by,
-                                      iso(now), None, json.dumps(memory_image(memory),
-                                                                 ensure_ascii=False)))
-        return memory_id, memory
-
-    def insert_many(self, news: Sequence[NewMemory], vectors: np.ndarray, *,
-                    stabilities: Sequence[float], now: datetime,
-                    changed_by: str = "user") -> list[Memory]:
-        """Bulk :meth:`insert` for imports: the same rows per memory (memory, strength,
-        version 1, sources, FTS, vector), one transaction and one statement per table.
-
-        No dedup and no evolution job: the caller decides what to check and queue. Memories
-        come back in input order.
-        """
-        if not len(news) == len(vectors) == len(stabilities):
-            raise ValueError("news, vectors and stabilities must have the same length")
-        if not news:
-            return []
-        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(news), -1)
-        with self.db.write() as conn:
-            # Ids are chosen here rather than read back one by one: BEGIN IMMEDIATE holds the
-            # write lock, so nobody else can take them, and the batch stays one executemany.
-            first = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM memories")
-                        .fetchone()[0])
-            ids = list(range(first, first + len(news)))
-            conn.executemany(_INSERT_MEMORY_WITH_ID, [
-                (memory_id, new_key(), *self._memory_columns(new, now))
-                for memory_id, new in zip(ids, news, strict=True)])
-            conn.executemany("INSERT INTO memory_strength (memory_id, strength, stability, "
-                             "last_decay_at) VALUES (?, ?, ?, ?)",
-                             [(memory_id, new.importance, float(stability), iso(now))
-                              for memory_id, new, stability in zip(ids, news, stabilities,
-                                                                   strict=True)])
-            conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
-                             "VALUES (?, ?)", [(memory_id, e) for memory_id, new in
-                                               zip(ids, news, strict=True)
-                                               for e in new.source_event_ids])
-            conn.executemany(UPSERT_VECTOR, [(memory_id, self.model_id, matrix.shape[1],
-                                              row.tobytes())
-                                             for memory_id, row in zip(ids, matrix, strict=True)])
-            MEMORY_FTS.index(conn, [(memory_id, new.content)
-                                    for memory_id, new in zip(ids, news, strict=True)])
-            conn.executemany("INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) "
-                             "VALUES (?, ?, ?)", [(memory_id, self.persona_id, tag)
-                                                  for memory_id, new in zip(ids, news, strict=True)
-                                                  for tag in new.tags])
-            rows = conn.execute(SELECT_MEMORY + " WHERE m.persona_id = ? AND m.id BETWEEN ? "
-                                "AND ? ORDER BY m.id", (self.persona_id, ids[0], ids[-1])
-                                ).fetchall()
-            memories = self._hydrate(rows, with_links=False)
-            conn.executemany(INSERT_VERSION, [
-                (memory_id, memory_id, VersionChange.CREATE, changed_by, iso(now), None,
-                 json.dumps(memory_image(memory), ensure_ascii=False))
-                for memory_id, memory in zip(ids, memories, strict=True)])
-            index, revision = self._bump(conn)
-            index.add(ids, matrix, [language_of(new.content) for new in news])
-            index.revision = revision
-        return memories
-
-    def _memory_columns(self, new: NewMemory, now: datetime) -> tuple[Any, ...]:
-        """The ``memories`` columns after ``key`` for a new row, as :data:`INSERT_MEMORY`."""
-        return (self.persona_id, new.content, str(new.kind), new.importance,
-                json.dumps(list(new.tags), ensure_ascii=False), new.emotion_type,
-                new.emotion_intensity, new.source, new.source_ref, iso(new.created_at or now),
-                iso(now), iso_or_none(new.valid_from), iso_or_none(new.valid_until),
-                json.dumps(new.metadata, ensure_ascii=False))
-
-    def update(self, key: str, changes: dict[str, Any], *, now: datetime, changed_by: str,
-               vector: np.ndarray | None = None) -> Memory:
-        """Apply column changes with a version row (before/after images), one transaction."""
-        unknown = set(changes) - _UPDATABLE
-        if unknown:
-            raise ValueError(f"not updatable: {sorted(unknown)}")
-        with self.db.write() as conn:
-            memory_id = int(self._one(conn, key)["id"])
-            self._versioned_update(conn, memory_id, changes, now=now, change=VersionChange.UPDATE,
-                                   changed_by=changed_by)
-            if "content" in changes:
-                MEMORY_FTS.index(conn, [(memory_id, changes["content"])])
-            if vector is not None:
-                conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
-                                             np.asarray(vector, dtype=np.float32).tobytes()))
-                index, revision = self._bump(conn)
-                content = changes.get("content") or self._one(conn, key)["content"]
-                index.add([memory_id], vector[None, :], [language_of(content)])
-                index.revision = revision
-        return self.get(key)
-
-    def tombstone(self, key: str, *, now: datetime, changed_by: str = "user") -> Memory:
-        """Soft delete: status → tombstoned, removed from both indexes; rows and history stay."""
-        with self.db.write() as conn:
-            row = self._one(conn, key)
-            memory_id = int(row["id"])
-            before = memory_from_row(row, self.persona)
-            if before.status == "tombstoned":
-                raise NotFound(f"memory {key!r} of persona {self.persona!r} is already deleted",
-                               persona=self.persona, key=key)
-            conn.execute("UPDATE memories SET status = 'tombstoned', updated_at = ? "
-                         "WHERE id = ? AND persona_id = ?", (iso(now), memory_id, self.persona_id))
-            MEMORY_FTS.unindex(conn, [memory_id])
-            after = memory_from_row(self._one(conn, key), self.persona)
-            conn.execute(INSERT_VERSION, (
-                memory_id, memory_id, VersionChange.DELETE, changed_by, iso(now),
-                json.dumps(memory_image(before), ensure_ascii=False),
-                json.dumps(memory_image(after), ensure_ascii=False)))
-            index, revision = self._bump(conn)
-            index.remove([memory_id])
-            index.revision = revision
-        return self.get(key)
-
-    def record_recalls(self, ids: Iterable[int], *, now: datetime, factor: float, cap: float,
-                       min_interval_hours: float) -> int:
-        """Recall strengthening (spec §FSRS): stability × factor (capped), last_accessed = now,
-        access_count + 1 — skipped for memories recalled within ``min_interval_hours``."""
-        ids = list(ids)
-        if not ids:
-            return 0
-        cutoff = iso(now - timedelta(hours=min_interval_hours))
-        marks = ",".join("?" * len(ids))
-        with self.db.write() as conn:
-            due = [r[0] for r in conn.execute(
-                f"SELECT id FROM memories WHERE +persona_id = ? AND id IN ({marks}) "
-                "AND (last_accessed IS NULL OR last_accessed <= ?)",
-                (self.persona_id, *ids, cutoff))]
-            if not due:
-                return 0
-            dmarks = ",".join("?" * len(due))
-            conn.execute(f"UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
-                         f"WHERE id IN ({dmarks})", (iso(now), *due))
-            conn.execute(f"UPDATE memory_strength SET stability = MIN(?, stability * ?) "
-                         f"WHERE memory_id IN ({dmarks})", (cap, factor, *due))
-        return len(due)
-
-    def apply_evolution(self, new_key: str, *, now: datetime, neighbour_ids: Sequence[int],
-                        link_increment: float, link_cap: float,
-                        extends: Sequence[tuple[int, tuple[str, ...], float]],
-                        supersedes: Sequence[tuple[int, datetime]],
-                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = ()
-                        ) -> bool:
-        """Step 4 of the write path for ``new_key``, all in one transaction, at most once.
-
-        ``extends``: (old id, merged tags, merged importance); ``supersedes``: (old id,
-        valid_until); ``remainders``: (memory, vector, stability) written as new memories —
-        the unchanged part of a superseded compound memory. Returns False when this memory was
-        already evolved (a re-run after a crash), so the effect is exactly once.
-        """
-        with self.db.write() as conn:
-            row = self._one(conn, new_key)
-            if row["evolved_at"] is not None:
-                return False
-            new_id = int(row["id"])
-            conn.execute("UPDATE memories SET evolved_at = ? WHERE id = ?", (iso(now), new_id))
-            if neighbour_ids:
-                marks = ",".join("?" * len(neighbour_ids))
-                conn.execute(
-                    "UPDATE memories SET access_count = access_count + 1, last_accessed = ?, "
-                    f"summary_ref = ? WHERE +persona_id = ? AND id IN ({marks})",
-                    (iso(now), new_key, self.persona_id, *neighbour_ids))
-                for other in neighbour_ids:
-                    for a, b in ((new_id, other), (other, new_id)):
-                        conn.execute(UPSERT_LINK, (a, b, LinkType.SEMANTIC, link_increment,
-                                                   iso(now), link_cap, link_increment))
-            for old_id, tags, importance in extends:
-                self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
-                                       now=now, change=VersionChange.EXTEND,
-                                       changed_by="evolution")
-            for old_id, valid_until in supersedes:
-                self._versioned_update(conn, old_id, {"valid_until": valid_until,
-                                                      "superseded_by": new_key},
-                                       now=now, change=VersionChange.SUPERSEDE,
-                                       changed_by="evolution")
-            if remainders:
-                added = [self._insert_row(conn, new, vector=vector, stability=stability,
-                                          now=now, changed_by="evolution")[0]
-                         for new, vector, stability in remainders]
-                index, revision = self._bump(conn)
-                index.add(added, np.stack([v for _, v, _ in remainders]),
-                          [language_of(new.content) for new, _, _ in remainders])
-                index.revision = revision
-        return True
-
-    def drop_from_index(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
-        """Inside a write that hard-deleted ``ids``: take them out of the vector index."""
-        index, revision = self._bump(conn)
-        index.remove(list(ids))
-        index.revision = revision
-
-    def versioned_update(self, conn: sqlite3.Connection, memory_id: int,
-                         changes: dict[str, Any], *, now: datetime,
-                         change: VersionChange, changed_by: str) -> None:
-        """Column changes with a version row, inside the caller's transaction."""
-        self._versioned_update(conn, memory_id, changes, now=now, change=change,
-                               changed_by=changed_by)
-
-    def _versioned_update(self, conn: sqlite3.Connection, memory_id: int,
-                          changes: dict[str, Any], *, now: datetime,
-                          change: VersionChange, changed_by: str) -> None:
-        row = conn.execute(SELECT_MEMORY + " WHERE m.id = ? AND m.persona_id = ?",
-                           (memory_id, self.persona_id)).fetchone()
-        if row is None:
-            return
-        before = memory_from_row(row, self.persona)
-        columns = {k: _to_column(v) for k, v in changes.items()}
-        columns["updated_at"] = iso(now)
-        assignments = ", ".join(f"{c} = ?" for c in columns)
-        conn.execute(f"UPDATE memories SET {assignments} WHERE id = ?",
-                     (*columns.values(), memory_id))
-        if "tags" in changes:
-            self._write_tags(conn, memory_id, changes["tags"])
-        after = memory_from_row(conn.execute(SELECT_MEMORY + " WHERE m.id = ?",
-                                             (memory_id,)).fetchone(), self.persona)
-        conn.execute(INSERT_VERSION, (
-            memory_id, memory_id, change, changed_by, iso(now),
-            json.dumps(memory_image(before), ensure_ascii=False),
-            json.dumps(memory_image(after), ensure_ascii=False)))
-
-    def _write_tags(self, conn: sqlite3.Connection, memory_id: int, tags: Sequence[str]) -> None:
-        """Keep ``memory_tags`` (the indexed copy used by tag filters) equal to ``tags``."""
-        conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
-        conn.executemany("INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) "
-                         "VALUES (?, ?, ?)", [(memory_id, self.persona_id, t) for t in tags])
-
-
-def _to_column(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return iso(value)
-    if isinstance(value, tuple | list):
-        return json.dumps(list(value), ensure_ascii=False)
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
-    if hasattr(value, "value") and isinstance(getattr(value, "value", None), str):
-        return str(value)
-    return value

@@ -316,6 +316,21 @@ CREATE INDEX memories_source_ref ON memories(persona_id, source_ref)
 """
 
 
+# Job leases (docs/jobs.md): a claim names its worker and holds until ``lease_until`` (wall
+# time, renewed by the worker's heartbeat); any process takes back a job whose lease expired.
+# ``periodic_claims`` lets one process per interval run the scheduler's duties.
+_JOB_LEASES = """
+ALTER TABLE jobs ADD COLUMN worker TEXT;
+ALTER TABLE jobs ADD COLUMN lease_until TEXT;
+CREATE INDEX jobs_leases ON jobs(lease_until) WHERE status = 'running';
+CREATE TABLE periodic_claims (
+    name     TEXT PRIMARY KEY,
+    next_due TEXT NOT NULL,
+    worker   TEXT NOT NULL
+)
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -329,6 +344,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "open_turns_fts", _open_turns_fts),
     Migration(10, "session_idle", _script(_SESSION_IDLE)),
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
+    Migration(12, "job_leases", _script(_JOB_LEASES)),
 )
 
 

@@ -9,13 +9,12 @@ costs the same at 100k memories as at 100 (``bench/dashboard.py``).
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
 
 from omoide.clock import iso
 from omoide.errors import NotFound
+from omoide.model import PERIODIC_KINDS, JobRow, PersonaSummary, SessionRow
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.jobs import PERIODIC_KINDS
 from omoide.store.sqlite.rows import dt, dt_or_none
 
 __all__ = ["JobRow", "OverviewStore", "PersonaSummary", "SessionRow"]
@@ -62,46 +61,6 @@ UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, finished_at = N
     started_at = NULL, claimed_by = NULL
 WHERE id = ? AND persona_id = ? AND status = 'failed'
 """
-
-
-@dataclass(frozen=True)
-class PersonaSummary:
-    name: str
-    created_at: datetime
-    active: int
-    closed: int  # active but superseded or past their validity
-    tombstoned: int
-    episodes: int
-    queue: int  # pending + running jobs (periodic maintenance excluded)
-    last_activity: datetime | None
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    session_id: str
-    started_at: datetime
-    ended_at: datetime | None
-    turns: int
-    episodes: int
-
-
-@dataclass(frozen=True)
-class JobRow:
-    id: int
-    kind: str
-    status: str
-    attempts: int
-    max_attempts: int
-    last_error: str | None
-    created_at: datetime
-    run_after: datetime
-    finished_at: datetime | None
-
-    @property
-    def shown_status(self) -> str:
-        """Periodic maintenance waiting for its time is "scheduled", not work in the queue."""
-        return "scheduled" if self.status == "pending" and self.kind in PERIODIC_KINDS \
-            else self.status
 
 
 def _job(row: sqlite3.Row) -> JobRow:

@@ -12,7 +12,6 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -21,83 +20,17 @@ import numpy as np
 from omoide.clock import iso
 from omoide.engine.attachments import turn_text
 from omoide.errors import Conflict, NotFound
+from omoide.model import Episode, Event, KeywordHit, NewEpisode, NewEvent, Session
+from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
+from omoide.store.sqlite.jobs import SqliteUnitOfWork
 from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
 
-AfterWrite = Callable[[sqlite3.Connection], None]
-
-
-@dataclass(frozen=True)
-class Session:
-    pk: int
-    session_id: str
-    started_at: datetime
-    ended_at: datetime | None
-    segmented_upto_seq: int
-    open_reason: str  # why the still-open segment (after segmented_upto_seq) was opened
-    open_surprise: float
-
-
-@dataclass(frozen=True)
-class NewEvent:
-    speaker: str
-    role: str
-    content: str
-    timestamp: datetime
-    external_id: str | None = None
-    metadata: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class Event:
-    id: int
-    session_id: str
-    seq: int
-    speaker: str
-    role: str
-    content: str  # the words as posted
-    timestamp: datetime
-    external_id: str | None
-    episode_id: int | None
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def text(self) -> str:
-        """The turn as text wherever text is used: its words, then an image caption."""
-        return turn_text(self.content, self.metadata)
-
-
-@dataclass(frozen=True)
-class NewEpisode:
-    first_seq: int
-    last_seq: int
-    content: str
-    topic: str
-    surprise: float
-    boundary_reason: str
-    vector: np.ndarray
-
-
-@dataclass(frozen=True)
-class Episode:
-    id: int
-    session_id: str
-    first_event_id: int
-    last_event_id: int
-    first_seq: int
-    last_seq: int
-    content: str
-    topic: str
-    surprise: float
-    boundary_reason: str
-    started_at: datetime
-    ended_at: datetime
-    consolidated_at: datetime | None
+AfterWrite = Callable[[UnitOfWork], None]
 
 
 SELECT_EVENT = """
@@ -176,11 +109,11 @@ class SessionStore:
             conn.execute("UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?",
                          (iso(now), session.pk))
             if after is not None:
-                after(conn)
+                after(SqliteUnitOfWork(conn))
         return self.get(session.session_id)
 
     def end_open(self, *, idle_since: datetime | None = None,
-                 after: Callable[[sqlite3.Connection, str], None] | None = None) -> list[str]:
+                 after: Callable[[UnitOfWork, str], None] | None = None) -> list[str]:
         """End the persona's open sessions (only those without a turn since ``idle_since``
         when it is given); returns their ids. ``ended_at`` is the session's last turn (or its
         start), when the conversation actually stopped. A session is ended once: the update
@@ -198,7 +131,7 @@ class SessionStore:
                 if changed:
                     ended.append(session_id)
                     if after is not None:
-                        after(conn, session_id)
+                        after(SqliteUnitOfWork(conn), session_id)
         return ended
 
     # -- events --------------------------------------------------------------------------
@@ -233,7 +166,7 @@ class SessionStore:
                 conn.execute("UPDATE sessions SET last_event_at = MAX(COALESCE(last_event_at, ''), "
                              "?) WHERE id = ?", (iso(latest), session.pk))
             if accepted and after is not None:
-                after(conn)
+                after(SqliteUnitOfWork(conn))
         return accepted, len(events) - accepted
 
     def events_after(self, session: Session, seq: int) -> list[Event]:
@@ -299,7 +232,7 @@ class SessionStore:
 
     def add_episodes(self, session: Session, episodes: Sequence[NewEpisode], *,
                      expected_upto: int, now: datetime, open_reason: str, open_surprise: float,
-                     after: Callable[[sqlite3.Connection, list[int]], None] | None = None
+                     after: Callable[[UnitOfWork, list[int]], None] | None = None
                      ) -> list[int]:
         """Persist closed episodes and advance ``segmented_upto_seq``, one transaction."""
         ids: list[int] = []
@@ -315,7 +248,7 @@ class SessionStore:
             for episode in episodes:
                 ids.append(self._insert_episode(conn, session, episode, now))
             if after is not None:
-                after(conn, ids)
+                after(SqliteUnitOfWork(conn), ids)
         return ids
 
     def _insert_episode(self, conn: sqlite3.Connection, session: Session, episode: NewEpisode,

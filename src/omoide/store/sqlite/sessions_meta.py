@@ -7,12 +7,11 @@ Episode tier (events, episodes, ending a session) lives in its own module on the
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
 
 from omoide.clock import iso
+from omoide.model import OpenedSession, SessionMark, new_session_id
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt, dt_or_none
 
@@ -25,31 +24,6 @@ ORDER BY started_at DESC, id DESC LIMIT ?
 INSERT_SESSION = """
 INSERT INTO sessions (persona_id, session_id, started_at, metadata) VALUES (?, ?, ?, '{}')
 """
-
-
-def new_session_id() -> str:
-    """A session id: short, random, URL-safe."""
-    return "ses_" + secrets.token_hex(8)
-
-
-@dataclass(frozen=True)
-class SessionMark:
-    """When a session happened: its start, and its end if it was ended."""
-
-    session_id: str
-    started_at: datetime
-    ended_at: datetime | None
-
-    @property
-    def last_seen(self) -> datetime:
-        """The session's end, or its start when it was never ended."""
-        return self.ended_at or self.started_at
-
-
-@dataclass(frozen=True)
-class OpenedSession:
-    session: SessionMark
-    previous: SessionMark | None  # the latest session before this one
 
 
 def _mark(row: sqlite3.Row) -> SessionMark:

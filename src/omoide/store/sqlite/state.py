@@ -11,22 +11,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 
 from omoide.clock import iso
+from omoide.model import StateEntry, StateKind
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt, dt_or_none
 
 __all__ = ["StateEntry", "StateKind", "StateStore"]
-
-
-class StateKind(StrEnum):
-    """Whose state: the user's (name, nickname …) or the persona's own (emotion, mood …)."""
-
-    USER = "user"
-    PERSONA = "persona"
 
 
 # Table names come from this fixed map only, never from input.
@@ -45,20 +37,6 @@ INSERT_VALUE = """
 INSERT INTO {table} (persona, key, value, valid_from, valid_until, created_at)
 VALUES (?, ?, ?, ?, NULL, ?)
 """
-
-
-@dataclass(frozen=True)
-class StateEntry:
-    """One row of a state history: ``value`` held from ``valid_from`` until ``valid_until``."""
-
-    key: str
-    value: str
-    valid_from: datetime
-    valid_until: datetime | None  # None: the current value
-
-    @property
-    def is_current(self) -> bool:
-        return self.valid_until is None
 
 
 def _entry(row: sqlite3.Row) -> StateEntry:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from datetime import datetime
@@ -14,11 +13,11 @@ import numpy as np
 
 from omoide.clock import iso
 from omoide.engine.fsrs import strength
-from omoide.errors import Conflict, InvalidInput, NotFound
-from omoide.model import Persona
+from omoide.errors import Conflict, NotFound
+from omoide.model import PERSONA_NAME, ApiKeyRecord, Erased, Persona, check_persona_name
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.erase import Erased, erase_persona, erase_session, purge_memory
+from omoide.store.sqlite.erase import erase_persona, erase_session, purge_memory
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
@@ -28,7 +27,6 @@ from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name"]
 
-PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _LOAD_CHUNK = 10_000
 
 _STRENGTH_SQL = "omoide_strength"
@@ -37,22 +35,6 @@ _STRENGTH_SQL = "omoide_strength"
 def _strength_from_hours(importance: float, stability: float, hours: float) -> float:
     """The SQL function behind :meth:`SqliteStore.decay_all`: FSRS strength from elapsed hours."""
     return strength(importance, hours / 24.0, stability)
-
-
-def check_persona_name(name: str) -> str:
-    """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
-    if not isinstance(name, str) or not PERSONA_NAME.match(name):
-        raise InvalidInput(
-            f"invalid persona name {name!r}: use 1-64 letters, digits, '_' or '-'",
-            persona=name if isinstance(name, str) else None)
-    return name
-
-
-class ApiKeyRecord:
-    __slots__ = ("id", "is_admin", "key_hash", "persona")
-
-    def __init__(self, id: int, key_hash: str, persona: str | None, is_admin: bool) -> None:
-        self.id, self.key_hash, self.persona, self.is_admin = id, key_hash, persona, is_admin
 
 
 class SqliteStore:
@@ -68,6 +50,10 @@ class SqliteStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def ping(self) -> None:
+        """Raise if the database cannot answer (the health check)."""
+        self.db.conn().execute("SELECT 1").fetchone()
 
     # -- personas ------------------------------------------------------------------------
 

@@ -12,11 +12,11 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 
 from omoide.clock import iso
+from omoide.model import RecordedEmbedder, StaleRow
 from omoide.store.sqlite.db import Database
 
 __all__ = ["VECTOR_TABLES", "RecordedEmbedder", "StaleRow", "VectorModels"]
@@ -47,26 +47,14 @@ VECTOR_TABLES = (
 )
 
 
-@dataclass(frozen=True)
-class RecordedEmbedder:
-    model_id: str
-    dim: int
-    recorded_at: str
-
-
-@dataclass(frozen=True)
-class StaleRow:
-    """A row whose vector is missing or from another model: its id and what was embedded."""
-
-    id: int
-    content: str
-    speaker: str
-    metadata: dict[str, Any]
-
-
 class VectorModels:
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    @property
+    def tables(self) -> tuple[VectorTable, ...]:
+        """The kinds of stored vector, in the order a reindex walks them."""
+        return VECTOR_TABLES
 
     def recorded(self) -> RecordedEmbedder | None:
         row = self.db.conn().execute(

@@ -16,8 +16,8 @@ from omoide.api.http.dashboard.web import (
 from omoide.api.http.deps import App
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import InvalidInput
+from omoide.model import DEFAULT_MAX_TOKENS
 from omoide.service.blocks import STANDARD_BLOCKS
-from omoide.store.sqlite.blocks import DEFAULT_MAX_TOKENS
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)

@@ -23,8 +23,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.errors import Forbidden, OmoideError, Unauthorized
+from omoide.model import check_persona_name
 from omoide.service.auth import Principal
-from omoide.store.sqlite.store import check_persona_name
 
 __all__ = [
     "COOKIE",
@@ -124,7 +124,7 @@ def persona_page(persona: str, viewer: SignedIn, app: App) -> str:
     """The API's persona check for a dashboard page: 403 (another persona) → 422 → 404."""
     viewer.principal.require_persona(persona)
     check_persona_name(persona)
-    app.store.get_persona(persona)
+    app.maintenance.require_persona(persona)
     return persona
 
 

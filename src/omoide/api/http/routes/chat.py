@@ -25,9 +25,9 @@ from starlette.concurrency import run_in_threadpool
 from omoide.api.http.body import json_object
 from omoide.api.http.deps import App, Caller
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
+from omoide.model import check_persona_name
 from omoide.service.chat import Prepared, check_messages, session_id_for
 from omoide.service.chat_summary import Compressed
-from omoide.store.sqlite.store import check_persona_name
 from omoide.wiring import Omoide
 
 __all__ = ["router"]
@@ -53,7 +53,7 @@ def chat_persona(request: Request, caller: Caller, app: App) -> str:
             raise Forbidden(f"this API key does not grant access to persona {named!r}",
                             persona=named)
     check_persona_name(persona)
-    app.store.get_persona(persona)
+    app.maintenance.require_persona(persona)
     return persona
 
 

@@ -30,10 +30,8 @@ async def create_persona(request: Request, caller: Caller, app: App) -> Any:
 @router.get("/api/personas", tags=["personas"], summary="List personas (admin)")
 def list_personas(caller: Caller, app: App) -> dict[str, Any]:
     caller.require_admin()
-    counts = app.store.active_memory_counts()
     return {"personas": [{"name": p.name, "created_at": ts(p.created_at),
-                          "memories": counts.get(p.name, 0)}
-                         for p in app.store.list_personas()]}
+                          "memories": p.memories} for p in app.maintenance.personas()]}
 
 
 @router.delete("/api/personas/{name}", tags=["personas"],
@@ -48,11 +46,11 @@ def delete_persona(name: str, caller: Caller, app: App) -> dict[str, Any]:
 @router.get("/api/jobs/{persona}", tags=["jobs"],
             summary="Background job counts; wait for pending + running == 0")
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
-    persona_id = app.store.get_persona(persona).id
-    counts = app.jobs.counts(persona_id)
+    report = app.maintenance.job_report(persona)
+    counts = report.counts
     return {"persona": persona, "pending": counts.pending, "running": counts.running,
             "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
-            "failures": app.jobs.failures(persona_id)}
+            "failures": report.failures}
 
 
 @router.get("/api/jobs/{persona}/wait", tags=["jobs"],
@@ -68,7 +66,7 @@ async def wait_for_jobs(persona: Persona, app: App,
 
 @router.get("/health", tags=["system"], summary="Liveness")
 def health(app: App) -> dict[str, Any]:
-    app.store.db.conn().execute("SELECT 1").fetchone()
+    app.maintenance.health()
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
 
@@ -76,6 +74,7 @@ def health(app: App) -> dict[str, Any]:
             summary="Prometheus metrics (admin key)")
 def metrics(request: Request, caller: Caller, app: App) -> PlainTextResponse:
     caller.require_admin()
-    text = request.app.state.metrics.render(memories=app.store.active_memory_counts(),
-                                            job_depth=app.jobs.total_depth())
+    counts = app.maintenance.metric_counts()
+    text = request.app.state.metrics.render(memories=counts.memories,
+                                            job_depth=counts.job_depth)
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

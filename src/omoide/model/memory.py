@@ -1,7 +1,4 @@
-"""The vocabulary of Omoide: plain frozen dataclasses and enums shared by every layer.
-
-No behaviour beyond small derived properties; no imports from the rest of the package.
-"""
+"""The Note tier's vocabulary: memories, their links, versions, search filters and hits."""
 
 from __future__ import annotations
 

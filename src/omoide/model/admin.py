@@ -1,0 +1,86 @@
+"""Personas, API keys, erasures, dashboard summaries and the embedder record."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from omoide.errors import InvalidInput
+
+__all__ = ["PERSONA_NAME", "ApiKeyRecord", "Erased", "KeywordHit", "PersonaSummary",
+           "RecordedEmbedder", "SessionRow", "StaleRow", "check_persona_name"]
+
+PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def check_persona_name(name: str) -> str:
+    """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
+    if not isinstance(name, str) or not PERSONA_NAME.match(name):
+        raise InvalidInput(
+            f"invalid persona name {name!r}: use 1-64 letters, digits, '_' or '-'",
+            persona=name if isinstance(name, str) else None)
+    return name
+
+
+class ApiKeyRecord:
+    __slots__ = ("id", "is_admin", "key_hash", "persona")
+
+    def __init__(self, id: int, key_hash: str, persona: str | None, is_admin: bool) -> None:
+        self.id, self.key_hash, self.persona, self.is_admin = id, key_hash, persona, is_admin
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What an erasure removed: counts, and the keys of the memories purged by name."""
+
+    memories: int = 0
+    keys: tuple[str, ...] = ()
+    sessions: int = 0
+    events: int = 0
+    episodes: int = 0
+
+
+@dataclass(frozen=True)
+class KeywordHit:
+    rowid: int
+    score: float  # coverage: the row's summed BM25 over the query's total idf; higher is better
+
+
+@dataclass(frozen=True)
+class PersonaSummary:
+    name: str
+    created_at: datetime
+    active: int
+    closed: int  # active but superseded or past their validity
+    tombstoned: int
+    episodes: int
+    queue: int  # pending + running jobs (periodic maintenance excluded)
+    last_activity: datetime | None
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    session_id: str
+    started_at: datetime
+    ended_at: datetime | None
+    turns: int
+    episodes: int
+
+
+@dataclass(frozen=True)
+class RecordedEmbedder:
+    model_id: str
+    dim: int
+    recorded_at: str
+
+
+@dataclass(frozen=True)
+class StaleRow:
+    """A row whose vector is missing or from another model: its id and what was embedded."""
+
+    id: int
+    content: str
+    speaker: str
+    metadata: dict[str, Any]
