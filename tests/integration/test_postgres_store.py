@@ -98,3 +98,16 @@ def test_two_stores_append_turns_to_one_session_without_collisions(database: str
     finally:
         first.close()
         second.close()
+
+
+def test_nul_in_text_is_refused_clearly(database: str, tmp_path: object) -> None:
+    from omoide.errors import InvalidInput
+
+    app = _app(database, tmp_path)
+    try:
+        app.auth.create_persona("rin")
+        with pytest.raises(InvalidInput, match="NUL"):
+            app.memories.create("rin", app.memories.build_new(content="a\x00b"))
+        assert app.memories.stats("rin").total == 0
+    finally:
+        app.close()

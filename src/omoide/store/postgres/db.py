@@ -35,6 +35,8 @@ from psycopg.pq import Format
 from psycopg.types import TypeInfo
 from psycopg_pool import ConnectionPool
 
+from omoide.errors import InvalidInput
+
 __all__ = ["PgConnection", "PgCursor", "PgDatabase", "Row", "translate"]
 
 # Tables whose INSERT reports the new row's id (DB-API ``lastrowid``).
@@ -163,7 +165,7 @@ class PgConnection:
         if self.tracer is not None:
             self.tracer(statement)
         text, returns_id = translate(statement)
-        with self.raw.cursor(row_factory=_row_factory, binary=True) as cur:
+        with self.raw.cursor(row_factory=_row_factory, binary=True) as cur, _nul_refused():
             cur.execute(text.encode(), list(params) if params is not None else [])
             rows = cur.fetchall() if cur.description is not None else []
             lastrowid = None
@@ -181,9 +183,20 @@ class PgConnection:
         batch = [list(p) for p in params]
         if not batch:
             return PgCursor([], 0, None)
-        with self.raw.cursor() as cur:
+        with self.raw.cursor() as cur, _nul_refused():
             cur.executemany(text.encode(), batch)
             return PgCursor([], cur.rowcount, None)
+
+
+@contextlib.contextmanager
+def _nul_refused() -> Iterator[None]:
+    """PostgreSQL text cannot hold NUL characters (SQLite's can): a clear refusal, not a 500."""
+    try:
+        yield
+    except psycopg.DataError as exc:
+        if "NUL (0x00)" not in str(exc):
+            raise
+        raise InvalidInput("text must not contain NUL (U+0000) characters") from None
 
 
 class PgDatabase:
