@@ -14,15 +14,15 @@ from pathlib import Path
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.classify import Relation
-from omoide.engine.classify_features import (
+from omoide.engine.classify import (
     EMBEDDING_FEATURES,
     TEXT_FEATURES,
     PairText,
+    Relation,
     Similarities,
+    pair_vector,
     read_pair,
 )
-from omoide.engine.classify_judge import pair_vector
 from omoide.service.classify_judge import measure
 
 REPO = Path(__file__).resolve().parents[1]

@@ -43,7 +43,7 @@ import numpy as np
 
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.calibration import Calibration
-from omoide.engine.value_change import find_value_change
+from omoide.engine.classify import find_value_change
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = REPO / "src" / "omoide" / "embed" / "calibration_pairs.jsonl"

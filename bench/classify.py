@@ -112,7 +112,7 @@ def _breakdown(
 
 def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
     """The classifier to measure and a note on what it is (exit 2 on a bad LLM config)."""
-    from omoide.engine.classify_offline import OfflineClassifier
+    from omoide.engine.classify import OfflineClassifier
 
     if engine == "rules":
         return OfflineClassifier(), "the offline rules alone"
@@ -125,8 +125,9 @@ def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
         if model is None:
             _fail(f"no trained judge for {embedder.model_id}; run bench/train_classifier.py")
         return LearnedClassifier(model, embedder), f"rules + learned judge ({embedder_name})"
+    from omoide.config import llm_config_from_env
     from omoide.errors import InvalidInput
-    from omoide.llm import llm_config_from_env, make_llm  # only needed for --engine llm
+    from omoide.llm import make_llm  # only needed for --engine llm
     from omoide.llm.classify import LLMClassifier
 
     environ, note = dict(os.environ), "the LLM configured by OMOIDE_LLM_*"

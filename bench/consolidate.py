@@ -51,7 +51,7 @@ from omoide.engine.consolidate import (
     NoteDraft,
     consolidate_offline,
 )
-from omoide.engine.consolidate_text import STOPWORDS
+from omoide.engine.lang import NOTE_STOPWORDS
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 TUNING = ("26", "30", "41")
@@ -122,7 +122,7 @@ def stem(word: str) -> str:
 
 def content_set(text: str) -> set[str]:
     tokens = re.findall(r"[a-z0-9][a-z0-9'\-]*", _SAID_ON.sub("", text).lower())
-    return {stem(t) for t in tokens if t not in STOPWORDS and len(t) > 1}
+    return {stem(t) for t in tokens if t not in NOTE_STOPWORDS and len(t) > 1}
 
 
 def best_recall(observation: str, notes: list[str]) -> float:

@@ -35,7 +35,7 @@ import numpy as np
 from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.value_change import find_value_change
+from omoide.engine.classify import find_value_change
 from omoide.wiring import build
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Benchmark: offline episode segmentation (``engine/segment.py``) on LoCoMo.
+"""Benchmark: offline episode segmentation (``engine/segment/``) on LoCoMo.
 
 Each LoCoMo conversation is cut into streams of consecutive sessions (``--window`` sessions per
 stream, and the whole conversation as one stream); the session markers are removed, the turns'

@@ -23,7 +23,7 @@ from typing import Any
 
 from _common import REPO, machine_info, md_table, percentile, write_results
 from locomo_data import DEFAULT_LOCOMO_DIR, load_conversations
-from omoide.engine.text import is_japanese
+from omoide.engine.lang import is_japanese
 from omoide.engine.tokens import estimate_tokens
 
 DEFAULT_JA = REPO.parent / "shared" / "bench" / "retrieval_ja" / "dev.jsonl"

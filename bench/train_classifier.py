@@ -1,7 +1,7 @@
 """Train the learned 3-op judge, one model per bundled embedder; write it into the package.
 
     .venv/bin/pip install -e '.[bench]'        # scikit-learn, for training only
-    .venv/bin/python bench/train_classifier.py  # e5 + USE → src/omoide/engine/classify_judge.json
+    .venv/bin/python bench/train_classifier.py  # e5 + USE → src/omoide/engine/classify/judge.json
 
 Only the ``train`` split of ``bench/data/classify_pairs.jsonl`` is read. Everything is chosen by
 5-fold cross-validation on it: the regularisation ``C`` of the logistic regression, whether
@@ -29,13 +29,17 @@ from _classify_common import (
     load_pairs,
 )
 from omoide.embed import make_embedder
-from omoide.engine.classify import Relation
-from omoide.engine.classify_features import EMBEDDING_FEATURES, TEXT_FEATURES
-from omoide.engine.classify_judge import JudgeModel, decide
+from omoide.engine.classify import (
+    EMBEDDING_FEATURES,
+    TEXT_FEATURES,
+    JudgeModel,
+    Relation,
+    decide_relation,
+)
 from omoide.service.classify_judge import JUDGE_FILE
 
 REPO = Path(__file__).resolve().parents[1]
-OUT = REPO / "src" / "omoide" / "engine" / JUDGE_FILE
+OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 GRID_C = (0.01, 0.03, 0.1, 0.3)
 GRID_BLOCKS: tuple[tuple[str, ...], ...] = ((), ("diff",), ("diff", "new_part", "old_part"))
 FOLDS = 5
@@ -118,7 +122,7 @@ def macro_f1(pred: np.ndarray, y: np.ndarray) -> float:
 
 def predictions(probs: np.ndarray, threshold: float, rules: list[str], rule_says: np.ndarray,
                 overrides: tuple[str, ...]) -> np.ndarray:
-    out = np.array([CLASSES.index(decide(p, CLASSES, threshold)[0]) for p in probs])
+    out = np.array([CLASSES.index(decide_relation(p, CLASSES, threshold)[0]) for p in probs])
     for i, rule in enumerate(rules):
         if rule in overrides:
             out[i] = rule_says[i]

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from llm_fakes import FakeAPI, start_server
 from omoide_testing import Holding, LiveServer, files_holding, serve_in_thread
 from pg_testing import PgServer, rows_holding, start_pg_server
@@ -26,6 +27,11 @@ from omoide.wiring import Omoide, build
 SHARED_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+# Property tests assert behaviour, never speed (benchmarks measure time): no per-example
+# deadline, which a shared, loaded machine would turn into random failures.
+settings.register_profile("omoide", deadline=None)
+settings.load_profile("omoide")
 
 
 STORES = ("sqlite", "postgres")

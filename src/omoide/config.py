@@ -2,8 +2,8 @@
 
 Two levels:
 
-- :class:`Settings` — process-wide (data folder, bind address, embedder, keys), from ``OMOIDE_*``
-  environment variables.
+- :class:`Settings` — process-wide (data folder, bind address, embedder, keys, the LLM endpoint
+  as a typed :class:`~omoide.llm.LLMConfig`), from ``OMOIDE_*`` environment variables.
 - :class:`PersonaSettings` — runtime behaviour per persona (thresholds, switches, budgets). Each
   field's default comes from ``OMOIDE_<NAME>`` when set, else from :data:`PERSONA_SETTINGS`;
   overrides are stored per persona in the database and merged by :func:`merge_persona_settings`.
@@ -14,27 +14,32 @@ settings API and the dashboard form are all derived from these declarations.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 from omoide.errors import InvalidInput
+from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
 
 __all__ = [
     "PERSONA_SETTINGS",
     "PersonaSettings",
     "Setting",
     "Settings",
+    "llm_config_from_env",
     "merge_persona_settings",
+    "setting",
     "validate_setting_patch",
 ]
 
 
 @dataclass(frozen=True)
 class Setting:
-    """Declaration of one per-persona runtime setting."""
+    """Declaration of one per-persona runtime setting, read from a :class:`PersonaSettings`
+    field (see :data:`PERSONA_SETTINGS`)."""
 
     name: str
     type: type
@@ -45,101 +50,94 @@ class Setting:
     choices: tuple[str, ...] | None = None
 
 
-PERSONA_SETTINGS: tuple[Setting, ...] = (
-    Setting("language", str, "auto", "Language of prompts and context text.",
-            choices=("auto", "en", "ja")),
-    Setting("timezone", str, "UTC", "IANA time zone for dates shown and 'today'/'先週' filters."),
-    Setting("importance_weight", float, 0.1,
-            "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1),
-    Setting("dedup_threshold", float, 0.85,
-            "Spec-scale cosine above which a new memory is a duplicate unless a value changed "
-            "(calibrated per embedder).",
-            0.5, 1),
-    Setting("evolution_threshold", float, 0.8,
-            "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1),
-    Setting("evolution_max_neighbours", int, 3, "Neighbours touched by one evolution.", 0, 20),
-    Setting("evolution_min_chars", int, 30, "Evolution is skipped for shorter content.", 0, 10000),
-    Setting("classify_band_low", float, 0.35,
-            "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
-            "changing pairs with either embedder: bench/classify_band.py).", 0, 1),
-    Setting("classify_max_candidates", int, 5, "Candidates judged per new memory.", 0, 20),
-    Setting("classifier", str, "auto", "3-op classifier: auto (LLM when configured), offline, llm.",
-            choices=("auto", "offline", "llm")),
-    Setting("recall_stability_factor", float, 1.5, "Stability multiplier on each recall.", 1, 10),
-    Setting("stability_cap_days", float, 365.0, "Upper bound of stability in days.", 1, 36500),
-    Setting("recall_min_interval_hours", float, 1.0,
-            "A memory is strengthened by recall at most once per this many hours.", 0, 8760),
-    Setting("decay_interval_hours", float, 6.0, "How often the decay job recomputes strength.",
-            0.01, 8760),
-    Setting("keyword_weight", float, 0.4, "Weight of the keyword (BM25) list in hybrid fusion "
-            "(z-score fusion; measured with e5 by bench/retrieval.py and bench/locomo.py).",
-            0, 10),
-    Setting("semantic_weight", float, 0.6, "Weight of the vector list in hybrid fusion.", 0, 10),
-    Setting("surprise_threshold", float, 0.7, "Surprise above which an episode boundary is cut.",
-            0, 1),
-    Setting("min_segment_turns", int, 3, "Shorter segments merge into the previous one.", 1, 100),
-    Setting("episode_consolidation_enabled", bool, True, "Consolidate episodes into notes."),
-    Setting("episode_search_enabled", bool, True,
-            "Default search ranks conversation excerpts beside notes (include_episodes "
-            "overrides it per request)."),
-    Setting("session_idle_minutes", float, 30.0,
-            "An open session with no new turn for this long is ended by the scheduler, exactly "
-            "like session_end (segmentation, consolidation, user state); 0 disables.", 0, 525600),
-    Setting("keep_recent", int, 6, "Chat turns kept verbatim by compaction.", 0, 200),
-    Setting("context_use_llm_summary", bool, True, "Stage-4 LLM summary in chat compaction."),
-    Setting("summary_max_chars", int, 300, "Maximum length of the stage-4 summary.", 50, 5000),
-    Setting("chat_budget_tokens", int, 6000,
-            "Chat proxy: tokens the whole request may use before compaction (an 8k-context "
-            "model with room for the reply).", 200, 2_000_000),
-    Setting("chat_memory_budget_tokens", int, 800,
-            "Chat proxy: tokens of blocks, state and memories added to the system prompt.",
-            0, 100_000),
-    Setting("context_include_blocks", bool, False,
-            "Add named memory blocks to session_begin / get_context."),
-    Setting("context_budget_tokens", int, 2000, "Budget of the get_context text.", 100, 100000),
-    Setting("context_recent_count", int, 5, "Recent memories shown in context.", 0, 100),
-    Setting("context_important_count", int, 5, "Strong important memories shown in context.",
-            0, 100),
-)
+_DECLARATION = "omoide.setting"
 
-_BY_NAME = {s.name: s for s in PERSONA_SETTINGS}
+
+def setting(default: Any, help: str, minimum: float | None = None,
+            maximum: float | None = None, *, choices: tuple[str, ...] | None = None) -> Any:
+    """A :class:`PersonaSettings` field: its default, one-line help and allowed values."""
+    limits = {"help": help, "minimum": minimum, "maximum": maximum, "choices": choices}
+    return field(default=default, metadata={_DECLARATION: limits})
 
 
 @dataclass(frozen=True)
 class PersonaSettings:
-    language: str = "auto"
-    timezone: str = "UTC"
-    importance_weight: float = 0.1
-    dedup_threshold: float = 0.85
-    evolution_threshold: float = 0.8
-    evolution_max_neighbours: int = 3
-    evolution_min_chars: int = 30
-    classify_band_low: float = 0.35
-    classify_max_candidates: int = 5
-    classifier: str = "auto"
-    recall_stability_factor: float = 1.5
-    stability_cap_days: float = 365.0
-    recall_min_interval_hours: float = 1.0
-    decay_interval_hours: float = 6.0
-    keyword_weight: float = 0.4
-    semantic_weight: float = 0.6
-    surprise_threshold: float = 0.7
-    min_segment_turns: int = 3
-    episode_consolidation_enabled: bool = True
-    episode_search_enabled: bool = True
-    session_idle_minutes: float = 30.0
-    keep_recent: int = 6
-    context_use_llm_summary: bool = True
-    summary_max_chars: int = 300
-    chat_budget_tokens: int = 6000
-    chat_memory_budget_tokens: int = 800
-    context_include_blocks: bool = False
-    context_budget_tokens: int = 2000
-    context_recent_count: int = 5
-    context_important_count: int = 5
+    """Every per-persona setting, declared once: name, type, default, help and limits. The
+    validation (:func:`validate_setting_patch`), the ``OMOIDE_<NAME>`` override
+    (:func:`persona_defaults`), the settings API, the dashboard form and the table in
+    ``docs/settings.md`` all read these declarations through :data:`PERSONA_SETTINGS`."""
+
+    language: str = setting("auto", "Language of prompts and context text.",
+        choices=("auto", "en", "ja"))
+    timezone: str = setting("UTC", "IANA time zone for dates shown and 'today'/'先週' filters.")
+    importance_weight: float = setting(0.1,
+        "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1)
+    dedup_threshold: float = setting(0.85,
+        "Spec-scale cosine above which a new memory is a duplicate unless a value changed "
+        "(calibrated per embedder).",
+        0.5, 1)
+    evolution_threshold: float = setting(0.8,
+        "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1)
+    evolution_max_neighbours: int = setting(3, "Neighbours touched by one evolution.", 0, 20)
+    evolution_min_chars: int = setting(30, "Evolution is skipped for shorter content.", 0, 10000)
+    classify_band_low: float = setting(0.35,
+        "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
+        "changing pairs with either embedder: bench/classify_band.py).", 0, 1)
+    classify_max_candidates: int = setting(5, "Candidates judged per new memory.", 0, 20)
+    classifier: str = setting("auto", "3-op classifier: auto (LLM when configured), offline, llm.",
+        choices=("auto", "offline", "llm"))
+    segmenter: str = setting("offline",
+        "Episode segmentation: offline, llm (one LLM call per adjacent turn pair, offline "
+        "fallback), auto (llm when an LLM is configured).",
+        choices=("offline", "llm", "auto"))
+    recall_stability_factor: float = setting(1.5, "Stability multiplier on each recall.", 1, 10)
+    stability_cap_days: float = setting(365.0, "Upper bound of stability in days.", 1, 36500)
+    recall_min_interval_hours: float = setting(1.0,
+        "A memory is strengthened by recall at most once per this many hours.", 0, 8760)
+    decay_interval_hours: float = setting(6.0, "How often the decay job recomputes strength.",
+        0.01, 8760)
+    keyword_weight: float = setting(0.4, "Weight of the keyword (BM25) list in hybrid fusion "
+        "(z-score fusion; measured with e5 by bench/retrieval.py and bench/locomo.py).",
+        0, 10)
+    semantic_weight: float = setting(0.6, "Weight of the vector list in hybrid fusion.", 0, 10)
+    surprise_threshold: float = setting(0.7, "Surprise above which an episode boundary is cut.",
+        0, 1)
+    min_segment_turns: int = setting(3, "Shorter segments merge into the previous one.", 1, 100)
+    episode_consolidation_enabled: bool = setting(True, "Consolidate episodes into notes.")
+    episode_search_enabled: bool = setting(True,
+        "Default search ranks conversation excerpts beside notes (include_episodes "
+        "overrides it per request).")
+    session_idle_minutes: float = setting(30.0,
+        "An open session with no new turn for this long is ended by the scheduler, exactly "
+        "like session_end (segmentation, consolidation, user state); 0 disables.", 0, 525600)
+    keep_recent: int = setting(6, "Chat turns kept verbatim by compaction.", 0, 200)
+    context_use_llm_summary: bool = setting(True, "Stage-4 LLM summary in chat compaction.")
+    summary_max_chars: int = setting(300, "Maximum length of the stage-4 summary.", 50, 5000)
+    chat_budget_tokens: int = setting(6000,
+        "Chat proxy: tokens the whole request may use before compaction (an 8k-context "
+        "model with room for the reply).", 200, 2_000_000)
+    chat_memory_budget_tokens: int = setting(800,
+        "Chat proxy: tokens of blocks, state and memories added to the system prompt.",
+        0, 100_000)
+    context_include_blocks: bool = setting(False,
+        "Add named memory blocks to session_begin / get_context.")
+    context_budget_tokens: int = setting(2000, "Budget of the get_context text.", 100, 100000)
+    context_recent_count: int = setting(5, "Recent memories shown in context.", 0, 100)
+    context_important_count: int = setting(5, "Strong important memories shown in context.",
+        0, 100)
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _declarations() -> tuple[Setting, ...]:
+    types = get_type_hints(PersonaSettings)
+    return tuple(Setting(f.name, types[f.name], f.default, **f.metadata[_DECLARATION])
+                 for f in fields(PersonaSettings))
+
+
+PERSONA_SETTINGS: tuple[Setting, ...] = _declarations()
+_BY_NAME = {s.name: s for s in PERSONA_SETTINGS}
 
 
 def _coerce(setting: Setting, value: Any, origin: str) -> Any:
@@ -252,6 +250,41 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
         raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
 
 
+def _env_number(env: Mapping[str, str], name: str, cast: type[int] | type[float],
+                default: float) -> float:
+    if name not in env:
+        return default
+    try:
+        value = cast(env[name])
+    except ValueError:
+        kind = "a whole number" if cast is int else "a number of seconds"
+        raise InvalidInput(f"{name} must be {kind}, not {env[name]!r}", field=name) from None
+    if not math.isfinite(value):
+        raise InvalidInput(f"{name} must be a finite number, not {env[name]!r}", field=name)
+    return value
+
+
+def llm_config_from_env(environ: Mapping[str, str]) -> LLMConfig:
+    """Read the ``OMOIDE_LLM_*`` variables; empty values count as unset.
+
+    Checks each value it reads; whether the whole is enough (a model, a key) is checked by
+    ``make_llm``, so ``provider=none`` with stray variables stays valid.
+    """
+    env = {k: v.strip() for k, v in environ.items() if k.startswith("OMOIDE_LLM_") and v.strip()}
+    provider = env.get("OMOIDE_LLM_PROVIDER", "none").lower()
+    defaults = LLMConfig()
+    cfg = LLMConfig(
+        provider=provider,
+        base_url=env.get("OMOIDE_LLM_BASE_URL", DEFAULT_BASE_URLS.get(provider)),
+        api_key=env.get("OMOIDE_LLM_API_KEY"),
+        model=env.get("OMOIDE_LLM_MODEL"),
+        timeout_s=_env_number(env, "OMOIDE_LLM_TIMEOUT", float, defaults.timeout_s),
+        max_retries=int(_env_number(env, "OMOIDE_LLM_MAX_RETRIES", int, defaults.max_retries)),
+    )
+    check_llm_config(cfg)
+    return cfg
+
+
 @dataclass(frozen=True)
 class Settings:
     """Process-wide settings (environment variables ``OMOIDE_*``)."""
@@ -266,7 +299,7 @@ class Settings:
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     max_content_chars: int = 50_000
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
-    environ: Mapping[str, str] = field(default_factory=dict, repr=False)
+    llm: LLMConfig = field(default_factory=LLMConfig)  # provider "none": no LLM
 
     @property
     def db_path(self) -> Path:
@@ -285,7 +318,7 @@ class Settings:
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "job_lease_s": _env_lease(env),
             "persona_defaults": persona_defaults(env),
-            "environ": env,
+            "llm": llm_config_from_env(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["data_dir"], str):

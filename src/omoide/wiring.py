@@ -18,7 +18,8 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import PersonaSettings, Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import Classifier
-from omoide.engine.consolidate_types import Consolidator
+from omoide.engine.consolidate import Consolidator
+from omoide.engine.segment import OfflineSegmenter, Segmenter
 from omoide.errors import InvalidInput
 from omoide.jobs import JobRunner
 from omoide.model import Job
@@ -161,6 +162,26 @@ def _consolidator_factory(llm: Any) -> Callable[[PersonaSettings], Consolidator]
     return lambda cfg: with_llm
 
 
+def _segmenter_factory(llm: Any) -> Callable[[PersonaSettings], Segmenter]:
+    """Per persona: the LLM segment judge (offline fallback) when ``segmenter`` asks for it and
+    an LLM is configured, else the offline segmenter."""
+    offline = OfflineSegmenter()
+    with_llm: Segmenter | None = None
+    if llm is not None:
+        from omoide.llm.segment import LLMSegmentJudge
+
+        with_llm = LLMSegmentJudge(llm)
+
+    def segmenter_for(cfg: PersonaSettings) -> Segmenter:
+        if cfg.segmenter == "offline" or with_llm is None:
+            if cfg.segmenter == "llm":
+                logger.warning("segmenter=llm but no LLM is configured; using the offline one")
+            return offline
+        return with_llm
+
+    return segmenter_for
+
+
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
           llm: Any = "from-env", check_embedder_record: bool = True,
           chat_upstream: Any = "from-env") -> Omoide:
@@ -174,18 +195,16 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     embedder = embedder or make_embedder(settings.embedder, threads=settings.embed_threads)
     summary_llm = llm
     if llm == "from-env":
-        from omoide.llm import llm_config_from_env, make_llm
+        from omoide.llm import make_llm
 
-        llm_cfg = llm_config_from_env(settings.environ)
-        llm = make_llm(llm_cfg)
+        llm = make_llm(settings.llm)
         # A chat waits for its stage-4 summary, and a failed one only means the stage-3
         # result is sent: no retries there.
-        summary_llm = make_llm(replace(llm_cfg, max_retries=0))
+        summary_llm = make_llm(replace(settings.llm, max_retries=0))
     if chat_upstream == "from-env":
-        from omoide.llm import llm_config_from_env
         from omoide.llm.chat import make_chat_upstream
 
-        chat_upstream = make_chat_upstream(llm_config_from_env(settings.environ))
+        chat_upstream = make_chat_upstream(settings.llm)
     opened = open_store(settings, embedder)
     store: Store = opened
     vector_models = VectorModels(opened.db)  # the shared SQL runs on PgDatabase too
@@ -221,7 +240,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,
                               _consolidator_factory(llm), update_user_state=state.update_user_state,
-                              on_enqueue=runner.notify)
+                              on_enqueue=runner.notify, segmenter_for=_segmenter_factory(llm))
     ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
     search = SearchService(store, embedder, clock, settings_service,
                            episodes=EpisodeSearch(store, settings_service))

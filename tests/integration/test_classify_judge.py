@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from omoide.embed.hashing import HashEmbedder
-from omoide.engine.classify import Candidate, Relation
-from omoide.engine.classify_features import read_pair
-from omoide.engine.classify_judge import JudgeModel
+from omoide.engine.classify import Candidate, JudgeModel, Relation, read_pair
 from omoide.service.classify_judge import LearnedClassifier, load_judge_models, measure
 
 PAIRS = [

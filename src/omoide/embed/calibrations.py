@@ -5,7 +5,7 @@ Anchors are ``(spec_value, raw_cosine)``; see ``engine/calibration.py``. Produce
 0.0 ↦ median unrelated pair, 0.8 ↦ median related pair (the evolution band holds the upper
 half of related pairs that dedup lets through), 1.0 ↦ identical text. 0.85 ↦ the dedup
 threshold, chosen as dedup decides (cosine above it and no changed value,
-``engine/value_change.py``) on the calibration pairs pooled with the *train* split of
+``engine/classify/value_change.py``) on the calibration pairs pooled with the *train* split of
 ``bench/data/dedup_pairs.jsonl``: the highest paraphrase recall with at most 1.5% of
 different pairs dropped (half the 3% target, a margin for unseen text), ties to the higher
 threshold. The validation split is reported by ``bench/dedup.py``.

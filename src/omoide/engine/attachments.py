@@ -4,7 +4,7 @@ A client that shows the model an image posts its description in the event's meta
 (``{"image_caption": "a grey cat asleep on a keyboard"}``), never inside ``content``. Where a
 turn is used as text (episode text, the turn's vector and keyword index, search excerpts) it
 reads as its words followed by `` [image: <caption>]``; consolidation takes the caption as a
-piece of its own (:class:`omoide.engine.consolidate_types.EventText`).
+piece of its own (:class:`omoide.engine.consolidate.EventText`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from datetime import UTC, datetime, tzinfo
 
 from omoide.engine.compact import count_tokens as estimate_tokens
 from omoide.engine.compact import cut_to_tokens as truncate_to_tokens
-from omoide.engine.context import BlockText, Lang, user_address
+from omoide.engine.context import BlockText, user_address
+from omoide.engine.lang import Lang
 
 __all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from omoide.engine.compact import Message, message_text
 from omoide.engine.consolidate import EventText, consolidate_offline
-from omoide.engine.text import is_japanese
+from omoide.engine.lang import is_japanese
 
 __all__ = ["OFFLINE_WINDOW", "offline_summary"]
 

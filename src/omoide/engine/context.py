@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 
-from omoide.engine.text import is_japanese
+from omoide.engine.lang import Lang, is_japanese
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
 __all__ = [
@@ -31,7 +31,6 @@ __all__ = [
     "BlockText",
     "ContextInput",
     "ContextStats",
-    "Lang",
     "MemoryLine",
     "Section",
     "assemble_context",
@@ -44,11 +43,6 @@ DEFAULT_MEMORY_LINE_TOKENS = 120  # one memory never takes more of the budget th
 JUST_NOW_SECONDS = 5 * 60
 ADDRESS_KEYS = ("preferred_address", "nickname", "name")  # how to call the user, best first
 _PERSONA_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
-
-
-class Lang(StrEnum):
-    EN = "en"
-    JA = "ja"
 
 
 class Section(StrEnum):

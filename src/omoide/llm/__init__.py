@@ -1,14 +1,12 @@
 """LLM adapters behind the :class:`LLM` port, and the configuration that chooses one.
 
+The configuration is read from the environment by :mod:`omoide.config` (``Settings.llm``).
 ``provider = "none"`` (the default) means no LLM: ``make_llm`` returns None and every feature
 uses its offline engine. Configuration errors are raised when the adapter is built, naming the
 environment variable to fix, so a bad setting fails at start-up rather than at the first call.
 """
 
 from __future__ import annotations
-
-import math
-from collections.abc import Mapping
 
 import httpx
 
@@ -24,22 +22,22 @@ from omoide.llm.base import (
 )
 
 __all__ = [
+    "DEFAULT_BASE_URLS",
     "LLM",
     "LLMConfig",
     "LLMOutputError",
     "Message",
+    "check_llm_config",
     "complete_json",
-    "llm_config_from_env",
     "make_llm",
 ]
 
-ENV_PREFIX = "OMOIDE_LLM_"
 MAX_RETRIES_LIMIT = 10
 
 
 def make_llm(cfg: LLMConfig, *, transport: httpx.BaseTransport | None = None) -> LLM | None:
     """The adapter for ``cfg.provider``, or None for ``"none"``; InvalidInput when incomplete."""
-    _check_values(cfg)
+    check_llm_config(cfg)
     if cfg.provider == "none":
         return None
     _check_complete(cfg)
@@ -52,43 +50,8 @@ def make_llm(cfg: LLMConfig, *, transport: httpx.BaseTransport | None = None) ->
     return AnthropicLLM(cfg, transport=transport)
 
 
-def llm_config_from_env(environ: Mapping[str, str]) -> LLMConfig:
-    """Read the ``OMOIDE_LLM_*`` variables; empty values count as unset.
-
-    Checks each value it reads; whether the whole is enough (a model, a key) is checked by
-    ``make_llm``, so ``provider=none`` with stray variables stays valid.
-    """
-    env = {k: v.strip() for k, v in environ.items() if k.startswith(ENV_PREFIX) and v.strip()}
-    provider = env.get("OMOIDE_LLM_PROVIDER", "none").lower()
-    defaults = LLMConfig()
-    cfg = LLMConfig(
-        provider=provider,
-        base_url=env.get("OMOIDE_LLM_BASE_URL", DEFAULT_BASE_URLS.get(provider)),
-        api_key=env.get("OMOIDE_LLM_API_KEY"),
-        model=env.get("OMOIDE_LLM_MODEL"),
-        timeout_s=_parse(env, "OMOIDE_LLM_TIMEOUT", float, defaults.timeout_s),
-        max_retries=int(_parse(env, "OMOIDE_LLM_MAX_RETRIES", int, defaults.max_retries)),
-    )
-    _check_values(cfg)
-    return cfg
-
-
-def _parse(
-    env: Mapping[str, str], name: str, cast: type[int] | type[float], default: float
-) -> float:
-    if name not in env:
-        return default
-    try:
-        value = cast(env[name])
-    except ValueError:
-        kind = "a whole number" if cast is int else "a number of seconds"
-        raise InvalidInput(f"{name} must be {kind}, not {env[name]!r}", field=name) from None
-    if not math.isfinite(value):
-        raise InvalidInput(f"{name} must be a finite number, not {env[name]!r}", field=name)
-    return value
-
-
-def _check_values(cfg: LLMConfig) -> None:
+def check_llm_config(cfg: LLMConfig) -> None:
+    """Each value on its own (provider, timeout, retries, URL); InvalidInput names the variable."""
     if cfg.provider not in PROVIDERS:
         raise _invalid(
             "OMOIDE_LLM_PROVIDER", f"must be one of {', '.join(PROVIDERS)}, not {cfg.provider!r}"

@@ -3,7 +3,7 @@
 Adapters (``openai.py``, ``anthropic.py``) translate every transport failure into
 :class:`~omoide.errors.UpstreamUnavailable` at their edge; a model that answers but not in the
 shape we asked for raises :class:`LLMOutputError`. Nothing here reads the environment: the
-caller passes it in (``llm_config_from_env``) so tests use plain dicts.
+configuration is a typed field of :class:`omoide.config.Settings` (``Settings.llm``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from omoide.engine.classify import Candidate, Classifier, Relation, Verdict
-from omoide.engine.classify_text import detect_lang
+from omoide.engine.lang import Lang, detect_lang
 from omoide.errors import UpstreamUnavailable
 from omoide.llm.base import LLM, LLMOutputError, Message, complete_json
 
@@ -105,7 +105,7 @@ class LLMClassifier:
             answer = complete_json(
                 self._llm,
                 [Message("user", _prompt(new, candidates, prompt_lang))],
-                system=SYSTEM_JA if prompt_lang == "ja" else SYSTEM_EN,
+                system=SYSTEM_JA if prompt_lang == Lang.JA else SYSTEM_EN,
                 max_tokens=min(4096, 200 + 120 * len(candidates)),
             )
             return _verdicts(answer, candidates, source=self._llm.name)
@@ -113,12 +113,12 @@ class LLMClassifier:
             logger.warning("LLM classification failed, using the offline classifier: %s", exc)
             return self._fallback.classify(new, candidates, lang=lang)
 
-    def _prompt_lang(self, new: str, lang: str) -> str:
+    def _prompt_lang(self, new: str, lang: str) -> Lang:
         """The call's language, else the constructor's, else the new memory's script."""
         chosen = lang if lang != "auto" else self._lang
         if chosen == "auto":
             chosen = detect_lang(new)
-        return "ja" if chosen == "ja" else "en"
+        return Lang.JA if chosen == Lang.JA else Lang.EN
 
 
 def _prompt(new: str, candidates: list[Candidate], lang: str) -> str:

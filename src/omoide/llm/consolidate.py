@@ -1,6 +1,6 @@
 """Episode consolidation by an LLM: one JSON call turns a closed episode into notes.
 
-Implements the engine's :class:`~omoide.engine.consolidate_types.Consolidator` port with the
+Implements the engine's :class:`~omoide.engine.consolidate.Consolidator` port with the
 same result as the offline extractor. The prompt lists the episode's events by id and asks for
 standalone third-person notes (fact / preference / profile) that cite their source events, plus
 profile updates from the user's explicit self-identification. The answer is checked: a source
@@ -19,15 +19,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
-from omoide.engine.consolidate import DEFAULT_NOTES_PER_TURN, OfflineConsolidator, note_budget
-from omoide.engine.consolidate_text import strip_speaker_labels
-from omoide.engine.consolidate_types import (
+from omoide.engine.consolidate import (
+    DEFAULT_NOTES_PER_TURN,
     Consolidation,
     Consolidator,
     EventText,
     NoteDraft,
     NoteKind,
+    OfflineConsolidator,
     ProfileUpdate,
+    note_budget,
+    strip_speaker_labels,
 )
 from omoide.errors import UpstreamUnavailable
 from omoide.llm.base import LLM, LLMOutputError, Message, complete_json

@@ -1,5 +1,8 @@
 """Episode segmentation judged by an LLM: one call per adjacent turn pair (spec §Episode).
 
+Implements the engine's :class:`~omoide.engine.segment.Segmenter` port; the composition root
+hands it to the session service for personas whose ``segmenter`` setting asks for it.
+
 For each pair the model sees a few turns before it and the new turn, and answers
 ``{"topic_shift": bool, "surprise": 0..1}``. The engine's :func:`segment_judged` then applies
 the same rules as the offline path (time gap, or topic shift, or surprise > threshold; short

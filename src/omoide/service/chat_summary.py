@@ -38,7 +38,7 @@ from omoide.engine.compact import (
     tools_tokens,
 )
 from omoide.engine.compact_summary import offline_summary
-from omoide.engine.text import is_japanese
+from omoide.engine.lang import is_japanese
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 from omoide.errors import OmoideError
 from omoide.llm.base import LLM, Message

@@ -2,13 +2,13 @@
 
 Implements the engine's ``Classifier`` port at the service boundary, because the judge needs
 cosines from the configured embedder and the engine may not embed: this class embeds both
-memories and each pair's differing parts (``engine.classify_features.differing_parts``) in one
+memories and each pair's differing parts (``engine.classify.features.differing_parts``) in one
 batch, measures the cosines, and hands plain numbers to the pure
-``engine.classify_judge.judge``. (The whole-pair cosine is measured here too rather than read
+``engine.classify.judge``. (The whole-pair cosine is measured here too rather than read
 from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.) An
 embedder with no trained judge gets the rules alone (``OfflineClassifier``).
 
-The trained weights ship as ``engine/classify_judge.json`` (written by
+The trained weights ship as ``engine/classify/judge.json`` (written by
 ``bench/train_classifier.py``), one model per embedder model id.
 """
 
@@ -22,10 +22,17 @@ from importlib import resources
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.classify import Candidate, Classifier, Verdict
-from omoide.engine.classify_features import PairText, Similarities, read_pair
-from omoide.engine.classify_judge import JudgeModel, judge
-from omoide.engine.classify_offline import OfflineClassifier
+from omoide.engine.classify import (
+    Candidate,
+    Classifier,
+    JudgeModel,
+    OfflineClassifier,
+    PairText,
+    Similarities,
+    Verdict,
+    judge,
+    read_pair,
+)
 
 __all__ = [
     "JUDGE_FILE", "LearnedClassifier", "load_judge_models", "measure", "offline_classifier_for",
@@ -33,13 +40,13 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-JUDGE_FILE = "classify_judge.json"
+JUDGE_FILE = "judge.json"
 
 
 @cache
 def load_judge_models() -> dict[str, JudgeModel]:
     """The packaged judges by embedder model id (empty when the file is absent)."""
-    path = resources.files("omoide.engine").joinpath(JUDGE_FILE)
+    path = resources.files("omoide.engine.classify").joinpath(JUDGE_FILE)
     if not path.is_file():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -9,7 +9,8 @@ classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance 
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``).
 A closed memory that held more than the fact that changed ("lives in Tokyo with her two
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
-(``engine.classify_compound``) with ``source = evolution``, ``source_ref`` = the closed key and
+(``engine.classify.split_compound``)
+with ``source = evolution``, ``source_ref`` = the closed key and
 ``metadata.remainder_of``, so nothing true is lost (issue 9).
 Everything is applied in one transaction guarded by ``evolved_at`` — exactly once in effect.
 """
@@ -24,8 +25,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.classify import Candidate, Classifier, Relation
-from omoide.engine.classify_compound import remainder, split_compound
+from omoide.engine.classify import Candidate, Classifier, Relation, remainder, split_compound
 from omoide.model import Memory, NewMemory
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store

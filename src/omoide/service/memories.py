@@ -14,8 +14,8 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
+from omoide.engine.classify import find_value_change
 from omoide.engine.fsrs import elapsed_days, initial_stability, strength
-from omoide.engine.value_change import find_value_change
 from omoide.errors import InvalidInput
 from omoide.model import (
     UNSET,

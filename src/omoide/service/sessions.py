@@ -27,8 +27,8 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
-from omoide.engine.consolidate_types import Consolidator, EventText
-from omoide.engine.segment import SegmentParams, Turn, segment_offline
+from omoide.engine.consolidate import Consolidator, EventText
+from omoide.engine.segment import OfflineSegmenter, Segmenter, SegmentParams, Turn
 from omoide.errors import InvalidInput
 from omoide.model import (
     Episode,
@@ -84,7 +84,8 @@ class SessionService:
                  settings: SettingsService, memories: MemoryService,
                  consolidator_for: Callable[[Any], Consolidator],
                  update_user_state: Callable[[str, dict[str, str]], Any] | None = None,
-                 on_enqueue: Callable[[], None] | None = None) -> None:
+                 on_enqueue: Callable[[], None] | None = None,
+                 segmenter_for: Callable[[Any], Segmenter] | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -93,6 +94,8 @@ class SessionService:
         self.consolidator_for = consolidator_for
         self.update_user_state = update_user_state
         self.on_enqueue = on_enqueue
+        offline = OfflineSegmenter()
+        self.segmenter_for = segmenter_for or (lambda cfg: offline)
 
     # -- recording -----------------------------------------------------------------------
 
@@ -252,7 +255,7 @@ class SessionService:
                                min_turns=cfg.min_segment_turns)
         turns = [Turn(index=e.seq, speaker=e.speaker, text=e.content, timestamp=e.timestamp)
                  for e in events]
-        segments = segment_offline(turns, vectors, params=params, final=final)
+        segments = self.segmenter_for(cfg).segment(turns, vectors, params=params, final=final)
         closed = segments if final else segments[:-1]
         if not closed:
             return []

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from omoide.engine.text import has_cjk
+from omoide.engine.lang import has_cjk
 
 __all__ = ["LANGUAGES", "VectorIndex", "language_of"]
 

@@ -10,7 +10,7 @@ import pytest
 from llm_fakes import Reply, anthropic_answer, api_error, openai_answer, text_block
 
 from omoide.engine.classify import Candidate, Relation, Verdict
-from omoide.engine.classify_text import detect_lang
+from omoide.engine.lang import detect_lang
 from omoide.llm.classify import SYSTEM_EN, SYSTEM_JA, LLMClassifier
 
 CANDIDATES = [

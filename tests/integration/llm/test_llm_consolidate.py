@@ -11,13 +11,7 @@ from typing import Any
 import pytest
 from llm_fakes import Reply, openai_answer
 
-from omoide.engine.consolidate import (
-    Consolidation,
-    EventText,
-    NoteDraft,
-    NoteKind,
-    ProfileUpdate,
-)
+from omoide.engine.consolidate import Consolidation, EventText, NoteDraft, NoteKind, ProfileUpdate
 from omoide.llm.consolidate import LLMConsolidator
 
 SAID = datetime(2024, 4, 10, 20, 0)

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omoide.engine.chat_prompt import Recalled, assemble_chat_prompt
-from omoide.engine.context import BlockText, Lang
+from omoide.engine.context import BlockText
+from omoide.engine.lang import Lang
 from omoide.engine.tokens import estimate_tokens
 
 WHEN = datetime(2026, 3, 1, tzinfo=UTC)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify_compound import remainder, split_compound
+from omoide.engine.classify import remainder, split_compound
 
 
 @pytest.mark.parametrize(("old", "new", "kept"), [

@@ -8,17 +8,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.embed.hashing import HashEmbedder
-from omoide.engine.classify import Candidate, Relation
-from omoide.engine.classify_features import (
+from omoide.engine.classify import (
+    Candidate,
+    JudgeModel,
+    OfflineClassifier,
+    Relation,
+    decide_relation,
+    judge,
+    pair_vector,
+)
+from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
     TEXT_FEATURES,
     Similarities,
     differing_parts,
     read_pair,
 )
-from omoide.engine.classify_judge import JudgeModel, decide, judge, pair_vector
-from omoide.engine.classify_offline import OfflineClassifier
-from omoide.engine.classify_text import parse
+from omoide.engine.classify.text import parse
 from omoide.service.classify_judge import load_judge_models, offline_classifier_for
 
 CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
@@ -58,7 +64,7 @@ def test_read_pair_gives_one_value_per_text_feature_and_the_rules_verdict() -> N
        st.floats(0.3, 0.99))
 def test_contradictory_only_at_or_above_the_threshold(raw: list[float], threshold: float) -> None:
     probs = np.asarray(raw) / sum(raw)
-    relation, confidence = decide(probs, CLASSES, threshold)
+    relation, confidence = decide_relation(probs, CLASSES, threshold)
     assert (relation is Relation.CONTRADICTORY) == (probs[2] >= threshold)
     assert 0.0 <= confidence <= 1.0
     if relation is not Relation.CONTRADICTORY:

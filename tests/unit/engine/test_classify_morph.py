@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify_morph import en_lemma
+from omoide.engine.classify.morph import en_lemma
 
 
 @pytest.mark.parametrize(

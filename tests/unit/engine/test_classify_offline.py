@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from omoide.engine.classify import Candidate, Relation, Verdict
-from omoide.engine.classify_offline import OfflineClassifier, classify_pair
+from omoide.engine.classify import Candidate, OfflineClassifier, Relation, Verdict, classify_pair
 
 CON, EXT, IND = Relation.CONTRADICTORY, Relation.EXTENDABLE, Relation.INDEPENDENT
 REPO = Path(__file__).resolve().parents[3]

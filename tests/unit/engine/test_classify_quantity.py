@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.classify_quantity import Bound, Quantity, changed_units, find_quantities
+from omoide.engine.classify.quantity import Bound, Quantity, changed_units, find_quantities
 
 
 @pytest.mark.parametrize(

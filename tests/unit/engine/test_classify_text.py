@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify_text import USER, detect_lang, parse
+from omoide.engine.classify.text import USER, parse
+from omoide.engine.lang import detect_lang
 
 
 @pytest.mark.parametrize(

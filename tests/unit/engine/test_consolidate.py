@@ -15,8 +15,8 @@ from omoide.engine.consolidate import (
     ProfileUpdate,
     consolidate_offline,
 )
-from omoide.engine.consolidate_rewrite import resolve_relative_dates, to_third_person
-from omoide.engine.consolidate_text import split_sentences
+from omoide.engine.consolidate.rewrite import resolve_relative_dates, to_third_person
+from omoide.engine.consolidate.text import split_sentences
 
 SAID = datetime(2023, 5, 8, 13, 56)
 

@@ -6,13 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omoide.embed.hashing import HashEmbedder
-from omoide.engine.segment import (
-    BoundaryReason,
-    Segment,
-    SegmentParams,
-    Turn,
-    segment_offline,
-)
+from omoide.engine.segment import BoundaryReason, Segment, SegmentParams, Turn, segment_offline
 from omoide.errors import InvalidInput
 
 T0 = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from omoide.engine.segment_signals import (
+from omoide.engine.segment.signals import (
     block_dissimilarity,
     closing_cue,
     depth_scores,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.value_change import ChangeKind, find_value_change, read_statement
+from omoide.engine.classify.value_change import ChangeKind, find_value_change, read_statement
 
 
 @pytest.mark.parametrize(("old", "new"), [

@@ -5,8 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from omoide.config import Settings, llm_config_from_env
 from omoide.errors import InvalidInput
-from omoide.llm import LLM, LLMConfig, Message, llm_config_from_env, make_llm
+from omoide.llm import LLM, LLMConfig, Message, make_llm
 
 
 def test_llm_config_from_env_defaults_to_no_llm():
@@ -49,6 +50,22 @@ def test_llm_config_from_env_fills_the_provider_default_base_url(provider, url):
     cfg = llm_config_from_env({"OMOIDE_LLM_PROVIDER": provider, "OMOIDE_LLM_BASE_URL": ""})
 
     assert cfg.base_url == url
+
+
+def test_settings_carry_the_llm_config_as_a_typed_field():
+    settings = Settings.from_env({"OMOIDE_LLM_PROVIDER": "anthropic", "OMOIDE_LLM_MODEL": "m",
+                                  "OMOIDE_LLM_TIMEOUT": "7"})
+
+    assert settings.llm == LLMConfig(provider="anthropic", base_url="https://api.anthropic.com",
+                                     model="m", timeout_s=7.0)
+    assert Settings.from_env({}).llm == LLMConfig()
+
+
+def test_settings_refuse_a_bad_llm_variable_at_start_up():
+    with pytest.raises(InvalidInput) as caught:
+        Settings.from_env({"OMOIDE_LLM_MAX_RETRIES": "many"})
+
+    assert "OMOIDE_LLM_MAX_RETRIES" in str(caught.value)
 
 
 def test_llm_config_repr_hides_the_api_key():

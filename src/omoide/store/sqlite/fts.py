@@ -2,7 +2,7 @@
 
 Each indexed table gets two FTS5 tables keyed by the base table's INTEGER PRIMARY KEY:
 ``{name}_fts`` (``unicode61`` with porter stemming) and ``{name}_fts_tri`` (``trigram``), because
-Japanese has no spaces. A query is split by script (``omoide.engine.text``) into terms that each
+Japanese has no spaces. A query is split by script (``omoide.engine.lang``) into terms that each
 go where they can be answered:
 
 - Latin words minus stopwords → ``{name}_fts``. Its text has a space at every script change, so
@@ -32,7 +32,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from omoide.engine.text import Script, char_ngrams, normalise, query_terms, script_runs
+from omoide.engine.lang import Script, char_ngrams, normalise, query_terms, script_runs
 from omoide.model import KeywordHit
 
 __all__ = ["DEFAULT_TUNING", "FtsIndex", "FtsTuning", "KeywordHit", "quote_fts"]

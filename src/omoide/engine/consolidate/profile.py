@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.consolidate_text import word_set
+from omoide.engine.lang import word_set
 
 __all__ = ["ADDRESS", "NAME", "NICKNAME", "describe_profile", "find_profile_statements"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from omoide.engine.classify_lexicon import EN_IRREGULAR
+from omoide.engine.classify.lexicon import EN_IRREGULAR
 
 __all__ = ["en_lemma"]
 

@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from omoide.engine import classify_lexicon as lex
-from omoide.engine.classify_morph import en_lemma
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["Bound", "Quantity", "changed_units", "find_quantities", "strip_quantities"]
 
@@ -95,9 +96,9 @@ _EN_AGE = re.compile(
 )
 _EN_AT_LEAST = ("more than", "over", "at least", "above", "upwards of")
 _EN_AT_MOST = ("less than", "under", "fewer than", "up to", "at most", "below")
-_EN_RISE_VERBS = lex.words("went go goes gone moved move rose risen climbed jumped shot came")
+_EN_RISE_VERBS = word_set("went go goes gone moved move rose risen climbed jumped shot came")
 _EN_ABOUT = ("about", "around", "roughly", "approximately", "nearly", "almost", "some")
-_MONTHS = lex.words(
+_MONTHS = word_set(
     "january february march april may june july august september october november december"
 )
 
@@ -161,7 +162,7 @@ def _is_date(tokens: list[str], i: int, tok: str, value: float) -> bool:
 
 def _en_unit(tokens: list[str], i: int) -> str | None:
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if not nxt or nxt in lex.EN_STOPWORDS or _en_number(nxt) is not None:
+    if not nxt or nxt in FACT_TOPIC_STOPWORDS or _en_number(nxt) is not None:
         return None
     unit = en_lemma(nxt)
     return lex.UNIT_SYNONYMS.get(unit, unit)

@@ -1,29 +1,17 @@
-"""Text primitives for offline consolidation: sentences, words, language (pure).
+"""Text primitives for offline consolidation: sentences and speaker labels (pure).
 
-Shared by the scoring, rewriting and profile rules of :mod:`omoide.engine.consolidate`. Only
-splitting and tokenising live here; nothing here decides what is worth remembering.
+Shared by the scoring, rewriting and profile rules of consolidation. Only splitting lives here
+(words come from :mod:`omoide.engine.lang`); nothing here decides what is worth remembering.
 """
 
 from __future__ import annotations
 
 import re
 
-from omoide.engine.text import EN_STOPWORDS, is_japanese
-
 __all__ = [
-    "STOPWORDS",
-    "content_words",
-    "is_japanese",
     "split_sentences",
     "strip_speaker_labels",
-    "word_set",
-    "words",
 ]
-
-
-def word_set(text: str) -> frozenset[str]:
-    """A lexicon written as whitespace-separated words."""
-    return frozenset(text.split())
 
 
 # A terminator ends an English sentence only before whitespace or the end ("3.5", "e.g.x" stay
@@ -37,15 +25,6 @@ _SPEAKER_LABEL = re.compile(
 )
 _ABBREVIATIONS = frozenset(
     {"mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.", "etc.", "jr.", "sr.", "prof."}
-)
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,:/]\d+)*|[\u3040-\u30ff\u3400-\u9fff]+")
-
-# The search stopwords plus the contractions and fillers of chat ("that's", "yeah").
-STOPWORDS = EN_STOPWORDS | word_set(
-    """
-    i'm i've i'd i'll it's that's you're you've we're we've they're don't didn't doesn't can't
-    isn't wasn't aren't won't let's there's what's here's ok okay oh yeah yes really
-    """
 )
 
 
@@ -85,18 +64,3 @@ def _split_plain(text: str) -> list[str]:
 def _ends_with_abbreviation(piece: str) -> bool:
     last = piece.rsplit(maxsplit=1)[-1].lower()
     return last in _ABBREVIATIONS
-
-
-def words(text: str) -> list[str]:
-    """Word tokens as written (case kept); a run of Japanese script is one token."""
-    return [w.replace("’", "'") for w in _WORD.findall(text)]
-
-
-def content_words(text: str) -> list[str]:
-    """Lower-cased tokens that are not stopwords and longer than one letter."""
-    out = []
-    for word in words(text):
-        low = word.lower()
-        if low not in STOPWORDS and (len(low) > 1 or low.isdigit()):
-            out.append(low)
-    return out

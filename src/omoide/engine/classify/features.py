@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from omoide.engine import classify_lexicon as lex
-from omoide.engine import classify_signals as sig
-from omoide.engine.classify import Relation
-from omoide.engine.classify_morph import en_lemma
-from omoide.engine.classify_offline import SIGNAL_NAMES, decide
-from omoide.engine.classify_quantity import changed_units
-from omoide.engine.classify_text import USER, Sentence, cue, parse
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify import signals as sig
+from omoide.engine.classify.base import Relation
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.offline import SIGNAL_NAMES, decide
+from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.text import USER, Sentence, cue, parse
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
     "EMBEDDING_FEATURES",
@@ -194,7 +195,7 @@ def _en_rest(this: Sentence, other: Sentence) -> str:
     kept = []
     for word in _EN_WORD.findall(this.text):
         bare = word.lower().removesuffix("'s")
-        if bare in lex.EN_STOPWORDS or bare == "user":
+        if bare in FACT_TOPIC_STOPWORDS or bare == "user":
             continue
         lemma = en_lemma(bare)
         if lemma in other.words or bare in other.words:

@@ -4,17 +4,17 @@ Spec §"Episode + Note 2-tier Memory": each closed episode yields K_fact, K_pref
 notes with provenance. Offline, without an LLM:
 
 1. split every turn into sentences (English ``.!?``, Japanese ``。！？``; a ``Name:`` label at
-   a line start is dropped) and score each one (:mod:`omoide.engine.consolidate_rules`);
+   a line start is dropped) and score each one (:mod:`omoide.engine.consolidate.rules`);
    questions, greetings, thanks and praise score 0. A shared image's caption is one more piece;
    the persona's own turns (role ``assistant``) never become notes: what the persona said is
    not a fact about the user. It can inform one: a user's short answer to the persona's
-   question becomes a note quoting both (:mod:`omoide.engine.consolidate_answers`);
+   question becomes a note quoting both (:mod:`omoide.engine.consolidate.answers`);
 2. a turn with at least one sentence over ``min_sentence_score`` is a candidate note made of
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
 3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns (and always
    fewer notes than turns), so a note summarises instead of copying the episode;
-4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate_rewrite`):
+4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
    first person → the speaker's name, relative dates followed by the date they mean, and when
    the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
    name the speaker says who said it in the same brackets (" (Ken, 8 May 2023)"); in Japanese,
@@ -32,39 +32,33 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from omoide.engine.consolidate_answers import answer_note
-from omoide.engine.consolidate_profile import describe_profile, find_profile_statements
-from omoide.engine.consolidate_rewrite import (
+from omoide.engine.consolidate.answers import answer_note
+from omoide.engine.consolidate.profile import describe_profile, find_profile_statements
+from omoide.engine.consolidate.rewrite import (
     resolve_relative_dates,
     said_on,
     to_third_person,
 )
-from omoide.engine.consolidate_rules import (
+from omoide.engine.consolidate.rules import (
     Cue,
     SentenceScore,
     main_cue,
     score_sentence,
     score_turn,
 )
-from omoide.engine.consolidate_text import is_japanese, split_sentences
-from omoide.engine.consolidate_types import (
+from omoide.engine.consolidate.text import split_sentences
+from omoide.engine.consolidate.types import (
     Consolidation,
-    Consolidator,
     EventText,
     NoteDraft,
     NoteKind,
     ProfileUpdate,
 )
+from omoide.engine.lang import is_japanese
 
 __all__ = [
     "DEFAULT_NOTES_PER_TURN",
-    "Consolidation",
-    "Consolidator",
-    "EventText",
-    "NoteDraft",
-    "NoteKind",
     "OfflineConsolidator",
-    "ProfileUpdate",
     "consolidate_offline",
     "note_budget",
 ]

@@ -10,10 +10,11 @@ a wrong guess in the question ("You live in Chicago, right?" — "No.") stays a 
 
 from __future__ import annotations
 
-from omoide.engine.consolidate_rewrite import said_on
-from omoide.engine.consolidate_rules import is_question, strip_interjections
-from omoide.engine.consolidate_text import content_words, is_japanese, split_sentences
-from omoide.engine.consolidate_types import EventText, NoteDraft, NoteKind
+from omoide.engine.consolidate.rewrite import said_on
+from omoide.engine.consolidate.rules import is_question, strip_interjections
+from omoide.engine.consolidate.text import split_sentences
+from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind
+from omoide.engine.lang import is_japanese, note_content_words
 
 __all__ = ["answer_note"]
 
@@ -56,5 +57,5 @@ def _carries_an_answer(text: str, participants: frozenset[str]) -> bool:
     """A yes or no, or some content once greetings and thanks are gone ("Thanks!" is not)."""
     rest = strip_interjections(text, participants)
     lowered = {w.strip(".,!?。、！？").lower() for w in text.replace("、", " ").split()}
-    return bool(lowered & _YES_NO) or bool(content_words(rest)) or (
+    return bool(lowered & _YES_NO) or bool(note_content_words(rest)) or (
         is_japanese(rest) and len(rest.strip("。、！？!? ")) >= 2)

@@ -8,6 +8,8 @@ Cue patterns are regular-expression sources keyed by language ("en", "ja").
 
 from __future__ import annotations
 
+from omoide.engine.lang import word_set
+
 __all__ = [
     "ADDITIVE",
     "CHANGE",
@@ -21,7 +23,6 @@ __all__ = [
     "EN_PAST_IRREGULAR",
     "EN_PAST_STATE_VERBS",
     "EN_PERSONS",
-    "EN_STOPWORDS",
     "EN_TIME_WORDS",
     "FAVORITE",
     "FAVORITE_VALUE",
@@ -44,13 +45,7 @@ __all__ = [
     "UNIT_SYNONYMS",
     "WEAK_CHANGE",
     "longest_first",
-    "words",
 ]
-
-
-def words(text: str) -> frozenset[str]:
-    """A word list written as one space-separated string."""
-    return frozenset(text.split())
 
 
 def longest_first(text: str) -> tuple[str, ...]:
@@ -60,7 +55,7 @@ def longest_first(text: str) -> tuple[str, ...]:
 
 # --- people ------------------------------------------------------------------------------
 
-EN_PERSONS = words(
+EN_PERSONS = word_set(
     "mother mom mum father dad parent brother sister sibling son daughter child kid baby wife "
     "husband spouse partner boyfriend girlfriend fiance fiancee grandmother grandma grandfather "
     "grandpa grandparent aunt uncle cousin niece nephew friend neighbor neighbour roommate "
@@ -82,11 +77,11 @@ JA_PERSONS = longest_first(
 # --- English morphology -------------------------------------------------------------------
 
 EN_IRREGULAR = {
-    **dict.fromkeys(words("is are am was were been being 's"), "be"),
-    **dict.fromkeys(words("has had having"), "have"),
-    **dict.fromkeys(words("does did done"), "do"),
-    **dict.fromkeys(words("went gone goes"), "go"),
-    **dict.fromkeys(words("kids children"), "child"),
+    **dict.fromkeys(word_set("is are am was were been being 's"), "be"),
+    **dict.fromkeys(word_set("has had having"), "have"),
+    **dict.fromkeys(word_set("does did done"), "do"),
+    **dict.fromkeys(word_set("went gone goes"), "go"),
+    **dict.fromkeys(word_set("kids children"), "child"),
     "favourite": "favorite",
     "ran": "run", "saw": "see", "seen": "see", "took": "take", "taken": "take", "got": "get",
     "gotten": "get", "made": "make", "bought": "buy", "drove": "drive", "driven": "drive",
@@ -103,7 +98,7 @@ EN_IRREGULAR = {
     "quit": "quit", "news": "news", "bus": "bus", "glasses": "glass",
 }
 
-EN_PAST_IRREGULAR = words(
+EN_PAST_IRREGULAR = word_set(
     "ran saw took got made bought drove grew left began taught told said thought felt met sold "
     "won lost wrote ate drank came became gave kept slept spent paid heard held found built "
     "brought caught fell flew forgot broke chose swam sang rode wore went"
@@ -122,30 +117,19 @@ EN_ORDINALS = {
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
 }
 
-EN_STOPWORDS = words(
-    "a an the and or but so because if then than that this these those there here it its i me my "
-    "mine we our you your she her hers he him his they them their theirs user user's be have do "
-    "will would can could should may might must shall not no nor to of in on at for from by with "
-    "about into onto over under after before during since until up down out off as also too very "
-    "really just still even only mostly especially particularly lot lots much many some any all "
-    "each every both either who whom whose which what when where why how own same other another "
-    "such more most less least again ever never always often usually sometimes lately recently "
-    "now longer currently already yet well back around one ones thing things way s"
-)
-
 # Verbs so common that sharing them says nothing about sharing a topic.
-EN_GENERIC_VERBS = words(
+EN_GENERIC_VERBS = word_set(
     "be have do get go make take say tell want like love enjoy plan start stop keep give put come "
     "use try seem become turn let need know think feel"
 )
 
-EN_TIME_WORDS = words(
+EN_TIME_WORDS = word_set(
     "today yesterday tomorrow week month year day ago last next weekend weekday time times "
     "tonight recent"
 )
 
 # Past-tense verbs whose result is a present state ("adopted a cat", "asked Haru to …").
-EN_PAST_STATE_VERBS = words(
+EN_PAST_STATE_VERBS = word_set(
     "asked told decided said agreed promised requested started began adopted bought got joined "
     "married moved switched became quit stopped retired graduated raised increased changed "
     "cancelled canceled postponed celebrated turned"
@@ -168,7 +152,7 @@ JA_TIME_WORDS = longest_first(
 )
 
 # Kanji verb stems too common to show two memories share a topic (通う, 行く, 持つ …).
-JA_GENERIC_STEMS = words(
+JA_GENERIC_STEMS = word_set(
     "通 行 持 使 見 言 思 食 飲 作 出 来 入 取 受 聞 話 書 読 好 大好 得意 苦手"
 )
 

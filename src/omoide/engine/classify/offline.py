@@ -1,7 +1,7 @@
 """Offline 3-op classifier: rules over English and Japanese cues, no model, no network (pure).
 
 The default engine when no LLM is configured. Each pair goes through an ordered list of
-signals (``classify_signals``): first the ones that show the two memories are about
+signals (``signals``): first the ones that show the two memories are about
 different people or different things (INDEPENDENT), then the cues of a change
 (CONTRADICTORY), then the ones that show added detail (EXTENDABLE); nothing firing means
 INDEPENDENT. A wrong CONTRADICTORY closes a memory that is still true, so every
@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from omoide.engine import classify_change as change
-from omoide.engine import classify_signals as sig
-from omoide.engine.classify import Candidate, Relation, Verdict
-from omoide.engine.classify_text import Sentence, parse
+from omoide.engine.classify import change as change
+from omoide.engine.classify import signals as sig
+from omoide.engine.classify.base import Candidate, Relation, Verdict
+from omoide.engine.classify.text import Sentence, parse
 
 __all__ = ["SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
 
@@ -77,7 +77,7 @@ def _name(signal: Signal) -> str:
 
 
 # Every signal by name, in decision order, then the fall-through; the learned judge
-# (``classify_features``) one-hot encodes which one decided.
+# (``features``) one-hot encodes which one decided.
 SIGNAL_NAMES: tuple[str, ...] = (
     *(_name(s) for s in _SUBJECT + _CONTRADICTION + _BEFORE_DETAIL + _DETAIL),
     "unrelated",

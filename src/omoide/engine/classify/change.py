@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine import classify_lexicon as lex
-from omoide.engine.classify import Relation
-from omoide.engine.classify_morph import en_lemma
-from omoide.engine.classify_quantity import changed_units
-from omoide.engine.classify_signals import (
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.base import Relation
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.signals import (
     Finding,
     anchors,
     coverage,
@@ -24,7 +24,8 @@ from omoide.engine.classify_signals import (
     lost_units,
     sibling_swap,
 )
-from omoide.engine.classify_text import Sentence, cue
+from omoide.engine.classify.text import Sentence, cue
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
     "completed",
@@ -174,7 +175,7 @@ def _value_units(value: str, sentence: Sentence) -> list[str]:
     """Topic units of a phrase ("sushi", 「ラーメン」) in the sentence's language."""
     if sentence.lang == "en":
         words = re.findall(r"[a-z]+", value)
-        return [en_lemma(w) for w in words if w not in lex.EN_STOPWORDS]
+        return [en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS]
     return [u for u in sentence.content if u in value]
 
 

@@ -31,7 +31,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from omoide.engine.segment_signals import (
+from omoide.engine.segment.signals import (
     block_dissimilarity,
     closing_cue,
     depth_scores,

@@ -3,7 +3,7 @@
 A closed episode arrives as :class:`EventText` turns; a consolidator returns a
 :class:`Consolidation`: notes (K_fact, K_pref, K_profile in the spec's words) that each cite the
 exact events they came from, and profile updates from the user's explicit self-identification.
-Nothing here does work; see :mod:`omoide.engine.consolidate` and ``omoide.llm.consolidate``.
+Nothing here does work; see :mod:`omoide.engine.consolidate.offline` and ``omoide.llm.consolidate``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Text signals for offline episode segmentation (pure; helpers of ``engine/segment.py``).
+"""Text signals for offline episode segmentation (pure; helpers of ``boundaries``).
 
 Three kinds of evidence that a new episode starts before a turn, each computed from the turns
 alone, with no embedder, model or clock:
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from omoide.engine.text import cjk_terms, english_words
+from omoide.engine.lang import CONVERSATION_FILLER, cjk_terms, english_words
 
 __all__ = [
     "block_dissimilarity",
@@ -89,16 +89,6 @@ _CLOSING = tuple(
 _REUNION_WEIGHT = 0.6
 _SALUTATION_WEIGHT = 0.3
 _CLOSING_WEIGHT = 0.5
-
-# Chat filler that EN_STOPWORDS (built for search) keeps but that never names a topic.
-_FILLER_WORDS = """
-    really great good awesome cool wow yeah yes thanks thank glad sure oh okay ok hey hi hello
-    lot lots things thing something anything stuff feel feeling think know like love get got
-    going go make made much many one way time day today well totally definitely amazing nice
-    happy proud hear sounds sound looks look keep always never even still back new let see
-    bye talk soon pretty kind super tough hard want need
-"""
-_FILLER = frozenset(_FILLER_WORDS.split())
 
 
 def opening_cue(text: str) -> float:
@@ -172,7 +162,7 @@ def topic_terms(texts: Sequence[str], *, exclude: frozenset[str]) -> list[str]:
     words to skip (speaker names, which every segment mentions)."""
     text = " ".join(texts)
     words = [w for w in english_words(text) if len(w) > 2 and not w.isdigit()]
-    words = [w for w in words if w not in _FILLER and w not in exclude]
+    words = [w for w in words if w not in CONVERSATION_FILLER and w not in exclude]
     return words + [t for t in cjk_terms(text) if len(t) > 1 and t not in exclude]
 
 

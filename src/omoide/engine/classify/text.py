@@ -14,11 +14,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from omoide.engine import classify_lexicon as lex
-from omoide.engine.classify_morph import en_lemma
-from omoide.engine.classify_quantity import Quantity, find_quantities, strip_quantities
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.quantity import Quantity, find_quantities, strip_quantities
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Lang, detect_lang, word_set
 
-__all__ = ["USER", "Sentence", "cue", "detect_lang", "parse"]
+__all__ = ["USER", "Sentence", "cue", "parse"]
 
 USER = "user"
 
@@ -38,18 +39,18 @@ _JA_OWNER = re.compile(
     r"|(?P<user>ユーザー|わたし|私|僕|自分)(?:は|が|も|には|って|、)"
     r"|(?:^|、)(?P<name>[\u30a1-\u30ff]{2,})(?:は|が|も)"
 )
-_EN_SKIP_BEFORE_PERSON = lex.words(
+_EN_SKIP_BEFORE_PERSON = word_set(
     "best close old childhood little big twin step former late new current"
 )
-_EN_BEFORE_VERB = lex.words("to will would can could does do did not user i she he they we you")
-_EN_AGE_QUALIFIER = lex.words("younger older elder big little")
-_EN_NAME_VERBS = lex.words(
+_EN_BEFORE_VERB = word_set("to will would can could does do did not user i she he they we you")
+_EN_AGE_QUALIFIER = word_set("younger older elder big little")
+_EN_NAME_VERBS = word_set(
     "said says is was has had likes loves wants thinks told calls will can decided prefers asked "
     "feels 's"
 )
 _EN_PAST = re.compile(r"\b(?:was|were|had|did)\b")
 _EN_AUX_PAST = frozenset({"was", "were", "had", "did"})
-_EN_AUX_PRESENT = lex.words("is are am has have does do can will")
+_EN_AUX_PRESENT = word_set("is are am has have does do can will")
 _JA_PAST_END = re.compile(r"(?:た|だった|でした|ました|ていた|かった)[。.]?$")
 _JA_STATE_END = re.compile(r"(?:始めた|にした|言っていた|と言った|になった|ようになった)[。.]?$")
 
@@ -59,7 +60,7 @@ class Sentence:
     """The comparable features of one memory."""
 
     text: str  # NFKC-normalised; lower-case for English
-    lang: str  # "en" or "ja"
+    lang: Lang
     owner: str  # USER, a person word ("brother", "兄") or a name ("haru", "ハル")
     content: tuple[str, ...]  # topic units: English lemmas, Japanese bigrams / single kanji
     words: frozenset[str]  # every lemma (English) or every content unit (Japanese)
@@ -67,14 +68,6 @@ class Sentence:
     quantities: tuple[Quantity, ...]
     negative: bool  # negated or a negative preference ("doesn't like", "苦手")
     past_occasion: bool  # about a finished past event, so a newer fact cannot undo it
-
-
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
-
-
-def detect_lang(text: str) -> str:
-    """Japanese when the text holds any kana (half-width too) or kanji, else English."""
-    return "ja" if _JAPANESE.search(text) else "en"
 
 
 def cue(kind: dict[str, str], sentence: Sentence) -> bool:
@@ -85,8 +78,8 @@ def cue(kind: dict[str, str], sentence: Sentence) -> bool:
 def parse(text: str, lang: str = "auto") -> Sentence:
     """Features of one memory; ``lang`` is "en", "ja" or "auto" (detect from the script)."""
     norm = unicodedata.normalize("NFKC", text).strip()
-    lang = detect_lang(norm) if lang not in ("en", "ja") else lang
-    return _parse_ja(norm) if lang == "ja" else _parse_en(norm)
+    chosen = Lang(lang) if lang in (Lang.EN, Lang.JA) else detect_lang(norm)
+    return _parse_ja(norm) if chosen == Lang.JA else _parse_en(norm)
 
 
 # --- English ------------------------------------------------------------------------------
@@ -114,7 +107,7 @@ def _parse_en(norm: str) -> Sentence:
     )
     return Sentence(
         text=text,
-        lang="en",
+        lang=Lang.EN,
         owner=owner,
         content=content,
         words=frozenset(lemmas),
@@ -128,8 +121,8 @@ def _parse_en(norm: str) -> Sentence:
 def _is_en_content(token: str, lemma: str) -> bool:
     bare = token.removesuffix("'s")
     return (
-        bare not in lex.EN_STOPWORDS
-        and lemma not in lex.EN_STOPWORDS
+        bare not in FACT_TOPIC_STOPWORDS
+        and lemma not in FACT_TOPIC_STOPWORDS
         and bare not in lex.EN_TIME_WORDS
         and lemma not in lex.EN_TIME_WORDS
         and bare not in lex.EN_NUMBER_WORDS
@@ -186,7 +179,7 @@ def _en_owner(raw: str, tokens: list[str]) -> tuple[str, frozenset[str]]:
 def _is_name(raw_words: list[str], i: int) -> bool:
     word = raw_words[i]
     bare = word.removesuffix("'s").lower()
-    if not word[0].isupper() or bare in lex.EN_STOPWORDS or bare.endswith("ly"):
+    if not word[0].isupper() or bare in FACT_TOPIC_STOPWORDS or bare.endswith("ly"):
         return False
     following = raw_words[i + 1].lower() if i + 1 < len(raw_words) else ""
     return word.endswith("'s") or following in _EN_NAME_VERBS
@@ -259,7 +252,7 @@ def _parse_ja(norm: str) -> Sentence:
     content = tuple(dict.fromkeys(unit for c in compounds for unit in _ja_units(c)))
     return Sentence(
         text=norm,
-        lang="ja",
+        lang=Lang.JA,
         owner=owner,
         content=content,
         words=frozenset(content),

@@ -2,8 +2,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.text import (
-    EN_STOPWORDS,
+from omoide.engine.lang import (
+    SEARCH_STOPWORDS,
     QueryTerms,
     Run,
     Script,
@@ -158,7 +158,7 @@ def test_spaced_for_words_separates_latin_from_japanese() -> None:
 def test_english_words_are_lowercase_non_stopwords(text: str) -> None:
     for word in english_words(text):
         assert word == word.lower()
-        assert word not in EN_STOPWORDS
+        assert word not in SEARCH_STOPWORDS
         assert not has_cjk(word)
 
 

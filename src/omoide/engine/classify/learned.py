@@ -2,7 +2,7 @@
 
 Trained offline by ``bench/train_classifier.py`` on the pairs in ``bench/data``, one model per
 embedder (its cosines live on the embedder's own scale), and stored as plain arrays in
-``classify_judge.json``; the service loads the file and hands the :class:`JudgeModel` in.
+``judge.json``; the service loads the file and hands the :class:`JudgeModel` in.
 Inference is one standardisation and one 3×d matrix-vector product.
 
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from omoide.engine.classify import Relation
-from omoide.engine.classify_features import (
+from omoide.engine.classify.base import Relation
+from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
     TEXT_FEATURES,
     VECTOR_BLOCKS,
@@ -30,7 +30,7 @@ from omoide.engine.classify_features import (
     embedding_features,
 )
 
-__all__ = ["JudgeModel", "Judgement", "judge", "pair_vector"]
+__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector"]
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judge
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
                                             model.block_dim))
-    relation, confidence = decide(probs, model.classes, model.contradiction_threshold)
+    relation, confidence = decide_relation(probs, model.classes, model.contradiction_threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
 
@@ -140,8 +140,8 @@ def _only_a_number_changed(text: PairText) -> bool:
     return values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
 
 
-def decide(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float
-           ) -> tuple[Relation, float]:
+def decide_relation(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float
+                    ) -> tuple[Relation, float]:
     """CONTRADICTORY at or above ``threshold``, else the likelier of the other two classes."""
     p = dict(zip(classes, (float(v) for v in probs), strict=True))
     if p[Relation.CONTRADICTORY] >= threshold:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from omoide.engine.consolidate_text import word_set
+from omoide.engine.lang import word_set
 
 __all__ = ["format_day", "resolve_relative_dates", "said_on", "to_third_person"]
 

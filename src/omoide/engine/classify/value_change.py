@@ -37,8 +37,8 @@ from enum import StrEnum
 from itertools import pairwise
 from typing import Any
 
-from omoide.engine.text import EN_STOPWORDS, is_japanese, normalise
-from omoide.engine.value_numbers import blank_numbers, find_numbers, find_times
+from omoide.engine.classify.value_numbers import blank_numbers, find_numbers, find_times
+from omoide.engine.lang import SEARCH_STOPWORDS, Lang, detect_lang, normalise
 
 __all__ = ["ChangeKind", "Statement", "ValueChange", "find_value_change", "read_statement"]
 
@@ -72,7 +72,7 @@ class Statement:
     """The values of one statement, notation removed."""
 
     text: str  # normalised (NFKC)
-    lang: str  # "en" or "ja"
+    lang: Lang
     numbers: tuple[float, ...]  # ascending, repeats kept
     times: frozenset[str]
     negative: bool
@@ -185,7 +185,7 @@ def _people(text: str, lang: str) -> tuple[frozenset[str], str]:
 _SELF = {"en": frozenset({"i", "me", "user", "users"}),
          "ja": re.compile(r"ユーザー|ユーザ|私|僕|俺|自分|わたし")}
 # Sentence-initial words that are capitalised only because they start the sentence.
-_OPENERS = EN_STOPWORDS | {
+_OPENERS = SEARCH_STOPWORDS | {
     "every", "each", "last", "next", "lately", "recently", "usually", "always", "often",
     "sometimes", "also", "today", "yesterday", "tomorrow", "since", "during", "whenever",
     "although", "though", "yes", "many", "several", "one", "another",
@@ -228,7 +228,7 @@ def _ja_names(text: str) -> tuple[str, ...]:
 def read_statement(text: str) -> Statement:
     """Parse one statement into its values (language detected from its script)."""
     text = normalise(text).replace("’", "'")
-    lang = "ja" if is_japanese(text) else "en"
+    lang = detect_lang(text)
     people, rest = _people(text, lang)
     rest = blank_numbers(rest, lang)
     names = _ja_names(_SELF["ja"].sub(" ", rest)) if lang == "ja" else _en_names(rest)
@@ -316,7 +316,7 @@ def _swapped_word(first: str, second: str) -> tuple[str, str] | None:
     x, y = a[at], b[at]
     if at and a[at - 1] in _DESCRIBING:
         return None  # "is used to" / "is accustomed to": a description in other words
-    if x in EN_STOPWORDS or y in EN_STOPWORDS or _one_spelling(x, y):
+    if x in SEARCH_STOPWORDS or y in SEARCH_STOPWORDS or _one_spelling(x, y):
         return None
     if find_numbers(x, "en") or find_numbers(y, "en"):
         return None  # "two" / "2": numbers are compared as values above

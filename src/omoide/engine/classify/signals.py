@@ -3,8 +3,8 @@
 Every signal takes the old and the new memory (``Sentence``) and returns a ``Finding`` when
 its linguistic cue fires, else ``None``. The measures here (how much of the old memory the
 new one repeats, which topic words they share, whether they name two things of one kind) are
-also what the CONTRADICTORY signals in ``classify_change`` rely on. The decision order lives
-in ``classify_offline``. No I/O.
+also what the CONTRADICTORY signals in ``change`` rely on. The decision order lives
+in ``offline``. No I/O.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from omoide.engine import classify_lexicon as lex
-from omoide.engine.classify import Relation
-from omoide.engine.classify_morph import en_lemma
-from omoide.engine.classify_text import USER, Sentence, cue
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.base import Relation
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.text import USER, Sentence, cue
 
 __all__ = [
     "EN_GENERIC",

@@ -1,6 +1,6 @@
 """Numbers and time expressions in a short statement, read the same way in every notation (pure).
 
-Dedup's value-change check (``engine/value_change.py``) needs "3", "three", "三" and "3つ" to be
+Dedup's value-change check (``value_change``) needs "3", "three", "三" and "3つ" to be
 one value, "8万円" to equal "80,000円", and "June 5" to equal "6月5日": it compares values, never
 spellings. Numbers become floats (month names count as their month number, so a date is the
 multiset of its numbers); words that name a time without a number (weekdays, seasons, "next week",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from omoide.engine.consolidate_text import content_words, is_japanese, word_set, words
+from omoide.engine.lang import is_japanese, note_content_words, word_set, word_tokens
 
 __all__ = [
     "Cue",
@@ -223,7 +223,7 @@ def score_sentence(sentence: str, participants: frozenset[str]) -> SentenceScore
 
 
 def _score_english(text: str, participants: frozenset[str]) -> SentenceScore:
-    content = content_words(text)
+    content = note_content_words(text)
     substantive = [w for w in content if w not in _EVALUATIVE]
     entities = _count_entities(text, participants)
     # A hobby or skill is a fact even in three words ("I play saxophone").
@@ -270,7 +270,7 @@ def _english_cues(text: str, participants: frozenset[str]) -> frozenset[str]:
 
 def _count_entities(text: str, participants: frozenset[str]) -> int:
     """Capitalised words that are not the sentence's first word, "I", or a participant."""
-    tokens = words(text)
+    tokens = word_tokens(text)
     shouting = sum(1 for t in tokens if len(t) > 1 and t.isupper()) > 2
     seen = {
         token

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from omoide.engine import classify_lexicon as lex
-from omoide.engine.classify_morph import en_lemma
-from omoide.engine.classify_signals import found_in
-from omoide.engine.classify_text import detect_lang, parse
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.signals import found_in
+from omoide.engine.classify.text import parse
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, detect_lang
 
 __all__ = ["Compound", "remainder", "split_compound"]
 
@@ -111,7 +111,7 @@ def _touches(part: str, lang: str, new) -> bool:
     """The part shares a topic word with the new memory."""
     if lang == "en":
         words = [en_lemma(w) for w in re.findall(r"[a-z]+", part.lower())]
-        topic = [w for w in words if w not in lex.EN_STOPWORDS and len(w) > 2
+        topic = [w for w in words if w not in FACT_TOPIC_STOPWORDS and len(w) > 2
                  and w not in ("with", "and")]
         return any(found_in(w, new) for w in topic)
     units = [part[i:i + 2] for i in range(len(part) - 1)

@@ -1,0 +1,54 @@
+"""3-op contradiction classification and the value-change veto (pure).
+
+The public face of the classifier: the types both engines share (:class:`Relation`,
+:class:`Candidate`, :class:`Verdict`, the :class:`Classifier` port), the offline rules
+(:class:`OfflineClassifier`), the learned judge over their signals (:class:`JudgeModel`,
+:func:`judge`, :func:`read_pair`), compound-memory splitting, and :func:`find_value_change`, the
+dedup veto. Modules inside the package are private: the rules are a stack
+``offline → change → signals → text → quantity → morph → lexicon``, the judge is
+``learned → features`` (weights in ``judge.json``), the veto is ``value_change → value_numbers``.
+"""
+
+from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
+from omoide.engine.classify.compound import Compound, remainder, split_compound
+from omoide.engine.classify.features import (
+    EMBEDDING_FEATURES,
+    TEXT_FEATURES,
+    PairText,
+    Similarities,
+    read_pair,
+)
+from omoide.engine.classify.learned import (
+    Judgement,
+    JudgeModel,
+    decide_relation,
+    judge,
+    pair_vector,
+)
+from omoide.engine.classify.offline import OfflineClassifier, classify_pair
+from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
+
+__all__ = [
+    "EMBEDDING_FEATURES",
+    "TEXT_FEATURES",
+    "Candidate",
+    "ChangeKind",
+    "Classifier",
+    "Compound",
+    "JudgeModel",
+    "Judgement",
+    "OfflineClassifier",
+    "PairText",
+    "Relation",
+    "Similarities",
+    "ValueChange",
+    "Verdict",
+    "classify_pair",
+    "decide_relation",
+    "find_value_change",
+    "judge",
+    "pair_vector",
+    "read_pair",
+    "remainder",
+    "split_compound",
+]

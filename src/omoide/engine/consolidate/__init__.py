@@ -1,0 +1,38 @@
+"""Episode consolidation: a closed episode's turns → notes and profile updates (pure).
+
+The public face: the :class:`Consolidator` port and its types, and the offline engine
+(:class:`OfflineConsolidator`, :func:`consolidate_offline`). Private modules inside:
+``offline`` (the pipeline) over ``rules`` (sentence scoring), ``answers`` (a user's answer to
+the persona's question), ``rewrite`` (third person, dates), ``profile`` (self-identification)
+and ``text`` (sentences and words).
+"""
+
+from omoide.engine.consolidate.offline import (
+    DEFAULT_NOTES_PER_TURN,
+    OfflineConsolidator,
+    consolidate_offline,
+    note_budget,
+)
+from omoide.engine.consolidate.text import strip_speaker_labels
+from omoide.engine.consolidate.types import (
+    Consolidation,
+    Consolidator,
+    EventText,
+    NoteDraft,
+    NoteKind,
+    ProfileUpdate,
+)
+
+__all__ = [
+    "DEFAULT_NOTES_PER_TURN",
+    "Consolidation",
+    "Consolidator",
+    "EventText",
+    "NoteDraft",
+    "NoteKind",
+    "OfflineConsolidator",
+    "ProfileUpdate",
+    "consolidate_offline",
+    "note_budget",
+    "strip_speaker_labels",
+]
