@@ -297,6 +297,7 @@ class Settings:
     embed_threads: int = 1
     workers: int = 1
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
+    database_url: str | None = None  # OMOIDE_DATABASE_URL: PostgreSQL instead of the SQLite file
     max_content_chars: int = 50_000
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     llm: LLMConfig = field(default_factory=LLMConfig)  # provider "none": no LLM
@@ -317,6 +318,7 @@ class Settings:
             "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "job_lease_s": _env_lease(env),
+            "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "persona_defaults": persona_defaults(env),
             "llm": llm_config_from_env(env),
         }

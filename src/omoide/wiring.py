@@ -91,7 +91,7 @@ class Omoide:
 def database_url(settings: Settings) -> str | None:
     """``OMOIDE_DATABASE_URL`` when set (a PostgreSQL database), else None (the SQLite file in
     the data folder)."""
-    url = (settings.environ.get("OMOIDE_DATABASE_URL") or "").strip()
+    url = settings.database_url
     if not url:
         return None
     if not url.startswith(("postgresql://", "postgres://")):

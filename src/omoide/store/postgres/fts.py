@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from omoide.engine.text import query_terms
+from omoide.engine.lang import query_terms
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
 __all__ = ["PgFtsIndex"]
