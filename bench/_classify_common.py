@@ -28,7 +28,6 @@ from omoide.service.classify_judge import measure
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = REPO / "bench" / "data" / "classify_pairs.jsonl"
 DEFAULT_DEV = REPO.parent / "shared" / "bench" / "classify" / "dev.jsonl"
-RESULTS = REPO / "bench" / "results"
 LABELS = tuple(r.value for r in Relation)
 
 

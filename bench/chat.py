@@ -29,7 +29,6 @@ overhead requests. ``--conversations``, ``--questions``, ``--requests`` change t
 
 from __future__ import annotations
 
-import argparse
 import re
 import statistics
 import sys
@@ -47,8 +46,11 @@ sys.path.insert(0, str(REPO / "tests" / "support"))  # the local fake upstream
 
 from llm_fakes import FakeAPI, Reply, openai_answer, start_server  # noqa: E402
 
-from _common import log, machine_info, md_table, percentile, write_results  # noqa: E402
-from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, load_conversations  # noqa: E402
+from _chat_report import report  # noqa: E402
+from lib.cli import parser as bench_parser  # noqa: E402
+from lib.datasets import LocomoConversation, load_conversations  # noqa: E402
+from lib.metrics import percentile  # noqa: E402
+from lib.reports import emit, log, machine_info  # noqa: E402
 from omoide.config import Settings  # noqa: E402
 from omoide.engine.compact import (  # noqa: E402
     SUMMARY_PREFIX,
@@ -280,15 +282,13 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
+    parser = bench_parser(__doc__, out="chat", data="locomo")
     parser.add_argument("--conversations", type=int, default=1)
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--embedder", default="e5")
     parser.add_argument("--reuse", type=Path, default=None,
                         help="data folder to keep the ingested conversation in (and reuse)")
-    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "chat")
     args = parser.parse_args(argv)
     convs = load_conversations(args.data)[: args.conversations]
     info = machine_info()
@@ -312,47 +312,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for row in overhead(app, conv, args.requests):
                 results["overhead"].append({"conversation": conv.sample_id, **row})
             app.close()
-    write_results(args.out, report(results), results)
-
-
-def report(r: dict[str, Any]) -> str:
-    survival = md_table(
-        ["conv", "summary", "budget", "questions", "evidence turns", "tokens after/before",
-         "verbatim", "cut (≥ half)", "in summary", "in memories", "kept (any)"],
-        [[s["conversation"], s["mode"], s["budget"], s["questions"], s["evidence"], s["ratio"],
-          s["verbatim"], s["cut"], s["summary"], s["memory"], s["kept"]]
-         for s in r["survival"]])
-    growing = md_table(["conv", "requests", "with a summary", "LLM calls", "calls / request"],
-                       [[g["conversation"], g["requests"], g["requests_with_summary"],
-                         g["llm_calls"], g["llm_calls_per_summarised_request"]]
-                        for g in r["growing"]])
-    over = md_table(["conv", "case", "requests", "overhead p50 ms", "overhead p95 ms",
-                     "pipeline p50 ms", "pipeline p95 ms", "query embedding p50 / p95 ms",
-                     "upstream alone p50 ms"],
-                    [[o["conversation"], o["case"], o["requests"], o["overhead_p50_ms"],
-                      o["overhead_p95_ms"], o["pipeline_p50_ms"], o["pipeline_p95_ms"],
-                      f"{o['embed_p50_ms']} / {o['embed_p95_ms']}",
-                      o["upstream_direct_p50_ms"]] for o in r["overhead"]])
-    m = r["machine"]
-    return "\n".join([
-        "# Chat proxy benchmark (`bench/chat.py`)", "",
-        f"Revision {m['revision']}, {m['cpus']} CPUs, load {m['load_average']}, embedder "
-        f"`{r['embedder']}`, command `{m['command']}`.", "",
-        "## What survives compaction", "",
-        "The LoCoMo conversation replayed as one chat (plus the question), through PrepareStep "
-        "and CompressStep. An evidence turn counts as kept when it is verbatim in a kept "
-        "message, or at least half of its content words are in one kept message that stages "
-        "1-3 cut, in the summary or in one injected memory line (each turn counted once, in that "
-        "order). `fake-llm` is a stand-in summariser (the opening of each line), not a model. "
-        "`none` is a client without Omoide keeping the latest whole turns that fit.",
-        "", survival, "",
-        "## Stage-4 calls in a growing chat (4k budget, fake LLM)", "", growing, "",
-        "## Proxy overhead (upstream excluded)", "",
-        "Overhead: the proxied request's time minus the median time of the same request sent "
-        "to the fake upstream directly (client, server and fake share one process here). "
-        "Pipeline: the server's own PrepareStep + CompressStep time (`Server-Timing`). The "
-        "query embedding, timed alone, is most of it; all of it scales with the machine's "
-        "load (see the load average above; 2 cores shared).", "", over, ""])
+    emit(args, report(results), results)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
-from _classify_common import DEFAULT_DEV, DEFAULT_PAIRS, LABELS, RESULTS, Pair, load_pairs
+from _classify_common import DEFAULT_DEV, DEFAULT_PAIRS, LABELS, Pair, load_pairs
+from lib.cli import parser
+from lib.reports import RESULTS, fmt, md_table, write_results
 from omoide.engine.classify import Candidate, Classifier, Relation
 
 REPO = Path(__file__).resolve().parents[1]
@@ -199,34 +201,25 @@ def _summary_line(report: dict[str, object]) -> str:
 
 
 def _label_table(report: dict[str, object]) -> str:
-    rows = ["| label | precision | recall | F1 | support |", "| --- | --- | --- | --- | --- |"]
-    for label, m in report["per_label"].items():  # type: ignore[attr-defined]
-        scores = " | ".join(f"{m[k]:.3f}" for k in ("precision", "recall", "f1"))
-        rows.append(f"| {label} | {scores} | {m['support']} |")
-    return "\n".join(rows)
+    return md_table(["label", "precision", "recall", "F1", "support"],
+                    [[label, *(fmt(m[k]) for k in ("precision", "recall", "f1")), m["support"]]
+                     for label, m in report["per_label"].items()])  # type: ignore[attr-defined]
 
 
 def _confusion_table(report: dict[str, object]) -> str:
-    rows = [
-        "| gold \\ predicted | " + " | ".join(LABELS) + " |",
-        "| --- " * (len(LABELS) + 1) + "|",
-    ]
-    for gold, preds in report["confusion"].items():  # type: ignore[attr-defined]
-        rows.append(f"| {gold} | " + " | ".join(str(preds[p]) for p in LABELS) + " |")
-    return "\n".join(rows)
+    return md_table(["gold \\ predicted", *LABELS],
+                    [[gold, *(preds[p] for p in LABELS)]
+                     for gold, preds in report["confusion"].items()])  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_PAIRS,
-                        help="our labelled pairs (JSONL with a split field)")
-    parser.add_argument("--dev", type=Path, default=DEFAULT_DEV,
-                        help="the untouched shared dev set ('' to skip)")
-    parser.add_argument("--engine", choices=("offline", "rules", "llm"), default="offline")
-    parser.add_argument("--embedder", choices=("e5", "use"), default="e5",
-                        help="the embedder whose judge --engine offline uses")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
+    bench = parser(__doc__, out=None, data=DEFAULT_PAIRS)
+    bench.add_argument("--dev", type=Path, default=DEFAULT_DEV,
+                       help="the untouched shared dev set ('' to skip)")
+    bench.add_argument("--engine", choices=("offline", "rules", "llm"), default="offline")
+    bench.add_argument("--embedder", choices=("e5", "use"), default="e5",
+                       help="the embedder whose judge --engine offline uses")
+    args = bench.parse_args(argv)
     classifier, note = build_classifier(args.engine, args.embedder)
     sets: dict[str, list[Pair]] = {}
     for pair in load_pairs(args.data):
@@ -250,27 +243,22 @@ def main(argv: list[str] | None = None) -> int:
 
 def _headline(report: dict[str, object]) -> str:
     """One table: macro-F1 and CONTRADICTORY precision per set and language."""
-    rows = ["| set | lang | n | macro-F1 | CONTRADICTORY precision | CONTRADICTORY recall |",
-            "| --- | --- | --- | --- | --- | --- |"]
-    for name, result in report["sets"].items():  # type: ignore[attr-defined]
-        for lang, sub in [("all", result), *result["by_lang"].items()]:
-            con = sub["per_label"]["CONTRADICTORY"]
-            rows.append(f"| {name} | {lang} | {sub['n']} | {sub['macro_f1']:.3f} | "
-                        f"{con['precision']:.3f} | {con['recall']:.3f} |")
-    return "\n".join(rows) + "\n\n"
+    rows = [[name, lang, sub["n"], fmt(sub["macro_f1"]),
+             fmt(sub["per_label"]["CONTRADICTORY"]["precision"]),
+             fmt(sub["per_label"]["CONTRADICTORY"]["recall"])]
+            for name, result in report["sets"].items()  # type: ignore[attr-defined]
+            for lang, sub in [("all", result), *result["by_lang"].items()]]
+    return md_table(["set", "lang", "n", "macro-F1", "CONTRADICTORY precision",
+                     "CONTRADICTORY recall"], rows) + "\n\n"
 
 
 def _write_results(engine: str, report: dict[str, object], text: str,
                    args: argparse.Namespace) -> None:
-    RESULTS.mkdir(parents=True, exist_ok=True)
     command = f".venv/bin/python bench/classify.py --engine {args.engine}"
     if args.engine == "offline":
         command += f" --embedder {args.embedder}"
     header = f"# 3-op classification benchmark ({engine})\n\nCommand: `{command}`\n\n"
-    (RESULTS / f"classify_{engine}.md").write_text(header + text, encoding="utf-8")
-    (RESULTS / f"classify_{engine}.json").write_text(
-        json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-    )
+    write_results(args.out or RESULTS / f"classify_{engine}", header + text, report)
 
 
 if __name__ == "__main__":

@@ -11,18 +11,15 @@ classifier, not similarity, decides what happens.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 
+from lib.cli import parser
+from lib.reports import emit, md_table
 from omoide.embed import make_embedder
 
-DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "classify" / \
-    "dev.jsonl"
-OUT = Path(__file__).resolve().parent / "results" / "classify_band"
 LABELS = ("INDEPENDENT", "EXTENDABLE", "CONTRADICTORY")
 
 
@@ -49,11 +46,9 @@ def measure(rows: list[dict], name: str) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT)
-    parser.add_argument("--embedder", default="all", choices=["use", "e5", "all"])
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    bench = parser(__doc__, out="classify_band", data="classify/dev.jsonl")
+    bench.add_argument("--embedder", default="all", choices=["use", "e5", "all"])
+    args = bench.parse_args()
     rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()
             if line.strip()]
     names = ["use", "e5"] if args.embedder == "all" else [args.embedder]
@@ -61,20 +56,16 @@ def main() -> int:
     lines = [f"# Classification band ({len(rows)} pairs from {args.data.name})", "",
              "Spec-scale similarity (calibrated) of old/new per label:", ""]
     for res in results:
-        lines += [f"## {res['embedder']}", "", "| label | n | min | p05 | median | max |",
-                  "|---|---|---|---|---|---|"]
-        for label, st in res["labels"].items():
-            lines.append(f"| {label} | {st['n']} | {st['min']:.3f} | {st['p05']:.3f} | "
-                         f"{st['median']:.3f} | {st['max']:.3f} |")
+        lines += [f"## {res['embedder']}", "", md_table(
+            ["label", "n", "min", "p05", "median", "max"],
+            [[label, st["n"], *(f"{st[k]:.3f}" for k in ("min", "p05", "median", "max"))]
+             for label, st in res["labels"].items()])]
         lines += ["", "- lower edge keeping 95% of EXTENDABLE+CONTRADICTORY pairs: "
                       f"{res['band_low_for_95pct']:.3f}; keeping all: "
                       f"{res['band_low_for_all']:.3f}",
                   f"- pairs above the dedup threshold (spec 0.85): {res['dedup_would_drop']}", ""]
     text = "\n".join(lines)
-    print(json.dumps(results, indent=2) if args.json else text)
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
-    OUT.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    emit(args, text, results)
     return 0
 
 

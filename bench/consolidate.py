@@ -34,7 +34,6 @@ Writes bench/results/consolidate.md and bench/results/consolidate.json.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -43,7 +42,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
+from lib.cli import parser
+from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
+from lib.reports import md_table, write_results
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.consolidate import (
     DEFAULT_NOTES_PER_TURN,
@@ -53,7 +54,6 @@ from omoide.engine.consolidate import (
 )
 from omoide.engine.lang import NOTE_STOPWORDS
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
 TUNING = ("26", "30", "41")
 VALIDATION = ("42", "43")
 _KEPT_SECTION = "## Before and after"
@@ -198,19 +198,14 @@ def score_session(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--examples", type=int, default=0, help="print N notes per conversation")
-    parser.add_argument("--conversations", default="",
-                        help="comma-separated conversation ids to run (default: all)")
-    parser.add_argument(
-        "--notes-per-turn",
-        type=float,
-        default=DEFAULT_NOTES_PER_TURN,
-        help=f"the extractor's note budget per turn (default {DEFAULT_NOTES_PER_TURN})",
-    )
-    args = parser.parse_args(argv)
+    bench = parser(__doc__, out="consolidate", data="locomo")
+    bench.add_argument("--examples", type=int, default=0, help="print N notes per conversation")
+    bench.add_argument("--conversations", default="",
+                       help="comma-separated conversation ids to run (default: all)")
+    bench.add_argument("--notes-per-turn", type=float, default=DEFAULT_NOTES_PER_TURN,
+                       help=f"the extractor's note budget per turn (default "
+                            f"{DEFAULT_NOTES_PER_TURN})")
+    args = bench.parse_args(argv)
 
     started = time.perf_counter()
     overall = Tally()
@@ -238,11 +233,9 @@ def main(argv: list[str] | None = None) -> int:
         "per_conversation": per_conv,
         "seconds": round(elapsed, 2),
     }
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / "consolidate.json").write_text(json.dumps(result, indent=2) + "\n")
-    report = RESULTS_DIR / "consolidate.md"
+    report = args.out.with_suffix(".md")
     kept = report.read_text().partition(_KEPT_SECTION)[1:] if report.exists() else ("", "")
-    report.write_text(render_markdown(result) + "".join(kept))
+    write_results(args.out, render_markdown(result) + "".join(kept), result)
     print(json.dumps(result, indent=2) if args.json else render_markdown(result))
     return 0
 
@@ -281,12 +274,10 @@ def render_markdown(result: dict[str, object]) -> str:
         "",
         f"Command: `{result['command']}` ({result['seconds']} s)",
         "",
-        "| conversation | " + " | ".join(label for _, label in _COLUMNS) + " |",
-        "|---" * (len(_COLUMNS) + 1) + "|",
+        md_table(["conversation", *(label for _, label in _COLUMNS)],
+                 [[name, *(str(summary[key]) for key, _ in _COLUMNS)]  # type: ignore[index]
+                  for name, summary in rows.items()]),
     ]
-    for name, summary in rows.items():
-        cells = " | ".join(str(summary[key]) for key, _ in _COLUMNS)  # type: ignore[index]
-        lines.append(f"| {name} | {cells} |")
     kinds = result["overall"]["kinds"]  # type: ignore[index]
     lines += [
         "",

@@ -1,6 +1,6 @@
 """Dashboard page latency at scale (issue 12): every page rendered server-side at 100k memories.
 
-A persona is bulk-loaded with ``_common.SyntheticCorpus`` through ``MemoryStore.insert_many``
+A persona is bulk-loaded with ``lib.synthetic.SyntheticCorpus`` through ``MemoryStore.insert_many``
 (real FTS and vector index; synthetic texts, tags, dates and clustered vectors), next to a small
 second persona, a 200-turn session cut into episodes, blocks and state history. Each page is then
 requested through the real ASGI app in this process (Starlette's TestClient: routing, the
@@ -24,19 +24,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from _common import (
-    NOW,
-    RESULTS,
-    Repeated,
-    SyntheticCorpus,
-    chunks,
-    load_average,
-    log,
-    machine_info,
-    md_table,
-    timed_wall_cpu_ms,
-    write_results,
-)
+from lib.cli import parser as bench_parser
+from lib.metrics import Repeated, timed_wall_cpu_ms
+from lib.reports import load_average, log, machine_info, md_table, write_results
+from lib.synthetic import NOW, SyntheticCorpus, chunks
 from omoide.clock import FixedClock, iso
 from omoide.config import Settings
 from omoide.embed import make_embedder
@@ -151,12 +142,11 @@ def measure(client: Any, path: str, *, repeats: int, n: int) -> tuple[Repeated, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_parser(__doc__, out="dashboard")
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--n", type=int, default=20, help="requests per page per repeat")
     parser.add_argument("--embedder", default="e5")
-    parser.add_argument("--out", type=Path, default=RESULTS / "dashboard")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite <out>.md from <out>.json without measuring")
     args = parser.parse_args()

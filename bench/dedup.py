@@ -22,7 +22,6 @@ It also reads the calibration pairs' format (``src/omoide/embed/calibration_pair
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -32,15 +31,15 @@ from pathlib import Path
 
 import numpy as np
 
+from lib.cli import parser
+from lib.reports import REPO, emit, md_table, shown_path
 from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.classify import find_value_change
 from omoide.wiring import build
 
-REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO / "bench" / "data" / "dedup_pairs.jsonl"
-DEFAULT_OUT = REPO / "bench" / "results"
 SPLITS = ("train", "validation")
 TARGET_RECALL = 0.85
 TARGET_FALSE = 0.03
@@ -192,16 +191,16 @@ def render(results: list[dict], header: str) -> str:
         lines += [f"## {meta['embedder']} — `{meta['model_id']}`", "",
                   f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
                   f"calibration); {meta['seconds']} s.", "",
-                  "| split | pairs | paraphrases caught | wrongly dropped | cosine alone: caught "
-                  "| cosine alone: dropped | different & saved: linked |",
-                  "|---|---|---|---|---|---|---|"]
-        for split, by_lang in res["scores"].items():
-            for lang, s in by_lang.items():
-                lines.append(
-                    f"| {split} | {lang} | {s.caught}/{s.duplicates} ({_pct(s.recall)}) "
-                    f"| {s.dropped}/{s.different} ({_pct(s.false_rate)}) "
-                    f"| {s.cosine_caught}/{s.duplicates} | {s.cosine_dropped}/{s.different} "
-                    f"| {s.linked_long}/{s.saved_long} |")
+                  md_table(["split", "pairs", "paraphrases caught", "wrongly dropped",
+                            "cosine alone: caught", "cosine alone: dropped",
+                            "different & saved: linked"],
+                           [[split, lang, f"{s.caught}/{s.duplicates} ({_pct(s.recall)})",
+                             f"{s.dropped}/{s.different} ({_pct(s.false_rate)})",
+                             f"{s.cosine_caught}/{s.duplicates}",
+                             f"{s.cosine_dropped}/{s.different}",
+                             f"{s.linked_long}/{s.saved_long}"]
+                            for split, by_lang in res["scores"].items()
+                            for lang, s in by_lang.items()])]
         lines += ["", f"Evolution links neighbours from raw cosine {meta['evolution_from']} up. "
                   "\"Linked\" counts related-but-different pairs whose second memory was saved "
                   f"and is at least {EVOLUTION_MIN_CHARS} characters long (shorter memories skip "
@@ -213,23 +212,20 @@ def render(results: list[dict], header: str) -> str:
                          f"{d.pair.a} → {d.pair.b}" + (f" ({d.veto})" if d.veto else ""))
         if res.get("sweep"):
             lines += ["", f"Threshold sweep on {res['sweep_split']} (cosine + veto):", "",
-                      "| raw threshold | recall | false dup rate |", "|---|---|---|"]
-            lines += [f"| {r['threshold']} | {r['recall']:.3f} | {r['false_rate']:.3f} |"
-                      for r in res["sweep"]]
+                      md_table(["raw threshold", "recall", "false dup rate"],
+                               [[str(r["threshold"]), f"{r['recall']:.3f}",
+                                 f"{r['false_rate']:.3f}"] for r in res["sweep"]])]
         lines.append("")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--embedder", default="e5,use")
-    parser.add_argument("--split", choices=("all", *SPLITS), default="all")
-    parser.add_argument("--sweep", action="store_true",
-                        help="threshold sweep on the train split (tuning aid)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "dedup",
-                        help="report path without suffix (.md and .json are written)")
-    args = parser.parse_args(argv)
+    bench = parser(__doc__, out="dedup", data=DEFAULT_DATA)
+    bench.add_argument("--embedder", default="e5,use")
+    bench.add_argument("--split", choices=("all", *SPLITS), default="all")
+    bench.add_argument("--sweep", action="store_true",
+                       help="threshold sweep on the train split (tuning aid)")
+    args = bench.parse_args(argv)
     pairs = load_pairs(args.data)
     if args.split != "all":
         pairs = [p for p in pairs if p.split == args.split]
@@ -249,23 +245,13 @@ def main(argv: list[str] | None = None) -> int:
             "decisions": [{**asdict(d.pair), "cosine": d.cosine, "status": d.status,
                            "veto": d.veto, "linked": d.linked} for d in decisions]})
     command = "python bench/dedup.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    header = (f"`{command.strip()}` on {len(pairs)} pairs from `{_shown(args.data)}` "
+    header = (f"`{command.strip()}` on {len(pairs)} pairs from `{shown_path(args.data)}` "
               f"(targets on validation with e5: paraphrases caught ≥ {TARGET_RECALL:.0%}, "
               f"related-but-different wrongly dropped ≤ {TARGET_FALSE:.0%}). Each pair: "
               "`a` created, then `b` through `MemoryService.create` in an empty persona.")
-    markdown = render(results, header)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".md").write_text(markdown, encoding="utf-8")
-    args.out.with_suffix(".json").write_text(
-        json.dumps({"command": command.strip(), "pairs": len(pairs), "embedders": payload},
-                   ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    print(markdown)
+    emit(args, render(results, header),
+         {"command": command.strip(), "pairs": len(pairs), "embedders": payload})
     return 0
-
-
-def _shown(path: Path) -> str:
-    resolved = path.resolve()
-    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(path)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ several servers on one PostgreSQL.
 Sections (each on SQLite and on PostgreSQL unless said):
 
 - ``one``: N memories in one persona, bulk-inserted with their vectors (synthetic corpus of
-  ``_common.SyntheticCorpus``: embedding is excluded from ingest), then hybrid search p50/p95
+  ``lib.synthetic.SyntheticCorpus``: embedding is excluded from ingest), then hybrid search p50/p95
   with the query embedding excluded (vectors computed beforehand by the real model) and
   included, the decay job over every row, and the database's size on disk. On PostgreSQL also
   the HNSW index alone, built after the load (``PostgresStore.ensure_ann_index``; its build
@@ -41,27 +41,18 @@ from typing import Any
 import httpx
 import numpy as np
 
-from _common import (
-    NOW,
-    RESULTS,
-    SEARCH_QUERIES,
-    SyntheticCorpus,
-    chunks,
-    load_average,
-    log,
-    machine_info,
-    md_table,
-    percentile,
-    write_results,
-)
-from core import LOAD_BATCH, PrecomputedQueries, Variant, time_searches
+from _core_search import LOAD_BATCH, PrecomputedQueries, Variant, time_searches
+from lib.harness import free_port
+from lib.metrics import percentile
+from lib.reports import RESULTS, load_average, log, machine_info, md_table, write_results
+from lib.synthetic import NOW, SEARCH_QUERIES, SyntheticCorpus, chunks
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.embed import Embedder, make_embedder
 from omoide.service.search import SearchService
 from omoide.wiring import Omoide, build
 
-PERSONA = "bench"  # core.time_searches searches this persona
+PERSONA = "bench"  # _core_search.time_searches searches this persona
 HYBRID = Variant("hybrid", "hybrid")
 SERVER_ADMIN = "omo_admin_scale-bench"
 
@@ -207,8 +198,6 @@ def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Pat
 
 def bench_servers(counts: Sequence[int], pg_admin: str, root: Path, clients: int,
                   seconds: float) -> dict[str, Any]:
-    from omoide_testing import free_port  # tests/support, on the path below
-
     results: dict[str, Any] = {}
     omoide = Path(sys.executable).parent / "omoide"
     for count in counts:
@@ -311,8 +300,8 @@ def render(result: dict[str, Any]) -> str:
              f"Machine: {result['machine']['cpus']} cores shared with other work (load average "
              f"in each row), revision {result['machine']['revision']}, started "
              f"{result['machine']['started_at']}.", "", f"Command: `{result['command']}`", "",
-             "Synthetic corpus (`_common.SyntheticCorpus`), vectors inserted directly (ingest "
-             "excludes embedding); hybrid search, top 10; embedder for queries: "
+             "Synthetic corpus (`lib.synthetic.SyntheticCorpus`), vectors inserted directly "
+             "(ingest excludes embedding); hybrid search, top 10; embedder for queries: "
              f"`{result['embedder']}`. Best p95 of the repeats is shown first, median second.",
              ""]
     one = result.get("one", {})
@@ -371,7 +360,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
     sections = set(args.only or ("one", "many", "servers"))
     stores = [s for s in args.stores.split(",") if s]
     embedder = make_embedder(args.embedder, threads=1)

@@ -27,26 +27,27 @@ Writes bench/results/segment.md and bench/results/segment.json.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import hashlib
 import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from locomo_data import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
+from _segment_report import INCREMENT, print_summary, render_markdown
+from lib.cli import parser as bench_parser
+from lib.datasets import LocomoConversation, LocomoSession, load_conversations
+from lib.reports import write_results
 from omoide.embed import EMBEDDERS, Embedder, make_embedder
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.segment import Segment, SegmentParams, Turn, segment_offline
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
 DEFAULT_CACHE = Path("/tmp/omoide-bench-cache/segment")
 TOLERANCE = 2  # turns either side within which a predicted boundary matches a gold one
 
@@ -62,8 +63,6 @@ CONFIGS: dict[str, dict[str, float]] = {
     "topic_depth 3.0": {"topic_depth": 3.0},
     "topic_depth 5.0": {"topic_depth": 5.0},
 }
-TARGET_F1 = 0.7
-INCREMENT = 5  # turns per call in the incremental mode (as the session service feeds them)
 
 
 @dataclass(frozen=True)
@@ -286,101 +285,12 @@ def evaluate(
     return out
 
 
-def render_markdown(results: dict[str, Any], command: str) -> str:
-    lines = [
-        "# Episode segmentation (offline engine) on LoCoMo",
-        "",
-        f"Command: `{command}`",
-        "",
-        "Gold boundaries are LoCoMo session starts inside a stream of consecutive sessions "
-        "(session markers removed, text as written). A boundary matches within ±2 turns, "
-        "one-to-one. Pk: lower is better. `timestamps`: every turn carries its session's date, "
-        "so the time-gap rule (a pause ≥ 1 h) sees the days between sessions; `text_only`: "
-        "timestamps withheld. Boundaries inside sessions count as false positives although "
-        "some are real topic shifts (LoCoMo has no gold for those). Incremental rows feed "
-        f"{INCREMENT} turns per call with `final=False` and re-run over the open segment plus "
-        "the new turns, as the session service does (a re-run's first segment reads `start`).",
-        "",
-        f"Engine defaults: `{SegmentParams()}`",
-        "",
-    ]
-    for name, res in results["embedders"].items():
-        lines += [f"## Embedder `{name}` ({res['model_id']})", ""]
-        for setting, block in res["settings"].items():
-            lines += [f"### {setting}", "", _overall_table(block), ""]
-            lines += ["Ablations (text only):", "", _ablation_table(block), ""]
-            lines += ["Per conversation:", "", _per_conv_table(block), ""]
-    return "\n".join(lines)
-
-
-_HEAD = "| F1 | P | R | Pk | segments / gold | mean turns / gold | reasons |"
-_RULE = "|---|---|---|---|---|---|---|"
-
-
-def _row(s: dict[str, Any]) -> str:
-    reasons = ", ".join(f"{k} {v}" for k, v in s["reasons"].items())
-    return (
-        f"{s['f1']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | {s['pk']:.3f} | "
-        f"{s['segments']} / {s['gold_segments']} | {s['mean_segment_turns']} / "
-        f"{s['gold_mean_segment_turns']} | {reasons} |"
-    )
-
-
-def _overall_table(block: dict[str, Any]) -> str:
-    rows = ["| variant " + _HEAD, "|---" + _RULE]
-    for variant in ("timestamps", "text_only"):
-        rows.append(f"| {variant} | " + _row(block[variant]["overall"]))
-    for variant in ("timestamps", "text_only"):
-        label = f"{variant}, incremental ({INCREMENT} turns per call)"
-        rows.append(f"| {label} | " + _row(block[f"{variant}_incremental"]["overall"]))
-    met = [v for v in ("timestamps", "text_only") if block[v]["overall"]["f1"] >= TARGET_F1]
-    ms = block["text_only"]["ms_per_1000_turns"]
-    return "\n".join(
-        [
-            *rows,
-            "",
-            f"Target F1 ≥ {TARGET_F1}: met by {', '.join(met) or 'neither variant'}. "
-            f"Engine time: {ms} ms per 1,000 turns (text only, including topic labels).",
-        ]
-    )
-
-
-def _ablation_table(block: dict[str, Any]) -> str:
-    rows = ["| signals " + _HEAD, "|---" + _RULE]
-    rows += [f"| {k} | " + _row(v) for k, v in block["ablations_text_only"].items()]
-    return "\n".join(rows)
-
-
-def _per_conv_table(block: dict[str, Any]) -> str:
-    rows = ["| conversation | variant " + _HEAD, "|---|---" + _RULE]
-    for variant in ("timestamps", "text_only"):
-        for conv, s in block[variant]["per_conversation"].items():
-            rows.append(f"| {conv} | {variant} | " + _row(s))
-    return "\n".join(rows)
-
-
-def _print_summary(results: dict[str, Any], emit: Callable[[str], None]) -> None:
-    for name, res in results["embedders"].items():
-        for setting, block in res["settings"].items():
-            for variant in ("timestamps", "text_only"):
-                s = block[variant]["overall"]
-                emit(
-                    f"{name:5} {setting:26} {variant:10} F1 {s['f1']:.3f} P {s['precision']:.3f}"
-                    f" R {s['recall']:.3f} Pk {s['pk']:.3f} segments {s['segments']}/"
-                    f"{s['gold_segments']} mean {s['mean_segment_turns']} turns"
-                )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR, help="LoCoMo JSON dir")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument(
-        "--embedder", default="use", help=f"comma-separated, from {', '.join(EMBEDDERS)}"
-    )
+    parser = bench_parser(__doc__, out="segment", data="locomo")
+    parser.add_argument("--embedder", default="use",
+                        help=f"comma-separated, from {', '.join(EMBEDDERS)}")
     parser.add_argument("--window", type=int, default=4, help="sessions per stream (>= 2)")
     parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.embedder.split(",") if n.strip()]
     if any(n not in EMBEDDERS for n in names) or args.window < 2:
@@ -393,13 +303,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "embedders": {n: evaluate(n, conversations, args.window, args.cache_dir) for n in names},
     }
     command = "python bench/segment.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "segment.json").write_text(json.dumps(results, indent=2) + "\n")
-    (args.out / "segment.md").write_text(render_markdown(results, command.strip()) + "\n")
+    write_results(args.out, render_markdown(results, command.strip()), results)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        _print_summary(results, print)
+        print_summary(results, print)
     return 0
 
 

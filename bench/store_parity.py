@@ -19,17 +19,21 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import RESULTS, write_results
+from lib.datasets import RetrievalSet, load_retrieval_set
+from lib.reports import RESULTS, write_results
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.fsrs import initial_stability
+from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.wiring import build
-from retrieval import DEFAULT, evaluate, load
+from retrieval import evaluate
 from scale import fresh_database, postgres_url
 
+DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "retrieval_ja" / "dev.jsonl"
 
-def run_store(kind: str, embedder: Any, memories: list[dict], queries: list[dict],
-              modes: list[str], root: Path, pg_admin: str) -> dict[str, Any]:
+
+def run_store(kind: str, embedder: Any, data: RetrievalSet, modes: list[str], root: Path,
+              pg_admin: str) -> dict[str, Any]:
     environ = {}
     if kind == "postgres":
         environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, "parity")
@@ -37,14 +41,14 @@ def run_store(kind: str, embedder: Any, memories: list[dict], queries: list[dict
     try:
         app.auth.create_persona("bench")
         store = app.store.memories("bench")
-        vectors = embedder.embed_passages([m["content"] for m in memories])
+        vectors = embedder.embed_passages(list(data.memories.values()))
         key_to_id: dict[str, str] = {}
-        for row, vector in zip(memories, vectors, strict=True):
-            memory = store.insert(app.memories.build_new(content=row["content"]),
-                                  vector=vector, stability=initial_stability(0.0),
-                                  now=app.clock.now())
-            key_to_id[memory.key] = row["id"]
-        return {mode: evaluate(app, queries, key_to_id, mode) for mode in modes}
+        for (memory_id, content), vector in zip(data.memories.items(), vectors, strict=True):
+            memory = store.insert(app.memories.build_new(content=content), vector=vector,
+                                  stability=initial_stability(0.0), now=app.clock.now())
+            key_to_id[memory.key] = memory_id
+        return {mode: evaluate(app, data.queries, key_to_id, mode, DEFAULT_PLAN)
+                for mode in modes}
     finally:
         app.close()
 
@@ -77,18 +81,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.exists():
         print(f"no data at {args.data}; pass --data PATH", file=sys.stderr)
         return 2
-    memories, queries = load(args.data)
+    data = load_retrieval_set(args.data)
     embedder = make_embedder(args.embedder)
     modes = args.modes.split(",")
-    result: dict[str, Any] = {"data": str(args.data), "queries": len(queries),
+    result: dict[str, Any] = {"data": str(args.data), "queries": len(data.queries),
                               "embedder": embedder.model_id, "modes": modes, "stores": {},
                               "command": "python bench/store_parity.py "
                                          + " ".join(argv or sys.argv[1:])}
     with tempfile.TemporaryDirectory(prefix="omoide-parity-") as tmp, \
             postgres_url(args.pg_url, Path(tmp)) as pg_admin:
         for kind in ("sqlite", "postgres"):
-            result["stores"][kind] = run_store(kind, embedder, memories, queries, modes,
-                                               Path(tmp), pg_admin)
+            result["stores"][kind] = run_store(kind, embedder, data, modes, Path(tmp),
+                                               pg_admin)
     text = render(result)
     print(text)
     write_results(args.out, text, json.loads(json.dumps(result)))

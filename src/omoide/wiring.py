@@ -243,7 +243,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                               on_enqueue=runner.notify, segmenter_for=_segmenter_factory(llm))
     ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
     search = SearchService(store, embedder, clock, settings_service,
-                           episodes=EpisodeSearch(store, settings_service))
+                           episodes=EpisodeSearch(store, settings_service, embedder))
     app = Omoide(
         settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),

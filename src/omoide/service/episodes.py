@@ -4,9 +4,11 @@ Every turn is searched like a note (BM25 over a turn-level FTS index fused with 
 over turn vectors), whether its episode is closed or its session is still open: a turn is
 keyword-searchable as soon as it is posted and semantically once its vector is stored (the
 segmentation job embeds new turns within seconds). Each matching turn is shown with its
-neighbours inside its episode — or inside the not yet segmented tail of its session — (one turn
-either side, overlapping windows merged), headed by the date it was said, so a hit carries the
-words *and* the when; its ``sources`` are exactly those turns.
+neighbours inside its episode — or inside the not yet segmented tail of its session — (the
+plan's ``neighbours`` turns either side, overlapping windows merged up to its ``max_window``),
+headed by the date it was said, so a hit carries the words *and* the when; its ``sources`` are
+exactly those turns. Candidates come from the same hybrid retriever as notes
+(``service.retrieval``), with the plan's ``episode_pool``.
 """
 
 from __future__ import annotations
@@ -15,18 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from omoide.engine.fusion import Scored, fuse
+from omoide.embed.base import Embedder
+from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, Source
-from omoide.service.search import fusion_weights
+from omoide.service.retrieval import HybridRetriever, TurnTier
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store
-from omoide.store.vectors import language_of
 
 __all__ = ["EpisodeSearch"]
-
-_POOL = 60
-NEIGHBOURS = 1
-MAX_WINDOW = 7  # turns in one excerpt, so that one hit cannot eat a context budget
 
 
 @dataclass
@@ -42,47 +40,33 @@ class EpisodeSearch:
     """Implements the search service's ``EpisodeSearcher`` port."""
 
     def __init__(self, store: Store, settings: SettingsService,
-                 neighbours: int = NEIGHBOURS) -> None:
+                 embedder: Embedder) -> None:
         self.store = store
         self.settings = settings
-        self.neighbours = neighbours
+        self.retriever = HybridRetriever(embedder)
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
-                        limit: int, filters: SearchFilters) -> list[SearchHit]:
+                        limit: int, filters: SearchFilters,
+                        plan: SearchPlan = DEFAULT_PLAN) -> list[SearchHit]:
         if filters.tags or filters.kind is not None or filters.min_importance is not None:
             return []  # note-only filters: episodes have no tags, kind or importance
         store = self.store.sessions(persona)
         cfg = self.settings.get(persona)
-        keyword = [Scored(h.rowid, h.score) for h in store.keyword_events(query, limit=_POOL)]
-        semantic = [Scored(i, s) for i, s in store.event_index.search(
-            query_vector, limit=_POOL, centred_for=query)]
-        top_script = store.event_index.language(semantic[0].id) if semantic else None
-        ranked = fuse(keyword, semantic, weights=fusion_weights(
-            cfg, query_script=language_of(query), top_script=top_script))
+        tier = TurnTier(store)
+        ranked = self.retriever.retrieve(
+            tier, query, plan=plan, pool=plan.episode_pool, query_vector=query_vector,
+            keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight).ranked
         events = store.events_by_ids([s.id for s in ranked])
-        sims = store.event_index.similarities(query_vector, events.keys())
+        sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:
             event = events.get(item.id)
             if event is None or not _in_range(event, filters):
                 continue
-            self._place(windows, event, item.score)
+            _place(windows, event, item.score, plan)
             if len(windows) >= limit:
                 break
         return [self._hit(persona, w, sims) for w in windows]
-
-    def _place(self, windows: list[_Window], event: Event, score: float) -> None:
-        """Add the turn's window, merging it with overlapping or touching windows of the same
-        episode (the merged window keeps the earlier, better rank) up to ``MAX_WINDOW`` turns."""
-        new = _Window(event.episode_id, event.session_id, event.seq - self.neighbours,
-                      event.seq + self.neighbours, score)
-        for window in windows:
-            if _touches(window, new) and _span(window, new) <= MAX_WINDOW:
-                window.first, window.last = min(window.first, new.first), max(window.last,
-                                                                              new.last)
-                _absorb(windows, window)
-                return
-        windows.append(new)
 
     def _hit(self, persona: str, window: _Window, sims: dict[int, float]) -> SearchHit:
         store = self.store.sessions(persona)
@@ -100,6 +84,20 @@ class EpisodeSearch:
                    "said_at": turns[0].timestamp.isoformat() if turns else None})
 
 
+def _place(windows: list[_Window], event: Event, score: float, plan: SearchPlan) -> None:
+    """Add the turn's window, merging it with overlapping or touching windows of the same
+    episode (the merged window keeps the earlier, better rank) up to ``plan.max_window`` turns
+    (so that one hit cannot eat a context budget)."""
+    new = _Window(event.episode_id, event.session_id, event.seq - plan.neighbours,
+                  event.seq + plan.neighbours, score)
+    for window in windows:
+        if _touches(window, new) and _span(window, new) <= plan.max_window:
+            window.first, window.last = min(window.first, new.first), max(window.last, new.last)
+            _absorb(windows, window, plan.max_window)
+            return
+    windows.append(new)
+
+
 def _in_range(event: Event, filters: SearchFilters) -> bool:
     if filters.created_from is not None and event.timestamp < filters.created_from:
         return False
@@ -115,10 +113,10 @@ def _span(a: _Window, b: _Window) -> int:
     return max(a.last, b.last) - min(a.first, b.first) + 1
 
 
-def _absorb(windows: list[_Window], grown: _Window) -> None:
+def _absorb(windows: list[_Window], grown: _Window, max_window: int) -> None:
     """Fold later windows that now touch ``grown`` into it."""
     for other in [w for w in windows if w is not grown]:
-        if _touches(grown, other) and _span(grown, other) <= MAX_WINDOW:
+        if _touches(grown, other) and _span(grown, other) <= max_window:
             grown.first, grown.last = min(grown.first, other.first), max(grown.last, other.last)
             grown.score = max(grown.score, other.score)
             windows.remove(other)

@@ -5,7 +5,6 @@ blend → top-k → recall. Notes first; episodes are added by the episode tier 
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
@@ -17,34 +16,26 @@ from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.dates import parse_date_range
-from omoide.engine.fusion import (
-    FusionWeights,
-    Scored,
-    blend_strength,
-    fuse,
-    gate_keyword,
-    lift_successors,
-)
+from omoide.engine.fusion import Scored, blend_strength, lift_successors
+from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
+from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import check_kind, check_tags, check_timestamp, check_unit_interval
 from omoide.store.port import Store
-from omoide.store.vectors import language_of
 
 __all__ = [
     "EpisodeSearcher",
     "SearchRequest",
     "SearchResult",
     "SearchService",
-    "fusion_weights",
 ]
 
 logger = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-search")
 MAX_TOP_K = 100
 
 
@@ -70,17 +61,24 @@ class EpisodeSearcher(Protocol):
     """Port for the Episode tier (2-tier retrieval, spec §Episode)."""
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
-                        limit: int, filters: SearchFilters) -> list[SearchHit]: ...
+                        limit: int, filters: SearchFilters,
+                        plan: SearchPlan = DEFAULT_PLAN) -> list[SearchHit]: ...
 
 
 class SearchService:
+    """Runs searches by a :class:`SearchPlan`: ``plan`` here is the default of every search,
+    and ``search(..., plan=...)`` runs one search by another (the benchmarks' variants)."""
+
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
-                 settings: SettingsService, episodes: EpisodeSearcher | None = None) -> None:
+                 settings: SettingsService, episodes: EpisodeSearcher | None = None,
+                 plan: SearchPlan = DEFAULT_PLAN) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
         self.settings = settings
         self.episodes = episodes
+        self.plan = plan
+        self.retriever = HybridRetriever(embedder)
 
     def build_request(self, persona: str, *, query: Any, top_k: Any = 10, mode: Any = None,
                       tags: Any = None, date_range: Any = None, valid_at: Any = None,
@@ -124,42 +122,27 @@ class SearchService:
             return self.clock.now()
         return check_timestamp(value, "valid_at")
 
-    def search(self, persona: str, request: SearchRequest, *, recall: bool = True
-               ) -> SearchResult:
+    def search(self, persona: str, request: SearchRequest, *, recall: bool = True,
+               plan: SearchPlan | None = None) -> SearchResult:
+        plan = plan or self.plan
         memories = self.store.memories(persona)
         cfg = self.settings.get(persona)
         now = self.clock.now()
-        pool = max(50, request.top_k * 5)
+        pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
-
-        def keyword_side() -> list[Scored]:
-            if request.mode not in (SearchMode.HYBRID, SearchMode.KEYWORD):
-                return []
-            hits = memories.keyword_search(request.query,
-                                           limit=pool if allowed is None else pool * 20)
-            if allowed is not None:
-                hits = [h for h in hits if _member(allowed, h.rowid)]
-            return [Scored(h.rowid, h.score) for h in hits[:pool]]
-
-        # The FTS query (SQLite) and the embedding + matrix product (C / BLAS) all release the
-        # GIL, so on two cores the keyword side runs beside the semantic side.
-        pending = _POOL.submit(keyword_side)
-        query_vector = self.embedder.embed_query(request.query)
-        semantic: list[Scored] = []
-        if request.mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
-            semantic = [Scored(i, s) for i, s in memories.vectors.search(
-                query_vector, limit=pool, allowed=allowed, centred_for=request.query)]
-
-        keyword = pending.result()
-        top_script = memories.vectors.language(semantic[0].id) if semantic else None
-        ranked = self._rank(keyword, semantic, request.mode, cfg,
-                            query_script=language_of(request.query), top_script=top_script)
-        ranked_hits = self._hydrate(persona, ranked[:pool], query_vector, request, cfg, now)
-        ranked_hits = self._current_first(persona, ranked_hits, query_vector, allowed, now)
+        found = self.retriever.retrieve(
+            NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
+            allowed=allowed, keyword_weight=cfg.keyword_weight,
+            semantic_weight=cfg.semantic_weight)
+        query_vector = found.query_vector
+        ranked_hits = self._hydrate(persona, found.ranked[:pool], query_vector, request, cfg,
+                                    now, plan)
+        if plan.current_first:
+            ranked_hits = self._current_first(persona, ranked_hits, query_vector, allowed, now)
         top = ranked_hits[: request.top_k]
         notes = [hit for _, hit in top]
-        episodes = self._episodes(persona, request, query_vector, cfg)
-        results = _merge(notes, episodes, request.top_k)
+        episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
+        results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited)
         if recall:  # only the notes actually returned are recalled
             returned = {id(hit) for hit in results}
             recalled = [row_id for row_id, hit in top if id(hit) in returned]
@@ -169,35 +152,29 @@ class SearchService:
                     cap=cfg.stability_cap_days, min_interval_hours=cfg.recall_min_interval_hours)
         return SearchResult(query=request.query, mode=request.mode, results=results)
 
-    def search_episodes(self, persona: str, request: SearchRequest) -> SearchResult:
+    def search_episodes(self, persona: str, request: SearchRequest, *,
+                        plan: SearchPlan | None = None) -> SearchResult:
         """The Episode tier alone: conversation excerpts, with sources (``episode_search``)."""
         self.store.get_persona(persona)
         if self.episodes is None:
             return SearchResult(query=request.query, mode=request.mode, results=[])
         hits = self.episodes.search_episodes(
             persona, request.query, self.embedder.embed_query(request.query),
-            limit=request.top_k, filters=request.filters)
+            limit=request.top_k, filters=request.filters, plan=plan or self.plan)
         return SearchResult(query=request.query, mode=request.mode, results=hits)
 
-    def _rank(self, keyword: list[Scored], semantic: list[Scored], mode: SearchMode,
-              cfg: PersonaSettings, *, query_script: int, top_script: int | None
-              ) -> list[Scored]:
-        if mode == SearchMode.KEYWORD:
-            return keyword
-        if mode == SearchMode.SEMANTIC:
-            return semantic
-        return fuse(keyword, semantic, weights=fusion_weights(
-            cfg, query_script=query_script, top_script=top_script))
-
     def _hydrate(self, persona: str, ranked: list[Scored], query_vector: np.ndarray,
-                 request: SearchRequest, cfg: PersonaSettings, now: datetime
-                 ) -> list[tuple[int, SearchHit]]:
-        """(row id, hit) pairs, best first, with live strength blended into the score."""
+                 request: SearchRequest, cfg: PersonaSettings, now: datetime,
+                 plan: SearchPlan) -> list[tuple[int, SearchHit]]:
+        """(row id, hit) pairs, best first, with live strength blended into the score (when the
+        plan blends strength)."""
         memories = self.store.memories(persona)
         found = memories.by_ids([s.id for s in ranked])
         sims = memories.vectors.similarities(query_vector, found.keys())
         weight = cfg.importance_weight if request.importance_weight is None \
             else request.importance_weight
+        if not plan.strength_blend:
+            weight = 0.0
         hits = []
         for item in ranked:
             memory = found.get(item.id)
@@ -227,7 +204,7 @@ class SearchService:
             if head is None:
                 continue
             row_id = present.get(head) or fetched[head][0]
-            if allowed is None or _member(allowed, row_id):
+            if allowed is None or member(allowed, row_id):
                 heads[key] = head
         lifted = lift_successors({hit.id: hit.score for _, hit in hits}, heads)
         out = [(row_id, replace(hit, score=lifted[hit.id])) for row_id, hit in hits]
@@ -261,15 +238,28 @@ class SearchService:
         return None
 
     def _episodes(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
-                  cfg: PersonaSettings) -> list[SearchHit]:
-        """Conversation excerpts to rank beside the notes: by default whenever the persona's
-        ``episode_search_enabled`` is on; ``include_episodes`` true/false forces it."""
+                  cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
+                  ) -> list[SearchHit]:
+        """Conversation excerpts to rank beside the notes: ``include_episodes`` true/false
+        forces it; otherwise the plan's rule decides (by default, the persona's
+        ``episode_search_enabled``)."""
         if self.episodes is None or request.include_episodes is False:
             return []
-        if request.include_episodes is None and not cfg.episode_search_enabled:
+        if request.include_episodes is None and not self._wants_episodes(cfg, plan, notes):
             return []
         return self.episodes.search_episodes(persona, request.query, query_vector,
-                                             limit=request.top_k, filters=request.filters)
+                                             limit=request.top_k, filters=request.filters,
+                                             plan=plan)
+
+    def _wants_episodes(self, cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
+                        ) -> bool:
+        if plan.episodes == EpisodeRule.PERSONA:
+            return cfg.episode_search_enabled
+        if plan.episodes == EpisodeRule.FALLBACK:  # too few relevant notes
+            floor = self.embedder.calibration.to_raw(plan.fallback_similarity)
+            relevant = sum(1 for n in notes if (n.similarity or 0.0) >= floor)
+            return relevant < plan.fallback_notes
+        return plan.episodes == EpisodeRule.ALWAYS
 
 
 def _note_hit(memory: Memory, score: float, similarity: float | None, now: datetime
@@ -285,7 +275,8 @@ def _ordered(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
                                           pair[1].id))
 
 
-def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int) -> list[SearchHit]:
+def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
+           trim: bool = True) -> list[SearchHit]:
     """Notes and episode excerpts in one ranking by their fused scores (both in [0, 1]); a note
     wins a tie. Measured on LoCoMo (bench/locomo.py --experiment score_order) against
     alternating the two lists: evidence recall +0.015, containment +0.009, with e5 and USE.
@@ -294,7 +285,8 @@ def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int) -> lis
     above, or a turn an excerpt above already shows); one with nothing left is dropped. On the
     LoCoMo tuning conversations (26, 30, 41) this raised evidence recall within 1,000 tokens from
     0.827 to 0.835 at the same containment. Notes are never dropped for an excerpt above them:
-    that cost containment (-0.056 on 26 and 30), since a note states its fact with its date."""
+    that cost containment (-0.056 on 26 and 30), since a note states its fact with its date.
+    ``trim=False`` (a plan's ``trim_cited``) keeps every excerpt whole."""
     tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
     tagged += [(h.score, 1, r, h) for r, h in enumerate(episodes)]
     tagged.sort(key=lambda t: (-t[0], t[1], t[2]))
@@ -302,7 +294,7 @@ def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int) -> lis
     out: list[SearchHit] = []
     for *_, hit in tagged:
         turns = {source.event_id for source in hit.sources}
-        if hit.type == "episode" and turns & cited:
+        if trim and hit.type == "episode" and turns & cited:
             trimmed = without_turns(hit, cited)
             if trimmed is None:
                 continue
@@ -327,17 +319,3 @@ def without_turns(hit: SearchHit, drop: set[int]) -> SearchHit | None:
         return None
     return replace(hit, content="\n".join([header, *(line for line, _ in kept)]),
                    sources=tuple(source for _, source in kept))
-
-
-def fusion_weights(cfg: PersonaSettings, *, query_script: int, top_script: int | None
-                   ) -> FusionWeights:
-    """The persona's fusion weights, gated by script (see ``engine.fusion.gate_keyword``)."""
-    if cfg.keyword_weight + cfg.semantic_weight == 0:
-        raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
-    weights = FusionWeights(keyword=cfg.keyword_weight, semantic=cfg.semantic_weight)
-    return gate_keyword(weights, query_script=query_script, top_semantic_script=top_script)
-
-
-def _member(sorted_ids: np.ndarray, value: int) -> bool:
-    pos = int(np.searchsorted(sorted_ids, value))
-    return pos < sorted_ids.size and int(sorted_ids[pos]) == value

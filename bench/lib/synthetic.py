@@ -1,161 +1,19 @@
-"""Shared helpers for the performance benchmarks: machine facts, timing statistics, a synthetic
-memory corpus, and writing reports.
+"""A deterministic synthetic memory corpus for the latency and scale benchmarks.
 
-Benchmarks are commands, not tests: these helpers measure and describe, they assert nothing.
-Nothing here touches the repository's data folder; corpora are built in temporary directories.
-The synthetic corpus is deterministic (seeded), so two runs build the same texts and vectors.
+Seeded, so two runs build the same texts and vectors; nothing here touches a data folder.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import platform
-import resource
-import sqlite3
-import statistics
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from omoide.model import NewMemory
 
-REPO = Path(__file__).resolve().parents[1]
-RESULTS = REPO / "bench" / "results"
-BENCH_DATA = REPO.parent / "shared" / "bench"
-
 # The corpus's "now": every synthetic memory is created in the two years before it.
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")
-
-# -- machine ------------------------------------------------------------------------------------
-
-
-def load_average() -> tuple[float, float, float]:
-    one, five, fifteen = os.getloadavg()
-    return round(one, 2), round(five, 2), round(fifteen, 2)
-
-
-def git_revision() -> str:
-    """Commit and whether the tree had local changes (read-only git)."""
-    def git(*args: str) -> str:
-        try:
-            return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
-                                  check=True).stdout.strip()
-        except (OSError, subprocess.CalledProcessError):
-            return ""
-
-    commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = [line for line in git("status", "--porcelain").splitlines() if line]
-    return f"{commit} + {len(changed)} changed files" if changed else commit
-
-
-def machine_info() -> dict[str, Any]:
-    return {
-        "revision": git_revision(),
-        "cpus": os.cpu_count(),
-        "load_average": load_average(),
-        "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version,
-        "numpy": np.__version__,
-        "platform": platform.platform(),
-        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": " ".join(["python", *sys.argv]),
-        "threads_env": {k: os.environ.get(k) for k in _THREAD_VARS},
-    }
-
-
-def rss_mb() -> float:
-    """Resident set size now (Linux ``/proc``; 0 where unavailable)."""
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-    except (OSError, IndexError, ValueError):
-        return 0.0
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far (``ru_maxrss`` is KiB on Linux)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
-
-
-# -- timing -------------------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Linear-interpolated percentile (numpy's default), q in [0, 100]."""
-    return float(np.percentile(np.asarray(values, dtype=np.float64), q)) if values else 0.0
-
-
-@dataclass(frozen=True)
-class Repeated:
-    """p50/p95 of each repeat of one measurement, summarised as best-of and median-of."""
-
-    p50s: tuple[float, ...]
-    p95s: tuple[float, ...]
-    n_per_repeat: int
-
-    @classmethod
-    def of(cls, runs: Sequence[Sequence[float]]) -> Repeated:
-        return cls(p50s=tuple(percentile(r, 50) for r in runs),
-                   p95s=tuple(percentile(r, 95) for r in runs),
-                   n_per_repeat=len(runs[0]) if runs else 0)
-
-    @property
-    def p50_best(self) -> float:
-        return min(self.p50s)
-
-    @property
-    def p50_median(self) -> float:
-        return statistics.median(self.p50s)
-
-    @property
-    def p95_best(self) -> float:
-        return min(self.p95s)
-
-    @property
-    def p95_median(self) -> float:
-        return statistics.median(self.p95s)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"p50_best_ms": round(self.p50_best, 3), "p50_median_ms": round(self.p50_median, 3),
-                "p95_best_ms": round(self.p95_best, 3), "p95_median_ms": round(self.p95_median, 3),
-                "repeats": len(self.p50s), "n_per_repeat": self.n_per_repeat}
-
-
-def timed_ms(fn: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
-    result = fn()
-    return (time.perf_counter() - start) * 1000.0, result
-
-
-def timed_wall_cpu_ms(fn: Callable[[], Any]) -> tuple[float, float, Any]:
-    """Wall and CPU time (this process, all threads) of one call.
-
-    On a shared machine wall time includes waiting for a core; CPU time does not, so with one
-    thread per library it estimates what the call costs on a quiet machine.
-    """
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = fn()
-    return ((time.perf_counter() - wall) * 1000.0, (time.process_time() - cpu) * 1000.0,
-            result)
-
-
-def best_and_median(values: Sequence[float], *, higher_is_better: bool = False
-                    ) -> dict[str, Any]:
-    """For throughputs and job times: the best run is the one least disturbed by neighbours."""
-    best = max(values) if higher_is_better else min(values)
-    return {"best": best, "median": statistics.median(values), "runs": list(values)}
 
 
 # -- synthetic corpus ---------------------------------------------------------------------------
@@ -307,59 +165,6 @@ class SyntheticCorpus:
                                                                     dtype=np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return news, vectors.astype(np.float32), stabilities
-
-
-# -- real texts ---------------------------------------------------------------------------------
-
-
-def real_memory_texts(data: Path) -> list[str]:
-    """Memory-style texts written by people: LoCoMo observations and the Japanese retrieval
-    corpus, interleaved so any prefix mixes both languages. Empty if the data is missing."""
-    english: list[str] = []
-    locomo = data / "locomo"
-    if locomo.is_dir():
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from locomo_data import load_conversations
-
-        english = [o.text for c in load_conversations(locomo) for o in c.observations]
-    japanese: list[str] = []
-    ja_file = data / "retrieval_ja" / "dev.jsonl"
-    if ja_file.is_file():
-        for line in ja_file.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if row.get("type") == "memory":
-                japanese.append(row["content"])
-    out: list[str] = []
-    step = max(1, len(english) // max(1, len(japanese)))
-    for i, text in enumerate(japanese):
-        out.extend(english[i * step : (i + 1) * step])
-        out.append(text)
-    out.extend(english[len(japanese) * step :])
-    return list(dict.fromkeys(out))
-
-
-# -- reports ------------------------------------------------------------------------------------
-
-
-def md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def write_results(out: Path, markdown: str, data: dict[str, Any]) -> tuple[Path, Path]:
-    """Write ``<out>.md`` and ``<out>.json``; ``out`` is a path without extension."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    md_path, json_path = out.with_suffix(".md"), out.with_suffix(".json")
-    md_path.write_text(markdown, encoding="utf-8")
-    json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return md_path, json_path
-
-
-def log(message: str) -> None:
-    """Progress on stderr, so ``--json`` output on stdout stays clean."""
-    print(f"[{time.strftime('%H:%M:%S')} load {load_average()[0]:.1f}] {message}",
-          file=sys.stderr, flush=True)
 
 
 def chunks(n: int, size: int) -> Iterator[int]:

@@ -1,19 +1,17 @@
-"""Load LoCoMo conversations (per-conversation JSON, as in the public LoCoMo repository).
+"""The shared benchmark data (``../shared/bench``, beside the repository; read, never copied).
 
-Shared by the benchmarks that use LoCoMo (segmentation, retrieval, consolidation). It reads the
-files as they are, never copies them, and turns each one into frozen dataclasses: sessions in
-order with their parsed dates and turns, QA items with their evidence ids normalised, and the
-per-session observations and summaries. It does no scoring and no embedding.
-
-Usage::
-
-    from locomo_data import DEFAULT_LOCOMO_DIR, load_conversations
+**LoCoMo** (per-conversation JSON, as in the public LoCoMo repository) — the one loader every
+LoCoMo benchmark uses (retrieval, segmentation, consolidation, chat, tokens). Each file becomes
+frozen dataclasses: sessions in order with their parsed dates and turns, QA items with their
+evidence ids normalised, and the per-session observations and summaries. No scoring here.
 
     for conv in load_conversations(DEFAULT_LOCOMO_DIR):
         for session in conv.sessions:
             print(session.number, session.date_time, len(session.turns))
 
-The data has a few quirks this module irons out, so callers need not:
+**retrieval_ja** (``load_retrieval_set``): memories and judged queries, one JSON object a line.
+
+The LoCoMo data has a few quirks this module irons out, so callers need not:
 
 - ``session_N_date_time`` also exists for sessions that have no turns (e.g. 20–35 in some files);
   only sessions with turns are kept.
@@ -35,25 +33,33 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "DATA_ROOT",
     "DEFAULT_LOCOMO_DIR",
     "LocomoConversation",
     "LocomoObservation",
     "LocomoQA",
     "LocomoSession",
     "LocomoTurn",
+    "RetrievalQuery",
+    "RetrievalSet",
     "list_conversation_files",
     "load_conversation",
     "load_conversations",
+    "load_retrieval_set",
     "normalise_dia_id",
     "normalise_evidence",
     "parse_session_datetime",
+    "real_memory_texts",
 ]
 
 # bench/ sits in the repo; the shared data sits beside the repo, never inside it.
-DEFAULT_LOCOMO_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo"
+DATA_ROOT = Path(__file__).resolve().parents[3] / "shared" / "bench"
+DEFAULT_LOCOMO_DIR = DATA_ROOT / "locomo"
 
 _SESSION_KEY = re.compile(r"session_(\d+)")
 # Lenient: "D", optional stray colon, session digits, separator, turn digits ("D:11:26", "D30:05").
+# Matched against each fragment whole (after splitting on ";", "," and spaces before a "D"), and
+# turn ids go through it too, so evidence and turns always meet in the same canonical form.
 _DIA_ID = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
 _DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%d %B, %Y", "%d %B %Y")
 
@@ -252,3 +258,58 @@ def _summaries(data: Mapping[str, Any]) -> dict[int, str]:
         if match is not None and isinstance(value, str):
             out[int(match.group(1))] = value
     return dict(sorted(out.items()))
+
+
+# -- retrieval_ja -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetrievalQuery:
+    id: str
+    query: str
+    relevant: frozenset[str]  # memory ids that answer it
+    kind: str  # keyword, paraphrase, crosslingual, direct
+    lang: str
+
+
+@dataclass(frozen=True)
+class RetrievalSet:
+    memories: dict[str, str]  # id -> content, in file order
+    queries: tuple[RetrievalQuery, ...]
+
+
+def load_retrieval_set(path: Path | str) -> RetrievalSet:
+    """``retrieval_ja/dev.jsonl``: ``memory`` rows and ``query`` rows (blank lines skipped)."""
+    memories: dict[str, str] = {}
+    queries = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row["type"] == "memory":
+            memories[str(row["id"])] = str(row["content"])
+        elif row["type"] == "query":
+            queries.append(RetrievalQuery(str(row["id"]), str(row["query"]),
+                                          frozenset(row["relevant"]), str(row.get("kind", "")),
+                                          str(row.get("lang", ""))))
+    return RetrievalSet(memories, tuple(queries))
+
+
+def real_memory_texts(data: Path) -> list[str]:
+    """Memory-style texts written by people: LoCoMo observations and the Japanese retrieval
+    corpus, interleaved so any prefix mixes both languages. Empty if the data is missing."""
+    english: list[str] = []
+    locomo = data / "locomo"
+    if locomo.is_dir():
+        english = [o.text for c in load_conversations(locomo) for o in c.observations]
+    japanese: list[str] = []
+    ja_file = data / "retrieval_ja" / "dev.jsonl"
+    if ja_file.is_file():
+        japanese = list(load_retrieval_set(ja_file).memories.values())
+    out: list[str] = []
+    step = max(1, len(english) // max(1, len(japanese)))
+    for i, text in enumerate(japanese):
+        out.extend(english[i * step : (i + 1) * step])
+        out.append(text)
+    out.extend(english[len(japanese) * step :])
+    return list(dict.fromkeys(out))

@@ -1,0 +1,137 @@
+"""Search as data: every knob of the read path in one frozen value, with named presets (pure).
+
+A :class:`SearchPlan` says how one search is run — how many candidates each side fetches, how
+the keyword and vector lists are fused, whether the keyword side is gated by script, how wide an
+episode excerpt is, whether memory strength is blended in, when conversation excerpts are ranked
+beside notes, and whether a closed fact may outrank its successor. The search service and the
+episode tier read it and nothing else, so a benchmark can try a variant by passing a plan through
+the real code path (``SearchService.search(..., plan=...)``) instead of patching the code.
+
+``PRESETS["default"]`` (= ``DEFAULT_PLAN``) is the committed behaviour; the other presets are the
+variants the benchmarks measure against it (``bench/locomo.py --plan``). No I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from types import MappingProxyType
+
+from omoide.engine.fusion import FusionMethod, FusionWeights, gate_keyword
+
+__all__ = [
+    "DEFAULT_PLAN",
+    "PRESETS",
+    "EpisodeRule",
+    "SearchPlan",
+    "plan_weights",
+    "preset",
+]
+
+
+class EpisodeRule(StrEnum):
+    """When a default search (no ``include_episodes`` in the request) adds episode excerpts."""
+
+    PERSONA = "persona"  # the persona's ``episode_search_enabled`` decides
+    ALWAYS = "always"
+    NEVER = "never"
+    # Only when fewer than ``fallback_notes`` notes reach ``fallback_similarity`` (spec scale):
+    # the spec's "fall back to episodes when notes are too few".
+    FALLBACK = "fallback"
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How a search is run. Weights left at None come from the persona's settings."""
+
+    # Candidates per side for notes: max(note_pool_min, top_k × note_pool_per_result); when
+    # filters are set the keyword side over-fetches × filtered_keyword_factor, then filters.
+    note_pool_min: int = 50
+    note_pool_per_result: int = 5
+    filtered_keyword_factor: int = 20
+    episode_pool: int = 60  # candidates per side for conversation turns
+    fusion: FusionMethod = FusionMethod.ZSCORE
+    keyword_weight: float | None = None  # None → the persona's keyword_weight
+    semantic_weight: float | None = None  # None → the persona's semantic_weight
+    rrf_k: float = 60.0  # RRF's rank offset (only read by fusion "rrf")
+    script_gate: bool = True  # no keyword weight when the best vector hit is in another script
+    neighbours: int = 1  # turns either side of a matching turn in an excerpt
+    max_window: int = 7  # the most turns one excerpt may show
+    strength_blend: bool = True  # blend live strength in with the importance weight
+    episodes: EpisodeRule = EpisodeRule.PERSONA
+    fallback_notes: int = 3  # EpisodeRule.FALLBACK: notes needed to skip the excerpts …
+    fallback_similarity: float = 0.5  # … each at least this similar (spec scale)
+    trim_cited: bool = True  # drop excerpt lines whose turn a result above already stands for
+    current_first: bool = True  # no closed fact above its current successor
+
+    def __post_init__(self) -> None:
+        for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
+                     "episode_pool", "max_window", "fallback_notes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if self.neighbours < 0:
+            raise ValueError("neighbours must be non-negative")
+        if self.max_window < 2 * self.neighbours + 1:
+            raise ValueError("max_window must hold a turn and its neighbours")
+        if self.rrf_k < 0:
+            raise ValueError("rrf_k must be non-negative")
+        for name in ("keyword_weight", "semantic_weight"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be non-negative")
+        if not 0.0 <= self.fallback_similarity <= 1.0:
+            raise ValueError("fallback_similarity must be within [0, 1]")
+        object.__setattr__(self, "fusion", FusionMethod(self.fusion))
+        object.__setattr__(self, "episodes", EpisodeRule(self.episodes))
+
+    def note_pool(self, top_k: int) -> int:
+        """Candidates each side fetches for a note search returning ``top_k`` results."""
+        return max(self.note_pool_min, top_k * self.note_pool_per_result)
+
+    def keyword_limit(self, pool: int, *, filtered: bool) -> int:
+        """Keyword candidates to fetch: filters are applied after the FTS query, so more."""
+        return pool * self.filtered_keyword_factor if filtered else pool
+
+
+def plan_weights(plan: SearchPlan, *, keyword: float, semantic: float, query_script: int,
+                 top_script: int | None) -> FusionWeights:
+    """The fusion weights of one query: the plan's, else the persona's (``keyword``,
+    ``semantic``), gated by script when the plan says so (``fusion.gate_keyword``).
+    Raises ValueError when both weights are zero."""
+    weights = FusionWeights(
+        keyword=keyword if plan.keyword_weight is None else plan.keyword_weight,
+        semantic=semantic if plan.semantic_weight is None else plan.semantic_weight,
+        k=plan.rrf_k)
+    if not plan.script_gate:
+        return weights
+    return gate_keyword(weights, query_script=query_script, top_semantic_script=top_script)
+
+
+DEFAULT_PLAN = SearchPlan()
+
+PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
+    "default": DEFAULT_PLAN,
+    "notes_only": replace(DEFAULT_PLAN, episodes=EpisodeRule.NEVER),
+    "episodes_always": replace(DEFAULT_PLAN, episodes=EpisodeRule.ALWAYS),
+    "episode_fallback": replace(DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK),
+    "rrf": replace(DEFAULT_PLAN, fusion=FusionMethod.RRF),
+    "minmax": replace(DEFAULT_PLAN, fusion=FusionMethod.MINMAX),
+    "convex": replace(DEFAULT_PLAN, fusion=FusionMethod.CONVEX),
+    "balanced_weights": replace(DEFAULT_PLAN, keyword_weight=0.5, semantic_weight=0.5),
+    "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
+    "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
+    "no_current_first": replace(DEFAULT_PLAN, current_first=False),
+    "no_trim": replace(DEFAULT_PLAN, trim_cited=False),
+    "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
+    "single_turns": replace(DEFAULT_PLAN, neighbours=0),
+    "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
+})
+
+
+def preset(name: str) -> SearchPlan:
+    """The named preset; ValueError naming the known ones otherwise."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown search plan {name!r}; known: {', '.join(PRESETS)}") from None

@@ -1,0 +1,142 @@
+"""The hybrid retriever: keyword candidates + vector candidates → one fused ranking.
+
+Notes and conversation turns are searched by the same skeleton, run by a :class:`SearchPlan`:
+the keyword side (BM25 coverage from FTS5) runs on a worker thread while the query is embedded
+and the vector side is searched (the FTS query and the embedding + matrix product all release
+the GIL, so on two cores they overlap); filters given as ``allowed`` row ids apply before the
+pool cut on both sides; then the lists are fused with the plan's method and weights, the keyword
+side gated by script. What is searched is a :class:`Tier` — :class:`NoteTier` over a persona's
+memories, :class:`TurnTier` over its session turns — so the retriever never knows which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from omoide.embed.base import Embedder
+from omoide.engine.fusion import Scored, fuse
+from omoide.engine.search_plan import SearchPlan, plan_weights
+from omoide.errors import InvalidInput
+from omoide.model import SearchMode
+from omoide.store.port import MemoryHandle, SessionHandle
+from omoide.store.vectors import language_of
+
+__all__ = ["Candidates", "HybridRetriever", "NoteTier", "Tier", "TurnTier"]
+
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-search")
+
+
+class Tier(Protocol):
+    """One searchable tier as candidate lists of (row id, score), best first."""
+
+    def keyword(self, query: str, *, limit: int) -> list[Scored]: ...
+
+    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
+                 allowed: np.ndarray | None) -> list[Scored]: ...
+
+    def script(self, row_id: int) -> int | None:
+        """The script group the row's text was indexed with (None when it has no vector)."""
+        ...
+
+
+class NoteTier:
+    """A persona's notes (memories): FTS over their text, their vector index."""
+
+    def __init__(self, memories: MemoryHandle) -> None:
+        self.memories = memories
+
+    def keyword(self, query: str, *, limit: int) -> list[Scored]:
+        return [Scored(h.rowid, h.score) for h in self.memories.keyword_search(query, limit=limit)]
+
+    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
+                 allowed: np.ndarray | None) -> list[Scored]:
+        return [Scored(i, s) for i, s in self.memories.vectors.search(
+            query_vector, limit=limit, allowed=allowed, centred_for=query)]
+
+    def script(self, row_id: int) -> int | None:
+        return self.memories.vectors.language(row_id)
+
+
+class TurnTier:
+    """A persona's conversation turns: the turn-level FTS index and the turn vectors."""
+
+    def __init__(self, sessions: SessionHandle) -> None:
+        self.sessions = sessions
+        self._index = sessions.event_index  # read once: the property checks the revision
+
+    def keyword(self, query: str, *, limit: int) -> list[Scored]:
+        return [Scored(h.rowid, h.score) for h in self.sessions.keyword_events(query, limit=limit)]
+
+    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
+                 allowed: np.ndarray | None) -> list[Scored]:
+        return [Scored(i, s) for i, s in self._index.search(
+            query_vector, limit=limit, allowed=allowed, centred_for=query)]
+
+    def script(self, row_id: int) -> int | None:
+        return self._index.language(row_id)
+
+    def similarities(self, query_vector: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
+        """Raw cosine of the query with each turn (for the hits' ``similarity``)."""
+        return self._index.similarities(query_vector, ids)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    ranked: list[Scored]  # fused (or one side's, in keyword / semantic mode), best first
+    query_vector: np.ndarray
+
+
+class HybridRetriever:
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
+    def retrieve(self, tier: Tier, query: str, *, plan: SearchPlan, pool: int,
+                 keyword_weight: float, semantic_weight: float,
+                 mode: SearchMode = SearchMode.HYBRID, allowed: np.ndarray | None = None,
+                 query_vector: np.ndarray | None = None) -> Candidates:
+        """Up to ``pool`` candidates per side, fused. ``allowed`` (sorted row ids) restricts
+        both sides; ``query_vector`` is embedded here (beside the keyword side) when not given.
+        ``keyword_weight``/``semantic_weight`` are the persona's, used where the plan has none.
+        """
+        def keyword_side() -> list[Scored]:
+            if mode not in (SearchMode.HYBRID, SearchMode.KEYWORD):
+                return []
+            hits = tier.keyword(query, limit=plan.keyword_limit(pool, filtered=allowed is not None))
+            if allowed is not None:
+                hits = [h for h in hits if member(allowed, h.id)]
+            return hits[:pool]
+
+        pending = _POOL.submit(keyword_side)
+        if query_vector is None:
+            query_vector = self.embedder.embed_query(query)
+        semantic: list[Scored] = []
+        if mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
+            semantic = tier.semantic(query_vector, query=query, limit=pool, allowed=allowed)
+        keyword = pending.result()
+        if mode == SearchMode.KEYWORD:
+            return Candidates(keyword, query_vector)
+        if mode == SearchMode.SEMANTIC:
+            return Candidates(semantic, query_vector)
+        if plan.keyword_weight is not None:
+            keyword_weight = plan.keyword_weight
+        if plan.semantic_weight is not None:
+            semantic_weight = plan.semantic_weight
+        if keyword_weight + semantic_weight == 0:
+            raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
+        weights = plan_weights(
+            plan, keyword=keyword_weight, semantic=semantic_weight,
+            query_script=language_of(query),
+            top_script=tier.script(semantic[0].id) if semantic else None)
+        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion),
+                          query_vector)
+
+
+def member(sorted_ids: np.ndarray, value: int) -> bool:
+    """Whether ``value`` is in the sorted id array."""
+    pos = int(np.searchsorted(sorted_ids, value))
+    return pos < sorted_ids.size and int(sorted_ids[pos]) == value

@@ -1,0 +1,155 @@
+"""The hybrid retriever and search plans against a real store (hash embedder): one skeleton for
+notes and turns, and each plan knob changing what the search service returns."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, preset
+from omoide.errors import InvalidInput
+from omoide.model import SearchMode
+from omoide.service.retrieval import HybridRetriever, NoteTier, TurnTier
+from omoide.wiring import Omoide
+
+GARDEN = [
+    ("Rau", "I planted tomatoes and basil in my garden this weekend."),
+    ("Haru", "Lovely! Which tomato variety did you pick?"),
+    ("Rau", "I chose San Marzano tomatoes because I want to make pasta sauce."),
+    ("Haru", "Great choice, they are perfect for sauce."),
+    ("Rau", "My neighbour gave me compost from her chickens."),
+    ("Haru", "Chicken compost is rich, use it sparingly."),
+]
+
+
+def add(app: Omoide, persona: str, content: str) -> str:
+    outcome = app.memories.create(persona, app.memories.build_new(content=content))
+    return outcome.memory.key
+
+
+def record(app: Omoide, persona: str, clock: FixedClock,
+           consolidate: bool = False) -> None:
+    app.settings_service.update(persona, {"episode_consolidation_enabled": consolidate})
+    session, _ = app.sessions.open(persona, session_id="s1")
+    app.sessions.record(persona, session.session_id, [
+        {"speaker": who, "role": "user", "content": text, "external_id": f"D{i}",
+         "timestamp": (clock.now() + timedelta(minutes=i)).isoformat()}
+        for i, (who, text) in enumerate(GARDEN, start=1)])
+    app.sessions.end(persona, session.session_id)
+    app.runner.run_until_idle()
+
+
+def search(app: Omoide, persona: str, query: str, plan: Any = None, **params: Any) -> list[Any]:
+    request = app.search.build_request(persona, query=query, **params)
+    return app.search.search(persona, request, recall=False, plan=plan).results
+
+
+@pytest.fixture
+def notes(app: Omoide, persona: str) -> dict[str, str]:
+    texts = {"tokyo": "User lives in Tokyo near the river",
+             "tea": "Haru prefers green tea in the morning",
+             "river": "The river walk in spring is the user's favourite",
+             "osaka": "ユーザーは大阪に住んでいる"}
+    return {name: add(app, persona, text) for name, text in texts.items()}
+
+
+def test_one_retriever_serves_notes_and_turns(app: Omoide, persona: str, clock: FixedClock,
+                                              notes: dict[str, str]) -> None:
+    record(app, persona, clock)
+    retriever = HybridRetriever(app.embedder)
+    memories = app.store.memories(persona)
+    found = retriever.retrieve(NoteTier(memories), "Tokyo river", plan=DEFAULT_PLAN, pool=50,
+                               keyword_weight=0.4, semantic_weight=0.6)
+    assert found.ranked[0].id == memories.id_of(notes["tokyo"])
+    assert found.query_vector.shape == (app.embedder.dim,)
+    vector = app.embedder.embed_query("San Marzano tomatoes")
+    turns = retriever.retrieve(TurnTier(app.store.sessions(persona)), "San Marzano tomatoes",
+                               plan=DEFAULT_PLAN, pool=60, keyword_weight=0.4,
+                               semantic_weight=0.6, query_vector=vector)
+    events = app.store.sessions(persona).events_by_ids([s.id for s in turns.ranked])
+    assert events[turns.ranked[0].id].external_id == "D3"
+    assert turns.query_vector is vector  # a given vector is not embedded again
+
+
+def test_modes_filters_and_pool_bound_the_candidates(app: Omoide, persona: str,
+                                                     notes: dict[str, str]) -> None:
+    retriever = HybridRetriever(app.embedder)
+    memories = app.store.memories(persona)
+    tier = NoteTier(memories)
+    keyword = retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=50,
+                                 mode=SearchMode.KEYWORD, keyword_weight=0.4,
+                                 semantic_weight=0.6)
+    assert {s.id for s in keyword.ranked} == {memories.id_of(notes[n]) for n in ("tokyo", "river")}
+    only = np.array([memories.id_of(notes["river"])], dtype=np.int64)
+    allowed = retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=50, allowed=only,
+                                 keyword_weight=0.4, semantic_weight=0.6)
+    assert [s.id for s in allowed.ranked] == [int(only[0])]
+    one = retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=1,
+                             mode=SearchMode.SEMANTIC, keyword_weight=0.4, semantic_weight=0.6)
+    assert len(one.ranked) == 1
+
+
+def test_zero_weights_are_a_user_error_unless_the_plan_sets_weights(
+        app: Omoide, persona: str, notes: dict[str, str]) -> None:
+    retriever = HybridRetriever(app.embedder)
+    tier = NoteTier(app.store.memories(persona))
+    with pytest.raises(InvalidInput, match="cannot both be 0"):
+        retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=50, keyword_weight=0,
+                           semantic_weight=0)
+    plan = replace(DEFAULT_PLAN, keyword_weight=1.0, semantic_weight=0.0)
+    found = retriever.retrieve(tier, "river", plan=plan, pool=50, keyword_weight=0,
+                               semantic_weight=0)
+    assert found.ranked
+
+
+def test_the_default_plan_is_what_a_search_without_a_plan_runs(
+        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    record(app, persona, clock)
+    for query in ("Tokyo river", "tomatoes sauce", "大阪"):
+        assert search(app, persona, query) == search(app, persona, query, plan=DEFAULT_PLAN)
+
+
+def test_the_episode_rule_decides_when_excerpts_join_the_notes(
+        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    record(app, persona, clock)
+    kinds = lambda plan, **p: {h.type for h in search(app, persona, "tomatoes", plan, **p)}  # noqa: E731
+    assert "episode" in kinds(None)
+    assert kinds(preset("notes_only")) == {"note"}
+    assert "episode" in kinds(preset("notes_only"), include_episodes=True)  # the request wins
+    app.settings_service.update(persona, {"episode_search_enabled": False})
+    assert "episode" not in kinds(None)
+    assert "episode" in kinds(preset("episodes_always"))
+    assert "episode" not in kinds(preset("episodes_always"), include_episodes=False)
+
+
+def test_the_fallback_rule_adds_excerpts_only_when_relevant_notes_are_few(
+        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    record(app, persona, clock)
+    few = replace(DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK, fallback_notes=1,
+                  fallback_similarity=1.0)  # no note is ever that similar
+    assert "episode" in {h.type for h in search(app, persona, "tomatoes", few)}
+    enough = replace(few, fallback_similarity=0.0)  # every note counts
+    assert {h.type for h in search(app, persona, "tomatoes", enough)} == {"note"}
+
+
+def test_the_excerpt_window_follows_the_plan(app: Omoide, persona: str,
+                                             clock: FixedClock) -> None:
+    record(app, persona, clock)
+    default = search(app, persona, "San Marzano tomatoes", top_k=1)[0]
+    assert [s.external_id for s in default.sources] == ["D2", "D3", "D4"]
+    single = search(app, persona, "San Marzano tomatoes", preset("single_turns"), top_k=1)[0]
+    assert [s.external_id for s in single.sources] == ["D3"]
+    assert len(single.content.split("\n")) == 2  # the date header and the one turn
+
+
+def test_the_episode_tool_runs_the_plan_too(app: Omoide, persona: str,
+                                            clock: FixedClock) -> None:
+    record(app, persona, clock)
+    request = app.search.build_request(persona, query="San Marzano tomatoes", top_k=1)
+    hit = app.search.search_episodes(persona, request, plan=preset("single_turns")).results[0]
+    assert [s.external_id for s in hit.sources] == ["D3"]

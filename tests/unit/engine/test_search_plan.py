@@ -1,0 +1,91 @@
+"""SearchPlan: presets, validation, pool sizes and the weights of one query (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError, replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.engine.fusion import FusionMethod, FusionWeights
+from omoide.engine.search_plan import (
+    DEFAULT_PLAN,
+    PRESETS,
+    EpisodeRule,
+    SearchPlan,
+    plan_weights,
+    preset,
+)
+
+LATIN, CJK = 0, 1
+
+
+def test_the_default_preset_is_the_committed_behaviour() -> None:
+    plan = preset("default")
+    assert plan is DEFAULT_PLAN == SearchPlan()
+    assert (plan.note_pool(10), plan.episode_pool, plan.fusion) == (50, 60, FusionMethod.ZSCORE)
+    assert (plan.neighbours, plan.max_window) == (1, 7)
+    assert plan.episodes == EpisodeRule.PERSONA
+    assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
+
+
+def test_every_preset_but_the_default_changes_something() -> None:
+    others = [plan for name, plan in PRESETS.items() if name != "default"]
+    assert all(plan != DEFAULT_PLAN for plan in others)
+    assert len(set(others)) == len(others)
+
+
+def test_an_unknown_preset_names_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="known: default, notes_only"):
+        preset("fastest")
+
+
+def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
+    plan = SearchPlan(fusion="rrf", episodes="never")  # type: ignore[arg-type]
+    assert plan.fusion is FusionMethod.RRF and plan.episodes is EpisodeRule.NEVER
+    with pytest.raises(FrozenInstanceError):
+        plan.episode_pool = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("change", [
+    {"note_pool_min": 0}, {"episode_pool": 0}, {"neighbours": -1},
+    {"neighbours": 4, "max_window": 7}, {"keyword_weight": -0.1}, {"rrf_k": -1.0},
+    {"fallback_similarity": 1.5}, {"fusion": "borda"}, {"episodes": "sometimes"},
+])
+def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        SearchPlan(**change)  # type: ignore[arg-type]
+
+
+@given(st.integers(1, 1000), st.integers(1, 200), st.integers(1, 20))
+def test_the_note_pool_covers_top_k_and_never_falls_below_its_floor(
+        top_k: int, floor: int, per_result: int) -> None:
+    plan = SearchPlan(note_pool_min=floor, note_pool_per_result=per_result)
+    pool = plan.note_pool(top_k)
+    assert pool >= floor and pool >= top_k * per_result
+    assert plan.keyword_limit(pool, filtered=False) == pool
+    assert plan.keyword_limit(pool, filtered=True) == pool * plan.filtered_keyword_factor
+
+
+def test_weights_come_from_the_persona_unless_the_plan_sets_them() -> None:
+    persona = plan_weights(DEFAULT_PLAN, keyword=0.4, semantic=0.6, query_script=LATIN,
+                           top_script=LATIN)
+    assert persona == FusionWeights(keyword=0.4, semantic=0.6)
+    balanced = plan_weights(preset("balanced_weights"), keyword=0.4, semantic=0.6,
+                            query_script=LATIN, top_script=LATIN)
+    assert (balanced.keyword, balanced.semantic) == (0.5, 0.5)
+
+
+@given(st.floats(0, 10), st.floats(0.01, 10))
+def test_the_script_gate_drops_keyword_weight_across_scripts_only_when_on(
+        keyword: float, semantic: float) -> None:
+    gated = plan_weights(DEFAULT_PLAN, keyword=keyword, semantic=semantic, query_script=LATIN,
+                         top_script=CJK)
+    assert gated.keyword == 0.0 and gated.semantic == semantic
+    same = plan_weights(DEFAULT_PLAN, keyword=keyword, semantic=semantic, query_script=CJK,
+                        top_script=CJK)
+    assert same.keyword == keyword
+    ungated = plan_weights(replace(DEFAULT_PLAN, script_gate=False), keyword=keyword,
+                           semantic=semantic, query_script=LATIN, top_script=CJK)
+    assert ungated.keyword == keyword
