@@ -1,5 +1,11 @@
 """Shared fixtures: small and real. A temp data folder, a fixed clock, the deterministic hash
-embedder, a wired app, and a real uvicorn server on a free port for HTTP tests."""
+embedder, a wired app, and a real uvicorn server on a free port for HTTP tests.
+
+Every test that builds an app through these fixtures runs on both stores: ``store_kind`` is
+``sqlite`` (the file in the data folder) or ``postgres`` (a fresh database on one PostgreSQL +
+pgvector server started for the whole run by the ``pgserver`` wheel). A test about the SQLite
+file itself is marked ``sqlite_only``.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from llm_fakes import FakeAPI, start_server
-from omoide_testing import LiveServer, serve_in_thread
+from omoide_testing import Holding, LiveServer, files_holding, serve_in_thread
+from pg_testing import PgServer, rows_holding, start_pg_server
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -25,6 +32,54 @@ START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 # deadline, which a shared, loaded machine would turn into random failures.
 settings.register_profile("omoide", deadline=None)
 settings.load_profile("omoide")
+
+
+STORES = ("sqlite", "postgres")
+
+
+def _sqlite_only(metafunc: pytest.Metafunc) -> bool:
+    """Marked so, or a browser test of the dashboard: it drives pages whose data comes through
+    the services, which the HTTP tests already run on both stores (and a browser per store
+    would double the slowest tests of the suite)."""
+    return bool(metafunc.definition.get_closest_marker("sqlite_only")) or \
+        "dashboard" in Path(str(metafunc.definition.path)).parts[-2:-1]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_kind" in metafunc.fixturenames:
+        kinds = ["sqlite"] if _sqlite_only(metafunc) else list(STORES)
+        metafunc.parametrize("store_kind", kinds, scope="function")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL 16+ with pgvector for the whole run (started on first use)."""
+    server, folder = start_pg_server()
+    yield server
+    server.stop()
+    folder.cleanup()
+
+
+@pytest.fixture
+def store_environ(store_kind: str, request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
+    """The environment that selects the store: {} for SQLite, the URL of the (emptied) test
+    database for PostgreSQL."""
+    if store_kind == "sqlite":
+        yield {}
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    yield {"OMOIDE_DATABASE_URL": server.emptied()}
+
+
+@pytest.fixture
+def holding(store_environ: dict[str, str], data_dir: Path) -> Holding:
+    """Where a text is still stored: the data folder's files holding its bytes (SQLite), or
+    the database's text columns holding it (PostgreSQL, whose erasure guarantee is rows: its
+    WAL and backups keep old pages until they are recycled; docs/deploy.md)."""
+    url = store_environ.get("OMOIDE_DATABASE_URL")
+    if url is None:
+        return lambda text: files_holding(data_dir, text)
+    return lambda text: rows_holding(url, text)
 
 
 @pytest.fixture
@@ -43,13 +98,13 @@ def data_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def make_app(data_dir: Path, clock: FixedClock, embedder: HashEmbedder
-             ) -> Iterator[Callable[..., Omoide]]:
-    """Build a wired Omoide on the temp data folder (same folder on each call)."""
+def make_app(data_dir: Path, clock: FixedClock, embedder: HashEmbedder,
+             store_environ: dict[str, str]) -> Iterator[Callable[..., Omoide]]:
+    """Build a wired Omoide on the temp data folder (same folder and database on each call)."""
     built: list[Omoide] = []
 
     def make(environ: dict[str, str] | None = None, **kwargs: object) -> Omoide:
-        settings = Settings.from_env(environ or {}, data_dir=data_dir)
+        settings = Settings.from_env({**store_environ, **(environ or {})}, data_dir=data_dir)
         kwargs.setdefault("embedder", embedder)
         kwargs.setdefault("clock", clock)
         kwargs.setdefault("llm", None)

@@ -445,3 +445,6 @@ register_ops(main, persona)
 from omoide.cli_interop import register as _register_interop  # noqa: E402
 
 _register_interop(main)
+from omoide.cli_migrate import migrate  # noqa: E402  (uses this module's options)
+
+main.add_command(migrate)

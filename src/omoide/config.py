@@ -338,6 +338,7 @@ class Settings:
     embed_timeout_s: float = 30.0
     workers: int = 1
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
+    database_url: str | None = None  # OMOIDE_DATABASE_URL: PostgreSQL instead of the SQLite file
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
     mcp_max_sessions: int = 256
@@ -376,6 +377,7 @@ class Settings:
             "job_lease_s": _env_lease(env),
             "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
             "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
+            "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "persona_defaults": persona_defaults(env),
             "llm": llm_config_from_env(env),
         }

@@ -21,6 +21,7 @@ from omoide.embed import Embedder, fair, make_embedder, make_fair_embedder
 from omoide.engine.classify import Classifier
 from omoide.engine.consolidate import Consolidator
 from omoide.engine.segment import OfflineSegmenter, Segmenter
+from omoide.errors import InvalidInput
 from omoide.jobs import JobRunner
 from omoide.model import Job
 from omoide.service.auth import AuthService
@@ -92,6 +93,52 @@ class Omoide:
 
     def schedule_decay(self) -> int:
         return self.maintenance.schedule_decay()
+
+
+def database_url(settings: Settings) -> str | None:
+    """``OMOIDE_DATABASE_URL`` when set (a PostgreSQL database), else None (the SQLite file in
+    the data folder)."""
+    url = settings.database_url
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput("OMOIDE_DATABASE_URL must be a postgresql:// URL")
+    return url
+
+
+def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
+    """The store the settings name: SQLite by default, PostgreSQL for a database URL."""
+    url = database_url(settings)
+    if url is None:
+        return SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
+    try:
+        from omoide.store.postgres.store import PostgresStore
+    except ImportError as exc:  # psycopg is the optional extra omoide[postgres]
+        raise InvalidInput("OMOIDE_DATABASE_URL needs the PostgreSQL driver: "
+                           "pip install 'omoide[postgres]'") from exc
+    return PostgresStore(url, model_id=embedder.model_id, dim=embedder.dim)
+
+
+def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:
+    """The job queue on the store's database (claims with ``SKIP LOCKED`` on PostgreSQL)."""
+    if database_url(settings) is None:
+        return JobStore(store.db, lease_s=settings.job_lease_s)
+    from omoide.store.postgres.jobs import PgJobStore
+
+    return PgJobStore(store.db, lease_s=settings.job_lease_s)  # type: ignore[arg-type]
+
+
+def copy_folder_to_database(settings: Settings, url: str) -> dict[str, int]:
+    """``omoide migrate``: copy the data folder's SQLite database into the PostgreSQL database
+    at ``url`` (which must hold no persona); returns the rows copied per table."""
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput("--to must be a postgresql:// URL")
+    try:
+        from omoide.store.postgres.copy import copy_sqlite_to_postgres
+    except ImportError as exc:
+        raise InvalidInput("migrating needs the PostgreSQL driver: "
+                           "pip install 'omoide[postgres]'") from exc
+    return copy_sqlite_to_postgres(settings.db_path, url)
 
 
 def _classifier_factory(llm: Any, offline: Classifier) -> Callable[[PersonaSettings], Classifier]:
@@ -180,16 +227,16 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         from omoide.llm.chat import make_chat_upstream
 
         chat_upstream = make_chat_upstream(settings.llm)
-    sqlite = SqliteStore(settings.db_path, model_id=embedder.model_id, dim=embedder.dim)
-    store: Store = sqlite
-    vector_models = VectorModels(sqlite.db)
+    opened = open_store(settings, embedder)
+    store: Store = opened
+    vector_models = VectorModels(opened.db)  # the shared SQL runs on PgDatabase too
     if check_embedder_record:
         try:
             check_embedder(vector_models, embedder, clock)
         except BaseException:
             store.close()
             raise
-    jobs: JobQueue = JobStore(sqlite.db, lease_s=settings.job_lease_s)
+    jobs: JobQueue = open_jobs(opened, settings)
     settings_service = SettingsService(store, settings.persona_defaults)
     maintenance = MaintenanceService(store, jobs, settings_service, clock)
     handlers: dict[str, Any] = {}
@@ -228,7 +275,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
         reindex=ReindexService(store, vector_models, embedder, clock),
-        overview=OverviewService(store, OverviewStore(sqlite.db), jobs, clock,
+        overview=OverviewService(store, OverviewStore(opened.db), jobs, clock,
                                  on_enqueue=runner.notify),
         maintenance=maintenance, llm=llm,
         transfer=TransferService(store, embedder, clock, settings_service, memories,

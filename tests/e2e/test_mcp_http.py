@@ -3,8 +3,6 @@ from the Bearer key. Driven by the SDK's own client against a live uvicorn serve
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import anyio
 import httpx
 import pytest
@@ -18,7 +16,7 @@ from mcp_checks import (
     ok,
     tool_error,
 )
-from omoide_testing import LiveServer, files_holding, wait_for_jobs
+from omoide_testing import Holding, LiveServer, wait_for_jobs
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
@@ -122,7 +120,7 @@ def test_mcp_http_key_scopes_every_tool_to_its_own_persona(server: LiveServer) -
 
 
 def test_mcp_http_memory_delete_with_purge_erases_the_text(server: LiveServer,
-                                                          data_dir: Path) -> None:
+                                                          holding: Holding) -> None:
     key = server.create_persona("rin")
     marker = "ZQXJV-4827"
 
@@ -135,11 +133,11 @@ def test_mcp_http_memory_delete_with_purge_erases_the_text(server: LiveServer,
             created = await ok(client, "memory_create", content=f"The user's PIN is {marker}")
             mem = created.structured_content["memory"]["key"]
             wait_for_jobs(server.omoide, "rin")
-            assert files_holding(data_dir, marker)
+            assert holding(marker)
             purged = await ok(client, "memory_delete", key=mem, purge=True)
             assert purged.structured_content == {"persona": "rin", "key": mem,
                                                  "status": "purged"}
-            assert files_holding(data_dir, marker) == []
+            assert holding(marker) == []
             assert mem in await tool_error(client, "memory_read", key=mem)
             assert mem in await tool_error(client, "memory_delete", key=mem, purge=True)
 

@@ -21,9 +21,9 @@ from omoide.wiring import Omoide
 
 
 def test_mcp_stdio_exits_1_with_a_clear_error_when_the_persona_is_unknown(
-        data_dir: Path, persona: str) -> None:
+        data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
     done = CliRunner().invoke(main, ["mcp", "--persona", "nobody", "--data", str(data_dir)],
-                              env={"OMOIDE_EMBEDDER": "hash"})
+                              env={"OMOIDE_EMBEDDER": "hash", **store_environ})
     assert done.exit_code == 1
     assert done.stdout == ""
     assert "unknown persona 'nobody'" in done.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from omoide_testing import files_holding
+from omoide_testing import Holding
 
 from omoide.clock import FixedClock
 from omoide.errors import NotFound, Unauthorized
@@ -20,7 +20,7 @@ def create(app: Omoide, persona: str, content: str, **fields: Any) -> Any:
     return app.memories.create(persona, app.memories.build_new(content=content, **fields))
 
 
-def test_purge_erases_every_trace_of_the_memory(app: Omoide, persona: str, data_dir: Path,
+def test_purge_erases_every_trace_of_the_memory(app: Omoide, persona: str, holding: Holding,
                                                 clock: FixedClock) -> None:
     old = create(app, persona, "The user's bank PIN is 1111").memory
     secret = create(app, persona, f"The user's bank PIN is now {PIN}", tags=["pin-" + PIN],
@@ -32,11 +32,11 @@ def test_purge_erases_every_trace_of_the_memory(app: Omoide, persona: str, data_
     memories.apply_evolution(secret.key, now=clock.now(), neighbour_ids=[old_id],
                              link_increment=0.2, link_cap=1.0, extends=[],
                              supersedes=[(old_id, clock.now())])
-    assert files_holding(data_dir, PIN)
+    assert holding(PIN)
 
     app.memories.purge(persona, secret.key)
 
-    assert files_holding(data_dir, PIN) == []
+    assert holding(PIN) == []
     conn = app.store.db.conn()
     for table, column in [("memories", "id"), ("memory_versions", "memory_id"),
                           ("memory_strength", "memory_id"), ("memory_vectors", "memory_id"),
@@ -69,12 +69,12 @@ def test_purge_keeps_other_memories_searchable(app: Omoide, persona: str,
 
 
 def test_purge_of_a_tombstoned_memory_erases_it_too(app: Omoide, persona: str,
-                                                    data_dir: Path) -> None:
+                                                    holding: Holding) -> None:
     secret = create(app, persona, f"Locker combination {PIN}").memory
     app.memories.delete(persona, secret.key)
-    assert files_holding(data_dir, PIN)  # a tombstone keeps the text (and its history)
+    assert holding(PIN)  # a tombstone keeps the text (and its history)
     app.memories.purge(persona, secret.key)
-    assert files_holding(data_dir, PIN) == []
+    assert holding(PIN) == []
 
 
 def test_purge_of_an_unknown_key_is_not_found(app: Omoide, persona: str) -> None:
@@ -102,16 +102,16 @@ def converse(app: Omoide, persona: str, session_id: str, turns: list[dict[str, A
 
 
 def test_deleting_a_conversation_with_its_notes_erases_its_text(app: Omoide, persona: str,
-                                                                 data_dir: Path) -> None:
+                                                                 holding: Holding) -> None:
     converse(app, persona, "s1", TURNS)
     converse(app, persona, "s2", [{"speaker": "Ken", "content": "I play the saxophone."}])
     notes = [key for _, keys in app.sessions.episodes(persona, "s1") for key in keys]
-    assert notes and files_holding(data_dir, PIN) and files_holding(data_dir, "QWPMX-77")
+    assert notes and holding(PIN) and holding("QWPMX-77")
 
     erased = app.forget.delete_session(persona, "s1", with_notes=True)
 
     assert (erased.events, sorted(erased.keys)) == (len(TURNS), sorted(notes))
-    assert files_holding(data_dir, PIN) == [] and files_holding(data_dir, "QWPMX-77") == []
+    assert holding(PIN) == [] and holding("QWPMX-77") == []
     with pytest.raises(NotFound):
         app.sessions.episodes(persona, "s1")
     assert app.sessions.episodes(persona, "s2")  # the other conversation is untouched
@@ -122,14 +122,14 @@ def test_deleting_a_conversation_with_its_notes_erases_its_text(app: Omoide, per
 
 
 def test_deleting_a_conversation_keeps_its_notes_unless_asked(app: Omoide, persona: str,
-                                                              data_dir: Path) -> None:
+                                                              holding: Holding) -> None:
     converse(app, persona, "s1", TURNS)
     notes = [key for _, keys in app.sessions.episodes(persona, "s1") for key in keys]
 
     erased = app.forget.delete_session(persona, "s1")
 
     assert erased.keys == () and erased.episodes == 1
-    assert files_holding(data_dir, "QWPMX-77") == []  # a turn that became no note
+    assert holding("QWPMX-77") == []  # a turn that became no note
     for key in notes:
         kept = app.memories.get(persona, key, recall=False)
         assert (kept.sources, kept.source_ref) == ((), None)
@@ -148,7 +148,8 @@ def test_deleting_an_unknown_conversation_is_not_found(app: Omoide, persona: str
         app.forget.delete_session("nobody", "nope")
 
 
-def test_deleting_a_persona_erases_every_row_keyed_by_it(app: Omoide, data_dir: Path) -> None:
+@pytest.mark.sqlite_only
+def test_deleting_a_persona_erases_every_row_keyed_by_it(app: Omoide, holding: Holding) -> None:
     _, other_key = app.auth.create_persona("haru")
     create(app, "haru", "Haru likes green tea")
     persona = "mika"
@@ -164,7 +165,7 @@ def test_deleting_a_persona_erases_every_row_keyed_by_it(app: Omoide, data_dir: 
     erased = app.forget.delete_persona(persona)
 
     assert erased.memories >= 2 and erased.sessions == 1
-    assert files_holding(data_dir, PIN) == [] and files_holding(data_dir, "QWPMX-77") == []
+    assert holding(PIN) == [] and holding("QWPMX-77") == []
     conn = app.store.db.conn()
     for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                  "AND sql NOT LIKE 'CREATE VIRTUAL%'").fetchall():
@@ -205,6 +206,7 @@ def test_a_persona_deleted_by_another_process_is_never_reached_through_old_handl
     assert app.sessions.open("mika", session_id="s1")[1]  # a new session, not the old one
 
 
+@pytest.mark.sqlite_only
 def test_every_connection_overwrites_deleted_content(app: Omoide, persona: str) -> None:
     """Without it (the default of many SQLite builds) an edited memory's old text stays in the
     page's free space, where a later purge cannot reach it."""

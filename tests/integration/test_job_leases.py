@@ -13,7 +13,6 @@ from omoide.clock import FixedClock
 from omoide.jobs import JobRunner
 from omoide.model import Job
 from omoide.service.memories import EVOLVE_JOB
-from omoide.store.sqlite.jobs import JobStore
 from omoide.wiring import Omoide
 
 
@@ -42,7 +41,7 @@ def _status(app: Omoide, job_id: int) -> str:
 
 def test_expired_lease_is_taken_back_by_another_worker(app: Omoide, persona: str,
                                                        clock: FixedClock, wall: Wall) -> None:
-    jobs = JobStore(app.store.db, lease_s=30, wall=wall)
+    jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     job_id = jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
     held = jobs.claim(now=clock.now(), worker="a")
     assert held is not None and held.worker == "a" and held.attempts == 1
@@ -63,7 +62,7 @@ def test_expired_lease_is_taken_back_by_another_worker(app: Omoide, persona: str
 
 def test_a_job_whose_worker_dies_every_time_fails_after_its_attempts(
         app: Omoide, clock: FixedClock, wall: Wall) -> None:
-    jobs = JobStore(app.store.db, lease_s=30, wall=wall)
+    jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     job_id = jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now(),
                           max_attempts=2)
     for worker in ("a", "b"):
@@ -77,7 +76,7 @@ def test_a_job_whose_worker_dies_every_time_fails_after_its_attempts(
 
 def test_heartbeat_keeps_the_lease(app: Omoide, persona: str, clock: FixedClock,
                                    wall: Wall) -> None:
-    jobs = JobStore(app.store.db, lease_s=30, wall=wall)
+    jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
     held = jobs.claim(now=clock.now(), worker="a")
     assert held is not None
@@ -102,7 +101,7 @@ def test_runner_renews_its_lease_while_a_handler_runs(app: Omoide, persona: str,
     thread.start()
     try:
         assert started.wait(10)
-        other = JobStore(app.store.db, lease_s=0.3)
+        other = type(app.jobs)(app.store.db, lease_s=0.3)
         deadline = time.monotonic() + 1.2  # four leases long
         while time.monotonic() < deadline:
             assert other.claim(now=clock.now(), worker="thief") is None
@@ -121,7 +120,7 @@ def test_evolution_taken_back_after_an_expired_lease_applies_once(
     app.runner.run_until_idle()
     key = app.memories.create(persona, make(
         content="User goes hiking in the Alps every summer with friends")).memory.key
-    jobs = JobStore(app.store.db, lease_s=30, wall=wall)
+    jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     first = jobs.claim(now=clock.now(), worker="a")
     assert first is not None and first.kind == EVOLVE_JOB
     assert app.evolution.evolve(persona, key) is not False  # worker a applied the effect …
@@ -135,8 +134,8 @@ def test_evolution_taken_back_after_an_expired_lease_applies_once(
 
 
 def test_periodic_duty_is_claimed_once_per_interval(app: Omoide, wall: Wall) -> None:
-    a = JobStore(app.store.db, wall=wall)
-    b = JobStore(app.store.db, wall=wall)
+    a = type(app.jobs)(app.store.db, wall=wall)
+    b = type(app.jobs)(app.store.db, wall=wall)
     assert a.claim_periodic("tick", every_s=60, worker="a") is True
     assert b.claim_periodic("tick", every_s=60, worker="b") is False
     wall.advance(59)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from omoide.clock import FixedClock
 from omoide.jobs import JobRunner
 from omoide.service.memories import EVOLVE_JOB
-from omoide.store.sqlite.jobs import Job, JobStore
+from omoide.store.sqlite.jobs import Job
 from omoide.wiring import Omoide
 
 
@@ -99,7 +99,7 @@ def test_decay_job_runs_when_due_and_reschedules(app: Omoide, persona: str,
 
 
 def test_claimed_job_is_not_claimed_twice(app: Omoide, persona: str, clock: FixedClock) -> None:
-    store = JobStore(app.store.db)
+    store = type(app.jobs)(app.store.db)
     store.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
     assert store.claim(now=clock.now()) is not None
     assert store.claim(now=clock.now()) is None
@@ -110,7 +110,7 @@ def test_recovery_leaves_jobs_of_another_live_process_alone(app: Omoide, persona
     import os
     import subprocess
 
-    store = JobStore(app.store.db)
+    store = type(app.jobs)(app.store.db)
     for _ in range(2):
         store.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
         store.claim(now=clock.now())

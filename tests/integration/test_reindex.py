@@ -55,6 +55,7 @@ def test_another_embedder_is_refused_with_both_names(make_app: Callable[..., Omo
     assert refused.value.status == 409
 
 
+@pytest.mark.sqlite_only
 def test_a_folder_without_a_record_is_recorded_only_if_every_vector_matches(
         make_app: Callable[..., Omoide], app: Omoide, data_dir: Path) -> None:
     fill(app)

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Callable
 
 import numpy as np
+import psycopg
 import pytest
 
 from omoide.clock import FixedClock
@@ -102,7 +103,7 @@ def test_insert_many_continues_ids_after_single_inserts(app: Omoide, persona: st
 
 def test_insert_many_writes_nothing_when_one_row_fails(app: Omoide, persona: str) -> None:
     broken = (*NEWS[:2], NewMemory(content="points at a missing event", source_event_ids=(999,)))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises((sqlite3.IntegrityError, psycopg.IntegrityError)):
         bulk(app, persona, broken)
     for table in ("memories", "memory_strength", "memory_vectors", "memories_fts"):
         assert count(app, table) == 0, table

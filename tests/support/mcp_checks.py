@@ -27,11 +27,13 @@ ALL_TOOLS = {
 }
 
 
-def stdio_params(data_dir: Path, persona: str) -> StdioServerParameters:
-    """How a desktop client starts Omoide (docs/mcp.md), with the fast hash embedder."""
+def stdio_params(data_dir: Path, persona: str,
+                 environ: dict[str, str] | None = None) -> StdioServerParameters:
+    """How a desktop client starts Omoide (docs/mcp.md), with the fast hash embedder
+    (``environ``: the store's variables, e.g. ``OMOIDE_DATABASE_URL``)."""
     return StdioServerParameters(
         command=str(OMOIDE_BIN), args=["mcp", "--persona", persona, "--data", str(data_dir)],
-        env={"OMOIDE_EMBEDDER": "hash"})
+        env={"OMOIDE_EMBEDDER": "hash", **(environ or {})})
 
 
 @contextlib.asynccontextmanager

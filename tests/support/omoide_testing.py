@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +17,11 @@ from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
 
-__all__ = ["LiveServer", "files_holding", "free_port", "serve_in_thread", "wait_for_jobs"]
+__all__ = ["Holding", "LiveServer", "files_holding", "free_port", "serve_in_thread",
+           "wait_for_jobs"]
+
+# Where a text is still stored: file names (SQLite) or "table.column" names (PostgreSQL).
+Holding = Callable[[str], list[str]]
 
 
 def free_port() -> int:

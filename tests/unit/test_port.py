@@ -1,4 +1,4 @@
-"""The SQLite adapter has every method of the storage port, with the port's parameters.
+"""Each adapter has every method of the storage port, with the port's parameters.
 
 Services are typed on :mod:`omoide.store.port`; this checks that what they are given in
 :mod:`omoide.wiring` really has those methods (names, parameter names and kinds, defaults), so a
@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 
 from omoide.store import port
+from omoide.store.postgres.jobs import PgJobStore
+from omoide.store.postgres.memories import PgMemoryStore
+from omoide.store.postgres.sessions import PgSessionStore
+from omoide.store.postgres.store import PostgresStore
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.jobs import JobStore, SqliteUnitOfWork
 from omoide.store.sqlite.keys import KeyStore
@@ -44,6 +48,11 @@ PAIRS: list[tuple[type, type]] = [
     (port.TransferStore, SqliteStore),
     (port.PersonaDumpHandle, PersonaDump),
     (port.PersonaRestoreHandle, PersonaRestore),
+    # The PostgreSQL adapter (its other handles are the SQLite classes on PgDatabase).
+    (port.Store, PostgresStore),
+    (port.MemoryHandle, PgMemoryStore),
+    (port.SessionHandle, PgSessionStore),
+    (port.JobQueue, PgJobStore),
 ]
 
 

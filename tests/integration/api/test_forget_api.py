@@ -3,11 +3,9 @@ the data folder's bytes (database, WAL, shm) while the server runs and looks for
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 import pytest
-from omoide_testing import LiveServer, files_holding, wait_for_jobs
+from omoide_testing import Holding, LiveServer, wait_for_jobs
 
 PIN = "ZQXJV-4827"
 
@@ -18,7 +16,7 @@ def rin(server: LiveServer) -> httpx.Client:
 
 
 def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: LiveServer,
-                                                    data_dir: Path) -> None:
+                                                    holding: Holding) -> None:
     kept = rin.post("/api/memories/rin", json={"content": "The user grows tomatoes"}).json()
     created = rin.post("/api/memories/rin", json={
         "content": f"The user's bank PIN is {PIN}", "tags": ["secret"]})
@@ -26,13 +24,13 @@ def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: L
     assert rin.patch(f"/api/memories/rin/{key}", json={
         "content": f"The user's bank PIN is {PIN}, for the new card"}).status_code == 200
     wait_for_jobs(server.omoide, "rin")
-    assert files_holding(data_dir, PIN)
+    assert holding(PIN)
 
     reply = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
 
     assert reply.status_code == 200
     assert reply.json() == {"persona": "rin", "key": key, "status": "purged"}
-    assert files_holding(data_dir, PIN) == []
+    assert holding(PIN) == []
     for path in (f"/api/memories/rin/{key}", f"/api/memories/rin/{key}/history"):
         assert rin.get(path).status_code == 404
     assert rin.get("/api/search/rin", params={"q": PIN, "mode": "keyword"}).json()[
@@ -43,13 +41,13 @@ def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: L
     assert again.json()["error"]["code"] == "not_found"
 
 
-def test_plain_delete_stays_a_tombstone(rin: httpx.Client, data_dir: Path) -> None:
+def test_plain_delete_stays_a_tombstone(rin: httpx.Client, holding: Holding) -> None:
     key = rin.post("/api/memories/rin", json={"content": f"Gate code {PIN}"}).json()[
         "memory"]["key"]
     assert rin.delete(f"/api/memories/rin/{key}").json()["status"] == "tombstoned"
     history = rin.get(f"/api/memories/rin/{key}/history").json()["versions"]
     assert history[-1]["change"] == "delete"
-    assert files_holding(data_dir, PIN)  # nothing is lost unless the user says "forget"
+    assert holding(PIN)  # nothing is lost unless the user says "forget"
 
 
 def test_purge_statuses(rin: httpx.Client, server: LiveServer) -> None:
@@ -62,7 +60,7 @@ def test_purge_statuses(rin: httpx.Client, server: LiveServer) -> None:
 
 
 def test_deleting_a_conversation_over_http(rin: httpx.Client, server: LiveServer,
-                                           data_dir: Path) -> None:
+                                           holding: Holding) -> None:
     assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
     events = [{"speaker": "Ken", "content": f"My favourite food is {PIN} ramen."},
               {"speaker": "Ken", "content": "I moved to Kyoto last month."},
@@ -73,14 +71,14 @@ def test_deleting_a_conversation_over_http(rin: httpx.Client, server: LiveServer
     wait_for_jobs(server.omoide, "rin")
     notes = [k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"]
              for k in ep["notes"]]
-    assert notes and files_holding(data_dir, PIN)
+    assert notes and holding(PIN)
 
     reply = rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"})
 
     assert reply.status_code == 200
     body = reply.json()
     assert (body["status"], body["events"], sorted(body["notes"])) == ("erased", 3, sorted(notes))
-    assert files_holding(data_dir, PIN) == []
+    assert holding(PIN) == []
     assert rin.get("/api/sessions/rin/s1/episodes").status_code == 404
     for key in notes:
         assert rin.get(f"/api/memories/rin/{key}").status_code == 404
@@ -89,7 +87,7 @@ def test_deleting_a_conversation_over_http(rin: httpx.Client, server: LiveServer
     assert again.status_code == 404 and again.json()["error"]["code"] == "not_found"
 
 
-def test_deleting_a_persona_over_http(server: LiveServer, data_dir: Path) -> None:
+def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> None:
     rin_key, haru_key = server.create_persona("rin"), server.create_persona("haru")
     with server.client(rin_key) as rin:
         rin.post("/api/memories/rin", json={"content": f"The user's PIN is {PIN}"})
@@ -101,7 +99,7 @@ def test_deleting_a_persona_over_http(server: LiveServer, data_dir: Path) -> Non
     with server.client(haru_key) as haru:
         assert haru.delete("/api/personas/rin").status_code == 403
     wait_for_jobs(server.omoide, "rin")
-    assert files_holding(data_dir, PIN)
+    assert holding(PIN)
 
     with server.admin() as admin:
         reply = admin.delete("/api/personas/rin")
@@ -112,7 +110,7 @@ def test_deleting_a_persona_over_http(server: LiveServer, data_dir: Path) -> Non
         assert [p["name"] for p in admin.get("/api/personas").json()["personas"]] == ["haru"]
         assert admin.get("/api/memories/rin").status_code == 404
 
-    assert files_holding(data_dir, PIN) == []
+    assert holding(PIN) == []
     with server.client(rin_key) as rin:
         reply = rin.get("/api/memories/rin")
         assert reply.status_code == 401 and reply.json()["error"]["code"] == "unauthorized"

@@ -183,7 +183,7 @@ class JobStore:
             cur = conn.execute(
                 "UPDATE jobs SET status = ?, last_error = ?, run_after = ?, finished_at = ?, "
                 "worker = NULL, lease_until = NULL WHERE id = ? AND status = 'running' "
-                "AND (? IS NULL OR worker = ?)",
+                "AND (CAST(? AS TEXT) IS NULL OR worker = ?)",
                 (status, error[:2000], iso(now + timedelta(seconds=backoff_s)),
                  iso(now) if final else None, job.id, job.worker, job.worker))
         return status if cur.rowcount == 1 else "lost"

@@ -1,0 +1,357 @@
+"""PostgreSQL connections: a ``psycopg_pool`` pool, one transaction per write, vectors as bytes.
+
+:class:`PgDatabase` offers the interface the store modules are written against (``conn()``,
+``write()``, ``erasing()``), so statements in standard SQL are shared with the SQLite adapter:
+
+- statements are written with ``?`` placeholders (translated to psycopg's ``%s`` once per text,
+  cached) and ``INSERT OR IGNORE`` / ``IS ?`` are given their PostgreSQL spelling; a cursor's
+  ``lastrowid`` is the ``id`` an ``INSERT`` returned, as in DB-API;
+- a row answers to a column index and to a column name, like ``sqlite3.Row``;
+- the schema's only binary values are embeddings: a ``bytes`` parameter (float32, native order)
+  is sent as a pgvector ``vector`` and a ``vector`` column comes back as those bytes.
+
+A write is one transaction on one pooled connection; a nested ``write()`` on the same thread
+joins it, and reads on that thread see it. With ``lock`` (a persona id) the transaction first
+takes a transaction-scoped advisory lock, so writes to one persona are serialised across every
+process on the database, as SQLite's single writer serialises them on one file; writes to
+different personas run in parallel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import struct
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import numpy as np
+import psycopg
+from psycopg import sql as pgsql
+from psycopg.adapt import Dumper, Loader
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
+from psycopg_pool import ConnectionPool
+
+from omoide.errors import InvalidInput
+
+__all__ = ["PgConnection", "PgCursor", "PgDatabase", "Row", "translate"]
+
+# Tables whose INSERT reports the new row's id (DB-API ``lastrowid``).
+_ID_TABLES = frozenset({"personas", "api_keys", "memories", "memory_versions", "memory_blocks",
+                        "user_state_history", "persona_state_history", "jobs", "sessions",
+                        "session_events", "episodes"})
+_INSERT = re.compile(r"^\s*INSERT\s+(OR\s+IGNORE\s+)?INTO\s+([A-Za-z_]+)", re.IGNORECASE)
+_IS_PARAM = re.compile(r"\bIS\s+\?", re.IGNORECASE)
+_ADVISORY_SPACE = 0x6F6D  # first key of every advisory lock Omoide takes ("om")
+
+
+@lru_cache(maxsize=2048)
+def translate(statement: str) -> tuple[str, bool]:
+    """The PostgreSQL text of a statement written for the shared SQL, and whether it returns
+    the inserted id. Quoted literals are left alone; ``%`` is escaped for psycopg."""
+    match = _INSERT.match(statement)
+    ignore = bool(match and match.group(1))
+    returns_id = bool(match and match.group(2) in _ID_TABLES and "RETURNING" not in
+                      statement.upper())
+    if ignore:
+        statement = statement[:match.start(1)] + statement[match.end(1):]  # type: ignore[union-attr]
+    parts = re.split(r"('(?:[^']|'')*')", statement)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(part.replace("%", "%%"))
+            continue
+        part = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", part)
+        out.append(part.replace("%", "%%").replace("?", "%s"))
+    text = _scalar_min_max("".join(out)).rstrip().rstrip(";")
+    if ignore:
+        text += " ON CONFLICT DO NOTHING"
+    if returns_id:
+        text += " RETURNING id"
+    return text, returns_id
+
+
+_MIN_MAX = re.compile(r"\b(MIN|MAX)\(", re.IGNORECASE)
+
+
+def _scalar_min_max(text: str) -> str:
+    """SQLite's two-argument ``MIN(a, b)``/``MAX(a, b)`` are ``LEAST``/``GREATEST`` here; the
+    one-argument aggregates stay."""
+    out, at = [], 0
+    for match in _MIN_MAX.finditer(text):
+        depth, i, comma = 1, match.end(), False
+        while i < len(text) and depth:
+            char = text[i]
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+            elif char == "," and depth == 1:
+                comma = True
+            elif char == "'":
+                i = text.index("'", i + 1)
+            i += 1
+        if comma:
+            out.append(text[at:match.start()])
+            out.append("LEAST(" if match.group(1).upper() == "MIN" else "GREATEST(")
+            at = match.end()
+    out.append(text[at:])
+    return "".join(out)
+
+
+class Row(tuple):
+    """A result row: ``row[0]`` and ``row["name"]`` both work, and ``dict(row)``."""
+
+    __slots__ = ()
+    _index: ClassVar[dict[str, int]] = {}
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+def _row_factory(cursor: psycopg.Cursor[Any]) -> Any:
+    names = [d.name for d in cursor.description or ()]
+    cls = type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
+    return lambda values: cls(values)
+
+
+class PgCursor:
+    """Buffered results of one statement (what the shared code reads from a cursor)."""
+
+    def __init__(self, rows: list[Row], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self._at = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    def fetchone(self) -> Row | None:
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def fetchall(self) -> list[Row]:
+        rows, self._at = self._rows[self._at:], len(self._rows)
+        return rows
+
+    def fetchmany(self, size: int) -> list[Row]:
+        rows = self._rows[self._at:self._at + size]
+        self._at += len(rows)
+        return rows
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.fetchall())
+
+
+Tracer = Callable[[str], None]
+
+
+class PgConnection:
+    """One psycopg connection seen through the shared SQL's interface."""
+
+    def __init__(self, raw: psycopg.Connection[Any], tracer: Tracer | None = None) -> None:
+        self.raw = raw
+        self.tracer = tracer
+
+    def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
+        if self.tracer is not None:
+            self.tracer(statement)
+        text, returns_id = translate(statement)
+        with self.raw.cursor(row_factory=_row_factory, binary=True) as cur, _nul_refused():
+            cur.execute(text.encode(), list(params) if params is not None else [])
+            rows = cur.fetchall() if cur.description is not None else []
+            lastrowid = None
+            if returns_id:
+                lastrowid = int(rows[0][0]) if rows else None
+                rows = []
+            return PgCursor(rows, cur.rowcount, lastrowid)
+
+    def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:
+        if self.tracer is not None:
+            self.tracer(statement)
+        text, returns_id = translate(statement)
+        if returns_id:
+            text = text[: -len(" RETURNING id")]
+        batch = [list(p) for p in params]
+        if not batch:
+            return PgCursor([], 0, None)
+        with self.raw.cursor() as cur, _nul_refused():
+            cur.executemany(text.encode(), batch)
+            return PgCursor([], cur.rowcount, None)
+
+
+@contextlib.contextmanager
+def _nul_refused() -> Iterator[None]:
+    """PostgreSQL text cannot hold NUL characters (SQLite's can): a clear refusal, not a 500."""
+    try:
+        yield
+    except psycopg.DataError as exc:
+        if "NUL (0x00)" not in str(exc):
+            raise
+        raise InvalidInput("text must not contain NUL (U+0000) characters") from None
+
+
+class PgDatabase:
+    """A PostgreSQL database: pooled connections, pgvector registered on each."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16,
+                 migrate: bool = True) -> None:
+        from omoide.store.postgres.migrations import apply_migrations, prepare
+
+        self.url = url
+        prepare(url)  # the extensions exist before any connection registers their types
+        self._local = threading.local()
+        self.tracer: Tracer | None = None
+        self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
+                                   configure=_configure, kwargs={"autocommit": True},
+                                   timeout=60.0)
+        if migrate:
+            with self.pool.connection() as raw:
+                apply_migrations(raw)
+
+    # -- the shared interface ----------------------------------------------------------------
+
+    def conn(self) -> Any:
+        """The thread's open transaction when inside :meth:`write`, else an autocommit reader."""
+        current = getattr(self._local, "tx", None)
+        return current if current is not None else _Reader(self)
+
+    @contextlib.contextmanager
+    def write(self, lock: int | None = None) -> Iterator[PgConnection]:
+        """One transaction: commit on success, roll back on any exception; nested use joins."""
+        current = getattr(self._local, "tx", None)
+        if current is not None:
+            yield current
+            return
+        tracer = self.tracer
+        with self.pool.connection() as raw:
+            if tracer is not None:
+                tracer("BEGIN")
+            try:
+                with raw.transaction():
+                    conn = PgConnection(raw, tracer)
+                    if lock is not None:
+                        raw.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                                    (_ADVISORY_SPACE, lock))
+                    self._local.tx = conn
+                    try:
+                        yield conn
+                    finally:
+                        self._local.tx = None
+            except BaseException:
+                if tracer is not None:
+                    tracer("ROLLBACK")
+                raise
+            if tracer is not None:
+                tracer("COMMIT")
+
+    @contextlib.contextmanager
+    def erasing(self, lock: int | None = None,
+                tables: Sequence[str] = ()) -> Iterator[PgConnection]:
+        """A write for the user's "forget"; afterwards ``tables`` are vacuumed so the dead row
+        versions holding the erased text are removed from the data files, not only hidden."""
+        if getattr(self._local, "tx", None) is not None:
+            raise RuntimeError("an erasing transaction cannot be nested in another write")
+        with self.write(lock) as conn:
+            yield conn
+        with self.pool.connection() as raw:
+            for table in tables:
+                raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
+
+    @contextlib.contextmanager
+    def raw(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection (autocommit) for adapter code that streams or copies."""
+        with self.pool.connection() as raw:
+            yield raw
+
+    @contextlib.contextmanager
+    def trace(self) -> Iterator[list[str]]:
+        """Collect every statement run while the block executes, with BEGIN/COMMIT/ROLLBACK
+        for each write transaction (tests count queries)."""
+        seen: list[str] = []
+        previous = self.tracer
+        self.tracer = seen.append
+        try:
+            yield seen
+        finally:
+            self.tracer = previous
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class _Reader:
+    """Autocommit reads, one pooled connection per statement (reads see the latest commit)."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self._db = db
+
+    def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
+        with self._db.pool.connection() as raw:
+            return PgConnection(raw, self._db.tracer).execute(statement, params)
+
+    def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:
+        with self._db.write() as conn:
+            return conn.executemany(statement, params)
+
+
+class PersonaDb:
+    """A :class:`PgDatabase` whose writes take one persona's advisory lock (handles use it)."""
+
+    def __init__(self, db: PgDatabase, persona_id: int) -> None:
+        self.db = db
+        self.persona_id = persona_id
+
+    def conn(self) -> Any:
+        return self.db.conn()
+
+    def write(self) -> contextlib.AbstractContextManager[PgConnection]:
+        return self.db.write(self.persona_id)
+
+
+# -- pgvector as bytes -----------------------------------------------------------------------
+
+_HEADER = struct.Struct(">HH")
+
+
+class _VectorDumper(Dumper):
+    """float32 bytes (native order) → pgvector's binary form (dim, 0, big-endian floats)."""
+
+    format = Format.BINARY
+
+    def dump(self, obj: Any) -> bytes:
+        values = np.frombuffer(bytes(obj), dtype=np.float32)
+        return _HEADER.pack(len(values), 0) + values.astype(">f4").tobytes()
+
+
+class _VectorLoader(Loader):
+    format = Format.BINARY
+
+    def load(self, data: Any) -> bytes:
+        dim, _ = _HEADER.unpack_from(data)
+        return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32).tobytes()
+
+
+class _VectorTextLoader(Loader):
+    def load(self, data: Any) -> bytes:
+        text = bytes(data).decode().strip("[]")
+        return np.array([float(x) for x in text.split(",")] if text else [],
+                        dtype=np.float32).tobytes()
+
+
+def _configure(raw: psycopg.Connection[Any]) -> None:
+    info = TypeInfo.fetch(raw, "vector")
+    if info is None:
+        raise RuntimeError("the pgvector extension is missing from this database")
+    dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
+    raw.adapters.register_dumper(bytes, dumper)
+    raw.adapters.register_loader(info.oid, _VectorLoader)
+    raw.adapters.register_loader(info.oid, _VectorTextLoader)

@@ -1,0 +1,122 @@
+"""A real PostgreSQL (with pgvector) for the tests: one server per test run, started by the
+``pgserver`` wheel (no network, no system install). Tests share one migrated database that is
+emptied (every table truncated, ids restarted) before each test; a test that needs a database
+of its own (the multi-process and migration tests) asks for a new one. The server runs without
+fsync: durability against power loss is not what these tests measure."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["PgServer", "rows_holding", "start_pg_server"]
+
+_TEMPLATE = "omoide_template"
+
+
+class PgServer:
+    """A running PostgreSQL server from the ``pgserver`` wheel (no network, no system install)."""
+
+    def __init__(self, root: Path) -> None:
+        import pgserver
+
+        self.root = root
+        self._server = pgserver.get_server(root / "pgdata", cleanup_mode="stop")
+        self.admin_url = self._server.get_uri()
+        self._names = itertools.count(1)
+        self._lock = threading.Lock()
+        self._template_ready = False
+        self._shared: str | None = None
+        with self._admin() as conn:  # type: ignore[attr-defined]
+            for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+                conn.execute(f"ALTER SYSTEM SET {setting} = off")
+            conn.execute("SELECT pg_reload_conf()")
+
+    def url(self, database: str) -> str:
+        """The URL of ``database`` on this server (a Unix socket in the server's folder)."""
+        return self._server.get_uri(database)
+
+    def _admin(self) -> object:
+        import psycopg
+
+        return psycopg.connect(self.admin_url, autocommit=True)
+
+    def _ensure_template(self) -> None:
+        from omoide.store.postgres.db import PgDatabase
+
+        with self._lock:
+            if self._template_ready:
+                return
+            with self._admin() as conn:  # type: ignore[attr-defined]
+                conn.execute(f"DROP DATABASE IF EXISTS {_TEMPLATE} WITH (FORCE)")
+                conn.execute(f"CREATE DATABASE {_TEMPLATE}")
+            PgDatabase(self.url(_TEMPLATE), max_size=1).close()
+            self._template_ready = True
+
+    def new_database(self) -> str:
+        """A new empty-but-migrated database; returns its name."""
+        self._ensure_template()
+        name = f"t{os.getpid()}_{next(self._names)}"
+        with self._admin() as conn:  # type: ignore[attr-defined]
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE} STRATEGY FILE_COPY")
+        return name
+
+    def drop_database(self, name: str) -> None:
+        with self._admin() as conn:  # type: ignore[attr-defined]
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    @contextmanager
+    def database(self) -> Iterator[str]:
+        """A fresh database for one test; its URL, dropped afterwards."""
+        name = self.new_database()
+        try:
+            yield self.url(name)
+        finally:
+            self.drop_database(name)
+
+    def emptied(self) -> str:
+        """The URL of the shared test database with every table emptied."""
+        import psycopg
+
+        if self._shared is None:
+            self._shared = self.new_database()
+        url = self.url(self._shared)
+        with psycopg.connect(url, autocommit=True) as conn:
+            tables = [r[0] for r in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                "AND tablename <> 'schema_migrations'")]
+            conn.execute("TRUNCATE " + ", ".join(tables) + " RESTART IDENTITY CASCADE")
+        return url
+
+    def stop(self) -> None:
+        self._server.cleanup()
+
+
+def start_pg_server() -> tuple[PgServer, tempfile.TemporaryDirectory[str]]:
+    folder = tempfile.TemporaryDirectory(prefix="omoide-pg-")
+    return PgServer(Path(folder.name)), folder
+
+
+def rows_holding(url: str, text: str) -> list[str]:
+    """``table.column`` of every text column of the database holding ``text`` in some row:
+    where an erased text could still be read through SQL."""
+    import psycopg
+    from psycopg import sql
+
+    found = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        columns = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND data_type = 'text' "
+            "ORDER BY table_name, column_name").fetchall()
+        for table, column in columns:
+            query = sql.SQL("SELECT 1 FROM {} WHERE strpos({}, %s) > 0 LIMIT 1").format(
+                sql.Identifier(table), sql.Identifier(column))
+            if conn.execute(query, (text,)).fetchone():
+                found.append(f"{table}.{column}")
+    return found
