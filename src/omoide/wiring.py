@@ -308,10 +308,18 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     return app
 
 
+def _sqlite_only_command(settings: Settings, command: str) -> None:
+    if settings.database_url:
+        raise InvalidInput(f"omoide {command} copies the SQLite database of a data folder; with "
+                           "OMOIDE_DATABASE_URL set, back up PostgreSQL with pg_dump "
+                           "(docs/deploy.md)")
+
+
 def backup_database(settings: Settings, target: Path, *, overwrite: bool = False) -> Any:
     """``omoide backup``: an online copy of the store's database (SQLite's backup API)."""
     from omoide.store.sqlite.backup import backup
 
+    _sqlite_only_command(settings, "backup")
     return backup(settings.db_path, target, overwrite=overwrite)
 
 
@@ -319,4 +327,5 @@ def restore_database(settings: Settings, source: Path, *, force: bool = False) -
     """``omoide restore``: the data folder's database replaced by a backup."""
     from omoide.store.sqlite.backup import restore
 
+    _sqlite_only_command(settings, "restore")
     return restore(source, settings.db_path, force=force)

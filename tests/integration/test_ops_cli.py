@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 from omoide_testing import LiveServer
 
@@ -53,6 +54,7 @@ def test_persona_key_create_list_revoke(tmp_path: Path) -> None:
     assert code == 1 and "unknown persona" in out
 
 
+@pytest.mark.sqlite_only  # SQLite's online backup API; PostgreSQL is backed up with pg_dump
 def test_backup_while_the_server_writes_then_restore(server: LiveServer, data_dir: Path,
                                                      tmp_path: Path) -> None:
     key = server.create_persona("rin")

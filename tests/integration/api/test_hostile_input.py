@@ -13,6 +13,10 @@ import httpx
 import pytest
 from omoide_testing import LiveServer
 
+# The refusals happen at the HTTP boundary, before any store is reached; "nothing was written"
+# is checked by counting the rows of the SQLite file, so this module runs on SQLite only.
+pytestmark = pytest.mark.sqlite_only
+
 JSON = {"content-type": "application/json"}
 BODY_ENDPOINTS = [  # (method, path, a valid body as JSON text with {} where a value goes)
     ("POST", "/api/personas", '{"name": "neo", "x": {}}'),

@@ -1,0 +1,132 @@
+"""``omoide memory …`` and ``omoide session …``: one persona's memories (add, get, history,
+list, delete or purge) and the erasure of a conversation."""
+
+from __future__ import annotations
+
+import click
+
+from omoide.cli import _build, _print, data_option, friendly, json_option, persona_option
+
+__all__ = ["memory", "session"]
+
+
+@click.group()
+def memory() -> None:
+    """Add, read, list, delete memories and show their history."""
+
+
+@memory.command("add")
+@data_option
+@json_option
+@persona_option
+@click.argument("content")
+@click.option("--importance", type=float, default=None, help="0-1 (default 0.5).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--kind", default=None, help="note, fact, preference, profile, event, instruction.")
+@click.option("--emotion-intensity", type=float, default=None, help="0-1.")
+@friendly
+def memory_add(data: str | None, as_json: bool, persona: str, content: str,
+               importance: float | None, tags: tuple[str, ...], kind: str | None,
+               emotion_intensity: float | None) -> None:
+    """Store CONTENT as a memory of the persona (deduplicated)."""
+    from omoide.api.render import render_create
+
+    app = _build(data)
+    new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
+                                 kind=kind, emotion_intensity=emotion_intensity)
+    out = render_create(app.memories.create(persona, new))
+    app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
+    _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
+           else f"duplicate of {d['duplicate_of']['key']} "
+                f"(similarity {d['duplicate_of']['similarity']})")
+
+
+@memory.command("get")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@friendly
+def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
+    """Show one memory."""
+    from omoide.api.render import render_memory
+
+    app = _build(data)
+    _print(render_memory(app.memories.get(persona, key)), as_json,
+           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+
+
+@memory.command("history")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@friendly
+def memory_history(data: str | None, as_json: bool, persona: str, key: str) -> None:
+    """Every version of one memory, oldest first (the HTTP API's history)."""
+    from omoide.api.mcp.text import history_text
+    from omoide.api.render import render_history
+
+    app = _build(data)
+    _print(render_history(key, app.memories.history(persona, key)), as_json, history_text)
+
+
+@memory.command("list")
+@data_option
+@json_option
+@persona_option
+@click.option("--limit", default=20, show_default=True)
+@friendly
+def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> None:
+    """Recent memories, newest first."""
+    from omoide.api.render import render_memory
+
+    app = _build(data)
+    rows = [render_memory(m) for m in app.memories.list_recent(persona, limit=limit)]
+    _print(rows, as_json, lambda rs: "\n".join(
+        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {r['content'][:70]}"
+        for r in rs) or "(no memories)")
+
+
+@memory.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("key")
+@click.option("--purge", is_flag=True,
+              help="Erase it with its history, so its text is nowhere in the data folder.")
+@friendly
+def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge: bool) -> None:
+    """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
+    app = _build(data)
+    if purge:
+        app.memories.purge(persona, key)
+        _print({"key": key, "status": "purged"}, as_json, lambda d: f"erased {d['key']}")
+        return
+    deleted = app.memories.delete(persona, key)
+    _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
+           lambda d: f"deleted {d['key']}")
+
+
+@click.group()
+def session() -> None:
+    """Conversations (sessions) of a persona."""
+
+
+@session.command("delete")
+@data_option
+@json_option
+@persona_option
+@click.argument("session_id")
+@click.option("--with-notes", is_flag=True,
+              help="Also erase the notes consolidated from the conversation.")
+@friendly
+def session_delete(data: str | None, as_json: bool, persona: str, session_id: str,
+                   with_notes: bool) -> None:
+    """Erase a conversation: its events and episodes (and with --with-notes, its notes)."""
+    app = _build(data)
+    erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
+    _print({"session_id": session_id, "status": "erased", "events": erased.events,
+            "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
+           lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
+                     f"episodes, {len(d['notes'])} notes)")
