@@ -81,10 +81,11 @@ class KeyStore:
         with self.db.write() as conn:
             row = conn.execute("SELECT id, is_admin FROM api_keys WHERE key_hash = ?",
                                (key_hash,)).fetchone()
-            if row is None:
+            if row is None:  # OR IGNORE: servers sharing a database may start together
                 conn.execute(
-                    "INSERT INTO api_keys (key_hash, prefix, persona_id, is_admin, created_at) "
-                    "VALUES (?, ?, NULL, 1, ?)", (key_hash, fingerprint(key_hash), iso(now)))
+                    "INSERT OR IGNORE INTO api_keys (key_hash, prefix, persona_id, is_admin, "
+                    "created_at) VALUES (?, ?, NULL, 1, ?)",
+                    (key_hash, fingerprint(key_hash), iso(now)))
             elif not row[1]:
                 raise InvalidInput("OMOIDE_ADMIN_KEY is the key of a persona; choose another")
             else:
