@@ -373,6 +373,10 @@ def apply_migrations(conn: sqlite3.Connection, *, upto: int | None = None) -> li
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if conn.execute("SELECT 1 FROM schema_migrations WHERE number = ?",
+                            (migration.number,)).fetchone():  # another process applied it
+                conn.execute("COMMIT")
+                continue
             migration.apply(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (number, name, applied_at) "
