@@ -16,16 +16,11 @@ worker still holding the lease, periodic duties claimed once per interval). What
 
 from __future__ import annotations
 
-import json
-import os
 import socket
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from omoide.clock import iso
-from omoide.model import Job
 from omoide.store.sqlite.jobs import JobStore, _alive
-from omoide.store.sqlite.rows import dt
 
 __all__ = ["PgJobStore"]
 
@@ -58,36 +53,8 @@ class PgJobStore(JobStore):
                              "WHERE id = ANY(?)", (orphans,))
         return len(orphans)
 
-    def claim(self, *, now: datetime, persona_id: int | None = None, worker: str | None = None,
-              lease_s: float | None = None) -> Job | None:
-        """As :meth:`JobStore.claim` (expired leases first, a job out of attempts is failed),
-        each probe skipping rows another worker is claiming at this moment."""
-        worker = worker or f"pid-{os.getpid()}"
-        wall = self._wall()
-        persona, extra = "", []
-        if persona_id is not None:
-            persona, extra = " AND j.persona_id = ?", [persona_id]
-        expired = _SELECT.format(where=f"j.status = 'running' AND j.lease_until < ?{persona}",
-                                 order="j.lease_until")
-        ready = _SELECT.format(where=f"j.status = 'pending' AND j.run_after <= ?{persona}",
-                               order="j.run_after, j.id")
-        with self.db.write() as conn:
-            row = conn.execute(expired, [iso(wall), *extra]).fetchone()
-            while row is not None and row["attempts"] >= row["max_attempts"]:
-                conn.execute("UPDATE jobs SET status = 'failed', finished_at = ?, worker = NULL, "
-                             "lease_until = NULL, last_error = ? WHERE id = ?",
-                             (iso(now), f"worker lost: its lease expired on attempt "
-                                        f"{row['attempts']} of {row['max_attempts']}", row["id"]))
-                row = conn.execute(expired, [iso(wall), *extra]).fetchone()
-            if row is None:
-                row = conn.execute(ready, [iso(now), *extra]).fetchone()
-            if row is None:
-                return None
-            until = wall + timedelta(seconds=self.lease_s if lease_s is None else lease_s)
-            conn.execute("UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, "
-                         "worker = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                         (iso(now), os.getpid(), worker, iso(until), row["id"]))
-        return Job(id=row["id"], persona_id=row["persona_id"], persona=row["persona"],
-                   kind=row["kind"], payload=json.loads(row["payload"]),
-                   attempts=row["attempts"] + 1, max_attempts=row["max_attempts"],
-                   created_at=dt(row["created_at"]), worker=worker)
+    @staticmethod
+    def _probe(where: str, order: str) -> str:
+        """The shared claim's probe, locking the row it returns and skipping rows another
+        worker is claiming at this moment."""
+        return _SELECT.format(where=where, order=order)

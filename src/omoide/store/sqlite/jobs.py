@@ -113,6 +113,12 @@ class JobStore:
                              [(i,) for i in orphans])
         return len(orphans)
 
+    @staticmethod
+    def _probe(where: str, order: str) -> str:
+        """The first job matching ``where`` in ``order``: the statement a claim runs (an adapter
+        whose writers run concurrently adds its row lock here)."""
+        return f"{_SELECT_JOB} WHERE {where} ORDER BY {order} LIMIT 1"
+
     def claim(self, *, now: datetime, persona_id: int | None = None, worker: str | None = None,
               lease_s: float | None = None) -> Job | None:
         """The next ready job (only ``persona_id``'s when given), leased to ``worker``.
@@ -127,11 +133,13 @@ class JobStore:
         where, extra = "", []
         if persona_id is not None:
             where, extra = " AND j.persona_id = ?", [persona_id]
+        # Two indexed probes rather than one OR: each reads its first row off an index
+        # (jobs_leases, jobs_ready) with no sort, however long the backlog.
+        expired = self._probe(f"j.status = 'running' AND j.lease_until < ?{where}",
+                              "j.lease_until")
+        ready = self._probe(f"j.status = 'pending' AND j.run_after <= ?{where}",
+                            "j.run_after, j.id")
         with self.db.write() as conn:
-            # Two indexed probes rather than one OR: each reads its first row off an index
-            # (jobs_leases, jobs_ready) with no sort, however long the backlog.
-            expired = f"{_SELECT_JOB} WHERE j.status = 'running' AND j.lease_until < ?{where} " \
-                "ORDER BY j.lease_until LIMIT 1"
             row = conn.execute(expired, [iso(wall), *extra]).fetchone()
             while row is not None and row["attempts"] >= row["max_attempts"]:
                 conn.execute("UPDATE jobs SET status = 'failed', finished_at = ?, worker = NULL, "
@@ -140,9 +148,7 @@ class JobStore:
                                         f"{row['attempts']} of {row['max_attempts']}", row["id"]))
                 row = conn.execute(expired, [iso(wall), *extra]).fetchone()
             if row is None:
-                row = conn.execute(
-                    f"{_SELECT_JOB} WHERE j.status = 'pending' AND j.run_after <= ?{where} "
-                    "ORDER BY j.run_after, j.id LIMIT 1", [iso(now), *extra]).fetchone()
+                row = conn.execute(ready, [iso(now), *extra]).fetchone()
             if row is None:
                 return None
             until = wall + timedelta(seconds=self.lease_s if lease_s is None else lease_s)

@@ -190,9 +190,10 @@ class MemoryStore(MemoryWrites):
     def stats(self) -> MemoryStats:
         conn = self.db.conn()
         row = conn.execute(
-            "SELECT COUNT(*) AS total, SUM(status = 'active') AS active, "
-            "SUM(status = 'tombstoned') AS tombstoned, "
-            "SUM(status = 'active' AND superseded_by IS NOT NULL) AS superseded, "
+            "SELECT COUNT(*) AS total, COUNT(CASE WHEN status = 'active' THEN 1 END) AS active, "
+            "COUNT(CASE WHEN status = 'tombstoned' THEN 1 END) AS tombstoned, "
+            "COUNT(CASE WHEN status = 'active' AND superseded_by IS NOT NULL THEN 1 END) "
+            "AS superseded, "
             "MIN(created_at) AS oldest, MAX(created_at) AS newest, "
             "AVG(CASE WHEN status = 'active' THEN s.strength END) AS mean_strength "
             "FROM memories m JOIN memory_strength s ON s.memory_id = m.id "

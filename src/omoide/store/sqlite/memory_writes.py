@@ -85,6 +85,9 @@ class MemoryWrites:
     persona_id: int
     persona: str
     model_id: str
+    # The link upsert of evolution (an adapter whose dialect names columns differently swaps
+    # the statement, not the method).
+    _upsert_link: str = UPSERT_LINK
 
     if TYPE_CHECKING:
         def _one(self, conn: sqlite3.Connection, key: str) -> sqlite3.Row: ...
@@ -140,6 +143,18 @@ class MemoryWrites:
                                                                  ensure_ascii=False)))
         return memory_id, memory
 
+    def _new_ids(self, conn: sqlite3.Connection, n: int) -> list[int]:
+        """``n`` ids for a bulk insert. Chosen here rather than read back one by one: BEGIN
+        IMMEDIATE holds the write lock, so nobody else can take them, and the batch stays one
+        executemany."""
+        first = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM memories").fetchone()[0])
+        return list(range(first, first + n))
+
+    def _rows_with_ids(self, conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
+        """The rows of a bulk insert (``ids`` from :meth:`_new_ids`: one contiguous run)."""
+        return conn.execute(SELECT_MEMORY + " WHERE m.persona_id = ? AND m.id BETWEEN ? AND ? "
+                            "ORDER BY m.id", (self.persona_id, ids[0], ids[-1])).fetchall()
+
     def insert_many(self, news: Sequence[NewMemory], vectors: np.ndarray, *,
                     stabilities: Sequence[float], now: datetime,
                     changed_by: str = "user") -> list[Memory]:
@@ -155,11 +170,7 @@ class MemoryWrites:
             return []
         matrix = np.asarray(vectors, dtype=np.float32).reshape(len(news), -1)
         with self.db.write() as conn:
-            # Ids are chosen here rather than read back one by one: BEGIN IMMEDIATE holds the
-            # write lock, so nobody else can take them, and the batch stays one executemany.
-            first = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM memories")
-                        .fetchone()[0])
-            ids = list(range(first, first + len(news)))
+            ids = self._new_ids(conn, len(news))
             conn.executemany(_INSERT_MEMORY_WITH_ID, [
                 (memory_id, new_key(), *self._memory_columns(new, now))
                 for memory_id, new in zip(ids, news, strict=True)])
@@ -181,9 +192,7 @@ class MemoryWrites:
                              "VALUES (?, ?, ?)", [(memory_id, self.persona_id, tag)
                                                   for memory_id, new in zip(ids, news, strict=True)
                                                   for tag in new.tags])
-            rows = conn.execute(SELECT_MEMORY + " WHERE m.persona_id = ? AND m.id BETWEEN ? "
-                                "AND ? ORDER BY m.id", (self.persona_id, ids[0], ids[-1])
-                                ).fetchall()
+            rows = self._rows_with_ids(conn, ids)
             memories = self._hydrate(rows, with_links=False)
             conn.executemany(INSERT_VERSION, [
                 (memory_id, memory_id, VersionChange.CREATE, changed_by, iso(now), None,
@@ -295,7 +304,7 @@ class MemoryWrites:
                     (iso(now), new_key, self.persona_id, *neighbour_ids))
                 for other in neighbour_ids:
                     for a, b in ((new_id, other), (other, new_id)):
-                        conn.execute(UPSERT_LINK, (a, b, LinkType.SEMANTIC, link_increment,
+                        conn.execute(self._upsert_link, (a, b, LinkType.SEMANTIC, link_increment,
                                                    iso(now), link_cap, link_increment))
             for old_id, tags, importance in extends:
                 self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
