@@ -34,7 +34,7 @@ from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
-from omoide.store.sqlite.store import SqliteStore, check_persona_name
+from omoide.store.sqlite.store import SqliteStore, check_persona_name, merge_overrides
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["ANN_MIN_ROWS", "PostgresStore", "is_postgres_url"]
@@ -111,12 +111,7 @@ class PostgresStore(SqliteStore):
         with self.db.write(persona.id) as conn:
             row = conn.execute("SELECT settings FROM personas WHERE id = ? FOR UPDATE",
                                (persona.id,)).fetchone()
-            stored = dict(json.loads(row[0]))
-            for key, value in changes.items():
-                if value is None:
-                    stored.pop(key, None)
-                else:
-                    stored[key] = value
+            stored = merge_overrides(json.loads(row[0]), changes)
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored

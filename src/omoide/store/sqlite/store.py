@@ -28,7 +28,7 @@ from omoide.store.sqlite.transfer_dump import PersonaDump
 from omoide.store.sqlite.transfer_restore import PersonaRestore
 from omoide.store.vectors import VectorIndex, language_of
 
-__all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name"]
+__all__ = ["PERSONA_NAME", "ApiKeyRecord", "SqliteStore", "check_persona_name", "merge_overrides"]
 
 _LOAD_CHUNK = 10_000
 
@@ -40,6 +40,17 @@ def _strength_from_days(importance: float, stability: float, last_accessed: floa
     """The SQL function behind :meth:`SqliteStore.decay_all`: FSRS strength at ``now``, every
     time a Julian day number (SQLite's ``julianday``), counted from the engine's recall anchor."""
     return strength(importance, now - recall_anchor(last_accessed, created_at), stability)
+
+
+def merge_overrides(stored: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Stored setting overrides after ``changes`` (a None value removes an override)."""
+    merged = dict(stored)
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
 
 
 class SqliteStore:
@@ -103,12 +114,7 @@ class SqliteStore:
         with self.db.write() as conn:
             row = conn.execute("SELECT settings FROM personas WHERE id = ?",
                                (persona.id,)).fetchone()
-            stored = dict(json.loads(row[0]))
-            for key, value in changes.items():
-                if value is None:
-                    stored.pop(key, None)
-                else:
-                    stored[key] = value
+            stored = merge_overrides(json.loads(row[0]), changes)
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored
