@@ -16,14 +16,11 @@ source tree (e.g. an export of an older commit) to measure the behaviour before 
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
-import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,9 +29,9 @@ import httpx
 
 from lib.cli import parser as bench_parser
 from lib.datasets import load_conversations, real_memory_texts
-from lib.harness import free_port, wait_healthy
+from lib.harness import local_server
 from lib.metrics import percentile
-from lib.reports import REPO, emit, log, machine_info, md_table
+from lib.reports import emit, log, machine_info, md_table
 
 TURN_CHARS = 49_000
 HEALTH_EVERY_S = 0.1
@@ -53,31 +50,13 @@ class Probe:
                 "p95_ms": round(percentile(v, 95), 1), "max_ms": round(max(v, default=0), 1)}
 
 
-@contextmanager
-def server(data_dir: Path, embedder: str, admin_key: str, src: Path | None) -> Iterator[str]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OMOIDE_")}
-    env.update(OMOIDE_ADMIN_KEY=admin_key, OMOIDE_LLM_PROVIDER="none", OMOIDE_EMBEDDER=embedder,
-               OMOIDE_LOG_FORMAT="json")
+def server(data_dir: Path, embedder: str, admin_key: str, src: Path | None
+           ) -> AbstractContextManager[str]:
+    """The harness's local server with JSON logs (and ``--src``'s sources, if given)."""
+    extra = {"OMOIDE_LOG_FORMAT": "json"}
     if src is not None:
-        env["PYTHONPATH"] = str(src / "src")
-    log_path = data_dir.parent / "server.log"
-    with log_path.open("wb") as server_log:
-        proc = subprocess.Popen(
-            [str(REPO / ".venv" / "bin" / "omoide"), "serve", "--data", str(data_dir),
-             "--port", str(port)],
-            env=env, stdout=server_log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_healthy(url, proc, log_path)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        extra["PYTHONPATH"] = str(src / "src")
+    return local_server(data_dir, embedder, admin_key, extra_env=extra)
 
 
 def long_turns(data: Path, count: int, offset: int) -> list[str]:

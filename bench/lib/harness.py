@@ -9,7 +9,7 @@ import os
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,13 +30,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def local_server(data_dir: Path, embedder: str | None, admin_key: str) -> Iterator[str]:
-    """``omoide serve`` on a free port with ``data_dir``; yields its URL, stops it after."""
+def local_server(data_dir: Path, embedder: str | None, admin_key: str,
+                 extra_env: Mapping[str, str] | None = None) -> Iterator[str]:
+    """``omoide serve`` on a free port with ``data_dir`` (and ``extra_env`` on top of the
+    default environment); yields its URL, stops it after."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("OMOIDE_")}
     env.update(OMOIDE_ADMIN_KEY=admin_key, OMOIDE_LLM_PROVIDER="none")
     if embedder:
         env["OMOIDE_EMBEDDER"] = embedder
+    env.update(extra_env or {})
     log_path = data_dir.parent / "server.log"
     with log_path.open("wb") as server_log:
         proc = subprocess.Popen(
