@@ -263,11 +263,15 @@ class MemoryWrites:
             return 0
         cutoff = iso(now - timedelta(hours=min_interval_hours))
         marks = ",".join("?" * len(ids))
+        probe = (f"SELECT id FROM memories WHERE +persona_id = ? AND id IN ({marks}) "
+                 "AND (last_accessed IS NULL OR last_accessed <= ?)")
+        params = (self.persona_id, *ids, cutoff)
+        # Most searches recall memories recalled moments ago: find that out on a read
+        # connection, so a search never queues for the write lock behind background work.
+        if not self.db.conn().execute(probe, params).fetchone():
+            return 0
         with self.db.write() as conn:
-            due = [r[0] for r in conn.execute(
-                f"SELECT id FROM memories WHERE +persona_id = ? AND id IN ({marks}) "
-                "AND (last_accessed IS NULL OR last_accessed <= ?)",
-                (self.persona_id, *ids, cutoff))]
+            due = [r[0] for r in conn.execute(probe, params)]  # again, under the lock
             if not due:
                 return 0
             dmarks = ",".join("?" * len(due))
