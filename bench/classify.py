@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         result = evaluate(sets[name], classifier)
         source = dev if name == "dev" and dev is not None else args.data
         report["sets"][name] = {"data": str(source), **result}  # type: ignore[index]
-        text += render(result, f"{name}: {source.name} ({len(sets[name])} pairs)") + "\n"
+        text += render(result, f"{_shown(name)}: {source.name} ({len(sets[name])} pairs)") + "\n"
     suffix = "" if args.engine != "offline" or args.embedder == "e5" else f"_{args.embedder}"
     suffix += f"_{args.split}" if args.split else ""
     _write_results(args.engine + suffix, report, intro + _headline(report) + text, args)
@@ -280,6 +280,13 @@ def select_sets(pairs: list[Pair], split: str) -> dict[str, list[Pair]]:
     return sets
 
 
+def _shown(name: str) -> str:
+    """The validation split has been scored (and its errors read) in earlier rounds: it is a
+    seen validation now, and the report says so. The train split is what the judge was fitted
+    on (its cross-validated scores are in classify_threshold.md)."""
+    return {"validation": "seen validation", "train": "train (fitted on)"}.get(name, name)
+
+
 def _set_order(name: str) -> tuple[int, str]:
     order = ("train", "validation", "all", "dev")
     return (order.index(name) if name in order else 2, name)
@@ -287,7 +294,7 @@ def _set_order(name: str) -> tuple[int, str]:
 
 def _headline(report: dict[str, object]) -> str:
     """One table: macro-F1 and CONTRADICTORY precision per set and language."""
-    rows = [[name, lang, sub["n"], fmt(sub["macro_f1"]),
+    rows = [[_shown(name), lang, sub["n"], fmt(sub["macro_f1"]),
              fmt(sub["per_label"]["CONTRADICTORY"]["precision"]),
              fmt(sub["per_label"]["CONTRADICTORY"]["recall"])]
             for name, result in report["sets"].items()  # type: ignore[attr-defined]
