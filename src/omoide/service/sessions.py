@@ -89,7 +89,7 @@ class SessionService:
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, memories: MemoryService,
                  consolidator_for: Callable[[Any], Consolidator],
-                 update_user_state: Callable[[str, dict[str, str]], Any] | None = None,
+                 update_user_state: Callable[..., Any] | None = None,
                  on_enqueue: Callable[[], None] | None = None,
                  segmenter_for: Callable[[Any], Segmenter] | None = None) -> None:
         self.store = store
@@ -330,7 +330,7 @@ class SessionService:
             latest: dict[str, str] = {}
             for update in result.profile:
                 latest[update.key] = update.value
-            self.update_user_state(persona, latest)
+            self.update_user_state(persona, latest, source_session=episode.session_id)
         store.mark_consolidated(episode_id, now=self.clock.now())
         logger.info("consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
                     episode_id, persona, created, len(result.profile))

@@ -338,6 +338,36 @@ CREATE TABLE periodic_claims (
 """
 
 
+# Provenance for forgetting (issue 8 item 5):
+# - a state value learned from a conversation names its session (``source_session``), so
+#   deleting the conversation erases it. Rows written before this migration have no source and
+#   are kept (which session taught them cannot be known exactly);
+# - a version row written by evolution names the memory whose evolution caused it (``cause``),
+#   so purging that memory takes back what it contributed to others (merged tags). Older rows
+#   get it where it is exact: a supersede names its successor in its after-image, and an extend
+#   was written in the same transaction that set its cause's ``evolved_at`` (same timestamp,
+#   same persona; used only when exactly one memory matches).
+_FORGET_PROVENANCE = """
+ALTER TABLE user_state_history ADD COLUMN source_session TEXT;
+ALTER TABLE persona_state_history ADD COLUMN source_session TEXT;
+CREATE INDEX user_state_session ON user_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+CREATE INDEX persona_state_session ON persona_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+ALTER TABLE memory_versions ADD COLUMN cause TEXT;
+UPDATE memory_versions SET cause = json_extract(after, '$.superseded_by')
+    WHERE change = 'supersede' AND changed_by = 'evolution';
+UPDATE memory_versions SET cause = (
+    SELECT m.key FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+    WHERE o.id = memory_versions.memory_id AND m.evolved_at = memory_versions.changed_at)
+    WHERE change = 'extend' AND changed_by = 'evolution' AND (
+        SELECT COUNT(*) FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+        WHERE o.id = memory_versions.memory_id AND m.evolved_at = memory_versions.changed_at
+    ) = 1;
+CREATE INDEX memory_versions_cause ON memory_versions(cause) WHERE cause IS NOT NULL
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -353,6 +383,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
     Migration(12, "job_leases", _script(_JOB_LEASES)),
     Migration(13, "key_fingerprints", _script(_KEY_FINGERPRINTS)),
+    Migration(16, "forget_provenance", _script(_FORGET_PROVENANCE)),
 )
 
 
