@@ -13,6 +13,7 @@ commit with it (queueing the job the write causes) is given as a callback that r
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -166,8 +167,10 @@ class SessionHandle(Protocol):
                      ) -> list[int]: ...
     def get_episode(self, episode_id: int) -> Episode: ...
     def episodes_of(self, session: Session) -> list[Episode]: ...
-    def mark_consolidated(self, episode_id: int, *, now: datetime) -> bool:
-        """Mark an episode consolidated, at most once (False if it already was)."""
+    def consolidating(self, episode_id: int, *, now: datetime
+                      ) -> AbstractContextManager[bool]:
+        """A write transaction marking an episode consolidated, at most once: True when this
+        call marked it (writes made inside join the transaction), False if it already was."""
         ...
     def notes_of_episode(self, episode_id: int) -> list[str]: ...
     def keyword_events(self, query: str, *, limit: int) -> list[KeywordHit]: ...
