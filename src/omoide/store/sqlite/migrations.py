@@ -338,15 +338,10 @@ CREATE TABLE periodic_claims (
 """
 
 
-# Provenance for forgetting (issue 8 item 5):
-# - a state value learned from a conversation names its session (``source_session``), so
-#   deleting the conversation erases it. Rows written before this migration have no source and
-#   are kept (which session taught them cannot be known exactly);
-# - a version row written by evolution names the memory whose evolution caused it (``cause``),
-#   so purging that memory takes back what it contributed to others (merged tags). Older rows
-#   get it where it is exact: a supersede names its successor in its after-image, and an extend
-#   was written in the same transaction that set its cause's ``evolved_at`` (same timestamp,
-#   same persona; used only when exactly one memory matches).
+# Provenance for forgetting: a state value names the session it was learned from, and an
+# evolution's version row names the memory that caused it (store/sqlite/erase.py). Older rows:
+# state keeps no source (kept when a session is deleted); a cause is filled in where exact (a
+# supersede's after-image; an extend written with the only memory evolved at that instant).
 _FORGET_PROVENANCE = """
 ALTER TABLE user_state_history ADD COLUMN source_session TEXT;
 ALTER TABLE persona_state_history ADD COLUMN source_session TEXT;
