@@ -28,6 +28,7 @@ from omoide.store.postgres.db import PersonaDb, PgDatabase
 from omoide.store.postgres.erase import erase_persona, erase_session, purge_memory
 from omoide.store.postgres.memories import PgMemoryStore
 from omoide.store.postgres.sessions import PgSessionStore
+from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.keys import KeyStore, fingerprint
 from omoide.store.sqlite.memories import MemoryStore
@@ -181,6 +182,17 @@ class PostgresStore(SqliteStore):
     def sessions_meta(self, name: str) -> SessionMetaStore:
         persona = self.get_persona(name)
         return SessionMetaStore(self._scoped(persona.id), persona.id)
+
+    def dump(self, name: str) -> PgPersonaDump:
+        """A consistent read snapshot of every row of ``name`` (export); a context manager."""
+        persona = self.get_persona(name)
+        return PgPersonaDump(self.db, persona.id, persona.name)  # type: ignore[arg-type]
+
+    def restore(self, name: str) -> PgPersonaRestore:
+        """Bulk restore of exported rows into ``name`` (import), idempotent per record."""
+        persona = self.get_persona(name)
+        return PgPersonaRestore(self._scoped(persona.id), persona.id, persona.name,
+                                self.model_id, self.dim)
 
     def _load_vectors(self, persona_id: int) -> VectorIndex:
         """Fill a persona's index, streaming the rows in chunks (server-side cursor)."""
