@@ -21,7 +21,8 @@ from typing import Any
 
 import psycopg
 
-from omoide.store.postgres.db import PgDatabase, Row, _row_factory, translate
+from omoide.store.postgres.db import CrossPersonaDb, PgDatabase, Row, _row_factory, translate
+from omoide.store.postgres.rls import bind_session, scope_of
 from omoide.store.sqlite.transfer_dump import PersonaDump
 from omoide.store.sqlite.transfer_restore import PersonaRestore
 
@@ -65,10 +66,11 @@ class _Stream:
 class _Snapshot:
     """A pooled connection inside one read-only snapshot transaction."""
 
-    def __init__(self, db: PgDatabase) -> None:
+    def __init__(self, db: PgDatabase, persona_id: int) -> None:
         self._lease = db.pool.connection()
         self.raw = self._lease.__enter__()
         try:
+            bind_session(self.raw, scope_of(persona_id))  # the persona's rows only
             self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         except BaseException:
             self._lease.__exit__(None, None, None)
@@ -93,7 +95,7 @@ class PgPersonaDump(PersonaDump):
         self.db = db
 
     def __enter__(self) -> PgPersonaDump:
-        self._conn = _Snapshot(self.db)  # type: ignore[assignment]
+        self._conn = _Snapshot(self.db, self.persona_id)  # type: ignore[assignment]
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -106,3 +108,10 @@ class PgPersonaRestore(PersonaRestore):
     """:class:`PersonaRestore` writing under the persona's PostgreSQL write lock."""
 
     _refused = (psycopg.IntegrityError, ValueError)
+
+    def keys_elsewhere(self, keys: Sequence[str]) -> set[str]:
+        """Keys are unique across personas: which of ``keys`` other personas hold is read past
+        the persona wall (only the keys asked about come back)."""
+        cross = CrossPersonaDb(self.db)  # type: ignore[arg-type]
+        return PersonaRestore(cross, self.persona_id, self.persona, self.model_id,  # type: ignore[arg-type]
+                              self.dim).keys_elsewhere(keys)
