@@ -46,6 +46,7 @@ from omoide.store.postgres.rls import (
     bind_session,
     local_scope_sql,
     scope_of,
+    touches_walled,
 )
 
 __all__ = ["CrossPersonaDb", "PersonaDb", "PgConnection", "PgCursor", "PgDatabase", "Row",
@@ -349,7 +350,8 @@ class _Reader:
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
         with self._db.pool.connection() as raw:
-            bind_session(raw, self._scope)
+            if touches_walled(statement):
+                bind_session(raw, self._scope)
             return PgConnection(raw, self._db.tracer).execute(statement, params)
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:

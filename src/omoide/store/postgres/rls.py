@@ -28,18 +28,21 @@ so that scores mean the same on both stores; walling them would make those stati
 persona (a ranking change) and put a parent lookup on every index row a term matches.
 
 Binding costs no extra round trip in the common case: a pooled connection remembers the scope
-it last set for its session, a read sets it only when it differs, and a write transaction sets
-it locally (``SET LOCAL``, in the statement that takes the persona's advisory lock when there
-is one).
+it last set for its session; a read sets it only when it differs and the statement names a
+walled table (reads of ``personas`` alone, most of a search's statements, run in any scope);
+a write transaction sets it locally (``SET LOCAL``), in the statement that takes the persona's
+advisory lock when there is one.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["CROSS_PERSONA", "NO_PERSONA", "PERSONA_WALLS", "WALLED_TABLES", "bind_session",
-           "local_scope_sql", "scope_of", "warn_if_unwalled"]
+           "local_scope_sql", "scope_of", "touches_walled", "warn_if_unwalled"]
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +104,17 @@ PERSONA_WALLS = _walls()
 
 def scope_of(persona_id: int | None) -> str:
     return NO_PERSONA if persona_id is None else str(int(persona_id))
+
+
+_WALLED = re.compile(r"\b(" + "|".join(WALLED_TABLES) + r")\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def touches_walled(statement: str) -> bool:
+    """Whether a statement names a walled table. One that does not reads the same rows in any
+    scope, so a read may run on a pooled connection as its session is (no round trip to change
+    the scope: most of a search's statements read ``personas``' revision and settings)."""
+    return _WALLED.search(statement) is not None
 
 
 def bind_session(raw: Any, scope: str) -> None:
