@@ -5,10 +5,13 @@ server must not connect as one), ``--personas`` personas of ``--memories`` memor
 (synthetic corpus, bulk-inserted with their vectors), then hybrid search p50/p95 on one of
 them with the query embedding excluded (the hash embedder: the store is measured, not a
 model). Run it on the commit before the wall and on the one with it, with the same arguments,
-each run under its ``--label``; the results file keeps every label:
+each run under its ``--label``; the results file keeps every label. ``--toggle`` also times the
+same searches with the policies lifted from the owner (``NO FORCE ROW LEVEL SECURITY``),
+alternating with the wall in one database, which isolates the policies' cost from the load of
+a shared machine:
 
     .venv/bin/python bench/pg_wall.py --label before   # on the commit before the wall
-    .venv/bin/python bench/pg_wall.py --label after
+    .venv/bin/python bench/pg_wall.py --label after --toggle
 
 Results: bench/results/pg_wall.{md,json}.
 """
@@ -70,23 +73,59 @@ def measure(args: argparse.Namespace, root: Path, admin_url: str) -> dict[str, A
         service = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
                                 app.settings_service)
         time_searches(service, clock, HYBRID, queries, 1)  # warm: the index loads here
+        walled = _forced(app)
         timed = time_searches(service, clock, HYBRID, queries, args.repeats)
-        with app.store.db.raw() as raw:  # type: ignore[attr-defined]
-            walled = raw.execute("SELECT count(*) FROM pg_class WHERE relforcerowsecurity "
-                                 "AND relnamespace = 'public'::regnamespace").fetchone()[0]
+        unforced = None
+        if walled and args.toggle:
+            # the same searches with the policies lifted from the owner, alternating
+            samples: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+            for _ in range(args.repeats):
+                for force in (False, True):
+                    _force(app, walled, force)
+                    samples[force].append(time_searches(service, clock, HYBRID, queries, 1))
+            timed = _merge(samples[True])
+            unforced = _merge(samples[False])
     finally:
         app.close()
     return {"personas": args.personas, "memories_per_persona": args.memories,
-            "repeats": args.repeats, "walled_tables": int(walled),
+            "repeats": args.repeats, "walled_tables": len(walled),
             "search_ms": {k: v for k, v in timed.items() if k.endswith("_ms")},
+            "unforced_search_ms": unforced,
             "load_average": load_average(), "machine": machine_info()}
 
 
+def _forced(app: Any) -> list[str]:
+    with app.store.db.raw() as raw:
+        return [r[0] for r in raw.execute(
+            "SELECT relname FROM pg_class WHERE relforcerowsecurity "
+            "AND relnamespace = 'public'::regnamespace ORDER BY relname")]
+
+
+def _force(app: Any, tables: list[str], force: bool) -> None:
+    with app.store.db.raw() as raw:
+        for table in tables:
+            raw.execute(f"ALTER TABLE {table} {'' if force else 'NO '}FORCE ROW LEVEL SECURITY")
+
+
+def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One repeat per run: best and median over the runs' p50 and p95."""
+    p50s = sorted(r["p50_best_ms"] for r in runs)
+    p95s = sorted(r["p95_best_ms"] for r in runs)
+    return {"p50_best_ms": p50s[0], "p50_median_ms": p50s[len(p50s) // 2],
+            "p95_best_ms": p95s[0], "p95_median_ms": p95s[len(p95s) // 2]}
+
+
 def render(runs: dict[str, Any]) -> str:
-    rows = [[label, r["walled_tables"], f"{r['personas']} × {r['memories_per_persona']}",
-             f"{r['search_ms']['p50_best_ms']:.1f}", f"{r['search_ms']['p95_best_ms']:.1f}",
-             f"{r['search_ms']['p95_median_ms']:.1f}", r["load_average"]]
-            for label, r in runs.items()]
+    rows = []
+    for label, r in runs.items():
+        for name, key in ((label, "search_ms"), (f"{label}, policies lifted",
+                                                 "unforced_search_ms")):
+            if r.get(key):
+                t = r[key]
+                rows.append([name, r["walled_tables"] if key == "search_ms" else 0,
+                             f"{r['personas']} × {r['memories_per_persona']}",
+                             f"{t['p50_best_ms']:.1f}", f"{t['p95_best_ms']:.1f}",
+                             f"{t['p95_median_ms']:.1f}", r["load_average"]])
     return ("# PostgreSQL search with and without the persona wall\n\n"
             "Hybrid search, query embedding excluded (`bench/pg_wall.py`; best and median of "
             "the repeats).\n\n"
@@ -102,6 +141,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--memories", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--pg-url", default=None, help="an admin URL (default: pgserver)")
+    parser.add_argument("--toggle", action="store_true",
+                        help="also time the same searches with the policies lifted from the "
+                             "owner (NO FORCE ROW LEVEL SECURITY), alternating with the wall")
     parser.add_argument("--out", type=Path, default=RESULTS / "pg_wall")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="omoide-wall-") as tmp:

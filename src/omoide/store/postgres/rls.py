@@ -83,13 +83,14 @@ WALLED_TABLES: dict[str, str] = {
 
 
 def _walls() -> str:
+    # Single-expression SQL functions: the planner inlines them into each policy, so a policy
+    # costs a setting lookup per row, not a function call.
     functions = f"""
 CREATE FUNCTION omoide_cross_persona() RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT coalesce(current_setting('{_SETTING}', true), '') = '{CROSS_PERSONA}'
 $$;
 CREATE FUNCTION omoide_persona() RETURNS bigint LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT CASE WHEN s ~ '^[0-9]+$' THEN s::bigint END
-    FROM coalesce(current_setting('{_SETTING}', true), '') AS s
+    SELECT nullif(nullif(current_setting('{_SETTING}', true), ''), '{CROSS_PERSONA}')::bigint
 $$"""
     tables = [f"""
 ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;
