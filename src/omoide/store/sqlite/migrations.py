@@ -338,6 +338,31 @@ CREATE TABLE periodic_claims (
 """
 
 
+# Provenance for forgetting: a state value names the session it was learned from, and an
+# evolution's version row names the memory that caused it (store/sqlite/erase.py). Older rows:
+# state keeps no source (kept when a session is deleted); a cause is filled in where exact (a
+# supersede's after-image; an extend written with the only memory evolved at that instant).
+_FORGET_PROVENANCE = """
+ALTER TABLE user_state_history ADD COLUMN source_session TEXT;
+ALTER TABLE persona_state_history ADD COLUMN source_session TEXT;
+CREATE INDEX user_state_session ON user_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+CREATE INDEX persona_state_session ON persona_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+ALTER TABLE memory_versions ADD COLUMN cause TEXT;
+UPDATE memory_versions SET cause = json_extract(after, '$.superseded_by')
+    WHERE change = 'supersede' AND changed_by = 'evolution';
+UPDATE memory_versions SET cause = (
+    SELECT m.key FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+    WHERE o.id = memory_versions.memory_id AND m.evolved_at = memory_versions.changed_at)
+    WHERE change = 'extend' AND changed_by = 'evolution' AND (
+        SELECT COUNT(*) FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+        WHERE o.id = memory_versions.memory_id AND m.evolved_at = memory_versions.changed_at
+    ) = 1;
+CREATE INDEX memory_versions_cause ON memory_versions(cause) WHERE cause IS NOT NULL
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -356,6 +381,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # PostgreSQL's row-level security (store/postgres/rls.py); one SQLite file has no roles to
     # wall, so here the number is only kept in step.
     Migration(15, "persona_walls", _script("SELECT 1")),
+    Migration(16, "forget_provenance", _script(_FORGET_PROVENANCE)),
 )
 
 
