@@ -24,7 +24,7 @@ import httpx
 import psycopg
 import pytest
 from omoide_testing import free_port
-from pg_testing import PgServer
+from pg_testing import SEE_ALL, PgServer
 
 pytestmark = pytest.mark.slow
 
@@ -95,7 +95,7 @@ def _add(client: httpx.Client, content: str) -> str:
 
 
 def _open_jobs(url: str) -> list[tuple[int, str, str]]:
-    with psycopg.connect(url) as conn:
+    with psycopg.connect(url, options=SEE_ALL) as conn:
         return [tuple(r) for r in conn.execute(
             "SELECT id, kind, status FROM jobs WHERE status IN ('pending', 'running') "
             "AND kind NOT IN ('decay') ORDER BY id")]
@@ -175,7 +175,7 @@ def test_a_job_whose_process_died_is_taken_back_after_its_lease(pg_server: PgSer
         with a.client(key) as ca:
             memory = _add(ca, "User keeps a sourdough starter")
             _wait_no_open_jobs(url, 60)
-        with psycopg.connect(url) as conn:
+        with psycopg.connect(url, options=SEE_ALL) as conn:
             job = conn.execute(
                 "INSERT INTO jobs (persona_id, kind, payload, status, attempts, run_after, "
                 "created_at, started_at, worker, lease_until) SELECT id, 'memory.evolve', "
@@ -189,7 +189,7 @@ def test_a_job_whose_process_died_is_taken_back_after_its_lease(pg_server: PgSer
         status = "running"
         while status != "done" and time.monotonic() < deadline:
             time.sleep(0.2)
-            with psycopg.connect(url) as conn:
+            with psycopg.connect(url, options=SEE_ALL) as conn:
                 status, worker = conn.execute("SELECT status, worker FROM jobs WHERE id = %s",
                                               (job,)).fetchone()
         assert status == "done"

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import psycopg
 import pytest
-from pg_testing import PgServer, rows_holding
+from pg_testing import SEE_ALL, PgServer, rows_holding
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -52,7 +52,7 @@ def test_deleting_a_persona_leaves_no_row_keyed_by_it(database: str, tmp_path: o
         app.forget.delete_persona("rin")
 
         assert rows_holding(database, PIN) == []
-        with psycopg.connect(database) as conn:
+        with psycopg.connect(database, options=SEE_ALL) as conn:
             keyed = conn.execute(
                 "SELECT table_name, column_name FROM information_schema.columns "
                 "WHERE table_schema = current_schema() "
@@ -92,7 +92,7 @@ def test_two_stores_append_turns_to_one_session_without_collisions(database: str
         for thread in threads:
             thread.join(60)
         assert errors == []
-        with psycopg.connect(database) as conn:
+        with psycopg.connect(database, options=SEE_ALL) as conn:
             seqs = [r[0] for r in conn.execute("SELECT seq FROM session_events ORDER BY seq")]
         assert seqs == list(range(1, 31))
     finally:

@@ -2,7 +2,13 @@
 ``pgserver`` wheel (no network, no system install). Tests share one migrated database that is
 emptied (every table truncated, ids restarted) before each test; a test that needs a database
 of its own (the multi-process and migration tests) asks for a new one. The server runs without
-fsync: durability against power loss is not what these tests measure."""
+fsync: durability against power loss is not what these tests measure.
+
+Omoide connects as :data:`OWNER`, an ordinary role owning the test databases, as a deployment
+should (a superuser is never subject to row-level security, so the persona wall of
+``store/postgres/rls.py`` would not be tested); the superuser only creates databases, the
+``vector`` extension, and empties tables. :data:`SEE_ALL` is the connection option a test's own
+direct queries use to read every persona's rows."""
 
 from __future__ import annotations
 
@@ -14,9 +20,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["PgServer", "rows_holding", "start_pg_server"]
+__all__ = ["OWNER", "SEE_ALL", "PgServer", "rows_holding", "start_pg_server"]
 
 _TEMPLATE = "omoide_template"
+OWNER = "omoide_owner"
+SEE_ALL = "-c omoide.persona=*"  # psycopg.connect(url, options=SEE_ALL): past the wall
 
 
 class PgServer:
@@ -36,9 +44,18 @@ class PgServer:
             for setting in ("fsync", "synchronous_commit", "full_page_writes"):
                 conn.execute(f"ALTER SYSTEM SET {setting} = off")
             conn.execute("SELECT pg_reload_conf()")
+            if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s",
+                                (OWNER,)).fetchone():
+                conn.execute(f"CREATE ROLE {OWNER} LOGIN")
 
     def url(self, database: str) -> str:
-        """The URL of ``database`` on this server (a Unix socket in the server's folder)."""
+        """The URL of ``database`` on this server as :data:`OWNER` (a Unix socket in the
+        server's folder)."""
+        scheme, _, rest = self.admin_url_of(database).partition("://")
+        return f"{scheme}://{OWNER}@{rest.split('@', 1)[1]}"
+
+    def admin_url_of(self, database: str) -> str:
+        """The URL of ``database`` as the superuser."""
         return self._server.get_uri(database)
 
     def _admin(self) -> object:
@@ -47,6 +64,8 @@ class PgServer:
         return psycopg.connect(self.admin_url, autocommit=True)
 
     def _ensure_template(self) -> None:
+        import psycopg
+
         from omoide.store.postgres.db import PgDatabase
 
         with self._lock:
@@ -54,7 +73,9 @@ class PgServer:
                 return
             with self._admin() as conn:  # type: ignore[attr-defined]
                 conn.execute(f"DROP DATABASE IF EXISTS {_TEMPLATE} WITH (FORCE)")
-                conn.execute(f"CREATE DATABASE {_TEMPLATE}")
+                conn.execute(f"CREATE DATABASE {_TEMPLATE} OWNER {OWNER}")
+            with psycopg.connect(self.admin_url_of(_TEMPLATE), autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")  # a superuser's to create
             PgDatabase(self.url(_TEMPLATE), max_size=1).close()
             self._template_ready = True
 
@@ -63,7 +84,8 @@ class PgServer:
         self._ensure_template()
         name = f"t{os.getpid()}_{next(self._names)}"
         with self._admin() as conn:  # type: ignore[attr-defined]
-            conn.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE} STRATEGY FILE_COPY")
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE} STRATEGY FILE_COPY "
+                         f"OWNER {OWNER}")
         return name
 
     def drop_database(self, name: str) -> None:
@@ -86,7 +108,7 @@ class PgServer:
         if self._shared is None:
             self._shared = self.new_database()
         url = self.url(self._shared)
-        with psycopg.connect(url, autocommit=True) as conn:
+        with psycopg.connect(self.admin_url_of(self._shared), autocommit=True) as conn:
             tables = [r[0] for r in conn.execute(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
                 "AND tablename <> 'schema_migrations'")]
@@ -109,7 +131,7 @@ def rows_holding(url: str, text: str) -> list[str]:
     from psycopg import sql
 
     found = []
-    with psycopg.connect(url, autocommit=True) as conn:
+    with psycopg.connect(url, autocommit=True, options=SEE_ALL) as conn:
         columns = conn.execute(
             "SELECT table_name, column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND data_type = 'text' "

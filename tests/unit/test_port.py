@@ -18,6 +18,7 @@ from omoide.store.postgres.jobs import PgJobStore
 from omoide.store.postgres.memories import PgMemoryStore
 from omoide.store.postgres.sessions import PgSessionStore
 from omoide.store.postgres.store import PostgresStore
+from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.jobs import JobStore, SqliteUnitOfWork
 from omoide.store.sqlite.keys import KeyStore
@@ -53,6 +54,9 @@ PAIRS: list[tuple[type, type]] = [
     (port.MemoryHandle, PgMemoryStore),
     (port.SessionHandle, PgSessionStore),
     (port.JobQueue, PgJobStore),
+    (port.TransferStore, PostgresStore),
+    (port.PersonaDumpHandle, PgPersonaDump),
+    (port.PersonaRestoreHandle, PgPersonaRestore),
 ]
 
 

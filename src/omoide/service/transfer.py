@@ -95,11 +95,7 @@ class TransferService:
     # -- export --------------------------------------------------------------------------
 
     def _bulk(self) -> TransferStore:
-        """The store's bulk dump/restore (a clear 409 on a store without them)."""
-        if not supports_transfer(self.store):
-            raise Conflict("export and import read and restore rows in bulk, which only the "
-                           "SQLite store can do yet: export from (or import into) a SQLite data "
-                           "folder, and copy that folder with `omoide migrate`")
+        """The store's bulk dump/restore (both adapters have them)."""
         return cast(TransferStore, self.store)
 
     def export(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
@@ -196,7 +192,7 @@ class TransferService:
 
 
 def supports_transfer(store: Any) -> bool:
-    """Whether the store has the bulk dump/restore adapters (the SQLite one does)."""
+    """Whether the store has the bulk dump/restore adapters (SQLite's and PostgreSQL's do)."""
     return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
 
 

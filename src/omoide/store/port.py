@@ -304,8 +304,7 @@ class PersonaRestoreHandle(Protocol):
 
 
 class TransferStore(Protocol):
-    """A store that can export and import a persona in bulk (the SQLite adapter; a store
-    without it answers export/import with a clear refusal)."""
+    """A store that can export and import a persona in bulk (both adapters)."""
 
     def dump(self, name: str) -> PersonaDumpHandle: ...
     def restore(self, name: str) -> PersonaRestoreHandle: ...

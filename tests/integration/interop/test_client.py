@@ -20,9 +20,6 @@ from omoide.errors import (
     Unauthorized,
 )
 
-# bulk dump/restore: the SQLite adapter's (tests/integration/interop/conftest.py)
-pytestmark = pytest.mark.sqlite_only
-
 # Every HTTP route (method, path template) and the client method that calls it.
 ROUTES = {
     ("POST", "/api/personas"): "create_persona",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from omoide_testing import LiveServer
 
 from omoide.wiring import Omoide
@@ -29,7 +28,6 @@ def test_mem0_memories_keep_their_time_tags_and_origin(app: Omoide, persona: str
     assert (again.memories, again.duplicates) == (0, 2)  # a re-run writes nothing
 
 
-@pytest.mark.sqlite_only  # links are written with the SQLite adapter's bulk restore
 def test_mcp_memory_becomes_memories_tags_and_links(app: Omoide, persona: str) -> None:
     report = app.peers.import_text(persona, "mcp-memory", text("memory.jsonl"))
     assert report.memories == 6 and report.links == 4  # each relation to both entities
@@ -62,7 +60,6 @@ def test_chats_become_sessions_episodes_and_notes(app: Omoide, persona: str) -> 
     assert app.state.get_current_user_state(persona).get("name") == "Noor"
 
 
-@pytest.mark.sqlite_only
 def test_peer_import_over_http(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as c:

@@ -1,4 +1,4 @@
-"""Lossless export/import through the service, against real SQLite folders."""
+"""Lossless export/import through the service, on both stores and from one to the other."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from interop_seed import seed
+from pg_testing import PgServer
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -15,17 +16,23 @@ from omoide.embed.hashing import HashEmbedder
 from omoide.errors import Conflict, InvalidInput
 from omoide.wiring import Omoide, build
 
-# bulk dump/restore: the SQLite adapter's (tests/integration/interop/conftest.py)
-pytestmark = pytest.mark.sqlite_only
-
 
 @pytest.fixture
-def other_folder(tmp_path: Path, clock: FixedClock, embedder: HashEmbedder
-                 ) -> Callable[[str], Omoide]:
+def other_store(tmp_path: Path, clock: FixedClock, embedder: HashEmbedder,
+                request: pytest.FixtureRequest) -> Iterator[Callable[..., Omoide]]:
+    """A second, empty store: a data folder, or a new PostgreSQL database (of the test's store
+    kind unless ``kind`` says which)."""
     built: list[Omoide] = []
+    databases: list[str] = []
 
-    def make(name: str) -> Omoide:
-        app = build(Settings.from_env({}, data_dir=tmp_path / name), embedder=embedder,
+    def make(name: str, kind: str | None = None) -> Omoide:
+        kind = kind or request.getfixturevalue("store_kind")
+        environ = {}
+        if kind == "postgres":
+            server: PgServer = request.getfixturevalue("pg_server")
+            databases.append(server.new_database())
+            environ = {"OMOIDE_DATABASE_URL": server.url(databases[-1])}
+        app = build(Settings.from_env(environ, data_dir=tmp_path / name), embedder=embedder,
                     clock=clock, llm=None, chat_upstream=None)
         built.append(app)
         return app
@@ -33,6 +40,8 @@ def other_folder(tmp_path: Path, clock: FixedClock, embedder: HashEmbedder
     yield make
     for app in built:
         app.close()
+    for database in databases:
+        request.getfixturevalue("pg_server").drop_database(database)
 
 
 def body(lines: list[str]) -> list[str]:
@@ -44,14 +53,14 @@ def body(lines: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("with_vectors", [False, True])
 def test_round_trip_gives_the_same_file(app: Omoide, persona: str, clock: FixedClock,
-                                        other_folder: Callable[[str], Omoide],
+                                        other_store: Callable[..., Omoide],
                                         with_vectors: bool) -> None:
     seed(app, persona, clock)
     first = list(app.transfer.export(persona, with_vectors=with_vectors))
     kinds = {json.loads(line)["type"] for line in first}
     assert kinds == {"header", "settings", "block", "state", "session", "event", "episode",
                      "memory", "link"}
-    fresh = other_folder("fresh")
+    fresh = other_store("fresh")
     fresh.auth.create_persona(persona)
     report = fresh.transfer.import_lines(persona, lambda: first)
     assert report.embedded == (0 if with_vectors else report.events + report.episodes
@@ -118,10 +127,10 @@ def test_bad_files_are_refused_with_the_line(app: Omoide, persona: str) -> None:
 
 def test_an_interrupted_import_is_finished_by_running_it_again(
         app: Omoide, persona: str, clock: FixedClock,
-        other_folder: Callable[[str], Omoide]) -> None:
+        other_store: Callable[..., Omoide]) -> None:
     seed(app, persona, clock)
     lines = list(app.transfer.export(persona))
-    fresh = other_folder("fresh")
+    fresh = other_store("fresh")
     fresh.auth.create_persona(persona)
     fresh.transfer.batch = 2  # several transactions
     passes = []
@@ -140,3 +149,26 @@ def test_an_interrupted_import_is_finished_by_running_it_again(
     report = fresh.transfer.import_lines(persona, lambda: lines)  # no --merge needed
     assert report.skipped > 0
     assert body(list(fresh.transfer.export(persona))) == body(lines)
+
+
+@pytest.mark.sqlite_only  # the source is a SQLite folder; the target is PostgreSQL
+@pytest.mark.parametrize("with_vectors", [False, True])
+def test_sqlite_export_imports_into_postgresql_unchanged(
+        app: Omoide, persona: str, clock: FixedClock, other_store: Callable[..., Omoide],
+        with_vectors: bool) -> None:
+    """SQLite → export → import into PostgreSQL → export: the same file but the export time."""
+    seed(app, persona, clock)
+    first = list(app.transfer.export(persona, with_vectors=with_vectors))
+    target = other_store("pg", kind="postgres")
+    target.auth.create_persona(persona)
+    report = target.transfer.import_lines(persona, lambda: first)
+    assert report.memories == sum('"type": "memory"' in line for line in first)
+    second = list(target.transfer.export(persona, with_vectors=with_vectors))
+    assert body(second) == body(first)
+    hits = target.search.search(persona, target.search.build_request(persona, query="Osaka"))
+    assert any("Osaka" in h.content for h in hits.results)
+    # and back: the PostgreSQL export restores into a new SQLite folder unchanged
+    back = other_store("back", kind="sqlite")
+    back.auth.create_persona(persona)
+    back.transfer.import_lines(persona, lambda: second)
+    assert body(list(back.transfer.export(persona, with_vectors=with_vectors))) == body(first)

@@ -15,9 +15,6 @@ from omoide.cli import main
 from omoide.clock import FixedClock
 from omoide.wiring import Omoide
 
-# bulk dump/restore: the SQLite adapter's (tests/integration/interop/conftest.py)
-pytestmark = pytest.mark.sqlite_only
-
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

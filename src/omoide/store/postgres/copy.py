@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput
-from omoide.store.postgres.db import PgDatabase
+from omoide.store.postgres.db import CrossPersonaDb, PgDatabase
 from omoide.store.sqlite.db import Database
 
 __all__ = ["COPIED_TABLES", "copy_sqlite_to_postgres"]
@@ -51,7 +51,7 @@ def copy_sqlite_to_postgres(db_file: Path, url: str, *,
         raise InvalidInput(f"no Omoide database at {db_file}")
     Database(db_file).close()  # bring the source to the current schema
     src = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True)
-    target = PgDatabase(url, max_size=2)
+    target = CrossPersonaDb(PgDatabase(url, max_size=2))  # every persona's rows
     counts: dict[str, int] = {}
     try:
         with target.write() as conn:

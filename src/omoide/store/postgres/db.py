@@ -15,6 +15,10 @@ joins it, and reads on that thread see it. With ``lock`` (a persona id) the tran
 takes a transaction-scoped advisory lock, so writes to one persona are serialised across every
 process on the database, as SQLite's single writer serialises them on one file; writes to
 different personas run in parallel.
+
+Every read and transaction also states whose rows it may see (row-level security, ``rls.py``):
+:class:`PersonaDb` binds one persona, :class:`CrossPersonaDb` is the explicit bypass of the
+components that work across personas, and a bare :class:`PgDatabase` sees no persona's rows.
 """
 
 from __future__ import annotations
@@ -36,8 +40,17 @@ from psycopg.types import TypeInfo
 from psycopg_pool import ConnectionPool
 
 from omoide.errors import InvalidInput
+from omoide.store.postgres.rls import (
+    CROSS_PERSONA,
+    NO_PERSONA,
+    bind_session,
+    local_scope_sql,
+    scope_of,
+    touches_walled,
+)
 
-__all__ = ["PgConnection", "PgCursor", "PgDatabase", "Row", "translate"]
+__all__ = ["CrossPersonaDb", "PersonaDb", "PgConnection", "PgCursor", "PgDatabase", "Row",
+           "translate"]
 
 # Tables whose INSERT reports the new row's id (DB-API ``lastrowid``).
 _ID_TABLES = frozenset({"personas", "api_keys", "memories", "memory_versions", "memory_blocks",
@@ -157,9 +170,11 @@ Tracer = Callable[[str], None]
 class PgConnection:
     """One psycopg connection seen through the shared SQL's interface."""
 
-    def __init__(self, raw: psycopg.Connection[Any], tracer: Tracer | None = None) -> None:
+    def __init__(self, raw: psycopg.Connection[Any], tracer: Tracer | None = None,
+                 scope: str = NO_PERSONA) -> None:
         self.raw = raw
         self.tracer = tracer
+        self.scope = scope  # whose rows the open transaction sees (rls.py)
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
         if self.tracer is not None:
@@ -215,21 +230,26 @@ class PgDatabase:
                                    timeout=60.0)
         if migrate:
             with self.pool.connection() as raw:
+                bind_session(raw, CROSS_PERSONA)  # a migration may rewrite any persona's rows
                 apply_migrations(raw)
 
     # -- the shared interface ----------------------------------------------------------------
 
-    def conn(self) -> Any:
-        """The thread's open transaction when inside :meth:`write`, else an autocommit reader."""
+    def conn(self, scope: str = NO_PERSONA) -> Any:
+        """The thread's open transaction when inside :meth:`write`, else an autocommit reader
+        seeing ``scope``'s rows."""
         current = getattr(self._local, "tx", None)
-        return current if current is not None else _Reader(self)
+        return current if current is not None else _Reader(self, scope)
 
     @contextlib.contextmanager
-    def write(self, lock: int | None = None) -> Iterator[PgConnection]:
-        """One transaction: commit on success, roll back on any exception; nested use joins."""
+    def write(self, lock: int | None = None,
+              scope: str = NO_PERSONA) -> Iterator[PgConnection]:
+        """One transaction seeing ``scope``'s rows: commit on success, roll back on any
+        exception; nested use joins (seeing its own scope while inside)."""
         current = getattr(self._local, "tx", None)
         if current is not None:
-            yield current
+            with _rescoped(current, scope):
+                yield current
             return
         tracer = self.tracer
         with self.pool.connection() as raw:
@@ -237,10 +257,8 @@ class PgDatabase:
                 tracer("BEGIN")
             try:
                 with raw.transaction():
-                    conn = PgConnection(raw, tracer)
-                    if lock is not None:
-                        raw.execute("SELECT pg_advisory_xact_lock(%s, %s)",
-                                    (_ADVISORY_SPACE, lock))
+                    conn = PgConnection(raw, tracer, scope)
+                    _begin(raw, lock, scope)
                     self._local.tx = conn
                     try:
                         yield conn
@@ -254,22 +272,24 @@ class PgDatabase:
                 tracer("COMMIT")
 
     @contextlib.contextmanager
-    def erasing(self, lock: int | None = None,
-                tables: Sequence[str] = ()) -> Iterator[PgConnection]:
+    def erasing(self, lock: int | None = None, tables: Sequence[str] = (),
+                scope: str = NO_PERSONA) -> Iterator[PgConnection]:
         """A write for the user's "forget"; afterwards ``tables`` are vacuumed so the dead row
         versions holding the erased text are removed from the data files, not only hidden."""
         if getattr(self._local, "tx", None) is not None:
             raise RuntimeError("an erasing transaction cannot be nested in another write")
-        with self.write(lock) as conn:
+        with self.write(lock, scope) as conn:
             yield conn
         with self.pool.connection() as raw:
             for table in tables:
                 raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
 
     @contextlib.contextmanager
-    def raw(self) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection (autocommit) for adapter code that streams or copies."""
+    def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection (autocommit, seeing ``scope``'s rows) for adapter code that
+        streams or copies."""
         with self.pool.connection() as raw:
+            bind_session(raw, scope)
             yield raw
 
     @contextlib.contextmanager
@@ -288,33 +308,102 @@ class PgDatabase:
         self.pool.close()
 
 
+def _begin(raw: psycopg.Connection[Any], lock: int | None, scope: str) -> None:
+    """A new transaction's first statement: the persona's advisory lock and the transaction's
+    scope, whichever are needed, in one round trip."""
+    items: list[str] = []
+    params: list[Any] = []
+    if lock is not None:
+        items.append("pg_advisory_xact_lock(%s, %s)")
+        params += [_ADVISORY_SPACE, lock]
+    local = local_scope_sql(raw, scope)
+    if local is not None:
+        items.append(local[0])
+        params += local[1]
+    if items:
+        raw.execute(("SELECT " + ", ".join(items)).encode(), params)
+
+
+@contextlib.contextmanager
+def _rescoped(conn: PgConnection, scope: str) -> Iterator[None]:
+    """A write joining an open transaction of another scope sees its own while inside."""
+    if scope == conn.scope:
+        yield
+        return
+    outer = conn.scope
+    conn.raw.execute("SELECT set_config('omoide.persona', %s, true)", (scope,))
+    conn.scope = scope
+    try:
+        yield
+    finally:
+        conn.scope = outer
+        if conn.raw.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS:
+            conn.raw.execute("SELECT set_config('omoide.persona', %s, true)", (outer,))
+
+
 class _Reader:
     """Autocommit reads, one pooled connection per statement (reads see the latest commit)."""
 
-    def __init__(self, db: PgDatabase) -> None:
+    def __init__(self, db: PgDatabase, scope: str) -> None:
         self._db = db
+        self._scope = scope
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
         with self._db.pool.connection() as raw:
+            if touches_walled(statement):
+                bind_session(raw, self._scope)
             return PgConnection(raw, self._db.tracer).execute(statement, params)
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:
-        with self._db.write() as conn:
+        with self._db.write(scope=self._scope) as conn:
             return conn.executemany(statement, params)
 
 
-class PersonaDb:
-    """A :class:`PgDatabase` whose writes take one persona's advisory lock (handles use it)."""
+class _View:
+    """A :class:`PgDatabase` seen with one scope (everything else is the database's)."""
 
-    def __init__(self, db: PgDatabase, persona_id: int) -> None:
-        self.db = db
-        self.persona_id = persona_id
+    scope = NO_PERSONA
+
+    def __init__(self, db: PgDatabase | _View) -> None:
+        self.db: PgDatabase = db.db if isinstance(db, _View) else db
+
+    def __getattr__(self, name: str) -> Any:  # pool, url, tracer, trace, close, …
+        return getattr(self.db, name)
 
     def conn(self) -> Any:
-        return self.db.conn()
+        return self.db.conn(self.scope)
+
+    @contextlib.contextmanager
+    def raw(self) -> Iterator[psycopg.Connection[Any]]:
+        with self.db.raw(self.scope) as raw:
+            yield raw
+
+
+class PersonaDb(_View):
+    """One persona's view (the handles'): its rows only, and writes that take its advisory
+    lock."""
+
+    def __init__(self, db: PgDatabase | _View, persona_id: int) -> None:
+        super().__init__(db)
+        self.persona_id = persona_id
+        self.scope = scope_of(persona_id)
 
     def write(self) -> contextlib.AbstractContextManager[PgConnection]:
-        return self.db.write(self.persona_id)
+        return self.db.write(self.persona_id, self.scope)
+
+
+class CrossPersonaDb(_View):
+    """The explicit bypass of the persona wall, for the components whose work is across
+    personas (listed in ``rls.py``)."""
+
+    scope = CROSS_PERSONA
+
+    def write(self, lock: int | None = None) -> contextlib.AbstractContextManager[PgConnection]:
+        return self.db.write(lock, self.scope)
+
+    def erasing(self, lock: int | None = None,
+                tables: Sequence[str] = ()) -> contextlib.AbstractContextManager[PgConnection]:
+        return self.db.erasing(lock, tables, self.scope)
 
 
 # -- pgvector as bytes -----------------------------------------------------------------------

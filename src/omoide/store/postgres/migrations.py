@@ -19,6 +19,8 @@ from typing import Any
 
 import psycopg
 
+from omoide.store.postgres.rls import PERSONA_WALLS
+
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations", "prepare"]
 
 logger = logging.getLogger(__name__)
@@ -366,6 +368,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "dashboard_indexes", _DASHBOARD_INDEXES),
     Migration(12, "job_leases", _JOB_LEASES),
     Migration(13, "key_fingerprints", _KEY_FINGERPRINTS),
+    Migration(15, "persona_walls", PERSONA_WALLS),  # row-level security (rls.py)
     Migration(16, "forget_provenance", _FORGET_PROVENANCE),
 )
 

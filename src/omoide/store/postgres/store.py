@@ -24,10 +24,12 @@ from omoide.clock import iso
 from omoide.engine.fsrs import recall_anchor, strengths
 from omoide.errors import Conflict
 from omoide.model import Erased, Persona
-from omoide.store.postgres.db import PersonaDb, PgDatabase
+from omoide.store.postgres.db import CrossPersonaDb, PersonaDb, PgDatabase
 from omoide.store.postgres.erase import erase_persona, erase_session, purge_memory
 from omoide.store.postgres.memories import PgMemoryStore
+from omoide.store.postgres.rls import warn_if_unwalled
 from omoide.store.postgres.sessions import PgSessionStore
+from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.keys import KeyStore, fingerprint
 from omoide.store.sqlite.memories import MemoryStore
@@ -53,13 +55,16 @@ class PostgresStore(SqliteStore):
 
     def __init__(self, url: str, *, model_id: str, dim: int, pool_size: int = 16) -> None:
         self.url = url
-        self.db = PgDatabase(url, max_size=pool_size)  # type: ignore[assignment]
+        # the root's own work is across personas (listing, counts, persona delete, decay);
+        # the per-persona handles see their persona only (rls.py)
+        self.db = CrossPersonaDb(PgDatabase(url, max_size=pool_size))  # type: ignore[assignment]
         self.model_id = model_id
         self.dim = int(dim)
         self._handles: dict[str, MemoryStore] = {}
         self._sessions: dict[str, SessionStore] = {}
         self._handles_lock = threading.Lock()
         self._keys = KeyStore(self.db)  # type: ignore[arg-type]
+        warn_if_unwalled(self.db.conn())
         self._ann_thread: threading.Thread | None = None
         if self._vector_rows() >= ANN_MIN_ROWS:
             self._ann_thread = threading.Thread(target=self.ensure_ann_index, daemon=True,
@@ -181,6 +186,17 @@ class PostgresStore(SqliteStore):
     def sessions_meta(self, name: str) -> SessionMetaStore:
         persona = self.get_persona(name)
         return SessionMetaStore(self._scoped(persona.id), persona.id)
+
+    def dump(self, name: str) -> PgPersonaDump:
+        """A consistent read snapshot of every row of ``name`` (export); a context manager."""
+        persona = self.get_persona(name)
+        return PgPersonaDump(self.db, persona.id, persona.name)  # type: ignore[arg-type]
+
+    def restore(self, name: str) -> PgPersonaRestore:
+        """Bulk restore of exported rows into ``name`` (import), idempotent per record."""
+        persona = self.get_persona(name)
+        return PgPersonaRestore(self._scoped(persona.id), persona.id, persona.name,
+                                self.model_id, self.dim)
 
     def _load_vectors(self, persona_id: int) -> VectorIndex:
         """Fill a persona's index, streaming the rows in chunks (server-side cursor)."""

@@ -378,6 +378,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
     Migration(12, "job_leases", _script(_JOB_LEASES)),
     Migration(13, "key_fingerprints", _script(_KEY_FINGERPRINTS)),
+    # PostgreSQL's row-level security (store/postgres/rls.py); one SQLite file has no roles to
+    # wall, so here the number is only kept in step.
+    Migration(15, "persona_walls", _script("SELECT 1")),
     Migration(16, "forget_provenance", _script(_FORGET_PROVENANCE)),
 )
 

@@ -41,6 +41,10 @@ def _blob(vector: np.ndarray) -> bytes:
 class PersonaRestore:
     """Restore into one persona (every statement carries its id or name)."""
 
+    # What a session the file describes inconsistently raises (turned into InvalidInput);
+    # the PostgreSQL adapter adds its driver's IntegrityError.
+    _refused: tuple[type[Exception], ...] = (sqlite3.IntegrityError, ValueError)
+
     def __init__(self, db: Database, persona_id: int, persona: str, model_id: str,
                  dim: int) -> None:
         self.db = db
@@ -143,7 +147,7 @@ class PersonaRestore:
         try:
             return self._restore_session(session, events, episodes, event_vectors,
                                          episode_vectors, after)
-        except (sqlite3.IntegrityError, ValueError) as exc:
+        except self._refused as exc:
             raise InvalidInput(f"session {session['session_id']!r}: {exc}") from None
 
     def _restore_session(self, session: dict[str, Any], events: Sequence[dict[str, Any]],
