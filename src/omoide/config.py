@@ -99,7 +99,8 @@ class PersonaSettings:
     decay_interval_hours: float = setting(6.0, "How often the decay job recomputes strength.",
         0.01, 8760)
     keyword_weight: float = setting(0.4, "Weight of the keyword (BM25) list in hybrid fusion "
-        "(z-score fusion; measured with e5 by bench/retrieval.py and bench/locomo.py).",
+        "(convex fusion: BM25 coverage + min-max cosine; measured with e5 by bench/retrieval.py "
+        "and bench/locomo.py).",
         0, 10)
     semantic_weight: float = setting(0.6, "Weight of the vector list in hybrid fusion.", 0, 10)
     surprise_threshold: float = setting(0.7, "Surprise above which an episode boundary is cut.",

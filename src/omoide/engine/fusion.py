@@ -17,10 +17,15 @@ Methods (chosen by ``bench/search_study.py``; see ``bench/results/embedder_compa
   plus min-max normalised semantic scores. A list of weak keyword hits (only the user's name
   matched) then stays weak instead of being stretched to 1 as ``minmax`` would.
 
-The default is ``zscore``: the only method that kept the hybrid at or above the better of its two
-inputs on both bench sets (with e5). Ties are broken by id, so the result never depends on input
-order. Scores here are for ranking
-only; thresholds such as dedup use raw cosine (DESIGN principle 4). No I/O.
+The default is ``convex``. ``zscore`` was the default until the search study was repeated through
+the whole pipeline (language-centred vectors, excerpts ranked beside notes): with e5, convex
+raised LoCoMo evidence recall within 1,000 tokens on the tuning conversations 26, 30 and 41 from
+0.838 to 0.850 (containment 0.470 → 0.472) and retrieval_ja hybrid MRR from 0.831 to 0.838 (USE:
+0.890 → 0.904); see ``bench/results/locomo_variants.md``. z-scores stretch whatever the keyword
+side found to the same spread in every query, so a list of weak matches (common words of a long
+question) weighs as much as a list with an exact match; coverage does not. Ties are broken by id,
+so the result never depends on input order. Scores here are for ranking only; thresholds such as
+dedup use raw cosine (DESIGN principle 4). No I/O.
 """
 
 from __future__ import annotations
@@ -63,8 +68,8 @@ class FusionMethod(StrEnum):
 class FusionWeights:
     """Relative weight of each list; ``k`` is RRF's rank offset (unused by score methods).
 
-    The defaults are the study's pick for the default embedder (USE) with ``zscore``; with e5
-    the study picks keyword 0.4 / semantic 0.6 (``bench/results/embedder_comparison.md``).
+    The defaults are the study's pick for USE with ``zscore``; the persona settings (e5, the
+    default embedder) are keyword 0.4 / semantic 0.6 (``bench/results/embedder_comparison.md``).
     """
 
     keyword: float = 0.5
@@ -79,7 +84,7 @@ class FusionWeights:
 
 
 DEFAULT_WEIGHTS = FusionWeights()
-DEFAULT_METHOD = FusionMethod.ZSCORE
+DEFAULT_METHOD = FusionMethod.CONVEX
 
 
 def _ranked(totals: dict[int, float]) -> list[Scored]:

@@ -52,7 +52,7 @@ class SearchPlan:
     note_pool_per_result: int = 5
     filtered_keyword_factor: int = 20
     episode_pool: int = 60  # candidates per side for conversation turns
-    fusion: FusionMethod = FusionMethod.ZSCORE
+    fusion: FusionMethod = FusionMethod.CONVEX  # measured: docs/search.md, engine/fusion.py
     keyword_weight: float | None = None  # None → the persona's keyword_weight
     semantic_weight: float | None = None  # None → the persona's semantic_weight
     rrf_k: float = 60.0  # RRF's rank offset (only read by fusion "rrf")
@@ -118,7 +118,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "episode_fallback": replace(DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK),
     "rrf": replace(DEFAULT_PLAN, fusion=FusionMethod.RRF),
     "minmax": replace(DEFAULT_PLAN, fusion=FusionMethod.MINMAX),
-    "convex": replace(DEFAULT_PLAN, fusion=FusionMethod.CONVEX),
+    "zscore": replace(DEFAULT_PLAN, fusion=FusionMethod.ZSCORE),
     "balanced_weights": replace(DEFAULT_PLAN, keyword_weight=0.5, semantic_weight=0.5),
     "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
     "no_strength": replace(DEFAULT_PLAN, strength_blend=False),

@@ -3,6 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omoide.engine.fusion import (
+    DEFAULT_METHOD,
     DEFAULT_WEIGHTS,
     FusionMethod,
     FusionWeights,
@@ -115,6 +116,18 @@ def test_fuse_convex_does_not_stretch_weak_keyword_hits() -> None:
     semantic = [Scored(2, 0.6), Scored(1, 0.4)]
     fused = fuse(keyword, semantic, weights=FusionWeights(0.4, 0.6), method="convex")
     assert [s.id for s in fused] == [2, 1]
+
+
+def test_the_default_fusion_keeps_weak_keyword_lists_weak_where_zscore_stretches_them() -> None:
+    # Every keyword hit matched only common words of the question (coverage 0.1 or less); the
+    # best vector hit is missing from that list. z-scores stretch the weak list to the same
+    # spread as any other and let its leader win; coverage taken as it is does not.
+    keyword = [Scored(1, 0.10), Scored(3, 0.05), Scored(4, 0.04)]
+    semantic = [Scored(2, 0.90), Scored(1, 0.88), Scored(3, 0.70), Scored(4, 0.69)]
+    weights = FusionWeights(0.4, 0.6)
+    assert fuse(keyword, semantic, weights=weights)[0].id == 2
+    assert fuse(keyword, semantic, weights=weights, method="zscore")[0].id == 1
+    assert DEFAULT_METHOD == "convex"
 
 
 def test_fuse_of_two_empty_lists_is_empty() -> None:

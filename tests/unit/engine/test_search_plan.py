@@ -24,7 +24,7 @@ LATIN, CJK = 0, 1
 def test_the_default_preset_is_the_committed_behaviour() -> None:
     plan = preset("default")
     assert plan is DEFAULT_PLAN == SearchPlan()
-    assert (plan.note_pool(10), plan.episode_pool, plan.fusion) == (50, 60, FusionMethod.ZSCORE)
+    assert (plan.note_pool(10), plan.episode_pool, plan.fusion) == (50, 60, FusionMethod.CONVEX)
     assert (plan.neighbours, plan.max_window) == (1, 7)
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
