@@ -28,7 +28,7 @@ from omoide.engine.lang import normalise
 from omoide.store.sqlite.fts import words_body
 from omoide.store.sqlite.memory_writes import new_key
 
-__all__ = ["copy_load", "hnsw_cell", "load_one", "loaded_rows", "vector_side"]
+__all__ = ["copy_load", "hnsw_cell", "load_many", "load_one", "loaded_rows", "vector_side"]
 
 PERSONA = "bench"  # as scale.py
 _BATCH = 10_000
@@ -169,6 +169,28 @@ def load_one(app: Any, kind: str, n: int, args: Any, bulk: Any) -> dict[str, Any
         return {"seconds": copy_load(app.store, SyntheticCorpus(app.store.dim), [(PERSONA, n)]),
                 "load": "copy"}
     return {"seconds": bulk(), "load": "insert_many"}
+
+
+def load_many(app: Any, kind: str, names: Sequence[str], per: int, corpus: SyntheticCorpus,
+              args: Any) -> float | None:
+    """Create the personas and fill each with ``per`` memories (``insert_many``; COPY on
+    PostgreSQL from ``--pg-copy-above`` rows in all); None when ``--pg-reuse`` finds them."""
+    if kind == "postgres" and args.pg_reuse:
+        held = app.store.db.conn().execute("SELECT count(*) FROM memories").fetchone()[0]
+        if held == len(names) * per:
+            return None
+    start = time.perf_counter()
+    for name in names:
+        app.auth.create_persona(name)
+    if kind == "postgres" and len(names) * per >= args.pg_copy_above:
+        start = time.perf_counter()  # ingest counts the COPY alone
+        copy_load(app.store, corpus, [(name, per) for name in names])
+    else:
+        for name in names:
+            news, vectors, stabilities = corpus.batch(per)
+            app.store.memories(name).insert_many(news, vectors, stabilities=stabilities,
+                                                 now=NOW)
+    return time.perf_counter() - start
 
 
 def vector_side(app: Any, persona: str, embedder: Any, queries: Sequence[str],

@@ -26,13 +26,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.engine.lang import query_terms
+from omoide.store.postgres.db import translate
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
 __all__ = ["PgFtsIndex"]
 
 _TF_ONE = (_K1 + 1) / (1 + _K1)
 _ESTIMATE_ABOVE = 50_000  # count rows exactly up to here; above it the planner's estimate
-_COUNT_CAP = 100_000  # past _ESTIMATE_ABOVE, a term that is not common is counted up to here
+_COUNT_CAP = 1_000  # past _ESTIMATE_ABOVE, a term that is not common is counted up to here
+_SCORED_CAP = 1_000  # rows scored of a side whose one kept term is over the row budget
 # the lexeme of a one-word query, as pg_stats lists tsvector elements
 _LEXEME = "trim(both '''' from plainto_tsquery('english', ?)::text)"
 
@@ -42,6 +44,7 @@ class _PgTerm:
     side: str  # "words" | "grams"
     condition: str  # SQL on the index table aliased f, with one ? parameter
     param: Any
+    prefix: str | None = None  # a 1-character CJK term: the prefix of the tokens it matches
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class PgFtsIndex(FtsIndex):
             if len(cleaned) == 1:
                 out.append(_PgTerm("words", "f.words @@ to_tsquery('english', ?)",
                                    "'" + cleaned.replace("'", "''").replace("\\", "\\\\")
-                                   + "':*"))
+                                   + "':*", prefix=cleaned))
             elif len(cleaned) == 2:
                 out.append(_PgTerm("words", "f.words @@ plainto_tsquery('english', ?)", cleaned))
             elif cleaned:
@@ -106,8 +109,10 @@ class PgFtsIndex(FtsIndex):
         SQLite's). Past it, the count is the planner's, and a term among the column's most
         common elements (``pg_stats``, kept by ANALYZE for tsvector lexemes and array
         elements) takes its frequency from there: counting a common term's rows would read a
-        posting list of hundreds of thousands. Other terms are rare by that token and are
-        counted, up to :data:`_COUNT_CAP` rows."""
+        posting list of hundreds of thousands (a one-character term sums the frequencies of
+        the tokens it prefixes, an upper bound). Other terms are rare by that token and are
+        counted, up to :data:`_COUNT_CAP` rows (a term past that is taken to hold that many:
+        its idf is underestimated, by 1.4 at 4× that many rows)."""
         tables = {"words": self.words_table, "grams": self.trigram_table}
         columns, params = [], []
         for term in terms:
@@ -115,16 +120,22 @@ class PgFtsIndex(FtsIndex):
             exact = f"(SELECT count(*) FROM {table} f WHERE {term.condition})"
             capped = (f"(SELECT count(*) FROM (SELECT 1 FROM {table} f WHERE {term.condition} "
                       f"LIMIT {_COUNT_CAP}) AS c)")
-            element = (_LEXEME if term.side == "words" and "plainto" in term.condition
-                       else "?")
-            common = (f"(SELECT round(e.freq * n.n) FROM pg_stats s, unnest("
-                      "s.most_common_elems::text::text[], s.most_common_elem_freqs) "
-                      "AS e(elem, freq) WHERE s.schemaname = current_schema() "
-                      f"AND s.tablename = '{table}' AND s.attname = '{term.side}' "
-                      f"AND e.elem = {element} LIMIT 1)")
+            elements = (f"FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
+                        "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
+                        f"current_schema() AND s.tablename = '{table}' "
+                        f"AND s.attname = '{term.side}'")
+            if term.prefix is not None:  # the tokens it prefixes: at most their summed rows
+                common = (f"(SELECT round(least(sum(e.freq), 1) * n.n) {elements} "
+                          "AND starts_with(e.elem, ?))")
+                element = term.prefix
+            else:
+                lexeme = _LEXEME if term.side == "words" and "plainto" in term.condition \
+                    else "?"
+                common = f"(SELECT round(e.freq * n.n) {elements} AND e.elem = {lexeme} LIMIT 1)"
+                element = term.param
             columns.append(f"CASE WHEN n.n <= {self.estimate_above} THEN {exact} "
                            f"ELSE COALESCE({common}, {capped}) END")
-            params += [term.param, term.param, term.param]
+            params += [term.param, element, term.param]
         tri = self.trigram_table
         sql = (f"SELECT n.n, {', '.join(columns)} FROM (SELECT CASE WHEN c.reltuples > "
                f"{self.estimate_above} THEN c.reltuples::bigint "
@@ -137,8 +148,10 @@ class PgFtsIndex(FtsIndex):
                persona_id: int, pool: int) -> list[tuple[int, float, int]]:
         """Each side's best ``pool`` rows of the persona, both sides in one statement. When
         the kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the
-        rarest whatever its size), only the first ``row_budget`` matching rows of the
-        persona are scored: they all hold that one term and score alike."""
+        rarest whatever its size), only the first :data:`_SCORED_CAP` matching rows of the
+        persona are scored: they all hold that one term and score alike. Merge joins are
+        off for the statement: with that ``LIMIT`` the planner would walk both primary keys
+        in order (measured 1 s at 1M rows) rather than probe the persona's rows."""
         parts, params = [], []
         for table, side in chosen.items():
             if not side:
@@ -149,7 +162,7 @@ class PgFtsIndex(FtsIndex):
             column = "words" if table == self.words_table else "grams"
             cap = ""
             if sum(t.df for t, _ in side) > self.tuning.row_budget:
-                cap = f" LIMIT {int(self.tuning.row_budget)}"
+                cap = f" LIMIT {max(_SCORED_CAP, pool)}"
             parts.append(
                 f"(SELECT f.rowid, {score} AS score, char_length(f.body) AS length FROM "
                 f"(SELECT f.rowid, f.{column}, f.body FROM {table} f JOIN {self.base_table} "
@@ -158,8 +171,35 @@ class PgFtsIndex(FtsIndex):
             params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
         if not parts:
             return []
-        rows = conn.execute(" UNION ALL ".join(parts), params)
+        rows = _without_merge_join(conn, " UNION ALL ".join(parts), params)
         return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
+
+
+_PLAN_OFF = ("SELECT set_config('enable_mergejoin', 'off', false), "
+             "set_config('max_parallel_workers_per_gather', '0', false)")
+_PLAN_ON = ("SELECT set_config(name, reset_val, false) FROM pg_settings "
+            "WHERE name IN ('enable_mergejoin', 'max_parallel_workers_per_gather')")
+
+
+def _without_merge_join(conn: Any, sql: str, params: list[Any]) -> list[Any]:
+    """Run one read with merge joins and parallel workers off (a few thousand index probes
+    gain nothing from workers on a busy server): in the caller's transaction (set locally),
+    else on a pooled connection, set and reset around it in one pipeline (one round trip)."""
+    database = getattr(conn, "_db", None)
+    if database is None:  # a PgConnection inside a write
+        conn.raw.execute(_PLAN_OFF.replace("false", "true"))
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.raw.execute(_PLAN_ON.replace("false", "true"))
+    if database.tracer is not None:
+        database.tracer(sql)
+    with database.pool.connection() as raw:
+        with raw.pipeline():
+            raw.execute(_PLAN_OFF)
+            cur = raw.execute(translate(sql)[0].encode(), params, binary=True)
+            raw.execute(_PLAN_ON)
+        return cur.fetchall()
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:

@@ -44,6 +44,9 @@ from omoide.store.vectors import VectorIndex, language_of
 __all__ = ["ANN_PERSONA_ROWS", "PostgresStore", "is_postgres_url"]
 
 _LOAD_CHUNK = 10_000
+# The HNSW build's lock: apart from the persona write locks (0x6F6D, persona id) and the
+# migrations' (0x6F6D, 0).
+_ANN_LOCK = (0x6F6E, 0)
 _DECAY_CHUNK = 50_000
 
 
@@ -108,7 +111,7 @@ class PostgresStore(SqliteStore):
                     pgsql.Literal(maintenance_work_mem)))
             # Polled, not waited for: a session blocked on the lock would hold a snapshot
             # that the other process's CREATE INDEX CONCURRENTLY waits out (a deadlock).
-            while not raw.execute("SELECT pg_try_advisory_lock(28525, 1)").fetchone()[0]:
+            while not raw.execute("SELECT pg_try_advisory_lock(%s, %s)", _ANN_LOCK).fetchone()[0]:
                 time.sleep(0.2)
             try:
                 raw.execute(
@@ -116,7 +119,7 @@ class PostgresStore(SqliteStore):
                     f"ON memory_vectors USING hnsw ((vector::vector({self.dim})) "
                     f"vector_cosine_ops) WHERE dim = {self.dim}")
             finally:
-                raw.execute("SELECT pg_advisory_unlock(28525, 1)")
+                raw.execute("SELECT pg_advisory_unlock(%s, %s)", _ANN_LOCK)
 
     # -- personas ------------------------------------------------------------------------
 
