@@ -172,10 +172,10 @@ class PgVectorSearch:
             extra = "" if allowed is None else " AND v.memory_id = ANY(%s)"
             if lang is not None:
                 extra += f" AND {'' if lang else 'NOT '}m.content ~ %s"
-            parts.append(f"(SELECT v.memory_id, v.vector, m.content FROM memory_vectors v "
+            parts.append(f"(SELECT v.memory_id, v.vector, m.content ~ %s FROM memory_vectors v "
                          f"JOIN memories m ON m.id = v.memory_id WHERE {where}{extra} "
                          f"ORDER BY {distance} LIMIT %s)")
-            params += [self.model_id, self.persona_id]
+            params += [_CJK_CLASS, self.model_id, self.persona_id]
             if allowed is not None:
                 params.append(allowed.tolist())
             if lang is not None:
@@ -192,8 +192,9 @@ class PgVectorSearch:
                 raw.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))
                 cur = raw.execute(sql, params, binary=True)
             rows = cur.fetchall()
-        return [(int(i), np.frombuffer(v, dtype=np.float32), language_of(c))
-                for i, v, c in rows]
+        # the script group in SQL: language_of over every candidate's text in Python cost more
+        # than the query itself
+        return [(int(i), np.frombuffer(v, dtype=np.float32), int(cjk)) for i, v, cjk in rows]
 
     # -- centroids -------------------------------------------------------------------------
 
@@ -219,22 +220,21 @@ class PgVectorSearch:
             share = max(self.count, 1) / max(float(total or 0), float(self.count), 1.0)
             percent = min(100.0, 100.0 * 2 * _CENTROID_SAMPLE / max(self.count, 1) / share)
             rows = self.db.conn().execute(
-                f"SELECT v.vector, m.content FROM memories m TABLESAMPLE SYSTEM ({percent:.6f})"
-                " REPEATABLE (7) JOIN memory_vectors v ON v.memory_id = m.id "
+                f"SELECT v.vector, m.content ~ ? FROM memories m TABLESAMPLE SYSTEM "
+                f"({percent:.6f}) REPEATABLE (7) JOIN memory_vectors v ON v.memory_id = m.id "
                 "WHERE m.persona_id = ? AND m.status = 'active' AND v.model_id = ? LIMIT ?",
-                (self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
+                (_CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
             if len(rows) < min(self.count, 1000):  # a small share of a big table: scan it
                 rows = self.db.conn().execute(
-                    "SELECT v.vector, m.content FROM memories m JOIN memory_vectors v "
+                    "SELECT v.vector, m.content ~ ? FROM memories m JOIN memory_vectors v "
                     "ON v.memory_id = m.id WHERE m.persona_id = ? AND m.status = 'active' "
                     "AND v.model_id = ? LIMIT ?",
-                    (self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
+                    (_CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
             sums = np.zeros((LANGUAGES, self.dim), dtype=np.float64)
             counts = np.zeros(LANGUAGES, dtype=np.float64)
-            for blob, content in rows:
-                lang = language_of(content)
-                sums[lang] += np.frombuffer(blob, dtype=np.float32)
-                counts[lang] += 1
+            for blob, cjk in rows:
+                sums[int(cjk)] += np.frombuffer(blob, dtype=np.float32)
+                counts[int(cjk)] += 1
             # the sample's means, shrunk by the persona's estimated count per language
             scale = self.count / max(len(rows), 1)
             full = counts * scale
