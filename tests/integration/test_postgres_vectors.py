@@ -110,6 +110,27 @@ def test_a_persona_past_the_threshold_answers_from_sql_as_the_exact_index(
         _close(sql_store, exact_store)
 
 
+def test_centring_in_sql_does_not_depend_on_a_stale_row_count(database: str) -> None:
+    """Switched to SQL at its first row, the handle's count stays 1 until counted again: the
+    centroids must still be those of every row (not shrunk to nothing)."""
+    sql_store, exact_store = _store(database, ann_rows=1), _store(database, ann_rows=10**9)
+    try:
+        sql_store.create_persona("rin", now=NOW)
+        _fill(sql_store, "rin", 1, seed=6)
+        assert isinstance(sql_store.memories("rin").vectors, PgVectorSearch)
+        _fill(sql_store, "rin", 150, seed=7)
+        vectors = sql_store.memories("rin").vectors
+        assert len(vectors) == 1  # not counted again yet
+        exact = exact_store.memories("rin").vectors
+        queries, query_vectors = _corpus(12, seed=8)
+        overlap = [len(_ids(vectors.search(q, limit=10, centred_for=new.content))
+                       & _ids(exact.search(q, limit=10, centred_for=new.content))) / 10
+                   for new, q in zip(queries, query_vectors, strict=True)]
+        assert np.mean(overlap) >= 0.9
+    finally:
+        _close(sql_store, exact_store)
+
+
 def test_the_switch_and_the_results_follow_writes_from_another_store(database: str) -> None:
     first, second = _store(database, ann_rows=60), _store(database, ann_rows=60)
     try:

@@ -235,8 +235,9 @@ class PgVectorSearch:
             for blob, cjk in rows:
                 sums[int(cjk)] += np.frombuffer(blob, dtype=np.float32)
                 counts[int(cjk)] += 1
-            # the sample's means, shrunk by the persona's estimated count per language
-            scale = self.count / max(len(rows), 1)
+            # the sample's means, shrunk by the persona's estimated count per language (the
+            # sample's own counts when the handle's count is older than the rows)
+            scale = max(1.0, self.count / max(len(rows), 1))
             full = counts * scale
             means = sums / np.maximum(counts, 1.0)[:, None]
             self._mu = (means * (full / (full + _SHRINK))[:, None]).astype(np.float32)
