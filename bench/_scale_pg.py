@@ -216,7 +216,7 @@ def vector_side(app: Any, persona: str, embedder: Any, queries: Sequence[str],
     out["vector_path"] = "sql" if isinstance(search, PgVectorSearch) else "memory"
     if not isinstance(search, PgVectorSearch):
         return out
-    exact = store._load_vectors(store.get_persona(persona).id)
+    exact = store._load_vectors(store.get_persona(persona).id)  # the in-memory path's index
     recall: dict[str, list[float]] = {"raw": [], "centred": []}
     timing = []
     for _ in range(repeats):

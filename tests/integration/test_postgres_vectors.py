@@ -18,9 +18,9 @@ from omoide.embed.hashing import HashEmbedder
 from omoide.model import NewMemory
 from omoide.store.postgres.fts import PgFtsIndex, pg_index
 from omoide.store.postgres.store import PostgresStore
-from omoide.store.postgres.vectors import PgVectorSearch
+from omoide.store.postgres.vectors import CJK_CLASS, PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
-from omoide.store.vectors import VectorIndex
+from omoide.store.vectors import VectorIndex, language_of
 from omoide.wiring import build
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -106,6 +106,9 @@ def test_a_persona_past_the_threshold_answers_from_sql_as_the_exact_index(
             assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)
         assert np.mean(overlap) >= 0.9  # the centroids are a sample's estimate
         assert np.allclose(vectors.get(ids[5]), exact.get(ids[5]))
+        for content, cjk in sql_store.db.conn().execute(  # the script group, decided in SQL
+                "SELECT content, content ~ ? FROM memories", (CJK_CLASS,)):
+            assert bool(cjk) == bool(language_of(content))
     finally:
         _close(sql_store, exact_store)
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from omoide.store.vectors import LANGUAGES, language_of
 
-__all__ = ["ANN_PERSONA_ROWS", "PgVectorSearch"]
+__all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
 
 ANN_PERSONA_ROWS = 100_000  # a persona with this many active vectors is searched in SQL
 _EXACT_ALLOWED = 50_000  # filtered searches scan the allowed rows exactly up to this many
@@ -44,7 +44,7 @@ _CENTROID_SAMPLE = 20_000
 _CENTROID_TTL_S = 300.0
 _EF_MAX = 1000
 # The characters for which engine.lang.has_cjk is true (language 1), as a regex class.
-_CJK_CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in (
+CJK_CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in (
     (0x3040, 0x309F), (0x30A1, 0x30FA), (0x30FC, 0x30FF), (0x31F0, 0x31FF), (0xFF70, 0xFF70),
     (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2FFFF), (0xF900, 0xFAFF),
     (0x3005, 0x3007), (0xAC00, 0xD7AF), (0x1100, 0x11FF), (0x3130, 0x318F))) + "]"
@@ -175,11 +175,11 @@ class PgVectorSearch:
             parts.append(f"(SELECT v.memory_id, v.vector, m.content ~ %s FROM memory_vectors v "
                          f"JOIN memories m ON m.id = v.memory_id WHERE {where}{extra} "
                          f"ORDER BY {distance} LIMIT %s)")
-            params += [_CJK_CLASS, self.model_id, self.persona_id]
+            params += [CJK_CLASS, self.model_id, self.persona_id]
             if allowed is not None:
                 params.append(allowed.tolist())
             if lang is not None:
-                params.append(_CJK_CLASS)
+                params.append(CJK_CLASS)
             params += [direction.tobytes(), k]
         sql = " UNION ".join(parts).encode()
         database = getattr(self.db, "db", self.db)  # a PersonaDb's PgDatabase
@@ -223,13 +223,13 @@ class PgVectorSearch:
                 f"SELECT v.vector, m.content ~ ? FROM memories m TABLESAMPLE SYSTEM "
                 f"({percent:.6f}) REPEATABLE (7) JOIN memory_vectors v ON v.memory_id = m.id "
                 "WHERE m.persona_id = ? AND m.status = 'active' AND v.model_id = ? LIMIT ?",
-                (_CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
+                (CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
             if len(rows) < min(self.count, 1000):  # a small share of a big table: scan it
                 rows = self.db.conn().execute(
                     "SELECT v.vector, m.content ~ ? FROM memories m JOIN memory_vectors v "
                     "ON v.memory_id = m.id WHERE m.persona_id = ? AND m.status = 'active' "
                     "AND v.model_id = ? LIMIT ?",
-                    (_CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
+                    (CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
             sums = np.zeros((LANGUAGES, self.dim), dtype=np.float64)
             counts = np.zeros(LANGUAGES, dtype=np.float64)
             for blob, cjk in rows:
