@@ -92,11 +92,14 @@ def fresh_database(admin_url: str, name: str, *, keep: bool = False) -> str:
 
 @contextlib.contextmanager
 def temp_app(kind: str, embedder: Embedder, root: Path, name: str,
-             pg_admin: str | None, *, keep: bool = False) -> Iterator[Omoide]:
+             pg_admin: str | None, *, keep: bool = False,
+             ann_rows: int | None = None) -> Iterator[Omoide]:
     environ: dict[str, str] = {}
     if kind == "postgres":
         assert pg_admin is not None
         environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, name, keep=keep)
+        if ann_rows is not None:
+            environ["OMOIDE_PG_ANN_ROWS"] = str(ann_rows)
     app = build(Settings.from_env(environ, data_dir=root / name), embedder=embedder,
                 clock=FixedClock(NOW), llm=None)
     try:
@@ -132,7 +135,8 @@ def _p(values: Sequence[float]) -> dict[str, float]:
 def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str | None,
               repeats: int, pg: argparse.Namespace) -> dict[str, Any]:
     queries = list(SEARCH_QUERIES)
-    with temp_app(kind, embedder, root, f"one_{kind}_{n}", pg_admin, keep=pg.pg_reuse) as app:
+    with temp_app(kind, embedder, root, f"one_{kind}_{n}", pg_admin, keep=pg.pg_reuse,
+                  ann_rows=pg.pg_ann_rows) as app:
         pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk(
             app, SyntheticCorpus(embedder.dim), PERSONA, n))
         seconds = pg_out.pop("seconds")
@@ -348,6 +352,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=RESULTS / "scale")
     parser.add_argument("--pg-copy-above", type=int, default=200_000,
                         help="PostgreSQL loads of this many rows or more use COPY")
+    parser.add_argument("--pg-ann-rows", type=int, default=None,
+                        help="OMOIDE_PG_ANN_ROWS (default: the store's)")
     parser.add_argument("--pg-reuse", action="store_true",
                         help="keep a PostgreSQL database that already holds the rows")
     return parser.parse_args(argv)
