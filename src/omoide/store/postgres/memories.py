@@ -75,9 +75,9 @@ class PgMemoryStore(MemoryStore):
     def vectors(self) -> Any:
         """The in-memory index (revision-checked, as on SQLite) while the persona has fewer
         than ``ann_rows`` active memories; past it, :class:`PgVectorSearch` (no per-search
-        check: it reads the database). The count is taken at first use, followed by this
-        process's writes, and taken again every minute while in SQL (back to memory below
-        half the threshold)."""
+        check: it reads the database). The count is taken at first use (an index that grows
+        past the threshold switches too) and again every ``recount_s`` while in SQL: below
+        half the threshold the persona goes back to memory."""
         sql = self._sql
         if sql is not None and time.monotonic() - self._counted_at < self.recount_s:
             return sql
