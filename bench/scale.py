@@ -19,6 +19,12 @@ Sections (each on SQLite and on PostgreSQL unless said):
     .venv/bin/python bench/scale.py --sizes 10000,100000 --personas 1000 --per-persona 100
     .venv/bin/python bench/scale.py --only servers --servers 2,4 --seconds 30
     .venv/bin/python bench/scale.py --pg-url postgresql://… (default: a pgserver in a temp dir)
+    .venv/bin/python bench/scale.py --stores postgres --sizes 1000000 --pg-url … --pg-reuse
+
+On PostgreSQL, loads of ``--pg-copy-above`` rows or more go through COPY (``_scale_pg.py``),
+``--pg-reuse`` keeps a database that already holds the rows (its ingest is then not timed),
+and the HNSW index is built before searches are timed, with the SQL path's recall@10 against
+the exact index.
 
 Targets (issue 11): PostgreSQL search p95 ≤ 50 ms at 1M with HNSW (embedding excluded);
 SQLite ≤ 15 ms at 100k excluded; no 5xx under load. Results: bench/results/scale.{md,json}.
