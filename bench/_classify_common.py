@@ -41,6 +41,7 @@ class Pair:
     difficulty: str
     split: str = ""
     kind: str = ""
+    twin: str = ""  # the same in a pair and its translation (cross-validation keeps them together)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ def load_pairs(path: Path) -> list[Pair]:
                 pairs.append(Pair(
                     id=row["id"], lang=row["lang"], old=row["old"], new=row["new"],
                     label=row["label"], difficulty=row.get("difficulty", "unknown"),
-                    split=row.get("split", ""), kind=row.get("kind", "")))
+                    split=row.get("split", ""), kind=row.get("kind", ""),
+                    twin=row.get("twin", "")))
     return pairs
 
 
@@ -76,3 +78,29 @@ def featurise(pairs: list[Pair], embedder: Embedder | None) -> list[Row]:
         return [Row(t, None) for t in texts]
     sims = measure(embedder, [(p.old, p.new, t) for p, t in zip(pairs, texts, strict=True)])
     return [Row(t, s) for t, s in zip(texts, sims, strict=True)]
+
+
+class CachedEmbedder:
+    """An embedder that remembers passage vectors in a file (``.npz``) between runs, so
+    retraining with other features does not re-embed the same texts. Queries pass through."""
+
+    def __init__(self, inner: Embedder, path: Path) -> None:
+        self.inner, self.path = inner, path
+        self.model_id, self.dim, self.calibration = inner.model_id, inner.dim, inner.calibration
+        self._vectors: dict[str, np.ndarray] = {}
+        if path.is_file():
+            with np.load(path, allow_pickle=False) as data:
+                self._vectors = dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            self._vectors.update(zip(missing, self.inner.embed_passages(missing), strict=True))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            keys = list(self._vectors)
+            np.savez(self.path, texts=np.array(keys), vectors=np.stack(
+                [self._vectors[k] for k in keys]))
+        return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, self.dim))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)

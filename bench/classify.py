@@ -4,13 +4,20 @@
     .venv/bin/python bench/classify.py --embedder use     # the judge trained for USE
     .venv/bin/python bench/classify.py --engine rules     # the offline rules alone
     .venv/bin/python bench/classify.py --engine llm       # the configured LLM (or a local fake)
+    .venv/bin/python bench/classify.py --pairs PATH --split holdout   # any file of pairs, alone
 
 Scores our labelled pairs (``bench/data/classify_pairs.jsonl``) by split — ``train`` (what the
 judge was fitted on) and ``validation`` (never looked at while tuning) — and
 ``shared/bench/classify/dev.jsonl`` as a third, untouched check. Prints accuracy, macro-F1,
 per-label precision/recall and the 3x3 confusion matrix, overall and by language and
-difficulty, then writes bench/results/classify_<engine>.md and .json. CONTRADICTORY precision
-is reported on its own: a false CONTRADICTORY closes a memory that is still true.
+difficulty (and ``kind`` when the file has it), then writes bench/results/classify_<engine>.md
+and .json. CONTRADICTORY precision is reported on its own: a false CONTRADICTORY closes a memory
+that is still true.
+
+``--pairs PATH`` (the same as ``--data``) scores any file in the pairs format; ``--split NAME``
+scores only the pairs of that split (every pair when the file has no ``split`` field), skips the
+dev set unless ``--dev`` is given, and writes ``classify_<engine>_<NAME>`` instead, so a
+held-out file is scored with one command and no other report is overwritten.
 
 ``--engine llm`` uses the endpoint configured by ``OMOIDE_LLM_*``. With none configured it starts
 the local fake LLM server from ``tests/support/llm_fakes.py`` (a scripted stand-in that always
@@ -30,9 +37,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
-from _classify_common import DEFAULT_DEV, DEFAULT_PAIRS, LABELS, Pair, load_pairs
+from _classify_common import (
+    DEFAULT_DEV,
+    DEFAULT_PAIRS,
+    LABELS,
+    CachedEmbedder,
+    Pair,
+    load_pairs,
+)
 from lib.cli import parser
-from lib.reports import RESULTS, fmt, md_table, write_results
+from lib.reports import RESULTS, fmt, md_table, shown_path, write_results
 from omoide.engine.classify import Candidate, Classifier, Relation
 
 REPO = Path(__file__).resolve().parents[1]
@@ -95,6 +109,8 @@ def evaluate(pairs: list[Pair], classifier: Classifier) -> dict[str, object]:
     report = score(predictions)
     report["by_lang"] = _breakdown(predictions, lambda p: p.pair.lang)
     report["by_difficulty"] = _breakdown(predictions, lambda p: p.pair.difficulty)
+    if any(p.pair.kind for p in predictions):
+        report["by_kind"] = _breakdown(predictions, lambda p: f"{p.pair.label[:1]}:{p.pair.kind}")
     report["errors"] = [
         {"id": p.pair.id, "gold": p.pair.label, "predicted": p.label, "reason": p.reason}
         for p in predictions
@@ -112,7 +128,8 @@ def _breakdown(
     return {name: score(group) for name, group in sorted(groups.items())}
 
 
-def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
+def build_classifier(engine: str, embedder_name: str, cache: Path | None = None
+                     ) -> tuple[Classifier, str]:
     """The classifier to measure and a note on what it is (exit 2 on a bad LLM config)."""
     from omoide.engine.classify import OfflineClassifier
 
@@ -123,6 +140,8 @@ def build_classifier(engine: str, embedder_name: str) -> tuple[Classifier, str]:
         from omoide.service.classify_judge import LearnedClassifier, load_judge_models
 
         embedder = make_embedder(embedder_name)
+        if cache is not None:
+            embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
         model = load_judge_models().get(embedder.model_id)
         if model is None:
             _fail(f"no trained judge for {embedder.model_id}; run bench/train_classifier.py")
@@ -178,7 +197,9 @@ def render(report: dict[str, object], title: str) -> str:
     lines = [f"## {title}", "", _summary_line(report), ""]
     lines += _label_table(report), ""
     lines += _confusion_table(report), ""
-    for group in ("by_lang", "by_difficulty"):
+    for group in ("by_lang", "by_difficulty", "by_kind"):
+        if group not in report:
+            continue
         lines.append(f"### {group.replace('_', ' ')}")
         lines.append("")
         for name, sub in report[group].items():  # type: ignore[attr-defined]
@@ -214,36 +235,66 @@ def _confusion_table(report: dict[str, object]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out=None, data=DEFAULT_PAIRS)
-    bench.add_argument("--dev", type=Path, default=DEFAULT_DEV,
+    bench.add_argument("--pairs", type=Path, dest="data", default=argparse.SUPPRESS,
+                       help="the same as --data")
+    bench.add_argument("--split", default="",
+                       help="score only this split of --pairs (all pairs when the file has no "
+                            "split field); the dev set is skipped unless --dev is given")
+    bench.add_argument("--dev", type=Path, default=None,
                        help="the untouched shared dev set ('' to skip)")
     bench.add_argument("--engine", choices=("offline", "rules", "llm"), default="offline")
     bench.add_argument("--embedder", choices=("e5", "use"), default="e5",
                        help="the embedder whose judge --engine offline uses")
+    bench.add_argument("--cache", type=Path, default=None,
+                       help="keep passage vectors in DIR between runs (never in the repo)")
     args = bench.parse_args(argv)
-    classifier, note = build_classifier(args.engine, args.embedder)
-    sets: dict[str, list[Pair]] = {}
-    for pair in load_pairs(args.data):
-        sets.setdefault(pair.split or "all", []).append(pair)
-    if str(args.dev) and args.dev.is_file():
-        sets["dev"] = load_pairs(args.dev)
+    classifier, note = build_classifier(args.engine, args.embedder, args.cache)
+    sets = select_sets(load_pairs(args.data), args.split)
+    dev = args.dev if args.dev is not None else (None if args.split else DEFAULT_DEV)
+    if dev is not None and str(dev) and dev.is_file():
+        sets["dev"] = load_pairs(dev)
     report: dict[str, object] = {"engine": args.engine, "classifier": note, "sets": {}}
     intro, text = f"Classifier: {note}.\n\n", ""
-    for name in ("train", "validation", "all", "dev"):
-        if name not in sets:
-            continue
+    for name in sorted(sets, key=_set_order):
         result = evaluate(sets[name], classifier)
-        source = args.dev if name == "dev" else args.data
+        source = dev if name == "dev" and dev is not None else args.data
         report["sets"][name] = {"data": str(source), **result}  # type: ignore[index]
-        text += render(result, f"{name}: {source.name} ({len(sets[name])} pairs)") + "\n"
+        text += render(result, f"{_shown(name)}: {source.name} ({len(sets[name])} pairs)") + "\n"
     suffix = "" if args.engine != "offline" or args.embedder == "e5" else f"_{args.embedder}"
+    suffix += f"_{args.split}" if args.split else ""
     _write_results(args.engine + suffix, report, intro + _headline(report) + text, args)
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else intro + text)
     return 0
 
 
+def select_sets(pairs: list[Pair], split: str) -> dict[str, list[Pair]]:
+    """Pairs grouped by their split ("all" when unnamed); only ``split`` when one is named
+    (a file without split fields is that split as a whole)."""
+    sets: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        sets.setdefault(pair.split or split or "all", []).append(pair)
+    if split:
+        if split not in sets:
+            _fail(f"no pairs of split {split!r} in the file (splits: {sorted(sets)})")
+        return {split: sets[split]}
+    return sets
+
+
+def _shown(name: str) -> str:
+    """The validation split has been scored (and its errors read) in earlier rounds: it is a
+    seen validation now, and the report says so. The train split is what the judge was fitted
+    on (its cross-validated scores are in classify_threshold.md)."""
+    return {"validation": "seen validation", "train": "train (fitted on)"}.get(name, name)
+
+
+def _set_order(name: str) -> tuple[int, str]:
+    order = ("train", "validation", "all", "dev")
+    return (order.index(name) if name in order else 2, name)
+
+
 def _headline(report: dict[str, object]) -> str:
     """One table: macro-F1 and CONTRADICTORY precision per set and language."""
-    rows = [[name, lang, sub["n"], fmt(sub["macro_f1"]),
+    rows = [[_shown(name), lang, sub["n"], fmt(sub["macro_f1"]),
              fmt(sub["per_label"]["CONTRADICTORY"]["precision"]),
              fmt(sub["per_label"]["CONTRADICTORY"]["recall"])]
             for name, result in report["sets"].items()  # type: ignore[attr-defined]
@@ -257,6 +308,8 @@ def _write_results(engine: str, report: dict[str, object], text: str,
     command = f".venv/bin/python bench/classify.py --engine {args.engine}"
     if args.engine == "offline":
         command += f" --embedder {args.embedder}"
+    if args.split:
+        command += f" --pairs {shown_path(args.data)} --split {args.split}"
     header = f"# 3-op classification benchmark ({engine})\n\nCommand: `{command}`\n\n"
     write_results(args.out or RESULTS / f"classify_{engine}", header + text, report)
 

@@ -8,6 +8,11 @@ label and kind, in the order written, positions 2, 5, 8, 11, 14, 17 and 19 of ev
 ``validation`` (35%), the rest to ``train``. The English and Japanese batches were written side by
 side, kind by kind, so a pair and its counterpart in the other language usually sit at the same
 position and land in the same split (a translated twin in train would flatter validation).
+
+The ``*_extra.psv`` batches were written later (a second round, for training only): every pair in
+them is ``train``, and they are read after the first batches so earlier ids never change.
+Their English and Japanese files mirror each other line by line; ``twin`` (the same number in
+both) lets cross-validation keep a pair and its translation in one fold.
 """
 
 from __future__ import annotations
@@ -31,12 +36,14 @@ def _norm(text: str) -> str:
 def build() -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for path in sorted(BATCHES.glob("*.psv")):
-        lang = path.stem.split("_")[0]
+    for path in sorted(BATCHES.glob("*.psv"), key=lambda p: (p.stem.endswith("_extra"), p.name)):
+        lang, extra = path.stem.split("_")[0], path.stem.endswith("_extra")
         position: Counter[tuple[str, str]] = Counter()
+        line_no = 0
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip() or line.startswith("#"):
                 continue
+            line_no += 1
             label, difficulty, kind, old, new, why = (f.strip() for f in line.split("|"))
             key = (_norm(old), _norm(new))
             if key in seen or key[0] == key[1]:
@@ -44,9 +51,12 @@ def build() -> list[dict[str, str]]:
             seen.add(key)
             slot = position[(label, kind)]
             position[(label, kind)] += 1
-            split = "validation" if slot % 20 in VALIDATION_POSITIONS else "train"
-            rows.append({"lang": lang, "old": old, "new": new, "label": LABELS[label],
-                         "difficulty": difficulty, "kind": kind, "why": why, "split": split})
+            split = "validation" if slot % 20 in VALIDATION_POSITIONS and not extra else "train"
+            row = {"lang": lang, "old": old, "new": new, "label": LABELS[label],
+                   "difficulty": difficulty, "kind": kind, "why": why, "split": split}
+            if extra:
+                row["twin"] = f"x{line_no:03d}"
+            rows.append(row)
     for i, row in enumerate(rows, 1):
         row["id"] = f"cp-{i:04d}"
     return [{"id": r["id"], **{k: v for k, v in r.items() if k != "id"}} for r in rows]

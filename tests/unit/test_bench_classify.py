@@ -1,0 +1,114 @@
+"""The 3-op classification bench: scoring any pairs file by path, and the judge's training
+helpers that need no scikit-learn (the block projection folded into whole-vector weights,
+the twin groups of cross-validation, the embedding cache)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))  # scripts run as `python bench/x.py` import `lib.*`
+
+import classify  # noqa: E402
+import train_classifier  # noqa: E402
+from _classify_common import CachedEmbedder, Pair, load_pairs  # noqa: E402
+from omoide.embed.hashing import HashEmbedder  # noqa: E402
+
+ROWS = [
+    {"id": "h1", "lang": "en", "old": "User lives in Leeds.", "new": "User moved to York.",
+     "label": "CONTRADICTORY", "difficulty": "easy", "kind": "moved"},
+    {"id": "h2", "lang": "en", "old": "User has a dog.", "new": "User's dog is called Rex.",
+     "label": "EXTENDABLE", "difficulty": "easy", "kind": "name"},
+    {"id": "h3", "lang": "ja", "old": "ユーザーは犬を飼っている",
+     "new": "ユーザーの姉は猫を飼っている", "label": "INDEPENDENT", "difficulty": "medium",
+     "kind": "different_subject"},
+]
+
+
+def _write(path: Path, rows: list[dict[str, str]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                    encoding="utf-8")
+    return path
+
+
+def test_any_pairs_file_is_scored_alone_under_its_split_name(tmp_path: Path) -> None:
+    pairs = _write(tmp_path / "held.jsonl", ROWS)
+    out = tmp_path / "report"
+    assert classify.main(["--engine", "rules", "--pairs", str(pairs), "--split", "holdout",
+                          "--out", str(out)]) == 0
+    report = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert list(report["sets"]) == ["holdout"]  # no dev set, no other split
+    scored = report["sets"]["holdout"]
+    assert scored["n"] == 3 and set(scored["by_lang"]) == {"en", "ja"}
+    assert set(scored["by_difficulty"]) == {"easy", "medium"}
+    assert set(scored["by_kind"]) == {"C:moved", "E:name", "I:different_subject"}
+    assert set(scored["per_label"]["CONTRADICTORY"]) >= {"precision", "recall", "f1"}
+    markdown = out.with_suffix(".md").read_text(encoding="utf-8")
+    assert "--split holdout" in markdown and "### by kind" in markdown
+
+
+def test_a_named_split_picks_only_its_pairs_and_an_absent_one_is_refused() -> None:
+    pairs = [Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"],
+                  split=s) for r, s in zip(ROWS, ("train", "validation", "train"), strict=True)]
+    assert [p.id for p in classify.select_sets(pairs, "train")["train"]] == ["h1", "h3"]
+    assert set(classify.select_sets(pairs, "")) == {"train", "validation"}
+    with pytest.raises(SystemExit):
+        classify.select_sets(pairs, "holdout")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31 - 1), st.sampled_from(["centroid", "pca2"]))
+def test_the_folded_projection_gives_the_same_probabilities(seed: int, reduce: str) -> None:
+    # Training reads each embedding block through a few directions; the stored model reads the
+    # whole block with folded weights. Both must give the same probabilities.
+    rng = np.random.default_rng(seed)
+    n, named, dim = 12, 4, 6
+    x = rng.normal(size=(n, named))
+    blocks = [rng.normal(size=(n, dim)) for _ in range(2)]
+    z, fitted = train_classifier.project(blocks, reduce, np.arange(n) % 3)
+    assert z.shape == (n, 2 * (3 if reduce == "centroid" else 2))
+    width = named + z.shape[1]
+    params = (rng.normal(size=width), rng.uniform(0.5, 2.0, size=width),
+              rng.normal(size=(3, width)), rng.normal(size=3))
+    expected = train_classifier._probabilities(params, np.hstack([x, z]))
+    folded = train_classifier.fold_projection(params, named, fitted)
+    got = train_classifier._probabilities(folded, np.hstack([x, *blocks]))
+    assert np.allclose(got, expected, atol=1e-9)
+
+
+def test_a_pair_and_its_translation_share_a_cross_validation_group() -> None:
+    def pair(i: str, lang: str, label: str, kind: str, twin: str = "") -> Pair:
+        return Pair(i, lang, "a", "b", label, "easy", "train", kind, twin)
+
+    groups = train_classifier.twin_groups([
+        pair("1", "en", "C", "moved"), pair("2", "en", "C", "moved"),
+        pair("3", "ja", "C", "moved"), pair("4", "ja", "C", "moved"),
+        pair("5", "en", "E", "name", "x1"), pair("6", "ja", "E", "name", "x1"),
+        pair("7", "en", "E", "name", "x2")])
+    assert groups[0] == groups[2] and groups[1] == groups[3] and groups[0] != groups[1]
+    assert groups[4] == groups[5] != groups[6]
+
+
+def test_the_embedding_cache_returns_the_same_vectors_from_its_file(tmp_path: Path) -> None:
+    inner = HashEmbedder()
+    texts = ["User likes tea.", "ユーザーは紅茶が好きだ", "User likes tea."]
+    first = CachedEmbedder(inner, tmp_path / "cache.npz").embed_passages(texts)
+    again = CachedEmbedder(inner, tmp_path / "cache.npz")
+    assert set(again._vectors) == set(texts)  # read back from the file, nothing re-embedded
+    assert np.array_equal(again.embed_passages(texts), first)
+    assert np.allclose(first, inner.embed_passages(texts))
+
+
+def test_the_bundled_pairs_keep_their_split_and_twins() -> None:
+    pairs = load_pairs(BENCH / "data" / "classify_pairs.jsonl")
+    assert len({p.id for p in pairs}) == len(pairs) >= 800
+    assert all(p.split == "train" for p in pairs if p.twin)  # the second batch trains only
+    assert sum(p.split == "validation" for p in pairs) == 188  # the first split never moved
