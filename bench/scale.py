@@ -19,6 +19,12 @@ Sections (each on SQLite and on PostgreSQL unless said):
     .venv/bin/python bench/scale.py --sizes 10000,100000 --personas 1000 --per-persona 100
     .venv/bin/python bench/scale.py --only servers --servers 2,4 --seconds 30
     .venv/bin/python bench/scale.py --pg-url postgresql://… (default: a pgserver in a temp dir)
+    .venv/bin/python bench/scale.py --stores postgres --sizes 1000000 --pg-url … --pg-reuse
+
+On PostgreSQL, loads of ``--pg-copy-above`` rows or more go through COPY (``_scale_pg.py``),
+``--pg-reuse`` keeps a database that already holds the rows (its ingest is then not timed),
+and the HNSW index is built before searches are timed, with the SQL path's recall@10 against
+the exact index.
 
 Targets (issue 11): PostgreSQL search p95 ≤ 50 ms at 1M with HNSW (embedding excluded);
 SQLite ≤ 15 ms at 100k excluded; no 5xx under load. Results: bench/results/scale.{md,json}.
@@ -41,6 +47,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+import _scale_pg
 from _core_search import LOAD_BATCH, PrecomputedQueries, Variant, time_searches
 from lib.harness import free_port
 from lib.metrics import percentile
@@ -75,23 +82,30 @@ def postgres_url(given: str | None, root: Path) -> Iterator[str]:
         server.cleanup()
 
 
-def fresh_database(admin_url: str, name: str) -> str:
+def fresh_database(admin_url: str, name: str, *, keep: bool = False) -> str:
+    """A new empty database (``keep``: the existing one, if any, with its rows)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                              (name,)).fetchone()
+        if not (keep and exists):
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {name}")
     base, _, query = admin_url.partition("?")
     return base.rsplit("/", 1)[0] + f"/{name}" + (f"?{query}" if query else "")
 
 
 @contextlib.contextmanager
 def temp_app(kind: str, embedder: Embedder, root: Path, name: str,
-             pg_admin: str | None) -> Iterator[Omoide]:
+             pg_admin: str | None, *, keep: bool = False,
+             ann_rows: int | None = None) -> Iterator[Omoide]:
     environ: dict[str, str] = {}
     if kind == "postgres":
         assert pg_admin is not None
-        environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, name)
+        environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, name, keep=keep)
+        if ann_rows is not None:
+            environ["OMOIDE_PG_ANN_ROWS"] = str(ann_rows)
     app = build(Settings.from_env(environ, data_dir=root / name), embedder=embedder,
                 clock=FixedClock(NOW), llm=None)
     try:
@@ -125,33 +139,26 @@ def _p(values: Sequence[float]) -> dict[str, float]:
 
 
 def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str | None,
-              repeats: int) -> dict[str, Any]:
+              repeats: int, pg: argparse.Namespace) -> dict[str, Any]:
     queries = list(SEARCH_QUERIES)
-    with temp_app(kind, embedder, root, f"one_{kind}_{n}", pg_admin) as app:
-        app.auth.create_persona(PERSONA)
-        seconds = bulk(app, SyntheticCorpus(embedder.dim), PERSONA, n)
+    with temp_app(kind, embedder, root, f"one_{kind}_{n}", pg_admin, keep=pg.pg_reuse,
+                  ann_rows=pg.pg_ann_rows) as app:
+        pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk(
+            app, SyntheticCorpus(embedder.dim), PERSONA, n))
+        seconds = pg_out.pop("seconds")
+        if kind == "postgres":
+            pg_out.update(_scale_pg.vector_side(app, PERSONA, embedder, queries, repeats))
         clock = app.clock
         assert isinstance(clock, FixedClock)
         excluded = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
                                  app.settings_service)
         time_searches(excluded, clock, HYBRID, queries, 1)  # warm: the index loads here
         out: dict[str, Any] = {
-            "n": n, "ingest_per_s": round(n / seconds, 1), "load_average": load_average(),
+            "n": n, "ingest_per_s": round(n / seconds, 1) if seconds else None, **pg_out,
+            "load_average": load_average(),
             "excluded": time_searches(excluded, clock, HYBRID, queries, repeats),
             "included": time_searches(app.search, clock, HYBRID, queries, repeats),
         }
-        if kind == "postgres":
-            began = time.perf_counter()
-            app.store.ensure_ann_index()  # type: ignore[attr-defined]
-            out["hnsw_build_s"] = round(time.perf_counter() - began, 1)
-            vectors = [embedder.embed_query(q) for q in queries]
-            samples = []
-            for _ in range(repeats):
-                for vector in vectors:
-                    start = time.perf_counter()
-                    app.store.nearest(PERSONA, vector, limit=10)  # type: ignore[attr-defined]
-                    samples.append((time.perf_counter() - start) * 1000)
-            out["hnsw_top10"] = _p(samples)
         start = time.perf_counter()
         decayed = app.store.decay_all(now=clock.now())
         out["decay_s"] = round(time.perf_counter() - start, 2)
@@ -164,19 +171,14 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
 
 
 def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Path,
-               pg_admin: str | None, searches: int) -> dict[str, Any]:
+               pg_admin: str | None, searches: int, pg: argparse.Namespace) -> dict[str, Any]:
     queries = list(SEARCH_QUERIES)
     precomputed = PrecomputedQueries(embedder, queries)
     corpus = SyntheticCorpus(embedder.dim)
-    with temp_app(kind, embedder, root, f"many_{kind}_{personas}", pg_admin) as app:
-        start = time.perf_counter()
+    with temp_app(kind, embedder, root, f"many_{kind}_{personas}", pg_admin,
+                  keep=pg.pg_reuse) as app:
         names = [f"p{i:05d}" for i in range(personas)]
-        for name in names:
-            app.auth.create_persona(name)
-            news, vectors, stabilities = corpus.batch(per)
-            app.store.memories(name).insert_many(news, vectors, stabilities=stabilities,
-                                                 now=NOW)
-        seconds = time.perf_counter() - start
+        seconds = _scale_pg.load_many(app, kind, names, per, corpus, pg)
         service = SearchService(app.store, precomputed, app.clock, app.settings_service)
         rng = np.random.default_rng(3)
         cold, warm = [], []
@@ -189,7 +191,7 @@ def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Pat
             (warm if name in seen else cold).append((time.perf_counter() - began) * 1000)
             seen.add(name)
         out = {"personas": personas, "per_persona": per,
-               "ingest_per_s": round(personas * per / seconds, 1),
+               "ingest_per_s": round(personas * per / seconds, 1) if seconds else None,
                "first_search": _p(cold) if cold else None, "search": _p(warm) if warm else None,
                "db_mb": round(database_bytes(app) / 2**20, 1), "load_average": load_average()}
         log(f"{kind} {personas} personas × {per}: {out}")
@@ -310,10 +312,9 @@ def render(result: dict[str, Any]) -> str:
         rows = []
         for kind, sizes in one.items():
             for r in sizes:
-                rows.append([kind, r["n"], r["ingest_per_s"], _lat(r["excluded"]),
+                rows.append([kind, r["n"], r["ingest_per_s"] or "(reused)", _lat(r["excluded"]),
                              _lat(r["included"]),
-                             (f"{r['hnsw_top10']['p50_ms']} / {r['hnsw_top10']['p95_ms']} "
-                              f"(built in {r['hnsw_build_s']} s)" if "hnsw_top10" in r else "—"),
+                             _scale_pg.hnsw_cell(r),
                              r["decay_s"], r["db_mb"], "{:.1f}".format(r["load_average"][0])])
         lines += [md_table(["store", "memories", "ingest/s", "search excl p50 / p95 ms",
                             "search incl p50 / p95 ms", "HNSW top-10 p50 / p95 ms", "decay s",
@@ -321,7 +322,7 @@ def render(result: dict[str, Any]) -> str:
     many = result.get("many", {})
     if many:
         lines += ["## Many personas", ""]
-        rows = [[kind, r["personas"], r["per_persona"], r["ingest_per_s"],
+        rows = [[kind, r["personas"], r["per_persona"], r["ingest_per_s"] or "(reused)",
                  f"{r['first_search']['p50_ms']} / {r['first_search']['p95_ms']}"
                  if r["first_search"] else "—",
                  f"{r['search']['p50_ms']} / {r['search']['p95_ms']}" if r["search"] else "—",
@@ -355,6 +356,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--embedder", default="e5")
     parser.add_argument("--pg-url", default=None, help="an admin URL (default: pgserver)")
     parser.add_argument("--out", type=Path, default=RESULTS / "scale")
+    parser.add_argument("--pg-copy-above", type=int, default=200_000,
+                        help="PostgreSQL loads of this many rows or more use COPY")
+    parser.add_argument("--pg-ann-rows", type=int, default=None,
+                        help="OMOIDE_PG_ANN_ROWS (default: the store's)")
+    parser.add_argument("--pg-reuse", action="store_true",
+                        help="keep a PostgreSQL database that already holds the rows")
     return parser.parse_args(argv)
 
 
@@ -372,12 +379,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             for kind in stores:
                 if "one" in sections:
                     result["one"][kind] = [
-                        bench_one(kind, int(n), embedder, root, pg_admin, args.repeats)
+                        bench_one(kind, int(n), embedder, root, pg_admin, args.repeats, args)
                         for n in args.sizes.split(",")]
                 if "many" in sections:
                     result["many"][kind] = bench_many(kind, args.personas, args.per_persona,
                                                       embedder, root, pg_admin,
-                                                      args.many_searches)
+                                                      args.many_searches, args)
             if "servers" in sections:
                 result["servers"] = bench_servers(
                     [int(n) for n in args.servers.split(",")], pg_admin, root, args.clients,

@@ -8,6 +8,7 @@ defaults, so there is no tuning split to keep apart.
 
     .venv/bin/python bench/store_parity.py --data ../shared/bench/retrieval_ja/dev.jsonl \\
         [--embedder use] [--modes keyword,hybrid] [--pg-url postgresql://…]
+        [--pg-ann-rows 1]   # PostgreSQL searches the vectors through HNSW in SQL
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "retrieval_
 
 
 def run_store(kind: str, embedder: Any, data: RetrievalSet, modes: list[str], root: Path,
-              pg_admin: str) -> dict[str, Any]:
+              pg_admin: str, ann_rows: int | None = None) -> dict[str, Any]:
     environ = {}
     if kind == "postgres":
         environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, "parity")
+        if ann_rows is not None:  # search the persona through the HNSW index in SQL
+            environ["OMOIDE_PG_ANN_ROWS"] = str(ann_rows)
     app = build(Settings.from_env(environ, data_dir=root / kind), embedder=embedder, llm=None)
     try:
         app.auth.create_persona("bench")
@@ -47,6 +50,8 @@ def run_store(kind: str, embedder: Any, data: RetrievalSet, modes: list[str], ro
             memory = store.insert(app.memories.build_new(content=content), vector=vector,
                                   stability=initial_stability(0.0), now=app.clock.now())
             key_to_id[memory.key] = memory_id
+        if kind == "postgres" and ann_rows is not None:
+            app.store.ensure_ann_index()  # type: ignore[attr-defined]
         return {mode: evaluate(app, data.queries, key_to_id, mode, DEFAULT_PLAN)
                 for mode in modes}
     finally:
@@ -76,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", default="use", choices=["e5", "use", "hash"])
     parser.add_argument("--modes", default="keyword,hybrid")
     parser.add_argument("--pg-url", default=None)
+    parser.add_argument("--pg-ann-rows", type=int, default=None,
+                        help="OMOIDE_PG_ANN_ROWS for the PostgreSQL run (1: HNSW path)")
     parser.add_argument("--out", type=Path, default=RESULTS / "store_parity")
     args = parser.parse_args(argv)
     if not args.data.exists():
@@ -92,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             postgres_url(args.pg_url, Path(tmp)) as pg_admin:
         for kind in ("sqlite", "postgres"):
             result["stores"][kind] = run_store(kind, embedder, data, modes, Path(tmp),
-                                               pg_admin)
+                                               pg_admin, args.pg_ann_rows)
     text = render(result)
     print(text)
     write_results(args.out, text, json.loads(json.dumps(result)))

@@ -340,6 +340,7 @@ class Settings:
     workers: int = 1
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     database_url: str | None = None  # OMOIDE_DATABASE_URL: PostgreSQL instead of the SQLite file
+    pg_ann_rows: int = 100_000  # OMOIDE_PG_ANN_ROWS: a persona this large is searched by HNSW
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
     mcp_max_sessions: int = 256
@@ -379,10 +380,13 @@ class Settings:
             "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
             "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
             "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
+            "pg_ann_rows": _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
             "persona_defaults": persona_defaults(env),
             "llm": llm_config_from_env(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if values["pg_ann_rows"] < 1:
+            raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
         if values["mcp_max_sessions"] < 1:
             raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
         if not values["mcp_session_idle_minutes"] > 0:

@@ -116,7 +116,8 @@ def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
     except ImportError as exc:  # psycopg is the optional extra omoide[postgres]
         raise InvalidInput("OMOIDE_DATABASE_URL needs the PostgreSQL driver: "
                            "pip install 'omoide[postgres]'") from exc
-    return PostgresStore(url, model_id=embedder.model_id, dim=embedder.dim)
+    return PostgresStore(url, model_id=embedder.model_id, dim=embedder.dim,
+                         ann_rows=settings.pg_ann_rows)
 
 
 def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:

@@ -26,12 +26,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.engine.lang import query_terms
+from omoide.store.postgres.db import translate
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
 __all__ = ["PgFtsIndex"]
 
 _TF_ONE = (_K1 + 1) / (1 + _K1)
 _ESTIMATE_ABOVE = 50_000  # count rows exactly up to here; above it the planner's estimate
+_COUNT_CAP = 1_000  # past _ESTIMATE_ABOVE, a term that is not common is counted up to here
+_SCORED_CAP = 1_000  # rows scored of a side whose one kept term is over the row budget
+# the lexeme of a one-word query, as pg_stats lists tsvector elements
+_LEXEME = "trim(both '''' from plainto_tsquery('english', ?)::text)"
 
 
 @dataclass(frozen=True)
@@ -39,10 +44,15 @@ class _PgTerm:
     side: str  # "words" | "grams"
     condition: str  # SQL on the index table aliased f, with one ? parameter
     param: Any
+    prefix: str | None = None  # a 1-character CJK term: the prefix of the tokens it matches
 
 
+@dataclass(frozen=True)
 class PgFtsIndex(FtsIndex):
-    """An :class:`FtsIndex` whose search runs in PostgreSQL (its writes are the shared SQL)."""
+    """An :class:`FtsIndex` whose search runs in PostgreSQL (its writes are the shared SQL).
+    Past ``estimate_above`` rows, its statistics are estimated (see :meth:`_statistics`)."""
+
+    estimate_above: int = _ESTIMATE_ABOVE
 
     def optimize(self, conn: Any) -> None:
         """Nothing to merge: a deleted row's terms go with its row (vacuum reclaims the space)."""
@@ -57,7 +67,7 @@ class PgFtsIndex(FtsIndex):
             if len(cleaned) == 1:
                 out.append(_PgTerm("words", "f.words @@ to_tsquery('english', ?)",
                                    "'" + cleaned.replace("'", "''").replace("\\", "\\\\")
-                                   + "':*"))
+                                   + "':*", prefix=cleaned))
             elif len(cleaned) == 2:
                 out.append(_PgTerm("words", "f.words @@ plainto_tsquery('english', ?)", cleaned))
             elif cleaned:
@@ -66,65 +76,130 @@ class PgFtsIndex(FtsIndex):
         return list({(t.side, t.condition, t.param): t for t in out}.values())
 
     def search(self, conn: Any, *, persona_id: int, query: str, limit: int) -> list[KeywordHit]:
+        """Two statements: the table's size and each term's document frequency, then both
+        sides' candidates (see :meth:`_statistics` and :meth:`_sides`)."""
         terms = self.pg_terms(query)
         if not terms or limit <= 0:
             return []
-        n_rows = self._rows(conn)
+        n_rows, dfs = self._statistics(conn, terms)
         if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
-        stats: list[tuple[_Term, _PgTerm]] = []
-        for side, table in (("words", self.words_table), ("grams", self.trigram_table)):
-            chosen = [(i, t) for i, t in enumerate(terms) if t.side == side]
-            for (i, term), df in zip(chosen, self._frequencies(conn, table, chosen),
-                                     strict=True):
-                stats.append((_Term(table, str(i), df, _idf(n_rows, df)), term))
+        tables = {"words": self.words_table, "grams": self.trigram_table}
+        stats = [(_Term(tables[t.side], str(i), df, _idf(n_rows, df)), t)
+                 for i, (t, df) in enumerate(zip(terms, dfs, strict=True))]
         by_expr = {t.expr: pg for t, pg in stats}
         kept = _prune([t for t, _ in stats], max_df=self.tuning.max_df * n_rows,
                       budget=self.tuning.row_budget)
         totals: dict[int, list[float]] = {}
-        for table in (self.words_table, self.trigram_table):
-            chosen = [(t, by_expr[t.expr]) for t in kept if t.table == table]
-            for rowid, score, length in self._side(conn, table, chosen, persona_id, pool):
-                entry = totals.setdefault(rowid, [0.0, float(length)])
-                entry[0] += score
+        chosen = {table: [(t, by_expr[t.expr]) for t in kept if t.table == table]
+                  for table in tables.values()}
+        for rowid, score, length in self._sides(conn, chosen, persona_id, pool):
+            entry = totals.setdefault(rowid, [0.0, float(length)])
+            entry[0] += score
         total_idf = sum(t.idf for t, _ in stats)
         scale = 1.0 / total_idf if self.tuning.normalise and total_idf > 0 else 1.0
         ranked = sorted(totals.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, (score, _) in ranked[:limit]]
 
-    def _frequencies(self, conn: Any, table: str,
-                     chosen: Sequence[tuple[int, _PgTerm]]) -> list[int]:
-        """Each term's document frequency over the whole table, in one statement (one bitmap
-        scan of the GIN index for all of them)."""
-        if not chosen:
-            return []
-        counts = ", ".join(f"count(*) FILTER (WHERE {t.condition})" for _, t in chosen)
-        any_hit = " OR ".join(t.condition for _, t in chosen)
-        params = [t.param for _, t in chosen] * 2
-        row = conn.execute(f"SELECT {counts} FROM {table} f WHERE {any_hit}", params).fetchone()
-        return [int(v) for v in row]
+    def _statistics(self, conn: Any, terms: Sequence[_PgTerm]) -> tuple[int, list[int]]:
+        """The index's row count and each term's document frequency, in one statement.
 
-    def _rows(self, conn: Any) -> int:
-        estimate = conn.execute("SELECT reltuples::bigint FROM pg_class WHERE oid = ?::regclass",
-                                (self.trigram_table,)).fetchone()[0]
-        if estimate is not None and estimate > _ESTIMATE_ABOVE:
-            return int(estimate)
-        return int(conn.execute(f"SELECT count(*) FROM {self.trigram_table}").fetchone()[0])
+        Up to ``estimate_above`` rows both are exact (FTS5's numbers, so scores match
+        SQLite's). Past it, the count is the planner's, and a term among the column's most
+        common elements (``pg_stats``, kept by ANALYZE for tsvector lexemes and array
+        elements) takes its frequency from there: counting a common term's rows would read a
+        posting list of hundreds of thousands (a one-character term sums the frequencies of
+        the tokens it prefixes, an upper bound). Other terms are rare by that token and are
+        counted, up to :data:`_COUNT_CAP` rows (a term past that is taken to hold that many:
+        its idf is underestimated, by 1.4 at 4× that many rows)."""
+        tables = {"words": self.words_table, "grams": self.trigram_table}
+        columns, params = [], []
+        for term in terms:
+            table = tables[term.side]
+            exact = f"(SELECT count(*) FROM {table} f WHERE {term.condition})"
+            capped = (f"(SELECT count(*) FROM (SELECT 1 FROM {table} f WHERE {term.condition} "
+                      f"LIMIT {_COUNT_CAP}) AS c)")
+            elements = (f"FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
+                        "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
+                        f"current_schema() AND s.tablename = '{table}' "
+                        f"AND s.attname = '{term.side}'")
+            if term.prefix is not None:  # the tokens it prefixes: at most their summed rows
+                common = (f"(SELECT round(least(sum(e.freq), 1) * n.n) {elements} "
+                          "AND starts_with(e.elem, ?))")
+                element = term.prefix
+            else:
+                lexeme = _LEXEME if term.side == "words" and "plainto" in term.condition \
+                    else "?"
+                common = f"(SELECT round(e.freq * n.n) {elements} AND e.elem = {lexeme} LIMIT 1)"
+                element = term.param
+            columns.append(f"CASE WHEN n.n <= {self.estimate_above} THEN {exact} "
+                           f"ELSE COALESCE({common}, {capped}) END")
+            params += [term.param, element, term.param]
+        tri = self.trigram_table
+        sql = (f"SELECT n.n, {', '.join(columns)} FROM (SELECT CASE WHEN c.reltuples > "
+               f"{self.estimate_above} THEN c.reltuples::bigint "
+               f"ELSE (SELECT count(*) FROM {tri}) "
+               f"END AS n FROM pg_class c WHERE c.oid = '{tri}'::regclass) AS n")
+        row = conn.execute(sql, params).fetchone()
+        return int(row[0]), [int(v) for v in row[1:]]
 
-    def _side(self, conn: Any, table: str, chosen: Sequence[tuple[_Term, _PgTerm]],
-              persona_id: int, pool: int) -> list[tuple[int, float, int]]:
-        if not chosen:
+    def _sides(self, conn: Any, chosen: dict[str, list[tuple[_Term, _PgTerm]]],
+               persona_id: int, pool: int) -> list[tuple[int, float, int]]:
+        """Each side's best ``pool`` rows of the persona, both sides in one statement. When
+        the kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the
+        rarest whatever its size), only the first :data:`_SCORED_CAP` matching rows of the
+        persona are scored: they all hold that one term and score alike. Merge joins are
+        off for the statement: with that ``LIMIT`` the planner would walk both primary keys
+        in order (measured 1 s at 1M rows) rather than probe the persona's rows."""
+        parts, params = [], []
+        for table, side in chosen.items():
+            if not side:
+                continue
+            score = " + ".join(f"CASE WHEN {pg.condition} THEN ? ELSE 0 END" for _, pg in side)
+            score_params = [v for t, pg in side for v in (pg.param, t.idf * _TF_ONE)]
+            any_hit = " OR ".join(pg.condition for _, pg in side)
+            column = "words" if table == self.words_table else "grams"
+            cap = ""
+            if sum(t.df for t, _ in side) > self.tuning.row_budget:
+                cap = f" LIMIT {max(_SCORED_CAP, pool)}"
+            parts.append(
+                f"(SELECT f.rowid, {score} AS score, char_length(f.body) AS length FROM "
+                f"(SELECT f.rowid, f.{column}, f.body FROM {table} f JOIN {self.base_table} "
+                f"AS b ON b.id = f.rowid WHERE ({any_hit}) AND {self._where_base()}{cap}) "
+                "AS f ORDER BY score DESC, length, f.rowid LIMIT ?)")
+            params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
+        if not parts:
             return []
-        score = " + ".join(f"CASE WHEN {pg.condition} THEN ? ELSE 0 END" for _, pg in chosen)
-        score_params = [v for t, pg in chosen for v in (pg.param, t.idf * _TF_ONE)]
-        any_hit = " OR ".join(pg.condition for _, pg in chosen)
-        sql = (f"SELECT f.rowid, {score} AS score, char_length(f.body) AS length "
-               f"FROM {table} f JOIN {self.base_table} AS b ON b.id = f.rowid "
-               f"WHERE ({any_hit}) AND {self._where_base()} "
-               "ORDER BY score DESC, length, f.rowid LIMIT ?")
-        params = [*score_params, *(pg.param for _, pg in chosen), persona_id, pool]
-        return [(int(r[0]), float(r[1]), int(r[2])) for r in conn.execute(sql, params)]
+        rows = _without_merge_join(conn, " UNION ALL ".join(parts), params)
+        return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
+
+
+_PLAN_OFF = ("SELECT set_config('enable_mergejoin', 'off', false), "
+             "set_config('max_parallel_workers_per_gather', '0', false)")
+_PLAN_ON = ("SELECT set_config(name, reset_val, false) FROM pg_settings "
+            "WHERE name IN ('enable_mergejoin', 'max_parallel_workers_per_gather')")
+
+
+def _without_merge_join(conn: Any, sql: str, params: list[Any]) -> list[Any]:
+    """Run one read with merge joins and parallel workers off (a few thousand index probes
+    gain nothing from workers on a busy server): in the caller's transaction (set locally),
+    else on a pooled connection, set and reset around it in one pipeline (one round trip)."""
+    database = getattr(conn, "_db", None)
+    if database is None:  # a PgConnection inside a write
+        conn.raw.execute(_PLAN_OFF.replace("false", "true"))
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.raw.execute(_PLAN_ON.replace("false", "true"))
+    if database.tracer is not None:
+        database.tracer(sql)
+    with database.pool.connection() as raw:
+        with raw.pipeline():
+            raw.execute(_PLAN_OFF)
+            cur = raw.execute(translate(sql)[0].encode(), params, binary=True)
+            raw.execute(_PLAN_ON)
+        return cur.fetchall()
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:

@@ -2,18 +2,25 @@
 
 The queries are the SQLite adapter's (standard SQL through :class:`PgDatabase`); what differs
 is here: keyword search, ids for bulk inserts drawn from the identity sequence (other personas
-insert concurrently), and evolution's link upsert (columns named by table).
+insert concurrently), evolution's link upsert (columns named by table), and where the vectors
+are searched: in memory below ``ann_rows`` active memories, in SQL (HNSW) past it
+(``vectors.py``).
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from omoide.model import KeywordHit
 from omoide.store.postgres.fts import pg_index
+from omoide.store.postgres.vectors import PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY
+from omoide.store.vectors import VectorIndex
 
 __all__ = ["PG_MEMORY_FTS", "PgMemoryStore"]
 
@@ -29,10 +36,81 @@ ON CONFLICT (a, b, link_type) DO UPDATE SET
 """
 
 
+_SEEN_FOR_S = 1.0
+
+
 class PgMemoryStore(MemoryStore):
     """The memories of one persona (every query carries ``persona_id``)."""
 
     _upsert_link = _PG_UPSERT_LINK  # names the stored row's columns by table (else ambiguous)
+    recount_s = 60.0  # how often a persona searched in SQL has its rows counted again
+
+    def __init__(self, db: Any, persona_id: int, persona: str,
+                 load_vectors: Callable[[int], VectorIndex], model_id: str, *, dim: int,
+                 ann_rows: int, on_large: Callable[[], None] = lambda: None) -> None:
+        super().__init__(db, persona_id, persona, load_vectors, model_id)
+        self.dim = dim
+        self.ann_rows = ann_rows
+        self._on_large = on_large
+        self._sql: PgVectorSearch | None = None
+        self._counted_at = 0.0
+        self._seen = threading.local()
+
+    def saw_revision(self, revision: int) -> None:
+        """The persona's revision as the store just read it (with the persona, at the start
+        of the calling thread's operation): for the next second, on this thread, an index at
+        least that new is current without asking again."""
+        self._seen.value = (revision, time.monotonic())
+
+    def _revision(self, conn: Any) -> int:
+        seen = getattr(self._seen, "value", None)
+        index = self._vectors
+        in_write = getattr(self.db.db._local, "tx", None) is not None
+        if (seen is not None and index is not None and not in_write
+                and time.monotonic() - seen[1] < _SEEN_FOR_S and index.revision >= seen[0]):
+            return index.revision
+        return super()._revision(conn)
+
+    @property
+    def vectors(self) -> Any:
+        """The in-memory index (revision-checked, as on SQLite) while the persona has fewer
+        than ``ann_rows`` active memories; past it, :class:`PgVectorSearch` (no per-search
+        check: it reads the database). The count is taken at first use (an index that grows
+        past the threshold switches too) and again every ``recount_s`` while in SQL: below
+        half the threshold the persona goes back to memory."""
+        sql = self._sql
+        if sql is not None and time.monotonic() - self._counted_at < self.recount_s:
+            return sql
+        with self._vectors_lock:
+            if self._sql is not None or self._vectors is None:
+                count = self._active_count()
+                self._counted_at = time.monotonic()
+                if self._sql is not None:
+                    self._sql.count = count
+                    if count < self.ann_rows // 2:
+                        self._sql = None
+                elif count >= self.ann_rows:
+                    self._use_sql(count)
+            if self._sql is not None:
+                return self._sql
+        index = super().vectors  # reloaded here if another process changed the persona
+        if len(index) < self.ann_rows:
+            return index
+        with self._vectors_lock:
+            if self._sql is None:
+                self._use_sql(len(index))
+            return self._sql
+
+    def _use_sql(self, count: int) -> None:
+        self._sql = PgVectorSearch(self.db, self.persona_id, self.model_id, self.dim, count)
+        self._counted_at = time.monotonic()
+        self._vectors = None
+        self._on_large()
+
+    def _active_count(self) -> int:
+        return int(self.db.conn().execute(
+            "SELECT count(*) FROM memories WHERE persona_id = ? AND status = 'active'",
+            (self.persona_id,)).fetchone()[0])
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
         return PG_MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,

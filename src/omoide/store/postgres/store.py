@@ -5,24 +5,27 @@ processes may share one database: every persona-scoped write takes that persona'
 lock (writes to one persona are serialised, as on one SQLite file; other personas proceed),
 each process keeps the in-memory vector index of the personas it serves and reloads it when
 another process changed them (``personas.revision``, as between SQLite processes), and jobs are
-leased (``jobs.py``). Vectors are also kept in pgvector columns; past :data:`ANN_MIN_ROWS` of
-them an HNSW index (cosine) for the embedder's dimension serves :meth:`PostgresStore.nearest`
-(approximate search).
+leased (``jobs.py``). Vectors are also kept in pgvector columns: a persona with
+:data:`ANN_PERSONA_ROWS` active memories or more is searched in SQL through an HNSW index
+(cosine) for the embedder's dimension instead of in memory (``vectors.py``), and
+:meth:`PostgresStore.nearest` queries that index directly.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 import psycopg
+from psycopg import sql as pgsql
 
 from omoide.clock import iso
 from omoide.engine.fsrs import recall_anchor, strengths
-from omoide.errors import Conflict
+from omoide.errors import Conflict, NotFound
 from omoide.model import Erased, Persona
 from omoide.store.postgres.db import CrossPersonaDb, PersonaDb, PgDatabase
 from omoide.store.postgres.erase import erase_persona, erase_session, purge_memory
@@ -30,6 +33,7 @@ from omoide.store.postgres.memories import PgMemoryStore
 from omoide.store.postgres.rls import warn_if_unwalled
 from omoide.store.postgres.sessions import PgSessionStore
 from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
+from omoide.store.postgres.vectors import ANN_PERSONA_ROWS, CJK_CLASS
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.keys import KeyStore, fingerprint
 from omoide.store.sqlite.memories import MemoryStore
@@ -37,12 +41,14 @@ from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
 from omoide.store.sqlite.store import SqliteStore, check_persona_name, merge_overrides
-from omoide.store.vectors import VectorIndex, language_of
+from omoide.store.vectors import VectorIndex
 
-__all__ = ["ANN_MIN_ROWS", "PostgresStore", "is_postgres_url"]
+__all__ = ["ANN_PERSONA_ROWS", "PostgresStore", "is_postgres_url"]
 
 _LOAD_CHUNK = 10_000
-ANN_MIN_ROWS = 20_000
+# The HNSW build's lock: apart from the persona write locks (0x6F6D, persona id) and the
+# migrations' (0x6F6D, 0).
+_ANN_LOCK = (0x6F6E, 0)
 _DECAY_CHUNK = 50_000
 
 
@@ -53,7 +59,8 @@ def is_postgres_url(url: str | None) -> bool:
 class PostgresStore(SqliteStore):
     """Every persona in one PostgreSQL database. Thread-safe; many processes may share it."""
 
-    def __init__(self, url: str, *, model_id: str, dim: int, pool_size: int = 16) -> None:
+    def __init__(self, url: str, *, model_id: str, dim: int, pool_size: int = 16,
+                 ann_rows: int = ANN_PERSONA_ROWS) -> None:
         self.url = url
         # the root's own work is across personas (listing, counts, persona delete, decay);
         # the per-persona handles see their persona only (rls.py)
@@ -65,39 +72,59 @@ class PostgresStore(SqliteStore):
         self._handles_lock = threading.Lock()
         self._keys = KeyStore(self.db)  # type: ignore[arg-type]
         warn_if_unwalled(self.db.conn())
+        self.ann_rows = ann_rows
         self._ann_thread: threading.Thread | None = None
-        if self._vector_rows() >= ANN_MIN_ROWS:
+        if self._largest_persona() >= ann_rows:
+            self._want_ann_index()
+
+    def _want_ann_index(self) -> None:
+        """Build the HNSW index in the background, once per process (a no-op if it exists)."""
+        with self._handles_lock:
+            if self._ann_thread is not None:
+                return
             self._ann_thread = threading.Thread(target=self.ensure_ann_index, daemon=True,
                                                 name="omoide-hnsw")
-            self._ann_thread.start()
+        self._ann_thread.start()
 
-    def _vector_rows(self) -> int:
-        """Memory vectors of this embedder's dimension (the planner's estimate when large)."""
+    def _largest_persona(self) -> int:
+        """Active memories of the largest persona, counted exactly once the table is large
+        enough for any persona to reach the threshold (the planner's estimate says)."""
         conn = self.db.conn()
         estimate = conn.execute("SELECT reltuples::bigint FROM pg_class "
-                                "WHERE oid = 'memory_vectors'::regclass").fetchone()[0]
-        if estimate is not None and estimate > ANN_MIN_ROWS:
+                                "WHERE oid = 'memories'::regclass").fetchone()[0]
+        if estimate is not None and 0 <= estimate < self.ann_rows:
             return int(estimate)
-        return int(conn.execute("SELECT COUNT(*) FROM memory_vectors WHERE dim = ?",
-                                (self.dim,)).fetchone()[0])
+        row = conn.execute("SELECT count(*) AS n FROM memories WHERE status = 'active' "
+                           "GROUP BY persona_id ORDER BY n DESC LIMIT 1").fetchone()
+        return 0 if row is None else int(row[0])
 
-    def ensure_ann_index(self) -> None:
+    def ensure_ann_index(self, *, maintenance_work_mem: str | None = None) -> None:
         """The HNSW (cosine) index over the memory vectors of this embedder's dimension.
 
-        Built once the database holds :data:`ANN_MIN_ROWS` such vectors (at open, in the
-        background and ``CONCURRENTLY``, so writes go on): below that, exact search is faster
-        and each insert would pay for maintaining the graph (measured: ~12 ms per row on this
-        machine under load, three quarters of a bulk insert's time).
+        Built once some persona holds ``ann_rows`` active memories (checked at open, and
+        when a persona's handle crosses it), in the background and ``CONCURRENTLY``, so
+        writes go on: below that, every persona is searched exactly in memory and each insert
+        would pay for maintaining the graph (measured: ~12 ms per row on this machine under
+        load, three quarters of a bulk insert's time).
+        ``maintenance_work_mem`` (e.g. ``"2GB"``) lets a large build keep its graph in memory
+        (far faster than spilling); pgvector builds with the server's parallel maintenance
+        workers.
         """
         with self.db.raw() as raw:  # type: ignore[attr-defined]
-            raw.execute("SELECT pg_advisory_lock(28525, 1)")
+            if maintenance_work_mem is not None:
+                raw.execute(pgsql.SQL("SET maintenance_work_mem = {}").format(
+                    pgsql.Literal(maintenance_work_mem)))
+            # Polled, not waited for: a session blocked on the lock would hold a snapshot
+            # that the other process's CREATE INDEX CONCURRENTLY waits out (a deadlock).
+            while not raw.execute("SELECT pg_try_advisory_lock(%s, %s)", _ANN_LOCK).fetchone()[0]:
+                time.sleep(0.2)
             try:
                 raw.execute(
                     f"CREATE INDEX CONCURRENTLY IF NOT EXISTS memory_vectors_hnsw_{self.dim} "
                     f"ON memory_vectors USING hnsw ((vector::vector({self.dim})) "
                     f"vector_cosine_ops) WHERE dim = {self.dim}")
             finally:
-                raw.execute("SELECT pg_advisory_unlock(28525, 1)")
+                raw.execute("SELECT pg_advisory_unlock(%s, %s)", _ANN_LOCK)
 
     # -- personas ------------------------------------------------------------------------
 
@@ -110,6 +137,15 @@ class PostgresStore(SqliteStore):
         except psycopg.errors.UniqueViolation:
             raise Conflict(f"persona {name!r} already exists", persona=name) from None
         return Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
+
+    def persona_settings(self, name: str) -> dict[str, Any]:
+        """The stored overrides, in one statement (a search reads them twice)."""
+        check_persona_name(name)
+        row = self.db.conn().execute("SELECT settings FROM personas WHERE name = ?",
+                                     (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"unknown persona {name!r}", persona=name)
+        return dict(json.loads(row[0]))
 
     def update_persona_settings(self, name: str, changes: dict[str, Any]) -> dict[str, Any]:
         persona = self.get_persona(name)
@@ -156,13 +192,22 @@ class PostgresStore(SqliteStore):
         return PersonaDb(self.db, persona_id)  # type: ignore[arg-type]
 
     def memories(self, name: str) -> MemoryStore:
-        persona = self.get_persona(name)
+        """As on SQLite; the persona row read here also gives the handle the persona's
+        revision, so the operation that asked need not read it again for the vector index."""
+        check_persona_name(name)
+        row = self.db.conn().execute("SELECT id, revision FROM personas WHERE name = ?",
+                                     (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"unknown persona {name!r}", persona=name)
+        persona_id = int(row[0])
         with self._handles_lock:
             handle = self._handles.get(name)
-            if handle is None or handle.persona_id != persona.id:
-                handle = PgMemoryStore(self._scoped(persona.id), persona.id, name,
-                                       self._load_vectors, self.model_id)
+            if handle is None or handle.persona_id != persona_id:
+                handle = PgMemoryStore(self._scoped(persona_id), persona_id, name,
+                                       self._load_vectors, self.model_id, dim=self.dim,
+                                       ann_rows=self.ann_rows, on_large=self._want_ann_index)
                 self._handles[name] = handle
+        handle.saw_revision(int(row[1]))  # type: ignore[attr-defined]
         return handle
 
     def state(self, name: str) -> StateStore:
@@ -206,14 +251,16 @@ class PostgresStore(SqliteStore):
                                 "AND status = 'active'", (persona_id,)).fetchone()[0]
             index.reserve(int(count))
             with raw.cursor(name="omoide_load_vectors", binary=True) as cur:
-                cur.execute("SELECT v.memory_id, v.vector, m.content FROM memory_vectors v "
+                # each text's script group (language_of) decided in SQL: in Python it cost
+                # more than reading the rows
+                cur.execute("SELECT v.memory_id, v.vector, m.content ~ %s FROM memory_vectors v "
                             "JOIN memories m ON m.id = v.memory_id WHERE m.persona_id = %s "
                             "AND m.status = 'active' AND v.model_id = %s",
-                            (persona_id, self.model_id))
+                            (CJK_CLASS, persona_id, self.model_id))
                 while chunk := cur.fetchmany(_LOAD_CHUNK):
                     matrix = np.frombuffer(b"".join(r[1] for r in chunk), dtype=np.float32)
                     index.add([r[0] for r in chunk], matrix.reshape(len(chunk), self.dim),
-                              [language_of(r[2]) for r in chunk])
+                              [int(r[2]) for r in chunk])
         return index
 
     def nearest(self, name: str, query: np.ndarray, *, limit: int,
