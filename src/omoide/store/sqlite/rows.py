@@ -8,7 +8,15 @@ from datetime import datetime
 from typing import Any
 
 from omoide.clock import iso, parse_iso
-from omoide.model import VERSIONED_FIELDS, Memory, MemoryKind, MemoryStatus, memory_values
+from omoide.model import (
+    VERSIONED_FIELDS,
+    Link,
+    Memory,
+    MemoryKind,
+    MemoryStatus,
+    Source,
+    memory_values,
+)
 
 __all__ = ["dt", "dt_or_none", "iso_or_none", "memory_from_row", "memory_image"]
 
@@ -25,7 +33,8 @@ def iso_or_none(when: datetime | None) -> str | None:
     return None if when is None else iso(when)
 
 
-def memory_from_row(row: sqlite3.Row, persona: str) -> Memory:
+def memory_from_row(row: sqlite3.Row, persona: str, *, sources: tuple[Source, ...] = (),
+                    links: tuple[Link, ...] = ()) -> Memory:
     return Memory(
         key=row["key"],
         persona=persona,
@@ -51,6 +60,8 @@ def memory_from_row(row: sqlite3.Row, persona: str) -> Memory:
         strength=row["strength"],
         last_decay_at=dt_or_none(row["last_decay_at"]),
         evolved_at=dt_or_none(row["evolved_at"]),
+        sources=sources,
+        links=links,
     )
 
 
