@@ -31,6 +31,7 @@ import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from omoide.engine.lang import has_cjk
 from omoide.store.quantized import QuantizedRows
@@ -44,6 +45,18 @@ _SHRINK = 10.0  # pseudo-rows of a zero centroid: no centring until a language h
 QUANTIZE_FROM = 20_000
 _SUBSET = 4  # an ``allowed`` set under 1/_SUBSET of the rows is scored row by row
 _CHUNK = 2048  # rows centred at a time for the int8 copy (small temporaries)
+
+
+_BLAS: list[ThreadpoolController] = []  # made on first use (it inspects the loaded libraries)
+
+
+def _one_blas_thread() -> object:
+    """A context running numpy's BLAS on one thread. A search's products are small or
+    memory-bound; a second BLAS thread gains nothing on them and spins after each one: 4–6 ms
+    of CPU per search at 100k on two shared cores (bench/results/scale_sqlite.md)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 def language_of(text: str) -> int:
@@ -126,7 +139,7 @@ class VectorIndex:
         The score is the raw cosine, or with ``centred_for`` (the query text, whose script picks
         the query's centroid) the language-centred cosine described in the module docstring.
         """
-        with self._lock:
+        with self._lock, _one_blas_thread():
             if not self._row or limit <= 0:
                 return []
             n = self._n
@@ -228,7 +241,7 @@ class VectorIndex:
 
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         """Raw cosine of ``query`` with each given id present in the index."""
-        with self._lock:
+        with self._lock, _one_blas_thread():
             rows = [(i, self._row[i]) for i in ids if i in self._row]
             if not rows:
                 return {}
