@@ -29,7 +29,6 @@ overhead requests. ``--conversations``, ``--questions``, ``--requests`` change t
 
 from __future__ import annotations
 
-import re
 import statistics
 import sys
 import tempfile
@@ -49,7 +48,8 @@ from llm_fakes import FakeAPI, Reply, openai_answer, start_server  # noqa: E402
 from _chat_report import report  # noqa: E402
 from lib.cli import parser as bench_parser  # noqa: E402
 from lib.datasets import LocomoConversation, load_conversations  # noqa: E402
-from lib.metrics import percentile  # noqa: E402
+from lib.fake_llm import FakeSummariser  # noqa: E402
+from lib.metrics import contains_words, percentile  # noqa: E402
 from lib.reports import emit, log, machine_info  # noqa: E402
 from omoide.config import Settings  # noqa: E402
 from omoide.engine.compact import (  # noqa: E402
@@ -59,47 +59,11 @@ from omoide.engine.compact import (  # noqa: E402
     split_turns,
 )
 from omoide.llm import LLMConfig  # noqa: E402
-from omoide.llm.base import Message  # noqa: E402
 from omoide.llm.chat import make_chat_upstream  # noqa: E402
 from omoide.wiring import Omoide, build  # noqa: E402
 
 BUDGETS = (2000, 4000, 8000)
 PERSONA = "locomo"
-_WORD = re.compile(r"[a-z0-9']{3,}")
-_STOP = frozenset((
-    "the", "and", "you", "that", "this", "was", "for", "with", "have", "are", "but", "not",
-    "just", "what", "your", "its", "they", "their", "them", "she", "her", "his", "him", "had",
-    "has", "been", "were", "from", "about", "would", "could", "really", "yeah", "like", "did",
-    "can", "all", "got", "too", "also", "one", "some", "how", "out", "more", "when",
-))
-
-
-class FakeSummariser:
-    """The LLM port, answering a summary request with the opening of each transcript line."""
-
-    name = "fake:lead"
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def complete(self, messages: Sequence[Message], *, system: str | None = None,
-                 max_tokens: int = 512, temperature: float = 0.0, json_mode: bool = False) -> str:
-        self.calls += 1
-        limit = int(re.search(r"(\d+)", system or "300").group(1))  # type: ignore[union-attr]
-        lines = [line.split(": ", 1)[-1] for line in messages[-1].content.splitlines()
-                 if ": " in line]
-        return " ".join(line.split(". ")[0][:80] for line in lines)[:limit]
-
-
-def words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
-
-
-def contains(haystack: str, needle: str) -> bool:
-    wanted = words(needle)
-    return bool(wanted) and len(wanted & words(haystack)) * 2 >= len(wanted)
-
-
 def as_chat(conv: LocomoConversation) -> tuple[list[dict[str, Any]], dict[str, str]]:
     messages: list[dict[str, Any]] = [{"role": "system", "content": f"You are {conv.speaker_b}, "
                                        f"chatting with your friend {conv.speaker_a}."}]
@@ -161,9 +125,9 @@ def survival(app: Omoide, conv: LocomoConversation, questions: int) -> list[dict
                 for dia in q.evidence:
                     text = texts.get(dia, "")
                     where = ("verbatim" if any(text and text in k for k in kept)
-                             else "cut" if any(contains(k, text) for k in kept)
-                             else "summary" if contains(summary, text)
-                             else "memory" if any(contains(line, text) for line in
+                             else "cut" if any(contains_words(k, text) for k in kept)
+                             else "summary" if contains_words(summary, text)
+                             else "memory" if any(contains_words(line, text) for line in
                                                   prepared.prompt.text.splitlines())
                              else "lost")
                     counts[where] += 1

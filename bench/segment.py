@@ -28,7 +28,6 @@ Writes bench/results/segment.md and bench/results/segment.json.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import sys
 import time
@@ -43,8 +42,10 @@ import numpy as np
 from _segment_report import INCREMENT, print_summary, render_markdown
 from lib.cli import parser as bench_parser
 from lib.datasets import LocomoConversation, LocomoSession, load_conversations
+from lib.embed_cache import cached_embeddings
 from lib.reports import write_results
-from omoide.embed import EMBEDDERS, Embedder, make_embedder
+from lib.segmentation import boundary_matches, pk
+from omoide.embed import EMBEDDERS, make_embedder
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.segment import Segment, SegmentParams, Turn, segment_offline
 
@@ -89,14 +90,14 @@ class Tally:
 
     def add(self, stream: Stream, segments: Sequence[Segment]) -> None:
         predicted = [s.start for s in segments[1:]]
-        tp = _matches(predicted, stream.gold)
+        tp = boundary_matches(predicted, stream.gold, TOLERANCE)
         self.tp += tp
         self.fp += len(predicted) - tp
         self.fn += len(stream.gold) - tp
         self.predicted_segments += len(segments)
         self.gold_segments += len(stream.gold) + 1
         self.turns += len(stream.texts)
-        self.pk_sum += _pk(predicted, list(stream.gold), len(stream.texts))
+        self.pk_sum += pk(predicted, list(stream.gold), len(stream.texts))
         self.streams += 1
         self.reasons.update(str(s.boundary_reason) for s in segments[1:])
 
@@ -116,30 +117,6 @@ class Tally:
             "reasons": dict(sorted(self.reasons.items())),
             "streams": self.streams,
         }
-
-
-def _matches(predicted: Sequence[int], gold: Sequence[int]) -> int:
-    """One-to-one matches within TOLERANCE, closest pairs first."""
-    pairs = sorted((abs(p - g), p, g) for p in predicted for g in gold if abs(p - g) <= TOLERANCE)
-    used_p: set[int] = set()
-    used_g: set[int] = set()
-    for _, p, g in pairs:
-        if p not in used_p and g not in used_g:
-            used_p.add(p)
-            used_g.add(g)
-    return len(used_p)
-
-
-def _pk(predicted: Sequence[int], gold: list[int], n: int) -> float:
-    """Beeferman's Pk: how often a probe k turns wide disagrees on 'same segment'."""
-    k = max(1, round(n / (len(gold) + 1) / 2))
-    if n <= k:
-        return 0.0
-    ref = np.searchsorted(np.array(sorted(gold)), np.arange(n), side="right")
-    hyp = np.searchsorted(np.array(sorted(predicted)), np.arange(n), side="right")
-    same_ref = ref[:-k] == ref[k:]
-    same_hyp = hyp[:-k] == hyp[k:]
-    return float(np.mean(same_ref != same_hyp))
 
 
 def build_streams(conversations: Sequence[LocomoConversation], window: int) -> list[Stream]:
@@ -172,27 +149,6 @@ def _stream(conversation: str, sessions: list[LocomoSession]) -> Stream:
         tuple(times),
         tuple(gold),
     )
-
-
-def cached_embeddings(embedder: Embedder, texts: Sequence[str], cache_dir: Path) -> np.ndarray:
-    """Passage vectors for ``texts``, computing only those not in the cache file of this
-    embedder's model id (one .npz per model: text sha1 -> vector)."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in embedder.model_id)
-    path = cache_dir / f"{safe}.npz"
-    keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
-    store: dict[str, np.ndarray] = {}
-    if path.exists():
-        with np.load(path) as saved:
-            store = dict(zip(saved["keys"].tolist(), saved["vecs"], strict=True))
-    missing = sorted({i for i, k in enumerate(keys) if k not in store}, key=keys.__getitem__)
-    if missing:
-        print(f"embedding {len(missing)} turns with {embedder.model_id} ...", file=sys.stderr)
-        vectors = embedder.embed_passages([texts[i] for i in missing])
-        store.update((keys[i], v) for i, v in zip(missing, vectors, strict=True))
-        ordered = sorted(store)
-        np.savez(path, keys=np.array(ordered), vecs=np.stack([store[k] for k in ordered]))
-    return np.stack([store[k] for k in keys]).astype(np.float32)
 
 
 def run_streams(

@@ -117,6 +117,27 @@ class QuestionScore:
     rr: float
 
 
+_CONTENT_WORD = re.compile(r"[a-z0-9']{3,}")
+_FUNCTION_WORDS = frozenset((
+    "the", "and", "you", "that", "this", "was", "for", "with", "have", "are", "but", "not",
+    "just", "what", "your", "its", "they", "their", "them", "she", "her", "his", "him", "had",
+    "has", "been", "were", "from", "about", "would", "could", "really", "yeah", "like", "did",
+    "can", "all", "got", "too", "also", "one", "some", "how", "out", "more", "when",
+))
+
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _CONTENT_WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
+
+
+def contains_words(haystack: str, needle: str) -> bool:
+    """Whether ``haystack`` holds at least half of ``needle``'s content words (English words
+    of three letters or more, common function words left out)."""
+    wanted = _content_words(needle)
+    return bool(wanted) and len(wanted & _content_words(haystack)) * 2 >= len(wanted)
+
+
 def score_question(qa: LocomoQA, ranked: Sequence[Retrieved], budget: int) -> QuestionScore:
     evidence = set(qa.evidence)
     strict = pack(ranked, budget)

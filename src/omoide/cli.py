@@ -7,58 +7,30 @@ traceback.
 
 from __future__ import annotations
 
-import functools
-import json
 import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
 
-from omoide.config import Settings
+from omoide.cli_common import (
+    _build,
+    _print,
+    _settings,
+    data_option,
+    friendly,
+    json_option,
+    persona_option,
+)
+from omoide.cli_interop import register as _register_interop
+from omoide.cli_memory import memory, session
+from omoide.cli_migrate import migrate
+from omoide.cli_ops import register_ops
 from omoide.errors import OmoideError
 
 __all__ = ["main"]
-
-
-def _settings(data: str | None, **overrides: Any) -> Settings:
-    return Settings.from_env(data_dir=Path(data) if data else None, **overrides)
-
-
-def _build(data: str | None, *, check_embedder_record: bool = True, **overrides: Any) -> Any:
-    from omoide.wiring import build
-
-    return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
-
-
-def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The shared ``--data DIR`` option (default: $OMOIDE_DATA or ./data)."""
-    return click.option("--data", "data", default=None, envvar="OMOIDE_DATA",
-                        help="Data folder (default: $OMOIDE_DATA or ./data).")(fn)
-
-
-def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
-
-
-def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn an OmoideError into one line on stderr and exit status 1."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except OmoideError as exc:
-            raise click.ClickException(exc.message) from None
-
-    return wrapper
-
-
-def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text(data))
 
 
 @click.group()
@@ -154,10 +126,6 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
             "sessions": erased.sessions}, as_json,
            lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
                      f"{d['sessions']} sessions)")
-
-
-def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--persona", "-p", required=True, help="Persona name.")(fn)
 
 
 @main.command()
@@ -317,16 +285,8 @@ def mcp_command(data: str | None, persona: str) -> None:
     run_stdio(app, persona)
 
 
-from omoide.cli_memory import memory, session  # noqa: E402 - they use the helpers above
-
 main.add_command(memory)
 main.add_command(session)
-from omoide.cli_ops import register_ops  # noqa: E402 - it uses the helpers above
-
 register_ops(main, persona)
-from omoide.cli_interop import register as _register_interop  # noqa: E402
-
 _register_interop(main)
-from omoide.cli_migrate import migrate  # noqa: E402  (uses this module's options)
-
 main.add_command(migrate)

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from omoide.cli import _build, _print, data_option, friendly, json_option
+from omoide.cli_common import _build, _print, data_option, friendly, json_option
 from omoide.errors import Conflict, InvalidInput
 
 __all__ = ["register"]
@@ -129,7 +129,7 @@ def register(main: click.Group) -> None:
 def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
     """Measure the configured embedder (OMOIDE_EMBEDDER) on the bundled calibration pairs and
     store its calibration in the data folder, so similarity thresholds keep their meaning."""
-    from omoide.cli import _settings
+    from omoide.cli_common import _settings
     from omoide.clock import SystemClock
     from omoide.service.calibrate import CalibrationService
     from omoide.wiring import build_embedder

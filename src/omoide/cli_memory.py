@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from omoide.cli import _build, _print, data_option, friendly, json_option, persona_option
+from omoide.cli_common import _build, _print, data_option, friendly, json_option, persona_option
 
 __all__ = ["memory", "session"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from omoide.cli import data_option, friendly
+from omoide.cli_common import data_option, friendly
 from omoide.config import Settings
 
 __all__ = ["migrate"]

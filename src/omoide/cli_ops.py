@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from omoide.cli import _build, _print, _settings, data_option, friendly, json_option
+from omoide.cli_common import _build, _print, _settings, data_option, friendly, json_option
 
 __all__ = ["register_ops"]
 

@@ -1,5 +1,10 @@
 """MCP over stdio, as Claude Desktop / Claude Code run it: ``omoide mcp --persona rin --data …``
-as a child process, driven by the SDK's own client."""
+as a child process, driven by the SDK's own client.
+
+The tool checks are ``mcp_checks``' own, which ``test_mcp_http.py`` runs on both stores; here
+the transport is what is tested, so they run on SQLite only, and the whole scenario
+(:func:`test_mcp_stdio_client_begins_stores_searches_renames_and_sees_blocks`) on both stores:
+``omoide mcp`` on PostgreSQL once, end to end. Each test spawns a process (seconds each)."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import time
 from pathlib import Path
 
 import anyio
+import pytest
 from click.testing import CliRunner
 from mcp_checks import (
     check_context_tools,
@@ -20,6 +26,7 @@ from omoide.cli import main
 from omoide.wiring import Omoide
 
 
+@pytest.mark.sqlite_only
 def test_mcp_stdio_exits_1_with_a_clear_error_when_the_persona_is_unknown(
         data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
     done = CliRunner().invoke(main, ["mcp", "--persona", "nobody", "--data", str(data_dir)],
@@ -31,14 +38,7 @@ def test_mcp_stdio_exits_1_with_a_clear_error_when_the_persona_is_unknown(
     assert done.exception is None or isinstance(done.exception, SystemExit)
 
 
-def test_mcp_stdio_lists_exactly_the_fourteen_tools(connect_stdio) -> None:  # type: ignore[no-untyped-def]
-    async def scenario() -> None:
-        async with connect_stdio() as client:
-            await check_tool_list(client)
-
-    anyio.run(scenario)
-
-
+@pytest.mark.sqlite_only
 def test_mcp_stdio_memory_tools_work_and_fail_cleanly_and_jobs_run_in_process(
         connect_stdio, app: Omoide, persona: str) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
@@ -49,6 +49,7 @@ def test_mcp_stdio_memory_tools_work_and_fail_cleanly_and_jobs_run_in_process(
     anyio.run(scenario)
 
 
+@pytest.mark.sqlite_only
 def test_mcp_stdio_episode_tools_work_and_fail_cleanly(
         connect_stdio, app: Omoide, persona: str) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
@@ -58,9 +59,12 @@ def test_mcp_stdio_episode_tools_work_and_fail_cleanly(
     anyio.run(scenario)
 
 
-def test_mcp_stdio_context_tools_work_and_fail_cleanly(connect_stdio) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.sqlite_only
+def test_mcp_stdio_lists_exactly_the_tools_and_context_tools_work_and_fail_cleanly(
+        connect_stdio) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
-        async with connect_stdio() as client:
+        async with connect_stdio() as client:  # one child process for both checks
+            await check_tool_list(client)
             await check_context_tools(client)
 
     anyio.run(scenario)

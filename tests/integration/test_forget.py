@@ -56,6 +56,41 @@ def test_purge_erases_every_trace_of_the_memory(app: Omoide, persona: str, holdi
     assert app.store.memories(persona).vectors.get(secret_id) is None
 
 
+def test_purge_takes_back_the_tags_its_evolution_merged_into_older_memories(
+        app: Omoide, persona: str, holding: Holding, clock: FixedClock) -> None:
+    old = create(app, persona, "The user keeps a diary", tags=["diary"], importance=0.3).memory
+    secret = create(app, persona, f"The user hides the diary key, code {PIN}",
+                    tags=["diary", "pin-" + PIN], importance=0.9).memory
+    later = create(app, persona, "The user writes in the diary every night",
+                   tags=["habit"], importance=0.5).memory
+    memories = app.store.memories(persona)
+    old_id = memories.id_of(old.key)
+    # As evolution judging both EXTENDABLE would: tags merged, importance raised to the max.
+    memories.apply_evolution(secret.key, now=clock.now(), neighbour_ids=[], link_increment=0.2,
+                             link_cap=1.0, extends=[(old_id, ("diary", "pin-" + PIN), 0.9)],
+                             supersedes=[])
+    clock.advance(seconds=1)
+    memories.apply_evolution(later.key, now=clock.now(), neighbour_ids=[], link_increment=0.2,
+                             link_cap=1.0,
+                             extends=[(old_id, ("diary", "pin-" + PIN, "habit"), 0.9)],
+                             supersedes=[])
+    assert app.memories.get(persona, old.key, recall=False).tags == ("diary", "pin-" + PIN,
+                                                                    "habit")
+
+    app.memories.purge(persona, secret.key)
+
+    assert holding(PIN) == []  # not in the tags, the tag index, nor any version's image
+    kept = app.memories.get(persona, old.key, recall=False)
+    assert (kept.tags, kept.importance) == (("diary", "habit"), 0.3)
+    history = app.memories.history(persona, old.key)
+    assert [(v.change, v.changed_by) for v in history] == [
+        ("create", "user"), ("extend", "evolution"), ("update", "forget")]
+    assert history[1].after["tags"] == ["diary", "habit"]  # the later extend keeps its own tag
+    tags = app.store.db.conn().execute("SELECT tag FROM memory_tags WHERE memory_id = ? "
+                                       "ORDER BY tag", (old_id,)).fetchall()
+    assert [r[0] for r in tags] == ["diary", "habit"]  # the index tag filters read
+
+
 def test_purge_keeps_other_memories_searchable(app: Omoide, persona: str,
                                                data_dir: Path) -> None:
     keep = create(app, persona, "The user grows tomatoes on the balcony").memory

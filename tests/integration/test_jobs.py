@@ -105,26 +105,37 @@ def test_claimed_job_is_not_claimed_twice(app: Omoide, persona: str, clock: Fixe
     assert store.claim(now=clock.now()) is None
 
 
-def test_recovery_leaves_jobs_of_another_live_process_alone(app: Omoide, persona: str,
-                                                            clock: FixedClock) -> None:
-    import os
+def test_start_up_recovery_relies_on_leases_not_pids(app: Omoide, persona: str,
+                                                    clock: FixedClock) -> None:
+    """What a restart takes back at once is what no live worker can hold, on any host: an
+    expired lease (even when a process with the recorded pid runs here: pids name processes of
+    one host) and this process's own claims. A live lease is left alone even when no process
+    here has its pid (its worker runs on another machine); it comes back if it expires."""
     import subprocess
 
     store = type(app.jobs)(app.store.db)
-    for _ in range(2):
+    for _ in range(3):
         store.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
-        store.claim(now=clock.now())
-    other = subprocess.Popen(["sleep", "30"])
+    mine = store.claim(now=clock.now())  # job 1, claimed by this process's worker
+    assert mine is not None and mine.id == 1
+    here = subprocess.Popen(["sleep", "30"])
     gone = subprocess.Popen(["true"])
     gone.wait()
     try:
         with app.store.db.write() as conn:
-            conn.execute("UPDATE jobs SET claimed_by = ? WHERE id = 1", (other.pid,))
-            conn.execute("UPDATE jobs SET claimed_by = ? WHERE id = 2", (gone.pid,))
-        assert store.recover() == 1
+            for job_id, worker, pid, lease_until in (
+                    (2, "elsewhere:4242:5eed", gone.pid, "9999-01-01T00:00:00+00:00"),
+                    (3, "elsewhere:4243:beef", here.pid, "2000-01-01T00:00:00+00:00")):
+                conn.execute("UPDATE jobs SET status = 'running', worker = ?, claimed_by = ?, "
+                             "lease_until = ?, attempts = 1 WHERE id = ?",
+                             (worker, pid, lease_until, job_id))
+        assert store.recover() == 2
         rows = dict(app.store.db.conn().execute("SELECT id, status FROM jobs").fetchall())
-        assert rows == {1: "running", 2: "pending"}
+        assert rows == {1: "pending", 2: "running", 3: "pending"}
+        with app.store.db.write() as conn:  # the other host's worker stops renewing its lease
+            conn.execute("UPDATE jobs SET lease_until = '2000-01-01T00:00:00+00:00' "
+                         "WHERE id = 2")
+        assert store.recover() == 1
     finally:
-        other.kill()
-        other.wait()
-    assert os.getpid() not in {other.pid, gone.pid}
+        here.kill()
+        here.wait()

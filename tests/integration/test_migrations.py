@@ -80,3 +80,35 @@ def test_tag_index_is_backfilled_on_upgrade(tmp_path: Path) -> None:
     rows = new.conn().execute("SELECT tag FROM memory_tags ORDER BY tag").fetchall()
     assert [r[0] for r in rows] == ["family", "travel"]
     new.close()
+
+
+def test_forget_provenance_is_backfilled_only_where_it_is_exact(tmp_path: Path) -> None:
+    """Migration 16: an evolution's version rows get their cause (a supersede from its image,
+    an extend from the one memory evolved in that same transaction); state rows written before
+    it have no source session, so deleting a conversation keeps them."""
+    path = tmp_path / "v13.db"
+    old = Database(path, upto=13)
+    t1, t2 = "2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00"
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        for key, evolved in (("mem_old", None), ("mem_a", t1), ("mem_b", t2), ("mem_c", t2)):
+            conn.execute(
+                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
+                "updated_at, evolved_at) VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?)",
+                (key, f"text of {key}", evolved))
+        for version, (change, at, after) in enumerate((
+                ("extend", t1, '{"tags": ["a"]}'),  # one memory evolved at t1: exact
+                ("extend", t2, '{"tags": ["b"]}'),  # two evolved at t2: unknown
+                ("supersede", t2, '{"superseded_by": "mem_b"}')), start=1):
+            conn.execute("INSERT INTO memory_versions (memory_id, version, change, changed_by, "
+                         "changed_at, before, after) VALUES (1, ?, ?, 'evolution', ?, '{}', ?)",
+                         (version, change, at, after))
+        conn.execute("INSERT INTO user_state_history (persona, key, value, valid_from, "
+                     "created_at) VALUES ('rin', 'name', 'Ken', ?, ?)", (t1, t1))
+    old.close()
+    new = Database(path)
+    conn = new.conn()
+    causes = conn.execute("SELECT cause FROM memory_versions ORDER BY version").fetchall()
+    assert [r[0] for r in causes] == ["mem_a", None, "mem_b"]
+    assert conn.execute("SELECT source_session FROM user_state_history").fetchone()[0] is None
+    new.close()

@@ -3,13 +3,18 @@ and the notes → episodes fallback, against a real store (hash embedder)."""
 
 from __future__ import annotations
 
+import itertools
+import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from omoide.clock import FixedClock
+from omoide.engine.consolidate import Consolidation, NoteDraft, NoteKind, ProfileUpdate
 from omoide.errors import InvalidInput, NotFound
+from omoide.jobs import JobRunner
+from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB
 from omoide.wiring import Omoide
 
 GARDEN = [
@@ -170,3 +175,51 @@ def test_a_session_is_ended_once_however_often_it_is_swept(app: Omoide, persona:
     # The turns were said a few minutes apart: the session ended at the last one.
     ended = app.sessions.get(persona, session).ended_at
     assert ended == clock.now() - timedelta(hours=1) + timedelta(minutes=len(GARDEN) - 1)
+
+
+def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
+        app: Omoide, persona: str, session: str, clock: FixedClock) -> None:
+    """Two workers run the same episode's consolidation together (a job taken back after its
+    lease expired while its first worker still ran it). Each has seen the episode
+    unconsolidated; the second is told so by the guard in its write transaction, not by dedup:
+    this consolidator words its notes differently on each call, as an LLM would."""
+    runs = itertools.count()
+    both_read = threading.Barrier(2, timeout=30)
+    wordings = [("Rau planted tomatoes and basil in the garden.", "Rau"),
+                ("The user grows San Marzano tomatoes for a pasta sauce.", "Rowan")]
+
+    class Rewording:
+        def consolidate(self, events: Any, *, max_notes: int | None = None) -> Consolidation:
+            text, name = wordings[next(runs)]
+            first = next(e for e in events if e.role == "user")
+            both_read.wait()
+            return Consolidation(
+                notes=(NoteDraft(content=text, kind=NoteKind.FACT, importance=0.5,
+                                 source_event_ids=(first.event_id,)),),
+                profile=(ProfileUpdate(key="name", value=name, source_event_id=first.event_id),))
+
+    app.sessions.consolidator_for = lambda cfg: Rewording()
+    app.sessions.record(persona, session, events(GARDEN, 1, clock))
+    app.sessions.end(persona, session)
+    persona_id = app.store.get_persona(persona).id
+    while app.jobs.has_open(SEGMENT_JOB, persona_id):  # segmentation queues the consolidation
+        assert app.runner.run_once()
+    episode_id = app.sessions.episodes(persona, session)[0][0].id
+    app.jobs.enqueue(kind=CONSOLIDATE_JOB, persona_id=persona_id,
+                     payload={"episode_id": episode_id}, now=clock.now())
+    workers = [JobRunner(app.jobs, clock, app.runner.handlers) for _ in range(2)]
+    threads = [threading.Thread(target=w.run_once) for w in workers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    assert next(runs) == 2  # both ran the consolidator
+    assert not app.jobs.has_open(CONSOLIDATE_JOB, persona_id)
+    assert app.jobs.counts(persona_id).failed == 0  # the second run succeeded, writing nothing
+    (episode, notes), = app.sessions.episodes(persona, session)
+    assert episode.consolidated_at is not None and len(notes) == 1
+    assert app.memories.stats(persona).total == 1
+    history = app.state.get_user_state_history(persona, "name")
+    assert len(history) == 1 and history[0].value in ("Rau", "Rowan")
+    assert app.sessions.consolidate(persona, episode.id) == 0

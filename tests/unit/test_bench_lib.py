@@ -101,3 +101,14 @@ def test_reports_and_the_parser(tmp_path: Path) -> None:
     assert args.out == reports.RESULTS / "x" and not args.json
     args = cli.parser(None, out="x", data="locomo").parse_args(["--data", str(tmp_path)])
     assert args.data == tmp_path
+
+
+def test_segmentation_and_word_overlap_helpers() -> None:
+    from lib import embed_cache, segmentation  # noqa: F401 - importable on their own
+
+    assert segmentation.boundary_matches([3, 9, 20], [4, 10, 15], tolerance=2) == 2
+    assert segmentation.boundary_matches([5], [4, 6], tolerance=2) == 1  # one-to-one
+    assert segmentation.pk([10], [10], 20) == 0.0
+    assert segmentation.pk([], [10], 20) > 0.0
+    assert metrics.contains_words("We hiked up Mount Fuji in July", "hiked Fuji with friends")
+    assert not metrics.contains_words("We stayed home", "hiked Fuji with friends")

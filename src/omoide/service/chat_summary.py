@@ -38,7 +38,7 @@ from omoide.engine.compact import (
     tools_tokens,
 )
 from omoide.engine.compact_summary import offline_summary
-from omoide.engine.lang import is_japanese
+from omoide.engine.lang import Lang, detect_lang
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 from omoide.errors import OmoideError
 from omoide.llm.base import LLM, Message
@@ -54,18 +54,18 @@ TRANSCRIPT_LINE_TOKENS = 300  # one message's share of the summariser's input
 TRANSCRIPT_TOKENS = 6000
 
 _PROMPT = {
-    "ja": ("あなたは会話の要約係です。次の会話を{max_chars}文字以内の日本語で要約してください。"
-           "事実・決まったこと・ユーザーの好みや予定・名前・日付を残し、挨拶や相づちは省きます。"
-           "要約の文だけを出力してください。"),
-    "en": ("You summarise conversations. Summarise the conversation below in at most "
-           "{max_chars} characters, in its language. Keep facts, decisions, the user's "
-           "preferences and plans, names and dates; leave out greetings and small talk. "
-           "Output only the summary."),
+    Lang.JA: ("あなたは会話の要約係です。次の会話を{max_chars}文字以内の日本語で要約してください。"
+              "事実・決まったこと・ユーザーの好みや予定・名前・日付を残し、挨拶や相づちは省きます。"
+              "要約の文だけを出力してください。"),
+    Lang.EN: ("You summarise conversations. Summarise the conversation below in at most "
+              "{max_chars} characters, in its language. Keep facts, decisions, the user's "
+              "preferences and plans, names and dates; leave out greetings and small talk. "
+              "Output only the summary."),
 }
-_EARLIER = {"ja": "これまでの要約:\n{summary}\n\n続きの会話:\n{transcript}",
-            "en": "Summary so far:\n{summary}\n\nThe conversation continues:\n{transcript}"}
-_SPEAKER = {"ja": {"user": "ユーザー", "assistant": "アシスタント", "tool": "ツール結果"},
-            "en": {"user": "User", "assistant": "Assistant", "tool": "Tool result"}}
+_EARLIER = {Lang.JA: "これまでの要約:\n{summary}\n\n続きの会話:\n{transcript}",
+            Lang.EN: "Summary so far:\n{summary}\n\nThe conversation continues:\n{transcript}"}
+_SPEAKER = {Lang.JA: {"user": "ユーザー", "assistant": "アシスタント", "tool": "ツール結果"},
+            Lang.EN: {"user": "User", "assistant": "Assistant", "tool": "Tool result"}}
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class Compressor:
                  max_chars: int) -> str:
         assert self.llm is not None
         sample = " ".join(message_text(m) for m in messages[:20])
-        lang = "ja" if is_japanese(sample) or not sample.strip() else "en"
+        lang = detect_lang(sample) if sample.strip() else Lang.JA
         transcript = _transcript(messages, lang)
         if earlier:
             transcript = _EARLIER[lang].format(summary=earlier, transcript=transcript)
@@ -174,7 +174,7 @@ def _prefix_keys(messages: Sequence[dict[str, Any]], mode: str, max_chars: int
     return keys
 
 
-def _transcript(messages: Sequence[dict[str, Any]], lang: str) -> str:
+def _transcript(messages: Sequence[dict[str, Any]], lang: Lang) -> str:
     """``Speaker: text`` lines; tool calls shown by name; the oldest lines go first when long."""
     names = _SPEAKER[lang]
     lines = []

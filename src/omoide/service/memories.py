@@ -99,11 +99,15 @@ class MemoryService:
                 0.0 if emotion_intensity is None else emotion_intensity, "emotion_intensity"),
             valid_from=start, valid_until=end, metadata=dict(metadata or {}))
 
-    def create(self, persona: str, new: NewMemory, *, changed_by: str = "user") -> CreateOutcome:
+    def create(self, persona: str, new: NewMemory, *, changed_by: str = "user",
+               vector: Any = None) -> CreateOutcome:
+        """Write path steps 1-3 (embed, dedup, insert + queue evolution); ``vector`` is the
+        content's passage vector when the caller already embedded it."""
         memories = self.store.memories(persona)
         cfg = self.settings.get(persona)
         now = self.clock.now()
-        vector = self.embedder.embed_passages([new.content])[0]
+        if vector is None:
+            vector = self.embedder.embed_passages([new.content])[0]
         duplicate = self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold,
                                          now)
         if duplicate is not None:

@@ -89,7 +89,7 @@ class SessionService:
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, memories: MemoryService,
                  consolidator_for: Callable[[Any], Consolidator],
-                 update_user_state: Callable[[str, dict[str, str]], Any] | None = None,
+                 update_user_state: Callable[..., Any] | None = None,
                  on_enqueue: Callable[[], None] | None = None,
                  segmenter_for: Callable[[Any], Segmenter] | None = None) -> None:
         self.store = store
@@ -316,22 +316,28 @@ class SessionService:
                        timestamp=e.timestamp, image_caption=image_caption(e.metadata))
              for e in events])
         when = {e.id: e.timestamp for e in events}
+        news = [NewMemory(content=note.content, kind=_KIND.get(str(note.kind), MemoryKind.FACT),
+                          importance=note.importance, tags=note.tags, source="consolidation",
+                          source_ref=str(episode_id), source_event_ids=note.source_event_ids,
+                          created_at=min(max((when[i] for i in note.source_event_ids
+                                              if i in when), default=episode.ended_at),
+                                         self.clock.now()))
+                for note in result.notes]
+        # Embedded before the write lock is taken; the notes, the state they teach and the
+        # episode's marker then commit in one transaction, guarded by the marker: a second run
+        # (a job taken back after its lease expired, a concurrent worker) writes nothing.
+        vectors = self.embedder.embed_passages([n.content for n in news]) if news else []
+        latest = {update.key: update.value for update in result.profile}
         created = 0
-        for note in result.notes:
-            said_at = max((when[i] for i in note.source_event_ids if i in when),
-                          default=episode.ended_at)
-            new = NewMemory(content=note.content, kind=_KIND.get(str(note.kind), MemoryKind.FACT),
-                            importance=note.importance, tags=note.tags, source="consolidation",
-                            source_ref=str(episode_id), source_event_ids=note.source_event_ids,
-                            created_at=min(said_at, self.clock.now()))
-            outcome = self.memories.create(persona, new, changed_by="consolidation")
-            created += outcome.status == "created"
-        if result.profile and self.update_user_state is not None:
-            latest: dict[str, str] = {}
-            for update in result.profile:
-                latest[update.key] = update.value
-            self.update_user_state(persona, latest)
-        store.mark_consolidated(episode_id, now=self.clock.now())
+        with store.consolidating(episode_id, now=self.clock.now()) as first:
+            if not first:
+                return 0
+            for new, vector in zip(news, vectors, strict=True):
+                outcome = self.memories.create(persona, new, changed_by="consolidation",
+                                               vector=vector)
+                created += outcome.status == "created"
+            if latest and self.update_user_state is not None:
+                self.update_user_state(persona, latest, source_session=episode.session_id)
         logger.info("consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
                     episode_id, persona, created, len(result.profile))
         return created

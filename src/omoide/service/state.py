@@ -113,8 +113,11 @@ class StateService:
                                ) -> list[StateEntry]:
         return self.history(persona, StateKind.USER, key, at)
 
-    def update_user_state(self, persona: str, values: Any) -> list[str]:
-        return self.update(persona, user=values).user
+    def update_user_state(self, persona: str, values: Any, *,
+                          source_session: str | None = None) -> list[str]:
+        """Set user state values; ``source_session`` names the conversation they were learned
+        from, so that deleting it erases them."""
+        return self.update(persona, user=values, source_session=source_session).user
 
     # -- persona state -------------------------------------------------------------------
 
@@ -130,8 +133,8 @@ class StateService:
 
     # -- both ----------------------------------------------------------------------------
 
-    def update(self, persona: str, *, user: Any = None, persona_state: Any = None
-               ) -> StateChanges:
+    def update(self, persona: str, *, user: Any = None, persona_state: Any = None,
+               source_session: str | None = None) -> StateChanges:
         """Validate both maps first, then write every change in ONE transaction."""
         changes: dict[StateKind, dict[str, str]] = {}
         if user is not None:
@@ -139,7 +142,8 @@ class StateService:
         if persona_state is not None:
             changes[StateKind.PERSONA] = _check_map(persona_state, StateKind.PERSONA)
         state = self.store.state(persona)
-        changed = state.apply(changes, now=self.clock.now()) if changes else {}
+        changed = state.apply(changes, now=self.clock.now(),
+                              source_session=source_session) if changes else {}
         return StateChanges(user=changed.get(StateKind.USER, []),
                             persona=changed.get(StateKind.PERSONA, []))
 

@@ -122,3 +122,37 @@ def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> N
     assert mcp.status_code == 401
     with server.client(haru_key) as haru:
         assert haru.get("/api/memories/haru").status_code == 200
+
+
+def test_deleting_a_conversation_erases_the_user_state_it_taught(
+        rin: httpx.Client, server: LiveServer, holding: Holding) -> None:
+    """State learned from the conversation goes with it; values from other sources stay, and
+    each key's history is joined up again as if the conversation had never happened."""
+    def converse(session_id: str, text: str) -> None:
+        assert rin.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
+        rin.post(f"/api/sessions/rin/{session_id}/events",
+                 json={"events": [{"speaker": "Ken", "content": text}]})
+        rin.post(f"/api/sessions/rin/{session_id}/end")
+        wait_for_jobs(server.omoide, "rin")
+
+    assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
+    converse("s1", "Hello! My name is Zorvath Quillon, and I collect old maps.")
+    converse("s2", "By the way, my nickname is Biscuit.")
+    state = rin.get("/api/user-state/rin").json()["state"]
+    assert (state["name"], state["nickname"]) == ("Zorvath Quillon", "Biscuit")
+    assert holding("Zorvath")
+
+    reply = rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"})
+
+    assert reply.status_code == 200
+    state = rin.get("/api/user-state/rin").json()["state"]
+    assert (state["name"], state["nickname"]) == ("Ken", "Biscuit")
+    history = rin.get("/api/user-state/rin/history", params={"key": "name"}).json()
+    assert [(v["value"], v["valid_until"]) for v in history["history"]] == [("Ken", None)]
+    assert holding("Zorvath") == []
+    # A value set by hand later is not the conversation's, and survives its deletion.
+    rin.put("/api/user-state/rin", json={"nickname": "Bis"})
+    assert rin.delete("/api/sessions/rin/s2").status_code == 200
+    history = rin.get("/api/user-state/rin/history", params={"key": "nickname"}).json()
+    assert [(v["value"], v["valid_until"]) for v in history["history"]] == [("Bis", None)]
+    assert rin.get("/api/user-state/rin").json()["state"]["name"] == "Ken"

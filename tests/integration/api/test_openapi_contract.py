@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from omoide.api.http.app import create_app
 from omoide.wiring import Omoide
+
+# The document is built from the routes' declarations; no store is read.
+pytestmark = pytest.mark.sqlite_only
 
 NO_BODY = {("POST", "/api/sessions/{persona}/{session_id}/end"),
            ("POST", "/api/context/{persona}/session"),

@@ -18,6 +18,9 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "clientInfo": {"name": "test", "version": "0"}}}
 SECRET_TEXT = "my locker code is 4471-zebra"
 
+# The log lines and metric labels are written by the HTTP layer, whatever the store.
+pytestmark = pytest.mark.sqlite_only
+
 
 def test_each_request_is_logged_with_its_route_template_and_persona(
         server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:

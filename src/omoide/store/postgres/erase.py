@@ -17,7 +17,9 @@ from typing import Any
 from omoide.errors import NotFound
 from omoide.model import Erased, VersionChange
 from omoide.store.postgres.db import PgDatabase
+from omoide.store.sqlite.erase import take_back_evolution
 from omoide.store.sqlite.memories import MemoryStore
+from omoide.store.sqlite.state import erase_session_state
 
 __all__ = ["erase_persona", "erase_session", "purge_memories", "purge_memory"]
 
@@ -29,7 +31,7 @@ _MEMORY_TABLES = ("memories", *_MEMORY_CHILDREN, "memory_links", "memories_fts",
                   "memories_fts_tri", "jobs")
 _EPISODE_TABLES = ("sessions", "session_events", "event_vectors", "episodes", "episode_vectors",
                    "session_events_fts", "session_events_fts_tri", "episodes_fts",
-                   "episodes_fts_tri")
+                   "episodes_fts_tri", "user_state_history", "persona_state_history")
 
 
 def _ids(conn: Any, sql: str, *params: object) -> list[int]:
@@ -58,6 +60,7 @@ def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
         "SELECT key FROM memories WHERE persona_id = ? AND id = ANY(?) ORDER BY id",
         (memories.persona_id, ids))]
     doomed = set(ids)
+    take_back_evolution(conn, memories, keys, doomed, now=now)
     for column in ("superseded_by", "summary_ref"):
         pointing = _ids(conn, f"SELECT id FROM memories WHERE persona_id = ? AND {column} "
                               "= ANY(?)", memories.persona_id, keys)
@@ -109,6 +112,7 @@ def erase_session(db: PgDatabase, memories: MemoryStore, session_id: str, *, wit
         conn.execute("UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND "
                      "source_ref = ANY(?)", (persona_id, episode_refs))
         _erase_episode_tier(conn, events, episodes)
+        erase_session_state(conn, memories.persona, session_id)
         conn.execute("DELETE FROM sessions WHERE id = ?", (pk,))
         _delete_jobs(conn, persona_id, "session_id", [session_id])
         _delete_jobs(conn, persona_id, "episode_id", episodes)

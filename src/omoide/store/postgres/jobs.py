@@ -1,26 +1,23 @@
 """The durable job queue in PostgreSQL: the SQLite adapter's leases, claimed with
 ``FOR UPDATE SKIP LOCKED`` so any number of processes on any number of machines share it.
 
-Everything but claiming and start-up recovery is the shared :class:`JobStore` (leases of
-``lease_s`` seconds renewed by the runner's heartbeat, ``complete``/``fail`` conditional on the
-worker still holding the lease, periodic duties claimed once per interval). What differs:
+Everything but claiming is the shared :class:`JobStore` (leases of ``lease_s`` seconds renewed
+by the runner's heartbeat, ``complete``/``fail`` conditional on the worker still holding the
+lease, start-up recovery by leases alone, periodic duties claimed once per interval). What
+differs:
 
 - a claim locks the row it takes with ``FOR UPDATE SKIP LOCKED``: two workers never take the
   same job and never wait on each other's claim (SQLite gets this from its single writer);
-- :meth:`PgJobStore.recover` only takes back jobs claimed on *this* host by a process that is
-  gone (a pid means nothing on another machine); any other dead worker's job comes back when
-  its lease runs out, at the next claim of any live process;
 - :meth:`PgJobStore.enqueue_unique` holds the persona's write lock across its check and insert,
   so two servers ticking together queue one job.
 """
 
 from __future__ import annotations
 
-import socket
 from datetime import datetime
 from typing import Any
 
-from omoide.store.sqlite.jobs import JobStore, _alive
+from omoide.store.sqlite.jobs import JobStore
 
 __all__ = ["PgJobStore"]
 
@@ -38,20 +35,6 @@ class PgJobStore(JobStore):
             return super().enqueue_unique(kind=kind, persona_id=persona_id, payload=payload,
                                           now=now, delay_s=delay_s,
                                           include_running=include_running)
-
-    def recover(self) -> int:
-        """Running jobs claimed on this host by a process that is gone become pending."""
-        host = socket.gethostname() + ":"
-        with self.db.write() as conn:
-            rows = conn.execute("SELECT id, claimed_by, worker FROM jobs "
-                                "WHERE status = 'running' FOR UPDATE SKIP LOCKED").fetchall()
-            orphans = [r[0] for r in rows
-                       if (r[2] is None or r[2].startswith((host, "pid-"))) and not _alive(r[1])]
-            if orphans:
-                conn.execute("UPDATE jobs SET status = 'pending', started_at = NULL, "
-                             "claimed_by = NULL, worker = NULL, lease_until = NULL "
-                             "WHERE id = ANY(?)", (orphans,))
-        return len(orphans)
 
     @staticmethod
     def _probe(where: str, order: str) -> str:

@@ -331,6 +331,27 @@ UPDATE api_keys SET prefix = substr(key_hash, 1, 8)
 """
 
 
+# Provenance for forgetting, as the SQLite adapter's migration 16 (see there).
+_FORGET_PROVENANCE = """
+ALTER TABLE user_state_history ADD COLUMN source_session TEXT;
+ALTER TABLE persona_state_history ADD COLUMN source_session TEXT;
+CREATE INDEX user_state_session ON user_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+CREATE INDEX persona_state_session ON persona_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+ALTER TABLE memory_versions ADD COLUMN cause TEXT;
+UPDATE memory_versions SET cause = after::jsonb ->> 'superseded_by'
+    WHERE change = 'supersede' AND changed_by = 'evolution';
+UPDATE memory_versions v SET cause = (
+    SELECT m.key FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+    WHERE o.id = v.memory_id AND m.evolved_at = v.changed_at)
+    WHERE v.change = 'extend' AND v.changed_by = 'evolution' AND (
+        SELECT COUNT(*) FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+        WHERE o.id = v.memory_id AND m.evolved_at = v.changed_at) = 1;
+CREATE INDEX memory_versions_cause ON memory_versions(cause) WHERE cause IS NOT NULL
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _CORE),
     Migration(2, "memory_fts", _TRIGRAMS),
@@ -345,6 +366,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "dashboard_indexes", _DASHBOARD_INDEXES),
     Migration(12, "job_leases", _JOB_LEASES),
     Migration(13, "key_fingerprints", _KEY_FINGERPRINTS),
+    Migration(16, "forget_provenance", _FORGET_PROVENANCE),
 )
 
 

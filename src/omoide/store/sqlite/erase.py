@@ -7,21 +7,33 @@ runs FTS5 ``optimize`` on the indexes it touched, so the erased text is left now
 folder: not in the tables, not in a version's before-image, not in an FTS segment, not in the
 WAL. What survives is only what the user did not ask to forget; a memory that pointed at an
 erased one (``superseded_by``, ``summary_ref``) has the pointer cleared with a version row.
+
+A purged memory's evolution is taken back where it left something of the memory on others:
+its semantic links go with it, and the tags it merged into an older memory are removed from
+that memory and its history (:func:`take_back_evolution`). A memory it closed as contradicted
+stays closed (only the pointer to it is cleared): the closure holds none of the purged text, and
+reopening the old fact would assert it again, which the user did not ask for.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from omoide.errors import NotFound
 from omoide.model import Erased, VersionChange
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
+from omoide.store.sqlite.memory_writes import SELECT_MEMORY
+from omoide.store.sqlite.rows import memory_from_row
+from omoide.store.sqlite.state import erase_session_state
 
-__all__ = ["Erased", "erase_persona", "erase_session", "purge_memories", "purge_memory"]
+__all__ = ["Erased", "erase_persona", "erase_session", "purge_memories", "purge_memory",
+           "take_back_evolution"]
 
 _CHUNK = 500
 CHANGED_BY = "forget"
@@ -72,6 +84,7 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
             f"SELECT key FROM memories WHERE persona_id = ? AND id IN "
             f"({','.join('?' * len(chunk))})", (memories.persona_id, *chunk))]
     doomed = set(ids)
+    take_back_evolution(conn, memories, keys, doomed, now=now)
     for column in ("superseded_by", "summary_ref"):
         pointing: list[int] = []
         for chunk in _chunks(keys):
@@ -95,6 +108,75 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
     return keys
 
 
+def take_back_evolution(conn: Any, memories: MemoryStore, keys: Sequence[str],
+                        doomed: set[int], *, now: datetime) -> list[int]:
+    """Undo what the memories ``keys`` (being purged) contributed to others by their evolution:
+    the tags an EXTEND merged into an older memory, and the importance it raised. Returns the
+    ids of the memories changed.
+
+    The extend's version rows (they name their cause) are deleted, and the taken-back tags are
+    scrubbed from every other image of that memory's history, so the purged memory's tags are
+    nowhere afterwards. A tag stays when another change of the memory also added it (its own
+    creation, a user's edit, another memory's extend). Importance goes back to its value before
+    the extend only if that extend was the memory's last importance change. Standard SQL: the
+    PostgreSQL adapter runs it too. A supersede is not undone (module docstring).
+    """
+    rows: list[Any] = []
+    for chunk in _chunks(list(keys)):
+        rows += conn.execute(
+            "SELECT v.id, v.memory_id FROM memory_versions v JOIN memories m ON m.id = "
+            "v.memory_id WHERE m.persona_id = ? AND v.change = ? AND v.cause IN "
+            f"({','.join('?' * len(chunk))})",
+            (memories.persona_id, VersionChange.EXTEND, *chunk)).fetchall()
+    caused: dict[int, set[int]] = {}
+    for version_id, memory_id in rows:
+        if int(memory_id) not in doomed:
+            caused.setdefault(int(memory_id), set()).add(int(version_id))
+    for memory_id, undone in caused.items():
+        history = [(int(r[0]), json.loads(r[1]) if r[1] else None, json.loads(r[2] or "{}"))
+                   for r in conn.execute("SELECT id, before, after FROM memory_versions "
+                                         "WHERE memory_id = ? ORDER BY version", (memory_id,))]
+        added: dict[bool, set[str]] = {True: set(), False: set()}
+        for vid, before, after in history:
+            added[vid in undone] |= set(after.get("tags", [])) - set((before or {}).get(
+                "tags", []))
+        drop = added[True] - added[False]
+        memory = memory_from_row(conn.execute(SELECT_MEMORY + " WHERE m.id = ?",
+                                              (memory_id,)).fetchone(), memories.persona)
+        changes: dict[str, Any] = {}
+        if drop:
+            changes["tags"] = tuple(t for t in memory.tags if t not in drop)
+        raised = [(vid, before, after) for vid, before, after in history
+                  if before is not None and before.get("importance") != after.get("importance")]
+        if raised and raised[-1][0] in undone and memory.importance == raised[-1][2].get(
+                "importance"):
+            changes["importance"] = raised[-1][1]["importance"]
+        if changes:
+            memories.versioned_update(conn, memory_id, changes, now=now,
+                                      change=VersionChange.UPDATE, changed_by=CHANGED_BY)
+        _run_in(conn, "DELETE FROM memory_versions WHERE id IN ({marks})", sorted(undone))
+        if drop:
+            _scrub_tags(conn, memory_id, drop)
+    return sorted(caused)
+
+
+def _scrub_tags(conn: Any, memory_id: int, drop: set[str]) -> None:
+    """Remove ``drop`` from the tags of every before/after image of one memory's history."""
+    for vid, before, after in conn.execute("SELECT id, before, after FROM memory_versions "
+                                           "WHERE memory_id = ?", (memory_id,)).fetchall():
+        images = []
+        for image in (before, after):
+            if image is None:
+                images.append(None)
+                continue
+            values = json.loads(image)
+            values["tags"] = [t for t in values.get("tags", []) if t not in drop]
+            images.append(json.dumps(values, ensure_ascii=False))
+        if images != [before, after]:
+            conn.execute("UPDATE memory_versions SET before = ?, after = ? WHERE id = ?",
+                         (*images, vid))
+
+
 def purge_memory(db: Database, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing() as conn:
@@ -104,10 +186,11 @@ def purge_memory(db: Database, memories: MemoryStore, key: str, *, now: datetime
 
 def erase_session(db: Database, memories: MemoryStore, session_id: str, *, with_notes: bool,
                   now: datetime) -> Erased:
-    """Erase one conversation: its events, their FTS rows and vectors, its episodes and the
-    session itself; with ``with_notes`` also the notes consolidated from it (found exactly by
-    provenance: their source events, or their source episode). Notes that are kept lose their
-    provenance to the erased turns. NotFound for an unknown session."""
+    """Erase one conversation: its events, their FTS rows and vectors, its episodes, the user
+    state learned from it and the session itself; with ``with_notes`` also the notes
+    consolidated from it (found exactly by provenance: their source events, or their source
+    episode). Notes that are kept lose their provenance to the erased turns. NotFound for an
+    unknown session."""
     persona_id = memories.persona_id
     with db.erasing() as conn:
         row = conn.execute("SELECT id FROM sessions WHERE persona_id = ? AND session_id = ?",
@@ -134,6 +217,7 @@ def erase_session(db: Database, memories: MemoryStore, session_id: str, *, with_
         _run_in(conn, "UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND "
                       "source_ref IN ({marks})", episode_refs, persona_id)
         _erase_episode_tier(conn, events, episodes)
+        erase_session_state(conn, memories.persona, session_id)
         conn.execute("DELETE FROM sessions WHERE id = ?", (pk,))
         _delete_jobs(conn, persona_id, "session_id", [session_id])
         _delete_jobs(conn, persona_id, "episode_id", episodes)

@@ -36,6 +36,8 @@ __all__ = ["DEFAULT_LEASE_S", "PERIODIC_KINDS", "Job", "JobCounts", "JobStore",
 DEFAULT_LEASE_S = 60.0
 
 _OPEN = ("pending", "running")
+# The worker ids this process has claimed jobs for (see :meth:`JobStore.recover`).
+_CLAIMED_HERE: set[str] = set()
 _SELECT_JOB = ("SELECT j.*, p.name AS persona FROM jobs j "
                "LEFT JOIN personas p ON p.id = j.persona_id")
 
@@ -98,20 +100,30 @@ class JobStore:
                            delay_s=delay_s)
 
     def recover(self) -> int:
-        """Jobs left running by a process that is gone become pending again at once.
+        """At start-up, take back at once the running jobs no live worker can hold: those whose
+        lease has expired (or that predate leases), and those claimed by this very process
+        (an earlier runner here, which is being replaced).
 
-        A job records the pid that claimed it; jobs of another live process on the same data
-        folder (``omoide serve`` next to ``omoide mcp``) are left alone. A job claimed by this
-        very process belonged to an earlier runner here, which is being replaced. (Without a
-        restart, an expired lease does the same: see :meth:`claim`.)
+        Every other running job is left to its lease, on whatever host its worker runs: a
+        worker that is alive renews it, and one that is gone stops renewing it, so any live
+        process's next claim takes the job back once it expires (within ``lease_s``). No pid
+        is checked: a pid names a process on one host only. Each reset is conditional on the
+        row being unchanged, so a job another process claims meanwhile is left to it.
         """
+        wall = iso(self._wall())
         with self.db.write() as conn:
-            rows = conn.execute("SELECT id, claimed_by FROM jobs WHERE status = 'running'")
-            orphans = [r[0] for r in rows.fetchall() if not _alive(r[1])]
-            conn.executemany("UPDATE jobs SET status = 'pending', started_at = NULL, "
-                             "claimed_by = NULL, worker = NULL, lease_until = NULL WHERE id = ?",
-                             [(i,) for i in orphans])
-        return len(orphans)
+            rows = conn.execute("SELECT id, worker, lease_until FROM jobs "
+                                "WHERE status = 'running'").fetchall()
+            orphans = [(r[0], r[1], r[2]) for r in rows
+                       if r[2] is None or r[2] < wall or r[1] in _CLAIMED_HERE]
+            reset = 0
+            for job_id, worker, lease_until in orphans:
+                reset += conn.execute(
+                    "UPDATE jobs SET status = 'pending', started_at = NULL, claimed_by = NULL, "
+                    "worker = NULL, lease_until = NULL WHERE id = ? AND status = 'running' "
+                    "AND worker IS ? AND lease_until IS ?",
+                    (job_id, worker, lease_until)).rowcount
+        return reset
 
     @staticmethod
     def _probe(where: str, order: str) -> str:
@@ -129,6 +141,7 @@ class JobStore:
         for ever.
         """
         worker = worker or f"pid-{os.getpid()}"
+        _CLAIMED_HERE.add(worker)
         wall = self._wall()
         where, extra = "", []
         if persona_id is not None:
@@ -238,15 +251,3 @@ class JobStore:
         counts = self.counts()
         return counts.pending + counts.running
 
-
-def _alive(pid: int | None) -> bool:
-    """Whether another process with this pid is running (this process counts as gone)."""
-    if pid is None or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    return True

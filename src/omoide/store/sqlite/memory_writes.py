@@ -53,6 +53,15 @@ VALUES (?, (SELECT COALESCE(MAX(version), 0) + 1 FROM memory_versions WHERE memo
         ?, ?, ?, ?, ?)
 """
 
+# A version row caused by another memory's evolution names that memory (``cause``), so that
+# purging it can take back what it contributed (store/sqlite/erase.py).
+_INSERT_CAUSED_VERSION = """
+INSERT INTO memory_versions (memory_id, version, change, changed_by, changed_at, before, after,
+    cause)
+VALUES (?, (SELECT COALESCE(MAX(version), 0) + 1 FROM memory_versions WHERE memory_id = ?),
+        ?, ?, ?, ?, ?, ?)
+"""
+
 UPSERT_VECTOR = """
 INSERT INTO memory_vectors (memory_id, model_id, dim, vector) VALUES (?, ?, ?, ?)
 ON CONFLICT (memory_id) DO UPDATE SET model_id = excluded.model_id, dim = excluded.dim,
@@ -313,12 +322,12 @@ class MemoryWrites:
             for old_id, tags, importance in extends:
                 self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
                                        now=now, change=VersionChange.EXTEND,
-                                       changed_by="evolution")
+                                       changed_by="evolution", cause=new_key)
             for old_id, valid_until in supersedes:
                 self._versioned_update(conn, old_id, {"valid_until": valid_until,
                                                       "superseded_by": new_key},
                                        now=now, change=VersionChange.SUPERSEDE,
-                                       changed_by="evolution")
+                                       changed_by="evolution", cause=new_key)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
                                           now=now, changed_by="evolution")[0]
@@ -344,7 +353,8 @@ class MemoryWrites:
 
     def _versioned_update(self, conn: sqlite3.Connection, memory_id: int,
                           changes: dict[str, Any], *, now: datetime,
-                          change: VersionChange, changed_by: str) -> None:
+                          change: VersionChange, changed_by: str,
+                          cause: str | None = None) -> None:
         row = conn.execute(SELECT_MEMORY + " WHERE m.id = ? AND m.persona_id = ?",
                            (memory_id, self.persona_id)).fetchone()
         if row is None:
@@ -359,10 +369,11 @@ class MemoryWrites:
             self._write_tags(conn, memory_id, changes["tags"])
         after = memory_from_row(conn.execute(SELECT_MEMORY + " WHERE m.id = ?",
                                              (memory_id,)).fetchone(), self.persona)
-        conn.execute(INSERT_VERSION, (
+        conn.execute(INSERT_VERSION if cause is None else _INSERT_CAUSED_VERSION, (
             memory_id, memory_id, change, changed_by, iso(now),
             json.dumps(memory_image(before), ensure_ascii=False),
-            json.dumps(memory_image(after), ensure_ascii=False)))
+            json.dumps(memory_image(after), ensure_ascii=False),
+            *(() if cause is None else (cause,))))
 
     def _write_tags(self, conn: sqlite3.Connection, memory_id: int, tags: Sequence[str]) -> None:
         """Keep ``memory_tags`` (the indexed copy used by tag filters) equal to ``tags``."""

@@ -338,6 +338,31 @@ CREATE TABLE periodic_claims (
 """
 
 
+# Provenance for forgetting: a state value names the session it was learned from, and an
+# evolution's version row names the memory that caused it (store/sqlite/erase.py). Older rows:
+# state keeps no source (kept when a session is deleted); a cause is filled in where exact (a
+# supersede's after-image; an extend written with the only memory evolved at that instant).
+_FORGET_PROVENANCE = """
+ALTER TABLE user_state_history ADD COLUMN source_session TEXT;
+ALTER TABLE persona_state_history ADD COLUMN source_session TEXT;
+CREATE INDEX user_state_session ON user_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+CREATE INDEX persona_state_session ON persona_state_history(persona, source_session)
+    WHERE source_session IS NOT NULL;
+ALTER TABLE memory_versions ADD COLUMN cause TEXT;
+UPDATE memory_versions SET cause = json_extract(after, '$.superseded_by')
+    WHERE change = 'supersede' AND changed_by = 'evolution';
+UPDATE memory_versions SET cause = (
+    SELECT m.key FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+    WHERE o.id = memory_versions.memory_id AND m.evolved_at = memory_versions.changed_at)
+    WHERE change = 'extend' AND changed_by = 'evolution' AND (
+        SELECT COUNT(*) FROM memories m JOIN memories o ON o.persona_id = m.persona_id
+        WHERE o.id = memory_versions.memory_id AND m.evolved_at = memory_versions.changed_at
+    ) = 1;
+CREATE INDEX memory_versions_cause ON memory_versions(cause) WHERE cause IS NOT NULL
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -353,6 +378,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
     Migration(12, "job_leases", _script(_JOB_LEASES)),
     Migration(13, "key_fingerprints", _script(_KEY_FINGERPRINTS)),
+    Migration(16, "forget_provenance", _script(_FORGET_PROVENANCE)),
 )
 
 

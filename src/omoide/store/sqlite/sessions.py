@@ -8,10 +8,11 @@ turns (the loser's transaction is refused and its job retried).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -288,10 +289,17 @@ class SessionStore:
             (session.pk,)).fetchall()
         return [_episode(r) for r in rows]
 
-    def mark_consolidated(self, episode_id: int, *, now: datetime) -> bool:
-        """Set consolidated_at once; False if it was already set."""
+    @contextlib.contextmanager
+    def consolidating(self, episode_id: int, *, now: datetime) -> Iterator[bool]:
+        """The write transaction of an episode's consolidation, guarded by ``consolidated_at``.
+
+        Yields True when this call set it: the caller writes the notes and state inside the
+        block, joining this transaction, so the marker and the effect commit (or roll back)
+        together. Yields False when it was already set (another run committed first, or a
+        concurrent one holds the row): the caller writes nothing. Exactly once in effect.
+        """
         with self.db.write() as conn:
-            return bool(conn.execute(
+            yield bool(conn.execute(
                 "UPDATE episodes SET consolidated_at = ? WHERE id = ? AND persona_id = ? "
                 "AND consolidated_at IS NULL", (iso(now), episode_id, self.persona_id)).rowcount)
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from omoide.clock import iso
 from omoide.model import StateEntry, StateKind
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt, dt_or_none
 
-__all__ = ["StateEntry", "StateKind", "StateStore"]
+__all__ = ["StateEntry", "StateKind", "StateStore", "erase_session_state"]
 
 
 # Table names come from this fixed map only, never from input.
@@ -34,8 +35,8 @@ ORDER BY valid_from DESC, id DESC LIMIT 1
 """
 CLOSE_CURRENT = "UPDATE {table} SET valid_until = ? WHERE id = ? AND valid_until IS NULL"
 INSERT_VALUE = """
-INSERT INTO {table} (persona, key, value, valid_from, valid_until, created_at)
-VALUES (?, ?, ?, ?, NULL, ?)
+INSERT INTO {table} (persona, key, value, valid_from, valid_until, created_at, source_session)
+VALUES (?, ?, ?, ?, NULL, ?, ?)
 """
 
 
@@ -68,11 +69,13 @@ class StateStore:
                                      (self.persona, key, stamp, stamp)).fetchone()
         return None if row is None else _entry(row)
 
-    def apply(self, changes: Mapping[StateKind, Mapping[str, str]], *, now: datetime
-              ) -> dict[StateKind, list[str]]:
+    def apply(self, changes: Mapping[StateKind, Mapping[str, str]], *, now: datetime,
+              source_session: str | None = None) -> dict[StateKind, list[str]]:
         """Write every changed value of every kind in ONE transaction; returns the changed keys.
 
         An unchanged value writes nothing, and when nothing changes no transaction is opened.
+        ``source_session`` names the conversation the values were learned from (consolidation),
+        so that deleting the conversation erases them (:func:`erase_session_state`).
         """
         changed: dict[StateKind, list[str]] = {kind: [] for kind in changes}
         if not any(self._differs(self.db.conn(), kind, values)
@@ -81,7 +84,7 @@ class StateStore:
         with self.db.write() as conn:
             for kind, values in changes.items():
                 for key, value in values.items():
-                    if self._set(conn, kind, key, value, now):
+                    if self._set(conn, kind, key, value, now, source_session):
                         changed[kind].append(key)
         return changed
 
@@ -92,7 +95,7 @@ class StateStore:
         return any(current.get(key) != value for key, value in values.items())
 
     def _set(self, conn: sqlite3.Connection, kind: StateKind, key: str, value: str,
-             now: datetime) -> bool:
+             now: datetime, source_session: str | None) -> bool:
         table = _TABLE[kind]
         row = conn.execute(SELECT_CURRENT_KEY.format(table=table), (self.persona, key)).fetchone()
         if row is not None and row["value"] == value:
@@ -104,5 +107,37 @@ class StateStore:
             # unbroken and ordered (valid_until of each row == valid_from of the next).
             start = max(start, row["valid_from"])
             conn.execute(CLOSE_CURRENT.format(table=table), (start, row["id"]))
-        conn.execute(INSERT_VALUE.format(table=table), (self.persona, key, value, start, iso(now)))
+        conn.execute(INSERT_VALUE.format(table=table),
+                     (self.persona, key, value, start, iso(now), source_session))
         return True
+
+
+def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
+    """Inside an erasing transaction: delete every state value learned from ``session_id``
+    (both kinds); returns how many rows went.
+
+    The values of other sources stay, with their ``valid_from``; each touched key's chain is
+    joined up again around the gap (a value's ``valid_until`` becomes the next remaining value's
+    ``valid_from``, and the last remaining value is current again), so the key reads as if the
+    conversation had never happened. Standard SQL: the PostgreSQL adapter runs it too.
+    """
+    erased = 0
+    for table in _TABLE.values():
+        keys = [r[0] for r in conn.execute(
+            f"SELECT DISTINCT key FROM {table} WHERE persona = ? AND source_session = ?",
+            (persona, session_id))]
+        if not keys:
+            continue
+        erased += conn.execute(f"DELETE FROM {table} WHERE persona = ? AND source_session = ?",
+                               (persona, session_id)).rowcount
+        for key in keys:
+            rows = conn.execute(f"SELECT id, valid_from, valid_until FROM {table} "
+                                "WHERE persona = ? AND key = ? ORDER BY valid_from, id",
+                                (persona, key)).fetchall()
+            ends = [nxt[1] for nxt in rows[1:]] + [None]
+            # The current row first, so at no moment two rows of the key are current.
+            for row, end in sorted(zip(rows, ends, strict=True), key=lambda p: p[1] is None):
+                if row[2] != end:
+                    conn.execute(f"UPDATE {table} SET valid_until = ? WHERE id = ?",
+                                 (end, row[0]))
+    return erased
