@@ -17,6 +17,12 @@ Two scores come out of one pass over the matrix:
   0.618). It is a ranking signal only. The centroids are a snapshot refreshed when a
   language's count drifts by 5%, with each row's dot product against them cached, so a centred
   search costs one matrix-vector product like a raw one.
+
+From ``quantize_from`` live rows on, a centred search first reads an int8 copy of the centred
+rows (``store.quantized``: a quarter of the bytes) and scores exactly only the rows whose error
+bound lets them into the top ``limit``; the answer is the same as scoring every row (measured at
+100k × 384: 15–40 ms for the float32 product on the shared two-core machine, ~5 ms for the int8
+pass). A search restricted to a small ``allowed`` set scores just those rows.
 """
 
 from __future__ import annotations
@@ -25,13 +31,32 @@ import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from omoide.engine.lang import has_cjk
+from omoide.store.quantized import QuantizedRows
 
-__all__ = ["LANGUAGES", "VectorIndex", "language_of"]
+__all__ = ["LANGUAGES", "QUANTIZE_FROM", "VectorIndex", "language_of"]
 
 LANGUAGES = 2  # 0: Latin and other scripts, 1: CJK
 _SHRINK = 10.0  # pseudo-rows of a zero centroid: no centring until a language has some texts
+# Live rows from which centred searches take the int8 first pass (below it the float32 product
+# is a few milliseconds and the int8 copy, a quarter of the matrix again, is not worth keeping).
+QUANTIZE_FROM = 20_000
+_SUBSET = 4  # an ``allowed`` set under 1/_SUBSET of the rows is scored row by row
+_CHUNK = 2048  # rows centred at a time for the int8 copy (small temporaries)
+
+
+_BLAS: list[ThreadpoolController] = []  # made on first use (it inspects the loaded libraries)
+
+
+def _one_blas_thread() -> object:
+    """A context running numpy's BLAS on one thread. A search's products are small or
+    memory-bound; a second BLAS thread gains nothing on them and spins after each one: 4–6 ms
+    of CPU per search at 100k on two shared cores (bench/results/scale_sqlite.md)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 def language_of(text: str) -> int:
@@ -40,8 +65,9 @@ def language_of(text: str) -> int:
 
 
 class VectorIndex:
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, *, quantize_from: int = QUANTIZE_FROM) -> None:
         self.dim = dim
+        self.quantize_from = quantize_from
         self._lock = threading.Lock()
         self._mat = np.zeros((0, dim), dtype=np.float32)
         self._ids = np.zeros(0, dtype=np.int64)
@@ -56,6 +82,9 @@ class VectorIndex:
         self._mu: np.ndarray | None = None
         self._mu_counts = np.zeros(LANGUAGES, dtype=np.int64)
         self._pmu = np.zeros((0, LANGUAGES), dtype=np.float32)
+        # The int8 copy of every row's centred vector for the current snapshot (None until a
+        # centred search meets ``quantize_from`` live rows): codes, scale, error and kept norms.
+        self._q: QuantizedRows | None = None
         self.revision = -1  # the persona revision this index reflects (see MemoryStore)
 
     def __len__(self) -> int:
@@ -83,6 +112,8 @@ class VectorIndex:
                 self._row[memory_id] = int(row)
             if self._mu is not None:
                 self._pmu[rows] = vectors @ self._mu.T
+                if self._q is not None:
+                    self._quantize_rows(self._n, need)
             for lang in np.unique(langs):  # per-language sums without a float64 copy of all
                 chosen = langs == lang
                 self._sum[lang] += vectors[chosen].sum(axis=0, dtype=np.float64)
@@ -108,20 +139,31 @@ class VectorIndex:
         The score is the raw cosine, or with ``centred_for`` (the query text, whose script picks
         the query's centroid) the language-centred cosine described in the module docstring.
         """
-        with self._lock:
+        with self._lock, _one_blas_thread():
             if not self._row or limit <= 0:
                 return []
-            mask = self._alive[: self._n].copy()
+            n = self._n
+            mask = None if allowed is None and len(self._row) == n else self._alive[:n].copy()
             if allowed is not None:
-                mask &= np.isin(self._ids[: self._n], allowed)
-            candidates = np.flatnonzero(mask)
-            if candidates.size == 0:
+                mask &= np.isin(self._ids[:n], allowed)
+            count = n if mask is None else int(np.count_nonzero(mask))
+            if count == 0:
                 return []
             query = np.asarray(query, dtype=np.float32)
-            if centred_for is None:
-                scores = (self._mat[: self._n] @ query)[candidates]
+            few = count * _SUBSET < n
+            if centred_for is not None and not few and len(self._row) >= self.quantize_from:
+                candidates = self._survivors(query, language_of(centred_for), limit, mask)
+                scores = self._centred(query, language_of(centred_for), candidates)
             else:
-                scores = self._centred(query, language_of(centred_for))[candidates]
+                candidates = np.arange(n) if mask is None else np.flatnonzero(mask)
+                if centred_for is None:
+                    scores = (self._mat[candidates] @ query) if few \
+                        else (self._mat[:n] @ query)[candidates]
+                elif few:
+                    scores = self._centred(query, language_of(centred_for), candidates)
+                else:
+                    scores = self._centred(query, language_of(centred_for),
+                                           slice(0, n))[candidates]
             ids = self._ids[candidates]
             if candidates.size > limit:
                 part = np.argpartition(-scores, limit - 1)[:limit]
@@ -129,20 +171,49 @@ class VectorIndex:
             order = np.lexsort((ids, -scores))
             return [(int(ids[i]), float(scores[i])) for i in order]
 
-    def _centred(self, query: np.ndarray, query_lang: int) -> np.ndarray:
-        """cos(q − μ_q, p − μ_p) for every row: one matrix-vector product plus cached p·μ."""
-        n = self._n
+    def _centred(self, query: np.ndarray, query_lang: int, rows: slice | np.ndarray
+                 ) -> np.ndarray:
+        """cos(q − μ_q, p − μ_p) for the given rows: one matrix-vector product plus cached
+        p·μ."""
         mu = self._centroids()
-        raw = self._mat[:n] @ query
-        pmu = self._pmu[:n]
-        lang = self._lang[:n]
-        own = pmu[np.arange(n), lang]  # p·μ_p
+        raw = self._mat[rows] @ query
+        pmu = self._pmu[rows]
+        lang = self._lang[rows]
+        own = pmu[np.arange(len(lang)), lang]  # p·μ_p
         q_c = query - mu[query_lang]
         q_dot_mu = mu @ q_c  # (q − μ_q)·μ_l for each language l
         numerator = raw - pmu[:, query_lang] - q_dot_mu[lang]
         mu_sq = np.einsum("ij,ij->i", mu, mu)
         p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
         return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
+
+    # -- the int8 copy of the centred rows -------------------------------------------------
+
+    def _survivors(self, query: np.ndarray, query_lang: int, limit: int,
+                   mask: np.ndarray | None) -> np.ndarray:
+        """Rows that may be in the centred top ``limit`` (the int8 first pass; built here the
+        first time, then kept in step with every write and centroid refresh)."""
+        mu = self._centroids()
+        if self._q is None:
+            self._q = QuantizedRows(self.dim, len(self._mat))
+            self._quantize_rows(0, self._n)
+        q_c = query - mu[query_lang]
+        unit = q_c / max(float(np.linalg.norm(q_c)), 1e-12)
+        return self._q.survivors(unit, self._n, limit, mask)
+
+    def _quantize_rows(self, start: int, stop: int) -> None:
+        """Store the int8 form of rows ``start:stop``'s centred vectors, (p − μ_p) over the
+        norm :meth:`_centred` divides by, so that its score is their dot product with the
+        unit centred query."""
+        assert self._q is not None and self._mu is not None
+        mu = self._mu
+        mu_sq = np.einsum("ij,ij->i", mu, mu)
+        for begin in range(start, stop, _CHUNK):
+            end = min(stop, begin + _CHUNK)
+            lang = self._lang[begin:end]
+            own = self._pmu[begin:end][np.arange(end - begin), lang]
+            p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
+            self._q.set(begin, (self._mat[begin:end] - mu[lang]) / p_norm[:, None])
 
     def _centroids(self) -> np.ndarray:
         """The centroid snapshot, recomputed (with every row's p·μ) once a language's count
@@ -152,6 +223,8 @@ class VectorIndex:
             self._mu = (self._sum / (self._count[:, None] + _SHRINK)).astype(np.float32)
             self._mu_counts = self._count.copy()
             self._pmu[: self._n] = self._mat[: self._n] @ self._mu.T
+            if self._q is not None:
+                self._quantize_rows(0, self._n)
         return self._mu
 
     def reserve(self, rows: int) -> None:
@@ -168,7 +241,7 @@ class VectorIndex:
 
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         """Raw cosine of ``query`` with each given id present in the index."""
-        with self._lock:
+        with self._lock, _one_blas_thread():
             rows = [(i, self._row[i]) for i in ids if i in self._row]
             if not rows:
                 return {}
@@ -195,6 +268,8 @@ class VectorIndex:
         mat[:n], ids[:n], lang[:n], alive[:n], pmu[:n] = (
             self._mat[:n], self._ids[:n], self._lang[:n], self._alive[:n], self._pmu[:n])
         self._mat, self._ids, self._lang, self._alive, self._pmu = mat, ids, lang, alive, pmu
+        if self._q is not None:
+            self._q.grow(capacity, n)
 
     def _compact(self) -> None:
         keep = np.flatnonzero(self._alive[: self._n])
@@ -203,6 +278,8 @@ class VectorIndex:
         self._ids[:size] = self._ids[keep]
         self._lang[:size] = self._lang[keep]
         self._pmu[:size] = self._pmu[keep]
+        if self._q is not None:
+            self._q.compact(keep)
         self._alive[:size] = True
         self._alive[size:] = False
         self._n = size

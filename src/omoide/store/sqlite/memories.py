@@ -217,15 +217,9 @@ class MemoryStore(MemoryWrites):
         ids = [int(r["id"]) for r in rows]
         sources = self._sources_of(conn, ids)
         links = self._links_of(conn, ids) if with_links else {}
-        out = []
-        for row, memory_id in zip(rows, ids, strict=True):
-            memory = memory_from_row(row, self.persona)
-            out.append(memory.__class__(**{
-                **memory.__dict__,
-                "sources": tuple(sources.get(memory_id, ())),
-                "links": tuple(links.get(memory_id, ())),
-            }))
-        return out
+        return [memory_from_row(row, self.persona, sources=tuple(sources.get(memory_id, ())),
+                                links=tuple(links.get(memory_id, ())))
+                for row, memory_id in zip(rows, ids, strict=True)]
 
     def _sources_of(self, conn: sqlite3.Connection, ids: list[int]) -> dict[int, list[Source]]:
         marks = ",".join("?" * len(ids))
