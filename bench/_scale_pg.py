@@ -156,7 +156,7 @@ def _copy_batch(raw: Any, store: Any, owners: list[int], news: Any, vectors: Any
 
 
 def load_one(app: Any, kind: str, n: int, args: Any, bulk: Any) -> dict[str, Any]:
-    """Fill the one-persona database: ``bulk()`` (the product's ``insert_many``), or on
+    """Fill the one-persona database: ``bulk_load`` (the product's ``insert_many``), or on
     PostgreSQL COPY from ``--pg-copy-above`` rows, or nothing when ``--pg-reuse`` finds the
     rows there. Returns ``seconds`` (None when reused) and how the rows got there."""
     from omoide.errors import Conflict

@@ -48,11 +48,11 @@ import httpx
 import numpy as np
 
 import _scale_pg
-from _core_search import LOAD_BATCH, PrecomputedQueries, Variant, time_searches
+from _core_search import PrecomputedQueries, Variant, bulk_load, time_searches
 from lib.harness import free_port
 from lib.metrics import percentile
 from lib.reports import RESULTS, load_average, log, machine_info, md_table, write_results
-from lib.synthetic import NOW, SEARCH_QUERIES, SyntheticCorpus, chunks
+from lib.synthetic import NOW, SEARCH_QUERIES, SyntheticCorpus
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.embed import Embedder, make_embedder
@@ -122,15 +122,6 @@ def database_bytes(app: Omoide) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
-def bulk(app: Omoide, corpus: SyntheticCorpus, persona: str, n: int) -> float:
-    store = app.store.memories(persona)
-    start = time.perf_counter()
-    for size in chunks(n, LOAD_BATCH):
-        news, vectors, stabilities = corpus.batch(size)
-        store.insert_many(news, vectors, stabilities=stabilities, now=NOW)
-    return time.perf_counter() - start
-
-
 def _p(values: Sequence[float]) -> dict[str, float]:
     return {"p50_ms": round(percentile(values, 50), 1), "p95_ms": round(percentile(values, 95), 1)}
 
@@ -143,7 +134,7 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
     queries = list(SEARCH_QUERIES)
     with temp_app(kind, embedder, root, f"one_{kind}_{n}", pg_admin, keep=pg.pg_reuse,
                   ann_rows=pg.pg_ann_rows) as app:
-        pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk(
+        pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk_load(
             app, SyntheticCorpus(embedder.dim), PERSONA, n))
         seconds = pg_out.pop("seconds")
         if kind == "postgres":

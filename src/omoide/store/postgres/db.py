@@ -27,7 +27,7 @@ import contextlib
 import re
 import struct
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -48,6 +48,7 @@ from omoide.store.postgres.rls import (
     scope_of,
     touches_walled,
 )
+from omoide.store.tracing import Traced, Tracer
 
 __all__ = ["CrossPersonaDb", "PersonaDb", "PgConnection", "PgCursor", "PgDatabase", "Row",
            "translate"]
@@ -164,9 +165,6 @@ class PgCursor:
         return iter(self.fetchall())
 
 
-Tracer = Callable[[str], None]
-
-
 class PgConnection:
     """One psycopg connection seen through the shared SQL's interface."""
 
@@ -214,7 +212,7 @@ def _nul_refused() -> Iterator[None]:
         raise InvalidInput("text must not contain NUL (U+0000) characters") from None
 
 
-class PgDatabase:
+class PgDatabase(Traced):
     """A PostgreSQL database: pooled connections, pgvector registered on each."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16,
@@ -291,18 +289,6 @@ class PgDatabase:
         with self.pool.connection() as raw:
             bind_session(raw, scope)
             yield raw
-
-    @contextlib.contextmanager
-    def trace(self) -> Iterator[list[str]]:
-        """Collect every statement run while the block executes, with BEGIN/COMMIT/ROLLBACK
-        for each write transaction (tests count queries)."""
-        seen: list[str] = []
-        previous = self.tracer
-        self.tracer = seen.append
-        try:
-            yield seen
-        finally:
-            self.tracer = previous
 
     def close(self) -> None:
         self.pool.close()

@@ -12,22 +12,22 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.tracing import Traced, Tracer
 
 __all__ = ["Database"]
 
 logger = logging.getLogger(__name__)
 
-Tracer = Callable[[str], None]
 
 MMAP_BYTES = 1 << 30  # address space for reading the file (not memory: pages are the OS's cache)
 
 
-class Database:
+class Database(Traced):
     """One SQLite file. Thread-safe; connections are per thread."""
 
     def __init__(self, path: Path | str, *, migrate: bool = True, upto: int | None = None) -> None:
@@ -135,17 +135,6 @@ class Database:
             time.sleep(0.05)
         logger.warning("WAL checkpoint still busy after %d attempts", attempts)
         return False
-
-    @contextlib.contextmanager
-    def trace(self) -> Iterator[list[str]]:
-        """Collect every statement run while the block executes (tests count queries)."""
-        seen: list[str] = []
-        previous = self.tracer
-        self.tracer = seen.append
-        try:
-            yield seen
-        finally:
-            self.tracer = previous
 
     def close(self) -> None:
         with self._all_lock:
