@@ -36,7 +36,7 @@ from threadpoolctl import ThreadpoolController
 from omoide.engine.lang import has_cjk
 from omoide.store.quantized import QuantizedRows
 
-__all__ = ["LANGUAGES", "QUANTIZE_FROM", "VectorIndex", "language_of"]
+__all__ = ["LANGUAGES", "QUANTIZE_FROM", "VectorIndex", "centred_cosines", "language_of"]
 
 LANGUAGES = 2  # 0: Latin and other scripts, 1: CJK
 _SHRINK = 10.0  # pseudo-rows of a zero centroid: no centring until a language has some texts
@@ -62,6 +62,20 @@ def _one_blas_thread() -> object:
 def language_of(text: str) -> int:
     """The script group a text's centroid is kept for."""
     return 1 if has_cjk(text) else 0
+
+
+def centred_cosines(raw: np.ndarray, pmu: np.ndarray, langs: np.ndarray, query: np.ndarray,
+                    query_lang: int, mu: np.ndarray) -> np.ndarray:
+    """cos(q − μ_q, p − μ_p) for unit rows p, from their raw cosines ``raw`` = p·q, their
+    ``pmu`` = p·μ_l for every language l, and their languages ``langs`` (μ: one centroid per
+    language)."""
+    own = pmu[np.arange(len(langs)), langs]  # p·μ_p
+    q_c = query - mu[query_lang]
+    q_dot_mu = mu @ q_c  # (q − μ_q)·μ_l for each language l
+    numerator = raw - pmu[:, query_lang] - q_dot_mu[langs]
+    mu_sq = np.einsum("ij,ij->i", mu, mu)
+    p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[langs], 1e-12))
+    return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
 
 
 class VectorIndex:
@@ -175,17 +189,8 @@ class VectorIndex:
                  ) -> np.ndarray:
         """cos(q − μ_q, p − μ_p) for the given rows: one matrix-vector product plus cached
         p·μ."""
-        mu = self._centroids()
-        raw = self._mat[rows] @ query
-        pmu = self._pmu[rows]
-        lang = self._lang[rows]
-        own = pmu[np.arange(len(lang)), lang]  # p·μ_p
-        q_c = query - mu[query_lang]
-        q_dot_mu = mu @ q_c  # (q − μ_q)·μ_l for each language l
-        numerator = raw - pmu[:, query_lang] - q_dot_mu[lang]
-        mu_sq = np.einsum("ij,ij->i", mu, mu)
-        p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
-        return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
+        return centred_cosines(self._mat[rows] @ query, self._pmu[rows], self._lang[rows],
+                               query, query_lang, self._centroids())
 
     # -- the int8 copy of the centred rows -------------------------------------------------
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from omoide.store.vectors import LANGUAGES, language_of
+from omoide.store.vectors import LANGUAGES, centred_cosines, language_of
 
 __all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
 
@@ -125,7 +125,8 @@ class PgVectorSearch:
         if mu is None or centred_for is None:
             scores = mat @ query
         else:
-            scores = _centred(mat, langs, query, language_of(centred_for), mu)
+            scores = centred_cosines(mat @ query, mat @ mu.T, langs, query,
+                                     language_of(centred_for), mu)
         order = np.lexsort((ids, -scores))[:limit]
         return [(int(ids[i]), float(scores[i])) for i in order]
 
@@ -244,20 +245,6 @@ class PgVectorSearch:
             self._mu_at = time.monotonic()
         finally:
             self._refreshing = False
-
-
-def _centred(mat: np.ndarray, langs: np.ndarray, query: np.ndarray, query_lang: int,
-             mu: np.ndarray) -> np.ndarray:
-    """cos(q − μ_q, p − μ_p) for each row, as ``VectorIndex`` computes it."""
-    rows = np.arange(len(mat))
-    pmu = mat @ mu.T
-    own = pmu[rows, langs]
-    q_c = query - mu[query_lang]
-    q_dot_mu = mu @ q_c
-    numerator = mat @ query - pmu[:, query_lang] - q_dot_mu[langs]
-    mu_sq = np.einsum("ij,ij->i", mu, mu)
-    p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[langs], 1e-12))
-    return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
 
 
 def _member(sorted_ids: np.ndarray, value: int) -> bool:
