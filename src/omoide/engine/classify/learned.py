@@ -31,7 +31,7 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector"]
+__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector", "rule_decides"]
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, 
 
 def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judgement:
     """The verdict for one pair: a sure rule, else the model under the precision threshold."""
-    if text.rule in model.rule_overrides or _only_a_number_changed(text):
+    if rule_decides(text, model.rule_overrides):
         f = text.finding
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
@@ -129,6 +129,12 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judge
     relation, confidence = decide_relation(probs, model.classes, model.contradiction_threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+
+
+def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
+    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided,
+    or only a measured number changed."""
+    return text.rule in overrides or _only_a_number_changed(text)
 
 
 def _only_a_number_changed(text: PairText) -> bool:
