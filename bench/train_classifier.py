@@ -13,7 +13,8 @@ chooses the feature set (the rules' signals, with or without the typed slot comp
 ``engine/classify/slots.py``), how the embedding blocks are read, the regularisation ``C`` of the
 logistic regression, whether sure rules decide alone (a rule right on every pair of the fitting
 source where it fired), and the CONTRADICTORY threshold: the lowest probability from which the
-cross-source CONTRADICTORY precision stays ≥ ``--precision`` in each language all the way up.
+cross-source CONTRADICTORY precision of that language stays ≥ ``--precision`` all the way up, in
+both directions (one threshold per language).
 Grouped 5-fold cross-validation over both sources (a pair and its translation in one fold) is
 reported beside it. The final model is fitted on both sources with the chosen settings; its
 rule overrides are the rules right on every pair of both sources where they fired.
@@ -253,9 +254,11 @@ def cross_source(data: Data, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
     return probs, ruled
 
 
-def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray, threshold: float
-                ) -> np.ndarray:
-    out = np.array([CLASSES.index(decide_relation(p, CLASSES, threshold)[0]) for p in probs])
+def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray,
+                thresholds: dict[str, float]) -> np.ndarray:
+    """The verdicts: a deciding rule's, else the model's under its language's threshold."""
+    out = np.array([CLASSES.index(decide_relation(p, CLASSES, thresholds[lang])[0])
+                    for p, lang in zip(probs, data.langs, strict=True)])
     return np.where(ruled, data.rule_says, out)
 
 
@@ -278,13 +281,17 @@ def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | N
     return rows
 
 
-def choose_threshold(rows: list[dict[str, float]], target: float) -> float:
-    """The lowest threshold from which precision ≥ target in each language all the way up."""
-    chosen = THRESHOLDS[-1]
-    for row in reversed(rows):
-        if min(row["en_precision"], row["ja_precision"]) < target:
-            break
-        chosen = row["threshold"]
+def choose_thresholds(curves: dict[str, list[dict[str, float]]], target: float
+                      ) -> dict[str, float]:
+    """Per language, the lowest threshold from which its precision ≥ target all the way up,
+    in every source's curve (each scored by a model fitted on the other source)."""
+    chosen = {}
+    for lang in ("en", "ja"):
+        chosen[lang] = THRESHOLDS[-1]
+        for i in reversed(range(len(THRESHOLDS))):
+            if min(rows[i][f"{lang}_precision"] for rows in curves.values()) < target:
+                break
+            chosen[lang] = THRESHOLDS[i]
     return chosen
 
 
@@ -367,14 +374,15 @@ def evaluate(data: Data, cfg: Config, target: float) -> dict[str, object]:
     """Cross-source and grouped-CV scores of one configuration; the threshold is chosen on
     the cross-source probabilities."""
     probs, ruled = cross_source(data, cfg)
-    points = curve(data, probs, ruled)
-    threshold = choose_threshold(points, target)
+    curves = {str(s): curve(data, probs, ruled, data.sources == s) for s in np.unique(
+        data.sources)}
+    threshold = choose_thresholds(curves, target)
     pred = predictions(data, probs, ruled, threshold)
     by_source = {s: scores(data, pred, data.sources == s) for s in np.unique(data.sources)}
     cv_probs, cv_ruled = cross_validated(data, cfg)
     cv = scores(data, predictions(data, cv_probs, cv_ruled, threshold),
                 np.ones(len(data.y), dtype=bool))
-    return {"config": cfg, "threshold": threshold, "curve": points, "cross": by_source,
+    return {"config": cfg, "threshold": threshold, "curve": curves, "cross": by_source,
             "cross_f1": round(float(np.mean([s["all_f1"] for s in by_source.values()])), 4),
             "cv": cv}
 
@@ -391,7 +399,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     for cfg in grid:
         results.append(evaluate(data, cfg, target))
         print(f"  {embedder_name} {cfg.label()}: cross {results[-1]['cross_f1']} "
-              f"cv {results[-1]['cv']['all_f1']} t={results[-1]['threshold']}", file=sys.stderr)
+              f"cv {results[-1]['cv']['all_f1']} t={_thresholds(results[-1])}", file=sys.stderr)
     best = max(results, key=lambda r: r["cross_f1"])
     cfg = best["config"]
     everything = np.arange(len(data.y))
@@ -401,11 +409,16 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     model = JudgeModel(
         embedder=embedder.model_id if embedder else "", features=names, classes=CLASSES,
         mean=params[0], scale=params[1], weights=params[2], bias=params[3],
-        contradiction_threshold=float(best["threshold"]), rule_overrides=overrides,
+        contradiction_threshold=max(best["threshold"].values()), rule_overrides=overrides,
+        language_thresholds=tuple(best["threshold"].items()),
         blocks=BLOCKS if fitted else (), block_dim=data.blocks[0].shape[1] if fitted else 0)
     summary = {"best": best, "grid": results, "overrides": overrides,
                "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)}}
     return model, summary
+
+
+def _thresholds(result: dict) -> str:
+    return " / ".join(f"{lang} {t:.2f}" for lang, t in result["threshold"].items())
 
 
 def _fmt(s: dict[str, float], lang: str) -> str:
@@ -416,7 +429,7 @@ def render(name: str, summary: dict) -> list[str]:
     best = summary["best"]
     n = ", ".join(f"{k} {v}" for k, v in summary["n"].items())
     lines = [f"## {name}", "",
-             f"Chosen: {best['config'].label()}; threshold {best['threshold']}; rule overrides "
+             f"Chosen: {best['config'].label()}; thresholds {_thresholds(best)}; rule overrides "
              f"{list(summary['overrides']) or 'none'} (pairs: {n}).", "",
              "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on source A only, "
              "scored on source B (a new writer). *CV*: grouped 5-fold over both sources.", ""]
@@ -431,22 +444,28 @@ def render(name: str, summary: dict) -> list[str]:
     grid = [[r["config"].label() + (" **(chosen)**" if r is best else ""),
              f"{r['cross_f1']:.3f}",
              *(f"{s['all_f1']:.3f} / {s['all_cp']:.3f}" for s in r["cross"].values()),
-             f"{r['cv']['all_f1']:.3f} / {r['cv']['all_cp']:.3f}", f"{r['threshold']:.2f}"]
+             f"{r['cv']['all_f1']:.3f} / {r['cv']['all_cp']:.3f}", _thresholds(r)]
             for r in summary["grid"]]
     heads = [f"→ {s} F1 / C-prec" for s in best["cross"]]
-    lines += [md_table(["configuration", "cross F1", *heads, "CV F1 / C-prec", "threshold"],
+    lines += [md_table(["configuration", "cross F1", *heads, "CV F1 / C-prec", "thresholds"],
                        grid), "",
-              "CONTRADICTORY precision / recall against the threshold (cross-source "
-              "probabilities, both directions pooled; rule verdicts count as they say):", ""]
-    rows = [[f"{row['threshold']:.2f}"
-             + (" **(chosen)**" if row["threshold"] == best["threshold"] else ""),
-             *(f"{row[k]:.3f}" for k in ("all_precision", "all_recall", "en_precision",
-                                         "en_recall", "ja_precision", "ja_recall"))]
-            for row in best["curve"]
-            if not round(row["threshold"] * 100) % 5 or row["threshold"] == best["threshold"]]
-    lines.append(md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
-                           "JA precision", "JA recall"], rows))
-    return [*lines, ""]
+              "CONTRADICTORY precision / recall against the threshold, each source scored by "
+              "the model fitted on the other (rule verdicts count as they say); a language's "
+              "threshold is the lowest from which both directions keep the target:", ""]
+    for source, points in best["curve"].items():
+        other = next(k for k in best["curve"] if k != source)
+        rows = [[f"{row['threshold']:.2f}"
+                 + "".join(f" **({lang})**" for lang, t in best["threshold"].items()
+                           if row["threshold"] == t),
+                 *(f"{row[k]:.3f}" for k in ("all_precision", "all_recall", "en_precision",
+                                             "en_recall", "ja_precision", "ja_recall"))]
+                for row in points
+                if not round(row["threshold"] * 100) % 5 or row["threshold"] in
+                best["threshold"].values()]
+        lines += [f"{other} → {source}:", "",
+                  md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
+                            "JA precision", "JA recall"], rows), ""]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -466,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         models.append(_rounded(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
-        print(f"{name}: {best['config'].label()} threshold={best['threshold']} overrides="
+        print(f"{name}: {best['config'].label()} thresholds={_thresholds(best)} overrides="
               f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
               f"CV={best['cv']['all_f1']}", file=sys.stderr)
     OUT.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
@@ -476,8 +495,8 @@ def main(argv: list[str] | None = None) -> int:
              "", "Two sources by two writers: `pairs` (`bench/data/classify_pairs.jsonl`, all "
              "splits) and `holdout1` (`bench/data/classify_holdout.jsonl`, seen since its one "
              "scoring). Every setting is chosen on cross-source scores; the final model is "
-             f"fitted on both. The threshold keeps precision ≥ {args.precision} per language "
-             "on the cross-source probabilities.", ""]
+             f"fitted on both. Each language's threshold keeps its precision ≥ {args.precision} "
+             "on the cross-source probabilities (marked in the curve).", ""]
     for name, summary in summaries.items():
         lines += render(name, summary)
     report = {name: {"config": vars(s["best"]["config"]), "threshold": s["best"]["threshold"],
