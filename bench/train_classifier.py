@@ -49,13 +49,13 @@ from lib.reports import REPO, md_table, write_results
 from omoide.embed import make_embedder
 from omoide.engine.classify import (
     EMBEDDING_FEATURES,
+    SLOT_FEATURES,
     TEXT_FEATURES,
     JudgeModel,
     Relation,
     decide_relation,
     rule_decides,
 )
-from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.service.classify_judge import JUDGE_FILE
 
 OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE

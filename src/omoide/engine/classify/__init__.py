@@ -28,10 +28,12 @@ from omoide.engine.classify.learned import (
     rule_decides,
 )
 from omoide.engine.classify.offline import OfflineClassifier, classify_pair
+from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
     "EMBEDDING_FEATURES",
+    "SLOT_FEATURES",
     "TEXT_FEATURES",
     "Candidate",
     "ChangeKind",
