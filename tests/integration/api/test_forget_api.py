@@ -156,3 +156,20 @@ def test_deleting_a_conversation_erases_the_user_state_it_taught(
     history = rin.get("/api/user-state/rin/history", params={"key": "nickname"}).json()
     assert [(v["value"], v["valid_until"]) for v in history["history"]] == [("Bis", None)]
     assert rin.get("/api/user-state/rin").json()["state"]["name"] == "Ken"
+
+
+def test_deleting_the_only_conversation_that_taught_a_key_erases_the_key(
+        rin: httpx.Client, server: LiveServer) -> None:
+    """Every value of the key came from the conversation: the key goes, with its history."""
+    assert rin.post("/api/sessions/rin", json={"session_id": "only"}).status_code == 201
+    turn = {"speaker": "Ken", "content": "By the way, my nickname is Biscuit."}
+    rin.post("/api/sessions/rin/only/events", json={"events": [turn]})
+    rin.post("/api/sessions/rin/only/end")
+    wait_for_jobs(server.omoide, "rin")
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+
+    assert rin.delete("/api/sessions/rin/only").status_code == 200
+
+    assert "nickname" not in rin.get("/api/user-state/rin").json()["state"]
+    history = rin.get("/api/user-state/rin/history", params={"key": "nickname"}).json()
+    assert history["history"] == []

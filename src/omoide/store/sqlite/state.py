@@ -134,6 +134,8 @@ def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
             rows = conn.execute(f"SELECT id, valid_from, valid_until FROM {table} "
                                 "WHERE persona = ? AND key = ? ORDER BY valid_from, id",
                                 (persona, key)).fetchall()
+            if not rows:  # every value of the key came from this conversation
+                continue
             ends = [nxt[1] for nxt in rows[1:]] + [None]
             # The current row first, so at no moment two rows of the key are current.
             for row, end in sorted(zip(rows, ends, strict=True), key=lambda p: p[1] is None):
