@@ -173,3 +173,36 @@ def test_deleting_the_only_conversation_that_taught_a_key_erases_the_key(
     assert "nickname" not in rin.get("/api/user-state/rin").json()["state"]
     history = rin.get("/api/user-state/rin/history", params={"key": "nickname"}).json()
     assert history["history"] == []
+
+
+def test_a_value_another_conversation_restated_survives_deleting_the_first(
+        rin: httpx.Client, server: LiveServer) -> None:
+    """Two conversations taught the same nickname: deleting one keeps it (the other still says
+    so), deleting both erases it. A value restated by hand is the hand's. History shows one
+    value throughout."""
+    def converse(session_id: str, text: str) -> None:
+        assert rin.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
+        rin.post(f"/api/sessions/rin/{session_id}/events",
+                 json={"events": [{"speaker": "Ken", "content": text}]})
+        rin.post(f"/api/sessions/rin/{session_id}/end")
+        wait_for_jobs(server.omoide, "rin")
+
+    def history(key: str) -> list[str]:
+        reply = rin.get("/api/user-state/rin/history", params={"key": key}).json()
+        return [v["value"] for v in reply["history"]]
+
+    converse("s1", "By the way, my nickname is Biscuit.")
+    converse("s2", "As I said before, my nickname is Biscuit.")
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+    assert history("nickname") == ["Biscuit"]
+
+    assert rin.delete("/api/sessions/rin/s1").status_code == 200
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+    assert history("nickname") == ["Biscuit"]
+    assert rin.delete("/api/sessions/rin/s2").status_code == 200
+    assert "nickname" not in rin.get("/api/user-state/rin").json()["state"]
+
+    converse("s3", "By the way, my nickname is Biscuit.")
+    assert rin.put("/api/user-state/rin", json={"nickname": "Biscuit"}).status_code == 200
+    assert rin.delete("/api/sessions/rin/s3").status_code == 200
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"

@@ -114,9 +114,9 @@ class PersonaRestore:
             for r in records:
                 table = _STATE_TABLE[r["kind"]]
                 if conn.execute(f"SELECT 1 FROM {table} WHERE persona = ? AND key = ? AND "
-                                "value = ? AND valid_from = ?",
-                                (self.persona, r["key"], r["value"], r["valid_from"])
-                                ).fetchone():
+                                "value = ? AND valid_from = ? AND source_session IS ?",
+                                (self.persona, r["key"], r["value"], r["valid_from"],
+                                 r.get("source_session"))).fetchone():
                     continue
                 valid_until = r["valid_until"]
                 if valid_until is None:
