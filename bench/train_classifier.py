@@ -44,8 +44,9 @@ from _classify_common import (
     featurise,
     load_pairs,
 )
+from _classify_training_report import render, thresholds_text
 from lib.cli import parser
-from lib.reports import REPO, md_table, write_results
+from lib.reports import REPO, write_results
 from omoide.embed import make_embedder
 from omoide.engine.classify import (
     EMBEDDING_FEATURES,
@@ -117,16 +118,6 @@ def project(blocks: list[np.ndarray], reduce: str, y: np.ndarray | None = None,
     return np.hstack([(b - mu) @ p for b, (mu, p) in zip(blocks, fitted, strict=True)]), fitted
 
 
-def _fit(x: np.ndarray, y: np.ndarray, c: float):
-    logistic, _ = _sklearn()
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    model = logistic(C=c, max_iter=5000)
-    model.fit((x - mean) / scale, y)
-    order = [list(model.classes_).index(i) for i in range(len(CLASSES))]
-    return mean, scale, model.coef_[order], model.intercept_[order]
-
-
 def fold_projection(params, n_named: int, fitted: Projection):
     """Rewrite a model over [named features, projected blocks] as one over [named features,
     whole blocks]: the projection is linear, so each block gets one weight row per class."""
@@ -145,14 +136,6 @@ def fold_projection(params, n_named: int, fitted: Projection):
     return (np.concatenate([mean[:n_named], np.zeros(dim * len(fitted))]),
             np.concatenate([scale[:n_named], np.ones(dim * len(fitted))]),
             np.hstack([w_named, *rows]), bias)
-
-
-def _probabilities(params, x: np.ndarray) -> np.ndarray:
-    mean, scale, w, b = params
-    z = ((x - mean) / scale) @ w.T + b
-    z -= z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
 
 
 def _fit(x: np.ndarray, y: np.ndarray, c: float):
@@ -399,7 +382,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     for cfg in grid:
         results.append(evaluate(data, cfg, target))
         print(f"  {embedder_name} {cfg.label()}: cross {results[-1]['cross_f1']} "
-              f"cv {results[-1]['cv']['all_f1']} t={_thresholds(results[-1])}", file=sys.stderr)
+              f"cv {results[-1]['cv']['all_f1']} t={thresholds_text(results[-1])}", file=sys.stderr)
     best = max(results, key=lambda r: r["cross_f1"])
     cfg = best["config"]
     everything = np.arange(len(data.y))
@@ -415,57 +398,6 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     summary = {"best": best, "grid": results, "overrides": overrides,
                "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)}}
     return model, summary
-
-
-def _thresholds(result: dict) -> str:
-    return " / ".join(f"{lang} {t:.2f}" for lang, t in result["threshold"].items())
-
-
-def _fmt(s: dict[str, float], lang: str) -> str:
-    return f"{s[f'{lang}_f1']:.3f} / {s[f'{lang}_cp']:.3f} / {s[f'{lang}_cr']:.3f}"
-
-
-def render(name: str, summary: dict) -> list[str]:
-    best = summary["best"]
-    n = ", ".join(f"{k} {v}" for k, v in summary["n"].items())
-    lines = [f"## {name}", "",
-             f"Chosen: {best['config'].label()}; thresholds {_thresholds(best)}; rule overrides "
-             f"{list(summary['overrides']) or 'none'} (pairs: {n}).", "",
-             "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on source A only, "
-             "scored on source B (a new writer). *CV*: grouped 5-fold over both sources.", ""]
-    rows = []
-    for source, s in best["cross"].items():
-        other = next(k for k in best["cross"] if k != source)
-        rows += [[f"{other} → {source}", lang, _fmt(s, lang)] for lang in ("all", "en", "ja")]
-    rows += [["CV (both)", lang, _fmt(best["cv"], lang)] for lang in ("all", "en", "ja")]
-    lines += [md_table(["scored", "lang", "macro-F1 / C-precision / C-recall"], rows), "",
-              "Every configuration tried (macro-F1, mean of the two cross-source directions; "
-              "grouped CV; threshold chosen on the cross-source probabilities):", ""]
-    grid = [[r["config"].label() + (" **(chosen)**" if r is best else ""),
-             f"{r['cross_f1']:.3f}",
-             *(f"{s['all_f1']:.3f} / {s['all_cp']:.3f}" for s in r["cross"].values()),
-             f"{r['cv']['all_f1']:.3f} / {r['cv']['all_cp']:.3f}", _thresholds(r)]
-            for r in summary["grid"]]
-    heads = [f"→ {s} F1 / C-prec" for s in best["cross"]]
-    lines += [md_table(["configuration", "cross F1", *heads, "CV F1 / C-prec", "thresholds"],
-                       grid), "",
-              "CONTRADICTORY precision / recall against the threshold, each source scored by "
-              "the model fitted on the other (rule verdicts count as they say); a language's "
-              "threshold is the lowest from which both directions keep the target:", ""]
-    for source, points in best["curve"].items():
-        other = next(k for k in best["curve"] if k != source)
-        rows = [[f"{row['threshold']:.2f}"
-                 + "".join(f" **({lang})**" for lang, t in best["threshold"].items()
-                           if row["threshold"] == t),
-                 *(f"{row[k]:.3f}" for k in ("all_precision", "all_recall", "en_precision",
-                                             "en_recall", "ja_precision", "ja_recall"))]
-                for row in points
-                if not round(row["threshold"] * 100) % 5 or row["threshold"] in
-                best["threshold"].values()]
-        lines += [f"{other} → {source}:", "",
-                  md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
-                            "JA precision", "JA recall"], rows), ""]
-    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -485,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         models.append(_rounded(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
-        print(f"{name}: {best['config'].label()} thresholds={_thresholds(best)} overrides="
+        print(f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
               f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
               f"CV={best['cv']['all_f1']}", file=sys.stderr)
     OUT.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
