@@ -9,8 +9,9 @@ label and kind, in the order written, positions 2, 5, 8, 11, 14, 17 and 19 of ev
 side, kind by kind, so a pair and its counterpart in the other language usually sit at the same
 position and land in the same split (a translated twin in train would flatter validation).
 
-The ``*_extra.psv`` batches were written later (a second round, for training only): every pair in
-them is ``train``, and they are read after the first batches so earlier ids never change.
+The ``*_extra.psv`` batches (a second round) and ``*_extra2.psv`` (a third) were written later, for
+training only: every pair in them is ``train``, and each round is read after the earlier ones so
+earlier ids never change.
 Their English and Japanese files mirror each other line by line; ``twin`` (the same number in
 both) lets cross-validation keep a pair and its translation in one fold.
 """
@@ -33,11 +34,17 @@ def _norm(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).lower().split())
 
 
+def _round(path: Path) -> int:
+    """0 for the first batches, 1 for ``*_extra``, 2 for ``*_extra2`` (read in that order)."""
+    _, _, tail = path.stem.partition("_extra")
+    return 0 if "_extra" not in path.stem else int(tail or 1)
+
+
 def build() -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for path in sorted(BATCHES.glob("*.psv"), key=lambda p: (p.stem.endswith("_extra"), p.name)):
-        lang, extra = path.stem.split("_")[0], path.stem.endswith("_extra")
+    for path in sorted(BATCHES.glob("*.psv"), key=lambda p: (_round(p), p.name)):
+        lang, extra = path.stem.split("_")[0], _round(path) > 0
         position: Counter[tuple[str, str]] = Counter()
         line_no = 0
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -55,7 +62,7 @@ def build() -> list[dict[str, str]]:
             row = {"lang": lang, "old": old, "new": new, "label": LABELS[label],
                    "difficulty": difficulty, "kind": kind, "why": why, "split": split}
             if extra:
-                row["twin"] = f"x{line_no:03d}"
+                row["twin"] = f"{'xyz'[_round(path) - 1]}{line_no:03d}"
             rows.append(row)
     for i, row in enumerate(rows, 1):
         row["id"] = f"cp-{i:04d}"

@@ -343,6 +343,7 @@ class Settings:
     pg_ann_rows: int = 100_000  # OMOIDE_PG_ANN_ROWS: a persona this large is searched by HNSW
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
+    max_import_bytes: int = 1 << 30  # OMOIDE_MAX_IMPORT_BYTES: a file upload (streamed to disk)
     mcp_max_sessions: int = 256
     mcp_session_idle_minutes: float = 30.0
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
@@ -376,6 +377,7 @@ class Settings:
             "embed_timeout_s": float(_env_int(env, "OMOIDE_EMBED_TIMEOUT", 30)),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
+            "max_import_bytes": _env_int(env, "OMOIDE_MAX_IMPORT_BYTES", 1 << 30),
             "job_lease_s": _env_lease(env),
             "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
             "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),

@@ -184,3 +184,26 @@ def test_lease_setting_is_validated() -> None:
     for bad in ("soon", "0", "-3"):
         with pytest.raises(InvalidInput, match="OMOIDE_JOB_LEASE_SECONDS"):
             Settings.from_env({"OMOIDE_JOB_LEASE_SECONDS": bad})
+
+
+def test_leases_follow_the_clock_every_server_shares(app: Omoide, persona: str,
+                                                    clock: FixedClock, store_kind: str) -> None:
+    """A lease ends at the shared clock's time plus the lease length: PostgreSQL's clock (servers
+    on several machines share it, whatever their own clocks say), or, for SQLite's one-machine
+    file, that machine's."""
+    def shared_now() -> datetime:
+        if store_kind == "postgres":
+            value: datetime = app.store.db.conn().execute(
+                "SELECT clock_timestamp()").fetchone()[0]
+            return value
+        return datetime.now(UTC)
+
+    jobs = type(app.jobs)(app.store.db, lease_s=30)
+    jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
+    before = shared_now()
+    held = jobs.claim(now=clock.now(), worker="a")
+    after = shared_now()
+    assert held is not None
+    until = datetime.fromisoformat(app.store.db.conn().execute(
+        "SELECT lease_until FROM jobs WHERE id = ?", (held.id,)).fetchone()[0])
+    assert before + timedelta(seconds=30) <= until <= after + timedelta(seconds=30)

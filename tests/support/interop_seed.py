@@ -64,6 +64,7 @@ def seed(app: Omoide, persona: str, clock: FixedClock) -> dict[str, Any]:
     app.blocks.write_block(persona, block_name="notes", content="Likes tomatoes.",
                            metadata={"source": "test"})
     app.state.update_user_state(persona, {"name": "Rau", "mood": "calm"})
+    app.state.update_user_state(persona, {"hobby": "gardening"}, source_session="s1")
     clock.advance(hours=2)
     app.state.update_user_state(persona, {"mood": "excited"})
     app.state.update_persona_state(persona, {"emotion": "joy"})

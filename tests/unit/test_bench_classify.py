@@ -88,13 +88,17 @@ def test_a_pair_and_its_translation_share_a_cross_validation_group() -> None:
     def pair(i: str, lang: str, label: str, kind: str, twin: str = "") -> Pair:
         return Pair(i, lang, "a", "b", label, "easy", "train", kind, twin)
 
-    groups = train_classifier.twin_groups([
+    pairs = [
         pair("1", "en", "C", "moved"), pair("2", "en", "C", "moved"),
         pair("3", "ja", "C", "moved"), pair("4", "ja", "C", "moved"),
         pair("5", "en", "E", "name", "x1"), pair("6", "ja", "E", "name", "x1"),
-        pair("7", "en", "E", "name", "x2")])
+        pair("7", "en", "E", "name", "x2")]
+    groups = train_classifier.twin_groups(pairs, ["pairs"] * len(pairs))
     assert groups[0] == groups[2] and groups[1] == groups[3] and groups[0] != groups[1]
     assert groups[4] == groups[5] != groups[6]
+    # A source written per language (no translations) keeps every pair in its own group.
+    apart = train_classifier.twin_groups(pairs[:4], ["holdout1"] * 4)
+    assert len(set(apart)) == 4 and not set(apart) & set(groups)
 
 
 def test_the_embedding_cache_returns_the_same_vectors_from_its_file(tmp_path: Path) -> None:

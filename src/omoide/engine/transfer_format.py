@@ -22,6 +22,8 @@ import numpy as np
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "OPTIONAL_FIELDS",
+    "OPTIONAL_VERSION_FIELDS",
     "RECORD_FIELDS",
     "FormatError",
     "decode_line",
@@ -63,6 +65,11 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
                "last_decay_at", "versions", "sources"),
     "link": ("a", "b", "link_type", "weight", "co_activation_count", "last_activated"),
 }
+# Fields a file may lack (files written before they existed): the value a missing one reads as.
+# Provenance of forgetting: a state row's ``source_session`` (deleting that conversation erases
+# the value) and a version's ``cause`` (the key of the memory whose evolution wrote it).
+OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {"state": {"source_session": None}}
+OPTIONAL_VERSION_FIELDS: dict[str, Any] = {"cause": None}
 _VECTOR_TYPES = {"event", "episode", "memory"}
 
 
@@ -79,6 +86,8 @@ def encode_line(kind: str, record: Mapping[str, Any], *, model_id: str | None = 
     out: dict[str, Any] = {"type": kind}
     for name in RECORD_FIELDS[kind]:
         out[name] = record[name]
+    for name, default in OPTIONAL_FIELDS.get(kind, {}).items():
+        out[name] = record.get(name, default)
     vector = record.get("vector")
     if kind in _VECTOR_TYPES and vector is not None and record.get("vector_model") == model_id:
         out["vector"] = base64.b64encode(bytes(vector)).decode("ascii")
@@ -100,6 +109,8 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     if missing:
         raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",
                            line=number)
+    for name, default in OPTIONAL_FIELDS.get(kind, {}).items():
+        record.setdefault(name, default)
     _check(kind, record, number)
     return kind, record
 
@@ -113,7 +124,7 @@ _FIELD_TYPES: dict[str, dict[str, Any]] = {
     "block": {"block_name": "str", "content": _TEXT, "block_type": "str", "max_tokens": "int",
               "priority": "int", "metadata": "obj", "created_at": "time", "updated_at": "time"},
     "state": {"kind": {"user", "persona"}, "key": "str", "value": _TEXT, "valid_from": "time",
-              "valid_until": _OPT_TIME, "created_at": "time"},
+              "valid_until": _OPT_TIME, "created_at": "time", "source_session": "str?"},
     "session": {"session_id": "str", "started_at": "time", "ended_at": _OPT_TIME,
                 "metadata": "obj", "segmented_upto_seq": "int", "open_reason": "str",
                 "open_surprise": "num", "last_event_at": _OPT_TIME},
@@ -138,7 +149,8 @@ _FIELD_TYPES: dict[str, dict[str, Any]] = {
 }
 _VERSION_TYPES: dict[str, Any] = {
     "version": "int", "change": {"create", "update", "extend", "supersede", "delete"},
-    "changed_by": "str", "changed_at": "time", "before": "obj?", "after": "obj?"}
+    "changed_by": "str", "changed_at": "time", "before": "obj?", "after": "obj?",
+    "cause": "str?"}
 _SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
 
 
@@ -221,6 +233,8 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         problem = _check_fields(version, _VERSION_TYPES, f"versions[{i}].")
         if problem is not None:
             return problem
+        for name, default in OPTIONAL_VERSION_FIELDS.items():
+            version.setdefault(name, default)
     for i, source in enumerate(r["sources"]):
         if not isinstance(source, dict):
             return f"sources[{i}] must be an object"
@@ -254,7 +268,7 @@ def moved_key(persona: str, key: str) -> str:
 
 def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
     """The memory record with every memory key it names passed through ``keys`` (the key, its
-    pointers, a remainder's source, the pointers in its version images)."""
+    pointers, a remainder's source, the pointers in its version images, a version's cause)."""
     if not keys:
         return record
 
@@ -273,6 +287,7 @@ def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, A
     versions = []
     for version in record["versions"]:
         version = dict(version)
+        version["cause"] = k(version.get("cause"))
         for side in ("before", "after"):
             image = version.get(side)
             if isinstance(image, dict):

@@ -124,20 +124,22 @@ def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> N
         assert haru.get("/api/memories/haru").status_code == 200
 
 
+def converse(rin: httpx.Client, server: LiveServer, session_id: str, text: str) -> None:
+    """One conversation of one user turn, ended, its consolidation done."""
+    assert rin.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
+    rin.post(f"/api/sessions/rin/{session_id}/events",
+             json={"events": [{"speaker": "Ken", "content": text}]})
+    rin.post(f"/api/sessions/rin/{session_id}/end")
+    wait_for_jobs(server.omoide, "rin")
+
+
 def test_deleting_a_conversation_erases_the_user_state_it_taught(
         rin: httpx.Client, server: LiveServer, holding: Holding) -> None:
     """State learned from the conversation goes with it; values from other sources stay, and
     each key's history is joined up again as if the conversation had never happened."""
-    def converse(session_id: str, text: str) -> None:
-        assert rin.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
-        rin.post(f"/api/sessions/rin/{session_id}/events",
-                 json={"events": [{"speaker": "Ken", "content": text}]})
-        rin.post(f"/api/sessions/rin/{session_id}/end")
-        wait_for_jobs(server.omoide, "rin")
-
     assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
-    converse("s1", "Hello! My name is Zorvath Quillon, and I collect old maps.")
-    converse("s2", "By the way, my nickname is Biscuit.")
+    converse(rin, server, "s1", "Hello! My name is Zorvath Quillon, and I collect old maps.")
+    converse(rin, server, "s2", "By the way, my nickname is Biscuit.")
     state = rin.get("/api/user-state/rin").json()["state"]
     assert (state["name"], state["nickname"]) == ("Zorvath Quillon", "Biscuit")
     assert holding("Zorvath")
@@ -156,3 +158,42 @@ def test_deleting_a_conversation_erases_the_user_state_it_taught(
     history = rin.get("/api/user-state/rin/history", params={"key": "nickname"}).json()
     assert [(v["value"], v["valid_until"]) for v in history["history"]] == [("Bis", None)]
     assert rin.get("/api/user-state/rin").json()["state"]["name"] == "Ken"
+
+
+def test_deleting_the_only_conversation_that_taught_a_key_erases_the_key(
+        rin: httpx.Client, server: LiveServer) -> None:
+    """Every value of the key came from the conversation: the key goes, with its history."""
+    converse(rin, server, "only", "By the way, my nickname is Biscuit.")
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+
+    assert rin.delete("/api/sessions/rin/only").status_code == 200
+
+    assert "nickname" not in rin.get("/api/user-state/rin").json()["state"]
+    history = rin.get("/api/user-state/rin/history", params={"key": "nickname"}).json()
+    assert history["history"] == []
+
+
+def test_a_value_another_conversation_restated_survives_deleting_the_first(
+        rin: httpx.Client, server: LiveServer) -> None:
+    """Two conversations taught the same nickname: deleting one keeps it (the other still says
+    so), deleting both erases it. A value restated by hand is the hand's. History shows one
+    value throughout."""
+    def history(key: str) -> list[str]:
+        reply = rin.get("/api/user-state/rin/history", params={"key": key}).json()
+        return [v["value"] for v in reply["history"]]
+
+    converse(rin, server, "s1", "By the way, my nickname is Biscuit.")
+    converse(rin, server, "s2", "As I said before, my nickname is Biscuit.")
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+    assert history("nickname") == ["Biscuit"]
+
+    assert rin.delete("/api/sessions/rin/s1").status_code == 200
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+    assert history("nickname") == ["Biscuit"]
+    assert rin.delete("/api/sessions/rin/s2").status_code == 200
+    assert "nickname" not in rin.get("/api/user-state/rin").json()["state"]
+
+    converse(rin, server, "s3", "By the way, my nickname is Biscuit.")
+    assert rin.put("/api/user-state/rin", json={"nickname": "Biscuit"}).status_code == 200
+    assert rin.delete("/api/sessions/rin/s3").status_code == 200
+    assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"

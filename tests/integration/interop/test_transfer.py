@@ -172,3 +172,26 @@ def test_sqlite_export_imports_into_postgresql_unchanged(
     back.auth.create_persona(persona)
     back.transfer.import_lines(persona, lambda: second)
     assert body(list(back.transfer.export(persona, with_vectors=with_vectors))) == body(first)
+
+
+def test_forgetting_provenance_survives_a_move(app: Omoide, persona: str, clock: FixedClock,
+                                               other_store: Callable[..., Omoide]) -> None:
+    """What a conversation taught (state) and what a memory's evolution wrote (versions) keep
+    their source across export and import, so forgetting works the same in the new store."""
+    made = seed(app, persona, clock)
+    lines = list(app.transfer.export(persona, with_vectors=False))
+    records = [json.loads(line) for line in lines]
+    assert "hobby" in {r["key"] for r in records if r["type"] == "state"
+                       and r["source_session"] == "s1"}
+    tokyo = next(r for r in records if r["type"] == "memory" and r["key"] == made["tokyo"])
+    causes = {v["cause"] for v in tokyo["versions"]} - {None}
+    assert len(causes) == 1 and causes == {tokyo["superseded_by"]}
+    fresh = other_store("fresh")
+    fresh.auth.create_persona(persona)
+    fresh.transfer.import_lines(persona, lambda: lines)
+    assert fresh.state.get_current_user_state(persona)["hobby"] == "gardening"
+    for store in (app, fresh):
+        store.forget.delete_session(persona, "s1")
+    after = fresh.state.get_current_user_state(persona)
+    assert "hobby" not in after and after == app.state.get_current_user_state(persona)
+    assert after["mood"] == "excited"  # set by hand, not learned from s1: kept

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
+import httpx
 import pytest
 from click.testing import CliRunner
 from interop_seed import seed
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, serve_in_thread
 
+from omoide.api.http.app import create_app
 from omoide.cli import main
 from omoide.clock import FixedClock
 from omoide.wiring import Omoide
@@ -94,3 +97,44 @@ def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide
         hits = c.get("/api/search/copy", params={"q": "Osaka"}).json()["results"]
         assert any("Osaka" in h["content"] for h in hits)
         assert c.get("/api/export/rin").status_code == 403
+
+
+def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClock) -> None:
+    """An upload has its own limit (OMOIDE_MAX_IMPORT_BYTES) and is streamed to disk, so a file
+    larger than the JSON body limit imports; past the import limit, or not UTF-8, it is refused
+    before anything is written."""
+    app = make_app({"OMOIDE_MAX_BODY_BYTES": "4000", "OMOIDE_MAX_IMPORT_BYTES": "400000"},
+                   clock=clock)
+    app.auth.create_persona("rin")
+    seed(app, "rin", clock)
+    uv, thread, url = serve_in_thread(create_app(app))
+    _, key = app.auth.create_persona("copy")
+    try:
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
+                          timeout=30) as c:
+            exported = b"".join(line.encode() for line in app.transfer.export("rin"))
+            assert 4000 < len(exported) < 400_000
+
+            def chunked(data: bytes) -> Iterator[bytes]:
+                for start in range(0, len(data), 1000):
+                    yield data[start:start + 1000]
+
+            huge = exported * (400_000 // len(exported) + 1)
+            for body in (huge, chunked(huge)):
+                refused = c.post("/api/import/copy", content=body, headers=NDJSON)
+                assert refused.status_code == 413, refused.text
+                assert refused.json()["error"]["code"] == "payload_too_large"
+            broken = c.post("/api/import/copy", headers=NDJSON,
+                            content=exported[:3000] + b"\xff\xfe" + exported[3000:])
+            assert broken.status_code == 422 and "UTF-8" in broken.json()["error"]["message"]
+            assert c.get("/api/memories/copy").json()["memories"] == []
+
+            done = c.post("/api/import/copy", content=chunked(exported), headers=NDJSON)
+            assert done.status_code == 200, done.text
+            assert done.json()["memories"] == exported.count(b'"type": "memory"')
+            # the JSON body limit still holds everywhere else
+            big = c.post("/api/memories/copy", json={"content": "x" * 5000})
+            assert big.status_code == 413
+    finally:
+        uv.should_exit = True
+        thread.join(10)

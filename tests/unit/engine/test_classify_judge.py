@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -79,6 +81,20 @@ def test_a_confident_model_below_the_threshold_does_not_close() -> None:
     assert verdict.relation is not Relation.CONTRADICTORY
 
 
+def test_each_language_is_judged_under_its_own_threshold() -> None:
+    # A model that puts P(CONTRADICTORY) at about 0.8 for every pair: it closes the English
+    # pair (threshold 0.7) and not the Japanese one (0.9); the round trip keeps both.
+    weights = np.zeros((3, len(TEXT_FEATURES)))
+    model = replace(_model(weights, threshold=0.99), bias=np.array([0.0, 0.0, np.log(8.0)]),
+                    language_thresholds=(("en", 0.7), ("ja", 0.9)))
+    model = JudgeModel.from_dict(model.to_dict())
+    en = read_pair("User's locker is number 12.", "User's locker is number 40.")
+    ja = read_pair("ユーザーのロッカーは12番だ", "ユーザーのロッカーは40番だ")
+    assert model.threshold_for(en) == 0.7 and model.threshold_for(ja) == 0.9
+    assert judge(en, None, model).relation is Relation.CONTRADICTORY
+    assert judge(ja, None, model).relation is not Relation.CONTRADICTORY
+
+
 def test_a_same_frame_number_change_is_decided_by_the_rule() -> None:
     text = read_pair("私は犬を2匹飼っています", "私は犬を3匹飼っています")
     verdict = judge(text, None, _model(np.zeros((3, len(TEXT_FEATURES))), threshold=0.99))
@@ -103,6 +119,7 @@ def test_packaged_judges_exist_for_both_bundled_embedders() -> None:
     for model in models.values():
         assert model.uses_embeddings
         assert 0.5 <= model.contradiction_threshold <= 0.99
+        assert {lang for lang, _ in model.language_thresholds} == {"en", "ja"}
 
 
 def test_an_embedder_without_a_judge_gets_the_rules() -> None:

@@ -29,7 +29,7 @@ MEMORY = {
     "stability": 1.0, "last_decay_at": None, "sources": [{"session_id": "s1", "seq": 3}],
     "versions": [{"version": 1, "change": "create", "changed_by": "user",
                   "changed_at": "2026-11-30T09:00:00+00:00", "before": None,
-                  "after": {"superseded_by": None, "content": "x"}}],
+                  "after": {"superseded_by": None, "content": "x"}, "cause": "mem_2"}],
 }
 
 
@@ -85,3 +85,26 @@ def test_moved_keys_are_stable_and_every_pointer_follows() -> None:
         ("mem_a", "mem_b", "mem_z")
     assert moved["versions"][0]["after"] == {"superseded_by": None, "content": "x"}
     assert MEMORY["key"] == "mem_1"  # the input is left as it was
+
+
+def test_files_written_before_provenance_fields_still_read() -> None:
+    """A state row without ``source_session`` and a version without ``cause`` (files of
+    earlier releases) read as "no provenance", and both fields go out on every new line."""
+    old_version = {k: v for k, v in MEMORY["versions"][0].items() if k != "cause"}
+    _, memory = decode_line(json.dumps({"type": "memory", **MEMORY,
+                                        "versions": [old_version]}), 2)
+    assert memory["versions"][0]["cause"] is None
+    state = {"kind": "user", "key": "name", "value": "Rin", "valid_from": MEMORY["created_at"],
+             "valid_until": None, "created_at": MEMORY["created_at"]}
+    _, read = decode_line(json.dumps({"type": "state", **state}), 3)
+    assert read["source_session"] is None
+    written = json.loads(encode_line("state", {**state, "source_session": "s1"}))
+    assert written["source_session"] == "s1"
+    assert json.loads(encode_line("state", state))["source_session"] is None
+    with pytest.raises(FormatError, match="source_session must be str"):
+        decode_line(json.dumps({"type": "state", **state, "source_session": 5}), 4)
+
+
+def test_a_versions_cause_follows_a_moved_key() -> None:
+    moved = remap_memory(MEMORY, {"mem_2": "mem_b"})
+    assert moved["versions"][0]["cause"] == "mem_b"

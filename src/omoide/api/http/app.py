@@ -64,7 +64,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
-    app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes)
+    app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
+                       streamed={"/api/import/": omoide.settings.max_import_bytes})
     _install_middleware(app)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app

@@ -14,6 +14,12 @@ Trigger / why / outcome:
 
 The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
 middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
+
+Uploads (``streamed``: a path prefix and its own, larger limit; the file import) are not
+buffered: the route reads them as a stream, and the guard counts the bytes as they pass. Past the
+limit the rest is drained as above and the route's read raises :class:`PayloadTooLarge`, which
+the app answers with the same 413. Such a route checks JSON itself (:func:`is_json_media`,
+:func:`strict_json`).
 """
 
 from __future__ import annotations
@@ -21,15 +27,18 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
+from omoide.errors import PayloadTooLarge
 from omoide.service.validate import MAX_INT, MIN_INT
 
-__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "strict_json"]
+__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
+           "strict_json"]
 
 MAX_JSON_DEPTH = 32
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -102,9 +111,11 @@ def _check_tree(value: Any, *, has_escapes: bool) -> None:
 class BodyGuard:
     """ASGI middleware: body size limit and strict JSON (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int,
+                 streamed: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.streamed = dict(streamed or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -113,6 +124,13 @@ class BodyGuard:
         problem = _query_problem(scope.get("query_string", b""))
         if problem is not None:
             await _answer(send, 422, "invalid_input", problem)
+            return
+        limit = self._stream_limit(scope)
+        if limit is not None:
+            if _declared_length(scope) > limit:
+                await self._too_large(receive, send, limit=limit)
+                return
+            await self.app(scope, _counted(receive, limit), send)
             return
         if _declared_length(scope) > self.max_body_bytes:
             await self._too_large(receive, send)
@@ -137,17 +155,59 @@ class BodyGuard:
                 return
         await self.app(scope, _replay(body, None, receive), send)
 
-    async def _too_large(self, receive: Receive, send: Send, *, already: bool = True) -> None:
-        drained, more = 0, already
-        while more and drained <= DRAIN_BYTES:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            drained += len(message.get("body", b""))
-            more = message.get("more_body", False)
+    def _stream_limit(self, scope: Scope) -> int | None:
+        if scope.get("method") != "POST":
+            return None
+        path = scope.get("path", "")
+        return next((limit for prefix, limit in self.streamed.items()
+                     if path.startswith(prefix)), None)
+
+    async def _too_large(self, receive: Receive, send: Send, *, already: bool = True,
+                         limit: int | None = None) -> None:
+        more = await _drain(receive) if already else False
         await _answer(send, 413, "payload_too_large",
-                      f"request body is larger than {self.max_body_bytes:,} bytes",
+                      f"request body is larger than {limit or self.max_body_bytes:,} bytes",
                       close=more)
+
+
+async def _drain(receive: Receive) -> bool:
+    """Read and drop the rest of a body (up to :data:`DRAIN_BYTES`); True if some is left."""
+    drained, more = 0, True
+    while more and drained <= DRAIN_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return False
+        drained += len(message.get("body", b""))
+        more = message.get("more_body", False)
+    return more
+
+
+def _counted(receive: Receive, limit: int) -> Receive:
+    """A ``receive`` that raises :class:`PayloadTooLarge` (after draining) once more than
+    ``limit`` body bytes have come through."""
+    seen = 0
+
+    async def counted() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                if message.get("more_body", False):
+                    await _drain(receive)
+                raise PayloadTooLarge(f"request body is larger than {limit:,} bytes")
+        return message
+
+    return counted
+
+
+def is_json_media(content_type: str | None) -> bool:
+    """Whether a body of this content type is read as JSON (FastAPI reads one without a
+    content type as JSON)."""
+    if content_type is None:
+        return True
+    media = content_type.split(";")[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
 
 
 def _declared_length(scope: Scope) -> int:
@@ -162,9 +222,8 @@ def _is_api_json(scope: Scope) -> bool:
         return False
     for name, value in scope.get("headers", ()):
         if name == b"content-type":
-            media = value.split(b";")[0].strip().lower()
-            return media == b"application/json" or media.endswith(b"+json")
-    return True  # FastAPI reads a body without a content type as JSON
+            return is_json_media(value.decode("latin-1"))
+    return is_json_media(None)
 
 
 def _query_problem(query: bytes) -> str | None:

@@ -6,7 +6,8 @@ The public face of the classifier: the types both engines share (:class:`Relatio
 :func:`judge`, :func:`read_pair`), compound-memory splitting, and :func:`find_value_change`, the
 dedup veto. Modules inside the package are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
-``learned → features`` (weights in ``judge.json``), the veto is ``value_change → value_numbers``.
+``learned → features → slots`` (weights in ``judge.json``; the slots read values as the veto
+does), the veto is ``value_change → value_numbers``.
 """
 
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
@@ -24,12 +25,15 @@ from omoide.engine.classify.learned import (
     decide_relation,
     judge,
     pair_vector,
+    rule_decides,
 )
 from omoide.engine.classify.offline import OfflineClassifier, classify_pair
+from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
     "EMBEDDING_FEATURES",
+    "SLOT_FEATURES",
     "TEXT_FEATURES",
     "Candidate",
     "ChangeKind",
@@ -50,5 +54,6 @@ __all__ = [
     "pair_vector",
     "read_pair",
     "remainder",
+    "rule_decides",
     "split_compound",
 ]

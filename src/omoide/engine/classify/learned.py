@@ -6,8 +6,9 @@ embedder (its cosines live on the embedder's own scale), and stored as plain arr
 Inference is one standardisation and one 3×d matrix-vector product.
 
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
-judge says CONTRADICTORY only when its probability reaches ``contradiction_threshold``, a value
-chosen by cross-validation on the training split for CONTRADICTORY precision ≥ 0.95. Below it
+judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
+(``language_thresholds``, else ``contradiction_threshold``), chosen by ``bench/train_classifier.py``
+for CONTRADICTORY precision ≥ 0.95 on pairs of a writer the model was not fitted on. Below it
 the pair is whichever of INDEPENDENT / EXTENDABLE is more likely. The rules decide alone where
 they are sure (``rule_overrides``: rules whose verdicts were right on every training pair where
 they fired, chosen on the training split too). No I/O.
@@ -31,7 +32,7 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector"]
+__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector", "rule_decides"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,13 @@ class JudgeModel:
     rule_overrides: tuple[str, ...] = ()
     blocks: tuple[str, ...] = ()  # VECTOR_BLOCKS read whole, after the named features
     block_dim: int = 0
+    language_thresholds: tuple[tuple[str, float], ...] = ()  # ("en", t), ("ja", t)
+
+    def threshold_for(self, text: PairText) -> float:
+        """The CONTRADICTORY threshold of the pair's language (the pair is Japanese when its
+        ``lang_ja`` text feature is set)."""
+        lang = "ja" if text.features[TEXT_FEATURES.index("lang_ja")] else "en"
+        return dict(self.language_thresholds).get(lang, self.contradiction_threshold)
 
     @property
     def uses_embeddings(self) -> bool:
@@ -78,6 +86,7 @@ class JudgeModel:
             "bias": self.bias.tolist(), "contradiction_threshold": self.contradiction_threshold,
             "rule_overrides": list(self.rule_overrides), "blocks": list(self.blocks),
             "block_dim": self.block_dim,
+            "language_thresholds": dict(self.language_thresholds),
         }
 
     @classmethod
@@ -101,7 +110,9 @@ class JudgeModel:
             bias=np.asarray(data["bias"], dtype=np.float64),
             contradiction_threshold=float(data["contradiction_threshold"]),
             rule_overrides=tuple(data.get("rule_overrides", ())), blocks=blocks,
-            block_dim=int(data.get("block_dim", 0)))
+            block_dim=int(data.get("block_dim", 0)),
+            language_thresholds=tuple((str(k), float(v)) for k, v in
+                                      data.get("language_thresholds", {}).items()))
 
 
 def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, ...],
@@ -121,14 +132,20 @@ def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, 
 
 def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judgement:
     """The verdict for one pair: a sure rule, else the model under the precision threshold."""
-    if text.rule in model.rule_overrides or _only_a_number_changed(text):
+    if rule_decides(text, model.rule_overrides):
         f = text.finding
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
                                             model.block_dim))
-    relation, confidence = decide_relation(probs, model.classes, model.contradiction_threshold)
+    relation, confidence = decide_relation(probs, model.classes, model.threshold_for(text))
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+
+
+def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
+    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided,
+    or only a measured number changed."""
+    return text.rule in overrides or _only_a_number_changed(text)
 
 
 def _only_a_number_changed(text: PairText) -> bool:

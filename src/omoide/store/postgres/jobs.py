@@ -9,15 +9,18 @@ differs:
 - a claim locks the row it takes with ``FOR UPDATE SKIP LOCKED``: two workers never take the
   same job and never wait on each other's claim (SQLite gets this from its single writer);
 - :meth:`PgJobStore.enqueue_unique` holds the persona's write lock across its check and insert,
-  so two servers ticking together queue one job.
+  so two servers ticking together queue one job;
+- lease and periodic times are read from the database's clock (``clock_timestamp()``), the one
+  clock every server shares, so a server whose own clock runs ahead never takes a live lease.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
-from omoide.store.sqlite.jobs import JobStore
+from omoide.store.sqlite.jobs import DEFAULT_LEASE_S, JobStore
 
 __all__ = ["PgJobStore"]
 
@@ -25,8 +28,20 @@ _SELECT = ("SELECT j.*, (SELECT name FROM personas p WHERE p.id = j.persona_id) 
            "FROM jobs j WHERE {where} ORDER BY {order} LIMIT 1 FOR UPDATE OF j SKIP LOCKED")
 
 
+def database_clock(db: Any) -> Callable[[], datetime]:
+    """The database server's time (UTC), read with one statement."""
+    def now() -> datetime:
+        value: datetime = db.conn().execute("SELECT clock_timestamp()").fetchone()[0]
+        return value.astimezone(UTC)
+    return now
+
+
 class PgJobStore(JobStore):
     """:class:`JobStore` on PostgreSQL (see the module docstring for what it changes)."""
+
+    def __init__(self, db: Any, *, lease_s: float = DEFAULT_LEASE_S,
+                 wall: Callable[[], datetime] | None = None) -> None:
+        super().__init__(db, lease_s=lease_s, wall=wall or database_clock(db))
 
     def enqueue_unique(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
                        now: datetime, delay_s: float = 0.0, include_running: bool = True

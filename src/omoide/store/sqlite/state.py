@@ -5,6 +5,12 @@ a change never overwrites; it closes the current row (``valid_until = now``) and
 value (``valid_from = now``) in the same transaction, so each key's history is one unbroken chain.
 A unique partial index keeps at most one current row per (persona, key). Validation of keys and
 values belongs to the service; this module only reads and writes rows of its own persona.
+
+A row remembers the conversation it was learned from (``source_session``; NULL when set by hand)
+so that deleting the conversation erases it. A value restated unchanged by another conversation
+gets a row of its own (the current one is closed where it starts), so deleting either
+conversation keeps the value the other taught; restated by hand, it becomes the hand's. Such
+rows are one value to a reader: :meth:`StateStore.history` joins consecutive equal values.
 """
 
 from __future__ import annotations
@@ -57,10 +63,20 @@ class StateStore:
         return {row["key"]: _entry(row) for row in rows}
 
     def history(self, kind: StateKind, key: str) -> list[StateEntry]:
-        """Every value the key has had, oldest first."""
+        """Every value the key has had, oldest first (a value restated by another source,
+        stored as a row of its own, is one entry)."""
         rows = self.db.conn().execute(SELECT_HISTORY.format(table=_TABLE[kind]),
                                       (self.persona, key))
-        return [_entry(row) for row in rows]
+        out: list[StateEntry] = []
+        for entry in map(_entry, rows):
+            last = out[-1] if out else None
+            if last is not None and last.value == entry.value and \
+                    last.valid_until == entry.valid_from:
+                out[-1] = StateEntry(key=key, value=last.value, valid_from=last.valid_from,
+                                     valid_until=entry.valid_until)
+            else:
+                out.append(entry)
+        return out
 
     def valid_at(self, kind: StateKind, key: str, when: datetime) -> StateEntry | None:
         """The row with valid_from <= when < valid_until (or still current), if any."""
@@ -78,7 +94,7 @@ class StateStore:
         so that deleting the conversation erases them (:func:`erase_session_state`).
         """
         changed: dict[StateKind, list[str]] = {kind: [] for kind in changes}
-        if not any(self._differs(self.db.conn(), kind, values)
+        if not any(self._differs(self.db.conn(), kind, values, source_session)
                    for kind, values in changes.items()):
             return changed
         with self.db.write() as conn:
@@ -89,16 +105,17 @@ class StateStore:
         return changed
 
     def _differs(self, conn: sqlite3.Connection, kind: StateKind,
-                 values: Mapping[str, str]) -> bool:
-        current = {row["key"]: row["value"] for row in
+                 values: Mapping[str, str], source_session: str | None) -> bool:
+        current = {row["key"]: row for row in
                    conn.execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))}
-        return any(current.get(key) != value for key, value in values.items())
+        return any(_writes(current.get(key), value, source_session)
+                   for key, value in values.items())
 
     def _set(self, conn: sqlite3.Connection, kind: StateKind, key: str, value: str,
              now: datetime, source_session: str | None) -> bool:
         table = _TABLE[kind]
         row = conn.execute(SELECT_CURRENT_KEY.format(table=table), (self.persona, key)).fetchone()
-        if row is not None and row["value"] == value:
+        if not _writes(row, value, source_session):
             return False
         start = iso(now)
         if row is not None:
@@ -109,7 +126,16 @@ class StateStore:
             conn.execute(CLOSE_CURRENT.format(table=table), (start, row["id"]))
         conn.execute(INSERT_VALUE.format(table=table),
                      (self.persona, key, value, start, iso(now), source_session))
+        return row is None or row["value"] != value  # a restatement changes no value
+
+
+def _writes(row: Any, value: str, source_session: str | None) -> bool:
+    """Whether setting ``value`` from ``source_session`` writes a row over the current ``row``:
+    a new value does; the same value does only when it moves the value's provenance (restated
+    by another conversation, or by hand over a conversation's)."""
+    if row is None or row["value"] != value:
         return True
+    return row["source_session"] is not None and row["source_session"] != source_session
 
 
 def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
@@ -134,6 +160,8 @@ def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
             rows = conn.execute(f"SELECT id, valid_from, valid_until FROM {table} "
                                 "WHERE persona = ? AND key = ? ORDER BY valid_from, id",
                                 (persona, key)).fetchall()
+            if not rows:  # every value of the key came from this conversation
+                continue
             ends = [nxt[1] for nxt in rows[1:]] + [None]
             # The current row first, so at no moment two rows of the key are current.
             for row, end in sorted(zip(rows, ends, strict=True), key=lambda p: p[1] is None):

@@ -83,7 +83,7 @@ class PersonaDump:
                                        (self.persona,)):
                 yield {"kind": kind, "key": r["key"], "value": r["value"],
                        "valid_from": r["valid_from"], "valid_until": r["valid_until"],
-                       "created_at": r["created_at"]}
+                       "created_at": r["created_at"], "source_session": r["source_session"]}
 
     def sessions(self, *, with_vectors: bool) -> Iterator[tuple[str, dict[str, Any]]]:
         """("session" | "event" | "episode", record), each session followed by its rows."""
@@ -166,7 +166,7 @@ class PersonaDump:
                 "version": r["version"], "change": r["change"], "changed_by": r["changed_by"],
                 "changed_at": r["changed_at"],
                 "before": json.loads(r["before"]) if r["before"] else None,
-                "after": json.loads(r["after"]) if r["after"] else None})
+                "after": json.loads(r["after"]) if r["after"] else None, "cause": r["cause"]})
         return out
 
     def _sources(self, ids: list[int]) -> dict[int, list[dict[str, Any]]]:

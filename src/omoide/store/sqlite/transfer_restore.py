@@ -114,9 +114,9 @@ class PersonaRestore:
             for r in records:
                 table = _STATE_TABLE[r["kind"]]
                 if conn.execute(f"SELECT 1 FROM {table} WHERE persona = ? AND key = ? AND "
-                                "value = ? AND valid_from = ?",
-                                (self.persona, r["key"], r["value"], r["valid_from"])
-                                ).fetchone():
+                                "value = ? AND valid_from = ? AND source_session IS ?",
+                                (self.persona, r["key"], r["value"], r["valid_from"],
+                                 r.get("source_session"))).fetchone():
                     continue
                 valid_until = r["valid_until"]
                 if valid_until is None:
@@ -129,9 +129,10 @@ class PersonaRestore:
                         conn.execute(f"UPDATE {table} SET valid_until = ? WHERE id = ?",
                                      (r["valid_from"], current[0]))
                 conn.execute(f"INSERT INTO {table} (persona, key, value, valid_from, "
-                             "valid_until, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                             "valid_until, created_at, source_session) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
                              (self.persona, r["key"], r["value"], r["valid_from"], valid_until,
-                              r["created_at"]))
+                              r["created_at"], r.get("source_session")))
                 inserted += 1
         return inserted
 
@@ -250,10 +251,11 @@ class PersonaRestore:
                      (memory_id, m["strength"], m["stability"], m["last_decay_at"]))
         conn.executemany(
             "INSERT INTO memory_versions (memory_id, version, change, changed_by, changed_at, "
-            "before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "before, after, cause) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(memory_id, v["version"], v["change"], v["changed_by"], v["changed_at"],
               None if v["before"] is None else _js(v["before"]),
-              None if v["after"] is None else _js(v["after"])) for v in m["versions"]])
+              None if v["after"] is None else _js(v["after"]), v.get("cause"))
+             for v in m["versions"]])
         conn.executemany("INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) "
                          "VALUES (?, ?, ?)", [(memory_id, self.persona_id, t) for t in m["tags"]])
         for source in m["sources"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from omoide.api.http.deps import App, persona_access
+from omoide.api.http.guard import JsonRefused, is_json_media, strict_json
 from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import ImportReply
 from omoide.errors import InvalidInput
@@ -41,6 +43,30 @@ def _read_lines(path: Path) -> Iterator[str]:
         yield from handle
 
 
+async def _spool(request: Request, path: Path) -> None:
+    """Write the body to ``path`` as it arrives (the guard counts it against
+    ``OMOIDE_MAX_IMPORT_BYTES``), checking on the way that it is UTF-8 and not blank."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    size, blank = 0, True
+    with path.open("wb") as out:
+        async for chunk in request.stream():
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                raise InvalidInput(f"the request body is not UTF-8 text (byte {size + exc.start})"
+                                   ) from None
+            blank = blank and not chunk.strip()
+            out.write(chunk)
+            size += len(chunk)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise InvalidInput("the request body is not UTF-8 text (it ends inside a character)"
+                           ) from None
+    if blank:
+        raise InvalidInput("the request body must hold the file to import")
+
+
 _BODY = {"requestBody": {"required": True, "description": (
     "The file: an Omoide export (JSON Lines), a Mem0 memory list, an MCP memory server's "
     "memory.jsonl, or chats (OpenAI messages, ChatGPT or Claude conversations export)."),
@@ -68,21 +94,19 @@ async def import_persona(
                                            description="chat: speaker name of the assistant "
                                                        "(default: the persona)"),
 ) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw.strip():
-        raise InvalidInput("the request body must hold the file to import")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput("the request body is not UTF-8 text") from None
-    if source != "omoide":
-        report = await run_in_threadpool(
-            app.peers.import_text, persona, source, text, user_id=user_id,
-            user_name=user_name, assistant_name=assistant_name)
-        return report.as_dict()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "import.jsonl"
-        path.write_text(text, encoding="utf-8")
-        report = await run_in_threadpool(app.transfer.import_lines, persona,
-                                         lambda: _read_lines(path), merge=merge)
+        await _spool(request, path)
+        if is_json_media(request.headers.get("content-type")):
+            try:  # one JSON document: read as strictly as any JSON body of the API
+                strict_json(path.read_bytes())
+            except JsonRefused as exc:
+                raise InvalidInput(str(exc)) from None
+        if source != "omoide":
+            report = await run_in_threadpool(
+                app.peers.import_text, persona, source, path.read_text(encoding="utf-8"),
+                user_id=user_id, user_name=user_name, assistant_name=assistant_name)
+        else:
+            report = await run_in_threadpool(app.transfer.import_lines, persona,
+                                             lambda: _read_lines(path), merge=merge)
     return report.as_dict()

@@ -1,0 +1,60 @@
+"""The training report of the learned 3-op judge (``bench/train_classifier.py``): markdown.
+
+Kept apart from the training so the script stays one screenful of choices; nothing here fits
+or scores anything.
+"""
+
+from __future__ import annotations
+
+from lib.reports import md_table
+
+
+def thresholds_text(result: dict) -> str:
+    return " / ".join(f"{lang} {t:.2f}" for lang, t in result["threshold"].items())
+
+
+def _fmt(s: dict[str, float], lang: str) -> str:
+    return f"{s[f'{lang}_f1']:.3f} / {s[f'{lang}_cp']:.3f} / {s[f'{lang}_cr']:.3f}"
+
+
+def render(name: str, summary: dict) -> list[str]:
+    best = summary["best"]
+    n = ", ".join(f"{k} {v}" for k, v in summary["n"].items())
+    lines = [f"## {name}", "",
+             f"Chosen: {best['config'].label()}; thresholds {thresholds_text(best)}; "
+             f"rule overrides {list(summary['overrides']) or 'none'} (pairs: {n}).", "",
+             "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on source A only, "
+             "scored on source B (a new writer). *CV*: grouped 5-fold over both sources.", ""]
+    rows = []
+    for source, s in best["cross"].items():
+        other = next(k for k in best["cross"] if k != source)
+        rows += [[f"{other} → {source}", lang, _fmt(s, lang)] for lang in ("all", "en", "ja")]
+    rows += [["CV (both)", lang, _fmt(best["cv"], lang)] for lang in ("all", "en", "ja")]
+    lines += [md_table(["scored", "lang", "macro-F1 / C-precision / C-recall"], rows), "",
+              "Every configuration tried (macro-F1, mean of the two cross-source directions; "
+              "grouped CV; threshold chosen on the cross-source probabilities):", ""]
+    grid = [[r["config"].label() + (" **(chosen)**" if r is best else ""),
+             f"{r['cross_f1']:.3f}",
+             *(f"{s['all_f1']:.3f} / {s['all_cp']:.3f}" for s in r["cross"].values()),
+             f"{r['cv']['all_f1']:.3f} / {r['cv']['all_cp']:.3f}", thresholds_text(r)]
+            for r in summary["grid"]]
+    heads = [f"→ {s} F1 / C-prec" for s in best["cross"]]
+    lines += [md_table(["configuration", "cross F1", *heads, "CV F1 / C-prec", "thresholds"],
+                       grid), "",
+              "CONTRADICTORY precision / recall against the threshold, each source scored by "
+              "the model fitted on the other (rule verdicts count as they say); a language's "
+              "threshold is the lowest from which both directions keep the target:", ""]
+    for source, points in best["curve"].items():
+        other = next(k for k in best["curve"] if k != source)
+        rows = [[f"{row['threshold']:.2f}"
+                 + "".join(f" **({lang})**" for lang, t in best["threshold"].items()
+                           if row["threshold"] == t),
+                 *(f"{row[k]:.3f}" for k in ("all_precision", "all_recall", "en_precision",
+                                             "en_recall", "ja_precision", "ja_recall"))]
+                for row in points
+                if not round(row["threshold"] * 100) % 5 or row["threshold"] in
+                best["threshold"].values()]
+        lines += [f"{other} → {source}:", "",
+                  md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
+                            "JA precision", "JA recall"], rows), ""]
+    return lines
