@@ -318,6 +318,8 @@ def test_keyed_unindex_and_reindex_need_the_persona(keyed_conn: sqlite3.Connecti
         index.unindex(keyed_conn, [7])
     with pytest.raises(ValueError, match="persona key"):
         index.index(keyed_conn, [(1 << 32, "x")], persona_id=1)
+    with pytest.raises(ValueError, match="persona key"):
+        index.index(keyed_conn, [(1, "x")], persona_id=1 << 31)
     index.unindex(keyed_conn, [7], persona_id=1)  # persona 1 has no row 7: nothing happens
     assert ids(index.search(keyed_conn, persona_id=2, query="大阪", limit=10)) == [7]
     index.unindex(keyed_conn, [7], persona_id=2)

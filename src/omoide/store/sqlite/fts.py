@@ -153,6 +153,8 @@ class FtsIndex:
             return list(ids)
         if persona_id is None:
             raise ValueError(f"{self.name}: a persona-keyed index needs the persona id")
+        if not 0 <= persona_id < 1 << 31:
+            raise ValueError(f"{self.name}: persona id {persona_id} does not fit a persona key")
         out = []
         for rowid in ids:
             if not 0 <= rowid < _KEY_SPAN:
