@@ -100,6 +100,9 @@ def test_survivors_hold_the_exact_top(seed: int, n: int, limit: int, duplicates:
     quantized.set(0, rows)
     query = unit_rows(rng, 1)[0]
     kept = set(quantized.survivors(query, n, limit).tolist())
+    in_parts = QuantizedRows(DIM, n, pass_rows=7)  # the integer pass in many calls
+    in_parts.set(0, rows)
+    assert set(in_parts.survivors(query, n, limit).tolist()) == kept
     scores = rows.astype(np.float64) @ query.astype(np.float64)
     cut = np.sort(scores)[::-1][min(limit, n) - 1]
     assert {int(i) for i in np.flatnonzero(scores > cut + 1e-6)} <= kept

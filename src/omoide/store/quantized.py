@@ -32,6 +32,13 @@ _LEVELS = 127.0
 # (~1e-6); far below any score difference that ranks anything.
 _SLACK = 1e-4
 _CHUNK = 2048  # rows quantized at a time (small temporaries)
+# Rows per integer pass call. simsimd holds the GIL while it runs (~4.5 ms for 100k rows here),
+# so the search's keyword thread, whose SQLite statements release the GIL, cannot take it back
+# when a statement returns until the call ends; between calls the interpreter hands it over
+# once the thread has waited one switch interval (1 ms under ``omoide serve``). An explicit
+# yield (``time.sleep(0)``) between calls was slower on the loaded machine (a yield can lose the
+# core), so there is none.
+PASS_ROWS = 16_384
 
 
 class QuantizedRows:
@@ -39,8 +46,9 @@ class QuantizedRows:
 
     Not thread-safe: the owning :class:`~omoide.store.vectors.VectorIndex` holds its lock."""
 
-    def __init__(self, dim: int, capacity: int) -> None:
+    def __init__(self, dim: int, capacity: int, *, pass_rows: int = PASS_ROWS) -> None:
         self.dim = dim
+        self.pass_rows = pass_rows
         self._alloc(capacity, 0)
 
     def _alloc(self, capacity: int, keep: int) -> None:
@@ -86,8 +94,11 @@ class QuantizedRows:
             return np.arange(n) if allowed is None else np.flatnonzero(allowed)
         q_codes, q_scale, q_error, _ = _quantize(np.asarray(query, dtype=np.float32)[None, :])
         approx, bound, lower = self._dots[:n], self._bound[:n], self._lower[:n]
-        simsimd.cdist(q_codes, self.codes[:n], metric="dot", out=approx.reshape(1, n),
-                      out_dtype="float32")  # exact: |sum| ≤ 127² × dim < 2²⁴
+        for begin in range(0, n, self.pass_rows):
+            end = min(n, begin + self.pass_rows)
+            simsimd.cdist(q_codes, self.codes[begin:end], metric="dot",
+                          out=approx[begin:end].reshape(1, end - begin),
+                          out_dtype="float32")  # exact: |sum| ≤ 127² × dim < 2²⁴
         approx *= self.scale[:n]
         approx *= q_scale[0]
         np.multiply(self.error[:n], np.float32(np.linalg.norm(query)), out=bound)
