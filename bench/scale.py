@@ -122,6 +122,12 @@ def database_bytes(app: Omoide) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
+def _root(kind: str, temp: Path, args: argparse.Namespace) -> Path:
+    """Where a SQLite folder goes: ``--sqlite-dir`` (kept; rows already there are reused),
+    else the run's temporary folder."""
+    return args.sqlite_dir if kind == "sqlite" and args.sqlite_dir else temp
+
+
 def _p(values: Sequence[float]) -> dict[str, float]:
     return {"p50_ms": round(percentile(values, 50), 1), "p95_ms": round(percentile(values, 95), 1)}
 
@@ -132,10 +138,13 @@ def _p(values: Sequence[float]) -> dict[str, float]:
 def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str | None,
               repeats: int, pg: argparse.Namespace) -> dict[str, Any]:
     queries = list(SEARCH_QUERIES)
-    with temp_app(kind, embedder, root, f"one_{kind}_{n}", pg_admin, keep=pg.pg_reuse,
-                  ann_rows=pg.pg_ann_rows) as app:
-        pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk_load(
-            app, SyntheticCorpus(embedder.dim), PERSONA, n))
+    with temp_app(kind, embedder, _root(kind, root, pg), f"one_{kind}_{n}", pg_admin,
+                  keep=pg.pg_reuse, ann_rows=pg.pg_ann_rows) as app:
+        if kind == "sqlite" and pg.sqlite_dir and _scale_pg.loaded_rows(app.store, PERSONA) == n:
+            pg_out: dict[str, Any] = {"seconds": None, "load": "reused"}
+        else:
+            pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk_load(
+                app, SyntheticCorpus(embedder.dim), PERSONA, n))
         seconds = pg_out.pop("seconds")
         if kind == "postgres":
             pg_out.update(_scale_pg.vector_side(app, PERSONA, embedder, queries, repeats))
@@ -169,10 +178,14 @@ def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Pat
     queries = list(SEARCH_QUERIES)
     precomputed = PrecomputedQueries(embedder, queries)
     corpus = SyntheticCorpus(embedder.dim)
-    with temp_app(kind, embedder, root, f"many_{kind}_{personas}", pg_admin,
+    with temp_app(kind, embedder, _root(kind, root, pg), f"many_{kind}_{personas}", pg_admin,
                   keep=pg.pg_reuse) as app:
         names = [f"p{i:05d}" for i in range(personas)]
-        seconds = _scale_pg.load_many(app, kind, names, per, corpus, pg)
+        held = app.store.db.conn().execute("SELECT count(*) FROM memories").fetchone()[0]
+        if kind == "sqlite" and pg.sqlite_dir and held == personas * per:
+            seconds = None
+        else:
+            seconds = _scale_pg.load_many(app, kind, names, per, corpus, pg)
         service = SearchService(app.store, precomputed, app.clock, app.settings_service)
         rng = np.random.default_rng(3)
         cold, warm = [], []
@@ -308,8 +321,9 @@ def render(result: dict[str, Any]) -> str:
              f"{result['machine']['started_at']}.", "", f"Command: `{result['command']}`", "",
              "Synthetic corpus (`lib.synthetic.SyntheticCorpus`), vectors inserted directly "
              "(ingest excludes embedding); hybrid search, top 10; embedder for queries: "
-             f"`{result['embedder']}`. Best p95 of the repeats is shown first, median second.",
-             ""]
+             f"`{result['embedder']}`; GIL switch interval "
+             f"{result.get('switch_interval_s', 0.005) * 1000:g} ms. Best p95 of the repeats "
+             "is shown first, median second.", ""]
     one = result.get("one", {})
     if one:
         lines += ["## One persona", ""]
@@ -371,6 +385,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="OMOIDE_PG_ANN_ROWS (default: the store's)")
     parser.add_argument("--pg-reuse", action="store_true",
                         help="keep a PostgreSQL database that already holds the rows")
+    parser.add_argument("--switch-interval", type=float, default=None,
+                        help="the GIL switch interval in seconds for the searches "
+                             "(sys.setswitchinterval; `omoide serve` sets 0.001; default: "
+                             "Python's 0.005)")
+    parser.add_argument("--sqlite-dir", type=Path, default=None,
+                        help="keep the SQLite folders here; one that already holds the rows "
+                             "is reused (its ingest is then not timed)")
     return parser.parse_args(argv)
 
 
@@ -379,7 +400,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     sections = set(args.only or ("one", "many", "servers"))
     stores = [s for s in args.stores.split(",") if s]
     embedder = make_embedder(args.embedder, threads=1)
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval)
     result: dict[str, Any] = {"machine": machine_info(), "embedder": args.embedder,
+                              "switch_interval_s": sys.getswitchinterval(),
                               "command": "python bench/scale.py " + " ".join(argv or sys.argv[1:]),
                               "one": {}, "many": {}, "servers": {}}
     with tempfile.TemporaryDirectory(prefix="omoide-scale-") as tmp:

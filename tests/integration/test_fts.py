@@ -254,3 +254,99 @@ def test_search_on_an_empty_index_returns_nothing(tmp_path: Path) -> None:
 def test_search_works_with_a_row_factory(conn: sqlite3.Connection, short_path: str) -> None:
     conn.row_factory = sqlite3.Row
     assert sorted(search(conn, "大阪 river", short_path=short_path)) == [1, 4]
+
+
+# -- persona-keyed index (the notes' index: FTS rowid = persona_id << 32 | base rowid) -------
+
+KEYED_QUERIES = ["大阪", "猫", "らうらう", "グラフィックデザイン", "Sunday runs", "大阪 猫", "AI",
+                 "TOEIC", "river bakery", "三毛猫 大阪城"]
+
+
+@pytest.fixture
+def keyed_conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    """The same rows under a keyed index (active rows only, as its writers keep it), plus an
+    unkeyed index over the same active rows in tables of another name, to compare with."""
+    conn = sqlite3.connect(tmp_path / "keyed.db")
+    conn.execute("CREATE TABLE memories (id INTEGER PRIMARY KEY, persona_id INTEGER NOT NULL, "
+                 "content TEXT NOT NULL, status TEXT NOT NULL)")
+    conn.executemany("INSERT INTO memories VALUES (?, ?, ?, ?)", ROWS)
+    keyed, plain = keyed_index(), replace(make_index(), name="plain")
+    for index in (keyed, plain):
+        for statement in index.ddl():
+            conn.execute(statement)
+    for persona in (1, 2):
+        active = [(r[0], r[2]) for r in ROWS if r[1] == persona and r[3] == "active"]
+        keyed.index(conn, active, persona_id=persona)
+        plain.index(conn, active)
+    conn.commit()
+    yield conn
+    conn.close()
+
+
+def keyed_index() -> FtsIndex:
+    return replace(make_index(), persona_keyed=True)
+
+
+@pytest.mark.parametrize("query", KEYED_QUERIES)
+@pytest.mark.parametrize("persona", [1, 2])
+def test_keyed_search_equals_the_join_search(
+    keyed_conn: sqlite3.Connection, query: str, persona: int
+) -> None:
+    """Same rows, same scores, same order: the key only replaces the join (the statistics
+    are the whole table's either way)."""
+    plain = replace(make_index(), name="plain")
+    keyed_hits = keyed_index().search(keyed_conn, persona_id=persona, query=query, limit=10)
+    plain_hits = plain.search(keyed_conn, persona_id=persona, query=query, limit=10)
+    assert keyed_hits == plain_hits
+
+
+def test_keyed_search_sees_only_its_persona(keyed_conn: sqlite3.Connection) -> None:
+    index = keyed_index()
+    assert ids(index.search(keyed_conn, persona_id=1, query="大阪", limit=10)) == [1]
+    assert ids(index.search(keyed_conn, persona_id=2, query="大阪", limit=10)) == [7]
+    assert index.search(keyed_conn, persona_id=3, query="大阪", limit=10) == []
+
+
+def test_keyed_rows_are_stored_under_their_persona_key(keyed_conn: sqlite3.Connection) -> None:
+    stored = {r[0] for r in keyed_conn.execute("SELECT rowid FROM memories_fts")}
+    assert stored == {(p << 32) | i for i, p, _, status in ROWS if status == "active"}
+
+
+def test_keyed_unindex_and_reindex_need_the_persona(keyed_conn: sqlite3.Connection) -> None:
+    index = keyed_index()
+    with pytest.raises(ValueError, match="persona id"):
+        index.unindex(keyed_conn, [7])
+    with pytest.raises(ValueError, match="persona key"):
+        index.index(keyed_conn, [(1 << 32, "x")], persona_id=1)
+    with pytest.raises(ValueError, match="persona key"):
+        index.index(keyed_conn, [(1, "x")], persona_id=1 << 31)
+    index.unindex(keyed_conn, [7], persona_id=1)  # persona 1 has no row 7: nothing happens
+    assert ids(index.search(keyed_conn, persona_id=2, query="大阪", limit=10)) == [7]
+    index.unindex(keyed_conn, [7], persona_id=2)
+    assert index.search(keyed_conn, persona_id=2, query="大阪", limit=10) == []
+    index.index(keyed_conn, [(8, "大阪のパン屋")], persona_id=2)
+    assert ids(index.search(keyed_conn, persona_id=2, query="大阪", limit=10)) == [8]
+    assert ids(index.search(keyed_conn, persona_id=2, query="bakery", limit=10)) == []
+
+
+def test_key_by_persona_rewrites_an_unkeyed_index(conn: sqlite3.Connection) -> None:
+    """Migration 14's rewrite: every row moves to its persona key; rows failing the filter
+    (the tombstoned row 6) are left out; searches then equal the join's over active rows."""
+    conn.execute("INSERT INTO memories_fts_tri(rowid, body) VALUES (?, ?)",
+                 (99, "大阪 of a memory that is gone"))  # an orphan row: left out too
+    conn.execute("INSERT INTO memories_fts(rowid, body) VALUES (?, ?)", (99, "gone"))
+    plain = replace(make_index(), name="plain")
+    for statement in plain.ddl():
+        conn.execute(statement)
+    plain.index(conn, [(r[0], r[2]) for r in ROWS if r[3] == "active"])
+    before = {(q, p): plain.search(conn, persona_id=p, query=q, limit=10)
+              for q in KEYED_QUERIES for p in (1, 2)}
+    unfiltered = replace(make_index(), filter_sql="")
+    assert 6 in ids(unfiltered.search(conn, persona_id=1, query="大阪城", limit=10))
+    keyed_index().key_by_persona(conn)
+    stored = {r[0] for r in conn.execute("SELECT rowid FROM memories_fts_tri")}
+    assert stored == {(p << 32) | i for i, p, _, status in ROWS if status == "active"}
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE '%keyed%'"
+                        ).fetchone()[0] == 0
+    for (query, persona), hits in before.items():
+        assert keyed_index().search(conn, persona_id=persona, query=query, limit=10) == hits

@@ -8,6 +8,7 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.errors import Conflict, InvalidInput, NotFound
+from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.wiring import Omoide
 
 
@@ -25,8 +26,9 @@ def test_create_writes_memory_strength_version_fts_and_vector(app: Omoide, perso
                           ("memory_versions", "memory_id")]:
         assert conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} = ?",
                             (memory_id,)).fetchone()[0] == 1
+    [fts_rowid] = MEMORY_FTS.fts_rowids(conn, [memory_id], app.store.get_persona(persona).id)
     assert conn.execute("SELECT COUNT(*) FROM memories_fts WHERE rowid = ?",
-                        (memory_id,)).fetchone()[0] == 1
+                        (fts_rowid,)).fetchone()[0] == 1
     vector_row = conn.execute("SELECT model_id, dim FROM memory_vectors").fetchone()
     assert tuple(vector_row) == (app.embedder.model_id, app.embedder.dim)
     assert memory.tags == ("home",)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import numpy as np
+
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.migrations import MIGRATIONS, applied_migrations
 
@@ -112,3 +114,56 @@ def test_forget_provenance_is_backfilled_only_where_it_is_exact(tmp_path: Path) 
     assert [r[0] for r in causes] == ["mem_a", None, "mem_b"]
     assert conn.execute("SELECT source_session FROM user_state_history").fetchone()[0] is None
     new.close()
+
+
+def test_notes_keyword_index_is_keyed_by_persona_on_upgrade(tmp_path: Path) -> None:
+    """Migration 14: a folder written before it (keyword rows under the memory id) is searched
+    through the persona-keyed index after it: each persona finds its own notes, a tombstoned
+    note's stale row is gone, and a note written after the upgrade is found too."""
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from omoide.model import NewMemory
+    from omoide.store.sqlite.indexes import MEMORY_FTS
+    from omoide.store.sqlite.store import SqliteStore
+
+    path = tmp_path / "v13.db"
+    old = Database(path, upto=13)
+    notes = [(1, "rin", "Rin lives in Osaka", "active"), (2, "ken", "Ken lives in Osaka", "active"),
+             (3, "rin", "Rin had a cat in Osaka", "tombstoned"),
+             (4, "rin", "らうらうは大阪に住んでいる", "active")]
+    with old.write() as conn:
+        for name in ("rin", "ken"):
+            conn.execute("INSERT INTO personas (name, created_at) VALUES (?, '2026-01-01')",
+                         (name,))
+        for memory_id, name, content, status in notes:
+            conn.execute(
+                "INSERT INTO memories (id, key, persona_id, content, importance, status, "
+                "created_at, updated_at) SELECT ?, ?, id, ?, 0.5, ?, '2026-01-01', "
+                "'2026-01-01' FROM personas WHERE name = ?",
+                (memory_id, f"mem_{memory_id}", content, status, name))
+            conn.execute("INSERT INTO memory_strength (memory_id, strength, stability, "
+                         "last_decay_at) VALUES (?, 0.5, 1.0, '2026-01-01')", (memory_id,))
+        # as the code before migration 14 wrote them, the tombstoned row's included
+        replace(MEMORY_FTS, persona_keyed=False).index(
+            conn, [(memory_id, content) for memory_id, _, content, _ in notes])
+    old.close()
+
+    store = SqliteStore(path, model_id="hash", dim=8)
+    conn = store.db.conn()
+    assert 14 in applied_migrations(conn)
+    rin, ken = (store.get_persona(n).id for n in ("rin", "ken"))
+    assert {r[0] for r in conn.execute("SELECT rowid FROM memories_fts")} == {
+        rin << 32 | 1, ken << 32 | 2, rin << 32 | 4}
+    rin_notes = store.memories("rin")
+    assert [h.rowid for h in rin_notes.keyword_search("Osaka", limit=10)] == [1]
+    assert [h.rowid for h in rin_notes.keyword_search("大阪", limit=10)] == [4]
+    assert [h.rowid for h in store.memories("ken").keyword_search("Osaka", limit=10)] == [2]
+    assert rin_notes.keyword_search("cat", limit=10) == []
+    written = rin_notes.insert_many(
+        [NewMemory(content="Rin moved from Osaka to Kobe")], np.ones((1, 8), dtype=np.float32),
+        stabilities=[1.0],
+        now=datetime(2026, 2, 1, tzinfo=UTC))
+    found = rin_notes.keyword_search("Kobe", limit=10)
+    assert [h.rowid for h in found] == [rin_notes.id_of(written[0].key)]
+    store.close()

@@ -122,3 +122,22 @@ def test_insert_many_of_nothing_writes_nothing(app: Omoide, persona: str) -> Non
     assert store.insert_many([], np.zeros((0, app.embedder.dim)), stabilities=[],
                              now=app.clock.now()) == []
     assert count(app, "memories") == 0
+
+
+def test_keyword_search_keeps_to_the_persona_and_to_active_notes(
+        app: Omoide, persona: str) -> None:
+    """The notes' keyword index is keyed by persona on SQLite: another persona's notes with
+    the same words are not found, and a tombstoned note stays out even when its content is
+    changed afterwards."""
+    app.auth.create_persona("other")
+    store, other = bulk(app, persona), bulk(app, "other")
+    tokyo = store.keyword_search("Tokyo", limit=5)
+    [theirs] = other.keyword_search("Tokyo", limit=5)
+    [hit] = tokyo
+    assert hit.rowid != theirs.rowid
+    key = store.by_ids([hit.rowid])[hit.rowid].key
+    store.tombstone(key, now=app.clock.now())
+    store.update(key, {"content": "User lives in Tokyo near the river"}, now=app.clock.now(),
+                 changed_by="user")
+    assert store.keyword_search("Tokyo", limit=5) == []
+    assert store.keyword_search("river", limit=5) == []

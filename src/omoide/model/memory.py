@@ -130,8 +130,30 @@ class Memory:
 
     def closed_at(self, when: datetime) -> bool:
         """A past fact at ``when``: superseded, or its validity window has ended."""
-        return self.superseded_by is not None or (
-            self.valid_until is not None and self.valid_until <= when)
+        return closed_fact(self.superseded_by, self.valid_until, when)
+
+
+def closed_fact(superseded_by: str | None, valid_until: datetime | None, when: datetime) -> bool:
+    """A past fact at ``when``: superseded, or its validity window has ended."""
+    return superseded_by is not None or (valid_until is not None and valid_until <= when)
+
+
+@dataclass(frozen=True)
+class RankFacts:
+    """What ranking a search candidate needs of a memory, before it is read whole: whether it
+    is active, its live strength's inputs, its key (the tie-break) and whether it is closed."""
+
+    key: str
+    status: MemoryStatus
+    importance: float
+    stability: float
+    created_at: datetime
+    last_accessed: datetime | None
+    superseded_by: str | None
+    valid_until: datetime | None
+
+    def closed_at(self, when: datetime) -> bool:
+        return closed_fact(self.superseded_by, self.valid_until, when)
 
 
 VERSIONED_FIELDS = ("content", "kind", "importance", "tags", "emotion_type",

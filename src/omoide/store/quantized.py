@@ -22,6 +22,9 @@ fresh memory costs ~1 ms per MB, more than the arithmetic done in it.
 
 from __future__ import annotations
 
+import ctypes
+import sys
+
 import numpy as np
 import simsimd
 
@@ -32,6 +35,39 @@ _LEVELS = 127.0
 # (~1e-6); far below any score difference that ranks anything.
 _SLACK = 1e-4
 _CHUNK = 2048  # rows quantized at a time (small temporaries)
+# Rows per integer pass call. simsimd holds the GIL while it runs (~4.5 ms for 100k rows here),
+# so the search's keyword thread, whose SQLite statements release the GIL, cannot take it back
+# when a statement returns until the call ends; between calls the interpreter hands it over
+# once the thread has waited one switch interval (1 ms under ``omoide serve``). An explicit
+# yield (``time.sleep(0)``) between calls was slower on the loaded machine (a yield can lose the
+# core), so there is none.
+PASS_ROWS = 16_384
+
+
+def _none_refs_lost() -> int:
+    """References to ``None`` one ``simsimd.cdist(..., out=...)`` call takes away: simsimd
+    6.5.16 returns ``None`` without a new reference when given ``out``, so each call lowers its
+    count by one, and on Python 3.11 (``None`` is not immortal) the process aborts once it
+    reaches zero ("deallocating None"). Measured once here, so a fixed simsimd costs nothing."""
+    codes, out = np.zeros((1, 8), dtype=np.int8), np.zeros((1, 1), dtype=np.float32)
+    calls = 64
+    before = sys.getrefcount(None)
+    for _ in range(calls):
+        simsimd.cdist(codes, codes, metric="dot", out=out, out_dtype="float32")
+    return max(0, round((before - sys.getrefcount(None)) / calls))
+
+
+_NONE_REFS_LOST = _none_refs_lost()
+_incref = ctypes.pythonapi.Py_IncRef
+_incref.argtypes = [ctypes.py_object]
+_incref.restype = None
+
+
+def _dots(query: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
+    """``out[0, i] = query[0] · codes[i]`` (int8, exact), giving back what the call took."""
+    simsimd.cdist(query, codes, metric="dot", out=out, out_dtype="float32")
+    for _ in range(_NONE_REFS_LOST):
+        _incref(None)
 
 
 class QuantizedRows:
@@ -39,8 +75,9 @@ class QuantizedRows:
 
     Not thread-safe: the owning :class:`~omoide.store.vectors.VectorIndex` holds its lock."""
 
-    def __init__(self, dim: int, capacity: int) -> None:
+    def __init__(self, dim: int, capacity: int, *, pass_rows: int = PASS_ROWS) -> None:
         self.dim = dim
+        self.pass_rows = pass_rows
         self._alloc(capacity, 0)
 
     def _alloc(self, capacity: int, keep: int) -> None:
@@ -86,8 +123,10 @@ class QuantizedRows:
             return np.arange(n) if allowed is None else np.flatnonzero(allowed)
         q_codes, q_scale, q_error, _ = _quantize(np.asarray(query, dtype=np.float32)[None, :])
         approx, bound, lower = self._dots[:n], self._bound[:n], self._lower[:n]
-        simsimd.cdist(q_codes, self.codes[:n], metric="dot", out=approx.reshape(1, n),
-                      out_dtype="float32")  # exact: |sum| ≤ 127² × dim < 2²⁴
+        for begin in range(0, n, self.pass_rows):
+            end = min(n, begin + self.pass_rows)
+            # exact: |sum| ≤ 127² × dim < 2²⁴
+            _dots(q_codes, self.codes[begin:end], approx[begin:end].reshape(1, end - begin))
         approx *= self.scale[:n]
         approx *= q_scale[0]
         np.multiply(self.error[:n], np.float32(np.linalg.norm(query)), out=bound)

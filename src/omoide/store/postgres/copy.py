@@ -4,8 +4,9 @@ Both schemas are the same numbered migrations, so every table is copied column f
 (the columns the two share; PostgreSQL's generated search columns are derived again on insert),
 ids included, parents before children, in one transaction on the target: a failure leaves the
 target as it was. Vectors travel as the same float32 bytes; the keyword index rows (FTS5's
-``rowid``/``body``) are copied as stored. Afterwards each identity sequence continues after the
-largest copied id, and jobs that were running (their process is not coming back) are pending.
+``rowid``/``body``) are copied as stored, the notes' under their memory id (SQLite keys them by
+persona). Afterwards each identity sequence continues after the largest copied id, and jobs
+that were running (their process is not coming back) are pending.
 The source is opened read-only and left untouched.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.postgres.db import CrossPersonaDb, PgDatabase
 from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.indexes import MEMORY_FTS
 
 __all__ = ["COPIED_TABLES", "copy_sqlite_to_postgres"]
 
@@ -38,6 +40,14 @@ def _sqlite_columns(src: sqlite3.Connection, table: str) -> list[str]:
     if table.endswith(("_fts", "_fts_tri")):
         return ["rowid", "body"]  # FTS5 tables: the hidden rowid and the one column
     return [r[1] for r in src.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _read(table: str, columns: list[str]) -> str:
+    """The source columns; the SQLite notes' index stores rows under persona-keyed rowids
+    (``store/sqlite/fts.py``), PostgreSQL's under the memory id."""
+    if table in (MEMORY_FTS.words_table, MEMORY_FTS.trigram_table):
+        return ", ".join(MEMORY_FTS.base_rowid_sql() if c == "rowid" else c for c in columns)
+    return ", ".join(columns)
 
 
 def copy_sqlite_to_postgres(db_file: Path, url: str, *,
@@ -67,7 +77,7 @@ def copy_sqlite_to_postgres(db_file: Path, url: str, *,
                 names = ", ".join(columns)
                 insert = (f"INSERT INTO {table} ({names}) VALUES "
                           f"({', '.join('?' * len(columns))})")
-                rows = src.execute(f"SELECT {names} FROM {table}")
+                rows = src.execute(f"SELECT {_read(table, columns)} FROM {table}")
                 copied = 0
                 while batch := rows.fetchmany(_BATCH):
                     conn.executemany(insert, batch)

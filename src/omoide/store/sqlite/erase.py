@@ -99,7 +99,7 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
     _run_in(conn, "DELETE FROM memory_links WHERE b IN ({marks})", ids)
     for table in _MEMORY_CHILDREN:
         _run_in(conn, f"DELETE FROM {table} WHERE memory_id IN ({{marks}})", ids)
-    MEMORY_FTS.unindex(conn, ids)
+    MEMORY_FTS.unindex(conn, ids, persona_id=memories.persona_id)
     _delete_jobs(conn, memories.persona_id, "key", keys)
     _run_in(conn, "DELETE FROM memories WHERE persona_id = ? AND id IN ({marks})", ids,
             memories.persona_id)
@@ -258,7 +258,7 @@ def erase_persona(db: Database, persona_id: int, name: str) -> Erased:
         for table in _MEMORY_CHILDREN:
             _run_in(conn, f"DELETE FROM {table} WHERE memory_id IN ({{marks}})", memory_ids)
         _run_in(conn, "DELETE FROM memory_sources WHERE event_id IN ({marks})", events)
-        MEMORY_FTS.unindex(conn, memory_ids)
+        MEMORY_FTS.unindex(conn, memory_ids, persona_id=persona_id)
         MEMORY_FTS.optimize(conn)
         _erase_episode_tier(conn, events, episodes)
         for table in ("sessions", "memories"):

@@ -19,9 +19,22 @@ go where they can be answered:
 All parts are BM25 over the same rows, so they are summed per row, then divided by the query's
 total idf: a hit's score is its *coverage*, the share of the query's weight it matched, which
 means the same in every query (``engine.fusion``'s ``convex`` method relies on it). Every query
-is restricted to one persona and the index's filter by a JOIN on the base table, with bound
-parameters; user text reaches MATCH only through :func:`quote_fts`. Nothing here commits: the
-caller owns the transaction.
+is restricted to one persona and the index's filter, with bound parameters; user text reaches
+MATCH only through :func:`quote_fts`. Nothing here commits: the caller owns the transaction.
+
+How a query is restricted to one persona depends on the index:
+
+- by default, by a JOIN on the base table (persona column and ``filter_sql``), row by row;
+- a *persona-keyed* index (``persona_keyed``; the notes' index) stores each row under the FTS
+  rowid ``persona_id << 32 | base rowid``, so a persona's rows are one rowid range that FTS5
+  walks itself (it seeks in each term's row list): no join, and BM25 is evaluated only for the
+  persona's rows. Term statistics (row count, document frequencies, average length) stay those
+  of the whole table, so scores are the same as with the join. Such an index holds only rows
+  that pass ``filter_sql``: its writers index only those (the notes' writers index active
+  memories and unindex a memory when it is tombstoned), and a search does not check it again.
+  Base rowids must stay below 2**32. The keying is FTS5's (a SQLite connection): the
+  PostgreSQL adapter writes its twin tables through the same methods, unkeyed
+  (``store/postgres/fts.py``).
 """
 
 from __future__ import annotations
@@ -38,6 +51,9 @@ from omoide.model import KeywordHit
 __all__ = ["DEFAULT_TUNING", "FtsIndex", "FtsTuning", "KeywordHit", "quote_fts"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+# Base rowids per persona in a persona-keyed index: the low 32 bits of the FTS rowid.
+_KEY_SPAN = 1 << 32
 
 # FTS5's own BM25 constants, reused for the short-term side so its scores add up with the rest.
 _K1 = 1.2
@@ -83,6 +99,8 @@ class FtsIndex:
     # be written bare or as ``b.column`` ("status = 'active'").
     filter_sql: str = ""
     tuning: FtsTuning = field(default=DEFAULT_TUNING)
+    # FTS rowid = persona_id << 32 | base rowid (see the module docstring); SQLite only
+    persona_keyed: bool = False
 
     def __post_init__(self) -> None:
         for value in (self.name, self.base_table, self.content_col, self.persona_col):
@@ -98,29 +116,79 @@ class FtsIndex:
         return f"{self.name}_fts_tri"
 
     def ddl(self) -> list[str]:
-        return [
-            f"CREATE VIRTUAL TABLE IF NOT EXISTS {self.words_table} USING fts5("
-            f"body, tokenize = '{self.tuning.word_tokenizer}')",
-            f"CREATE VIRTUAL TABLE IF NOT EXISTS {self.trigram_table} USING fts5("
-            "body, tokenize = 'trigram')",
-        ]
+        return [_create(table, tokenizer) for table, tokenizer in self._tables()]
+
+    def _tables(self) -> list[tuple[str, str]]:
+        return [(self.words_table, self.tuning.word_tokenizer), (self.trigram_table, "trigram")]
+
+    def key_by_persona(self, conn: sqlite3.Connection) -> None:
+        """Rewrite both FTS tables with persona-keyed rowids (migration 14): each row moves to
+        ``persona_id << 32 | rowid``; rows whose base row is gone or fails ``filter_sql`` are
+        left out (no search could return them). Each table is rebuilt under a new name and
+        renamed, which leaves no deleted rows' tokens behind in its segments."""
+        if not self.keyed(conn):
+            raise ValueError(f"{self.name}: not a persona-keyed FTS5 index")
+        extra = f" AND ({self.filter_sql})" if self.filter_sql else ""
+        for table, tokenizer in self._tables():
+            fresh = f"{table}_keyed"
+            conn.execute(_create(fresh, tokenizer))
+            conn.execute(
+                f"INSERT INTO {fresh}(rowid, body) SELECT b.{self.persona_col} << 32 | f.rowid, "
+                f"f.body FROM {table} AS f JOIN {self.base_table} AS b ON b.rowid = f.rowid "
+                f"WHERE f.rowid >= 0 AND f.rowid < {_KEY_SPAN}{extra} ORDER BY 1")
+            conn.execute(f"DROP TABLE {table}")
+            conn.execute(f"ALTER TABLE {fresh} RENAME TO {table}")
 
     # -- writes -------------------------------------------------------------------------------
 
-    def index(self, conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
-        """Insert or replace ``(rowid, text)`` rows in both FTS tables."""
-        prepared = [(rowid, normalise(text)) for rowid, text in rows]
-        if not prepared:
+    def keyed(self, conn: object) -> bool:
+        """Whether rows on ``conn`` are persona-keyed: a keyed index on an FTS5 (SQLite)
+        connection; the PostgreSQL twin tables written through these methods never are."""
+        return self.persona_keyed and isinstance(conn, sqlite3.Connection)
+
+    def fts_rowids(self, conn: object, ids: Iterable[int], persona_id: int | None
+                   ) -> list[int]:
+        """The FTS rowids of base rows ``ids`` of ``persona_id``."""
+        if not self.keyed(conn):
+            return list(ids)
+        if persona_id is None:
+            raise ValueError(f"{self.name}: a persona-keyed index needs the persona id")
+        if not 0 <= persona_id < 1 << 31:
+            raise ValueError(f"{self.name}: persona id {persona_id} does not fit a persona key")
+        out = []
+        for rowid in ids:
+            if not 0 <= rowid < _KEY_SPAN:
+                raise ValueError(f"{self.name}: row id {rowid} does not fit a persona key")
+            out.append(persona_id << 32 | rowid)
+        return out
+
+    def base_rowid_sql(self, column: str = "rowid") -> str:
+        """SQL for the base rowid of an FTS row of this index's FTS5 tables."""
+        return f"({column} & {_KEY_SPAN - 1})" if self.persona_keyed else column
+
+    def index(self, conn: sqlite3.Connection, rows: Iterable[tuple[int, str]], *,
+              persona_id: int | None = None) -> None:
+        """Insert or replace ``(base rowid, text)`` rows of ``persona_id`` in both FTS tables
+        (the persona is needed by a persona-keyed index only)."""
+        given = list(rows)
+        if not given:
             return
-        self.unindex(conn, [rowid for rowid, _ in prepared])
+        keys = self.fts_rowids(conn, [rowid for rowid, _ in given], persona_id)
+        prepared = [(key, normalise(text)) for key, (_, text) in zip(keys, given, strict=True)]
+        self._delete(conn, keys)
         conn.executemany(
             f"INSERT INTO {self.words_table}(rowid, body) VALUES (?, ?)",
             [(rowid, words_body(text)) for rowid, text in prepared],
         )
         conn.executemany(f"INSERT INTO {self.trigram_table}(rowid, body) VALUES (?, ?)", prepared)
 
-    def unindex(self, conn: sqlite3.Connection, ids: Iterable[int]) -> None:
-        params = [(rowid,) for rowid in ids]
+    def unindex(self, conn: sqlite3.Connection, ids: Iterable[int], *,
+                persona_id: int | None = None) -> None:
+        """Remove base rows ``ids`` (of ``persona_id``, for a persona-keyed index)."""
+        self._delete(conn, self.fts_rowids(conn, ids, persona_id))
+
+    def _delete(self, conn: sqlite3.Connection, keys: Sequence[int]) -> None:
+        params = [(key,) for key in keys]
         for table in (self.words_table, self.trigram_table):
             conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", params)
 
@@ -141,19 +209,19 @@ class FtsIndex:
     ) -> list[KeywordHit]:
         """Rows of ``persona_id`` (passing ``filter_sql``) best matching ``query``, best first."""
         terms = query_terms(query)
-        n_rows = self._row_count(conn)
-        if terms.empty or limit <= 0 or n_rows == 0:
+        if terms.empty or limit <= 0:
+            return []
+        n_rows, fts_terms = self._statistics(conn, [
+            *((self.words_table, e) for e in self.word_exprs(terms.words, terms.cjk)),
+            *((self.trigram_table, e) for e in self.trigram_exprs(terms.cjk))])
+        if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
-        fts_terms = [
-            *self._stats(conn, self.words_table, self.word_exprs(terms.words, terms.cjk), n_rows),
-            *self._stats(conn, self.trigram_table, self.trigram_exprs(terms.cjk), n_rows),
-        ]
         kept = _prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
         totals: dict[int, float] = {}
-        for table in (self.words_table, self.trigram_table):
-            match = " OR ".join(t.expr for t in kept if t.table == table)
-            _add(totals, self._fts_side(conn, table, match, persona_id, pool))
+        matches = [(table, " OR ".join(t.expr for t in kept if t.table == table))
+                   for table in (self.words_table, self.trigram_table)]
+        _add(totals, self._fts_sides(conn, [(t, m) for t, m in matches if m], persona_id, pool))
         short_rows, short_idf = self._short_side(
             conn, self.instr_terms(terms.cjk), persona_id, n_rows
         )
@@ -183,38 +251,54 @@ class FtsIndex:
     def instr_terms(self, cjk: Sequence[str]) -> list[str]:
         return [t for t in cjk if len(t) < 3] if self.tuning.short_path == "instr" else []
 
-    def _row_count(self, conn: sqlite3.Connection) -> int:
-        # FTS5's own document count (its BM25 uses the same N); the docsize shadow table
-        # answers count(*) without a scan, unlike the FTS table itself.
-        return conn.execute(f"SELECT count(*) FROM {self.trigram_table}_docsize").fetchone()[0]
+    def _statistics(
+        self, conn: sqlite3.Connection, exprs: Sequence[tuple[str, str]]
+    ) -> tuple[int, list[_Term]]:
+        """The index's row count and each ``(table, expr)`` term's document frequency, in one
+        statement (each statement the keyword thread runs waits for the GIL when it returns).
 
-    def _stats(
-        self, conn: sqlite3.Connection, table: str, exprs: Sequence[str], n_rows: int
-    ) -> list[_Term]:
-        out = []
-        for expr in dict.fromkeys(exprs):
-            df = conn.execute(
-                f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (expr,)
-            ).fetchone()[0]
-            out.append(_Term(table, expr, df, _idf(n_rows, df)))
-        return out
+        The row count is FTS5's own (its BM25 uses the same N); the docsize shadow table
+        answers count(*) without a scan, unlike the FTS table itself."""
+        unique = list(dict.fromkeys(exprs))
+        counts = "".join(f", (SELECT count(*) FROM {table} WHERE {table} MATCH ?)"
+                         for table, _ in unique)
+        row = conn.execute(f"SELECT (SELECT count(*) FROM {self.trigram_table}_docsize){counts}",
+                           [expr for _, expr in unique]).fetchone()
+        n_rows = row[0]
+        return n_rows, [_Term(table, expr, df, _idf(n_rows, df))
+                        for (table, expr), df in zip(unique, row[1:], strict=True)]
 
     def _where_base(self, placeholder: str = "?") -> str:
         extra = f" AND ({self.filter_sql})" if self.filter_sql else ""
         return f"b.{self.persona_col} = {placeholder}{extra}"
 
-    def _fts_side(
-        self, conn: sqlite3.Connection, table: str, match: str, persona_id: int, pool: int
+    def _fts_sides(
+        self, conn: sqlite3.Connection, matches: Sequence[tuple[str, str]], persona_id: int,
+        pool: int
     ) -> list[tuple[int, float]]:
-        if not match:
+        """Each table's best ``pool`` rows of the persona for its MATCH expression, by BM25,
+        the tables' rows one after the other, in one statement.
+
+        Through the join on the base table, or on a persona-keyed index by the persona's rowid
+        range alone: the same rows with the same scores in the same order, since FTS5 visits
+        rows in rowid order either way."""
+        if not matches:
             return []
-        sql = (
-            f"SELECT {table}.rowid, -bm25({table}) AS score FROM {table} "
-            f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
-            f"WHERE {table} MATCH ? AND {self._where_base()} "
-            "ORDER BY score DESC LIMIT ?"
-        )
-        return conn.execute(sql, (match, persona_id, pool)).fetchall()
+        parts, params = [], []
+        low = persona_id << 32
+        for table, match in matches:
+            if self.keyed(conn):
+                parts.append(f"SELECT rowid - ? AS id, -bm25({table}) AS score FROM {table} "
+                             f"WHERE {table} MATCH ? AND rowid BETWEEN ? AND ?")
+                params += [low, match, low, low + _KEY_SPAN - 1, pool]
+            else:
+                parts.append(f"SELECT {table}.rowid AS id, -bm25({table}) AS score FROM {table} "
+                             f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
+                             f"WHERE {table} MATCH ? AND {self._where_base()}")
+                params += [match, persona_id, pool]
+        sql = " UNION ALL ".join(f"SELECT * FROM ({part} ORDER BY score DESC LIMIT ?)"
+                                 for part in parts)
+        return conn.execute(sql, params).fetchall()
 
     def _short_side(
         self, conn: sqlite3.Connection, terms: Sequence[str], persona_id: int, n_rows: int
@@ -253,6 +337,10 @@ class _Term:
     expr: str  # one quoted MATCH term
     df: int  # rows of the whole FTS table that match it
     idf: float
+
+
+def _create(table: str, tokenizer: str) -> str:
+    return f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(body, tokenize = '{tokenizer}')"
 
 
 def _idf(n_rows: int, df: int) -> float:

@@ -6,9 +6,13 @@ from omoide.store.sqlite.fts import FtsIndex
 
 __all__ = ["EPISODE_FTS", "EVENT_FTS", "MEMORY_FTS"]
 
-# Tombstoned memories are unindexed on delete; the filter keeps the rule explicit anyway.
+# Persona-keyed (see store/sqlite/fts.py; migration 14): a search walks only its persona's rows.
+# It holds active memories only: tombstoned ones are unindexed on delete, and a tombstoned
+# memory's content is not indexed again; the filter states the rule (the PostgreSQL twin and
+# the ``instr`` short path apply it).
 MEMORY_FTS = FtsIndex(name="memories", base_table="memories", content_col="content",
-                      persona_col="persona_id", filter_sql="b.status = 'active'")
+                      persona_col="persona_id", filter_sql="b.status = 'active'",
+                      persona_keyed=True)
 EPISODE_FTS = FtsIndex(name="episodes", base_table="episodes", content_col="content",
                        persona_col="persona_id")
 # Turn-level index of the raw log: episode search finds the turns (of closed episodes and of

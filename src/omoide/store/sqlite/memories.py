@@ -22,7 +22,9 @@ from omoide.model import (
     LinkType,
     Memory,
     MemoryStats,
+    MemoryStatus,
     MemoryVersion,
+    RankFacts,
     SearchFilters,
     Source,
     VersionChange,
@@ -133,6 +135,23 @@ class MemoryStore(MemoryWrites):
             (self.persona_id, *ids)).fetchall()
         memories = self._hydrate(rows, with_links=False)
         return {int(r["id"]): m for r, m in zip(rows, memories, strict=True)}
+
+    def rank_facts(self, ids: Sequence[int]) -> dict[int, RankFacts]:
+        """What ranking search candidates needs of each (a few columns, no sources): a
+        search ranks its 50 candidates by these and reads whole only the ones it returns."""
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.conn().execute(
+            "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, "
+            "m.last_accessed, m.superseded_by, m.valid_until FROM memories m "
+            "JOIN memory_strength s ON s.memory_id = m.id "
+            f"WHERE +m.persona_id = ? AND m.id IN ({marks})",  # by primary key, as by_ids
+            (self.persona_id, *ids)).fetchall()
+        return {int(r[0]): RankFacts(
+            key=r[1], status=MemoryStatus(r[2]), importance=r[3], stability=r[4],
+            created_at=dt(r[5]), last_accessed=dt_or_none(r[6]), superseded_by=r[7],
+            valid_until=dt_or_none(r[8])) for r in rows}
 
     def list_recent(self, *, limit: int, offset: int = 0, include_tombstoned: bool = False,
                     only_current: bool = False) -> list[Memory]:

@@ -145,7 +145,7 @@ class MemoryWrites:
         self._write_tags(conn, memory_id, new.tags)
         conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
                                      np.asarray(vector, dtype=np.float32).tobytes()))
-        MEMORY_FTS.index(conn, [(memory_id, new.content)])
+        MEMORY_FTS.index(conn, [(memory_id, new.content)], persona_id=self.persona_id)
         memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
         conn.execute(INSERT_VERSION, (memory_id, memory_id, VersionChange.CREATE, changed_by,
                                       iso(now), None, json.dumps(memory_image(memory),
@@ -196,7 +196,8 @@ class MemoryWrites:
                                               row.tobytes())
                                              for memory_id, row in zip(ids, matrix, strict=True)])
             MEMORY_FTS.index(conn, [(memory_id, new.content)
-                                    for memory_id, new in zip(ids, news, strict=True)])
+                                    for memory_id, new in zip(ids, news, strict=True)],
+                             persona_id=self.persona_id)
             conn.executemany("INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) "
                              "VALUES (?, ?, ?)", [(memory_id, self.persona_id, tag)
                                                   for memory_id, new in zip(ids, news, strict=True)
@@ -227,11 +228,13 @@ class MemoryWrites:
         if unknown:
             raise ValueError(f"not updatable: {sorted(unknown)}")
         with self.db.write() as conn:
-            memory_id = int(self._one(conn, key)["id"])
+            row = self._one(conn, key)
+            memory_id = int(row["id"])
             self._versioned_update(conn, memory_id, changes, now=now, change=VersionChange.UPDATE,
                                    changed_by=changed_by)
-            if "content" in changes:
-                MEMORY_FTS.index(conn, [(memory_id, changes["content"])])
+            if "content" in changes and row["status"] == "active":  # the index holds active rows
+                MEMORY_FTS.index(conn, [(memory_id, changes["content"])],
+                                 persona_id=self.persona_id)
             if vector is not None:
                 conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
                                              np.asarray(vector, dtype=np.float32).tobytes()))
@@ -252,7 +255,7 @@ class MemoryWrites:
                                persona=self.persona, key=key)
             conn.execute("UPDATE memories SET status = 'tombstoned', updated_at = ? "
                          "WHERE id = ? AND persona_id = ?", (iso(now), memory_id, self.persona_id))
-            MEMORY_FTS.unindex(conn, [memory_id])
+            MEMORY_FTS.unindex(conn, [memory_id], persona_id=self.persona_id)
             after = memory_from_row(self._one(conn, key), self.persona)
             conn.execute(INSERT_VERSION, (
                 memory_id, memory_id, VersionChange.DELETE, changed_by, iso(now),

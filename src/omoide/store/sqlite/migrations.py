@@ -378,6 +378,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "dashboard_indexes", _script(_DASHBOARD_INDEXES)),
     Migration(12, "job_leases", _script(_JOB_LEASES)),
     Migration(13, "key_fingerprints", _script(_KEY_FINGERPRINTS)),
+    # The notes' keyword index keyed by persona (store/sqlite/fts.py): a search walks only its
+    # persona's rows instead of joining every matching row of every persona.
+    Migration(14, "persona_keyed_fts", MEMORY_FTS.key_by_persona),
     # PostgreSQL's row-level security (store/postgres/rls.py); one SQLite file has no roles to
     # wall, so here the number is only kept in step.
     Migration(15, "persona_walls", _script("SELECT 1")),

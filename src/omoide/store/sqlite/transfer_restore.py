@@ -267,7 +267,7 @@ class PersonaRestore:
         conn.execute("INSERT INTO memory_vectors (memory_id, model_id, dim, vector) "
                      "VALUES (?, ?, ?, ?)", (memory_id, self.model_id, self.dim, _blob(vector)))
         if m["status"] == "active":
-            MEMORY_FTS.index(conn, [(memory_id, m["content"])])
+            MEMORY_FTS.index(conn, [(memory_id, m["content"])], persona_id=self.persona_id)
         return memory_id
 
     def _source_ref(self, conn: sqlite3.Connection, ref: Any) -> str | None:
