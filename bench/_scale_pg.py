@@ -143,12 +143,13 @@ def _copy_batch(raw: Any, store: Any, owners: list[int], news: Any, vectors: Any
                 for memory_id, row in zip(ids, vectors, strict=True):
                     copy.write_row((memory_id, model_id, dim, row.tobytes()))
             bodies = [normalise(new.content) for new in news]
-            with cur.copy("COPY memories_fts (rowid, body) FROM STDIN") as copy:
-                for memory_id, body in zip(ids, bodies, strict=True):
-                    copy.write_row((memory_id, words_body(body)))
-            with cur.copy("COPY memories_fts_tri (rowid, body) FROM STDIN") as copy:
-                for memory_id, body in zip(ids, bodies, strict=True):
-                    copy.write_row((memory_id, body))
+            # the persona given, so the insert trigger (migration 17) looks nothing up
+            with cur.copy("COPY memories_fts (rowid, persona_id, body) FROM STDIN") as copy:
+                for memory_id, persona_id, body in zip(ids, owners, bodies, strict=True):
+                    copy.write_row((memory_id, persona_id, words_body(body)))
+            with cur.copy("COPY memories_fts_tri (rowid, persona_id, body) FROM STDIN") as copy:
+                for memory_id, persona_id, body in zip(ids, owners, bodies, strict=True):
+                    copy.write_row((memory_id, persona_id, body))
             with cur.copy("COPY memory_versions (memory_id, version, change, changed_by, "
                           "changed_at, before, after) FROM STDIN") as copy:
                 for memory_id, new in zip(ids, news, strict=True):
