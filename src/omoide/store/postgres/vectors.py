@@ -10,8 +10,9 @@ product, so :class:`PgVectorSearch` answers the same questions in SQL instead:
   language centroid (the direction the centred score favours within one group). The
   candidates' vectors come back with them and are scored exactly as the in-memory index
   scores (raw or language-centred cosine), so the result differs from the exact one only
-  where a row was not among the candidates. One round trip (``hnsw.ef_search`` is set in the
-  same pipeline).
+  where a row was not among the candidates. Two graph scans (the centred direction's is
+  split by group afterwards, see :meth:`PgVectorSearch._candidates`), one round trip
+  (``hnsw.ef_search`` is set in the same pipeline).
 - With ``allowed`` (filters) of up to :data:`_EXACT_ALLOWED` rows, the same candidates are
   taken by an exact scan of those rows (the ``ORDER BY`` expression does not match the index);
   with more, from the index with a larger ``ef_search``, filtered afterwards.
