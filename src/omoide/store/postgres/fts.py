@@ -151,10 +151,7 @@ class PgFtsIndex(FtsIndex):
             exact = f"(SELECT count(*) FROM {table} f WHERE {term.condition})"
             capped = (f"(SELECT count(*) FROM (SELECT 1 FROM {table} f WHERE {term.condition} "
                       f"LIMIT {_COUNT_CAP}) AS c)")
-            elements = (f"FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
-                        "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
-                        f"current_schema() AND s.tablename = '{table}' "
-                        f"AND s.attname = '{term.side}'")
+            elements = f"FROM common e WHERE e.side = '{term.side}'"
             if term.prefix is not None:  # the tokens it prefixes: at most their summed rows
                 common = (f"(SELECT round(least(sum(e.freq), 1) * n.n) {elements} "
                           "AND starts_with(e.elem, ?))")
@@ -168,10 +165,20 @@ class PgFtsIndex(FtsIndex):
                            f"ELSE COALESCE({common}, {capped}) END")
             params += [term.param, element, term.param]
         tri = self.trigram_table
-        sql = (f"SELECT n.n, {', '.join(columns)} FROM (SELECT CASE WHEN c.reltuples > "
-               f"{self.estimate_above} THEN c.reltuples::bigint "
-               f"ELSE (SELECT count(*) FROM {tri}) "
-               f"END AS n FROM pg_class c WHERE c.oid = '{tri}'::regclass) AS n")
+        # pg_stats (a view of several catalogues) is read once per statement, both columns
+        # at once, and only past the threshold: planning it once per term cost more than
+        # running the whole statement.
+        sides = " OR ".join(f"(s.tablename = '{tables[side]}' AND s.attname = '{side}')"
+                            for side in dict.fromkeys(t.side for t in terms))
+        sql = (f"WITH n AS (SELECT CASE WHEN c.reltuples > {self.estimate_above} "
+               f"THEN c.reltuples::bigint ELSE (SELECT count(*) FROM {tri}) END AS n "
+               f"FROM pg_class c WHERE c.oid = '{tri}'::regclass), "
+               "common AS MATERIALIZED (SELECT s.attname AS side, e.elem, e.freq "
+               "FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
+               "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
+               f"current_schema() AND ({sides}) "
+               f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
+               f"SELECT n.n, {', '.join(columns)} FROM n")
         row = conn.execute(sql, params).fetchone()
         return int(row[0]), [int(v) for v in row[1:]]
 
