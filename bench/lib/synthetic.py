@@ -138,11 +138,14 @@ class SyntheticCorpus:
     filters work on, so those are realistic.
     """
 
-    def __init__(self, dim: int, *, seed: int = 7, now: datetime = NOW) -> None:
+    def __init__(self, dim: int, *, seed: int = 7, now: datetime = NOW,
+                 noise_seed: int | None = None) -> None:
         self.dim = dim
         self.now = now
         self._rng = np.random.default_rng(seed)
         self._centres = self._rng.standard_normal((256, dim)).astype(np.float32)
+        if noise_seed is not None:  # the same topics, other draws (in-distribution probes)
+            self._rng = np.random.default_rng(noise_seed)
 
     def batch(self, n: int) -> tuple[list[NewMemory], np.ndarray, list[float]]:
         """The next ``n`` memories, their vectors and their initial stabilities."""

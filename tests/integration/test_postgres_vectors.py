@@ -113,6 +113,38 @@ def test_a_persona_past_the_threshold_answers_from_sql_as_the_exact_index(
         _close(sql_store, exact_store)
 
 
+def test_one_scan_split_by_group_returns_what_one_scan_per_group_returns(
+        database: str) -> None:
+    """The index answers a centred direction with one scan, split by script group afterwards:
+    pgvector filters the ``ef`` entries a scan takes from the graph, so a scan restricted to a
+    group returns that group's share of the same entries (checked here against such scans)."""
+    store = _store(database, ann_rows=100)
+    try:
+        store.create_persona("rin", now=NOW)
+        _fill(store, "rin", 400, seed=3)
+        store.ensure_ann_index()
+        search = store.memories("rin").vectors
+        assert isinstance(search, PgVectorSearch)
+        _, directions = _corpus(6, seed=11)
+        for direction in directions:
+            for k, ef in ((20, 40), (40, 40)):
+                want = []
+                with store.db.write() as conn:  # the index, not a sort of 400 rows
+                    raw = conn.raw
+                    raw.execute("SET LOCAL enable_seqscan = off")
+                    raw.execute("SET LOCAL enable_sort = off")
+                    got = search._candidates([(direction, True)], k, ef, None)
+                    for negate in ("NOT ", ""):
+                        want += [int(r[0]) for r in raw.execute(
+                            f"SELECT v.memory_id FROM memory_vectors v JOIN memories m "
+                            f"ON m.id = v.memory_id WHERE v.dim = {DIM} AND "
+                            f"{negate}m.content ~ %s ORDER BY v.vector::vector({DIM}) <=> "
+                            f"%s::vector({DIM}) LIMIT %s", (CJK_CLASS, direction.tobytes(), k))]
+                assert sorted(r[0] for r in got) == sorted(want)
+    finally:
+        _close(store)
+
+
 def test_centring_in_sql_does_not_depend_on_a_stale_row_count(database: str) -> None:
     """Switched to SQL at its first row, the handle's count stays 1 until counted again: the
     centroids must still be those of every row (not shrunk to nothing)."""

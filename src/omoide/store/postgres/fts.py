@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.engine.lang import query_terms
-from omoide.store.postgres.db import translate
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
-__all__ = ["PgFtsIndex"]
+__all__ = ["FTS_PERSONAS", "PgFtsIndex"]
 
 _TF_ONE = (_K1 + 1) / (1 + _K1)
 _ESTIMATE_ABOVE = 50_000  # count rows exactly up to here; above it the planner's estimate
@@ -37,6 +36,38 @@ _COUNT_CAP = 1_000  # past _ESTIMATE_ABOVE, a term that is not common is counted
 _SCORED_CAP = 1_000  # rows scored of a side whose one kept term is over the row budget
 # the lexeme of a one-word query, as pg_stats lists tsvector elements
 _LEXEME = "trim(both '''' from plainto_tsquery('english', ?)::text)"
+
+
+# PostgreSQL only (SQLite's FTS5 tables have no columns to add): each keyword index row carries
+# its base row's persona, filled on insert by a trigger (the writes stay the SQLite adapter's
+# ``rowid``/``body`` inserts) and indexed, so a persona's keyword candidates are found in the
+# index tables alone, without a probe of the base table per matching row (migration 17).
+_FTS_PERSONA_FUNCTION = """
+CREATE FUNCTION omoide_fts_persona() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.persona_id IS NULL THEN
+        EXECUTE format('SELECT persona_id FROM %I WHERE id = $1', TG_ARGV[0])
+            INTO NEW.persona_id USING NEW.rowid;
+    END IF;
+    RETURN NEW;
+END
+$$
+"""
+
+
+def _fts_persona(base: str) -> str:
+    """Migration 17 for the two index tables of ``base`` (whose rows have ``persona_id``)."""
+    return ";".join(f"""
+ALTER TABLE {table} ADD COLUMN persona_id BIGINT;
+UPDATE {table} f SET persona_id = b.persona_id FROM {base} b WHERE b.id = f.rowid;
+CREATE INDEX {table}_persona ON {table}(persona_id);
+CREATE TRIGGER {table}_persona BEFORE INSERT ON {table}
+    FOR EACH ROW EXECUTE FUNCTION omoide_fts_persona('{base}')""" for table in (
+        f"{base}_fts", f"{base}_fts_tri"))
+
+
+FTS_PERSONAS = ";".join([_FTS_PERSONA_FUNCTION, *(
+    _fts_persona(base) for base in ("memories", "episodes", "session_events"))])
 
 
 @dataclass(frozen=True)
@@ -120,10 +151,7 @@ class PgFtsIndex(FtsIndex):
             exact = f"(SELECT count(*) FROM {table} f WHERE {term.condition})"
             capped = (f"(SELECT count(*) FROM (SELECT 1 FROM {table} f WHERE {term.condition} "
                       f"LIMIT {_COUNT_CAP}) AS c)")
-            elements = (f"FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
-                        "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
-                        f"current_schema() AND s.tablename = '{table}' "
-                        f"AND s.attname = '{term.side}'")
+            elements = f"FROM common e WHERE e.side = '{term.side}'"
             if term.prefix is not None:  # the tokens it prefixes: at most their summed rows
                 common = (f"(SELECT round(least(sum(e.freq), 1) * n.n) {elements} "
                           "AND starts_with(e.elem, ?))")
@@ -137,21 +165,32 @@ class PgFtsIndex(FtsIndex):
                            f"ELSE COALESCE({common}, {capped}) END")
             params += [term.param, element, term.param]
         tri = self.trigram_table
-        sql = (f"SELECT n.n, {', '.join(columns)} FROM (SELECT CASE WHEN c.reltuples > "
-               f"{self.estimate_above} THEN c.reltuples::bigint "
-               f"ELSE (SELECT count(*) FROM {tri}) "
-               f"END AS n FROM pg_class c WHERE c.oid = '{tri}'::regclass) AS n")
+        # pg_stats (a view of several catalogues) is read once per statement, both columns
+        # at once, and only past the threshold: planning it once per term cost more than
+        # running the whole statement.
+        sides = " OR ".join(f"(s.tablename = '{tables[side]}' AND s.attname = '{side}')"
+                            for side in dict.fromkeys(t.side for t in terms))
+        sql = (f"WITH n AS (SELECT CASE WHEN c.reltuples > {self.estimate_above} "
+               f"THEN c.reltuples::bigint ELSE (SELECT count(*) FROM {tri}) END AS n "
+               f"FROM pg_class c WHERE c.oid = '{tri}'::regclass), "
+               "common AS MATERIALIZED (SELECT s.attname AS side, e.elem, e.freq "
+               "FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
+               "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
+               f"current_schema() AND ({sides}) "
+               f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
+               f"SELECT n.n, {', '.join(columns)} FROM n")
         row = conn.execute(sql, params).fetchone()
         return int(row[0]), [int(v) for v in row[1:]]
 
     def _sides(self, conn: Any, chosen: dict[str, list[tuple[_Term, _PgTerm]]],
                persona_id: int, pool: int) -> list[tuple[int, float, int]]:
-        """Each side's best ``pool`` rows of the persona, both sides in one statement. When
-        the kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the
-        rarest whatever its size), only the first :data:`_SCORED_CAP` matching rows of the
-        persona are scored: they all hold that one term and score alike. Merge joins are
-        off for the statement: with that ``LIMIT`` the planner would walk both primary keys
-        in order (measured 1 s at 1M rows) rather than probe the persona's rows."""
+        """Each side's best ``pool`` rows of the persona, both sides in one statement, read
+        from the index tables alone: each row carries its persona (migration 17), and the
+        index holds only rows that pass the index's ``filter_sql`` (a tombstoned memory is
+        unindexed; an import indexes only active ones), so no base row is probed. When the
+        kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the rarest
+        whatever its size), only the first :data:`_SCORED_CAP` matching rows of the persona
+        are scored: they all hold that one term and score alike."""
         parts, params = [], []
         for table, side in chosen.items():
             if not side:
@@ -165,41 +204,14 @@ class PgFtsIndex(FtsIndex):
                 cap = f" LIMIT {max(_SCORED_CAP, pool)}"
             parts.append(
                 f"(SELECT f.rowid, {score} AS score, char_length(f.body) AS length FROM "
-                f"(SELECT f.rowid, f.{column}, f.body FROM {table} f JOIN {self.base_table} "
-                f"AS b ON b.id = f.rowid WHERE ({any_hit}) AND {self._where_base()}{cap}) "
+                f"(SELECT f.rowid, f.{column}, f.body FROM {table} f "
+                f"WHERE ({any_hit}) AND f.persona_id = ?{cap}) "
                 "AS f ORDER BY score DESC, length, f.rowid LIMIT ?)")
             params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
         if not parts:
             return []
-        rows = _without_merge_join(conn, " UNION ALL ".join(parts), params)
+        rows = conn.execute(" UNION ALL ".join(parts), params).fetchall()
         return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
-
-
-_PLAN_OFF = ("SELECT set_config('enable_mergejoin', 'off', false), "
-             "set_config('max_parallel_workers_per_gather', '0', false)")
-_PLAN_ON = ("SELECT set_config(name, reset_val, false) FROM pg_settings "
-            "WHERE name IN ('enable_mergejoin', 'max_parallel_workers_per_gather')")
-
-
-def _without_merge_join(conn: Any, sql: str, params: list[Any]) -> list[Any]:
-    """Run one read with merge joins and parallel workers off (a few thousand index probes
-    gain nothing from workers on a busy server): in the caller's transaction (set locally),
-    else on a pooled connection, set and reset around it in one pipeline (one round trip)."""
-    database = getattr(conn, "_db", None)
-    if database is None:  # a PgConnection inside a write
-        conn.raw.execute(_PLAN_OFF.replace("false", "true"))
-        try:
-            return conn.execute(sql, params).fetchall()
-        finally:
-            conn.raw.execute(_PLAN_ON.replace("false", "true"))
-    if database.tracer is not None:
-        database.tracer(sql)
-    with database.pool.connection() as raw:
-        with raw.pipeline():
-            raw.execute(_PLAN_OFF)
-            cur = raw.execute(translate(sql)[0].encode(), params, binary=True)
-            raw.execute(_PLAN_ON)
-        return cur.fetchall()
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:

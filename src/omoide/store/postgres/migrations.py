@@ -6,8 +6,9 @@ blobs are pgvector ``vector`` columns, and each FTS5 index becomes two plain tab
 names and ``rowid``/``body`` columns) whose search columns are generated: ``words`` (an English
 ``tsvector`` of the same body text) and ``grams`` (the body's character trigrams, for Japanese),
 both with GIN indexes. Timestamps stay fixed-width ISO-8601 text, compared as strings exactly
-as in SQLite. Migrations run under an advisory lock, so servers starting together apply each
-one once. Never edit a released migration: add the next one.
+as in SQLite. Number 17 (the keyword index rows' persona, ``fts.py``) exists here only.
+Migrations run under an advisory lock, so servers starting together apply each one once.
+Never edit a released migration: add the next one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import psycopg
 
+from omoide.store.postgres.fts import FTS_PERSONAS
 from omoide.store.postgres.rls import PERSONA_WALLS
 
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations", "prepare"]
@@ -370,6 +372,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "key_fingerprints", _KEY_FINGERPRINTS),
     Migration(15, "persona_walls", PERSONA_WALLS),  # row-level security (rls.py)
     Migration(16, "forget_provenance", _FORGET_PROVENANCE),
+    Migration(17, "fts_personas", FTS_PERSONAS),  # PostgreSQL only (fts.py)
 )
 
 

@@ -25,7 +25,8 @@ subject to row-level security: connect as an ordinary role that owns the tables
 Not walled: the keyword index tables (``*_fts``, ``*_fts_tri``, derived from the rows above),
 whose document frequencies keyword search reads over the whole table, as SQLite's FTS5 does,
 so that scores mean the same on both stores; walling them would make those statistics per
-persona (a ranking change) and put a parent lookup on every index row a term matches.
+persona (a ranking change). Their rows carry their persona (migration 17) so that search can
+keep to one persona inside them; the wall does not use it.
 
 Binding costs no extra round trip in the common case: a pooled connection remembers the scope
 it last set for its session; a read sets it only when it differs and the statement names a

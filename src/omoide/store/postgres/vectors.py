@@ -10,8 +10,9 @@ product, so :class:`PgVectorSearch` answers the same questions in SQL instead:
   language centroid (the direction the centred score favours within one group). The
   candidates' vectors come back with them and are scored exactly as the in-memory index
   scores (raw or language-centred cosine), so the result differs from the exact one only
-  where a row was not among the candidates. One round trip (``hnsw.ef_search`` is set in the
-  same pipeline).
+  where a row was not among the candidates. Two graph scans (the centred direction's is
+  split by group afterwards, see :meth:`PgVectorSearch._candidates`), one round trip
+  (``hnsw.ef_search`` is set in the same pipeline).
 - With ``allowed`` (filters) of up to :data:`_EXACT_ALLOWED` rows, the same candidates are
   taken by an exact scan of those rows (the ``ORDER BY`` expression does not match the index);
   with more, from the index with a larger ``ef_search``, filtered afterwards.
@@ -100,13 +101,12 @@ class PgVectorSearch:
             return []
         query = np.asarray(query, dtype=np.float32)
         mu = self._centroids() if centred_for is not None else None
-        directions: list[tuple[np.ndarray, int | None]] = [(query, None)]
+        directions: list[tuple[np.ndarray, bool]] = [(query, False)]
         if mu is not None and centred_for is not None:
             centred = query - mu[language_of(centred_for)]
             norm = float(np.linalg.norm(centred))
             if norm > 1e-6:  # within one script, q̂·p orders rows nearly as the centred score
-                directions += [((centred / norm).astype(np.float32), lang)
-                               for lang in range(LANGUAGES)]
+                directions.append(((centred / norm).astype(np.float32), True))
         k = max(limit * self.candidates, limit)
         exact = allowed is not None and allowed.size <= _EXACT_ALLOWED
         ef = self.ef_search
@@ -158,31 +158,44 @@ class PgVectorSearch:
 
     # -- SQL -------------------------------------------------------------------------------
 
-    def _candidates(self, directions: Sequence[tuple[np.ndarray, int | None]], k: int,
+    def _candidates(self, directions: Sequence[tuple[np.ndarray, bool]], k: int,
                     ef: int, allowed: np.ndarray | None) -> list[tuple[int, np.ndarray, int]]:
-        """(id, vector, language) of the ``k`` rows nearest each direction (among the rows of
-        its script group, when it names one), deduplicated."""
+        """(id, vector, language) of the ``k`` rows nearest each direction (of each script
+        group, for a direction marked per group), deduplicated, in one statement.
+
+        Through the index, a direction per group is one scan, not one per group: pgvector
+        (0.6, without iterative scans) takes the ``ef`` nearest entries from the graph and
+        filters them afterwards, so a scan restricted to one group returns that group's share
+        of the same ``ef`` entries; one scan kept whole (``LIMIT ef``) and split by group
+        here, the first ``k`` of each, gives the same rows for half the graph walks. Over
+        ``allowed`` rows the order is exact (no index), so each group is its own scan."""
         dim = self.dim
         # The index is on the expression below; without the cast the same order is exact.
         distance = (f"v.vector::vector({dim}) <=> %s::vector({dim})" if allowed is None
                     else "v.vector <=> %s::vector")
         where = (f"v.dim = {dim} AND v.model_id = %s AND m.persona_id = %s "
                  "AND m.status = 'active'")
-        parts, params = [], []
-        for direction, lang in directions:
-            extra = "" if allowed is None else " AND v.memory_id = ANY(%s)"
-            if lang is not None:
-                extra += f" AND {'' if lang else 'NOT '}m.content ~ %s"
-            parts.append(f"(SELECT v.memory_id, v.vector, m.content ~ %s FROM memory_vectors v "
-                         f"JOIN memories m ON m.id = v.memory_id WHERE {where}{extra} "
-                         f"ORDER BY {distance} LIMIT %s)")
-            params += [CJK_CLASS, self.model_id, self.persona_id]
-            if allowed is not None:
-                params.append(allowed.tolist())
-            if lang is not None:
-                params.append(CJK_CLASS)
-            params += [direction.tobytes(), k]
-        sql = " UNION ".join(parts).encode()
+        parts, params, wanted = [], [], []
+        for number, (direction, per_group) in enumerate(directions):
+            groups: list[int | None] = [None]
+            if per_group:
+                groups = [None] if allowed is None else list(range(LANGUAGES))
+            for lang in groups:
+                extra = "" if allowed is None else " AND v.memory_id = ANY(%s)"
+                if lang is not None:
+                    extra += f" AND {'' if lang else 'NOT '}m.content ~ %s"
+                limit = ef if per_group and lang is None else k
+                parts.append(f"(SELECT {number}, v.memory_id, v.vector, m.content ~ %s, "
+                             f"{distance} AS d FROM memory_vectors v JOIN memories m "
+                             f"ON m.id = v.memory_id WHERE {where}{extra} ORDER BY d LIMIT %s)")
+                params += [CJK_CLASS, direction.tobytes(), self.model_id, self.persona_id]
+                if allowed is not None:
+                    params.append(allowed.tolist())
+                if lang is not None:
+                    params.append(CJK_CLASS)
+                params.append(limit)
+            wanted.append(k if per_group else None)
+        sql = " UNION ALL ".join(parts).encode()
         database = getattr(self.db, "db", self.db)  # a PersonaDb's PgDatabase
         current = getattr(database._local, "tx", None)
         if current is not None:  # inside a write: its own rows are seen, its setting local
@@ -195,7 +208,18 @@ class PgVectorSearch:
             rows = cur.fetchall()
         # the script group in SQL: language_of over every candidate's text in Python cost more
         # than the query itself
-        return [(int(i), np.frombuffer(v, dtype=np.float32), int(cjk)) for i, v, cjk in rows]
+        out: dict[int, tuple[int, np.ndarray, int]] = {}
+        taken: dict[tuple[int, int], int] = {}
+        for number, memory_id, vector, cjk, _ in sorted(rows, key=lambda r: (r[0], r[4], r[1])):
+            cap = wanted[number]
+            if cap is not None:  # a direction per group: the first k of each group
+                seen = taken.get((number, int(cjk)), 0)
+                if seen >= cap:
+                    continue
+                taken[(number, int(cjk))] = seen + 1
+            out.setdefault(int(memory_id), (int(memory_id),
+                                              np.frombuffer(vector, dtype=np.float32), int(cjk)))
+        return list(out.values())
 
     # -- centroids -------------------------------------------------------------------------
 
