@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from omoide.store.postgres.rls import NO_PERSONA, bind_session
 from omoide.store.vectors import LANGUAGES, centred_cosines, language_of
 
 __all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
@@ -203,6 +204,8 @@ class PgVectorSearch:
             rows = current.raw.execute(sql, params, binary=True).fetchall()
         else:
             with database.pool.connection() as raw, raw.pipeline():
+                # the persona's rows: a pooled session may still be bound to another persona
+                bind_session(raw, getattr(self.db, "scope", NO_PERSONA))
                 raw.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))
                 cur = raw.execute(sql, params, binary=True)
             rows = cur.fetchall()
