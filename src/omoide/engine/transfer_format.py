@@ -109,9 +109,12 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     if missing:
         raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",
                            line=number)
+    _check(kind, record, number)
     for name, default in OPTIONAL_FIELDS.get(kind, {}).items():
         record.setdefault(name, default)
-    _check(kind, record, number)
+    for version in record.get("versions", []) if kind == "memory" else []:
+        for name, default in OPTIONAL_VERSION_FIELDS.items():
+            version.setdefault(name, default)
     return kind, record
 
 
@@ -233,8 +236,6 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         problem = _check_fields(version, _VERSION_TYPES, f"versions[{i}].")
         if problem is not None:
             return problem
-        for name, default in OPTIONAL_VERSION_FIELDS.items():
-            version.setdefault(name, default)
     for i, source in enumerate(r["sources"]):
         if not isinstance(source, dict):
             return f"sources[{i}] must be an object"

@@ -5,9 +5,10 @@ blend → top-k → recall. Notes first; episodes are added by the episode tier 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -20,7 +21,7 @@ from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
-from omoide.model import Memory, SearchFilters, SearchHit, SearchMode
+from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
@@ -45,6 +46,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
+_Row = TypeVar("_Row", Memory, RankFacts)
 # Whole rows a search may read beyond top_k rather than rank the candidates first, which takes
 # one more statement: a row read whole costs ~60 µs on SQLite (50 of them took 3–4 ms at 100k),
 # a statement ~0.1 ms there and a round trip on PostgreSQL ~0.3–1 ms.
@@ -197,19 +199,13 @@ class SearchService:
                                       if f.status == "active"):
             hits = self._hydrate(memories, ranked, query_vector, request, cfg, now, plan)
             return self._current_first(persona, hits, query_vector, allowed, now)
-        weight = _strength_weight(request, cfg, plan)
-        order = []
-        for item in ranked:
-            fact = facts.get(item.id)
-            if fact is None or fact.status != "active":
-                continue
-            score = item.score
-            if weight:
-                live = current_strength(fact.importance, fact.stability,
-                                        last_accessed=fact.last_accessed,
-                                        created_at=fact.created_at, now=now)
-                score = blend_strength(item.score, live, weight)
-            order.append((score, fact.closed_at(now), fact.key, item.id))
+        def live(fact: RankFacts) -> float:
+            return current_strength(fact.importance, fact.stability,
+                                    last_accessed=fact.last_accessed,
+                                    created_at=fact.created_at, now=now)
+
+        order = [(score, fact.closed_at(now), fact.key, item.id) for item, fact, score in
+                 _active_scored(ranked, facts, _strength_weight(request, cfg, plan), live)]
         order.sort(key=lambda t: (-t[0], t[1], t[2]))  # as _ordered: score, current, key
         chosen = order[: request.top_k]
         found = memories.by_ids([row_id for *_, row_id in chosen])
@@ -230,16 +226,12 @@ class SearchService:
         plan blends strength)."""
         found = memories.by_ids([s.id for s in ranked])
         sims = memories.vectors.similarities(query_vector, found.keys())
-        weight = _strength_weight(request, cfg, plan)
-        hits = []
-        for item in ranked:
-            memory = found.get(item.id)
-            if memory is None or memory.status != "active":
-                continue
-            memory = with_live_strength(memory, now)
-            score = blend_strength(item.score, memory.strength, weight) if weight else item.score
-            hits.append((item.id, _note_hit(memory, score, sims.get(item.id), now)))
-        return _ordered(hits)
+        live = {row_id: with_live_strength(memory, now) for row_id, memory in found.items()
+                if memory.status == "active"}
+        return _ordered([(item.id, _note_hit(memory, score, sims.get(item.id), now))
+                         for item, memory, score in _active_scored(
+                             ranked, live, _strength_weight(request, cfg, plan),
+                             lambda memory: memory.strength)])
 
     def _current_first(self, persona: str, hits: list[tuple[int, SearchHit]],
                        query_vector: np.ndarray, allowed: np.ndarray | None, now: datetime
@@ -316,6 +308,18 @@ class SearchService:
             relevant = sum(1 for n in notes if (n.similarity or 0.0) >= floor)
             return relevant < plan.fallback_notes
         return plan.episodes == EpisodeRule.ALWAYS
+
+
+def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float,
+                   strength: Callable[[_Row], float]) -> Iterator[tuple[Scored, _Row, float]]:
+    """Each candidate whose row is present and active, in ``ranked``'s order, with its fused
+    score blended with the row's live ``strength`` by ``weight`` (unblended at 0)."""
+    for item in ranked:
+        row = rows.get(item.id)
+        if row is None or row.status != "active":
+            continue
+        yield item, row, blend_strength(item.score, strength(row), weight) if weight \
+            else item.score
 
 
 def _strength_weight(request: SearchRequest, cfg: PersonaSettings, plan: SearchPlan) -> float:
