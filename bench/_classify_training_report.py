@@ -17,6 +17,11 @@ def _fmt(s: dict[str, float], lang: str) -> str:
     return f"{s[f'{lang}_f1']:.3f} / {s[f'{lang}_cp']:.3f} / {s[f'{lang}_cr']:.3f}"
 
 
+def _others(sources: dict, source: str) -> str:
+    """The sources a leave-one-source-out model was fitted on ("pairs + holdout1")."""
+    return " + ".join(k for k in sources if k != source)
+
+
 def render(name: str, summary: dict) -> list[str]:
     best = summary["best"]
     n = ", ".join(f"{k} {v}" for k, v in summary["n"].items())
@@ -24,28 +29,29 @@ def render(name: str, summary: dict) -> list[str]:
              f"Chosen: {best['config'].label()}; thresholds {thresholds_text(best)}; "
              f"rule overrides {list(summary['overrides']) or 'none'} (pairs: {n}).", "",
              "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on source A only, "
-             "scored on source B (a new writer). *CV*: grouped 5-fold over both sources.", ""]
+             "scored on source B (a new writer): leave one source out. *CV*: grouped 5-fold over "
+             "all sources.", ""]
     rows = []
     for source, s in best["cross"].items():
-        other = next(k for k in best["cross"] if k != source)
+        other = _others(best["cross"], source)
         rows += [[f"{other} → {source}", lang, _fmt(s, lang)] for lang in ("all", "en", "ja")]
-    rows += [["CV (both)", lang, _fmt(best["cv"], lang)] for lang in ("all", "en", "ja")]
+    rows += [["CV (all)", lang, _fmt(best["cv"], lang)] for lang in ("all", "en", "ja")]
     lines += [md_table(["scored", "lang", "macro-F1 / C-precision / C-recall"], rows), "",
-              "Every configuration tried (macro-F1, mean of the two cross-source directions; "
-              "grouped CV; threshold chosen on the cross-source probabilities):", ""]
+              "Every configuration tried (macro-F1, mean of the left-out sources' scores; "
+              "grouped CV; threshold chosen on the LOSO probabilities):", ""]
     grid = [[r["config"].label() + (" **(chosen)**" if r is best else ""),
              f"{r['cross_f1']:.3f}",
              *(f"{s['all_f1']:.3f} / {s['all_cp']:.3f}" for s in r["cross"].values()),
              f"{r['cv']['all_f1']:.3f} / {r['cv']['all_cp']:.3f}", thresholds_text(r)]
             for r in summary["grid"]]
     heads = [f"→ {s} F1 / C-prec" for s in best["cross"]]
-    lines += [md_table(["configuration", "cross F1", *heads, "CV F1 / C-prec", "thresholds"],
+    lines += [md_table(["configuration", "LOSO F1", *heads, "CV F1 / C-prec", "thresholds"],
                        grid), "",
               "CONTRADICTORY precision / recall against the threshold, each source scored by "
-              "the model fitted on the other (rule verdicts count as they say); a language's "
-              "threshold is the lowest from which both directions keep the target:", ""]
+              "the model fitted on the others (rule verdicts count as they say); a language's "
+              "threshold is the lowest from which every left-out source keeps the target:", ""]
     for source, points in best["curve"].items():
-        other = next(k for k in best["curve"] if k != source)
+        other = _others(best["curve"], source)
         rows = [[f"{row['threshold']:.2f}"
                  + "".join(f" **({lang})**" for lang, t in best["threshold"].items()
                            if row["threshold"] == t),

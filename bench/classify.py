@@ -8,7 +8,7 @@
 
 Scores our labelled pairs (``bench/data/classify_pairs.jsonl``) by split — ``train`` and
 ``validation``, both fitted on since issue 9's third round (the scores that estimate unseen pairs
-are the cross-source ones of ``bench/train_classifier.py``) — and
+are the leave-one-source-out ones of ``bench/train_classifier.py``) — and
 ``shared/bench/classify/dev.jsonl`` as an untouched check. Prints accuracy, macro-F1,
 per-label precision/recall and the 3x3 confusion matrix, overall and by language and
 difficulty (and ``kind`` when the file has it), then writes bench/results/classify_<engine>.md
@@ -283,11 +283,13 @@ def select_sets(pairs: list[Pair], split: str) -> dict[str, list[Pair]]:
 
 def _shown(name: str) -> str:
     """Since issue 9's third round the judge is fitted on every pair of ``classify_pairs``
-    (train and the old validation split) and on the first held-out set, and the report says
-    so: on them it shows the fit, not generalisation. The numbers that estimate a new writer
-    are the cross-source ones in classify_threshold.md, and the untouched dev set here."""
+    (train and the old validation split) and on the first held-out set (since the fourth, on
+    the second too), and the report says so: on them it shows the fit, not generalisation.
+    The numbers that estimate a new writer are the leave-one-source-out ones in
+    classify_threshold.md, and the untouched dev set here."""
     return {"validation": "validation (fitted on)", "train": "train (fitted on)",
-            "holdout": "holdout1 (fitted on)"}.get(name, name)
+            "holdout": "holdout1 (fitted on)",
+            "holdout2": "holdout2 (fitted on)"}.get(name, name)
 
 
 def _set_order(name: str) -> tuple[int, str]:

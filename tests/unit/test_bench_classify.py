@@ -116,3 +116,27 @@ def test_the_bundled_pairs_keep_their_split_and_twins() -> None:
     assert len({p.id for p in pairs}) == len(pairs) >= 800
     assert all(p.split == "train" for p in pairs if p.twin)  # the second batch trains only
     assert sum(p.split == "validation" for p in pairs) == 188  # the first split never moved
+
+
+def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
+    def row(t: float, en: float, ja: float) -> dict[str, float]:
+        return {"threshold": t, "en_precision": en, "ja_precision": ja}
+
+    thresholds = train_classifier.THRESHOLDS
+    good = [row(t, 0.97 if t >= 0.6 else 0.9, 1.0) for t in thresholds]
+    dip = [row(t, 0.97 if t >= 0.6 and abs(t - 0.8) > 1e-9 else 0.9, 0.96) for t in thresholds]
+    chosen = train_classifier.choose_thresholds({"a": good, "b": dip}, 0.95)
+    assert chosen["en"] == 0.81  # 0.80 dips in source b: the lowest safe point is above it
+    assert chosen["ja"] == thresholds[0]
+
+
+def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
+    def result(f1: float, cp: float) -> dict[str, object]:
+        per = {"en_cp": cp, "ja_cp": 0.99}
+        return {"cross": {"a": per, "b": {"en_cp": 0.99, "ja_cp": 0.99}}, "cross_f1": f1}
+
+    safe, risky = result(0.80, 0.96), result(0.85, 0.93)
+    assert train_classifier.keeps_precision(safe, 0.95)
+    assert not train_classifier.keeps_precision(risky, 0.95)
+    assert train_classifier.pick_best([risky, safe], 0.95) is safe
+    assert train_classifier.pick_best([safe, result(0.82, 0.97)], 0.95)["cross_f1"] == 0.82

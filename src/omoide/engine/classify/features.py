@@ -4,7 +4,8 @@ Two kinds of numbers describe a pair. The text features come from the offline ru
 rule decided and how sure it was, how much of the old memory the new one repeats, what it
 drops and adds, negation on either side, the change / stop / plan cues, whose fact each one
 is, changed quantities, past occasions and the language, and the typed slot comparison of
-:mod:`slots` (numbers, times, quantities, names, people: same / different / added / removed).
+:mod:`slots` (numbers, times, quantities, names, people: same / different / added / removed)
+and the head-versus-rest and negation-scope comparison of :mod:`scope`.
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -26,6 +27,7 @@ from omoide.engine.classify.base import Relation
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
@@ -68,6 +70,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *(f"rule_{name}" for name in SIGNAL_NAMES),
     *(f"rule_says_{r.value.lower()}" for r in Relation),
     *SLOT_FEATURES,
+    *SCOPE_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -118,6 +121,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += [float(rule == name) for name in SIGNAL_NAMES]
     values += [float(finding.relation is r) for r in Relation]
     values += slot_features(old, new, old_s.quantities, new_s.quantities)
+    values += scope_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part)
 
