@@ -140,3 +140,15 @@ def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() 
     assert not train_classifier.keeps_precision(risky, 0.95)
     assert train_classifier.pick_best([risky, safe], 0.95) is safe
     assert train_classifier.pick_best([safe, result(0.82, 0.97)], 0.95)["cross_f1"] == 0.82
+
+
+def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
+    def row(t: float, en: float) -> dict[str, float]:
+        return {"threshold": t, "en_precision": en, "ja_precision": 1.0}
+
+    thresholds = train_classifier.THRESHOLDS
+    gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]
+    cliff = [row(t, 0.96 if t >= 0.7 else 0.6) for t in thresholds]
+    assert train_classifier.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
+    raised = train_classifier.choose_thresholds({"a": gentle, "b": cliff}, 0.95)["en"]
+    assert raised == round(0.7 + 0.01 * train_classifier.MARGIN, 2)

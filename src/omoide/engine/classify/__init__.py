@@ -6,8 +6,8 @@ The public face of the classifier: the types both engines share (:class:`Relatio
 :func:`judge`, :func:`read_pair`), compound-memory splitting, and :func:`find_value_change`, the
 dedup veto. Modules inside the package are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
-``learned → features → slots, scope`` (weights in ``judge.json``; the slots read values as the veto
-does), the veto is ``value_change → value_numbers``.
+``learned → features → slots, scope, subject`` (weights in ``judge.json``; the slots read
+values as the veto does), the veto is ``value_change → value_numbers``.
 """
 
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
@@ -30,12 +30,14 @@ from omoide.engine.classify.learned import (
 from omoide.engine.classify.offline import OfflineClassifier, classify_pair
 from omoide.engine.classify.scope import SCOPE_FEATURES
 from omoide.engine.classify.slots import SLOT_FEATURES
+from omoide.engine.classify.subject import SUBJECT_FEATURES
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
     "EMBEDDING_FEATURES",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",
+    "SUBJECT_FEATURES",
     "TEXT_FEATURES",
     "Candidate",
     "ChangeKind",

@@ -24,6 +24,7 @@ from omoide.engine.classify.signals import (
     lost_units,
     sibling_swap,
 )
+from omoide.engine.classify.subject import cue_about_old
 from omoide.engine.classify.text import Sentence, cue
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
@@ -55,8 +56,8 @@ def stopped(old: Sentence, new: Sentence) -> Finding | None:
     if not cue(lex.STOPPED, new) or cue(lex.ENDED, old) or cue(lex.STOPPED, old):
         return None
     shared = anchors(old, new)
-    if not shared or sibling_swap(old, new):
-        return None
+    if not shared or sibling_swap(old, new) or not cue_about_old(lex.STOPPED[new.lang], old, new):
+        return None  # the end cue must be about the old memory's fact, not a reason or person
     return Finding(Relation.CONTRADICTORY, 0.9, f"ended or cancelled: {', '.join(shared[:3])}")
 
 
@@ -191,11 +192,14 @@ def completed(old: Sentence, new: Sentence) -> Finding | None:
 
 def switched(old: Sentence, new: Sentence) -> Finding | None:
     """A change of job or of owned thing (転職, 乗り換えた, switched to) where the old memory
-    named a job or thing the new one no longer mentions."""
+    named a job or thing the new one no longer mentions, and the cue's clause does not name
+    the old one's (joined "the nursery where she works now" is its history, not a switch)."""
     for name, domain in lex.DOMAINS.items():
         cue_re, topic_re = domain[f"cue_{old.lang}"], domain[f"topic_{old.lang}"]
         if not re.search(cue_re, new.text) or re.search(cue_re, old.text):
             continue
+        if cue_about_old(domain[f"cue_{new.lang}"], old, new):
+            continue  # joined or took up the very thing the old memory names: no switch
         if re.search(topic_re, old.text) and lost_units(old, new):
             return Finding(Relation.CONTRADICTORY, 0.8, f"switched {name}")
     return None

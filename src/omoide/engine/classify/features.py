@@ -29,6 +29,7 @@ from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.quantity import changed_units
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
+from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
@@ -71,6 +72,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *(f"rule_says_{r.value.lower()}" for r in Relation),
     *SLOT_FEATURES,
     *SCOPE_FEATURES,
+    *SUBJECT_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -122,6 +124,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += [float(finding.relation is r) for r in Relation]
     values += slot_features(old, new, old_s.quantities, new_s.quantities)
     values += scope_features(old_s, new_s)
+    values += subject_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part)
 

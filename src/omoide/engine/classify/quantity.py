@@ -197,7 +197,8 @@ _JA_KANJI_NUMBER = re.compile(
 _JA_COUNT = re.compile(
     rf"(?P<pre>週に?|月に?|年に?|1日に?|一日に?)?(?P<school>小学|中学|高校|大学)?"
     rf"(?P<num>\d+(?:\.\d+)?)(?P<man>万(?:\d+千)?|千)?(?P<counter>{_JA_COUNTERS})"
-    r"(?P<post>以上|以下|未満|ほど|くらい|ぐらい|前後|近く|弱|強|余り|あまり)?"
+    r"(?P<post>以上|以下|以内|未満|ほど|くらい|ぐらい|前後|近く|弱|強|余り|あまり"
+    r"|を?超え|超|を?上回|を?下回|に満たな)?"
     r"(?P<after>前|後|ぶり|ほど前)?"
 )
 _JA_FREQ_WORD = re.compile(r"毎日|毎朝|毎晩|毎夜|毎週|毎月|毎年|平日|週末|隔週")
@@ -207,9 +208,14 @@ _JA_FREQ_VALUE = {
 }
 _JA_PER_WEEK = {"週": 1.0, "月": 12 / 52, "年": 1 / 52, "1日": 7.0, "一日": 7.0}
 _JA_BOUND = {
-    "以上": Bound.AT_LEAST, "以下": Bound.AT_MOST, "未満": Bound.AT_MOST, "ほど": Bound.ABOUT,
+    "以上": Bound.AT_LEAST, "以下": Bound.AT_MOST, "以内": Bound.AT_MOST, "未満": Bound.AT_MOST,
+    "ほど": Bound.ABOUT,
     "くらい": Bound.ABOUT, "ぐらい": Bound.ABOUT, "前後": Bound.ABOUT, "近く": Bound.ABOUT,
     "弱": Bound.ABOUT, "強": Bound.ABOUT, "余り": Bound.AT_LEAST, "あまり": Bound.AT_LEAST,
+    # verbs of a bound after the amount: 三万円を超える, 5万円超, 平均を上回る, 千円に満たない
+    "を超え": Bound.AT_LEAST, "超え": Bound.AT_LEAST, "超": Bound.AT_LEAST,
+    "を上回": Bound.AT_LEAST, "上回": Bound.AT_LEAST, "を下回": Bound.AT_MOST,
+    "下回": Bound.AT_MOST, "に満たな": Bound.AT_MOST,
 }
 
 

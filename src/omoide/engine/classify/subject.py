@@ -1,0 +1,135 @@
+"""Whose fact, and what a change cue is about: subject chains and cue clauses (pure).
+
+Two questions a false CONTRADICTORY often gets wrong on a new writer's text:
+
+* **Are the two memories about the same subject?** "Hayashi's wife is a nurse" and "Hayashi's
+  former boss became a bank director" share a person and a predicate shape but talk about two
+  people. The *subject chain* of a memory is its leading possessor chain (English: a name or
+  noun with its ``'s`` links, "grace's husband"; Japanese: the words before the first topic or
+  subject particle, split at の, honorifics dropped: 林さんの妻は → 林 / 妻). Two features for the
+  judge: the chains are the same, or they are known on both sides and differ (another person
+  at the root, or another person under the same root). A chain that only extends the other
+  ("Misaki" / "Misaki's fee") is neither: it may be the same person's attribute.
+* **Is an end or change cue about the old memory's fact?** "takes the bus because his licence
+  isn't valid anymore" holds an end cue about the licence, not about the bus. A cue counts only
+  when the clause around it (English: between commas and subordinators; Japanese: between
+  commas and clause-joining particles, and for a cue that modifies the noun after it, 亡くなった夫,
+  that noun) holds one of the old memory's topic units other than its subject.
+
+No I/O; deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.signals import anchors
+from omoide.engine.classify.text import Sentence
+
+__all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "subject_chain",
+           "subject_features"]
+
+SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs")
+
+_EN_DETERMINERS = frozenset({"the", "my", "his", "her", "their", "our", "a", "an", "your"})
+_EN_PRONOUNS = frozenset({"he", "she", "they", "it", "i", "we", "you", "this", "that", "there"})
+_EN_MODIFIERS = r"(?:former|ex|late|old|new|younger|older|elder|little|big|best)\s+"
+_EN_CHAIN = re.compile(
+    rf"^((?:[a-z]+\s+)?[a-z]+)((?:['’]s\s+(?:{_EN_MODIFIERS})?[a-z]+)*)")
+# Commas are no clause break: an apposition ("Luna, the user's cat, died") keeps its subject.
+_EN_CLAUSE_BREAK = re.compile(
+    r"[;:()]|\s(?:because|since|when|while|after|before|until|although|though|but|and"
+    r"|who|whose|which|where|if)\s"
+)
+_JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が)")
+_JA_HONORIFIC = re.compile(r"さん|ちゃん|くん|君|様|氏")
+# A Japanese comma often follows a time word inside one clause (先月、亡くなった): no break.
+_JA_CLAUSE_BREAK = re.compile(r"[。()（）]|ので|のに|けど|けれど|ため(?:に)?|から、|て、")
+_JA_NOUN_AFTER = re.compile(r"[\u3400-\u9fff々\u30a0-\u30ff]{1,6}")
+_JA_INFLECTION = re.compile(r"[ったるいてでしま]*")
+
+
+def subject_chain(sentence: Sentence) -> tuple[str, ...]:
+    """The memory's leading possessor chain, root first; empty when unknown (a pronoun, the
+    user, or no recognisable subject)."""
+    text = sentence.text.strip()
+    if sentence.lang == "ja":
+        m = _JA_TOPIC.match(text)
+        if m is None or re.search(r"[をにで、]", m.group(1)):
+            return ()
+        parts = [_JA_HONORIFIC.sub("", p).strip() for p in m.group(1).split("の")]
+        parts = [p for p in parts if p]
+        return () if not parts or parts[0] in ("ユーザー", "私", "わたし", "僕") else tuple(parts)
+    m = _EN_CHAIN.match(text)
+    if m is None:
+        return ()
+    root = m.group(1).split()
+    if len(root) == 2 and root[0] not in _EN_DETERMINERS:
+        root = root[:1]  # "tiago wants": the name alone
+    if root[-1] in _EN_PRONOUNS or (root[-1] == "user" and len(root) == 1):
+        return ()
+    links = [w for w in re.split(r"['’]s\s+", m.group(2)) if w.strip()]
+    return (en_lemma(root[-1]), *(en_lemma(w.split()[-1]) for w in links))
+
+
+def subject_features(old: Sentence, new: Sentence) -> list[float]:
+    """The SUBJECT_FEATURES row: [same chain, chains known on both sides and different]."""
+    a, b = subject_chain(old), subject_chain(new)
+    if not a or not b:
+        return [0.0, 0.0]
+    if a == b:
+        return [1.0, 0.0]
+    short = min(len(a), len(b))
+    differs = a[0] != b[0] or (short >= 2 and a[short - 1] != b[short - 1])
+    return [0.0, float(differs)]
+
+
+def _person(sentence: Sentence) -> str:
+    """The old memory's subject when it is a person named bare (English: a leading word with
+    no determiner, "kwame takes"; Japanese: a name with an honorific, 吉田さんは), else ""."""
+    chain = subject_chain(sentence)
+    if not chain:
+        return ""
+    if sentence.lang == "ja":
+        return chain[0] if re.match(rf"{re.escape(chain[0])}(?:{_JA_HONORIFIC.pattern})",
+                                    sentence.text) else ""
+    return "" if sentence.text.split()[0] in _EN_DETERMINERS else chain[0]
+
+
+def cue_clauses(pattern: str, sentence: Sentence) -> list[str]:
+    """For each match of ``pattern`` in the sentence, the text the cue is about: the clause
+    around it, or (Japanese) the noun a cue modifies when a noun follows it directly."""
+    text, out = sentence.text, []
+    breaks = _JA_CLAUSE_BREAK if sentence.lang == "ja" else _EN_CLAUSE_BREAK
+    cuts = [0, *(x for m in breaks.finditer(text) for x in (m.start(), m.end())), len(text)]
+    for m in re.finditer(pattern, text):
+        if sentence.lang == "ja":
+            tail = text[m.end():]
+            ending = _JA_INFLECTION.match(tail)
+            inflection = ending.group() if ending else ""
+            noun = _JA_NOUN_AFTER.match(tail[len(inflection):])
+            if noun is not None and inflection.endswith(("た", "る")):
+                out.append(noun.group())
+                continue
+        start = max(c for c in cuts if c <= m.start())
+        end = min(c for c in cuts if c >= m.end())
+        out.append(text[start:end])
+    return out
+
+
+def cue_about_old(pattern: str, old: Sentence, new: Sentence) -> bool:
+    """Whether a cue (``pattern``) in the new memory is about the old memory's fact: the text
+    it is about holds a topic unit the two share that is not the old memory's subject."""
+    person = _person(old)
+    shared = [u for u in anchors(old, new) if u != person and not (
+        new.lang == "ja" and person and (u in person or person in u))]
+    if not shared:
+        return False
+    for clause in cue_clauses(pattern, new):
+        if new.lang == "ja":
+            if any(u in clause for u in shared):
+                return True
+        elif {en_lemma(w) for w in re.findall(r"[a-z]+", clause)} & set(shared):
+            return True
+    return False

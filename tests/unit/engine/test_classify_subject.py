@@ -1,0 +1,122 @@
+"""Subject chains, whether an end cue is about the old fact, and bounds worded as verbs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.engine.classify import Relation, read_pair
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.change import stopped, switched
+from omoide.engine.classify.features import TEXT_FEATURES
+from omoide.engine.classify.quantity import Bound, changed_units, find_quantities
+from omoide.engine.classify.signals import anchors
+from omoide.engine.classify.subject import (
+    SUBJECT_FEATURES,
+    cue_about_old,
+    subject_chain,
+    subject_features,
+)
+from omoide.engine.classify.text import cue, parse
+
+EN_WORDS = st.sampled_from(["anna", "'s", "sister", "the", "he", "quit", "her", "job",
+                            "because", "boss", "died", "and", "plays", "chess"])
+JA_CHARS = st.sampled_from(list("佐藤さんの娘夫はがを辞めた亡くなっ店。、ので働いている"))
+SENTENCES = st.one_of(
+    st.lists(EN_WORDS, min_size=1, max_size=8).map(lambda w: " ".join(w) + "."),
+    st.text(JA_CHARS, min_size=1, max_size=16),
+)
+
+
+@pytest.mark.parametrize(("text", "lang", "chain"), [
+    ("Anna's sister teaches maths.", "en", ("anna", "sister")),
+    ("Anna's former coach lives in Oslo.", "en", ("anna", "coach")),
+    ("Olu plays chess on Sundays.", "en", ("olu",)),
+    ("He plays chess on Sundays.", "en", ()),
+    ("佐藤さんの娘は東京で働いている。", "ja", ("佐藤", "娘")),
+    ("佐藤さんは毎朝走る。", "ja", ("佐藤",)),
+    ("毎朝公園を走っている。", "ja", ()),
+])
+def test_the_subject_chain_is_the_leading_possessor_chain(text: str, lang: str,
+                                                           chain: tuple[str, ...]) -> None:
+    got = subject_chain(parse(text, lang))
+    assert len(got) == len(chain)
+    assert all(g.startswith(c[:3]) for g, c in zip(got, chain, strict=True))
+
+
+@pytest.mark.parametrize(("old", "new", "same", "differs"), [
+    ("Anna's sister teaches maths.", "Anna's sister moved to Leeds.", 1.0, 0.0),
+    ("Anna's sister teaches maths.", "Anna's boss teaches maths.", 0.0, 1.0),
+    ("Olu wants to learn the cello.", "Bea wanted to learn the cello.", 0.0, 1.0),
+    ("佐藤さんの娘は教師だ。", "佐藤さんの兄は医者になった。", 0.0, 1.0),
+    ("佐藤さんの家賃は八万円だ。", "佐藤さんは家賃を九万円払っている。", 0.0, 0.0),  # an attribute
+    ("He teaches maths.", "Anna teaches maths.", 0.0, 0.0),  # a pronoun: unknown
+])
+def test_subject_features_say_same_or_another_subject(old: str, new: str, same: float,
+                                                      differs: float) -> None:
+    assert subject_features(parse(old), parse(new)) == [same, differs]
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert [values[f] for f in SUBJECT_FEATURES] == [same, differs]
+
+
+@given(SENTENCES, SENTENCES)
+def test_subject_features_are_binary_and_exclusive(old: str, new: str) -> None:
+    same, differs = subject_features(parse(old), parse(new))
+    assert {same, differs} <= {0.0, 1.0} and same + differs <= 1.0
+
+
+@given(SENTENCES, SENTENCES)
+def test_a_cue_about_the_old_fact_needs_the_cue_and_a_shared_topic(old: str, new: str) -> None:
+    o, n = parse(old), parse(new)
+    if cue_about_old(lex.STOPPED[n.lang], o, n):
+        assert cue(lex.STOPPED, n)
+        assert anchors(o, n)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), [
+    # the end word is about something else: a reason clause, another person, a place name
+    ("Olu walks to the office.", "Olu walks to the office because his car is no longer "
+     "insured.", "en"),
+    ("Bea has asthma.", "Bea keeps her asthma inhaler in her bag and stops at every bench.",
+     "en"),
+    ("佐藤さんは毎晩日記を書く。", "佐藤さんは毎晩、亡くなった祖母にもらった日記帳に書いている。",
+     "ja"),
+])
+def test_an_end_cue_about_something_else_is_no_end(old: str, new: str, lang: str) -> None:
+    assert stopped(parse(old, lang), parse(new, lang)) is None
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), [
+    ("Olu plays chess at the club.", "Olu quit the chess club last spring.", "en"),
+    ("The user keeps a parrot named Mika.", "Mika, the user's parrot, died last week.", "en"),
+    ("佐藤さんは英会話教室に通っている。", "佐藤さんは先月、英会話教室をやめた。", "ja"),
+])
+def test_an_end_cue_about_the_old_fact_still_ends_it(old: str, new: str, lang: str) -> None:
+    finding = stopped(parse(old, lang), parse(new, lang))
+    assert finding is not None and finding.relation is Relation.CONTRADICTORY
+
+
+def test_joining_the_very_workplace_named_is_no_switch() -> None:
+    old = parse("佐藤さんは横浜の病院で働いている。", "ja")
+    new = parse("佐藤さんは看護学校を出て、横浜の今の病院に就職した。", "ja")
+    assert switched(old, new) is None
+    other = parse("佐藤さんは転職して、今は薬局で働いている。", "ja")
+    assert switched(old, other) is not None
+
+
+@pytest.mark.parametrize(("text", "value", "bound"), [
+    ("家賃は八万円を超える", 80000.0, Bound.AT_LEAST),
+    ("会費は5千円超だ", 5000.0, Bound.AT_LEAST),
+    ("通学は20分以内だ", 20.0, Bound.AT_MOST),
+    ("参加者は10人に満たない", 10.0, Bound.AT_MOST),
+])
+def test_japanese_bounds_worded_as_verbs(text: str, value: float, bound: Bound) -> None:
+    (q,) = find_quantities(text, "ja")
+    assert (q.value, q.bound) == (value, bound)
+
+
+def test_a_value_inside_a_bound_is_no_change() -> None:
+    old = find_quantities("家賃は八万円を超える", "ja")
+    assert changed_units(old, find_quantities("家賃は八万五千円だ", "ja")) == []
+    assert changed_units(old, find_quantities("家賃は七万円だ", "ja")) == ["円"]
