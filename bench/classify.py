@@ -284,12 +284,14 @@ def select_sets(pairs: list[Pair], split: str) -> dict[str, list[Pair]]:
 def _shown(name: str) -> str:
     """Since issue 9's third round the judge is fitted on every pair of ``classify_pairs``
     (train and the old validation split) and on the first held-out set (since the fourth, on
-    the second too), and the report says so: on them it shows the fit, not generalisation.
+    the second too; since the fifth, on the third), and the report says so: on them it shows
+    the fit, not generalisation.
     The numbers that estimate a new writer are the leave-one-source-out ones in
     classify_threshold.md, and the untouched dev set here."""
     return {"validation": "validation (fitted on)", "train": "train (fitted on)",
             "holdout": "holdout1 (fitted on)",
-            "holdout2": "holdout2 (fitted on)"}.get(name, name)
+            "holdout2": "holdout2 (fitted on)",
+            "holdout3": "holdout3 (fitted on)"}.get(name, name)
 
 
 def _set_order(name: str) -> tuple[int, str]:
