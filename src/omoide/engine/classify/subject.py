@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.signals import anchors
 from omoide.engine.classify.text import Sentence
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "subject_chain",
            "subject_features"]
@@ -60,29 +62,51 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
             return ()
         parts = [_JA_HONORIFIC.sub("", p).strip() for p in m.group(1).split("の")]
         parts = [p for p in parts if p]
-        return () if not parts or parts[0] in ("ユーザー", "私", "わたし", "僕") else tuple(parts)
+        if parts and parts[0] in ("ユーザー", "私", "わたし", "僕"):
+            parts[0] = "user"
+        return tuple(parts)
     m = _EN_CHAIN.match(text)
     if m is None:
         return ()
     root = m.group(1).split()
     if len(root) == 2 and root[0] not in _EN_DETERMINERS:
         root = root[:1]  # "tiago wants": the name alone
-    if root[-1] in _EN_PRONOUNS or (root[-1] == "user" and len(root) == 1):
+    if root[-1] in _EN_PRONOUNS or (root[-1] in FACT_TOPIC_STOPWORDS and root[-1] != "user"):
         return ()
     links = [w for w in re.split(r"['’]s\s+", m.group(2)) if w.strip()]
     return (en_lemma(root[-1]), *(en_lemma(w.split()[-1]) for w in links))
 
 
 def subject_features(old: Sentence, new: Sentence) -> list[float]:
-    """The SUBJECT_FEATURES row: [same chain, chains known on both sides and different]."""
+    """The SUBJECT_FEATURES row: [same chain, another subject]. Another subject: two roots
+    neither memory mentions in the other (two people named apart), or under one root a
+    different person (X's wife / X's former boss), or one chain that adds a person to the other
+    (the user / the user's husband). A chain that adds a thing (X / X's fee) is neither."""
     a, b = subject_chain(old), subject_chain(new)
     if not a or not b:
         return [0.0, 0.0]
     if a == b:
         return [1.0, 0.0]
-    short = min(len(a), len(b))
-    differs = a[0] != b[0] or (short >= 2 and a[short - 1] != b[short - 1])
-    return [0.0, float(differs)]
+    if a[0] != b[0]:
+        apart = not _mentions(new, a[0]) and not _mentions(old, b[0])
+        return [0.0, float(apart)]
+    for x, y in zip(a[1:], b[1:], strict=False):
+        if x != y:
+            return [0.0, float(_is_person(x, old.lang) or _is_person(y, old.lang))]
+    extra = (a if len(a) > len(b) else b)[min(len(a), len(b))]
+    return [0.0, float(_is_person(extra, old.lang))]
+
+
+def _mentions(sentence: Sentence, unit: str) -> bool:
+    if unit == "user":
+        return True  # the user is in every memory, named or not
+    return unit in sentence.text if sentence.lang == "ja" else unit in sentence.words
+
+
+def _is_person(unit: str, lang: str) -> bool:
+    if lang == "ja":
+        return any(p in unit for p in lex.JA_PERSONS)
+    return unit in lex.EN_PERSONS or unit.rstrip("s") in lex.EN_PERSONS
 
 
 def _person(sentence: Sentence) -> str:
