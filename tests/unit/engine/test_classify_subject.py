@@ -52,6 +52,8 @@ def test_the_subject_chain_is_the_leading_possessor_chain(text: str, lang: str,
     ("佐藤さんの娘は教師だ。", "佐藤さんの兄は医者になった。", 0.0, 1.0),
     ("佐藤さんの家賃は八万円だ。", "佐藤さんは家賃を九万円払っている。", 0.0, 0.0),  # an attribute
     ("He teaches maths.", "Anna teaches maths.", 0.0, 0.0),  # a pronoun: unknown
+    ("The user is learning the cello.", "The user's nephew is learning the cello.", 0.0, 1.0),
+    ("The user's cat weighs 4 kg.", "The vet weighed the user's cat at 5 kg.", 0.0, 0.0),
 ])
 def test_subject_features_say_same_or_another_subject(old: str, new: str, same: float,
                                                       differs: float) -> None:

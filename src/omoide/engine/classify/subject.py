@@ -6,10 +6,11 @@ Two questions a false CONTRADICTORY often gets wrong on a new writer's text:
   former boss became a bank director" share a person and a predicate shape but talk about two
   people. The *subject chain* of a memory is its leading possessor chain (English: a name or
   noun with its ``'s`` links, "grace's husband"; Japanese: the words before the first topic or
-  subject particle, split at の, honorifics dropped: 林さんの妻は → 林 / 妻). Two features for the
-  judge: the chains are the same, or they are known on both sides and differ (another person
-  at the root, or another person under the same root). A chain that only extends the other
-  ("Misaki" / "Misaki's fee") is neither: it may be the same person's attribute.
+  subject particle, split at の, honorifics dropped: 林さんの妻は → 林 / 妻; the user is a root).
+  Two features for the judge: the chains are the same, or they name another subject (two roots
+  neither memory mentions in the other, another person under the same root, or a person added
+  to the other chain: the user / the user's husband). A chain that adds a thing ("Misaki" /
+  "Misaki's fee") is neither: it may be the same person's attribute.
 * **Is an end or change cue about the old memory's fact?** "takes the bus because his licence
   isn't valid anymore" holds an end cue about the licence, not about the bus. A cue counts only
   when the clause around it (English: between commas and subordinators; Japanese: between
