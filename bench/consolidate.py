@@ -50,13 +50,14 @@ from omoide.engine.consolidate import (
     DEFAULT_NOTES_PER_TURN,
     EventText,
     NoteDraft,
+    OfflineConsolidator,
     consolidate_offline,
 )
-from omoide.engine.consolidate.offline import DEFAULT_MAX_SENTENCES_PER_NOTE
 from omoide.engine.lang import NOTE_STOPWORDS
 
 TUNING = ("26", "30", "41")
 VALIDATION = ("42", "43")
+DEFAULT_MAX_SENTENCES_PER_NOTE = OfflineConsolidator().max_sentences_per_note
 _KEPT_SECTION = "## Before and after"
 QUALITY_THRESHOLD = 0.5
 _SAID_ON = re.compile(r"\s*\([^()]*\d{4}\)$")  # the note's closing "(Ken, 8 May 2023)"
