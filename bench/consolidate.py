@@ -50,12 +50,14 @@ from omoide.engine.consolidate import (
     DEFAULT_NOTES_PER_TURN,
     EventText,
     NoteDraft,
+    OfflineConsolidator,
     consolidate_offline,
 )
 from omoide.engine.lang import NOTE_STOPWORDS
 
 TUNING = ("26", "30", "41")
 VALIDATION = ("42", "43")
+DEFAULT_MAX_SENTENCES_PER_NOTE = OfflineConsolidator().max_sentences_per_note
 _KEPT_SECTION = "## Before and after"
 QUALITY_THRESHOLD = 0.5
 _SAID_ON = re.compile(r"\s*\([^()]*\d{4}\)$")  # the note's closing "(Ken, 8 May 2023)"
@@ -147,7 +149,8 @@ def session_events(session: LocomoSession, first_id: int) -> list[EventText]:
 
 
 def run_conversation(
-    conv: LocomoConversation, examples: int, notes_per_turn: float = DEFAULT_NOTES_PER_TURN
+    conv: LocomoConversation, examples: int, notes_per_turn: float = DEFAULT_NOTES_PER_TURN,
+    max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
 ) -> tuple[Tally, list[tuple[str, NoteDraft]]]:
     tally = Tally()
     shown: list[tuple[str, NoteDraft]] = []
@@ -156,7 +159,8 @@ def run_conversation(
     for session in conv.sessions:
         events = session_events(session, next_id)
         next_id += len(events)
-        notes = consolidate_offline(events, notes_per_turn=notes_per_turn).notes
+        notes = consolidate_offline(events, notes_per_turn=notes_per_turn,
+                                    max_sentences_per_note=max_sentences).notes
         dia_of = {e.event_id: t.dia_id for e, t in zip(events, session.turns, strict=True)}
         all_sources |= {dia_of[i] for note in notes for i in note.source_event_ids}
         score_session(conv, session, events, notes, dia_of, tally)
@@ -205,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--notes-per-turn", type=float, default=DEFAULT_NOTES_PER_TURN,
                        help=f"the extractor's note budget per turn (default "
                             f"{DEFAULT_NOTES_PER_TURN})")
+    bench.add_argument("--max-sentences-per-note", type=int,
+                       default=DEFAULT_MAX_SENTENCES_PER_NOTE,
+                       help=f"sentences one note may keep (default "
+                            f"{DEFAULT_MAX_SENTENCES_PER_NOTE})")
     args = bench.parse_args(argv)
 
     started = time.perf_counter()
@@ -215,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     for conv in load_conversations(args.data):
         if wanted and conv.sample_id not in wanted:
             continue
-        tally, shown = run_conversation(conv, args.examples, args.notes_per_turn)
+        tally, shown = run_conversation(conv, args.examples, args.notes_per_turn,
+                                        args.max_sentences_per_note)
         overall.add(tally)
         for name, ids in zip(splits, (TUNING, VALIDATION), strict=True):
             if conv.sample_id in ids:
@@ -226,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     result = {
         "benchmark": "consolidate (offline, LoCoMo observations)",
-        "command": _command(args.data, args.notes_per_turn, args.conversations),
+        "command": _command(args.data, args.notes_per_turn, args.conversations,
+                            args.max_sentences_per_note),
         "notes_per_turn_budget": args.notes_per_turn,
         "overall": overall.summary(),
         "splits": {name: t.summary() for name, t in splits.items() if t.episodes},
@@ -240,12 +250,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _command(data: Path, notes_per_turn: float, conversations: str) -> str:
+def _command(data: Path, notes_per_turn: float, conversations: str,
+             max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE) -> str:
     suffix = "" if data == DEFAULT_LOCOMO_DIR else f" --data {data}"
     if conversations:
         suffix += f" --conversations {conversations}"
     if notes_per_turn != DEFAULT_NOTES_PER_TURN:
         suffix += f" --notes-per-turn {notes_per_turn}"
+    if max_sentences != DEFAULT_MAX_SENTENCES_PER_NOTE:
+        suffix += f" --max-sentences-per-note {max_sentences}"
     return f".venv/bin/python bench/consolidate.py{suffix}"
 
 
