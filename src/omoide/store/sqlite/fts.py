@@ -73,6 +73,9 @@ class FtsTuning:
     normalise: bool = True  # score = matched BM25 / the query's total idf ("coverage")
     pool: int = 4  # each FTS side returns up to pool × limit rows before the sides are summed
     min_pool: int = 50
+    # Rows of the persona scored per FTS side, newest first (the side's pool if larger); see
+    # FtsIndex._fts_sides. SQLite only: PostgreSQL caps its flat scores at its own _SCORED_CAP.
+    scored_cap: int = 1000
 
 
 DEFAULT_TUNING = FtsTuning()
@@ -219,9 +222,10 @@ class FtsIndex:
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
         kept = _prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
         totals: dict[int, float] = {}
-        matches = [(table, " OR ".join(t.expr for t in kept if t.table == table))
-                   for table in (self.words_table, self.trigram_table)]
-        _add(totals, self._fts_sides(conn, [(t, m) for t, m in matches if m], persona_id, pool))
+        sides = [(table, [t for t in kept if t.table == table])
+                 for table in (self.words_table, self.trigram_table)]
+        _add(totals, self._fts_sides(conn, [(t, terms) for t, terms in sides if terms],
+                                     persona_id, pool))
         short_rows, short_idf = self._short_side(
             conn, self.instr_terms(terms.cjk), persona_id, n_rows
         )
@@ -273,32 +277,57 @@ class FtsIndex:
         return f"b.{self.persona_col} = {placeholder}{extra}"
 
     def _fts_sides(
-        self, conn: sqlite3.Connection, matches: Sequence[tuple[str, str]], persona_id: int,
-        pool: int
+        self, conn: sqlite3.Connection, sides: Sequence[tuple[str, Sequence[_Term]]],
+        persona_id: int, pool: int
     ) -> list[tuple[int, float]]:
-        """Each table's best ``pool`` rows of the persona for its MATCH expression, by BM25,
+        """Each table's best ``pool`` rows of the persona for the OR of its kept terms, by BM25,
         the tables' rows one after the other, in one statement.
 
+        FTS5 evaluates BM25 row by row (~2 µs a row here: it reads each row's length), so a
+        term held by thousands of the persona's rows costs milliseconds. Only the persona's
+        newest ``scored_cap`` matching rows (or ``pool``, if more) are scored. When a side's
+        terms hold more rows than that and there are several, the newest rows holding *all*
+        of them are scored too (up to the same cap), since they are the ones the query
+        describes best. A row's score does not depend on which of these reads found it
+        (FTS5's BM25 takes its idf and average length from the whole table), and a persona
+        with fewer matching rows than the cap is scored in full, as before.
+
         Through the join on the base table, or on a persona-keyed index by the persona's rowid
-        range alone: the same rows with the same scores in the same order, since FTS5 visits
-        rows in rowid order either way."""
-        if not matches:
+        range alone: the same rows with the same scores, since FTS5 visits rows in rowid order
+        either way (the join applies the persona before the cap)."""
+        cap = max(self.tuning.scored_cap, pool)
+        reads: list[tuple[int, str, str]] = []
+        for number, (table, terms) in enumerate(sides):
+            reads.append((number, table, " OR ".join(t.expr for t in terms)))
+            if len(terms) > 1 and sum(t.df for t in terms) > cap:
+                reads.append((number, table, " AND ".join(t.expr for t in terms)))
+        if not reads:
             return []
         parts, params = [], []
         low = persona_id << 32
-        for table, match in matches:
+        for number, table, match in reads:
             if self.keyed(conn):
-                parts.append(f"SELECT rowid - ? AS id, -bm25({table}) AS score FROM {table} "
-                             f"WHERE {table} MATCH ? AND rowid BETWEEN ? AND ?")
-                params += [low, match, low, low + _KEY_SPAN - 1, pool]
+                parts.append(f"SELECT {number} AS side, rowid - ? AS id, -bm25({table}) AS score "
+                             f"FROM {table} WHERE {table} MATCH ? AND rowid BETWEEN ? AND ? "
+                             "ORDER BY rowid DESC LIMIT ?")
+                params += [low, match, low, low + _KEY_SPAN - 1, cap, pool]
             else:
-                parts.append(f"SELECT {table}.rowid AS id, -bm25({table}) AS score FROM {table} "
+                parts.append(f"SELECT {number} AS side, {table}.rowid AS id, -bm25({table}) "
+                             f"AS score FROM {table} "
                              f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
-                             f"WHERE {table} MATCH ? AND {self._where_base()}")
-                params += [match, persona_id, pool]
-        sql = " UNION ALL ".join(f"SELECT * FROM ({part} ORDER BY score DESC LIMIT ?)"
-                                 for part in parts)
-        return conn.execute(sql, params).fetchall()
+                             f"WHERE {table} MATCH ? AND {self._where_base()} "
+                             f"ORDER BY {table}.rowid DESC LIMIT ?")
+                params += [match, persona_id, cap, pool]
+        sql = " UNION ALL ".join(
+            f"SELECT * FROM (SELECT * FROM ({part}) ORDER BY score DESC, id LIMIT ?)"
+            for part in parts)
+        seen: set[tuple[int, int]] = set()
+        out = []
+        for side, rowid, score in conn.execute(sql, params):
+            if (side, rowid) not in seen:  # a row both reads of a side found
+                seen.add((side, rowid))
+                out.append((rowid, score))
+        return out
 
     def _short_side(
         self, conn: sqlite3.Connection, terms: Sequence[str], persona_id: int, n_rows: int
