@@ -1,6 +1,6 @@
 """The keyword side scores at most ``scored_cap`` rows of a persona per read: the newest rows
-holding any kept term, plus (several terms, more rows than the cap) the newest rows holding all
-of them. Checked against the uncapped search's scores on a real SQLite file, on the persona-keyed
+holding any kept term, plus (several terms) the newest rows holding all of them among the older
+rows. Checked against the uncapped search's scores on a real SQLite file, on the persona-keyed
 index and through the join."""
 
 from __future__ import annotations
@@ -71,7 +71,9 @@ def expected(conn: sqlite3.Connection, rows: list[tuple[int, int, str]], query: 
     words = {i: set(text.split()) for i, _, text in rows}
     cap = max(cap, LIMIT)
     any_rows = [i for i in mine if words[i] & set(present)][:cap]
-    all_rows = [i for i in mine if set(present) <= words[i]][:cap] if len(present) > 1 else []
+    older = min(any_rows, default=0)  # rows holding every term, older than those
+    all_rows = [i for i in mine if set(present) <= words[i] and i < older][:cap] \
+        if len(present) > 1 else []
     assert set(any_rows) | set(all_rows) <= set(scores)
     chosen = sorted(set(any_rows) | set(all_rows), key=lambda i: (-scores[i], i))[:LIMIT]
     return [KeywordHit(i, scores[i]) for i in chosen]

@@ -285,49 +285,58 @@ class FtsIndex:
 
         FTS5 evaluates BM25 row by row (~2 µs a row here: it reads each row's length), so a
         term held by thousands of the persona's rows costs milliseconds. Only the persona's
-        newest ``scored_cap`` matching rows (or ``pool``, if more) are scored. When a side's
-        terms hold more rows than that and there are several, the newest rows holding *all*
-        of them are scored too (up to the same cap), since they are the ones the query
-        describes best. A row's score does not depend on which of these reads found it
-        (FTS5's BM25 takes its idf and average length from the whole table), and a persona
-        with fewer matching rows than the cap is scored in full, as before.
+        newest ``scored_cap`` rows holding any of the terms (or ``pool``, if more) are scored.
+        When there are several terms, the rows holding *all* of them that are older than
+        those are scored too (again the newest ``scored_cap``), since they are the rows the
+        query describes best. A row's score does not depend on which read found it (FTS5's
+        BM25 takes its idf and average length from the whole table), and a persona with fewer
+        matching rows than the cap is scored in full, as before.
 
         Through the join on the base table, or on a persona-keyed index by the persona's rowid
         range alone: the same rows with the same scores, since FTS5 visits rows in rowid order
         either way (the join applies the persona before the cap)."""
         cap = max(self.tuning.scored_cap, pool)
-        reads: list[tuple[int, str, str]] = []
-        for number, (table, terms) in enumerate(sides):
-            reads.append((number, table, " OR ".join(t.expr for t in terms)))
-            if len(terms) > 1 and sum(t.df for t in terms) > cap:
-                reads.append((number, table, " AND ".join(t.expr for t in terms)))
-        if not reads:
-            return []
-        parts, params = [], []
-        low = persona_id << 32
-        for number, table, match in reads:
-            if self.keyed(conn):
-                parts.append(f"SELECT {number} AS side, rowid - ? AS id, -bm25({table}) AS score "
-                             f"FROM {table} WHERE {table} MATCH ? AND rowid BETWEEN ? AND ? "
-                             "ORDER BY rowid DESC LIMIT ?")
-                params += [low, match, low, low + _KEY_SPAN - 1, cap, pool]
-            else:
-                parts.append(f"SELECT {number} AS side, {table}.rowid AS id, -bm25({table}) "
-                             f"AS score FROM {table} "
-                             f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
-                             f"WHERE {table} MATCH ? AND {self._where_base()} "
-                             f"ORDER BY {table}.rowid DESC LIMIT ?")
-                params += [match, persona_id, cap, pool]
+        parts: list[str] = []
+        params: list[object] = []
+        for table, terms in sides:
+            any_term = " OR ".join(t.expr for t in terms)
+            sql, args = self._newest(conn, table, any_term, persona_id, cap, scored=True)
+            parts.append(sql)
+            params += [*args, pool]
+            if len(terms) > 1:
+                oldest, oldest_args = self._newest(conn, table, any_term, persona_id, cap,
+                                                   scored=False)
+                sql, args = self._newest(conn, table, " AND ".join(t.expr for t in terms),
+                                         persona_id, cap, scored=True,
+                                         below=(f"(SELECT min(id) FROM ({oldest}))", oldest_args))
+                parts.append(sql)
+                params += [*args, pool]
         sql = " UNION ALL ".join(
             f"SELECT * FROM (SELECT * FROM ({part}) ORDER BY score DESC, id LIMIT ?)"
             for part in parts)
-        seen: set[tuple[int, int]] = set()
-        out = []
-        for side, rowid, score in conn.execute(sql, params):
-            if (side, rowid) not in seen:  # a row both reads of a side found
-                seen.add((side, rowid))
-                out.append((rowid, score))
-        return out
+        return conn.execute(sql, params).fetchall()
+
+    def _newest(self, conn: sqlite3.Connection, table: str, match: str, persona_id: int,
+                cap: int, *, scored: bool, below: tuple[str, list[object]] | None = None
+                ) -> tuple[str, list[object]]:
+        """SQL (and its parameters) for the persona's newest ``cap`` rows of ``table`` matching
+        ``match`` as ``id`` (the base rowid), with ``score`` (-BM25) if ``scored``, and only
+        rows below the base rowid given by SQL ``below`` if given."""
+        if self.keyed(conn):
+            low = persona_id << 32
+            score = f", -bm25({table}) AS score" if scored else ""
+            bound, bound_args = (f"? + {below[0]} - 1", [low, *below[1]]) if below \
+                else ("?", [low + _KEY_SPAN - 1])
+            return (f"SELECT rowid - ? AS id{score} FROM {table} WHERE {table} MATCH ? "
+                    f"AND rowid BETWEEN ? AND {bound} ORDER BY rowid DESC LIMIT ?",
+                    [low, match, low, *bound_args, cap])
+        score = f", -bm25({table}) AS score" if scored else ""
+        older = f" AND {table}.rowid < {below[0]}" if below else ""
+        return (f"SELECT {table}.rowid AS id{score} FROM {table} "
+                f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
+                f"WHERE {table} MATCH ? AND {self._where_base()}{older} "
+                f"ORDER BY {table}.rowid DESC LIMIT ?",
+                [match, persona_id, *(below[1] if below else []), cap])
 
     def _short_side(
         self, conn: sqlite3.Connection, terms: Sequence[str], persona_id: int, n_rows: int
