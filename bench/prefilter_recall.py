@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
     text = "\n".join([
         "# Sign prefilter: candidate recall against the exact centred search", "",
         f"Command: `{command_line()}`", "",
-        md_table(["split", "queries", "rows", "n", "share", "candidates",
+        md_table(["split", "query set", "rows", "queries", "share", "candidates",
                   *(f"recall@{k}" for k in LIMITS)], rows), ""])
     write_results(args.out, text, data)
     print(text)
