@@ -286,9 +286,9 @@ class FtsIndex:
         FTS5 evaluates BM25 row by row (~2 µs a row here: it reads each row's length), so a
         term held by thousands of the persona's rows costs milliseconds. Only the persona's
         newest ``scored_cap`` rows holding any of the terms (or ``pool``, if more) are scored.
-        When there are several terms, the rows holding *all* of them that are older than
-        those are scored too (again the newest ``scored_cap``), since they are the rows the
-        query describes best. A row's score does not depend on which read found it (FTS5's
+        When there are several terms and their rows could exceed the cap, the rows holding
+        *all* of them that are older than those are scored too (again the newest
+        ``scored_cap``), since they are the rows the query describes best. A row's score does not depend on which read found it (FTS5's
         BM25 takes its idf and average length from the whole table), and a persona with fewer
         matching rows than the cap is scored in full, as before.
 
@@ -303,7 +303,7 @@ class FtsIndex:
             sql, args = self._newest(conn, table, any_term, persona_id, cap, scored=True)
             parts.append(sql)
             params += [*args, pool]
-            if len(terms) > 1:
+            if len(terms) > 1 and sum(t.df for t in terms) > cap:  # else all rows were read
                 oldest, oldest_args = self._newest(conn, table, any_term, persona_id, cap,
                                                    scored=False)
                 sql, args = self._newest(conn, table, " AND ".join(t.expr for t in terms),
