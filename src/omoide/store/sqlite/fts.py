@@ -311,6 +311,8 @@ class FtsIndex:
                                          below=(f"(SELECT min(id) FROM ({oldest}))", oldest_args))
                 parts.append(sql)
                 params += [*args, pool]
+        if not parts:
+            return []
         sql = " UNION ALL ".join(
             f"SELECT * FROM (SELECT * FROM ({part}) ORDER BY score DESC, id LIMIT ?)"
             for part in parts)
