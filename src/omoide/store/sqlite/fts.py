@@ -288,9 +288,10 @@ class FtsIndex:
         newest ``scored_cap`` rows holding any of the terms (or ``pool``, if more) are scored.
         When there are several terms and their rows could exceed the cap, the rows holding
         *all* of them that are older than those are scored too (again the newest
-        ``scored_cap``), since they are the rows the query describes best. A row's score does not depend on which read found it (FTS5's
-        BM25 takes its idf and average length from the whole table), and a persona with fewer
-        matching rows than the cap is scored in full, as before.
+        ``scored_cap``), since they are the rows the query describes best. A row's score
+        does not depend on which read found it (FTS5's BM25 takes its idf and average length
+        from the whole table), and a persona with fewer matching rows than the cap is scored
+        in full, as before.
 
         Through the join on the base table, or on a persona-keyed index by the persona's rowid
         range alone: the same rows with the same scores, since FTS5 visits rows in rowid order
