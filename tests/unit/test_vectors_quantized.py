@@ -128,13 +128,16 @@ def test_searches_leave_none_its_references() -> None:
 
 
 def signs_reference(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Hamming distance between the sign bits of each row's int8 codes and the query's, by
-    counting differing signs one by one (no packing)."""
+    """Weighted sign distance between each row's int8 codes and the query's, counted dimension
+    by dimension (no packing): 1 for a differing sign, 2 where the query's |code| is above its
+    median."""
     quantized = QuantizedRows(rows.shape[1], len(rows), floor=None)
     quantized.set(0, rows)
     q = QuantizedRows(rows.shape[1], 1, floor=None)
     q.set(0, query[None, :])
-    return np.count_nonzero((quantized.codes > 0) != (q.codes[0] > 0), axis=1)
+    size = np.abs(q.codes[0].astype(np.int16))
+    weight = 1 + (size > np.median(size))
+    return ((quantized.codes > 0) != (q.codes[0] > 0)).astype(int) @ weight
 
 
 @settings(max_examples=40, deadline=None)
