@@ -122,3 +122,74 @@ def test_searches_leave_none_its_references() -> None:
     for _ in range(100):
         quantized.survivors(rows[0], 500, 5)
     assert sys.getrefcount(None) >= before - 10  # 5,000 calls; a leak would show as -5,000
+
+
+# -- the sign prefilter ---------------------------------------------------------------------
+
+
+def signs_reference(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Weighted sign distance between each row's int8 codes and the query's, counted dimension
+    by dimension (no packing): 1 for a differing sign, 2 where the query's |code| is above its
+    median."""
+    quantized = QuantizedRows(rows.shape[1], len(rows), floor=None)
+    quantized.set(0, rows)
+    q = QuantizedRows(rows.shape[1], 1, floor=None)
+    q.set(0, query[None, :])
+    size = np.abs(q.codes[0].astype(np.int16))
+    weight = 1 + (size > np.median(size))
+    return ((quantized.codes > 0) != (q.codes[0] > 0)).astype(int) @ weight
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(1, 300), want=st.integers(1, 320),
+       dim=st.sampled_from([8, 24, 64, 70, 384]), filtered=st.booleans())
+def test_near_keeps_the_rows_whose_signs_differ_least(seed: int, n: int, want: int, dim: int,
+                                                      filtered: bool) -> None:
+    rng = np.random.default_rng(seed)
+    rows = rng.standard_normal((n, dim)).astype(np.float32)
+    query = rng.standard_normal(dim).astype(np.float32)
+    allowed = rng.random(n) < 0.6 if filtered else None
+    quantized = QuantizedRows(dim, n)
+    quantized.set(0, rows)
+    q = QuantizedRows(dim, 1)
+    q.set(0, query[None, :])
+    got = quantized.near(q.codes[:1], n, want, allowed)
+    distance = signs_reference(rows, query)
+    ok = np.ones(n, dtype=bool) if allowed is None else allowed
+    candidates = np.flatnonzero(ok)
+    if len(candidates) <= want:
+        assert got.tolist() == candidates.tolist()
+        return
+    cut = np.sort(distance[candidates])[want - 1]  # the want-th smallest allowed distance
+    assert got.tolist() == [int(i) for i in candidates if distance[i] <= cut]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(1, 400), limit=st.integers(1, 60),
+       filtered=st.booleans())
+def test_prefiltered_search_is_exact_when_every_row_is_a_candidate(
+        seed: int, n: int, limit: int, filtered: bool) -> None:
+    rng = np.random.default_rng(seed)
+    prefiltered = VectorIndex(DIM, quantize_from=0, share=1.0, floor=0)
+    exact = VectorIndex(DIM, quantize_from=10**9)
+    add(rng, (prefiltered, exact), range(n))
+    allowed = np.flatnonzero(rng.random(n) < 0.8).astype(np.int64) if filtered else None
+    assert_same(prefiltered, exact, unit_rows(rng, 1)[0], limit, allowed)
+
+
+def test_a_small_share_still_finds_near_rows() -> None:
+    """Rows close to the query differ from it in few signs: a 5% prefilter returns them."""
+    rng = np.random.default_rng(13)
+    prefiltered = VectorIndex(DIM, quantize_from=0, share=0.05, floor=0)
+    exact = VectorIndex(DIM, quantize_from=10**9)
+    add(rng, (prefiltered, exact), range(2_000))
+    query = unit_rows(rng, 1)[0]
+    near = query + 0.05 * unit_rows(rng, 5)
+    for index in (prefiltered, exact):
+        index.add(range(5_000, 5_005), near / np.linalg.norm(near, axis=1, keepdims=True))
+    for text in QUERIES:
+        got = prefiltered.search(query, limit=5, centred_for=text)
+        assert {i for i, _ in got} == set(range(5_000, 5_005))
+        want = exact.search(query, limit=5, centred_for=text)
+        assert [i for i, _ in got] == [i for i, _ in want]
+        assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)

@@ -22,7 +22,11 @@ From ``quantize_from`` live rows on, a centred search first reads an int8 copy o
 rows (``store.quantized``: a quarter of the bytes) and scores exactly only the rows whose error
 bound lets them into the top ``limit``; the answer is the same as scoring every row (measured at
 100k × 384: 15–40 ms for the float32 product on the shared two-core machine, ~5 ms for the int8
-pass). A search restricted to a small ``allowed`` set scores just those rows.
+pass). A search restricted to a small ``allowed`` set scores just those rows. Past
+``MIN_CANDIDATES`` rows a sign-bit prefilter picks the rows the int8 pass reads (a share of
+them, ``CANDIDATE_SHARE``): from there the answer is the exact top ``limit`` of those candidates,
+measured to hold the exact answer's top 10 and top 50 for real embeddings
+(``bench/prefilter_recall.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from omoide.engine.lang import has_cjk
-from omoide.store.quantized import QuantizedRows
+from omoide.store.quantized import CANDIDATE_SHARE, MIN_CANDIDATES, QuantizedRows
 
 __all__ = ["LANGUAGES", "QUANTIZE_FROM", "VectorIndex", "centred_cosines", "language_of"]
 
@@ -79,9 +83,13 @@ def centred_cosines(raw: np.ndarray, pmu: np.ndarray, langs: np.ndarray, query: 
 
 
 class VectorIndex:
-    def __init__(self, dim: int, *, quantize_from: int = QUANTIZE_FROM) -> None:
+    def __init__(self, dim: int, *, quantize_from: int = QUANTIZE_FROM,
+                 share: float = CANDIDATE_SHARE, floor: int | None = MIN_CANDIDATES) -> None:
+        """``share``/``floor``: the sign prefilter's candidates (``store.quantized``;
+        ``floor=None`` turns it off)."""
         self.dim = dim
         self.quantize_from = quantize_from
+        self._share, self._floor = share, floor
         self._lock = threading.Lock()
         self._mat = np.zeros((0, dim), dtype=np.float32)
         self._ids = np.zeros(0, dtype=np.int64)
@@ -200,7 +208,8 @@ class VectorIndex:
         first time, then kept in step with every write and centroid refresh)."""
         mu = self._centroids()
         if self._q is None:
-            self._q = QuantizedRows(self.dim, len(self._mat))
+            self._q = QuantizedRows(self.dim, len(self._mat), share=self._share,
+                                    floor=self._floor)
             self._quantize_rows(0, self._n)
         q_c = query - mu[query_lang]
         unit = q_c / max(float(np.linalg.norm(q_c)), 1e-12)

@@ -73,6 +73,9 @@ class FtsTuning:
     normalise: bool = True  # score = matched BM25 / the query's total idf ("coverage")
     pool: int = 4  # each FTS side returns up to pool × limit rows before the sides are summed
     min_pool: int = 50
+    # Rows of the persona scored per FTS side, newest first (the side's pool if larger); see
+    # FtsIndex._fts_sides. SQLite only: PostgreSQL caps its flat scores at its own _SCORED_CAP.
+    scored_cap: int = 1000
 
 
 DEFAULT_TUNING = FtsTuning()
@@ -219,9 +222,10 @@ class FtsIndex:
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
         kept = _prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
         totals: dict[int, float] = {}
-        matches = [(table, " OR ".join(t.expr for t in kept if t.table == table))
-                   for table in (self.words_table, self.trigram_table)]
-        _add(totals, self._fts_sides(conn, [(t, m) for t, m in matches if m], persona_id, pool))
+        sides = [(table, [t for t in kept if t.table == table])
+                 for table in (self.words_table, self.trigram_table)]
+        _add(totals, self._fts_sides(conn, [(t, terms) for t, terms in sides if terms],
+                                     persona_id, pool))
         short_rows, short_idf = self._short_side(
             conn, self.instr_terms(terms.cjk), persona_id, n_rows
         )
@@ -273,32 +277,69 @@ class FtsIndex:
         return f"b.{self.persona_col} = {placeholder}{extra}"
 
     def _fts_sides(
-        self, conn: sqlite3.Connection, matches: Sequence[tuple[str, str]], persona_id: int,
-        pool: int
+        self, conn: sqlite3.Connection, sides: Sequence[tuple[str, Sequence[_Term]]],
+        persona_id: int, pool: int
     ) -> list[tuple[int, float]]:
-        """Each table's best ``pool`` rows of the persona for its MATCH expression, by BM25,
+        """Each table's best ``pool`` rows of the persona for the OR of its kept terms, by BM25,
         the tables' rows one after the other, in one statement.
 
+        FTS5 evaluates BM25 row by row (~2 µs a row here: it reads each row's length), so a
+        term held by thousands of the persona's rows costs milliseconds. Only the persona's
+        newest ``scored_cap`` rows holding any of the terms (or ``pool``, if more) are scored.
+        When there are several terms and their rows could exceed the cap, the rows holding
+        *all* of them that are older than those are scored too (again the newest
+        ``scored_cap``), since they are the rows the query describes best. A row's score
+        does not depend on which read found it (FTS5's BM25 takes its idf and average length
+        from the whole table), and a persona with fewer matching rows than the cap is scored
+        in full, as before.
+
         Through the join on the base table, or on a persona-keyed index by the persona's rowid
-        range alone: the same rows with the same scores in the same order, since FTS5 visits
-        rows in rowid order either way."""
-        if not matches:
+        range alone: the same rows with the same scores, since FTS5 visits rows in rowid order
+        either way (the join applies the persona before the cap)."""
+        cap = max(self.tuning.scored_cap, pool)
+        parts: list[str] = []
+        params: list[object] = []
+        for table, terms in sides:
+            any_term = " OR ".join(t.expr for t in terms)
+            sql, args = self._newest(conn, table, any_term, persona_id, cap, scored=True)
+            parts.append(sql)
+            params += [*args, pool]
+            if len(terms) > 1 and sum(t.df for t in terms) > cap:  # else all rows were read
+                oldest, oldest_args = self._newest(conn, table, any_term, persona_id, cap,
+                                                   scored=False)
+                sql, args = self._newest(conn, table, " AND ".join(t.expr for t in terms),
+                                         persona_id, cap, scored=True,
+                                         below=(f"(SELECT min(id) FROM ({oldest}))", oldest_args))
+                parts.append(sql)
+                params += [*args, pool]
+        if not parts:
             return []
-        parts, params = [], []
-        low = persona_id << 32
-        for table, match in matches:
-            if self.keyed(conn):
-                parts.append(f"SELECT rowid - ? AS id, -bm25({table}) AS score FROM {table} "
-                             f"WHERE {table} MATCH ? AND rowid BETWEEN ? AND ?")
-                params += [low, match, low, low + _KEY_SPAN - 1, pool]
-            else:
-                parts.append(f"SELECT {table}.rowid AS id, -bm25({table}) AS score FROM {table} "
-                             f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
-                             f"WHERE {table} MATCH ? AND {self._where_base()}")
-                params += [match, persona_id, pool]
-        sql = " UNION ALL ".join(f"SELECT * FROM ({part} ORDER BY score DESC LIMIT ?)"
-                                 for part in parts)
+        sql = " UNION ALL ".join(
+            f"SELECT * FROM (SELECT * FROM ({part}) ORDER BY score DESC, id LIMIT ?)"
+            for part in parts)
         return conn.execute(sql, params).fetchall()
+
+    def _newest(self, conn: sqlite3.Connection, table: str, match: str, persona_id: int,
+                cap: int, *, scored: bool, below: tuple[str, list[object]] | None = None
+                ) -> tuple[str, list[object]]:
+        """SQL (and its parameters) for the persona's newest ``cap`` rows of ``table`` matching
+        ``match`` as ``id`` (the base rowid), with ``score`` (-BM25) if ``scored``, and only
+        rows below the base rowid given by SQL ``below`` if given."""
+        if self.keyed(conn):
+            low = persona_id << 32
+            score = f", -bm25({table}) AS score" if scored else ""
+            bound, bound_args = (f"? + {below[0]} - 1", [low, *below[1]]) if below \
+                else ("?", [low + _KEY_SPAN - 1])
+            return (f"SELECT rowid - ? AS id{score} FROM {table} WHERE {table} MATCH ? "
+                    f"AND rowid BETWEEN ? AND {bound} ORDER BY rowid DESC LIMIT ?",
+                    [low, match, low, *bound_args, cap])
+        score = f", -bm25({table}) AS score" if scored else ""
+        older = f" AND {table}.rowid < {below[0]}" if below else ""
+        return (f"SELECT {table}.rowid AS id{score} FROM {table} "
+                f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
+                f"WHERE {table} MATCH ? AND {self._where_base()}{older} "
+                f"ORDER BY {table}.rowid DESC LIMIT ?",
+                [match, persona_id, *(below[1] if below else []), cap])
 
     def _short_side(
         self, conn: sqlite3.Connection, terms: Sequence[str], persona_id: int, n_rows: int

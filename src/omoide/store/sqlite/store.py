@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,12 @@ def merge_overrides(stored: dict[str, Any], changes: dict[str, Any]) -> dict[str
 class SqliteStore:
     """One SQLite file holding every persona. Thread-safe."""
 
-    def __init__(self, path: Path | str, *, model_id: str, dim: int) -> None:
+    def __init__(self, path: Path | str, *, model_id: str, dim: int,
+                 vector_index: Callable[[int], VectorIndex] = VectorIndex) -> None:
+        """``vector_index(dim)`` makes each persona's empty vector index (its search options:
+        ``store.vectors``)."""
         self.db = Database(path)
+        self._vector_index = vector_index
         self._keys = KeyStore(self.db)
         self.model_id = model_id
         self.dim = dim
@@ -189,7 +194,7 @@ class SqliteStore:
 
     def _load_vectors(self, persona_id: int) -> VectorIndex:
         """Fill a persona's index in chunks (peak memory stays near the final matrix)."""
-        index = VectorIndex(self.dim)
+        index = self._vector_index(self.dim)
         conn = self.db.conn()
         count = conn.execute("SELECT COUNT(*) FROM memories WHERE persona_id = ? "
                              "AND status = 'active'", (persona_id,)).fetchone()[0]
