@@ -63,6 +63,15 @@ class SearchRequest:
     importance_weight: float | None = None  # None → the persona's setting
     # None → the persona's episode_search_enabled; True → always; False → notes only
     include_episodes: bool | None = None
+    # (persona, its settings) as build_request read them: the search that follows reuses them
+    # rather than read them again (one round trip less on PostgreSQL)
+    settings_read: tuple[str, PersonaSettings] | None = field(default=None, compare=False,
+                                                              repr=False)
+
+    def settings_of(self, persona: str) -> PersonaSettings | None:
+        """The persona's settings read while building this request, if it was for them."""
+        read = self.settings_read
+        return read[1] if read is not None and read[0] == persona else None
 
 
 @dataclass(frozen=True)
@@ -130,7 +139,8 @@ class SearchService:
         weight = None if importance_weight is None else check_unit_interval(
             importance_weight, "importance_weight")
         return SearchRequest(query=query.strip(), top_k=top_k, mode=search_mode, filters=filters,
-                             importance_weight=weight, include_episodes=include_episodes)
+                             importance_weight=weight, include_episodes=include_episodes,
+                             settings_read=(persona, cfg))
 
     def _valid_at(self, value: Any) -> datetime | None:
         if value is None or value == "":
@@ -143,7 +153,7 @@ class SearchService:
                plan: SearchPlan | None = None) -> SearchResult:
         plan = plan or self.plan
         memories = self.store.memories(persona)
-        cfg = self.settings.get(persona)
+        cfg = request.settings_of(persona) or self.settings.get(persona)
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
@@ -152,8 +162,8 @@ class SearchService:
             allowed=allowed, keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
-        top = self._note_hits(persona, found.ranked[:pool], query_vector, request, cfg, now,
-                              plan, allowed)[: request.top_k]
+        top = self._note_hits(persona, memories, found.ranked[:pool], query_vector, request,
+                              cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited)
@@ -177,9 +187,9 @@ class SearchService:
             limit=request.top_k, filters=request.filters, plan=plan or self.plan)
         return SearchResult(query=request.query, mode=request.mode, results=hits)
 
-    def _note_hits(self, persona: str, ranked: list[Scored], query_vector: np.ndarray,
-                   request: SearchRequest, cfg: PersonaSettings, now: datetime,
-                   plan: SearchPlan, allowed: np.ndarray | None
+    def _note_hits(self, persona: str, memories: MemoryHandle, ranked: list[Scored],
+                   query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,
+                   now: datetime, plan: SearchPlan, allowed: np.ndarray | None
                    ) -> list[tuple[int, SearchHit]]:
         """The notes to return, best first: (row id, hit) pairs, ``request.top_k`` of them or
         more. The candidates are ranked by fused score blended with live strength from a few
@@ -188,7 +198,6 @@ class SearchService:
         plan puts current facts first and a candidate is superseded, every candidate is read
         whole and re-ranked by :meth:`_current_first` (which can bring in the successor the
         query did not match). Either way the ranking is the one :meth:`_hydrate` gives."""
-        memories = self.store.memories(persona)
         if len(ranked) - request.top_k <= _WHOLE_ROWS_PER_STATEMENT:  # few: read them all
             hits = self._hydrate(memories, ranked, query_vector, request, cfg, now, plan)
             if plan.current_first:

@@ -426,6 +426,7 @@ def _configure(raw: psycopg.Connection[Any]) -> None:
     info = TypeInfo.fetch(raw, "vector")
     if info is None:
         raise RuntimeError("the pgvector extension is missing from this database")
+    info.register(raw)  # by name too: a reader may load it its own way (vectors.py)
     dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
     raw.adapters.register_dumper(bytes, dumper)
     raw.adapters.register_loader(info.oid, _VectorLoader)

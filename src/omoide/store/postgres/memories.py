@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from omoide.model import KeywordHit
+from omoide.model import KeywordHit, Memory, MemoryStatus, RankFacts, Source
 from omoide.store.postgres.fts import pg_index
-from omoide.store.postgres.vectors import PgVectorSearch
+from omoide.store.postgres.vectors import CJK_CLASS, PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY
+from omoide.store.sqlite.rows import dt, dt_or_none, memory_from_row
 from omoide.store.vectors import VectorIndex
 
 __all__ = ["PG_MEMORY_FTS", "PgMemoryStore"]
@@ -37,6 +38,21 @@ ON CONFLICT (a, b, link_type) DO UPDATE SET
 
 
 _SEEN_FOR_S = 1.0
+
+# A memory row with its sources (as ``_hydrate`` reads them: event id order), in one statement.
+_SELECT_WITH_SOURCES = SELECT_MEMORY.replace(
+    "\nFROM memories m", ", (SELECT json_agg(json_build_array(e.id, e.external_id) ORDER BY e.id) "
+    "FROM memory_sources ms JOIN session_events e ON e.id = ms.event_id "
+    "WHERE ms.memory_id = m.id) AS sources_of\nFROM memories m", 1)
+
+# rank_facts' columns; with them, the vector (and script group) of the rows named by the
+# second id array, for the vector search's similarities (see PgMemoryStore.rank_facts)
+_RANK_FACTS = (
+    "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, m.last_accessed, "
+    "m.superseded_by, m.valid_until, v.vector, CASE WHEN v.memory_id IS NOT NULL "
+    "THEN m.content ~ ? END FROM memories m JOIN memory_strength s ON s.memory_id = m.id "
+    "LEFT JOIN memory_vectors v ON v.memory_id = m.id AND v.model_id = ? AND v.memory_id = ANY(?) "
+    "WHERE +m.persona_id = ? AND m.id = ANY(?)")
 
 
 class PgMemoryStore(MemoryStore):
@@ -111,6 +127,44 @@ class PgMemoryStore(MemoryStore):
         return int(self.db.conn().execute(
             "SELECT count(*) FROM memories WHERE persona_id = ? AND status = 'active'",
             (self.persona_id,)).fetchone()[0])
+
+    def by_ids(self, ids: Sequence[int]) -> dict[int, Memory]:
+        """As on SQLite, with each row's sources in the same statement (one round trip)."""
+        if not ids:
+            return {}
+        rows = self.db.conn().execute(
+            _SELECT_WITH_SOURCES + " WHERE +m.persona_id = ? AND m.id = ANY(?)",
+            (self.persona_id, list(ids))).fetchall()
+        out = {}
+        for row in rows:
+            sources = tuple(Source(int(e), x) for e, x in row["sources_of"] or ())
+            out[int(row["id"])] = memory_from_row(row, self.persona, sources=sources)
+        return out
+
+    def rank_facts(self, ids: Sequence[int]) -> dict[int, RankFacts]:
+        """As on SQLite; when the persona is searched in SQL, the same statement also reads
+        the vectors of the candidates the vector search did not fetch (the keyword side's),
+        which the search's similarities then take from there instead of another round
+        trip."""
+        if not ids:
+            return {}
+        search = self._sql
+        unseen = search.unseen(ids) if search is not None else []
+        rows = self.db.conn().execute(_RANK_FACTS, (
+            CJK_CLASS, self.model_id, unseen, self.persona_id, list(ids))).fetchall()
+        out, fetched = {}, {}
+        for (memory_id, key, status, importance, stability, created_at, last_accessed,
+             superseded_by, valid_until, vector, cjk) in rows:
+            out[int(memory_id)] = RankFacts(
+                key=key, status=MemoryStatus(status), importance=importance,
+                stability=stability, created_at=dt(created_at),
+                last_accessed=dt_or_none(last_accessed), superseded_by=superseded_by,
+                valid_until=dt_or_none(valid_until))
+            if vector is not None:
+                fetched[int(memory_id)] = (vector, int(cjk))
+        if search is not None and fetched:
+            search.remember(fetched)
+        return out
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
         return PG_MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
