@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -63,15 +63,6 @@ class SearchRequest:
     importance_weight: float | None = None  # None → the persona's setting
     # None → the persona's episode_search_enabled; True → always; False → notes only
     include_episodes: bool | None = None
-    # (persona, its settings) as build_request read them: the search that follows reuses them
-    # rather than read them again (one round trip less on PostgreSQL)
-    settings_read: tuple[str, PersonaSettings] | None = field(default=None, compare=False,
-                                                              repr=False)
-
-    def settings_of(self, persona: str) -> PersonaSettings | None:
-        """The persona's settings read while building this request, if it was for them."""
-        read = self.settings_read
-        return read[1] if read is not None and read[0] == persona else None
 
 
 @dataclass(frozen=True)
@@ -139,8 +130,7 @@ class SearchService:
         weight = None if importance_weight is None else check_unit_interval(
             importance_weight, "importance_weight")
         return SearchRequest(query=query.strip(), top_k=top_k, mode=search_mode, filters=filters,
-                             importance_weight=weight, include_episodes=include_episodes,
-                             settings_read=(persona, cfg))
+                             importance_weight=weight, include_episodes=include_episodes)
 
     def _valid_at(self, value: Any) -> datetime | None:
         if value is None or value == "":
@@ -153,7 +143,7 @@ class SearchService:
                plan: SearchPlan | None = None) -> SearchResult:
         plan = plan or self.plan
         memories = self.store.memories(persona)
-        cfg = request.settings_of(persona) or self.settings.get(persona)
+        cfg = self.settings.get(persona)
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
@@ -169,7 +159,9 @@ class SearchService:
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited)
         if recall:  # only the notes actually returned are recalled
             returned = {id(hit) for hit in results}
-            recalled = [row_id for row_id, hit in top if id(hit) in returned]
+            cutoff = now - timedelta(hours=cfg.recall_min_interval_hours)
+            recalled = [row_id for row_id, hit in top
+                        if id(hit) in returned and _may_be_due(hit, cutoff)]
             if recalled:
                 memories.record_recalls(
                     recalled, now=now, factor=cfg.recall_stability_factor,
@@ -329,6 +321,14 @@ def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float
             continue
         yield item, row, blend_strength(item.score, strength(row), weight) if weight \
             else item.score
+
+
+def _may_be_due(hit: SearchHit, cutoff: datetime) -> bool:
+    """Whether the note's recall may be due, by the row this search read: one recalled after
+    ``cutoff`` is skipped by ``record_recalls`` too (its rule, on the same column), so when no
+    returned note is due the search asks nothing more of the store."""
+    memory = hit.memory
+    return memory is None or memory.last_accessed is None or memory.last_accessed <= cutoff
 
 
 def _strength_weight(request: SearchRequest, cfg: PersonaSettings, plan: SearchPlan) -> float:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.engine.lang import query_terms
+from omoide.store.postgres.term_stats import TermStats
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
 __all__ = ["FTS_PERSONAS", "PgFtsIndex"]
@@ -106,13 +107,33 @@ class PgFtsIndex(FtsIndex):
                 out += [_PgTerm("grams", "f.grams @> ARRAY[?]::text[]", g) for g in grams]
         return list({(t.side, t.condition, t.param): t for t in out}.values())
 
-    def search(self, conn: Any, *, persona_id: int, query: str, limit: int) -> list[KeywordHit]:
+    def search(self, conn: Any, *, persona_id: int, query: str, limit: int,
+               stats: TermStats | None = None) -> list[KeywordHit]:
         """Two statements: the table's size and each term's document frequency, then both
-        sides' candidates (see :meth:`_statistics` and :meth:`_sides`)."""
+        sides' candidates (see :meth:`_statistics` and :meth:`_sides`). With ``stats``, a
+        query whose every term is common by the statistics an earlier search read skips the
+        first (see ``term_stats.py``)."""
         terms = self.pg_terms(query)
         if not terms or limit <= 0:
             return []
-        n_rows, dfs = self._statistics(conn, terms)
+        keys = [(t.side, t.condition, t.param) for t in terms]
+        kept = stats.lookup(self.trigram_table, keys) if stats is not None else None
+        if kept is not None and stats is not None:
+            hits = self._ranked(conn, terms, kept[0], kept[1], persona_id, limit,
+                                stamp=kept[0])
+            if hits is not None:
+                return hits
+            stats.forget(self.trigram_table)  # analysed since: read them again
+        n_rows, dfs, common = self._statistics(conn, terms)
+        if stats is not None and common and n_rows > self.estimate_above:
+            stats.keep(self.trigram_table, n_rows, {keys[i]: dfs[i] for i in common})
+        return self._ranked(conn, terms, n_rows, dfs, persona_id, limit) or []
+
+    def _ranked(self, conn: Any, terms: list[_PgTerm], n_rows: int, dfs: list[int],
+                persona_id: int, limit: int, *, stamp: int | None = None
+                ) -> list[KeywordHit] | None:
+        """The hits, from the statistics given; None when they were kept ones (``stamp``)
+        and the table's statistics have changed since, or cannot be checked."""
         if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
@@ -125,7 +146,10 @@ class PgFtsIndex(FtsIndex):
         totals: dict[int, list[float]] = {}
         chosen = {table: [(t, by_expr[t.expr]) for t in kept if t.table == table]
                   for table in tables.values()}
-        for rowid, score, length in self._sides(conn, chosen, persona_id, pool):
+        rows = self._sides(conn, chosen, persona_id, pool, stamped=stamp is not None)
+        if stamp is not None and (not rows or rows[0][0] is not None or rows[0][1] != stamp):
+            return None
+        for rowid, score, length in rows[1:] if stamp is not None else rows:
             entry = totals.setdefault(rowid, [0.0, float(length)])
             entry[0] += score
         total_idf = sum(t.idf for t, _ in stats)
@@ -133,8 +157,10 @@ class PgFtsIndex(FtsIndex):
         ranked = sorted(totals.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, (score, _) in ranked[:limit]]
 
-    def _statistics(self, conn: Any, terms: Sequence[_PgTerm]) -> tuple[int, list[int]]:
-        """The index's row count and each term's document frequency, in one statement.
+    def _statistics(self, conn: Any, terms: Sequence[_PgTerm]
+                    ) -> tuple[int, list[int], list[int]]:
+        """The index's row count, each term's document frequency, and which of the terms
+        took theirs from the column's statistics (their positions), in one statement.
 
         Up to ``estimate_above`` rows both are exact (FTS5's numbers, so scores match
         SQLite's). Past it, the count is the planner's, and a term among the column's most
@@ -161,8 +187,9 @@ class PgFtsIndex(FtsIndex):
                     else "?"
                 common = f"(SELECT round(e.freq * n.n) {elements} AND e.elem = {lexeme} LIMIT 1)"
                 element = term.param
+            # negated: a frequency from the statistics (reusable, term_stats.py)
             columns.append(f"CASE WHEN n.n <= {self.estimate_above} THEN {exact} "
-                           f"ELSE COALESCE({common}, {capped}) END")
+                           f"ELSE COALESCE(-{common}, {capped}) END")
             params += [term.param, element, term.param]
         tri = self.trigram_table
         # pg_stats (a view of several catalogues) is read once per statement, both columns
@@ -180,17 +207,20 @@ class PgFtsIndex(FtsIndex):
                f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
                f"SELECT n.n, {', '.join(columns)} FROM n")
         row = conn.execute(sql, params).fetchone()
-        return int(row[0]), [int(v) for v in row[1:]]
+        values = [int(v) for v in row[1:]]
+        return (int(row[0]), [abs(v) for v in values],
+                [i for i, v in enumerate(values) if v < 0])
 
     def _sides(self, conn: Any, chosen: dict[str, list[tuple[_Term, _PgTerm]]],
-               persona_id: int, pool: int) -> list[tuple[int, float, int]]:
+               persona_id: int, pool: int, *, stamped: bool = False) -> list[Any]:
         """Each side's best ``pool`` rows of the persona, both sides in one statement, read
         from the index tables alone: each row carries its persona (migration 17), and the
         index holds only rows that pass the index's ``filter_sql`` (a tombstoned memory is
         unindexed; an import indexes only active ones), so no base row is probed. When the
         kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the rarest
         whatever its size), only the first :data:`_SCORED_CAP` matching rows of the persona
-        are scored: they all hold that one term and score alike."""
+        are scored: they all hold that one term and score alike. ``stamped``: the first row is
+        ``(None, the index's reltuples, None)``, to check kept statistics against."""
         parts, params = [], []
         for table, side in chosen.items():
             if not side:
@@ -215,8 +245,12 @@ class PgFtsIndex(FtsIndex):
             params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
         if not parts:
             return []
+        if stamped:
+            parts.insert(0, "(SELECT NULL::bigint, c.reltuples::bigint::float8, NULL::int FROM "
+                            f"pg_class c WHERE c.oid = '{self.trigram_table}'::regclass)")
         rows = conn.execute(" UNION ALL ".join(parts), params).fetchall()
-        return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
+        out: list[Any] = [(None, int(r[1]), None) for r in rows if r[0] is None]
+        return out + [(int(r[0]), float(r[1]), int(r[2])) for r in rows if r[0] is not None]
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:

@@ -16,6 +16,7 @@ from typing import Any
 
 from omoide.model import KeywordHit, Memory, MemoryStatus, RankFacts, Source
 from omoide.store.postgres.fts import pg_index
+from omoide.store.postgres.term_stats import TermStats
 from omoide.store.postgres.vectors import CJK_CLASS, PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
@@ -63,8 +64,10 @@ class PgMemoryStore(MemoryStore):
 
     def __init__(self, db: Any, persona_id: int, persona: str,
                  load_vectors: Callable[[int], VectorIndex], model_id: str, *, dim: int,
-                 ann_rows: int, on_large: Callable[[], None] = lambda: None) -> None:
+                 ann_rows: int, on_large: Callable[[], None] = lambda: None,
+                 term_stats: TermStats | None = None) -> None:
         super().__init__(db, persona_id, persona, load_vectors, model_id)
+        self.term_stats = term_stats  # the database's, shared by every persona's handle
         self.dim = dim
         self.ann_rows = ann_rows
         self._on_large = on_large
@@ -168,7 +171,7 @@ class PgMemoryStore(MemoryStore):
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
         return PG_MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
-                                    limit=limit)
+                                    limit=limit, stats=self.term_stats)
 
     def _new_ids(self, conn: Any, n: int) -> list[int]:
         """Ids from the identity sequence, in one call (other processes take ids too)."""

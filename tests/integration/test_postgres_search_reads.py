@@ -1,0 +1,155 @@
+"""What a PostgreSQL search reuses between its statements and between searches gives the
+results of reading everything afresh: keyword statistics kept until the table is analysed
+again, and the keyword candidates' vectors read with their rank facts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pg_testing import PgServer
+
+from omoide.clock import FixedClock
+from omoide.config import Settings
+from omoide.embed.hashing import HashEmbedder
+from omoide.model import NewMemory
+from omoide.store.postgres.fts import PgFtsIndex, pg_index
+from omoide.store.postgres.store import PostgresStore
+from omoide.store.postgres.term_stats import TermStats
+from omoide.store.postgres.vectors import PgVectorSearch
+from omoide.store.sqlite.indexes import MEMORY_FTS
+from omoide.wiring import Omoide, build
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+TEXTS = ("Aiko moved to Osaka and works as a nurse", "User loves ramen near the station",
+         "Ben practises guitar every weekend", "User lost a camera on a trip to Kyoto",
+         "らうらうは大阪に住んでいて寿司が大好きだ", "ユーザーは京都へ旅行して花火大会に行った",
+         "ハルの趣味は将棋で毎週練習している")
+QUERIES = ("ramen station", "guitar weekend", "大阪 寿司", "京都へ旅行", "将棋", "camera trip")
+
+
+@pytest.fixture
+def database(pg_server: PgServer) -> Iterator[str]:
+    with pg_server.database() as url:
+        yield url
+
+
+def _fill(store: PostgresStore, n: int, start: int = 0) -> None:
+    news = [NewMemory(content=f"{TEXTS[i % len(TEXTS)]} {i}", importance=0.5)
+            for i in range(start, start + n)]
+    vectors = HashEmbedder().embed_passages([m.content for m in news])
+    store.memories("rin").insert_many(news, vectors, stabilities=[1.0] * n, now=NOW)
+    with store.db.raw() as raw:
+        raw.execute("ANALYZE memories_fts")
+        raw.execute("ANALYZE memories_fts_tri")
+
+
+def _estimated() -> PgFtsIndex:
+    """The memories' index with its statistics always taken from the planner's."""
+    return PgFtsIndex(**{**pg_index(MEMORY_FTS).__dict__, "estimate_above": -1})
+
+
+def test_kept_keyword_statistics_rank_as_fresh_ones_with_one_statement(database: str) -> None:
+    store = PostgresStore(database, model_id="hash", dim=HashEmbedder().dim, pool_size=4)
+    try:
+        store.create_persona("rin", now=NOW)
+        _fill(store, 140)
+        index, stats = _estimated(), TermStats()
+        persona_id = store.memories("rin").persona_id
+        conn = store.db.conn()
+        kept_any = False
+        for query in QUERIES:
+            fresh = index.search(conn, persona_id=persona_id, query=query, limit=10)
+            first = index.search(conn, persona_id=persona_id, query=query, limit=10,
+                                 stats=stats)
+            with store.db.trace() as seen:
+                again = index.search(conn, persona_id=persona_id, query=query, limit=10,
+                                     stats=stats)
+            assert fresh and first == fresh and again == fresh, query
+            kept_any |= len(seen) == 1  # every term was common: no statistics statement
+        assert kept_any
+    finally:
+        store.close()
+
+
+def test_kept_statistics_are_read_again_once_the_table_is_analysed(database: str) -> None:
+    store = PostgresStore(database, model_id="hash", dim=HashEmbedder().dim, pool_size=4)
+    try:
+        store.create_persona("rin", now=NOW)
+        _fill(store, 140)
+        index, stats = _estimated(), TermStats()
+        persona_id = store.memories("rin").persona_id
+        conn = store.db.conn()
+        for query in QUERIES:
+            index.search(conn, persona_id=persona_id, query=query, limit=10, stats=stats)
+        _fill(store, 200, start=140)  # more rows, analysed: other statistics
+        for query in QUERIES:
+            fresh = index.search(conn, persona_id=persona_id, query=query, limit=10)
+            assert index.search(conn, persona_id=persona_id, query=query, limit=10,
+                                stats=stats) == fresh, query
+    finally:
+        store.close()
+
+
+def _app(database: str, tmp_path: Path, ann_rows: int) -> Omoide:
+    env = {"OMOIDE_DATABASE_URL": database, "OMOIDE_PG_ANN_ROWS": str(ann_rows)}
+    return build(Settings.from_env(env, data_dir=tmp_path / str(ann_rows)),
+                 embedder=HashEmbedder(), clock=FixedClock(NOW), llm=None)
+
+
+def test_a_search_answered_in_sql_matches_the_one_answered_in_memory(
+        database: str, tmp_path: Path) -> None:
+    in_memory, in_sql = _app(database, tmp_path, 10**6), _app(database, tmp_path, 1)
+    try:
+        in_memory.auth.create_persona("rin")
+        for i in range(42):  # more candidates than top_k + 10: ranked before being read
+            in_memory.memories.create("rin", in_memory.memories.build_new(
+                content=f"{TEXTS[i % len(TEXTS)]} ({i})"))
+        in_memory.runner.run_until_idle()
+        assert isinstance(in_sql.store.memories("rin").vectors, PgVectorSearch)
+        for query in QUERIES:
+            got = [in_sql.search.search("rin", in_sql.search.build_request(
+                "rin", query=query, top_k=5), recall=False).results for _ in range(2)]
+            want = in_memory.search.search("rin", in_memory.search.build_request(
+                "rin", query=query, top_k=5), recall=False).results
+            for hits in got:
+                assert [h.id for h in hits] == [h.id for h in want], query
+                for hit, expected in zip(hits, want, strict=True):
+                    assert hit.score == pytest.approx(expected.score, abs=1e-6)
+                    assert hit.similarity == pytest.approx(expected.similarity, abs=1e-6)
+    finally:
+        in_sql.close()
+        in_memory.close()
+
+
+def test_rank_facts_bring_the_vectors_the_vector_search_did_not_fetch(
+        database: str, tmp_path: Path) -> None:
+    app = _app(database, tmp_path, 1)
+    try:
+        app.auth.create_persona("rin")
+        for i in range(30):
+            app.memories.create("rin", app.memories.build_new(
+                content=f"{TEXTS[i % len(TEXTS)]} ({i})"))
+        app.runner.run_until_idle()
+        handle = app.store.memories("rin")
+        search = handle.vectors
+        assert isinstance(search, PgVectorSearch)
+        ids = [int(r[0]) for r in app.store.db.conn().execute(
+            "SELECT id FROM memories WHERE persona_id = ?", (handle.persona_id,))]
+        query = HashEmbedder().embed_query("ramen near the station")
+        assert len(search.search(query, limit=3)) == 3
+        unseen = search.unseen(ids)
+        assert len(unseen) >= len(ids) - 6  # a few candidates fetched, the rest not
+        facts = handle.rank_facts(ids)
+        assert set(facts) == set(ids)
+        with app.store.db.trace() as seen:
+            sims = search.similarities(query, ids)
+        assert seen == []  # every vector came with the rank facts or the search
+        for memory_id in ids:
+            vector = search.get(memory_id)
+            assert vector is not None
+            assert sims[memory_id] == pytest.approx(float(vector @ query), abs=1e-6)
+    finally:
+        app.close()
