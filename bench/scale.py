@@ -148,6 +148,7 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
         seconds = pg_out.pop("seconds")
         if kind == "postgres":
             pg_out.update(_scale_pg.vector_side(app, PERSONA, embedder, queries, repeats))
+            pg_out.update(_scale_pg.settle(app))  # earlier writes vacuumed, then CHECKPOINT
         clock = app.clock
         assert isinstance(clock, FixedClock)
         excluded = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
@@ -162,10 +163,15 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
             "excluded": time_searches(excluded, clock, HYBRID, queries, repeats),
             "included": time_searches(app.search, clock, HYBRID, queries, repeats),
         }
+        if kind == "postgres":  # every search also writes its recalls (see _scale_pg)
+            out["recall_writes"] = _scale_pg.with_recall_writes(app, PERSONA, lambda: (
+                time_searches(excluded, clock, HYBRID, queries, 1)))
         start = time.perf_counter()
         decayed = app.store.decay_all(now=clock.now())
         out["decay_s"] = round(time.perf_counter() - start, 2)
         assert decayed == n
+        if kind == "postgres":  # right after a million rows written: no settling first
+            out["after_decay"] = time_searches(excluded, clock, HYBRID, queries, 1)
         out["db_mb"] = round(database_bytes(app) / 2**20, 1)
         log(f"{kind} one persona × {n}: ingest {out['ingest_per_s']}/s, search p95 excl "
             f"{out['excluded']['p95_best_ms']:.1f} ms, incl {out['included']['p95_best_ms']:.1f}"

@@ -153,3 +153,29 @@ def test_rank_facts_bring_the_vectors_the_vector_search_did_not_fetch(
             assert sims[memory_id] == pytest.approx(float(vector @ query), abs=1e-6)
     finally:
         app.close()
+
+
+def test_recalls_are_written_in_one_transaction_once_per_interval(
+        database: str, tmp_path: Path) -> None:
+    app = _app(database, tmp_path, 10**6)
+    try:
+        app.auth.create_persona("rin")
+        created = [app.memories.create("rin", app.memories.build_new(content=text)).memory
+                   for text in TEXTS[:3]]
+        keys = [memory.key for memory in created if memory is not None]
+        handle = app.store.memories("rin")
+        ids = [handle.id_of(key) for key in keys]
+        with app.store.db.trace() as seen:
+            assert handle.record_recalls(ids[:2], now=NOW, factor=1.5, cap=365.0,
+                                         min_interval_hours=1.0) == 2
+        assert [s.split()[0] for s in seen] == ["SELECT", "BEGIN", "WITH", "COMMIT"]
+        with app.store.db.write():  # inside another write it joins that one
+            assert handle.record_recalls(ids, now=NOW, factor=1.5, cap=365.0,
+                                         min_interval_hours=1.0) == 1
+        assert handle.record_recalls(ids, now=NOW, factor=1.5, cap=365.0,
+                                     min_interval_hours=1.0) == 0
+        rows = {m.key: m for m in (handle.get(key) for key in keys)}
+        assert [(rows[k].access_count, rows[k].stability) for k in keys] == [(1, 1.5)] * 3
+        assert all(rows[k].last_accessed == NOW for k in keys)
+    finally:
+        app.close()

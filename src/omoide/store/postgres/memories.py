@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
+from omoide.clock import iso
 from omoide.model import KeywordHit, Memory, MemoryStatus, RankFacts, Source
 from omoide.store.postgres.fts import pg_index
 from omoide.store.postgres.term_stats import TermStats
@@ -39,6 +41,14 @@ ON CONFLICT (a, b, link_type) DO UPDATE SET
 
 
 _SEEN_FOR_S = 1.0
+
+# Recall strengthening (MemoryStore.record_recalls' rule) in one statement: the rows due are
+# read under the persona's lock (the write takes it first) and both tables updated.
+_RECALL = (
+    "WITH due AS (UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
+    "WHERE +persona_id = ? AND id = ANY(?) AND (last_accessed IS NULL OR last_accessed <= ?) "
+    "RETURNING id) UPDATE memory_strength s SET stability = LEAST(?, s.stability * ?) "
+    "FROM due WHERE s.memory_id = due.id RETURNING s.memory_id")
 
 # A memory row with its sources (as ``_hydrate`` reads them: event id order), in one statement.
 _SELECT_WITH_SOURCES = SELECT_MEMORY.replace(
@@ -168,6 +178,25 @@ class PgMemoryStore(MemoryStore):
         if search is not None and fetched:
             search.remember(fetched)
         return out
+
+    def record_recalls(self, ids: Iterable[int], *, now: datetime, factor: float, cap: float,
+                       min_interval_hours: float) -> int:
+        """As on SQLite (the same rule, the same read first so that a search whose recalls
+        are not due takes no lock), with the write as one statement sent together with its
+        BEGIN, lock and COMMIT: one round trip instead of six."""
+        ids = list(ids)
+        if not ids:
+            return 0
+        cutoff = iso(now - timedelta(hours=min_interval_hours))
+        marks = ",".join("?" * len(ids))
+        if not self.db.conn().execute(
+                f"SELECT id FROM memories WHERE +persona_id = ? AND id IN ({marks}) "
+                "AND (last_accessed IS NULL OR last_accessed <= ?)",
+                (self.persona_id, *ids, cutoff)).fetchone():
+            return 0
+        rows = self.db.pipelined_write([(_RECALL, (
+            iso(now), self.persona_id, ids, cutoff, cap, factor))])[0]
+        return len(rows)
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
         return PG_MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
