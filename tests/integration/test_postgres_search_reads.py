@@ -4,6 +4,7 @@ again, and the keyword candidates' vectors read with their rank facts."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -177,5 +178,31 @@ def test_recalls_are_written_in_one_transaction_once_per_interval(
         rows = {m.key: m for m in (handle.get(key) for key in keys)}
         assert [(rows[k].access_count, rows[k].stability) for k in keys] == [(1, 1.5)] * 3
         assert all(rows[k].last_accessed == NOW for k in keys)
+    finally:
+        app.close()
+
+
+def test_centroids_are_refreshed_once_stale_only_when_the_persona_changed(
+        database: str, tmp_path: Path) -> None:
+    app = _app(database, tmp_path, 1)
+    try:
+        app.auth.create_persona("rin")
+        for i in range(20):
+            app.memories.create("rin", app.memories.build_new(
+                content=f"{TEXTS[i % len(TEXTS)]} ({i})"))
+        search = app.store.memories("rin").vectors
+        assert isinstance(search, PgVectorSearch)
+        query = HashEmbedder().embed_query("ramen near the station")
+        search.search(query, limit=3, centred_for="ramen")
+        first = search._mu
+        search._mu_at -= 10**6  # long ago
+        search.search(query, limit=3, centred_for="ramen")
+        assert search._mu is first and not search._refreshing  # unchanged: kept
+        search.count += 1  # as the handle's next count after a write
+        search.search(query, limit=3, centred_for="ramen")
+        deadline = time.monotonic() + 30
+        while search._mu is first and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert search._mu is not first
     finally:
         app.close()
