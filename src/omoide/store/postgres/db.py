@@ -270,10 +270,16 @@ class PgDatabase(Traced):
                 tracer("COMMIT")
 
     def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]],
-                        lock: int | None = None, scope: str = NO_PERSONA) -> list[list[Any]]:
+                        lock: int | None = None, scope: str = NO_PERSONA, *,
+                        durable: bool = True) -> list[list[Any]]:
         """One transaction of ``statements`` (none reading another's result), sent with its
         BEGIN and COMMIT in one round trip (psycopg's pipeline mode) instead of one each;
-        returns each statement's rows. Inside an open write it joins that write instead."""
+        returns each statement's rows. Inside an open write it joins that write instead.
+
+        ``durable=False`` (bookkeeping only) commits without waiting for the WAL flush
+        (``synchronous_commit = off`` for this transaction): still atomic and never
+        inconsistent, but a crash of the PostgreSQL server may lose it (the last fraction of
+        a second of such writes); a crash of an Omoide server loses nothing committed."""
         if getattr(self._local, "tx", None) is not None:
             with self.write(lock, scope) as conn:
                 return [conn.execute(text, params).fetchall() for text, params in statements]
@@ -284,6 +290,8 @@ class PgDatabase(Traced):
         with self.pool.connection() as raw, _nul_refused():
             with raw.pipeline(), raw.transaction():
                 _begin(raw, lock, scope)
+                if not durable:
+                    raw.execute("SELECT set_config('synchronous_commit', 'off', true)")
                 cursors = [raw.cursor(binary=True).execute(translate(text)[0].encode(),
                                                            list(params))
                            for text, params in statements]
@@ -398,9 +406,10 @@ class PersonaDb(_View):
     def write(self) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.write(self.persona_id, self.scope)
 
-    def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]]
-                        ) -> list[list[Any]]:
-        return self.db.pipelined_write(statements, self.persona_id, self.scope)
+    def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                        durable: bool = True) -> list[list[Any]]:
+        return self.db.pipelined_write(statements, self.persona_id, self.scope,
+                                       durable=durable)
 
 
 class CrossPersonaDb(_View):

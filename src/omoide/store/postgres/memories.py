@@ -183,7 +183,9 @@ class PgMemoryStore(MemoryStore):
                        min_interval_hours: float) -> int:
         """As on SQLite (the same rule, the same read first so that a search whose recalls
         are not due takes no lock), with the write as one statement sent together with its
-        BEGIN, lock and COMMIT: one round trip instead of six."""
+        BEGIN, lock and COMMIT: one round trip instead of six. The commit does not wait for
+        the WAL flush (bookkeeping: a crash of the database server may lose the last moment's
+        recalls, never half of one; see :meth:`PgDatabase.pipelined_write`)."""
         ids = list(ids)
         if not ids:
             return 0
@@ -195,7 +197,7 @@ class PgMemoryStore(MemoryStore):
                 (self.persona_id, *ids, cutoff)).fetchone():
             return 0
         rows = self.db.pipelined_write([(_RECALL, (
-            iso(now), self.persona_id, ids, cutoff, cap, factor))])[0]
+            iso(now), self.persona_id, ids, cutoff, cap, factor))], durable=False)[0]
         return len(rows)
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
