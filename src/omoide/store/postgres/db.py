@@ -35,7 +35,7 @@ import numpy as np
 import psycopg
 from psycopg import sql as pgsql
 from psycopg.adapt import Dumper, Loader
-from psycopg.pq import Format
+from psycopg.pq import ExecStatus, Format
 from psycopg.types import TypeInfo
 from psycopg_pool import ConnectionPool
 
@@ -132,9 +132,24 @@ class Row(tuple):
 
 
 def _row_factory(cursor: psycopg.Cursor[Any]) -> Any:
-    names = [d.name for d in cursor.description or ()]
-    cls = type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
-    return lambda values: cls(values)
+    # the names from the result itself: ``cursor.description`` builds a typed Column for each
+    # (and a search reads rows of 25 columns several times)
+    return _row_class(_names(cursor.pgresult))
+
+
+def _names(result: Any) -> tuple[str, ...]:
+    if not _has_rows(result):
+        return ()
+    return tuple((result.fname(i) or b"").decode() for i in range(result.nfields))
+
+
+def _has_rows(result: Any) -> bool:
+    return result is not None and result.status == ExecStatus.TUPLES_OK
+
+
+@lru_cache(maxsize=1024)
+def _row_class(names: tuple[str, ...]) -> type[Row]:
+    return type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
 
 
 class PgCursor:
@@ -180,7 +195,7 @@ class PgConnection:
         text, returns_id = translate(statement)
         with self.raw.cursor(row_factory=_row_factory, binary=True) as cur, _nul_refused():
             cur.execute(text.encode(), list(params) if params is not None else [])
-            rows = cur.fetchall() if cur.description is not None else []
+            rows = cur.fetchall() if _has_rows(cur.pgresult) else []
             lastrowid = None
             if returns_id:
                 lastrowid = int(rows[0][0]) if rows else None
@@ -295,7 +310,7 @@ class PgDatabase(Traced):
                 cursors = [raw.cursor(binary=True).execute(translate(text)[0].encode(),
                                                            list(params))
                            for text, params in statements]
-            return [cur.fetchall() if cur.description is not None else []
+            return [cur.fetchall() if _has_rows(cur.pgresult) else []
                     for cur in cursors]
 
     @contextlib.contextmanager
