@@ -25,21 +25,18 @@ from __future__ import annotations
 
 import contextlib
 import re
-import struct
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
-import numpy as np
 import psycopg
 from psycopg import sql as pgsql
-from psycopg.adapt import Dumper, Loader
-from psycopg.pq import ExecStatus, Format
-from psycopg.types import TypeInfo
+from psycopg.pq import ExecStatus
 from psycopg_pool import ConnectionPool
 
 from omoide.errors import InvalidInput
+from omoide.store.postgres.pgvector_bytes import configure_vectors
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
     NO_PERSONA,
@@ -239,7 +236,7 @@ class PgDatabase(Traced):
         self._local = threading.local()
         self.tracer: Tracer | None = None
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
-                                   configure=_configure, kwargs={"autocommit": True},
+                                   configure=configure_vectors, kwargs={"autocommit": True},
                                    timeout=60.0)
         if migrate:
             with self.pool.connection() as raw:
@@ -439,44 +436,3 @@ class CrossPersonaDb(_View):
     def erasing(self, lock: int | None = None,
                 tables: Sequence[str] = ()) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.erasing(lock, tables, self.scope)
-
-
-# -- pgvector as bytes -----------------------------------------------------------------------
-
-_HEADER = struct.Struct(">HH")
-
-
-class _VectorDumper(Dumper):
-    """float32 bytes (native order) → pgvector's binary form (dim, 0, big-endian floats)."""
-
-    format = Format.BINARY
-
-    def dump(self, obj: Any) -> bytes:
-        values = np.frombuffer(bytes(obj), dtype=np.float32)
-        return _HEADER.pack(len(values), 0) + values.astype(">f4").tobytes()
-
-
-class _VectorLoader(Loader):
-    format = Format.BINARY
-
-    def load(self, data: Any) -> bytes:
-        dim, _ = _HEADER.unpack_from(data)
-        return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32).tobytes()
-
-
-class _VectorTextLoader(Loader):
-    def load(self, data: Any) -> bytes:
-        text = bytes(data).decode().strip("[]")
-        return np.array([float(x) for x in text.split(",")] if text else [],
-                        dtype=np.float32).tobytes()
-
-
-def _configure(raw: psycopg.Connection[Any]) -> None:
-    info = TypeInfo.fetch(raw, "vector")
-    if info is None:
-        raise RuntimeError("the pgvector extension is missing from this database")
-    info.register(raw)  # by name too: a reader may load it its own way (vectors.py)
-    dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
-    raw.adapters.register_dumper(bytes, dumper)
-    raw.adapters.register_loader(info.oid, _VectorLoader)
-    raw.adapters.register_loader(info.oid, _VectorTextLoader)
