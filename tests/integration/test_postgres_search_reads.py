@@ -37,14 +37,16 @@ def database(pg_server: PgServer) -> Iterator[str]:
         yield url
 
 
-def _fill(store: PostgresStore, n: int, start: int = 0) -> None:
-    news = [NewMemory(content=f"{TEXTS[i % len(TEXTS)]} {i}", importance=0.5)
+def _fill(store: PostgresStore, n: int, start: int = 0,
+          analyse: tuple[str, ...] = ("memories_fts", "memories_fts_tri"),
+          texts: tuple[str, ...] = TEXTS) -> None:
+    news = [NewMemory(content=f"{texts[i % len(texts)]} {i}", importance=0.5)
             for i in range(start, start + n)]
     vectors = HashEmbedder().embed_passages([m.content for m in news])
     store.memories("rin").insert_many(news, vectors, stabilities=[1.0] * n, now=NOW)
     with store.db.raw() as raw:
-        raw.execute("ANALYZE memories_fts")
-        raw.execute("ANALYZE memories_fts_tri")
+        for table in analyse:
+            raw.execute(f"ANALYZE {table}")
 
 
 def _estimated() -> PgFtsIndex:
@@ -75,7 +77,9 @@ def test_kept_keyword_statistics_rank_as_fresh_ones_with_one_statement(database:
         store.close()
 
 
-def test_kept_statistics_are_read_again_once_the_table_is_analysed(database: str) -> None:
+@pytest.mark.parametrize("analysed", [("memories_fts", "memories_fts_tri"), ("memories_fts",)])
+def test_kept_statistics_are_read_again_once_a_table_is_analysed(
+        database: str, analysed: tuple[str, ...]) -> None:
     store = PostgresStore(database, model_id="hash", dim=HashEmbedder().dim, pool_size=4)
     try:
         store.create_persona("rin", now=NOW)
@@ -85,7 +89,9 @@ def test_kept_statistics_are_read_again_once_the_table_is_analysed(database: str
         conn = store.db.conn()
         for query in QUERIES:
             index.search(conn, persona_id=persona_id, query=query, limit=10, stats=stats)
-        _fill(store, 200, start=140)  # more rows, analysed: other statistics
+        # more rows, most of them about ramen and guitars: other frequencies
+        _fill(store, 300, start=140, analyse=analysed,
+              texts=(*TEXTS, *TEXTS[1:3] * 4, "ramen and guitar at the station"))
         for query in QUERIES:
             fresh = index.search(conn, persona_id=persona_id, query=query, limit=10)
             assert index.search(conn, persona_id=persona_id, query=query, limit=10,

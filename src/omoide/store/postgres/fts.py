@@ -119,18 +119,18 @@ class PgFtsIndex(FtsIndex):
         keys = [(t.side, t.condition, t.param) for t in terms]
         kept = stats.lookup(self.trigram_table, keys) if stats is not None else None
         if kept is not None and stats is not None:
-            hits = self._ranked(conn, terms, kept[0], kept[1], persona_id, limit,
-                                stamp=kept[0])
+            stamp, dfs = kept
+            hits = self._ranked(conn, terms, stamp[0], dfs, persona_id, limit, stamp=stamp)
             if hits is not None:
                 return hits
             stats.forget(self.trigram_table)  # analysed since: read them again
-        n_rows, dfs, common = self._statistics(conn, terms)
+        n_rows, dfs, common, stamp = self._statistics(conn, terms)
         if stats is not None and common and n_rows > self.estimate_above:
-            stats.keep(self.trigram_table, n_rows, {keys[i]: dfs[i] for i in common})
+            stats.keep(self.trigram_table, stamp, {keys[i]: dfs[i] for i in common})
         return self._ranked(conn, terms, n_rows, dfs, persona_id, limit) or []
 
     def _ranked(self, conn: Any, terms: list[_PgTerm], n_rows: int, dfs: list[int],
-                persona_id: int, limit: int, *, stamp: int | None = None
+                persona_id: int, limit: int, *, stamp: tuple[int, ...] | None = None
                 ) -> list[KeywordHit] | None:
         """The hits, from the statistics given; None when they were kept ones (``stamp``)
         and the table's statistics have changed since, or cannot be checked."""
@@ -146,10 +146,10 @@ class PgFtsIndex(FtsIndex):
         totals: dict[int, list[float]] = {}
         chosen = {table: [(t, by_expr[t.expr]) for t in kept if t.table == table]
                   for table in tables.values()}
-        rows = self._sides(conn, chosen, persona_id, pool, stamped=stamp is not None)
-        if stamp is not None and (not rows or rows[0][0] is not None or rows[0][1] != stamp):
+        rows, now = self._sides(conn, chosen, persona_id, pool, stamped=stamp is not None)
+        if stamp is not None and now != stamp:
             return None
-        for rowid, score, length in rows[1:] if stamp is not None else rows:
+        for rowid, score, length in rows:
             entry = totals.setdefault(rowid, [0.0, float(length)])
             entry[0] += score
         total_idf = sum(t.idf for t, _ in stats)
@@ -158,9 +158,10 @@ class PgFtsIndex(FtsIndex):
         return [KeywordHit(rowid, score * scale) for rowid, (score, _) in ranked[:limit]]
 
     def _statistics(self, conn: Any, terms: Sequence[_PgTerm]
-                    ) -> tuple[int, list[int], list[int]]:
-        """The index's row count, each term's document frequency, and which of the terms
-        took theirs from the column's statistics (their positions), in one statement.
+                    ) -> tuple[int, list[int], list[int], tuple[int, ...]]:
+        """The index's row count, each term's document frequency, which of the terms took
+        theirs from the columns' statistics (their positions), and the statistics' stamp
+        (:meth:`_stamp_sql`), in one statement.
 
         Up to ``estimate_above`` rows both are exact (FTS5's numbers, so scores match
         SQLite's). Past it, the count is the planner's, and a term among the column's most
@@ -205,22 +206,34 @@ class PgFtsIndex(FtsIndex):
                "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
                f"current_schema() AND ({sides}) "
                f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
-               f"SELECT n.n, {', '.join(columns)} FROM n")
+               f"SELECT n.n, {', '.join(columns)}, {', '.join(self._stamp_sql())} FROM n")
         row = conn.execute(sql, params).fetchone()
-        values = [int(v) for v in row[1:]]
+        values = [int(v) for v in row[1:len(columns) + 1]]
         return (int(row[0]), [abs(v) for v in values],
-                [i for i, v in enumerate(values) if v < 0])
+                [i for i, v in enumerate(values) if v < 0],
+                tuple(int(v) for v in row[len(columns) + 1:]))
+
+    def _stamp_sql(self) -> list[str]:
+        """What the kept statistics depend on, as SQL values: the trigram table's
+        ``reltuples`` (the row count past the threshold) and how often each index table has
+        been analysed (which rewrites its most common elements)."""
+        analysed = ("pg_stat_get_analyze_count('{0}'::regclass) + "
+                    "pg_stat_get_autoanalyze_count('{0}'::regclass)")
+        return [f"(SELECT c.reltuples::bigint FROM pg_class c "
+                f"WHERE c.oid = '{self.trigram_table}'::regclass)",
+                analysed.format(self.trigram_table), analysed.format(self.words_table)]
 
     def _sides(self, conn: Any, chosen: dict[str, list[tuple[_Term, _PgTerm]]],
-               persona_id: int, pool: int, *, stamped: bool = False) -> list[Any]:
+               persona_id: int, pool: int, *, stamped: bool = False
+               ) -> tuple[list[tuple[int, float, int]], tuple[int, ...] | None]:
         """Each side's best ``pool`` rows of the persona, both sides in one statement, read
         from the index tables alone: each row carries its persona (migration 17), and the
         index holds only rows that pass the index's ``filter_sql`` (a tombstoned memory is
         unindexed; an import indexes only active ones), so no base row is probed. When the
         kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the rarest
         whatever its size), only the first :data:`_SCORED_CAP` matching rows of the persona
-        are scored: they all hold that one term and score alike. ``stamped``: the first row is
-        ``(None, the index's reltuples, None)``, to check kept statistics against."""
+        are scored: they all hold that one term and score alike. ``stamped``: the statistics'
+        stamp is read in the same statement (to check kept statistics against), else None."""
         parts, params = [], []
         for table, side in chosen.items():
             if not side:
@@ -244,13 +257,14 @@ class PgFtsIndex(FtsIndex):
                 "AS f ORDER BY score DESC, length, f.rowid LIMIT ?)")
             params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
         if not parts:
-            return []
-        if stamped:
-            parts.insert(0, "(SELECT NULL::bigint, c.reltuples::bigint::float8, NULL::int FROM "
-                            f"pg_class c WHERE c.oid = '{self.trigram_table}'::regclass)")
+            return [], None
+        if stamped:  # rows (NULL, value, its position)
+            values = ", ".join(f"({i}, ({v})::float8)" for i, v in enumerate(self._stamp_sql()))
+            parts.append(f"(SELECT NULL::bigint, s.v, s.i FROM (VALUES {values}) AS s(i, v))")
         rows = conn.execute(" UNION ALL ".join(parts), params).fetchall()
-        out: list[Any] = [(None, int(r[1]), None) for r in rows if r[0] is None]
-        return out + [(int(r[0]), float(r[1]), int(r[2])) for r in rows if r[0] is not None]
+        stamp = tuple(int(r[1]) for r in sorted((r for r in rows if r[0] is None),
+                                                key=lambda r: r[2])) if stamped else None
+        return [(int(r[0]), float(r[1]), int(r[2])) for r in rows if r[0] is not None], stamp
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:

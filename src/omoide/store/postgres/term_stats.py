@@ -5,9 +5,10 @@ Past :attr:`PgFtsIndex.estimate_above <omoide.store.postgres.fts.PgFtsIndex>` ro
 term's frequency is read from ``pg_stats`` and the index's size is the planner's row estimate
 (``reltuples``). Both change only when the table is analysed (or vacuumed), not at each write,
 so a search whose every term was common in an earlier search's statistics needs no statistics
-statement. The entries are stamped with the ``reltuples`` they were read with; the candidates
-statement that follows returns the current value, and on a difference the entries are dropped
-and the search runs again with fresh statistics (so a result never mixes two snapshots).
+statement. The entries are stamped with what they were read with (the table's ``reltuples``
+and how many times each index table has been analysed); the candidates statement that follows
+returns the current stamp, and on a difference the entries are dropped and the search runs
+again with fresh statistics (so a result never mixes two snapshots).
 Counted terms (rare by those statistics, counted up to a cap at each search) are never kept:
 any write may change them.
 """
@@ -28,10 +29,11 @@ class TermStats:
     def __init__(self, max_entries: int = _MAX_ENTRIES) -> None:
         self.max_entries = max_entries
         self._lock = threading.Lock()
-        self._stamp: dict[str, int] = {}  # index (its trigram table) → reltuples read
+        self._stamp: dict[str, tuple[int, ...]] = {}  # index (its trigram table) → stamp
         self._dfs: dict[tuple[str, Hashable], int] = {}
 
-    def lookup(self, index: str, terms: Sequence[Hashable]) -> tuple[int, list[int]] | None:
+    def lookup(self, index: str, terms: Sequence[Hashable]
+               ) -> tuple[tuple[int, ...], list[int]] | None:
         """``(stamp, document frequencies)`` when every term is known for ``index``."""
         with self._lock:
             stamp = self._stamp.get(index)
@@ -42,7 +44,7 @@ class TermStats:
             return None
         return stamp, [int(df) for df in dfs if df is not None]
 
-    def keep(self, index: str, stamp: int, common: dict[Hashable, int]) -> None:
+    def keep(self, index: str, stamp: tuple[int, ...], common: dict[Hashable, int]) -> None:
         """Record the frequencies of the common terms read with the statistics ``stamp``
         (entries of another stamp are dropped first)."""
         with self._lock:
