@@ -135,7 +135,8 @@ def _row_factory(cursor: psycopg.Cursor[Any]) -> Any:
 
 
 def _names(result: Any) -> tuple[str, ...]:
-    if not _has_rows(result):
+    # any result with fields: a named cursor's rows are described before they are fetched
+    if result is None:
         return ()
     return tuple((result.fname(i) or b"").decode() for i in range(result.nfields))
 
