@@ -267,7 +267,7 @@ def settle(app: Any) -> dict[str, Any]:
         raw.execute("CHECKPOINT")
     out = {"vacuumed": dead, "vacuum_s": round(vacuumed - began, 1),
            "checkpoint_s": round(time.perf_counter() - vacuumed, 1)}
-    log(f"settled before the timed searches: {out}")
+    log(f"settled (dead rows vacuumed, CHECKPOINT): {out}")
     return {"settle": out}
 
 
