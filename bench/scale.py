@@ -148,6 +148,7 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
         seconds = pg_out.pop("seconds")
         if kind == "postgres":
             pg_out.update(_scale_pg.vector_side(app, PERSONA, embedder, queries, repeats))
+            pg_out.update(_scale_pg.settle(app))  # earlier writes vacuumed, then CHECKPOINT
         clock = app.clock
         assert isinstance(clock, FixedClock)
         excluded = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
@@ -162,10 +163,16 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
             "excluded": time_searches(excluded, clock, HYBRID, queries, repeats),
             "included": time_searches(app.search, clock, HYBRID, queries, repeats),
         }
+        if kind == "postgres":  # every search also writes its recalls (see _scale_pg)
+            out["recall_writes"] = _scale_pg.with_recall_writes(app, PERSONA, lambda: (
+                time_searches(excluded, clock, HYBRID, queries, 1)))
         start = time.perf_counter()
         decayed = app.store.decay_all(now=clock.now())
         out["decay_s"] = round(time.perf_counter() - start, 2)
         assert decayed == n
+        if kind == "postgres":  # right after a million rows written: no settling first
+            out["after_decay"] = time_searches(excluded, clock, HYBRID, queries, 1)
+            _scale_pg.settle(app)  # not left to the next section's timing
         out["db_mb"] = round(database_bytes(app) / 2**20, 1)
         log(f"{kind} one persona × {n}: ingest {out['ingest_per_s']}/s, search p95 excl "
             f"{out['excluded']['p95_best_ms']:.1f} ms, incl {out['included']['p95_best_ms']:.1f}"
@@ -186,6 +193,7 @@ def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Pat
             seconds = None
         else:
             seconds = _scale_pg.load_many(app, kind, names, per, corpus, pg)
+        settled = _scale_pg.settle(app) if kind == "postgres" else {}
         service = SearchService(app.store, precomputed, app.clock, app.settings_service)
         rng = np.random.default_rng(3)
         cold, warm = [], []
@@ -210,7 +218,8 @@ def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Pat
                "ingest_per_s": round(personas * per / seconds, 1) if seconds else None,
                "first_search": _p(cold) if cold else None, "search": _p(warm) if warm else None,
                "included": _p(included), "decay_s": round(time.perf_counter() - began, 2),
-               "db_mb": round(database_bytes(app) / 2**20, 1), "load_average": load_average()}
+               "db_mb": round(database_bytes(app) / 2**20, 1), "load_average": load_average(),
+               **settled}
         log(f"{kind} {personas} personas × {per}: {out}")
         return out
 

@@ -233,6 +233,6 @@ def test_a_hybrid_search_takes_few_statements(database: str, tmp_path: object) -
         with app.store.db.trace() as seen:
             request = app.search.build_request("rin", query="ramen near the station", top_k=5)
             assert app.search.search("rin", request).results
-        assert len(seen) <= 13, "\n".join(s[:70] for s in seen)  # 21 before
+        assert len(seen) <= 10, "\n".join(s[:70] for s in seen)  # 21, then 13 before
     finally:
         app.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -152,14 +152,16 @@ class SearchService:
             allowed=allowed, keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
-        top = self._note_hits(persona, found.ranked[:pool], query_vector, request, cfg, now,
-                              plan, allowed)[: request.top_k]
+        top = self._note_hits(persona, memories, found.ranked[:pool], query_vector, request,
+                              cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited)
         if recall:  # only the notes actually returned are recalled
             returned = {id(hit) for hit in results}
-            recalled = [row_id for row_id, hit in top if id(hit) in returned]
+            cutoff = now - timedelta(hours=cfg.recall_min_interval_hours)
+            recalled = [row_id for row_id, hit in top
+                        if id(hit) in returned and _may_be_due(hit, cutoff)]
             if recalled:
                 memories.record_recalls(
                     recalled, now=now, factor=cfg.recall_stability_factor,
@@ -177,9 +179,9 @@ class SearchService:
             limit=request.top_k, filters=request.filters, plan=plan or self.plan)
         return SearchResult(query=request.query, mode=request.mode, results=hits)
 
-    def _note_hits(self, persona: str, ranked: list[Scored], query_vector: np.ndarray,
-                   request: SearchRequest, cfg: PersonaSettings, now: datetime,
-                   plan: SearchPlan, allowed: np.ndarray | None
+    def _note_hits(self, persona: str, memories: MemoryHandle, ranked: list[Scored],
+                   query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,
+                   now: datetime, plan: SearchPlan, allowed: np.ndarray | None
                    ) -> list[tuple[int, SearchHit]]:
         """The notes to return, best first: (row id, hit) pairs, ``request.top_k`` of them or
         more. The candidates are ranked by fused score blended with live strength from a few
@@ -188,7 +190,6 @@ class SearchService:
         plan puts current facts first and a candidate is superseded, every candidate is read
         whole and re-ranked by :meth:`_current_first` (which can bring in the successor the
         query did not match). Either way the ranking is the one :meth:`_hydrate` gives."""
-        memories = self.store.memories(persona)
         if len(ranked) - request.top_k <= _WHOLE_ROWS_PER_STATEMENT:  # few: read them all
             hits = self._hydrate(memories, ranked, query_vector, request, cfg, now, plan)
             if plan.current_first:
@@ -320,6 +321,14 @@ def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float
             continue
         yield item, row, blend_strength(item.score, strength(row), weight) if weight \
             else item.score
+
+
+def _may_be_due(hit: SearchHit, cutoff: datetime) -> bool:
+    """Whether the note's recall may be due, by the row this search read: one recalled after
+    ``cutoff`` is skipped by ``record_recalls`` too (its rule, on the same column), so when no
+    returned note is due the search asks nothing more of the store."""
+    memory = hit.memory
+    return memory is None or memory.last_accessed is None or memory.last_accessed <= cutoff
 
 
 def _strength_weight(request: SearchRequest, cfg: PersonaSettings, plan: SearchPlan) -> float:

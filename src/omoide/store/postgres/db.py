@@ -25,21 +25,18 @@ from __future__ import annotations
 
 import contextlib
 import re
-import struct
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
-import numpy as np
 import psycopg
 from psycopg import sql as pgsql
-from psycopg.adapt import Dumper, Loader
-from psycopg.pq import Format
-from psycopg.types import TypeInfo
+from psycopg.pq import ExecStatus
 from psycopg_pool import ConnectionPool
 
 from omoide.errors import InvalidInput
+from omoide.store.postgres.pgvector_bytes import configure_vectors
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
     NO_PERSONA,
@@ -132,9 +129,25 @@ class Row(tuple):
 
 
 def _row_factory(cursor: psycopg.Cursor[Any]) -> Any:
-    names = [d.name for d in cursor.description or ()]
-    cls = type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
-    return lambda values: cls(values)
+    # the names from the result itself: ``cursor.description`` builds a typed Column for each
+    # (and a search reads rows of 25 columns several times)
+    return _row_class(_names(cursor.pgresult))
+
+
+def _names(result: Any) -> tuple[str, ...]:
+    # any result with fields: a named cursor's rows are described before they are fetched
+    if result is None:
+        return ()
+    return tuple((result.fname(i) or b"").decode() for i in range(result.nfields))
+
+
+def _has_rows(result: Any) -> bool:
+    return result is not None and result.status == ExecStatus.TUPLES_OK
+
+
+@lru_cache(maxsize=1024)
+def _row_class(names: tuple[str, ...]) -> type[Row]:
+    return type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
 
 
 class PgCursor:
@@ -180,7 +193,7 @@ class PgConnection:
         text, returns_id = translate(statement)
         with self.raw.cursor(row_factory=_row_factory, binary=True) as cur, _nul_refused():
             cur.execute(text.encode(), list(params) if params is not None else [])
-            rows = cur.fetchall() if cur.description is not None else []
+            rows = cur.fetchall() if _has_rows(cur.pgresult) else []
             lastrowid = None
             if returns_id:
                 lastrowid = int(rows[0][0]) if rows else None
@@ -224,7 +237,7 @@ class PgDatabase(Traced):
         self._local = threading.local()
         self.tracer: Tracer | None = None
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
-                                   configure=_configure, kwargs={"autocommit": True},
+                                   configure=configure_vectors, kwargs={"autocommit": True},
                                    timeout=60.0)
         if migrate:
             with self.pool.connection() as raw:
@@ -268,6 +281,35 @@ class PgDatabase(Traced):
                 raise
             if tracer is not None:
                 tracer("COMMIT")
+
+    def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]],
+                        lock: int | None = None, scope: str = NO_PERSONA, *,
+                        durable: bool = True) -> list[list[Any]]:
+        """One transaction of ``statements`` (none reading another's result), sent with its
+        BEGIN and COMMIT in one round trip (psycopg's pipeline mode) instead of one each;
+        returns each statement's rows. Inside an open write it joins that write instead.
+
+        ``durable=False`` (bookkeeping only) commits without waiting for the WAL flush
+        (``synchronous_commit = off`` for this transaction): still atomic and never
+        inconsistent, but a crash of the PostgreSQL server may lose it (the last fraction of
+        a second of such writes); a crash of an Omoide server loses nothing committed."""
+        if getattr(self._local, "tx", None) is not None:
+            with self.write(lock, scope) as conn:
+                return [conn.execute(text, params).fetchall() for text, params in statements]
+        tracer = self.tracer
+        for text in ("BEGIN", *(text for text, _ in statements), "COMMIT"):
+            if tracer is not None:
+                tracer(text)
+        with self.pool.connection() as raw, _nul_refused():
+            with raw.pipeline(), raw.transaction():
+                _begin(raw, lock, scope)
+                if not durable:
+                    raw.execute("SELECT set_config('synchronous_commit', 'off', true)")
+                cursors = [raw.cursor(binary=True).execute(translate(text)[0].encode(),
+                                                           list(params))
+                           for text, params in statements]
+            return [cur.fetchall() if _has_rows(cur.pgresult) else []
+                    for cur in cursors]
 
     @contextlib.contextmanager
     def erasing(self, lock: int | None = None, tables: Sequence[str] = (),
@@ -377,6 +419,11 @@ class PersonaDb(_View):
     def write(self) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.write(self.persona_id, self.scope)
 
+    def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                        durable: bool = True) -> list[list[Any]]:
+        return self.db.pipelined_write(statements, self.persona_id, self.scope,
+                                       durable=durable)
+
 
 class CrossPersonaDb(_View):
     """The explicit bypass of the persona wall, for the components whose work is across
@@ -390,43 +437,3 @@ class CrossPersonaDb(_View):
     def erasing(self, lock: int | None = None,
                 tables: Sequence[str] = ()) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.erasing(lock, tables, self.scope)
-
-
-# -- pgvector as bytes -----------------------------------------------------------------------
-
-_HEADER = struct.Struct(">HH")
-
-
-class _VectorDumper(Dumper):
-    """float32 bytes (native order) → pgvector's binary form (dim, 0, big-endian floats)."""
-
-    format = Format.BINARY
-
-    def dump(self, obj: Any) -> bytes:
-        values = np.frombuffer(bytes(obj), dtype=np.float32)
-        return _HEADER.pack(len(values), 0) + values.astype(">f4").tobytes()
-
-
-class _VectorLoader(Loader):
-    format = Format.BINARY
-
-    def load(self, data: Any) -> bytes:
-        dim, _ = _HEADER.unpack_from(data)
-        return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32).tobytes()
-
-
-class _VectorTextLoader(Loader):
-    def load(self, data: Any) -> bytes:
-        text = bytes(data).decode().strip("[]")
-        return np.array([float(x) for x in text.split(",")] if text else [],
-                        dtype=np.float32).tobytes()
-
-
-def _configure(raw: psycopg.Connection[Any]) -> None:
-    info = TypeInfo.fetch(raw, "vector")
-    if info is None:
-        raise RuntimeError("the pgvector extension is missing from this database")
-    dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
-    raw.adapters.register_dumper(bytes, dumper)
-    raw.adapters.register_loader(info.oid, _VectorLoader)
-    raw.adapters.register_loader(info.oid, _VectorTextLoader)

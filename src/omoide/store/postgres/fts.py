@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.engine.lang import query_terms
+from omoide.store.postgres.term_stats import TermStats
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
 __all__ = ["FTS_PERSONAS", "PgFtsIndex"]
@@ -106,13 +107,33 @@ class PgFtsIndex(FtsIndex):
                 out += [_PgTerm("grams", "f.grams @> ARRAY[?]::text[]", g) for g in grams]
         return list({(t.side, t.condition, t.param): t for t in out}.values())
 
-    def search(self, conn: Any, *, persona_id: int, query: str, limit: int) -> list[KeywordHit]:
+    def search(self, conn: Any, *, persona_id: int, query: str, limit: int,
+               stats: TermStats | None = None) -> list[KeywordHit]:
         """Two statements: the table's size and each term's document frequency, then both
-        sides' candidates (see :meth:`_statistics` and :meth:`_sides`)."""
+        sides' candidates (see :meth:`_statistics` and :meth:`_sides`). With ``stats``, a
+        query whose every term is common by the statistics an earlier search read skips the
+        first (see ``term_stats.py``)."""
         terms = self.pg_terms(query)
         if not terms or limit <= 0:
             return []
-        n_rows, dfs = self._statistics(conn, terms)
+        keys = [(t.side, t.condition, t.param) for t in terms]
+        kept = stats.lookup(self.trigram_table, keys) if stats is not None else None
+        if kept is not None and stats is not None:
+            stamp, dfs = kept
+            hits = self._ranked(conn, terms, stamp[0], dfs, persona_id, limit, stamp=stamp)
+            if hits is not None:
+                return hits
+            stats.forget(self.trigram_table)  # analysed since: read them again
+        n_rows, dfs, common, stamp = self._statistics(conn, terms)
+        if stats is not None and common and n_rows > self.estimate_above:
+            stats.keep(self.trigram_table, stamp, {keys[i]: dfs[i] for i in common})
+        return self._ranked(conn, terms, n_rows, dfs, persona_id, limit) or []
+
+    def _ranked(self, conn: Any, terms: list[_PgTerm], n_rows: int, dfs: list[int],
+                persona_id: int, limit: int, *, stamp: tuple[int, ...] | None = None
+                ) -> list[KeywordHit] | None:
+        """The hits, from the statistics given; None when they were kept ones (``stamp``)
+        and the table's statistics have changed since, or cannot be checked."""
         if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
@@ -125,7 +146,10 @@ class PgFtsIndex(FtsIndex):
         totals: dict[int, list[float]] = {}
         chosen = {table: [(t, by_expr[t.expr]) for t in kept if t.table == table]
                   for table in tables.values()}
-        for rowid, score, length in self._sides(conn, chosen, persona_id, pool):
+        rows, now = self._sides(conn, chosen, persona_id, pool, stamped=stamp is not None)
+        if stamp is not None and now != stamp:
+            return None
+        for rowid, score, length in rows:
             entry = totals.setdefault(rowid, [0.0, float(length)])
             entry[0] += score
         total_idf = sum(t.idf for t, _ in stats)
@@ -133,8 +157,11 @@ class PgFtsIndex(FtsIndex):
         ranked = sorted(totals.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, (score, _) in ranked[:limit]]
 
-    def _statistics(self, conn: Any, terms: Sequence[_PgTerm]) -> tuple[int, list[int]]:
-        """The index's row count and each term's document frequency, in one statement.
+    def _statistics(self, conn: Any, terms: Sequence[_PgTerm]
+                    ) -> tuple[int, list[int], list[int], tuple[int, ...]]:
+        """The index's row count, each term's document frequency, which of the terms took
+        theirs from the columns' statistics (their positions), and the statistics' stamp
+        (:meth:`_stamp_sql`), in one statement.
 
         Up to ``estimate_above`` rows both are exact (FTS5's numbers, so scores match
         SQLite's). Past it, the count is the planner's, and a term among the column's most
@@ -161,8 +188,9 @@ class PgFtsIndex(FtsIndex):
                     else "?"
                 common = f"(SELECT round(e.freq * n.n) {elements} AND e.elem = {lexeme} LIMIT 1)"
                 element = term.param
+            # negated: a frequency from the statistics (reusable, term_stats.py)
             columns.append(f"CASE WHEN n.n <= {self.estimate_above} THEN {exact} "
-                           f"ELSE COALESCE({common}, {capped}) END")
+                           f"ELSE COALESCE(-{common}, {capped}) END")
             params += [term.param, element, term.param]
         tri = self.trigram_table
         # pg_stats (a view of several catalogues) is read once per statement, both columns
@@ -178,25 +206,45 @@ class PgFtsIndex(FtsIndex):
                "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
                f"current_schema() AND ({sides}) "
                f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
-               f"SELECT n.n, {', '.join(columns)} FROM n")
+               f"SELECT n.n, {', '.join(columns)}, {', '.join(self._stamp_sql())} FROM n")
         row = conn.execute(sql, params).fetchone()
-        return int(row[0]), [int(v) for v in row[1:]]
+        values = [int(v) for v in row[1:len(columns) + 1]]
+        return (int(row[0]), [abs(v) for v in values],
+                [i for i, v in enumerate(values) if v < 0],
+                tuple(int(v) for v in row[len(columns) + 1:]))
+
+    def _stamp_sql(self) -> list[str]:
+        """What the kept statistics depend on, as SQL values: the trigram table's
+        ``reltuples`` (the row count past the threshold) and how often each index table has
+        been analysed (which rewrites its most common elements)."""
+        analysed = ("pg_stat_get_analyze_count('{0}'::regclass) + "
+                    "pg_stat_get_autoanalyze_count('{0}'::regclass)")
+        return [f"(SELECT c.reltuples::bigint FROM pg_class c "
+                f"WHERE c.oid = '{self.trigram_table}'::regclass)",
+                analysed.format(self.trigram_table), analysed.format(self.words_table)]
 
     def _sides(self, conn: Any, chosen: dict[str, list[tuple[_Term, _PgTerm]]],
-               persona_id: int, pool: int) -> list[tuple[int, float, int]]:
+               persona_id: int, pool: int, *, stamped: bool = False
+               ) -> tuple[list[tuple[int, float, int]], tuple[int, ...] | None]:
         """Each side's best ``pool`` rows of the persona, both sides in one statement, read
         from the index tables alone: each row carries its persona (migration 17), and the
         index holds only rows that pass the index's ``filter_sql`` (a tombstoned memory is
         unindexed; an import indexes only active ones), so no base row is probed. When the
         kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the rarest
         whatever its size), only the first :data:`_SCORED_CAP` matching rows of the persona
-        are scored: they all hold that one term and score alike."""
+        are scored: they all hold that one term and score alike. ``stamped``: the statistics'
+        stamp is read in the same statement (to check kept statistics against), else None."""
         parts, params = [], []
         for table, side in chosen.items():
             if not side:
                 continue
-            score = " + ".join(f"CASE WHEN {pg.condition} THEN ? ELSE 0 END" for _, pg in side)
-            score_params = [v for t, pg in side for v in (pg.param, t.idf * _TF_ONE)]
+            if len(side) == 1:  # every row holds the one term: its score, without testing
+                # each row's terms again (which reads the whole column: twice the time)
+                score, score_params = "?::float8", [side[0][0].idf * _TF_ONE]
+            else:
+                score = " + ".join(f"CASE WHEN {pg.condition} THEN ? ELSE 0 END"
+                                   for _, pg in side)
+                score_params = [v for t, pg in side for v in (pg.param, t.idf * _TF_ONE)]
             any_hit = " OR ".join(pg.condition for _, pg in side)
             column = "words" if table == self.words_table else "grams"
             cap = ""
@@ -209,9 +257,14 @@ class PgFtsIndex(FtsIndex):
                 "AS f ORDER BY score DESC, length, f.rowid LIMIT ?)")
             params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
         if not parts:
-            return []
+            return [], None
+        if stamped:  # rows (NULL, value, its position)
+            values = ", ".join(f"({i}, ({v})::float8)" for i, v in enumerate(self._stamp_sql()))
+            parts.append(f"(SELECT NULL::bigint, s.v, s.i FROM (VALUES {values}) AS s(i, v))")
         rows = conn.execute(" UNION ALL ".join(parts), params).fetchall()
-        return [(int(r[0]), float(r[1]), int(r[2])) for r in rows]
+        stamp = tuple(int(r[1]) for r in sorted((r for r in rows if r[0] is None),
+                                                key=lambda r: r[2])) if stamped else None
+        return [(int(r[0]), float(r[1]), int(r[2])) for r in rows if r[0] is not None], stamp
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:

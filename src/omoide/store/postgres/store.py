@@ -32,6 +32,7 @@ from omoide.store.postgres.erase import erase_persona, erase_session, purge_memo
 from omoide.store.postgres.memories import PgMemoryStore
 from omoide.store.postgres.rls import warn_if_unwalled
 from omoide.store.postgres.sessions import PgSessionStore
+from omoide.store.postgres.term_stats import TermStats
 from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
 from omoide.store.postgres.vectors import ANN_PERSONA_ROWS, CJK_CLASS
 from omoide.store.sqlite.blocks import BlockStore
@@ -73,6 +74,7 @@ class PostgresStore(SqliteStore):
         self._keys = KeyStore(self.db)  # type: ignore[arg-type]
         warn_if_unwalled(self.db.conn())
         self.ann_rows = ann_rows
+        self._term_stats = TermStats()  # keyword statistics reused between searches
         self._ann_thread: threading.Thread | None = None
         if self._largest_persona() >= ann_rows:
             self._want_ann_index()
@@ -205,7 +207,8 @@ class PostgresStore(SqliteStore):
             if handle is None or handle.persona_id != persona_id:
                 handle = PgMemoryStore(self._scoped(persona_id), persona_id, name,
                                        self._load_vectors, self.model_id, dim=self.dim,
-                                       ann_rows=self.ann_rows, on_large=self._want_ann_index)
+                                       ann_rows=self.ann_rows, on_large=self._want_ann_index,
+                                       term_stats=self._term_stats)
                 self._handles[name] = handle
         handle.saw_revision(int(row[1]))  # type: ignore[attr-defined]
         return handle

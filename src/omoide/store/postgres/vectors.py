@@ -17,7 +17,9 @@ product, so :class:`PgVectorSearch` answers the same questions in SQL instead:
   taken by an exact scan of those rows (the ``ORDER BY`` expression does not match the index);
   with more, from the index with a larger ``ef_search``, filtered afterwards.
 - The language centroids are estimated from a sample of the persona's rows, refreshed in the
-  background once the snapshot is older than :data:`_CENTROID_TTL_S`.
+  background once the snapshot is older than :data:`_CENTROID_TTL_S` and the persona's count
+  of rows has changed since (a refresh reads 20,000 vectors: about a second of the server's
+  time at 1M rows, which an unchanged persona need not pay every five minutes).
 - ``similarities`` and ``language`` reuse the rows the thread's last search fetched for the same
   query (the hydration and script-gate calls that follow a search), else ask the database.
 
@@ -33,6 +35,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+from psycopg.adapt import Loader
+from psycopg.pq import Format
 
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
 from omoide.store.vectors import LANGUAGES, centred_cosines, language_of
@@ -73,6 +77,7 @@ class PgVectorSearch:
         self._lock = threading.Lock()
         self._mu: np.ndarray | None = None
         self._mu_at = 0.0
+        self._mu_count = -1  # the persona's count when they were computed
         self._refreshing = False
 
     def __len__(self) -> int:
@@ -141,6 +146,20 @@ class PgVectorSearch:
             (memory_id, self.persona_id, self.model_id)).fetchone()
         return None if row is None else language_of(row[0])
 
+    def unseen(self, ids: Iterable[int]) -> list[int]:
+        """Of ``ids``, those whose vector the thread's last search did not fetch."""
+        seen = getattr(self._local, "seen", None)
+        known = seen[1] if seen is not None else {}
+        return [int(i) for i in ids if int(i) not in known]
+
+    def remember(self, rows: dict[int, tuple[bytes, int]]) -> None:
+        """Vectors (float32 bytes) and script groups the thread read for its last search's
+        other candidates (``rank_facts``), for :meth:`similarities` and :meth:`language`."""
+        seen = getattr(self._local, "seen", None)
+        if seen is not None:
+            seen[1].update({i: (np.frombuffer(v, dtype=np.float32), g)
+                            for i, (v, g) in rows.items()})
+
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         query = np.asarray(query, dtype=np.float32)
         wanted = list(dict.fromkeys(int(i) for i in ids))
@@ -201,27 +220,33 @@ class PgVectorSearch:
         current = getattr(database._local, "tx", None)
         if current is not None:  # inside a write: its own rows are seen, its setting local
             current.raw.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef),))
-            rows = current.raw.execute(sql, params, binary=True).fetchall()
+            rows = _wire_vectors(current.raw.cursor(binary=True)).execute(sql, params).fetchall()
         else:
             with database.pool.connection() as raw, raw.pipeline():
                 # the persona's rows: a pooled session may still be bound to another persona
                 bind_session(raw, getattr(self.db, "scope", NO_PERSONA))
                 raw.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))
-                cur = raw.execute(sql, params, binary=True)
+                cur = _wire_vectors(raw.cursor(binary=True)).execute(sql, params)
             rows = cur.fetchall()
+        if not rows:
+            return []
+        # every vector decoded at once (pgvector's binary form: a 4-byte header, then
+        # big-endian float32), not one numpy call per row
+        wire = np.frombuffer(b"".join(r[2] for r in rows), dtype=">f4").reshape(len(rows), -1)
+        vectors = wire[:, 1:].astype(np.float32)
         # the script group in SQL: language_of over every candidate's text in Python cost more
         # than the query itself
         out: dict[int, tuple[int, np.ndarray, int]] = {}
         taken: dict[tuple[int, int], int] = {}
-        for number, memory_id, vector, cjk, _ in sorted(rows, key=lambda r: (r[0], r[4], r[1])):
+        for at in sorted(range(len(rows)), key=lambda i: (rows[i][0], rows[i][4], rows[i][1])):
+            number, memory_id, _, cjk, _ = rows[at]
             cap = wanted[number]
             if cap is not None:  # a direction per group: the first k of each group
                 seen = taken.get((number, int(cjk)), 0)
                 if seen >= cap:
                     continue
                 taken[(number, int(cjk))] = seen + 1
-            out.setdefault(int(memory_id), (int(memory_id),
-                                              np.frombuffer(vector, dtype=np.float32), int(cjk)))
+            out.setdefault(int(memory_id), (int(memory_id), vectors[at], int(cjk)))
         return list(out.values())
 
     # -- centroids -------------------------------------------------------------------------
@@ -234,13 +259,15 @@ class PgVectorSearch:
                 if self._mu is None:
                     self._refresh()
             return self._mu
-        if time.monotonic() - self._mu_at > _CENTROID_TTL_S and not self._refreshing:
+        stale = time.monotonic() - self._mu_at > _CENTROID_TTL_S
+        if stale and self.count != self._mu_count and not self._refreshing:
             self._refreshing = True
             threading.Thread(target=self._refresh, daemon=True,
                              name="omoide-centroids").start()
         return self._mu
 
     def _refresh(self) -> None:
+        counted = self.count
         try:
             total = self.db.conn().execute(
                 "SELECT reltuples::bigint FROM pg_class WHERE oid = 'memories'::regclass"
@@ -270,8 +297,25 @@ class PgVectorSearch:
             means = sums / np.maximum(counts, 1.0)[:, None]
             self._mu = (means * (full / (full + _SHRINK))[:, None]).astype(np.float32)
             self._mu_at = time.monotonic()
+            self._mu_count = counted
         finally:
             self._refreshing = False
+
+
+class _WireVector(Loader):
+    """pgvector's binary form as it comes (decoded by the caller, all rows at once)."""
+
+    format = Format.BINARY
+
+    def load(self, data: Any) -> bytes:
+        return bytes(data)
+
+
+def _wire_vectors(cursor: Any) -> Any:
+    """``cursor`` with ``vector`` columns loaded as their undecoded binary form."""
+    oid = cursor.adapters.types["vector"].oid
+    cursor.adapters.register_loader(oid, _WireVector)
+    return cursor
 
 
 def _member(sorted_ids: np.ndarray, value: int) -> bool:
