@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pg_testing import PgServer
@@ -54,14 +56,23 @@ def _estimated() -> PgFtsIndex:
     return PgFtsIndex(**{**pg_index(MEMORY_FTS).__dict__, "estimate_above": -1})
 
 
-def test_kept_keyword_statistics_rank_as_fresh_ones_with_one_statement(database: str) -> None:
+@contextmanager
+def _store_of_140(database: str) -> Iterator[tuple[PostgresStore, PgFtsIndex, TermStats, int,
+                                                   Any]]:
+    """A store with persona rin and 140 memories; the estimated index, empty kept statistics,
+    rin's persona id and a connection."""
     store = PostgresStore(database, model_id="hash", dim=HashEmbedder().dim, pool_size=4)
     try:
         store.create_persona("rin", now=NOW)
         _fill(store, 140)
-        index, stats = _estimated(), TermStats()
-        persona_id = store.memories("rin").persona_id
-        conn = store.db.conn()
+        yield (store, _estimated(), TermStats(), store.memories("rin").persona_id,
+               store.db.conn())
+    finally:
+        store.close()
+
+
+def test_kept_keyword_statistics_rank_as_fresh_ones_with_one_statement(database: str) -> None:
+    with _store_of_140(database) as (store, index, stats, persona_id, conn):
         kept_any = False
         for query in QUERIES:
             fresh = index.search(conn, persona_id=persona_id, query=query, limit=10)
@@ -73,20 +84,12 @@ def test_kept_keyword_statistics_rank_as_fresh_ones_with_one_statement(database:
             assert fresh and first == fresh and again == fresh, query
             kept_any |= len(seen) == 1  # every term was common: no statistics statement
         assert kept_any
-    finally:
-        store.close()
 
 
 @pytest.mark.parametrize("analysed", [("memories_fts", "memories_fts_tri"), ("memories_fts",)])
 def test_kept_statistics_are_read_again_once_a_table_is_analysed(
         database: str, analysed: tuple[str, ...]) -> None:
-    store = PostgresStore(database, model_id="hash", dim=HashEmbedder().dim, pool_size=4)
-    try:
-        store.create_persona("rin", now=NOW)
-        _fill(store, 140)
-        index, stats = _estimated(), TermStats()
-        persona_id = store.memories("rin").persona_id
-        conn = store.db.conn()
+    with _store_of_140(database) as (store, index, stats, persona_id, conn):
         for query in QUERIES:
             index.search(conn, persona_id=persona_id, query=query, limit=10, stats=stats)
         # more rows, most of them about ramen and guitars: other frequencies
@@ -96,8 +99,6 @@ def test_kept_statistics_are_read_again_once_a_table_is_analysed(
             fresh = index.search(conn, persona_id=persona_id, query=query, limit=10)
             assert index.search(conn, persona_id=persona_id, query=query, limit=10,
                                 stats=stats) == fresh, query
-    finally:
-        store.close()
 
 
 def _app(database: str, tmp_path: Path, ann_rows: int) -> Omoide:
@@ -131,14 +132,22 @@ def test_a_search_answered_in_sql_matches_the_one_answered_in_memory(
         in_memory.close()
 
 
+def _numbered_memories(app: Omoide, count: int) -> PgVectorSearch:
+    """Persona rin with ``count`` memories (the sample texts, numbered); its vector search."""
+    app.auth.create_persona("rin")
+    for i in range(count):
+        app.memories.create("rin", app.memories.build_new(
+            content=f"{TEXTS[i % len(TEXTS)]} ({i})"))
+    search = app.store.memories("rin").vectors
+    assert isinstance(search, PgVectorSearch)
+    return search
+
+
 def test_rank_facts_bring_the_vectors_the_vector_search_did_not_fetch(
         database: str, tmp_path: Path) -> None:
     app = _app(database, tmp_path, 1)
     try:
-        app.auth.create_persona("rin")
-        for i in range(30):
-            app.memories.create("rin", app.memories.build_new(
-                content=f"{TEXTS[i % len(TEXTS)]} ({i})"))
+        _numbered_memories(app, 30)
         app.runner.run_until_idle()
         handle = app.store.memories("rin")
         search = handle.vectors
@@ -192,12 +201,7 @@ def test_centroids_are_refreshed_once_stale_only_when_the_persona_changed(
         database: str, tmp_path: Path) -> None:
     app = _app(database, tmp_path, 1)
     try:
-        app.auth.create_persona("rin")
-        for i in range(20):
-            app.memories.create("rin", app.memories.build_new(
-                content=f"{TEXTS[i % len(TEXTS)]} ({i})"))
-        search = app.store.memories("rin").vectors
-        assert isinstance(search, PgVectorSearch)
+        search = _numbered_memories(app, 20)
         query = HashEmbedder().embed_query("ramen near the station")
         search.search(query, limit=3, centred_for="ramen")
         first = search._mu
