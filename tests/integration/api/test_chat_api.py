@@ -277,9 +277,11 @@ def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
     fake_api.queue(Reply(body=openai_answer("Biscuit is a great name!")),
                    Reply(body=openai_answer("What a great name, Biscuit!")))
     client = sdk(proxy, key, **{"X-Omoide-Session": "conv-1"})
-    for _ in range(2):
-        client.chat.completions.create(model="x", messages=messages)
-    events = wait_events(proxy, "rin", "conv-1", 2)
+    client.chat.completions.create(model="x", messages=messages)
+    # The first answer is recorded before the retry is sent: under load the retry's background
+    # task could otherwise run first and record its own (equally valid) answer.
+    wait_events(proxy, "rin", "conv-1", 2)
+    client.chat.completions.create(model="x", messages=messages)
     time.sleep(0.3)  # the retry's background task has run too
     events = events_of(proxy, "rin", "conv-1")
     assert [(e.role, e.content) for e in events] == [
