@@ -35,9 +35,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-from psycopg.adapt import Loader
-from psycopg.pq import Format
 
+from omoide.store.postgres.pgvector_bytes import decode_wire, wire_vectors
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
 from omoide.store.vectors import LANGUAGES, centred_cosines, language_of
 
@@ -220,20 +219,17 @@ class PgVectorSearch:
         current = getattr(database._local, "tx", None)
         if current is not None:  # inside a write: its own rows are seen, its setting local
             current.raw.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef),))
-            rows = _wire_vectors(current.raw.cursor(binary=True)).execute(sql, params).fetchall()
+            rows = wire_vectors(current.raw.cursor(binary=True)).execute(sql, params).fetchall()
         else:
             with database.pool.connection() as raw, raw.pipeline():
                 # the persona's rows: a pooled session may still be bound to another persona
                 bind_session(raw, getattr(self.db, "scope", NO_PERSONA))
                 raw.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))
-                cur = _wire_vectors(raw.cursor(binary=True)).execute(sql, params)
+                cur = wire_vectors(raw.cursor(binary=True)).execute(sql, params)
             rows = cur.fetchall()
         if not rows:
             return []
-        # every vector decoded at once (pgvector's binary form: a 4-byte header, then
-        # big-endian float32), not one numpy call per row
-        wire = np.frombuffer(b"".join(r[2] for r in rows), dtype=">f4").reshape(len(rows), -1)
-        vectors = wire[:, 1:].astype(np.float32)
+        vectors = decode_wire([r[2] for r in rows])
         # the script group in SQL: language_of over every candidate's text in Python cost more
         # than the query itself
         out: dict[int, tuple[int, np.ndarray, int]] = {}
@@ -300,22 +296,6 @@ class PgVectorSearch:
             self._mu_count = counted
         finally:
             self._refreshing = False
-
-
-class _WireVector(Loader):
-    """pgvector's binary form as it comes (decoded by the caller, all rows at once)."""
-
-    format = Format.BINARY
-
-    def load(self, data: Any) -> bytes:
-        return bytes(data)
-
-
-def _wire_vectors(cursor: Any) -> Any:
-    """``cursor`` with ``vector`` columns loaded as their undecoded binary form."""
-    oid = cursor.adapters.types["vector"].oid
-    cursor.adapters.register_loader(oid, _WireVector)
-    return cursor
 
 
 def _member(sorted_ids: np.ndarray, value: int) -> bool:
