@@ -20,7 +20,6 @@ from types import MappingProxyType
 
 from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import FusionMethod, FusionWeights, gate_keyword
-from omoide.engine.rank_learned import RankModel
 
 __all__ = [
     "DEFAULT_PLAN",
@@ -66,9 +65,6 @@ class SearchPlan:
     fallback_similarity: float = 0.5  # … each at least this similar (spec scale)
     trim_cited: bool = True  # drop excerpt lines whose turn a result above already stands for
     current_first: bool = True  # no closed fact above its current successor
-    # A learned ranker in place of ``fusion`` for the tiers it has a model of, used only with
-    # the embedder it was fitted with (engine.rank_learned); None: the fusion alone.
-    ranker: RankModel | None = None
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",

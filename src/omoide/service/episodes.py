@@ -13,7 +13,6 @@ exactly those turns. Candidates come from the same hybrid retriever as notes
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,20 +47,16 @@ class EpisodeSearch:
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
-                        plan: SearchPlan = DEFAULT_PLAN,
-                        cited: Mapping[int, int] | None = None) -> list[SearchHit]:
-        """``cited``: event id → rank (from 1) of the best note ranked above that stands for
-        the turn (a learned ranker's ``cited`` feature)."""
+                        plan: SearchPlan = DEFAULT_PLAN) -> list[SearchHit]:
         if filters.tags or filters.kind is not None or filters.min_importance is not None:
             return []  # note-only filters: episodes have no tags, kind or importance
         store = self.store.sessions(persona)
         cfg = self.settings.get(persona)
-        tier = TurnTier(store, cited)
+        tier = TurnTier(store)
         ranked = self.retriever.retrieve(
             tier, query, plan=plan, pool=plan.episode_pool, query_vector=query_vector,
             keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight).ranked
-        # a learned ranker has read the candidates already (the same statement)
-        events = tier.events or store.events_by_ids([s.id for s in ranked])
+        events = store.events_by_ids([s.id for s in ranked])
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:

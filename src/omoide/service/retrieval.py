@@ -11,7 +11,7 @@ memories, :class:`TurnTier` over its session turns — so the retriever never kn
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -20,10 +20,9 @@ import numpy as np
 
 from omoide.embed.base import Embedder
 from omoide.engine.fusion import Scored, fuse
-from omoide.engine.rank_learned import cited_feature, learned_rank, length_feature
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
-from omoide.model import Event, SearchMode
+from omoide.model import SearchMode
 from omoide.store.port import MemoryHandle, SessionHandle
 from omoide.store.vectors import language_of
 
@@ -35,8 +34,6 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-search")
 class Tier(Protocol):
     """One searchable tier as candidate lists of (row id, score), best first."""
 
-    name: str  # the tier's name in a learned rank model (``note``, ``turn``)
-
     def keyword(self, query: str, *, limit: int) -> list[Scored]: ...
 
     def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
@@ -46,22 +43,12 @@ class Tier(Protocol):
         """The script group the row's text was indexed with (None when it has no vector)."""
         ...
 
-    def features(self, ids: list[int]) -> Mapping[str, Mapping[int, float]]:
-        """The tier's own ranking features of the candidates (``engine.rank_learned``), from
-        what the tier reads of them anyway."""
-        ...
-
 
 class NoteTier:
     """A persona's notes (memories): FTS over their text, their vector index."""
 
-    name = "note"
-
-    def __init__(self, memories: MemoryHandle,
-                 turns: Mapping[int, tuple[int, float]] | None = None) -> None:
-        """``turns``: the turn tier's fused ranking, event id → (rank from 1, score)."""
+    def __init__(self, memories: MemoryHandle) -> None:
         self.memories = memories
-        self.turns = turns
 
     def keyword(self, query: str, *, limit: int) -> list[Scored]:
         return [Scored(h.rowid, h.score) for h in self.memories.keyword_search(query, limit=limit)]
@@ -74,32 +61,13 @@ class NoteTier:
     def script(self, row_id: int) -> int | None:
         return self.memories.vectors.language(row_id)
 
-    def features(self, ids: list[int]) -> Mapping[str, Mapping[int, float]]:
-        if self.turns is None:
-            return {}
-        turns = self.turns
-        found = self.memories.by_ids(ids)  # PROTOTYPE: one more statement
-        rank: dict[int, float] = {}
-        score: dict[int, float] = {}
-        for i, memory in found.items():
-            hits = [turns[s.event_id] for s in memory.sources if s.event_id in turns]
-            if hits:
-                rank[i] = cited_feature(min(r for r, _ in hits))
-                score[i] = max(v for _, v in hits)
-        return {"turn_rank": rank, "turn_score": score}
-
 
 class TurnTier:
     """A persona's conversation turns: the turn-level FTS index and the turn vectors."""
 
-    name = "turn"
-
-    def __init__(self, sessions: SessionHandle, cited: Mapping[int, int] | None = None) -> None:
-        """``cited``: event id → rank (from 1) of the best note above that stands for it."""
+    def __init__(self, sessions: SessionHandle) -> None:
         self.sessions = sessions
         self._index = sessions.event_index  # read once: the property checks the revision
-        self.cited = cited or {}
-        self.events: dict[int, Event] = {}  # the candidates read by :meth:`features`
 
     def keyword(self, query: str, *, limit: int) -> list[Scored]:
         return [Scored(h.rowid, h.score) for h in self.sessions.keyword_events(query, limit=limit)]
@@ -111,11 +79,6 @@ class TurnTier:
 
     def script(self, row_id: int) -> int | None:
         return self._index.language(row_id)
-
-    def features(self, ids: list[int]) -> Mapping[str, Mapping[int, float]]:
-        self.events = self.sessions.events_by_ids(ids)
-        return {"length": {i: length_feature(len(e.text)) for i, e in self.events.items()},
-                "cited": {i: cited_feature(r) for i, r in self.cited.items() if i in self.events}}
 
     def similarities(self, query_vector: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         """Raw cosine of the query with each turn (for the hits' ``similarity``)."""
@@ -169,14 +132,8 @@ class HybridRetriever:
             plan, keyword=keyword_weight, semantic=semantic_weight,
             query_script=language_of(query),
             top_script=tier.script(semantic[0].id) if semantic else None)
-        fused = fuse(keyword, semantic, weights=weights, method=plan.fusion)
-        ranker = None if plan.ranker is None \
-            else plan.ranker.for_tier(tier.name, self.embedder.model_id)
-        if ranker is not None:
-            fused = learned_rank(keyword, semantic, fused, ranker,
-                                 keyword_gated=weights.keyword == 0,
-                                 extra=tier.features(sorted(s.id for s in fused)))
-        return Candidates(fused, query_vector)
+        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion),
+                          query_vector)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:

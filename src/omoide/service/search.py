@@ -23,7 +23,7 @@ from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.memories import with_live_strength
-from omoide.service.retrieval import HybridRetriever, NoteTier, TurnTier, member
+from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     MAX_FILTER_TAGS,
@@ -77,8 +77,7 @@ class EpisodeSearcher(Protocol):
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
-                        plan: SearchPlan = DEFAULT_PLAN,
-                        cited: Mapping[int, int] | None = None) -> list[SearchHit]: ...
+                        plan: SearchPlan = DEFAULT_PLAN) -> list[SearchHit]: ...
 
 
 class SearchService:
@@ -148,13 +147,8 @@ class SearchService:
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
-        turns = None
-        if plan.ranker is not None and any(
-                "turn_rank" in r.features or "turn_score" in r.features
-                for _, r in plan.ranker.tiers):  # PROTOTYPE: the turn ranking first
-            turns = self._turn_ranking(persona, request, plan, cfg)
         found = self.retriever.retrieve(
-            NoteTier(memories, turns), request.query, plan=plan, pool=pool, mode=request.mode,
+            NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
             allowed=allowed, keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
@@ -173,14 +167,6 @@ class SearchService:
                     recalled, now=now, factor=cfg.recall_stability_factor,
                     cap=cfg.stability_cap_days, min_interval_hours=cfg.recall_min_interval_hours)
         return SearchResult(query=request.query, mode=request.mode, results=results)
-
-    def _turn_ranking(self, persona: str, request: SearchRequest, plan: SearchPlan,
-                      cfg: PersonaSettings) -> dict[int, tuple[int, float]]:
-        ranked = self.retriever.retrieve(
-            TurnTier(self.store.sessions(persona)), request.query, plan=replace(plan, ranker=None),
-            pool=plan.episode_pool, keyword_weight=cfg.keyword_weight,
-            semantic_weight=cfg.semantic_weight).ranked
-        return {s.id: (r, s.score) for r, s in enumerate(ranked, start=1)}
 
     def search_episodes(self, persona: str, request: SearchRequest, *,
                         plan: SearchPlan | None = None) -> SearchResult:
@@ -312,7 +298,7 @@ class SearchService:
             return []
         return self.episodes.search_episodes(persona, request.query, query_vector,
                                              limit=request.top_k, filters=request.filters,
-                                             plan=plan, cited=cited_turns(notes))
+                                             plan=plan)
 
     def _wants_episodes(self, cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
                         ) -> bool:
@@ -335,15 +321,6 @@ def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float
             continue
         yield item, row, blend_strength(item.score, strength(row), weight) if weight \
             else item.score
-
-
-def cited_turns(notes: list[SearchHit]) -> dict[int, int]:
-    """Each source turn of the notes → the rank (from 1) of the best note standing for it."""
-    cited: dict[int, int] = {}
-    for rank, note in enumerate(notes, start=1):
-        for source in note.sources:
-            cited.setdefault(source.event_id, rank)
-    return cited
 
 
 def _may_be_due(hit: SearchHit, cutoff: datetime) -> bool:
