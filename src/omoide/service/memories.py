@@ -14,7 +14,7 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
-from omoide.engine.classify import find_value_change
+from omoide.engine.classify import find_dedup_change
 from omoide.engine.fsrs import current_strength, initial_stability
 from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
@@ -134,10 +134,11 @@ class MemoryService:
 
         Closed (superseded or expired) memories are not duplicates: restating a fact that was
         true before and is true again must be saved, not swallowed. Nor is a near-copy in which
-        a value changed ("2 dogs" → "3 dogs", a negation, another name, place or date):
-        embeddings score such pairs as high as paraphrases, so ``find_value_change`` gets a
-        narrow veto, and the new memory is saved for classification to handle. Paraphrases
-        (other words, order, voice, spelling, politeness) change no value and are duplicates.
+        a value changed or was added ("2 dogs" → "3 dogs", a negation, another name, place or
+        date, a bound, "for $9,000"): embeddings score such pairs as high as paraphrases, so
+        ``find_dedup_change`` gets a veto, and the new memory is saved for classification to
+        handle. Paraphrases (other words, order, voice, spelling, politeness) hold the same
+        values and are duplicates.
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
@@ -147,7 +148,7 @@ class MemoryService:
             memory = memories.by_ids([memory_id]).get(memory_id)
             if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
                 continue
-            change = find_value_change(memory.content, content)
+            change = find_dedup_change(memory.content, content)
             if change is not None:
                 logger.debug("not a duplicate of %s: %s changed", memory.key, change.kind)
                 continue

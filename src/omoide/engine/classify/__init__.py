@@ -3,8 +3,9 @@
 The public face of the classifier: the types both engines share (:class:`Relation`,
 :class:`Candidate`, :class:`Verdict`, the :class:`Classifier` port), the offline rules
 (:class:`OfflineClassifier`), the learned judge over their signals (:class:`JudgeModel`,
-:func:`judge`, :func:`read_pair`), compound-memory splitting, and :func:`find_value_change`, the
-dedup veto. Modules inside the package are private: the rules are a stack
+:func:`judge`, :func:`read_pair`), compound-memory splitting, :func:`find_value_change` (values
+replaced) and :func:`find_dedup_change`, the dedup veto built on it. Modules inside the package
+are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
 ``learned → features → slots, scope, subject`` (weights in ``judge.json``; the slots read
 values as the veto does), the veto is ``value_change → value_numbers``.
@@ -12,6 +13,7 @@ values as the veto does), the veto is ``value_change → value_numbers``.
 
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
 from omoide.engine.classify.compound import Compound, remainder, split_compound
+from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
     TEXT_FEATURES,
@@ -53,6 +55,7 @@ __all__ = [
     "Verdict",
     "classify_pair",
     "decide_relation",
+    "find_dedup_change",
     "find_value_change",
     "judge",
     "pair_vector",

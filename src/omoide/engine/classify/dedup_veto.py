@@ -1,0 +1,278 @@
+"""Dedup's veto: may a near-copy be dropped as a duplicate, or does it carry a value? (pure)
+
+Trigger: a new memory scores above the calibrated dedup threshold against a current one.
+Why: dropping a duplicate is the one write that loses text, so a near-copy that changes or adds
+a value must be saved (classification then links or supersedes). ``find_value_change`` finds
+values *replaced* on both sides; it is also a feature of the learned judge, so it stays as the
+judge was trained. Dedup asks more, from the same readers. Outcome: a ``ValueChange`` — the
+pair is not a duplicate — when any of these holds, else None:
+
+- a value the classifier's reader finds replaced (number, time, polarity, person, name), except
+  an acronym spelled out ("NYC" / "New York City");
+- a number or a time on one side only: a statement that adds "for $9,000", "two loaves" or
+  "on Saturdays" says more than the one it would replace. Japanese numerals with units are
+  read whole first (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤);
+- a bound, a half of the day, or a step marker on one side only ("at most" / "at least",
+  "am" / "pm", 以上 / 以下, 8時まで / 8時から, 午前 / 午後, "every other day", 隔週);
+- in Japanese, one short run of kanji replaced by another with everything else equal (山本 →
+  山下, 東大 → 京大, 忘年会 → 新年会), or a katakana word by another kana word (みかん →
+  バナナ, not りんご → リンゴ): a name, place or kind swapped. Kanji for kana (眼鏡 / メガネ)
+  is a spelling, and hiragana for hiragana is grammar (いる / ます).
+
+Paraphrases (order, voice, synonyms in other words, politeness, number and date notation) hold
+the same values and stay duplicates. Deterministic and symmetric.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from difflib import SequenceMatcher
+
+from omoide.engine.classify.value_change import (
+    ChangeKind,
+    Statement,
+    ValueChange,
+    compare,
+    read_statement,
+)
+
+__all__ = ["find_dedup_change"]
+
+# --- Japanese numerals read whole -------------------------------------------------------------
+
+_DIGIT = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+          "八": 8, "九": 9}
+_SMALL = {"十": 10, "百": 100, "千": 1000}
+_LARGE = {"万": 10_000, "億": 100_000_000}
+_NUMERAL_CHARS = "0-9〇零一二三四五六七八九十百千万億"
+# A run of digits and numeral kanji holding a multiplier (8万5千, 百七十, 2千); it is read only
+# when it also holds a digit, so 千葉, 十分 and 百貨店 stay words.
+_MULTIPLIED = re.compile(rf"[{_NUMERAL_CHARS}]*[十百千万億][{_NUMERAL_CHARS}]*")
+_HAS_DIGIT = re.compile(r"[0-9〇零一二三四五六七八九]")
+# A lone kanji digit before a counter the classifier's reader does not list.
+_COUNTED = re.compile(r"(?<![\u4e00-\u9fff\u3005])([一二三四五六七八九])"
+                      r"(?=斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ|リットル)")
+
+
+def _whole(run: str) -> int | None:
+    """8万5千 → 85000, 百七十 → 170, 2千 → 2000; None when the run is not one number."""
+    total, section, digit = 0, 0, None
+    for ch in run:
+        if ch.isdigit() and ch.isascii():
+            digit = int(ch) + (0 if digit is None else digit * 10)
+        elif ch in _DIGIT:
+            digit = _DIGIT[ch] + (0 if digit is None else digit * 10)
+        elif ch in _SMALL:
+            section += (1 if digit is None else digit) * _SMALL[ch]
+            digit = None
+        elif ch in _LARGE:
+            total += (section + (digit or 0) or 1) * _LARGE[ch]
+            section, digit = 0, None
+        else:
+            return None
+    return total + section + (digit or 0)
+
+
+# 再来週 is the week after next (2 weeks on), not next week.
+_AFTER_NEXT = re.compile(r"再来([週月年])")
+# "14 Feb" names a month as "February 14" does; "a decade" is ten years.
+_EN_SHORT_MONTH = re.compile(r"(?<=\d)\s+(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?")
+_EN_MONTH_NAMES = {"Jan": "January", "Feb": "February", "Mar": "March", "Apr": "April",
+                   "Jun": "June", "Jul": "July", "Aug": "August", "Sep": "September",
+                   "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December"}
+_EN_DECADE = re.compile(r"\ba\s+decade\b", re.IGNORECASE)
+# "an aisle seat" / "a window seat": the article follows the next word's sound, not a value.
+_EN_AN = re.compile(r"\b([Aa])n\b")
+# "no more than" is a bound, not a negation.
+_EN_NO_BOUND = re.compile(r"\bno\s+(more|less|fewer)\s+than\b", re.IGNORECASE)
+_EN_BOUND_WORD = {"more": "at most", "less": "at least", "fewer": "at least"}
+# Japanese clock times in digits, 5:30 = 5時30分.
+_JA_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?!\d)")
+# "16:00" is 16 o'clock; 5時半 is 5:30.
+_ON_THE_HOUR = re.compile(r"(?<=\d):00(?!\d)")
+_HALF_PAST = re.compile(r"(\d+)時半")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# Japanese era years: 令和2年 = 2020, 平成31年 = 2019, 昭和64年 = 1989 (元年 is year 1).
+_ERA = re.compile(r"(令和|平成|昭和)(\d+|元)年")
+_ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
+
+# 月8万円, 週3回, 年2回: a period before a number is a rate, as 毎月 / 毎週 / 毎年 say it.
+_RATE = re.compile(r"(?<![毎今先来再0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
+
+
+def _western_year(match: re.Match[str]) -> str:
+    year = 1 if match.group(2) == "元" else int(match.group(2))
+    return f"{_ERA_START[match.group(1)] + year}年"
+
+
+def _numerals(text: str) -> str:
+    """Numbers and dates in one notation: Japanese numbers written with units or before an
+    unlisted counter as digits, a period before a number as a rate, 再来週 as two weeks on,
+    era years as years (令和2年 = 2020年), 5時半 as 5時30分, "16:00" as "16", "14 Feb" as
+    "14 February", "a decade" as "10 years", "an" as "a", "no more than" as "at most", and a
+    clock in Japanese text as 時 and 分."""
+    def whole(match: re.Match[str]) -> str:
+        if not _HAS_DIGIT.search(match.group()):
+            return match.group()
+        value = _whole(match.group())
+        return match.group() if value is None else str(value)
+
+    text = _MULTIPLIED.sub(whole, text)
+    text = _COUNTED.sub(lambda m: str(_DIGIT[m.group(1)]), text)
+    text = _AFTER_NEXT.sub(r"2\1後", text)
+    text = _EN_SHORT_MONTH.sub(lambda m: " " + _EN_MONTH_NAMES[m.group(1)], text)
+    text = _EN_DECADE.sub("10 years", text)
+    text = _EN_AN.sub(r"\1", text)
+    text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
+    if _JAPANESE.search(text):
+        text = _JA_CLOCK.sub(r"\1時\2分", text)
+    text = _ON_THE_HOUR.sub("", text)
+    text = _HALF_PAST.sub(r"\1時30分", text)
+    text = _ERA.sub(_western_year, text)
+    return _RATE.sub(r"毎\1", text)
+
+
+# --- markers --------------------------------------------------------------------------------
+
+_EN_MARKERS = re.compile(
+    r"\b(at\s+least|at\s+most|more\s+than|less\s+than|fewer\s+than|no\s+more\s+than|"
+    r"no\s+less\s+than|up\s+to|or\s+more|or\s+less|minimum|maximum|until|till|"
+    r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?)(?![a-z])", re.IGNORECASE)
+_JA_MARKERS = re.compile(
+    r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|午前|午後|おき|隔週|隔日|隔月|"
+    r"(?<=[0-9時分日月年曜])(?:まで|から|以降|以前|前|後)")
+
+
+_HALF_DAY = frozenset({"am", "pm"})
+
+
+# One meaning, many wordings: "no more than $200" is "$200 at most".
+_MARKER_MEANING = {
+    "at most": "max", "no more than": "max", "up to": "max", "maximum": "max", "or less": "max",
+    "以下": "max", "以内": "max", "最大": "max",
+    "at least": "min", "no less than": "min", "minimum": "min", "or more": "min",
+    "以上": "min", "最低": "min", "少なくとも": "min",
+    "more than": "over", "超え": "over", "越え": "over",
+    "less than": "under", "fewer than": "under", "未満": "under",
+    "until": "until", "till": "until", "まで": "until", "から": "from",
+    "以降": "after", "後": "after", "以前": "before", "前": "before",
+    "every other": "alternate", "biweekly": "alternate", "fortnightly": "alternate",
+    "おき": "alternate", "隔週": "alternate", "隔日": "alternate", "隔月": "alternate",
+    "am": "am", "a m": "am", "午前": "am", "pm": "pm", "p m": "pm", "午後": "pm",
+}
+
+
+def _markers(text: str, lang: str) -> Counter[str]:
+    pattern = _JA_MARKERS if lang == "ja" else _EN_MARKERS
+    found = (re.sub(r"[\s.]+", " ", m.group()).strip().lower() for m in pattern.finditer(text))
+    return Counter(_MARKER_MEANING.get(f, f) for f in found)
+
+
+# --- comparing ------------------------------------------------------------------------------
+
+_KANJI_RUN = re.compile(r"[\u4e00-\u9fff\u3005]+")
+_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]+")
+_IGNORED = re.compile(r"[\s。、，,.!！?？「」『』()（）・]+")
+_ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
+
+
+def _acronym(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """One side's name is the other's initials: nyc / new, york, city; ucla / university,
+    california, los, angeles (the reader drops "of")."""
+    if len(short) != 1 or not short[0].isascii() or len(short[0]) < 2:
+        return False
+    initials = "".join(w[0] for w in long if w not in _ACRONYM_SKIP)
+    return short[0].lower() == initials.lower()
+
+
+def _spelled_out(change: ValueChange) -> bool:
+    """A name "replaced" by its own acronym. Words swapped for words of another script stay
+    changes: 眼鏡 / メガネ is a spelling, but 緑茶 / コーヒー and バス / 電車 are not, and a
+    dropped change loses a fact where a kept paraphrase costs only a link."""
+    return change.kind is ChangeKind.NAME and (_acronym(change.first, change.second)
+                                               or _acronym(change.second, change.first))
+
+
+# Times that name a day, week, month or year. A part of the day, a season or a rate is often
+# said in other words on one side only (毎朝 / 朝の水泳, 毎年夏 / 毎夏), so only its
+# replacement counts (``compare``).
+_DATED = ("dow:", "day:", "week:", "month:", "year:", "weekend", "weekday")
+
+
+def _dated(times: frozenset[str]) -> Counter[str]:
+    return Counter(t for t in times if t.startswith(_DATED))
+
+
+def _added(first: Statement, second: Statement) -> ValueChange | None:
+    """A number, or a time naming a day, week, month or year, that one statement holds and
+    the other does not."""
+    for kind, a, b in ((ChangeKind.NUMBER, Counter(first.numbers), Counter(second.numbers)),
+                       (ChangeKind.TIME, _dated(first.times), _dated(second.times))):
+        if a != b:
+            return ValueChange(kind, tuple(_show(v) for v in sorted(a - b)),
+                               tuple(_show(v) for v in sorted(b - a)))
+    return None
+
+
+def _show(value: float | str) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _marker_change(first: Statement, second: Statement) -> ValueChange | None:
+    if first.lang != second.lang:
+        return None
+    a, b = _markers(first.text, first.lang), _markers(second.text, second.lang)
+    if not (set(a) & _HALF_DAY and set(b) & _HALF_DAY):
+        # "7:40 pm" and "19:40" are one time: a half of the day counts only against another
+        a, b = (Counter({k: n for k, n in c.items() if k not in _HALF_DAY}) for c in (a, b))
+    if a == b:
+        return None
+    return ValueChange(ChangeKind.NUMBER, tuple(sorted(a - b)), tuple(sorted(b - a)))
+
+
+_HIRAGANA_RUN = re.compile(r"[\u3041-\u3096]+")
+
+
+def _script(span: str) -> str | None:
+    """kanji, or kana for a word in katakana (or in hiragana, read as katakana)."""
+    if _KANJI_RUN.fullmatch(span):
+        return "kanji"
+    if _KATAKANA_RUN.fullmatch(span) or _HIRAGANA_RUN.fullmatch(span):
+        return "kana"
+    return None
+
+
+def _katakana(span: str) -> str:
+    return "".join(chr(ord(c) + 0x60) if "\u3041" <= c <= "\u3096" else c for c in span)
+
+
+def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
+    """One short kanji (or katakana) run replaced by another of the same script, the rest of
+    the two statements equal."""
+    if first.lang != "ja" or second.lang != "ja":
+        return None
+    a, b = _IGNORED.sub("", first.text), _IGNORED.sub("", second.text)
+    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+           if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    old, new = a[i1:i2], b[j1:j2]
+    if len(old) > 3 or len(new) > 3 or _script(old) is None or _script(old) != _script(new):
+        return None
+    if _script(old) == "kana" and (min(len(old), len(new)) < 2 or _katakana(old) == _katakana(new)
+                                   or not (_KATAKANA_RUN.fullmatch(old)
+                                           or _KATAKANA_RUN.fullmatch(new))):
+        return None  # りんご / リンゴ is one word; a hiragana swap is grammar (いる / ます)
+    return ValueChange(ChangeKind.NAME, (old,), (new,))
+
+
+def find_dedup_change(first: str, second: str) -> ValueChange | None:
+    """The value that keeps ``second`` from being a duplicate of ``first`` (or the reverse),
+    or None when the two state the same values and one may be dropped."""
+    a, b = read_statement(_numerals(first)), read_statement(_numerals(second))
+    change = compare(a, b)
+    if change is not None and not _spelled_out(change):
+        return change
+    return _added(a, b) or _marker_change(a, b) or _ja_swapped(a, b)
