@@ -64,3 +64,19 @@ def render(name: str, summary: dict) -> list[str]:
                   md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
                             "JA precision", "JA recall"], rows), ""]
     return lines
+
+
+def render_alternatives(rows: list[dict]) -> list[str]:
+    """The EXTENDABLE fallback and the two-judge mean, on the same LOSO probabilities."""
+    if not rows:
+        return []
+    table = [[r["label"], f"{r['cross_f1']:.3f}", thresholds_text(r),
+              *(f"{s['all_f1']:.3f} / {s['all_cp']:.3f}" for s in r["cross"].values())]
+             for r in rows]
+    heads = [f"→ {s} F1 / C-prec" for s in rows[0]["cross"]]
+    return ["## Alternatives measured, not chosen unless better", "",
+            "On the chosen judges' leave-one-source-out probabilities: below the threshold, a "
+            "pair whose likeliest class is CONTRADICTORY becomes EXTENDABLE (instead of the "
+            "likelier of INDEPENDENT / EXTENDABLE); and the mean of both judges' probabilities "
+            "(thresholds chosen the same way).", "",
+            md_table(["alternative", "LOSO F1", "thresholds", *heads], table), ""]

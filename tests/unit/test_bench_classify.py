@@ -120,7 +120,8 @@ def test_the_bundled_pairs_keep_their_split_and_twins() -> None:
 
 def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
     def row(t: float, en: float, ja: float) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": ja}
+        return {"threshold": t, "en_precision": en, "ja_precision": ja, "en_calls": 50.0,
+                "ja_calls": 50.0}
 
     thresholds = train_classifier.THRESHOLDS
     good = [row(t, 0.97 if t >= 0.6 else 0.9, 1.0) for t in thresholds]
@@ -128,6 +129,16 @@ def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
     chosen = train_classifier.choose_thresholds({"a": good, "b": dip}, 0.95)
     assert chosen["en"] == 0.81  # 0.80 dips in source b: the lowest safe point is above it
     assert chosen["ja"] == thresholds[0]
+
+
+def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -> None:
+    # One false alarm among three calls is noise, not a precision the threshold can keep.
+    few = train_classifier.MIN_CALLS - 1
+    thresholds = train_classifier.THRESHOLDS
+    rows = [{"threshold": t, "en_precision": 0.97 if t < 0.9 else 0.67, "ja_precision": 1.0,
+             "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
+            for t in thresholds]
+    assert train_classifier.choose_thresholds({"a": rows}, 0.95)["en"] == thresholds[0]
 
 
 def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
@@ -144,7 +155,8 @@ def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() 
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
     def row(t: float, en: float) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": 1.0}
+        return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": 50.0,
+                "ja_calls": 50.0}
 
     thresholds = train_classifier.THRESHOLDS
     gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]

@@ -18,6 +18,7 @@ from omoide.engine.classify import (
     decide_relation,
     judge,
     pair_vector,
+    rule_decides,
 )
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
@@ -128,3 +129,11 @@ def test_an_embedder_without_a_judge_gets_the_rules() -> None:
     (verdict,) = classifier.classify("User moved to Osaka.", [Candidate("k", "User lives in Tokyo.",
                                                                         0.9)])
     assert verdict.relation is Relation.CONTRADICTORY
+
+
+def test_a_sure_rule_leaves_a_pair_about_two_subjects_to_the_model() -> None:
+    two = read_pair("Ken lives in Tokyo.", "Yumi moved to Osaka last month.")
+    one = read_pair("Ken lives in Tokyo.", "Ken moved to Osaka last month.")
+    assert two.rule == one.rule == "moved"
+    assert not rule_decides(two, ("moved",))
+    assert rule_decides(one, ("moved",))

@@ -143,9 +143,13 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judge
 
 
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
-    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided,
-    or only a measured number changed."""
-    return text.rule in overrides or _only_a_number_changed(text)
+    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided
+    about one subject (when the memories are about two subjects, "X lives in A" / "X's ex
+    lives in B", the model weighs it), or only a measured number changed."""
+    if _only_a_number_changed(text):
+        return True
+    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
+    return text.rule in overrides and not values["subject_differs"]
 
 
 def _only_a_number_changed(text: PairText) -> bool:
