@@ -415,8 +415,7 @@ def evaluate(data: Data, cfg: Config, target: float) -> dict[str, object]:
     probs, ruled = cross_source(data, cfg)
     folds = folds_of(data)
     curves = {s: curve(data, probs, ruled, data.sources == s) for s in folds}
-    threshold = choose_thresholds({s: curve(data, probs, ruled, (data.sources == s) & ~ruled)
-                                   for s in folds}, target)
+    threshold = choose_thresholds(curves, target)
     pred = predictions(data, probs, ruled, threshold)
     by_source = {s: scores(data, pred, data.sources == s) for s in folds}
     cv_probs, cv_ruled = cross_validated(data, cfg)
@@ -443,7 +442,11 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     best = pick_best(results, target)
     cfg = best["config"]
     everything = np.arange(len(data.y))
-    params, fitted, cols, overrides = fit_on(data, everything, cfg)
+    final = fit_on(data, everything, cfg)
+    params, fitted, cols, overrides = final
+    probs, ruled = predict_on(data, everything, final)
+    pred = predictions(data, probs, ruled, best["threshold"])
+    insample = {str(s): scores(data, pred, data.sources == s) for s in np.unique(data.sources)}
     names = tuple(data.names[i] for i in cols)
     params = fold_projection(params, len(names), fitted)
     model = JudgeModel(
@@ -453,6 +456,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
         language_thresholds=tuple(best["threshold"].items()),
         blocks=BLOCKS if fitted else (), block_dim=data.blocks[0].shape[1] if fitted else 0)
     summary = {"best": best, "grid": results, "overrides": overrides, "data": data,
+               "insample": insample,
                "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)}}
     return model, summary
 
@@ -481,7 +485,7 @@ def alternatives(summaries: dict[str, dict], target: float) -> list[dict[str, ob
         probs = (a["best"]["probs"] + b["best"]["probs"]) / 2
         ruled = a["best"]["ruled"]
         folds = folds_of(data)
-        threshold = choose_thresholds({f: curve(data, probs, ruled, (data.sources == f) & ~ruled)
+        threshold = choose_thresholds({f: curve(data, probs, ruled, data.sources == f)
                                        for f in folds}, target)
         rows.append(_scored("mean of both judges", data,
                             predictions(data, probs, ruled, threshold), threshold))
@@ -493,6 +497,20 @@ def _scored(label: str, data: Data, pred: np.ndarray, threshold: dict[str, float
     by_source = {f: scores(data, pred, data.sources == f) for f in folds_of(data)}
     return {"label": label, "threshold": threshold, "cross": by_source,
             "cross_f1": round(float(np.mean([v["all_f1"] for v in by_source.values()])), 4)}
+
+
+def _judge_choice(summaries: dict[str, dict], models: list[dict], sources: dict[str, Path],
+                  target: float) -> dict[str, str]:
+    """The embedder whose judge every server runs: of the embedders trained now, precision
+    first, then LOSO macro-F1; a run of one embedder keeps the stored choice (made when both
+    were trained on the same sources)."""
+    stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
+    if len(summaries) < 2 and stored.get("judge_embedder") and stored.get("trained_on") == [
+            p.name for p in sources.values()]:
+        return dict(stored["judge_embedder"])
+    name = max(summaries, key=lambda n: (keeps_precision(summaries[n]["best"], target),
+                                         summaries[n]["best"]["cross_f1"]))
+    return {"name": name, "model_id": str(models[list(summaries).index(name)]["embedder"])}
 
 
 def _merged(models: list[dict], sources: dict[str, Path]) -> list[dict]:
@@ -536,11 +554,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
               f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
               f"CV={best['cv']['all_f1']}", file=sys.stderr)
-    judge_name = max(summaries, key=lambda n: (keeps_precision(summaries[n]["best"],
-                                                               args.precision),
-                                               summaries[n]["best"]["cross_f1"]))
-    chosen = {"name": judge_name, "model_id": models[list(summaries).index(judge_name)][
-        "embedder"]}
+    chosen = _judge_choice(summaries, models, sources, args.precision)
+    judge_name = chosen["name"]
     print(f"judge embedder (every server's, chosen on LOSO): {judge_name}", file=sys.stderr)
     OUT.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
                                "judge_embedder": chosen,
@@ -567,6 +582,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {name: {"config": vars(s["best"]["config"]), "threshold": s["best"]["threshold"],
                      "overrides": list(s["overrides"]), "cross": s["best"]["cross"],
                      "cv": s["best"]["cv"], "curve": s["best"]["curve"], "n": s["n"],
+                     "insample": s["insample"],
                      "grid": [{"config": vars(r["config"]), "cross_f1": r["cross_f1"],
                                "cross": r["cross"], "cv": r["cv"], "threshold": r["threshold"]}
                               for r in s["grid"]]}

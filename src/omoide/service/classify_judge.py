@@ -5,8 +5,12 @@ cosines from the configured embedder and the engine may not embed: this class em
 memories and each pair's differing parts (``engine.classify.features.differing_parts``) in one
 batch, measures the cosines, and hands plain numbers to the pure
 ``engine.classify.judge``. (The whole-pair cosine is measured here too rather than read
-from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.) An
-embedder with no trained judge gets the rules alone (``OfflineClassifier``).
+from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.)
+Every server runs the packaged judge the training chose (``judge_embedder`` in the file) on
+that judge's own embedder, whatever embedder the server searches with; the wiring hands in how
+to build it, and it is built on the first classification (a background job), not at start.
+Without it (the model-free hashing embedder) a server gets the judge trained for its own
+embedder, else the rules alone (``OfflineClassifier``).
 
 The trained weights ship as ``engine/classify/judge.json`` (written by
 ``bench/train_classifier.py``), one model per embedder model id.

@@ -137,3 +137,13 @@ def test_a_sure_rule_leaves_a_pair_about_two_subjects_to_the_model() -> None:
     assert two.rule == one.rule == "moved"
     assert not rule_decides(two, ("moved",))
     assert rule_decides(one, ("moved",))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Rosa avoids white rice.", "Rosa cut white rice because her blood sugar was high."),
+    ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、トランペットを吹きたかったから。"),
+    ("猫は療法食を食べている", "猫は腎臓が悪いので療法食になった。"),
+])
+def test_a_reason_given_in_the_new_memory_is_a_feature(old: str, new: str) -> None:
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["new_reason"] == 1.0 and values["old_reason"] == 0.0

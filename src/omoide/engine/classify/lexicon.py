@@ -264,7 +264,8 @@ PAST_FACT = {
 REASON = {
     "en": r"\bbecause\b|\bsince (?!\d|last|then|\w+ \d)|\bdue to\b|\bso that\b|\bfor the sake of\b"
     r"|\bafter (?:her|his|their|the user's) \w+ (?:died|passed|broke|was diagnosed)",
-    "ja": r"ので|ため(?:に)?[、,]|から[、,]|せいで|おかげで|きっかけ",
+    "ja": r"ので|ため(?:に)?[、,]|から[、,]|せいで|おかげで|きっかけ"
+    r"|のは[、,].*(?:から|ため)[。.]?$",
 }
 
 PREF_POS = {
