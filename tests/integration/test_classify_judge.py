@@ -76,10 +76,11 @@ def test_a_server_on_another_embedder_runs_the_packaged_judge_on_its_own() -> No
     assert built == []
     verdicts = classifier.classify("User moved to Osaka last month.",
                                    [Candidate("k0", "User lives in Tokyo.", 0.0),
-                                    Candidate("k1", "User likes green tea.", 0.0)])
+                                    Candidate("k1", "User moved to Osaka last month.", 0.0)])
     assert built == [name]
+    assert [v.key for v in verdicts] == ["k0", "k1"]
     assert verdicts[0].relation is Relation.CONTRADICTORY
-    assert verdicts[1].relation is not Relation.CONTRADICTORY
+    assert verdicts[1].relation is not Relation.CONTRADICTORY  # the same memory again
     classifier.classify("User moved to Kyoto.", [Candidate("k0", "User lives in Osaka.", 0.0)])
     assert built == [name]  # built once
 
