@@ -13,9 +13,9 @@ Scores our labelled pairs (``bench/data/classify_pairs.jsonl``) by split — ``t
 are the leave-one-source-out ones of ``bench/train_classifier.py``) — and
 ``shared/bench/classify/dev.jsonl`` as an untouched check. Prints accuracy, macro-F1,
 per-label precision/recall and the 3x3 confusion matrix, overall and by language and
-difficulty (and ``kind`` when the file has it), then writes bench/results/classify_<engine>.md
-and .json. CONTRADICTORY precision is reported on its own: a false CONTRADICTORY closes a memory
-that is still true.
+difficulty (and ``kind`` / ``family`` when the file has them), then writes
+bench/results/classify_<engine>.md and .json. CONTRADICTORY precision is reported on its own: a
+false CONTRADICTORY closes a memory that is still true.
 
 ``--pairs PATH`` (the same as ``--data``) scores any file in the pairs format; ``--split NAME``
 scores only the pairs of that split (every pair when the file has no ``split`` field), skips the
@@ -114,6 +114,8 @@ def evaluate(pairs: list[Pair], classifier: Classifier) -> dict[str, object]:
     report["by_difficulty"] = _breakdown(predictions, lambda p: p.pair.difficulty)
     if any(p.pair.kind for p in predictions):
         report["by_kind"] = _breakdown(predictions, lambda p: f"{p.pair.label[:1]}:{p.pair.kind}")
+    if any(p.pair.family for p in predictions):
+        report["by_family"] = _breakdown(predictions, lambda p: p.pair.family)
     report["errors"] = [
         {"id": p.pair.id, "gold": p.pair.label, "predicted": p.label, "reason": p.reason}
         for p in predictions
@@ -214,7 +216,7 @@ def render(report: dict[str, object], title: str) -> str:
     lines = [f"## {title}", "", _summary_line(report), ""]
     lines += _label_table(report), ""
     lines += _confusion_table(report), ""
-    for group in ("by_lang", "by_difficulty", "by_kind"):
+    for group in ("by_lang", "by_difficulty", "by_kind", "by_family"):
         if group not in report:
             continue
         lines.append(f"### {group.replace('_', ' ')}")

@@ -53,6 +53,18 @@ def test_any_pairs_file_is_scored_alone_under_its_split_name(tmp_path: Path) -> 
     assert set(scored["per_label"]["CONTRADICTORY"]) >= {"precision", "recall", "f1"}
     markdown = out.with_suffix(".md").read_text(encoding="utf-8")
     assert "--split holdout" in markdown and "### by kind" in markdown
+    assert "by_family" not in scored  # only a file with families gets the breakdown
+
+
+def test_a_file_with_families_is_also_scored_by_family(tmp_path: Path) -> None:
+    rows = [{**r, "family": "move" if r["label"] == "CONTRADICTORY" else "other"} for r in ROWS]
+    out = tmp_path / "report"
+    assert classify.main(["--engine", "rules", "--pairs", str(_write(tmp_path / "f.jsonl", rows)),
+                          "--split", "holdout", "--out", str(out)]) == 0
+    scored = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["sets"]["holdout"]
+    assert set(scored["by_family"]) == {"move", "other"}
+    assert scored["by_family"]["move"]["n"] == 1
+    assert "### by family" in out.with_suffix(".md").read_text(encoding="utf-8")
 
 
 def test_a_named_split_picks_only_its_pairs_and_an_absent_one_is_refused() -> None:
