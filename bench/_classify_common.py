@@ -42,6 +42,7 @@ class Pair:
     split: str = ""
     kind: str = ""
     twin: str = ""  # the same in a pair and its translation (cross-validation keeps them together)
+    family: str = ""  # a held-out set's grouping of kinds, reported apart when present
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def load_pairs(path: Path) -> list[Pair]:
                     id=row["id"], lang=row["lang"], old=row["old"], new=row["new"],
                     label=row["label"], difficulty=row.get("difficulty", "unknown"),
                     split=row.get("split", ""), kind=row.get("kind", ""),
-                    twin=row.get("twin", "")))
+                    twin=row.get("twin", ""), family=row.get("family", "")))
     return pairs
 
 

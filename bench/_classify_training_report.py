@@ -28,14 +28,17 @@ def render(name: str, summary: dict) -> list[str]:
     lines = [f"## {name}", "",
              f"Chosen: {best['config'].label()}; thresholds {thresholds_text(best)}; "
              f"rule overrides {list(summary['overrides']) or 'none'} (pairs: {n}).", "",
-             "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on source A only, "
+             "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on sources A only, "
              "scored on source B (a new writer): leave one source out. *CV*: grouped 5-fold over "
-             "all sources.", ""]
+             "all sources. *In-sample*: the final model, fitted on everything, on its own "
+             "training pairs.", ""]
     rows = []
     for source, s in best["cross"].items():
-        other = _others(best["cross"], source)
+        other = _others(summary["n"], source)
         rows += [[f"{other} → {source}", lang, _fmt(s, lang)] for lang in ("all", "en", "ja")]
     rows += [["CV (all)", lang, _fmt(best["cv"], lang)] for lang in ("all", "en", "ja")]
+    rows += [[f"in-sample (the final model) → {source}", lang, _fmt(s, lang)]
+             for source, s in summary["insample"].items() for lang in ("all", "en", "ja")]
     lines += [md_table(["scored", "lang", "macro-F1 / C-precision / C-recall"], rows), "",
               "Every configuration tried (macro-F1, mean of the left-out sources' scores; "
               "grouped CV; threshold chosen on the LOSO probabilities):", ""]
@@ -51,7 +54,7 @@ def render(name: str, summary: dict) -> list[str]:
               "the model fitted on the others (rule verdicts count as they say); a language's "
               "threshold is the lowest from which every left-out source keeps the target:", ""]
     for source, points in best["curve"].items():
-        other = _others(best["curve"], source)
+        other = _others(summary["n"], source)
         rows = [[f"{row['threshold']:.2f}"
                  + "".join(f" **({lang})**" for lang, t in best["threshold"].items()
                            if row["threshold"] == t),
@@ -64,3 +67,19 @@ def render(name: str, summary: dict) -> list[str]:
                   md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
                             "JA precision", "JA recall"], rows), ""]
     return lines
+
+
+def render_alternatives(rows: list[dict]) -> list[str]:
+    """The EXTENDABLE fallback and the two-judge mean, on the same LOSO probabilities."""
+    if not rows:
+        return []
+    table = [[r["label"], f"{r['cross_f1']:.3f}", thresholds_text(r),
+              *(f"{s['all_f1']:.3f} / {s['all_cp']:.3f}" for s in r["cross"].values())]
+             for r in rows]
+    heads = [f"→ {s} F1 / C-prec" for s in rows[0]["cross"]]
+    return ["## Alternatives measured, not chosen unless better", "",
+            "On the chosen judges' leave-one-source-out probabilities: below the threshold, a "
+            "pair whose likeliest class is CONTRADICTORY becomes EXTENDABLE (instead of the "
+            "likelier of INDEPENDENT / EXTENDABLE); and the mean of both judges' probabilities "
+            "(thresholds chosen the same way).", "",
+            md_table(["alternative", "LOSO F1", "thresholds", *heads], table), ""]

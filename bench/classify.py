@@ -1,7 +1,9 @@
 """Benchmark the 3-op contradiction classifier on labelled memory pairs.
 
-    .venv/bin/python bench/classify.py                    # rules + learned judge (e5)
-    .venv/bin/python bench/classify.py --embedder use     # the judge trained for USE
+    .venv/bin/python bench/classify.py                    # what a server on e5 runs: rules +
+                                                          # the packaged judge (on its embedder)
+    .venv/bin/python bench/classify.py --embedder use     # what a server on USE runs
+    .venv/bin/python bench/classify.py --judge own        # the judge trained for e5 itself
     .venv/bin/python bench/classify.py --engine rules     # the offline rules alone
     .venv/bin/python bench/classify.py --engine llm       # the configured LLM (or a local fake)
     .venv/bin/python bench/classify.py --pairs PATH --split holdout   # any file of pairs, alone
@@ -11,9 +13,9 @@ Scores our labelled pairs (``bench/data/classify_pairs.jsonl``) by split — ``t
 are the leave-one-source-out ones of ``bench/train_classifier.py``) — and
 ``shared/bench/classify/dev.jsonl`` as an untouched check. Prints accuracy, macro-F1,
 per-label precision/recall and the 3x3 confusion matrix, overall and by language and
-difficulty (and ``kind`` when the file has it), then writes bench/results/classify_<engine>.md
-and .json. CONTRADICTORY precision is reported on its own: a false CONTRADICTORY closes a memory
-that is still true.
+difficulty (and ``kind`` / ``family`` when the file has them), then writes
+bench/results/classify_<engine>.md and .json. CONTRADICTORY precision is reported on its own: a
+false CONTRADICTORY closes a memory that is still true.
 
 ``--pairs PATH`` (the same as ``--data``) scores any file in the pairs format; ``--split NAME``
 scores only the pairs of that split (every pair when the file has no ``split`` field), skips the
@@ -112,6 +114,8 @@ def evaluate(pairs: list[Pair], classifier: Classifier) -> dict[str, object]:
     report["by_difficulty"] = _breakdown(predictions, lambda p: p.pair.difficulty)
     if any(p.pair.kind for p in predictions):
         report["by_kind"] = _breakdown(predictions, lambda p: f"{p.pair.label[:1]}:{p.pair.kind}")
+    if any(p.pair.family for p in predictions):
+        report["by_family"] = _breakdown(predictions, lambda p: p.pair.family)
     report["errors"] = [
         {"id": p.pair.id, "gold": p.pair.label, "predicted": p.label, "reason": p.reason}
         for p in predictions
@@ -129,8 +133,8 @@ def _breakdown(
     return {name: score(group) for name, group in sorted(groups.items())}
 
 
-def build_classifier(engine: str, embedder_name: str, cache: Path | None = None
-                     ) -> tuple[Classifier, str]:
+def build_classifier(engine: str, embedder_name: str, cache: Path | None = None,
+                     judge: str = "server") -> tuple[Classifier, str]:
     """The classifier to measure and a note on what it is (exit 2 on a bad LLM config)."""
     from omoide.engine.classify import OfflineClassifier
 
@@ -138,11 +142,25 @@ def build_classifier(engine: str, embedder_name: str, cache: Path | None = None
         return OfflineClassifier(), "the offline rules alone"
     if engine == "offline":
         from omoide.embed import make_embedder
-        from omoide.service.classify_judge import LearnedClassifier, load_judge_models
+        from omoide.service.classify_judge import (
+            LearnedClassifier,
+            judge_embedder_name,
+            load_judge_models,
+            offline_classifier_for,
+        )
 
-        embedder = make_embedder(embedder_name)
-        if cache is not None:
-            embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
+        def embedder_for(name: str):
+            made = make_embedder(name)
+            return CachedEmbedder(made, cache / f"{name}.npz") if cache is not None else made
+
+        embedder = embedder_for(embedder_name)
+        judge_name = judge_embedder_name()
+        if judge == "server" and judge_name is not None:
+            # What a server searching with this embedder runs: the packaged judge on its own
+            # embedder (wiring._judge_embedder).
+            classifier = offline_classifier_for(embedder, lambda: embedder_for(judge_name))
+            return classifier, (f"rules + learned judge ({judge_name}), as a server on "
+                                f"{embedder_name} runs it")
         model = load_judge_models().get(embedder.model_id)
         if model is None:
             _fail(f"no trained judge for {embedder.model_id}; run bench/train_classifier.py")
@@ -198,7 +216,7 @@ def render(report: dict[str, object], title: str) -> str:
     lines = [f"## {title}", "", _summary_line(report), ""]
     lines += _label_table(report), ""
     lines += _confusion_table(report), ""
-    for group in ("by_lang", "by_difficulty", "by_kind"):
+    for group in ("by_lang", "by_difficulty", "by_kind", "by_family"):
         if group not in report:
             continue
         lines.append(f"### {group.replace('_', ' ')}")
@@ -246,10 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--engine", choices=("offline", "rules", "llm"), default="offline")
     bench.add_argument("--embedder", choices=("e5", "use"), default="e5",
                        help="the embedder whose judge --engine offline uses")
+    bench.add_argument("--judge", choices=("server", "own"), default="server",
+                       help="server: the judge a server on --embedder runs (the packaged "
+                       "judge embedder's); own: the judge trained for --embedder")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
     args = bench.parse_args(argv)
-    classifier, note = build_classifier(args.engine, args.embedder, args.cache)
+    classifier, note = build_classifier(args.engine, args.embedder, args.cache, args.judge)
     sets = select_sets(load_pairs(args.data), args.split)
     dev = args.dev if args.dev is not None else (None if args.split else DEFAULT_DEV)
     if dev is not None and str(dev) and dev.is_file():
@@ -262,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         report["sets"][name] = {"data": str(source), **result}  # type: ignore[index]
         text += render(result, f"{_shown(name)}: {source.name} ({len(sets[name])} pairs)") + "\n"
     suffix = "" if args.engine != "offline" or args.embedder == "e5" else f"_{args.embedder}"
+    suffix += "_own" if args.engine == "offline" and args.judge == "own" else ""
     suffix += f"_{args.split}" if args.split else ""
     _write_results(args.engine + suffix, report, intro + _headline(report) + text, args)
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else intro + text)

@@ -28,7 +28,7 @@ from omoide.service.auth import AuthService
 from omoide.service.blocks import BlockService
 from omoide.service.chat import ChatService
 from omoide.service.chat_summary import Compressor
-from omoide.service.classify_judge import offline_classifier_for
+from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.context import ContextService
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
@@ -203,6 +203,15 @@ def _segmenter_factory(llm: Any) -> Callable[[PersonaSettings], Segmenter]:
     return segmenter_for
 
 
+def _judge_embedder(embedder: Embedder, settings: Settings) -> Callable[[], Embedder] | None:
+    """How to build the learned judge's embedder (the packaged choice, e.g. USE), or None for
+    the model-free hashing embedder of tests and offline demos, which keeps its rules."""
+    name = judge_embedder_name()
+    if name is None or embedder.model_id.startswith("hash-"):
+        return None
+    return lambda: make_embedder(name, threads=settings.embed_threads)
+
+
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
           llm: Any = "from-env", check_embedder_record: bool = True,
           chat_upstream: Any = "from-env") -> Omoide:
@@ -256,9 +265,11 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
                              on_enqueue=runner.notify)
-    # Evolution judges with the rules + the learned judge trained for this embedder (issue 9).
+    # Evolution judges with the rules + the packaged learned judge on its own bundled
+    # embedder, whatever the server searches with (issue 9; built on first use).
     evolution = EvolutionService(store, embedder, clock, settings_service,
-                                 _classifier_factory(llm, offline_classifier_for(embedder)))
+                                 _classifier_factory(llm, offline_classifier_for(
+                                     embedder, _judge_embedder(embedder, settings))))
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,

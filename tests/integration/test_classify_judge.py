@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from omoide.embed import make_embedder
 from omoide.embed.hashing import HashEmbedder
 from omoide.engine.classify import Candidate, JudgeModel, Relation, read_pair
-from omoide.service.classify_judge import LearnedClassifier, load_judge_models, measure
+from omoide.service.classify_judge import (
+    LazyEmbedder,
+    LearnedClassifier,
+    judge_embedder_name,
+    load_judge_models,
+    measure,
+    offline_classifier_for,
+)
 
 PAIRS = [
     ("User lives in Tokyo.", "User moved to Osaka last month."),
@@ -48,3 +57,35 @@ def test_learned_classifier_judges_every_candidate_in_order() -> None:
     # A flat model never reaches the threshold; only sure rules may close.
     assert all(v.relation is not Relation.CONTRADICTORY or v.reason.startswith("rule:")
                for v in verdicts)
+
+
+def test_a_server_on_another_embedder_runs_the_packaged_judge_on_its_own() -> None:
+    # The judge's embedder is built on the first classification (in the background job),
+    # not when the server starts; the server's own embedder is left alone.
+    name = judge_embedder_name()
+    assert name is not None
+    built: list[str] = []
+
+    def factory():
+        built.append(name)
+        return make_embedder(name)
+
+    classifier = offline_classifier_for(HashEmbedder(), factory)
+    assert isinstance(classifier, LearnedClassifier)
+    assert classifier.model.embedder == load_judge_models()[classifier.model.embedder].embedder
+    assert built == []
+    verdicts = classifier.classify("User moved to Osaka last month.",
+                                   [Candidate("k0", "User lives in Tokyo.", 0.0),
+                                    Candidate("k1", "User moved to Osaka last month.", 0.0)])
+    assert built == [name]
+    assert [v.key for v in verdicts] == ["k0", "k1"]
+    assert verdicts[0].relation is Relation.CONTRADICTORY
+    assert verdicts[1].relation is not Relation.CONTRADICTORY  # the same memory again
+    classifier.classify("User moved to Kyoto.", [Candidate("k0", "User lives in Osaka.", 0.0)])
+    assert built == [name]  # built once
+
+
+def test_the_judge_refuses_an_embedder_of_another_model() -> None:
+    lazy = LazyEmbedder("use-multilingual-v3@x", HashEmbedder)
+    with pytest.raises(ValueError, match="the judge needs"):
+        lazy.embed_passages(["a"])

@@ -53,6 +53,18 @@ def test_any_pairs_file_is_scored_alone_under_its_split_name(tmp_path: Path) -> 
     assert set(scored["per_label"]["CONTRADICTORY"]) >= {"precision", "recall", "f1"}
     markdown = out.with_suffix(".md").read_text(encoding="utf-8")
     assert "--split holdout" in markdown and "### by kind" in markdown
+    assert "by_family" not in scored  # only a file with families gets the breakdown
+
+
+def test_a_file_with_families_is_also_scored_by_family(tmp_path: Path) -> None:
+    rows = [{**r, "family": "move" if r["label"] == "CONTRADICTORY" else "other"} for r in ROWS]
+    out = tmp_path / "report"
+    assert classify.main(["--engine", "rules", "--pairs", str(_write(tmp_path / "f.jsonl", rows)),
+                          "--split", "holdout", "--out", str(out)]) == 0
+    scored = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["sets"]["holdout"]
+    assert set(scored["by_family"]) == {"move", "other"}
+    assert scored["by_family"]["move"]["n"] == 1
+    assert "### by family" in out.with_suffix(".md").read_text(encoding="utf-8")
 
 
 def test_a_named_split_picks_only_its_pairs_and_an_absent_one_is_refused() -> None:
@@ -120,7 +132,8 @@ def test_the_bundled_pairs_keep_their_split_and_twins() -> None:
 
 def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
     def row(t: float, en: float, ja: float) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": ja}
+        return {"threshold": t, "en_precision": en, "ja_precision": ja, "en_calls": 50.0,
+                "ja_calls": 50.0}
 
     thresholds = train_classifier.THRESHOLDS
     good = [row(t, 0.97 if t >= 0.6 else 0.9, 1.0) for t in thresholds]
@@ -128,6 +141,16 @@ def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
     chosen = train_classifier.choose_thresholds({"a": good, "b": dip}, 0.95)
     assert chosen["en"] == 0.81  # 0.80 dips in source b: the lowest safe point is above it
     assert chosen["ja"] == thresholds[0]
+
+
+def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -> None:
+    # One false alarm among three calls is noise, not a precision the threshold can keep.
+    few = train_classifier.MIN_CALLS - 1
+    thresholds = train_classifier.THRESHOLDS
+    rows = [{"threshold": t, "en_precision": 0.97 if t < 0.9 else 0.67, "ja_precision": 1.0,
+             "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
+            for t in thresholds]
+    assert train_classifier.choose_thresholds({"a": rows}, 0.95)["en"] == thresholds[0]
 
 
 def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
@@ -144,7 +167,8 @@ def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() 
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
     def row(t: float, en: float) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": 1.0}
+        return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": 50.0,
+                "ja_calls": 50.0}
 
     thresholds = train_classifier.THRESHOLDS
     gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]

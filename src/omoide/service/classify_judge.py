@@ -5,8 +5,12 @@ cosines from the configured embedder and the engine may not embed: this class em
 memories and each pair's differing parts (``engine.classify.features.differing_parts``) in one
 batch, measures the cosines, and hands plain numbers to the pure
 ``engine.classify.judge``. (The whole-pair cosine is measured here too rather than read
-from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.) An
-embedder with no trained judge gets the rules alone (``OfflineClassifier``).
+from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.)
+Every server runs the packaged judge the training chose (``judge_embedder`` in the file) on
+that judge's own embedder, whatever embedder the server searches with; the wiring hands in how
+to build it, and it is built on the first classification (a background job), not at start.
+Without it (the model-free hashing embedder) a server gets the judge trained for its own
+embedder, else the rules alone (``OfflineClassifier``).
 
 The trained weights ship as ``engine/classify/judge.json`` (written by
 ``bench/train_classifier.py``), one model per embedder model id.
@@ -16,8 +20,11 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +42,8 @@ from omoide.engine.classify import (
 )
 
 __all__ = [
-    "JUDGE_FILE", "LearnedClassifier", "load_judge_models", "measure", "offline_classifier_for",
+    "JUDGE_FILE", "LazyEmbedder", "LearnedClassifier", "judge_embedder_name", "load_judge_models",
+    "measure", "offline_classifier_for",
 ]
 
 logger = logging.getLogger(__name__)
@@ -44,18 +52,39 @@ JUDGE_FILE = "judge.json"
 
 
 @cache
+def _judge_file() -> dict[str, Any]:
+    path = resources.files("omoide.engine.classify").joinpath(JUDGE_FILE)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
 def load_judge_models() -> dict[str, JudgeModel]:
     """The packaged judges by embedder model id (empty when the file is absent)."""
-    path = resources.files("omoide.engine.classify").joinpath(JUDGE_FILE)
-    if not path.is_file():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {m["embedder"]: JudgeModel.from_dict(m) for m in data["models"]}
+    return {m["embedder"]: JudgeModel.from_dict(m) for m in _judge_file().get("models", [])}
 
 
-def offline_classifier_for(embedder: Embedder) -> Classifier:
-    """The learned judge trained for this embedder, else the rules alone."""
-    model = load_judge_models().get(embedder.model_id)
+def judge_embedder_name() -> str | None:
+    """The setting name of the embedder whose judge every server runs ("use"), chosen by
+    ``bench/train_classifier.py`` on leave-one-source-out scores; None when the file names
+    none."""
+    chosen = _judge_file().get("judge_embedder")
+    return str(chosen["name"]) if chosen else None
+
+
+def offline_classifier_for(embedder: Embedder,
+                           judge_embedder: Callable[[], Embedder] | None = None) -> Classifier:
+    """The learned judge: the packaged default judge (``judge_embedder_name``) when the caller
+    can build its embedder (``judge_embedder``, called once, on the first classification:
+    a server searching with another embedder loads the judge's model only when evolution
+    first runs, in the background job), else the judge trained for this embedder, else the
+    rules alone."""
+    chosen = _judge_file().get("judge_embedder")
+    models = load_judge_models()
+    if chosen and chosen["model_id"] in models and judge_embedder is not None:
+        model = models[chosen["model_id"]]
+        if embedder.model_id == model.embedder:
+            return LearnedClassifier(model, embedder)
+        return LearnedClassifier(model, LazyEmbedder(model.embedder, judge_embedder))
+    model = models.get(embedder.model_id)
     if model is None:
         logger.info("no learned 3-op judge for embedder %s; using the rules alone",
                     embedder.model_id)
@@ -63,10 +92,41 @@ def offline_classifier_for(embedder: Embedder) -> Classifier:
     return LearnedClassifier(model, embedder)
 
 
+class LazyEmbedder:
+    """An embedder built on first use (``factory``), known until then by its model id: the
+    judge's own embedder costs nothing until the first pair is classified."""
+
+    def __init__(self, model_id: str, factory: Callable[[], Embedder]) -> None:
+        self.model_id = model_id
+        self._factory = factory
+        self._inner: Embedder | None = None
+        self._lock = threading.Lock()
+
+    def _built(self) -> Embedder:
+        with self._lock:
+            if self._inner is None:
+                inner = self._factory()
+                if inner.model_id != self.model_id:
+                    raise ValueError(f"the judge needs {self.model_id!r}, the factory built "
+                                     f"{inner.model_id!r}")
+                self._inner = inner
+            return self._inner
+
+    @property
+    def dim(self) -> int:
+        return self._built().dim
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._built().embed_passages(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._built().embed_query(text)
+
+
 class LearnedClassifier:
     """Rules where they are sure, the learned judge for the rest (precision first)."""
 
-    def __init__(self, model: JudgeModel, embedder: Embedder) -> None:
+    def __init__(self, model: JudgeModel, embedder: Embedder | LazyEmbedder) -> None:
         if model.uses_embeddings and model.embedder != embedder.model_id:
             raise ValueError(f"the judge was trained on {model.embedder!r}, not "
                              f"{embedder.model_id!r}")
@@ -88,7 +148,8 @@ class LearnedClassifier:
         return verdicts
 
 
-def measure(embedder: Embedder, pairs: list[tuple[str, str, PairText]]) -> list[Similarities]:
+def measure(embedder: Embedder | LazyEmbedder, pairs: list[tuple[str, str, PairText]]
+            ) -> list[Similarities]:
     """The cosines of each (old, new, text) pair: every distinct text (memories and differing
     parts) is embedded once, in one batch. Training (``bench/train_classifier.py``) calls this
     too, so the judge sees the same numbers it was trained on."""

@@ -18,6 +18,7 @@ from omoide.engine.classify import (
     decide_relation,
     judge,
     pair_vector,
+    rule_decides,
 )
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
@@ -128,3 +129,21 @@ def test_an_embedder_without_a_judge_gets_the_rules() -> None:
     (verdict,) = classifier.classify("User moved to Osaka.", [Candidate("k", "User lives in Tokyo.",
                                                                         0.9)])
     assert verdict.relation is Relation.CONTRADICTORY
+
+
+def test_a_sure_rule_leaves_a_pair_about_two_subjects_to_the_model() -> None:
+    two = read_pair("Ken lives in Tokyo.", "Yumi moved to Osaka last month.")
+    one = read_pair("Ken lives in Tokyo.", "Ken moved to Osaka last month.")
+    assert two.rule == one.rule == "moved"
+    assert not rule_decides(two, ("moved",))
+    assert rule_decides(one, ("moved",))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Rosa avoids white rice.", "Rosa cut white rice because her blood sugar was high."),
+    ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、トランペットを吹きたかったから。"),
+    ("猫は療法食を食べている", "猫は腎臓が悪いので療法食になった。"),
+])
+def test_a_reason_given_in_the_new_memory_is_a_feature(old: str, new: str) -> None:
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["new_reason"] == 1.0 and values["old_reason"] == 0.0

@@ -11,6 +11,7 @@ are private: the rules are a stack
 values as the veto does), the veto is ``value_change → value_numbers``.
 """
 
+from omoide.engine.classify.align import ALIGN_FEATURES
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
 from omoide.engine.classify.compound import Compound, remainder, split_compound
 from omoide.engine.classify.dedup_veto import find_dedup_change
@@ -36,6 +37,7 @@ from omoide.engine.classify.subject import SUBJECT_FEATURES
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
+    "ALIGN_FEATURES",
     "EMBEDDING_FEATURES",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",

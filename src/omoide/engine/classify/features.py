@@ -23,6 +23,7 @@ import numpy as np
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import signals as sig
+from omoide.engine.classify.align import ALIGN_FEATURES, align_features
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
@@ -57,6 +58,7 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
     ("pursuit", lex.PURSUIT),
     ("completed", lex.COMPLETED),
     ("past_fact", lex.PAST_FACT),
+    ("reason", lex.REASON),
 )
 _MEASURES = (
     "lang_ja", "same_owner", "both_user", "coverage", "topic_coverage", "reverse_coverage",
@@ -73,6 +75,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *SLOT_FEATURES,
     *SCOPE_FEATURES,
     *SUBJECT_FEATURES,
+    *ALIGN_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -125,6 +128,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += slot_features(old, new, old_s.quantities, new_s.quantities)
     values += scope_features(old_s, new_s)
     values += subject_features(old_s, new_s)
+    values += align_features(old, new, old_s.lang)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part)
 

@@ -9,9 +9,11 @@ Precision first (issue 9): a false CONTRADICTORY closes a memory that is still t
 judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
 (``language_thresholds``, else ``contradiction_threshold``), chosen by ``bench/train_classifier.py``
 for CONTRADICTORY precision ≥ 0.95 on pairs of a writer the model was not fitted on. Below it
-the pair is whichever of INDEPENDENT / EXTENDABLE is more likely. The rules decide alone where
-they are sure (``rule_overrides``: rules whose verdicts were right on every training pair where
-they fired, chosen on the training split too). No I/O.
+the pair is whichever of INDEPENDENT / EXTENDABLE is more likely (falling back to EXTENDABLE
+when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out). The
+rules decide alone where they are sure (``rule_overrides``: rules whose verdicts were right on
+every training pair where they fired about one subject) and the memories share their subject.
+No I/O.
 """
 
 from __future__ import annotations
@@ -143,9 +145,13 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judge
 
 
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
-    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided,
-    or only a measured number changed."""
-    return text.rule in overrides or _only_a_number_changed(text)
+    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided
+    about one subject (when the memories are about two subjects, "Ken lives in Tokyo" / "Yumi
+    moved to Osaka", the model weighs it), or only a measured number changed."""
+    if _only_a_number_changed(text):
+        return True
+    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
+    return text.rule in overrides and not values["subject_differs"]
 
 
 def _only_a_number_changed(text: PairText) -> bool:

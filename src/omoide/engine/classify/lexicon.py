@@ -38,6 +38,7 @@ __all__ = [
     "PREF_NEG",
     "PREF_POS",
     "PURSUIT",
+    "REASON",
     "RESIDENCE_START",
     "RESUMPTION",
     "STATUS_SLOTS",
@@ -256,6 +257,15 @@ FAVORITE = {
 PAST_FACT = {
     "en": r"\bfirst\b|\bused to\b|\bwhen (?:she|he|they|user) was\b|\bas a (?:child|kid)\b",
     "ja": r"初めて|最初の|昔|子供の頃|子どもの頃|学生時代|当時",
+}
+
+# A reason or cause given for a fact ("because her A1c reached 8.2", 腎臓が悪いので): a memory
+# that explains another usually extends it.
+REASON = {
+    "en": r"\bbecause\b|\bsince (?!\d|last|then|\w+ \d)|\bdue to\b|\bso that\b|\bfor the sake of\b"
+    r"|\bafter (?:her|his|their|the user's) \w+ (?:died|passed|broke|was diagnosed)",
+    "ja": r"ので|ため(?:に)?[、,]|から[、,]|せいで|おかげで|きっかけ"
+    r"|のは[、,].*(?:から|ため)[。.]?$",
 }
 
 PREF_POS = {
