@@ -36,15 +36,12 @@ from omoide.engine.classify.value_change import (
     compare,
     read_statement,
 )
+from omoide.engine.classify.value_numbers import numeral_value
 
 __all__ = ["find_dedup_change"]
 
 # --- Japanese numerals read whole -------------------------------------------------------------
 
-_DIGIT = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-          "八": 8, "九": 9}
-_SMALL = {"十": 10, "百": 100, "千": 1000}
-_LARGE = {"万": 10_000, "億": 100_000_000}
 _NUMERAL_CHARS = "0-9〇零一二三四五六七八九十百千万億"
 # A run of digits and numeral kanji holding a multiplier (8万5千, 百七十, 2千); it is read only
 # when it also holds a digit, so 千葉, 十分 and 百貨店 stay words.
@@ -53,25 +50,6 @@ _HAS_DIGIT = re.compile(r"[0-9〇零一二三四五六七八九]")
 # A lone kanji digit before a counter the classifier's reader does not list.
 _COUNTED = re.compile(r"(?<![\u4e00-\u9fff\u3005])([一二三四五六七八九])"
                       r"(?=斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ|リットル)")
-
-
-def _whole(run: str) -> int | None:
-    """8万5千 → 85000, 百七十 → 170, 2千 → 2000; None when the run is not one number."""
-    total, section, digit = 0, 0, None
-    for ch in run:
-        if ch.isdigit() and ch.isascii():
-            digit = int(ch) + (0 if digit is None else digit * 10)
-        elif ch in _DIGIT:
-            digit = _DIGIT[ch] + (0 if digit is None else digit * 10)
-        elif ch in _SMALL:
-            section += (1 if digit is None else digit) * _SMALL[ch]
-            digit = None
-        elif ch in _LARGE:
-            total += (section + (digit or 0) or 1) * _LARGE[ch]
-            section, digit = 0, None
-        else:
-            return None
-    return total + section + (digit or 0)
 
 
 # 再来週 is the week after next (2 weeks on), not next week.
@@ -115,11 +93,11 @@ def _numerals(text: str) -> str:
     def whole(match: re.Match[str]) -> str:
         if not _HAS_DIGIT.search(match.group()):
             return match.group()
-        value = _whole(match.group())
-        return match.group() if value is None else str(value)
+        value = numeral_value(match.group())
+        return match.group() if value is None else str(int(value))
 
     text = _MULTIPLIED.sub(whole, text)
-    text = _COUNTED.sub(lambda m: str(_DIGIT[m.group(1)]), text)
+    text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
     text = _AFTER_NEXT.sub(r"2\1後", text)
     text = _EN_SHORT_MONTH.sub(lambda m: " " + _EN_MONTH_NAMES[m.group(1)], text)
     text = _EN_DECADE.sub("10 years", text)

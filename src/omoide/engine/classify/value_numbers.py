@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["blank_numbers", "find_numbers", "find_times"]
+__all__ = ["blank_numbers", "find_numbers", "find_times", "numeral_value"]
 
 
 # --- English ------------------------------------------------------------------------------
@@ -151,11 +151,14 @@ _SEASONS = {"春": "season:spring", "夏": "season:summer", "秋": "season:autum
             "冬": "season:winter"}
 
 
-def _kanji_value(numeral: str) -> float | None:
-    """三十四 → 34, 二千五百 → 2500, 三万 → 30000; None for a run that is not a numeral."""
+def numeral_value(numeral: str) -> float | None:
+    """三十四 → 34, 二千五百 → 2500, 三万 → 30000, 8万5千 → 85000 (ASCII digits count as
+    digits); None for a run that is not a numeral."""
     total, section, digit = 0, 0, None
     for ch in numeral:
-        if ch in _KANJI_DIGITS:
+        if ch.isascii() and ch.isdigit():
+            digit = int(ch) + (0 if digit is None else digit * 10)
+        elif ch in _KANJI_DIGITS:
             # 二〇二六 is written digit by digit
             digit = _KANJI_DIGITS[ch] + (0 if digit is None else digit * 10)
         elif ch in _KANJI_SMALL:
@@ -180,7 +183,7 @@ def _ja_numbers(text: str) -> list[float]:
             value += 12
         values.append(value)
     for match in _JA_KANJI_NUMBER.finditer(_JA_ENOUGH.sub("  ", text)):
-        value = _kanji_value(match.group(1))
+        value = numeral_value(match.group(1))
         if value is not None:
             values.append(value)
     return values
