@@ -36,6 +36,8 @@ from omoide.engine.classify import ChangeKind, find_dedup_change
     pytest.param("ユーザーは毎晩10時半に寝る", "ユーザーは毎晩10:30に寝ます", id="ja-half-past"),
     pytest.param("ユーザーは東京に住んでいる", "ユーザーは東京に住んでいます", id="ja-politeness"),
     pytest.param("ユーザーはりんごが好き", "ユーザーはリンゴが好き", id="ja-kana-spelling"),
+    pytest.param("ユーザーは子供と公園に行く", "ユーザーは子どもと公園に行く",
+                 id="ja-one-kanji-respelled-in-kana"),
 ])
 def test_a_restatement_is_a_duplicate(old: str, new: str) -> None:
     assert find_dedup_change(old, new) is None
@@ -69,6 +71,8 @@ def test_a_restatement_is_a_duplicate(old: str, new: str) -> None:
                  id="ja-one-kanji-of-a-surname"),
     pytest.param("ユーザーは朝食にみかんを食べる", "ユーザーは朝食にキウイを食べる",
                  ChangeKind.NAME, id="ja-kana-word-swapped"),
+    pytest.param("ユーザーは昼にうどんを食べる", "ユーザーは昼に蕎麦を食べる", ChangeKind.NAME,
+                 id="ja-word-swapped-across-scripts"),
     pytest.param("ユーザーの引っ越しは来週", "ユーザーの引っ越しは再来週", ChangeKind.NUMBER,
                  id="ja-week-after-next"),
     pytest.param("The user has two cats.", "The user has three cats.", ChangeKind.NUMBER,

@@ -9,15 +9,18 @@ pair is not a duplicate — when any of these holds, else None:
 
 - a value the classifier's reader finds replaced (number, time, polarity, person, name), except
   an acronym spelled out ("NYC" / "New York City");
-- a number or a time on one side only: a statement that adds "for $9,000", "two loaves" or
-  "on Saturdays" says more than the one it would replace. Japanese numerals with units are
-  read whole first (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤);
-- a bound, a half of the day, or a step marker on one side only ("at most" / "at least",
-  "am" / "pm", 以上 / 以下, 8時まで / 8時から, 午前 / 午後, "every other day", 隔週);
-- in Japanese, one short run of kanji replaced by another with everything else equal (山本 →
-  山下, 東大 → 京大, 忘年会 → 新年会), or a katakana word by another kana word (みかん →
-  バナナ, not りんご → リンゴ): a name, place or kind swapped. Kanji for kana (眼鏡 / メガネ)
-  is a spelling, and hiragana for hiragana is grammar (いる / ます).
+- a number, or a time naming a day, week, month or year, on one side only: a statement that
+  adds "for $9,000", "two loaves" or "on Saturdays" says more than the one it would replace.
+  Numbers and dates are first read in one notation (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤;
+  令和2年 = 2020年; "14 Feb" = "February 14");
+- a bound or step that differs ("at most" / "at least", 以上 / 以下, 8時まで / 8時から, "every
+  other day", 隔週), or the half of the day when both name one (am / pm, 午前 / 午後);
+- in Japanese, one word replaced by another with everything else equal: a short kanji run
+  (山本 → 山下, 東大 → 京大, 忘年会 → 新年会), a katakana word by another kana word (みかん →
+  バナナ, not りんご → リンゴ), or a word of two characters or more by one of another script
+  (そば → 小麦). The last also keeps some respellings (眼鏡 / メガネ) as changes: a kept
+  paraphrase costs a link, a dropped change a fact. Hiragana for hiragana is grammar (いる /
+  ます), and one kanji for kana is a spelling (子供 / 子ども).
 
 Paraphrases (order, voice, synonyms in other words, politeness, number and date notation) hold
 the same values and stay duplicates. Deterministic and symmetric.
@@ -226,8 +229,9 @@ def _katakana(span: str) -> str:
 
 
 def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
-    """One short kanji (or katakana) run replaced by another of the same script, the rest of
-    the two statements equal."""
+    """One word replaced by another, the rest of the two statements equal: a short kanji run
+    by another, a katakana word by another kana word, or (two characters or more on each
+    side) a word by one of another script (そば / 小麦, おにぎり / サンドイッチ)."""
     if first.lang != "ja" or second.lang != "ja":
         return None
     a, b = _IGNORED.sub("", first.text), _IGNORED.sub("", second.text)
@@ -237,13 +241,18 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
         return None
     _, i1, i2, j1, j2 = ops[0]
     old, new = a[i1:i2], b[j1:j2]
-    if len(old) > 3 or len(new) > 3 or _script(old) is None or _script(old) != _script(new):
+    scripts = {_script(old), _script(new)}
+    if None in scripts or max(len(old), len(new)) > 6:
         return None
-    if _script(old) == "kana" and (min(len(old), len(new)) < 2 or _katakana(old) == _katakana(new)
-                                   or not (_KATAKANA_RUN.fullmatch(old)
-                                           or _KATAKANA_RUN.fullmatch(new))):
-        return None  # りんご / リンゴ is one word; a hiragana swap is grammar (いる / ます)
-    return ValueChange(ChangeKind.NAME, (old,), (new,))
+    if scripts == {"kanji"}:
+        swapped = max(len(old), len(new)) <= 3
+    elif scripts == {"kana"}:
+        # りんご / リンゴ is one word; a hiragana swap is grammar (いる / ます)
+        swapped = (min(len(old), len(new)) >= 2 and _katakana(old) != _katakana(new)
+                   and bool(_KATAKANA_RUN.fullmatch(old) or _KATAKANA_RUN.fullmatch(new)))
+    else:
+        swapped = min(len(old), len(new)) >= 2  # 子供 / 子ども differ by one character
+    return ValueChange(ChangeKind.NAME, (old,), (new,)) if swapped else None
 
 
 def find_dedup_change(first: str, second: str) -> ValueChange | None:
