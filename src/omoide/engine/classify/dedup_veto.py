@@ -40,10 +40,11 @@ from omoide.engine.classify.value_change import (
     read_statement,
 )
 from omoide.engine.classify.value_numbers import numeral_value
+from omoide.engine.lang import Script, is_japanese, script_runs
 
 __all__ = ["find_dedup_change"]
 
-# --- Japanese numerals read whole -------------------------------------------------------------
+# --- one notation for numbers and dates -------------------------------------------------------
 
 _NUMERAL_CHARS = "0-9〇零一二三四五六七八九十百千万億"
 # A run of digits and numeral kanji holding a multiplier (8万5千, 百七十, 2千); it is read only
@@ -73,7 +74,6 @@ _JA_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?!\d)")
 # "16:00" is 16 o'clock; 5時半 is 5:30.
 _ON_THE_HOUR = re.compile(r"(?<=\d):00(?!\d)")
 _HALF_PAST = re.compile(r"(\d+)時半")
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # Japanese era years: 令和2年 = 2020, 平成31年 = 2019, 昭和64年 = 1989 (元年 is year 1).
 _ERA = re.compile(r"(令和|平成|昭和)(\d+|元)年")
 _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
@@ -106,7 +106,7 @@ def _numerals(text: str) -> str:
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
-    if _JAPANESE.search(text):
+    if is_japanese(text):
         text = _JA_CLOCK.sub(r"\1時\2分", text)
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
@@ -117,31 +117,28 @@ def _numerals(text: str) -> str:
 # --- markers --------------------------------------------------------------------------------
 
 _EN_MARKERS = re.compile(
-    r"\b(at\s+least|at\s+most|more\s+than|less\s+than|fewer\s+than|no\s+more\s+than|"
-    r"no\s+less\s+than|up\s+to|or\s+more|or\s+less|minimum|maximum|until|till|"
+    r"\b(at\s+least|at\s+most|more\s+than|less\s+than|fewer\s+than|"
+    r"up\s+to|or\s+more|or\s+less|minimum|maximum|until|till|"
     r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?)(?![a-z])", re.IGNORECASE)
 _JA_MARKERS = re.compile(
     r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|午前|午後|おき|隔週|隔日|隔月|"
     r"(?<=[0-9時分日月年曜])(?:まで|から|以降|以前|前|後)")
 
-
-_HALF_DAY = frozenset({"am", "pm"})
-
-
-# One meaning, many wordings: "no more than $200" is "$200 at most".
+# One meaning, many wordings ("no more than" was read as "at most" with the numbers).
 _MARKER_MEANING = {
-    "at most": "max", "no more than": "max", "up to": "max", "maximum": "max", "or less": "max",
+    "at most": "max", "up to": "max", "maximum": "max", "or less": "max",
     "以下": "max", "以内": "max", "最大": "max",
-    "at least": "min", "no less than": "min", "minimum": "min", "or more": "min",
+    "at least": "min", "minimum": "min", "or more": "min",
     "以上": "min", "最低": "min", "少なくとも": "min",
     "more than": "over", "超え": "over", "越え": "over",
     "less than": "under", "fewer than": "under", "未満": "under",
-    "until": "until", "till": "until", "まで": "until", "から": "from",
+    "till": "until", "まで": "until", "から": "from",
     "以降": "after", "後": "after", "以前": "before", "前": "before",
     "every other": "alternate", "biweekly": "alternate", "fortnightly": "alternate",
     "おき": "alternate", "隔週": "alternate", "隔日": "alternate", "隔月": "alternate",
-    "am": "am", "a m": "am", "午前": "am", "pm": "pm", "p m": "pm", "午後": "pm",
+    "a m": "am", "午前": "am", "p m": "pm", "午後": "pm",
 }
+_HALF_DAY = frozenset({"am", "pm"})
 
 
 def _markers(text: str, lang: str) -> Counter[str]:
@@ -152,8 +149,6 @@ def _markers(text: str, lang: str) -> Counter[str]:
 
 # --- comparing ------------------------------------------------------------------------------
 
-_KANJI_RUN = re.compile(r"[\u4e00-\u9fff\u3005]+")
-_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 _IGNORED = re.compile(r"[\s。、，,.!！?？「」『』()（）・]+")
 _ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
 
@@ -212,16 +207,13 @@ def _marker_change(first: Statement, second: Statement) -> ValueChange | None:
     return ValueChange(ChangeKind.NUMBER, tuple(sorted(a - b)), tuple(sorted(b - a)))
 
 
-_HIRAGANA_RUN = re.compile(r"[\u3041-\u3096]+")
+_KANA = frozenset({Script.HIRAGANA, Script.KATAKANA})
 
 
-def _script(span: str) -> str | None:
-    """kanji, or kana for a word in katakana (or in hiragana, read as katakana)."""
-    if _KANJI_RUN.fullmatch(span):
-        return "kanji"
-    if _KATAKANA_RUN.fullmatch(span) or _HIRAGANA_RUN.fullmatch(span):
-        return "kana"
-    return None
+def _script(span: str) -> Script | None:
+    """The one script a span is written in (``engine.lang``), or None for a mix."""
+    runs = script_runs(span)
+    return runs[0].script if len(runs) == 1 and runs[0].text == span else None
 
 
 def _katakana(span: str) -> str:
@@ -242,14 +234,14 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
     _, i1, i2, j1, j2 = ops[0]
     old, new = a[i1:i2], b[j1:j2]
     scripts = {_script(old), _script(new)}
-    if None in scripts or max(len(old), len(new)) > 6:
+    if not scripts <= {Script.HAN, *_KANA} or max(len(old), len(new)) > 6:
         return None
-    if scripts == {"kanji"}:
+    if scripts == {Script.HAN}:
         swapped = max(len(old), len(new)) <= 3
-    elif scripts == {"kana"}:
+    elif scripts <= _KANA:
         # りんご / リンゴ is one word; a hiragana swap is grammar (いる / ます)
         swapped = (min(len(old), len(new)) >= 2 and _katakana(old) != _katakana(new)
-                   and bool(_KATAKANA_RUN.fullmatch(old) or _KATAKANA_RUN.fullmatch(new)))
+                   and Script.KATAKANA in scripts)
     else:
         swapped = min(len(old), len(new)) >= 2  # 子供 / 子ども differ by one character
     return ValueChange(ChangeKind.NAME, (old,), (new,)) if swapped else None
