@@ -75,3 +75,13 @@ def test_changed_value_above_the_dedup_threshold_is_linked_by_evolution(
     wait_for_jobs(live.omoide, "rin")
     links = rin.get(f"/api/memories/rin/{new.json()['memory']['key']}/links").json()
     assert old["key"] in {link["key"] for link in links["links"]}
+
+
+def test_a_numeral_too_long_for_a_number_is_read_as_text(rin: httpx.Client) -> None:
+    # 400 digits (or kanji digits) cannot be a quantity; the veto must not fail on them.
+    for digits in ("9" * 400, "九" * 400):
+        content = f"ユーザーの暗証番号のメモは{digits}万だ"
+        assert post(rin, content).status_code == 201
+        again = post(rin, content + "。")
+        assert again.status_code == 200
+        assert again.json()["status"] == "duplicate"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.classify import ChangeKind, find_dedup_change
+from omoide.engine.classify import ChangeKind, find_dedup_change, find_value_change
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -96,6 +96,13 @@ _SENTENCES = st.sampled_from([
 @given(_SENTENCES, _SENTENCES)
 def test_the_veto_is_symmetric(first: str, second: str) -> None:
     assert (find_dedup_change(first, second) is None) == (find_dedup_change(second, first) is None)
+
+
+@pytest.mark.parametrize("numeral", ["1" * 400 + "万", "一" * 400 + "人", "9" * 400])
+def test_a_numeral_too_long_for_a_float_is_no_number(numeral: str) -> None:
+    text = f"ユーザーのメモは{numeral}だ"
+    assert find_dedup_change(text, text + "。") is None
+    assert find_value_change(text, text + "。") is None
 
 
 @given(st.text(max_size=60))

@@ -151,9 +151,13 @@ _SEASONS = {"春": "season:spring", "夏": "season:summer", "秋": "season:autum
             "冬": "season:winter"}
 
 
+_LARGEST_NUMERAL = 10**300
+
+
 def numeral_value(numeral: str) -> float | None:
     """三十四 → 34, 二千五百 → 2500, 三万 → 30000, 8万5千 → 85000 (ASCII digits count as
-    digits); None for a run that is not a numeral."""
+    digits); None for a run that is not a numeral, or too long to be a quantity (a float
+    cannot hold it)."""
     total, section, digit = 0, 0, None
     for ch in numeral:
         if ch.isascii() and ch.isdigit():
@@ -169,7 +173,8 @@ def numeral_value(numeral: str) -> float | None:
             section, digit = 0, None
         else:
             return None
-    return float(total + section + (digit or 0))
+    value = total + section + (digit or 0)
+    return float(value) if value < _LARGEST_NUMERAL else None
 
 
 def _ja_numbers(text: str) -> list[float]:
