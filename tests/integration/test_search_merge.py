@@ -32,9 +32,27 @@ def test_an_excerpt_shows_only_turns_no_result_above_stands_for() -> None:
     assert merged[2].content == "[2026-11-30]\nKen: turn 13"
 
 
-def test_notes_stay_beside_an_excerpt_that_shows_their_turn() -> None:
-    merged = _merge([note("a", 0.5, 10)], [excerpt("1", 0.9, 10, 11)], top_k=10)
+def test_a_note_below_an_excerpt_that_shows_its_turn_is_shown_in_that_line() -> None:
+    merged = _merge([note("a", 0.5, 10), note("b", 0.4, 20)], [excerpt("1", 0.9, 10, 11)],
+                    top_k=10)
+    assert [h.id for h in merged] == ["1", "b"]
+    assert merged[0].content == "[2026-11-30]\nnote a\nKen: turn 11"
+    assert merged[0].extra["folded_notes"] == ["a"]
+    assert [s.event_id for s in merged[0].sources] == [10, 11]
+
+
+def test_without_folding_notes_stay_beside_an_excerpt_that_shows_their_turn() -> None:
+    merged = _merge([note("a", 0.5, 10)], [excerpt("1", 0.9, 10, 11)], top_k=10, fold=False)
     assert [h.id for h in merged] == ["1", "a"]
+
+
+def test_a_turn_is_folded_once_and_a_note_above_is_never_folded() -> None:
+    merged = _merge([note("a", 0.95, 11), note("b", 0.5, 12)],
+                    [excerpt("1", 0.9, 11, 12), excerpt("2", 0.8, 12, 13)], top_k=10)
+    assert [h.id for h in merged] == ["a", "1", "2"]
+    assert merged[1].content == "[2026-11-30]\nnote b"
+    assert merged[2].content == "[2026-11-30]\nKen: turn 13"
+    assert "folded_notes" not in merged[2].extra
 
 
 def test_top_k_counts_what_is_kept() -> None:

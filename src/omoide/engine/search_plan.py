@@ -64,6 +64,8 @@ class SearchPlan:
     fallback_notes: int = 3  # EpisodeRule.FALLBACK: notes needed to skip the excerpts …
     fallback_similarity: float = 0.5  # … each at least this similar (spec scale)
     trim_cited: bool = True  # drop excerpt lines whose turn a result above already stands for
+    # a note below an excerpt showing its turn is shown in that line instead (engine/budget.py)
+    fold_notes: bool = True
     current_first: bool = True  # no closed fact above its current successor
 
     def __post_init__(self) -> None:
@@ -124,6 +126,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
     "no_current_first": replace(DEFAULT_PLAN, current_first=False),
     "no_trim": replace(DEFAULT_PLAN, trim_cited=False),
+    "no_fold": replace(DEFAULT_PLAN, fold_notes=False),
     "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
     "single_turns": replace(DEFAULT_PLAN, neighbours=0),
     "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),

@@ -16,6 +16,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
+from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
@@ -156,12 +157,15 @@ class SearchService:
                               cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
-        results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited)
-        if recall:  # only the notes actually returned are recalled
+        results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
+                         fold=plan.fold_notes)
+        if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
             returned = {id(hit) for hit in results}
+            folded = {key for hit in results for key in hit.extra.get(FOLDED_KEY, ())}
             cutoff = now - timedelta(hours=cfg.recall_min_interval_hours)
             recalled = [row_id for row_id, hit in top
-                        if id(hit) in returned and _may_be_due(hit, cutoff)]
+                        if (id(hit) in returned or hit.id in folded)
+                        and _may_be_due(hit, cutoff)]
             if recalled:
                 memories.record_recalls(
                     recalled, now=now, factor=cfg.recall_stability_factor,
@@ -353,7 +357,7 @@ def _ordered(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
 
 
 def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
-           trim: bool = True) -> list[SearchHit]:
+           trim: bool = True, fold: bool = True) -> list[SearchHit]:
     """Notes and episode excerpts in one ranking by their fused scores (both in [0, 1]); a note
     wins a tie. Measured on LoCoMo (bench/locomo.py --experiment score_order) against
     alternating the two lists: evidence recall +0.015, containment +0.009, with e5 and USE.
@@ -361,21 +365,35 @@ def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
     An excerpt shows only turns that no result above it stands for (the source turn of a note
     above, or a turn an excerpt above already shows); one with nothing left is dropped. On the
     LoCoMo tuning conversations (26, 30, 41) this raised evidence recall within 1,000 tokens from
-    0.827 to 0.835 at the same containment. Notes are never dropped for an excerpt above them:
-    that cost containment (-0.056 on 26 and 30), since a note states its fact with its date.
-    ``trim=False`` (a plan's ``trim_cited``) keeps every excerpt whole."""
+    0.827 to 0.835 at the same containment. ``trim=False`` (a plan's ``trim_cited``) keeps every
+    excerpt whole.
+
+    A note below an excerpt that shows its turn is folded into the excerpt: the turn's line is
+    written in the note's words and the note is not shown again (``engine.budget``; a plan's
+    ``fold_notes``). Dropping such a note outright cost containment (-0.056 on 26 and 30, and
+    -0.029 on the tuning split in round 5), since a note states its fact with its date; folding
+    keeps the note's words and frees the room of the turn's own line (recall 0.849 → 0.857,
+    containment unchanged)."""
     tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
     tagged += [(h.score, 1, r, h) for r, h in enumerate(episodes)]
     tagged.sort(key=lambda t: (-t[0], t[1], t[2]))
+    foldable = foldable_notes(notes) if fold else {}
+    folded: set[str] = set()  # keys of notes shown inside an excerpt above
     cited: set[int] = set()  # event ids a result above already stands for
     out: list[SearchHit] = []
     for *_, hit in tagged:
+        if hit.type == "note" and hit.id in folded:
+            continue
         turns = {source.event_id for source in hit.sources}
         if trim and hit.type == "episode" and turns & cited:
             trimmed = without_turns(hit, cited)
             if trimmed is None:
                 continue
             hit = trimmed
+        if foldable and hit.type == "episode":
+            hit, into = fold_notes(hit, {turn: note for turn, note in foldable.items()
+                                         if turn not in cited and note.id not in folded})
+            folded.update(note.id for note in into)
         cited |= turns
         out.append(hit)
         if len(out) == top_k:

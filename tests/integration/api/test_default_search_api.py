@@ -152,3 +152,32 @@ def test_default_search_ranks_notes_and_excerpts_together(rin: httpx.Client,
     assert all(r["type"] == "note" for r in search(rin, "When is the violin lesson?"))
     assert any(r["type"] == "episode" for r in search(rin, "When is the violin lesson?",
                                                        include_episodes="true"))
+
+
+def test_a_turn_is_shown_once_in_the_words_of_its_note(rin: httpx.Client,
+                                                        live: LiveServer) -> None:
+    """A note consolidated from a turn that a higher excerpt shows is written in that turn's
+    line (with the note's date) and not listed again; notes-only search is unchanged."""
+    sid = rin.post("/api/sessions/rin", json={}).json()["session_id"]
+    events = [{"speaker": "Aki", "content": text, "external_id": str(i)} for i, text in enumerate([
+        "My violin lesson moved to Thursday evenings.",
+        "The teacher says my vibrato is getting better.",
+        "I practise scales for twenty minutes every morning.",
+        "Next month I play a duet with my teacher at the spring recital.",
+    ])]
+    rin.post(f"/api/sessions/rin/{sid}/events", json={"events": events})
+    rin.post(f"/api/sessions/rin/{sid}/end")
+    wait_for_jobs(live.omoide, "rin")
+    results = search(rin, "When is the violin lesson?", top_k=10)
+    assert results[0]["type"] == "episode"
+    folded = results[0]["folded_notes"]
+    assert folded
+    lines = results[0]["content"].split("\n")[1:]
+    assert len(lines) == len(results[0]["sources"])
+    for key in folded:
+        memory = rin.get(f"/api/memories/rin/{key}").json()
+        assert memory["content"] in lines
+        assert all(r.get("key") != key for r in results)
+    notes_only = search(rin, "When is the violin lesson?", top_k=10, include_episodes="false")
+    assert set(folded) <= {r["key"] for r in notes_only}
+    assert all(r["type"] == "note" and "folded_notes" not in r for r in notes_only)

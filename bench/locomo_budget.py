@@ -1,0 +1,392 @@
+"""Probe: what a search shows within a context budget, as variants over cached candidate pools.
+
+Opens a copy of a kept LoCoMo data folder in-process (``--reuse``-style, clock fixed), asks every
+question of the chosen conversations once through the real search service for its notes (top_k)
+and once through the real turn-tier retriever for its ranked turns, caches both, then builds the
+result list of each variant from the cache (excerpt windows with the episode tier's own code,
+then a merge) and scores it with the LoCoMo scorer (``lib.metrics``). Variant ``default``
+reproduces the default search exactly (checked against ``locomo.py --plan default``).
+
+    python bench/locomo_budget.py COPY --now 2026-12-01T17:00:00+00:00 --conversations 26,30,41 \
+        --variants default,fold_notes,... [--details FILE]
+
+Prints each variant's evidence recall / containment per conversation and overall, and the
+paired difference to ``default`` with a bootstrap 95% interval (questions resampled).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoQA
+from lib.harness import open_app
+from lib.metrics import QuestionScore, score_question, to_retrieved
+from omoide.api.render import render_hit
+from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
+from omoide.model import SearchHit
+from omoide.service import episodes as episodes_mod
+from omoide.service.retrieval import TurnTier
+from omoide.service.search import _merge, without_turns
+
+sys.path.insert(0, str(Path(__file__).parent))
+from locomo import load_selected, questions_of
+
+
+@dataclass
+class Pools:
+    qa: LocomoQA
+    notes: list[SearchHit]
+    ranked: list[Any]  # fused turn candidates (Scored), best first
+    events: dict[int, Any]
+    sims: dict[int, float]
+
+
+def collect(app: Any, persona: str, questions: Sequence[LocomoQA], top_k: int) -> list[Pools]:
+    out = []
+    store = app.store.sessions(persona)
+    cfg = app.search.settings.get(persona)
+    retriever = app.search.episodes.retriever
+    for qa in questions:
+        request = app.search.build_request(persona, query=qa.question, top_k=top_k)
+        notes = app.search.search(persona, replace(request, include_episodes=False),
+                                  recall=False).results
+        tier = TurnTier(store)
+        query_vector = app.embedder.embed_query(request.query)
+        ranked = retriever.retrieve(tier, request.query, plan=DEFAULT_PLAN,
+                                    pool=DEFAULT_PLAN.episode_pool, query_vector=query_vector,
+                                    keyword_weight=cfg.keyword_weight,
+                                    semantic_weight=cfg.semantic_weight).ranked
+        events = store.events_by_ids([s.id for s in ranked])
+        sims = tier.similarities(query_vector, events.keys())
+        out.append(Pools(qa, notes, ranked, events, sims))
+    return out
+
+
+def windows(app: Any, persona: str, pools: Pools, plan: SearchPlan, limit: int,
+            keep: Callable[[Any, float, float], bool] | None = None) -> list[SearchHit]:
+    """The episode tier's excerpts from the cached ranked turns (its own code), optionally
+    skipping turns ``keep(event, score, best)`` rejects."""
+    searcher = app.search.episodes
+    wins: list[Any] = []
+    best = pools.ranked[0].score if pools.ranked else 0.0
+    for item in pools.ranked:
+        event = pools.events.get(item.id)
+        if event is None:
+            continue
+        if keep is not None and not keep(event, item.score, best):
+            continue
+        episodes_mod._place(wins, event, item.score, plan)
+        if len(wins) >= limit:
+            break
+    return [searcher._hit(persona, w, pools.sims) for w in wins]
+
+
+# -- merge variants --------------------------------------------------------------------------
+
+def _tagged(notes: list[SearchHit], eps: list[SearchHit]) -> list[SearchHit]:
+    tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
+    tagged += [(h.score, 1, r, h) for r, h in enumerate(eps)]
+    tagged.sort(key=lambda t: (-t[0], t[1], t[2]))
+    return [t[-1] for t in tagged]
+
+
+def merge_fold(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
+               notes_by: str = "any", excerpt_rule: str = "trim") -> list[SearchHit]:
+    """Default trimming of excerpts, plus: a note whose sources are all shown above is dropped
+    (``notes_by``: "any" result above, "notes" only, "excerpts" only, "none")."""
+    cited_any: set[int] = set()
+    cited_notes: set[int] = set()
+    cited_eps: set[int] = set()
+    out: list[SearchHit] = []
+    for hit in _tagged(notes, eps):
+        turns = {s.event_id for s in hit.sources}
+        if hit.type == "note" and turns and notes_by != "none":
+            above = {"any": cited_any, "notes": cited_notes, "excerpts": cited_eps}[notes_by]
+            if turns <= above:
+                continue
+        if hit.type == "episode" and turns & cited_any:
+            trimmed = without_turns(hit, cited_any)
+            if trimmed is None:
+                continue
+            hit = trimmed
+        cited_any |= turns
+        (cited_notes if hit.type == "note" else cited_eps).update(turns)
+        out.append(hit)
+        if len(out) == top_k:
+            break
+    return out
+
+
+def merge_swap(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
+               mode: str) -> list[SearchHit]:
+    """When an excerpt below shows a note's source turns: ``mode`` "excerpt_up" moves that
+    excerpt up to the note's place and drops the note; "pointer" keeps the note, appends the
+    excerpt's date header to it (a pointer) and trims the note's turns from the excerpt."""
+    order = _tagged(notes, eps)
+    if mode == "excerpt_up":
+        placed: list[SearchHit] = []
+        used: set[int] = set()
+        for i, hit in enumerate(order):
+            if i in used:
+                continue
+            if hit.type == "note" and hit.sources:
+                turns = {s.event_id for s in hit.sources}
+                j = next((j for j in range(i + 1, len(order)) if j not in used
+                          and order[j].type == "episode"
+                          and turns <= {s.event_id for s in order[j].sources}), None)
+                if j is not None:
+                    used.add(j)
+                    placed.append(order[j])
+                    continue
+            placed.append(hit)
+        return _trim_in_order(placed, top_k)
+    raise ValueError(mode)
+
+
+def _trim_in_order(order: list[SearchHit], top_k: int) -> list[SearchHit]:
+    cited: set[int] = set()
+    out = []
+    for hit in order:
+        turns = {s.event_id for s in hit.sources}
+        if hit.type == "episode" and turns & cited:
+            trimmed = without_turns(hit, cited)
+            if trimmed is None:
+                continue
+            hit = trimmed
+        cited |= turns
+        out.append(hit)
+        if len(out) == top_k:
+            break
+    return out
+
+
+def mmr_sources(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, lam: float,
+                key: str) -> list[SearchHit]:
+    """Greedy re-order: score × (1 − lam × [a result above shares its ``key``]) where key is
+    the session of its source turns (note) or excerpt."""
+    pool = _tagged(notes, eps)
+
+    def keys(hit: SearchHit) -> set[Any]:
+        if key == "turn":
+            return {s.event_id for s in hit.sources}
+        # the LoCoMo session of each source turn (D<session>:<turn>; a probe, not production)
+        return {(s.external_id or "").split(":")[0] for s in hit.sources} - {""}
+
+    chosen: list[SearchHit] = []
+    seen: set[Any] = set()
+    left = list(pool)
+    while left and len(chosen) < top_k:
+        best_i = max(range(len(left)), key=lambda i: (
+            left[i].score * (1 - lam * bool(keys(left[i]) & seen)), -i))
+        hit = left.pop(best_i)
+        chosen.append(hit)
+        seen |= keys(hit)
+    return _trim_in_order(chosen, top_k)
+
+
+# -- the variants ----------------------------------------------------------------------------
+
+def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[SearchHit]:
+    plan = DEFAULT_PLAN
+    base, _, arg = name.partition(":")
+    if base == "strong_turns":  # excerpts from turns at least arg × the best turn's score
+        ratio = float(arg)
+        eps = windows(app, persona, pools, plan, top_k,
+                      keep=lambda _e, score, best: score >= ratio * best)
+        return _merge(pools.notes, eps, top_k)
+    eps = windows(app, persona, pools, plan, top_k)
+    if base == "default":
+        return _merge(pools.notes, eps, top_k)
+    if base == "no_fold":  # the default before round 5
+        return _merge(pools.notes, eps, top_k, fold=False)
+    if base == "fold_notes":
+        return merge_fold(pools.notes, eps, top_k, notes_by=arg or "any")
+    if base == "excerpt_up":
+        return merge_swap(pools.notes, eps, top_k, mode="excerpt_up")
+    if base == "mmr_session":
+        return mmr_sources(pools.notes, eps, top_k, lam=float(arg), key="session")
+    if base == "mmr_turn":
+        return mmr_sources(pools.notes, eps, top_k, lam=float(arg), key="turn")
+    if base == "fold_into_excerpt":
+        return fold_into_excerpt(pools.notes, eps, top_k, reach=int(arg or 50))
+    if base == "trim_noted":  # excerpt lines dropped for turns a note in `arg` results stands for
+        return trim_noted(pools.notes, eps, top_k, reach=int(arg or 15))
+    if base == "date_words":  # diagnostic: the excerpt header in the notes' date words
+        return [_date_words(h) for h in _merge(pools.notes, eps, top_k)]
+    raise SystemExit(f"unknown variant {name}")
+
+
+def _date_words(hit: SearchHit) -> SearchHit:
+    if hit.type != "episode" or not hit.content.startswith("["):
+        return hit
+    header, _, rest = hit.content.partition("\n")
+    day = datetime.fromisoformat(header.strip("[]"))
+    return replace(hit, content=f"[{day.day} {day:%B %Y}]\n{rest}")
+
+
+def fold_into_excerpt(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
+                      reach: int) -> list[SearchHit]:
+    """An excerpt line whose turn a one-source note within ``reach`` results stands for is
+    replaced by that note's text, and the note is not shown on its own."""
+    order = _tagged(notes, eps)[:reach]
+    by_turn: dict[int, SearchHit] = {}
+    for hit in order:
+        if hit.type == "note" and len(hit.sources) == 1:
+            by_turn.setdefault(hit.sources[0].event_id, hit)
+    folded: set[str] = set()
+    out: list[SearchHit] = []
+    cited: set[int] = set()
+    for hit in _tagged(notes, eps):
+        if hit.type == "note" and hit.id in folded:
+            continue
+        turns = {s.event_id for s in hit.sources}
+        if hit.type == "episode":
+            if turns & cited:
+                trimmed = without_turns(hit, cited)
+                if trimmed is None:
+                    continue
+                hit = trimmed
+            header, *lines = hit.content.split("\n")
+            if len(lines) == len(hit.sources):
+                new = []
+                for line, src in zip(lines, hit.sources, strict=True):
+                    note = by_turn.get(src.event_id)
+                    if note is not None and note.id not in folded and \
+                            not any(o is note for o in out):
+                        folded.add(note.id)
+                        new.append(note.content)
+                    else:
+                        new.append(line)
+                hit = replace(hit, content="\n".join([header, *new]))
+        cited |= turns
+        out.append(hit)
+        if len(out) == top_k:
+            break
+    return out
+
+
+def trim_noted(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
+               reach: int) -> list[SearchHit]:
+    order = _tagged(notes, eps)
+    noted = {s.event_id for h in order[:reach] if h.type == "note" for s in h.sources}
+    cited: set[int] = set()
+    out: list[SearchHit] = []
+    for hit in order:
+        turns = {s.event_id for s in hit.sources}
+        if hit.type == "episode":
+            drop = cited | noted
+            if turns & drop:
+                trimmed = without_turns(hit, drop)
+                if trimmed is None:
+                    continue
+                hit = trimmed
+        cited |= turns
+        out.append(hit)
+        if len(out) == top_k:
+            break
+    return out
+
+
+def _skip_fit(ranked: list[Any], budget: int) -> list[Any]:
+    left, out = budget * 4, []
+    for r in ranked:
+        cost = len(r.content) + (1 if out else 0)
+        if cost <= left:
+            out.append(r)
+            left -= cost
+    return out
+
+
+def bootstrap(diffs: Sequence[float], rounds: int = 2000, seed: int = 7) -> tuple[float, float]:
+    rng = random.Random(seed)
+    n = len(diffs)
+    means = sorted(sum(diffs[rng.randrange(n)] for _ in range(n)) / n for _ in range(rounds))
+    return means[int(0.025 * rounds)], means[int(0.975 * rounds) - 1]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("copy", type=Path)
+    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
+    parser.add_argument("--now", type=datetime.fromisoformat, required=True)
+    parser.add_argument("--conversations", default="26,30,41")
+    parser.add_argument("--variants", default="default")
+    parser.add_argument("--budget", type=int, default=1000)
+    parser.add_argument("--top-k", type=int, default=50)
+    parser.add_argument("--details", type=Path, default=None)
+    args = parser.parse_args(argv)
+    app = open_app(args.copy, None, args.now)
+    names = [p.name for p in app.store.list_personas()]
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    scores: dict[str, list[tuple[str, QuestionScore]]] = {v: [] for v in variants}
+    details: list[dict[str, Any]] = []
+    for conv in load_selected(args.data, args.conversations):
+        persona = next(n for n in names if n.startswith(f"locomo-{conv.sample_id}-"))
+        cache = args.copy.parent / f"pools_{args.copy.name}_{conv.sample_id}.pkl"
+        if cache.exists():
+            cached = pickle.loads(cache.read_bytes())
+        else:
+            cached = collect(app, persona, questions_of(conv), args.top_k)
+            cache.write_bytes(pickle.dumps(cached))
+        for variant in variants:
+            for pools in cached:
+                name, skip = variant.removesuffix("+skipfit"), variant.endswith("+skipfit")
+                hits = build(app, persona, pools, name, args.top_k)
+                ranked = [to_retrieved(render_hit(h)) for h in hits]
+                if skip:  # diagnostic: a client that skips what does not fit and goes on
+                    ranked = _skip_fit(ranked, args.budget)
+                score = score_question(pools.qa, ranked, args.budget)
+                scores[variant].append((conv.sample_id, score))
+                if args.details:
+                    details.append({"variant": variant, "conversation": conv.sample_id,
+                                    "question": pools.qa.question, "answer": pools.qa.answer,
+                                    "category": pools.qa.category,
+                                    "evidence": list(pools.qa.evidence),
+                                    "recall": score.recall, "contained": score.contained,
+                                    "top": [{"kind": r.kind, "dia_ids": list(r.dia_ids),
+                                             "chars": len(r.content), "text": r.content}
+                                            for r in ranked[:15]]})
+        print(f"conversation {conv.sample_id} done", file=sys.stderr, flush=True)
+    report(scores, variants)
+    if args.details:
+        args.details.write_text(json.dumps(details) + "\n", encoding="utf-8")
+
+
+def report(scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]) -> None:
+    convs = sorted({c for c, _ in scores[variants[0]]})
+    base = scores.get("default")
+    for variant in variants:
+        rows = scores[variant]
+        parts = []
+        for conv in [*convs, None]:
+            sel = [s for c, s in rows if conv is None or c == conv]
+            ev = [s.recall for s in sel if s.has_evidence]
+            parts.append(f"{sum(ev) / len(ev):.3f} / "
+                         f"{sum(s.contained for s in sel) / len(sel):.3f}")
+        line = f"{variant:24s} " + " | ".join(parts)
+        if base is not None and variant != "default":
+            dr = [s.recall - b.recall for (_, s), (_, b) in zip(rows, base, strict=True)
+                  if s.has_evidence]
+            dc = [float(s.contained) - float(b.contained)
+                  for (_, s), (_, b) in zip(rows, base, strict=True)]
+            lo, hi = bootstrap(dr)
+            clo, chi = bootstrap(dc)
+            up = sum(1 for d in dr if d > 0)
+            down = sum(1 for d in dr if d < 0)
+            line += (f"  Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
+                     f"(up {up}, down {down}); Δ cont {sum(dc) / len(dc):+.3f} "
+                     f"[{clo:+.3f}, {chi:+.3f}]")
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
