@@ -172,6 +172,8 @@ def test_a_turn_is_shown_once_in_the_words_of_its_note(rin: httpx.Client,
     assert results[0]["type"] == "episode"
     folded = results[0]["folded_notes"]
     assert folded
+    store = live.omoide.store.memories("rin")
+    assert all(store.get(key).access_count == 1 for key in folded)  # shown, so recalled
     lines = results[0]["content"].split("\n")[1:]
     assert len(lines) == len(results[0]["sources"])
     for key in folded:
