@@ -372,7 +372,7 @@ def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
     written in the note's words and the note is not shown again (``engine.budget``; a plan's
     ``fold_notes``). Dropping such a note outright cost containment (-0.056 on 26 and 30, and
     -0.029 on the tuning split in round 5), since a note states its fact with its date; folding
-    keeps the note's words and frees the room of the turn's own line (recall 0.849 → 0.857,
+    keeps the note's words and frees the room of the turn's own line (recall 0.850 → 0.857,
     containment unchanged)."""
     tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
     tagged += [(h.score, 1, r, h) for r, h in enumerate(episodes)]
