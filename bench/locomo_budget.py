@@ -100,7 +100,7 @@ def _tagged(notes: list[SearchHit], eps: list[SearchHit]) -> list[SearchHit]:
 
 
 def merge_fold(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
-               notes_by: str = "any", excerpt_rule: str = "trim") -> list[SearchHit]:
+               notes_by: str = "any") -> list[SearchHit]:
     """Default trimming of excerpts, plus: a note whose sources are all shown above is dropped
     (``notes_by``: "any" result above, "notes" only, "excerpts" only, "none")."""
     cited_any: set[int] = set()
@@ -126,30 +126,26 @@ def merge_fold(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
     return out
 
 
-def merge_swap(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
-               mode: str) -> list[SearchHit]:
-    """When an excerpt below shows a note's source turns: ``mode`` "excerpt_up" moves that
-    excerpt up to the note's place and drops the note; "pointer" keeps the note, appends the
-    excerpt's date header to it (a pointer) and trims the note's turns from the excerpt."""
+def excerpt_up(notes: list[SearchHit], eps: list[SearchHit], top_k: int) -> list[SearchHit]:
+    """When an excerpt below shows all of a note's source turns, that excerpt moves up to the
+    note's place and the note is dropped."""
     order = _tagged(notes, eps)
-    if mode == "excerpt_up":
-        placed: list[SearchHit] = []
-        used: set[int] = set()
-        for i, hit in enumerate(order):
-            if i in used:
+    placed: list[SearchHit] = []
+    used: set[int] = set()
+    for i, hit in enumerate(order):
+        if i in used:
+            continue
+        if hit.type == "note" and hit.sources:
+            turns = {s.event_id for s in hit.sources}
+            j = next((j for j in range(i + 1, len(order)) if j not in used
+                      and order[j].type == "episode"
+                      and turns <= {s.event_id for s in order[j].sources}), None)
+            if j is not None:
+                used.add(j)
+                placed.append(order[j])
                 continue
-            if hit.type == "note" and hit.sources:
-                turns = {s.event_id for s in hit.sources}
-                j = next((j for j in range(i + 1, len(order)) if j not in used
-                          and order[j].type == "episode"
-                          and turns <= {s.event_id for s in order[j].sources}), None)
-                if j is not None:
-                    used.add(j)
-                    placed.append(order[j])
-                    continue
-            placed.append(hit)
-        return _trim_in_order(placed, top_k)
-    raise ValueError(mode)
+        placed.append(hit)
+    return _trim_in_order(placed, top_k)
 
 
 def _trim_in_order(order: list[SearchHit], top_k: int) -> list[SearchHit]:
@@ -211,13 +207,11 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
     if base == "fold_notes":
         return merge_fold(pools.notes, eps, top_k, notes_by=arg or "any")
     if base == "excerpt_up":
-        return merge_swap(pools.notes, eps, top_k, mode="excerpt_up")
+        return excerpt_up(pools.notes, eps, top_k)
     if base == "mmr_session":
         return mmr_sources(pools.notes, eps, top_k, lam=float(arg), key="session")
     if base == "mmr_turn":
         return mmr_sources(pools.notes, eps, top_k, lam=float(arg), key="turn")
-    if base == "fold_into_excerpt":
-        return fold_into_excerpt(pools.notes, eps, top_k, reach=int(arg or 50))
     if base == "trim_noted":  # excerpt lines dropped for turns a note in `arg` results stands for
         return trim_noted(pools.notes, eps, top_k, reach=int(arg or 15))
     if base == "date_words":  # diagnostic: the excerpt header in the notes' date words
@@ -231,47 +225,6 @@ def _date_words(hit: SearchHit) -> SearchHit:
     header, _, rest = hit.content.partition("\n")
     day = datetime.fromisoformat(header.strip("[]"))
     return replace(hit, content=f"[{day.day} {day:%B %Y}]\n{rest}")
-
-
-def fold_into_excerpt(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
-                      reach: int) -> list[SearchHit]:
-    """An excerpt line whose turn a one-source note within ``reach`` results stands for is
-    replaced by that note's text, and the note is not shown on its own."""
-    order = _tagged(notes, eps)[:reach]
-    by_turn: dict[int, SearchHit] = {}
-    for hit in order:
-        if hit.type == "note" and len(hit.sources) == 1:
-            by_turn.setdefault(hit.sources[0].event_id, hit)
-    folded: set[str] = set()
-    out: list[SearchHit] = []
-    cited: set[int] = set()
-    for hit in _tagged(notes, eps):
-        if hit.type == "note" and hit.id in folded:
-            continue
-        turns = {s.event_id for s in hit.sources}
-        if hit.type == "episode":
-            if turns & cited:
-                trimmed = without_turns(hit, cited)
-                if trimmed is None:
-                    continue
-                hit = trimmed
-            header, *lines = hit.content.split("\n")
-            if len(lines) == len(hit.sources):
-                new = []
-                for line, src in zip(lines, hit.sources, strict=True):
-                    note = by_turn.get(src.event_id)
-                    if note is not None and note.id not in folded and \
-                            not any(o is note for o in out):
-                        folded.add(note.id)
-                        new.append(note.content)
-                    else:
-                        new.append(line)
-                hit = replace(hit, content="\n".join([header, *new]))
-        cited |= turns
-        out.append(hit)
-        if len(out) == top_k:
-            break
-    return out
 
 
 def trim_noted(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
