@@ -9,10 +9,14 @@ note's words** (which carry the note's resolved names and dates) and the note is
 on its own. Either way each turn is shown once, and where a note stands for it, as the note.
 
 Only a note that stands for exactly one turn and is written on one line is folded: an excerpt
-is one line per turn, and a note over several turns is not any one line. Measured on the LoCoMo
-tuning conversations (26, 30, 41; ``bench/results/locomo_variants.md``, round 5): evidence recall
-within 1,000 tokens 0.850 → 0.857 (4 questions up, none down), containment unchanged; on the
-validation conversations (42, 43) 0.809 → 0.810, containment 0.403 unchanged. No I/O.
+is one line per turn, and a note over several turns is not any one line. A note with a validity
+end (closed, superseded, or valid until a date) is never folded: it is shown on its own, so its
+end and successor stay visible to the reader (issue 8, "current facts first").
+
+Measured on the LoCoMo tuning conversations (26, 30, 41; ``bench/results/locomo_variants.md``,
+round 5): evidence recall within 1,000 tokens 0.850 → 0.857 (4 questions up, none down),
+containment unchanged; on the validation conversations (42, 43) 0.809 → 0.810, containment
+0.403 unchanged. No I/O.
 """
 
 from __future__ import annotations
@@ -28,13 +32,20 @@ FOLDED_KEY = "folded_notes"  # an excerpt's extra: the keys of the notes shown i
 
 
 def foldable_notes(notes: Iterable[SearchHit]) -> dict[int, SearchHit]:
-    """Turn (event id) → the best-ranked note that stands for that turn alone and is one line
-    (``notes`` best first)."""
+    """Turn (event id) → the best-ranked note that stands for that turn alone, is one line and
+    has no validity end (``notes`` best first)."""
     out: dict[int, SearchHit] = {}
     for note in notes:
-        if note.type == "note" and len(note.sources) == 1 and "\n" not in note.content:
+        if (note.type == "note" and len(note.sources) == 1 and "\n" not in note.content
+                and _open_ended(note)):
             out.setdefault(note.sources[0].event_id, note)
     return out
+
+
+def _open_ended(note: SearchHit) -> bool:
+    """No validity end and no successor: nothing a rendering of the note alone would mark."""
+    memory = note.memory
+    return memory is None or (memory.valid_until is None and memory.superseded_by is None)
 
 
 def fold_notes(excerpt: SearchHit, by_turn: Mapping[int, SearchHit]

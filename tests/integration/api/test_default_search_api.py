@@ -180,6 +180,8 @@ def test_a_turn_is_shown_once_in_the_words_of_its_note(rin: httpx.Client,
         memory = rin.get(f"/api/memories/rin/{key}").json()
         assert memory["content"] in lines
         assert all(r.get("key") != key for r in results)
+    text = search_text({"query": "violin", "mode": "hybrid", "results": results})
+    assert f"[notes shown in its lines: {', '.join(folded)}]" in text.split("\n")[1]
     notes_only = search(rin, "When is the violin lesson?", top_k=10, include_episodes="false")
     assert set(folded) <= {r["key"] for r in notes_only}
     assert all(r["type"] == "note" and "folded_notes" not in r for r in notes_only)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
-from omoide.model import SearchHit, Source
+from omoide.model import Memory, MemoryKind, MemoryStatus, SearchHit, Source
+
+MAY = datetime(2026, 5, 1, tzinfo=UTC)
 
 
 def note(key: str, *events: int, content: str | None = None) -> SearchHit:
@@ -43,6 +48,29 @@ def test_the_best_ranked_note_of_a_turn_is_the_one_folded() -> None:
 def test_notes_over_several_turns_or_lines_are_not_folded() -> None:
     assert foldable_notes([note("pair", 1, 2), note("two-lines", 3, content="one\ntwo"),
                            note("none")]) == {}
+
+
+def _with_memory(hit: SearchHit, **fields: object) -> SearchHit:
+    memory = Memory(key=hit.id, persona="rin", content=hit.content, kind=MemoryKind.NOTE,
+                    importance=0.5, tags=(), emotion_type=None, emotion_intensity=0.0,
+                    source="consolidation", source_ref=None, created_at=MAY, updated_at=MAY,
+                    access_count=0, last_accessed=None, valid_from=MAY, valid_until=None,
+                    superseded_by=None, summary_ref=None, status=MemoryStatus.ACTIVE,
+                    metadata={}, stability=5.0, strength=0.5, last_decay_at=None,
+                    sources=hit.sources)
+    return replace(hit, memory=replace(memory, **fields))  # type: ignore[arg-type]
+
+
+def test_a_note_with_a_validity_end_is_never_folded() -> None:
+    """A closed or time-bounded note is shown on its own, where its end and successor are
+    rendered; a current note of the same turn is folded."""
+    current = _with_memory(note("now", 1))
+    assert foldable_notes([current])[1].id == "now"
+    assert foldable_notes([_with_memory(note("old", 1), superseded_by="now")]) == {}
+    assert foldable_notes([_with_memory(note("ended", 1),
+                                        valid_until=datetime(2026, 6, 1, tzinfo=UTC))]) == {}
+    closed_first = foldable_notes([_with_memory(note("old", 1), superseded_by="now"), current])
+    assert closed_first[1].id == "now"
 
 
 def test_an_excerpt_whose_lines_do_not_match_its_turns_is_left_whole() -> None:

@@ -101,11 +101,18 @@ def search_text(result: dict[str, Any]) -> str:
     lines = [f"{len(hits)} result(s) for “{result['query']}” ({result['mode']}):"]
     for n, hit in enumerate(hits, 1):
         ident = hit.get("key") or f"episode {hit.get('id')}"
-        extra = past_mark(hit)
+        extra = past_mark(hit) + folded_mark(hit)
         when = f" · {_day(hit['created_at'])}" if hit.get("created_at") else ""
         lines.append(f"{n}. {ident} (score {hit['score']:.3f}{when}){extra}: "
                      f"{_preview(hit['content'])}")
     return "\n".join(lines)
+
+
+def folded_mark(hit: dict[str, Any]) -> str:
+    """`` [notes shown in its lines: k1, k2]`` for an excerpt that folded notes in, else ``""``:
+    the keys a model needs to update or forget those notes (``engine.budget``)."""
+    keys = hit.get("folded_notes") or []
+    return f" [notes shown in its lines: {', '.join(keys)}]" if keys else ""
 
 
 def past_mark(hit: dict[str, Any]) -> str:
