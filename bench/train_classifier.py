@@ -4,22 +4,25 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on six sources written by six different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the five
+The judge is trained on nine sources written by nine different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the eight
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
-from chat transcripts) and ``classify_holdout5.jsonl`` (426, an audit of memory stores), each
-scored once in an earlier round and seen since. What it must do is hold on a *new* writer's
-pairs, so every choice is made on **leave-one-source-out** (LOSO) scores over the held-out
-sets: ``classify_pairs`` is always fitted on (``ALWAYS_FIT``; it is the project's own set, the
-style every judge has learnt from), and each held-out set in turn is left out and predicted by
-a model fitted on everything else ("a new writer"). That chooses the feature set (the
-rules' signals and the typed slot comparison of ``engine/classify/slots.py``, with or without
-the subject-chain features of ``engine/classify/subject.py``, with or without the weekday /
-level / aligned-span features of ``engine/classify/align.py``), the regularisation ``C`` of
-the logistic regression, whether sure rules decide alone (a rule right on every pair of the
-fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
-probability from which the LOSO CONTRADICTORY precision of that language stays ≥
+from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
+``classify_holdout6.jsonl`` (395, extractor lines), ``classify_holdout7.jsonl`` (360, contrast
+families) and ``classify_holdout8.jsonl`` (384, an agent's own saves), each scored once in an
+earlier round and seen since. What it must do is hold on a *new* writer's pairs, so every
+choice is made on **leave-one-source-out** (LOSO) scores over the held-out sets:
+``classify_pairs`` is always fitted on (``ALWAYS_FIT``; it is the project's own set, the style
+every judge has learnt from), and each held-out set in turn is left out and predicted by a
+model fitted on everything else ("a new writer"). That chooses the feature set (the rules'
+signals and the typed slot comparison of ``engine/classify/slots.py``, with or without the
+subject-chain features of ``engine/classify/subject.py``, with or without the weekday / level /
+aligned-span features of ``engine/classify/align.py``), which embedding blocks it reads
+(``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the regularisation
+``C`` of the logistic regression, whether sure rules decide alone (a rule right on every pair
+of the fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the
+lowest probability from which the LOSO CONTRADICTORY precision of that language stays ≥
 ``--precision`` all the way up, in every left-out source that still makes ``MIN_CALLS`` calls
 there (one threshold per language), raised by ``MARGIN`` steps when it sits on a cliff.
 Precision first: a configuration whose thresholds keep the target in every left-out source and
@@ -29,7 +32,8 @@ Grouped 5-fold cross-validation over all sources (a pair and its translation in 
 reported beside it. The final model is fitted on all sources with the chosen settings; its
 rule overrides are the rules right on every pair of all sources where they fired.
 
-The embedding blocks (the new memory minus the old one, and the two differing parts) are read
+The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
+and new ∘ old) are read
 along a few directions only: how far a pair's block leans towards each class's mean block on
 the fitting pairs ("centroid"), or its top principal directions ("pcaK"), or not at all
 ("none"). The projection is linear, so it is folded into one weight row per block and the
@@ -572,11 +576,11 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Six sources by six writers: `pairs` (`bench/data/classify_pairs.jsonl`, all "
-             "splits, always fitted on) and the held-out sets `holdout1` … `holdout5` "
+             "", "Nine sources by nine writers: `pairs` (`bench/data/classify_pairs.jsonl`, all "
+             "splits, always fitted on) and the held-out sets `holdout1` … `holdout8` "
              "(`bench/data/classify_holdout*.jsonl`), each seen since its one scoring. Every "
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
-             "everything else, score the one left out); the final model is fitted on all six. "
+             "everything else, score the one left out); the final model is fitted on all nine. "
              "Each language's threshold keeps its precision ≥ "
              f"{args.precision} in every left-out source that still makes {MIN_CALLS} calls "
              f"(marked in the curve), raised by {MARGIN} steps when one step lower a source "
