@@ -4,22 +4,25 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on six sources written by six different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the five
+The judge is trained on nine sources written by nine different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the eight
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
-from chat transcripts) and ``classify_holdout5.jsonl`` (426, an audit of memory stores), each
-scored once in an earlier round and seen since. What it must do is hold on a *new* writer's
-pairs, so every choice is made on **leave-one-source-out** (LOSO) scores over the held-out
-sets: ``classify_pairs`` is always fitted on (``ALWAYS_FIT``; it is the project's own set, the
-style every judge has learnt from), and each held-out set in turn is left out and predicted by
-a model fitted on everything else ("a new writer"). That chooses the feature set (the
-rules' signals and the typed slot comparison of ``engine/classify/slots.py``, with or without
-the subject-chain features of ``engine/classify/subject.py``, with or without the weekday /
-level / aligned-span features of ``engine/classify/align.py``), the regularisation ``C`` of
-the logistic regression, whether sure rules decide alone (a rule right on every pair of the
-fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
-probability from which the LOSO CONTRADICTORY precision of that language stays ≥
+from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
+``classify_holdout6.jsonl`` (395, extractor lines), ``classify_holdout7.jsonl`` (360, contrast
+families) and ``classify_holdout8.jsonl`` (384, an agent's own saves), each scored once in an
+earlier round and seen since. What it must do is hold on a *new* writer's pairs, so every
+choice is made on **leave-one-source-out** (LOSO) scores over the held-out sets:
+``classify_pairs`` is always fitted on (``ALWAYS_FIT``; it is the project's own set, the style
+every judge has learnt from), and each held-out set in turn is left out and predicted by a
+model fitted on everything else ("a new writer"). That chooses the feature set (the rules'
+signals and the typed slot comparison of ``engine/classify/slots.py``, with or without the
+subject-chain features of ``engine/classify/subject.py``, with or without the weekday / level /
+aligned-span features of ``engine/classify/align.py``), which embedding blocks it reads
+(``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the regularisation
+``C`` of the logistic regression, whether sure rules decide alone (a rule right on every pair
+of the fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the
+lowest probability from which the LOSO CONTRADICTORY precision of that language stays ≥
 ``--precision`` all the way up, in every left-out source that still makes ``MIN_CALLS`` calls
 there (one threshold per language), raised by ``MARGIN`` steps when it sits on a cliff.
 Precision first: a configuration whose thresholds keep the target in every left-out source and
@@ -29,7 +32,8 @@ Grouped 5-fold cross-validation over all sources (a pair and its translation in 
 reported beside it. The final model is fitted on all sources with the chosen settings; its
 rule overrides are the rules right on every pair of all sources where they fired.
 
-The embedding blocks (the new memory minus the old one, and the two differing parts) are read
+The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
+and new ∘ old) are read
 along a few directions only: how far a pair's block leans towards each class's mean block on
 the fitting pairs ("centroid"), or its top principal directions ("pcaK"), or not at all
 ("none"). The projection is linear, so it is folded into one weight row per block and the
@@ -63,6 +67,7 @@ from omoide.engine.classify import (
     EMBEDDING_FEATURES,
     SUBJECT_FEATURES,
     TEXT_FEATURES,
+    VECTOR_BLOCKS,
     JudgeModel,
     Relation,
     decide_relation,
@@ -71,14 +76,19 @@ from omoide.engine.classify import (
 from omoide.service.classify_judge import JUDGE_FILE
 
 OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
-DEFAULT_HOLDOUT = REPO / "bench" / "data" / "classify_holdout.jsonl"
-DEFAULT_HOLDOUT2 = REPO / "bench" / "data" / "classify_holdout2.jsonl"
-DEFAULT_HOLDOUT3 = REPO / "bench" / "data" / "classify_holdout3.jsonl"
-DEFAULT_HOLDOUT4 = REPO / "bench" / "data" / "classify_holdout4.jsonl"
-DEFAULT_HOLDOUT5 = REPO / "bench" / "data" / "classify_holdout5.jsonl"
-GRID_C = (0.01, 0.03, 0.1)  # around the winners of every earlier round (0.01 and 0.3 never won
-# on leave-one-source-out in the fourth round; the grid is kept small for the shared machine)
-BLOCKS: tuple[str, ...] = ("diff", "new_part", "old_part")
+DATA = REPO / "bench" / "data"
+# The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
+HOLDOUTS: dict[str, Path] = {
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 9)}
+GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
+# feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
+BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
+# Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
+# old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
+BLOCK_SETS: dict[str, tuple[str, ...]] = {
+    "parts": ("diff", "new_part", "old_part"),
+    "parts+sym": ("diff", "new_part", "old_part", "absdiff", "prod"),
+}
 GRID_REDUCE = ("centroid",)  # how each block is read (see project; pca16 and "none" lost to
 # centroid in every setting of the previous rounds, by about 0.05 for "none", so they left it)
 # Which named features the model reads (the cosines always): the rules' signals with the typed
@@ -207,25 +217,33 @@ class Config:
     features: str
     reduce: str
     c: float
+    blocks: str = "parts"  # a key of BLOCK_SETS
 
     def label(self) -> str:
-        return f"{self.features}, blocks={self.reduce}, C={self.c}"
+        return f"{self.features}, blocks={self.blocks} by {self.reduce}, C={self.c}"
+
+    def block_rows(self) -> list[int]:
+        """Which of ``Data.blocks`` (in BLOCKS order) this configuration reads."""
+        return [] if self.reduce == "none" else [
+            BLOCKS.index(b) for b in BLOCK_SETS[self.blocks]]
 
 
 def fit_on(data: Data, idx: np.ndarray, cfg: Config):
-    """Fit a model on the rows ``idx``; returns (params, projection, columns, overrides)."""
+    """Fit a model on the rows ``idx``; returns (params, projection, columns, overrides,
+    block rows)."""
     cols = data.columns(cfg.features)
-    blocks = [b[idx] for b in data.blocks] if cfg.reduce != "none" else []
+    rows = cfg.block_rows() if data.blocks else []
+    blocks = [data.blocks[k][idx] for k in rows]
     z, fitted = project(blocks, cfg.reduce, data.y[idx]) if blocks else (
         np.zeros((len(idx), 0)), [])
     params = _fit(np.hstack([data.x[idx][:, cols], z]), data.y[idx], cfg.c)
-    return params, fitted, cols, sure_rules(data, idx)
+    return params, fitted, cols, sure_rules(data, idx), rows
 
 
 def predict_on(data: Data, idx: np.ndarray, fitted_model) -> tuple[np.ndarray, np.ndarray]:
     """Probabilities for rows ``idx`` and whether a rule decides each of them instead."""
-    params, fitted, cols, overrides = fitted_model
-    blocks = [b[idx] for b in data.blocks] if fitted else []
+    params, fitted, cols, overrides, rows = fitted_model
+    blocks = [data.blocks[k][idx] for k in rows] if fitted else []
     z = project(blocks, "centroid", fitted=fitted)[0] if fitted else np.zeros((len(idx), 0))
     probs = _probabilities(params, np.hstack([data.x[idx][:, cols], z]))
     ruled = np.array([data.forced[i] or data.rules[i] in overrides for i in idx], dtype=bool)
@@ -432,7 +450,8 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     if embedder is not None and cache is not None:
         embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
     data = load_data(sources, embedder)
-    grid = [Config(f, r, c) for f in FEATURE_SETS for r in (
+    grid = [Config(f, r, c, b) for f in FEATURE_SETS for b in (
+        BLOCK_SETS if embedder else ("parts",)) for r in (
         GRID_REDUCE if embedder else ("none",)) for c in GRID_C]
     results = []
     for cfg in grid:
@@ -443,7 +462,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     cfg = best["config"]
     everything = np.arange(len(data.y))
     final = fit_on(data, everything, cfg)
-    params, fitted, cols, overrides = final
+    params, fitted, cols, overrides, _ = final
     probs, ruled = predict_on(data, everything, final)
     pred = predictions(data, probs, ruled, best["threshold"])
     insample = {str(s): scores(data, pred, data.sources == s) for s in np.unique(data.sources)}
@@ -454,7 +473,8 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
         mean=params[0], scale=params[1], weights=params[2], bias=params[3],
         contradiction_threshold=max(best["threshold"].values()), rule_overrides=overrides,
         language_thresholds=tuple(best["threshold"].items()),
-        blocks=BLOCKS if fitted else (), block_dim=data.blocks[0].shape[1] if fitted else 0)
+        blocks=BLOCK_SETS[cfg.blocks] if fitted else (),
+        block_dim=data.blocks[0].shape[1] if fitted else 0)
     summary = {"best": best, "grid": results, "overrides": overrides, "data": data,
                "insample": insample,
                "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)}}
@@ -527,24 +547,16 @@ def _merged(models: list[dict], sources: dict[str, Path]) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="classify_threshold", data=DEFAULT_PAIRS)
-    bench.add_argument("--holdout", type=Path, default=DEFAULT_HOLDOUT,
-                       help="the second source (the first seen held-out set, another writer)")
-    bench.add_argument("--holdout2", type=Path, default=DEFAULT_HOLDOUT2,
-                       help="the third source (the second seen held-out set, a third writer)")
-    bench.add_argument("--holdout3", type=Path, default=DEFAULT_HOLDOUT3,
-                       help="the fourth source (the third seen held-out set, another style)")
-    bench.add_argument("--holdout4", type=Path, default=DEFAULT_HOLDOUT4,
-                       help="the fifth source (the fourth seen held-out set, chat transcripts)")
-    bench.add_argument("--holdout5", type=Path, default=DEFAULT_HOLDOUT5,
-                       help="the sixth source (the fifth seen held-out set, an audit of stores)")
+    for name, path in HOLDOUTS.items():
+        bench.add_argument(f"--{name}", type=Path, default=path,
+                           help=f"a left-out source (default {path.name})")
     bench.add_argument("--embedders", default="e5,use")
     bench.add_argument("--precision", type=float, default=0.95,
                        help="LOSO CONTRADICTORY precision each language must keep")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
     args = bench.parse_args(argv)
-    sources = {"pairs": args.data, "holdout1": args.holdout, "holdout2": args.holdout2,
-               "holdout3": args.holdout3, "holdout4": args.holdout4, "holdout5": args.holdout5}
+    sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS}}
     models, summaries = [], {}
     for name in args.embedders.split(","):
         model, summary = train_one(name, sources, args.precision, args.cache)
@@ -564,11 +576,11 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Six sources by six writers: `pairs` (`bench/data/classify_pairs.jsonl`, all "
-             "splits, always fitted on) and the held-out sets `holdout1` … `holdout5` "
+             "", "Nine sources by nine writers: `pairs` (`bench/data/classify_pairs.jsonl`, all "
+             "splits, always fitted on) and the held-out sets `holdout1` … `holdout8` "
              "(`bench/data/classify_holdout*.jsonl`), each seen since its one scoring. Every "
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
-             "everything else, score the one left out); the final model is fitted on all six. "
+             "everything else, score the one left out); the final model is fitted on all nine. "
              "Each language's threshold keeps its precision ≥ "
              f"{args.precision} in every left-out source that still makes {MIN_CALLS} calls "
              f"(marked in the curve), raised by {MARGIN} steps when one step lower a source "

@@ -41,6 +41,18 @@ def test_measure_gives_each_pair_the_same_numbers_alone_or_in_a_batch() -> None:
     assert batch[2].parts is None and "new_part" not in batch[2].vectors  # nothing differs
 
 
+def test_the_symmetric_blocks_read_both_memories_whatever_their_order() -> None:
+    # |new − old| and new ∘ old: the same for (a, b) and (b, a); the product sums to the cosine.
+    embedder = HashEmbedder()
+    old, new = PAIRS[0]
+    forward, backward = measure(embedder, [(old, new, read_pair(old, new)),
+                                           (new, old, read_pair(new, old))])
+    for name in ("absdiff", "prod"):
+        assert np.allclose(forward.vectors[name], backward.vectors[name])
+    assert np.allclose(forward.vectors["absdiff"], np.abs(forward.vectors["diff"]))
+    assert forward.vectors["prod"].sum() == pytest.approx(forward.whole)
+
+
 def test_learned_classifier_judges_every_candidate_in_order() -> None:
     embedder = HashEmbedder()
     trained = next(iter(load_judge_models().values()))

@@ -165,6 +165,8 @@ def measure(embedder: Embedder | LazyEmbedder, pairs: list[tuple[str, str, PairT
         blocks = {"new_part": new_part, "old_part": old_part}
         if old_vec is not None and new_vec is not None:
             blocks["diff"] = new_vec - old_vec
+            blocks["absdiff"] = np.abs(new_vec - old_vec)
+            blocks["prod"] = new_vec * old_vec
         out.append(Similarities(
             whole=_cos(old_vec, new_vec) or 0.0, parts=_cos(old_part, new_part),
             old_part_new=_cos(old_part, new_vec), new_part_old=_cos(new_part, old_vec),

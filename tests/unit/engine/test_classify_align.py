@@ -96,3 +96,12 @@ def test_a_name_for_a_word_of_another_kind_is_not_typed() -> None:
 def test_read_pair_carries_the_align_features() -> None:
     values = dict(zip(TEXT_FEATURES, read_pair("剣道は初段", "剣道は二段").features, strict=True))
     assert values["level_changed"] == 1.0
+
+
+def test_a_name_in_any_latin_alphabet_is_one_name() -> None:
+    # The tokens come from engine.lang's normalising and script runs: an accented name is one
+    # name, not a name cut at its accent, and full-width letters read as their half-width form.
+    f = _align("Sophie lives with Zoë in Lyon.", "Sophie lives with Chloé in Lyon.")
+    assert f["span_replaced"] == f["span_replaced_typed"] == 1.0
+    f = _align("ユーザーはＮｏｒｄＶＰＮを使っている", "ユーザーはExpressVPNを使っている", "ja")
+    assert f["span_replaced"] == f["span_replaced_typed"] == 1.0

@@ -143,7 +143,30 @@ def test_a_sure_rule_leaves_a_pair_about_two_subjects_to_the_model() -> None:
     ("Rosa avoids white rice.", "Rosa cut white rice because her blood sugar was high."),
     ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、トランペットを吹きたかったから。"),
     ("猫は療法食を食べている", "猫は腎臓が悪いので療法食になった。"),
+    # The copula after から / ため is still a reason clause (…のは、…からだ。 / …ためです。).
+    ("小林さんは合唱団で歌っている", "小林さんが合唱団に入ったのは、友人に誘われたからだ。"),
+    ("父は毎朝薬を飲んでいる", "父が薬を飲み始めたのは、健康診断で言われたためです。"),
 ])
 def test_a_reason_given_in_the_new_memory_is_a_feature(old: str, new: str) -> None:
     values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
     assert values["new_reason"] == 1.0 and values["old_reason"] == 0.0
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Olivia does Pilates.", "Olivia started Pilates to get back in shape after the twins."),
+    ("Ines goes to the library book club.", "Ines joined the book club when she retired."),
+    ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、先輩に誘われたから。"),
+    ("田村さんとは毎日話す仲", "田村さんとは当番表を一緒に作ったのがきっかけで仲良くなった。"),
+])
+def test_how_a_fact_began_is_an_origin_feature(old: str, new: str) -> None:
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["new_origin"] == 1.0 and values["old_origin"] == 0.0
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Olivia does Pilates.", "Olivia quit Pilates in March."),  # started / after missing
+    ("ユーザーは猫を飼っている", "ユーザーは猫を手放した"),
+])
+def test_a_change_without_an_origin_clause_is_no_origin(old: str, new: str) -> None:
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["new_origin"] == 0.0

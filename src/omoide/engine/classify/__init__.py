@@ -18,6 +18,7 @@ from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
     TEXT_FEATURES,
+    VECTOR_BLOCKS,
     PairText,
     Similarities,
     read_pair,
@@ -43,6 +44,7 @@ __all__ = [
     "SLOT_FEATURES",
     "SUBJECT_FEATURES",
     "TEXT_FEATURES",
+    "VECTOR_BLOCKS",
     "Candidate",
     "ChangeKind",
     "Classifier",

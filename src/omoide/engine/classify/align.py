@@ -24,12 +24,11 @@ deterministic; every value lies in [0, 1].
 from __future__ import annotations
 
 import re
-import unicodedata
 from difflib import SequenceMatcher
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Script, normalise, script_runs
 
 __all__ = ["ALIGN_FEATURES", "align_features", "levels", "span_type", "weekdays"]
 
@@ -53,7 +52,7 @@ _JA_WEEKDAY = re.compile(r"([月火水木金土日])曜|[（(]([月火水木金�
 
 def weekdays(text: str, lang: str) -> frozenset[str]:
     """The days of the week a memory names ("mon" … "sun", "weekend", "weekdays")."""
-    norm = unicodedata.normalize("NFKC", text)
+    norm = normalise(text)
     days: set[str] = set()
     if lang == "ja":
         for m in _JA_WEEKDAY.finditer(norm):
@@ -89,7 +88,7 @@ _JA_LEVEL = re.compile(
 
 def levels(text: str, lang: str) -> frozenset[str]:
     """The levels, grades, ranks and versions a memory names, as written (lower-case)."""
-    norm = unicodedata.normalize("NFKC", text)
+    norm = normalise(text)
     pattern = _JA_LEVEL if lang == "ja" else _EN_LEVEL
     return frozenset(re.sub(r"\s+", " ", m.group(0).lower()) for m in pattern.finditer(norm))
 
@@ -100,9 +99,9 @@ def _replaced(old: frozenset[str], new: frozenset[str]) -> bool:
 
 # --- alignment ------------------------------------------------------------------------------
 
-_EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,:]\d+)*(?:st|nd|rd|th)?")
-_JA_TOKEN = re.compile(r"[\u3400-\u9fff々〆]+|[\u30a0-\u30ffー]+|[A-Za-z][A-Za-z'\-]*"
-                       r"|\d+(?:[.,:]\d+)*")
+# A word in any Latin-script alphabet (Chloé, Zoë, São), or a number with its ordinal suffix.
+_EN_TOKEN = re.compile(r"[^\W\d_](?:[^\W_]|['\-](?=[^\W_]))*|\d+(?:[.,:]\d+)*(?:st|nd|rd|th)?")
+_JA_KEPT = frozenset({Script.HAN, Script.KATAKANA, Script.LATIN})
 _KATAKANA = re.compile(r"^[\u30a0-\u30ffー]{2,}$")
 _NUMBER = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|"
                      r"hundred|thousand|half|dozen)$|[一二三四五六七八九十百千万]")
@@ -110,9 +109,10 @@ _NUMBER = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|t
 
 def _tokens(text: str, lang: str) -> list[tuple[str, str]]:
     """(compared form, as written) of each content token."""
-    norm = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
-    if lang == "ja":
-        return [(t.lower(), t) for t in _JA_TOKEN.findall(norm)]
+    norm = normalise(text).replace("\u2019", "'")
+    if lang == "ja":  # the script runs of engine.lang: kanji, katakana, Latin (kana between)
+        return [(run.text.lower(), run.text) for run in script_runs(norm)
+                if run.script in _JA_KEPT]
     out = []
     for t in _EN_TOKEN.findall(norm):
         bare = t.lower().removesuffix("'s")
@@ -156,7 +156,7 @@ def align_features(old_text: str, new_text: str, lang: str) -> list[float]:
                 if tag == "replace"]
     extra = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
                 if tag in ("insert", "delete"))
-    additive = re.search(lex.ADDITIVE[lang], unicodedata.normalize("NFKC", new_text).lower())
+    additive = re.search(lex.ADDITIVE[lang], normalise(new_text).lower())
     one_span = (len(replaced) == 1 and extra <= _MAX_EXTRA and share >= _MIN_KEPT
                 and additive is None)
     typed = False
@@ -183,5 +183,5 @@ def align_features(old_text: str, new_text: str, lang: str) -> list[float]:
 def _first_word(text: str, lang: str) -> str:
     if lang == "ja":
         return ""
-    found = _EN_TOKEN.search(unicodedata.normalize("NFKC", text).replace("\u2019", "'"))
+    found = _EN_TOKEN.search(normalise(text).replace("\u2019", "'"))
     return found.group(0) if found else ""

@@ -59,6 +59,7 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
     ("completed", lex.COMPLETED),
     ("past_fact", lex.PAST_FACT),
     ("reason", lex.REASON),
+    ("origin", lex.ORIGIN),
 )
 _MEASURES = (
     "lang_ja", "same_owner", "both_user", "coverage", "topic_coverage", "reverse_coverage",
@@ -84,8 +85,10 @@ EMBEDDING_FEATURES: tuple[str, ...] = (
 
 # Embedding vectors a model may read whole: the new memory minus the old one, and the two
 # differing parts. They carry *what* changed ("quit", "moved to", "cancelled", in any wording
-# or language the embedder knows), which a cosine alone cannot.
-VECTOR_BLOCKS: tuple[str, ...] = ("diff", "new_part", "old_part")
+# or language the embedder knows), which a cosine alone cannot. ``absdiff`` (|new − old|) and
+# ``prod`` (new ∘ old, which sums to the whole cosine) are symmetric: along which directions the
+# two memories differ or agree, whatever their order.
+VECTOR_BLOCKS: tuple[str, ...] = ("diff", "new_part", "old_part", "absdiff", "prod")
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ __all__ = [
     "NARROWING",
     "NEGATION",
     "OCCASION",
+    "ORIGIN",
     "PAST_FACT",
     "PLAN",
     "PREF_NEG",
@@ -265,7 +266,15 @@ REASON = {
     "en": r"\bbecause\b|\bsince (?!\d|last|then|\w+ \d)|\bdue to\b|\bso that\b|\bfor the sake of\b"
     r"|\bafter (?:her|his|their|the user's) \w+ (?:died|passed|broke|was diagnosed)",
     "ja": r"ので|ため(?:に)?[、,]|から[、,]|せいで|おかげで|きっかけ"
-    r"|のは[、,].*(?:から|ため)[。.]?$",
+    r"|のは[、,].*(?:から|ため)(?:だ|です)?[。.]?$",
+}
+
+# How a current fact began ("started Pilates after the twins", 吹奏楽部に入ったのは…,
+# …がきっかけで): a memory that tells the origin of another extends it, it does not replace it.
+ORIGIN = {
+    "en": r"\b(?:joined|started|began|took up|got into|picked up)\b.*"
+    r"\b(?:after|when|during|since)\b",
+    "ja": r"(?:始めた|入った|通い始めた)のは|きっかけ|以来",
 }
 
 PREF_POS = {
