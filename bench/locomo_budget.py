@@ -148,13 +148,17 @@ def excerpt_up(notes: list[SearchHit], eps: list[SearchHit], top_k: int) -> list
     return _trim_in_order(placed, top_k)
 
 
-def _trim_in_order(order: list[SearchHit], top_k: int) -> list[SearchHit]:
+def _trim_in_order(order: list[SearchHit], top_k: int,
+                   noted: frozenset[int] = frozenset()) -> list[SearchHit]:
+    """The first ``top_k`` of ``order``, each excerpt without the turns a result above shows
+    or ``noted`` names (an excerpt left with none is dropped)."""
     cited: set[int] = set()
     out = []
     for hit in order:
         turns = {s.event_id for s in hit.sources}
-        if hit.type == "episode" and turns & cited:
-            trimmed = without_turns(hit, cited)
+        drop = cited | noted
+        if hit.type == "episode" and turns & drop:
+            trimmed = without_turns(hit, drop)
             if trimmed is None:
                 continue
             hit = trimmed
@@ -230,23 +234,8 @@ def _date_words(hit: SearchHit) -> SearchHit:
 def trim_noted(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
                reach: int) -> list[SearchHit]:
     order = _tagged(notes, eps)
-    noted = {s.event_id for h in order[:reach] if h.type == "note" for s in h.sources}
-    cited: set[int] = set()
-    out: list[SearchHit] = []
-    for hit in order:
-        turns = {s.event_id for s in hit.sources}
-        if hit.type == "episode":
-            drop = cited | noted
-            if turns & drop:
-                trimmed = without_turns(hit, drop)
-                if trimmed is None:
-                    continue
-                hit = trimmed
-        cited |= turns
-        out.append(hit)
-        if len(out) == top_k:
-            break
-    return out
+    noted = frozenset({s.event_id for h in order[:reach] if h.type == "note" for s in h.sources})
+    return _trim_in_order(order, top_k, noted)
 
 
 def _skip_fit(ranked: list[Any], budget: int) -> list[Any]:
