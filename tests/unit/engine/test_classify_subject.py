@@ -37,6 +37,11 @@ SENTENCES = st.one_of(
     ("佐藤さんの娘は東京で働いている。", "ja", ("佐藤", "娘")),
     ("佐藤さんは毎朝走る。", "ja", ("佐藤",)),
     ("毎朝公園を走っている。", "ja", ()),
+    # a time or place phrase before the subject
+    ("In March 2026, Kenta reached first dan.", "en", ("kenta",)),
+    ("As of 2025, Anna's sister teaches maths.", "en", ("anna", "sister")),
+    ("2026年2月時点で、健太さんは初段だ。", "ja", ("健太",)),
+    ("去年の冬、佐藤さんの娘は入院した。", "ja", ("佐藤", "娘")),
 ])
 def test_the_subject_chain_is_the_leading_possessor_chain(text: str, lang: str,
                                                            chain: tuple[str, ...]) -> None:
@@ -122,3 +127,44 @@ def test_a_value_inside_a_bound_is_no_change() -> None:
     old = find_quantities("家賃は八万円を超える", "ja")
     assert changed_units(old, find_quantities("家賃は八万五千円だ", "ja")) == []
     assert changed_units(old, find_quantities("家賃は七万円だ", "ja")) == ["円"]
+
+
+# The chain holds lemmas ("wife" → "wif"): a relation word must still be read as a person, in
+# each kind of relation, so a sure rule does not close one person's fact with another's.
+@pytest.mark.parametrize(("old", "new", "lang"), [
+    # a spouse or partner
+    ("Marcus lives in Logan Square.", "Marcus's wife lives in Evanston now.", "en"),
+    ("Marcus lives in Logan Square.", "Marcus's spouse moved to Evanston.", "en"),
+    ("林さんは大阪に住んでいる。", "林さんの妻は神戸に住んでいる。", "ja"),
+    ("林さんは大阪に住んでいる。", "林さんの配偶者は神戸に引っ越した。", "ja"),
+    # the wider family
+    ("Priya teaches biology.", "Priya's uncle teaches chemistry now.", "en"),
+    ("Priya teaches biology.", "Priya's nieces teach chemistry now.", "en"),
+    ("林さんは教師だ。", "林さんの姪は医者になった。", "ja"),
+    # in-laws and step-relations
+    ("Priya drives a Honda.", "Priya's mother-in-law drives a Toyota now.", "en"),
+    ("Priya drives a Honda.", "Priya's stepson drives a Toyota now.", "en"),
+    ("林さんはホンダに乗っている。", "林さんの義兄はトヨタに乗り換えた。", "ja"),
+    # people of work, school and home
+    ("Tom works at the bakery.", "Tom's colleague quit the bakery.", "en"),
+    ("Tom lives in Leeds.", "Tom's roommate moved to York.", "en"),
+    ("林さんは銀行で働いている。", "林さんの同僚は銀行を辞めた。", "ja"),
+    ("林さんは東京に住んでいる。", "林さんの同居人は大阪に引っ越した。", "ja"),
+    # an ex, named or described
+    ("Marcus lives in Logan Square.", "Marcus's ex Aisha lives in Evanston now.", "en"),
+    ("Marcus lives in Logan Square.", "Marcus's ex-wife lives in Evanston now.", "en"),
+    ("林さんは大阪に住んでいる。", "林さんの元カレは神戸に住んでいる。", "ja"),
+])
+def test_every_kind_of_relation_word_is_another_person(old: str, new: str, lang: str) -> None:
+    assert subject_features(parse(old, lang), parse(new, lang)) == [0.0, 1.0]
+    assert subject_features(parse(new, lang), parse(old, lang)) == [0.0, 1.0]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), [
+    ("Marcus lives in Logan Square.", "Marcus's rent went up to $2,000.", "en"),
+    ("Marcus's ex-wife lives in Evanston.", "Marcus's ex-wife moved to Skokie.", "en"),
+    ("林さんは大阪に住んでいる。", "林さんの家賃は八万円になった。", "ja"),
+])
+def test_a_thing_in_the_chain_or_the_same_relation_is_not_another_person(
+        old: str, new: str, lang: str) -> None:
+    assert subject_features(parse(old, lang), parse(new, lang))[1] == 0.0

@@ -16,6 +16,7 @@ __all__ = [
     "COMPLETED",
     "DOMAINS",
     "ENDED",
+    "EN_CHAIN_PERSONS",
     "EN_GENERIC_VERBS",
     "EN_IRREGULAR",
     "EN_NUMBER_WORDS",
@@ -26,6 +27,7 @@ __all__ = [
     "EN_TIME_WORDS",
     "FAVORITE",
     "FAVORITE_VALUE",
+    "JA_CHAIN_PERSONS",
     "JA_GENERIC_STEMS",
     "JA_IDIOMS_NOT_NEGATION",
     "JA_PERSONS",
@@ -74,6 +76,22 @@ JA_PERSONS = longest_first(
     "友達 友人 親友 隣人 同僚 上司 部下 先輩 後輩 先生 担任 大家 同級生 ルームメイト 家族 "
     "実家 義母 義父 義理の母 義理の父 "
     "ペット 猫 愛猫 子猫 犬 愛犬 子犬 ハムスター うさぎ ウサギ インコ 金魚 亀 カメ"
+)
+
+# More words that name a person when they stand in a possessive chain ("Marcus's ex",
+# "Dana's stepson", 林さんの元カレ): read by the subject chain only, so the readers of
+# EN_PERSONS / JA_PERSONS keep their vocabulary. Hyphenated relations ("ex-wife",
+# "mother-in-law") are read by their parts.
+EN_CHAIN_PERSONS = word_set(
+    "ex stepson stepdaughter stepbrother stepsister stepdad stepmom stepchild grandson "
+    "granddaughter grandchild grandkid godmother godfather godson goddaughter housemate "
+    "buddy pal bestie sweetheart employer employee supervisor assistant "
+    "therapist nanny babysitter tutor student pupil client patient"
+)
+
+JA_CHAIN_PERSONS = longest_first(
+    "元彼 元カレ 元カノ 元嫁 配偶者 パートナー 主人 同居人 幼なじみ 幼馴染 知人 知り合い "
+    "義兄 義姉 義弟 義妹 相方 主治医 担当医 医者 生徒 教え子 患者 ベビーシッター"
 )
 
 # --- English morphology -------------------------------------------------------------------
@@ -180,9 +198,12 @@ STOPPED = {
         r"|\bpassed away\b|\bdied\b|\bno more\b|\bnever again\b|\bmoved out\b"
     ),
     "ja": (
-        r"もう.{0,12}(?:ない|ません|なかった)|やめ|辞め|止め|中止|取りやめ|取り消|キャンセル"
-        r"|延期|別れ|離婚|解約|退会|退職|卒業|引退|手放|売って|売った|売却|なくなっ|亡くな|死んだ"
-        r"|禁煙|禁酒|断念|諦め|解消|退部|見送"
+        r"もう.{0,12}(?:ない|ません|なかった)|やめ|辞め|止め|取りやめ|取り消|キャンセル"
+        r"|別れ|手放|売って|売った|なくなっ|亡くな|死んだ|諦め|見送"
+        # a kanji noun of ending, unless it heads a longer compound noun (解消法 is a method,
+        # 卒業式 a ceremony, 退職金 a payment); 〜後 (after it) still tells it happened
+        r"|(?:中止|延期|離婚|解約|退会|退職|卒業|引退|売却|禁煙|禁酒|断念|解消|退部)"
+        r"(?!(?!後)[\u3400-\u9fff々])"
     ),
 }
 

@@ -39,12 +39,24 @@ _EN_DETERMINERS = frozenset({"the", "my", "his", "her", "their", "our", "a", "an
 _EN_PRONOUNS = frozenset({"he", "she", "they", "it", "i", "we", "you", "this", "that", "there"})
 _EN_MODIFIERS = r"(?:former|ex|late|old|new|younger|older|elder|little|big|best)\s+"
 _EN_CHAIN = re.compile(
-    rf"^((?:[a-z]+\s+)?[a-z]+)((?:['’]s\s+(?:{_EN_MODIFIERS})?[a-z]+)*)")
+    rf"^((?:[a-z]+\s+)?[a-z]+)((?:['’]s\s+(?:{_EN_MODIFIERS})?[a-z]+(?:-[a-z]+)*)*)")
+# The chain holds lemmas ("wife" → "wif"), so a person word is looked up as written and as its
+# lemma; a hyphenated relation by its parts ("ex-wife", "mother-in-law").
+_EN_PERSON_UNITS = frozenset(
+    {w for w in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS}
+    | {en_lemma(w) for w in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS})
+_JA_PERSON_UNITS = lex.JA_PERSONS + lex.JA_CHAIN_PERSONS
 # Commas are no clause break: an apposition ("Luna, the user's cat, died") keeps its subject.
 _EN_CLAUSE_BREAK = re.compile(
     r"[;:()]|\s(?:because|since|when|while|after|before|until|although|though|but|and"
     r"|who|whose|which|where|if)\s"
 )
+# A time or place phrase before the subject ("In March 2026, Kenta …", "Since the move, …",
+# 2026年2月時点で、健太さんは…, 去年の冬、林さんは…): the chain starts after it.
+_EN_LEADING_ADVERBIAL = re.compile(
+    r"^(?:in|on|at|as of|since|after|before|during|by|from|until|last|this|next|back in"
+    r"|earlier|lately|recently|now|today|yesterday|currently)\b[^,]{0,40},\s*")
+_JA_LEADING_ADVERBIAL = re.compile(r"^[^。はが、]{1,20}(?:で|に|から|まで|時点|現在|頃|ごろ)?、")
 _JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が)")
 _JA_HONORIFIC = re.compile(r"さん|ちゃん|くん|君|様|氏")
 # A Japanese comma often follows a time word inside one clause (先月、亡くなった): no break.
@@ -58,6 +70,7 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
     user, or no recognisable subject)."""
     text = sentence.text.strip()
     if sentence.lang == "ja":
+        text = _JA_LEADING_ADVERBIAL.sub("", text, count=1)
         m = _JA_TOPIC.match(text)
         if m is None or re.search(r"[をにで、]", m.group(1)):
             return ()
@@ -66,7 +79,7 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
         if parts and parts[0] in ("ユーザー", "私", "わたし", "僕"):
             parts[0] = "user"
         return tuple(parts)
-    m = _EN_CHAIN.match(text)
+    m = _EN_CHAIN.match(_EN_LEADING_ADVERBIAL.sub("", text, count=1))
     if m is None:
         return ()
     root = m.group(1).split()
@@ -75,7 +88,15 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
     if root[-1] in _EN_PRONOUNS or (root[-1] in FACT_TOPIC_STOPWORDS and root[-1] != "user"):
         return ()
     links = [w for w in re.split(r"['’]s\s+", m.group(2)) if w.strip()]
-    return (en_lemma(root[-1]), *(en_lemma(w.split()[-1]) for w in links))
+    return (en_lemma(root[-1]), *(_en_link(w.split()) for w in links))
+
+
+def _en_link(words: list[str]) -> str:
+    """One link of an English chain, as a lemma: its head noun ("former coach" → coach), or
+    "ex" when the ex is named rather than described ("Marcus's ex Aisha")."""
+    if words[0] == "ex" and len(words) > 1 and not _is_person(words[-1], "en"):
+        return "ex"
+    return en_lemma(words[-1])
 
 
 def subject_features(old: Sentence, new: Sentence) -> list[float]:
@@ -105,9 +126,12 @@ def _mentions(sentence: Sentence, unit: str) -> bool:
 
 
 def _is_person(unit: str, lang: str) -> bool:
+    """Whether a chain unit names a person (or a pet): a relation word, as written or as its
+    lemma, or a hyphenated relation with one ("ex-wife", "mother-in-law")."""
     if lang == "ja":
-        return any(p in unit for p in lex.JA_PERSONS)
-    return unit in lex.EN_PERSONS or unit.rstrip("s") in lex.EN_PERSONS
+        return any(p in unit for p in _JA_PERSON_UNITS)
+    return any(part in _EN_PERSON_UNITS or part.rstrip("s") in _EN_PERSON_UNITS
+               for part in unit.split("-"))
 
 
 def _person(sentence: Sentence) -> str:
