@@ -4,14 +4,16 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on nine sources written by nine different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the eight
+The judge is trained on eleven sources written by eleven different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the ten
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
 ``classify_holdout6.jsonl`` (395, extractor lines), ``classify_holdout7.jsonl`` (360, contrast
-families) and ``classify_holdout8.jsonl`` (384, an agent's own saves), each scored once in an
-earlier round and seen since. What it must do is hold on a *new* writer's pairs, so every
+families), ``classify_holdout8.jsonl`` (384, an agent's own saves), ``classify_holdout9.jsonl``
+(402, a companion app's casual first-person lines) and ``classify_holdout10.jsonl`` (338,
+memories grounded in LoCoMo conversations), each scored once in an earlier round and seen
+since. What it must do is hold on a *new* writer's pairs, so every
 choice is made on **leave-one-source-out** (LOSO) scores over the held-out sets:
 ``classify_pairs`` is always fitted on (``ALWAYS_FIT``; it is the project's own set, the style
 every judge has learnt from), and each held-out set in turn is left out and predicted by a
@@ -579,11 +581,12 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Nine sources by nine writers: `pairs` (`bench/data/classify_pairs.jsonl`, all "
-             "splits, always fitted on) and the held-out sets `holdout1` … `holdout8` "
+             "", "Eleven sources by eleven writers: `pairs` "
+             "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
+             "held-out sets `holdout1` … `holdout10` "
              "(`bench/data/classify_holdout*.jsonl`), each seen since its one scoring. Every "
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
-             "everything else, score the one left out); the final model is fitted on all nine. "
+             "everything else, score the one left out); the final model is fitted on all of them. "
              "Each language's threshold keeps its precision ≥ "
              f"{args.precision} in every left-out source that still makes {MIN_CALLS} calls "
              f"(marked in the curve), raised by {MARGIN} steps when one step lower a source "

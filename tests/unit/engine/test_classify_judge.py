@@ -139,6 +139,18 @@ def test_a_sure_rule_leaves_a_pair_about_two_subjects_to_the_model() -> None:
     assert rule_decides(one, ("moved",))
 
 
+@pytest.mark.parametrize("new", [
+    "Marcus's ex Aisha lives in Evanston now.",
+    "Marcus's wife moved to Evanston.",
+    "Marcus's roommate moved to Evanston.",
+])
+def test_a_sure_rule_leaves_a_relative_in_the_subject_chain_to_the_model(new: str) -> None:
+    # The chain holds lemmas ("wife" → "wif"); a relation word is still another person.
+    pair = read_pair("Marcus lives in Logan Square.", new)
+    assert pair.rule == "moved"
+    assert not rule_decides(pair, ("moved",))
+
+
 @pytest.mark.parametrize(("old", "new"), [
     ("Rosa avoids white rice.", "Rosa cut white rice because her blood sugar was high."),
     ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、トランペットを吹きたかったから。"),

@@ -56,7 +56,9 @@ _EN_CLAUSE_BREAK = re.compile(
 _EN_LEADING_ADVERBIAL = re.compile(
     r"^(?:in|on|at|as of|since|after|before|during|by|from|until|last|this|next|back in"
     r"|earlier|lately|recently|now|today|yesterday|currently)\b[^,]{0,40},\s*")
-_JA_LEADING_ADVERBIAL = re.compile(r"^[^。はが、]{1,20}(?:で|に|から|まで|時点|現在|頃|ごろ)?、")
+# (Japanese: only a phrase with a time in it, since a bare "X、" is often the topic itself.)
+_JA_LEADING_ADVERBIAL = re.compile(
+    r"^[^。はが、]{0,16}(?:\d|[年月日週春夏秋冬]|時点|現在|当時|最近|以前|頃|ごろ)[^。はが、]{0,8}、")
 _JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が)")
 _JA_HONORIFIC = re.compile(r"さん|ちゃん|くん|君|様|氏")
 # A Japanese comma often follows a time word inside one clause (先月、亡くなった): no break.
