@@ -31,14 +31,16 @@ from omoide.engine.classify.learned import (
     pair_vector,
     rule_decides,
 )
-from omoide.engine.classify.offline import OfflineClassifier, classify_pair
+from omoide.engine.classify.offline import CROSS_LANGUAGE, OfflineClassifier, classify_pair
 from omoide.engine.classify.scope import SCOPE_FEATURES
 from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.engine.classify.subject import SUBJECT_FEATURES
+from omoide.engine.classify.text import languages_differ
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
     "ALIGN_FEATURES",
+    "CROSS_LANGUAGE",
     "EMBEDDING_FEATURES",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",
@@ -62,6 +64,7 @@ __all__ = [
     "find_dedup_change",
     "find_value_change",
     "judge",
+    "languages_differ",
     "pair_vector",
     "read_pair",
     "remainder",
