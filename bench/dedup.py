@@ -216,10 +216,10 @@ def render(results: list[dict], header: str) -> str:
         meta = res["meta"]
         lines += [f"## {meta['embedder']} — `{meta['model_id']}`", "",
                   f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
-                  f"calibration); {meta['seconds']} s. Decision: {meta['judge']}; it adds "
-                  f"{meta['judge_ms']} ms per write with a candidate above the threshold "
-                  f"(the veto alone: {meta['veto_ms']} ms; mean over those pairs, the part "
-                  "embedder already built).", "",
+                  f"calibration); {meta['seconds']} s. Decision: {meta['judge']}; deciding a "
+                  f"candidate above the threshold takes {meta['judge_ms']} ms (the veto alone: "
+                  f"{meta['veto_ms']} ms; mean over those pairs, the part embedder already "
+                  "built).", "",
                   md_table(["split", "pairs", "paraphrases caught", "wrongly dropped",
                             "cosine alone: caught", "cosine alone: dropped",
                             "different & saved: linked"],

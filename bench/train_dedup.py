@@ -233,6 +233,15 @@ def main(argv: list[str] | None = None) -> int:
                       f"{f} {w:+.2f}" for f, w in zip(DEDUP_FEATURES, shipped.weights,
                                                       strict=True)) + f", bias {shipped.bias:+.2f}",
                   ""]
+        lines += [f"Left-out pairs the judge got wrong ({name}, LOSO):", ""]
+        loso_decided = decisions["LOSO"]
+        for i in np.flatnonzero(loso_decided != (rows.label == 1)):
+            kind = "dropped" if loso_decided[i] else "missed paraphrase"
+            lines.append(f"- {kind} p={p[i]:.2f} [{rows.source[i]}] {pairs[i]['a']} → "
+                         f"{pairs[i]['b']}" if rows.above[i] or kind == "dropped" else
+                         f"- {kind} (below the dedup threshold) [{rows.source[i]}] "
+                         f"{pairs[i]['a']} → {pairs[i]['b']}")
+        lines.append("")
         payload.append({"embedder": name, "model_id": model_id, "raw_threshold": raw,
                         "threshold": threshold, "nested_thresholds": nested_t,
                         "rates": {k: {s: rates(v, rows, rows.source == s) for s in SOURCES}
