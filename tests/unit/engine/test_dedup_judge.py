@@ -39,6 +39,10 @@ def row_of(first: str, second: str, **kw: object) -> dict[str, float]:
     pytest.param("The user has 2 cats.", "The user has 2 cats!", "", "", id="punctuation-only"),
     pytest.param("ユーザーの貯金は8万5千円", "ユーザーの貯金は85,000円", "", "",
                  id="ja-one-notation"),
+    pytest.param("The user's uncle is sixty-seven.", "The user's uncle is 67.", "", "",
+                 id="en-number-words"),
+    pytest.param("The one the user likes has four wheels.", "The one the user likes has 5 wheels.",
+                 "4", "5", id="en-number-word-changed-and-one-left-alone"),
 ])
 def test_changed_parts(first: str, second: str, removed: str, added: str) -> None:
     assert changed_parts(first, second) == (removed, added)
