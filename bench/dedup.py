@@ -13,7 +13,9 @@ reports per embedder, split and language:
 
 next to what cosine alone (no value-change veto) would have done, and, with ``--sweep``, the
 same two numbers over a range of raw thresholds (cosine + veto, from the engine directly) to
-choose a calibration anchor on the train split. Writes ``bench/results/dedup.md`` and ``.json``.
+choose a calibration anchor on the train split, and what the decision adds to a write with a
+candidate above the threshold (the learned judge's, ``service/dedup.py``). Writes
+``bench/results/dedup.md`` and ``.json``.
 It also reads the calibration pairs' format (``src/omoide/embed/calibration_pairs.jsonl``).
 
     .venv/bin/python bench/dedup.py [--data PATH] [--embedder e5,use] [--split all|train|validation]
@@ -36,7 +38,8 @@ from lib.reports import REPO, emit, md_table, shown_path
 from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.classify import find_value_change
+from omoide.engine.classify import find_dedup_change
+from omoide.service.dedup import DedupDecider
 from omoide.wiring import build
 
 DEFAULT_DATA = REPO / "bench" / "data" / "dedup_pairs.jsonl"
@@ -61,7 +64,7 @@ class Decision:
     pair: Pair
     cosine: float
     status: str  # what MemoryService.create answered for b
-    veto: str | None  # the value change found between a and b, if any
+    veto: str | None  # the value change dedup's veto finds between a and b, if any
     linked: bool | None  # evolution linked a and b (None: b was not saved)
 
 
@@ -127,18 +130,40 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
                     links = app.memories.links(persona, second.memory.key)
                     linked = first.memory.key in {link.other_key for link in links}
                 vectors = embedder.embed_passages([pair.a, pair.b])
-                change = find_value_change(pair.a, pair.b)
+                change = find_dedup_change(pair.a, pair.b)
                 decisions.append(Decision(pair, round(float(vectors[0] @ vectors[1]), 4),
                                           second.status, change.reason if change else None,
                                           linked))
+            cost = decision_cost(app.memories.dedup, decisions,
+                                 embedder.calibration.to_raw(0.85))
         finally:
             app.close()
     threshold = embedder.calibration.to_raw(0.85)
     meta = {"embedder": name, "model_id": embedder.model_id,
             "raw_threshold": round(threshold, 4), "anchors": embedder.calibration.anchors,
             "evolution_from": round(embedder.calibration.to_raw(0.8), 4),
-            "seconds": round(time.perf_counter() - started, 1)}
+            "seconds": round(time.perf_counter() - started, 1), **cost}
     return decisions, meta
+
+
+def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float
+                  ) -> dict[str, float | str | None]:
+    """What deciding a pair above the threshold adds to a write, in milliseconds (mean over
+    the pairs above it, the part embedder already built): the veto alone, then the veto and
+    the learned judge (the aligned difference embedded and scored)."""
+    above = [d.pair for d in decisions if d.cosine > raw]
+    if not above:
+        return {"veto_ms": None, "judge_ms": None, "judge": None}
+    cost: dict[str, float | str | None] = {
+        "judge": "learned" if decider.model is not None else "veto alone"}
+    for name, decide in (("veto_ms", lambda p: find_dedup_change(p.a, p.b)),
+                         ("judge_ms", lambda p: decider.is_duplicate(p.a, p.b, 0.97))):
+        decide(above[0])  # build the part embedder before timing
+        started = time.perf_counter()
+        for pair in above:
+            decide(pair)
+        cost[name] = round(1000 * (time.perf_counter() - started) / len(above), 2)
+    return cost
 
 
 def score(decisions: list[Decision], threshold: float) -> Score:
@@ -191,7 +216,10 @@ def render(results: list[dict], header: str) -> str:
         meta = res["meta"]
         lines += [f"## {meta['embedder']} — `{meta['model_id']}`", "",
                   f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
-                  f"calibration); {meta['seconds']} s.", "",
+                  f"calibration); {meta['seconds']} s. Decision: {meta['judge']}; deciding a "
+                  f"candidate above the threshold takes {meta['judge_ms']} ms (the veto alone: "
+                  f"{meta['veto_ms']} ms; mean over those pairs, the part embedder already "
+                  "built).", "",
                   md_table(["split", "pairs", "paraphrases caught", "wrongly dropped",
                             "cosine alone: caught", "cosine alone: dropped",
                             "different & saved: linked"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from omoide.service.chat import ChatService
 from omoide.service.chat_summary import Compressor
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.context import ContextService
+from omoide.service.dedup import DedupDecider
 from omoide.service.episodes import EpisodeSearch
 from omoide.service.evolution import EvolutionService
 from omoide.service.forget import ForgetService
@@ -203,13 +205,25 @@ def _segmenter_factory(llm: Any) -> Callable[[PersonaSettings], Segmenter]:
     return segmenter_for
 
 
-def _judge_embedder(embedder: Embedder, settings: Settings) -> Callable[[], Embedder] | None:
+def _bundled(embedder: Embedder, settings: Settings) -> Callable[[str], Embedder] | None:
+    """Builds a bundled embedder by setting name, once per server (the 3-op judge and dedup's
+    judge share one USE), or None for the model-free hashing embedder of tests and offline
+    demos, which keeps the rules."""
+    if embedder.model_id.startswith("hash-"):
+        return None
+    return cache(lambda name: make_embedder(name, threads=settings.embed_threads))
+
+
+def _judge_embedder(embedder: Embedder, settings: Settings,
+                    bundled: Callable[[str], Embedder] | None = None
+                    ) -> Callable[[], Embedder] | None:
     """How to build the learned judge's embedder (the packaged choice, e.g. USE), or None for
     the model-free hashing embedder of tests and offline demos, which keeps its rules."""
     name = judge_embedder_name()
     if name is None or embedder.model_id.startswith("hash-"):
         return None
-    return lambda: make_embedder(name, threads=settings.embed_threads)
+    build_one = bundled or _bundled(embedder, settings)
+    return None if build_one is None else lambda: build_one(name)
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
@@ -262,14 +276,15 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
 
     runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick,
                        lease_s=settings.job_lease_s)
+    bundled = _bundled(embedder, settings)
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
-                             on_enqueue=runner.notify)
+                             on_enqueue=runner.notify, dedup=DedupDecider(embedder, bundled))
     # Evolution judges with the rules + the packaged learned judge on its own bundled
     # embedder, whatever the server searches with (issue 9; built on first use).
     evolution = EvolutionService(store, embedder, clock, settings_service,
                                  _classifier_factory(llm, offline_classifier_for(
-                                     embedder, _judge_embedder(embedder, settings))))
+                                     embedder, _judge_embedder(embedder, settings, bundled))))
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,

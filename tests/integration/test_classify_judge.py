@@ -71,6 +71,22 @@ def test_learned_classifier_judges_every_candidate_in_order() -> None:
                for v in verdicts)
 
 
+def test_a_candidate_in_another_language_is_independent_and_never_read() -> None:
+    # Word features do not cross languages (an English compound split on a Japanese run used
+    # to raise, failing the evolve job on every retry); the rules say INDEPENDENT there too.
+    name = judge_embedder_name()
+    assert name is not None
+    classifier = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    candidates = [Candidate("en", "The user drinks green tea every morning.", 0.9),
+                  Candidate("ja", "ユーザーは毎朝ほうじ茶を飲む。", 0.9)]
+    for new in ("ユーザーは毎朝緑茶を飲む。", "The user drinks black tea every morning."):
+        verdicts = classifier.classify(new, candidates)
+        assert [v.key for v in verdicts] == ["en", "ja"]
+        crossed = verdicts[0] if new.startswith("ユ") else verdicts[1]
+        assert crossed.relation is Relation.INDEPENDENT
+        assert crossed.reason == "different languages: not compared offline"
+
+
 def test_a_server_on_another_embedder_runs_the_packaged_judge_on_its_own() -> None:
     # The judge's embedder is built on the first classification (in the background job),
     # not when the server starts; the server's own embedder is left alone.

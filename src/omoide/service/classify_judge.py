@@ -30,6 +30,7 @@ import numpy as np
 
 from omoide.embed.base import Embedder
 from omoide.engine.classify import (
+    CROSS_LANGUAGE,
     Candidate,
     Classifier,
     JudgeModel,
@@ -38,6 +39,7 @@ from omoide.engine.classify import (
     Similarities,
     Verdict,
     judge,
+    languages_differ,
     read_pair,
 )
 
@@ -135,17 +137,21 @@ class LearnedClassifier:
 
     def classify(self, new: str, candidates: list[Candidate], *, lang: str = "auto"
                  ) -> list[Verdict]:
-        """One verdict per candidate, in the candidates' order."""
-        texts = [read_pair(c.content, new, lang=lang) for c in candidates]
-        sims: list[Similarities | None] = [None] * len(candidates)
-        if self.model.uses_embeddings and candidates:
+        """One verdict per candidate, in the candidates' order. A candidate in another language
+        than ``new`` is INDEPENDENT, as with the rules (the judge reads words)."""
+        same = [c for c in candidates if not languages_differ(c.content, new, lang)]
+        texts = [read_pair(c.content, new, lang=lang) for c in same]
+        sims: list[Similarities | None] = [None] * len(same)
+        if self.model.uses_embeddings and same:
             sims = list(measure(self.embedder, [(c.content, new, t) for c, t in
-                                                zip(candidates, texts, strict=True)]))
-        verdicts = []
-        for candidate, text, sim in zip(candidates, texts, sims, strict=True):
+                                                zip(same, texts, strict=True)]))
+        judged = {}
+        for candidate, text, sim in zip(same, texts, sims, strict=True):
             j = judge(text, sim, self.model)
-            verdicts.append(Verdict(candidate.key, j.relation, j.confidence, j.reason))
-        return verdicts
+            judged[candidate.key] = Verdict(candidate.key, j.relation, j.confidence, j.reason)
+        cross = CROSS_LANGUAGE
+        return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
+                for c in candidates]
 
 
 def measure(embedder: Embedder | LazyEmbedder, pairs: list[tuple[str, str, PairText]]

@@ -14,7 +14,6 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
-from omoide.engine.classify import find_dedup_change
 from omoide.engine.fsrs import current_strength, initial_stability
 from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
@@ -28,6 +27,7 @@ from omoide.model import (
     NewMemory,
     Unset,
 )
+from omoide.service.dedup import DedupDecider
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     MAX_INT,
@@ -62,8 +62,12 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
 class MemoryService:
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, *, max_content_chars: int = MAX_CONTENT_CHARS,
-                 on_enqueue: Callable[[], None] | None = None) -> None:
+                 on_enqueue: Callable[[], None] | None = None,
+                 dedup: DedupDecider | None = None) -> None:
         self.store = store
+        # default: the dedup judge when the server's own embedder is its part embedder,
+        # else the value veto alone (the wiring passes a decider that can build it)
+        self.dedup = dedup if dedup is not None else DedupDecider(embedder)
         self.embedder = embedder
         self.clock = clock
         self.settings = settings
@@ -135,10 +139,11 @@ class MemoryService:
         Closed (superseded or expired) memories are not duplicates: restating a fact that was
         true before and is true again must be saved, not swallowed. Nor is a near-copy in which
         a value changed or was added ("2 dogs" → "3 dogs", a negation, another name, place or
-        date, a bound, "for $9,000"): embeddings score such pairs as high as paraphrases, so
-        ``find_dedup_change`` gets a veto, and the new memory is saved for classification to
-        handle. Paraphrases (other words, order, voice, spelling, politeness) hold the same
-        values and are duplicates.
+        date, a bound, "for $9,000", 釣り → キャンプ): embeddings score such pairs as high as
+        paraphrases, so :class:`DedupDecider` (the value veto weighed by the learned dedup
+        judge) decides, and a new memory it does not call a duplicate is saved for
+        classification to handle. Paraphrases (other words, order, voice, spelling,
+        politeness) are duplicates, as far as the judge tells them apart.
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
@@ -148,9 +153,9 @@ class MemoryService:
             memory = memories.by_ids([memory_id]).get(memory_id)
             if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
                 continue
-            change = find_dedup_change(memory.content, content)
-            if change is not None:
-                logger.debug("not a duplicate of %s: %s changed", memory.key, change.kind)
+            if not self.dedup.is_duplicate(memory.content, content, similarity):
+                logger.debug("not a duplicate of %s (cos %.3f): a value changed", memory.key,
+                             similarity)
                 continue
             return memory, similarity
         return None

@@ -41,6 +41,10 @@ def post(client: httpx.Client, content: str) -> httpx.Response:
                  "Rice crackers are the user's favorite snack.", id="en-order-and-spelling"),
     pytest.param("The user has two sisters.", "The user has 2 sisters.", id="en-number-format"),
     pytest.param("ユーザーは福岡出身だ", "ユーザーの出身地は福岡", id="ja-reordered"),
+    pytest.param("The user works as a nurse at a hospital in Osaka.",
+                 "The user is a hospital nurse in Osaka.", id="en-reworded"),
+    pytest.param("ユーザーは毎朝コーヒーを一杯飲む", "ユーザーは朝ごとにコーヒーを1杯飲んでいる",
+                 id="ja-reworded-and-numeral"),
 ])
 def test_paraphrase_is_answered_duplicate(rin: httpx.Client, old: str, new: str) -> None:
     first = post(rin, old)
@@ -57,6 +61,12 @@ def test_paraphrase_is_answered_duplicate(rin: httpx.Client, old: str, new: str)
     pytest.param("The user's favourite snack is rice crackers.",
                  "The user's favourite snack is not rice crackers.", id="en-negation"),
     pytest.param("ユーザーは福岡出身だ", "ユーザーは札幌出身だ", id="ja-place"),
+    # changes no rule of the veto reads; the learned judge keeps them (the hashing embedder
+    # of the other API tests has no judge and would drop them)
+    pytest.param("The user plays the violin in a community orchestra.",
+                 "The user plays the viola in a community orchestra.", id="en-same-kind-word"),
+    pytest.param("ユーザーはピアノを教えている", "ユーザーはピアノを習っている",
+                 id="ja-reversed-role"),
 ])
 def test_changed_value_is_created(rin: httpx.Client, old: str, new: str) -> None:
     assert post(rin, old).status_code == 201

@@ -4,16 +4,25 @@ The public face of the classifier: the types both engines share (:class:`Relatio
 :class:`Candidate`, :class:`Verdict`, the :class:`Classifier` port), the offline rules
 (:class:`OfflineClassifier`), the learned judge over their signals (:class:`JudgeModel`,
 :func:`judge`, :func:`read_pair`), compound-memory splitting, :func:`find_value_change` (values
-replaced) and :func:`find_dedup_change`, the dedup veto built on it. Modules inside the package
-are private: the rules are a stack
+replaced) and :func:`find_dedup_change`, the dedup veto built on it, and dedup's learned judge
+(:class:`DedupModel`, :func:`dedup_features`, :func:`changed_parts`). Modules inside the
+package are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
 ``learned → features → slots, scope, subject`` (weights in ``judge.json``; the slots read
-values as the veto does), the veto is ``value_change → value_numbers``.
+values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
+``dedup_judge → dedup_veto``.
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
 from omoide.engine.classify.compound import Compound, remainder, split_compound
+from omoide.engine.classify.dedup_judge import (
+    DEDUP_FEATURES,
+    DedupModel,
+    changed_parts,
+    dedup_features,
+    fit_logistic,
+)
 from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
@@ -31,14 +40,17 @@ from omoide.engine.classify.learned import (
     pair_vector,
     rule_decides,
 )
-from omoide.engine.classify.offline import OfflineClassifier, classify_pair
+from omoide.engine.classify.offline import CROSS_LANGUAGE, OfflineClassifier, classify_pair
 from omoide.engine.classify.scope import SCOPE_FEATURES
 from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.engine.classify.subject import SUBJECT_FEATURES
+from omoide.engine.classify.text import languages_differ
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
     "ALIGN_FEATURES",
+    "CROSS_LANGUAGE",
+    "DEDUP_FEATURES",
     "EMBEDDING_FEATURES",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",
@@ -49,6 +61,7 @@ __all__ = [
     "ChangeKind",
     "Classifier",
     "Compound",
+    "DedupModel",
     "JudgeModel",
     "Judgement",
     "OfflineClassifier",
@@ -57,11 +70,15 @@ __all__ = [
     "Similarities",
     "ValueChange",
     "Verdict",
+    "changed_parts",
     "classify_pair",
     "decide_relation",
+    "dedup_features",
     "find_dedup_change",
     "find_value_change",
+    "fit_logistic",
     "judge",
+    "languages_differ",
     "pair_vector",
     "read_pair",
     "remainder",

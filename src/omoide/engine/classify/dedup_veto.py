@@ -42,7 +42,7 @@ from omoide.engine.classify.value_change import (
 from omoide.engine.classify.value_numbers import numeral_value
 from omoide.engine.lang import Script, is_japanese, script_runs
 
-__all__ = ["find_dedup_change"]
+__all__ = ["find_dedup_change", "one_notation"]
 
 # --- one notation for numbers and dates -------------------------------------------------------
 
@@ -69,6 +69,24 @@ _EN_AN = re.compile(r"\b([Aa])n\b")
 # "no more than" is a bound, not a negation.
 _EN_NO_BOUND = re.compile(r"\bno\s+(more|less|fewer)\s+than\b", re.IGNORECASE)
 _EN_BOUND_WORD = {"more": "at most", "less": "at least", "fewer": "at least"}
+# English number words from two to ninety-nine ("two sisters" = "2 sisters", "sixty-seven");
+# "one" is left alone: it is as often a pronoun ("the one", "one of").
+_EN_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+             "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+             "seventeen", "eighteen", "nineteen")
+_EN_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_EN_NUMBER_WORD = re.compile(
+    rf"\b(?:({'|'.join(_EN_TENS[2:])})(?:[- ]({'|'.join(_EN_UNITS[1:10])}))?"
+    rf"|({'|'.join(_EN_UNITS[2:])}))\b", re.IGNORECASE)
+
+
+def _en_number(match: re.Match[str]) -> str:
+    tens, unit, small = match.group(1), match.group(2), match.group(3)
+    if small:
+        return str(_EN_UNITS.index(small.lower()))
+    return str(10 * _EN_TENS.index(tens.lower()) + (_EN_UNITS.index(unit.lower()) if unit else 0))
+
+
 # Japanese clock times in digits, 5:30 = 5時30分.
 _JA_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?!\d)")
 # "16:00" is 16 o'clock; 5時半 is 5:30.
@@ -87,12 +105,13 @@ def _western_year(match: re.Match[str]) -> str:
     return f"{_ERA_START[match.group(1)] + year}年"
 
 
-def _numerals(text: str) -> str:
+def one_notation(text: str) -> str:
     """Numbers and dates in one notation: Japanese numbers written with units or before an
     unlisted counter as digits, a period before a number as a rate, 再来週 as two weeks on,
     era years as years (令和2年 = 2020年), 5時半 as 5時30分, "16:00" as "16", "14 Feb" as
     "14 February", "a decade" as "10 years", "an" as "a", "no more than" as "at most", and a
-    clock in Japanese text as 時 and 分."""
+    clock in Japanese text as 時 and 分, English number words from two to ninety-nine as
+    digits."""
     def whole(match: re.Match[str]) -> str:
         if not _HAS_DIGIT.search(match.group()):
             return match.group()
@@ -105,6 +124,8 @@ def _numerals(text: str) -> str:
     text = _EN_SHORT_MONTH.sub(lambda m: " " + _EN_MONTH_NAMES[m.group(1)], text)
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
+    if not is_japanese(text):
+        text = _EN_NUMBER_WORD.sub(_en_number, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):
         text = _JA_CLOCK.sub(r"\1時\2分", text)
@@ -250,7 +271,7 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
 def find_dedup_change(first: str, second: str) -> ValueChange | None:
     """The value that keeps ``second`` from being a duplicate of ``first`` (or the reverse),
     or None when the two state the same values and one may be dropped."""
-    a, b = read_statement(_numerals(first)), read_statement(_numerals(second))
+    a, b = read_statement(one_notation(first)), read_statement(one_notation(second))
     change = compare(a, b)
     if change is not None and not _spelled_out(change):
         return change

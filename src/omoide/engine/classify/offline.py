@@ -18,9 +18,9 @@ from functools import partial
 from omoide.engine.classify import change as change
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.base import Candidate, Relation, Verdict
-from omoide.engine.classify.text import Sentence, parse
+from omoide.engine.classify.text import Sentence, languages_differ, parse
 
-__all__ = ["SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
+__all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
 
 Signal = Callable[[Sentence, Sentence], sig.Finding | None]
 
@@ -55,6 +55,8 @@ _DETAIL: tuple[Signal, ...] = (
     partial(sig.restates, min_coverage=0.5),
 )
 
+CROSS_LANGUAGE = sig.Finding(Relation.INDEPENDENT, 0.3,
+                             "different languages: not compared offline")
 _UNRELATED = sig.Finding(Relation.INDEPENDENT, 0.6, "no shared topic or change cue")
 _PAST_NOTE = " (the old memory is a past occasion)"
 
@@ -65,10 +67,9 @@ def classify_pair(old: str, new: str, *, lang: str = "auto") -> tuple[Relation, 
     ``lang`` is "en", "ja" or "auto" (detected per memory). A pair in two different languages
     is left INDEPENDENT: the rules compare words, and words do not cross languages.
     """
-    old_s, new_s = parse(old, lang), parse(new, lang)
-    if old_s.lang != new_s.lang:
-        return Relation.INDEPENDENT, 0.3, "different languages: not compared offline"
-    _, finding = decide(old_s, new_s)
+    if languages_differ(old, new, lang):
+        return CROSS_LANGUAGE.relation, CROSS_LANGUAGE.confidence, CROSS_LANGUAGE.reason
+    _, finding = decide(parse(old, lang), parse(new, lang))
     return finding.relation, finding.confidence, finding.reason
 
 

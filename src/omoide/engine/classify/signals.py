@@ -106,6 +106,8 @@ def sibling_swap(old: Sentence, new: Sentence) -> tuple[str, str] | None:
     The same head word with a different modifier on each side, neither modifier repeated
     by the other memory.
     """
+    if old.lang != new.lang:
+        return None
     if old.lang == "en":
         for pair in old.compounds:
             mod, head = pair.split(" ")

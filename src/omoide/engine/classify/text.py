@@ -75,6 +75,15 @@ def cue(kind: dict[str, str], sentence: Sentence) -> bool:
     return re.search(kind[sentence.lang], sentence.text) is not None
 
 
+def languages_differ(old: str, new: str, lang: str = "auto") -> bool:
+    """Two memories written in two languages (detected when ``lang`` is "auto"): the offline
+    rules and the judge compare words, and words do not cross languages."""
+    if lang in (Lang.EN, Lang.JA):
+        return False
+    nfkc = unicodedata.normalize
+    return detect_lang(nfkc("NFKC", old).strip()) != detect_lang(nfkc("NFKC", new).strip())
+
+
 def parse(text: str, lang: str = "auto") -> Sentence:
     """Features of one memory; ``lang`` is "en", "ja" or "auto" (detect from the script)."""
     norm = unicodedata.normalize("NFKC", text).strip()

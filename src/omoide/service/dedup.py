@@ -1,0 +1,87 @@
+"""Dedup's decision: is a near-copy above the dedup threshold a duplicate? (DESIGN write path
+step 2; spec §dedup)
+
+The veto (``engine.classify.find_dedup_change``) reads the values it knows; the learned judge
+(``engine.classify.dedup_judge``) weighs its finding with the pair's cosine and the aligned
+difference, whose two parts this class embeds with the model's ``part_embedder`` (the bundled
+USE: the server's own embedder when it is USE, else the instance the 3-op judge builds on first
+use, shared through the wiring's ``bundled`` builder; one short batch, only for a candidate
+above the threshold). The trained weights ship as ``engine/classify/dedup_judge.json``
+(``bench/train_dedup.py``), one model per server embedder model id. An embedder without one
+(the model-free hashing embedder, an external model), or a server that cannot build the part
+embedder, keeps the veto alone: any value change it finds keeps the new memory.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from omoide.embed.base import Embedder
+from omoide.engine.classify import DedupModel, changed_parts, dedup_features, find_dedup_change
+from omoide.service.classify_judge import LazyEmbedder
+
+__all__ = ["DEDUP_JUDGE_FILE", "DedupDecider", "load_dedup_models"]
+
+logger = logging.getLogger(__name__)
+
+DEDUP_JUDGE_FILE = "dedup_judge.json"
+
+
+@cache
+def _dedup_file() -> dict:
+    path = resources.files("omoide.engine.classify").joinpath(DEDUP_JUDGE_FILE)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def load_dedup_models() -> dict[str, tuple[DedupModel, str]]:
+    """The packaged dedup judges by server embedder model id, each with the setting name of
+    its part embedder ("use"); empty when the file is absent."""
+    return {m["embedder"]: (DedupModel.from_dict(m), str(m["part_embedder_name"]))
+            for m in _dedup_file().get("models", [])}
+
+
+class DedupDecider:
+    """Decides whether ``new`` duplicates ``old`` once their cosine is above the threshold.
+
+    ``bundled`` builds a bundled embedder by setting name (the wiring's shared builder); None
+    keeps the veto alone unless the server's own embedder is the part embedder."""
+
+    def __init__(self, embedder: Embedder,
+                 bundled: Callable[[str], Embedder] | None = None) -> None:
+        self.model: DedupModel | None = None
+        self.parts: Embedder | LazyEmbedder | None = None
+        found = load_dedup_models().get(embedder.model_id)
+        if found is None:
+            logger.info("no dedup judge for embedder %s; dedup keeps the value veto alone",
+                        embedder.model_id)
+            return
+        model, part_name = found
+        if model.part_embedder == embedder.model_id:
+            self.parts = embedder
+        elif bundled is not None:
+            self.parts = LazyEmbedder(model.part_embedder, lambda: bundled(part_name))
+        else:
+            return
+        self.model = model
+
+    def part_cosine(self, old: str, new: str) -> float | None:
+        """The cosine of the two memories' aligned difference (None when one side is empty)."""
+        removed, added = changed_parts(old, new)
+        if not removed or not added or self.parts is None:
+            return None
+        vectors = self.parts.embed_passages([removed, added])
+        return float(np.dot(vectors[0], vectors[1]))
+
+    def is_duplicate(self, old: str, new: str, cosine: float) -> bool:
+        change = find_dedup_change(old, new)
+        if self.model is None:
+            return change is None
+        row = dedup_features(old, new, cosine=cosine, part_cosine=self.part_cosine(old, new),
+                             change=change)
+        return self.model.is_duplicate(row)

@@ -1,0 +1,64 @@
+"""Dedup's decision with the real bundled embedders: the learned judge where it can run, the
+veto alone where it cannot, and the part embedder built once, on the first pair that needs it."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from omoide.embed import Embedder, make_embedder
+from omoide.embed.hashing import HashEmbedder
+from omoide.service.dedup import DedupDecider, load_dedup_models
+
+pytestmark = pytest.mark.slow
+
+
+@cache
+def bundled(name: str) -> Embedder:
+    return make_embedder(name)
+
+
+def cosine(embedder: Embedder, a: str, b: str) -> float:
+    vectors = embedder.embed_passages([a, b])
+    return float(vectors[0] @ vectors[1])
+
+
+def test_the_hashing_embedder_keeps_the_veto_alone() -> None:
+    decider = DedupDecider(HashEmbedder(), bundled)
+    assert decider.model is None
+    assert decider.is_duplicate("The user has two sisters.", "The user has 2 sisters.", 0.99)
+    assert not decider.is_duplicate("The user has two sisters.", "The user has 3 sisters.", 0.99)
+
+
+def test_e5_without_a_way_to_build_use_keeps_the_veto_alone() -> None:
+    assert DedupDecider(bundled("e5")).model is None
+
+
+def test_both_bundled_embedders_have_a_judge_on_use_parts() -> None:
+    models = load_dedup_models()
+    for name in ("e5", "use"):
+        model, part_name = models[bundled(name).model_id]
+        assert part_name == "use" and model.part_embedder == bundled("use").model_id
+
+
+def test_the_part_embedder_is_built_once_and_only_when_a_pair_needs_it() -> None:
+    built: list[str] = []
+
+    def counting(name: str) -> Embedder:
+        built.append(name)
+        return bundled(name)
+
+    e5 = bundled("e5")
+    decider = DedupDecider(e5, counting)
+    assert decider.model is not None and built == []
+    same = "The user swims at the city pool on Tuesdays."
+    assert decider.is_duplicate(same, same + " ", 1.0)  # nothing differs: no part to embed
+    assert built == []
+    old, new = ("The user plays the violin in a community orchestra.",
+                "The user plays the viola in a community orchestra.")
+    assert not decider.is_duplicate(old, new, cosine(e5, old, new))
+    paraphrase = "The user is a hospital nurse in Osaka."
+    base = "The user works as a nurse at a hospital in Osaka."
+    assert decider.is_duplicate(base, paraphrase, cosine(e5, base, paraphrase))
+    assert built == ["use"]
