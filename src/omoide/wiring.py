@@ -10,6 +10,7 @@ data folder, a fixed clock and a small embedder.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -211,7 +212,17 @@ def _bundled(embedder: Embedder, settings: Settings) -> Callable[[str], Embedder
     demos, which keeps the rules."""
     if embedder.model_id.startswith("hash-"):
         return None
-    return cache(lambda name: make_embedder(name, threads=settings.embed_threads))
+    lock = threading.Lock()  # the write path and the evolve job may ask at the same moment
+
+    @cache
+    def build_named(name: str) -> Embedder:
+        return make_embedder(name, threads=settings.embed_threads)
+
+    def build_once(name: str) -> Embedder:
+        with lock:
+            return build_named(name)
+
+    return build_once
 
 
 def _judge_embedder(embedder: Embedder, settings: Settings,

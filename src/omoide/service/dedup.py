@@ -9,7 +9,10 @@ use, shared through the wiring's ``bundled`` builder; one short batch, only for 
 above the threshold). The trained weights ship as ``engine/classify/dedup_judge.json``
 (``bench/train_dedup.py``), one model per server embedder model id. An embedder without one
 (the model-free hashing embedder, an external model), or a server that cannot build the part
-embedder, keeps the veto alone: any value change it finds keeps the new memory.
+embedder, keeps the veto alone: any value change it finds keeps the new memory. Either way, two
+parts that traded places around a word ("prefers A to B" / "prefers B to A",
+``engine.classify.dedup_order``) keep the new memory: the embedding, the veto and the aligned
+difference all read the same words there.
 """
 
 from __future__ import annotations
@@ -23,7 +26,13 @@ from importlib import resources
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.classify import DedupModel, changed_parts, dedup_features, find_dedup_change
+from omoide.engine.classify import (
+    DedupModel,
+    changed_parts,
+    dedup_features,
+    find_dedup_change,
+    swapped_parts,
+)
 from omoide.service.classify_judge import LazyEmbedder
 
 __all__ = ["DEDUP_JUDGE_FILE", "DedupDecider", "load_dedup_models"]
@@ -79,6 +88,8 @@ class DedupDecider:
         return float(np.dot(vectors[0], vectors[1]))
 
     def is_duplicate(self, old: str, new: str, cosine: float) -> bool:
+        if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
+            return False
         change = find_dedup_change(old, new)
         if self.model is None:
             return change is None

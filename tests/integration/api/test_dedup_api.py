@@ -67,6 +67,10 @@ def test_paraphrase_is_answered_duplicate(rin: httpx.Client, old: str, new: str)
                  "The user plays the viola in a community orchestra.", id="en-same-kind-word"),
     pytest.param("ユーザーはピアノを教えている", "ユーザーはピアノを習っている",
                  id="ja-reversed-role"),
+    # the same words, two parts traded around a word: every reader sees the same values
+    pytest.param("The user prefers tea to coffee.", "The user prefers coffee to tea.",
+                 id="en-parts-traded"),
+    pytest.param("ユーザーは夏より冬が好き", "ユーザーは冬より夏が好き", id="ja-parts-traded"),
 ])
 def test_changed_value_is_created(rin: httpx.Client, old: str, new: str) -> None:
     assert post(rin, old).status_code == 201

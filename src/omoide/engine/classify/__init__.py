@@ -10,7 +10,7 @@ package are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
 ``learned → features → slots, scope, subject`` (weights in ``judge.json``; the slots read
 values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
-``dedup_judge → dedup_veto``.
+``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places).
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
@@ -23,6 +23,7 @@ from omoide.engine.classify.dedup_judge import (
     dedup_features,
     fit_logistic,
 )
+from omoide.engine.classify.dedup_order import swapped_parts
 from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
@@ -84,4 +85,5 @@ __all__ = [
     "remainder",
     "rule_decides",
     "split_compound",
+    "swapped_parts",
 ]

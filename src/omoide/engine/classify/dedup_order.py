@@ -1,0 +1,106 @@
+"""Two parts of a near-copy that changed places: "prefers A to B" / "prefers B to A" (pure).
+
+Trigger: dedup asks whether a near-copy above the threshold is a duplicate. Why: a statement
+whose two parts trade places around a word holds the same words, so its embedding, the value
+readers and the aligned difference all see (almost) nothing; yet 夏より冬が好き / 冬より夏が好き,
+"moved from Osaka to Kyoto" / "from Kyoto to Osaka" and "3 days on, 4 off" / "4 days on, 3 off"
+say opposite things. Outcome: the two parts and the words between them, or None.
+
+Free word order is not reported: a swap around a coordinator ("tea and coffee" / "coffee and
+tea", 猫と犬 / 犬と猫) or a copula ("X's wife is Anjali" / "Anjali is X's wife"), two English
+phrases that both open with a preposition (adjuncts: "on weekends … in the hills"), a phrase
+moved from one end of the difference to the other, clauses or long phrases moved ("back home
+in Taipei my parents run a bakery" / "my parents run a bakery in Taipei, back home"), and
+Japanese parts that carry their own role particle (毎朝 / ユーザーは: the particle moves with
+the part, so the roles stay). A trade of bare parts while the particles stay where they were
+(兄が弟を / 弟が兄を, 夏より冬 / 冬より夏) is reported. Some swaps that keep the meaning are
+reported too (a symmetric verb: "Ken met Yumi" / "Yumi met Ken"): a kept restatement costs a
+link, a dropped change a fact.
+Deterministic and symmetric.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from omoide.engine.classify.dedup_veto import one_notation
+from omoide.engine.lang import is_japanese
+
+__all__ = ["swapped_parts"]
+
+_EN_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_JA_SKIP = re.compile(r"[\s。、，,.!！?？「」『』()（）・~〜]")
+_MAX_MIDDLE = 80  # tokens left once the common start and end are set aside
+_EN_COORDINATORS = frozenset({"and", "or", "&", "plus", "nor"})
+_EN_COPULA = frozenset({"is", "are", "was", "were", "am", "be", "been"})
+_EN_PREPOSITIONS = frozenset({
+    "on", "in", "at", "with", "for", "from", "to", "by", "before", "after", "during", "since",
+    "until", "near", "into", "onto", "about", "around", "over", "under", "without", "every"})
+_JA_COORDINATORS = re.compile(r"[とや及]|または|又は")
+_JA_ROLE_PARTICLES = ("は", "が", "を", "に", "で", "へ", "も")
+# (longest part, longest words between): a trade is of two short values around a short
+# relation ("tea" to "coffee", 夏 より 冬, 普通の ヨガより ホット), in words / characters
+_SHORT_EN = (3, 3)
+_SHORT_JA = (8, 4)
+
+
+def _free_order(part: list[str], between: list[str], other: list[str], sep: str) -> bool:
+    """The two parts may trade places without changing what is said (module docstring)."""
+    short = _SHORT_EN if sep else _SHORT_JA
+    if max(len(part), len(other)) > short[0] or len(between) > short[1]:
+        return True  # clauses or phrases moved, not two values around one relation word
+    if _coordinated(between, sep):
+        return True
+    if sep:
+        return (all(word in _EN_COPULA for word in between)
+                or (part[0] in _EN_PREPOSITIONS and other[0] in _EN_PREPOSITIONS))
+    return "".join(part).endswith(_JA_ROLE_PARTICLES) or "".join(other).endswith(
+        _JA_ROLE_PARTICLES)
+
+
+def _coordinated(between: list[str], sep: str) -> bool:
+    """The parts are joined by "and", "or", と, や … (or nothing): a list, whose order is free.
+    The words between may also hold what both parts share ("hot tea and iced tea")."""
+    if not between:
+        return True
+    if sep:
+        return any(word in _EN_COORDINATORS for word in between)
+    return bool(_JA_COORDINATORS.search("".join(between)))
+
+
+def _tokens(text: str) -> tuple[list[str], str]:
+    """Words for English (lower case), characters for Japanese, both in one notation."""
+    norm = unicodedata.normalize("NFKC", one_notation(text)).lower()
+    if is_japanese(norm):
+        return [c for c in norm if not _JA_SKIP.match(c)], ""
+    return _EN_WORD.findall(norm), " "
+
+
+def swapped_parts(first: str, second: str) -> tuple[str, str, str] | None:
+    """(part, words between, other part) when ``second`` is ``first`` with two parts traded
+    around words other than a coordinator, else None."""
+    a, sep = _tokens(first)
+    b, sep_b = _tokens(second)
+    if sep != sep_b or a == b or sorted(a) != sorted(b):
+        return None
+    start = 0
+    while a[start] == b[start]:
+        start += 1
+    end = 0
+    while a[-1 - end] == b[-1 - end]:
+        end += 1
+    mid_a, mid_b = a[start:len(a) - end], b[start:len(b) - end]
+    n = len(mid_a)
+    if n > _MAX_MIDDLE or any(mid_a[k:] + mid_a[:k] == mid_b for k in range(1, n)):
+        return None  # too long to read, or a phrase moved from one end to the other
+    for x in range(1, n):
+        if mid_a[:x] != mid_b[n - x:]:
+            continue
+        for y in range(1, n - x + 1):
+            between = mid_a[x:n - y]
+            part, other = mid_a[:x], mid_a[n - y:]
+            traded = other == mid_b[:y] and between == mid_b[y:n - x] and part != other
+            if traded and not _free_order(part, between, other, sep):
+                return sep.join(part), sep.join(between), sep.join(other)
+    return None
