@@ -225,16 +225,15 @@ def _bundled(embedder: Embedder, settings: Settings) -> Callable[[str], Embedder
     return build_once
 
 
-def _judge_embedder(embedder: Embedder, settings: Settings,
-                    bundled: Callable[[str], Embedder] | None = None
+def _judge_embedder(bundled: Callable[[str], Embedder] | None
                     ) -> Callable[[], Embedder] | None:
-    """How to build the learned judge's embedder (the packaged choice, e.g. USE), or None for
-    the model-free hashing embedder of tests and offline demos, which keeps its rules."""
+    """How to build the learned judge's embedder (the packaged choice, e.g. USE) with the
+    server's shared builder, or None when there is none (the hashing embedder keeps its
+    rules) or the package names no judge embedder."""
     name = judge_embedder_name()
-    if name is None or embedder.model_id.startswith("hash-"):
+    if name is None or bundled is None:
         return None
-    build_one = bundled or _bundled(embedder, settings)
-    return None if build_one is None else lambda: build_one(name)
+    return lambda: bundled(name)
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
@@ -295,7 +294,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     # embedder, whatever the server searches with (issue 9; built on first use).
     evolution = EvolutionService(store, embedder, clock, settings_service,
                                  _classifier_factory(llm, offline_classifier_for(
-                                     embedder, _judge_embedder(embedder, settings, bundled))))
+                                     embedder, _judge_embedder(bundled))))
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,

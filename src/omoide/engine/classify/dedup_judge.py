@@ -31,6 +31,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,8 @@ from omoide.engine.classify.value_change import ChangeKind, ValueChange
 from omoide.engine.errors import ModelDataError
 from omoide.engine.lang import is_japanese
 
-__all__ = ["DEDUP_FEATURES", "DedupModel", "changed_parts", "dedup_features", "fit_logistic"]
+__all__ = ["DEDUP_FEATURES", "DedupModel", "changed_parts", "dedup_features", "fit_logistic",
+           "notation_tokens"]
 
 DEDUP_FEATURES: tuple[str, ...] = (
     "cosine", "veto_value", "veto_word", "part_cosine", "one_sided", "changed_share",
@@ -65,15 +67,21 @@ def changed_parts(first: str, second: str) -> tuple[str, str]:
     return removed, added
 
 
-def _aligned(first: str, second: str) -> tuple[str, str, int]:
-    """:func:`changed_parts` and the number of places where the two texts differ."""
+def notation_tokens(first: str, second: str) -> tuple[list[str], list[str], str]:
+    """Both texts read in one notation, lower case, as tokens to align: English words, or
+    Japanese characters (punctuation and spaces left out) when either text is Japanese; and
+    the separator that joins a run of them ("" for Japanese)."""
     a, b = (unicodedata.normalize("NFKC", one_notation(t)).lower() for t in (first, second))
-    x: list[str] | str
-    y: list[str] | str
     if _japanese(first, second):
-        x, y, sep = _JA_IGNORED.sub("", a), _JA_IGNORED.sub("", b), ""
-    else:
-        x, y, sep = _EN_WORD.findall(a), _EN_WORD.findall(b), " "
+        return list(_JA_IGNORED.sub("", a)), list(_JA_IGNORED.sub("", b)), ""
+    return _EN_WORD.findall(a), _EN_WORD.findall(b), " "
+
+
+@lru_cache(maxsize=256)
+def _aligned(first: str, second: str) -> tuple[str, str, int]:
+    """:func:`changed_parts` and the number of places where the two texts differ (kept for
+    the pair's features, which the decider asks for right after the parts)."""
+    x, y, sep = notation_tokens(first, second)
     removed, added, blocks = [], [], 0
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
         if tag == "equal":

@@ -22,15 +22,11 @@ Deterministic and symmetric.
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from omoide.engine.classify.dedup_veto import one_notation
-from omoide.engine.lang import is_japanese
+from omoide.engine.classify.dedup_judge import notation_tokens
 
 __all__ = ["swapped_parts"]
 
-_EN_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_JA_SKIP = re.compile(r"[\s。、，,.!！?？「」『』()（）・~〜]")
 _MAX_MIDDLE = 80  # tokens left once the common start and end are set aside
 _EN_COORDINATORS = frozenset({"and", "or", "&", "plus", "nor"})
 _EN_COPULA = frozenset({"is", "are", "was", "were", "am", "be", "been"})
@@ -69,20 +65,11 @@ def _coordinated(between: list[str], sep: str) -> bool:
     return bool(_JA_COORDINATORS.search("".join(between)))
 
 
-def _tokens(text: str) -> tuple[list[str], str]:
-    """Words for English (lower case), characters for Japanese, both in one notation."""
-    norm = unicodedata.normalize("NFKC", one_notation(text)).lower()
-    if is_japanese(norm):
-        return [c for c in norm if not _JA_SKIP.match(c)], ""
-    return _EN_WORD.findall(norm), " "
-
-
 def swapped_parts(first: str, second: str) -> tuple[str, str, str] | None:
     """(part, words between, other part) when ``second`` is ``first`` with two parts traded
     around words other than a coordinator, else None."""
-    a, sep = _tokens(first)
-    b, sep_b = _tokens(second)
-    if sep != sep_b or a == b or sorted(a) != sorted(b):
+    a, b, sep = notation_tokens(first, second)
+    if a == b or sorted(a) != sorted(b):
         return None
     start = 0
     while a[start] == b[start]:

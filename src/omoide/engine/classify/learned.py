@@ -144,14 +144,16 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judge
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
 
 
+_SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
+
+
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
     """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided
     about one subject (when the memories are about two subjects, "Ken lives in Tokyo" / "Yumi
     moved to Osaka", the model weighs it), or only a measured number changed."""
     if _only_a_number_changed(text):
         return True
-    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
-    return text.rule in overrides and not values["subject_differs"]
+    return text.rule in overrides and not text.features[_SUBJECT_DIFFERS]
 
 
 def _only_a_number_changed(text: PairText) -> bool:
