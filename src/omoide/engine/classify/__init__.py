@@ -8,8 +8,8 @@ replaced) and :func:`find_dedup_change`, the dedup veto built on it, and dedup's
 (:class:`DedupModel`, :func:`dedup_features`, :func:`changed_parts`). Modules inside the
 package are private: the rules are a stack
 ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
-``learned → features → slots, scope, subject`` (weights in ``judge.json``; the slots read
-values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
+``learned → features → slots, scope, subject, align, transition`` (weights in ``judge.json``;
+the slots read values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
 ``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places).
 """
 
@@ -46,6 +46,7 @@ from omoide.engine.classify.scope import SCOPE_FEATURES
 from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.engine.classify.subject import SUBJECT_FEATURES
 from omoide.engine.classify.text import languages_differ
+from omoide.engine.classify.transition import TRANSITION_FEATURES
 from omoide.engine.classify.value_change import ChangeKind, ValueChange, find_value_change
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "SLOT_FEATURES",
     "SUBJECT_FEATURES",
     "TEXT_FEATURES",
+    "TRANSITION_FEATURES",
     "VECTOR_BLOCKS",
     "Candidate",
     "ChangeKind",

@@ -32,6 +32,7 @@ from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
+from omoide.engine.classify.transition import TRANSITION_FEATURES, transition_features
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
@@ -77,6 +78,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *SCOPE_FEATURES,
     *SUBJECT_FEATURES,
     *ALIGN_FEATURES,
+    *TRANSITION_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -132,6 +134,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += scope_features(old_s, new_s)
     values += subject_features(old_s, new_s)
     values += align_features(old, new, old_s.lang)
+    values += transition_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part)
 
