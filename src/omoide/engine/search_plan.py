@@ -67,19 +67,6 @@ class SearchPlan:
     # a note below an excerpt showing its turn is shown in that line instead (engine/budget.py)
     fold_notes: bool = True
     current_first: bool = True  # no closed fact above its current successor
-    pool_centring_notes: float = 0.0
-    pool_centring_turns: float = 0.0
-    centring_top: int = 50
-    common_share: float = 1.0
-    keyword_fill: int = 0
-    hub_penalty: float = 0.0
-    hub_k: int = 10
-    hub_tiers: str = "both"
-    abtt: int = 0
-    episode_cap: int = 0
-    session_best: int = 0
-    session_top: int = 10
-    episode_decay: float = 0.9
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -143,36 +130,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
     "single_turns": replace(DEFAULT_PLAN, neighbours=0),
     "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
-    "pc_both_1": replace(DEFAULT_PLAN, pool_centring_notes=1.0, pool_centring_turns=1.0),
-    "pc_both_05": replace(DEFAULT_PLAN, pool_centring_notes=0.5, pool_centring_turns=0.5),
-    "pc_turns_1": replace(DEFAULT_PLAN, pool_centring_turns=1.0),
-    "pc_turns_05": replace(DEFAULT_PLAN, pool_centring_turns=0.5),
-    "common_30": replace(DEFAULT_PLAN, common_share=0.3),
-    "common_15": replace(DEFAULT_PLAN, common_share=0.15),
-    "common_08": replace(DEFAULT_PLAN, common_share=0.08),
-    "fill_4": replace(DEFAULT_PLAN, keyword_fill=4),
-    "fill_20": replace(DEFAULT_PLAN, keyword_fill=20),
-    "hub_05": replace(DEFAULT_PLAN, hub_penalty=0.5),
-    "hub_025": replace(DEFAULT_PLAN, hub_penalty=0.25),
-    "hub_05_notes": replace(DEFAULT_PLAN, hub_penalty=0.5, hub_tiers="notes"),
-    "hub_1_notes": replace(DEFAULT_PLAN, hub_penalty=1.0, hub_tiers="notes"),
-    "abtt_1": replace(DEFAULT_PLAN, abtt=1),
-    "abtt_2": replace(DEFAULT_PLAN, abtt=2),
-    "abtt_4": replace(DEFAULT_PLAN, abtt=4),
-    "abtt_2_notes": replace(DEFAULT_PLAN, abtt=2, hub_tiers="notes"),
-    "w_30_70": replace(DEFAULT_PLAN, keyword_weight=0.3, semantic_weight=0.7),
-    "w_20_80": replace(DEFAULT_PLAN, keyword_weight=0.2, semantic_weight=0.8),
-    "ep_cap1_09": replace(DEFAULT_PLAN, episode_cap=1, episode_decay=0.9),
-    "ep_cap2_09": replace(DEFAULT_PLAN, episode_cap=2, episode_decay=0.9),
-    "ep_cap2_08": replace(DEFAULT_PLAN, episode_cap=2, episode_decay=0.8),
-    "ep_cap1_095": replace(DEFAULT_PLAN, episode_cap=1, episode_decay=0.95),
-    "sess_k2_s10": replace(DEFAULT_PLAN, session_best=2, session_top=10),
-    "sess_k1_s30": replace(DEFAULT_PLAN, session_best=1, session_top=30),
-    "sess_k3_s10": replace(DEFAULT_PLAN, session_best=3, session_top=10),
-    "pc_notes_1": replace(DEFAULT_PLAN, pool_centring_notes=1.0),
-    "pc_notes_05": replace(DEFAULT_PLAN, pool_centring_notes=0.5),
-    "pc_both_1_top10": replace(DEFAULT_PLAN, pool_centring_notes=1.0, pool_centring_turns=1.0,
-                               centring_top=10),
 })
 
 

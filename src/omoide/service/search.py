@@ -156,8 +156,6 @@ class SearchService:
         top = self._note_hits(persona, memories, found.ranked[:pool], query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
-        if plan.episode_cap:
-            notes = _spread(notes, plan.episode_cap, plan.episode_decay)
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
                          fold=plan.fold_notes)
@@ -416,18 +414,3 @@ def without_turns(hit: SearchHit, drop: set[int]) -> SearchHit | None:
         return None
     return replace(hit, content="\n".join([header, *(line for line, _ in kept)]),
                    sources=tuple(source for _, source in kept))
-
-
-def _spread(notes: list[SearchHit], cap: int, decay: float) -> list[SearchHit]:
-    """Prototype: a note below ``cap`` notes of its own episode has its score × decay per
-    extra note."""
-    seen: dict[str, int] = {}
-    out = []
-    for hit in notes:
-        ref = hit.memory.source_ref if hit.memory is not None else None
-        n = seen.get(ref, 0) if ref else 0
-        if ref:
-            seen[ref] = n + 1
-        out.append(replace(hit, score=hit.score * decay ** max(0, n + 1 - cap)) if n >= cap
-                   else hit)
-    return sorted(out, key=lambda h: (-h.score, h.id))
