@@ -115,7 +115,9 @@ class EvolutionService:
                 content=text, kind=old.kind, importance=old.importance, tags=old.tags,
                 emotion_type=old.emotion_type, emotion_intensity=old.emotion_intensity,
                 source="evolution", source_ref=old.key, valid_from=old.valid_from,
-                metadata={"remainder_of": old.key, "superseded_by": memory.key})
+                metadata={"remainder_of": old.key, "superseded_by": memory.key},
+                # the old memory's turns: erasing the conversation erases the remainder too
+                source_event_ids=tuple(source.event_id for source in old.sources))
             out.append((new, self.embedder.embed_passages([text])[0], old.stability))
         return out
 

@@ -145,3 +145,28 @@ def test_contradiction_of_a_single_fact_leaves_no_remainder(
     wait_for_jobs(live.omoide, "rin")
     current = rin.get("/api/memories/rin", params={"limit": 10}).json()["memories"]
     assert [m for m in current if m["source_ref"] == old["key"]] == []
+
+
+def test_a_remainder_keeps_the_provenance_of_the_note_it_came_from(
+        rin: httpx.Client, live: LiveServer) -> None:
+    assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
+    rin.post("/api/sessions/rin/s1/events", json={"events": [
+        {"speaker": "Ken", "content": "I live in Tokyo with my two cats."}]})
+    rin.post("/api/sessions/rin/s1/end")
+    wait_for_jobs(live.omoide, "rin")
+    notes = [k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"]
+             for k in ep["notes"]]
+    assert len(notes) == 1
+    note = rin.get(f"/api/memories/rin/{notes[0]}").json()
+    add(rin, "Ken moved from Tokyo to Osaka last month.")
+    wait_for_jobs(live.omoide, "rin")
+    assert rin.get(f"/api/memories/rin/{notes[0]}").json()["superseded_by"] is not None
+    current = rin.get("/api/memories/rin", params={"limit": 10}).json()["memories"]
+    kept = [m for m in current if m["metadata"].get("remainder_of") == notes[0]]
+    assert len(kept) == 1 and "two cats" in kept[0]["content"], (note["content"], current)
+    assert kept[0]["sources"] == note["sources"]
+
+    erased = rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"}).json()
+
+    assert sorted(erased["notes"]) == sorted([notes[0], kept[0]["key"]])
+    assert rin.get(f"/api/memories/rin/{kept[0]['key']}").status_code == 404
