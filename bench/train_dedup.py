@@ -14,7 +14,8 @@ above ``floor_threshold``.
 For each embedder: a logistic regression (``engine.classify.dedup_judge.fit_logistic``) on the
 pairs above the floor of five sources scores the sixth (LOSO). The floor and the two
 probability thresholds are the ones with the most paraphrases caught (mean over the six folds)
-whose related-but-different pairs are wrongly dropped at most 3% on *every* left-out fold.
+whose related-but-different pairs are wrongly dropped at most 2% on *every* left-out fold
+(``--max-dropped``; the target is 3%, and at 3% the nested estimate broke it on one fold).
 Reported: the veto alone, LOSO with those choices (made on these LOSO scores), nested LOSO
 (each fold's choices made on its five training sources' own inner LOSO scores: the honest
 estimate for unseen data) and in-sample (the shipped model on all six). Writes
@@ -60,7 +61,10 @@ DATA = REPO / "bench" / "data"
 SOURCES = ("dedup_pairs", "dedup_holdout", "dedup_holdout2", "dedup_holdout3", "dedup_holdout4",
            "dedup_holdout5")
 MODEL_FILE = REPO / "src" / "omoide" / "engine" / "classify" / "dedup_judge.json"
-MAX_DROPPED = 0.03
+MAX_DROPPED = 0.03  # the target: wrongly dropped at most 3% on unseen pairs
+# The choices are made for at most 2% on every LOSO fold: at 3% the nested estimate broke the
+# target on one fold (3.1% e5, 3.6% USE), at 2% it holds on all six (2.3% worst, both).
+CHOSEN_DROPPED = 0.02
 GRID = np.round(np.arange(0.05, 0.9951, 0.005), 3)
 DIGITS = 6
 
@@ -197,9 +201,10 @@ def _grid_counts(rows: Rows, p: np.ndarray, zone: np.ndarray, sources: tuple[str
 
 
 def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[float], l2: float,
-           threshold_setting: float) -> tuple[Choice, np.ndarray]:
+           threshold_setting: float, max_dropped: float = CHOSEN_DROPPED
+           ) -> tuple[Choice, np.ndarray]:
     """The floor and two probability thresholds with the most paraphrases caught (mean over
-    folds) whose wrong drops stay at most MAX_DROPPED on every fold; and its LOSO scores."""
+    folds) whose wrong drops stay at most ``max_dropped`` on every fold; and its LOSO scores."""
     raw = calibration.to_raw(threshold_setting)
     best: tuple[float, Choice, np.ndarray] | None = None
     for margin in margins:
@@ -211,7 +216,7 @@ def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[floa
         # every (high, band) pair of thresholds at once: shape (grid, grid, folds)
         dropped = high_d[:, None, :] + band_d[None, :, :]
         caught = (high_c[:, None, :] + band_c[None, :, :]).mean(axis=2)
-        ok = (dropped <= MAX_DROPPED + 1e-12).all(axis=2)
+        ok = (dropped <= max_dropped + 1e-12).all(axis=2)
         if not margin:
             ok &= np.arange(len(GRID))[None, :] == len(GRID) - 1  # no band: one threshold
         score = np.where(ok, caught, -1.0)
@@ -224,8 +229,8 @@ def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[floa
     return best[1], best[2]
 
 
-def nested(rows: Rows, calibration, margins: list[float], l2: float, setting: float
-           ) -> tuple[np.ndarray, dict[str, Choice]]:
+def nested(rows: Rows, calibration, margins: list[float], l2: float, setting: float,
+           max_dropped: float) -> tuple[np.ndarray, dict[str, Choice]]:
     """Each left-out source decided with the choice made on its five training sources'
     inner LOSO scores and the model fitted on those five."""
     raw = calibration.to_raw(setting)
@@ -233,7 +238,7 @@ def nested(rows: Rows, calibration, margins: list[float], l2: float, setting: fl
     choices = {}
     for source in SOURCES:
         inner = tuple(s for s in SOURCES if s != source)
-        choice, _ = choose(rows, inner, calibration, margins, l2, setting)
+        choice, _ = choose(rows, inner, calibration, margins, l2, setting, max_dropped)
         choices[source] = choice
         held = rows.source == source
         model = fit(rows, np.isin(rows.source, inner), choice.floor, l2)
@@ -272,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--margins", default="0,0.01,0.02,0.03,0.04,0.05",
                        help="floors tried, in spec units below the dedup threshold (0.05 "
                             "is the default threshold's 0.80: the evolution anchor)")
+    bench.add_argument("--max-dropped", type=float, default=CHOSEN_DROPPED,
+                       help="wrong drops allowed on every left-out fold when choosing "
+                            f"(default {CHOSEN_DROPPED}; the target is {MAX_DROPPED})")
     bench.add_argument("--plain", action="store_true",
                        help="the judge before this round: no notation, no scope, no floor")
     bench.add_argument("--ablate", default="",
@@ -295,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         "floor is never dropped; parts that traded places are never dropped). *Veto alone*: the "
         "value rules (written on these sets: in-sample for all of them) above the dedup "
         "threshold. *LOSO* fits on five sources and scores the sixth, with the floor and "
-        "thresholds chosen on those LOSO scores (drops ≤ 3% on every fold). *Nested* makes "
+        f"thresholds chosen on those LOSO scores (drops ≤ {args.max_dropped:.1%} on every "
+        f"fold; the target is {MAX_DROPPED:.0%}). *Nested* makes "
         "each fold's choices on its five training sources only: the estimate for unseen "
         "pairs. *In-sample*: the shipped model, fitted on all six. The last rows: mean caught "
         "over the six folds / the worst fold's drops.", ""], []
@@ -304,14 +313,16 @@ def main(argv: list[str] | None = None) -> int:
         rows, model_id, part_id, calibration = read(name, args.part_embedder, pairs,
                                                     plain=args.plain, ablate=ablate)
         raw = calibration.to_raw(setting)
-        choice, p = choose(rows, SOURCES, calibration, margins, args.l2, setting)
+        choice, p = choose(rows, SOURCES, calibration, margins, args.l2, setting,
+                           args.max_dropped)
         final = fit(rows, np.ones(len(rows.label), dtype=bool), choice.floor, args.l2)
         shipped = DedupModel(model_id, part_id, DEDUP_FEATURES, np.round(final.mean, DIGITS),
                              np.round(final.scale, DIGITS), np.round(final.weights, DIGITS),
                              round(final.bias, DIGITS), choice.threshold,
                              floor_margin=choice.margin, floor_threshold=choice.floor_threshold)
         models.append(shipped)
-        nested_decided, nested_choice = nested(rows, calibration, margins, args.l2, setting)
+        nested_decided, nested_choice = nested(rows, calibration, margins, args.l2, setting,
+                                               args.max_dropped)
         in_sample = probabilities(shipped, rows, rows.cosine > choice.floor)
         decisions = {
             "veto alone": (rows.cosine > raw) & ~rows.vetoed & ~rows.traded,
@@ -352,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         args.cache.write_bytes(pickle.dumps(_CACHE))
     if not args.no_write:
         data = {"trained_by": "bench/train_dedup.py", "sources": list(SOURCES),
-                "l2": args.l2, "max_dropped": MAX_DROPPED,
+                "l2": args.l2, "max_dropped": args.max_dropped,
                 "models": [{**m.to_dict(), "part_embedder_name": args.part_embedder}
                            for m in models]}
         Path(MODEL_FILE).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
