@@ -35,7 +35,8 @@ Reading = Callable[[str], str]  # kanji and kana to their hiragana reading
 # Japanese predicate endings that differ by politeness or contraction only, at the end of a
 # clause (before 。、 or the end): the te-form with いる in all its wordings; the copula; the
 # polite present and negative in their plain forms (a godan stem's i-row kana to the u-row or
-# the a-row: 働きます / 働く, 飲みません / 飲まない; an e-row stem as it is: 食べます / 食べる).
+# the a-row: 働きます / 働く, 飲みません / 飲まない; an e-row or kanji stem as it is: 食べます /
+# 食べる, 寝ます / 寝る).
 _JA_END = r"(?=[。．.、，,!！?？」）)]*$|[。．.、，,!！?？])"
 _I_ROW, _U_ROW, _A_ROW = "いきぎしちにびみり", "うくぐすつぬぶむる", "わかがさたなばまら"
 _E_ROW = "えけげせぜてでねへべぺめれ"
@@ -47,13 +48,13 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (r"(?:でございます|であります|である|です|だ)", ""),
         (r"ませんでした", "なかった"),
         (r"来ません", "来ない"), (r"来ます", "来る"), (r"しません", "しない"), (r"します", "する"),
-        (rf"([{_E_ROW}])ません", r"\1ない"),
-        (rf"([{_E_ROW}])ます", r"\1る"),
+        (rf"([{_E_ROW}\u4e00-\u9fff])ません", r"\1ない"),  # 食べません, 寝ません
+        (rf"([{_E_ROW}\u4e00-\u9fff])ます", r"\1る"),
         (rf"([{_I_ROW}])ません", lambda m: _A_ROW[_I_ROW.index(m.group(1))] + "ない"),
         (rf"([{_I_ROW}])ます", lambda m: _U_ROW[_I_ROW.index(m.group(1))]),
     ))
 # A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹).
-_JA_COUNTED = re.compile(r"(?<![\u4e00-\u9fff0-9])([一二三四五六七八九])"
+_JA_COUNTED = re.compile(r"(?<![〇零一二三四五六七八九十百千万億0-9])([一二三四五六七八九])"
                          r"(?=年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|"
                          r"ヶ月|か月|カ月|時間|分|階)")
 _KANJI_DIGITS = "一二三四五六七八九"
