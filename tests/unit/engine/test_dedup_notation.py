@@ -1,7 +1,7 @@
 """Dedup's notation step: differences of notation vanish, changes stay.
 
 None of these sentences is in the dedup sets under ``bench/data``. The kanji reader is the
-caller's port; here a small reading table stands in for it (the service's reader, pykakasi, is
+caller's port; here a small reading table stands in for it (the service's reader, janome, is
 tested in ``tests/integration/test_dedup_decider.py``).
 """
 
