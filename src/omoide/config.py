@@ -76,8 +76,7 @@ class PersonaSettings:
         "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1)
     dedup_threshold: float = setting(0.85,
         "Spec-scale cosine above which a new memory is a duplicate unless a value changed "
-        "(calibrated per embedder); the learned dedup judge also weighs candidates down to "
-        "its floor, 0.05 below.",
+        "(calibrated per embedder).",
         0.5, 1)
     evolution_threshold: float = setting(0.8,
         "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1)

@@ -3,6 +3,7 @@ veto alone where it cannot, and the part embedder built once, on the first pair 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -81,11 +82,15 @@ def test_a_kanji_and_a_kana_spelling_of_one_word_is_a_duplicate() -> None:
         assert decider.is_duplicate(old, new, similarity, in_band=similarity <= raw) is duplicate
 
 
-def test_the_judge_s_floor_lies_below_the_threshold_and_the_veto_has_none() -> None:
+def test_the_floor_comes_from_the_judge_s_margin_through_the_calibration() -> None:
     e5 = bundled("e5")
     calibration = e5.calibration
     judged = DedupDecider(e5, bundled)
-    assert calibration.to_raw(0.80) <= judged.floor(calibration, 0.85) < calibration.to_raw(0.85)
+    assert judged.model is not None
+    shipped = judged.model.floor_margin  # 0 when no floor held up in training
+    assert judged.floor(calibration, 0.85) == calibration.to_raw(0.85 - shipped)
+    judged.model = replace(judged.model, floor_margin=0.03, floor_threshold=0.9)
+    assert judged.floor(calibration, 0.85) == calibration.to_raw(0.82) < calibration.to_raw(0.85)
     alone = DedupDecider(HashEmbedder(), bundled)
     assert alone.floor(calibration, 0.85) == calibration.to_raw(0.85)
     assert not alone.is_duplicate("The user has two sisters.", "The user has 2 sisters.", 0.99,
