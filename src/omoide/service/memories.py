@@ -143,9 +143,10 @@ class MemoryService:
         paraphrases, so :class:`DedupDecider` (the value veto weighed by the learned dedup
         judge) decides, and a new memory it does not call a duplicate is saved for
         classification to handle. Paraphrases (other words, order, voice, spelling,
-        politeness) are duplicates, as far as the judge tells them apart. The judge also
-        weighs candidates a little below the threshold, down to its floor, with the band's own
-        probability threshold (:meth:`DedupDecider.floor`).
+        politeness) are duplicates, as far as the judge tells them apart. A judge trained
+        with a floor also weighs candidates a little below the threshold, down to it, with the
+        band's own probability threshold (:meth:`DedupDecider.floor`; the bundled judges have
+        none).
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
