@@ -17,7 +17,7 @@ weighs a few general signals instead of adding one rule per miss:
   ``changed_share`` (both parts' length over both texts'), ``only_added`` /
   ``only_removed`` and ``blocks`` (in how many places they differ, up to 4): a one-word swap
   or an added clause is a small difference in one place, a paraphrase rewrites more;
-- ``scope``: a limiting or negation-scope word added, removed or moved (:mod:`dedup_scope`:
+- ``scope``: a limiting, aspect or negated quantifier word added or removed (:mod:`dedup_scope`:
   "don't work weekends" / "don't work every weekend", 夜は / 夜しか);
 - ``japanese``.
 
