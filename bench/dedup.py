@@ -151,7 +151,7 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
 def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float, floor: float
                   ) -> dict[str, float | str | None]:
     """What deciding a candidate adds to a write, in milliseconds (mean over the pairs above
-    the floor, the part embedder and the kanji reader already built): the veto alone, the
+    the floor, the part embedder already built): the veto alone, the
     notation step and the veto, then the whole decision (notation, veto and the learned judge:
     the aligned difference embedded and scored)."""
     above = [d for d in decisions if d.cosine > floor]
@@ -162,12 +162,10 @@ def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float, 
     for name, decide in (
             ("veto_ms", lambda d: find_dedup_change(d.pair.a, d.pair.b)),
             ("notation_ms", lambda d: find_dedup_change(
-                *pair_notation(d.pair.a, d.pair.b, decider.reading))),
+                *pair_notation(d.pair.a, d.pair.b))),
             ("judge_ms", lambda d: decider.is_duplicate(d.pair.a, d.pair.b, d.cosine,
                                                         in_band=d.cosine <= raw))):
         decide(above[0])  # build the part embedder before timing
-        if decider.reading is not None:
-            decider.reading("漢字")  # load the kanji reader's dictionary before timing
         started = time.perf_counter()
         for decision in above:
             decide(decision)
@@ -229,7 +227,7 @@ def render(results: list[dict], header: str) -> str:
                   f"{meta['seconds']} s. Decision: {meta['judge']}; deciding a candidate takes "
                   f"{meta['judge_ms']} ms (the veto alone: {meta['veto_ms']} ms; notation and "
                   f"veto: {meta['notation_ms']} ms; mean over the pairs above the floor, the "
-                  "part embedder and the kanji reader already built).", "",
+                  "part embedder already built).", "",
                   md_table(["split", "pairs", "paraphrases caught", "wrongly dropped",
                             "cosine alone: caught", "cosine alone: dropped",
                             "different & saved: linked"],

@@ -4,10 +4,10 @@ The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout5`` (near-copies, 
 or not) and the calibration pairs (``src/omoide/embed/calibration_pairs.jsonl``: facts on one
 topic in other words, some across languages). Every pair (``a`` stored, then ``b``) is read as
 the write path reads it (``service.dedup.DedupDecider``): the raw cosine of the two passages
-(the embedder's own); the two texts in dedup's notation (``pair_notation``, with the service's
-kanji reader); the trade rule (parts that traded places are never duplicates); the veto's
-finding; the scope words; and the aligned difference, whose two parts are embedded with the
-part embedder (``--part-embedder``, the bundled USE). Pairs above the dedup threshold reach
+(the embedder's own); the two texts in dedup's notation (``pair_notation``, without a
+kanji reader, as the server); the trade rule (parts that traded places are never duplicates);
+the veto's finding; the scope words; and the aligned difference, whose two parts are embedded
+with the part embedder (``--part-embedder``, the bundled USE). Pairs above the dedup threshold reach
 the judge, and with a *floor* also those down to ``floor_margin`` spec units below the persona's
 ``dedup_threshold``, through the embedder's calibration; a pair above the threshold is a
 duplicate above probability ``threshold``, one in the band above ``floor_threshold``.
@@ -27,7 +27,7 @@ and ``bench/results/dedup_judge.md`` / ``.json``.
 
     .venv/bin/python bench/train_dedup.py [--embedder e5,use] [--part-embedder use] [--l2 10]
         [--margins 0,0.01,0.02,0.03,0.04,0.05] [--max-dropped 0.02] [--plain]
-        [--ablate notation,reading,scope] [--no-write] [--cache PATH]
+        [--ablate notation,scope] [--no-write] [--cache PATH]
 
 ``--plain`` reads the pairs as the judge before the sixth round did (no notation step, no scope
 feature, no floor): the "before" rows (``--max-dropped 0.03``, as it was chosen then).
@@ -59,7 +59,6 @@ from omoide.engine.classify import (
     pair_notation,
     swapped_parts,
 )
-from omoide.service.ja_reading import hiragana_reading
 
 DATA = REPO / "bench" / "data"
 SOURCES = ("dedup_pairs", "dedup_holdout", "dedup_holdout2", "dedup_holdout3", "dedup_holdout4",
@@ -130,9 +129,8 @@ def embedded(name: str, texts: list[str]) -> tuple[dict[str, np.ndarray], str]:
 def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
          ablate: frozenset[str] = frozenset()) -> tuple[Rows, str, str, float]:
     vectors, model_id = embedded(name, [t for p in pairs for t in (p["a"], p["b"])])
-    reading = None if "reading" in ablate else hiragana_reading
     texts = [(p["a"], p["b"]) if plain or "notation" in ablate
-             else pair_notation(p["a"], p["b"], reading) for p in pairs]
+             else pair_notation(p["a"], p["b"]) for p in pairs]
     parts = [changed_parts(a, b) for a, b in texts]
     part_vectors, part_id = embedded(part_name, [t for pair in parts for t in pair])
     x, vetoed, cosines, traded = [], [], [], []
@@ -307,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--plain", action="store_true",
                        help="the judge before this round: no notation, no scope, no floor")
     bench.add_argument("--ablate", default="",
-                       help="leave out (tuning aid): notation, reading, scope (comma-separated)")
+                       help="leave out (tuning aid): notation, scope (comma-separated)")
     bench.add_argument("--no-write", action="store_true",
                        help="report only; leave the packaged model file alone")
     bench.add_argument("--cache", type=Path, default=None,

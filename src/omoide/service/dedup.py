@@ -12,8 +12,8 @@ above the threshold). The trained weights ship as ``engine/classify/dedup_judge.
 embedder, keeps the veto alone: any value change it finds keeps the new memory. Either way, the two
 texts are first read in one notation (``engine.classify.pair_notation``: full-width forms,
 polite and contracted endings, unit words, the user's first-person forms, and a Japanese word
-spelt in kanji or kana, read with ``service.ja_reading``), and two parts that traded places
-around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
+spelt in katakana or hiragana, or with a long-vowel or ヴ spelling), and two parts that traded
+places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
 new memory: the embedding, the veto and the aligned difference all read the same words there.
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
@@ -43,7 +43,6 @@ from omoide.engine.classify import (
     swapped_parts,
 )
 from omoide.service.classify_judge import LazyEmbedder
-from omoide.service.ja_reading import hiragana_reading
 
 __all__ = ["DEDUP_JUDGE_FILE", "DedupDecider", "load_dedup_models"]
 
@@ -69,14 +68,11 @@ class DedupDecider:
     """Decides whether ``new`` duplicates ``old`` once their cosine is above the threshold.
 
     ``bundled`` builds a bundled embedder by setting name (the wiring's shared builder); None
-    keeps the veto alone unless the server's own embedder is the part embedder. ``reading``
-    reads Japanese as hiragana for the notation step (None: kana spellings only)."""
+    keeps the veto alone unless the server's own embedder is the part embedder."""
 
     def __init__(self, embedder: Embedder,
-                 bundled: Callable[[str], Embedder] | None = None,
-                 reading: Callable[[str], str] | None = hiragana_reading) -> None:
+                 bundled: Callable[[str], Embedder] | None = None) -> None:
         self.model: DedupModel | None = None
-        self.reading = reading
         self.parts: Embedder | LazyEmbedder | None = None
         found = load_dedup_models().get(embedder.model_id)
         if found is None:
@@ -109,7 +105,7 @@ class DedupDecider:
     def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False
                      ) -> bool:
         """``in_band``: the cosine is below the dedup threshold and above the floor."""
-        old, new = pair_notation(old, new, self.reading)
+        old, new = pair_notation(old, new)
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False
         change = find_dedup_change(old, new)

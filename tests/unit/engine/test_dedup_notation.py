@@ -1,8 +1,8 @@
 """Dedup's notation step: differences of notation vanish, changes stay.
 
-None of these sentences is in the dedup sets under ``bench/data``. The kanji reader is the
-caller's port; here a small reading table stands in for it (the service's reader, janome, is
-tested in ``tests/integration/test_dedup_decider.py``).
+None of these sentences is in the dedup sets under ``bench/data``. The kanji reader is an
+optional port of the engine (the server passes none: a dictionary would add ~200 MB to the
+install for little gain); here a small reading table stands in for one.
 """
 
 from __future__ import annotations
