@@ -14,7 +14,7 @@ reports per embedder, split and language:
 next to what cosine alone (no value-change veto) would have done, and, with ``--sweep``, the
 same two numbers over a range of raw thresholds (cosine + veto, from the engine directly) to
 choose a calibration anchor on the train split, and what the decision adds to a write with a
-candidate above the threshold (the learned judge's, ``service/dedup.py``). Writes
+candidate above the judge's floor (``service/dedup.py``: notation, veto, learned judge). Writes
 ``bench/results/dedup.md`` and ``.json``.
 It also reads the calibration pairs' format (``src/omoide/embed/calibration_pairs.jsonl``).
 
@@ -38,7 +38,7 @@ from lib.reports import REPO, emit, md_table, shown_path
 from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.classify import find_dedup_change
+from omoide.engine.classify import find_dedup_change, pair_notation
 from omoide.service.dedup import DedupDecider
 from omoide.wiring import build
 
@@ -134,34 +134,41 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
                 decisions.append(Decision(pair, round(float(vectors[0] @ vectors[1]), 4),
                                           second.status, change.reason if change else None,
                                           linked))
+            floor = app.memories.dedup.floor(embedder.calibration, 0.85)
             cost = decision_cost(app.memories.dedup, decisions,
-                                 embedder.calibration.to_raw(0.85))
+                                 embedder.calibration.to_raw(0.85), floor)
         finally:
             app.close()
     threshold = embedder.calibration.to_raw(0.85)
     meta = {"embedder": name, "model_id": embedder.model_id,
-            "raw_threshold": round(threshold, 4), "anchors": embedder.calibration.anchors,
+            "raw_threshold": round(threshold, 4), "raw_floor": round(floor, 4),
+            "anchors": embedder.calibration.anchors,
             "evolution_from": round(embedder.calibration.to_raw(0.8), 4),
             "seconds": round(time.perf_counter() - started, 1), **cost}
     return decisions, meta
 
 
-def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float
+def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float, floor: float
                   ) -> dict[str, float | str | None]:
-    """What deciding a pair above the threshold adds to a write, in milliseconds (mean over
-    the pairs above it, the part embedder already built): the veto alone, then the veto and
-    the learned judge (the aligned difference embedded and scored)."""
-    above = [d.pair for d in decisions if d.cosine > raw]
+    """What deciding a candidate adds to a write, in milliseconds (mean over the pairs above
+    the floor, the part embedder already built): the veto alone, the
+    notation step and the veto, then the whole decision (notation, veto and the learned judge:
+    the aligned difference embedded and scored)."""
+    above = [d for d in decisions if d.cosine > floor]
     if not above:
-        return {"veto_ms": None, "judge_ms": None, "judge": None}
+        return {"veto_ms": None, "notation_ms": None, "judge_ms": None, "judge": None}
     cost: dict[str, float | str | None] = {
         "judge": "learned" if decider.model is not None else "veto alone"}
-    for name, decide in (("veto_ms", lambda p: find_dedup_change(p.a, p.b)),
-                         ("judge_ms", lambda p: decider.is_duplicate(p.a, p.b, 0.97))):
+    for name, decide in (
+            ("veto_ms", lambda d: find_dedup_change(d.pair.a, d.pair.b)),
+            ("notation_ms", lambda d: find_dedup_change(
+                *pair_notation(d.pair.a, d.pair.b))),
+            ("judge_ms", lambda d: decider.is_duplicate(d.pair.a, d.pair.b, d.cosine,
+                                                        in_band=d.cosine <= raw))):
         decide(above[0])  # build the part embedder before timing
         started = time.perf_counter()
-        for pair in above:
-            decide(pair)
+        for decision in above:
+            decide(decision)
         cost[name] = round(1000 * (time.perf_counter() - started) / len(above), 2)
     return cost
 
@@ -216,10 +223,11 @@ def render(results: list[dict], header: str) -> str:
         meta = res["meta"]
         lines += [f"## {meta['embedder']} — `{meta['model_id']}`", "",
                   f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
-                  f"calibration); {meta['seconds']} s. Decision: {meta['judge']}; deciding a "
-                  f"candidate above the threshold takes {meta['judge_ms']} ms (the veto alone: "
-                  f"{meta['veto_ms']} ms; mean over those pairs, the part embedder already "
-                  "built).", "",
+                  f"calibration); candidates from raw {meta['raw_floor']} (the judge's floor); "
+                  f"{meta['seconds']} s. Decision: {meta['judge']}; deciding a candidate takes "
+                  f"{meta['judge_ms']} ms (the veto alone: {meta['veto_ms']} ms; notation and "
+                  f"veto: {meta['notation_ms']} ms; mean over the pairs above the floor, the "
+                  "part embedder already built).", "",
                   md_table(["split", "pairs", "paraphrases caught", "wrongly dropped",
                             "cosine alone: caught", "cosine alone: dropped",
                             "different & saved: linked"],

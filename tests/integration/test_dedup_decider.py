@@ -3,6 +3,7 @@ veto alone where it cannot, and the part embedder built once, on the first pair 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -62,3 +63,30 @@ def test_the_part_embedder_is_built_once_and_only_when_a_pair_needs_it() -> None
     base = "The user works as a nurse at a hospital in Osaka."
     assert decider.is_duplicate(base, paraphrase, cosine(e5, base, paraphrase))
     assert built == ["use"]
+
+
+def test_a_katakana_and_a_hiragana_spelling_of_one_word_is_a_duplicate() -> None:
+    e5 = bundled("e5")
+    decider = DedupDecider(e5, bundled)
+    raw = e5.calibration.to_raw(0.85)
+    old = "ユーザーはブドウのタルトを焼くのが得意だ"
+    for new, duplicate in (("ユーザーはぶどうのタルトを焼くのが得意です", True),
+                           ("ユーザーはリンゴのタルトを焼くのが得意だ", False)):
+        similarity = cosine(e5, old, new)
+        assert similarity > decider.floor(e5.calibration, 0.85)
+        assert decider.is_duplicate(old, new, similarity, in_band=similarity <= raw) is duplicate
+
+
+def test_the_floor_comes_from_the_judge_s_margin_through_the_calibration() -> None:
+    e5 = bundled("e5")
+    calibration = e5.calibration
+    judged = DedupDecider(e5, bundled)
+    assert judged.model is not None
+    shipped = judged.model.floor_margin  # 0 when no floor held up in training
+    assert judged.floor(calibration, 0.85) == calibration.to_raw(0.85 - shipped)
+    judged.model = replace(judged.model, floor_margin=0.03, floor_threshold=0.9)
+    assert judged.floor(calibration, 0.85) == calibration.to_raw(0.82) < calibration.to_raw(0.85)
+    alone = DedupDecider(HashEmbedder(), bundled)
+    assert alone.floor(calibration, 0.85) == calibration.to_raw(0.85)
+    assert not alone.is_duplicate("The user has two sisters.", "The user has 2 sisters.", 0.99,
+                                  in_band=True)

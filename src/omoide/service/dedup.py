@@ -9,10 +9,17 @@ use, shared through the wiring's ``bundled`` builder; one short batch, only for 
 above the threshold). The trained weights ship as ``engine/classify/dedup_judge.json``
 (``bench/train_dedup.py``), one model per server embedder model id. An embedder without one
 (the model-free hashing embedder, an external model), or a server that cannot build the part
-embedder, keeps the veto alone: any value change it finds keeps the new memory. Either way, two
-parts that traded places around a word ("prefers A to B" / "prefers B to A",
-``engine.classify.dedup_order``) keep the new memory: the embedding, the veto and the aligned
-difference all read the same words there.
+embedder, keeps the veto alone: any value change it finds keeps the new memory. Either way, the two
+texts are first read in one notation (``engine.classify.pair_notation``: full-width forms,
+polite and contracted endings, unit words, the user's first-person forms, and a Japanese word
+spelt in katakana or hiragana, or with a long-vowel or ヴ spelling), and two parts that traded
+places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
+new memory: the embedding, the veto and the aligned difference all read the same words there.
+
+The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
+gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also
+judges candidates from that many spec units below the threshold, with the band's own
+probability threshold (:meth:`DedupDecider.floor`). The veto alone has no floor.
 """
 
 from __future__ import annotations
@@ -26,11 +33,13 @@ from importlib import resources
 import numpy as np
 
 from omoide.embed.base import Embedder
+from omoide.engine.calibration import Calibration
 from omoide.engine.classify import (
     DedupModel,
     changed_parts,
     dedup_features,
     find_dedup_change,
+    pair_notation,
     swapped_parts,
 )
 from omoide.service.classify_judge import LazyEmbedder
@@ -79,6 +88,12 @@ class DedupDecider:
             return
         self.model = model
 
+    def floor(self, calibration: Calibration, threshold: float) -> float:
+        """The raw cosine above which a current memory is a candidate, for the spec-scale
+        dedup ``threshold``: the judge's floor below it, or the threshold itself."""
+        margin = self.model.floor_margin if self.model is not None else 0.0
+        return calibration.to_raw(threshold - margin)
+
     def part_cosine(self, old: str, new: str) -> float | None:
         """The cosine of the two memories' aligned difference (None when one side is empty)."""
         removed, added = changed_parts(old, new)
@@ -87,12 +102,15 @@ class DedupDecider:
         vectors = self.parts.embed_passages([removed, added])
         return float(np.dot(vectors[0], vectors[1]))
 
-    def is_duplicate(self, old: str, new: str, cosine: float) -> bool:
+    def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False
+                     ) -> bool:
+        """``in_band``: the cosine is below the dedup threshold and above the floor."""
+        old, new = pair_notation(old, new)
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False
         change = find_dedup_change(old, new)
         if self.model is None:
-            return change is None
+            return change is None and not in_band
         row = dedup_features(old, new, cosine=cosine, part_cosine=self.part_cosine(old, new),
                              change=change)
-        return self.model.is_duplicate(row)
+        return self.model.is_duplicate(row, in_band=in_band)

@@ -143,17 +143,22 @@ class MemoryService:
         paraphrases, so :class:`DedupDecider` (the value veto weighed by the learned dedup
         judge) decides, and a new memory it does not call a duplicate is saved for
         classification to handle. Paraphrases (other words, order, voice, spelling,
-        politeness) are duplicates, as far as the judge tells them apart.
+        politeness) are duplicates, as far as the judge tells them apart. A judge trained
+        with a floor also weighs candidates a little below the threshold, down to it, with the
+        band's own probability threshold (:meth:`DedupDecider.floor`; the bundled judges have
+        none).
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
+        floor = min(raw, self.dedup.floor(self.embedder.calibration, threshold))
         for memory_id, similarity in memories.vectors.search(vector, limit=5):
-            if similarity <= raw:
+            if similarity <= floor:
                 return None
             memory = memories.by_ids([memory_id]).get(memory_id)
             if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
                 continue
-            if not self.dedup.is_duplicate(memory.content, content, similarity):
+            if not self.dedup.is_duplicate(memory.content, content, similarity,
+                                           in_band=similarity <= raw):
                 logger.debug("not a duplicate of %s (cos %.3f): a value changed", memory.key,
                              similarity)
                 continue

@@ -59,6 +59,9 @@ def test_feature_row_reads_the_difference_and_the_veto() -> None:
     assert added["only_added"] == 1 and added["only_removed"] == 0 and added["one_sided"] == 1
     assert added["veto_value"] == 1 and added["part_cosine"] == 0
     assert row_of("ユーザーは猫が好き", "ユーザーは犬が好き")["japanese"] == 1
+    assert row_of("The user doesn't bake on Sundays.",
+                  "The user doesn't bake every Sunday.")["scope"] == 1
+    assert swap["scope"] == 0
 
 
 def model(weights: list[float], bias: float = 0.0, threshold: float = 0.5) -> DedupModel:
@@ -75,6 +78,15 @@ def test_a_statement_is_a_duplicate_of_itself_whatever_the_weights() -> None:
     vetoed = dedup_features(text, text, cosine=1.0, part_cosine=None,
                             change=ValueChange(ChangeKind.NUMBER, ("1",), ("2",)))
     assert not against.is_duplicate(vetoed)
+
+
+def test_a_pair_in_the_band_meets_the_band_threshold() -> None:
+    m = DedupModel("e", "p", DEDUP_FEATURES, np.zeros(len(DEDUP_FEATURES)),
+                   np.ones(len(DEDUP_FEATURES)), np.zeros(len(DEDUP_FEATURES)), 0.0, 0.4,
+                   floor_margin=0.05, floor_threshold=0.6)
+    row = dedup_features("The user swims.", "The user runs.", cosine=0.9, part_cosine=0.5,
+                         change=None)  # probability 0.5
+    assert m.is_duplicate(row) and not m.is_duplicate(row, in_band=True)
 
 
 def test_probability_is_the_logistic_of_the_standardised_row() -> None:
@@ -94,9 +106,13 @@ def test_a_model_for_other_features_is_refused() -> None:
 
 
 def test_model_round_trips_through_its_dict() -> None:
-    m = model([0.5] * len(DEDUP_FEATURES), bias=0.25, threshold=0.8)
+    n = len(DEDUP_FEATURES)
+    m = DedupModel("e", "p", DEDUP_FEATURES, np.zeros(n), np.ones(n), np.full(n, 0.5), 0.25,
+                   0.8, floor_margin=0.03, floor_threshold=0.9)
     back = DedupModel.from_dict(json.loads(json.dumps(m.to_dict())))
     assert back.to_dict() == m.to_dict()
+    older = {k: v for k, v in m.to_dict().items() if not k.startswith("floor")}
+    assert DedupModel.from_dict(older).floor_margin == 0  # no floor: the threshold gates
 
 
 def test_the_packaged_models_hold_today_s_features() -> None:
@@ -106,6 +122,8 @@ def test_the_packaged_models_hold_today_s_features() -> None:
         m = DedupModel.from_dict(entry)
         assert m.features == DEDUP_FEATURES
         assert 0 < m.threshold < 1 and entry["part_embedder_name"]
+        # the floor stays at or above the default threshold's 0.80, evolution's anchor
+        assert 0 <= m.floor_margin <= 0.05 and 0 < m.floor_threshold <= 1
 
 
 @given(st.lists(st.floats(-3, 3), min_size=20, max_size=60))

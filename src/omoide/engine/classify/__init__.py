@@ -23,6 +23,7 @@ from omoide.engine.classify.dedup_judge import (
     dedup_features,
     fit_logistic,
 )
+from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
 from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
@@ -82,6 +83,7 @@ __all__ = [
     "fit_logistic",
     "judge",
     "languages_differ",
+    "pair_notation",
     "pair_vector",
     "read_pair",
     "remainder",

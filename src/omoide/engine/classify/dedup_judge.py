@@ -17,6 +17,8 @@ weighs a few general signals instead of adding one rule per miss:
   ``changed_share`` (both parts' length over both texts'), ``only_added`` /
   ``only_removed`` and ``blocks`` (in how many places they differ, up to 4): a one-word swap
   or an added clause is a small difference in one place, a paraphrase rewrites more;
+- ``scope``: a limiting, aspect or negated quantifier word added or removed (:mod:`dedup_scope`:
+  "don't work weekends" / "don't work every weekend", 夜は / 夜しか);
 - ``japanese``.
 
 A logistic regression over them (weights in ``dedup_judge.json``, one model per embedder,
@@ -36,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from omoide.engine.classify.dedup_scope import scope_changed
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.classify.value_change import ChangeKind, ValueChange
 from omoide.engine.errors import ModelDataError
@@ -46,7 +49,7 @@ __all__ = ["DEDUP_FEATURES", "DedupModel", "changed_parts", "dedup_features", "f
 
 DEDUP_FEATURES: tuple[str, ...] = (
     "cosine", "veto_value", "veto_word", "part_cosine", "one_sided", "changed_share",
-    "only_added", "only_removed", "blocks", "japanese",
+    "only_added", "only_removed", "blocks", "scope", "japanese",
 )
 _MAX_BLOCKS = 4
 
@@ -110,6 +113,7 @@ def dedup_features(first: str, second: str, *, cosine: float, part_cosine: float
         "only_added": float(bool(added) and not removed),
         "only_removed": float(bool(removed) and not added),
         "blocks": min(blocks, _MAX_BLOCKS) / _MAX_BLOCKS,
+        "scope": float(scope_changed(first, second)),
         "japanese": float(_japanese(first, second)),
     }
     return np.array([row[name] for name in DEDUP_FEATURES], dtype=np.float64)
@@ -127,7 +131,11 @@ class DedupModel:
     scale: np.ndarray
     weights: np.ndarray
     bias: float
-    threshold: float  # a duplicate only above this probability
+    threshold: float  # a duplicate only above this probability (cosine above the threshold)
+    # The floor: a candidate from ``floor_margin`` below the dedup threshold (spec scale) up to
+    # it is a duplicate only above ``floor_threshold`` (0 margin: no candidate below it).
+    floor_margin: float = 0.0
+    floor_threshold: float = 1.0
 
     def probability(self, row: np.ndarray) -> float:
         """The probability that the pair whose DEDUP_FEATURES row this is is a duplicate; 1
@@ -137,20 +145,24 @@ class DedupModel:
             raise ModelDataError(f"the dedup judge for {self.embedder!r} was trained on other "
                              "features; retrain it with bench/train_dedup.py")
         named = dict(zip(DEDUP_FEATURES, row, strict=True))
-        if named["changed_share"] == 0 and not named["veto_value"] and not named["veto_word"]:
+        if (named["changed_share"] == 0 and not named["veto_value"] and not named["veto_word"]
+                and not named["scope"]):
             return 1.0
         z = float(((row - self.mean) / self.scale) @ self.weights + self.bias)
         return 1.0 / (1.0 + np.exp(-z)) if z >= 0 else np.exp(z) / (1.0 + np.exp(z))
 
-    def is_duplicate(self, row: np.ndarray) -> bool:
-        return self.probability(row) > self.threshold
+    def is_duplicate(self, row: np.ndarray, *, in_band: bool = False) -> bool:
+        """Above the probability threshold; ``in_band``: the pair's cosine is below the dedup
+        threshold and above the floor, where the band's own threshold applies."""
+        return bool(self.probability(row) > (self.floor_threshold if in_band else self.threshold))
 
     def to_dict(self) -> dict[str, Any]:
         return {"embedder": self.embedder, "part_embedder": self.part_embedder,
                 "features": list(self.features),
                 "mean": self.mean.tolist(), "scale": self.scale.tolist(),
                 "weights": self.weights.tolist(), "bias": self.bias,
-                "threshold": self.threshold}
+                "threshold": self.threshold, "floor_margin": self.floor_margin,
+                "floor_threshold": self.floor_threshold}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DedupModel:
@@ -159,7 +171,9 @@ class DedupModel:
                    mean=np.asarray(data["mean"], dtype=np.float64),
                    scale=np.asarray(data["scale"], dtype=np.float64),
                    weights=np.asarray(data["weights"], dtype=np.float64),
-                   bias=float(data["bias"]), threshold=float(data["threshold"]))
+                   bias=float(data["bias"]), threshold=float(data["threshold"]),
+                   floor_margin=float(data.get("floor_margin", 0.0)),
+                   floor_threshold=float(data.get("floor_threshold", 1.0)))
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float, *, iterations: int = 100

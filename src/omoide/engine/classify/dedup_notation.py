@@ -1,0 +1,195 @@
+"""Dedup reads a near-copy in one notation, so that a spelling is not taken for a change (pure).
+
+Trigger: dedup asks whether a near-copy above the threshold is a duplicate. Why: the veto and
+the learned judge compare the two texts' words, and a difference of notation alone looked like
+a changed word: full-width digits (月８回 / 月8回), a word in kanji or in kana (珈琲 / コーヒー,
+寿司 / すし, 子供 / 子ども), katakana or hiragana (リンゴ / りんご), a long-vowel or ヴ spelling
+(ライヴ / ライブ), a polite or contracted ending (働いてます / 働いている, 薬剤師です / 薬剤師だ),
+a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68 kg"), an English
+contraction ("don't" / "do not", "gonna" / "going to") or the user named in the first person
+("the user's wife" / "my wife", ユーザーは / 私は). Outcome: the two texts rewritten so that
+such differences vanish, and nothing else changed.
+
+Each text is rewritten on its own (NFKC, endings, units, contractions, the user's forms); then,
+for Japanese, a span of one text is spelt as the other's where the two read alike and one is
+written in kanji and the other in kana (``reading``, the caller's kanji-to-kana reader, which
+the engine does not own; without it, katakana and hiragana spellings of one word still meet).
+Two kanji spellings that read alike are left apart (市立 / 私立 differ). Deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from difflib import SequenceMatcher
+
+from omoide.engine.lang import Script, is_japanese, script_runs
+
+__all__ = ["Reading", "pair_notation", "text_notation"]
+
+Reading = Callable[[str], str]  # kanji and kana to their hiragana reading
+
+# --- one text ----------------------------------------------------------------------------
+
+# Japanese predicate endings that differ by politeness or contraction only, at the end of a
+# clause (before 。、 or the end): the te-form with いる in all its wordings; the copula; the
+# polite present and negative in their plain forms (a godan stem's i-row kana to the u-row or
+# the a-row: 働きます / 働く, 飲みません / 飲まない; an e-row or kanji stem as it is: 食べます /
+# 食べる, 寝ます / 寝る).
+_JA_END = r"(?=[。．.、，,!！?？」）)]*$|[。．.、，,!！?？])"
+_I_ROW, _U_ROW, _A_ROW = "いきぎしちにびみり", "うくぐすつぬぶむる", "わかがさたなばまら"
+_E_ROW = "えけげせぜてでねへべぺめれ"
+_JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
+    (re.compile(pattern + _JA_END), replacement) for pattern, replacement in (
+        (r"([てで])(?:おります|おる|います|ます|いる|る)", r"\1いる"),
+        (r"([てで])(?:おりません|いません|ません|ない|いない)", r"\1いない"),
+        (r"([てで])(?:おりました|いました|ました|いた|た)", r"\1いた"),
+        (r"(?:でございます|であります|である|です|だ)", ""),
+        (r"ませんでした", "なかった"),
+        (r"来ません", "来ない"), (r"来ます", "来る"), (r"しません", "しない"), (r"します", "する"),
+        (rf"([{_E_ROW}\u4e00-\u9fff])ません", r"\1ない"),  # 食べません, 寝ません
+        (rf"([{_E_ROW}\u4e00-\u9fff])ます", r"\1る"),
+        (rf"([{_I_ROW}])ません", lambda m: _A_ROW[_I_ROW.index(m.group(1))] + "ない"),
+        (rf"([{_I_ROW}])ます", lambda m: _U_ROW[_I_ROW.index(m.group(1))]),
+    ))
+# A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹).
+_JA_COUNTED = re.compile(r"(?<![〇零一二三四五六七八九十百千万億0-9])([一二三四五六七八九])"
+                         r"(?=年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|"
+                         r"ヶ月|か月|カ月|時間|分|階)")
+_KANJI_DIGITS = "一二三四五六七八九"
+# A unit word after a number, and its symbol.
+_JA_UNITS = {"センチメートル": "cm", "センチ": "cm", "ミリメートル": "mm", "ミリ": "mm",
+             "キロメートル": "km", "キログラム": "kg", "メートル": "m", "グラム": "g",
+             "ヘクタール": "ha", "リットル": "l", "パーセント": "%", "キロカロリー": "kcal"}
+_EN_UNITS = {"centimetres": "cm", "centimeters": "cm", "centimetre": "cm", "centimeter": "cm",
+             "millimetres": "mm", "millimeters": "mm", "kilometres": "km", "kilometers": "km",
+             "kilometre": "km", "kilometer": "km", "kilograms": "kg", "kilogram": "kg",
+             "kilos": "kg", "grams": "g", "metres": "m", "meters": "m", "miles": "mi",
+             "mile": "mi", "hectares": "ha", "hectare": "ha", "litres": "l", "liters": "l",
+             "percent": "%", "per cent": "%", "pounds": "lb", "ounces": "oz", "feet": "ft",
+             "inches": "in", "hours": "h", "hrs": "h", "minutes": "min", "mins": "min"}
+_JA_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_JA_UNITS, key=len, reverse=True))
+                      + ")")
+_EN_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_EN_UNITS, key=len, reverse=True))
+                      + r")\b", re.IGNORECASE)
+# English contractions and their full forms.
+_EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\bcan't\b", "cannot"), (r"\bcan not\b", "cannot"), (r"\bwon't\b", "will not"),
+        (r"\bain't\b", "is not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\b(i)'m\b", r"\1 am"),
+        (r"\b(\w+)'re\b", r"\1 are"), (r"\b(\w+)'ve\b", r"\1 have"),
+        (r"\b(\w+)'ll\b", r"\1 will"), (r"\bgonna\b", "going to"), (r"\bwanna\b", "want to"),
+        (r"\bgotta\b", "got to"),
+    ))
+# The user spoken of in the third person or the first: one form.
+_EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
+            (re.compile(r"\b(?:the )?user is\b", re.IGNORECASE), "I am"),
+            (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
+            (re.compile(r"\b(?:the )?user\b", re.IGNORECASE), "I"),
+            (re.compile(r"\bme\b", re.IGNORECASE), "I"))
+_JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもを、]|$)")
+
+
+def text_notation(text: str) -> str:
+    """One text in dedup's notation (see the module docstring), each text on its own."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if is_japanese(text):
+        text = _JA_COUNTED.sub(lambda m: str(_KANJI_DIGITS.index(m.group(1)) + 1), text)
+        text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
+        text = _JA_USER.sub("私", text)
+        for pattern, replacement in _JA_ENDINGS:
+            text = pattern.sub(replacement, text)
+        return text
+    text = text.replace("\u2019", "'")
+    for pattern, replacement in _EN_CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    text = _EN_UNIT.sub(lambda m: _EN_UNITS[m.group(1).lower()], text)
+    for pattern, replacement in _EN_USER:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+# --- two texts: spellings of one Japanese word ----------------------------------------------
+
+_VU = {"ゔぁ": "ば", "ゔぃ": "び", "ゔぇ": "べ", "ゔぉ": "ぼ", "ゔ": "ぶ"}
+_VU_PATTERN = re.compile("|".join(sorted(_VU, key=len, reverse=True)))
+_KANJI = frozenset({Script.HAN})
+_CONTEXT = 2  # equal characters read with a differing span on each side (子|供|の)
+_GAP = 1  # an equal run this short between two differences is read with them
+
+
+def _hiragana(text: str) -> str:
+    return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in text)
+
+
+def _folded(reading: str) -> str:
+    """A reading with the differences of spelling folded away: katakana as hiragana, ヴ as
+    ブ, no long-vowel mark, no voicing mark (回転ずし reads 寿司 voiced)."""
+    text = _VU_PATTERN.sub(lambda m: _VU[m.group()], _hiragana(reading)).replace("ー", "")
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", decomposed.replace("\u3099", "").replace("\u309a", ""))
+
+
+def _scripts(span: str) -> set[Script]:
+    return {run.script for run in script_runs(span)}
+
+
+def _kana_only(span: str) -> bool:
+    return bool(span) and _scripts(span) <= {Script.HIRAGANA, Script.KATAKANA}
+
+
+def _same_word(old: str, new: str, spans: tuple[str, str], reading: Reading | None) -> bool:
+    """``old`` and ``new`` (two differing parts) spell one word: kana spellings that fold to one
+    (リンゴ / りんご, ライヴ / ライブ), or one in kanji and the other in kana whose ``spans``
+    (the parts with a little equal context) read alike. Two kanji spellings that read alike
+    may be two words (市立 / 私立)."""
+    if not old or not new:
+        return False
+    if _kana_only(old) and _kana_only(new):
+        return _folded(old) == _folded(new)
+    if reading is None or sum(bool(_scripts(s) & _KANJI) for s in (old, new)) != 1:
+        return False
+    return _folded(reading(spans[0])) == _folded(reading(spans[1]))
+
+
+def _blocks(first: str, second: str) -> list[tuple[bool, int, int, int, int]]:
+    """The alignment as (differs, i1, i2, j1, j2) spans, a short equal run between two
+    differences taken into one (お|好|み|焼|き / お|この|み|や|き)."""
+    spans: list[tuple[bool, int, int, int, int]] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
+        differs = tag != "equal"
+        if differs and len(spans) >= 2 and spans[-2][0] and not spans[-1][0] \
+                and spans[-1][2] - spans[-1][1] <= _GAP:
+            spans.pop()
+            _, i0, _, j0, _ = spans.pop()
+            spans.append((True, i0, i2, j0, j2))
+        else:
+            spans.append((differs, i1, i2, j1, j2))
+    return spans
+
+
+def _respelled(first: str, second: str, reading: Reading | None) -> str:
+    """``second`` with each span that spells one of ``first``'s words otherwise written as
+    ``first`` writes it."""
+    out = []
+    for differs, i1, i2, j1, j2 in _blocks(first, second):
+        if not differs:
+            out.append(second[j1:j2])
+            continue
+        same = any(
+            _same_word(first[i1:i2], second[j1:j2],
+                       (first[i1 - before:i2 + after], second[j1 - before:j2 + after]), reading)
+            for before in range(min(_CONTEXT, i1, j1) + 1)
+            for after in range(min(_CONTEXT, len(first) - i2, len(second) - j2) + 1))
+        out.append(first[i1:i2] if same else second[j1:j2])
+    return "".join(out)
+
+
+def pair_notation(first: str, second: str, reading: Reading | None = None) -> tuple[str, str]:
+    """Both texts in dedup's notation: each on its own (:func:`text_notation`), then
+    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them."""
+    a, b = text_notation(first), text_notation(second)
+    if is_japanese(a) and is_japanese(b):
+        b = _respelled(a, b, reading)
+    return a, b
