@@ -57,6 +57,7 @@ from omoide.engine.classify import (
     find_dedup_change,
     fit_logistic,
     pair_notation,
+    status_changed,
     swapped_parts,
 )
 
@@ -142,7 +143,7 @@ def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
         x.append(dedup_features(a, b, cosine=cosine, part_cosine=part, change=change))
         vetoed.append(change is not None)
         cosines.append(cosine)
-        traded.append(swapped_parts(a, b) is not None)
+        traded.append(swapped_parts(a, b) is not None or status_changed(a, b))
     x_arr = np.round(np.array(x), DIGITS)
     if plain or "scope" in ablate:
         x_arr[:, DEDUP_FEATURES.index("scope")] = 0.0

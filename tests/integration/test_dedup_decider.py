@@ -90,3 +90,15 @@ def test_the_floor_comes_from_the_judge_s_margin_through_the_calibration() -> No
     assert alone.floor(calibration, 0.85) == calibration.to_raw(0.85)
     assert not alone.is_duplicate("The user has two sisters.", "The user has 2 sisters.", 0.99,
                                   in_band=True)
+
+
+def test_a_plan_called_off_or_done_is_news_not_a_duplicate() -> None:
+    decider = DedupDecider(HashEmbedder(), bundled)  # the rule stands before any judge
+    plan = "Mina is flying to Lima on 3 March 2026."
+    for later in ("Mina's 3 March 2026 flight to Lima was cancelled.",
+                  "Mina said she is no longer flying to Lima on 3 March 2026."):
+        assert not decider.is_duplicate(plan, later, 0.99)
+    e5 = bundled("e5")
+    judged = DedupDecider(e5, bundled)
+    later = "Mina's 3 March 2026 flight to Lima was cancelled."
+    assert not judged.is_duplicate(plan, later, cosine(e5, plan, later))

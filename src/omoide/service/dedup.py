@@ -40,6 +40,7 @@ from omoide.engine.classify import (
     dedup_features,
     find_dedup_change,
     pair_notation,
+    status_changed,
     swapped_parts,
 )
 from omoide.service.classify_judge import LazyEmbedder
@@ -107,6 +108,8 @@ class DedupDecider:
         """``in_band``: the cosine is below the dedup threshold and above the floor."""
         old, new = pair_notation(old, new)
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
+            return False
+        if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
             return False
         change = find_dedup_change(old, new)
         if self.model is None:

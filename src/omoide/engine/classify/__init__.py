@@ -25,6 +25,7 @@ from omoide.engine.classify.dedup_judge import (
 )
 from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
+from omoide.engine.classify.dedup_status import status_changed
 from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
@@ -89,5 +90,6 @@ __all__ = [
     "remainder",
     "rule_decides",
     "split_compound",
+    "status_changed",
     "swapped_parts",
 ]
