@@ -19,7 +19,7 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity, find_quantities, strip_quantities
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Lang, detect_lang, word_set
 
-__all__ = ["USER", "Sentence", "cue", "parse"]
+__all__ = ["USER", "Sentence", "cue", "ends_something", "parse"]
 
 USER = "user"
 
@@ -71,8 +71,37 @@ class Sentence:
 
 
 def cue(kind: dict[str, str], sentence: Sentence) -> bool:
-    """Whether the sentence contains one of a lexicon's cue patterns for its language."""
+    """Whether the sentence contains one of a lexicon's cue patterns for its language (an end
+    cue only where it is not negated: "won't quit" and 諦めない say it goes on)."""
+    if kind is lex.STOPPED:
+        return ends_something(sentence.text, sentence.lang)
     return re.search(kind[sentence.lang], sentence.text) is not None
+
+
+# A stop verb under negation is a continuation: "is not giving up", "will never quit",
+# "instead of giving up", "refused to cancel"; 諦めない, やめずに, 辞めるつもりはない, 中止しない.
+_EN_STOP_NEGATED = re.compile(
+    r"\b(?:not|never|instead of|rather than|refuse[sd]? to|without|no intention of|no plans? to)"
+    r"(?: [\w']+){0,3} ?$"
+)
+_EN_STOP_POLARITY = ("no ", "any", "used", "never")  # cues that are negative themselves
+_JA_STOP_NEGATED = re.compile(
+    r"(?:し|せ|され|させ|られ)?(?:ない|ず|ません|る(?:つもり|気|こと|わけ)は?な|たくな)"
+)
+
+
+def ends_something(text: str, lang: str) -> bool:
+    """Whether a memory (as :func:`parse` normalises it) says something stopped or ended: an
+    end cue of ``lexicon.STOPPED`` that no negation turns into its opposite."""
+    for match in re.finditer(lex.STOPPED[lang], text):
+        found = match.group(0)
+        if lang == "ja":
+            if found.startswith("もう") or not _JA_STOP_NEGATED.match(text, match.end()):
+                return True
+        elif found.startswith(_EN_STOP_POLARITY) or not _EN_STOP_NEGATED.search(
+                text[:match.start()]):
+            return True
+    return False
 
 
 def languages_differ(old: str, new: str, lang: str = "auto") -> bool:
