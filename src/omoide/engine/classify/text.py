@@ -93,15 +93,31 @@ _JA_STOP_NEGATED = re.compile(
 def ends_something(text: str, lang: str) -> bool:
     """Whether a memory (as :func:`parse` normalises it) says something stopped or ended: an
     end cue of ``lexicon.STOPPED`` that no negation turns into its opposite."""
+    return any(negation is None for _, negation in _stop_cues(text, lang))
+
+
+def _stop_cues(text: str, lang: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
+    """Each end cue with the negation that turns it into a continuation, if any."""
+    found = []
     for match in re.finditer(lex.STOPPED[lang], text):
-        found = match.group(0)
-        if lang == "ja":
-            if found.startswith("もう") or not _JA_STOP_NEGATED.match(text, match.end()):
-                return True
-        elif found.startswith(_EN_STOP_POLARITY) or not _EN_STOP_NEGATED.search(
-                text[:match.start()]):
-            return True
-    return False
+        cue_text, negation = match.group(0), None
+        if lang == "ja" and not cue_text.startswith("もう"):
+            negation = _JA_STOP_NEGATED.match(text, match.end())
+        elif lang == "en" and not cue_text.startswith(_EN_STOP_POLARITY):
+            negation = _EN_STOP_NEGATED.search(text[:match.start()])
+        found.append((match, negation))
+    return found
+
+
+def _without_negated_stops(text: str, lang: str) -> str:
+    """The text with each negated end cue and its negation removed ("is not giving up" says
+    it goes on: a double negative is no negative stance)."""
+    for match, negation in reversed(_stop_cues(text, lang)):
+        if negation is not None:
+            start, end = (match.start(), negation.end()) if lang == "ja" else (
+                negation.start(), match.end())
+            text = text[:start] + " " + text[end:]
+    return text
 
 
 def languages_differ(old: str, new: str, lang: str = "auto") -> bool:
@@ -354,5 +370,6 @@ def _is_negative(text: str, lang: str) -> bool:
     if lang == "ja":
         for idiom in lex.JA_IDIOMS_NOT_NEGATION:
             text = text.replace(idiom, "")
+    text = _without_negated_stops(text, lang)
     negated = re.search(lex.NEGATION[lang], text) is not None
     return negated or re.search(lex.PREF_NEG[lang], text) is not None
