@@ -47,7 +47,10 @@ def test_japanese_frames_are_read_through(framed: str, bare: str) -> None:
 @pytest.mark.parametrize("text", [
     "The user moved from Tokyo to Osaka last month.", "I love green tea.",
     "Tom drives a Tesla.", "雨が降りそうだ。", "ユーザーは東京に住んでいる。",
-    "ユーザーは男らしい服が好き",
+    "ユーザーは男らしい服が好き", "half a pack a day is costing me $150 a month",
+    "The user's parrot says a few words of French.", "Dana now reports to Erin Salazar.",
+    "The user shares a flat with two friends.", "Since the doctor told him to walk, he walks.",
+    "Uses a 13-inch MacBook Air M1 (2020)", "私は現在、市役所で働いている",
 ])
 def test_a_memory_without_a_frame_is_unchanged(text: str) -> None:
     assert unframe(text) == text

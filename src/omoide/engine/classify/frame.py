@@ -25,15 +25,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from omoide.engine.lang import Lang, detect_lang
+from omoide.engine.lang import Lang, detect_lang, word_set
 
 __all__ = ["unframe"]
 
+# Verbs that frame a report whatever follows them, and verbs that do only before "that"
+# ("reported that …", but "reports to Erin", "shares a flat", "told him to move more").
 _EN_VERB = (
-    r"(?:said|says|say|mentioned|mentions|noted|notes|explained|explains"
-    r"|told (?:me|us|you|him|her|them)|tells (?:me|us|you)|reported|reports"
-    r"|added|adds|confirmed|confirms|shared|shares"
-    r"|admitted|admits|remarked|stated|states|claimed|claims|wrote|writes)"
+    r"(?:said|says|say|mentioned|mentions|explained|explains|remarked|admitted|admits"
+    r"|(?:(?:told|tells) (?:me|us|you|him|her|them)|reported|reports|noted|notes|added|adds"
+    r"|confirmed|confirms|shared|shares|stated|states|claimed|claims|wrote|writes)(?=,? that ))"
 )
 # Who speaks: a name or "my / the user's / X's relation" (at most three words), at the start or
 # after a leading phrase ("In March, Aiko said …", "After the surgery, Tom said …").
@@ -48,12 +49,34 @@ _EN_SUBJECT_PRONOUN = re.compile(r"^(?:he|she|they|I|we)(?:'s|'ve|'d|'ll|'m|'re)
 _EN_CONTRACTED = {"'s": " is ", "'ve": " have ", "'d": " had ", "'ll": " will ", "'m": " am ",
                   "'re": " are "}
 _EN_MID = re.compile(rf"\b(and|but) {_EN_VERB}(?:,? that)? (?=(?:he|she|they) )")
+# A reported clause without "that": a subject, then a finite verb within a few words ("the
+# Outback needs …", "Dorothy refuses …"), not an object ("says a few words of French").
+_EN_SUBJECT_START = re.compile(r"^(?:the|a|an|this|these|those|[A-Z])")
+_EN_AUX = word_set("is are was were has have had can cannot will would should must does did "
+                   "can't won't doesn't didn't isn't wasn't")
+_EN_NOT_BEFORE_VERB = word_set("a an the few many several some of two three four five")
+
+
+def _is_clause(rest: str) -> bool:
+    if not _EN_SUBJECT_START.match(rest):
+        return False
+    words = rest.split()[:6]
+    for i, word in enumerate(words[1:], 1):
+        bare = word.strip(",.;").lower()
+        if bare in _EN_AUX:
+            return True
+        if (bare.endswith("s") and not bare.endswith("ss") and len(bare) > 3
+                and words[i - 1].lower() not in _EN_NOT_BEFORE_VERB):
+            return True
+    return False
+
+
 _EN_POSSESSIVE = re.compile(r"^(?:his|her|their|my|our) ", re.I)
 _EN_ACCORDING = re.compile(r"^[Aa]ccording to [^,]{1,60}, |, according to [^,.;]{1,60}(?=[.;]?$)")
 _EN_TRAILING = re.compile(rf", (?:(?:he|she|they|I|we) {_EN_VERB}|{_EN_VERB} (?:he|she|they))"
                           r"(?=[.;]?$)")
 _EN_AS_OF = re.compile(
-    r"\s*\((?:as (?:of|at) [^()]{1,24}|\d{4}(?:-\d{2}){0,2})\)"  # (as of 2026-03), (2026-01)
+    r"\s*\((?:as (?:of|at) [^()]{1,24}|\d{4}-\d{2}(?:-\d{2})?)\)"  # (as of 2026-03), (2026-01)
     r"|,? as (?:of|at) (?:\d{4}-\d{2}(?:-\d{2})?|(?:early |late |mid-)?[A-Z][a-z]+(?: \d{1,2})?"
     r"(?:,? \d{4})?|\d{4}|now|today)"
 )
@@ -65,7 +88,8 @@ _JA_END = re.compile(
 )
 _JA_LEAD = re.compile(r"^[^、。]{1,20}(?:によると|によれば|の話では|いわく)、?")
 _JA_AS_OF = re.compile(
-    r"[（(][^（）()]{0,16}時点[）)]|(?:\d{4}年)?(?:\d{1,2}月)?(?:\d{1,2}日)?(?:現在|時点)(?:で|の|では)?、?"
+    r"[（(][^（）()]{0,16}時点[）)]"
+    r"|(?:\d{4}年(?:\d{1,2}月)?(?:\d{1,2}日)?|\d{1,2}月(?:\d{1,2}日)?)(?:現在|時点)(?:で|の|では)?、?"
 )
 
 
@@ -78,13 +102,14 @@ def unframe(text: str, lang: str = "auto") -> str:
 
 
 def _unframe_en(text: str) -> str:
+    original = text.replace("\u2019", "'")
     text = _EN_AS_OF.sub("", text.replace("\u2019", "'"))
     text = _EN_ACCORDING.sub("", text)
     text = _EN_TRAILING.sub("", text)
     text = _EN_MID.sub(r"\1 ", text)
     match = _EN_FRAME.match(text)
     if match is None:
-        return _capitalised(text)
+        return text if text == original else _capitalised(text)
     speaker, rest = match.group("speaker"), text[match.end():]
     pronoun = _EN_SUBJECT_PRONOUN.match(rest)
     if pronoun and pronoun.group(0).lower().startswith(("i ", "i'", "we")):
@@ -95,6 +120,8 @@ def _unframe_en(text: str) -> str:
         rest = tail.lstrip() + rest[pronoun.end():]
     elif _EN_POSSESSIVE.match(rest):
         speaker, rest = f"{speaker}'s", _EN_POSSESSIVE.sub("", rest)
+    elif not match.group(0).endswith("that ") and not _is_clause(rest):
+        return text if text == original else _capitalised(text)  # "says a few words": no report
     if not speaker:
         return _capitalised(f"{match.group('lead')}{rest}")
     return _capitalised(f"{match.group('lead')}{speaker} {rest}")
