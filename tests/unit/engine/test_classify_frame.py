@@ -14,30 +14,30 @@ from omoide.engine.classify.text import cue, parse
 
 
 @pytest.mark.parametrize(("framed", "bare"), [
-    ("Owen said he has never given a conference talk.", "Owen has never given a conference talk."),
-    ("Grace mentioned that she has not taken any leave.", "Grace has not taken any leave."),
-    ("Owen said he's moving to Leeds.", "Owen is moving to Leeds."),
-    ("After the physio, Owen said his back no longer hurts.",
-     "After the physio, Owen's back no longer hurts."),
+    ("Aiko said she has never been to Kyoto.", "Aiko has never been to Kyoto."),
+    ("Marco mentioned that he has not booked a holiday.", "Marco has not booked a holiday."),
+    ("Priya said she's moving to Bristol.", "Priya is moving to Bristol."),
+    ("After the surgery, Ken said his knee no longer hurts.",
+     "After the surgery, Ken's knee no longer hurts."),
     ("My doctor said I should cut sugar.", "I should cut sugar."),
-    ("According to her manager, Dana is the top seller.", "Dana is the top seller."),
-    ("Dana is the top seller, according to her manager.", "Dana is the top seller."),
-    ("Leah is raising a seed round and said she wants it closed by June.",
-     "Leah is raising a seed round and she wants it closed by June."),
-    ("Owen's salary as of 2026-01: £62,000 a year.", "Owen's salary: £62,000 a year."),
-    ("Rota (as of 2026-01): three night shifts a week.", "Rota: three night shifts a week."),
+    ("According to her coach, Mina is the fastest swimmer.", "Mina is the fastest swimmer."),
+    ("Mina is the fastest swimmer, according to her coach.", "Mina is the fastest swimmer."),
+    ("Sam is renovating the kitchen and said he wants it done by May.",
+     "Sam is renovating the kitchen and he wants it done by May."),
+    ("Ken's rent as of 2025-04: £1,100 a month.", "Ken's rent: £1,100 a month."),
+    ("Schedule (as of 2025-09): two gym sessions a week.", "Schedule: two gym sessions a week."),
 ])
 def test_english_frames_are_read_through(framed: str, bare: str) -> None:
     assert unframe(framed, "en") == bare
 
 
 @pytest.mark.parametrize(("framed", "bare"), [
-    ("山下さんは毎朝7時15分に学校に着くと話していた。", "山下さんは毎朝7時15分に学校に着く。"),
-    ("2号店の話は白紙に戻したとのこと。", "2号店の話は白紙に戻した。"),
-    ("藤井さんは株式上場もまだ考えていないという。", "藤井さんは株式上場もまだ考えていない。"),
-    ("石田さんも異動を希望したそうだ。", "石田さんも異動を希望した。"),
+    ("陽太さんは毎朝6時に川沿いを走ると話していた。", "陽太さんは毎朝6時に川沿いを走る。"),
+    ("引っ越しの話は白紙に戻したとのこと。", "引っ越しの話は白紙に戻した。"),
+    ("美咲さんは車の購入もまだ考えていないという。", "美咲さんは車の購入もまだ考えていない。"),
+    ("兄も転職を希望したそうだ。", "兄も転職を希望した。"),
     ("医師によると、田中さんの腰痛はヘルニアが原因。", "田中さんの腰痛はヘルニアが原因。"),
-    ("2026年3月時点で、中村さんの単価は1ワード14円。", "中村さんの単価は1ワード14円。"),
+    ("2025年9月時点で、姉の家賃は月9万円。", "姉の家賃は月9万円。"),
     ("社員数（2026年1月時点）：14人", "社員数:14人"),
 ])
 def test_japanese_frames_are_read_through(framed: str, bare: str) -> None:
@@ -48,7 +48,7 @@ def test_japanese_frames_are_read_through(framed: str, bare: str) -> None:
     "The user moved from Tokyo to Osaka last month.", "I love green tea.",
     "Tom drives a Tesla.", "雨が降りそうだ。", "ユーザーは東京に住んでいる。",
     "ユーザーは男らしい服が好き", "half a pack a day is costing me $150 a month",
-    "The user's parrot says a few words of French.", "Dana now reports to Erin Salazar.",
+    "The user's parrot says a few words of French.", "Mina now reports to Carla Ruiz.",
     "The user shares a flat with two friends.", "Since the doctor told him to walk, he walks.",
     "Uses a 13-inch MacBook Air M1 (2020)", "私は現在、市役所で働いている",
 ])
@@ -65,15 +65,15 @@ def test_unframe_never_empties_a_memory(text: str) -> None:
 
 def test_a_reported_present_fact_is_no_past_occasion() -> None:
     """「…と話していた」 and "said" are past forms of the frame, not of the fact."""
-    old = "山下さんは毎朝7時15分に学校に着くと話していた。"
-    new = "山下さんは今は毎朝8時に学校に着く。"
+    old = "陽太さんは毎朝6時に川沿いを走ると話していた。"
+    new = "陽太さんは今は毎朝7時に川沿いを走る。"
     framed = read_pair(old, new, lang="ja").features[TEXT_FEATURES.index("old_past")]
     bare = read_pair(unframe(old), new, lang="ja").features[TEXT_FEATURES.index("old_past")]
     assert framed == bare == 0.0
 
 
 def test_the_frame_changes_nothing_the_rules_see() -> None:
-    old, new = "Owen said he works at Fernleaf.", "Owen works at Fernleaf."
+    old, new = "Ken said he works at a bakery in Leeds.", "Ken works at a bakery in Leeds."
     assert classify_pair(old, new, lang="en") == classify_pair(unframe(old), new, lang="en")
 
 

@@ -186,7 +186,7 @@ def completed(old: Sentence, new: Sentence) -> Finding | None:
         return None
     shared = anchors(old, new)
     if not shared or sibling_swap(old, new) is not None:
-        return None  # another thing of the same kind done (宅建試験, not 行政書士試験): no end
+        return None  # another thing of the kind done (英検, not 漢検): no end
     return Finding(Relation.CONTRADICTORY, 0.75, f"completed: {', '.join(shared[:3])}")
 
 

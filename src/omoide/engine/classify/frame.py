@@ -9,12 +9,12 @@ she lives now, not a finished past occasion), and a frame verb in one memory and
 other is no replaced word. :func:`unframe` returns the bare fact, which the rules and the
 judge's text features read as they read an unframed memory:
 
-* a speaker who reports about themselves stays the subject: "Owen said he has never given a
-  talk" → "Owen has never given a talk"; "Owen said his back …" → "Owen's back …";
-* a speaker who reports about something else stays as the topic it is about ("Grace said the
-  blinds help" → "Grace the blinds help"), and "According to X, …" drops X;
-* a Japanese hearsay or quoting end is dropped (「山下さんは7時に着くと話していた」 →
-  「山下さんは7時に着く」), as is a leading 「Xによると、」;
+* a speaker who reports about themselves stays the subject: "Aiko said she has never been to
+  Kyoto" → "Aiko has never been to Kyoto"; "Aiko said her knee …" → "Aiko's knee …";
+* a speaker who reports about something else stays as the topic it is about ("Aiko said the
+  new bakery opens at 7" → "Aiko the new bakery opens at 7"), and "According to X, …" drops X;
+* a Japanese hearsay or quoting end is dropped (「陽太さんは朝6時に走ると話していた」 →
+  「陽太さんは朝6時に走る」), as is a leading 「Xによると、」;
 * an "as of" date, in brackets or as a phrase, is dropped.
 
 Nothing else moves: a memory without a frame comes back unchanged. No I/O; deterministic.
