@@ -4,30 +4,31 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on twelve sources written by twelve different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the eleven
+The judge is trained on thirteen sources written by thirteen different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the twelve
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
 ``classify_holdout6.jsonl`` (395, extractor lines), ``classify_holdout7.jsonl`` (360, contrast
 families), ``classify_holdout8.jsonl`` (384, an agent's own saves), ``classify_holdout9.jsonl``
 (402, a companion app's casual first-person lines), ``classify_holdout10.jsonl`` (338, memories
-grounded in LoCoMo conversations) and ``classify_holdout11.jsonl`` (322, a bilingual family's
-household assistant), each scored once in an earlier round and seen since. What it must do is
-hold on a *new* writer's pairs, so every choice is made on **leave-one-source-out** (LOSO)
-scores over the held-out sets: ``classify_pairs`` is always fitted on (``ALWAYS_FIT``; it is
-the project's own set, the style every judge has learnt from), and each held-out set in turn is
-left out and predicted by a model fitted on everything else ("a new writer"). That chooses the
-feature set (the rules' signals, the typed slot comparison of ``engine/classify/slots.py`` and
-the transitions of ``engine/classify/transition.py``, with or without the subject-chain
-features of ``engine/classify/subject.py``, with or without the weekday / level / aligned-span
-features of ``engine/classify/align.py``), which embedding blocks it reads (``BLOCK_SETS``:
-with or without the symmetric |new − old| and new ∘ old), the regularisation ``C`` of the
-logistic regression, whether sure rules decide alone (a rule right on every pair of the fitting
-sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
-probability from which the LOSO CONTRADICTORY precision of that language stays ≥
-``--precision`` all the way up, in every left-out source that still makes ``MIN_CALLS`` calls
-there (one threshold per language), raised by ``MARGIN`` steps when it sits on a cliff.
+grounded in LoCoMo conversations), ``classify_holdout11.jsonl`` (322, a bilingual family's
+household assistant) and ``classify_holdout12.jsonl`` (322, a work assistant's extracted
+memories: reported speech, third person, resolved dates), each scored once in an earlier round
+and seen since. What it must do is hold on a *new* writer's pairs, so every choice is made on
+**leave-one-source-out** (LOSO) scores over the held-out sets: ``classify_pairs`` is always
+fitted on (``ALWAYS_FIT``; it is the project's own set, the style every judge has learnt from),
+and each held-out set in turn is left out and predicted by a model fitted on everything else
+("a new writer"). That chooses the feature set (the rules' signals, the typed slot comparison
+of ``engine/classify/slots.py`` and the transitions of ``engine/classify/transition.py``, with
+or without the subject-chain features of ``engine/classify/subject.py``, with or without the
+weekday / level / aligned-span features of ``engine/classify/align.py``), which embedding
+blocks it reads (``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the
+regularisation ``C`` of the logistic regression, whether sure rules decide alone (a rule right
+on every pair of the fitting sources where it fired about one subject), and the CONTRADICTORY
+threshold: the lowest probability from which the LOSO CONTRADICTORY precision of that language
+stays ≥ ``--precision`` all the way up, in every left-out source that still makes ``MIN_CALLS``
+calls there (one threshold per language), raised by ``MARGIN`` steps when it sits on a cliff.
 Precision first: a configuration whose thresholds keep the target in every left-out source and
 language beats any that does not, whatever its macro-F1. The embedder whose judge every server
 runs (``judge_embedder`` in ``judge.json``) is chosen the same way between the two. Grouped
@@ -82,7 +83,7 @@ OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 12)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 13)}
 GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
 # feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
@@ -582,9 +583,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Twelve sources by twelve writers: `pairs` "
+             "", "Thirteen sources by thirteen writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout11` "
+             "held-out sets `holdout1` … `holdout12` "
              "(`bench/data/classify_holdout*.jsonl`), each seen since its one scoring. Every "
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
              "everything else, score the one left out); the final model is fitted on all of them. "

@@ -6,8 +6,8 @@ The public face of the classifier: the types both engines share (:class:`Relatio
 :func:`judge`, :func:`read_pair`), compound-memory splitting, :func:`find_value_change` (values
 replaced) and :func:`find_dedup_change`, the dedup veto built on it, and dedup's learned judge
 (:class:`DedupModel`, :func:`dedup_features`, :func:`changed_parts`). Modules inside the
-package are private: the rules are a stack
-``offline → change → signals → text → quantity → morph → lexicon``, the judge is
+package are private: both read the fact inside a reporting frame first (``frame``), the rules
+are a stack ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
 ``learned → features → slots, scope, subject, align, transition`` (weights in ``judge.json``;
 the slots read values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
 ``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places).

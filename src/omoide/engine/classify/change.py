@@ -185,8 +185,8 @@ def completed(old: Sentence, new: Sentence) -> Finding | None:
     if not (cue(lex.PURSUIT, old) and cue(lex.COMPLETED, new)):
         return None
     shared = anchors(old, new)
-    if not shared:
-        return None
+    if not shared or sibling_swap(old, new) is not None:
+        return None  # another thing of the kind done (英検, not 漢検): no end
     return Finding(Relation.CONTRADICTORY, 0.75, f"completed: {', '.join(shared[:3])}")
 
 

@@ -25,6 +25,7 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.align import ALIGN_FEATURES, align_features
 from omoide.engine.classify.base import Relation
+from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.quantity import changed_units
@@ -123,6 +124,7 @@ class PairText:
 
 def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     """Parse both memories and compute the text features and the differing parts."""
+    old, new = unframe(old, lang), unframe(new, lang)  # the facts, not who said them or when
     old_s, new_s = parse(old, lang), parse(new, lang)
     rule, finding = decide(old_s, new_s)
     values = [*_measures(old_s, new_s, finding.confidence)]

@@ -18,6 +18,7 @@ from functools import partial
 from omoide.engine.classify import change as change
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.base import Candidate, Relation, Verdict
+from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 
 __all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
@@ -69,7 +70,7 @@ def classify_pair(old: str, new: str, *, lang: str = "auto") -> tuple[Relation, 
     """
     if languages_differ(old, new, lang):
         return CROSS_LANGUAGE.relation, CROSS_LANGUAGE.confidence, CROSS_LANGUAGE.reason
-    _, finding = decide(parse(old, lang), parse(new, lang))
+    _, finding = decide(parse(unframe(old, lang), lang), parse(unframe(new, lang), lang))
     return finding.relation, finding.confidence, finding.reason
 
 
