@@ -7,7 +7,7 @@ import pytest
 
 from omoide.embed import make_embedder
 from omoide.embed.hashing import HashEmbedder
-from omoide.engine.classify import Candidate, JudgeModel, Relation, read_pair
+from omoide.engine.classify import Candidate, JudgeModel, OfflineClassifier, Relation, read_pair
 from omoide.service.classify_judge import (
     LazyEmbedder,
     LearnedClassifier,
@@ -117,3 +117,19 @@ def test_the_judge_refuses_an_embedder_of_another_model() -> None:
     lazy = LazyEmbedder("use-multilingual-v3@x", HashEmbedder)
     with pytest.raises(ValueError, match="the judge needs"):
         lazy.embed_passages(["a"])
+
+
+def test_a_new_memory_of_several_sentences_closes_nothing() -> None:
+    # A consolidated chat note holds several statements; a cue of one of them is no change of
+    # the whole (measured on conversation notes: nearly every such CONTRADICTORY was false).
+    name = judge_embedder_name()
+    assert name is not None
+    old = Candidate("old", "Ken works at a bank in Leeds.", 0.9)
+    single = "Ken quit the bank in Leeds and now works as a carpenter."
+    several = ("Ken quit the bank in Leeds and now works as a carpenter. "
+               "He says the first weeks were hard. (3 May 2026)")
+    for classifier in (offline_classifier_for(HashEmbedder(), lambda: make_embedder(name)),
+                       OfflineClassifier()):
+        assert classifier.classify(single, [old])[0].relation is Relation.CONTRADICTORY
+        verdict = classifier.classify(several, [old])[0]
+        assert verdict.relation is not Relation.CONTRADICTORY

@@ -40,6 +40,7 @@ from omoide.engine.classify import (
     Verdict,
     judge,
     languages_differ,
+    one_statement,
     read_pair,
 )
 
@@ -138,8 +139,10 @@ class LearnedClassifier:
     def classify(self, new: str, candidates: list[Candidate], *, lang: str = "auto"
                  ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order. A candidate in another language
-        than ``new`` is INDEPENDENT, as with the rules (the judge reads words)."""
+        than ``new`` is INDEPENDENT, as with the rules (the judge reads words). A new memory of
+        several sentences never contradicts (``offline.one_statement``)."""
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
+        may_contradict = one_statement(new, lang)
         texts = [read_pair(c.content, new, lang=lang) for c in same]
         sims: list[Similarities | None] = [None] * len(same)
         if self.model.uses_embeddings and same:
@@ -147,7 +150,7 @@ class LearnedClassifier:
                                                 zip(same, texts, strict=True)]))
         judged = {}
         for candidate, text, sim in zip(same, texts, sims, strict=True):
-            j = judge(text, sim, self.model)
+            j = judge(text, sim, self.model, may_contradict=may_contradict)
             judged[candidate.key] = Verdict(candidate.key, j.relation, j.confidence, j.reason)
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify import remainder, split_compound
+from omoide.engine.classify import remainder, sentence_count, split_compound
 
 
 @pytest.mark.parametrize(("old", "new", "kept"), [
@@ -95,3 +95,15 @@ def test_a_bracketed_aside_goes_with_its_sentence_and_the_date_with_every_part()
     assert compound.suffix == "(4 May 2024)"
     kept = remainder(old, "Sam's team lost the league final this year.", lang="en")
     assert kept == "Sam coaches the under-12s on Sundays. (4 May 2024)"
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    pytest.param("Ken works at a bank.", 1, id="one"),
+    pytest.param("Ken works at a bank. (3 May 2026)", 1, id="dated-suffix"),
+    pytest.param("Ken is well. (Ken shared a photo of a dog) (3 May 2026)", 1, id="aside"),
+    pytest.param("Ken quit. He is a carpenter now! (3 May 2026)", 2, id="two"),
+    pytest.param("健太は東京に住んでいる。猫が二匹いる。", 2, id="ja-two"),
+    pytest.param("健太は「もう辞めた。次は大工だ」と言った", 1, id="ja-quoted"),
+])
+def test_sentence_count(text: str, count: int) -> None:
+    assert sentence_count(text) == count

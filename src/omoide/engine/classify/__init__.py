@@ -15,7 +15,12 @@ the slots read values as the veto does), the veto is ``value_change → value_nu
 
 from omoide.engine.classify.align import ALIGN_FEATURES
 from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
-from omoide.engine.classify.compound import Compound, remainder, split_compound
+from omoide.engine.classify.compound import (
+    Compound,
+    remainder,
+    sentence_count,
+    split_compound,
+)
 from omoide.engine.classify.dedup_judge import (
     DEDUP_FEATURES,
     DedupModel,
@@ -43,7 +48,12 @@ from omoide.engine.classify.learned import (
     pair_vector,
     rule_decides,
 )
-from omoide.engine.classify.offline import CROSS_LANGUAGE, OfflineClassifier, classify_pair
+from omoide.engine.classify.offline import (
+    CROSS_LANGUAGE,
+    OfflineClassifier,
+    classify_pair,
+    one_statement,
+)
 from omoide.engine.classify.scope import SCOPE_FEATURES
 from omoide.engine.classify.slots import SLOT_FEATURES
 from omoide.engine.classify.subject import SUBJECT_FEATURES
@@ -84,11 +94,13 @@ __all__ = [
     "fit_logistic",
     "judge",
     "languages_differ",
+    "one_statement",
     "pair_notation",
     "pair_vector",
     "read_pair",
     "remainder",
     "rule_decides",
+    "sentence_count",
     "split_compound",
     "status_changed",
     "swapped_parts",

@@ -26,7 +26,7 @@ from omoide.engine.classify.signals import found_in
 from omoide.engine.classify.text import parse
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, detect_lang, word_set
 
-__all__ = ["Compound", "remainder", "split_compound"]
+__all__ = ["Compound", "remainder", "sentence_count", "split_compound"]
 
 _EN_SUBJECT = re.compile(
     r"^(?P<subject>(?:the\s+)?user(?:'s\s+[a-z]+(?:-in-law)?)?|i|my\s+[a-z]+|she|he|"
@@ -150,6 +150,15 @@ def _points_back(sentence: str, lang: str) -> bool:
         return _JA_BACK.match(sentence) is not None
     first = sentence.split()[0].lower().strip("\"'“”,") if sentence.split() else ""
     return first.replace("’", "'") in _EN_BACK
+
+
+def sentence_count(text: str, lang: str = "auto") -> int:
+    """How many sentences ``text`` holds (a trailing bracketed suffix and asides aside)."""
+    text = " ".join(text.split())
+    lang = detect_lang(text) if lang not in ("en", "ja") else lang
+    masked, _ = _protect(_split_suffix(text)[0])
+    return len([x for x in _SENTENCE_END[lang].split(masked)
+                if x.strip() and not _MASK.fullmatch(x.strip().rstrip("。.!?！？ "))])
 
 
 def _split_suffix(text: str) -> tuple[str, str]:

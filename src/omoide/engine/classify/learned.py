@@ -132,14 +132,18 @@ def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, 
     return np.concatenate(row)
 
 
-def judge(text: PairText, sims: Similarities | None, model: JudgeModel) -> Judgement:
-    """The verdict for one pair: a sure rule, else the model under the precision threshold."""
-    if rule_decides(text, model.rule_overrides):
+def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
+          may_contradict: bool = True) -> Judgement:
+    """The verdict for one pair: a sure rule, else the model under the precision threshold.
+    ``may_contradict`` False: never CONTRADICTORY (the likelier of the other two)."""
+    sure = rule_decides(text, model.rule_overrides)
+    if sure and (may_contradict or text.finding.relation is not Relation.CONTRADICTORY):
         f = text.finding
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
                                             model.block_dim))
-    relation, confidence = decide_relation(probs, model.classes, model.threshold_for(text))
+    threshold = model.threshold_for(text) if may_contradict else float("inf")
+    relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
 

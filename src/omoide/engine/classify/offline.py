@@ -18,10 +18,12 @@ from functools import partial
 from omoide.engine.classify import change as change
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.base import Candidate, Relation, Verdict
+from omoide.engine.classify.compound import sentence_count
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 
-__all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide"]
+__all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide",
+           "one_statement"]
 
 Signal = Callable[[Sentence, Sentence], sig.Finding | None]
 
@@ -101,6 +103,15 @@ def decide(old: Sentence, new: Sentence) -> tuple[str, sig.Finding]:
     return "unrelated", _UNRELATED
 
 
+def one_statement(new: str, lang: str = "auto") -> bool:
+    """Whether ``new`` may close another memory: a memory of one sentence. A note of several
+    sentences (a consolidated chat turn: "Jon won't quit. Gina's words keep him going.") holds
+    many statements, and the rules and the judge, built on one-statement facts, read a cue of
+    one of them as a change of the whole; measured on consolidated conversation notes, nearly
+    every such CONTRADICTORY was false. Its neighbours are linked and extended as ever."""
+    return sentence_count(new, lang) <= 1
+
+
 class OfflineClassifier:
     """The ``Classifier`` protocol over ``classify_pair``; candidate similarity is ignored."""
 
@@ -111,5 +122,8 @@ class OfflineClassifier:
         verdicts = []
         for candidate in candidates:
             relation, confidence, reason = classify_pair(candidate.content, new, lang=lang)
+            if relation is Relation.CONTRADICTORY and not one_statement(new, lang):
+                relation, confidence, reason = (
+                    Relation.EXTENDABLE, 0.5, "several statements: no change is sure")
             verdicts.append(Verdict(candidate.key, relation, confidence, reason))
         return verdicts
