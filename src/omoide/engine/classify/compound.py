@@ -72,18 +72,14 @@ class Compound:
 
 def split_compound(text: str, lang: str = "auto") -> Compound | None:
     """The memory's parts, or None when it holds a single fact (or no clear subject)."""
-    text = " ".join(text.split())
-    lang = detect_lang(text) if lang not in ("en", "ja") else lang
-    body, suffix = _split_suffix(text)
-    masked, spans = _protect(body)
-    sentences = [x.strip() for x in _SENTENCE_END[lang].split(masked) if x.strip()]
+    lang, sentences, spans, suffix = _read(text, lang)
     if len(sentences) > 1:  # a note of several sentences splits at sentence ends only
         sentences = _join_back_references(sentences, lang)
         if len(sentences) == 1:
             return None
         parts = tuple(_restore(x, spans) for x in sentences)
         return Compound(lang, "", "", parts, (False,) * len(parts), suffix, sentences=True)
-    masked = masked.rstrip("。.")
+    masked = sentences[0].rstrip("。.") if sentences else ""
     found = _split_ja(masked) if lang == "ja" else _split_en(masked)
     if found is None:
         return None
@@ -154,11 +150,19 @@ def _points_back(sentence: str, lang: str) -> bool:
 
 def sentence_count(text: str, lang: str = "auto") -> int:
     """How many sentences ``text`` holds (a trailing bracketed suffix and asides aside)."""
+    _, sentences, _, _ = _read(text, lang)
+    return len([x for x in sentences if not _MASK.fullmatch(x.rstrip("。.!?！？ "))])
+
+
+def _read(text: str, lang: str) -> tuple[str, list[str], list[str], str]:
+    """The language, the sentences with bracketed and quoted spans masked, those spans, and
+    the trailing bracketed suffix."""
     text = " ".join(text.split())
     lang = detect_lang(text) if lang not in ("en", "ja") else lang
-    masked, _ = _protect(_split_suffix(text)[0])
-    return len([x for x in _SENTENCE_END[lang].split(masked)
-                if x.strip() and not _MASK.fullmatch(x.strip().rstrip("。.!?！？ "))])
+    body, suffix = _split_suffix(text)
+    masked, spans = _protect(body)
+    sentences = [x.strip() for x in _SENTENCE_END[lang].split(masked) if x.strip()]
+    return lang, sentences, spans, suffix
 
 
 def _split_suffix(text: str) -> tuple[str, str]:
@@ -210,9 +214,9 @@ def remainder(old: str, new: str, *, lang: str = "auto",
     new_s = parse(new, compound.lang)
     # The subject's words, and words every sentence shares (the name a note is about), say
     # nothing about which part changed.
-    shared = _shared_words(compound) | set(_topic_units(compound.subject, compound.lang))
-    touched = [_touches(part, compound.lang, new_s, frozenset(shared))
-               for part in compound.parts]
+    shared = frozenset(_shared_words(compound) | set(_topic_units(compound.subject,
+                                                                   compound.lang)))
+    touched = [_touches(part, compound.lang, new_s, shared) for part in compound.parts]
     if not any(touched):
         if part_similarities is None or len(part_similarities) != len(compound.parts):
             return None

@@ -120,9 +120,10 @@ class OfflineClassifier:
     ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order."""
         verdicts = []
+        may_contradict = one_statement(new, lang)
         for candidate in candidates:
             relation, confidence, reason = classify_pair(candidate.content, new, lang=lang)
-            if relation is Relation.CONTRADICTORY and not one_statement(new, lang):
+            if relation is Relation.CONTRADICTORY and not may_contradict:
                 relation, confidence, reason = (
                     Relation.EXTENDABLE, 0.5, "several statements: no change is sure")
             verdicts.append(Verdict(candidate.key, relation, confidence, reason))

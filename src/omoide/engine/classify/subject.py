@@ -43,7 +43,7 @@ _EN_CHAIN = re.compile(
 # The chain holds lemmas ("wife" → "wif"), so a person word is looked up as written and as its
 # lemma; a hyphenated relation by its parts ("ex-wife", "mother-in-law").
 _EN_PERSON_UNITS = frozenset(
-    {w for w in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS}
+    lex.EN_PERSONS | lex.EN_CHAIN_PERSONS
     | {en_lemma(w) for w in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS})
 _JA_PERSON_UNITS = lex.JA_PERSONS + lex.JA_CHAIN_PERSONS
 # Commas are no clause break: an apposition ("Luna, the user's cat, died") keeps its subject.
