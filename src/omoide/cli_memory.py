@@ -100,8 +100,10 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
     """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
     app = _build(data)
     if purge:
-        app.memories.purge(persona, key)
-        _print({"key": key, "status": "purged"}, as_json, lambda d: f"erased {d['key']}")
+        also = app.memories.purge(persona, key)
+        _print({"key": key, "status": "purged", "also_purged": list(also)}, as_json,
+               lambda d: f"erased {d['key']}" + "".join(f"\nerased {k} (a remainder of it)"
+                                                     for k in d["also_purged"]))
         return
     deleted = app.memories.delete(persona, key)
     _print({"key": deleted.key, "status": str(deleted.status)}, as_json,

@@ -3,6 +3,7 @@ persona leave the erased text nowhere in the data folder's bytes (database, WAL,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,26 @@ def test_purge_takes_back_the_tags_its_evolution_merged_into_older_memories(
                                        "ORDER BY tag", (old_id,)).fetchall()
     assert [r[0] for r in tags] == ["diary", "habit"]  # the index tag filters read
 
+
+
+def test_purge_takes_the_remainders_split_off_from_the_memory_with_it(
+        app: Omoide, persona: str, holding: Holding) -> None:
+    def split_off(content: str, source_ref: str) -> Any:  # as evolution writes a remainder
+        new = replace(app.memories.build_new(content=content), source="evolution",
+                      source_ref=source_ref)
+        return app.memories.create(persona, new).memory
+
+    source = create(app, persona, f"The user's locker code is {PIN} and she swims on Fridays")
+    first = split_off(f"Her locker code is {PIN}", source.memory.key)
+    second = split_off(f"The gym locker opens with {PIN} since spring", first.key)
+    other = split_off("The user keeps bees on the roof", "mem_0000000000000000")
+
+    also = app.memories.purge(persona, source.memory.key)
+
+    assert sorted(also) == sorted([first.key, second.key])
+    assert holding(PIN) == []
+    assert app.memories.get(persona, other.key, recall=False).content == other.content
+    assert app.memories.purge(persona, other.key) == ()
 
 def test_purge_keeps_other_memories_searchable(app: Omoide, persona: str,
                                                data_dir: Path) -> None:

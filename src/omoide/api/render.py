@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -70,9 +71,10 @@ def render_memory(memory: Memory) -> dict[str, Any]:
     return out
 
 
-def render_purged(persona: str, key: str) -> dict[str, Any]:
-    """What a purge leaves to show: the key and that it is gone."""
-    return {"persona": persona, "key": key, "status": "purged"}
+def render_purged(persona: str, key: str, also: Sequence[str] = ()) -> dict[str, Any]:
+    """What a purge leaves to show: the key, that it is gone, and the remainders erased with
+    it."""
+    return {"persona": persona, "key": key, "status": "purged", "also_purged": list(also)}
 
 
 def render_create(outcome: CreateOutcome) -> dict[str, Any]:

@@ -274,10 +274,13 @@ class MemoryService:
         return with_live_strength(
             self.store.memories(persona).tombstone(key, now=self.clock.now()), self.clock.now())
 
-    def purge(self, persona: str, key: str) -> None:
+    def purge(self, persona: str, key: str) -> tuple[str, ...]:
         """Forget: erase the memory, its versions, links, sources, vectors and index rows, so
-        that its text is nowhere in the data folder (DESIGN §2's one exception). A memory that
-        pointed at it keeps a version row of the cleared pointer. NotFound for an unknown key;
-        a tombstoned memory can be purged too."""
+        that its text is nowhere in the data folder (DESIGN §2's one exception). The remainders
+        evolution split off from it (the unchanged part of a closed compound memory, which
+        holds part of its text) are erased with it; returns their keys. A memory that pointed
+        at it keeps a version row of the cleared pointer. NotFound for an unknown key; a
+        tombstoned memory can be purged too."""
         erased = self.store.purge_memory(persona, key, now=self.clock.now())
         logger.info("memory_purge persona=%s key=%s (%d erased)", persona, key, erased.memories)
+        return tuple(k for k in erased.keys if k != key)

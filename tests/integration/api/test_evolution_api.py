@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from omoide_testing import LiveServer, live_server, wait_for_jobs
+from omoide_testing import LiveServer, files_holding, live_server, wait_for_jobs
 
 from omoide.embed import make_embedder
 
@@ -170,3 +170,22 @@ def test_a_remainder_keeps_the_provenance_of_the_note_it_came_from(
 
     assert sorted(erased["notes"]) == sorted([notes[0], kept[0]["key"]])
     assert rin.get(f"/api/memories/rin/{kept[0]['key']}").status_code == 404
+
+
+def test_purging_a_closed_compound_memory_erases_its_remainder(
+        rin: httpx.Client, live: LiveServer, tmp_path: Path) -> None:
+    old = add(rin, "The user lives in Tokyo with her two cats.")
+    wait_for_jobs(live.omoide, "rin")
+    new = add(rin, "The user moved from Tokyo to Osaka last month.")
+    wait_for_jobs(live.omoide, "rin")
+    current = rin.get("/api/memories/rin", params={"limit": 10}).json()["memories"]
+    remainders = [m["key"] for m in current if m["metadata"].get("remainder_of") == old["key"]]
+    assert len(remainders) == 1 and files_holding(tmp_path, "two cats")
+
+    reply = rin.delete(f"/api/memories/rin/{old['key']}", params={"purge": "true"})
+
+    assert reply.status_code == 200
+    assert reply.json()["also_purged"] == remainders
+    assert files_holding(tmp_path, "two cats") == []
+    assert rin.get(f"/api/memories/rin/{remainders[0]}").status_code == 404
+    assert rin.get(f"/api/memories/rin/{new['key']}").json()["content"] == new["content"]

@@ -29,7 +29,7 @@ def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: L
     reply = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
 
     assert reply.status_code == 200
-    assert reply.json() == {"persona": "rin", "key": key, "status": "purged"}
+    assert reply.json() == {"persona": "rin", "key": key, "status": "purged", "also_purged": []}
     assert holding(PIN) == []
     for path in (f"/api/memories/rin/{key}", f"/api/memories/rin/{key}/history"):
         assert rin.get(path).status_code == 404
@@ -39,6 +39,7 @@ def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: L
     again = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
     assert again.status_code == 404
     assert again.json()["error"]["code"] == "not_found"
+
 
 
 def test_plain_delete_stays_a_tombstone(rin: httpx.Client, holding: Holding) -> None:

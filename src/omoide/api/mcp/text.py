@@ -70,7 +70,10 @@ def create_text(outcome: dict[str, Any]) -> str:
 def deleted_text(memory: dict[str, Any]) -> str:
     """A tombstone (the memory) or a purge (``{persona, key, status: "purged"}``)."""
     if memory["status"] == "purged":
-        return f"Erased memory {memory['key']}: it and its history are gone."
+        also = memory.get("also_purged") or []
+        tail = (f" Also erased, as they held part of its text: {', '.join(also)}."
+                if also else "")
+        return f"Erased memory {memory['key']}: it and its history are gone.{tail}"
     return (f"Deleted {memory['key']} (tombstoned; its history stays readable with "
             f"memory_history): {_preview(memory['content'])}")
 

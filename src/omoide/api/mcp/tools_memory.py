@@ -170,8 +170,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             if purge:
-                memories.purge(persona, key)
-                return render_purged(persona, key)
+                return render_purged(persona, key, memories.purge(persona, key))
             return render_memory(memories.delete(persona, key))
 
         return answer(body, text.deleted_text)

@@ -17,7 +17,7 @@ from typing import Any
 from omoide.errors import NotFound
 from omoide.model import Erased, VersionChange
 from omoide.store.postgres.db import PgDatabase
-from omoide.store.sqlite.erase import take_back_evolution
+from omoide.store.sqlite.erase import take_back_evolution, with_remainders
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.state import erase_session_state
 
@@ -52,8 +52,9 @@ def _unindex(conn: Any, name: str, ids: Sequence[int]) -> None:
 
 def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
                    now: datetime) -> list[str]:
-    """Erase memories of ``memories``' persona inside an erasing transaction; returns keys."""
-    ids = sorted(set(ids))
+    """Erase memories of ``memories``' persona, and their remainders, inside an erasing
+    transaction; returns the keys erased."""
+    ids = with_remainders(conn, memories.persona_id, ids)
     if not ids:
         return []
     keys = [r[0] for r in conn.execute(

@@ -8,6 +8,10 @@ folder: not in the tables, not in a version's before-image, not in an FTS segmen
 WAL. What survives is only what the user did not ask to forget; a memory that pointed at an
 erased one (``superseded_by``, ``summary_ref``) has the pointer cleared with a version row.
 
+A purged memory takes with it the remainders split off from it (:func:`with_remainders`): when
+evolution closed a compound memory, the part it left current is a new memory holding part of
+the purged text.
+
 A purged memory's evolution is taken back where it left something of the memory on others:
 its semantic links go with it, and the tags it merged into an older memory are removed from
 that memory and its history (:func:`take_back_evolution`). A memory it closed as contradicted
@@ -33,7 +37,7 @@ from omoide.store.sqlite.rows import memory_from_row
 from omoide.store.sqlite.state import erase_session_state
 
 __all__ = ["Erased", "erase_persona", "erase_session", "purge_memories", "purge_memory",
-           "take_back_evolution"]
+           "take_back_evolution", "with_remainders"]
 
 _CHUNK = 500
 CHANGED_BY = "forget"
@@ -69,13 +73,14 @@ def _delete_jobs(conn: sqlite3.Connection, persona_id: int, field: str,
 
 def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequence[int], *,
                    now: datetime) -> list[str]:
-    """Erase memories of ``memories``' persona inside an erasing transaction; returns keys.
+    """Erase memories of ``memories``' persona, and their remainders, inside an erasing
+    transaction; returns the keys erased.
 
     Removes each memory with every version, link (both directions), tag, source, vector, FTS
     row and job naming it. A surviving memory that pointed at one of them loses the pointer,
     with a version row (its before-image holds the erased memory's key, never its text).
     """
-    ids = sorted(set(ids))
+    ids = with_remainders(conn, memories.persona_id, ids)
     if not ids:
         return []
     keys: list[str] = []
@@ -106,6 +111,29 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
     MEMORY_FTS.optimize(conn)
     memories.drop_from_index(conn, ids)
     return keys
+
+
+def with_remainders(conn: Any, persona_id: int, ids: Sequence[int]) -> list[int]:
+    """``ids`` and, transitively, every memory evolution split off from one of them as the
+    unchanged part of a closed compound (``source`` "evolution", ``source_ref`` the closed
+    memory's key): a remainder holds part of its source's text. Sorted. Standard SQL: the
+    PostgreSQL adapter runs it too."""
+    found = set(ids)
+    frontier = sorted(found)
+    while frontier:
+        keys: list[str] = []
+        for chunk in _chunks(frontier):
+            keys += [str(r[0]) for r in conn.execute(
+                f"SELECT key FROM memories WHERE persona_id = ? AND id IN "
+                f"({','.join('?' * len(chunk))})", (persona_id, *chunk))]
+        children: list[int] = []
+        for chunk in _chunks(keys):
+            children += [int(r[0]) for r in conn.execute(
+                "SELECT id FROM memories WHERE persona_id = ? AND source = 'evolution' AND "
+                f"source_ref IN ({','.join('?' * len(chunk))})", (persona_id, *chunk))]
+        frontier = sorted(set(children) - found)
+        found.update(frontier)
+    return sorted(found)
 
 
 def take_back_evolution(conn: Any, memories: MemoryStore, keys: Sequence[str],

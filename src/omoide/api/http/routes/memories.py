@@ -88,8 +88,7 @@ def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
                            "rows, so that its text is nowhere in the data folder (the user "
                            "asked to forget it). Cannot be undone.")) -> dict[str, Any]:
     if purge:
-        app.memories.purge(persona, key)
-        return render_purged(persona, key)
+        return render_purged(persona, key, app.memories.purge(persona, key))
     return render_memory(app.memories.delete(persona, key))
 
 

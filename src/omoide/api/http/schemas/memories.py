@@ -154,6 +154,9 @@ class PurgeReply(Response):
     persona: str
     key: str
     status: Literal["purged"]
+    also_purged: list[str] = Field(description=(
+        "Remainders erased with it: what evolution kept current of it when a newer memory "
+        "contradicted one part (they hold part of its text)."))
 
 
 class StatsOut(Response):
