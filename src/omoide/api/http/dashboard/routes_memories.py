@@ -131,5 +131,6 @@ async def purge_memory(request: Request, persona: PersonaPage, key: str, viewer:
     if (await form_data(request)).get("confirm") != key:
         raise InvalidInput("a purge needs its confirmation: use the button on the purge page",
                            field="confirm")
-    await run_in_threadpool(app.memories.purge, persona, key)
-    return RedirectResponse(f"/p/{persona}/memories?purged={quote(key)}", status_code=303)
+    also = await run_in_threadpool(app.memories.purge, persona, key)
+    return RedirectResponse(f"/p/{persona}/memories?purged={quote(', '.join([key, *also]))}",
+                            status_code=303)
