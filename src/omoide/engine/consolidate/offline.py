@@ -29,6 +29,7 @@ events always give the same consolidation.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,6 +68,11 @@ DEFAULT_NOTES_PER_TURN = 0.5
 DEFAULT_MIN_SENTENCE_SCORE = 1.6
 DEFAULT_MIN_COMPANION_SCORE = 0.8
 DEFAULT_MAX_SENTENCES_PER_NOTE = 4
+# 0: a chosen turn is one note; k: its sentences become notes of at most k sentences each.
+DEFAULT_SENTENCES_PER_PART = 0
+# 1: a turn needs a sentence that says more than that the speaker spoke (a cue other than
+# the first person: a name, time, number, event, preference, profile fact or hobby).
+DEFAULT_NEEDS_FACT_CUE = 0
 # The user saying who they are is never cut by the note budget.
 _PROFILE_PRIORITY = 100.0
 _PROFILE_IMPORTANCE = 0.9
@@ -83,6 +89,8 @@ class OfflineConsolidator:
     min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE
     min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE
+    sentences_per_part: int = DEFAULT_SENTENCES_PER_PART
+    needs_fact_cue: int = DEFAULT_NEEDS_FACT_CUE
 
     def consolidate(
         self, events: Sequence[EventText], *, max_notes: int | None = None
@@ -94,6 +102,8 @@ class OfflineConsolidator:
             min_sentence_score=self.min_sentence_score,
             min_companion_score=self.min_companion_score,
             max_sentences_per_note=self.max_sentences_per_note,
+            sentences_per_part=self.sentences_per_part,
+            needs_fact_cue=self.needs_fact_cue,
         )
 
 
@@ -103,13 +113,15 @@ class _Selection:
     min_score: float  # a turn needs one sentence at least this informative
     min_companion_score: float  # further sentences of a chosen turn need this much
     max_sentences: int
+    sentences_per_part: int
+    needs_fact_cue: int
 
 
 @dataclass(frozen=True)
 class _Candidate:
     position: int  # the event's index in the episode, to restore conversation order
     score: float
-    note: NoteDraft
+    notes: tuple[NoteDraft, ...]  # one, or the parts of a long turn (one budget place)
 
 
 def consolidate_offline(
@@ -120,6 +132,8 @@ def consolidate_offline(
     min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE,
     min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE,
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
+    sentences_per_part: int = DEFAULT_SENTENCES_PER_PART,
+    needs_fact_cue: int = DEFAULT_NEEDS_FACT_CUE,
 ) -> Consolidation:
     """Notes in conversation order (the most informative turns win when over budget) and
     profile updates.
@@ -132,6 +146,8 @@ def consolidate_offline(
         min_score=min_sentence_score,
         min_companion_score=min_companion_score,
         max_sentences=max_sentences_per_note,
+        sentences_per_part=sentences_per_part,
+        needs_fact_cue=needs_fact_cue,
     )
     addressees = _addressees(events)
     candidates = [
@@ -142,7 +158,7 @@ def consolidate_offline(
     ]
     budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
-    notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
+    notes = tuple(note for c in sorted(best, key=lambda c: c.position) for note in c.notes)
     return Consolidation(notes=notes, profile=_profile_updates(events))
 
 
@@ -185,15 +201,28 @@ def _candidate(
         return None
     score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
-    best = max(chosen, key=lambda s: s.score)
-    note = NoteDraft(
-        content=_render(event, addressee, chosen),
-        kind=_kind(best),
-        source_event_ids=(event.event_id,),
-        importance=_importance(score, cues),
-        tags=_tags(cues),
+    notes = tuple(
+        NoteDraft(
+            content=_render(event, addressee, part),
+            kind=_kind(max(part, key=lambda s: s.score)),
+            source_event_ids=(event.event_id,),
+            importance=_importance(score, cues),
+            tags=_tags(frozenset().union(*(s.cues for s in part))),
+        )
+        for part in _parts(chosen, selection.sentences_per_part)
     )
-    return _Candidate(position, score, note)
+    return _Candidate(position, score, notes)
+
+
+def _parts(chosen: list[SentenceScore], size: int) -> list[list[SentenceScore]]:
+    """The chosen sentences as one note, or in runs of at most ``size`` sentences; a shared
+    image's caption rides with the first run."""
+    words = [s for s in chosen if Cue.PHOTO not in s.cues]
+    if size <= 0 or len(words) <= size:
+        return [chosen]
+    runs = [words[i : i + size] for i in range(0, len(words), size)]
+    runs[0] = [*runs[0], *(s for s in chosen if Cue.PHOTO in s.cues)]
+    return runs
 
 
 def _answer_candidate(
@@ -203,7 +232,7 @@ def _answer_candidate(
     if position == 0:
         return None
     note = answer_note(events[position - 1], events[position], selection.participants)
-    return None if note is None else _Candidate(position, selection.min_score, note)
+    return None if note is None else _Candidate(position, selection.min_score, (note,))
 
 
 def _profile_candidate(
@@ -232,7 +261,7 @@ def _profile_candidate(
         importance=_PROFILE_IMPORTANCE,
         tags=_tags(cues),
     )
-    return _Candidate(position, _PROFILE_PRIORITY, note)
+    return _Candidate(position, _PROFILE_PRIORITY, (note,))
 
 
 def _tags(cues: frozenset[str]) -> tuple[str, ...]:
@@ -247,7 +276,7 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     photo tag rides along too (what was shown is often what the turn is about) but never
     makes a turn worth a note on its own.
     """
-    if not any(s.score >= selection.min_score for s in scored):
+    if not any(s.score >= selection.min_score and _says_fact(s, selection) for s in scored):
         return []
     companions = [
         i
@@ -257,6 +286,10 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
     photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
     return [scored[i] for i in sorted({*top, *photos})]
+
+
+def _says_fact(sentence: SentenceScore, selection: _Selection) -> bool:
+    return not selection.needs_fact_cue or bool(sentence.cues - {Cue.FIRST_PERSON, Cue.PHOTO})
 
 
 def _render(
@@ -274,7 +307,8 @@ def _render(
         event.text)
     parts = list(lead)
     for sentence in words:
-        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese)
+        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese,
+                               named=_names(parts, event.speaker))
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=japanese)
         parts.append(text)
@@ -289,6 +323,12 @@ def _render(
         content, unnamed = f"{event.speaker}は、{content}", False
     return content + said_on(event.timestamp, japanese=japanese,
                              speaker=event.speaker if unnamed else None)
+
+
+def _names(parts: Sequence[str], speaker: str) -> bool:
+    """Whether the note so far names ``speaker`` as a word of its own."""
+    pattern = re.compile(rf"(?<![\w'’]){re.escape(speaker)}(?!\w)")
+    return bool(speaker) and any(pattern.search(part) for part in parts)
 
 
 def _kind(best: SentenceScore) -> NoteKind:
