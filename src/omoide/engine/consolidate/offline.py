@@ -15,7 +15,8 @@ notes with provenance. Offline, without an LLM:
 3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns (and always
    fewer notes than turns), so a note summarises instead of copying the episode;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
-   first person → the speaker's name, relative dates followed by the date they mean, and when
+   first person → the speaker's name, once per note in English and "they" / "their" / "them"
+   after it (no gender guessed), relative dates followed by the date they mean, and when
    the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
    name the speaker says who said it in the same brackets (" (Ken, 8 May 2023)"); in Japanese,
    which drops the subject, the speaker becomes the topic ("花子は、…"). Never a ``Name:``
@@ -68,11 +69,6 @@ DEFAULT_NOTES_PER_TURN = 0.5
 DEFAULT_MIN_SENTENCE_SCORE = 1.6
 DEFAULT_MIN_COMPANION_SCORE = 0.8
 DEFAULT_MAX_SENTENCES_PER_NOTE = 4
-# 0: a chosen turn is one note; k: its sentences become notes of at most k sentences each.
-DEFAULT_SENTENCES_PER_PART = 0
-# 1: a turn needs a sentence that says more than that the speaker spoke (a cue other than
-# the first person: a name, time, number, event, preference, profile fact or hobby).
-DEFAULT_NEEDS_FACT_CUE = 0
 # The user saying who they are is never cut by the note budget.
 _PROFILE_PRIORITY = 100.0
 _PROFILE_IMPORTANCE = 0.9
@@ -89,8 +85,6 @@ class OfflineConsolidator:
     min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE
     min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE
-    sentences_per_part: int = DEFAULT_SENTENCES_PER_PART
-    needs_fact_cue: int = DEFAULT_NEEDS_FACT_CUE
 
     def consolidate(
         self, events: Sequence[EventText], *, max_notes: int | None = None
@@ -102,8 +96,6 @@ class OfflineConsolidator:
             min_sentence_score=self.min_sentence_score,
             min_companion_score=self.min_companion_score,
             max_sentences_per_note=self.max_sentences_per_note,
-            sentences_per_part=self.sentences_per_part,
-            needs_fact_cue=self.needs_fact_cue,
         )
 
 
@@ -113,15 +105,13 @@ class _Selection:
     min_score: float  # a turn needs one sentence at least this informative
     min_companion_score: float  # further sentences of a chosen turn need this much
     max_sentences: int
-    sentences_per_part: int
-    needs_fact_cue: int
 
 
 @dataclass(frozen=True)
 class _Candidate:
     position: int  # the event's index in the episode, to restore conversation order
     score: float
-    notes: tuple[NoteDraft, ...]  # one, or the parts of a long turn (one budget place)
+    note: NoteDraft
 
 
 def consolidate_offline(
@@ -132,8 +122,6 @@ def consolidate_offline(
     min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE,
     min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE,
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
-    sentences_per_part: int = DEFAULT_SENTENCES_PER_PART,
-    needs_fact_cue: int = DEFAULT_NEEDS_FACT_CUE,
 ) -> Consolidation:
     """Notes in conversation order (the most informative turns win when over budget) and
     profile updates.
@@ -146,8 +134,6 @@ def consolidate_offline(
         min_score=min_sentence_score,
         min_companion_score=min_companion_score,
         max_sentences=max_sentences_per_note,
-        sentences_per_part=sentences_per_part,
-        needs_fact_cue=needs_fact_cue,
     )
     addressees = _addressees(events)
     candidates = [
@@ -158,7 +144,7 @@ def consolidate_offline(
     ]
     budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
-    notes = tuple(note for c in sorted(best, key=lambda c: c.position) for note in c.notes)
+    notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
     return Consolidation(notes=notes, profile=_profile_updates(events))
 
 
@@ -201,28 +187,15 @@ def _candidate(
         return None
     score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
-    notes = tuple(
-        NoteDraft(
-            content=_render(event, addressee, part),
-            kind=_kind(max(part, key=lambda s: s.score)),
-            source_event_ids=(event.event_id,),
-            importance=_importance(score, cues),
-            tags=_tags(frozenset().union(*(s.cues for s in part))),
-        )
-        for part in _parts(chosen, selection.sentences_per_part)
+    best = max(chosen, key=lambda s: s.score)
+    note = NoteDraft(
+        content=_render(event, addressee, chosen),
+        kind=_kind(best),
+        source_event_ids=(event.event_id,),
+        importance=_importance(score, cues),
+        tags=_tags(cues),
     )
-    return _Candidate(position, score, notes)
-
-
-def _parts(chosen: list[SentenceScore], size: int) -> list[list[SentenceScore]]:
-    """The chosen sentences as one note, or in runs of at most ``size`` sentences; a shared
-    image's caption rides with the first run."""
-    words = [s for s in chosen if Cue.PHOTO not in s.cues]
-    if size <= 0 or len(words) <= size:
-        return [chosen]
-    runs = [words[i : i + size] for i in range(0, len(words), size)]
-    runs[0] = [*runs[0], *(s for s in chosen if Cue.PHOTO in s.cues)]
-    return runs
+    return _Candidate(position, score, note)
 
 
 def _answer_candidate(
@@ -232,7 +205,7 @@ def _answer_candidate(
     if position == 0:
         return None
     note = answer_note(events[position - 1], events[position], selection.participants)
-    return None if note is None else _Candidate(position, selection.min_score, (note,))
+    return None if note is None else _Candidate(position, selection.min_score, note)
 
 
 def _profile_candidate(
@@ -261,7 +234,7 @@ def _profile_candidate(
         importance=_PROFILE_IMPORTANCE,
         tags=_tags(cues),
     )
-    return _Candidate(position, _PROFILE_PRIORITY, (note,))
+    return _Candidate(position, _PROFILE_PRIORITY, note)
 
 
 def _tags(cues: frozenset[str]) -> tuple[str, ...]:
@@ -276,7 +249,7 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     photo tag rides along too (what was shown is often what the turn is about) but never
     makes a turn worth a note on its own.
     """
-    if not any(s.score >= selection.min_score and _says_fact(s, selection) for s in scored):
+    if not any(s.score >= selection.min_score for s in scored):
         return []
     companions = [
         i
@@ -286,10 +259,6 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
     photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
     return [scored[i] for i in sorted({*top, *photos})]
-
-
-def _says_fact(sentence: SentenceScore, selection: _Selection) -> bool:
-    return not selection.needs_fact_cue or bool(sentence.cues - {Cue.FIRST_PERSON, Cue.PHOTO})
 
 
 def _render(

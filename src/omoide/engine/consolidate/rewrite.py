@@ -2,7 +2,8 @@
 
 A note is read far from the conversation it came from, so "I went there yesterday" said by
 Nora on 8 May 2023 becomes "Nora went there yesterday (7 May 2023)". First-person
-pronouns become the speaker's name (English verbs after "I" are conjugated for the common
+pronouns become the speaker's name, in English once per note and "they" / "their" / "them"
+after it, which guess no gender (English verbs after "I" are conjugated for the common
 verbs; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
 "your" become the addressee's name when the caller knows who that is (あなた → "<name>さん").
 Relative dates ("yesterday", "last month", "last Saturday", 先週, 3日前) are kept and followed
