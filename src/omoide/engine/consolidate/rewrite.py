@@ -18,6 +18,13 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from omoide.engine.consolidate.mentions import (
+    PAST_PARTICIPLE_HINT,
+    mention,
+    possessive_back,
+    refer_back,
+    settle_mentions,
+)
 from omoide.engine.lang import word_set
 
 __all__ = ["format_day", "resolve_relative_dates", "said_on", "to_third_person"]
@@ -92,7 +99,6 @@ _BASE_VERBS = word_set(
 _AUXILIARIES = word_set(
     "can could do does did should will would may might must shall am was were are have has had"
 )
-_PAST_PARTICIPLE_HINT = frozenset({"been", "never", "already", "just", "gone", "done", "had"})
 
 
 def to_third_person(
@@ -116,81 +122,18 @@ def to_third_person(
     # After "we" became "Nora and others", "our"/"us" refer back to that group
     # ("… put their hearts into it"); alone, "our kids" are the speaker's kids.
     plural = _WE_CLAUSE.search(sentence) is not None
-    text = _I_CLAUSE.sub(lambda m: _mention(_rewrite_subject(m, speaker), _refer_back(m)),
+    text = _I_CLAUSE.sub(lambda m: mention(_rewrite_subject(m, speaker), refer_back(m)),
                          sentence)
     text = _WE_CLAUSE.sub(lambda m: _rewrite_we(m, speaker), text)
     text = _REFLEXIVE_WORD.sub(lambda m: _REFLEXIVE[m.group(0).lower()], text)
-    text = _MY.sub(lambda m: _mention(f"{speaker}'s", _possessive_back(m.group(0))), text)
-    text = _OUR.sub("their" if plural else _mention(f"{speaker}'s", "their"), text)
-    text = _ME.sub(_mention(speaker, "them"), text)
-    text = _US.sub("them" if plural else _mention(speaker, "them"), text)
+    text = _MY.sub(lambda m: mention(f"{speaker}'s", possessive_back(m.group(0))), text)
+    text = _OUR.sub("their" if plural else mention(f"{speaker}'s", "their"), text)
+    text = _ME.sub(mention(speaker, "them"), text)
+    text = _US.sub("them" if plural else mention(speaker, "them"), text)
     if addressee:
         text = _YOUR.sub(f"{addressee}'s", text)
         text = _YOU_CLAUSE.sub(lambda m: _rewrite_subject(m, addressee), text)
-    return _settle_mentions(text, speaker, named=named)
-
-
-# A rewritten first-person mention waits in the text as both its forms until
-# _settle_mentions knows, left to right, whether the speaker was named before it.
-_MENTION = re.compile("\x00([^\x00\x01]*)\x01([^\x00\x02]*)\x02")
-
-
-def _mention(name_form: str, back_form: str) -> str:
-    return f"\x00{name_form}\x01{back_form}\x02"
-
-
-def _settle_mentions(text: str, speaker: str, *, named: bool) -> str:
-    name = re.compile(rf"(?<![\w'’]){re.escape(speaker)}(?![\w])")
-    out: list[str] = []
-    last = 0
-    for match in _MENTION.finditer(text):
-        before = text[last : match.start()]
-        out.append(before)
-        named = named or name.search(_MENTION.sub(r"\1", before)) is not None
-        if named:
-            out.append(_capitalise(match.group(2)) if _sentence_start("".join(out))
-                       else match.group(2))
-        else:
-            out.append(match.group(1))
-            named = True
-        last = match.end()
-    out.append(text[last:])
-    return "".join(out)
-
-
-def _sentence_start(before: str) -> bool:
-    stripped = before.rstrip(" \"'“‘(")
-    return not stripped or stripped[-1] in ".!?"
-
-
-def _capitalise(word: str) -> str:
-    return word[:1].upper() + word[1:]
-
-
-_BACK_CONTRACTIONS = {"'m": "are", "'re": "are", "'ve": "have", "'ll": "will"}
-_BACK_IRREGULAR = {"am": "are", "was": "were", "wasn't": "weren't", "ain't": "aren't"}
-
-
-def _refer_back(match: re.Match[str]) -> str:
-    """``I'm really into`` → ``they are really into``; "they" takes the verb as "I" did
-    (except "am"/"was"), so nothing is conjugated."""
-    contraction = (match.group("contraction") or "").replace("’", "'")
-    adverbs = match.group("adverbs") or ""
-    verb = match.group("verb")
-    tail = f" {verb}" if verb else ""
-    if contraction == "'d":
-        auxiliary = "had" if verb and verb.lower() in _PAST_PARTICIPLE_HINT else "would"
-        return f"they {auxiliary}{adverbs}{tail}"
-    if contraction:
-        return f"they {_BACK_CONTRACTIONS[contraction]}{adverbs}{tail}"
-    if verb is None:
-        return f"they{adverbs}"
-    low = verb.lower().replace("’", "'")
-    return f"they{adverbs} {_BACK_IRREGULAR.get(low, verb)}"
-
-
-def _possessive_back(word: str) -> str:
-    return "theirs" if word.lower() == "mine" else "their"
+    return settle_mentions(text, speaker, named=named)
 
 
 def _rewrite_subject(match: re.Match[str], name: str) -> str:
@@ -200,7 +143,7 @@ def _rewrite_subject(match: re.Match[str], name: str) -> str:
     verb = match.group("verb")
     tail = f" {verb}" if verb else ""
     if contraction == "'d":
-        auxiliary = "had" if verb and verb.lower() in _PAST_PARTICIPLE_HINT else "would"
+        auxiliary = "had" if verb and verb.lower() in PAST_PARTICIPLE_HINT else "would"
         return f"{name} {auxiliary}{adverbs}{tail}"
     if contraction:
         return f"{name} {_CONTRACTIONS[contraction]}{adverbs}{tail}"
