@@ -115,7 +115,7 @@ def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
         pytest.param("I'm really into pottery.", "Melanie is really into pottery.", id="im"),
         pytest.param("I've adopted a dog.", "Melanie has adopted a dog.", id="ive"),
         pytest.param("I don't like rain.", "Melanie doesn't like rain.", id="dont"),
-        pytest.param("I went with my kids.", "Melanie went with their kids.", id="past-my"),
+        pytest.param("I went with my kids.", "Melanie went with Melanie's kids.", id="past-my"),
         pytest.param("It reminds me of home.", "It reminds Melanie of home.", id="me"),
         pytest.param("I'd love to go.", "Melanie would love to go.", id="id-would"),
         pytest.param("What can I say?", "What can Melanie say?", id="inverted"),
@@ -123,37 +123,13 @@ def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
         pytest.param(
             "We put our hearts into it.", "Melanie and others put their hearts into it.", id="our"
         ),
-        pytest.param("Our dog loves us.", "Melanie's dog loves them.", id="our-alone"),
+        pytest.param("Our dog loves us.", "Melanie's dog loves Melanie.", id="our-alone"),
         pytest.param("I'm proud of you.", "Melanie is proud of Caroline.", id="you-object"),
         pytest.param("Your art is lovely.", "Caroline's art is lovely.", id="your"),
     ],
 )
 def test_to_third_person_names_the_speaker_and_addressee(sentence: str, expected: str) -> None:
     assert to_third_person(sentence, "Melanie", addressee="Caroline", japanese=False) == expected
-
-
-@pytest.mark.parametrize(
-    ("sentence", "named", "expected"),
-    [
-        pytest.param(
-            "My grandma gave it to me when I was young, and I'm grateful.", False,
-            "Melanie's grandma gave it to them when they were young, and they are grateful.",
-            id="once-then-they",
-        ),
-        pytest.param("I love it and I'll keep it.", True, "They love it and they will keep it.",
-                     id="named-before"),
-        pytest.param("My dog is mine.", True, "Their dog is theirs.", id="possessives"),
-        pytest.param("It's fun; my kids love it.", True, "It's fun; their kids love it.",
-                     id="no-capital-mid-sentence"),
-        pytest.param("Melanie here. I paint.", False, "Melanie here. They paint.",
-                     id="name-already-written"),
-    ],
-)
-def test_to_third_person_names_the_speaker_once_then_refers_back(
-    sentence: str, named: bool, expected: str
-) -> None:
-    """The name once; after it a pronoun that guesses no gender, with its own verb forms."""
-    assert to_third_person(sentence, "Melanie", japanese=False, named=named) == expected
 
 
 def test_to_third_person_replaces_japanese_first_person_but_not_shiritsu() -> None:
@@ -275,7 +251,7 @@ def test_consolidate_keeps_fewer_notes_than_turns_on_a_realistic_chat() -> None:
         "Caroline went to an LGBTQ support group yesterday (7 May 2023) and it was so powerful."
         " (8 May 2023)",
         "Caroline is planning to study counseling next year (2024). (8 May 2023)",
-        "Melanie painted a lake sunrise last year (2022). Painting is their favourite way to"
+        "Melanie painted a lake sunrise last year (2022). Painting is Melanie's favourite way to"
         " relax. (8 May 2023)",
         "Melanie is off to go swimming with the kids now. (8 May 2023)",
     ]

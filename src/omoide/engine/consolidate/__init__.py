@@ -3,8 +3,8 @@
 The public face: the :class:`Consolidator` port and its types, and the offline engine
 (:class:`OfflineConsolidator`, :func:`consolidate_offline`). Private modules inside:
 ``offline`` (the pipeline) over ``rules`` (sentence scoring), ``answers`` (a user's answer to
-the persona's question), ``rewrite`` (third person, dates) with ``mentions`` (the speaker
-named once per note), ``profile`` (self-identification) and ``text`` (sentences and words).
+the persona's question), ``rewrite`` (third person, dates), ``profile`` (self-identification)
+and ``text`` (sentences and words).
 """
 
 from omoide.engine.consolidate.offline import (

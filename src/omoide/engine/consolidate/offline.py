@@ -15,8 +15,7 @@ notes with provenance. Offline, without an LLM:
 3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns (and always
    fewer notes than turns), so a note summarises instead of copying the episode;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
-   first person → the speaker's name, once per note in English and "they" / "their" / "them"
-   after it (no gender guessed), relative dates followed by the date they mean, and when
+   first person → the speaker's name, relative dates followed by the date they mean, and when
    the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
    name the speaker says who said it in the same brackets (" (Ken, 8 May 2023)"); in Japanese,
    which drops the subject, the speaker becomes the topic ("花子は、…"). Never a ``Name:``
@@ -30,7 +29,6 @@ events always give the same consolidation.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -276,8 +274,7 @@ def _render(
         event.text)
     parts = list(lead)
     for sentence in words:
-        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese,
-                               named=_names(parts, event.speaker))
+        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese)
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=japanese)
         parts.append(text)
@@ -292,12 +289,6 @@ def _render(
         content, unnamed = f"{event.speaker}は、{content}", False
     return content + said_on(event.timestamp, japanese=japanese,
                              speaker=event.speaker if unnamed else None)
-
-
-def _names(parts: Sequence[str], speaker: str) -> bool:
-    """Whether the note so far names ``speaker`` as a word of its own."""
-    pattern = re.compile(rf"(?<![\w'’]){re.escape(speaker)}(?!\w)")
-    return bool(speaker) and any(pattern.search(part) for part in parts)
 
 
 def _kind(best: SentenceScore) -> NoteKind:

@@ -2,8 +2,7 @@
 
 A note is read far from the conversation it came from, so "I went there yesterday" said by
 Nora on 8 May 2023 becomes "Nora went there yesterday (7 May 2023)". First-person
-pronouns become the speaker's name, in English once per note and "they" / "their" / "them"
-after it, which guess no gender (English verbs after "I" are conjugated for the common
+pronouns become the speaker's name (English verbs after "I" are conjugated for the common
 verbs; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
 "your" become the addressee's name when the caller knows who that is (あなた → "<name>さん").
 Relative dates ("yesterday", "last month", "last Saturday", 先週, 3日前) are kept and followed
@@ -18,13 +17,6 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from omoide.engine.consolidate.mentions import (
-    PAST_PARTICIPLE_HINT,
-    mention,
-    possessive_back,
-    refer_back,
-    settle_mentions,
-)
 from omoide.engine.lang import word_set
 
 __all__ = ["format_day", "resolve_relative_dates", "said_on", "to_third_person"]
@@ -99,41 +91,30 @@ _BASE_VERBS = word_set(
 _AUXILIARIES = word_set(
     "can could do does did should will would may might must shall am was were are have has had"
 )
+_PAST_PARTICIPLE_HINT = frozenset({"been", "never", "already", "just", "gone", "done", "had"})
 
 
 def to_third_person(
-    sentence: str,
-    speaker: str,
-    *,
-    addressee: str | None = None,
-    japanese: bool,
-    named: bool = False,
+    sentence: str, speaker: str, *, addressee: str | None = None, japanese: bool
 ) -> str:
     """First person → the speaker's name ("I love" → "Nora loves"); second person → the
-    addressee's name when the episode tells who that is.
-
-    English names the speaker once: the first mention is the name, every later one a
-    pronoun that guesses no gender ("they love", "their sister", "them"), as is the first
-    already when ``named`` says an earlier sentence of the note named the speaker. A name
-    repeated in every clause makes the note look about that person to any question naming
-    them. Japanese drops the subject, so its first person always becomes the name."""
+    addressee's name when the episode tells who that is."""
     if japanese:
         return _japanese_third_person(sentence, speaker, addressee)
     # After "we" became "Nora and others", "our"/"us" refer back to that group
     # ("… put their hearts into it"); alone, "our kids" are the speaker's kids.
     plural = _WE_CLAUSE.search(sentence) is not None
-    text = _I_CLAUSE.sub(lambda m: mention(_rewrite_subject(m, speaker), refer_back(m)),
-                         sentence)
+    text = _I_CLAUSE.sub(lambda m: _rewrite_subject(m, speaker), sentence)
     text = _WE_CLAUSE.sub(lambda m: _rewrite_we(m, speaker), text)
     text = _REFLEXIVE_WORD.sub(lambda m: _REFLEXIVE[m.group(0).lower()], text)
-    text = _MY.sub(lambda m: mention(f"{speaker}'s", possessive_back(m.group(0))), text)
-    text = _OUR.sub("their" if plural else mention(f"{speaker}'s", "their"), text)
-    text = _ME.sub(mention(speaker, "them"), text)
-    text = _US.sub("them" if plural else mention(speaker, "them"), text)
+    text = _MY.sub(f"{speaker}'s", text)
+    text = _OUR.sub("their" if plural else f"{speaker}'s", text)
+    text = _ME.sub(speaker, text)
+    text = _US.sub("them" if plural else speaker, text)
     if addressee:
         text = _YOUR.sub(f"{addressee}'s", text)
         text = _YOU_CLAUSE.sub(lambda m: _rewrite_subject(m, addressee), text)
-    return settle_mentions(text, speaker, named=named)
+    return text
 
 
 def _rewrite_subject(match: re.Match[str], name: str) -> str:
@@ -143,7 +124,7 @@ def _rewrite_subject(match: re.Match[str], name: str) -> str:
     verb = match.group("verb")
     tail = f" {verb}" if verb else ""
     if contraction == "'d":
-        auxiliary = "had" if verb and verb.lower() in PAST_PARTICIPLE_HINT else "would"
+        auxiliary = "had" if verb and verb.lower() in _PAST_PARTICIPLE_HINT else "would"
         return f"{name} {auxiliary}{adverbs}{tail}"
     if contraction:
         return f"{name} {_CONTRACTIONS[contraction]}{adverbs}{tail}"
