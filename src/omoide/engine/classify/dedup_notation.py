@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
 __all__ = ["Reading", "pair_notation", "text_notation"]
@@ -71,7 +72,9 @@ _EN_UNITS = {"centimetres": "cm", "centimeters": "cm", "centimetre": "cm", "cent
              "inches": "in", "hours": "h", "hrs": "h", "minutes": "min", "mins": "min"}
 _JA_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_JA_UNITS, key=len, reverse=True))
                       + ")")
-_EN_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_EN_UNITS, key=len, reverse=True))
+# A unit after a number, as its word or its symbol, spaced one way ("68kg", "68 kilograms").
+_EN_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(
+    {*_EN_UNITS, *(u for u in _EN_UNITS.values() if u != "%")}, key=len, reverse=True))
                       + r")\b", re.IGNORECASE)
 # English contractions and their full forms.
 _EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -88,12 +91,32 @@ _EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
             (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
             (re.compile(r"\b(?:the )?user\b", re.IGNORECASE), "I"),
             (re.compile(r"\bme\b", re.IGNORECASE), "I"))
+# British and American spellings of one word: -ise / -ize, -our / -or, -tre / -ter, a doubled
+# l before a suffix (travelled / traveled), -ogue / -og, -yse / -yze, programme / program. Both
+# texts are rewritten alike, so a word that is no spelling variant ("exercise") only has to be
+# rewritten the same way in both.
+_EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\b([a-z]{3,})is(e|es|ed|ing|ation|ations|er|ers)\b", r"\1iz\2"),
+        (r"\b([a-z]{3,})our(s|ed|ing|ite|ites|able|er|ers|ful|less)?\b", r"\1or\2"),
+        (r"\b([a-z]{3,})([bt])re(s)?\b", r"\1\2er\3"),
+        (r"\b([a-z]{2,}e)ll(ed|ing|er|ers)\b", r"\1l\2"),
+        (r"\b([a-z]{3,})ogue(s)?\b", r"\1og\2"),
+        (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
+        (r"\bprogramme(s)?\b", r"program\1"),
+    ))
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもを、]|$)")
 
 
+def _en_unit(unit: str) -> str:
+    symbol = _EN_UNITS.get(unit, unit)
+    return symbol if symbol == "%" else " " + symbol
+
+
 def text_notation(text: str) -> str:
-    """One text in dedup's notation (see the module docstring), each text on its own."""
-    text = unicodedata.normalize("NFKC", text).strip()
+    """One text in dedup's notation (see the module docstring), each text on its own: numbers
+    and dates first (``one_notation``: "sixty-eight kilograms" is then read as "68 kg")."""
+    text = one_notation(unicodedata.normalize("NFKC", text).strip())
     if is_japanese(text):
         text = _JA_COUNTED.sub(lambda m: str(_KANJI_DIGITS.index(m.group(1)) + 1), text)
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
@@ -104,7 +127,9 @@ def text_notation(text: str) -> str:
     text = text.replace("\u2019", "'")
     for pattern, replacement in _EN_CONTRACTIONS:
         text = pattern.sub(replacement, text)
-    text = _EN_UNIT.sub(lambda m: _EN_UNITS[m.group(1).lower()], text)
+    text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
+    for pattern, replacement in _EN_SPELLINGS:
+        text = pattern.sub(replacement, text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
     return text
