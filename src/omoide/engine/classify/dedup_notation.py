@@ -5,12 +5,15 @@ the learned judge compare the two texts' words, and a difference of notation alo
 a changed word: full-width digits (月８回 / 月8回), a word in kanji or in kana (珈琲 / コーヒー,
 寿司 / すし, 子供 / 子ども), katakana or hiragana (リンゴ / りんご), a long-vowel or ヴ spelling
 (ライヴ / ライブ), a polite or contracted ending (働いてます / 働いている, 薬剤師です / 薬剤師だ),
-a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68 kg"), an English
+a number or date written otherwise ("sixty-eight" / 68, 二匹 / 2匹, 令和2年 / 2020年: the veto's
+``one_notation``), a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68kg"), a
+British or American spelling ("organises" / "organizes", "theatre" / "theater"), an English
 contraction ("don't" / "do not", "gonna" / "going to") or the user named in the first person
 ("the user's wife" / "my wife", ユーザーは / 私は). Outcome: the two texts rewritten so that
 such differences vanish, and nothing else changed.
 
-Each text is rewritten on its own (NFKC, endings, units, contractions, the user's forms); then,
+Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
+spellings, the user's forms); then,
 for Japanese, a span of one text is spelt as the other's where the two read alike and one is
 written in kanji and the other in kana (``reading``, the caller's kanji-to-kana reader, which
 the engine does not own; without it, katakana and hiragana spellings of one word still meet).
@@ -54,11 +57,6 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (rf"([{_I_ROW}])ません", lambda m: _A_ROW[_I_ROW.index(m.group(1))] + "ない"),
         (rf"([{_I_ROW}])ます", lambda m: _U_ROW[_I_ROW.index(m.group(1))]),
     ))
-# A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹).
-_JA_COUNTED = re.compile(r"(?<![〇零一二三四五六七八九十百千万億0-9])([一二三四五六七八九])"
-                         r"(?=年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|"
-                         r"ヶ月|か月|カ月|時間|分|階)")
-_KANJI_DIGITS = "一二三四五六七八九"
 # A unit word after a number, and its symbol.
 _JA_UNITS = {"センチメートル": "cm", "センチ": "cm", "ミリメートル": "mm", "ミリ": "mm",
              "キロメートル": "km", "キログラム": "kg", "メートル": "m", "グラム": "g",
@@ -118,7 +116,6 @@ def text_notation(text: str) -> str:
     and dates first (``one_notation``: "sixty-eight kilograms" is then read as "68 kg")."""
     text = one_notation(unicodedata.normalize("NFKC", text).strip())
     if is_japanese(text):
-        text = _JA_COUNTED.sub(lambda m: str(_KANJI_DIGITS.index(m.group(1)) + 1), text)
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
         text = _JA_USER.sub("私", text)
         for pattern, replacement in _JA_ENDINGS:
