@@ -26,6 +26,7 @@ Deterministic and symmetric.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.text import ends_something, parse
@@ -59,6 +60,7 @@ def _ends(text: str, lang: str) -> bool:
         for m in _UNDONE[lang].finditer(text))
 
 
+@lru_cache(maxsize=256)  # a new memory meets each candidate with the same text
 def status_families(text: str) -> frozenset[str]:
     """The families of status words ``text`` holds."""
     sentence = parse(text)  # NFKC; English in lower case with "won't" as "will not"
