@@ -42,7 +42,14 @@ def reading(text: str) -> str:
     pytest.param("僕は釣りが好き", "私は釣りが好き", id="ja-first-person"),
     pytest.param("I'm gonna sell the van", "I am going to sell the van", id="en-contractions"),
     pytest.param("The user can't swim", "I cannot swim", id="en-user-and-cannot"),
-    pytest.param("the user's bike weighs 9 kilograms", "my bike weighs 9kg", id="en-unit"),
+    pytest.param("Jo organises a colourful theatre festival",
+                 "Jo organizes a colorful theater festival", id="en-british-spelling"),
+    pytest.param("Jo travelled to a dialogue programme", "Jo traveled to a dialog program",
+                 id="en-british-spelling-2"),
+    pytest.param("the parcel weighs twelve kilograms", "the parcel weighs 12 kg",
+                 id="en-number-word-before-unit"),
+    pytest.param("the parcel weighs 12kg", "the parcel weighs 12 kg", id="en-unit-symbol-spaced"),
+    pytest.param("the user's bike weighs 9 kilograms", "my bike weighs 9 kg", id="en-unit"),
     pytest.param("The user is a welder", "I am a welder", id="en-user-is"),
 ])
 def test_text_notation(text: str, expected: str) -> None:

@@ -21,6 +21,13 @@ from omoide.engine.classify.dedup_scope import scope_changed
     pytest.param("パンだけ食べる", "パンのみ食べる", False, id="ja-dake-and-nomi"),
     pytest.param("おこのみやきを作る", "お好み焼きを作る", False,
                  id="ja-nomi-inside-a-word-is-not-only"),
+    pytest.param("I don't answer email on Sundays", "I don't answer email on Sunday evenings",
+                 True, id="en-part-of-the-day-added"),
+    pytest.param("I swim every morning", "Each morning I swim", False,
+                 id="en-part-of-the-day-on-both-sides"),
+    pytest.param("夜9時以降はスマホを見ない", "9時以降はスマホを見ない", True,
+                 id="ja-part-of-the-day-removed"),
+    pytest.param("毎朝パンを焼く", "朝はいつもパンを焼く", False, id="ja-part-of-the-day-reworded"),
 ])
 def test_scope_changed(first: str, second: str, changed: bool) -> None:
     assert scope_changed(first, second) is changed

@@ -41,3 +41,30 @@ def test_the_same_status_in_other_words_is_no_change(first: str, second: str) ->
 def test_families_are_named() -> None:
     assert status_families("Tom cancelled the trip he had planned.") == {"ended", "planned"}
     assert status_families("Tom lives in Leeds.") == frozenset()
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("Jo won't quit the choir.", id="en-will-not-quit"),
+    pytest.param("Jo is not gonna give up the violin.", id="en-not-gonna-give-up"),
+    pytest.param("Jo refused to cancel the trip to Oslo.", id="en-refused-to-cancel"),
+    pytest.param("健二さんは会社を辞めるつもりはない", id="ja-no-intention-to-quit"),
+    pytest.param("健二さんはジム通いを諦めない", id="ja-does-not-give-up"),
+])
+def test_an_end_word_under_negation_is_no_ending(text: str) -> None:
+    assert "ended" not in status_families(text)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    pytest.param("Jo sings in the choir.", "Jo won't quit the choir.", id="en-goes-on"),
+    pytest.param("Jo plays the violin.", "Jo is not gonna give up the violin.",
+                 id="en-not-gonna"),
+    pytest.param("健二さんは会社で働いている", "健二さんは会社を辞めるつもりはない",
+                 id="ja-goes-on"),
+])
+def test_saying_it_goes_on_is_no_ending(first: str, second: str) -> None:
+    assert "ended" not in status_families(first) | status_families(second)
+
+
+def test_a_bare_negation_is_the_vetos_polarity_not_an_ending() -> None:
+    assert "ended" not in status_families("Jo will not go to the reunion.")
+    assert "ended" in status_families("Jo's trip to the reunion is on hold.")

@@ -5,12 +5,15 @@ the learned judge compare the two texts' words, and a difference of notation alo
 a changed word: full-width digits (月８回 / 月8回), a word in kanji or in kana (珈琲 / コーヒー,
 寿司 / すし, 子供 / 子ども), katakana or hiragana (リンゴ / りんご), a long-vowel or ヴ spelling
 (ライヴ / ライブ), a polite or contracted ending (働いてます / 働いている, 薬剤師です / 薬剤師だ),
-a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68 kg"), an English
+a number or date written otherwise ("sixty-eight" / 68, 二匹 / 2匹, 令和2年 / 2020年: the veto's
+``one_notation``), a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68kg"), a
+British or American spelling ("organises" / "organizes", "theatre" / "theater"), an English
 contraction ("don't" / "do not", "gonna" / "going to") or the user named in the first person
 ("the user's wife" / "my wife", ユーザーは / 私は). Outcome: the two texts rewritten so that
 such differences vanish, and nothing else changed.
 
-Each text is rewritten on its own (NFKC, endings, units, contractions, the user's forms); then,
+Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
+spellings, the user's forms); then,
 for Japanese, a span of one text is spelt as the other's where the two read alike and one is
 written in kanji and the other in kana (``reading``, the caller's kanji-to-kana reader, which
 the engine does not own; without it, katakana and hiragana spellings of one word still meet).
@@ -24,6 +27,7 @@ import unicodedata
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
 __all__ = ["Reading", "pair_notation", "text_notation"]
@@ -53,11 +57,6 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (rf"([{_I_ROW}])ません", lambda m: _A_ROW[_I_ROW.index(m.group(1))] + "ない"),
         (rf"([{_I_ROW}])ます", lambda m: _U_ROW[_I_ROW.index(m.group(1))]),
     ))
-# A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹).
-_JA_COUNTED = re.compile(r"(?<![〇零一二三四五六七八九十百千万億0-9])([一二三四五六七八九])"
-                         r"(?=年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|"
-                         r"ヶ月|か月|カ月|時間|分|階)")
-_KANJI_DIGITS = "一二三四五六七八九"
 # A unit word after a number, and its symbol.
 _JA_UNITS = {"センチメートル": "cm", "センチ": "cm", "ミリメートル": "mm", "ミリ": "mm",
              "キロメートル": "km", "キログラム": "kg", "メートル": "m", "グラム": "g",
@@ -71,7 +70,9 @@ _EN_UNITS = {"centimetres": "cm", "centimeters": "cm", "centimetre": "cm", "cent
              "inches": "in", "hours": "h", "hrs": "h", "minutes": "min", "mins": "min"}
 _JA_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_JA_UNITS, key=len, reverse=True))
                       + ")")
-_EN_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_EN_UNITS, key=len, reverse=True))
+# A unit after a number, as its word or its symbol, spaced one way ("68kg", "68 kilograms").
+_EN_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(
+    {*_EN_UNITS, *(u for u in _EN_UNITS.values() if u != "%")}, key=len, reverse=True))
                       + r")\b", re.IGNORECASE)
 # English contractions and their full forms.
 _EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -88,14 +89,33 @@ _EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
             (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
             (re.compile(r"\b(?:the )?user\b", re.IGNORECASE), "I"),
             (re.compile(r"\bme\b", re.IGNORECASE), "I"))
+# British and American spellings of one word: -ise / -ize, -our / -or, -tre / -ter, a doubled
+# l before a suffix (travelled / traveled), -ogue / -og, -yse / -yze, programme / program. Both
+# texts are rewritten alike, so a word that is no spelling variant ("exercise") only has to be
+# rewritten the same way in both.
+_EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\b([a-z]{3,})is(e|es|ed|ing|ation|ations|er|ers)\b", r"\1iz\2"),
+        (r"\b([a-z]{3,})our(s|ed|ing|ite|ites|able|er|ers|ful|less)?\b", r"\1or\2"),
+        (r"\b([a-z]{3,})([bt])re(s)?\b", r"\1\2er\3"),
+        (r"\b([a-z]{2,}e)ll(ed|ing|er|ers)\b", r"\1l\2"),
+        (r"\b([a-z]{3,})ogue(s)?\b", r"\1og\2"),
+        (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
+        (r"\bprogramme(s)?\b", r"program\1"),
+    ))
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもを、]|$)")
 
 
+def _en_unit(unit: str) -> str:
+    symbol = _EN_UNITS.get(unit, unit)
+    return symbol if symbol == "%" else " " + symbol
+
+
 def text_notation(text: str) -> str:
-    """One text in dedup's notation (see the module docstring), each text on its own."""
-    text = unicodedata.normalize("NFKC", text).strip()
+    """One text in dedup's notation (see the module docstring), each text on its own: numbers
+    and dates first (``one_notation``: "sixty-eight kilograms" is then read as "68 kg")."""
+    text = one_notation(unicodedata.normalize("NFKC", text).strip())
     if is_japanese(text):
-        text = _JA_COUNTED.sub(lambda m: str(_KANJI_DIGITS.index(m.group(1)) + 1), text)
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
         text = _JA_USER.sub("私", text)
         for pattern, replacement in _JA_ENDINGS:
@@ -104,7 +124,9 @@ def text_notation(text: str) -> str:
     text = text.replace("\u2019", "'")
     for pattern, replacement in _EN_CONTRACTIONS:
         text = pattern.sub(replacement, text)
-    text = _EN_UNIT.sub(lambda m: _EN_UNITS[m.group(1).lower()], text)
+    text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
+    for pattern, replacement in _EN_SPELLINGS:
+        text = pattern.sub(replacement, text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
     return text

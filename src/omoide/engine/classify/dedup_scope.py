@@ -10,10 +10,15 @@ number of
 
 - limiting words (only, solely, except; しか, だけ, のみ, ばかり, 以外),
 - aspect words (still, no longer, any more; もう, まだ), or
-- quantifiers in a negated statement (every, each, all, always: "not … every").
+- quantifiers in a negated statement (every, each, all, always: "not … every"),
 
-Words of frequency in a positive statement (every day / daily, 毎朝 / 朝は) are left to the
-veto's numbers and times: paraphrases reword them freely. It is a feature of the learned judge
+or one names a part of the day and the other none ("doesn't work on Fridays" / "doesn't work
+on Friday afternoons", 夕方以降は緑茶を飲まない / 緑茶を飲まない): the part narrows when
+something holds.
+
+Words of frequency in a positive statement (every day / daily) are left to the veto's numbers
+and times: paraphrases reword them freely; a part of the day said in other words (毎朝 / 朝は,
+"every night" / "at night") is on both sides. It is a feature of the learned judge
 (the judge weighs it), not a rule. Deterministic and symmetric.
 """
 
@@ -33,6 +38,9 @@ _EN_NEGATION = re.compile(r"\b(not|never|no|cannot)\b|n't\b", re.IGNORECASE)
 # のみ inside a hiragana word (このみ) is not "only"
 _JA_LIMIT = re.compile(r"しか|だけ|(?<![ぁ-ゖ])のみ|ばかり|以外")
 _JA_ASPECT = re.compile(r"もう|まだ")
+_EN_PART_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|nights?|overnight|midnight"
+                             r"|bedtime)\b", re.IGNORECASE)
+_JA_PART_OF_DAY = re.compile(r"朝|昼|夕方|夕|晩|夜|深夜|明け方")
 _SAME = {"solely": "only", "anymore": "no longer", "any more": "no longer", "each": "every",
          "しか": "only", "だけ": "only", "のみ": "only", "以外": "except"}
 
@@ -52,6 +60,12 @@ def scope_words(text: str) -> Counter[str]:
     return Counter(words)
 
 
+def _part_of_day(text: str) -> bool:
+    return bool((_JA_PART_OF_DAY if is_japanese(text) else _EN_PART_OF_DAY).search(text))
+
+
 def scope_changed(first: str, second: str) -> bool:
-    """True when the two texts hold a different number of some scope word."""
-    return scope_words(first) != scope_words(second)
+    """True when the two texts hold a different number of some scope word, or only one names
+    a part of the day."""
+    return (scope_words(first) != scope_words(second)
+            or _part_of_day(first) != _part_of_day(second))

@@ -51,9 +51,13 @@ _NUMERAL_CHARS = "0-9〇零一二三四五六七八九十百千万億"
 # when it also holds a digit, so 千葉, 十分 and 百貨店 stay words.
 _MULTIPLIED = re.compile(rf"[{_NUMERAL_CHARS}]*[十百千万億][{_NUMERAL_CHARS}]*")
 _HAS_DIGIT = re.compile(r"[0-9〇零一二三四五六七八九]")
-# A lone kanji digit before a counter the classifier's reader does not list.
-_COUNTED = re.compile(r"(?<![\u4e00-\u9fff\u3005])([一二三四五六七八九])"
-                      r"(?=斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ|リットル)")
+# A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹, 一斤 / 1斤): the
+# counters the classifier's reader lists and those it does not, in one list (dedup's notation
+# reads it too). After another numeral it is part of a number (二十三), read above.
+_COUNTED = re.compile(r"(?<![〇零一二三四五六七八九十百千万億0-9])([一二三四五六七八九])"
+                      r"(?=年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|"
+                      r"ヶ月|か月|カ月|時間|分|階|斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ"
+                      r"|リットル)")
 
 
 # 再来週 is the week after next (2 weeks on), not next week.
