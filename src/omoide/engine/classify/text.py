@@ -19,7 +19,7 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity, find_quantities, strip_quantities
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Lang, detect_lang, word_set
 
-__all__ = ["USER", "Sentence", "cue", "ends_something", "parse"]
+__all__ = ["USER", "Sentence", "cue", "ends_something", "parse", "without_negated_ends"]
 
 USER = "user"
 
@@ -68,6 +68,7 @@ class Sentence:
     quantities: tuple[Quantity, ...]
     negative: bool  # negated or a negative preference ("doesn't like", "苦手")
     past_occasion: bool  # about a finished past event, so a newer fact cannot undo it
+    reading: str  # the text without negated end cues (``without_negated_ends``): cues read it
 
 
 def cue(kind: dict[str, str], sentence: Sentence) -> bool:
@@ -75,48 +76,74 @@ def cue(kind: dict[str, str], sentence: Sentence) -> bool:
     cue only where it is not negated: "won't quit" and 諦めない say it goes on)."""
     if kind is lex.STOPPED:
         return ends_something(sentence.text, sentence.lang)
-    return re.search(kind[sentence.lang], sentence.text) is not None
+    return re.search(kind[sentence.lang], sentence.reading) is not None
 
 
 # A stop verb under negation is a continuation: "is not giving up", "will never quit",
-# "instead of giving up", "refused to cancel"; 諦めない, やめずに, 辞めるつもりはない, 中止しない.
+# "isn't planning to ever stop", "instead of giving up", "refused to cancel", "has no plans to
+# quit", "quitting is not an option"; 諦めない, やめずに, 辞めるつもりはない,
+# やめる気はさらさらない, やめようとは思っていない, 辞める予定はありません, 中止しない. In English
+# the negation scopes over the verb through a few words of an intention or future frame ("not
+# going to", "not even thinking about"), never across a clause ("did not enjoy it and quit").
+_EN_CLAUSE = r"(?!(?:and|but|so|then|because|after|before|when|since|or|until)\b)"
 _EN_STOP_NEGATED = re.compile(
-    r"\b(?:not|never|instead of|rather than|refuse[sd]? to|without|no intention of|no plans? to)"
-    r"(?: [\w']+){0,3} ?$"
+    r"(?:\b(?:will|would|shall) )?\b(?:not|never|instead of|rather than|refus\w* to|without"
+    r"|no (?:intention|intentions|plans?|desire|wish|interest|thoughts?|way)\b)"
+    rf"(?: {_EN_CLAUSE}[\w']+){{0,4}} ?$"
+)
+# The verb as the subject of a refusal after it: "giving up is not an option".
+_EN_STOP_REFUSED = re.compile(
+    r"(?: [\w']+){0,3} (?:is|was|are|were) (?:not|never) (?:an? |really )?"
+    r"(?:option|on the table|happening|going to happen|in the cards)\b"
 )
 _EN_STOP_POLARITY = ("no ", "any", "used", "never")  # cues that are negative themselves
+# After a Japanese end verb: its negative form, or an intention / thought / plan frame that a
+# negation closes within the clause (つもりはない, 気は全くない, ようとは思っていない).
 _JA_STOP_NEGATED = re.compile(
-    r"(?:し|せ|され|させ|られ)?(?:ない|ず|ません|る(?:つもり|気|こと|わけ)は?な|たくな)"
+    r"(?:し|せ|され|させ|られ)?(?:ない|ず|ません|たくな"
+    r"|(?:る|よう)(?:つもり|気|こと|わけ|予定|計画|なんて|とは|と(?:は|も)?(?=思|考))"
+    r"[^。、,.!?！？]{0,10}?(?:ない|ません|無い|なし))"
 )
+# Verbs of calling a plan off that are no end of a state (the transitions read them): their
+# negations leave the reading too ("won't skip the race" keeps the plan).
+_UNDO_VERBS = {
+    "en": r"|\bskip\w*|\bwithdr[ae]w\w*|\bdefer\w*|\bdelay\w*|\bpush(?:ed|es|ing)? back\b",
+    "ja": r"|先送り|延ば|保留",
+}
 
 
 def ends_something(text: str, lang: str) -> bool:
     """Whether a memory (as :func:`parse` normalises it) says something stopped or ended: an
     end cue of ``lexicon.STOPPED`` that no negation turns into its opposite."""
-    return any(negation is None for _, negation in _stop_cues(text, lang))
+    return any(span is None for _, span in _stop_cues(text, lang, lex.STOPPED[lang]))
 
 
-def _stop_cues(text: str, lang: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
-    """Each end cue with the negation that turns it into a continuation, if any."""
+def _stop_cues(text: str, lang: str, pattern: str
+               ) -> list[tuple[re.Match[str], tuple[int, int] | None]]:
+    """Each end cue, with the span of the negated phrase around it when a negation or a
+    refusal turns it into a continuation."""
     found = []
-    for match in re.finditer(lex.STOPPED[lang], text):
-        cue_text, negation = match.group(0), None
+    for match in re.finditer(pattern, text):
+        cue_text, span = match.group(0), None
         if lang == "ja" and not cue_text.startswith("もう"):
             negation = _JA_STOP_NEGATED.match(text, match.end())
+            span = (match.start(), negation.end()) if negation else None
         elif lang == "en" and not cue_text.startswith(_EN_STOP_POLARITY):
-            negation = _EN_STOP_NEGATED.search(text[:match.start()])
-        found.append((match, negation))
+            before = _EN_STOP_NEGATED.search(text[:match.start()])
+            after = _EN_STOP_REFUSED.match(text, match.end())
+            span = (before.start(), match.end()) if before else (
+                (match.start(), after.end()) if after else None)
+        found.append((match, span))
     return found
 
 
-def _without_negated_stops(text: str, lang: str) -> str:
-    """The text with each negated end cue and its negation removed ("is not giving up" says
-    it goes on: a double negative is no negative stance)."""
-    for match, negation in reversed(_stop_cues(text, lang)):
-        if negation is not None:
-            start, end = (match.start(), negation.end()) if lang == "ja" else (
-                negation.start(), match.end())
-            text = text[:start] + " " + text[end:]
+def without_negated_ends(text: str, lang: str) -> str:
+    """The text with each negated end cue and its negation and frame removed: the reading
+    every cue is looked for in ("is not going to quit" says it goes on, plans nothing and
+    ends nothing; a double negative is no negative stance)."""
+    for _, span in reversed(_stop_cues(text, lang, lex.STOPPED[lang] + _UNDO_VERBS[lang])):
+        if span is not None:
+            text = text[:span[0]] + " " + text[span[1]:]
     return text
 
 
@@ -169,6 +196,7 @@ def _parse_en(norm: str) -> Sentence:
         quantities=find_quantities(text, "en"),
         negative=_is_negative(text, "en"),
         past_occasion=_en_past_occasion(text, tokens),
+        reading=without_negated_ends(text, "en"),
     )
 
 
@@ -314,6 +342,7 @@ def _parse_ja(norm: str) -> Sentence:
         quantities=find_quantities(norm, "ja"),
         negative=_is_negative(norm, "ja"),
         past_occasion=_ja_past_occasion(norm),
+        reading=without_negated_ends(norm, "ja"),
     )
 
 
@@ -370,6 +399,6 @@ def _is_negative(text: str, lang: str) -> bool:
     if lang == "ja":
         for idiom in lex.JA_IDIOMS_NOT_NEGATION:
             text = text.replace(idiom, "")
-    text = _without_negated_stops(text, lang)
+    text = without_negated_ends(text, lang)
     negated = re.search(lex.NEGATION[lang], text) is not None
     return negated or re.search(lex.PREF_NEG[lang], text) is not None
