@@ -426,7 +426,7 @@ def _rounded(value: object) -> object:
     return value
 
 
-def load_data(sources: dict[str, Path], embedder, guard: bool = True) -> Data:
+def load_data(sources: dict[str, Path], embedder) -> Data:
     pairs, source_of = [], []
     for name, path in sources.items():
         rows = load_pairs(path)
@@ -448,8 +448,7 @@ def load_data(sources: dict[str, Path], embedder, guard: bool = True) -> Data:
         rules=[r.text.rule for r in rows],
         rule_says=np.array([CLASSES.index(r.text.finding.relation) for r in rows]),
         forced=np.array([rule_decides(r.text, ()) for r in rows], dtype=bool),
-        several=np.array([guard and not one_statement(p.new, p.lang) for p in pairs],
-                         dtype=bool))
+        several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool))
 
 
 def evaluate(data: Data, cfg: Config, target: float) -> dict[str, object]:
