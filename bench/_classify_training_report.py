@@ -30,8 +30,8 @@ def render(name: str, summary: dict) -> list[str]:
              f"rule overrides {list(summary['overrides']) or 'none'} (pairs: {n}).", "",
              "Macro-F1 / CONTRADICTORY precision / recall. *A → B*: fitted on sources A only, "
              "scored on source B (a new writer): leave one source out. *CV*: grouped 5-fold over "
-             "all sources. *In-sample*: the final model, fitted on everything, on its own "
-             "training pairs.", ""]
+             "all sources. *In-sample*: the final model, fitted on everything (one-statement new "
+             "memories), on every pair of each source.", ""]
     rows = []
     for source, s in best["cross"].items():
         other = _others(summary["n"], source)

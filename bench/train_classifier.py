@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on thirteen sources written by thirteen different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split) and the twelve
+The judge is trained on fifteen sources written by fifteen different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the thirteen
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -13,28 +13,33 @@ from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory sto
 families), ``classify_holdout8.jsonl`` (384, an agent's own saves), ``classify_holdout9.jsonl``
 (402, a companion app's casual first-person lines), ``classify_holdout10.jsonl`` (338, memories
 grounded in LoCoMo conversations), ``classify_holdout11.jsonl`` (322, a bilingual family's
-household assistant) and ``classify_holdout12.jsonl`` (322, a work assistant's extracted
-memories: reported speech, third person, resolved dates), each scored once in an earlier round
-and seen since. What it must do is hold on a *new* writer's pairs, so every choice is made on
-**leave-one-source-out** (LOSO) scores over the held-out sets: ``classify_pairs`` is always
-fitted on (``ALWAYS_FIT``; it is the project's own set, the style every judge has learnt from),
-and each held-out set in turn is left out and predicted by a model fitted on everything else
-("a new writer"). That chooses the feature set (the rules' signals, the typed slot comparison
-of ``engine/classify/slots.py`` and the transitions of ``engine/classify/transition.py``, with
-or without the subject-chain features of ``engine/classify/subject.py``, with or without the
-weekday / level / aligned-span features of ``engine/classify/align.py``), which embedding
-blocks it reads (``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the
-regularisation ``C`` of the logistic regression, whether sure rules decide alone (a rule right
-on every pair of the fitting sources where it fired about one subject), and the CONTRADICTORY
-threshold: the lowest probability from which the LOSO CONTRADICTORY precision of that language
-stays ≥ ``--precision`` all the way up, in every left-out source that still makes ``MIN_CALLS``
-calls there (one threshold per language), raised by ``MARGIN`` steps when it sits on a cliff.
-Precision first: a configuration whose thresholds keep the target in every left-out source and
-language beats any that does not, whatever its macro-F1. The embedder whose judge every server
-runs (``judge_embedder`` in ``judge.json``) is chosen the same way between the two. Grouped
-5-fold cross-validation over all sources (a pair and its translation in one fold) is reported
-beside it. The final model is fitted on all sources with the chosen settings; its rule
-overrides are the rules right on every pair of all sources where they fired.
+household assistant), ``classify_holdout12.jsonl`` (322, a work assistant's extracted memories:
+reported speech, third person, resolved dates) and ``classify_holdout13.jsonl`` (330, a coach's,
+tutor's or care manager's shorthand notes), each scored once in an earlier round and seen since,
+and ``classify_notes1.jsonl`` (317, notes of one to three sentences written as Omoide's own
+consolidator writes them; a fold like the others). A new memory of several sentences closes nothing
+at run time (``offline.one_statement``), so the leave-one-source-out verdicts below never call it
+CONTRADICTORY either, and the judge is fitted on the pairs whose new memory is one statement only
+(see ``fit_on``). What it must do is hold on a *new* writer's pairs, so every choice is made on
+**leave-one-source-out** (LOSO) scores over the held-out sets: ``classify_pairs`` is always fitted
+on (``ALWAYS_FIT``; it is the project's own set, the style every judge has learnt from), and each
+held-out set in turn is left out and predicted by a model fitted on everything else ("a new
+writer"). That chooses the feature set (the rules' signals, the typed slot comparison of
+``engine/classify/slots.py`` and the transitions of ``engine/classify/transition.py``, with or
+without the subject-chain features of ``engine/classify/subject.py``, with or without the weekday /
+level / aligned-span features of ``engine/classify/align.py``), which embedding blocks it reads
+(``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the regularisation ``C``
+of the logistic regression, whether sure rules decide alone (a rule right on every pair of the
+fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
+probability from which the LOSO CONTRADICTORY precision of that language stays ≥ ``--precision``
+all the way up, in every left-out source that still makes ``MIN_CALLS`` calls there (one threshold
+per language), raised by ``MARGIN`` steps when it sits on a cliff. Precision first: a configuration
+whose thresholds keep the target in every left-out source and language beats any that does not,
+whatever its macro-F1. The embedder whose judge every server runs (``judge_embedder`` in
+``judge.json``) is chosen the same way between the two. Grouped 5-fold cross-validation over all
+sources (a pair and its translation in one fold) is reported beside it. The final model is fitted
+on all sources with the chosen settings; its rule overrides are the rules right on every pair of
+all sources where they fired.
 
 The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
 and new ∘ old) are read
@@ -75,6 +80,7 @@ from omoide.engine.classify import (
     JudgeModel,
     Relation,
     decide_relation,
+    one_statement,
     rule_decides,
 )
 from omoide.service.classify_judge import JUDGE_FILE
@@ -83,7 +89,10 @@ OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 13)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 14)}
+# Notes written as Omoide's own consolidator writes them (several sentences, third person,
+# resolved dates): a fold like the writers', read when the file is there.
+NOTES: dict[str, Path] = {"notes1": DATA / "classify_notes1.jsonl"}
 GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
 # feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
@@ -210,6 +219,7 @@ class Data:
     rules: list[str]
     rule_says: np.ndarray
     forced: np.ndarray  # the rules decide whatever the overrides (a measured number changed)
+    several: np.ndarray  # the new memory holds several sentences: it closes nothing (the guard)
 
     def columns(self, feature_set: str) -> np.ndarray:
         wanted = set(FEATURE_SETS[feature_set]) | set(EMBEDDING_FEATURES)
@@ -233,8 +243,11 @@ class Config:
 
 
 def fit_on(data: Data, idx: np.ndarray, cfg: Config):
-    """Fit a model on the rows ``idx``; returns (params, projection, columns, overrides,
-    block rows)."""
+    """Fit a model on the rows ``idx`` whose new memory may close another (one statement: the
+    several-sentence guard decides the rest at run time, so they teach the judge nothing it
+    uses, and with consolidated notes among the sources they cost the writers' folds);
+    returns (params, projection, columns, overrides, block rows)."""
+    idx = idx[~data.several[idx]]
     cols = data.columns(cfg.features)
     rows = cfg.block_rows() if data.blocks else []
     blocks = [data.blocks[k][idx] for k in rows]
@@ -297,9 +310,11 @@ def cross_source(data: Data, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
 def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray,
                 thresholds: dict[str, float]) -> np.ndarray:
     """The verdicts: a deciding rule's, else the model's under its language's threshold."""
-    out = np.array([CLASSES.index(decide_relation(p, CLASSES, thresholds[lang])[0])
-                    for p, lang in zip(probs, data.langs, strict=True)])
-    return np.where(ruled, data.rule_says, out)
+    never = float("inf")  # as ``learned.judge`` with may_contradict False
+    out = np.array([CLASSES.index(decide_relation(p, CLASSES, never if capped else
+                                                  thresholds[lang])[0])
+                    for p, lang, capped in zip(probs, data.langs, data.several, strict=True)])
+    return np.where(ruled & ~(data.several & (data.rule_says == CONTRA)), data.rule_says, out)
 
 
 def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | None = None
@@ -309,7 +324,8 @@ def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | N
     mask = np.ones(len(data.y), dtype=bool) if mask is None else mask
     rows = []
     for t in THRESHOLDS:
-        said_all = np.where(ruled, data.rule_says == CONTRA, probs[:, CONTRA] >= t)
+        said_all = np.where(ruled, data.rule_says == CONTRA, probs[:, CONTRA] >= t) & (
+            ~data.several)
         row: dict[str, float] = {"threshold": t}
         for name, part in [("all", mask)] + [(lang, mask & (data.langs == lang))
                                              for lang in ("en", "ja")]:
@@ -431,7 +447,8 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
         groups=twin_groups(pairs, source_of),
         rules=[r.text.rule for r in rows],
         rule_says=np.array([CLASSES.index(r.text.finding.relation) for r in rows]),
-        forced=np.array([rule_decides(r.text, ()) for r in rows], dtype=bool))
+        forced=np.array([rule_decides(r.text, ()) for r in rows], dtype=bool),
+        several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool))
 
 
 def evaluate(data: Data, cfg: Config, target: float) -> dict[str, object]:
@@ -554,7 +571,7 @@ def _merged(models: list[dict], sources: dict[str, Path]) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="classify_threshold", data=DEFAULT_PAIRS)
-    for name, path in HOLDOUTS.items():
+    for name, path in {**HOLDOUTS, **NOTES}.items():
         bench.add_argument(f"--{name}", type=Path, default=path,
                            help=f"a left-out source (default {path.name})")
     bench.add_argument("--embedders", default="e5,use")
@@ -563,7 +580,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
     args = bench.parse_args(argv)
-    sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS}}
+    sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS},
+               **{name: getattr(args, name) for name in NOTES}}
     models, summaries = [], {}
     for name in args.embedders.split(","):
         model, summary = train_one(name, sources, args.precision, args.cache)
@@ -583,10 +601,13 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Thirteen sources by thirteen writers: `pairs` "
+             "", "Fifteen sources by fifteen writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout12` "
-             "(`bench/data/classify_holdout*.jsonl`), each seen since its one scoring. Every "
+             "held-out sets `holdout1` … `holdout13` and `notes1` "
+             "(`bench/data/classify_holdout*.jsonl`, `classify_notes1.jsonl`), each held-out "
+             "set seen since its one scoring. A new memory of several sentences is never "
+             "called CONTRADICTORY (the run-time guard `offline.one_statement`), so every "
+             "model is fitted on the pairs whose new memory is one statement only. Every "
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
              "everything else, score the one left out); the final model is fitted on all of them. "
              "Each language's threshold keeps its precision ≥ "

@@ -176,3 +176,21 @@ def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
     assert train_classifier.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
     raised = train_classifier.choose_thresholds({"a": gentle, "b": cliff}, 0.95)["en"]
     assert raised == round(0.7 + 0.01 * train_classifier.MARGIN, 2)
+
+
+def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training(
+        tmp_path: Path) -> None:
+    # As the run-time guard (offline.one_statement): neither a sure CONTRADICTORY rule nor a
+    # confident model closes anything for a new memory of several sentences.
+    rows = [{**ROWS[0], "id": "one"},
+            {**ROWS[0], "id": "two", "new": "User moved to York. User loves the walls."}]
+    data = train_classifier.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
+    assert data.several.tolist() == [False, True]
+    contra = train_classifier.CONTRA
+    probs = np.array([[0.0, 0.0, 1.0], [0.1, 0.0, 0.9]])
+    ruled = np.array([False, True])
+    data = train_classifier.Data(**{**vars(data), "rule_says": np.array([contra, contra])})
+    pred = train_classifier.predictions(data, probs, ruled, {"en": 0.5, "ja": 0.5})
+    assert pred.tolist() == [contra, 0]  # the second: the likelier of the other two
+    curve = train_classifier.curve(data, probs, ruled)
+    assert all(row["all_calls"] == 1 for row in curve)

@@ -82,7 +82,11 @@ def test_the_frame_changes_nothing_the_rules_see() -> None:
     "Instead of giving up, Jon kept going.", "Jon is not giving up.",
     "Mia has no intention of cancelling the trip.",
     "彼は夢を諦めない。", "彼は仕事を辞めずに続けている。", "彼はジムをやめるつもりはない。",
-    "旅行は中止しない。",
+    "旅行は中止しない。", "Sam won't ever stop painting.", "Mia isn't planning to stop running.",
+    "Jon is not going to quit his job.", "Jon is not even thinking about quitting.",
+    "Jon has no plans whatsoever to quit.", "Giving up is not an option for Jon.",
+    "彼はピアノをやめる気はさらさらない。", "ジョギングをやめようとは思っていない。",
+    "仕事を辞める予定はありません。", "水泳をやめるなんて考えていない。",
 ])
 def test_a_negated_stop_verb_is_no_end(text: str) -> None:
     assert not cue(lex.STOPPED, parse(text))
@@ -92,7 +96,8 @@ def test_a_negated_stop_verb_is_no_end(text: str) -> None:
     "Jon quit his job.", "Jon doesn't play tennis anymore.", "Jon no longer smokes.",
     "Jon used to swim.", "The trip was cancelled.",
     "彼はジムをやめた。", "もうタバコは吸わない。", "旅行は中止になった。",
-    "アルバイトを辞めました",
+    "アルバイトを辞めました", "Jon did not enjoy the job and quit.",
+    "She never liked it, so she quit.", "やめるしかない。", "辞めると決めた人は少ない。",
 ])
 def test_an_end_cue_still_ends(text: str) -> None:
     assert cue(lex.STOPPED, parse(text))
@@ -103,3 +108,17 @@ def test_continuing_is_not_read_as_stopping() -> None:
                                         "Jon is not giving up on the dance studio.", lang="en")
     assert "ended" not in reason
     assert relation.value != "CONTRADICTORY"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Jon plans to open a dance studio.", "Jon is not gonna give up on the studio."),
+    ("Sam is thinking about quitting painting.", "Sam won't ever stop painting."),
+    ("Mia plans to run the Berlin marathon.", "Mia is not going to skip the Berlin marathon."),
+    ("来年ピアノの発表会に出る予定。", "ピアノをやめる気はない。"),
+])
+def test_a_refused_end_plans_nothing_and_undoes_no_plan(old: str, new: str) -> None:
+    # The intention frame under the negation ("not going to", "won't ever", 気はない) is the
+    # refusal itself: no plan cue, no plan called off, no ending.
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["new_plan"] == values["plan_undone"] == values["new_stopped"] == 0.0
+    assert values["new_ended"] == values["new_negative"] == 0.0

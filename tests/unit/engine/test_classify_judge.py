@@ -102,6 +102,16 @@ def test_a_same_frame_number_change_is_decided_by_the_rule() -> None:
     assert verdict.relation is Relation.CONTRADICTORY and verdict.reason.startswith("rule:")
 
 
+def test_a_second_changed_number_leaves_the_pair_to_the_model() -> None:
+    # The quantity reader sees one changed distance; the time beside it changed too, and the
+    # distance names which record it is: not "only a number changed".
+    two = read_pair("Ollie (15): 800 m PB 2:08.", "Ollie: 1500 m PB 4:31.", lang="en")
+    one = read_pair("Ollie runs 20 km a week.", "Ollie runs 30 km a week.", lang="en")
+    assert two.rule == one.rule == "quantity_changed"
+    assert not rule_decides(two, ())
+    assert rule_decides(one, ())
+
+
 def test_model_round_trips_through_its_dict_and_rejects_unknown_features() -> None:
     model = _model(np.arange(3 * len(TEXT_FEATURES), dtype=float).reshape(3, -1) / 100)
     again = JudgeModel.from_dict(model.to_dict())

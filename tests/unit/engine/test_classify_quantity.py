@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.classify.quantity import Bound, Quantity, changed_units, find_quantities
+from omoide.engine.classify.quantity import (
+    Bound,
+    Quantity,
+    changed_units,
+    changed_values,
+    find_quantities,
+)
 
 
 @pytest.mark.parametrize(
@@ -77,3 +83,19 @@ def test_changed_units_never_flags_a_quantity_against_itself(value: float, bound
 def test_changed_units_is_symmetric(a: float, b: float, bound_a: Bound, bound_b: Bound) -> None:
     qa, qb = (Quantity(a, "x", bound_a),), (Quantity(b, "x", bound_b),)
     assert changed_units(qa, qb) == changed_units(qb, qa)
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("has 2 dogs", "has 3 dogs", 1),
+    ("rent is $1,200 a month", "rent is $1,350 a month", 1),
+    ("trip 14–24 oct 2026", "trip 16–26 oct 2026", 1),  # a range is one value
+    ("目覚ましは6時15分", "目覚ましは7時", 1),
+    ("夜勤：月4〜5回", "夜勤：月6〜7回", 1),
+    ("weekly 1:1, thursdays 3pm", "weekly 1:1, thursdays 4pm", 1),  # 1:1 is on both sides
+    ("ollie (15): 800 m pb 2:08.", "ollie: 1500 m pb 4:31.", 3),  # age, distance and time
+    ("800 m pb 2:08", "1500 m pb 4:31", 2),
+    ("no numbers", "none here either", 0),
+])
+def test_changed_values_counts_every_written_number(old: str, new: str, expected: int) -> None:
+    assert changed_values(old, new) == expected
+    assert changed_values(new, old) == expected

@@ -28,7 +28,7 @@ from omoide.engine.classify.base import Relation
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
-from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.quantity import changed_units, changed_values
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
@@ -120,6 +120,7 @@ class PairText:
     finding: sig.Finding
     old_part: str
     new_part: str
+    values_changed: int = 1  # written values on one side and not the other (``changed_values``)
 
 
 def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
@@ -138,7 +139,8 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += align_features(old, new, old_s.lang)
     values += transition_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
-    return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part)
+    return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
+                    changed_values(old_s.text, new_s.text))
 
 
 def _measures(old: Sentence, new: Sentence, confidence: float) -> list[float]:

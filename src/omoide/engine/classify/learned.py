@@ -162,12 +162,14 @@ def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
 
 def _only_a_number_changed(text: PairText) -> bool:
     """The same statement with another value of the same measured unit ("has 2 dogs" → "has
-    3 dogs"): nothing else differs, so there is nothing for the model to weigh. (An id such as
-    an order number is no measured unit, so two orders never get here.)"""
+    3 dogs"): nothing else differs, not even a number the quantity reader does not parse, so
+    there is nothing for the model to weigh. (An id such as an order number is no measured
+    unit, so two orders never get here.)"""
     if text.rule != "quantity_changed":
         return False
     values = dict(zip(TEXT_FEATURES, text.features, strict=True))
-    return values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
+    return (values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
+            and text.values_changed <= 1)
 
 
 def decide_relation(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float

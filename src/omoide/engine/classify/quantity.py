@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -17,7 +18,8 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
-__all__ = ["Bound", "Quantity", "changed_units", "find_quantities", "strip_quantities"]
+__all__ = ["Bound", "Quantity", "changed_units", "changed_values", "find_quantities",
+           "strip_quantities"]
 
 
 class Bound(StrEnum):
@@ -53,6 +55,23 @@ def changed_units(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> list[
         if news and not any(_overlap(o, n) for o in olds for n in news):
             changed.append(unit)
     return changed
+
+
+# One written value as it stands in the text: a number with its separators ("1,350", "2:08",
+# 9万5千, 6時15分) and a range ("14–24", 4〜5).
+_WRITTEN_NUMBER = r"\d[\d,.:]*(?:[万千百億時分]\d+)*"
+_WRITTEN_VALUE = re.compile(
+    rf"{_WRITTEN_NUMBER}(?:\s*(?:[〜~–—-]|to)\s*{_WRITTEN_NUMBER})?")
+
+
+def changed_values(old: str, new: str) -> int:
+    """How many written values one memory holds and the other does not (the larger side):
+    "800 m PB 2:08" → "1500 m PB 4:31" changes two (the distance and the time), "has 2 dogs" →
+    "has 3 dogs" one. The quantity reader parses measured units only; this counts every
+    number, so a second change it does not read is still seen."""
+    olds = Counter(v.rstrip(".,:") for v in _WRITTEN_VALUE.findall(old))
+    news = Counter(v.rstrip(".,:") for v in _WRITTEN_VALUE.findall(new))
+    return max(sum((olds - news).values()), sum((news - olds).values()))
 
 
 def _overlap(a: Quantity, b: Quantity) -> bool:

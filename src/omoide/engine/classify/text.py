@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity, find_quantities, strip_quantities
+from omoide.engine.classify.refusal import ends_something, without_negated_ends
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Lang, detect_lang, word_set
 
-__all__ = ["USER", "Sentence", "cue", "ends_something", "parse"]
+__all__ = ["USER", "Sentence", "cue", "ends_something", "parse", "without_negated_ends"]
 
 USER = "user"
 
@@ -68,6 +69,7 @@ class Sentence:
     quantities: tuple[Quantity, ...]
     negative: bool  # negated or a negative preference ("doesn't like", "苦手")
     past_occasion: bool  # about a finished past event, so a newer fact cannot undo it
+    reading: str  # the text without negated end cues (``without_negated_ends``): cues read it
 
 
 def cue(kind: dict[str, str], sentence: Sentence) -> bool:
@@ -75,49 +77,7 @@ def cue(kind: dict[str, str], sentence: Sentence) -> bool:
     cue only where it is not negated: "won't quit" and 諦めない say it goes on)."""
     if kind is lex.STOPPED:
         return ends_something(sentence.text, sentence.lang)
-    return re.search(kind[sentence.lang], sentence.text) is not None
-
-
-# A stop verb under negation is a continuation: "is not giving up", "will never quit",
-# "instead of giving up", "refused to cancel"; 諦めない, やめずに, 辞めるつもりはない, 中止しない.
-_EN_STOP_NEGATED = re.compile(
-    r"\b(?:not|never|instead of|rather than|refuse[sd]? to|without|no intention of|no plans? to)"
-    r"(?: [\w']+){0,3} ?$"
-)
-_EN_STOP_POLARITY = ("no ", "any", "used", "never")  # cues that are negative themselves
-_JA_STOP_NEGATED = re.compile(
-    r"(?:し|せ|され|させ|られ)?(?:ない|ず|ません|る(?:つもり|気|こと|わけ)は?な|たくな)"
-)
-
-
-def ends_something(text: str, lang: str) -> bool:
-    """Whether a memory (as :func:`parse` normalises it) says something stopped or ended: an
-    end cue of ``lexicon.STOPPED`` that no negation turns into its opposite."""
-    return any(negation is None for _, negation in _stop_cues(text, lang))
-
-
-def _stop_cues(text: str, lang: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
-    """Each end cue with the negation that turns it into a continuation, if any."""
-    found = []
-    for match in re.finditer(lex.STOPPED[lang], text):
-        cue_text, negation = match.group(0), None
-        if lang == "ja" and not cue_text.startswith("もう"):
-            negation = _JA_STOP_NEGATED.match(text, match.end())
-        elif lang == "en" and not cue_text.startswith(_EN_STOP_POLARITY):
-            negation = _EN_STOP_NEGATED.search(text[:match.start()])
-        found.append((match, negation))
-    return found
-
-
-def _without_negated_stops(text: str, lang: str) -> str:
-    """The text with each negated end cue and its negation removed ("is not giving up" says
-    it goes on: a double negative is no negative stance)."""
-    for match, negation in reversed(_stop_cues(text, lang)):
-        if negation is not None:
-            start, end = (match.start(), negation.end()) if lang == "ja" else (
-                negation.start(), match.end())
-            text = text[:start] + " " + text[end:]
-    return text
+    return re.search(kind[sentence.lang], sentence.reading) is not None
 
 
 def languages_differ(old: str, new: str, lang: str = "auto") -> bool:
@@ -169,6 +129,7 @@ def _parse_en(norm: str) -> Sentence:
         quantities=find_quantities(text, "en"),
         negative=_is_negative(text, "en"),
         past_occasion=_en_past_occasion(text, tokens),
+        reading=without_negated_ends(text, "en"),
     )
 
 
@@ -314,6 +275,7 @@ def _parse_ja(norm: str) -> Sentence:
         quantities=find_quantities(norm, "ja"),
         negative=_is_negative(norm, "ja"),
         past_occasion=_ja_past_occasion(norm),
+        reading=without_negated_ends(norm, "ja"),
     )
 
 
@@ -370,6 +332,6 @@ def _is_negative(text: str, lang: str) -> bool:
     if lang == "ja":
         for idiom in lex.JA_IDIOMS_NOT_NEGATION:
             text = text.replace(idiom, "")
-    text = _without_negated_stops(text, lang)
+    text = without_negated_ends(text, lang)
     negated = re.search(lex.NEGATION[lang], text) is not None
     return negated or re.search(lex.PREF_NEG[lang], text) is not None
