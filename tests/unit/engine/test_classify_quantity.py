@@ -29,6 +29,18 @@ from omoide.engine.classify.quantity import (
             [Quantity(20, "houseplant", Bound.AT_LEAST)],
             id="en-at-least",
         ),
+        pytest.param(
+            "user has more than twenty houseplants.",
+            "en",
+            [Quantity(20, "houseplant", Bound.AT_LEAST)],
+            id="en-at-least-in-words",
+        ),
+        pytest.param(
+            "user has twenty-six houseplants.", "en", [Quantity(26, "houseplant")],
+            id="en-two-word-number",
+        ),
+        pytest.param("user is thirty four years old.", "en", [Quantity(34, "age")],
+                     id="en-two-word-age"),
         pytest.param("user's rent is $1,200 a month.", "en", [Quantity(1200, "$")], id="en-price"),
         pytest.param("user swims twice a week.", "en", [Quantity(2, "freq")], id="en-twice"),
         pytest.param("user ran in 2022.", "en", [], id="en-year-is-a-date"),

@@ -122,6 +122,16 @@ _MONTHS = word_set(
 )
 
 
+# A written number of two words ("twenty-six", "thirty four") is one number, not two.
+_EN_TENS_UNITS = re.compile(
+    r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -]"
+    r"(one|two|three|four|five|six|seven|eight|nine)\b")
+
+
+def _tens_units(match: re.Match[str]) -> str:
+    return str(lex.EN_NUMBER_WORDS[match.group(1)] + lex.EN_NUMBER_WORDS[match.group(2)])
+
+
 def _en_number(token: str) -> float | None:
     """12, $1,350, 35th, "two", "second" → the number; anything else → None."""
     token = token.removeprefix("$")
@@ -134,7 +144,7 @@ def _en_number(token: str) -> float | None:
 
 
 def _find_en(text: str) -> tuple[Quantity, ...]:
-    text = text.replace("-", " ")
+    text = _EN_TENS_UNITS.sub(_tens_units, text).replace("-", " ")
     found = _en_frequencies(text)
     for match in _EN_AGE.finditer(text):
         value = _en_number(next(g for g in match.groups() if g))
