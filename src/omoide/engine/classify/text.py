@@ -108,6 +108,7 @@ def _en_normalise(text: str) -> str:
 
 def _parse_en(norm: str) -> Sentence:
     text = _en_normalise(norm)
+    reading = without_negated_ends(text, "en")
     tokens = _EN_TOKEN.findall(text.replace("-", " "))
     owner, owner_words = _en_owner(norm, tokens)
     lemmas = [en_lemma(t) for t in tokens]
@@ -127,9 +128,9 @@ def _parse_en(norm: str) -> Sentence:
         words=frozenset(lemmas),
         compounds=_en_pairs(tokens, lemmas),
         quantities=find_quantities(text, "en"),
-        negative=_is_negative(text, "en"),
+        negative=_is_negative(reading, "en"),
         past_occasion=_en_past_occasion(text, tokens),
-        reading=without_negated_ends(text, "en"),
+        reading=reading,
     )
 
 
@@ -262,6 +263,7 @@ def _en_main_verb(tokens: list[str]) -> str | None:
 
 def _parse_ja(norm: str) -> Sentence:
     owner = _ja_owner(norm)
+    reading = without_negated_ends(norm, "ja")
     body = _ja_strip(norm, owner)
     compounds = tuple(dict.fromkeys(_JA_COMPOUND.findall(body) + _JA_QUOTED.findall(norm)))
     content = tuple(dict.fromkeys(unit for c in compounds for unit in _ja_units(c)))
@@ -273,9 +275,9 @@ def _parse_ja(norm: str) -> Sentence:
         words=frozenset(content),
         compounds=tuple(c for c in compounds if len(c) >= 2),
         quantities=find_quantities(norm, "ja"),
-        negative=_is_negative(norm, "ja"),
+        negative=_is_negative(reading, "ja"),
         past_occasion=_ja_past_occasion(norm),
-        reading=without_negated_ends(norm, "ja"),
+        reading=reading,
     )
 
 
@@ -323,15 +325,16 @@ def _ja_past_occasion(text: str) -> bool:
 # --- both ---------------------------------------------------------------------------------
 
 
-def _is_negative(text: str, lang: str) -> bool:
-    """Negative stance: any negation or a negative preference word.
+def _is_negative(reading: str, lang: str) -> bool:
+    """Negative stance: any negation or a negative preference word, in the reading without
+    negated end cues (``Sentence.reading``: "is not giving up" is no negative stance).
 
     "doesn't like", "can't stand" and 苦手 are negative; the idiom 目がない (crazy about)
     is not, although it contains ない.
     """
+    text = reading
     if lang == "ja":
         for idiom in lex.JA_IDIOMS_NOT_NEGATION:
             text = text.replace(idiom, "")
-    text = without_negated_ends(text, lang)
     negated = re.search(lex.NEGATION[lang], text) is not None
     return negated or re.search(lex.PREF_NEG[lang], text) is not None
