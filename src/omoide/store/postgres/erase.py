@@ -54,12 +54,10 @@ def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
                    now: datetime) -> list[str]:
     """Erase memories of ``memories``' persona, and their remainders, inside an erasing
     transaction; returns the keys erased."""
-    ids = with_remainders(conn, memories.persona_id, ids)
-    if not ids:
+    found = with_remainders(conn, memories.persona_id, ids)
+    if not found:
         return []
-    keys = [r[0] for r in conn.execute(
-        "SELECT key FROM memories WHERE persona_id = ? AND id = ANY(?) ORDER BY id",
-        (memories.persona_id, ids))]
+    ids, keys = list(found), list(found.values())
     doomed = set(ids)
     take_back_evolution(conn, memories, keys, doomed, now=now)
     for column in ("superseded_by", "summary_ref"):

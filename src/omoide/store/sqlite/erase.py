@@ -80,14 +80,10 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
     row and job naming it. A surviving memory that pointed at one of them loses the pointer,
     with a version row (its before-image holds the erased memory's key, never its text).
     """
-    ids = with_remainders(conn, memories.persona_id, ids)
-    if not ids:
+    found = with_remainders(conn, memories.persona_id, ids)
+    if not found:
         return []
-    keys: list[str] = []
-    for chunk in _chunks(ids):
-        keys += [r[0] for r in conn.execute(
-            f"SELECT key FROM memories WHERE persona_id = ? AND id IN "
-            f"({','.join('?' * len(chunk))})", (memories.persona_id, *chunk))]
+    ids, keys = list(found), list(found.values())
     doomed = set(ids)
     take_back_evolution(conn, memories, keys, doomed, now=now)
     for column in ("superseded_by", "summary_ref"):
@@ -113,27 +109,27 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
     return keys
 
 
-def with_remainders(conn: Any, persona_id: int, ids: Sequence[int]) -> list[int]:
-    """``ids`` and, transitively, every memory evolution split off from one of them as the
-    unchanged part of a closed compound (``source`` "evolution", ``source_ref`` the closed
-    memory's key): a remainder holds part of its source's text. Sorted. Standard SQL: the
-    PostgreSQL adapter runs it too."""
-    found = set(ids)
-    frontier = sorted(found)
-    while frontier:
-        keys: list[str] = []
-        for chunk in _chunks(frontier):
-            keys += [str(r[0]) for r in conn.execute(
-                f"SELECT key FROM memories WHERE persona_id = ? AND id IN "
-                f"({','.join('?' * len(chunk))})", (persona_id, *chunk))]
-        children: list[int] = []
-        for chunk in _chunks(keys):
-            children += [int(r[0]) for r in conn.execute(
-                "SELECT id FROM memories WHERE persona_id = ? AND source = 'evolution' AND "
-                f"source_ref IN ({','.join('?' * len(chunk))})", (persona_id, *chunk))]
-        frontier = sorted(set(children) - found)
-        found.update(frontier)
-    return sorted(found)
+def with_remainders(conn: Any, persona_id: int, ids: Sequence[int]) -> dict[int, str]:
+    """The memories ``ids`` of the persona and, transitively, every memory evolution split off
+    from one of them as the unchanged part of a closed compound (``source`` "evolution",
+    ``source_ref`` the closed memory's key): a remainder holds part of its source's text.
+    Returns each found memory's key by id, in id order (ids the persona does not hold are left
+    out). Standard SQL: the PostgreSQL adapter runs it too."""
+    def keys_where(column: str, values: Sequence[int | str]) -> dict[int, str]:
+        rows: dict[int, str] = {}
+        for chunk in _chunks(values):
+            rows.update((int(r[0]), str(r[1])) for r in conn.execute(
+                f"SELECT id, key FROM memories WHERE persona_id = ? AND {column} IN "
+                f"({','.join('?' * len(chunk))})", (persona_id, *chunk)))
+        return rows
+
+    found = keys_where("id", sorted(set(ids)))
+    fresh = found
+    while fresh:
+        fresh = {i: k for i, k in keys_where("source = 'evolution' AND source_ref",
+                                             sorted(fresh.values())).items() if i not in found}
+        found.update(fresh)
+    return dict(sorted(found.items()))
 
 
 def take_back_evolution(conn: Any, memories: MemoryStore, keys: Sequence[str],
