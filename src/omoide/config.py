@@ -374,7 +374,7 @@ class Settings:
             "embed_model": env.get("OMOIDE_EMBED_MODEL") or None,
             "embed_api_key": env.get("OMOIDE_EMBED_API_KEY") or None,
             "embed_batch": _env_int(env, "OMOIDE_EMBED_BATCH", 64),
-            "embed_timeout_s": float(_env_int(env, "OMOIDE_EMBED_TIMEOUT", 30)),
+            "embed_timeout_s": _env_float(env, "OMOIDE_EMBED_TIMEOUT", 30.0),
             "workers": _env_int(env, "OMOIDE_WORKERS", 1),
             "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
             "max_import_bytes": _env_int(env, "OMOIDE_MAX_IMPORT_BYTES", 1 << 30),
