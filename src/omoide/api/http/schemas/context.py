@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
-from zoneinfo import available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
 
@@ -18,6 +17,7 @@ from omoide.config import (
     PERSONA_SETTINGS,
     PersonaSettings,
     Setting,
+    iana_zones,
     validate_setting_patch,
 )
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
@@ -172,7 +172,7 @@ def _setting_type(setting: Setting) -> Any:
     if setting.type is bool:
         return bool
     if setting.name == "timezone":
-        return Literal[tuple(sorted(available_timezones()))]
+        return Literal[tuple(sorted(iana_zones()))]
     if setting.choices:
         return Literal[setting.choices]
     bounds = {"ge": setting.minimum, "le": setting.maximum}
@@ -189,9 +189,11 @@ class _SettingsBase(Request):
         """The declarations' own check first (``config.validate_setting_patch``), so a bad
         value is refused with the message and ``setting`` field it has everywhere else."""
         if isinstance(data, dict):
-            validate_setting_patch({k: v for k, v in data.items() if v is not None})
+            clean = validate_setting_patch({k: v for k, v in data.items() if v is not None})
             validate_setting_patch({k: getattr(PersonaSettings(), k, None)
                                     for k, v in data.items() if v is None})
+            # booleans also come as "on", "yes", "0" … (docs/settings.md): as read
+            return {**data, **{k: v for k, v in clean.items() if isinstance(v, bool)}}
         return data
 
 
