@@ -189,11 +189,9 @@ class _SettingsBase(Request):
         """The declarations' own check first (``config.validate_setting_patch``), so a bad
         value is refused with the message and ``setting`` field it has everywhere else."""
         if isinstance(data, dict):
-            clean = validate_setting_patch({k: v for k, v in data.items() if v is not None})
+            validate_setting_patch({k: v for k, v in data.items() if v is not None})
             validate_setting_patch({k: getattr(PersonaSettings(), k, None)
                                     for k, v in data.items() if v is None})
-            # booleans also come as "on", "yes", "0" … (docs/settings.md): as read
-            return {**data, **{k: v for k, v in clean.items() if isinstance(v, bool)}}
         return data
 
 
