@@ -174,5 +174,8 @@ def test_an_unknown_query_parameter_is_refused_not_ignored(rin: httpx.Client, pa
     assert error["field"] == param
     assert f"unknown query parameter {param!r}" in error["message"]
     assert rin.get("/api/memories/rin?limit=5&offset=0").status_code == 200
+    # the wall and the key come first: another persona's path is 403, no key is 401
+    assert refused(rin.get(path.replace("/rin", "/kai")), 403)["code"] == "forbidden"
+    assert refused(httpx.get(f"{rin.base_url}{path}"), 401)["code"] == "unauthorized"
     assert rin.get("/api/search/rin", params=[("q", "tea"), ("tags", "a"), ("tags", "b")]
                    ).status_code == 200

@@ -26,6 +26,11 @@ async def refuse_unknown_query(request: Request) -> None:
     known = _query_names(route)
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
+        # who may ask comes first, as on every route: 401, then 403 for another persona's key
+        caller = request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
+        persona = request.path_params.get("persona")
+        if isinstance(persona, str):
+            caller.require_persona(persona)
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
