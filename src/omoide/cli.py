@@ -290,3 +290,7 @@ main.add_command(session)
 register_ops(main, persona)
 _register_interop(main)
 main.add_command(migrate)
+
+
+if __name__ == "__main__":  # python -m omoide.cli … (the same as the omoide command)
+    main()

@@ -15,6 +15,7 @@ settings API and the dashboard form are all derived from these declarations.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 from collections.abc import Mapping
@@ -191,6 +192,15 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     return result
 
 
+@functools.cache
+def iana_zones() -> frozenset[str]:
+    """The time zone names a setting accepts: the IANA database's, without ``localtime`` (a
+    link to whatever zone the machine is set to, not a zone of its own)."""
+    from zoneinfo import available_timezones
+
+    return frozenset(available_timezones() - {"localtime"})
+
+
 def _check_timezone(name: str, origin: str) -> None:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -199,6 +209,9 @@ def _check_timezone(name: str, origin: str) -> None:
     except (ZoneInfoNotFoundError, ValueError):
         raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r}",
                            setting="timezone") from None
+    if name not in iana_zones():  # a file of the zone folder that is no zone name
+        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r} (e.g. "
+                           "Asia/Tokyo, Europe/Paris, UTC)", setting="timezone")
 
 
 def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,3 +18,11 @@ def test_a_command_module_imports_first(module: str) -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) >= 10  # every command registered
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    """``python -m omoide.cli serve --help`` printed nothing and exited 0 (no ``__main__``)."""
+    done = subprocess.run([sys.executable, "-m", "omoide.cli", "serve", "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--port" in done.stdout

@@ -131,7 +131,7 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
         raise
     except (ValueError, OverflowError) as exc:
         raise DateRangeError(
-            f"date range {text!r} is not a valid calendar date in years 1-9999 ({exc}); "
+            f"date range {text!r} is not a valid calendar date in years 1-9999; "
             f"accepted forms: {_forms()}",
             field="date_range",
         ) from exc

@@ -8,6 +8,7 @@ classification) is enqueued in the same transaction as the insert and runs in th
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -73,6 +74,14 @@ class MemoryService:
         self.settings = settings
         self.max_content_chars = max_content_chars
         self.on_enqueue = on_enqueue
+        # dedup and insert of one persona run one at a time in this process: two identical
+        # concurrent writes would otherwise both find no duplicate and both be stored
+        self._create_locks: dict[str, threading.Lock] = {}
+        self._create_locks_guard = threading.Lock()
+
+    def _create_lock(self, persona: str) -> threading.Lock:
+        with self._create_locks_guard:
+            return self._create_locks.setdefault(persona, threading.Lock())
 
     # -- create --------------------------------------------------------------------------
 
@@ -112,21 +121,23 @@ class MemoryService:
         now = self.clock.now()
         if vector is None:
             vector = self.embedder.embed_passages([new.content])[0]
-        duplicate = self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold,
-                                         now)
-        if duplicate is not None:
-            memory, similarity = duplicate
-            logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
-                        memory.key, similarity)
-            return CreateOutcome(status="duplicate", duplicate_of=memory, similarity=similarity)
 
         def queue_evolution(work: UnitOfWork, memory: Memory) -> None:
             work.enqueue(kind=EVOLVE_JOB, persona_id=memories.persona_id,
                          payload={"key": memory.key}, now=now)
 
-        memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
-                                 stability=initial_stability(new.emotion_intensity),
-                                 after_insert=queue_evolution)
+        with self._create_lock(persona):
+            duplicate = self._find_duplicate(persona, new.content, vector,
+                                             cfg.dedup_threshold, now)
+            if duplicate is not None:
+                found, similarity = duplicate
+                logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
+                            found.key, similarity)
+                return CreateOutcome(status="duplicate", duplicate_of=found,
+                                     similarity=similarity)
+            memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
+                                     stability=initial_stability(new.emotion_intensity),
+                                     after_insert=queue_evolution)
         if self.on_enqueue is not None:
             self.on_enqueue()
         return CreateOutcome(status="created", memory=with_live_strength(memory, now))

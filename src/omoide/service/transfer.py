@@ -39,6 +39,7 @@ from omoide.service.sessions import (
     turn_passage,
 )
 from omoide.service.settings import SettingsService
+from omoide.service.validate import check_name, check_session_id
 from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
 
 __all__ = ["ImportReport", "Lines", "TransferService", "supports_transfer"]
@@ -162,6 +163,7 @@ class TransferService:
             if order < last or kind == "header":
                 raise InvalidInput(f"line {number}: {kind} record out of order", line=number)
             last = order
+            _check_names(kind, record, number)
             if kind == "memory":
                 scan.memory_keys.append(record["key"])
             elif kind == "session":
@@ -194,6 +196,24 @@ class TransferService:
 def supports_transfer(store: Any) -> bool:
     """Whether the store has the bulk dump/restore adapters (SQLite's and PostgreSQL's do)."""
     return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
+
+
+def _check_names(kind: str, record: dict[str, Any], number: int) -> None:
+    """Names the API addresses things by follow the API's own rules, so that what a file brings
+    in can be read, ended and erased like anything else (a session id with a '/' or a space
+    could never be named in a path again)."""
+    try:
+        if kind in ("session", "event", "episode"):
+            check_session_id(record["session_id"], f"{kind} session_id")
+        elif kind == "memory":
+            for source in record["sources"]:
+                check_session_id(source["session_id"], "memory sources session_id")
+        elif kind == "block":
+            check_name(record["block_name"], "block_name", "block name")
+        elif kind == "state":
+            check_name(record["key"], "key", "state key")
+    except InvalidInput as exc:
+        raise InvalidInput(f"line {number}: {kind} record: {exc.message}", line=number) from None
 
 
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:

@@ -9,7 +9,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -20,9 +20,12 @@ from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import AccessLog, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
+from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
+from omoide.api.http.query_check import refuse_unknown_query
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
+from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -50,6 +53,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                 omoide.runner.stop()
 
     app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
+                  dependencies=[Depends(refuse_unknown_query)],
                   docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
                   description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
@@ -66,6 +70,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
                        streamed={"/api/import/": omoide.settings.max_import_bytes})
+    app.add_middleware(HeadAsGet)
     _install_middleware(app)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
@@ -78,12 +83,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = _field_path(first.get("loc", ()))
-        if first.get("type") == "missing":
-            message = f"{where or 'request body'} is required"
-        else:
-            message = f"{where or 'request body'}: {first.get('msg', 'invalid value')}"
+        message, where = validation_message(list(exc.errors()))
         return JSONResponse(error_body("invalid_input", message, field=where or None),
                             status_code=422)
 
@@ -112,18 +112,9 @@ def _allowed_methods(app: FastAPI, path: str) -> str:
                  "headers": [], "query_string": b""}
         if any(route.matches(scope)[0] == Match.FULL for route in app.router.routes):
             allowed.append(method)
+    if "GET" in allowed and "HEAD" not in allowed:  # HeadAsGet answers it
+        allowed.insert(allowed.index("GET") + 1, "HEAD")
     return ", ".join(allowed)
-
-
-def _field_path(loc: Any) -> str:
-    """``("body", "events", 0, "content")`` → ``events[0].content``."""
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif part not in ("query", "body", "path", "header"):
-            path += f".{part}" if path else str(part)
-    return path
 
 
 def _install_middleware(app: FastAPI) -> None:

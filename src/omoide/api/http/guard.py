@@ -9,6 +9,8 @@ Trigger / why / outcome:
   route should see → 422 ``invalid_input``: ``NaN``/``Infinity`` (or a literal that overflows to
   it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
   surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8.
+- a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
+  → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
   them with U+FFFD).
 
@@ -147,6 +149,12 @@ class BodyGuard:
                 await self._too_large(receive, send, already=more)
                 return
         body = bytes(buffer)
+        media = _foreign_media(scope) if body.strip() else None
+        if media is not None:
+            await _answer(send, 422, "invalid_input",
+                          f"the request body must be JSON, sent with Content-Type: "
+                          f"application/json (got {media[:80]!r})")
+            return
         if body and _is_api_json(scope):
             try:
                 strict_json(body)
@@ -224,6 +232,18 @@ def _is_api_json(scope: Scope) -> bool:
         if name == b"content-type":
             return is_json_media(value.decode("latin-1"))
     return is_json_media(None)
+
+
+def _foreign_media(scope: Scope) -> str | None:
+    """The content type of an API body that is not JSON (every API route but the streamed
+    import reads JSON; FastAPI would read such a body as no object at all)."""
+    if not scope.get("path", "").startswith(_JSON_PATHS):
+        return None
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            media = value.decode("latin-1")
+            return None if is_json_media(media) else media
+    return None
 
 
 def _query_problem(query: bytes) -> str | None:

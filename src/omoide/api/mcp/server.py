@@ -85,6 +85,18 @@ class OmoideMCP(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and isinstance(arguments, dict):
+            # Trigger: an argument the tool does not have ("limit" for top_k). Why: pydantic
+            # drops it, and the call would run as if it had not been sent. Outcome: a tool
+            # error naming it and the arguments the tool takes (HTTP refuses unknown fields too).
+            known = list(tool.parameters.get("properties", {}))
+            unknown = [key for key in arguments if key not in known]
+            if unknown:
+                raise ToolError(f"Error executing tool {name}: " + tool_error_message(
+                    InvalidInput(f"unknown argument {', '.join(map(repr, unknown))}; {name} "
+                                 f"takes {', '.join(known) or 'no arguments'}",
+                                 field=unknown[0])))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
-from zoneinfo import available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
 
@@ -18,6 +17,7 @@ from omoide.config import (
     PERSONA_SETTINGS,
     PersonaSettings,
     Setting,
+    iana_zones,
     validate_setting_patch,
 )
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
@@ -172,7 +172,7 @@ def _setting_type(setting: Setting) -> Any:
     if setting.type is bool:
         return bool
     if setting.name == "timezone":
-        return Literal[tuple(sorted(available_timezones()))]
+        return Literal[tuple(sorted(iana_zones()))]
     if setting.choices:
         return Literal[setting.choices]
     bounds = {"ge": setting.minimum, "le": setting.maximum}

@@ -1,0 +1,88 @@
+"""A request validation error (pydantic's) as the one error body: a field path a client can
+read (``events[0].external_id``) and a message that states the rule, not the regular
+expression that checks it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
+from omoide.service.validate import (
+    EXTERNAL_ID_PATTERN,
+    NAME_PATTERN,
+    NON_BLANK_PATTERN,
+    SESSION_ID_PATTERN,
+    TAG_PATTERN,
+    TAGS_QUERY_PATTERN,
+    TIMESTAMP_PATTERN,
+)
+
+__all__ = ["field_path", "validation_message"]
+
+# What each pattern of service/validate.py means, said to the client instead of the pattern.
+PATTERN_RULES = {
+    NON_BLANK_PATTERN: "must not be empty or whitespace",
+    NAME_PATTERN: "must be 1-64 letters, digits, '_' or '-'",
+    SESSION_ID_PATTERN: "must be 1-128 letters, digits or _ . : @ - (no '/' or spaces)",
+    EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
+    TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma",
+    TAGS_QUERY_PATTERN: "must be at most 20 comma-separated tags of 1-64 characters each",
+    TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
+                       "2026-03-01T09:30:00+09:00",
+    STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed",
+    INTENSITY_PATTERN: "must be a number between 0 and 1",
+}
+_ROOTS = ("query", "body", "path", "header", "cookie")
+# pydantic names the member of a union that failed in the error's location
+# ("external_id.constrained-str", "content.str"): not a field the client sent.
+_UNION_TAG = re.compile(r"(?:str|int|float|bool|constrained-[a-z]+|[a-z]+(?:-[a-z]+)*\[.*\])")
+_MAX_MESSAGE = 300  # a Literal of 600 time zones is not a message
+
+
+def field_path(loc: Any) -> str:
+    """``("body", "events", 0, "content")`` → ``events[0].content``."""
+    path = ""
+    for i, part in enumerate(loc):
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif not _skipped(i, part):
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def _skipped(i: int, part: Any) -> bool:
+    """Where the value was (``body``, ``query`` …), or the union member it was tried as."""
+    return (i == 0 and part in _ROOTS) or (
+        i > 1 and isinstance(part, str) and _UNION_TAG.fullmatch(part) is not None)
+
+
+def validation_message(errors: list[Any]) -> tuple[str, str]:
+    """(message, field path) of pydantic's first error; a value that fits no member of a union
+    (text or an integer …) is told every member's complaint."""
+    error = errors[0] if errors else {}
+    where = field_path(error.get("loc", ()))
+    members = [e for e in errors if len(e.get("loc", ())) == len(error.get("loc", ()))
+               and e.get("type") != "string_pattern_mismatch"
+               and field_path(e.get("loc", ())) == where]
+    if len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
+            str(error["loc"][-1])):
+        error = {**error, "msg": "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))}
+    subject = where or "request body"
+    kind = error.get("type")
+    if kind == "missing":
+        return f"{subject} is required", where
+    if kind == "string_pattern_mismatch":
+        rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
+        if rule is not None:
+            return f"{subject} {rule}, got {_shown(error.get('input'))}", where
+    message = f"{subject}: {error.get('msg', 'invalid value')}"
+    if len(message) > _MAX_MESSAGE:
+        message = message[:_MAX_MESSAGE - 1] + "…"
+    return message, where
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:79] + "…"
