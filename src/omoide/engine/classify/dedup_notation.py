@@ -103,7 +103,15 @@ _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
         (r"\bprogramme(s)?\b", r"program\1"),
     ))
-_JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもを、]|$)")
+_JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")
+# Discourse fillers that frame a statement without changing it (ちなみに, 実は, やっぱり; "as it
+# happens", "basically", "just to note:") and words that only say it holds now ("currently",
+# "at the moment", "these days": a memory speaks of now).
+_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応|正直)、?")
+_EN_FILLERS = re.compile(
+    r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way"
+    r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"
+    r"|these days|as of now|right now|nowadays)\b\s*[,:;]?\s*", re.IGNORECASE)
 
 
 def _en_unit(unit: str) -> str:
@@ -117,11 +125,13 @@ def text_notation(text: str) -> str:
     text = one_notation(unicodedata.normalize("NFKC", text).strip())
     if is_japanese(text):
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
+        text = _JA_FILLERS.sub("", text)
         text = _JA_USER.sub("私", text)
         for pattern, replacement in _JA_ENDINGS:
             text = pattern.sub(replacement, text)
         return text
     text = text.replace("\u2019", "'")
+    text = _EN_FILLERS.sub("", text)
     for pattern, replacement in _EN_CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
@@ -208,10 +218,88 @@ def _respelled(first: str, second: str, reading: Reading | None) -> str:
     return "".join(out)
 
 
+# --- two texts: a particle, an acronym, a hyphen ---------------------------------------------
+
+# Japanese case particles one statement may use for another with no change of fact (牛乳が飲めない
+# / 牛乳を飲めない, 娘が / 娘は, 私には / 私は); read alike only where one such swap is the pair's
+# only one of its kind: 兄が弟を / 兄を弟が trade roles, and stay apart.
+_PARTICLES = frozenset({"は", "が", "を", "には"})
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+_ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
+
+
+def _particle_block(first: str, second: str, block: tuple[bool, int, int, int, int]) -> bool:
+    differs, i1, i2, j1, j2 = block
+    if not differs:
+        return False
+    after_a, after_b = first[i2:i2 + 1], second[j2:j2 + 1]
+    options = ((first[i1:i2], second[j1:j2]), (first[i1:i2] + after_a, second[j1:j2] + after_b))
+    return any(x != y and x in _PARTICLES and y in _PARTICLES and (k == 0 or after_a == after_b)
+               for k, (x, y) in enumerate(options))
+
+
+def _same_particles(first: str, second: str) -> str:
+    """``second`` with its one swapped case particle written as ``first`` writes it."""
+    blocks = _blocks(first, second)
+    swaps = [b for b in blocks if _particle_block(first, second, b)]
+    if len(swaps) != 1:
+        return second
+    _, i1, i2, j1, j2 = swaps[0]
+    if first[i1:i2] not in _PARTICLES and second[j1:j2] not in _PARTICLES:
+        i2, j2 = i2 + 1, j2 + 1
+    return second[:j1] + first[i1:i2] + second[j2:]
+
+
+def _initials_run(text: str, acronym: str) -> tuple[int, int] | None:
+    """The span of a run of words in ``text`` whose initials spell ``acronym`` (small words
+    such as "of" skipped inside it): "United Nations" for UN, "human resources" for HR."""
+    words = list(_WORDS.finditer(text))
+    for start in range(len(words)):
+        letters, end = "", start
+        while end < len(words) and len(letters) < len(acronym):
+            word = words[end].group().lower()
+            if word not in _ACRONYM_SKIP or end == start:
+                letters += word[0]
+            end += 1
+        if letters == acronym.lower() and words[start].group().lower() not in _ACRONYM_SKIP:
+            return words[start].start(), words[end - 1].end()
+    return None
+
+
+def _abbreviated(first: str, second: str) -> str:
+    """``second`` with each run of words that ``first`` holds as an acronym written as it."""
+    for acronym in dict.fromkeys(_ACRONYM.findall(first)):
+        if re.search(rf"\b{acronym}\b", second):
+            continue
+        span = _initials_run(second, acronym)
+        if span is not None:
+            second = second[:span[0]] + acronym + second[span[1]:]
+    return second
+
+
+def _joined(first: str, second: str) -> str:
+    """``second`` with each hyphenated word written as ``first`` writes it, joined or spaced
+    ("e-commerce" / "ecommerce", "colour-blind" / "colour blind")."""
+    def one(match: re.Match[str]) -> str:
+        x, y = match.group(1), match.group(2)
+        for form in (x + y, f"{x} {y}"):
+            if re.search(rf"\b{re.escape(form)}\b", first, re.IGNORECASE):
+                return form
+        return match.group()
+    return _HYPHENATED.sub(one, second)
+
+
 def pair_notation(first: str, second: str, reading: Reading | None = None) -> tuple[str, str]:
     """Both texts in dedup's notation: each on its own (:func:`text_notation`), then
-    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them."""
+    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them and
+    one swapped case particle as ``first``'s; in English, a name written out where the other
+    holds its acronym, and a hyphenated word where the other joins or spaces it."""
     a, b = text_notation(first), text_notation(second)
     if is_japanese(a) and is_japanese(b):
-        b = _respelled(a, b, reading)
+        b = _same_particles(a, _respelled(a, b, reading))
+    elif not is_japanese(a) and not is_japanese(b):
+        a, b = _abbreviated(b, a), _abbreviated(a, b)
+        a, b = _joined(b, a), _joined(a, b)
     return a, b
