@@ -53,7 +53,8 @@ def load(sources: tuple[str, ...]) -> list[dict]:
             if line.strip():
                 row = json.loads(line)
                 rows.append({"source": source, "lang": row["lang"], "a": row["a"], "b": row["b"],
-                             "label": int(row["label"] == "duplicate")})
+                             "label": int(row["label"] == "duplicate"),
+                             "shape": row.get("shape", "calibration")})
     return rows
 
 

@@ -61,6 +61,7 @@ from _train_dedup_choice import (
     safe_margins,
 )
 from _train_dedup_data import CACHE, DIGITS, SOURCES, Rows, load, read
+from _train_dedup_misses import misses_by_shape
 from lib.cli import parser
 from lib.reports import REPO, emit, md_table
 from omoide.config import PersonaSettings
@@ -203,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                   ""]
         loso_decided = decisions["LOSO"]
         lines += [misses_line(rows, loso_decided, raw, choice), "",
+                  *misses_by_shape(rows, [q["shape"] for q in pairs], loso_decided, raw,
+                                   choice.floor, args.l2),
                   f"Left-out pairs the judge got wrong ({name}, LOSO):", ""]
         for i in np.flatnonzero(loso_decided != (rows.label == 1)):
             kind = "dropped" if loso_decided[i] else "missed paraphrase"
