@@ -28,6 +28,12 @@ from omoide.engine.classify.dedup_veto import one_notation
     pytest.param("home by eleven at night", "home by 23", id="at-night"),
     pytest.param("lunch at half past two", "lunch at 2:30", id="half-past"),
     pytest.param("has not once flown", "has never flown", id="not-once"),
+    pytest.param("swims 4x a week", "swims 4 times a week", id="times"),
+    pytest.param("takes the 7.45 ferry", "takes the 7:45 ferry", id="dotted-clock"),
+    pytest.param("rose by 2.50 dollars", "rose by 2.50 dollars", id="a-decimal-stays"),
+    pytest.param("moved in Sept 2021", "moved in September 2021", id="month-before-year"),
+    pytest.param("毎朝6時に起きる", "毎朝6時に起きる", id="every-morning-keeps-asa"),
+    pytest.param("夜10時に寝る", "22時に寝る", id="yoru"),
 ])
 def test_one_notation_reads_numbers_and_clocks_one_way(text: str, expected: str) -> None:
     assert one_notation(text) == expected
@@ -64,10 +70,19 @@ def test_a_clock_in_the_other_half_of_the_day_still_changes() -> None:
     pytest.param("The user is learning Welsh.", "The user is currently learning Welsh.",
                  id="currently"),
     pytest.param("ユーザーは蕎麦が好きだ。", "実は、ユーザーは蕎麦が好きだ。", id="jitsuwa"),
+    pytest.param("The user grew up in St. Albans.", "The user grew up in Saint Albans.",
+                 id="saint"),
+    pytest.param("ユーザーは毎週20キロ歩く。", "ユーザーは毎週20km歩く。", id="kilo-as-km"),
+    pytest.param("ユーザーは3キロ痩せた。", "ユーザーは3kg痩せた。", id="kilo-as-kg"),
 ])
 def test_pair_notation_reads_one_statement_one_way(first: str, second: str) -> None:
     a, b = pair_notation(first, second)
     assert a == b
+
+
+def test_kilo_stays_when_the_other_text_holds_another_number() -> None:
+    a, b = pair_notation("ユーザーは3kg痩せた。", "ユーザーは5キロ痩せた。")
+    assert "キロ" in b
 
 
 def test_two_particle_swaps_that_trade_roles_stay_apart() -> None:

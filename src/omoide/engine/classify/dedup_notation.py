@@ -104,6 +104,10 @@ _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bprogramme(s)?\b", r"program\1"),
     ))
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")
+# English abbreviations of a title before a name: "St. Louis" / "Saint Louis", "Mt. Fuji" /
+# "Mount Fuji".
+_EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
+                   for short, full in (("St", "Saint"), ("Mt", "Mount"), ("Ft", "Fort")))
 # Discourse fillers that frame a statement without changing it (ちなみに, 実は, やっぱり; "as it
 # happens", "basically", "just to note:") and words that only say it holds now ("currently",
 # "at the moment", "these days": a memory speaks of now).
@@ -132,6 +136,8 @@ def text_notation(text: str) -> str:
         return text
     text = text.replace("\u2019", "'")
     text = _EN_FILLERS.sub("", text)
+    for pattern, replacement in _EN_TITLES:
+        text = pattern.sub(replacement, text)
     for pattern, replacement in _EN_CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
@@ -268,6 +274,18 @@ def _initials_run(text: str, acronym: str) -> tuple[int, int] | None:
     return None
 
 
+# キロ after a number is a kilometre or a kilogram: read as the one the other text writes.
+_KILO = re.compile(r"([0-9]+)キロ")
+
+
+def _kilo(first: str, second: str) -> str:
+    """``second`` with "Nキロ" written as ``first`` writes N kilometres or kilograms."""
+    def one(match: re.Match[str]) -> str:
+        unit = re.search(rf"(?<![0-9]){match.group(1)}\s?(km|kg)", first)
+        return f"{match.group(1)}{unit.group(1)}" if unit else match.group()
+    return _KILO.sub(one, second)
+
+
 def _abbreviated(first: str, second: str) -> str:
     """``second`` with each run of words that ``first`` holds as an acronym written as it."""
     for acronym in dict.fromkeys(_ACRONYM.findall(first)):
@@ -298,6 +316,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
     holds its acronym, and a hyphenated word where the other joins or spaces it."""
     a, b = text_notation(first), text_notation(second)
     if is_japanese(a) and is_japanese(b):
+        a, b = _kilo(b, a), _kilo(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
     elif not is_japanese(a) and not is_japanese(b):
         a, b = _abbreviated(b, a), _abbreviated(a, b)

@@ -78,13 +78,20 @@ _ORDINAL_SMALL = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
                   "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
                   "eightieth": 80, "ninetieth": 90}
+# "3x a day" is "3 times a day"; "the 8.15 train" / "at 8.15" is a clock time (8:15); a short
+# month name before a year names the month ("Aug 2022" / "August 2022").
+_EN_TIMES = re.compile(r"\b(\d+)\s?x(?= (?:a|an|per|every|each)\b)", re.IGNORECASE)
+_EN_DOTTED_CLOCK = re.compile(r"\b(at|the|from|until|till) (\d{1,2})\.([0-5]\d)\b",
+                              re.IGNORECASE)
+_EN_MONTH_YEAR = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?= \d{4}\b)")
 # A clock time with its half of the day, as the 24-hour clock ("9:45 pm" / "21:45", "6 a.m."
 # / "six in the morning" / "6"); 午後3時 / 15時, 朝6時 / 6時.
 _EN_CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s+)?(a\.?m\.?|p\.?m\.?|in\s+the\s+morning"
     r"|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night)(?![a-z])", re.IGNORECASE)
 _EN_HALF_PAST = re.compile(r"\b(half|quarter)\s+past\s+(\d{1,2})\b", re.IGNORECASE)
-_JA_CLOCK_HALF = re.compile(r"(午前|午後|朝|夜|夕方)(\d{1,2})時")
+# (毎朝 / 翌朝 7時 keep their 朝: every or next morning, then the hour)
+_JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨])(?:朝|夜|夕方))(\d{1,2})時")
 _EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後", "夜", "夕方"})
 
 
@@ -195,6 +202,9 @@ def one_notation(text: str) -> str:
         text = _EN_ORDINAL.sub(_ordinal, text)
         text = _EN_NUMBER_WORD.sub(_en_number, text)
         text = _EN_HALF_PAST.sub(_past, text)
+        text = _EN_TIMES.sub(r"\1 times", text)
+        text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
+        text = _EN_MONTH_YEAR.sub(lambda m: _EN_MONTH_NAMES[m.group(1)], text)
         text = _EN_CLOCK.sub(_en_clock, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):
