@@ -81,7 +81,7 @@ def test_pair_notation_reads_one_statement_one_way(first: str, second: str) -> N
 
 
 def test_kilo_stays_when_the_other_text_holds_another_number() -> None:
-    a, b = pair_notation("ユーザーは3kg痩せた。", "ユーザーは5キロ痩せた。")
+    _, b = pair_notation("ユーザーは3kg痩せた。", "ユーザーは5キロ痩せた。")
     assert "キロ" in b
 
 
