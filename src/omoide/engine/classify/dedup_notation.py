@@ -8,16 +8,22 @@ a changed word: full-width digits (月８回 / 月8回), a word in kanji or in k
 a number or date written otherwise ("sixty-eight" / 68, 二匹 / 2匹, 令和2年 / 2020年: the veto's
 ``one_notation``), a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68kg"), a
 British or American spelling ("organises" / "organizes", "theatre" / "theater"), an English
-contraction ("don't" / "do not", "gonna" / "going to") or the user named in the first person
-("the user's wife" / "my wife", ユーザーは / 私は). Outcome: the two texts rewritten so that
+contraction ("don't" / "do not", "gonna" / "going to"), the user named in the first person
+("the user's wife" / "my wife", ユーザーは / 私は), a discourse filler or a word that only says
+the statement holds now ("As it happens,", "currently", ちなみに, 実は), a title before a name
+("St. Louis" / "Saint Louis"), a case particle (三線が弾ける / 三線を弾ける), an acronym ("UN" /
+"United Nations") or a hyphen ("e-mail" / "email"). Outcome: the two texts rewritten so that
 such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
-spellings, the user's forms); then,
-for Japanese, a span of one text is spelt as the other's where the two read alike and one is
-written in kanji and the other in kana (``reading``, the caller's kanji-to-kana reader, which
-the engine does not own; without it, katakana and hiragana spellings of one word still meet).
-Two kanji spellings that read alike are left apart (市立 / 私立 differ). Deterministic.
+fillers, titles, spellings, the user's forms); then, across the pair, for Japanese, a span of
+one text is spelt as the other's where the two read alike and one is written in kanji and the
+other in kana (``reading``, the caller's kanji-to-kana reader, which the engine does not own;
+without it, katakana and hiragana spellings of one word still meet; two kanji spellings that
+read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
+writes with the same number, and one swapped case particle is written as the other's; for
+English, a run of words as the acronym the other text holds, and a hyphenated word as the
+other text joins or spaces it. Deterministic.
 """
 
 from __future__ import annotations
