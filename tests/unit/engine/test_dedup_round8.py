@@ -114,3 +114,10 @@ def test_a_part_of_the_day_is_a_word_of_its_own(first: str, second: str, changed
 ])
 def test_status_reads_the_end_cues_once(text: str, ended: bool) -> None:
     assert ("ended" in status_families(text)) is ended
+
+
+def test_a_filler_word_used_as_a_content_word_stays() -> None:
+    a, b = pair_notation("ユーザーは正直な人だ。", "ユーザーは誠実な人だ。")
+    assert "正直" in a
+    a, b = pair_notation("正直、ユーザーは辛い物が苦手だ。", "ユーザーは辛い物が苦手だ。")
+    assert a == b

@@ -117,7 +117,8 @@ _EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
 # Discourse fillers that frame a statement without changing it (ちなみに, 実は, やっぱり; "as it
 # happens", "basically", "just to note:") and words that only say it holds now ("currently",
 # "at the moment", "these days": a memory speaks of now).
-_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応|正直)、?")
+# (正直 only as a filler before a comma: 正直な人 is "an honest person")
+_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?|正直(?:に言うと|言って)?、")
 _EN_FILLERS = re.compile(
     r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way"
     r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"
