@@ -36,6 +36,14 @@ class Rule:
         limit, _, margin = rest.partition("+")
         return cls(float(limit), kind == "pooled", float(margin or 0.0))
 
+    @classmethod
+    def parse_each(cls, text: str) -> dict[str, Rule]:
+        """"e5=fold:0.025,use=fold:0.02" (one rule per embedder) or one rule for all (key "")."""
+        if "=" not in text:
+            return {"": cls.parse(text)}
+        pairs = (part.split("=", 1) for part in text.split(",") if part.strip())
+        return {name.strip(): cls.parse(rule.strip()) for name, rule in pairs}
+
     def __str__(self) -> str:
         kind = "pooled" if self.pooled else "fold"
         return f"{kind}:{self.limit:g}" + (f"+{self.margin:g}" if self.margin else "")
@@ -75,7 +83,7 @@ def loso(rows: Rows, sources: tuple[str, ...], floor: float, l2: float) -> np.nd
 
 def decide(rows: Rows, p: np.ndarray, raw: float, choice: Choice) -> np.ndarray:
     high = rows.cosine > raw
-    band = (rows.cosine > choice.floor) & ~high
+    band = (rows.cosine > choice.floor) & ~high & ~rows.vetoed  # below: a value change keeps
     return ~rows.traded & ((high & (p > choice.threshold)) | (band & (p > choice.floor_threshold)))
 
 
@@ -121,7 +129,7 @@ def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[floa
         floor = calibration.to_raw(threshold_setting - margin) if margin else raw
         p = loso(rows, sources, floor, l2)
         high_c, high_d = _grid_counts(rows, p, rows.cosine > raw, sources)
-        band = (rows.cosine > floor) & (rows.cosine <= raw)
+        band = (rows.cosine > floor) & (rows.cosine <= raw) & ~rows.vetoed
         band_c, band_d = _grid_counts(rows, p, band, sources)
         # every (high, band) pair of thresholds at once: shape (grid, grid, folds)
         dropped = high_d[:, None, :] + band_d[None, :, :]

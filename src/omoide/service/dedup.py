@@ -114,6 +114,8 @@ class DedupDecider:
         if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
             return False
         change = find_dedup_change(old, new)
+        if in_band and change is not None:  # below the threshold a value change always keeps
+            return False
         if self.model is None:
             return change is None and not in_band
         row = dedup_features(old, new, cosine=cosine, part_cosine=self.part_cosine(old, new),
