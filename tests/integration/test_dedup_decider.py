@@ -102,3 +102,16 @@ def test_a_plan_called_off_or_done_is_news_not_a_duplicate() -> None:
     judged = DedupDecider(e5, bundled)
     later = "Mina's 3 March 2026 flight to Lima was cancelled."
     assert not judged.is_duplicate(plan, later, cosine(e5, plan, later))
+
+
+def test_below_the_threshold_a_value_change_is_never_a_duplicate() -> None:
+    use = bundled("use")
+    decider = DedupDecider(use, bundled)
+    assert decider.model is not None
+    # the band's own threshold at its lowest: only the value change can keep the pair
+    decider.model = replace(decider.model, floor_margin=0.05, floor_threshold=0.0)
+    old = "Every weekend the user cycles along the river."
+    assert not decider.is_duplicate(old, "Every weekend the user cycles along the river with "
+                                    "her sister.", 0.75, in_band=True)
+    assert decider.is_duplicate(old, "The user cycles along the river every weekend.", 0.75,
+                                in_band=True)

@@ -11,9 +11,10 @@ above the threshold). The trained weights ship as ``engine/classify/dedup_judge.
 (the model-free hashing embedder, an external model), or a server that cannot build the part
 embedder, keeps the veto alone: any value change it finds keeps the new memory. Either way, the two
 texts are first read in one notation (``engine.classify.pair_notation``: full-width forms,
-numbers and dates, polite and contracted endings, unit words, British and American spellings,
-the user's first-person forms, and a Japanese word
-spelt in katakana or hiragana, or with a long-vowel or ヴ spelling), and two parts that traded
+numbers, ordinals, clocks and dates, polite and contracted endings, unit words, British and
+American spellings, the user's first-person forms, discourse fillers, a Japanese word spelt in
+katakana or hiragana, or with a long-vowel or ヴ spelling, one swapped case particle, an acronym
+and its words, a hyphenated word), and two parts that traded
 places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
 new memory: the embedding, the veto and the aligned difference all read the same words there.
 
@@ -113,6 +114,8 @@ class DedupDecider:
         if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
             return False
         change = find_dedup_change(old, new)
+        if in_band and change is not None:  # below the threshold a value change always keeps
+            return False
         if self.model is None:
             return change is None and not in_band
         row = dedup_features(old, new, cosine=cosine, part_cosine=self.part_cosine(old, new),

@@ -8,16 +8,22 @@ a changed word: full-width digits (月８回 / 月8回), a word in kanji or in k
 a number or date written otherwise ("sixty-eight" / 68, 二匹 / 2匹, 令和2年 / 2020年: the veto's
 ``one_notation``), a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68kg"), a
 British or American spelling ("organises" / "organizes", "theatre" / "theater"), an English
-contraction ("don't" / "do not", "gonna" / "going to") or the user named in the first person
-("the user's wife" / "my wife", ユーザーは / 私は). Outcome: the two texts rewritten so that
+contraction ("don't" / "do not", "gonna" / "going to"), the user named in the first person
+("the user's wife" / "my wife", ユーザーは / 私は), a discourse filler or a word that only says
+the statement holds now ("As it happens,", "currently", ちなみに, 実は), a title before a name
+("St. Louis" / "Saint Louis"), a case particle (三線が弾ける / 三線を弾ける), an acronym ("UN" /
+"United Nations") or a hyphen ("e-mail" / "email"). Outcome: the two texts rewritten so that
 such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
-spellings, the user's forms); then,
-for Japanese, a span of one text is spelt as the other's where the two read alike and one is
-written in kanji and the other in kana (``reading``, the caller's kanji-to-kana reader, which
-the engine does not own; without it, katakana and hiragana spellings of one word still meet).
-Two kanji spellings that read alike are left apart (市立 / 私立 differ). Deterministic.
+fillers, titles, spellings, the user's forms); then, across the pair, for Japanese, a span of
+one text is spelt as the other's where the two read alike and one is written in kanji and the
+other in kana (``reading``, the caller's kanji-to-kana reader, which the engine does not own;
+without it, katakana and hiragana spellings of one word still meet; two kanji spellings that
+read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
+writes with the same number, and one swapped case particle is written as the other's; for
+English, a run of words as the acronym the other text holds, and a hyphenated word as the
+other text joins or spaces it. Deterministic.
 """
 
 from __future__ import annotations
@@ -103,7 +109,20 @@ _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
         (r"\bprogramme(s)?\b", r"program\1"),
     ))
-_JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもを、]|$)")
+_JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")
+# English abbreviations of a title before a name: "St. Louis" / "Saint Louis", "Mt. Fuji" /
+# "Mount Fuji".
+_EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
+                   for short, full in (("St", "Saint"), ("Mt", "Mount"), ("Ft", "Fort")))
+# Discourse fillers that frame a statement without changing it (ちなみに, 実は, やっぱり; "as it
+# happens", "basically", "just to note:") and words that only say it holds now ("currently",
+# "at the moment", "these days": a memory speaks of now).
+# (正直 only as a filler before a comma: 正直な人 is "an honest person")
+_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?|正直(?:に言うと|言って)?、")
+_EN_FILLERS = re.compile(
+    r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way"
+    r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"
+    r"|these days|as of now|right now|nowadays)\b\s*[,:;]?\s*", re.IGNORECASE)
 
 
 def _en_unit(unit: str) -> str:
@@ -117,11 +136,15 @@ def text_notation(text: str) -> str:
     text = one_notation(unicodedata.normalize("NFKC", text).strip())
     if is_japanese(text):
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
+        text = _JA_FILLERS.sub("", text)
         text = _JA_USER.sub("私", text)
         for pattern, replacement in _JA_ENDINGS:
             text = pattern.sub(replacement, text)
         return text
     text = text.replace("\u2019", "'")
+    text = _EN_FILLERS.sub("", text)
+    for pattern, replacement in _EN_TITLES:
+        text = pattern.sub(replacement, text)
     for pattern, replacement in _EN_CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
@@ -208,10 +231,101 @@ def _respelled(first: str, second: str, reading: Reading | None) -> str:
     return "".join(out)
 
 
+# --- two texts: a particle, an acronym, a hyphen ---------------------------------------------
+
+# Japanese case particles one statement may use for another with no change of fact (牛乳が飲めない
+# / 牛乳を飲めない, 娘が / 娘は, 私には / 私は); read alike only where one such swap is the pair's
+# only one of its kind: 兄が弟を / 兄を弟が trade roles, and stay apart.
+_PARTICLES = frozenset({"は", "が", "を", "には"})
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+_ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
+
+
+def _particle_block(first: str, second: str, block: tuple[bool, int, int, int, int]) -> bool:
+    differs, i1, i2, j1, j2 = block
+    if not differs:
+        return False
+    after_a, after_b = first[i2:i2 + 1], second[j2:j2 + 1]
+    options = ((first[i1:i2], second[j1:j2]), (first[i1:i2] + after_a, second[j1:j2] + after_b))
+    return any(x != y and x in _PARTICLES and y in _PARTICLES and (k == 0 or after_a == after_b)
+               for k, (x, y) in enumerate(options))
+
+
+def _same_particles(first: str, second: str) -> str:
+    """``second`` with its one swapped case particle written as ``first`` writes it."""
+    blocks = _blocks(first, second)
+    swaps = [b for b in blocks if _particle_block(first, second, b)]
+    if len(swaps) != 1:
+        return second
+    _, i1, i2, j1, j2 = swaps[0]
+    if first[i1:i2] not in _PARTICLES and second[j1:j2] not in _PARTICLES:
+        i2, j2 = i2 + 1, j2 + 1
+    return second[:j1] + first[i1:i2] + second[j2:]
+
+
+def _initials_run(text: str, acronym: str) -> tuple[int, int] | None:
+    """The span of a run of words in ``text`` whose initials spell ``acronym`` (small words
+    such as "of" skipped inside it): "United Nations" for UN, "human resources" for HR."""
+    words = list(_WORDS.finditer(text))
+    for start in range(len(words)):
+        letters, end = "", start
+        while end < len(words) and len(letters) < len(acronym):
+            word = words[end].group().lower()
+            if word not in _ACRONYM_SKIP or end == start:
+                letters += word[0]
+            end += 1
+        if letters == acronym.lower() and words[start].group().lower() not in _ACRONYM_SKIP:
+            return words[start].start(), words[end - 1].end()
+    return None
+
+
+# キロ after a number is a kilometre or a kilogram: read as the one the other text writes.
+_KILO = re.compile(r"([0-9]+)キロ")
+
+
+def _kilo(first: str, second: str) -> str:
+    """``second`` with "Nキロ" written as ``first`` writes N kilometres or kilograms."""
+    def one(match: re.Match[str]) -> str:
+        unit = re.search(rf"(?<![0-9]){match.group(1)}\s?(km|kg)", first)
+        return f"{match.group(1)}{unit.group(1)}" if unit else match.group()
+    return _KILO.sub(one, second)
+
+
+def _abbreviated(first: str, second: str) -> str:
+    """``second`` with each run of words that ``first`` holds as an acronym written as it."""
+    for acronym in dict.fromkeys(_ACRONYM.findall(first)):
+        if re.search(rf"\b{acronym}\b", second):
+            continue
+        span = _initials_run(second, acronym)
+        if span is not None:
+            second = second[:span[0]] + acronym + second[span[1]:]
+    return second
+
+
+def _joined(first: str, second: str) -> str:
+    """``second`` with each hyphenated word written as ``first`` writes it, joined or spaced
+    ("e-commerce" / "ecommerce", "colour-blind" / "colour blind")."""
+    def one(match: re.Match[str]) -> str:
+        x, y = match.group(1), match.group(2)
+        for form in (x + y, f"{x} {y}"):
+            if re.search(rf"\b{re.escape(form)}\b", first, re.IGNORECASE):
+                return form
+        return match.group()
+    return _HYPHENATED.sub(one, second)
+
+
 def pair_notation(first: str, second: str, reading: Reading | None = None) -> tuple[str, str]:
     """Both texts in dedup's notation: each on its own (:func:`text_notation`), then
-    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them."""
+    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them and
+    one swapped case particle as ``first``'s; in English, a name written out where the other
+    holds its acronym, and a hyphenated word where the other joins or spaces it."""
     a, b = text_notation(first), text_notation(second)
     if is_japanese(a) and is_japanese(b):
-        b = _respelled(a, b, reading)
+        a, b = _kilo(b, a), _kilo(a, b)
+        b = _same_particles(a, _respelled(a, b, reading))
+    elif not is_japanese(a) and not is_japanese(b):
+        a, b = _abbreviated(b, a), _abbreviated(a, b)
+        a, b = _joined(b, a), _joined(a, b)
     return a, b

@@ -40,7 +40,11 @@ _JA_LIMIT = re.compile(r"しか|だけ|(?<![ぁ-ゖ])のみ|ばかり|以外")
 _JA_ASPECT = re.compile(r"もう|まだ")
 _EN_PART_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|nights?|overnight|midnight"
                              r"|bedtime)\b", re.IGNORECASE)
-_JA_PART_OF_DAY = re.compile(r"朝|昼|夕方|夕|晩|夜|深夜|明け方")
+# A part of the day as a word of its own: not a meal, a paper, a nap or the sun named after one
+# (朝食, 昼ご飯, 夕刊, 昼寝, 夕日), nor one evening (今夜, 昨晩, 明朝: a date, the veto's).
+_JA_PART_OF_DAY = re.compile(
+    r"(?<![今昨明])(?:明け方|深夜|夕方|朝|昼|夕|晩|夜)"
+    r"(?!食|飯|ご飯|ごはん|御飯|刊|寝|日|焼け|顔|礼|市|霧|露|型|更かし)")
 _SAME = {"solely": "only", "anymore": "no longer", "any more": "no longer", "each": "every",
          "しか": "only", "だけ": "only", "のみ": "only", "以外": "except"}
 

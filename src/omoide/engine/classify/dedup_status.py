@@ -11,9 +11,9 @@ these families of status words they hold (the 3-op classifier's lexicon):
 
 - an ending, or a plan called off or moved (stopped, quit, cancelled, pushed back, on hold,
   もう…ない, やめた, 中止, 延期, 見送り), read as the classifier reads it
-  (``text.ends_something``): an end word under negation goes on ("won't quit", "is not gonna
-  give up", 辞めるつもりはない), and a bare negation ("will not", せず) is the veto's polarity,
-  not an ending;
+  (``refusal.stop_cues``, as ``text.ends_something``): an end word under negation goes on
+  ("won't quit", "is not gonna give up", 辞めるつもりはない), and a bare negation ("will not",
+  せず) is the veto's polarity, not an ending;
 - a completion (passed, finished, got into, 合格, 終えた);
 - a plan (will, plans to, going to, 予定, つもり) or a pursuit (studying for, applying to,
   目指して).
@@ -29,13 +29,13 @@ import re
 from functools import lru_cache
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.text import ends_something, parse
+from omoide.engine.classify.refusal import stop_cues
+from omoide.engine.classify.text import parse
 from omoide.engine.classify.transition import UNDONE
 
 __all__ = ["status_changed", "status_families"]
 
 _ENDED, _COMPLETED, _PLANNED = "ended", "completed", "planned"
-_STOPPED = {lang: re.compile(pattern) for lang, pattern in lex.STOPPED.items()}
 _UNDONE = {lang: re.compile(pattern, re.IGNORECASE) for lang, pattern in UNDONE.items()}
 # Cues of a plan called off that are a negation and nothing more: "will not go" denies what
 # "will go" says (the veto's polarity), and "will not quit" is no ending at all.
@@ -50,10 +50,13 @@ _OTHER = {
 
 def _ends(text: str, lang: str) -> bool:
     """An ending the classifier reads (negation-aware), or a plan called off by a word the end
-    lexicon does not hold (postponed, on hold, 保留), that is not a bare negation."""
-    if ends_something(text, lang):
+    lexicon does not hold (postponed, on hold, 保留), that is not a bare negation. The end
+    cues are read once: an un-negated one is an ending; a negated one hides the plan words it
+    overlaps."""
+    cues = stop_cues(text, lang)
+    if any(negated is None for _, negated in cues):
         return True
-    stops = [m.span() for m in _STOPPED[lang].finditer(text)]
+    stops = [m.span() for m, _ in cues]
     return any(
         not _BARE_NEGATION[lang].fullmatch(m.group(0))
         and not any(start < m.end() and m.start() < end for start, end in stops)

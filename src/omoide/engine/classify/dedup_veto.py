@@ -54,10 +54,71 @@ _HAS_DIGIT = re.compile(r"[0-9〇零一二三四五六七八九]")
 # A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹, 一斤 / 1斤): the
 # counters the classifier's reader lists and those it does not, in one list (dedup's notation
 # reads it too). After another numeral it is part of a number (二十三), read above.
-_COUNTED = re.compile(r"(?<![〇零一二三四五六七八九十百千万億0-9])([一二三四五六七八九])"
-                      r"(?=年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|"
-                      r"ヶ月|か月|カ月|時間|分|階|斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ"
-                      r"|リットル)")
+_COUNTERS = (r"年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|ヶ月|か月|カ月|"
+             r"月|時間|階|斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ|リットル|キロ|"
+             r"メートル|グラム")
+_NOT_AFTER_NUMERAL = r"(?<![〇零一二三四五六七八九十百千万億0-9])"
+# 時 counts hours after every digit but 一 (一時 is also "for a while", 一時的).
+_COUNTED = re.compile(rf"{_NOT_AFTER_NUMERAL}([一二三四五六七八九])(?=分|(?<!一)時|{_COUNTERS})")
+# A lone 十 before a counter is 10 (十歳 / 10歳); 十分 is "enough" as often as ten minutes.
+_TEN = re.compile(rf"{_NOT_AFTER_NUMERAL}十(?![〇一二三四五六七八九])(?=時|{_COUNTERS})")
+# "Not a single one" is a negation said with emphasis, not a count: 一人もいない is いない,
+# 一度も行ったことがない is 行ったことがない, "not once visited" is "never visited".
+_JA_NOT_ONE = re.compile(r"(?:一|1)(?:人|度|回|つ|個|匹|冊|本|枚|台|軒)も"
+                         r"(?=[^。、]*?(?:ない|ません|なかった|ず))")
+_EN_NOT_ONCE = re.compile(r"\bnot\s+(?:once|even\s+once|one\s+single\s+time)\b", re.IGNORECASE)
+_EN_NOT_A_SINGLE = re.compile(r"\bnot\s+(?:a\s+single|one\s+single)\b", re.IGNORECASE)
+# English ordinal words as digits ("twelfth" / "12th", "twenty-first" / "21st"); "first" and
+# "second" alone are left alone ("second-hand", "at first").
+_ORDINAL_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                  "ninth")
+_ORDINAL_SMALL = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                  "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+                  "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
+                  "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+                  "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
+                  "eightieth": 80, "ninetieth": 90}
+# "3x a day" is "3 times a day"; "the 8.15 train" / "at 8.15" is a clock time (8:15); a short
+# month name before a year names the month ("Aug 2022" / "August 2022").
+_EN_TIMES = re.compile(r"\b(\d+)\s?x(?= (?:a|an|per|every|each)\b)", re.IGNORECASE)
+_EN_DOTTED_CLOCK = re.compile(r"\b(at|the|from|until|till) (\d{1,2})\.([0-5]\d)\b",
+                              re.IGNORECASE)
+_EN_MONTH_YEAR = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?= \d{4}\b)")
+# A clock time with its half of the day, as the 24-hour clock ("9:45 pm" / "21:45", "6 a.m."
+# / "six in the morning" / "6"); 午後3時 / 15時, 朝6時 / 6時.
+_EN_CLOCK = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s+)?(a\.?m\.?|p\.?m\.?|in\s+the\s+morning"
+    r"|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night)(?![a-z])", re.IGNORECASE)
+_EN_HALF_PAST = re.compile(r"\b(half|quarter)\s+past\s+(\d{1,2})\b", re.IGNORECASE)
+# (毎朝 / 翌朝 7時 keep their 朝: every or next morning, then the hour)
+_JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨])(?:朝|夜|夕方))(\d{1,2})時")
+_EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後", "夜", "夕方"})
+
+
+def _ordinal(match: re.Match[str]) -> str:
+    tens, unit, small = match.group(1), match.group(2), match.group(3)
+    value = (_ORDINAL_SMALL[small.lower()] if small else
+             10 * _EN_TENS.index(tens.lower()) + _ORDINAL_UNITS.index(unit.lower()) + 1)
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th") if value % 100 not in (11, 12, 13) \
+        else "th"
+    return f"{value}{suffix}"
+
+
+def _hour(hour: int, half: str) -> int:
+    """An hour of a 12-hour clock with its half (or part) of the day as a 24-hour one."""
+    half = re.sub(r"[\s.]+", "", half.lower())
+    if half in _EVENING and hour < 12 and not (half == "atnight" and hour < 5):
+        return hour + 12
+    return 0 if half == "am" and hour == 12 else hour
+
+
+def _past(match: re.Match[str]) -> str:
+    return f"{match.group(2)}:{30 if match.group(1).lower() == 'half' else 15}"
+
+
+def _en_clock(match: re.Match[str]) -> str:
+    hour = _hour(int(match.group(1)), match.group(3))
+    return f"{hour}:{match.group(2)}" if match.group(2) else str(hour)
 
 
 # 再来週 is the week after next (2 weeks on), not next week.
@@ -82,6 +143,11 @@ _EN_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "e
 _EN_NUMBER_WORD = re.compile(
     rf"\b(?:({'|'.join(_EN_TENS[2:])})(?:[- ]({'|'.join(_EN_UNITS[1:10])}))?"
     rf"|({'|'.join(_EN_UNITS[2:])}))\b", re.IGNORECASE)
+
+
+_EN_ORDINAL = re.compile(
+    rf"\b(?:({'|'.join(_EN_TENS[2:])})[- ]({'|'.join(_ORDINAL_UNITS)})"
+    rf"|({'|'.join(_ORDINAL_SMALL)}))\b", re.IGNORECASE)
 
 
 def _en_number(match: re.Match[str]) -> str:
@@ -123,16 +189,28 @@ def one_notation(text: str) -> str:
         return match.group() if value is None else str(int(value))
 
     text = _MULTIPLIED.sub(whole, text)
+    text = _JA_NOT_ONE.sub("", text)
     text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
+    text = _TEN.sub("10", text)
     text = _AFTER_NEXT.sub(r"2\1後", text)
     text = _EN_SHORT_MONTH.sub(lambda m: " " + _EN_MONTH_NAMES[m.group(1)], text)
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
     if not is_japanese(text):
+        text = _EN_NOT_ONCE.sub("never", text)
+        text = _EN_NOT_A_SINGLE.sub("no", text)
+        text = _EN_ORDINAL.sub(_ordinal, text)
         text = _EN_NUMBER_WORD.sub(_en_number, text)
+        text = _EN_HALF_PAST.sub(_past, text)
+        text = _EN_TIMES.sub(r"\1 times", text)
+        text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
+        text = _EN_MONTH_YEAR.sub(lambda m: _EN_MONTH_NAMES[m.group(1)], text)
+        text = _EN_CLOCK.sub(_en_clock, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):
         text = _JA_CLOCK.sub(r"\1時\2分", text)
+        text = _JA_CLOCK_HALF.sub(
+            lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
     text = _ERA.sub(_western_year, text)

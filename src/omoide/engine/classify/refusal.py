@@ -15,7 +15,7 @@ import re
 
 from omoide.engine.classify import lexicon as lex
 
-__all__ = ["ends_something", "without_negated_ends"]
+__all__ = ["ends_something", "stop_cues", "without_negated_ends"]
 
 # A stop verb under negation is a continuation: "is not giving up", "will never quit",
 # "isn't planning to ever stop", "instead of giving up", "refused to cancel", "has no plans to
@@ -53,7 +53,13 @@ _UNDO_VERBS = {
 def ends_something(text: str, lang: str) -> bool:
     """Whether a memory (as :func:`parse` normalises it) says something stopped or ended: an
     end cue of ``lexicon.STOPPED`` that no negation turns into its opposite."""
-    return any(span is None for _, span in _stop_cues(text, lang, lex.STOPPED[lang]))
+    return any(span is None for _, span in stop_cues(text, lang))
+
+
+def stop_cues(text: str, lang: str) -> list[tuple[re.Match[str], tuple[int, int] | None]]:
+    """Each end cue of ``lexicon.STOPPED`` in ``text``, with the span of the negated phrase
+    around it when a negation or a refusal turns it into a continuation (None: an ending)."""
+    return _stop_cues(text, lang, lex.STOPPED[lang])
 
 
 def _stop_cues(text: str, lang: str, pattern: str
