@@ -89,10 +89,10 @@ OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 14)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 15)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {"notes1": DATA / "classify_notes1.jsonl"}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2)}
 GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
 # feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
