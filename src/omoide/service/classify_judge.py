@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -39,9 +40,11 @@ from omoide.engine.classify import (
     Similarities,
     Verdict,
     judge,
+    judge_note,
     languages_differ,
     one_statement,
     read_pair,
+    statements,
 )
 
 __all__ = [
@@ -148,13 +151,34 @@ class LearnedClassifier:
         if self.model.uses_embeddings and same:
             sims = list(measure(self.embedder, [(c.content, new, t) for c, t in
                                                 zip(same, texts, strict=True)]))
+        notes = self._sentences(same, new, lang) if not may_contradict else {}
         judged = {}
         for candidate, text, sim in zip(same, texts, sims, strict=True):
             j = judge(text, sim, self.model, may_contradict=may_contradict)
+            if not may_contradict:
+                j = judge_note(j, notes.get(candidate.key, []), self.model)
             judged[candidate.key] = Verdict(candidate.key, j.relation, j.confidence, j.reason)
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]
+
+
+    def _sentences(self, candidates: list[Candidate], new: str, lang: str
+                   ) -> dict[str, list[tuple[PairText, Similarities | None]]]:
+        """Each candidate against each sentence of a several-sentence ``new`` (read alone), for
+        ``judge_note``; nothing when the judge never lets a note close anything."""
+        if math.isinf(self.model.sentence_threshold) or not candidates:
+            return {}
+        parts = statements(new, lang)
+        pairs = [(c, part, read_pair(c.content, part, lang=lang))
+                 for c in candidates for part in parts]
+        sims: list[Similarities | None] = [None] * len(pairs)
+        if self.model.uses_embeddings:
+            sims = list(measure(self.embedder, [(c.content, part, t) for c, part, t in pairs]))
+        out: dict[str, list[tuple[PairText, Similarities | None]]] = {}
+        for (c, _, t), s in zip(pairs, sims, strict=True):
+            out.setdefault(c.key, []).append((t, s))
+        return out
 
 
 def measure(embedder: Embedder | LazyEmbedder, pairs: list[tuple[str, str, PairText]]
