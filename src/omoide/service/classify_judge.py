@@ -143,7 +143,9 @@ class LearnedClassifier:
                  ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order. A candidate in another language
         than ``new`` is INDEPENDENT, as with the rules (the judge reads words). A new memory of
-        several sentences never contradicts (``offline.one_statement``)."""
+        several sentences never contradicts as a whole (``offline.one_statement``); it closes a
+        candidate only when one of its sentences, read alone, reaches the judge's sentence
+        threshold (``learned.judge_note``)."""
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
         may_contradict = one_statement(new, lang)
         texts = [read_pair(c.content, new, lang=lang) for c in same]
