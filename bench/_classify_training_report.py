@@ -53,6 +53,7 @@ def render(name: str, summary: dict) -> list[str]:
               "CONTRADICTORY precision / recall against the threshold, each source scored by "
               "the model fitted on the others (rule verdicts count as they say); a language's "
               "threshold is the lowest from which every left-out source keeps the target:", ""]
+    lines += _sentences(best)
     for source, points in best["curve"].items():
         other = _others(summary["n"], source)
         rows = [[f"{row['threshold']:.2f}"
@@ -67,6 +68,29 @@ def render(name: str, summary: dict) -> list[str]:
                   md_table(["threshold", "precision", "recall", "EN precision", "EN recall",
                             "JA precision", "JA recall"], rows), ""]
     return lines
+
+
+def _sentences(best: dict) -> list[str]:
+    """The sentence reading of several-sentence new memories: with and without it per fold,
+    and the notes folds' curve it was chosen on."""
+    t = best["sentence_threshold"]
+    chosen = "never (the guard: no threshold keeps the target)" if t == float("inf") else \
+        f"{t:.2f}"
+    rows = [[source, _fmt(best["cross_guard"][source], "all"), _fmt(s, "all")]
+            for source, s in best["cross"].items()]
+    lines = ["A new memory of several sentences closes the old one only when one of its "
+             "sentences, read alone, is CONTRADICTORY with at least the sentence threshold "
+             f"(chosen on the notes folds' LOSO for precision): **{chosen}**. Each left-out "
+             "source with the guard alone (no note closes anything) and with the sentence "
+             "reading:", "",
+             md_table(["left out", "guard only", "sentence reading"], rows), "",
+             "The notes folds' several-sentence pairs called CONTRADICTORY by the sentence "
+             "reading, right / calls (of their CONTRADICTORY pairs):", ""]
+    curve = [[f"{row['threshold']:.2f}" + (" **(chosen)**" if row["threshold"] == t else ""),
+              *(f"{int(row[f'{fold}_right'])} / {int(row[f'{fold}_calls'])} "
+                f"(of {int(row[f'{fold}_gold'])})" for fold in ("notes1", "notes2"))]
+             for row in best["sentence_curve"] if row["threshold"] >= 0.9]
+    return [*lines, md_table(["threshold", "notes1", "notes2"], curve), ""]
 
 
 def render_alternatives(rows: list[dict]) -> list[str]:

@@ -4,7 +4,7 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on fifteen sources written by fifteen different people: every pair of
+The judge is trained on seventeen sources written by seventeen different people: every pair of
 ``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the thirteen
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
@@ -14,13 +14,18 @@ families), ``classify_holdout8.jsonl`` (384, an agent's own saves), ``classify_h
 (402, a companion app's casual first-person lines), ``classify_holdout10.jsonl`` (338, memories
 grounded in LoCoMo conversations), ``classify_holdout11.jsonl`` (322, a bilingual family's
 household assistant), ``classify_holdout12.jsonl`` (322, a work assistant's extracted memories:
-reported speech, third person, resolved dates) and ``classify_holdout13.jsonl`` (330, a coach's,
-tutor's or care manager's shorthand notes), each scored once in an earlier round and seen since,
-and ``classify_notes1.jsonl`` (317, notes of one to three sentences written as Omoide's own
-consolidator writes them; a fold like the others). A new memory of several sentences closes nothing
-at run time (``offline.one_statement``), so the leave-one-source-out verdicts below never call it
-CONTRADICTORY either, and the judge is fitted on the pairs whose new memory is one statement only
-(see ``fit_on``). What it must do is hold on a *new* writer's pairs, so every choice is made on
+reported speech, third person, resolved dates), ``classify_holdout13.jsonl`` (330, a coach's,
+tutor's or care manager's shorthand notes) and ``classify_holdout14.jsonl`` (330, a general
+assistant's ``memory_save`` lines, the issue's own style), each scored once in an earlier round
+and seen since, and ``classify_notes1.jsonl`` (317) and ``classify_notes2.jsonl`` (305), notes of
+one to three sentences written as Omoide's own consolidator writes them by two writers (folds
+like the others). A new memory of several sentences is never CONTRADICTORY as a whole
+(``offline.one_statement``): the judge is fitted on the pairs whose new memory is one statement
+only (see ``fit_on``), and a several-sentence new memory closes the old one only when one of its
+sentences, read alone by the same model, reaches the sentence threshold
+(``_classify_sentences``: chosen on the notes folds' leave-one-source-out scores for precision;
+none reaching it keeps the guard), in the verdicts below as at run time. What it must do is
+hold on a *new* writer's pairs, so every choice is made on
 **leave-one-source-out** (LOSO) scores over the held-out sets: ``classify_pairs`` is always fitted
 on (``ALWAYS_FIT``; it is the project's own set, the style every judge has learnt from), and each
 held-out set in turn is left out and predicted by a model fitted on everything else ("a new
@@ -55,7 +60,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +72,7 @@ from _classify_common import (
     featurise,
     load_pairs,
 )
+from _classify_sentences import choose_sentence_threshold, sentence_pairs, sentence_scores
 from _classify_training_report import render, render_alternatives, thresholds_text
 from lib.cli import parser
 from lib.reports import REPO, write_results
@@ -89,10 +95,10 @@ OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 14)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 15)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {"notes1": DATA / "classify_notes1.jsonl"}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2)}
 GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
 # feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
@@ -220,6 +226,9 @@ class Data:
     rule_says: np.ndarray
     forced: np.ndarray  # the rules decide whatever the overrides (a measured number changed)
     several: np.ndarray  # the new memory holds several sentences: it closes nothing (the guard)
+    # ... unless one of its sentences, read alone, is CONTRADICTORY (``_classify_sentences``):
+    sentences: Data | None = None  # a row per sentence of each several-sentence new memory
+    parent: np.ndarray | None = None  # the pair each sentence row comes from
 
     def columns(self, feature_set: str) -> np.ndarray:
         wanted = set(FEATURE_SETS[feature_set]) | set(EMBEDDING_FEATURES)
@@ -297,24 +306,48 @@ def folds_of(data: Data) -> list[str]:
     return [str(s) for s in np.unique(data.sources) if s not in ALWAYS_FIT]
 
 
-def cross_source(data: Data, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
-    """Leave one source out: each source predicted by a model fitted on the others only."""
+def cross_source(data: Data, cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Leave one source out: each source predicted by a model fitted on the others only;
+    with each pair's sentence score (``sentence_score``) by the same model."""
     probs, ruled = np.zeros((len(data.y), len(CLASSES))), np.zeros(len(data.y), dtype=bool)
+    score = np.full(len(data.y), -1.0)
     for source in folds_of(data):
         test, train = np.flatnonzero(data.sources == source), np.flatnonzero(
             data.sources != source)
-        probs[test], ruled[test] = predict_on(data, test, fit_on(data, train, cfg))
-    return probs, ruled
+        model = fit_on(data, train, cfg)
+        probs[test], ruled[test] = predict_on(data, test, model)
+        fold = sentence_score(data, model, source)
+        score = np.where(fold >= 0, fold, score)
+    return probs, ruled, score
+
+
+def sentence_score(data: Data, model, source: str | None = None) -> np.ndarray:
+    """Per pair (of ``source``, or all), the highest CONTRADICTORY score of its new memory's
+    sentences read alone by ``model``; -1 for a pair whose new memory is one statement."""
+    if data.sentences is None or data.parent is None:
+        return np.full(len(data.y), -1.0)
+    rows = np.arange(len(data.sentences.y)) if source is None else np.flatnonzero(
+        data.sentences.sources == source)
+    probs, ruled = predict_on(data.sentences, rows, model) if len(rows) else (
+        np.zeros((0, len(CLASSES))), np.zeros(0, dtype=bool))
+    return sentence_scores(len(data.y), data.parent, probs, ruled, data.sentences.rule_says,
+                           CONTRA, rows)
 
 
 def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray,
-                thresholds: dict[str, float]) -> np.ndarray:
-    """The verdicts: a deciding rule's, else the model's under its language's threshold."""
+                thresholds: dict[str, float], score: np.ndarray | None = None,
+                sentence_threshold: float = float("inf")) -> np.ndarray:
+    """The verdicts: a deciding rule's, else the model's under its language's threshold; a new
+    memory of several sentences is CONTRADICTORY only when one of its sentences scores at
+    least ``sentence_threshold`` (``score``, see ``sentence_score``)."""
     never = float("inf")  # as ``learned.judge`` with may_contradict False
     out = np.array([CLASSES.index(decide_relation(p, CLASSES, never if capped else
                                                   thresholds[lang])[0])
                     for p, lang, capped in zip(probs, data.langs, data.several, strict=True)])
-    return np.where(ruled & ~(data.several & (data.rule_says == CONTRA)), data.rule_says, out)
+    out = np.where(ruled & ~(data.several & (data.rule_says == CONTRA)), data.rule_says, out)
+    if score is not None:
+        out = np.where(data.several & (score >= sentence_threshold), CONTRA, out)
+    return out
 
 
 def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | None = None
@@ -432,6 +465,14 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
         rows = load_pairs(path)
         pairs += rows
         source_of += [name] * len(rows)
+    data = data_of(pairs, source_of, embedder)
+    several, parent = sentence_pairs(pairs, data.several)
+    sentences = data_of(several, [source_of[i] for i in parent], embedder)
+    return replace(data, sentences=sentences, parent=parent)
+
+
+def data_of(pairs, source_of: list[str], embedder) -> Data:
+    """Every pair measured once (``load_data``)."""
     rows = featurise(pairs, embedder)
     names = TEXT_FEATURES + (EMBEDDING_FEATURES if embedder else ())
     dim = embedder.dim if embedder else 0
@@ -454,18 +495,23 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
 def evaluate(data: Data, cfg: Config, target: float) -> dict[str, object]:
     """Cross-source and grouped-CV scores of one configuration; the threshold is chosen on
     the cross-source probabilities."""
-    probs, ruled = cross_source(data, cfg)
+    probs, ruled, score = cross_source(data, cfg)
     folds = folds_of(data)
     curves = {s: curve(data, probs, ruled, data.sources == s) for s in folds}
     threshold = choose_thresholds(curves, target)
-    pred = predictions(data, probs, ruled, threshold)
+    sentence_threshold, sentence_curve = choose_sentence_threshold(
+        score, data.y, data.sources, CONTRA, THRESHOLDS, target)
+    guard = predictions(data, probs, ruled, threshold)
+    pred = predictions(data, probs, ruled, threshold, score, sentence_threshold)
     by_source = {s: scores(data, pred, data.sources == s) for s in folds}
     cv_probs, cv_ruled = cross_validated(data, cfg)
     cv = scores(data, predictions(data, cv_probs, cv_ruled, threshold),
                 np.ones(len(data.y), dtype=bool))
     return {"config": cfg, "threshold": threshold, "curve": curves, "cross": by_source,
             "cross_f1": round(float(np.mean([s["all_f1"] for s in by_source.values()])), 4),
-            "cv": cv, "probs": probs, "ruled": ruled}
+            "cv": cv, "probs": probs, "ruled": ruled, "score": score,
+            "sentence_threshold": sentence_threshold, "sentence_curve": sentence_curve,
+            "cross_guard": {s: scores(data, guard, data.sources == s) for s in folds}}
 
 
 def train_one(embedder_name: str, sources: dict[str, Path], target: float,
@@ -488,7 +534,8 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     final = fit_on(data, everything, cfg)
     params, fitted, cols, overrides, _ = final
     probs, ruled = predict_on(data, everything, final)
-    pred = predictions(data, probs, ruled, best["threshold"])
+    pred = predictions(data, probs, ruled, best["threshold"], sentence_score(data, final),
+                       best["sentence_threshold"])
     insample = {str(s): scores(data, pred, data.sources == s) for s in np.unique(data.sources)}
     names = tuple(data.names[i] for i in cols)
     params = fold_projection(params, len(names), fitted)
@@ -497,6 +544,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
         mean=params[0], scale=params[1], weights=params[2], bias=params[3],
         contradiction_threshold=max(best["threshold"].values()), rule_overrides=overrides,
         language_thresholds=tuple(best["threshold"].items()),
+        sentence_threshold=best["sentence_threshold"],
         blocks=BLOCK_SETS[cfg.blocks] if fitted else (),
         block_dim=data.blocks[0].shape[1] if fitted else 0)
     summary = {"best": best, "grid": results, "overrides": overrides, "data": data,
@@ -601,13 +649,15 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Fifteen sources by fifteen writers: `pairs` "
+             "", "Seventeen sources by seventeen writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout13` and `notes1` "
-             "(`bench/data/classify_holdout*.jsonl`, `classify_notes1.jsonl`), each held-out "
+             "held-out sets `holdout1` … `holdout14`, `notes1` and `notes2` "
+             "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. A new memory of several sentences is never "
-             "called CONTRADICTORY (the run-time guard `offline.one_statement`), so every "
-             "model is fitted on the pairs whose new memory is one statement only. Every "
+             "called CONTRADICTORY as a whole (`offline.one_statement`), so every "
+             "model is fitted on the pairs whose new memory is one statement only; it closes "
+             "the old one only when one of its sentences, read alone, reaches the sentence "
+             "threshold (below). Every "
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
              "everything else, score the one left out); the final model is fitted on all of them. "
              "Each language's threshold keeps its precision ≥ "
@@ -621,6 +671,10 @@ def main(argv: list[str] | None = None) -> int:
     others = alternatives(summaries, args.precision)
     lines += render_alternatives(others)
     report = {name: {"config": vars(s["best"]["config"]), "threshold": s["best"]["threshold"],
+                     "sentence_threshold": _rounded(s["best"]["sentence_threshold"])
+                     if s["best"]["sentence_threshold"] < 1 else None,
+                     "sentence_curve": s["best"]["sentence_curve"],
+                     "cross_guard": s["best"]["cross_guard"],
                      "overrides": list(s["overrides"]), "cross": s["best"]["cross"],
                      "cv": s["best"]["cv"], "curve": s["best"]["curve"], "n": s["n"],
                      "insample": s["insample"],

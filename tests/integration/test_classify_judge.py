@@ -119,17 +119,44 @@ def test_the_judge_refuses_an_embedder_of_another_model() -> None:
         lazy.embed_passages(["a"])
 
 
-def test_a_new_memory_of_several_sentences_closes_nothing() -> None:
+def test_a_new_memory_of_several_sentences_closes_only_through_one_sentence() -> None:
     # A consolidated chat note holds several statements; a cue of one of them is no change of
     # the whole (measured on conversation notes: nearly every such CONTRADICTORY was false).
+    # The rules alone never let it close anything; the packaged judge reads it sentence by
+    # sentence and closes only when one sentence alone reaches its sentence threshold.
     name = judge_embedder_name()
     assert name is not None
     old = Candidate("old", "Ken works at a bank in Leeds.", 0.9)
     single = "Ken quit the bank in Leeds and now works as a carpenter."
     several = ("Ken quit the bank in Leeds and now works as a carpenter. "
                "He says the first weeks were hard. (3 May 2026)")
-    for classifier in (offline_classifier_for(HashEmbedder(), lambda: make_embedder(name)),
-                       OfflineClassifier()):
-        assert classifier.classify(single, [old])[0].relation is Relation.CONTRADICTORY
-        verdict = classifier.classify(several, [old])[0]
-        assert verdict.relation is not Relation.CONTRADICTORY
+    chatty = "Ken went hiking in the Dales with friends. The weather was lovely. (3 May 2026)"
+    rules = OfflineClassifier()
+    assert rules.classify(single, [old])[0].relation is Relation.CONTRADICTORY
+    assert rules.classify(several, [old])[0].relation is not Relation.CONTRADICTORY
+    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    assert learned.classify(single, [old])[0].relation is Relation.CONTRADICTORY
+    verdict = learned.classify(several, [old])[0]
+    assert (verdict.relation is not Relation.CONTRADICTORY
+            or verdict.reason.startswith("one sentence changes it"))
+    assert learned.classify(chatty, [old])[0].relation is not Relation.CONTRADICTORY
+
+
+@pytest.mark.parametrize(("sentence_threshold", "closes"), [(0.3, True), (0.5, False),
+                                                             (float("inf"), False)])
+def test_a_note_closes_when_one_sentence_reaches_the_sentence_threshold(
+        sentence_threshold: float, closes: bool) -> None:
+    # A flat model puts P(CONTRADICTORY) at 1/3 for every sentence.
+    embedder = HashEmbedder()
+    trained = next(iter(load_judge_models().values()))
+    width = len(trained.features) + embedder.dim
+    model = JudgeModel.from_dict({**trained.to_dict(), "embedder": embedder.model_id,
+                                  "block_dim": embedder.dim, "blocks": ["diff"],
+                                  "weights": np.zeros((3, width)).tolist(),
+                                  "bias": [0.0, 0.0, 0.0], "rule_overrides": [],
+                                  "mean": [0.0] * width, "scale": [1.0] * width,
+                                  "sentence_threshold": sentence_threshold})
+    note = "Mia sold the blue car. Mia now rides a bike to work. (3 May 2026)"
+    verdict = LearnedClassifier(model, embedder).classify(
+        note, [Candidate("old", "Mia drives a blue car.", 0.9)])[0]
+    assert (verdict.relation is Relation.CONTRADICTORY) is closes

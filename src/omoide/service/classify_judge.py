@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -39,9 +40,11 @@ from omoide.engine.classify import (
     Similarities,
     Verdict,
     judge,
+    judge_note,
     languages_differ,
     one_statement,
     read_pair,
+    statements,
 )
 
 __all__ = [
@@ -140,7 +143,9 @@ class LearnedClassifier:
                  ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order. A candidate in another language
         than ``new`` is INDEPENDENT, as with the rules (the judge reads words). A new memory of
-        several sentences never contradicts (``offline.one_statement``)."""
+        several sentences never contradicts as a whole (``offline.one_statement``); it closes a
+        candidate only when one of its sentences, read alone, reaches the judge's sentence
+        threshold (``learned.judge_note``)."""
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
         may_contradict = one_statement(new, lang)
         texts = [read_pair(c.content, new, lang=lang) for c in same]
@@ -148,13 +153,34 @@ class LearnedClassifier:
         if self.model.uses_embeddings and same:
             sims = list(measure(self.embedder, [(c.content, new, t) for c, t in
                                                 zip(same, texts, strict=True)]))
+        notes = self._sentences(same, new, lang) if not may_contradict else {}
         judged = {}
         for candidate, text, sim in zip(same, texts, sims, strict=True):
             j = judge(text, sim, self.model, may_contradict=may_contradict)
+            if not may_contradict:
+                j = judge_note(j, notes.get(candidate.key, []), self.model)
             judged[candidate.key] = Verdict(candidate.key, j.relation, j.confidence, j.reason)
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]
+
+
+    def _sentences(self, candidates: list[Candidate], new: str, lang: str
+                   ) -> dict[str, list[tuple[PairText, Similarities | None]]]:
+        """Each candidate against each sentence of a several-sentence ``new`` (read alone), for
+        ``judge_note``; nothing when the judge never lets a note close anything."""
+        if math.isinf(self.model.sentence_threshold) or not candidates:
+            return {}
+        parts = statements(new, lang)
+        pairs = [(c, part, read_pair(c.content, part, lang=lang))
+                 for c in candidates for part in parts]
+        sims: list[Similarities | None] = [None] * len(pairs)
+        if self.model.uses_embeddings:
+            sims = list(measure(self.embedder, [(c.content, part, t) for c, part, t in pairs]))
+        out: dict[str, list[tuple[PairText, Similarities | None]]] = {}
+        for (c, _, t), s in zip(pairs, sims, strict=True):
+            out.setdefault(c.key, []).append((t, s))
+        return out
 
 
 def measure(embedder: Embedder | LazyEmbedder, pairs: list[tuple[str, str, PairText]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify import remainder, sentence_count, split_compound
+from omoide.engine.classify import remainder, sentence_count, split_compound, statements
 
 
 @pytest.mark.parametrize(("old", "new", "kept"), [
@@ -107,3 +107,12 @@ def test_a_bracketed_aside_goes_with_its_sentence_and_the_date_with_every_part()
 ])
 def test_sentence_count(text: str, count: int) -> None:
     assert sentence_count(text) == count
+
+
+def test_statements_split_a_note_at_its_sentences_with_its_date() -> None:
+    note = "Jon quit the bakery. It was hard. Gina keeps him going. (8 May 2023)"
+    assert statements(note, "en") == ("Jon quit the bakery. It was hard. (8 May 2023)",
+                                      "Gina keeps him going. (8 May 2023)")
+    assert statements("The user likes tea.", "en") == ("The user likes tea.",)
+    assert statements("陽菜は陶芸を始めた。次は釉薬がけ。", "ja") == (
+        "陽菜は陶芸を始めた。", "次は釉薬がけ。")

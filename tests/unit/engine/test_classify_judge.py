@@ -17,8 +17,10 @@ from omoide.engine.classify import (
     Relation,
     decide_relation,
     judge,
+    judge_note,
     pair_vector,
     rule_decides,
+    sentence_score,
 )
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
@@ -192,3 +194,33 @@ def test_how_a_fact_began_is_an_origin_feature(old: str, new: str) -> None:
 def test_a_change_without_an_origin_clause_is_no_origin(old: str, new: str) -> None:
     values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
     assert values["new_origin"] == 0.0
+
+
+def _note_model(sentence_threshold: float) -> JudgeModel:
+    # P(CONTRADICTORY) rises with how much of the old memory the sentence drops.
+    weights = np.zeros((3, len(TEXT_FEATURES)))
+    weights[2, TEXT_FEATURES.index("lost_share")] = 6.0
+    return replace(_model(weights, threshold=0.99), sentence_threshold=sentence_threshold)
+
+
+def test_a_note_closes_only_when_one_sentence_reaches_the_sentence_threshold() -> None:
+    old = "User works at the bakery."
+    parts = ["User now works at the library.", "User walks there every morning."]
+    sentences = [(read_pair(old, p), None) for p in parts]
+    whole = judge(read_pair(old, " ".join(parts)), None, _note_model(0.5), may_contradict=False)
+    assert whole.relation is not Relation.CONTRADICTORY
+    scores = [sentence_score(t, None, _note_model(0.5)) for t, _ in sentences]
+    low, high = min(scores) / 2, max(scores)
+    assert judge_note(whole, sentences, _note_model(low)).relation is Relation.CONTRADICTORY
+    assert judge_note(whole, sentences, _note_model(high + 1e-6)) == whole
+    assert judge_note(whole, sentences, _note_model(float("inf"))) == whole  # the guard
+
+
+def test_the_sentence_threshold_round_trips_and_defaults_to_never() -> None:
+    model = _note_model(0.97)
+    assert JudgeModel.from_dict(model.to_dict()).sentence_threshold == 0.97
+    never = _note_model(float("inf")).to_dict()
+    assert never["sentence_threshold"] is None
+    assert JudgeModel.from_dict(never).sentence_threshold == float("inf")
+    del never["sentence_threshold"]  # a file written before sentences were read
+    assert JudgeModel.from_dict(never).sentence_threshold == float("inf")

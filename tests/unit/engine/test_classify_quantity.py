@@ -12,6 +12,7 @@ from omoide.engine.classify.quantity import (
     changed_units,
     changed_values,
     find_quantities,
+    within_bound,
 )
 
 
@@ -107,7 +108,45 @@ def test_changed_units_is_symmetric(a: float, b: float, bound_a: Bound, bound_b:
     ("ollie (15): 800 m pb 2:08.", "ollie: 1500 m pb 4:31.", 3),  # age, distance and time
     ("800 m pb 2:08", "1500 m pb 4:31", 2),
     ("no numbers", "none here either", 0),
+    ("has two dogs", "has three dogs", 1),  # number words count as values too
+    ("has two dogs and three cats", "has four dogs and five cats", 2),
+    ("more than twenty rose bushes", "twenty-six rose bushes", 1),  # one number, not two
 ])
 def test_changed_values_counts_every_written_number(old: str, new: str, expected: int) -> None:
     assert changed_values(old, new) == expected
     assert changed_values(new, old) == expected
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("目覚ましは6時15分", "目覚ましは7時", 1),  # a clock time is one value
+    ("家賃は9万5千円", "家賃は10万円", 1),
+    ("猫を三匹飼っている", "猫を四匹と犬を二匹飼っている", 2),  # kanji numerals before a counter
+])
+def test_changed_values_reads_japanese_as_value_numbers_does(old: str, new: str,
+                                                            expected: int) -> None:
+    assert changed_values(old, new, "ja") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("user spent two hundred and fifty dollars.", [Quantity(250, "$")]),
+    ("user turned twenty-first birthday.", [Quantity(21, "age")]),
+    ("user trained hard in the first two weeks.", [Quantity(2, "week")]),  # two numbers
+    ("user sleeps between one and two hours.", [Quantity(2, "hour")]),
+])
+def test_find_quantities_reads_number_words_as_value_numbers_does(
+        text: str, expected: list[Quantity]) -> None:
+    assert list(find_quantities(text, "en")) == expected
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("user has more than 20 rose bushes.", "user has twenty-six rose bushes.", True),
+    ("user has about 30 students.", "user has 28 students.", True),
+    ("英語を10年以上勉強している", "英語を12年勉強している", True),
+    ("user has more than 20 rose bushes.", "user has 15 rose bushes.", False),  # outside: a change
+    ("user has 20 rose bushes.", "user has 26 rose bushes.", False),  # no bound to fill in
+    ("user has more than 20 rose bushes.", "user has 26 cats.", False),  # another unit
+])
+def test_within_bound_is_an_exact_amount_inside_an_old_bound(old: str, new: str,
+                                                             expected: bool) -> None:
+    lang = "ja" if old[0] > "~" else "en"
+    assert within_bound(find_quantities(old, lang), find_quantities(new, lang)) is expected

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.classify.value_change import ChangeKind, find_value_change, read_statement
+from omoide.engine.classify.value_numbers import find_numbers, find_values
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -227,3 +228,23 @@ def test_one_swapped_english_noun_is_a_change(first: str, second: str) -> None:
 def test_a_spelling_a_number_format_or_an_activity_reworded_is_not(first: str,
                                                                    second: str) -> None:
     assert find_value_change(first, second) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Tom has 2 daughters, who are nine and six.", (2.0, 6.0, 9.0)),  # "and" joins two numbers
+    ("She lost 5 kg in her first two months.", (1.0, 2.0, 5.0)),  # an ordinal ends a number
+    ("He works three twelve-hour nights a week.", (3.0, 12.0)),
+    ("It cost two hundred and fifty dollars.", (250.0,)),
+    ("She is twenty-six.", (26.0,)),
+    ("He bought two dozen eggs.", (2.0, 12.0)),
+])
+def test_number_words_are_read_as_the_numbers_they_write(text: str,
+                                                         expected: tuple[float, ...]) -> None:
+    assert find_numbers(text, "en") == expected
+
+
+def test_find_values_keeps_a_range_and_a_clock_time_whole() -> None:
+    assert find_values("Trip 14–24 Oct, alarm 6:15, 3 to 4 people", "en") == (
+        (14.0, 24.0), (6.0, 15.0), (3.0, 4.0))  # "Oct" names a month before a day only
+    assert find_values("9万5千円で6時15分から4〜5人", "ja") == (
+        (90000.0, 5000.0), (6.0, 15.0), (4.0, 5.0))

@@ -20,6 +20,7 @@ from omoide.engine.classify.compound import (
     remainder,
     sentence_count,
     split_compound,
+    statements,
 )
 from omoide.engine.classify.dedup_judge import (
     DEDUP_FEATURES,
@@ -45,8 +46,10 @@ from omoide.engine.classify.learned import (
     JudgeModel,
     decide_relation,
     judge,
+    judge_note,
     pair_vector,
     rule_decides,
+    sentence_score,
 )
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
@@ -93,6 +96,7 @@ __all__ = [
     "find_value_change",
     "fit_logistic",
     "judge",
+    "judge_note",
     "languages_differ",
     "one_statement",
     "pair_notation",
@@ -101,7 +105,9 @@ __all__ = [
     "remainder",
     "rule_decides",
     "sentence_count",
+    "sentence_score",
     "split_compound",
+    "statements",
     "status_changed",
     "swapped_parts",
 ]

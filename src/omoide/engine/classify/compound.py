@@ -26,7 +26,7 @@ from omoide.engine.classify.signals import found_in
 from omoide.engine.classify.text import parse
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, detect_lang, word_set
 
-__all__ = ["Compound", "remainder", "sentence_count", "split_compound"]
+__all__ = ["Compound", "remainder", "sentence_count", "split_compound", "statements"]
 
 _EN_SUBJECT = re.compile(
     r"^(?P<subject>(?:the\s+)?user(?:'s\s+[a-z]+(?:-in-law)?)?|i|my\s+[a-z]+|she|he|"
@@ -152,6 +152,18 @@ def sentence_count(text: str, lang: str = "auto") -> int:
     """How many sentences ``text`` holds (a trailing bracketed suffix and asides aside)."""
     _, sentences, _, _ = _read(text, lang)
     return len([x for x in sentences if not _MASK.fullmatch(x.rstrip("。.!?！？ "))])
+
+
+def statements(text: str, lang: str = "auto") -> tuple[str, ...]:
+    """The statements of a note of several sentences, each as written with the note's trailing
+    bracketed suffix (its date); a sentence that points back ("It …", 「それは…」) stays with
+    the one before it. A memory of one sentence is one statement: itself."""
+    compound = split_compound(text, lang)
+    if compound is None or not compound.sentences:
+        return (text,)
+    joiner = "" if compound.lang == "ja" else " "
+    return tuple(f"{part}{joiner}{compound.suffix}" if compound.suffix else part
+                 for part in compound.parts)
 
 
 def _read(text: str, lang: str) -> tuple[str, list[str], list[str], str]:

@@ -3,7 +3,8 @@
 Two kinds of numbers describe a pair. The text features come from the offline rules: which
 rule decided and how sure it was, how much of the old memory the new one repeats, what it
 drops and adds, negation on either side, the change / stop / plan cues, whose fact each one
-is, changed quantities, past occasions and the language, and the typed slot comparison of
+is, changed quantities, an exact amount inside an old bound ("more than 20" → 26), past
+occasions and the language, and the typed slot comparison of
 :mod:`slots` (numbers, times, quantities, names, people: same / different / added / removed)
 and the head-versus-rest and negation-scope comparison of :mod:`scope`.
 The embedding features are cosines
@@ -28,7 +29,7 @@ from omoide.engine.classify.base import Relation
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
-from omoide.engine.classify.quantity import changed_units, changed_values
+from omoide.engine.classify.quantity import changed_units, changed_values, within_bound
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
@@ -67,7 +68,7 @@ _MEASURES = (
     "lang_ja", "same_owner", "both_user", "coverage", "topic_coverage", "reverse_coverage",
     "anchors", "lost_share", "added_share", "old_negative", "new_negative", "negation_flip",
     "quantity_changed", "more_quantities", "sibling_swap", "old_past", "new_past",
-    "length_ratio", "rule_confidence",
+    "length_ratio", "rule_confidence", "within_bound",
 )
 TEXT_FEATURES: tuple[str, ...] = (
     *_MEASURES,
@@ -140,7 +141,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += transition_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
-                    changed_values(old_s.text, new_s.text))
+                    changed_values(old_s.text, new_s.text, old_s.lang))
 
 
 def _measures(old: Sentence, new: Sentence, confidence: float) -> list[float]:
@@ -168,6 +169,7 @@ def _measures(old: Sentence, new: Sentence, confidence: float) -> list[float]:
         float(new.past_occasion),
         math.log((len(new.text) + 1) / (len(old.text) + 1)),
         confidence,
+        float(within_bound(old.quantities, new.quantities)),
     ]
 
 

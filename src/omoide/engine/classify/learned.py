@@ -18,6 +18,7 @@ No I/O.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,8 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "pair_vector", "rule_decides"]
+__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "judge_note", "pair_vector",
+           "rule_decides", "sentence_score"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,9 @@ class JudgeModel:
     blocks: tuple[str, ...] = ()  # VECTOR_BLOCKS read whole, after the named features
     block_dim: int = 0
     language_thresholds: tuple[tuple[str, float], ...] = ()  # ("en", t), ("ja", t)
+    # A new memory of several sentences closes the old one when one of its sentences, read
+    # alone, is CONTRADICTORY with at least this probability (inf: never; ``judge_note``).
+    sentence_threshold: float = float("inf")
 
     def threshold_for(self, text: PairText) -> float:
         """The CONTRADICTORY threshold of the pair's language (the pair is Japanese when its
@@ -89,6 +94,8 @@ class JudgeModel:
             "rule_overrides": list(self.rule_overrides), "blocks": list(self.blocks),
             "block_dim": self.block_dim,
             "language_thresholds": dict(self.language_thresholds),
+            "sentence_threshold": (None if math.isinf(self.sentence_threshold)
+                                   else self.sentence_threshold),
         }
 
     @classmethod
@@ -114,7 +121,8 @@ class JudgeModel:
             rule_overrides=tuple(data.get("rule_overrides", ())), blocks=blocks,
             block_dim=int(data.get("block_dim", 0)),
             language_thresholds=tuple((str(k), float(v)) for k, v in
-                                      data.get("language_thresholds", {}).items()))
+                                      data.get("language_thresholds", {}).items()),
+            sentence_threshold=float(data.get("sentence_threshold") or math.inf))
 
 
 def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, ...],
@@ -146,6 +154,33 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+
+
+def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:
+    """How surely one sentence of a new note, read alone against the old memory, changes it:
+    a sure rule's verdict (1 when CONTRADICTORY, else 0), else the model's CONTRADICTORY
+    probability."""
+    if rule_decides(text, model.rule_overrides):
+        return float(text.finding.relation is Relation.CONTRADICTORY)
+    probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
+                                            model.block_dim))
+    return float(probs[model.classes.index(Relation.CONTRADICTORY)])
+
+
+def judge_note(whole: Judgement, sentences: list[tuple[PairText, Similarities | None]],
+               model: JudgeModel) -> Judgement:
+    """The verdict for a new memory of several sentences: ``whole`` (the note judged as one,
+    never CONTRADICTORY) unless one sentence, read alone, scores at least the model's
+    ``sentence_threshold`` (``sentence_score``): then the note closes the old memory. A false
+    close loses a true fact, so the threshold is chosen for precision (by default, never)."""
+    if math.isinf(model.sentence_threshold) or not sentences:
+        return whole
+    scored = [(sentence_score(t, s, model), t) for t, s in sentences]
+    best, text = max(scored, key=lambda x: x[0])
+    if best < model.sentence_threshold:
+        return whole
+    return Judgement(Relation.CONTRADICTORY, round(best, 4),
+                     f"one sentence changes it (C={best:.2f}); rule said {text.rule}")
 
 
 _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")

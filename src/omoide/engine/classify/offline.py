@@ -108,7 +108,9 @@ def one_statement(new: str, lang: str = "auto") -> bool:
     sentences (a consolidated chat turn: "Jon won't quit. Gina's words keep him going.") holds
     many statements, and the rules and the judge, built on one-statement facts, read a cue of
     one of them as a change of the whole; measured on consolidated conversation notes, nearly
-    every such CONTRADICTORY was false. Its neighbours are linked and extended as ever."""
+    every such CONTRADICTORY was false. Its neighbours are linked and extended as ever; the
+    learned judge may still close one through a single sentence read alone
+    (``learned.judge_note``), the rules alone never do."""
     return sentence_count(new, lang) <= 1
 
 

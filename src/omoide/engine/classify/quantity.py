@@ -16,10 +16,11 @@ from enum import StrEnum
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.value_numbers import en_number_runs, find_values
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["Bound", "Quantity", "changed_units", "changed_values", "find_quantities",
-           "strip_quantities"]
+           "strip_quantities", "within_bound"]
 
 
 class Bound(StrEnum):
@@ -57,20 +58,28 @@ def changed_units(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> list[
     return changed
 
 
-# One written value as it stands in the text: a number with its separators ("1,350", "2:08",
-# 9万5千, 6時15分) and a range ("14–24", 4〜5).
-_WRITTEN_NUMBER = r"\d[\d,.:]*(?:[万千百億時分]\d+)*"
-_WRITTEN_VALUE = re.compile(
-    rf"{_WRITTEN_NUMBER}(?:\s*(?:[〜~–—-]|to)\s*{_WRITTEN_NUMBER})?")
+def within_bound(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> bool:
+    """An old amount given as a bound ("more than 20", "about 30", 3回以下) and a new exact
+    amount of the same unit inside it ("26"): the new memory says what the bound left open, a
+    detail of the old one, not a change of it."""
+    for bound in old:
+        if bound.bound is Bound.EXACT:
+            continue
+        low, high = bound.interval()
+        if any(q.unit == bound.unit and q.bound is Bound.EXACT and q.value != bound.value
+               and low <= q.value <= high for q in new):
+            return True
+    return False
 
 
-def changed_values(old: str, new: str) -> int:
+def changed_values(old: str, new: str, lang: str = "en") -> int:
     """How many written values one memory holds and the other does not (the larger side):
     "800 m PB 2:08" → "1500 m PB 4:31" changes two (the distance and the time), "has 2 dogs" →
     "has 3 dogs" one. The quantity reader parses measured units only; this counts every
-    number, so a second change it does not read is still seen."""
-    olds = Counter(v.rstrip(".,:") for v in _WRITTEN_VALUE.findall(old))
-    news = Counter(v.rstrip(".,:") for v in _WRITTEN_VALUE.findall(new))
+    number as ``value_numbers`` reads it (digits, number words, kanji numerals before a
+    counter; a range or a clock time is one value), so a second change it does not read is
+    still seen."""
+    olds, news = Counter(find_values(old, lang)), Counter(find_values(new, lang))
     return max(sum((olds - news).values()), sum((news - olds).values()))
 
 
@@ -122,14 +131,15 @@ _MONTHS = word_set(
 )
 
 
-# A written number of two words ("twenty-six", "thirty four") is one number, not two.
-_EN_TENS_UNITS = re.compile(
-    r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -]"
-    r"(one|two|three|four|five|six|seven|eight|nine)\b")
-
-
-def _tens_units(match: re.Match[str]) -> str:
-    return str(lex.EN_NUMBER_WORDS[match.group(1)] + lex.EN_NUMBER_WORDS[match.group(2)])
+def _numbers_as_digits(text: str) -> str:
+    """A number written in several words as one number in digits ("twenty-six" → 26, "two
+    hundred and fifty" → 250, "twenty-first" → 21th), as ``value_numbers`` reads it, so it
+    is not read as two numbers."""
+    for run in reversed(en_number_runs(text)):
+        if run.words > 1:
+            digits = f"{run.value:g}" + ("th" if run.ordinal else "")
+            text = text[:run.start] + digits + text[run.end:]
+    return text
 
 
 def _en_number(token: str) -> float | None:
@@ -144,7 +154,7 @@ def _en_number(token: str) -> float | None:
 
 
 def _find_en(text: str) -> tuple[Quantity, ...]:
-    text = _EN_TENS_UNITS.sub(_tens_units, text).replace("-", " ")
+    text = _numbers_as_digits(text).replace("-", " ")
     found = _en_frequencies(text)
     for match in _EN_AGE.finditer(text):
         value = _en_number(next(g for g in match.groups() if g))

@@ -11,8 +11,10 @@ so 一番 ("most") and 一緒 ("together") are not numbers. Only the standard li
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-__all__ = ["blank_numbers", "find_numbers", "find_times", "numeral_value"]
+__all__ = ["NumberRun", "blank_numbers", "en_number_runs", "find_numbers", "find_times",
+           "find_values", "numeral_value"]
 
 
 # --- English ------------------------------------------------------------------------------
@@ -89,16 +91,80 @@ def _en_number_run(run: str) -> float:
     return total + current
 
 
-def _en_numbers(text: str) -> list[float]:
-    values: list[float] = []
+class NumberRun(NamedTuple):
+    """One number written in English words: where it stands, its value, how many words."""
+
+    start: int
+    end: int
+    value: float
+    words: int
+    ordinal: bool  # it ends in an ordinal ("twenty-first")
+
+
+# Words that end a number: nothing but a scale continues "two" ("two hundred"), and nothing
+# continues "first", "twice" or "dozen" ("the first two weeks" is two numbers, 1 and 2).
+_EN_CARDINAL_UNITS = frozenset(w for w, v in _EN_UNITS.items() if v < 10 and w not in (
+    "once", "twice", "thrice", "first", "second", "third", "fourth", "fifth", "sixth",
+    "seventh", "eighth", "ninth", "tenth"))
+_EN_ORDINAL_WORDS = frozenset(("first", "second", "third", "fourth", "fifth", "sixth",
+                               "seventh", "eighth", "ninth", "tenth"))
+
+
+def _continues(prev: str, word: str) -> bool:
+    """Whether ``word`` goes on the number that ``prev`` ended ("twenty" "six", "hundred"
+    "and" "fifty"), rather than starting another."""
+    if prev in _EN_SCALES:
+        if word in _EN_SCALES:
+            return _EN_SCALES[word] > _EN_SCALES[prev]
+        return word not in ("once", "twice", "thrice", "dozen")
+    if prev in _EN_TENS:
+        return (word in _EN_SCALES or word in _EN_CARDINAL_UNITS
+                or (word in _EN_ORDINAL_WORDS and _EN_UNITS[word] < 10))
+    if prev in _EN_UNITS and prev not in _EN_ORDINAL_WORDS and prev not in (
+            "once", "twice", "thrice", "dozen"):
+        return word in _EN_SCALES
+    return False
+
+
+def en_number_runs(text: str) -> list[NumberRun]:
+    """Every number written in English words, as the words it is written with: "twenty-six"
+    (26, two words), "two hundred and fifty" (250), "five" (5); a run that is not one number
+    is split where the number ends ("the first two weeks": 1 and 2; "one and two": 1 and 2)."""
+    runs: list[NumberRun] = []
+    for match in _EN_NUMBER_RUN.finditer(text):
+        words = [(w.start() + match.start(), w.end() + match.start(), w.group().lower())
+                 for w in re.finditer(r"[A-Za-z]+", match.group())]
+        numbers: list[list[tuple[int, int, str]]] = []
+        pending_and = False
+        for start, end, word in words:
+            if word == "and":
+                pending_and = bool(numbers) and numbers[-1][-1][2] in _EN_SCALES
+                continue
+            if numbers and _continues(numbers[-1][-1][2], word) and (
+                    not pending_and or word not in _EN_SCALES):
+                numbers[-1].append((start, end, word))
+            else:
+                numbers.append([(start, end, word)])
+            pending_and = False
+        for number in numbers:
+            run = " ".join(w for _, _, w in number)
+            runs.append(NumberRun(number[0][0], number[-1][1], _en_number_run(run),
+                                  len(number), number[-1][2] in _EN_ORDINAL_WORDS))
+    return runs
+
+
+def _en_spans(text: str) -> list[tuple[int, int, float]]:
+    """Every number of an English statement with where it stands (digits, words, months)."""
+    spans: list[tuple[int, int, float]] = []
     for match in _DIGITS.finditer(text):
         value = float(match.group().replace(",", ""))
         if value < 12 and _EN_PM.match(text[match.end():]):
             value += 12  # "7 pm" is 19:00
-        values.append(value)
-    values.extend(_en_number_run(m.group().lower()) for m in _EN_NUMBER_RUN.finditer(text))
-    values.extend(float(_EN_MONTHS[m.group(1).lower()]) for m in _months(text))
-    return values
+        spans.append((match.start(), match.end(), value))
+    spans.extend((r.start, r.end, r.value) for r in en_number_runs(text))
+    spans.extend((m.start(), m.end(), float(_EN_MONTHS[m.group(1).lower()]))
+                 for m in _months(text))
+    return spans
 
 
 def _months(text: str) -> list[re.Match[str]]:
@@ -177,8 +243,9 @@ def numeral_value(numeral: str) -> float | None:
     return float(value) if value < _LARGEST_NUMERAL else None
 
 
-def _ja_numbers(text: str) -> list[float]:
-    values: list[float] = []
+def _ja_spans(text: str) -> list[tuple[int, int, float]]:
+    """Every number of a Japanese statement with where it stands (digits, kanji numerals)."""
+    spans: list[tuple[int, int, float]] = []
     for match in _JA_DIGITS.finditer(text):
         value = float(match.group(1).replace(",", ""))
         if match.group(2):
@@ -186,12 +253,12 @@ def _ja_numbers(text: str) -> list[float]:
         if value < 12 and text[match.end():].startswith("時") and _JA_PM.search(
                 text[: match.start()]):
             value += 12
-        values.append(value)
+        spans.append((match.start(), match.end(), value))
     for match in _JA_KANJI_NUMBER.finditer(_JA_ENOUGH.sub("  ", text)):
         value = numeral_value(match.group(1))
         if value is not None:
-            values.append(value)
-    return values
+            spans.append((match.start(), match.end(), value))
+    return spans
 
 
 def _ja_times(text: str) -> set[str]:
@@ -203,10 +270,33 @@ def _ja_times(text: str) -> set[str]:
 # --- both ---------------------------------------------------------------------------------
 
 
+def _spans(text: str, lang: str) -> list[tuple[int, int, float]]:
+    return sorted(_ja_spans(text) if lang == "ja" else _en_spans(text))
+
+
 def find_numbers(text: str, lang: str) -> tuple[float, ...]:
     """Every number in a normalised statement (NFKC), whatever its notation, in ascending
     order and as often as it occurs: "March 3" is (3, 3), so "April 3" (3, 4) differs."""
-    return tuple(sorted(_ja_numbers(text) if lang == "ja" else _en_numbers(text)))
+    return tuple(sorted(v for _, _, v in _spans(text, lang)))
+
+
+# Between two numbers of one written value: a range ("14–24", "3 to 4", 4〜5), a clock time
+# ("2:08", 6時15分) or nothing (9万5千).
+_ONE_VALUE_GAP = re.compile(r"\s*(?:[〜~–—-]|to)\s*|[:時分]|")
+
+
+def find_values(text: str, lang: str) -> tuple[tuple[float, ...], ...]:
+    """The written values of a statement in text order, each as the numbers it is written
+    with: a range or a clock time is one value ("2:08" → (2, 8)), "has 2 dogs" → ((2,),)."""
+    values: list[list[float]] = []
+    last_end = -1
+    for start, end, value in _spans(text, lang):
+        if values and start >= last_end and _ONE_VALUE_GAP.fullmatch(text[last_end:start]):
+            values[-1].append(value)
+        else:
+            values.append([value])
+        last_end = end
+    return tuple(tuple(v) for v in values)
 
 
 def find_times(text: str, lang: str) -> frozenset[str]:
