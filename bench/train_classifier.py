@@ -5,7 +5,7 @@
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
 The judge is trained on seventeen sources written by seventeen different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the thirteen
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the fourteen
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
