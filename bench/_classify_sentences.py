@@ -8,6 +8,13 @@ probability at or above the sentence threshold (``JudgeModel.sentence_threshold`
 the notes folds (``SENTENCE_FOLDS``) for CONTRADICTORY precision ≥ the target. A chatty
 sentence reads INDEPENDENT or EXTENDABLE and closes nothing.
 
+The threshold needs evidence, not only a clean record: a few calls all right at the top of the
+grid (10 of 10, 3 of 3) said nothing about real notes, where the threshold they chose (0.99)
+closed 7 of 1,304 LoCoMo notes, every one falsely. So a threshold is taken only where the
+lower end of the Wilson 95% interval of the notes folds' pooled precision reaches the target
+(``SENTENCE_Z``); until the notes folds hold that many right calls, no threshold is chosen and
+the guard stays.
+
 ``sentence_rows`` measures every sentence of every several-sentence new memory once (rows of
 their own, with the pair's source and label); ``sentence_scores`` turns a fold's predictions of
 them into one score per pair (the highest CONTRADICTORY probability of its sentences, a sure
@@ -25,6 +32,17 @@ from omoide.engine.classify import statements
 
 SENTENCE_FOLDS = ("notes1", "notes2")  # where the sentence threshold is chosen
 SENTENCE_MIN_CALLS = 5  # a fold's precision counts at a threshold where it makes this many calls
+SENTENCE_Z = 1.96  # the pooled precision's Wilson interval (95%) must clear the target
+
+
+def wilson_lower(right: int, calls: int, z: float = SENTENCE_Z) -> float:
+    """The lower end of the Wilson score interval of ``right`` / ``calls`` (0 for no calls)."""
+    if calls == 0:
+        return 0.0
+    p = right / calls
+    centre = p + z * z / (2 * calls)
+    spread = z * np.sqrt(p * (1 - p) / calls + z * z / (4 * calls * calls))
+    return float((centre - spread) / (1 + z * z / calls))
 
 
 def sentence_pairs(pairs: list[Pair], several: np.ndarray) -> tuple[list[Pair], np.ndarray]:
@@ -56,13 +74,17 @@ def choose_sentence_threshold(score: np.ndarray, y: np.ndarray, sources: np.ndar
                               ) -> tuple[float, list[dict[str, float]]]:
     """The lowest threshold from which every notes fold's precision of the several-sentence
     pairs' CONTRADICTORY calls stays ≥ ``target`` all the way up (a fold counts where it makes
-    SENTENCE_MIN_CALLS calls), and the curve over the notes folds together (inf when no
+    SENTENCE_MIN_CALLS calls) and the notes folds' pooled precision is ≥ ``target`` with 95%
+    confidence (``wilson_lower``), and the curve over the notes folds together (inf when no
     threshold keeps it)."""
     curve, ok = [], []
     for t in thresholds:
         said = score >= t
         row: dict[str, float] = {"threshold": t}
         worst = 1.0
+        pooled = np.isin(sources, SENTENCE_FOLDS) & said
+        row["pooled_lower"] = round(wilson_lower(int((pooled & (y == contra)).sum()),
+                                                 int(pooled.sum())), 4)
         for fold in SENTENCE_FOLDS:
             part = sources == fold
             calls = int((said & part).sum())
@@ -73,7 +95,7 @@ def choose_sentence_threshold(score: np.ndarray, y: np.ndarray, sources: np.ndar
             if calls >= SENTENCE_MIN_CALLS:
                 worst = min(worst, right / calls)
         curve.append(row)
-        ok.append(worst >= target)
+        ok.append(worst >= target and row["pooled_lower"] >= target)
     at = None
     for i in reversed(range(len(thresholds))):
         if not ok[i]:

@@ -74,7 +74,8 @@ def _sentences(best: dict) -> list[str]:
     """The sentence reading of several-sentence new memories: with and without it per fold,
     and the notes folds' curve it was chosen on."""
     t = best["sentence_threshold"]
-    chosen = "never (the guard: no threshold keeps the target)" if t == float("inf") else \
+    chosen = ("never (the guard: no threshold keeps the target with 95% confidence on the "
+              "pooled notes folds)") if t == float("inf") else \
         f"{t:.2f}"
     rows = [[source, _fmt(best["cross_guard"][source], "all"), _fmt(s, "all")]
             for source, s in best["cross"].items()]
@@ -85,12 +86,14 @@ def _sentences(best: dict) -> list[str]:
              "reading:", "",
              md_table(["left out", "guard only", "sentence reading"], rows), "",
              "The notes folds' several-sentence pairs called CONTRADICTORY by the sentence "
-             "reading, right / calls (of their CONTRADICTORY pairs):", ""]
+             "reading, right / calls (of their CONTRADICTORY pairs), and the lower end of the "
+             "Wilson 95% interval of their pooled precision (it must reach the target):", ""]
     curve = [[f"{row['threshold']:.2f}" + (" **(chosen)**" if row["threshold"] == t else ""),
               *(f"{int(row[f'{fold}_right'])} / {int(row[f'{fold}_calls'])} "
-                f"(of {int(row[f'{fold}_gold'])})" for fold in ("notes1", "notes2"))]
+                f"(of {int(row[f'{fold}_gold'])})" for fold in ("notes1", "notes2")),
+              f"{row.get('pooled_lower', 0.0):.3f}"]
              for row in best["sentence_curve"] if row["threshold"] >= 0.9]
-    return [*lines, md_table(["threshold", "notes1", "notes2"], curve), ""]
+    return [*lines, md_table(["threshold", "notes1", "notes2", "pooled lower bound"], curve), ""]
 
 
 def render_alternatives(rows: list[dict]) -> list[str]:

@@ -194,3 +194,20 @@ def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training
     assert pred.tolist() == [contra, 0]  # the second: the likelier of the other two
     curve = train_classifier.curve(data, probs, ruled)
     assert all(row["all_calls"] == 1 for row in curve)
+
+
+def test_a_sentence_threshold_needs_evidence_not_only_a_clean_record() -> None:
+    # 13 right calls of 13 at the top of the grid do not show precision ≥ 0.95 with 95%
+    # confidence; 80 of 80 do.
+    from _classify_sentences import choose_sentence_threshold, wilson_lower
+
+    assert wilson_lower(13, 13) < 0.95 < wilson_lower(80, 80)
+    assert wilson_lower(0, 0) == 0.0
+    contra, thresholds = 2, (0.4, 0.99)  # at 0.4 the five wrong calls count too
+    for right, expected in ((13, float("inf")), (80, 0.99)):
+        score = np.array([0.995] * right + [0.5] * 5)
+        y = np.array([contra] * right + [0] * 5)
+        sources = np.array(["notes1"] * (right + 5))
+        chosen, curve = choose_sentence_threshold(score, y, sources, contra, thresholds, 0.95)
+        assert chosen == expected
+        assert curve[-1]["pooled_lower"] == round(wilson_lower(right, right), 4)
