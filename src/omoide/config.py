@@ -277,6 +277,20 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
         raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
 
 
+DASHBOARD_SECRET_MIN_CHARS = 32
+
+
+def _env_dashboard_secret(environ: Mapping[str, str]) -> str | None:
+    raw = (environ.get("OMOIDE_DASHBOARD_SECRET") or "").strip()
+    if not raw:
+        return None
+    if len(raw) < DASHBOARD_SECRET_MIN_CHARS:
+        raise InvalidInput(f"OMOIDE_DASHBOARD_SECRET must be at least "
+                           f"{DASHBOARD_SECRET_MIN_CHARS} characters (got {len(raw)}); "
+                           "e.g. the output of `openssl rand -hex 32`")
+    return raw
+
+
 def _env_float(environ: Mapping[str, str], var: str, default: float) -> float:
     raw = environ.get(var)
     if raw is None or raw == "":
@@ -342,6 +356,9 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
     admin_key: str | None = None
+    # OMOIDE_DASHBOARD_SECRET: signs dashboard cookies; the same on every server behind one
+    # load balancer (else each server makes its own ``<data>/dashboard_secret``)
+    dashboard_secret: str | None = field(default=None, repr=False)
     embedder: str = "e5"
     embed_threads: int = 1
     # OMOIDE_EMBEDDER=openai: any OpenAI-compatible /v1/embeddings endpoint (docs/import.md)
@@ -381,6 +398,7 @@ class Settings:
             "host": env.get("OMOIDE_HOST") or "127.0.0.1",
             "port": _env_int(env, "OMOIDE_PORT", 8765),
             "admin_key": env.get("OMOIDE_ADMIN_KEY") or None,
+            "dashboard_secret": _env_dashboard_secret(env),
             "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
             "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
             "embed_base_url": env.get("OMOIDE_EMBED_BASE_URL") or None,

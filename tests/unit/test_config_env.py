@@ -20,3 +20,16 @@ def test_embed_timeout_takes_fractional_seconds() -> None:
 def test_embed_timeout_refuses_what_is_not_a_finite_number(raw: str) -> None:
     with pytest.raises(InvalidInput, match="OMOIDE_EMBED_TIMEOUT"):
         Settings.from_env({"OMOIDE_EMBED_TIMEOUT": raw})
+
+
+def test_a_dashboard_secret_is_optional_and_never_shown() -> None:
+    assert Settings.from_env({}).dashboard_secret is None
+    secret = "s" * 40
+    settings = Settings.from_env({"OMOIDE_DASHBOARD_SECRET": f"  {secret}\n"})
+    assert settings.dashboard_secret == secret
+    assert secret not in repr(settings)
+
+
+def test_a_short_dashboard_secret_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="OMOIDE_DASHBOARD_SECRET must be at least 32"):
+        Settings.from_env({"OMOIDE_DASHBOARD_SECRET": "short"})

@@ -32,7 +32,9 @@ def install_dashboard(app: FastAPI, omoide: Omoide) -> None:
     """Add the dashboard routes, ``/docs`` and ``/static`` to ``app`` (created with
     ``docs_url=None``)."""
     app.state.dashboard = Dashboard(env=make_environment(),
-                                    signer=SessionSigner(load_secret(omoide.settings.data_dir)))
+                                    signer=SessionSigner(load_secret(
+                                        omoide.settings.data_dir,
+                                        omoide.settings.dashboard_secret)))
     for module in (routes_auth, routes_persona, routes_memories, routes_blocks, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

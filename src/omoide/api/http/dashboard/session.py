@@ -3,8 +3,10 @@
 A session cookie is ``<key id>.<nonce>.<expires>.<signature>``: the id of the API key that
 signed in (so revoking the key ends its sessions), a random nonce, the expiry as Unix seconds,
 and an HMAC over the three with the server secret. The secret is 32 random bytes kept in
-``<data>/dashboard_secret`` (mode 0600), so sessions survive a restart. The CSRF token of a
-session is an HMAC of its nonce; the sign-in form gets one bound to a short-lived nonce cookie.
+``<data>/dashboard_secret`` (mode 0600), so sessions survive a restart, unless
+``OMOIDE_DASHBOARD_SECRET`` gives one (the same on every server behind a load balancer). The
+CSRF token of a session is an HMAC of its nonce; the sign-in form gets one bound to a
+short-lived nonce cookie.
 """
 
 from __future__ import annotations
@@ -23,8 +25,12 @@ SECRET_FILE = "dashboard_secret"
 SESSION_SECONDS = 12 * 3600
 
 
-def load_secret(data_dir: Path) -> bytes:
-    """The server secret: read ``<data>/dashboard_secret``, or create it (mode 0600) once."""
+def load_secret(data_dir: Path, configured: str | None = None) -> bytes:
+    """The server secret: ``configured`` (``OMOIDE_DASHBOARD_SECRET``, shared by servers behind
+    one load balancer; no file is written), else ``<data>/dashboard_secret``, created (mode
+    0600) on first use."""
+    if configured:
+        return configured.encode("utf-8")
     path = data_dir / SECRET_FILE
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
