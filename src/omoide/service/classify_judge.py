@@ -164,7 +164,6 @@ class LearnedClassifier:
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]
 
-
     def _sentences(self, candidates: list[Candidate], new: str, lang: str
                    ) -> dict[str, list[tuple[PairText, Similarities | None]]]:
         """Each candidate against each sentence of a several-sentence ``new`` (read alone), for

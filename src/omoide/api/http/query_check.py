@@ -23,7 +23,7 @@ async def refuse_unknown_query(request: Request) -> None:
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
         return
-    known = _query_names(route)
+    known = _names(route.dependant)  # a few names, read only when a query is sent
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
         # who may ask comes first, as on every route: 401, then 403 for another persona's key
@@ -34,16 +34,6 @@ async def refuse_unknown_query(request: Request) -> None:
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
-
-
-_KNOWN: dict[int, frozenset[str]] = {}  # by id of the route (routes live as long as the app)
-
-
-def _query_names(route: APIRoute) -> frozenset[str]:
-    known = _KNOWN.get(id(route))
-    if known is None:
-        known = _KNOWN[id(route)] = frozenset(_names(route.dependant))
-    return known
 
 
 def _names(dependant: Dependant) -> set[str]:

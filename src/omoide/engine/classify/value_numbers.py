@@ -101,13 +101,14 @@ class NumberRun(NamedTuple):
     ordinal: bool  # it ends in an ordinal ("twenty-first")
 
 
-# Words that end a number: nothing but a scale continues "two" ("two hundred"), and nothing
-# continues "first", "twice" or "dozen" ("the first two weeks" is two numbers, 1 and 2).
-_EN_CARDINAL_UNITS = frozenset(w for w, v in _EN_UNITS.items() if v < 10 and w not in (
-    "once", "twice", "thrice", "first", "second", "third", "fourth", "fifth", "sixth",
-    "seventh", "eighth", "ninth", "tenth"))
+# Words that end a number: nothing continues "first", "twice" or "dozen" ("the first two
+# weeks" is two numbers, 1 and 2), and nothing but a larger scale continues "hundred".
 _EN_ORDINAL_WORDS = frozenset(("first", "second", "third", "fourth", "fifth", "sixth",
                                "seventh", "eighth", "ninth", "tenth"))
+_EN_MULTIPLES = frozenset(("once", "twice", "thrice", "dozen"))
+_EN_CARDINAL_UNITS = frozenset(w for w, v in _EN_UNITS.items()
+                               if v < 10 and w not in _EN_ORDINAL_WORDS | _EN_MULTIPLES)
+_EN_ORDINAL_UNITS = frozenset(w for w in _EN_ORDINAL_WORDS if _EN_UNITS[w] < 10)
 
 
 def _continues(prev: str, word: str) -> bool:
@@ -116,12 +117,10 @@ def _continues(prev: str, word: str) -> bool:
     if prev in _EN_SCALES:
         if word in _EN_SCALES:
             return _EN_SCALES[word] > _EN_SCALES[prev]
-        return word not in ("once", "twice", "thrice", "dozen")
+        return word not in _EN_MULTIPLES
     if prev in _EN_TENS:
-        return (word in _EN_SCALES or word in _EN_CARDINAL_UNITS
-                or (word in _EN_ORDINAL_WORDS and _EN_UNITS[word] < 10))
-    if prev in _EN_UNITS and prev not in _EN_ORDINAL_WORDS and prev not in (
-            "once", "twice", "thrice", "dozen"):
+        return word in _EN_SCALES or word in _EN_CARDINAL_UNITS or word in _EN_ORDINAL_UNITS
+    if prev in _EN_UNITS and prev not in _EN_ORDINAL_WORDS | _EN_MULTIPLES:
         return word in _EN_SCALES
     return False
 
