@@ -132,6 +132,44 @@ def test_to_third_person_names_the_speaker_and_addressee(sentence: str, expected
     assert to_third_person(sentence, "Melanie", addressee="Caroline", japanese=False) == expected
 
 
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        pytest.param("I drink rooibos every morning.", "Seun drinks rooibos every morning.",
+                     id="unlisted-verb"),
+        pytest.param("I rent a flat.", "Seun rents a flat.", id="unlisted-verb-2"),
+        pytest.param("I fix bikes.", "Seun fixes bikes.", id="unlisted-x"),
+        pytest.param("I carry a notebook.", "Seun carries a notebook.", id="unlisted-y"),
+        pytest.param("I hardly sleep.", "Seun hardly sleeps.", id="ly-adverb"),
+        pytest.param("I simply adore jazz.", "Seun simply adores jazz.", id="ly-adverb-2"),
+        pytest.param("I rely on it.", "Seun relies on it.", id="ly-verb"),
+        pytest.param("I ate sushi.", "Seun ate sushi.", id="irregular-past"),
+        pytest.param("I read a lot.", "Seun read a lot.", id="past-or-present"),
+        pytest.param("I watched it.", "Seun watched it.", id="ed-past"),
+        pytest.param("I then left.", "Seun then left.", id="linking-word"),
+        pytest.param("I for one agree.", "Seun for one agree.", id="preposition"),
+    ],
+)
+def test_to_third_person_conjugates_any_present_verb_after_i(sentence: str,
+                                                              expected: str) -> None:
+    assert to_third_person(sentence, "Seun", japanese=False) == expected
+
+
+def test_to_third_person_keeps_the_closed_list_after_you() -> None:
+    """"you" is also an object ("thank you for …"): only listed verbs are conjugated."""
+    assert to_third_person("Thank you for the help.", "Seun", addressee="Mira",
+                           japanese=False) == "Thank Mira for the help."
+
+
+def test_note_starts_with_a_capital_after_its_interjection_is_dropped() -> None:
+    events = episode(("Mira", "You must love Bach then."), ("Seun", "Ha, honestly I prefer Elgar."),
+                     ("Mira", "Tea or coffee?"), ("Seun", "No, I drink rooibos every morning."),
+                     assistant="Mira")
+    assert [n.content for n in consolidate_offline(events).notes] == [
+        "Honestly Seun prefers Elgar. (8 May 2023)",
+        "Seun drinks rooibos every morning. (8 May 2023)"]
+
+
 def test_to_third_person_replaces_japanese_first_person_but_not_shiritsu() -> None:
     rewritten = to_third_person("私は私立高校の先生です。", "らうらう", japanese=True)
     assert rewritten == "らうらうは私立高校の先生です。"
