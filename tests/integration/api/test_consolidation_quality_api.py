@@ -119,3 +119,15 @@ def test_a_note_reads_as_a_sentence_about_the_user(server: LiveServer,
     assert "Seun drinks rooibos tea every morning." in text, text
     assert "Seun rents a small flat in Pacific Grove." in text, text
     assert "Honestly Seun prefers Elgar." in text, text
+
+
+def test_a_pets_hiragana_name_is_kept_in_the_note(server: LiveServer, clock: FixedClock) -> None:
+    chat = {"user": "美咲", "assistant": "ハル", "turns": [
+        {"role": "assistant", "content": "ペットは飼っていますか？"},
+        {"role": "user", "content": "柴犬を飼っています。名前はこむぎです。"},
+        {"role": "assistant", "content": "かわいいですね。"},
+        {"role": "user", "content": "毎朝こむぎと川沿いを散歩しています。"},
+    ]}
+    key = server.create_persona("misaki")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "misaki", chat, clock))
+    assert "柴犬を飼っています。名前はこむぎです。" in text, text

@@ -436,3 +436,12 @@ def test_a_note_that_does_not_name_its_speaker_says_who_said_it() -> None:
         ("Ken", "The clinic near Odori Park closes at seven on Fridays since October."),
         ("Ami", "Good to know."))).notes
     assert note.content.endswith("(Ken, 8 May 2023)")
+
+
+def test_a_japanese_name_in_hiragana_stays_with_what_it_names() -> None:
+    """"名前はこむぎです" names the dog of the sentence before: a proper noun, even in hiragana,
+    so the note keeps it (outside re-measure, bench/results/outside8.md)."""
+    events = episode(("ハル", "ペットは飼っていますか？"),
+                     ("美咲", "柴犬を飼っています。名前はこむぎです。"), assistant="ハル")
+    [note] = consolidate_offline(events).notes
+    assert note.content.startswith("美咲は、柴犬を飼っています。名前はこむぎです。")
