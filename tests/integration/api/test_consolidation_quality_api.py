@@ -117,7 +117,7 @@ def test_a_note_reads_as_a_sentence_about_the_user(server: LiveServer,
     key = server.create_persona("seun")
     text = "\n".join(n["content"] for n in post_and_end(server, key, "seun", chat, clock))
     assert "Seun drinks rooibos tea every morning." in text, text
-    assert "Seun rents a small flat in Pacific Grove." in text, text
+    assert "\nSeun rents a small flat in Pacific Grove." in f"\n{text}", text  # no "Not at all,"
     assert "Honestly Seun prefers Elgar." in text, text
 
 

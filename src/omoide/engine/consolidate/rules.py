@@ -59,7 +59,8 @@ _INTERJECTION = (
 # These open a sentence as a reaction ("Great, ...", "No, ...") only when punctuation follows.
 _REACTION = (
     r"great|cool|awesome|nice|sweet|wonderful|amazing|congrats|congratulations|true|right|"
-    r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely"
+    r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely|"
+    r"not really|not at all|not exactly|of course"
 )
 # Japanese replies open with yes/no and fillers the same way ("ううん、", "実は").
 _JA_LEAD = re.compile(
