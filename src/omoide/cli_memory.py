@@ -3,6 +3,8 @@ list, delete or purge) and the erasure of a conversation."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from omoide.cli_common import _build, _print, data_option, friendly, json_option, persona_option
@@ -52,8 +54,18 @@ def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
     from omoide.api.render import render_memory
 
     app = _build(data)
-    _print(render_memory(app.memories.get(persona, key)), as_json,
-           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+    memory = app.memories.get(persona, key)
+    out = render_memory(memory)
+    mark = _past(out, memory.closed_at(app.clock.now())).strip()
+    _print(out, as_json,
+           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()) + (f"\n{mark}" if mark else ""))
+
+
+def _past(row: dict[str, Any], closed: bool) -> str:
+    """`` [past: valid until …, superseded by …]`` for a closed fact (as search shows it)."""
+    from omoide.api.mcp.text import past_mark
+
+    return past_mark({**row, "current": not closed})
 
 
 @memory.command("history")
@@ -82,10 +94,13 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> No
     from omoide.api.render import render_memory
 
     app = _build(data)
-    rows = [render_memory(m) for m in app.memories.list_recent(persona, limit=limit)]
+    now = app.clock.now()
+    memories = app.memories.list_recent(persona, limit=limit)
+    rows = [render_memory(m) for m in memories]
+    marks = [_past(r, m.closed_at(now)) for m, r in zip(memories, rows, strict=True)]
     _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {r['content'][:70]}"
-        for r in rs) or "(no memories)")
+        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {r['content'][:70]}{mark}"
+        for r, mark in zip(rs, marks, strict=True)) or "(no memories)")
 
 
 @memory.command("delete")

@@ -84,6 +84,26 @@ def test_memory_history_prints_the_http_shape_and_the_tools_text(run) -> None:
     assert missing.exit_code == 1 and "Traceback" not in missing.output
 
 
+def test_memory_list_and_get_mark_a_closed_fact_with_its_end_and_successor(run) -> None:
+    """Every rendering tells past from present (issue 8 item 2): `memory list` and `memory get`
+    print the closed fact's validity end and its successor, as search and MCP do."""
+    run("persona", "create", "rin")
+    old = json.loads(run("memory", "add", "-p", "rin", "The user's favourite tea is Earl Grey.",
+                         "--json").output)["memory"]["key"]
+    new = json.loads(run("memory", "add", "-p", "rin",
+                         "The user's favourite tea is now genmaicha, not Earl Grey anymore.",
+                         "--json").output)["memory"]["key"]
+    assert json.loads(run("memory", "get", "-p", "rin", old, "--json").output)[
+        "superseded_by"] == new
+    listed = run("memory", "list", "-p", "rin").output.splitlines()
+    lines = {line.split()[0]: line for line in listed}
+    assert "[past: valid until 20" in lines[old] and f"superseded by {new}]" in lines[old]
+    assert "[past" not in lines[new]
+    shown = run("memory", "get", "-p", "rin", old).output
+    assert f"superseded by {new}]" in shown.splitlines()[-1]
+    assert "[past" not in run("memory", "get", "-p", "rin", new).output
+
+
 def test_memory_delete_purge_erases_the_text(run, tmp_path: Path) -> None:
     run("persona", "create", "rin")
     key = json.loads(run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827",

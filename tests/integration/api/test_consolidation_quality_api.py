@@ -99,3 +99,35 @@ def test_an_image_caption_is_searchable_and_kept_out_of_the_words(
             {"speaker": "Ken", "content": "x", "metadata": {"image_caption": 3}}]})
         assert bad.status_code == 422
         assert bad.json()["error"]["field"] == "events[0].metadata.image_caption"
+
+
+def test_a_note_reads_as_a_sentence_about_the_user(server: LiveServer,
+                                                   clock: FixedClock) -> None:
+    """Outside re-measure (bench/results/outside8.md): a verb outside the common list is
+    conjugated ("I drink" → "Seun drinks", "I rent" → "Seun rents"), and a note whose
+    interjection was dropped ("Ha, honestly …") starts with a capital."""
+    chat = {"user": "Seun", "assistant": "Mira", "turns": [
+        {"role": "assistant", "content": "You must love Bach's cello suites then."},
+        {"role": "user", "content": "Ha, honestly I prefer Elgar."},
+        {"role": "assistant", "content": "Do you drink coffee in the mornings?"},
+        {"role": "user", "content": "No, I drink rooibos tea every morning."},
+        {"role": "assistant", "content": "You probably live in a big house."},
+        {"role": "user", "content": "Not at all, I rent a small flat in Pacific Grove."},
+    ]}
+    key = server.create_persona("seun")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "seun", chat, clock))
+    assert "Seun drinks rooibos tea every morning." in text, text
+    assert "\nSeun rents a small flat in Pacific Grove." in f"\n{text}", text  # no "Not at all,"
+    assert "Honestly Seun prefers Elgar." in text, text
+
+
+def test_a_pets_hiragana_name_is_kept_in_the_note(server: LiveServer, clock: FixedClock) -> None:
+    chat = {"user": "美咲", "assistant": "ハル", "turns": [
+        {"role": "assistant", "content": "ペットは飼っていますか？"},
+        {"role": "user", "content": "柴犬を飼っています。名前はこむぎです。"},
+        {"role": "assistant", "content": "かわいいですね。"},
+        {"role": "user", "content": "毎朝こむぎと川沿いを散歩しています。"},
+    ]}
+    key = server.create_persona("misaki")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "misaki", chat, clock))
+    assert "柴犬を飼っています。名前はこむぎです。" in text, text

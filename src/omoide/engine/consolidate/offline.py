@@ -274,7 +274,8 @@ def _render(
         event.text)
     parts = list(lead)
     for sentence in words:
-        text = to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese)
+        text = _capitalised(
+            to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese))
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=japanese)
         parts.append(text)
@@ -289,6 +290,14 @@ def _render(
         content, unnamed = f"{event.speaker}は、{content}", False
     return content + said_on(event.timestamp, japanese=japanese,
                              speaker=event.speaker if unnamed else None)
+
+
+def _capitalised(sentence: str) -> str:
+    """A sentence whose leading interjection was dropped ("Ha, honestly I prefer …") starts
+    with a capital again; a word capitalised inside ("iPhone") is left as written."""
+    if sentence[:1].islower() and not sentence[1:2].isupper():
+        return sentence[0].upper() + sentence[1:]
+    return sentence
 
 
 def _kind(best: SentenceScore) -> NoteKind:

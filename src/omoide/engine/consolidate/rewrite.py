@@ -2,8 +2,9 @@
 
 A note is read far from the conversation it came from, so "I went there yesterday" said by
 Nora on 8 May 2023 becomes "Nora went there yesterday (7 May 2023)". First-person
-pronouns become the speaker's name (English verbs after "I" are conjugated for the common
-verbs; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
+pronouns become the speaker's name (an English verb after "I" is conjugated: the common verbs
+from a list, any other word unless it reads as a past form, participle, adverb or linking
+word; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
 "your" become the addressee's name when the caller knows who that is (あなた → "<name>さん").
 Relative dates ("yesterday", "last month", "last Saturday", 先週, 3日前) are kept and followed
 by the date they mean, resolved against the time the turn was said. Month names come from a
@@ -37,10 +38,14 @@ _MONTHS = (
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
+# Verbs that end in -ly: present tense after "I", never adverbs.
+_LY_VERBS = "apply|reply|supply|comply|imply|multiply|fly|rely|ally|bully|tally|rally|dally"
 _ADVERBS = (
     r"really|just|also|always|still|usually|never|often|sometimes|actually|totally|definitely|"
     r"even|finally|recently|now|only|truly|absolutely|mostly|rarely|already|kinda|kind of|"
-    r"sort of|particularly|especially|honestly|seriously|constantly|occasionally|generally"
+    r"sort of|particularly|especially|honestly|seriously|constantly|occasionally|generally|"
+    # any other -ly adverb ("I hardly sleep"), not one of the verbs in -ly
+    rf"(?!(?:{_LY_VERBS})\b)[a-z]{{2,}}ly"
 )
 
 _SUBJECT_TEMPLATE = (
@@ -88,6 +93,30 @@ _BASE_VERBS = word_set(
     speak ski surf skate climb juggle crochet
     """
 )
+# Past forms and participles that never take -s, and the words that follow "I" without being
+# its verb (a preposition-like or adverb-like word): an unlisted word after "I" is conjugated
+# only when it is none of these and does not read as past (-ed), an adverb (-ly) or a
+# negation. Forms that are past and present alike (read, put, cut …) stay as written.
+_NOT_PRESENT = word_set(
+    """
+    arose awoke bore beat became began bent bit bled blew broke bred brought built burnt bought
+    caught chose clung came crept dealt dug did drew dreamt drank drove ate fell fed felt fought
+    found fled flung flew forbade forgot forgave froze got gave went ground grew hung had heard
+    hid held kept knelt knew laid led leant leapt learnt left lent lay lit lost made meant met
+    mistook overcame paid rode rang rose ran said saw sought sold sent shook shone shot shrank
+    sang sank sat slept slid slung smelt spoke sped spelt spent spilt spun spat spoilt sprang
+    stood stole stuck stung stank strode struck strove swore swept swam swung took taught tore
+    told thought threw trod understood undertook woke wore wove wept won wound withdrew wrung
+    wrote been seen done gone taken given eaten driven written spoken broken chosen fallen
+    forgotten frozen hidden ridden risen shaken stolen sworn thrown torn woken worn known grown
+    flown drawn begun drunk sung sunk swum rung shrunk sprung gotten
+    read put cut let set hit quit hurt cost shut spread bet cast burst fit split shed thrust
+    and or but nor too then once first here there so as alone if when while who that which
+    than almost ever soon later maybe somehow instead either neither both rather yet again
+    myself personally anyway though for to of in on at with from by about into over after
+    before up out off back down away home today tonight tomorrow
+    """
+)
 _AUXILIARIES = word_set(
     "can could do does did should will would may might must shall am was were are have has had"
 )
@@ -104,7 +133,7 @@ def to_third_person(
     # After "we" became "Nora and others", "our"/"us" refer back to that group
     # ("… put their hearts into it"); alone, "our kids" are the speaker's kids.
     plural = _WE_CLAUSE.search(sentence) is not None
-    text = _I_CLAUSE.sub(lambda m: _rewrite_subject(m, speaker), sentence)
+    text = _I_CLAUSE.sub(lambda m: _rewrite_subject(m, speaker, open_class=True), sentence)
     text = _WE_CLAUSE.sub(lambda m: _rewrite_we(m, speaker), text)
     text = _REFLEXIVE_WORD.sub(lambda m: _REFLEXIVE[m.group(0).lower()], text)
     text = _MY.sub(f"{speaker}'s", text)
@@ -117,8 +146,10 @@ def to_third_person(
     return text
 
 
-def _rewrite_subject(match: re.Match[str], name: str) -> str:
-    """``I'm really into`` → ``Nora is really into``; ``you love`` → ``Sam loves``."""
+def _rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False) -> str:
+    """``I'm really into`` → ``Nora is really into``; ``you love`` → ``Sam loves``.
+    ``open_class``: any word that reads as a present-tense verb is conjugated, not only the
+    listed ones (after "I", which is always a subject; "you" is also an object)."""
     contraction = (match.group("contraction") or "").replace("’", "'")
     adverbs = match.group("adverbs") or ""
     verb = match.group("verb")
@@ -132,7 +163,7 @@ def _rewrite_subject(match: re.Match[str], name: str) -> str:
         return f"{name}{adverbs}"
     if _after_auxiliary(match):
         return f"{name}{adverbs}{tail}"  # "what can I say" keeps its bare verb
-    return f"{name}{adverbs} {_conjugate(verb)}"
+    return f"{name}{adverbs} {_conjugate(verb, open_class=open_class)}"
 
 
 def _after_auxiliary(match: re.Match[str]) -> bool:
@@ -146,18 +177,27 @@ def _rewrite_we(match: re.Match[str], speaker: str) -> str:
     return f"{subject} {_WE_CONTRACTIONS[contraction]}" if contraction else subject
 
 
-def _conjugate(verb: str) -> str:
+def _conjugate(verb: str, *, open_class: bool = False) -> str:
     """Third-person singular of a known present-tense verb; anything else stays as written."""
     low = verb.lower().replace("’", "'")
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low not in _BASE_VERBS:
+    if low not in _BASE_VERBS and not (open_class and _reads_present(verb)):
         return verb
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return f"{verb}es"
     if low.endswith("y") and low[-2:-1] not in set("aeiou"):
         return f"{verb[:-1]}ies"
     return f"{verb}s"
+
+
+def _reads_present(verb: str) -> bool:
+    """An unlisted word after "I" that can only be a present-tense verb ("I drink", "I rent"):
+    lower case, not a past form, participle, adverb, negation or linking word."""
+    low = verb.lower()
+    return (verb.isalpha() and verb.islower() and len(low) > 1 and low not in _NOT_PRESENT
+            and low not in _AUXILIARIES and not low.endswith(("ed", "ing"))
+            and (not low.endswith("ly") or low in _LY_VERBS.split("|")))
 
 
 # 私立 (private), 私服 (plain clothes) … are not the pronoun.

@@ -59,7 +59,8 @@ _INTERJECTION = (
 # These open a sentence as a reaction ("Great, ...", "No, ...") only when punctuation follows.
 _REACTION = (
     r"great|cool|awesome|nice|sweet|wonderful|amazing|congrats|congratulations|true|right|"
-    r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely"
+    r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely|"
+    r"not really|not at all|not exactly|of course"
 )
 # Japanese replies open with yes/no and fillers the same way ("ううん、", "実は").
 _JA_LEAD = re.compile(
@@ -177,6 +178,13 @@ _JA_FILLER = re.compile(
 )
 _JA_CONTENT = re.compile(r"[\u30a0-\u30ff\u3400-\u9fff]|\d")
 _JA_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]{2,}")
+# A name given to someone or something ("名前はこむぎです", "ポチという名前", "ハナと名付けた"):
+# a proper noun even in hiragana, which the kanji/katakana count would miss.
+_JA_KANA_NAME = r"[\u3041-\u3096\u30a1-\u30fa\u30fc]{2,12}"
+_JA_NAMED = re.compile(
+    rf"名前は\s*「?(?P<a>{_JA_KANA_NAME})」?(?=です|だ|で|。|$)|"
+    rf"「?(?P<b>{_JA_KANA_NAME})」?(?:という|って)名前|(?P<c>{_JA_KANA_NAME})と名付け"
+)
 
 
 _TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*)$")
@@ -286,7 +294,9 @@ def _count_entities(text: str, participants: frozenset[str]) -> int:
 
 def _score_japanese(text: str) -> SentenceScore:
     residue = _JA_FILLER.sub("", text)
-    content = len(_JA_CONTENT.findall(residue))
+    names = [next(g for g in m.groups() if g) for m in _JA_NAMED.finditer(text)]
+    content = len(_JA_CONTENT.findall(residue)) + sum(len(n) for n in names
+                                                       if not _JA_KATAKANA_WORD.fullmatch(n))
     if content < 3:
         return SentenceScore(text, 0.0, frozenset())
     found = {
@@ -297,11 +307,12 @@ def _score_japanese(text: str) -> SentenceScore:
         Cue.PREFERENCE: _JA_PREFERENCE.search(text),
         Cue.PROFILE: _JA_PROFILE.search(text),
         Cue.HOBBY: _JA_HOBBY.search(text),
-        Cue.ENTITY: _JA_KATAKANA_WORD.search(text),
+        Cue.ENTITY: _JA_KATAKANA_WORD.search(text) or names,
     }
     cues = frozenset(cue for cue, hit in found.items() if hit)
+    entities = set(_JA_KATAKANA_WORD.findall(text)) | set(names)
     score = 0.3 * min(content / 2, 8) + sum(_CUE_WEIGHTS[c] for c in cues)
-    score += 0.6 * min(len(_JA_KATAKANA_WORD.findall(text)), 3)
+    score += 0.6 * min(len(entities), 3)
     return SentenceScore(text, score, cues)
 
 
