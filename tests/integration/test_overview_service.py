@@ -93,7 +93,7 @@ def test_session_view_pages_turns_and_lists_episode_notes(app: Omoide, persona: 
     assert [t.seq for t in app.overview.session(persona, "s1", after_seq=2).turns] == [3]
     [episode] = view.episodes
     assert [n.content for n in episode.notes] == [
-        "Haruka's name is Haruka. (30 November 2026)"]
+        "Haruka's name is Haruka. (30 November 2026)", "Haruka lives in Osaka. (30 November 2026)"]
     [row] = app.overview.sessions(persona)
     assert (row.session_id, row.turns, row.episodes) == ("s1", 3, 1)
     assert [e.content for e in app.overview.events(persona, [1, 3])] == [

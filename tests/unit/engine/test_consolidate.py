@@ -14,6 +14,7 @@ from omoide.engine.consolidate import (
     NoteKind,
     ProfileUpdate,
     consolidate_offline,
+    note_budget,
 )
 from omoide.engine.consolidate.rewrite import resolve_relative_dates, to_third_person
 from omoide.engine.consolidate.text import split_sentences
@@ -445,3 +446,25 @@ def test_a_japanese_name_in_hiragana_stays_with_what_it_names() -> None:
                      ("美咲", "柴犬を飼っています。名前はこむぎです。"), assistant="ハル")
     [note] = consolidate_offline(events).notes
     assert note.content.startswith("美咲は、柴犬を飼っています。名前はこむぎです。")
+
+
+def test_the_note_budget_rounds_up_so_a_short_exchange_keeps_each_of_the_users_facts() -> None:
+    assert note_budget(3, notes_per_turn=0.5) == 2
+    assert note_budget(2, notes_per_turn=0.5) == 1
+    assert note_budget(1, notes_per_turn=0.5) == 1
+    assert note_budget(0, notes_per_turn=0.5) == 0
+    assert note_budget(21, notes_per_turn=0.5) == 11
+    assert note_budget(4, notes_per_turn=1.0) == 3
+    assert note_budget(21, notes_per_turn=0.5, max_notes=4) == 4
+
+
+def test_a_three_turn_exchange_keeps_both_facts_the_user_gave() -> None:
+    events = episode(
+        ("Rau", "I adore damson jam on my toast every morning."),
+        ("Haru", "That sounds lovely."),
+        ("Rau", "I also collect old jazz records from the sixties."),
+        assistant="Haru",
+    )
+    notes = consolidate_offline(events).notes
+    assert len(notes) == 2
+    assert "jam" in notes[0].content and "records" in notes[1].content

@@ -12,8 +12,8 @@ notes with provenance. Offline, without an LLM:
 2. a turn with at least one sentence over ``min_sentence_score`` is a candidate note made of
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
-3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns (and always
-   fewer notes than turns), so a note summarises instead of copying the episode;
+3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns rounded up
+   (and always fewer notes than turns), so a note summarises instead of copying the episode;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
    first person → the speaker's name, relative dates followed by the date they mean, and when
    the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
@@ -124,8 +124,8 @@ def consolidate_offline(
     """Notes in conversation order (the most informative turns win when over budget) and
     profile updates.
 
-    At most ``max_notes`` notes, at most ``notes_per_turn`` × len(events), and fewer notes than
-    events whenever there are two or more events.
+    At most ``max_notes`` notes, at most ``notes_per_turn`` × len(events) rounded up, and fewer
+    notes than events whenever there are two or more events.
     """
     selection = _Selection(
         participants=frozenset(event.speaker for event in events),
@@ -147,9 +147,10 @@ def consolidate_offline(
 
 
 def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None) -> int:
-    """How many notes an episode of ``turns`` turns may yield: ``notes_per_turn`` × turns, at
-    least 1, fewer than the turns when there are two or more, and at most ``max_notes``."""
-    budget = max(1, math.floor(turns * notes_per_turn)) if turns else 0
+    """How many notes an episode of ``turns`` turns may yield: ``notes_per_turn`` × turns rounded
+    up (a short exchange of user, persona, user keeps both of the user's facts at 0.5), at least
+    1, fewer than the turns when there are two or more, and at most ``max_notes``."""
+    budget = max(1, math.ceil(turns * notes_per_turn)) if turns else 0
     if turns >= 2:
         budget = min(budget, turns - 1)
     return budget if max_notes is None else min(budget, max(max_notes, 0))
