@@ -8,11 +8,13 @@ Trigger / why / outcome:
 - a JSON body under ``/api`` or ``/v1`` that Python's ``json`` would read into something no
   route should see → 422 ``invalid_input``: ``NaN``/``Infinity`` (or a literal that overflows to
   it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
-  surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8.
+  surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8, a NUL character
+  (``\u0000``) in any key or string (PostgreSQL's text cannot hold one, SQLite's can: both
+  stores refuse it alike, and ``error.field`` names where it was).
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
   → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
-  them with U+FFFD).
+  them with U+FFFD); a path or query string holding NUL (``%00``) → 422.
 
 The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
 middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
@@ -50,7 +52,11 @@ _INT_DIGITS = len(str(MAX_INT)) + 1
 
 
 class JsonRefused(ValueError):
-    """A JSON text that the API refuses; the message says why."""
+    """A JSON text that the API refuses; the message says why (``field``: where, when known)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def strict_json(raw: bytes) -> Any:
@@ -69,7 +75,28 @@ def strict_json(raw: bytes) -> Any:
         raise JsonRefused(f"request body is not valid JSON: {exc.msg} at line {exc.lineno} "
                           f"column {exc.colno}") from None
     _check_tree(value, has_escapes="\\u" in text or "\\U" in text)
+    if "\\u0000" in text:  # only an escape can put NUL in a JSON string
+        _refuse_nul(value)
     return value
+
+
+def _refuse_nul(value: Any) -> None:
+    """Refuse the first key or string holding U+0000, named by its path (``events[0].content``)."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str) and "\x00" in item:
+            raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which "
+                              "text cannot hold; remove it", field=path or None)
+        if isinstance(item, dict):
+            for key, child in item.items():
+                where = f"{path}.{key}" if path else str(key)
+                if "\x00" in key:
+                    raise JsonRefused(f"a key of {path or 'the request body'} holds a NUL "
+                                      "character (\\u0000); remove it", field=path or None)
+                stack.append((child, where))
+        elif isinstance(item, list):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
 
 
 def _no_constant(name: str) -> Any:
@@ -124,6 +151,8 @@ class BodyGuard:
             await self.app(scope, receive, send)
             return
         problem = _query_problem(scope.get("query_string", b""))
+        if "\x00" in scope.get("path", ""):
+            problem = "the path holds a NUL character (%00); remove it"
         if problem is not None:
             await _answer(send, 422, "invalid_input", problem)
             return
@@ -159,7 +188,7 @@ class BodyGuard:
             try:
                 strict_json(body)
             except JsonRefused as exc:
-                await _answer(send, 422, "invalid_input", str(exc))
+                await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
                 return
         await self.app(scope, _replay(body, None, receive), send)
 
@@ -250,9 +279,11 @@ def _query_problem(query: bytes) -> str | None:
     if not query:
         return None
     try:
-        unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
+        text = unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
     except UnicodeDecodeError:
         return "the query string is not UTF-8 once percent-decoded"
+    if "\x00" in text:
+        return "the query string holds a NUL character (%00); remove it"
     return None
 
 
@@ -271,8 +302,9 @@ def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:
 
 
 async def _answer(send: Send, status: int, code: str, message: str, *,
-                  close: bool = False) -> None:
-    payload = json.dumps(error_body(code, message), ensure_ascii=False).encode("utf-8")
+                  close: bool = False, field: str | None = None) -> None:
+    extra = {"field": field} if field else {}
+    payload = json.dumps(error_body(code, message, **extra), ensure_ascii=False).encode("utf-8")
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(payload)).encode())]
     if close:

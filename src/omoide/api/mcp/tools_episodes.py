@@ -24,6 +24,7 @@ from omoide.api.mcp.tooling import (
     answer,
 )
 from omoide.api.render import render_search, ts
+from omoide.errors import NotFound
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
@@ -68,15 +69,20 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
     ) -> Result:
         """Append the latest turns of this conversation to your raw memory (the Episode
         tier). Call it after each exchange, or every few turns, with the session_id from
-        session_begin. In the background the conversation is cut into episodes and distilled
-        into notes you will find with memory_search. Re-sending a turn with the same
+        session_begin (an unknown session_id is an error: begin a session first). In the
+        background the conversation is cut into episodes and distilled into notes you will
+        find with memory_search. Re-sending a turn with the same
         external_id is harmless. Returns {session_id, accepted, duplicates}.
         Example: session_record(session_id="ses_…", turns=[{"speaker": "Rau", "role": "user",
         "content": "I adopted a cat named Miso!"}])."""
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            sessions.open(persona, session_id=session_id)
+            try:
+                sessions.get(persona, session_id)
+            except NotFound as exc:  # as HTTP's 404: a mistyped id must not open a session
+                raise NotFound(f"{exc.message}; call session_begin to open a session and "
+                               "record with the session_id it returns", **exc.fields) from None
             accepted, duplicates = sessions.record(persona, session_id,
                                                    [t.event() for t in turns])
             return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
