@@ -227,6 +227,23 @@ def test_upstream_failures_map_to_502_or_504(proxy: LiveServer, fake_api: FakeAP
     assert caught.value.response.json()["error"]["code"] == code
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_request_the_upstream_refuses_as_invalid_is_a_422_not_a_502(
+        proxy: LiveServer, fake_api: FakeAPI, stream: bool) -> None:
+    """``temperature: "hot"`` is relayed as sent; the upstream's 400 is the client's to fix
+    (it used to come back as a 502, a server failure)."""
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(400, api_error("Invalid type for 'temperature': expected a number")))
+    with pytest.raises(openai.APIStatusError) as caught:
+        sdk(proxy, key).chat.completions.create(model="x", stream=stream,
+                                                temperature="hot",  # type: ignore[arg-type]
+                                                messages=[{"role": "user", "content": "hi"}])
+    assert caught.value.status_code == 422
+    error = caught.value.response.json()["error"]
+    assert error["code"] == "upstream_rejected_request" and error["upstream_status"] == 400
+    assert "temperature" in error["message"]
+
+
 def test_unreachable_upstream_is_503(start: Callable[..., LiveServer]) -> None:
     server = start(upstream=make_chat_upstream(_config(_closed_port())))
     key = server.create_persona("rin")

@@ -195,3 +195,52 @@ def test_an_import_applies_the_apis_limits_and_stores_nothing(
         good = admin.post("/api/import/copy", headers={"content-type": "application/x-ndjson"},
                           content="\n".join(json.dumps(r) for r in exported).encode())
         assert good.status_code == 200, good.text
+
+
+# -- 7. found by hand ---------------------------------------------------------------------------
+
+
+def test_a_key_named_twice_in_one_object_is_refused(rin: httpx.Client) -> None:
+    """``{"content": "a", "content": "b"}`` stored "b" silently (another parser keeps "a")."""
+    error = refused(rin.post("/api/memories/rin", content=b'{"content": "a", "content": "b"}',
+                             headers={"content-type": "application/json"}), 422)
+    assert "'content' twice" in error["message"] and error["field"] == "content"
+    nothing_stored(rin)
+
+
+def _peer_import(server: LiveServer, source: str, body: Any) -> httpx.Response:
+    with server.admin() as admin:
+        return admin.post(f"/api/import/rin?source={source}", json=body)
+
+
+def test_a_mem0_file_with_one_bad_memory_stores_nothing(server: LiveServer,
+                                                        rin: httpx.Client) -> None:
+    """Mem0 memories were written one by one: a memory dated 9999 was stored, and one the API
+    refuses (blank once invisible characters are read as blank) stopped the import half way."""
+    good = {"memory": "Ken likes kiwis", "created_at": "2026-01-05T10:00:00Z"}
+    error = refused(_peer_import(server, "mem0", {"results": [
+        good, {"memory": "Ken moved to Oslo", "created_at": "9999-01-01T00:00:00Z"}]}), 422)
+    assert "mem0 file: memory 'Ken moved to Oslo'" in error["message"], error
+    assert "24 hours" in error["message"] and error["field"] == "created_at"
+    error = refused(_peer_import(server, "mem0", [good, {"memory": "\u200b\u2060"}]), 422)
+    assert "invisible" in error["message"], error
+    nothing_stored(rin)
+    assert _peer_import(server, "mem0", [good]).json()["memories"] == 1
+
+
+def test_a_chat_file_with_a_turn_dated_far_ahead_stores_nothing(server: LiveServer,
+                                                               rin: httpx.Client) -> None:
+    conversation = {"title": "Trip", "chat_messages": [
+        {"uuid": "m1", "sender": "human", "text": "I fly to Lisbon on Friday.",
+         "created_at": "2026-11-01T10:00:00Z"},
+        {"uuid": "m2", "sender": "assistant", "text": "\u200b",
+         "created_at": "2026-11-01T10:00:05Z"},
+        {"uuid": "m3", "sender": "human", "text": "Back in a week.",
+         "created_at": "9999-01-01T00:00:00Z"}], "uuid": "c1"}
+    error = refused(_peer_import(server, "chat", [conversation]), 422)
+    assert "chat file: conversation" in error["message"] and "24 hours" in error["message"]
+    with server.admin() as admin:
+        assert refused(admin.get("/api/sessions/rin/chat-c1/episodes"), 404)
+    conversation["chat_messages"][2]["created_at"] = "2026-11-02T10:00:00Z"
+    reply = _peer_import(server, "chat", [conversation])
+    assert reply.status_code == 200 and reply.json()["events"] == 2, reply.text  # blank left out

@@ -10,7 +10,8 @@ Trigger / why / outcome:
   it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
   surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8, a NUL character
   (``\u0000``) in any key or string (PostgreSQL's text cannot hold one, SQLite's can: both
-  stores refuse it alike, and ``error.field`` names where it was).
+  stores refuse it alike, and ``error.field`` names where it was), an object naming one key
+  twice.
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
   → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
@@ -67,7 +68,7 @@ def strict_json(raw: bytes) -> Any:
         raise JsonRefused(f"request body is not UTF-8 (byte {exc.start})") from None
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
-                           parse_float=_finite_float)
+                           parse_float=_finite_float, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise JsonRefused(f"request body is nested deeper than {MAX_JSON_DEPTH} levels"
                           ) from None
@@ -97,6 +98,18 @@ def _refuse_nul(value: Any) -> None:
                 stack.append((child, where))
         elif isinstance(item, list):
             stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object; one that names a key twice is refused (Python would keep the last value
+    silently, another parser the first: which one the client meant is unknown)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise JsonRefused(f"request body names the key {twice!r} twice in one object; send "
+                          "it once", field=twice)
+    return value
 
 
 def _no_constant(name: str) -> Any:
