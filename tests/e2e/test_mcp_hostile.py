@@ -37,6 +37,12 @@ def test_mcp_refuses_nul_invisible_text_and_far_future_turns(server: LiveServer)
     async def scenario() -> None:
         async with http_client(server.url, key) as client:
             assert "NUL" in await tool_error(client, "memory_create", content="tea\x00")
+            # a key or session id with NUL: SQLite looked it up (not found), PostgreSQL
+            # refused it with another message; now one tool error naming the argument
+            assert "argument 'key' holds a NUL" in await tool_error(client, "memory_read",
+                                                                    key="mem_\x00")
+            assert "argument 'session_id' holds a NUL" in await tool_error(
+                client, "session_end", session_id="s\x00")
             assert "NUL" in await tool_error(client, "memory_create", content="tea",
                                              tags=["a\x00"])
             assert "invisible" in await tool_error(client, "memory_create",

@@ -76,6 +76,7 @@ __all__ = [
     "holds_nul",
     "is_blank",
     "matches",
+    "nul_at",
 ]
 
 MAX_TAGS = 20
@@ -323,19 +324,28 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
 
 
 def holds_nul(value: Any) -> bool:
-    """Whether a key or string of a JSON value holds U+0000, without recursion."""
-    stack = [value]
+    """Whether a key or string of a JSON value holds U+0000."""
+    return nul_at(value) is not None
+
+
+def nul_at(value: Any) -> str | None:
+    """Where the first key or string of a JSON value holding U+0000 is (``events[0].content``;
+    an object's path when one of its keys holds it; ``""``: the value itself), or None. No
+    recursion."""
+    stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
-        item = stack.pop()
+        item, path = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                return True
+                return path
         elif isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+            for key, child in item.items():
+                if "\x00" in str(key):
+                    return path
+                stack.append((child, f"{path}.{key}" if path else str(key)))
+        elif isinstance(item, list | tuple):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
+    return None
 
 
 def _depth(value: Any) -> int:

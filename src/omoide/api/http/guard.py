@@ -40,7 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
 from omoide.errors import PayloadTooLarge
-from omoide.service.validate import MAX_INT, MIN_INT
+from omoide.service.validate import MAX_INT, MIN_INT, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
            "strict_json"]
@@ -83,21 +83,10 @@ def strict_json(raw: bytes) -> Any:
 
 def _refuse_nul(value: Any) -> None:
     """Refuse the first key or string holding U+0000, named by its path (``events[0].content``)."""
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, str) and "\x00" in item:
-            raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which "
-                              "text cannot hold; remove it", field=path or None)
-        if isinstance(item, dict):
-            for key, child in item.items():
-                where = f"{path}.{key}" if path else str(key)
-                if "\x00" in key:
-                    raise JsonRefused(f"a key of {path or 'the request body'} holds a NUL "
-                                      "character (\\u0000); remove it", field=path or None)
-                stack.append((child, where))
-        elif isinstance(item, list):
-            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
+    path = nul_at(value)
+    if path is not None:
+        raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which text "
+                          "cannot hold; remove it", field=path or None)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

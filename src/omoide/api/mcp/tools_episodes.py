@@ -24,7 +24,6 @@ from omoide.api.mcp.tooling import (
     answer,
 )
 from omoide.api.render import render_search, ts
-from omoide.errors import NotFound
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
@@ -78,11 +77,8 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            try:
-                sessions.get(persona, session_id)
-            except NotFound as exc:  # as HTTP's 404: a mistyped id must not open a session
-                raise NotFound(f"{exc.message}; call session_begin to open a session and "
-                               "record with the session_id it returns", **exc.fields) from None
+            # An unknown id is an error, as HTTP's 404 (it used to open that session, so a
+            # mistyped id split a conversation): "no session '…'; start one with session_begin".
             accepted, duplicates = sessions.record(persona, session_id,
                                                    [t.event() for t in turns])
             return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
