@@ -244,3 +244,14 @@ def test_a_chat_file_with_a_turn_dated_far_ahead_stores_nothing(server: LiveServ
     conversation["chat_messages"][2]["created_at"] = "2026-11-02T10:00:00Z"
     reply = _peer_import(server, "chat", [conversation])
     assert reply.status_code == 200 and reply.json()["events"] == 2, reply.text  # blank left out
+
+
+def test_a_query_parameter_that_takes_one_value_given_twice_is_refused(
+        rin: httpx.Client) -> None:
+    """``?limit=1&limit=500`` kept the last value silently; a list parameter may repeat."""
+    error = refused(rin.get("/api/memories/rin?limit=1&limit=500"), 422)
+    assert error["field"] == "limit" and "given 2 times" in error["message"]
+    error = refused(rin.get("/api/search/rin?q=tea&q=coffee"), 422)
+    assert error["field"] == "q"
+    assert rin.get("/api/search/rin?q=tea&tags=a&tags=b").status_code == 200
+    assert refused(httpx.get(f"{rin.base_url}/api/memories/rin?limit=1&limit=2"), 401)
