@@ -55,6 +55,8 @@ from omoide.store.port import Store, UnitOfWork
 __all__ = [
     "CONSOLIDATE_JOB",
     "EPISODE_EMBED_CHARS",
+    "MAX_EVENT_CHARS",
+    "MAX_SPEAKER_CHARS",
     "SEGMENT_JOB",
     "SessionService",
     "check_event",
@@ -70,6 +72,7 @@ CONSOLIDATE_JOB = "episode.consolidate"
 ROLES = ("user", "assistant", "other")
 MAX_EVENTS_PER_BATCH = 1000
 MAX_EVENT_CHARS = 50_000
+MAX_SPEAKER_CHARS = 200
 EPISODE_EMBED_CHARS = 2000
 _KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
          "profile": MemoryKind.PROFILE}
@@ -317,8 +320,9 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
         raise InvalidInput(f"{where} has unknown field(s) {', '.join(sorted(unknown))}",
                            field=where)
     speaker, content = event.get("speaker"), event.get("content")
-    if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > 200:
-        raise InvalidInput(f"{where}.speaker must be a non-empty string (≤ 200 characters, "
+    if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
+                           "characters, "
                            "not only whitespace or invisible characters)",
                            field=f"{where}.speaker")
     if not isinstance(content, str) or is_blank(content):

@@ -311,6 +311,26 @@ def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
     assert [e.content for e in events[2:]] == ["He loves the beach.", "Corgis are fun."]
 
 
+def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reply is already out when the turns are recorded: a model's answer over 50,000
+    characters or holding NUL, or a user name over 200 characters, made the turn refused and
+    both turns were lost (a log line only). Now a long text is several turns, NUL is U+FFFD.
+    (Turns of 100 characters here: PostgreSQL indexes a 50,000-character turn slowly.)"""
+    monkeypatch.setattr("omoide.service.chat.MAX_EVENT_CHARS", 100)
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as client:
+        assert client.put("/api/user-state/rin", json={"name": "K" * 300}).status_code == 200
+    reply = "x" * 120 + "\u0000" + "y" * 100
+    fake_api.queue(Reply(body=openai_answer(reply)))
+    sdk(proxy, key, **{"X-Omoide-Session": "long"}).chat.completions.create(
+        model="x", messages=[{"role": "user", "content": "Write me a long story."}])
+    events = wait_events(proxy, "rin", "long", 4)
+    assert [e.role for e in events] == ["user", "assistant", "assistant", "assistant"]
+    assert events[0].speaker == "K" * 200
+    assert "".join(e.content for e in events[1:]) == reply.replace("\u0000", "\ufffd")
+
+
 def test_other_conversations_are_memory_but_not_this_one(proxy: LiveServer,
                                                          fake_api: FakeAPI) -> None:
     key = proxy.create_persona("rin")
