@@ -38,6 +38,7 @@ __all__ = [
     "OmoideError",
     "PayloadTooLarge",
     "Unauthorized",
+    "UpstreamRejectedRequest",
     "UpstreamTimeout",
     "UpstreamUnavailable",
     "UpstreamUnreachable",
@@ -122,6 +123,15 @@ class UpstreamUnavailable(OmoideError):
 
     status = 502
     code = "upstream_unavailable"
+
+
+class UpstreamRejectedRequest(OmoideError):
+    """The chat proxy's upstream refused the relayed request as invalid (HTTP 400 or 422): a
+    field relayed as the client sent it (``temperature``, ``n``, a tool …) or content the model
+    cannot take. The client's to fix, so a 4xx with the upstream's message, not a 502."""
+
+    status = 422
+    code = "upstream_rejected_request"
 
 
 class LLMOutputError(UpstreamUnavailable):

@@ -7,7 +7,10 @@ each rule as the server states it:
   ``format: date-range`` (the natural-language forms of ``engine/dates.py``) get strategies that
   draw only values of that format;
 - cross-field rules of request bodies, on positive cases only: ``valid_until`` after
-  ``valid_from``, and a block's ``content`` within its ``max_tokens`` (the server's estimate).
+  ``valid_from``, and a block's ``content`` within its ``max_tokens`` (the server's estimate);
+- rules on every string of a positive case (docs/api.md "Values"): no NUL (U+0000) in a key or
+  value, text that is not whitespace holds a character that shows (not only invisible format
+  characters), and the time a turn was said or a session started at most 24 hours ahead.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import schemathesis
 from hypothesis import strategies as st
 
 from omoide.engine.tokens import estimate_tokens
+from omoide.service.validate import MAX_AHEAD, is_blank
 
 _OFFSETS = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
     lambda minutes: timezone(timedelta(minutes=minutes)))
@@ -58,7 +62,34 @@ def _parse(value: Any) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+def _clean(value: Any) -> Any:
+    """No NUL in keys or strings; a string of only invisible characters (and whitespace) made
+    visible; the API's rules that no JSON Schema keyword states."""
+    if isinstance(value, str):
+        value = value.replace("\x00", "")
+        return "x" if value.strip() and is_blank(value) else value
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    if isinstance(value, dict):
+        return {_clean(key): _clean(item) for key, item in value.items()}
+    return value
+
+
+def _happened(value: Any) -> Any:
+    """A turn's or a session's time at most a day ahead (``MAX_AHEAD``; past dates are fine)."""
+    when = _parse(value)
+    if when is not None and when > datetime.now(UTC) + MAX_AHEAD - timedelta(minutes=5):
+        return "2026-01-01T00:00:00Z"
+    return value
+
+
 def _fit(body: dict[str, Any]) -> dict[str, Any]:
+    body = _clean(body)
+    if "started_at" in body:
+        body["started_at"] = _happened(body["started_at"])
+    for event in body.get("events") or []:
+        if isinstance(event, dict) and "timestamp" in event:
+            event["timestamp"] = _happened(event["timestamp"])
     start, end = _parse(body.get("valid_from")), _parse(body.get("valid_until"))
     if start is not None and end is not None and end <= start:
         body = {k: v for k, v in body.items() if k != "valid_until"}
@@ -76,4 +107,8 @@ def map_case(ctx: Any, case: Any) -> Any:
     positive = meta is None or meta.generation.mode.is_positive
     if positive and isinstance(case.body, dict):
         case.body = _fit(case.body)
+    if positive and isinstance(getattr(case, "query", None), dict):
+        case.query = _clean(case.query)
+    if positive and isinstance(getattr(case, "path_parameters", None), dict):
+        case.path_parameters = _clean(case.path_parameters)
     return case

@@ -6,8 +6,10 @@
 upstream, no retries (the client decides whether to retry a chat turn).
 
 Failures are translated here, once: no connection → :class:`UpstreamUnreachable` (503), no
-answer in ``OMOIDE_LLM_TIMEOUT`` → :class:`UpstreamTimeout` (504), an error status or a body that
-is not the API's → :class:`UpstreamUnavailable` (502). Messages never carry the key or the prompt.
+answer in ``OMOIDE_LLM_TIMEOUT`` → :class:`UpstreamTimeout` (504), HTTP 400 or 422 (the request
+as the client sent it is invalid for the model) → :class:`UpstreamRejectedRequest` (422), another
+error status or a body that is not the API's → :class:`UpstreamUnavailable` (502). Messages never
+carry the key or the prompt.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from typing import Any, Protocol
 
 import httpx
 
-from omoide.errors import UpstreamTimeout, UpstreamUnavailable, UpstreamUnreachable
+from omoide.errors import (
+    OmoideError,
+    UpstreamRejectedRequest,
+    UpstreamTimeout,
+    UpstreamUnavailable,
+    UpstreamUnreachable,
+)
 from omoide.llm._http import public_url, server_message
 from omoide.llm.anthropic_chat import (
     API_VERSION,
@@ -114,7 +122,12 @@ class _Upstream:
                 raise self.rejected(response)
         return response
 
-    def rejected(self, response: httpx.Response) -> UpstreamUnavailable:
+    def rejected(self, response: httpx.Response) -> OmoideError:
+        if response.status_code in (400, 422):
+            return UpstreamRejectedRequest(
+                f"{self.provider} at {self.shown_url} refused the request as invalid (HTTP "
+                f"{response.status_code}): {server_message(response)}; fix the request",
+                provider=self.provider, upstream_status=response.status_code)
         return UpstreamUnavailable(
             f"{self.provider} at {self.shown_url} answered HTTP {response.status_code}: "
             f"{server_message(response)}", provider=self.provider, url=self.shown_url,

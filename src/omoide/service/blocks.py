@@ -9,6 +9,7 @@ stored content is refused as well.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from omoide.clock import Clock
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_PRIORITY",
     "STANDARD_BLOCKS",
     "BlockService",
+    "check_block",
     "check_block_name",
 ]
 
@@ -69,6 +71,22 @@ def _check_fits(block: Block, *, stored_limit: bool = False) -> None:
             f"max_tokens of {block.max_tokens:,}; shorten it or raise max_tokens",
             field="content", block_name=block.block_name, tokens=tokens,
             max_tokens=block.max_tokens)
+
+
+def check_block(record: Mapping[str, Any]) -> None:
+    """A whole block as a write through the API must give it (an import's block record)."""
+    check_block_name(record["block_name"])
+    if not isinstance(record["content"], str):
+        raise InvalidInput("content must be a string", field="content")
+    check_text(record["content"], "content")
+    _check_type(record["block_type"])
+    _check_int(record["max_tokens"], "max_tokens", 1, MAX_BLOCK_TOKENS)
+    _check_int(record["priority"], "priority", -MAX_PRIORITY, MAX_PRIORITY)
+    check_metadata(record["metadata"])
+    tokens = estimate_tokens(record["content"])
+    if tokens > record["max_tokens"]:
+        raise InvalidInput(f"content is about {tokens:,} tokens, over its max_tokens of "
+                           f"{record['max_tokens']:,}", field="content")
 
 
 class BlockService:

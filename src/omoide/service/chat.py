@@ -31,10 +31,10 @@ from omoide.model import SearchHit
 from omoide.service.blocks import BlockService
 from omoide.service.chat_summary import Compressed, Compressor
 from omoide.service.search import MAX_QUERY_CHARS, SearchService
-from omoide.service.sessions import SessionService
+from omoide.service.sessions import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
-from omoide.service.validate import check_session_id
+from omoide.service.validate import check_session_id, is_blank
 
 __all__ = ["ChatService", "Prepared", "check_messages", "session_id_for"]
 
@@ -154,20 +154,37 @@ class ChatService:
         is still recognised, while the next request's reply is a new event.
         """
         latest = _latest_user(messages)
-        events = []
-        if latest is not None and message_text(messages[latest]).strip():
+        events: list[dict[str, Any]] = []
+        if latest is not None:
             user = user_address(self.state.get_current_user_state(persona)) or "User"
-            events.append({"speaker": user, "role": "user",
-                           "content": message_text(messages[latest]).strip(),
-                           "external_id": "chat:" + _digest(list(messages[: latest + 1]))[:40]})
-        if reply.strip():
-            events.append({"speaker": persona, "role": "assistant", "content": reply.strip(),
-                           "external_id": "chat:" + _digest(list(messages))[:40] + ":reply"})
+            events += _turns(user, "user", message_text(messages[latest]),
+                             "chat:" + _digest(list(messages[: latest + 1]))[:40])
+        events += _turns(persona, "assistant", reply,
+                         "chat:" + _digest(list(messages))[:40] + ":reply")
         if not events:
             return 0
         self.sessions.open(persona, session_id=session_id)
         accepted, _ = self.sessions.record(persona, session_id, events)
         return accepted
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _turns(speaker: str, role: str, text: str, external_id: str) -> list[dict[str, Any]]:
+    """A chat message as the turns that record it, whatever the client or the model sent (the
+    reply is already out, so a refused turn would be lost): nothing for a text that shows
+    nothing; NUL and lone surrogates (which no store keeps alike) as U+FFFD; a text over
+    ``MAX_EVENT_CHARS`` as several consecutive turns (ids ``…:2``, ``…:3``), so none is cut."""
+    text = _UNSTORABLE.sub("\ufffd", text).strip()
+    if is_blank(text):
+        return []
+    name = _UNSTORABLE.sub("\ufffd", speaker).strip()[:MAX_SPEAKER_CHARS]
+    pieces = [text[i:i + MAX_EVENT_CHARS] for i in range(0, len(text), MAX_EVENT_CHARS)]
+    return [{"speaker": name if not is_blank(name) else role, "role": role,
+             "content": piece,
+             "external_id": external_id if n == 1 else f"{external_id}:{n}"}
+            for n, piece in enumerate((p for p in pieces if not is_blank(p)), start=1)]
 
 
 def _recalled(hit: SearchHit) -> Recalled:

@@ -8,7 +8,6 @@ classification) is enqueued in the same transaction as the insert and runs in th
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -29,14 +28,15 @@ from omoide.model import (
     Unset,
 )
 from omoide.service.dedup import DedupDecider
+from omoide.service.keyed_locks import KeyedLocks
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     MAX_INT,
     check_content,
+    check_emotion_type,
     check_kind,
     check_metadata,
     check_tags,
-    check_text,
     check_timestamp,
     check_unit_interval,
     check_window,
@@ -75,13 +75,9 @@ class MemoryService:
         self.max_content_chars = max_content_chars
         self.on_enqueue = on_enqueue
         # dedup and insert of one persona run one at a time in this process: two identical
-        # concurrent writes would otherwise both find no duplicate and both be stored
-        self._create_locks: dict[str, threading.Lock] = {}
-        self._create_locks_guard = threading.Lock()
-
-    def _create_lock(self, persona: str) -> threading.Lock:
-        with self._create_locks_guard:
-            return self._create_locks.setdefault(persona, threading.Lock())
+        # concurrent writes would otherwise both find no duplicate and both be stored (a
+        # persona's lock lives only while someone holds or waits for it)
+        self.create_locks = KeyedLocks()
 
     # -- create --------------------------------------------------------------------------
 
@@ -90,12 +86,7 @@ class MemoryService:
                   valid_from: Any = None, valid_until: Any = None,
                   metadata: Any = None) -> NewMemory:
         """Validate user-supplied fields into a :class:`NewMemory` (422 on the first mistake)."""
-        if emotion_type is not None and (not isinstance(emotion_type, str) or len(emotion_type)
-                                         > 64):
-            raise InvalidInput("emotion_type must be a string of at most 64 characters",
-                               field="emotion_type")
-        if emotion_type is not None:
-            check_text(emotion_type, "emotion_type")
+        check_emotion_type(emotion_type)
         if metadata is not None:
             check_metadata(metadata)
         start = check_timestamp(valid_from, "valid_from")
@@ -126,7 +117,7 @@ class MemoryService:
             work.enqueue(kind=EVOLVE_JOB, persona_id=memories.persona_id,
                          payload={"key": memory.key}, now=now)
 
-        with self._create_lock(persona):
+        with self.create_locks.hold(persona):
             duplicate = self._find_duplicate(persona, new.content, vector,
                                              cfg.dedup_threshold, now)
             if duplicate is not None:
@@ -254,13 +245,7 @@ class MemoryService:
         if "tags" in given:
             changes["tags"] = check_tags(given["tags"])
         if "emotion_type" in given:
-            value = given["emotion_type"]
-            if value is not None and (not isinstance(value, str) or len(value) > 64):
-                raise InvalidInput("emotion_type must be a string of at most 64 characters",
-                                   field="emotion_type")
-            if value is not None:
-                check_text(value, "emotion_type")
-            changes["emotion_type"] = value
+            changes["emotion_type"] = check_emotion_type(given["emotion_type"])
         if "emotion_intensity" in given:
             changes["emotion_intensity"] = check_unit_interval(given["emotion_intensity"],
                                                                "emotion_intensity")

@@ -18,6 +18,7 @@ from typing import Any, cast
 from omoide.clock import Clock, iso
 from omoide.engine.peer_formats import (
     ChatConversation,
+    ChatTurn,
     PeerFormatError,
     PeerMemory,
     PeerRelation,
@@ -26,9 +27,16 @@ from omoide.engine.peer_formats import (
     parse_mem0,
 )
 from omoide.errors import InvalidInput
+from omoide.model import NewMemory
 from omoide.service.memories import MemoryService
-from omoide.service.sessions import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, SessionService
+from omoide.service.sessions import (
+    MAX_EVENT_CHARS,
+    MAX_EVENTS_PER_BATCH,
+    SessionService,
+    check_event,
+)
 from omoide.service.transfer import supports_transfer
+from omoide.service.validate import check_happened, is_blank
 from omoide.store.port import Store, TransferStore
 
 __all__ = ["SOURCES", "PeerImportService", "PeerReport"]
@@ -110,9 +118,13 @@ class PeerImportService:
                         relations: Sequence[PeerRelation] = (),
                         *, on_progress: Callable[[int], None] | None = None) -> PeerReport:
         report = PeerReport(persona=persona, source=source)
+        # Every memory is checked as the API would check it before the first is written, so a
+        # bad one anywhere in the file stores nothing.
+        built = {id(m): self._build(m, f"{source} file: memory {m.content[:40]!r}")
+                 for m in [*found, *(r.memory for r in relations)]}
         entity_keys: dict[str, str] = {}
         for memory in found:
-            key = self._write(persona, memory, report)
+            key = self._write(persona, built[id(memory)], report)
             if memory.entity is not None:
                 entity_keys.setdefault(memory.entity, key)
             if on_progress is not None:
@@ -120,7 +132,7 @@ class PeerImportService:
         links = []
         now = iso(self.clock.now())
         for relation in relations:
-            key = self._write(persona, relation.memory, report)
+            key = self._write(persona, built[id(relation.memory)], report)
             for entity in (relation.source, relation.target):
                 other = entity_keys.get(entity)
                 if other is not None and other != key:
@@ -138,12 +150,21 @@ class PeerImportService:
         logger.info("peer import persona=%s %s", persona, report.as_dict())
         return report
 
-    def _write(self, persona: str, memory: PeerMemory, report: PeerReport) -> str:
+    def _build(self, memory: PeerMemory, where: str) -> NewMemory:
+        """The memory checked as the API checks a write (and its time as any time something
+        happened); InvalidInput naming the memory."""
+        try:
+            new = self.memories.build_new(content=memory.content, tags=list(memory.tags),
+                                          kind=memory.kind, metadata=memory.metadata)
+            if memory.created_at is not None:
+                check_happened(memory.created_at, "created_at", self.clock.now())
+                new = replace(new, created_at=memory.created_at)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{where}: {exc.message}", **exc.fields) from None
+        return new
+
+    def _write(self, persona: str, new: NewMemory, report: PeerReport) -> str:
         """One memory through the normal write path; returns its key (or its duplicate's)."""
-        new = self.memories.build_new(content=memory.content, tags=list(memory.tags),
-                                      kind=memory.kind, metadata=memory.metadata)
-        if memory.created_at is not None:
-            new = replace(new, created_at=memory.created_at)
         outcome = self.memories.create(persona, new, changed_by="import")
         if outcome.status == "duplicate":
             report.duplicates += 1
@@ -158,6 +179,16 @@ class PeerImportService:
                      on_progress: Callable[[int], None] | None = None) -> PeerReport:
         """Each conversation becomes a session (``chat-<id>``) with its turns, then ended."""
         report = PeerReport(persona=persona, source="chat")
+        now = self.clock.now()
+        # A turn that shows nothing (only whitespace or invisible characters) is left out, as
+        # the parser leaves out empty ones; every other turn is checked as the API checks it
+        # before the first is written.
+        conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)))
+                         for c in conversations]
+        for conv in conversations:
+            for i, turn in enumerate(conv.turns):
+                check_event(self._event(turn, user_name, assistant_name),
+                            f"chat file: conversation {conv.id!r} turn {i}", now)
         for conv in conversations:
             if not conv.turns:
                 continue
@@ -165,10 +196,7 @@ class PeerImportService:
             started = conv.started_at or conv.turns[0].timestamp
             session, _ = self.sessions.open(persona, session_id=session_id,
                                             started_at=iso(started) if started else None)
-            events = [{"speaker": user_name if t.role == "user" else assistant_name,
-                       "role": t.role, "content": t.content[:MAX_EVENT_CHARS],
-                       "external_id": t.external_id[:200],
-                       **({"timestamp": iso(t.timestamp)} if t.timestamp else {}),
+            events = [{**self._event(t, user_name, assistant_name),
                        **({"metadata": {"title": conv.title}} if conv.title and i == 0
                           else {})}
                       for i, t in enumerate(conv.turns)]
@@ -183,3 +211,10 @@ class PeerImportService:
             report.sessions += 1
         logger.info("chat import persona=%s %s", persona, report.as_dict())
         return report
+
+    @staticmethod
+    def _event(turn: ChatTurn, user_name: str, assistant_name: str) -> dict[str, Any]:
+        return {"speaker": user_name if turn.role == "user" else assistant_name,
+                "role": turn.role, "content": turn.content[:MAX_EVENT_CHARS],
+                "external_id": turn.external_id[:200],
+                **({"timestamp": iso(turn.timestamp)} if turn.timestamp else {})}

@@ -34,6 +34,7 @@ from omoide.service.validate import (
     check_timestamp,
     check_unit_interval,
     engine_input,
+    is_blank,
 )
 from omoide.store.port import MemoryHandle, Store
 
@@ -102,8 +103,9 @@ class SearchService:
                       importance_weight: Any = None,
                       include_episodes: bool | None = None) -> SearchRequest:
         """Validate raw parameters (HTTP query string, MCP tool arguments) into a request."""
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInput("query must be a non-empty string", field="q")
+        if not isinstance(query, str) or is_blank(query):
+            raise InvalidInput("query must be a non-empty string (not only whitespace or "
+                               "invisible characters)", field="q")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters", field="q")
         check_text(query, "q")

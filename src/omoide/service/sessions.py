@@ -44,18 +44,22 @@ from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     check_external_id,
+    check_happened,
     check_metadata,
     check_session_id,
     check_text,
-    check_timestamp,
+    is_blank,
 )
 from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
     "CONSOLIDATE_JOB",
     "EPISODE_EMBED_CHARS",
+    "MAX_EVENT_CHARS",
+    "MAX_SPEAKER_CHARS",
     "SEGMENT_JOB",
     "SessionService",
+    "check_event",
     "episode_text",
     "turn_passage",
 ]
@@ -68,6 +72,7 @@ CONSOLIDATE_JOB = "episode.consolidate"
 ROLES = ("user", "assistant", "other")
 MAX_EVENTS_PER_BATCH = 1000
 MAX_EVENT_CHARS = 50_000
+MAX_SPEAKER_CHARS = 200
 EPISODE_EMBED_CHARS = 2000
 _KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
          "profile": MemoryKind.PROFILE}
@@ -111,7 +116,8 @@ class SessionService:
         if session_id is None:
             session_id = new_session_id()
         check_session_id(session_id)
-        start = check_timestamp(started_at, "started_at") or self.clock.now()
+        now = self.clock.now()
+        start = check_happened(started_at, "started_at", now) or now
         return self.store.sessions(persona).open(session_id, started_at=start)
 
     def record(self, persona: str, session_id: str, events: Any) -> tuple[int, int]:
@@ -198,48 +204,8 @@ class SessionService:
         if len(events) > MAX_EVENTS_PER_BATCH:
             raise InvalidInput(f"at most {MAX_EVENTS_PER_BATCH} events per request",
                                field="events")
-        return [self._check_event(e, i) for i, e in enumerate(events)]
-
-    def _check_event(self, event: Any, i: int) -> NewEvent:
-        where = f"events[{i}]"
-        if not isinstance(event, dict):
-            raise InvalidInput(f"{where} must be an object", field=where)
-        unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id",
-                                "metadata"}
-        if unknown:
-            raise InvalidInput(f"{where} has unknown field(s) {', '.join(sorted(unknown))}",
-                               field=where)
-        speaker, content = event.get("speaker"), event.get("content")
-        if not isinstance(speaker, str) or not speaker.strip() or len(speaker) > 200:
-            raise InvalidInput(f"{where}.speaker must be a non-empty string (≤ 200 characters)",
-                               field=f"{where}.speaker")
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInput(f"{where}.content must be a non-empty string",
-                               field=f"{where}.content")
-        check_text(speaker, f"{where}.speaker")
-        check_text(content, f"{where}.content")
-        if len(content) > MAX_EVENT_CHARS:
-            raise InvalidInput(f"{where}.content is over {MAX_EVENT_CHARS:,} characters",
-                               field=f"{where}.content")
-        role = event.get("role", "user")
-        if role not in ROLES:
-            raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}",
-                               field=f"{where}.role")
-        external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
-        metadata = event.get("metadata")
-        if metadata is not None:
-            check_metadata(metadata, f"{where}.metadata")
-        caption = (metadata or {}).get(IMAGE_CAPTION)
-        if caption is not None and (not isinstance(caption, str)
-                                    or len(caption) > MAX_CAPTION_CHARS):
-            raise InvalidInput(f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
-                               f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
-                               field=f"{where}.metadata.{IMAGE_CAPTION}")
-        timestamp = check_timestamp(event.get("timestamp"), f"{where}.timestamp")
-        return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
-                        timestamp=timestamp or self.clock.now(),
-                        external_id=external_id,
-                        metadata=metadata)
+        now = self.clock.now()
+        return [check_event(e, f"events[{i}]", now) for i, e in enumerate(events)]
 
     # -- background work -----------------------------------------------------------------
 
@@ -341,3 +307,48 @@ class SessionService:
         logger.info("consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
                     episode_id, persona, created, len(result.profile))
         return created
+
+
+def check_event(event: Any, where: str, now: datetime) -> NewEvent:
+    """One turn as the API takes it (HTTP, MCP, the chat proxy, an import's event record):
+    ``where`` names it in messages (``events[0]``), ``now`` is the server's clock."""
+    if not isinstance(event, dict):
+        raise InvalidInput(f"{where} must be an object", field=where)
+    unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id",
+                            "metadata"}
+    if unknown:
+        raise InvalidInput(f"{where} has unknown field(s) {', '.join(sorted(unknown))}",
+                           field=where)
+    speaker, content = event.get("speaker"), event.get("content")
+    if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
+                           "characters, "
+                           "not only whitespace or invisible characters)",
+                           field=f"{where}.speaker")
+    if not isinstance(content, str) or is_blank(content):
+        raise InvalidInput(f"{where}.content must be a non-empty string (not only "
+                           "whitespace or invisible characters)", field=f"{where}.content")
+    check_text(speaker, f"{where}.speaker")
+    check_text(content, f"{where}.content")
+    if len(content) > MAX_EVENT_CHARS:
+        raise InvalidInput(f"{where}.content is over {MAX_EVENT_CHARS:,} characters",
+                           field=f"{where}.content")
+    role = event.get("role", "user")
+    if role not in ROLES:
+        raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}",
+                           field=f"{where}.role")
+    external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
+    metadata = event.get("metadata")
+    if metadata is not None:
+        check_metadata(metadata, f"{where}.metadata")
+    caption = (metadata or {}).get(IMAGE_CAPTION)
+    if caption is not None and (not isinstance(caption, str)
+                                or len(caption) > MAX_CAPTION_CHARS):
+        raise InvalidInput(f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
+                           f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+                           field=f"{where}.metadata.{IMAGE_CAPTION}")
+    timestamp = check_happened(event.get("timestamp"), f"{where}.timestamp", now)
+    return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
+                    timestamp=timestamp or now,
+                    external_id=external_id,
+                    metadata=metadata)

@@ -22,6 +22,7 @@ from omoide.service.validate import (
     check_name,
     check_text,
     check_timestamp,
+    is_blank,
     matches,
 )
 from omoide.store.port import Store
@@ -38,6 +39,7 @@ __all__ = [
     "StateKind",
     "StateService",
     "check_state_key",
+    "check_state_value",
 ]
 
 USER_STATE_KEYS = ("name", "nickname", "preferred_address")
@@ -81,12 +83,18 @@ def _check_value(key: str, value: Any, field: str) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"{where} must be a string (join several goals with '; '), "
                            f"got {type(value).__name__}", field=where)
-    if not matches(STATE_VALUE_PATTERN, value):  # the pattern says both rules below
-        if not value.strip():
-            raise InvalidInput(f"{where} must not be empty", field=where)
+    if is_blank(value):
+        raise InvalidInput(f"{where} must not be empty (nor only whitespace or invisible "
+                           "characters)", field=where)
+    if not matches(STATE_VALUE_PATTERN, value):  # what is left: the length
         raise InvalidInput(f"{where} is {len(value.strip()):,} characters; the limit is "
                            f"{MAX_VALUE_CHARS:,}", field=where)
     return check_text(value.strip(), where)
+
+
+def check_state_value(key: str, value: Any, field: str = "value") -> str:
+    """A state value as an update through the API must give it (an import's state record)."""
+    return _check_value(key, value, field)
 
 
 def _check_map(values: Any, kind: StateKind) -> dict[str, str]:

@@ -12,8 +12,9 @@ with vectors of another model) the texts are embedded again.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, cast
 
 import numpy as np
@@ -31,15 +32,30 @@ from omoide.engine.transfer_format import (
     remap_memory,
 )
 from omoide.errors import Conflict, InvalidInput
+from omoide.service.blocks import check_block
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.sessions import (
     CONSOLIDATE_JOB,
     EPISODE_EMBED_CHARS,
     SEGMENT_JOB,
+    check_event,
     turn_passage,
 )
 from omoide.service.settings import SettingsService
-from omoide.service.validate import check_name, check_session_id
+from omoide.service.state import check_state_key, check_state_value
+from omoide.service.validate import (
+    check_content,
+    check_emotion_type,
+    check_happened,
+    check_metadata,
+    check_name,
+    check_session_id,
+    check_tags,
+    check_text,
+    check_timestamp,
+    check_unit_interval,
+    holds_nul,
+)
 from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
 
 __all__ = ["ImportReport", "Lines", "TransferService", "supports_transfer"]
@@ -152,6 +168,7 @@ class TransferService:
     def _scan(self, lines: Lines) -> _Scan:
         scan: _Scan | None = None
         last = 0
+        now = self.clock.now()
         for number, kind, record in _records(lines):
             if scan is None:
                 if kind != "header":
@@ -163,7 +180,8 @@ class TransferService:
             if order < last or kind == "header":
                 raise InvalidInput(f"line {number}: {kind} record out of order", line=number)
             last = order
-            _check_names(kind, record, number)
+            _check_record(kind, record, number, now=now,
+                          max_content_chars=self.memories.max_content_chars)
             if kind == "memory":
                 scan.memory_keys.append(record["key"])
             elif kind == "session":
@@ -198,22 +216,99 @@ def supports_transfer(store: Any) -> bool:
     return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
 
 
-def _check_names(kind: str, record: dict[str, Any], number: int) -> None:
-    """Names the API addresses things by follow the API's own rules, so that what a file brings
-    in can be read, ended and erased like anything else (a session id with a '/' or a space
-    could never be named in a path again)."""
+def _check_record(kind: str, record: dict[str, Any], number: int, *, now: datetime,
+                  max_content_chars: int) -> None:
+    """A record holds what the API would accept, checked by the API's own validators: a file
+    edited by hand cannot store what a client could not (a tag too long, a blank note, a turn
+    dated years ahead, a session id that could never be named in a path). Refused with the
+    line, the record and the field; the import has written nothing yet (this is the first
+    pass)."""
     try:
-        if kind in ("session", "event", "episode"):
-            check_session_id(record["session_id"], f"{kind} session_id")
-        elif kind == "memory":
-            for source in record["sources"]:
-                check_session_id(source["session_id"], "memory sources session_id")
-        elif kind == "block":
-            check_name(record["block_name"], "block_name", "block name")
-        elif kind == "state":
-            check_name(record["key"], "key", "state key")
+        if holds_nul(record):
+            raise InvalidInput("a text holds a NUL character (U+0000), which text cannot hold")
+        _RECORD_CHECKS[kind](record, now, max_content_chars)
     except InvalidInput as exc:
-        raise InvalidInput(f"line {number}: {kind} record: {exc.message}", line=number) from None
+        field = exc.fields.get("field")
+        raise InvalidInput(f"line {number}: {kind} record: {exc.message}", line=number,
+                           record=kind, field=field) from None
+
+
+def _times(record: Mapping[str, Any], names: tuple[str, ...], now: datetime) -> None:
+    """When things happened (written, said, ended): at most a day past the server's clock."""
+    for name in names:
+        check_happened(record[name], name, now)
+
+
+def _check_block(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_block(record)
+    _times(record, ("created_at", "updated_at"), now)
+
+
+def _check_state(record: dict[str, Any], now: datetime, _: int) -> None:
+    key = check_state_key(record["key"])
+    check_state_value(key, record["value"])
+    if record["source_session"] is not None:
+        check_session_id(record["source_session"], "source_session")
+    check_timestamp(record["valid_from"], "valid_from")
+    check_timestamp(record["valid_until"], "valid_until")
+    _times(record, ("created_at",), now)
+
+
+def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_session_id(record["session_id"])
+    check_metadata(record["metadata"])
+    _times(record, ("started_at", "ended_at", "last_event_at"), now)
+
+
+def _check_event(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_session_id(record["session_id"])
+    check_event({name: record[name] for name in _EVENT_FIELDS}, "event", now)
+    _times(record, ("created_at",), now)
+
+
+def _check_episode(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_session_id(record["session_id"])
+    check_text(record["content"], "content")
+    check_text(record["topic"], "topic")
+    _times(record, ("started_at", "ended_at", "created_at", "consolidated_at"), now)
+
+
+def _check_memory(record: dict[str, Any], now: datetime, max_content_chars: int) -> None:
+    for name in ("key", "superseded_by", "summary_ref"):
+        if record[name] is not None:
+            check_name(record[name], name, "memory key")
+    check_content(record["content"], max_chars=max_content_chars)
+    check_unit_interval(record["importance"], "importance")
+    check_unit_interval(record["emotion_intensity"], "emotion_intensity")
+    check_tags(record["tags"])
+    check_emotion_type(record["emotion_type"])
+    check_metadata(record["metadata"])
+    check_timestamp(record["valid_from"], "valid_from")
+    check_timestamp(record["valid_until"], "valid_until")
+    _times(record, ("created_at", "updated_at", "last_accessed", "evolved_at",
+                    "last_decay_at"), now)
+    for i, version in enumerate(record["versions"]):
+        check_happened(version["changed_at"], f"versions[{i}].changed_at", now)
+    for source in record["sources"]:
+        check_session_id(source["session_id"], "sources session_id")
+
+
+def _check_link(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_name(record["a"], "a", "memory key")
+    check_name(record["b"], "b", "memory key")
+    _times(record, ("last_activated",), now)
+
+
+def _check_settings(record: dict[str, Any], now: datetime, _: int) -> None:
+    """Overrides are checked by the settings service as they are applied (its own rules)."""
+
+
+_EVENT_FIELDS = ("speaker", "role", "content", "timestamp", "external_id", "metadata")
+_RECORD_CHECKS: dict[str, Callable[[dict[str, Any], datetime, int], None]] = {
+    "settings": _check_settings, "block": _check_block, "state": _check_state,
+    "session": _check_session, "event": _check_event, "episode": _check_episode,
+    "memory": _check_memory, "link": _check_link,
+}
 
 
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:

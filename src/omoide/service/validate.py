@@ -8,7 +8,12 @@ meaning differs between the two.
 
 Bounds (docs/api.md lists them):
 
-- timestamps: ISO-8601 dates or times, years 1900–9999 once normalised to UTC;
+- timestamps: ISO-8601 dates or times, years 1900–9999 once normalised to UTC; the time
+  something happened (a turn said, a session started, a row of an import written) at most
+  ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a validity window
+  (``valid_from``/``valid_until``) describes the world and may lie in any future year;
+- text: no NUL (U+0000; PostgreSQL cannot store it) and no lone surrogate; text that must not
+  be blank holds a character that shows (not only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
 - persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
@@ -26,7 +31,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from omoide.engine.errors import EngineValueError
@@ -35,6 +40,8 @@ from omoide.model import MemoryKind
 
 __all__ = [
     "EXTERNAL_ID_PATTERN",
+    "INVISIBLE",
+    "MAX_AHEAD",
     "MAX_FILTER_TAGS",
     "MAX_INT",
     "MAX_METADATA_CHARS",
@@ -52,7 +59,9 @@ __all__ = [
     "TIMESTAMP_PATTERN",
     "WHITESPACE",
     "check_content",
+    "check_emotion_type",
     "check_external_id",
+    "check_happened",
     "check_kind",
     "check_metadata",
     "check_name",
@@ -64,12 +73,16 @@ __all__ = [
     "check_window",
     "check_window_fits",
     "engine_input",
+    "holds_nul",
+    "is_blank",
     "matches",
+    "nul_at",
 ]
 
 MAX_TAGS = 20
 MAX_FILTER_TAGS = MAX_TAGS * MAX_TAGS  # a search filter: 20 query values of 20 tags each
 MAX_TAG_CHARS = 64
+MAX_EMOTION_CHARS = 64
 MIN_YEAR = 1900
 MAX_YEAR = 9999
 # Integers are exact in every JSON parser (IEEE doubles) up to 2^53 − 1.
@@ -77,12 +90,22 @@ MIN_INT = -(2**53 - 1)
 MAX_INT = 2**53 - 1
 MAX_METADATA_CHARS = 10_000
 MAX_METADATA_DEPTH = 8
+# How far ahead of the server's clock the time of something that happened may be: a client's
+# clock runs ahead, or it sends its local time without an offset (read as UTC: up to UTC+14).
+MAX_AHEAD = timedelta(hours=24)
 
 # Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
 WHITESPACE = ("\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
               "\\u202f\\u205f\\u3000")
-# A string that is not empty once stripped: it holds one non-whitespace character (a search).
-NON_BLANK_PATTERN = f"[^{WHITESPACE}]"
+# Characters that show nothing on their own: the soft hyphen, the combining grapheme joiner,
+# zero-width spaces and joiners, direction marks and the other format controls (Unicode Cf of
+# the Basic Multilingual Plane), variation selectors, Hangul fillers, the blank Braille pattern.
+INVISIBLE = ("\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
+             "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u2800\\u3164"
+             "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb")
+# Text that is not blank: it holds one character that is neither whitespace nor invisible (a
+# search, not a full match).
+NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
 # Persona names, block names, state keys.
 NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
 SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
@@ -100,15 +123,26 @@ TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_VISIBLE = re.compile(NON_BLANK_PATTERN)
 
 
 def check_text(value: str, field: str) -> str:
-    """Text that can be stored: no lone surrogate (UTF-8 cannot encode one; the HTTP boundary
-    refuses them in any JSON string, this catches MCP and CLI callers)."""
+    """Text that can be stored, alike on every store: no NUL (PostgreSQL's text cannot hold
+    one, SQLite's can) and no lone surrogate (UTF-8 cannot encode one). The HTTP boundary
+    refuses both in any JSON string; this catches MCP, import and CLI callers."""
+    if "\x00" in value:
+        raise InvalidInput(f"{field} holds a NUL character (U+0000), which text cannot hold; "
+                           "remove it", field=field)
     if _SURROGATE.search(value):
         raise InvalidInput(f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode",
                            field=field)
     return value
+
+
+def is_blank(value: str) -> bool:
+    """Whether text shows nothing: empty, whitespace, or only invisible format characters
+    (zero-width spaces and joiners, direction marks, U+FEFF …)."""
+    return _VISIBLE.search(value) is None
 
 
 def matches(pattern: str, value: str) -> bool:
@@ -150,14 +184,23 @@ def check_external_id(value: Any, field: str) -> str | None:
 def check_content(content: Any, *, max_chars: int) -> str:
     if not isinstance(content, str):
         raise InvalidInput("content must be a string", field="content")
-    if not content.strip():
-        raise InvalidInput("content must not be empty or whitespace", field="content")
+    if is_blank(content):
+        raise InvalidInput("content must not be empty or whitespace, nor only invisible "
+                           "characters", field="content")
     check_text(content, "content")
     if len(content) > max_chars:
         raise InvalidInput(
             f"content is {len(content):,} characters; the limit is {max_chars:,}",
             field="content")
     return content.strip()
+
+
+def check_emotion_type(value: Any) -> str | None:
+    """A memory's emotion label: None, or a string of at most 64 characters."""
+    if value is not None and (not isinstance(value, str) or len(value) > MAX_EMOTION_CHARS):
+        raise InvalidInput(f"emotion_type must be a string of at most {MAX_EMOTION_CHARS} "
+                           "characters", field="emotion_type")
+    return None if value is None else check_text(value, "emotion_type")
 
 
 def check_unit_interval(value: Any, name: str) -> float:
@@ -180,9 +223,9 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
         raise InvalidInput(f"{len(given)} tags given; the limit is {limit}", field="tags")
     clean: list[str] = []
     for tag in given:
-        if not isinstance(tag, str) or not tag.strip():
-            raise InvalidInput(f"every tag must be a non-empty string, got {tag!r}",
-                               field="tags")
+        if not isinstance(tag, str) or is_blank(tag):
+            raise InvalidInput(f"every tag must be a non-empty string (not only whitespace or "
+                               f"invisible characters), got {tag!r}", field="tags")
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {tag.strip()[:20]!r}… is {len(tag.strip())} characters; "
                                f"the limit is {MAX_TAG_CHARS}", field="tags")
@@ -233,6 +276,21 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
     return utc
 
 
+def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
+    """The time something happened (a turn said, a session started, a row written): a
+    timestamp as :func:`check_timestamp` reads it, at most :data:`MAX_AHEAD` after ``now``
+    (the server's clock). A time far ahead would keep a session from ever going idle and
+    order the conversation wrongly; past dates are fine."""
+    when = check_timestamp(value, name)
+    if when is not None and when > now + MAX_AHEAD:
+        hours = int(MAX_AHEAD.total_seconds() // 3600)
+        raise InvalidInput(f"{name} {value if isinstance(value, str) else when.isoformat()!r} "
+                           f"is more than {hours} hours after the server's clock "
+                           f"({now.isoformat(timespec='seconds')}); give the time it happened "
+                           "(past dates are fine)", field=name)
+    return when
+
+
 def check_window_fits(valid_from: datetime | None, valid_until: datetime | None) -> bool:
     """Whether a validity window is well formed: ``valid_until`` after ``valid_from``."""
     return valid_from is None or valid_until is None or valid_until > valid_from
@@ -256,10 +314,38 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     except (TypeError, ValueError, UnicodeEncodeError):
         raise InvalidInput(f"{field} must hold only JSON values (finite numbers, text "
                            "without lone surrogates)", field=field) from None
+    if "\\u0000" in text and holds_nul(value):
+        raise InvalidInput(f"{field} holds a NUL character (U+0000) in a key or value, which "
+                           "text cannot hold; remove it", field=field)
     if len(text) > MAX_METADATA_CHARS:
         raise InvalidInput(f"{field} is {len(text):,} characters as JSON; the limit is "
                            f"{MAX_METADATA_CHARS:,}", field=field)
     return value
+
+
+def holds_nul(value: Any) -> bool:
+    """Whether a key or string of a JSON value holds U+0000."""
+    return nul_at(value) is not None
+
+
+def nul_at(value: Any) -> str | None:
+    """Where the first key or string of a JSON value holding U+0000 is (``events[0].content``;
+    an object's path when one of its keys holds it; ``""``: the value itself), or None. No
+    recursion."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return path
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if "\x00" in str(key):
+                    return path
+                stack.append((child, f"{path}.{key}" if path else str(key)))
+        elif isinstance(item, list | tuple):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
+    return None
 
 
 def _depth(value: Any) -> int:

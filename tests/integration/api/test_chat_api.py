@@ -227,6 +227,23 @@ def test_upstream_failures_map_to_502_or_504(proxy: LiveServer, fake_api: FakeAP
     assert caught.value.response.json()["error"]["code"] == code
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_request_the_upstream_refuses_as_invalid_is_a_422_not_a_502(
+        proxy: LiveServer, fake_api: FakeAPI, stream: bool) -> None:
+    """``temperature: "hot"`` is relayed as sent; the upstream's 400 is the client's to fix
+    (it used to come back as a 502, a server failure)."""
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(400, api_error("Invalid type for 'temperature': expected a number")))
+    with pytest.raises(openai.APIStatusError) as caught:
+        sdk(proxy, key).chat.completions.create(model="x", stream=stream,
+                                                temperature="hot",  # type: ignore[arg-type]
+                                                messages=[{"role": "user", "content": "hi"}])
+    assert caught.value.status_code == 422
+    error = caught.value.response.json()["error"]
+    assert error["code"] == "upstream_rejected_request" and error["upstream_status"] == 400
+    assert "temperature" in error["message"]
+
+
 def test_unreachable_upstream_is_503(start: Callable[..., LiveServer]) -> None:
     server = start(upstream=make_chat_upstream(_config(_closed_port())))
     key = server.create_persona("rin")
@@ -292,6 +309,26 @@ def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
     list(client.chat.completions.create(model="x", messages=follow, stream=True))
     events = wait_events(proxy, "rin", "conv-1", 4)
     assert [e.content for e in events[2:]] == ["He loves the beach.", "Corgis are fun."]
+
+
+def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reply is already out when the turns are recorded: a model's answer over 50,000
+    characters or holding NUL, or a user name over 200 characters, made the turn refused and
+    both turns were lost (a log line only). Now a long text is several turns, NUL is U+FFFD.
+    (Turns of 100 characters here: PostgreSQL indexes a 50,000-character turn slowly.)"""
+    monkeypatch.setattr("omoide.service.chat.MAX_EVENT_CHARS", 100)
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as client:
+        assert client.put("/api/user-state/rin", json={"name": "K" * 300}).status_code == 200
+    reply = "x" * 120 + "\u0000" + "y" * 100
+    fake_api.queue(Reply(body=openai_answer(reply)))
+    sdk(proxy, key, **{"X-Omoide-Session": "long"}).chat.completions.create(
+        model="x", messages=[{"role": "user", "content": "Write me a long story."}])
+    events = wait_events(proxy, "rin", "long", 4)
+    assert [e.role for e in events] == ["user", "assistant", "assistant", "assistant"]
+    assert events[0].speaker == "K" * 200
+    assert "".join(e.content for e in events[1:]) == reply.replace("\u0000", "\ufffd")
 
 
 def test_other_conversations_are_memory_but_not_this_one(proxy: LiveServer,

@@ -80,7 +80,11 @@ def _run(url: str, key: str, tmp_path: Path, *extra: str) -> subprocess.Complete
                       'checks.positive_data_acceptance.expected-statuses = '
                       '["2xx", 401, 403, 404, 409, 413, 422]\n', encoding="utf-8")
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
-           "PYTHONPATH": os.pathsep.join([str(SUPPORT), os.environ.get("PYTHONPATH", "")])}
+           # absolute: the run's cwd is tmp_path, where a relative PYTHONPATH=src (a worktree's
+           # source first) would name nothing and the hooks would import another checkout
+           "PYTHONPATH": os.pathsep.join([str(SUPPORT), *(
+               os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+               if p)])}
     command = [str(Path(sys.executable).with_name("schemathesis")), "--config-file", str(config),
                "run", f"{url}/openapi.json", "--checks", "all", "--seed", str(SEED),
                "--max-examples", str(MAX_EXAMPLES), "--no-shrink", "--workers", "1",

@@ -8,11 +8,14 @@ Trigger / why / outcome:
 - a JSON body under ``/api`` or ``/v1`` that Python's ``json`` would read into something no
   route should see → 422 ``invalid_input``: ``NaN``/``Infinity`` (or a literal that overflows to
   it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
-  surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8.
+  surrogate, nesting deeper than ``MAX_JSON_DEPTH``, bytes that are not UTF-8, a NUL character
+  (``\u0000``) in any key or string (PostgreSQL's text cannot hold one, SQLite's can: both
+  stores refuse it alike, and ``error.field`` names where it was), an object naming one key
+  twice.
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
   → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
-  them with U+FFFD).
+  them with U+FFFD); a path or query string holding NUL (``%00``) → 422.
 
 The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
 middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
@@ -37,7 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
 from omoide.errors import PayloadTooLarge
-from omoide.service.validate import MAX_INT, MIN_INT
+from omoide.service.validate import MAX_INT, MIN_INT, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
            "strict_json"]
@@ -50,7 +53,11 @@ _INT_DIGITS = len(str(MAX_INT)) + 1
 
 
 class JsonRefused(ValueError):
-    """A JSON text that the API refuses; the message says why."""
+    """A JSON text that the API refuses; the message says why (``field``: where, when known)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def strict_json(raw: bytes) -> Any:
@@ -61,7 +68,7 @@ def strict_json(raw: bytes) -> Any:
         raise JsonRefused(f"request body is not UTF-8 (byte {exc.start})") from None
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
-                           parse_float=_finite_float)
+                           parse_float=_finite_float, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise JsonRefused(f"request body is nested deeper than {MAX_JSON_DEPTH} levels"
                           ) from None
@@ -69,6 +76,28 @@ def strict_json(raw: bytes) -> Any:
         raise JsonRefused(f"request body is not valid JSON: {exc.msg} at line {exc.lineno} "
                           f"column {exc.colno}") from None
     _check_tree(value, has_escapes="\\u" in text or "\\U" in text)
+    if "\\u0000" in text:  # only an escape can put NUL in a JSON string
+        _refuse_nul(value)
+    return value
+
+
+def _refuse_nul(value: Any) -> None:
+    """Refuse the first key or string holding U+0000, named by its path (``events[0].content``)."""
+    path = nul_at(value)
+    if path is not None:
+        raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which text "
+                          "cannot hold; remove it", field=path or None)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object; one that names a key twice is refused (Python would keep the last value
+    silently, another parser the first: which one the client meant is unknown)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise JsonRefused(f"request body names the key {twice!r} twice in one object; send "
+                          "it once", field=twice)
     return value
 
 
@@ -124,6 +153,8 @@ class BodyGuard:
             await self.app(scope, receive, send)
             return
         problem = _query_problem(scope.get("query_string", b""))
+        if "\x00" in scope.get("path", ""):
+            problem = "the path holds a NUL character (%00); remove it"
         if problem is not None:
             await _answer(send, 422, "invalid_input", problem)
             return
@@ -159,7 +190,7 @@ class BodyGuard:
             try:
                 strict_json(body)
             except JsonRefused as exc:
-                await _answer(send, 422, "invalid_input", str(exc))
+                await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
                 return
         await self.app(scope, _replay(body, None, receive), send)
 
@@ -250,9 +281,11 @@ def _query_problem(query: bytes) -> str | None:
     if not query:
         return None
     try:
-        unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
+        text = unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
     except UnicodeDecodeError:
         return "the query string is not UTF-8 once percent-decoded"
+    if "\x00" in text:
+        return "the query string holds a NUL character (%00); remove it"
     return None
 
 
@@ -271,8 +304,9 @@ def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:
 
 
 async def _answer(send: Send, status: int, code: str, message: str, *,
-                  close: bool = False) -> None:
-    payload = json.dumps(error_body(code, message), ensure_ascii=False).encode("utf-8")
+                  close: bool = False, field: str | None = None) -> None:
+    extra = {"field": field} if field else {}
+    payload = json.dumps(error_body(code, message, **extra), ensure_ascii=False).encode("utf-8")
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(payload)).encode())]
     if close:

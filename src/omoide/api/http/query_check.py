@@ -1,9 +1,13 @@
 """A query parameter the route does not have is refused (422), as an unknown body field is:
 ``GET /api/memories/rin?kind=fact`` used to list every memory, as if the filter had applied.
-Only under ``/api`` and ``/v1`` (the dashboard's pages keep their own links).
+So is one that takes a single value given twice (``?limit=1&limit=500`` kept the last one
+silently, as a JSON object naming a key twice did). Only under ``/api`` and ``/v1`` (the
+dashboard's pages keep their own links).
 """
 
 from __future__ import annotations
+
+from typing import Any, get_args, get_origin
 
 from fastapi import Request
 from fastapi.dependencies.models import Dependant
@@ -25,20 +29,35 @@ async def refuse_unknown_query(request: Request) -> None:
         return
     known = _names(route.dependant)  # a few names, read only when a query is sent
     unknown = [name for name in request.query_params if name not in known]
-    if unknown:
+    twice = [name for name in dict.fromkeys(request.query_params) if not unknown
+             and not known[name] and len(request.query_params.getlist(name)) > 1]
+    if unknown or twice:
         # who may ask comes first, as on every route: 401, then 403 for another persona's key
         caller = request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
         persona = request.path_params.get("persona")
         if isinstance(persona, str):
             caller.require_persona(persona)
+        if twice:
+            raise InvalidInput(f"query parameter {twice[0]!r} is given "
+                               f"{len(request.query_params.getlist(twice[0]))} times; it takes "
+                               "one value", field=twice[0])
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
 
 
-def _names(dependant: Dependant) -> set[str]:
-    """The query parameters of a route's function and of every dependency it uses."""
-    names = {param.alias for param in dependant.query_params}
+def _names(dependant: Dependant) -> dict[str, bool]:
+    """The query parameters of a route's function and of every dependency it uses, each
+    with whether it takes several values (a list)."""
+    names = {param.alias: _takes_many(param.field_info.annotation)
+             for param in dependant.query_params}
     for sub in dependant.dependencies:
         names |= _names(sub)
     return names
+
+
+def _takes_many(annotation: Any) -> bool:
+    """``list[str]``, ``list[str] | None``, ``Annotated[list[str], …]`` …"""
+    if get_origin(annotation) in (list, tuple, set):
+        return True
+    return any(_takes_many(arg) for arg in get_args(annotation))

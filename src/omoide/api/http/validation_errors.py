@@ -23,7 +23,7 @@ __all__ = ["field_path", "validation_message"]
 
 # What each pattern of service/validate.py means, said to the client instead of the pattern.
 PATTERN_RULES = {
-    NON_BLANK_PATTERN: "must not be empty or whitespace",
+    NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
     NAME_PATTERN: "must be 1-64 letters, digits, '_' or '-'",
     SESSION_ID_PATTERN: "must be 1-128 letters, digits or _ . : @ - (no '/' or spaces)",
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",

@@ -30,6 +30,7 @@ from omoide.api.mcp.tools_episodes import register_episode_tools
 from omoide.api.mcp.tools_memory import register_memory_tools
 from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
+from omoide.service.validate import nul_at
 from omoide.wiring import Omoide
 
 __all__ = [
@@ -97,6 +98,13 @@ class OmoideMCP(MCPServer):
                     InvalidInput(f"unknown argument {', '.join(map(repr, unknown))}; {name} "
                                  f"takes {', '.join(known) or 'no arguments'}",
                                  field=unknown[0])))
+            # Trigger: NUL (U+0000) in any argument. Why: SQLite would store it or look it up,
+            # PostgreSQL refuses it. Outcome: one tool error naming the argument, on both.
+            where = nul_at(arguments)
+            if where is not None:
+                raise ToolError(f"Error executing tool {name}: " + tool_error_message(
+                    InvalidInput(f"argument '{where}' holds a NUL character (U+0000), which "
+                                 "text cannot hold; remove it", field=where)))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

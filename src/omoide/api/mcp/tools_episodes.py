@@ -68,15 +68,17 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
     ) -> Result:
         """Append the latest turns of this conversation to your raw memory (the Episode
         tier). Call it after each exchange, or every few turns, with the session_id from
-        session_begin. In the background the conversation is cut into episodes and distilled
-        into notes you will find with memory_search. Re-sending a turn with the same
+        session_begin (an unknown session_id is an error: begin a session first). In the
+        background the conversation is cut into episodes and distilled into notes you will
+        find with memory_search. Re-sending a turn with the same
         external_id is harmless. Returns {session_id, accepted, duplicates}.
         Example: session_record(session_id="ses_…", turns=[{"speaker": "Rau", "role": "user",
         "content": "I adopted a cat named Miso!"}])."""
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            sessions.open(persona, session_id=session_id)
+            # An unknown id is an error, as HTTP's 404 (it used to open that session, so a
+            # mistyped id split a conversation): "no session '…'; start one with session_begin".
             accepted, duplicates = sessions.record(persona, session_id,
                                                    [t.event() for t in turns])
             return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}

@@ -162,10 +162,11 @@ class SessionStore:
             # Turns are keyword-searchable as soon as they are posted, open session or not.
             EVENT_FTS.index(conn, fresh)
             if accepted:
-                # The idle clock runs from the later of when a turn was said and when it came.
-                latest = max([now, *(e.timestamp for e in events)])
+                # The idle clock runs from when the last turn came: a turn's own time may be
+                # ahead of the server's (a client's clock, a local time sent without its
+                # offset) and must not keep the session from going idle.
                 conn.execute("UPDATE sessions SET last_event_at = MAX(COALESCE(last_event_at, ''), "
-                             "?) WHERE id = ?", (iso(latest), session.pk))
+                             "?) WHERE id = ?", (iso(now), session.pk))
             if accepted and after is not None:
                 after(SqliteUnitOfWork(conn))
         return accepted, len(events) - accepted

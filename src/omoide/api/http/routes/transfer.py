@@ -101,7 +101,7 @@ async def import_persona(
             try:  # one JSON document: read as strictly as any JSON body of the API
                 strict_json(path.read_bytes())
             except JsonRefused as exc:
-                raise InvalidInput(str(exc)) from None
+                raise InvalidInput(str(exc), field=exc.field) from None
         if source != "omoide":
             report = await run_in_threadpool(
                 app.peers.import_text, persona, source, path.read_text(encoding="utf-8"),

@@ -1,0 +1,69 @@
+"""Session 11 probe through MCP (the SDK's client over streamable HTTP, both stores): the same
+refusals as HTTP, as tool errors that name the argument, and nothing written."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp_checks import http_client, ok, tool_error
+from omoide_testing import LiveServer
+
+from omoide.errors import NotFound
+
+
+def test_session_record_on_an_unknown_session_is_an_error_not_a_new_session(
+        server: LiveServer) -> None:
+    """HTTP answers 404 for events to an unknown session; MCP used to open it silently, so a
+    mistyped id split one conversation in two."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            message = await tool_error(client, "session_record", session_id="ses_typo",
+                                       turns=[{"speaker": "Ken", "content": "hello"}])
+            assert "no session 'ses_typo'" in message and "session_begin" in message
+            begun = (await ok(client, "session_begin")).structured_content["session_id"]
+            await ok(client, "session_record", session_id=begun,
+                     turns=[{"speaker": "Ken", "content": "hello"}])
+
+    anyio.run(scenario)
+    with pytest.raises(NotFound):
+        server.omoide.sessions.get("rin", "ses_typo")
+
+
+def test_mcp_refuses_nul_invisible_text_and_far_future_turns(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            assert "NUL" in await tool_error(client, "memory_create", content="tea\x00")
+            # a key or session id with NUL: SQLite looked it up (not found), PostgreSQL
+            # refused it with another message; now one tool error naming the argument
+            assert "argument 'key' holds a NUL" in await tool_error(client, "memory_read",
+                                                                    key="mem_\x00")
+            assert "argument 'session_id' holds a NUL" in await tool_error(
+                client, "session_end", session_id="s\x00")
+            assert "NUL" in await tool_error(client, "memory_create", content="tea",
+                                             tags=["a\x00"])
+            assert "invisible" in await tool_error(client, "memory_create",
+                                                   content="\u200b\u200d\ufeff")
+            assert "invisible" in await tool_error(client, "memory_search", query="\u2060")
+            assert "NUL" in await tool_error(client, "update_context",
+                                             user_info={"name": "K\x00en"})
+            session = (await ok(client, "session_begin")).structured_content["session_id"]
+            message = await tool_error(client, "session_record", session_id=session, turns=[
+                {"speaker": "Ken", "content": "later", "timestamp": "9999-01-01T00:00:00Z"}])
+            assert "turns" in message or "events[0].timestamp" in message
+            assert "24 hours" in message
+            assert "invisible" in await tool_error(client, "session_record",
+                                                   session_id=session,
+                                                   turns=[{"speaker": "Ken",
+                                                           "content": "\u200b"}])
+            assert "NUL" in await tool_error(client, "session_record", session_id=session,
+                                             turns=[{"speaker": "Ken", "content": "a\x00"}])
+            stats = await ok(client, "memory_stats")
+            assert stats.structured_content["total"] == 0
+            store = server.omoide.store.sessions("rin")
+            assert store.events_after(store.get(session), 0) == []
+
+    anyio.run(scenario)
