@@ -189,3 +189,10 @@ def test_stored_times_are_iso_utc(app: Omoide, persona: str, clock: FixedClock) 
     app.state.update_user_state(persona, {"name": "Ra"})
     assert rows(app) == [("name", "Rau", iso(clock.now() - timedelta(seconds=1)), iso(clock.now())),
                          ("name", "Ra", iso(clock.now()), None)]
+
+
+def test_an_intensity_given_as_text_with_too_many_decimals_says_so(app: Omoide,
+                                                                    persona: str) -> None:
+    with pytest.raises(InvalidInput, match=r"at most 6 decimals"):
+        app.state.update(persona, persona_state={"emotion_intensity": "0.5000000"})
+    app.state.update(persona, persona_state={"emotion_intensity": "0.500000"})

@@ -76,8 +76,8 @@ def _check_value(key: str, value: Any, field: str) -> str:
     in_range = (0 <= value <= 1) if number else (isinstance(value, str)
                                                  and matches(INTENSITY_PATTERN, value))
     if key == "emotion_intensity" and not in_range:
-        raise InvalidInput(f"{where} must be a number between 0 and 1, got {value!r}",
-                           field=where)
+        raise InvalidInput(f"{where} must be a number between 0 and 1 (as text: at most 6 "
+                           f"decimals, e.g. \"0.75\"), got {value!r}", field=where)
     if number:
         return repr(value) if isinstance(value, float) else str(value)
     if not isinstance(value, str):

@@ -121,8 +121,12 @@ def test_blocks_post_get_delete_with_the_specs_shapes(rin: httpx.Client) -> None
                                                    "metadata": {"by": "test"}}
     assert set(first) == {"block_name", "content", "block_type", "max_tokens", "priority",
                           "metadata", "tokens", "created_at", "updated_at"}
+    one = rin.get("/api/blocks/rin/active_context")
+    assert (one.status_code, one.json()) == (200, first)
     deleted = rin.delete("/api/blocks/rin/user_model")
     assert (deleted.status_code, deleted.json()) == (200, {"ok": True})
+    gone = rin.get("/api/blocks/rin/user_model")
+    assert (gone.status_code, gone.json()["error"]["code"]) == (404, "not_found")
     assert [b["block_name"] for b in rin.get("/api/blocks/rin").json()["blocks"]] == [
         "active_context"]
     missing = rin.delete("/api/blocks/rin/user_model")

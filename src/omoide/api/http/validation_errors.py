@@ -32,7 +32,8 @@ PATTERN_RULES = {
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
                        "2026-03-01T09:30:00+09:00",
     STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed",
-    INTENSITY_PATTERN: "must be a number between 0 and 1",
+    INTENSITY_PATTERN: "must be a number between 0 and 1 (as text: at most 6 decimals, "
+                       "e.g. \"0.75\")",
 }
 _ROOTS = ("query", "body", "path", "header", "cookie")
 # pydantic names the member of a union that failed in the error's location

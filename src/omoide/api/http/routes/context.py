@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from omoide.api.http.deps import App, persona_access
 from omoide.api.http.schemas import (
     BlockList,
+    BlockOut,
     BlockWrite,
     ContextChanges,
     ContextOut,
@@ -94,6 +95,13 @@ _state_routes("persona-state", StateKind.PERSONA, "persona")
 def list_blocks(persona: Persona, app: App) -> dict[str, Any]:
     return {"persona": persona,
             "blocks": [render_block(b) for b in app.blocks.list_blocks(persona)]}
+
+
+@router.get("/api/blocks/{persona}/{block_name}", tags=["blocks"], summary="One block",
+            response_model=None, responses={200: {"model": BlockOut}, **READ})
+def get_block(persona: Persona, app: App,
+              block_name: str = Path(pattern=NAME_PATTERN)) -> dict[str, Any]:
+    return render_block(app.blocks.get_block(persona, block_name))
 
 
 @router.post("/api/blocks/{persona}", tags=["blocks"],

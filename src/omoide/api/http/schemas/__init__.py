@@ -6,6 +6,7 @@ from omoide.api.http.schemas.chat import ChatCompletion, ChatMessage, ChatReques
 from omoide.api.http.schemas.common import ErrorBody, errors
 from omoide.api.http.schemas.context import (
     BlockList,
+    BlockOut,
     BlockWrite,
     ContextChanges,
     ContextOut,
@@ -55,6 +56,7 @@ from omoide.api.http.schemas.system import (
 
 __all__ = [
     "BlockList",
+    "BlockOut",
     "BlockWrite",
     "ChatCompletion",
     "ChatMessage",
