@@ -42,6 +42,7 @@ from omoide.engine.classify import (
     dedup_features,
     find_dedup_change,
     pair_notation,
+    polarity_changed,
     status_changed,
     swapped_parts,
 )
@@ -112,6 +113,8 @@ class DedupDecider:
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False
         if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
+            return False
+        if polarity_changed(old, new):  # 平日はテレビを見ない / 平日もテレビを見る
             return False
         change = find_dedup_change(old, new)
         if in_band and change is not None:  # below the threshold a value change always keeps

@@ -31,6 +31,7 @@ from omoide.engine.classify.dedup_judge import (
 )
 from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
+from omoide.engine.classify.dedup_polarity import polarity_changed
 from omoide.engine.classify.dedup_status import status_changed
 from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
@@ -100,6 +101,7 @@ __all__ = [
     "languages_differ",
     "one_statement",
     "pair_notation",
+    "polarity_changed",
     "pair_vector",
     "read_pair",
     "remainder",
