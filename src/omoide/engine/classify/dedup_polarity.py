@@ -57,7 +57,8 @@ _CONTRAST = re.compile(
 _PREDICATE = re.compile(r"[ぁ-ゖ]$|[\u4e00-\u9fff]$")
 # A favour done for the speaker (received): 〜てもらう, 〜ていただく, 〜てくれる, 〜てくださる,
 # after the verb's kanji stem (手伝|って|もらった).
-_RECEIVED = re.compile(r"([\u4e00-\u9fff]+)[ぁ-ゖ]?[っんい]?[てで](?:もら|貰|いただ|頂|くれ|くださ|下さ)")
+_RECEIVED = re.compile(
+    r"([\u4e00-\u9fff]+)[ぁ-ゖ]?[っんい]?[てで](?:もら|貰|いただ|頂|くれ|くださ|下さ)")
 # The topic: what the statement opens with, up to its first は or が.
 _TOPIC = re.compile(r"^[^はが]*[はが]")
 
