@@ -53,6 +53,8 @@ _E_ROW = "えけげせぜてでねへべぺめれ"
 _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern + _JA_END), replacement) for pattern, replacement in (
         (r"([てで])(?:おります|おる|います|ます|いる|る)", r"\1いる"),
+        (r"(?<=[がはもにと人匹頭羽名つ])います", "いる"),  # いる itself: 2人います, 家にいます
+        (r"(?<=[がはもにと人匹頭羽名つ])いません", "いない"),
         (r"([てで])(?:おりません|いません|ません|ない|いない)", r"\1いない"),
         (r"([てで])(?:おりました|いました|ました|いた|た)", r"\1いた"),
         (r"(?:でございます|であります|である|です|だ)", ""),
@@ -101,14 +103,19 @@ _EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
 # rewritten the same way in both.
 _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\bpractis(e|es|ed|ing)\b", r"practic\1"),  # the verb and the noun, one spelling
         (r"\b([a-z]{3,})is(e|es|ed|ing|ation|ations|er|ers)\b", r"\1iz\2"),
-        (r"\b([a-z]{3,})our(s|ed|ing|ite|ites|able|er|ers|ful|less)?\b", r"\1or\2"),
+        (r"\b([a-z]{3,})our([a-z]*)\b", r"\1or\2"),
         (r"\b([a-z]{3,})([bt])re(s)?\b", r"\1\2er\3"),
         (r"\b([a-z]{2,}e)ll(ed|ing|er|ers)\b", r"\1l\2"),
         (r"\b([a-z]{3,})ogue(s)?\b", r"\1og\2"),
         (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
         (r"\bprogramme(s)?\b", r"program\1"),
     ))
+# ae / oe before a consonant inside a lower-case word (names keep theirs: Michael, Phoebe):
+# coeliac / celiac, anaemia / anemia, paediatric / pediatric, oestrogen / estrogen.
+_EN_DIGRAPH_WORD = re.compile(r"\b[a-z]{6,}\b")
+_EN_DIGRAPH = re.compile(r"(?:ae|oe)(?=[b-df-hj-np-tv-z][a-z])")
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")
 # English abbreviations of a title before a name: "St. Louis" / "Saint Louis", "Mt. Fuji" /
 # "Mount Fuji".
@@ -119,10 +126,33 @@ _EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
 # "at the moment", "these days": a memory speaks of now).
 # (正直 only as a filler before a comma: 正直な人 is "an honest person")
 _JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?|正直(?:に言うと|言って)?、")
+# "said that he …" is "said he …": the complementiser after a reporting verb.
+_EN_SAID_THAT = re.compile(r"\b(said|says|mentioned|mentions|explained|added|thinks|believes)"
+                           r"\s+that\b(?=\s+(?:he|she|they|I|we|it|the|his|her|their|my)\b)")
 _EN_FILLERS = re.compile(
-    r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way"
+    r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way|btw"
     r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"
     r"|these days|as of now|right now|nowadays)\b\s*[,:;]?\s*", re.IGNORECASE)
+
+
+# Formal nouns and a few common words written in kanji or in kana by convention (子供 /
+# 子ども, 友達 / 友だち, 甘い物 / 甘いもの, 走る事 / 走ること, 子供の頃 / 子どものころ, 一緒に /
+# いっしょに), and relative times said in two words of one meaning (昨年 / 去年, 来春 / 来年の春,
+# 本日 / 今日).
+_JA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), replacement) for pattern, replacement in (
+        (r"子供", "子ども"), (r"友達", "友だち"), (r"(?<=[ぁ-ゖ])物", "もの"),
+        (r"(?<=[るたな])事(?=[がはをもにで])", "こと"), (r"(?<=[のた])頃", "ころ"),
+        (r"一緒", "いっしょ"), (r"沢山", "たくさん"), (r"全て", "すべて"),
+        (r"出来(?=[るたなま])", "でき"),
+        (r"曜日", "曜"), (r"昨年", "去年"), (r"本年", "今年"), (r"本日", "今日"),
+        (r"来([春夏秋冬])", r"来年の\1"), (r"昨([春夏秋冬])", r"去年の\1"),
+        (r"今([春夏秋冬])(?![休])", r"今年の\1"),
+    ))
+# An activity going on, said with 中 or with している at the end of a clause (勉強中 / 勉強
+# している, 入院中だ / 入院している).
+_JA_ONGOING = re.compile(
+    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2})中(?=(?:だ|です)?" + _JA_END + ")")
 
 
 def _en_unit(unit: str) -> str:
@@ -138,6 +168,9 @@ def text_notation(text: str) -> str:
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
         text = _JA_FILLERS.sub("", text)
         text = _JA_USER.sub("私", text)
+        for pattern, replacement in _JA_WORDS:
+            text = pattern.sub(replacement, text)
+        text = _JA_ONGOING.sub(r"\1している", text)
         for pattern, replacement in _JA_ENDINGS:
             text = pattern.sub(replacement, text)
         return text
@@ -150,9 +183,10 @@ def text_notation(text: str) -> str:
     text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
     for pattern, replacement in _EN_SPELLINGS:
         text = pattern.sub(replacement, text)
+    text = _EN_DIGRAPH_WORD.sub(lambda m: _EN_DIGRAPH.sub("e", m.group()), text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
-    return text
+    return _EN_SAID_THAT.sub(r"\1", text)
 
 
 # --- two texts: spellings of one Japanese word ----------------------------------------------
@@ -316,6 +350,63 @@ def _joined(first: str, second: str) -> str:
     return _HYPHENATED.sub(one, second)
 
 
+# A lone kanji digit before a kanji the lists of counters do not hold (五科目, 三校舎).
+_LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
+                               r"(?=[\u4e00-\u9fff])")
+_DIGIT_OF = {k: str(i) for i, k in enumerate("〇一二三四五六七八九")}
+
+
+def _counted(first: str, second: str) -> str:
+    """``second`` with a lone kanji digit written in digits where ``first`` writes that digit
+    before the same kanji (五科目 / 5科目): a counter the readers do not list."""
+    def one(match: re.Match[str]) -> str:
+        digit = _DIGIT_OF[match.group(1)]
+        after = second[match.end()]
+        return digit if re.search(rf"(?<![0-9]){digit}{re.escape(after)}", first) \
+            else match.group()
+    return _LONE_KANJI_DIGIT.sub(one, second)
+
+
+# Katakana words clipped to a part of each of their parts (スマートフォン / スマホ, パーソナル
+# コンピューター / パソコン) or to their start (コンビニエンスストア / コンビニ).
+_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]{3,}")
+_SMALL_F = {"ファ": "ハ", "フィ": "ヒ", "フェ": "ヘ", "フォ": "ホ"}
+
+
+def _clip_folded(word: str) -> str:
+    for long, short in _SMALL_F.items():
+        word = word.replace(long, short)
+    return re.sub(r"[ーァィゥェォッャュョ]", "", word)
+
+
+def _clipping(short: str, long: str) -> bool:
+    """``short`` is ``long`` clipped: its kana, in order, from the start of ``long`` (long
+    vowels, small kana and フォ / ホ aside), at least three of them, at most three quarters of
+    ``long``; a clipping to the start alone keeps at least four (コーヒー is not コーヒーゼリー)."""
+    s, w = _clip_folded(short), _clip_folded(long)
+    if len(s) < 3 or len(s) > 0.75 * len(w) or s[0] != w[0]:
+        return False
+    if w.startswith(s):
+        return len(s) >= 4
+    k = 0
+    for ch in w:
+        if k < len(s) and ch == s[k]:
+            k += 1
+    return k == len(s)
+
+
+def _unclipped(first: str, second: str) -> str:
+    """``second`` with a katakana word written clipped where ``first`` holds it clipped."""
+    mine, theirs = set(_KATAKANA_RUN.findall(first)), set(_KATAKANA_RUN.findall(second))
+    for word in dict.fromkeys(_KATAKANA_RUN.findall(second)):
+        if word in mine:
+            continue
+        short = next((w for w in mine - theirs if _clipping(w, word)), None)
+        if short is not None:
+            second = second.replace(word, short)
+    return second
+
+
 def pair_notation(first: str, second: str, reading: Reading | None = None) -> tuple[str, str]:
     """Both texts in dedup's notation: each on its own (:func:`text_notation`), then
     ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them and
@@ -324,6 +415,8 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
     a, b = text_notation(first), text_notation(second)
     if is_japanese(a) and is_japanese(b):
         a, b = _kilo(b, a), _kilo(a, b)
+        a, b = _counted(b, a), _counted(a, b)
+        a, b = _unclipped(b, a), _unclipped(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
     elif not is_japanese(a) and not is_japanese(b):
         a, b = _abbreviated(b, a), _abbreviated(a, b)
