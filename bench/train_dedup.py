@@ -1,13 +1,15 @@
-"""Train dedup's learned judge on nine sources, leave-one-source-out.
+"""Train dedup's learned judge on ten sources, leave-one-source-out.
 
-The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout7`` (near-copies, one value changed
-or not; ``dedup_holdout7``, the issue's probe style, a training source since the eighth round)
-and the calibration pairs (``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in
-other words, some across languages). Every pair (``a`` stored, then ``b``) is read as the write
+The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout8`` (near-copies, one value changed
+or not; ``dedup_holdout7`` and ``dedup_holdout8``, the issue's probe style, training sources
+since the eighth and ninth rounds) and the calibration pairs
+(``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in other words, some across
+languages). Every pair (``a`` stored, then ``b``) is read as the write
 path reads it (``service.dedup.DedupDecider``; ``_train_dedup_data``): the raw cosine of the
 two passages (the embedder's own); the two texts in dedup's notation (``pair_notation``,
-without a kanji reader, as the server); the trade and status rules (parts that traded places,
-a status said on one side only: never duplicates); the veto's finding; the scope words; and
+without a kanji reader, as the server); the trade, status and polarity rules (parts that
+traded places, a status said on one side only, a Japanese predicate denied on one side only:
+never duplicates); the veto's finding; the scope words; and
 the aligned difference, whose two parts are embedded with the part embedder
 (``--part-embedder``, the bundled USE). Pairs above the dedup threshold reach the judge, and
 with a *floor* also those down to ``floor_margin`` spec units below the persona's
@@ -33,7 +35,7 @@ and ``bench/results/dedup_judge.md`` / ``.json``.
 
     .venv/bin/python bench/train_dedup.py [--embedder e5,use] [--part-embedder use] [--l2 10]
         [--margins 0,0.01,0.02,0.03,0.04,0.05] [--rule e5=fold:0.025,use=fold:0.02] [--plain]
-        [--ablate notation,scope] [--no-write] [--cache PATH]
+        [--ablate notation,scope,polarity] [--no-write] [--cache PATH]
 
 ``--plain`` reads the pairs as the judge before the sixth round did (no notation step, no scope
 feature, no floor): the "before" rows (``--rule fold:0.03``, as it was chosen then).
@@ -136,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--plain", action="store_true",
                        help="the judge before this round: no notation, no scope, no floor")
     bench.add_argument("--ablate", default="",
-                       help="leave out (tuning aid): notation, scope (comma-separated)")
+                       help="leave out (tuning aid): notation, scope, polarity "
+                            "(comma-separated)")
     bench.add_argument("--no-write", action="store_true",
                        help="report only; leave the packaged model file alone")
     bench.add_argument("--cache", type=Path, default=None,

@@ -52,6 +52,9 @@ def test_a_rate_said_many_ways(text: str, expected: str) -> None:
     ("兄は大学院で研究中だ。", "兄は大学院で研究している。"),
     ("兄は毎週土曜日にジムへ行きます。", "兄は毎週土曜にジムへ行く。"),
     ("兄には娘が二人います。", "兄には娘が2人いる。"),
+    ("兄は会社を辞めました。", "兄は会社を辞めた。"),
+    ("兄はビールを飲みました。", "兄はビールを飲んだ。"),
+    ("兄は大学で物理を学ぶ。", "兄は大学で物理を学ぶ。"),
 ])
 def test_text_notation_round9(text: str, expected: str) -> None:
     assert text_notation(text) == expected

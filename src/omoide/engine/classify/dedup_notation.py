@@ -50,6 +50,9 @@ Reading = Callable[[str], str]  # kanji and kana to their hiragana reading
 _JA_END = r"(?=[。．.、，,!！?？」）)]*$|[。．.、，,!！?？])"
 _I_ROW, _U_ROW, _A_ROW = "いきぎしちにびみり", "うくぐすつぬぶむる", "わかがさたなばまら"
 _E_ROW = "えけげせぜてでねへべぺめれ"
+# A godan verb's polite past to its plain past: 飲みました / 飲んだ, 書きました / 書いた.
+_PAST = {"い": "った", "ち": "った", "り": "った", "み": "んだ", "に": "んだ", "び": "んだ",
+         "き": "いた", "ぎ": "いだ", "し": "した"}
 _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern + _JA_END), replacement) for pattern, replacement in (
         (r"([てで])(?:おります|おる|います|ます|いる|る)", r"\1いる"),
@@ -59,6 +62,10 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (r"([てで])(?:おりました|いました|ました|いた|た)", r"\1いた"),
         (r"(?:でございます|であります|である|です|だ)", ""),
         (r"ませんでした", "なかった"),
+        (r"(?<=[がはもにと人匹頭羽名つ])いました", "いた"), (r"行きました", "行った"),
+        (r"来ました", "来た"), (r"しました", "した"),
+        (rf"([{_E_ROW}\u4e00-\u9fff])ました", r"\1た"),  # 食べました, 寝ました
+        (rf"([{_I_ROW}])ました", lambda m: _PAST[m.group(1)]),  # 飲みました / 飲んだ
         (r"来ません", "来ない"), (r"来ます", "来る"), (r"しません", "しない"), (r"します", "する"),
         (rf"([{_E_ROW}\u4e00-\u9fff])ません", r"\1ない"),  # 食べません, 寝ません
         (rf"([{_E_ROW}\u4e00-\u9fff])ます", r"\1る"),
@@ -141,7 +148,7 @@ _EN_FILLERS = re.compile(
 # 本日 / 今日).
 _JA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement) for pattern, replacement in (
-        (r"子供", "子ども"), (r"友達", "友だち"), (r"(?<=[ぁ-ゖ])物", "もの"),
+        (r"子供", "子ども"), (r"友達", "友だち"), (r"(?<=[ぁ-ゖ])物(?![\u4e00-\u9fff])", "もの"),
         (r"(?<=[るたな])事(?=[がはをもにで])", "こと"), (r"(?<=[のた])頃", "ころ"),
         (r"一緒", "いっしょ"), (r"沢山", "たくさん"), (r"全て", "すべて"),
         (r"出来(?=[るたなま])", "でき"),
