@@ -164,10 +164,7 @@ _ERA = re.compile(r"(令和|平成|昭和)(\d+|元)年")
 _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
 
 # 月8万円, 週3回, 年2回: a period before a number is a rate, as 毎月 / 毎週 / 毎年 say it.
-# 週に4回, 1週間に4回, 1日3杯 and 日に3杯 too; and 毎月1度 / 毎月1回 is 毎月.
-_RATE = re.compile(r"(?<![毎今先来再0-9〇一二三四五六七八九十百千万\u3005月年])(?:1)?"
-                   r"(日|週|月|年)(?:間|に|あたり|当たり)*(?=[0-9半])")
-_ONCE_PER = re.compile(r"毎(日|週|月|年)1(?:回|度)")
+_RATE = re.compile(r"(?<![毎今先来再0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
 
 
 def _western_year(match: re.Match[str]) -> str:
@@ -216,7 +213,7 @@ def one_notation(text: str) -> str:
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
     text = _ERA.sub(_western_year, text)
-    return _ONCE_PER.sub(r"毎\1", _RATE.sub(r"毎\1", text))
+    return _RATE.sub(r"毎\1", text)
 
 
 # --- markers --------------------------------------------------------------------------------
