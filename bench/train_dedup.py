@@ -24,7 +24,8 @@ floor and the two probability thresholds are the ones with the most paraphrases 
 over the folds) within the *rule* (``--rule``, one per embedder): since the eighth round,
 wrongly dropped related-but-different pairs at most 2.5% (e5) / 2% (USE) on *every* left-out
 fold (``e5=fold:0.025,use=fold:0.02``; chosen by nested LOSO over 2%, 2.5%, 3%, pooled limits
-and a margin: ``bench/results/dedup_round8.md``). In the floor's band a pair whose veto found
+and a margin: ``bench/results/dedup_round8.md``; chosen again in the ninth, ``dedup_round9.md``).
+In the floor's band a pair whose veto found
 a value change is never a duplicate (as the server decides).
 Reported: the veto alone, LOSO with those choices (made on these LOSO scores), nested LOSO
 (each fold's choices made on the other sources' own inner LOSO scores: the honest estimate
@@ -73,7 +74,7 @@ from omoide.engine.classify import DEDUP_FEATURES, DedupModel
 
 MODEL_FILE = REPO / "src" / "omoide" / "engine" / "classify" / "dedup_judge.json"
 # The rule the thresholds are chosen by (``_train_dedup_choice.Rule``), chosen by nested LOSO
-# in the eighth round (bench/results/dedup_round8.md).
+# in the eighth round and again in the ninth (bench/results/dedup_round8.md, dedup_round9.md).
 CHOSEN_RULE = "e5=fold:0.025,use=fold:0.02"
 
 

@@ -16,7 +16,10 @@ American spellings, the user's first-person forms, discourse fillers, a Japanese
 katakana or hiragana, or with a long-vowel or ヴ spelling, one swapped case particle, an acronym
 and its words, a hyphenated word), and two parts that traded
 places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
-new memory: the embedding, the veto and the aligned difference all read the same words there.
+new memory: the embedding, the veto and the aligned difference all read the same words there;
+so do a status said on one side only (``engine.classify.dedup_status``) and, in Japanese, a
+predicate denied on one side only, a denial widened or a favour turned around
+(``engine.classify.dedup_polarity``).
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
 gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also
