@@ -117,7 +117,7 @@ class DedupDecider:
             return False
         if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
             return False
-        if polarity_changed(old, new):  # 平日はテレビを見ない / 平日もテレビを見る
+        if polarity_changed(old, new):  # 週末は映画を見ない / 週末も映画を見る
             return False
         change = find_dedup_change(old, new)
         if in_band and change is not None:  # below the threshold a value change always keeps

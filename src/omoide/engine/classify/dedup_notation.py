@@ -12,8 +12,11 @@ contraction ("don't" / "do not", "gonna" / "going to"), the user named in the fi
 ("the user's wife" / "my wife", ユーザーは / 私は), a discourse filler or a word that only says
 the statement holds now ("As it happens,", "currently", ちなみに, 実は), a title before a name
 ("St. Louis" / "Saint Louis"), a case particle (三線が弾ける / 三線を弾ける), an acronym ("UN" /
-"United Nations") or a hyphen ("e-mail" / "email"). Outcome: the two texts rewritten so that
-such differences vanish, and nothing else changed.
+"United Nations") or a hyphen ("e-mail" / "email"); a formal noun or common word in kanji or
+kana by convention (甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning
+(昨年 / 去年, 来春 / 来年の春), 〜中 / 〜している, a polite past (行きました / 行った), a kanji
+digit before a counter no list holds, a clipped katakana word (スマホ / スマートフォン). Outcome:
+the two texts rewritten so that such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
 fillers, titles, spellings, the user's forms); then, across the pair, for Japanese, a span of
@@ -21,7 +24,9 @@ one text is spelt as the other's where the two read alike and one is written in 
 other in kana (``reading``, the caller's kanji-to-kana reader, which the engine does not own;
 without it, katakana and hiragana spellings of one word still meet; two kanji spellings that
 read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
-writes with the same number, and one swapped case particle is written as the other's; for
+writes with the same number, a lone kanji digit as the digit the other writes before the same
+kanji, a katakana word as the other's clipping of it, and one swapped case particle is written
+as the other's; for
 English, a run of words as the acronym the other text holds, and a hyphenated word as the
 other text joins or spaces it. Deterministic.
 """
@@ -120,7 +125,7 @@ _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bprogramme(s)?\b", r"program\1"),
     ))
 # ae / oe before a consonant inside a lower-case word (names keep theirs: Michael, Phoebe):
-# coeliac / celiac, anaemia / anemia, paediatric / pediatric, oestrogen / estrogen.
+# foetal / fetal, anaemia / anemia, paediatric / pediatric, oestrogen / estrogen.
 _EN_DIGRAPH_WORD = re.compile(r"\b[a-z]{6,}\b")
 _EN_DIGRAPH = re.compile(r"(?:ae|oe)(?=[b-df-hj-np-tv-z][a-z])")
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")
@@ -357,7 +362,7 @@ def _joined(first: str, second: str) -> str:
     return _HYPHENATED.sub(one, second)
 
 
-# A lone kanji digit before a kanji the lists of counters do not hold (五科目, 三校舎).
+# A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
 _LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
                                r"(?=[\u4e00-\u9fff])")
 _DIGIT_OF = {k: str(i) for i, k in enumerate("〇一二三四五六七八九")}
@@ -365,7 +370,7 @@ _DIGIT_OF = {k: str(i) for i, k in enumerate("〇一二三四五六七八九")}
 
 def _counted(first: str, second: str) -> str:
     """``second`` with a lone kanji digit written in digits where ``first`` writes that digit
-    before the same kanji (五科目 / 5科目): a counter the readers do not list."""
+    before the same kanji (三教科 / 3教科): a counter the readers do not list."""
     def one(match: re.Match[str]) -> str:
         digit = _DIGIT_OF[match.group(1)]
         after = second[match.end()]

@@ -1,9 +1,9 @@
 """Dedup's Japanese polarity rule: one predicate denied on one side only, a denial widened or
 narrowed, a favour received turned into one given (pure).
 
-Trigger: dedup asks whether a Japanese near-copy is a duplicate. Why: 平日はテレビを見ない /
-平日もテレビを見る, 何も食べないようにしている / 軽く食べることがある, 牛肉は口にしないが焼き魚は
-食べる / 牛肉も焼き魚も口にしない and 同僚に手伝ってもらった / 同僚を手伝った keep every word
+Trigger: dedup asks whether a Japanese near-copy is a duplicate. Why: 週末は映画を見ない /
+週末も映画を見る, 夜は何も飲まないようにしている / 夜もたまに飲むことがある, 鶏肉は食べないが卵は
+食べる / 鶏肉も卵も食べない and 友人に車を直してもらった / 友人の車を直した keep every word
 but a few kana, so their cosine is 0.97–0.99 and the aligned difference is small; the veto's
 polarity misses some (ない after a one-kanji verb stem: 見ない, 寝ない) and, when it sees one,
 is only a signal the judge weighs against the negations that paraphrases reword with another
@@ -20,8 +20,8 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
   contrast (〜ないが / けど / のに 〜る, 〜ではなく〜, a clause in brackets) and the other does not
   (AはしないがBはする / AもBもしない);
 - **a favour changes direction**: one text says the act was done for the speaker (〜てもらう,
-  〜ていただく, 〜てくれる, 〜てくださる) and the other does not (同僚に手伝ってもらった / 同僚の
-  引っ越しを手伝った).
+  〜ていただく, 〜てくれる, 〜てくださる) and the other does not (友人に車を直してもらった / 友人の
+  車を直した).
 
 English is left to the veto's polarity, which reads "not" wherever it stands. Like the status
 and trade rules, a pair it finds is never a duplicate. Deterministic and symmetric.
@@ -56,7 +56,7 @@ _CONTRAST = re.compile(
     r"(?:では|じゃ)なく(?:て)?、?|[()（）]")
 _PREDICATE = re.compile(r"[ぁ-ゖ]$|[\u4e00-\u9fff]$")
 # A favour done for the speaker (received): 〜てもらう, 〜ていただく, 〜てくれる, 〜てくださる,
-# after the verb's kanji stem (手伝|って|もらった).
+# after the verb's kanji stem (直|して|もらった).
 _RECEIVED = re.compile(
     r"([\u4e00-\u9fff]+)[ぁ-ゖ]?[っんい]?[てで](?:もら|貰|いただ|頂|くれ|くださ|下さ)")
 # The topic: what the statement opens with, up to its first は or が.
@@ -64,8 +64,8 @@ _TOPIC = re.compile(r"^[^はが]*[はが]")
 
 
 def _favour_turned(first: str, second: str) -> bool:
-    """One text says the act was done for its topic (手伝ってもらった), the other, with the same
-    topic, does the same verb itself, not in the passive (手伝った, not 手伝われた): the favour
+    """One text says the act was done for its topic (直してもらった), the other, with the same
+    topic, does the same verb itself, not in the passive (直した, not 直された): the favour
     goes the other way. A change of topic or a passive is a change of voice (祖母が教えてくれた /
     私は祖母に教わった, 娘に勧められた / 娘が勧めてくれた), left to the judge."""
     for received, other in ((first, second), (second, first)):

@@ -12,7 +12,8 @@ pair is not a duplicate — when any of these holds, else None:
 - a number, or a time naming a day, week, month or year, on one side only: a statement that
   adds "for $9,000", "two loaves" or "on Saturdays" says more than the one it would replace.
   Numbers and dates are first read in one notation (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤;
-  令和2年 = 2020年; "14 Feb" = "February 14");
+  令和2年 = 2020年; "14 Feb" = "February 14"; English number words through the 3-op readers'
+  ``en_number_runs``: "two hundred and forty" = 240);
 - a bound or step that differs ("at most" / "at least", 以上 / 以下, 8時まで / 8時から, "every
   other day", 隔週), or the half of the day when both name one (am / pm, 午前 / 午後);
 - in Japanese, one word replaced by another with everything else equal: a short kanji run
