@@ -38,6 +38,7 @@ import unicodedata
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_spans import counted, unclipped
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
@@ -362,63 +363,6 @@ def _joined(first: str, second: str) -> str:
     return _HYPHENATED.sub(one, second)
 
 
-# A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
-_LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
-                               r"(?=[\u4e00-\u9fff])")
-_DIGIT_OF = {k: str(i) for i, k in enumerate("〇一二三四五六七八九")}
-
-
-def _counted(first: str, second: str) -> str:
-    """``second`` with a lone kanji digit written in digits where ``first`` writes that digit
-    before the same kanji (三教科 / 3教科): a counter the readers do not list."""
-    def one(match: re.Match[str]) -> str:
-        digit = _DIGIT_OF[match.group(1)]
-        after = second[match.end()]
-        return digit if re.search(rf"(?<![0-9]){digit}{re.escape(after)}", first) \
-            else match.group()
-    return _LONE_KANJI_DIGIT.sub(one, second)
-
-
-# Katakana words clipped to a part of each of their parts (スマートフォン / スマホ, パーソナル
-# コンピューター / パソコン) or to their start (コンビニエンスストア / コンビニ).
-_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]{3,}")
-_SMALL_F = {"ファ": "ハ", "フィ": "ヒ", "フェ": "ヘ", "フォ": "ホ"}
-
-
-def _clip_folded(word: str) -> str:
-    for long, short in _SMALL_F.items():
-        word = word.replace(long, short)
-    return re.sub(r"[ーァィゥェォッャュョ]", "", word)
-
-
-def _clipping(short: str, long: str) -> bool:
-    """``short`` is ``long`` clipped: its kana, in order, from the start of ``long`` (long
-    vowels, small kana and フォ / ホ aside), at least three of them, at most three quarters of
-    ``long``; a clipping to the start alone keeps at least four (コーヒー is not コーヒーゼリー)."""
-    s, w = _clip_folded(short), _clip_folded(long)
-    if len(s) < 3 or len(s) > 0.75 * len(w) or s[0] != w[0]:
-        return False
-    if w.startswith(s):
-        return len(s) >= 4
-    k = 0
-    for ch in w:
-        if k < len(s) and ch == s[k]:
-            k += 1
-    return k == len(s)
-
-
-def _unclipped(first: str, second: str) -> str:
-    """``second`` with a katakana word written clipped where ``first`` holds it clipped."""
-    mine, theirs = set(_KATAKANA_RUN.findall(first)), set(_KATAKANA_RUN.findall(second))
-    for word in dict.fromkeys(_KATAKANA_RUN.findall(second)):
-        if word in mine:
-            continue
-        short = next((w for w in mine - theirs if _clipping(w, word)), None)
-        if short is not None:
-            second = second.replace(word, short)
-    return second
-
-
 def pair_notation(first: str, second: str, reading: Reading | None = None) -> tuple[str, str]:
     """Both texts in dedup's notation: each on its own (:func:`text_notation`), then
     ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them and
@@ -427,8 +371,8 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
     a, b = text_notation(first), text_notation(second)
     if is_japanese(a) and is_japanese(b):
         a, b = _kilo(b, a), _kilo(a, b)
-        a, b = _counted(b, a), _counted(a, b)
-        a, b = _unclipped(b, a), _unclipped(a, b)
+        a, b = counted(b, a), counted(a, b)
+        a, b = unclipped(b, a), unclipped(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
     elif not is_japanese(a) and not is_japanese(b):
         a, b = _abbreviated(b, a), _abbreviated(a, b)
