@@ -19,13 +19,15 @@ from omoide.engine.classify import (
     dedup_features,
     find_dedup_change,
     pair_notation,
+    polarity_changed,
     status_changed,
     swapped_parts,
 )
 
 DATA = REPO / "bench" / "data"
 SOURCES = ("dedup_pairs", "dedup_holdout", "dedup_holdout2", "dedup_holdout3", "dedup_holdout4",
-           "dedup_holdout5", "dedup_holdout6", "dedup_holdout7", "calibration_pairs")
+           "dedup_holdout5", "dedup_holdout6", "dedup_holdout7", "dedup_holdout8",
+           "calibration_pairs")
 # The calibration pairs (duplicate / related / unrelated, some across languages) hold what the
 # dedup sets hold little of: facts on one topic in other words, where the floor reaches.
 PATHS = {"calibration_pairs": REPO / "src" / "omoide" / "embed" / "calibration_pairs.jsonl"}
@@ -40,7 +42,7 @@ class Rows:
     lang: np.ndarray
     label: np.ndarray  # 1 duplicate, 0 different
     cosine: np.ndarray  # raw cosine of the two memories
-    traded: np.ndarray  # two parts traded places: never a duplicate
+    traded: np.ndarray  # traded parts, a status or a polarity changed: never a duplicate
     vetoed: np.ndarray  # the veto found a change
     x: np.ndarray  # DEDUP_FEATURES rows
 
@@ -92,7 +94,8 @@ def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
         x.append(dedup_features(a, b, cosine=cosine, part_cosine=part, change=change))
         vetoed.append(change is not None)
         cosines.append(cosine)
-        traded.append(swapped_parts(a, b) is not None or status_changed(a, b))
+        traded.append(swapped_parts(a, b) is not None or status_changed(a, b)
+                      or ("polarity" not in ablate and polarity_changed(a, b)))
     x_arr = np.round(np.array(x), DIGITS)
     if plain or "scope" in ablate:
         x_arr[:, DEDUP_FEATURES.index("scope")] = 0.0

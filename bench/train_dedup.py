@@ -1,13 +1,15 @@
-"""Train dedup's learned judge on nine sources, leave-one-source-out.
+"""Train dedup's learned judge on ten sources, leave-one-source-out.
 
-The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout7`` (near-copies, one value changed
-or not; ``dedup_holdout7``, the issue's probe style, a training source since the eighth round)
-and the calibration pairs (``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in
-other words, some across languages). Every pair (``a`` stored, then ``b``) is read as the write
+The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout8`` (near-copies, one value changed
+or not; ``dedup_holdout7`` and ``dedup_holdout8``, the issue's probe style, training sources
+since the eighth and ninth rounds) and the calibration pairs
+(``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in other words, some across
+languages). Every pair (``a`` stored, then ``b``) is read as the write
 path reads it (``service.dedup.DedupDecider``; ``_train_dedup_data``): the raw cosine of the
 two passages (the embedder's own); the two texts in dedup's notation (``pair_notation``,
-without a kanji reader, as the server); the trade and status rules (parts that traded places,
-a status said on one side only: never duplicates); the veto's finding; the scope words; and
+without a kanji reader, as the server); the trade, status and polarity rules (parts that
+traded places, a status said on one side only, a Japanese predicate denied on one side only:
+never duplicates); the veto's finding; the scope words; and
 the aligned difference, whose two parts are embedded with the part embedder
 (``--part-embedder``, the bundled USE). Pairs above the dedup threshold reach the judge, and
 with a *floor* also those down to ``floor_margin`` spec units below the persona's
@@ -22,7 +24,8 @@ floor and the two probability thresholds are the ones with the most paraphrases 
 over the folds) within the *rule* (``--rule``, one per embedder): since the eighth round,
 wrongly dropped related-but-different pairs at most 2.5% (e5) / 2% (USE) on *every* left-out
 fold (``e5=fold:0.025,use=fold:0.02``; chosen by nested LOSO over 2%, 2.5%, 3%, pooled limits
-and a margin: ``bench/results/dedup_round8.md``). In the floor's band a pair whose veto found
+and a margin: ``bench/results/dedup_round8.md``; chosen again in the ninth, ``dedup_round9.md``).
+In the floor's band a pair whose veto found
 a value change is never a duplicate (as the server decides).
 Reported: the veto alone, LOSO with those choices (made on these LOSO scores), nested LOSO
 (each fold's choices made on the other sources' own inner LOSO scores: the honest estimate
@@ -33,7 +36,7 @@ and ``bench/results/dedup_judge.md`` / ``.json``.
 
     .venv/bin/python bench/train_dedup.py [--embedder e5,use] [--part-embedder use] [--l2 10]
         [--margins 0,0.01,0.02,0.03,0.04,0.05] [--rule e5=fold:0.025,use=fold:0.02] [--plain]
-        [--ablate notation,scope] [--no-write] [--cache PATH]
+        [--ablate notation,scope,polarity] [--no-write] [--cache PATH]
 
 ``--plain`` reads the pairs as the judge before the sixth round did (no notation step, no scope
 feature, no floor): the "before" rows (``--rule fold:0.03``, as it was chosen then).
@@ -71,7 +74,7 @@ from omoide.engine.classify import DEDUP_FEATURES, DedupModel
 
 MODEL_FILE = REPO / "src" / "omoide" / "engine" / "classify" / "dedup_judge.json"
 # The rule the thresholds are chosen by (``_train_dedup_choice.Rule``), chosen by nested LOSO
-# in the eighth round (bench/results/dedup_round8.md).
+# in the eighth round and again in the ninth (bench/results/dedup_round8.md, dedup_round9.md).
 CHOSEN_RULE = "e5=fold:0.025,use=fold:0.02"
 
 
@@ -136,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--plain", action="store_true",
                        help="the judge before this round: no notation, no scope, no floor")
     bench.add_argument("--ablate", default="",
-                       help="leave out (tuning aid): notation, scope (comma-separated)")
+                       help="leave out (tuning aid): notation, scope, polarity "
+                            "(comma-separated)")
     bench.add_argument("--no-write", action="store_true",
                        help="report only; leave the packaged model file alone")
     bench.add_argument("--cache", type=Path, default=None,

@@ -16,7 +16,10 @@ American spellings, the user's first-person forms, discourse fillers, a Japanese
 katakana or hiragana, or with a long-vowel or ヴ spelling, one swapped case particle, an acronym
 and its words, a hyphenated word), and two parts that traded
 places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
-new memory: the embedding, the veto and the aligned difference all read the same words there.
+new memory: the embedding, the veto and the aligned difference all read the same words there;
+so do a status said on one side only (``engine.classify.dedup_status``) and, in Japanese, a
+predicate denied on one side only, a denial widened or a favour turned around
+(``engine.classify.dedup_polarity``).
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
 gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also
@@ -42,6 +45,7 @@ from omoide.engine.classify import (
     dedup_features,
     find_dedup_change,
     pair_notation,
+    polarity_changed,
     status_changed,
     swapped_parts,
 )
@@ -112,6 +116,8 @@ class DedupDecider:
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False
         if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
+            return False
+        if polarity_changed(old, new):  # 週末は映画を見ない / 週末も映画を見る
             return False
         change = find_dedup_change(old, new)
         if in_band and change is not None:  # below the threshold a value change always keeps

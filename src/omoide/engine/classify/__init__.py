@@ -10,7 +10,8 @@ package are private: both read the fact inside a reporting frame first (``frame`
 are a stack ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
 ``learned → features → slots, scope, subject, align, transition`` (weights in ``judge.json``;
 the slots read values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
-``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places).
+``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places, ``dedup_status``
+and ``dedup_polarity`` for a status or a Japanese polarity said on one side only).
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
@@ -31,6 +32,7 @@ from omoide.engine.classify.dedup_judge import (
 )
 from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
+from omoide.engine.classify.dedup_polarity import polarity_changed
 from omoide.engine.classify.dedup_status import status_changed
 from omoide.engine.classify.dedup_veto import find_dedup_change
 from omoide.engine.classify.features import (
@@ -101,6 +103,7 @@ __all__ = [
     "one_statement",
     "pair_notation",
     "pair_vector",
+    "polarity_changed",
     "read_pair",
     "remainder",
     "rule_decides",

@@ -12,8 +12,11 @@ contraction ("don't" / "do not", "gonna" / "going to"), the user named in the fi
 ("the user's wife" / "my wife", ユーザーは / 私は), a discourse filler or a word that only says
 the statement holds now ("As it happens,", "currently", ちなみに, 実は), a title before a name
 ("St. Louis" / "Saint Louis"), a case particle (三線が弾ける / 三線を弾ける), an acronym ("UN" /
-"United Nations") or a hyphen ("e-mail" / "email"). Outcome: the two texts rewritten so that
-such differences vanish, and nothing else changed.
+"United Nations") or a hyphen ("e-mail" / "email"); a formal noun or common word in kanji or
+kana by convention (甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning
+(昨年 / 去年, 来春 / 来年の春), 〜中 / 〜している, a polite past (行きました / 行った), a kanji
+digit before a counter no list holds, a clipped katakana word (スマホ / スマートフォン). Outcome:
+the two texts rewritten so that such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
 fillers, titles, spellings, the user's forms); then, across the pair, for Japanese, a span of
@@ -21,7 +24,9 @@ one text is spelt as the other's where the two read alike and one is written in 
 other in kana (``reading``, the caller's kanji-to-kana reader, which the engine does not own;
 without it, katakana and hiragana spellings of one word still meet; two kanji spellings that
 read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
-writes with the same number, and one swapped case particle is written as the other's; for
+writes with the same number, a lone kanji digit as the digit the other writes before the same
+kanji, a katakana word as the other's clipping of it, and one swapped case particle is written
+as the other's; for
 English, a run of words as the acronym the other text holds, and a hyphenated word as the
 other text joins or spaces it. Deterministic.
 """
@@ -33,6 +38,7 @@ import unicodedata
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_spans import counted, unclipped
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
@@ -50,13 +56,22 @@ Reading = Callable[[str], str]  # kanji and kana to their hiragana reading
 _JA_END = r"(?=[。．.、，,!！?？」）)]*$|[。．.、，,!！?？])"
 _I_ROW, _U_ROW, _A_ROW = "いきぎしちにびみり", "うくぐすつぬぶむる", "わかがさたなばまら"
 _E_ROW = "えけげせぜてでねへべぺめれ"
+# A godan verb's polite past to its plain past: 飲みました / 飲んだ, 書きました / 書いた.
+_PAST = {"い": "った", "ち": "った", "り": "った", "み": "んだ", "に": "んだ", "び": "んだ",
+         "き": "いた", "ぎ": "いだ", "し": "した"}
 _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern + _JA_END), replacement) for pattern, replacement in (
         (r"([てで])(?:おります|おる|います|ます|いる|る)", r"\1いる"),
+        (r"(?<=[がはもにと人匹頭羽名つ])います", "いる"),  # いる itself: 2人います, 家にいます
+        (r"(?<=[がはもにと人匹頭羽名つ])いません", "いない"),
         (r"([てで])(?:おりません|いません|ません|ない|いない)", r"\1いない"),
         (r"([てで])(?:おりました|いました|ました|いた|た)", r"\1いた"),
         (r"(?:でございます|であります|である|です|だ)", ""),
         (r"ませんでした", "なかった"),
+        (r"(?<=[がはもにと人匹頭羽名つ])いました", "いた"), (r"行きました", "行った"),
+        (r"来ました", "来た"), (r"しました", "した"),
+        (rf"([{_E_ROW}\u4e00-\u9fff])ました", r"\1た"),  # 食べました, 寝ました
+        (rf"([{_I_ROW}])ました", lambda m: _PAST[m.group(1)]),  # 飲みました / 飲んだ
         (r"来ません", "来ない"), (r"来ます", "来る"), (r"しません", "しない"), (r"します", "する"),
         (rf"([{_E_ROW}\u4e00-\u9fff])ません", r"\1ない"),  # 食べません, 寝ません
         (rf"([{_E_ROW}\u4e00-\u9fff])ます", r"\1る"),
@@ -101,14 +116,19 @@ _EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
 # rewritten the same way in both.
 _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\bpractis(e|es|ed|ing)\b", r"practic\1"),  # the verb and the noun, one spelling
         (r"\b([a-z]{3,})is(e|es|ed|ing|ation|ations|er|ers)\b", r"\1iz\2"),
-        (r"\b([a-z]{3,})our(s|ed|ing|ite|ites|able|er|ers|ful|less)?\b", r"\1or\2"),
+        (r"\b([a-z]{3,})our([a-z]*)\b", r"\1or\2"),
         (r"\b([a-z]{3,})([bt])re(s)?\b", r"\1\2er\3"),
         (r"\b([a-z]{2,}e)ll(ed|ing|er|ers)\b", r"\1l\2"),
         (r"\b([a-z]{3,})ogue(s)?\b", r"\1og\2"),
         (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
         (r"\bprogramme(s)?\b", r"program\1"),
     ))
+# ae / oe before a consonant inside a lower-case word (names keep theirs: Michael, Phoebe):
+# foetal / fetal, anaemia / anemia, paediatric / pediatric, oestrogen / estrogen.
+_EN_DIGRAPH_WORD = re.compile(r"\b[a-z]{6,}\b")
+_EN_DIGRAPH = re.compile(r"(?:ae|oe)(?=[b-df-hj-np-tv-z][a-z])")
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")
 # English abbreviations of a title before a name: "St. Louis" / "Saint Louis", "Mt. Fuji" /
 # "Mount Fuji".
@@ -119,10 +139,33 @@ _EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
 # "at the moment", "these days": a memory speaks of now).
 # (正直 only as a filler before a comma: 正直な人 is "an honest person")
 _JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?|正直(?:に言うと|言って)?、")
+# "said that he …" is "said he …": the complementiser after a reporting verb.
+_EN_SAID_THAT = re.compile(r"\b(said|says|mentioned|mentions|explained|added|thinks|believes)"
+                           r"\s+that\b(?=\s+(?:he|she|they|I|we|it|the|his|her|their|my)\b)")
 _EN_FILLERS = re.compile(
-    r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way"
+    r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way|btw"
     r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"
     r"|these days|as of now|right now|nowadays)\b\s*[,:;]?\s*", re.IGNORECASE)
+
+
+# Formal nouns and a few common words written in kanji or in kana by convention (子供 /
+# 子ども, 友達 / 友だち, 甘い物 / 甘いもの, 走る事 / 走ること, 子供の頃 / 子どものころ, 一緒に /
+# いっしょに), and relative times said in two words of one meaning (昨年 / 去年, 来春 / 来年の春,
+# 本日 / 今日).
+_JA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), replacement) for pattern, replacement in (
+        (r"子供", "子ども"), (r"友達", "友だち"), (r"(?<=[ぁ-ゖ])物(?![\u4e00-\u9fff])", "もの"),
+        (r"(?<=[るたな])事(?=[がはをもにで])", "こと"), (r"(?<=[のた])頃", "ころ"),
+        (r"一緒", "いっしょ"), (r"沢山", "たくさん"), (r"全て", "すべて"),
+        (r"出来(?=[るたなま])", "でき"),
+        (r"曜日", "曜"), (r"昨年", "去年"), (r"本年", "今年"), (r"本日", "今日"),
+        (r"来([春夏秋冬])", r"来年の\1"), (r"昨([春夏秋冬])", r"去年の\1"),
+        (r"今([春夏秋冬])(?![休])", r"今年の\1"),
+    ))
+# An activity going on, said with 中 or with している at the end of a clause (勉強中 / 勉強
+# している, 入院中だ / 入院している).
+_JA_ONGOING = re.compile(
+    r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff]{2})中(?=(?:だ|です)?" + _JA_END + ")")
 
 
 def _en_unit(unit: str) -> str:
@@ -138,6 +181,9 @@ def text_notation(text: str) -> str:
         text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
         text = _JA_FILLERS.sub("", text)
         text = _JA_USER.sub("私", text)
+        for pattern, replacement in _JA_WORDS:
+            text = pattern.sub(replacement, text)
+        text = _JA_ONGOING.sub(r"\1している", text)
         for pattern, replacement in _JA_ENDINGS:
             text = pattern.sub(replacement, text)
         return text
@@ -150,9 +196,10 @@ def text_notation(text: str) -> str:
     text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
     for pattern, replacement in _EN_SPELLINGS:
         text = pattern.sub(replacement, text)
+    text = _EN_DIGRAPH_WORD.sub(lambda m: _EN_DIGRAPH.sub("e", m.group()), text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
-    return text
+    return _EN_SAID_THAT.sub(r"\1", text)
 
 
 # --- two texts: spellings of one Japanese word ----------------------------------------------
@@ -324,6 +371,8 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
     a, b = text_notation(first), text_notation(second)
     if is_japanese(a) and is_japanese(b):
         a, b = _kilo(b, a), _kilo(a, b)
+        a, b = counted(b, a), counted(a, b)
+        a, b = unclipped(b, a), unclipped(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
     elif not is_japanese(a) and not is_japanese(b):
         a, b = _abbreviated(b, a), _abbreviated(a, b)

@@ -12,7 +12,8 @@ pair is not a duplicate — when any of these holds, else None:
 - a number, or a time naming a day, week, month or year, on one side only: a statement that
   adds "for $9,000", "two loaves" or "on Saturdays" says more than the one it would replace.
   Numbers and dates are first read in one notation (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤;
-  令和2年 = 2020年; "14 Feb" = "February 14");
+  令和2年 = 2020年; "14 Feb" = "February 14"; English number words through the 3-op readers'
+  ``en_number_runs``: "two hundred and forty" = 240);
 - a bound or step that differs ("at most" / "at least", 以上 / 以下, 8時まで / 8時から, "every
   other day", 隔週), or the half of the day when both name one (am / pm, 午前 / 午後);
 - in Japanese, one word replaced by another with everything else equal: a short kanji run
@@ -39,7 +40,7 @@ from omoide.engine.classify.value_change import (
     compare,
     read_statement,
 )
-from omoide.engine.classify.value_numbers import numeral_value
+from omoide.engine.classify.value_numbers import en_number_runs, numeral_value
 from omoide.engine.lang import Script, is_japanese, script_runs
 
 __all__ = ["find_dedup_change", "one_notation"]
@@ -68,16 +69,17 @@ _JA_NOT_ONE = re.compile(r"(?:一|1)(?:人|度|回|つ|個|匹|冊|本|枚|台|�
                          r"(?=[^。、]*?(?:ない|ません|なかった|ず))")
 _EN_NOT_ONCE = re.compile(r"\bnot\s+(?:once|even\s+once|one\s+single\s+time)\b", re.IGNORECASE)
 _EN_NOT_A_SINGLE = re.compile(r"\bnot\s+(?:a\s+single|one\s+single)\b", re.IGNORECASE)
-# English ordinal words as digits ("twelfth" / "12th", "twenty-first" / "21st"); "first" and
-# "second" alone are left alone ("second-hand", "at first").
-_ORDINAL_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-                  "ninth")
-_ORDINAL_SMALL = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-                  "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-                  "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
-                  "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
-                  "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
-                  "eightieth": 80, "ninetieth": 90}
+# English number words as digits, read by the one reader the veto's numbers use
+# (``value_numbers.en_number_runs``, every ordinal): "sixty-seven" / 67, "three hundred and
+# twelve" / 312, "a hundred" / 100, "twelfth" / "12th", "twenty-first" / "21st", "twice" /
+# "2 times". "one", "once", "first" and "second" alone are left alone: a pronoun ("the one"),
+# "at one time", "at first", "second-hand" as often as a number.
+_LEFT_ALONE = frozenset({"one", "once", "first", "second"})
+_TIMES_WORDS = frozenset({"twice", "thrice"})
+_ARTICLE_BEFORE = re.compile(r"\ba\s+$", re.IGNORECASE)
+_EN_SCALE_START = re.compile(r"(?:hundred|thousand|million|dozen)\b", re.IGNORECASE)
+# "every second week" is "every other week".
+_EN_EVERY_SECOND = re.compile(r"\b(every)\s+second\b", re.IGNORECASE)
 # "3x a day" is "3 times a day"; "the 8.15 train" / "at 8.15" is a clock time (8:15); a short
 # month name before a year names the month ("Aug 2022" / "August 2022").
 _EN_TIMES = re.compile(r"\b(\d+)\s?x(?= (?:a|an|per|every|each)\b)", re.IGNORECASE)
@@ -95,13 +97,29 @@ _JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨])(?:朝|夜|�
 _EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後", "夜", "夕方"})
 
 
-def _ordinal(match: re.Match[str]) -> str:
-    tens, unit, small = match.group(1), match.group(2), match.group(3)
-    value = (_ORDINAL_SMALL[small.lower()] if small else
-             10 * _EN_TENS.index(tens.lower()) + _ORDINAL_UNITS.index(unit.lower()) + 1)
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th") if value % 100 not in (11, 12, 13) \
-        else "th"
-    return f"{value}{suffix}"
+def _suffix(value: int) -> str:
+    if value % 100 in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
+
+
+def _en_numbers(text: str) -> str:
+    """English number words as digits (see ``_LEFT_ALONE``)."""
+    out, last = [], 0
+    for run in en_number_runs(text, every_ordinal=True):
+        words = text[run.start:run.end].lower()
+        if (run.words == 1 and words in _LEFT_ALONE) or not float(run.value).is_integer():
+            continue
+        value = int(run.value)
+        written = (f"{value}{_suffix(value)}" if run.ordinal
+                   else f"{value} times" if words in _TIMES_WORDS else str(value))
+        start = run.start
+        article = _ARTICLE_BEFORE.search(text, 0, start)
+        if article and _EN_SCALE_START.match(words) and article.start() >= last:
+            start = article.start()  # "a hundred" is one hundred
+        out += [text[last:start], written]
+        last = run.end
+    return "".join(out) + text[last:]
 
 
 def _hour(hour: int, half: str) -> int:
@@ -134,29 +152,9 @@ _EN_AN = re.compile(r"\b([Aa])n\b")
 # "no more than" is a bound, not a negation.
 _EN_NO_BOUND = re.compile(r"\bno\s+(more|less|fewer)\s+than\b", re.IGNORECASE)
 _EN_BOUND_WORD = {"more": "at most", "less": "at least", "fewer": "at least"}
-# English number words from two to ninety-nine ("two sisters" = "2 sisters", "sixty-seven");
-# "one" is left alone: it is as often a pronoun ("the one", "one of").
-_EN_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-             "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-             "seventeen", "eighteen", "nineteen")
-_EN_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_EN_NUMBER_WORD = re.compile(
-    rf"\b(?:({'|'.join(_EN_TENS[2:])})(?:[- ]({'|'.join(_EN_UNITS[1:10])}))?"
-    rf"|({'|'.join(_EN_UNITS[2:])}))\b", re.IGNORECASE)
-
-
-_EN_ORDINAL = re.compile(
-    rf"\b(?:({'|'.join(_EN_TENS[2:])})[- ]({'|'.join(_ORDINAL_UNITS)})"
-    rf"|({'|'.join(_ORDINAL_SMALL)}))\b", re.IGNORECASE)
-
-
-def _en_number(match: re.Match[str]) -> str:
-    tens, unit, small = match.group(1), match.group(2), match.group(3)
-    if small:
-        return str(_EN_UNITS.index(small.lower()))
-    return str(10 * _EN_TENS.index(tens.lower()) + (_EN_UNITS.index(unit.lower()) if unit else 0))
-
-
+# "65,000" is 65000; "01:00" is 1:00.
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_LEADING_ZERO_CLOCK = re.compile(r"(?<![\d.:/-])0(\d)(?=:\d\d)")
 # Japanese clock times in digits, 5:30 = 5時30分.
 _JA_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?!\d)")
 # "16:00" is 16 o'clock; 5時半 is 5:30.
@@ -188,6 +186,8 @@ def one_notation(text: str) -> str:
         value = numeral_value(match.group())
         return match.group() if value is None else str(int(value))
 
+    text = _THOUSANDS.sub("", text)
+    text = _LEADING_ZERO_CLOCK.sub(r"\1", text)
     text = _MULTIPLIED.sub(whole, text)
     text = _JA_NOT_ONE.sub("", text)
     text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
@@ -199,8 +199,8 @@ def one_notation(text: str) -> str:
     if not is_japanese(text):
         text = _EN_NOT_ONCE.sub("never", text)
         text = _EN_NOT_A_SINGLE.sub("no", text)
-        text = _EN_ORDINAL.sub(_ordinal, text)
-        text = _EN_NUMBER_WORD.sub(_en_number, text)
+        text = _EN_EVERY_SECOND.sub(r"\1 other", text)
+        text = _en_numbers(text)
         text = _EN_HALF_PAST.sub(_past, text)
         text = _EN_TIMES.sub(r"\1 times", text)
         text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)

@@ -1,0 +1,73 @@
+"""Dedup's notation across a Japanese pair: a kanji digit before a counter no list holds, and a
+clipped katakana word, written as the other text writes them (pure).
+
+A part of ``dedup_notation.pair_notation`` (see its docstring). Trigger: the two texts of a
+near-copy differ where one writes 三教科 and the other 3教科, or one スマホ and the other
+スマートフォン. Why: the readers list their counters (人, 匹, 回, …), and a katakana word clipped
+to a part of each of its parts has no dictionary on the server; read apart, both looked like a
+changed word. Outcome: ``second`` rewritten where ``first`` holds the same count or the clipped
+word; a count that differs (四教科 / 3教科) or a word that is only a start of another (コーヒー /
+コーヒーゼリー) stays apart. Deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["counted", "unclipped"]
+
+# A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
+_LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
+                               r"(?=[\u4e00-\u9fff])")
+_DIGIT_OF = {k: str(i) for i, k in enumerate("〇一二三四五六七八九")}
+
+
+def counted(first: str, second: str) -> str:
+    """``second`` with a lone kanji digit written in digits where ``first`` writes that digit
+    before the same kanji (三教科 / 3教科): a counter the readers do not list."""
+    def one(match: re.Match[str]) -> str:
+        digit = _DIGIT_OF[match.group(1)]
+        after = second[match.end()]
+        return digit if re.search(rf"(?<![0-9]){digit}{re.escape(after)}", first) \
+            else match.group()
+    return _LONE_KANJI_DIGIT.sub(one, second)
+
+
+# Katakana words clipped to a part of each of their parts (スマートフォン / スマホ, パーソナル
+# コンピューター / パソコン) or to their start (コンビニエンスストア / コンビニ).
+_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]{3,}")
+_SMALL_F = {"ファ": "ハ", "フィ": "ヒ", "フェ": "ヘ", "フォ": "ホ"}
+
+
+def _clip_folded(word: str) -> str:
+    for long, short in _SMALL_F.items():
+        word = word.replace(long, short)
+    return re.sub(r"[ーァィゥェォッャュョ]", "", word)
+
+
+def _clipping(short: str, long: str) -> bool:
+    """``short`` is ``long`` clipped: its kana, in order, from the start of ``long`` (long
+    vowels, small kana and フォ / ホ aside), at least three of them, at most three quarters of
+    ``long``; a clipping to the start alone keeps at least four (コーヒー is not コーヒーゼリー)."""
+    s, w = _clip_folded(short), _clip_folded(long)
+    if len(s) < 3 or len(s) > 0.75 * len(w) or s[0] != w[0]:
+        return False
+    if w.startswith(s):
+        return len(s) >= 4
+    k = 0
+    for ch in w:
+        if k < len(s) and ch == s[k]:
+            k += 1
+    return k == len(s)
+
+
+def unclipped(first: str, second: str) -> str:
+    """``second`` with a katakana word written clipped where ``first`` holds it clipped."""
+    mine, theirs = set(_KATAKANA_RUN.findall(first)), set(_KATAKANA_RUN.findall(second))
+    for word in dict.fromkeys(_KATAKANA_RUN.findall(second)):
+        if word in mine:
+            continue
+        short = next((w for w in mine - theirs if _clipping(w, word)), None)
+        if short is not None:
+            second = second.replace(word, short)
+    return second
