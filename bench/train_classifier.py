@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on seventeen sources written by seventeen different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the fourteen
+The judge is trained on nineteen sources written by nineteen different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the fifteen
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -15,11 +15,12 @@ families), ``classify_holdout8.jsonl`` (384, an agent's own saves), ``classify_h
 grounded in LoCoMo conversations), ``classify_holdout11.jsonl`` (322, a bilingual family's
 household assistant), ``classify_holdout12.jsonl`` (322, a work assistant's extracted memories:
 reported speech, third person, resolved dates), ``classify_holdout13.jsonl`` (330, a coach's,
-tutor's or care manager's shorthand notes) and ``classify_holdout14.jsonl`` (330, a general
-assistant's ``memory_save`` lines, the issue's own style), each scored once in an earlier round
-and seen since, and ``classify_notes1.jsonl`` (317) and ``classify_notes2.jsonl`` (305), notes of
-one to three sentences written as Omoide's own consolidator writes them by two writers (folds
-like the others). A new memory of several sentences is never CONTRADICTORY as a whole
+tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330) and
+``classify_holdout15.jsonl`` (345), a general assistant's ``memory_save`` lines, the issue's own
+style, each scored once in an earlier round and seen since, and ``classify_notes1.jsonl`` (317),
+``classify_notes2.jsonl`` (305) and ``classify_notes3.jsonl`` (300), notes of one to three
+sentences written as Omoide's own consolidator writes them by three writers (folds like the
+others). A new memory of several sentences is never CONTRADICTORY as a whole
 (``offline.one_statement``): the judge is fitted on the pairs whose new memory is one statement
 only (see ``fit_on``), and a several-sentence new memory closes the old one only when one of its
 sentences, read alone by the same model, reaches the sentence threshold
@@ -95,10 +96,10 @@ OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 15)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 16)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2, 3)}
 GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
 # feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
@@ -649,9 +650,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Seventeen sources by seventeen writers: `pairs` "
+             "", "Nineteen sources by nineteen writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout14`, `notes1` and `notes2` "
+             "held-out sets `holdout1` … `holdout15`, `notes1` … `notes3` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. A new memory of several sentences is never "
              "called CONTRADICTORY as a whole (`offline.one_statement`), so every "
