@@ -17,8 +17,11 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))  # scripts run as `python bench/x.py` import `lib.*`
 
+import _classify_data as cdata  # noqa: E402
+import _classify_loso as loso  # noqa: E402
+import _classify_model as model  # noqa: E402
+import _classify_thresholds as thresholds_mod  # noqa: E402
 import classify  # noqa: E402
-import train_classifier  # noqa: E402
 from _classify_common import CachedEmbedder, Pair, load_pairs  # noqa: E402
 from omoide.embed.hashing import HashEmbedder  # noqa: E402
 
@@ -85,14 +88,14 @@ def test_the_folded_projection_gives_the_same_probabilities(seed: int, reduce: s
     n, named, dim = 12, 4, 6
     x = rng.normal(size=(n, named))
     blocks = [rng.normal(size=(n, dim)) for _ in range(2)]
-    z, fitted = train_classifier.project(blocks, reduce, np.arange(n) % 3)
+    z, fitted = model.project(blocks, reduce, np.arange(n) % 3)
     assert z.shape == (n, 2 * (3 if reduce == "centroid" else 2))
     width = named + z.shape[1]
     params = (rng.normal(size=width), rng.uniform(0.5, 2.0, size=width),
               rng.normal(size=(3, width)), rng.normal(size=3))
-    expected = train_classifier._probabilities(params, np.hstack([x, z]))
-    folded = train_classifier.fold_projection(params, named, fitted)
-    got = train_classifier._probabilities(folded, np.hstack([x, *blocks]))
+    expected = model.probabilities(params, np.hstack([x, z]))
+    folded = model.fold_projection(params, named, fitted)
+    got = model.probabilities(folded, np.hstack([x, *blocks]))
     assert np.allclose(got, expected, atol=1e-9)
 
 
@@ -105,11 +108,11 @@ def test_a_pair_and_its_translation_share_a_cross_validation_group() -> None:
         pair("3", "ja", "C", "moved"), pair("4", "ja", "C", "moved"),
         pair("5", "en", "E", "name", "x1"), pair("6", "ja", "E", "name", "x1"),
         pair("7", "en", "E", "name", "x2")]
-    groups = train_classifier.twin_groups(pairs, ["pairs"] * len(pairs))
+    groups = cdata.twin_groups(pairs, ["pairs"] * len(pairs))
     assert groups[0] == groups[2] and groups[1] == groups[3] and groups[0] != groups[1]
     assert groups[4] == groups[5] != groups[6]
     # A source written per language (no translations) keeps every pair in its own group.
-    apart = train_classifier.twin_groups(pairs[:4], ["holdout1"] * 4)
+    apart = cdata.twin_groups(pairs[:4], ["holdout1"] * 4)
     assert len(set(apart)) == 4 and not set(apart) & set(groups)
 
 
@@ -135,22 +138,22 @@ def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
         return {"threshold": t, "en_precision": en, "ja_precision": ja, "en_calls": 50.0,
                 "ja_calls": 50.0}
 
-    thresholds = train_classifier.THRESHOLDS
+    thresholds = thresholds_mod.THRESHOLDS
     good = [row(t, 0.97 if t >= 0.6 else 0.9, 1.0) for t in thresholds]
     dip = [row(t, 0.97 if t >= 0.6 and abs(t - 0.8) > 1e-9 else 0.9, 0.96) for t in thresholds]
-    chosen = train_classifier.choose_thresholds({"a": good, "b": dip}, 0.95)
+    chosen = thresholds_mod.choose_thresholds({"a": good, "b": dip}, 0.95)
     assert chosen["en"] == 0.81  # 0.80 dips in source b: the lowest safe point is above it
     assert chosen["ja"] == thresholds[0]
 
 
 def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -> None:
     # One false alarm among three calls is noise, not a precision the threshold can keep.
-    few = train_classifier.MIN_CALLS - 1
-    thresholds = train_classifier.THRESHOLDS
+    few = thresholds_mod.MIN_CALLS - 1
+    thresholds = thresholds_mod.THRESHOLDS
     rows = [{"threshold": t, "en_precision": 0.97 if t < 0.9 else 0.67, "ja_precision": 1.0,
              "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
             for t in thresholds]
-    assert train_classifier.choose_thresholds({"a": rows}, 0.95)["en"] == thresholds[0]
+    assert thresholds_mod.choose_thresholds({"a": rows}, 0.95)["en"] == thresholds[0]
 
 
 def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
@@ -159,10 +162,10 @@ def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() 
         return {"cross": {"a": per, "b": {"en_cp": 0.99, "ja_cp": 0.99}}, "cross_f1": f1}
 
     safe, risky = result(0.80, 0.96), result(0.85, 0.93)
-    assert train_classifier.keeps_precision(safe, 0.95)
-    assert not train_classifier.keeps_precision(risky, 0.95)
-    assert train_classifier.pick_best([risky, safe], 0.95) is safe
-    assert train_classifier.pick_best([safe, result(0.82, 0.97)], 0.95)["cross_f1"] == 0.82
+    assert thresholds_mod.keeps_precision(safe, 0.95)
+    assert not thresholds_mod.keeps_precision(risky, 0.95)
+    assert thresholds_mod.pick_best([risky, safe], 0.95) is safe
+    assert thresholds_mod.pick_best([safe, result(0.82, 0.97)], 0.95)["cross_f1"] == 0.82
 
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
@@ -170,12 +173,12 @@ def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
         return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": 50.0,
                 "ja_calls": 50.0}
 
-    thresholds = train_classifier.THRESHOLDS
+    thresholds = thresholds_mod.THRESHOLDS
     gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]
     cliff = [row(t, 0.96 if t >= 0.7 else 0.6) for t in thresholds]
-    assert train_classifier.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
-    raised = train_classifier.choose_thresholds({"a": gentle, "b": cliff}, 0.95)["en"]
-    assert raised == round(0.7 + 0.01 * train_classifier.MARGIN, 2)
+    assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
+    raised = thresholds_mod.choose_thresholds({"a": gentle, "b": cliff}, 0.95)["en"]
+    assert raised == round(0.7 + 0.01 * thresholds_mod.MARGIN, 2)
 
 
 def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training(
@@ -184,15 +187,15 @@ def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training
     # confident model closes anything for a new memory of several sentences.
     rows = [{**ROWS[0], "id": "one"},
             {**ROWS[0], "id": "two", "new": "User moved to York. User loves the walls."}]
-    data = train_classifier.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
+    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
     assert data.several.tolist() == [False, True]
-    contra = train_classifier.CONTRA
+    contra = cdata.CONTRA
     probs = np.array([[0.0, 0.0, 1.0], [0.1, 0.0, 0.9]])
     ruled = np.array([False, True])
-    data = train_classifier.Data(**{**vars(data), "rule_says": np.array([contra, contra])})
-    pred = train_classifier.predictions(data, probs, ruled, {"en": 0.5, "ja": 0.5})
+    data = cdata.Data(**{**vars(data), "rule_says": np.array([contra, contra])})
+    pred = loso.predictions(data, probs, ruled, {"en": 0.5, "ja": 0.5})
     assert pred.tolist() == [contra, 0]  # the second: the likelier of the other two
-    curve = train_classifier.curve(data, probs, ruled)
+    curve = thresholds_mod.curve(data, probs, ruled)
     assert all(row["all_calls"] == 1 for row in curve)
 
 
