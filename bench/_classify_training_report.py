@@ -53,7 +53,8 @@ def render(name: str, summary: dict) -> list[str]:
                        grid), "",
               "CONTRADICTORY precision / recall against the threshold, each source scored by "
               "the model fitted on the others (rule verdicts count as they say); a language's "
-              "threshold is the lowest from which every left-out source keeps the target:", ""]
+              "threshold is the lowest from which the left-out sources' calls, pooled, keep the "
+              "target:", ""]
     lines += _sentences(best)
     for source, points in best["curve"].items():
         other = _others(summary["n"], source)
