@@ -6,6 +6,7 @@ or scores anything.
 
 from __future__ import annotations
 
+from _classify_sentences import SENTENCE_FOLDS
 from lib.reports import md_table
 
 
@@ -52,7 +53,8 @@ def render(name: str, summary: dict) -> list[str]:
                        grid), "",
               "CONTRADICTORY precision / recall against the threshold, each source scored by "
               "the model fitted on the others (rule verdicts count as they say); a language's "
-              "threshold is the lowest from which every left-out source keeps the target:", ""]
+              "threshold is the lowest from which the left-out sources' calls, pooled, keep the "
+              "target:", ""]
     lines += _sentences(best)
     for source, points in best["curve"].items():
         other = _others(summary["n"], source)
@@ -90,10 +92,10 @@ def _sentences(best: dict) -> list[str]:
              "Wilson 95% interval of their pooled precision (it must reach the target):", ""]
     curve = [[f"{row['threshold']:.2f}" + (" **(chosen)**" if row["threshold"] == t else ""),
               *(f"{int(row[f'{fold}_right'])} / {int(row[f'{fold}_calls'])} "
-                f"(of {int(row[f'{fold}_gold'])})" for fold in ("notes1", "notes2")),
+                f"(of {int(row[f'{fold}_gold'])})" for fold in SENTENCE_FOLDS),
               f"{row.get('pooled_lower', 0.0):.3f}"]
              for row in best["sentence_curve"] if row["threshold"] >= 0.9]
-    return [*lines, md_table(["threshold", "notes1", "notes2", "pooled lower bound"], curve), ""]
+    return [*lines, md_table(["threshold", *SENTENCE_FOLDS, "pooled lower bound"], curve), ""]
 
 
 def render_alternatives(rows: list[dict]) -> list[str]:

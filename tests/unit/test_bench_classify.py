@@ -17,8 +17,11 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))  # scripts run as `python bench/x.py` import `lib.*`
 
+import _classify_data as cdata  # noqa: E402
+import _classify_loso as loso  # noqa: E402
+import _classify_model as model  # noqa: E402
+import _classify_thresholds as thresholds_mod  # noqa: E402
 import classify  # noqa: E402
-import train_classifier  # noqa: E402
 from _classify_common import CachedEmbedder, Pair, load_pairs  # noqa: E402
 from omoide.embed.hashing import HashEmbedder  # noqa: E402
 
@@ -85,14 +88,14 @@ def test_the_folded_projection_gives_the_same_probabilities(seed: int, reduce: s
     n, named, dim = 12, 4, 6
     x = rng.normal(size=(n, named))
     blocks = [rng.normal(size=(n, dim)) for _ in range(2)]
-    z, fitted = train_classifier.project(blocks, reduce, np.arange(n) % 3)
+    z, fitted = model.project(blocks, reduce, np.arange(n) % 3)
     assert z.shape == (n, 2 * (3 if reduce == "centroid" else 2))
     width = named + z.shape[1]
     params = (rng.normal(size=width), rng.uniform(0.5, 2.0, size=width),
               rng.normal(size=(3, width)), rng.normal(size=3))
-    expected = train_classifier._probabilities(params, np.hstack([x, z]))
-    folded = train_classifier.fold_projection(params, named, fitted)
-    got = train_classifier._probabilities(folded, np.hstack([x, *blocks]))
+    expected = model.probabilities(params, np.hstack([x, z]))
+    folded = model.fold_projection(params, named, fitted)
+    got = model.probabilities(folded, np.hstack([x, *blocks]))
     assert np.allclose(got, expected, atol=1e-9)
 
 
@@ -105,11 +108,11 @@ def test_a_pair_and_its_translation_share_a_cross_validation_group() -> None:
         pair("3", "ja", "C", "moved"), pair("4", "ja", "C", "moved"),
         pair("5", "en", "E", "name", "x1"), pair("6", "ja", "E", "name", "x1"),
         pair("7", "en", "E", "name", "x2")]
-    groups = train_classifier.twin_groups(pairs, ["pairs"] * len(pairs))
+    groups = cdata.twin_groups(pairs, ["pairs"] * len(pairs))
     assert groups[0] == groups[2] and groups[1] == groups[3] and groups[0] != groups[1]
     assert groups[4] == groups[5] != groups[6]
     # A source written per language (no translations) keeps every pair in its own group.
-    apart = train_classifier.twin_groups(pairs[:4], ["holdout1"] * 4)
+    apart = cdata.twin_groups(pairs[:4], ["holdout1"] * 4)
     assert len(set(apart)) == 4 and not set(apart) & set(groups)
 
 
@@ -135,34 +138,45 @@ def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
         return {"threshold": t, "en_precision": en, "ja_precision": ja, "en_calls": 50.0,
                 "ja_calls": 50.0}
 
-    thresholds = train_classifier.THRESHOLDS
+    thresholds = thresholds_mod.THRESHOLDS
     good = [row(t, 0.97 if t >= 0.6 else 0.9, 1.0) for t in thresholds]
     dip = [row(t, 0.97 if t >= 0.6 and abs(t - 0.8) > 1e-9 else 0.9, 0.96) for t in thresholds]
-    chosen = train_classifier.choose_thresholds({"a": good, "b": dip}, 0.95)
+    chosen = thresholds_mod.choose_thresholds({"a": good, "b": dip}, 0.95,
+                                              thresholds_mod.FOLD_RULE)
     assert chosen["en"] == 0.81  # 0.80 dips in source b: the lowest safe point is above it
     assert chosen["ja"] == thresholds[0]
 
 
 def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -> None:
     # One false alarm among three calls is noise, not a precision the threshold can keep.
-    few = train_classifier.MIN_CALLS - 1
-    thresholds = train_classifier.THRESHOLDS
+    few = thresholds_mod.MIN_CALLS - 1
+    thresholds = thresholds_mod.THRESHOLDS
     rows = [{"threshold": t, "en_precision": 0.97 if t < 0.9 else 0.67, "ja_precision": 1.0,
              "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
             for t in thresholds]
-    assert train_classifier.choose_thresholds({"a": rows}, 0.95)["en"] == thresholds[0]
+    for rule in (thresholds_mod.FOLD_RULE, thresholds_mod.RULE):
+        assert thresholds_mod.choose_thresholds({"a": rows}, 0.95, rule)["en"] == thresholds[0]
 
 
 def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
     def result(f1: float, cp: float) -> dict[str, object]:
-        per = {"en_cp": cp, "ja_cp": 0.99}
-        return {"cross": {"a": per, "b": {"en_cp": 0.99, "ja_cp": 0.99}}, "cross_f1": f1}
+        per = {"en_cp": cp, "en_calls": 50, "ja_cp": 0.99, "ja_calls": 50}
+        other = {"en_cp": 0.99, "en_calls": 50, "ja_cp": 0.99, "ja_calls": 50}
+        return {"cross": {"a": per, "b": other}, "cross_f1": f1}
 
-    safe, risky = result(0.80, 0.96), result(0.85, 0.93)
-    assert train_classifier.keeps_precision(safe, 0.95)
-    assert not train_classifier.keeps_precision(risky, 0.95)
-    assert train_classifier.pick_best([risky, safe], 0.95) is safe
-    assert train_classifier.pick_best([safe, result(0.82, 0.97)], 0.95)["cross_f1"] == 0.82
+    safe, risky = result(0.80, 0.93), result(0.85, 0.88)
+    assert thresholds_mod.keeps_precision(safe, 0.95)  # pooled (46 + 50) / 100
+    assert not thresholds_mod.keeps_precision(risky, 0.95)  # pooled (44 + 50) / 100
+    assert thresholds_mod.pick_best([risky, safe], 0.95) is safe
+    assert thresholds_mod.pick_best([safe, result(0.82, 0.97)], 0.95)["cross_f1"] == 0.82
+
+
+def test_one_source_far_under_the_target_fails_precision_even_when_the_pool_keeps_it() -> None:
+    many = {"en_cp": 1.0, "en_calls": 500, "ja_cp": 1.0, "ja_calls": 50}
+    far = {"en_cp": 0.8, "en_calls": 20, "ja_cp": 1.0, "ja_calls": 50}
+    assert not thresholds_mod.keeps_precision({"cross": {"a": many, "b": far}}, 0.95)
+    few = {**far, "en_calls": thresholds_mod.MIN_CALLS - 5}
+    assert thresholds_mod.keeps_precision({"cross": {"a": many, "b": few}}, 0.95)
 
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
@@ -170,12 +184,13 @@ def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
         return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": 50.0,
                 "ja_calls": 50.0}
 
-    thresholds = train_classifier.THRESHOLDS
+    thresholds = thresholds_mod.THRESHOLDS
     gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]
     cliff = [row(t, 0.96 if t >= 0.7 else 0.6) for t in thresholds]
-    assert train_classifier.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
-    raised = train_classifier.choose_thresholds({"a": gentle, "b": cliff}, 0.95)["en"]
-    assert raised == round(0.7 + 0.01 * train_classifier.MARGIN, 2)
+    assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
+    raised = thresholds_mod.choose_thresholds({"a": gentle, "b": cliff}, 0.95,
+                                              thresholds_mod.FOLD_RULE)["en"]
+    assert raised == round(0.7 + 0.01 * thresholds_mod.MARGIN, 2)
 
 
 def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training(
@@ -184,15 +199,15 @@ def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training
     # confident model closes anything for a new memory of several sentences.
     rows = [{**ROWS[0], "id": "one"},
             {**ROWS[0], "id": "two", "new": "User moved to York. User loves the walls."}]
-    data = train_classifier.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
+    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
     assert data.several.tolist() == [False, True]
-    contra = train_classifier.CONTRA
+    contra = cdata.CONTRA
     probs = np.array([[0.0, 0.0, 1.0], [0.1, 0.0, 0.9]])
     ruled = np.array([False, True])
-    data = train_classifier.Data(**{**vars(data), "rule_says": np.array([contra, contra])})
-    pred = train_classifier.predictions(data, probs, ruled, {"en": 0.5, "ja": 0.5})
+    data = cdata.Data(**{**vars(data), "rule_says": np.array([contra, contra])})
+    pred = loso.predictions(data, probs, ruled, {"en": 0.5, "ja": 0.5})
     assert pred.tolist() == [contra, 0]  # the second: the likelier of the other two
-    curve = train_classifier.curve(data, probs, ruled)
+    curve = thresholds_mod.curve(data, probs, ruled)
     assert all(row["all_calls"] == 1 for row in curve)
 
 
@@ -211,3 +226,46 @@ def test_a_sentence_threshold_needs_evidence_not_only_a_clean_record() -> None:
         chosen, curve = choose_sentence_threshold(score, y, sources, contra, thresholds, 0.95)
         assert chosen == expected
         assert curve[-1]["pooled_lower"] == round(wilson_lower(right, right), 4)
+
+
+def _rows(en: list[tuple[float, float]]) -> list[dict[str, float]]:
+    """A curve whose EN precision / calls at each threshold are ``en(t)``; JA always clean."""
+    return [{"threshold": t, "en_precision": p, "en_calls": c, "ja_precision": 1.0,
+             "ja_calls": 50.0} for t, (p, c) in zip(thresholds_mod.THRESHOLDS, en, strict=True)]
+
+
+def test_the_pooled_rule_counts_every_source_s_calls_together() -> None:
+    # Source b dips to 0.9 on 10 calls below 0.8 while a keeps 1.0 on 90: pooled 0.99.
+    ts = thresholds_mod.THRESHOLDS
+    a = _rows([(1.0, 90.0) for _ in ts])
+    b = _rows([(0.9 if t < 0.8 else 1.0, 10.0) for t in ts])
+    fold = thresholds_mod.ThresholdRule()
+    pooled = thresholds_mod.ThresholdRule(pool="pooled")
+    assert fold.choose({"a": a, "b": b}, 0.95)["en"] == 0.8
+    assert pooled.choose({"a": a, "b": b}, 0.95)["en"] == ts[0]
+
+
+def test_the_wilson_rule_asks_for_evidence_as_well_as_a_clean_record() -> None:
+    # 20 of 20 right is a clean record but a Wilson lower bound of about 0.84; 200 of 200 is 0.98.
+    ts = thresholds_mod.THRESHOLDS
+    wilson = thresholds_mod.ThresholdRule(pool="wilson", cliff_margin=0)
+    few = _rows([(1.0 if t >= 0.9 else 0.8, 20.0) for t in ts])
+    many = _rows([(1.0 if t >= 0.9 else 0.8, 200.0) for t in ts])
+    pooled = thresholds_mod.ThresholdRule(pool="pooled", cliff_margin=0)
+    assert pooled.choose({"a": few}, 0.95)["en"] == 0.9
+    assert wilson.choose({"a": few}, 0.95)["en"] == ts[-1]
+    assert wilson.choose({"a": many}, 0.95)["en"] == 0.9
+
+
+def test_a_margin_raises_the_threshold_whatever_the_curve() -> None:
+    ts = thresholds_mod.THRESHOLDS
+    rows = _rows([(1.0 if t >= 0.7 else 0.94, 50.0) for t in ts])
+    assert thresholds_mod.ThresholdRule(margin=2).choose({"a": rows}, 0.95)["en"] == 0.72
+    assert thresholds_mod.ThresholdRule(margin=99).choose({"a": rows}, 0.95)["en"] == ts[-1]
+
+
+def test_a_source_that_calls_nothing_contradictory_keeps_precision() -> None:
+    quiet = {"en_cp": 0.0, "en_calls": 0, "ja_cp": 1.0, "ja_calls": 12}
+    wrong = {"en_cp": 0.0, "en_calls": 2, "ja_cp": 1.0, "ja_calls": 12}
+    assert thresholds_mod.keeps_precision({"cross": {"a": quiet}}, 0.95)
+    assert not thresholds_mod.keeps_precision({"cross": {"a": wrong}}, 0.95)

@@ -224,3 +224,26 @@ def test_the_sentence_threshold_round_trips_and_defaults_to_never() -> None:
     assert JudgeModel.from_dict(never).sentence_threshold == float("inf")
     del never["sentence_threshold"]  # a file written before sentences were read
     assert JudgeModel.from_dict(never).sentence_threshold == float("inf")
+
+
+@pytest.mark.parametrize(("old", "new", "same"), [
+    ("User lives in Tokyo.", "User lives in Tokyo.", True),
+    ("User lives in Tokyo.", "The user lives in Tokyo.", True),
+    ("User lives in Tokyo.", "User lives in Osaka.", False),
+    ("User eats meat.", "User no longer eats meat.", False),  # a negation flipped
+    ("ユーザーは週に2回泳ぐ", "ユーザーは週に5回泳ぐ", False),  # a value changed
+])
+def test_a_pair_that_differs_in_wording_only_never_contradicts(old: str, new: str,
+                                                               same: bool) -> None:
+    from omoide.engine.classify.learned import nothing_differs
+
+    text = read_pair(old, new, lang="auto")
+    assert nothing_differs(text) is same
+    # a model that calls everything CONTRADICTORY with certainty
+    weights = np.zeros((3, len(TEXT_FEATURES)))
+    model = replace(_model(weights, threshold=0.5), bias=np.array([-9.0, -9.0, 9.0]))
+    verdict = judge(text, None, model)
+    if same:
+        assert verdict.relation is not Relation.CONTRADICTORY
+    elif not rule_decides(text, model.rule_overrides):
+        assert verdict.relation is Relation.CONTRADICTORY

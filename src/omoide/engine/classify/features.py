@@ -6,7 +6,8 @@ drops and adds, negation on either side, the change / stop / plan cues, whose fa
 is, changed quantities, an exact amount inside an old bound ("more than 20" → 26), past
 occasions and the language, and the typed slot comparison of
 :mod:`slots` (numbers, times, quantities, names, people: same / different / added / removed)
-and the head-versus-rest and negation-scope comparison of :mod:`scope`.
+and the head-versus-rest and negation-scope comparison of :mod:`scope`, and whether the new
+memory leaves what the old one names (:mod:`departure`).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -26,6 +27,7 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.align import ALIGN_FEATURES, align_features
 from omoide.engine.classify.base import Relation
+from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_features
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
@@ -81,6 +83,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *SUBJECT_FEATURES,
     *ALIGN_FEATURES,
     *TRANSITION_FEATURES,
+    *DEPARTURE_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -139,6 +142,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += subject_features(old_s, new_s)
     values += align_features(old, new, old_s.lang)
     values += transition_features(old_s, new_s)
+    values += departure_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

@@ -8,7 +8,8 @@ Inference is one standardisation and one 3×d matrix-vector product.
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
 judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
 (``language_thresholds``, else ``contradiction_threshold``), chosen by ``bench/train_classifier.py``
-for CONTRADICTORY precision ≥ 0.95 on pairs of a writer the model was not fitted on. Below it
+for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model was not fitted on (their calls
+pooled; nested leave-one-source-out, ``bench/classify_nested.py``, measures the rule). Below it
 the pair is whichever of INDEPENDENT / EXTENDABLE is more likely (falling back to EXTENDABLE
 when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out). The
 rules decide alone where they are sure (``rule_overrides``: rules whose verdicts were right on
@@ -35,8 +36,8 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "judge_note", "pair_vector",
-           "rule_decides", "sentence_score"]
+__all__ = ["JudgeModel", "Judgement", "decide_relation", "judge", "judge_note",
+           "nothing_differs", "pair_vector", "rule_decides", "sentence_score"]
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,9 @@ def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, 
 def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
           may_contradict: bool = True) -> Judgement:
     """The verdict for one pair: a sure rule, else the model under the precision threshold.
-    ``may_contradict`` False: never CONTRADICTORY (the likelier of the other two)."""
+    ``may_contradict`` False: never CONTRADICTORY (the likelier of the other two); nor when
+    nothing but wording differs (``nothing_differs``)."""
+    may_contradict = may_contradict and not nothing_differs(text)
     sure = rule_decides(text, model.rule_overrides)
     if sure and (may_contradict or text.finding.relation is not Relation.CONTRADICTORY):
         f = text.finding
@@ -154,6 +157,16 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+
+
+def nothing_differs(text: PairText) -> bool:
+    """Whether the two memories differ in wording only: neither says a content word the other
+    lacks (``PairText.old_part`` / ``new_part``), no written value changed and no negation
+    flipped ("User lives in Tokyo." saved again, or as "The user lives in Tokyo."). Such a pair
+    cannot contradict, whatever the model's probability: no training pair is one, and the
+    judge read them as CONTRADICTORY at 0.73–0.94."""
+    return (not text.old_part and not text.new_part and text.values_changed == 0
+            and not text.features[_NEGATION_FLIP])
 
 
 def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:
@@ -184,6 +197,7 @@ def judge_note(whole: Judgement, sentences: list[tuple[PairText, Similarities | 
 
 
 _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
+_NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
 
 
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:

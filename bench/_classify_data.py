@@ -1,0 +1,155 @@
+"""The learned judge's training data (``bench/train_classifier.py``): its sources, every pair
+measured once, and the configurations a grid may choose.
+
+``load_data`` reads every source and measures each pair as the service does (named features,
+the vector blocks, the rules' verdicts, whether the new memory holds several sentences, and a
+row per sentence of those that do); ``twin_groups`` keeps a pair and its translation in one
+cross-validation fold; ``folds_of`` names the sources left out in turn.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from _classify_common import LABELS, featurise, load_pairs
+from _classify_sentences import sentence_pairs
+from lib.reports import REPO
+from omoide.engine.classify import (
+    ALIGN_FEATURES,
+    EMBEDDING_FEATURES,
+    SUBJECT_FEATURES,
+    TEXT_FEATURES,
+    VECTOR_BLOCKS,
+    Relation,
+    one_statement,
+    rule_decides,
+)
+
+DATA = REPO / "bench" / "data"
+# The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
+HOLDOUTS: dict[str, Path] = {
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 16)}
+# Notes written as Omoide's own consolidator writes them (several sentences, third person,
+# resolved dates): a fold like the writers', read when the file is there.
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2, 3)}
+BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
+# Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
+# old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
+BLOCK_SETS: dict[str, tuple[str, ...]] = {
+    "parts": ("diff", "new_part", "old_part"),
+    "parts+sym": ("diff", "new_part", "old_part", "absdiff", "prod"),
+}
+# Which named features the model reads (the cosines always): the rules' signals with the typed
+# slot comparison, with or without the head-versus-rest and negation-scope features, and the
+# same without the one-hot name of the rule that fired (the rule's verdict stays), which ties
+# the model less to the rules' quirks. (The rules without the slots lost in every setting of
+# the third round and left the grid.)
+_BASE = tuple(f for f in TEXT_FEATURES if f not in ALIGN_FEATURES)
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),
+    "rules+slots+scope+subject": _BASE,
+    "rules+slots+scope+subject+align": TEXT_FEATURES,
+}  # (without the one-hot rule names lost in every setting of the sixth round's scratch runs)
+ALWAYS_FIT = ("pairs",)  # always in the fitting set: the held-out writers are the folds
+CLASSES = tuple(Relation(label) for label in LABELS)
+CONTRA = CLASSES.index(Relation.CONTRADICTORY)
+
+
+@dataclass(frozen=True)
+class Data:
+    """Every pair of every source, measured once: named features, vector blocks, labels."""
+
+    names: tuple[str, ...]  # the columns of x
+    x: np.ndarray
+    blocks: list[np.ndarray]
+    y: np.ndarray
+    langs: np.ndarray
+    sources: np.ndarray
+    groups: np.ndarray
+    rules: list[str]
+    rule_says: np.ndarray
+    forced: np.ndarray  # the rules decide whatever the overrides (a measured number changed)
+    several: np.ndarray  # the new memory holds several sentences: it closes nothing (the guard)
+    # ... unless one of its sentences, read alone, is CONTRADICTORY (``_classify_sentences``):
+    sentences: Data | None = None  # a row per sentence of each several-sentence new memory
+    parent: np.ndarray | None = None  # the pair each sentence row comes from
+
+    def columns(self, feature_set: str) -> np.ndarray:
+        wanted = set(FEATURE_SETS[feature_set]) | set(EMBEDDING_FEATURES)
+        return np.array([i for i, n in enumerate(self.names) if n in wanted])
+
+
+@dataclass(frozen=True)
+class Config:
+    features: str
+    reduce: str
+    c: float
+    blocks: str = "parts"  # a key of BLOCK_SETS
+
+    def label(self) -> str:
+        return f"{self.features}, blocks={self.blocks} by {self.reduce}, C={self.c}"
+
+    def block_rows(self) -> list[int]:
+        """Which of ``Data.blocks`` (in BLOCKS order) this configuration reads."""
+        return [] if self.reduce == "none" else [
+            BLOCKS.index(b) for b in BLOCK_SETS[self.blocks]]
+
+
+def folds_of(data: Data) -> list[str]:
+    """The sources left out in turn: every source but those always fitted on (ALWAYS_FIT)."""
+    return [str(s) for s in np.unique(data.sources) if s not in ALWAYS_FIT]
+
+
+def twin_groups(pairs, sources: list[str]) -> np.ndarray:
+    """A pair and its translation share a group: ``twin`` when the pair has one, else its
+    position within its label and kind (the first batches were written side by side). A
+    source without twins (written per language, not translated) puts each pair alone."""
+    seen: Counter[tuple[str, str, str]] = Counter()
+    groups = []
+    for p, source in zip(pairs, sources, strict=True):
+        if p.twin:
+            groups.append(f"{source}:twin:{p.twin}")
+        elif source != "pairs":
+            groups.append(f"{source}:{p.id}")
+        else:
+            key = (p.lang, p.label, p.kind)
+            groups.append(f"{source}:{p.label}:{p.kind}:{seen[key]}")
+            seen[key] += 1
+    return np.array(groups)
+
+
+def load_data(sources: dict[str, Path], embedder) -> Data:
+    pairs, source_of = [], []
+    for name, path in sources.items():
+        rows = load_pairs(path)
+        pairs += rows
+        source_of += [name] * len(rows)
+    data = data_of(pairs, source_of, embedder)
+    several, parent = sentence_pairs(pairs, data.several)
+    sentences = data_of(several, [source_of[i] for i in parent], embedder)
+    return replace(data, sentences=sentences, parent=parent)
+
+
+def data_of(pairs, source_of: list[str], embedder) -> Data:
+    """Every pair measured once (``load_data``)."""
+    rows = featurise(pairs, embedder)
+    names = TEXT_FEATURES + (EMBEDDING_FEATURES if embedder else ())
+    dim = embedder.dim if embedder else 0
+    width = len(names)
+    full = np.array([r.vector(BLOCKS, dim) for r in rows]) if embedder else np.array(
+        [r.vector() for r in rows])
+    blocks = [full[:, width + i * dim:width + (i + 1) * dim] for i in range(len(BLOCKS))] \
+        if embedder else []
+    return Data(
+        names=names, x=full[:, :width], blocks=blocks,
+        y=np.array([LABELS.index(p.label) for p in pairs]),
+        langs=np.array([p.lang for p in pairs]), sources=np.array(source_of),
+        groups=twin_groups(pairs, source_of),
+        rules=[r.text.rule for r in rows],
+        rule_says=np.array([CLASSES.index(r.text.finding.relation) for r in rows]),
+        forced=np.array([rule_decides(r.text, ()) for r in rows], dtype=bool),
+        several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool))

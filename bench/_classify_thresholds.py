@@ -1,0 +1,166 @@
+"""The learned judge's CONTRADICTORY threshold and scores (``bench/train_classifier.py``).
+
+``curve`` gives a source's CONTRADICTORY precision and recall at each threshold;
+``choose_thresholds`` picks one threshold per language from the left-out sources' curves;
+``scores`` (macro-F1, C precision / recall) and ``pick_best`` (precision first) rank
+configurations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from _classify_data import CLASSES, CONTRA, Data
+from _classify_sentences import wilson_lower
+
+THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.30, 1.00, 0.01))
+# A threshold on a cliff (one step lower, some left-out source's precision falls by more
+# than CLIFF under the target) is raised by MARGIN steps: a new writer moves the curve.
+CLIFF = 0.05
+MARGIN = 2
+MIN_CALLS = 10  # a source's precision counts at a threshold where it makes this many C calls
+
+
+def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | None = None
+          ) -> list[dict[str, float]]:
+    """CONTRADICTORY precision and recall of the final verdicts at each threshold, overall and
+    per language (a rule that decides counts as it says)."""
+    mask = np.ones(len(data.y), dtype=bool) if mask is None else mask
+    rows = []
+    for t in THRESHOLDS:
+        said_all = np.where(ruled, data.rule_says == CONTRA, probs[:, CONTRA] >= t) & (
+            ~data.several)
+        row: dict[str, float] = {"threshold": t}
+        for name, part in [("all", mask)] + [(lang, mask & (data.langs == lang))
+                                             for lang in ("en", "ja")]:
+            said, gold = said_all & part, (data.y == CONTRA) & part
+            row[f"{name}_precision"] = float((said & gold).sum() / said.sum()) if said.any() \
+                else 1.0
+            row[f"{name}_calls"] = float(said.sum())
+            row[f"{name}_recall"] = float((said & gold).sum() / gold.sum()) if gold.any() else 0.0
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class ThresholdRule:
+    """How a language's CONTRADICTORY threshold is read off the left-out sources' curves: the
+    lowest threshold from which the rule's measure stays ≥ the target all the way up.
+
+    ``pool`` "fold": the precision of every source that makes ``min_calls`` calls there (the
+    rule of every earlier round); "pooled": the precision of the sources' calls counted
+    together; "wilson": the lower end of the Wilson interval (``z``) of that pooled precision
+    (a threshold where the sources make fewer than ``min_calls`` calls together counts as
+    holding); with a ``floor``, also no source that makes ``min_calls`` calls falls below it.
+    Raised by ``cliff_margin`` steps when it sits on a cliff (one step lower the measure falls
+    below target − CLIFF), then by ``margin`` steps whatever the curve."""
+
+    pool: str = "fold"
+    min_calls: int = MIN_CALLS
+    z: float = 1.96
+    cliff_margin: int = MARGIN
+    margin: int = 0
+    floor: float = 0.0
+
+    def label(self) -> str:
+        base = {"fold": f"every fold (≥ {self.min_calls} calls)",
+                "pooled": "pooled precision",
+                "wilson": f"Wilson lower bound (z = {self.z}) of pooled precision"}[self.pool]
+        cliff = f", cliff +{self.cliff_margin}" if self.cliff_margin else ", no cliff rule"
+        floor = f", every source ≥ {self.floor}" if self.floor else ""
+        return base + floor + cliff + (f", margin +{self.margin}" if self.margin else "")
+
+    def measure(self, rows: list[dict[str, float]], lang: str, pool: str = "") -> float:
+        """The rule's precision at one threshold (``rows``: each source's curve row there)."""
+        calls = [int(r[f"{lang}_calls"]) for r in rows]
+        right = [round(r[f"{lang}_precision"] * c) for r, c in zip(rows, calls, strict=True)]
+        if (pool or self.pool) == "fold":
+            return min((k / n for k, n in zip(right, calls, strict=True)
+                        if n >= self.min_calls), default=1.0)
+        n, k = sum(calls), sum(right)
+        if n < self.min_calls:
+            return 1.0
+        return k / n if self.pool == "pooled" else wilson_lower(k, n, self.z)
+
+    def choose(self, curves: dict[str, list[dict[str, float]]], target: float
+               ) -> dict[str, float]:
+        chosen = {}
+        top = len(THRESHOLDS) - 1
+        for lang in ("en", "ja"):
+            at_each = [[rows[i] for rows in curves.values()] for i in range(len(THRESHOLDS))]
+            value = [self.measure(rows, lang) for rows in at_each]
+            low = [self.measure(rows, lang, "fold") if self.floor else 1.0 for rows in at_each]
+            at = top
+            for i in reversed(range(len(THRESHOLDS))):
+                if value[i] < target or low[i] < self.floor:
+                    break
+                at = i
+            if 0 < at < top and value[at - 1] < target - CLIFF:
+                at = min(at + self.cliff_margin, top)
+            chosen[lang] = THRESHOLDS[min(at + self.margin, top)]
+        return chosen
+
+
+# The rule of every round up to the twelfth (every source keeps the target) and the rule training
+# uses since the thirteenth: the left-out sources' calls pooled, chosen on nested LOSO
+# (``bench/classify_nested.py``, ``bench/results/classify_nested.md``).
+FOLD_RULE = ThresholdRule()
+RULE = ThresholdRule(pool="pooled")
+FAR = 0.10  # a left-out source this far under the target fails precision first, pooled or not
+
+
+def choose_thresholds(curves: dict[str, list[dict[str, float]]], target: float,
+                      rule: ThresholdRule = RULE) -> dict[str, float]:
+    """Per language, the threshold ``rule`` reads off the sources' curves (each scored by a
+    model fitted on the other sources)."""
+    return rule.choose(curves, target)
+
+
+def scores(data: Data, pred: np.ndarray, mask: np.ndarray) -> dict[str, float]:
+    """Macro-F1 and CONTRADICTORY precision / recall on the rows of ``mask``, by language."""
+    out: dict[str, float] = {}
+    for name, part in [("all", mask)] + [(lang, mask & (data.langs == lang))
+                                         for lang in ("en", "ja")]:
+        said, gold = (pred == CONTRA) & part, (data.y == CONTRA) & part
+        out[f"{name}_f1"] = round(macro_f1(pred[part], data.y[part]), 4)
+        out[f"{name}_cp"] = round(float((said & gold).sum() / max(said.sum(), 1)), 4)
+        out[f"{name}_cr"] = round(float((said & gold).sum() / max(gold.sum(), 1)), 4)
+        out[f"{name}_calls"] = int(said.sum())
+    return out
+
+
+def macro_f1(pred: np.ndarray, y: np.ndarray) -> float:
+    f1s = []
+    for k in range(len(CLASSES)):
+        tp = float(((pred == k) & (y == k)).sum())
+        p = tp / max((pred == k).sum(), 1)
+        r = tp / max((y == k).sum(), 1)
+        f1s.append(2 * p * r / (p + r) if p + r else 0.0)
+    return float(np.mean(f1s))
+
+
+def keeps_precision(result: dict[str, object], target: float) -> bool:
+    """Whether a configuration's LOSO CONTRADICTORY precision, at its chosen thresholds, is
+    at least ``target`` in each language with the left-out sources' calls pooled (as ``RULE``
+    chooses), and no source that makes MIN_CALLS calls in a language falls more than FAR
+    under it."""
+    cross = result["cross"]
+    assert isinstance(cross, dict)
+    for lang in ("en", "ja"):
+        calls = [int(s.get(f"{lang}_calls", 1)) for s in cross.values()]
+        right = sum(round(s[f"{lang}_cp"] * n) for s, n in zip(cross.values(), calls,
+                                                               strict=True))
+        if sum(calls) and right / sum(calls) < target:
+            return False
+        if any(s[f"{lang}_cp"] < target - FAR for s, n in zip(cross.values(), calls,
+                                                              strict=True) if n >= MIN_CALLS):
+            return False
+    return True
+
+
+def pick_best(results: list[dict[str, object]], target: float) -> dict[str, object]:
+    """Precision first: a configuration whose chosen thresholds keep the target
+    (``keeps_precision``) beats any that does not; then the higher LOSO macro-F1."""
+    return max(results, key=lambda r: (keeps_precision(r, target), r["cross_f1"]))
