@@ -7,6 +7,7 @@
     .venv/bin/python bench/classify.py --engine rules     # the offline rules alone
     .venv/bin/python bench/classify.py --engine llm       # the configured LLM (or a local fake)
     .venv/bin/python bench/classify.py --pairs PATH --split holdout   # any file of pairs, alone
+    .venv/bin/python bench/classify.py --pairs PATH --split notes4 --notes   # consolidated notes
 
 Scores our labelled pairs (``bench/data/classify_pairs.jsonl``) by split — ``train`` and
 ``validation``, both fitted on since issue 9's third round (the scores that estimate unseen pairs
@@ -20,7 +21,9 @@ false CONTRADICTORY closes a memory that is still true.
 ``--pairs PATH`` (the same as ``--data``) scores any file in the pairs format; ``--split NAME``
 scores only the pairs of that split (every pair when the file has no ``split`` field), skips the
 dev set unless ``--dev`` is given, and writes ``classify_<engine>_<NAME>`` instead, so a
-held-out file is scored with one command and no other report is overwritten.
+held-out file is scored with one command and no other report is overwritten. ``--notes`` reads
+the new memories as consolidated notes, the way the server classifies a note a conversation
+produced (``note=True``: held to the notes' precision bar, not the saved statements').
 
 ``--engine llm`` uses the endpoint configured by ``OMOIDE_LLM_*``. With none configured it starts
 the local fake LLM server from ``tests/support/llm_fakes.py`` (a scripted stand-in that always
@@ -63,12 +66,14 @@ class Prediction:
     reason: str
 
 
-def predict(pairs: Iterable[Pair], classifier: Classifier) -> list[Prediction]:
-    """One classifier call per pair, the old memory as the only candidate."""
+def predict(pairs: Iterable[Pair], classifier: Classifier, *, notes: bool = False
+            ) -> list[Prediction]:
+    """One classifier call per pair, the old memory as the only candidate; ``notes``: the new
+    memories are consolidated notes, classified as the server classifies a note."""
     out = []
     for pair in pairs:
         (verdict,) = classifier.classify(
-            pair.new, [Candidate(pair.id, pair.old, 0.0)], lang=pair.lang
+            pair.new, [Candidate(pair.id, pair.old, 0.0)], lang=pair.lang, note=notes
         )
         out.append(Prediction(pair, verdict.relation.value, verdict.confidence, verdict.reason))
     return out
@@ -106,9 +111,10 @@ def score(predictions: list[Prediction]) -> dict[str, object]:
     }
 
 
-def evaluate(pairs: list[Pair], classifier: Classifier) -> dict[str, object]:
+def evaluate(pairs: list[Pair], classifier: Classifier, *, notes: bool = False
+             ) -> dict[str, object]:
     """Scores overall and by language and difficulty, plus the misclassified pairs."""
-    predictions = predict(pairs, classifier)
+    predictions = predict(pairs, classifier, notes=notes)
     report = score(predictions)
     report["by_lang"] = _breakdown(predictions, lambda p: p.pair.lang)
     report["by_difficulty"] = _breakdown(predictions, lambda p: p.pair.difficulty)
@@ -269,16 +275,20 @@ def main(argv: list[str] | None = None) -> int:
                        "judge embedder's); own: the judge trained for --embedder")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
+    bench.add_argument("--notes", action="store_true",
+                       help="the new memories are consolidated notes: classify them as the "
+                            "server classifies a note (note=True), not as saved statements")
     args = bench.parse_args(argv)
     classifier, note = build_classifier(args.engine, args.embedder, args.cache, args.judge)
     sets = select_sets(load_pairs(args.data), args.split)
     dev = args.dev if args.dev is not None else (None if args.split else DEFAULT_DEV)
     if dev is not None and str(dev) and dev.is_file():
         sets["dev"] = load_pairs(dev)
+    note += ", the new memories read as consolidated notes" if args.notes else ""
     report: dict[str, object] = {"engine": args.engine, "classifier": note, "sets": {}}
     intro, text = f"Classifier: {note}.\n\n", ""
     for name in sorted(sets, key=_set_order):
-        result = evaluate(sets[name], classifier)
+        result = evaluate(sets[name], classifier, notes=args.notes and name != "dev")
         source = dev if name == "dev" and dev is not None else args.data
         report["sets"][name] = {"data": str(source), **result}  # type: ignore[index]
         text += render(result, f"{_shown(name)}: {source.name} ({len(sets[name])} pairs)") + "\n"
@@ -339,6 +349,8 @@ def _write_results(engine: str, report: dict[str, object], text: str,
         command += f" --embedder {args.embedder}"
     if args.split:
         command += f" --pairs {shown_path(args.data)} --split {args.split}"
+    if args.notes:
+        command += " --notes"
     header = f"# 3-op classification benchmark ({engine})\n\nCommand: `{command}`\n\n"
     write_results(args.out or RESULTS / f"classify_{engine}", header + text, report)
 

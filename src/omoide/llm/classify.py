@@ -96,8 +96,9 @@ class LLMClassifier:
         self._lang = lang
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto"
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
     ) -> list[Verdict]:
+        """The LLM reads a consolidated ``note`` as any memory; its offline fallback is told."""
         if not candidates:
             return []
         prompt_lang = self._prompt_lang(new, lang)
@@ -111,7 +112,7 @@ class LLMClassifier:
             return _verdicts(answer, candidates, source=self._llm.name)
         except (LLMOutputError, UpstreamUnavailable) as exc:
             logger.warning("LLM classification failed, using the offline classifier: %s", exc)
-            return self._fallback.classify(new, candidates, lang=lang)
+            return self._fallback.classify(new, candidates, lang=lang, note=note)
 
     def _prompt_lang(self, new: str, lang: str) -> Lang:
         """The call's language, else the constructor's, else the new memory's script."""

@@ -128,6 +128,7 @@ class EvolutionService:
         if not candidates:
             return extends, supersedes
         verdicts = self.classifier_for(cfg).classify(memory.content, candidates,
+                                                     note=memory.source == "consolidation",
                                                      lang=cfg.language)
         for verdict in verdicts:
             old = by_key.get(verdict.key)

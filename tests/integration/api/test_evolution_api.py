@@ -172,6 +172,26 @@ def test_a_remainder_keeps_the_provenance_of_the_note_it_came_from(
     assert rin.get(f"/api/memories/rin/{kept[0]['key']}").status_code == 404
 
 
+def test_a_note_from_a_conversation_does_not_close_a_saved_memory(
+        rin: httpx.Client, live: LiveServer) -> None:
+    # The judge's threshold for statements was chosen on memories saved as statements; a note a
+    # conversation produced is held to the notes' bar (none met yet), so it links and extends
+    # but closes nothing. The same words saved as a memory close the old one.
+    old = add(rin, "Ken lives in Tokyo.")
+    assert rin.post("/api/sessions/rin", json={"session_id": "s2"}).status_code == 201
+    rin.post("/api/sessions/rin/s2/events", json={"events": [
+        {"speaker": "Ken", "content": "I moved from Tokyo to Osaka last month."}]})
+    rin.post("/api/sessions/rin/s2/end")
+    wait_for_jobs(live.omoide, "rin")
+    notes = [k for ep in rin.get("/api/sessions/rin/s2/episodes").json()["episodes"]
+             for k in ep["notes"]]
+    assert len(notes) == 1
+    assert rin.get(f"/api/memories/rin/{old['key']}").json()["superseded_by"] is None
+    new = add(rin, "Ken moved from Tokyo to Osaka last month.")
+    wait_for_jobs(live.omoide, "rin")
+    assert rin.get(f"/api/memories/rin/{old['key']}").json()["superseded_by"] == new["key"]
+
+
 def test_purging_a_closed_compound_memory_erases_its_remainder(
         rin: httpx.Client, live: LiveServer, tmp_path: Path) -> None:
     old = add(rin, "The user lives in Tokyo with her two cats.")

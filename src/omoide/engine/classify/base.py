@@ -42,7 +42,9 @@ class Classifier(Protocol):
     """Both engines: one call judges the new memory against all its candidates."""
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto"
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
     ) -> list[Verdict]:
-        """One verdict per candidate, in the candidates' order."""
+        """One verdict per candidate, in the candidates' order. ``note``: the new memory is a
+        note consolidated from a conversation, not a statement saved as a memory; the offline
+        engines hold it to the notes' own precision bar (it closes nothing until one is met)."""
         ...

@@ -118,15 +118,17 @@ class OfflineClassifier:
     """The ``Classifier`` protocol over ``classify_pair``; candidate similarity is ignored."""
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto"
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
     ) -> list[Verdict]:
-        """One verdict per candidate, in the candidates' order."""
+        """One verdict per candidate, in the candidates' order; a consolidated ``note`` is never
+        CONTRADICTORY (the rules alone have no measured bar for notes)."""
         verdicts = []
-        may_contradict = one_statement(new, lang)
+        may_contradict = one_statement(new, lang) and not note
         for candidate in candidates:
             relation, confidence, reason = classify_pair(candidate.content, new, lang=lang)
             if relation is Relation.CONTRADICTORY and not may_contradict:
+                why = "a note" if note else "several statements"
                 relation, confidence, reason = (
-                    Relation.EXTENDABLE, 0.5, "several statements: no change is sure")
+                    Relation.EXTENDABLE, 0.5, f"{why}: no change is sure")
             verdicts.append(Verdict(candidate.key, relation, confidence, reason))
         return verdicts
