@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvicorn
@@ -17,11 +18,19 @@ from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
 
-__all__ = ["Holding", "LiveServer", "files_holding", "free_port", "serve_in_thread",
+__all__ = ["Holding", "LiveServer", "files_holding", "free_port", "refused", "serve_in_thread",
            "wait_for_jobs"]
 
 # Where a text is still stored: file names (SQLite) or "table.column" names (PostgreSQL).
 Holding = Callable[[str], list[str]]
+
+
+def refused(reply: httpx.Response, *statuses: int) -> dict[str, Any]:
+    """The error of a refused request: one of ``statuses``, in the API's one error shape."""
+    assert reply.status_code in statuses, (reply.status_code, reply.text[:300])
+    body = reply.json()
+    assert set(body) == {"error"} and {"code", "message"} <= set(body["error"]), body
+    return body["error"]
 
 
 def free_port() -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, refused
 
 from omoide.clock import FixedClock
 
@@ -20,13 +20,6 @@ def rin(server: LiveServer) -> Iterator[httpx.Client]:
     key = server.create_persona("rin")
     with server.client(key) as client:
         yield client
-
-
-def refused(reply: httpx.Response, *statuses: int) -> dict[str, Any]:
-    assert reply.status_code in statuses, (reply.status_code, reply.text[:300])
-    body = reply.json()
-    assert set(body) == {"error"} and {"code", "message"} <= set(body["error"]), body
-    return body["error"]
 
 
 def nothing_stored(client: httpx.Client) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, refused
 
 # The refusals happen at the HTTP boundary, before any store is reached; "nothing was written"
 # is checked by counting the rows of the SQLite file, so this module runs on SQLite only.
@@ -64,13 +64,6 @@ def world(server: LiveServer) -> Iterator[tuple[httpx.Client, str]]:
             "memory"]["key"]
         assert admin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
         yield admin, key
-
-
-def refused(reply: httpx.Response, *statuses: int) -> dict[str, Any]:
-    assert reply.status_code in statuses, (reply.status_code, reply.text[:300])
-    body = reply.json()
-    assert set(body) == {"error"} and {"code", "message"} <= set(body["error"]), body
-    return body["error"]
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)
