@@ -197,6 +197,10 @@ class AsyncClient:
         """Named memory blocks, priority descending."""
         return await self._run(calls.list_blocks(persona))
 
+    async def get_block(self, persona: str, block_name: str) -> s.BlockOut:
+        """One named block (``NotFound`` when the persona has none by that name)."""
+        return await self._run(calls.get_block(persona, block_name))
+
     async def write_block(self, persona: str, block_name: str, content: str, *,
                     block_type: str | None = None, max_tokens: int | None = None,
                     priority: int | None = None,

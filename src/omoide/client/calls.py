@@ -204,6 +204,10 @@ def list_blocks(persona: str) -> Call[s.BlockList]:
     return Call("GET", f"/api/blocks/{_p(persona)}", parse=model("BlockList"))
 
 
+def get_block(persona: str, block_name: str) -> Call[s.BlockOut]:
+    return Call("GET", f"/api/blocks/{_p(persona)}/{_p(block_name)}", parse=model("BlockOut"))
+
+
 def write_block(persona: str, block_name: str, content: str, **fields: Any
         ) -> Call[s.WriteBlockReply]:
     return Call("POST", f"/api/blocks/{_p(persona)}",

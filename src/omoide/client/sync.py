@@ -198,6 +198,10 @@ class Client:
         """Named memory blocks, priority descending."""
         return self._run(calls.list_blocks(persona))
 
+    def get_block(self, persona: str, block_name: str) -> s.BlockOut:
+        """One named block (``NotFound`` when the persona has none by that name)."""
+        return self._run(calls.get_block(persona, block_name))
+
     def write_block(self, persona: str, block_name: str, content: str, *,
                     block_type: str | None = None, max_tokens: int | None = None,
                     priority: int | None = None,

@@ -46,6 +46,7 @@ ROUTES = {
     ("PUT", "/api/persona-state/{persona}"): "update_state",
     ("GET", "/api/persona-state/{persona}/history"): "state_history",
     ("GET", "/api/blocks/{persona}"): "list_blocks",
+    ("GET", "/api/blocks/{persona}/{block_name}"): "get_block",
     ("POST", "/api/blocks/{persona}"): "write_block",
     ("DELETE", "/api/blocks/{persona}/{block_name}"): "delete_block",
     ("GET", "/api/context/{persona}"): "get_context",
@@ -126,6 +127,7 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         assert c.state_history("rin", "mood", whose="persona").history[0].value == "calm"
         assert c.write_block("rin", "persona", "You are Haru.", priority=3).ok is True
         assert [b.block_name for b in c.list_blocks("rin").blocks] == ["persona"]
+        assert c.get_block("rin", "persona").content == "You are Haru."
         assert "The user lives in Tokyo" in c.get_context("rin").text
         assert c.update_context("rin", user_info={"city": "Tokyo"})
         assert c.begin_session("rin").session_id
