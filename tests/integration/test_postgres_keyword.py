@@ -4,12 +4,11 @@ persona's keyword search reads its own rows only, without the base table."""
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 
 import numpy as np
 import psycopg
-from pg_testing import OWNER, SEE_ALL, PgServer
+from pg_testing import SEE_ALL, PgServer
 
 from omoide.clock import iso
 from omoide.model import NewMemory
@@ -31,14 +30,7 @@ def _personas_of_index_rows(url: str) -> dict[str, list[tuple[int, int | None]]]
 
 
 def test_migration_17_gives_rows_indexed_before_it_their_persona(pg_server: PgServer) -> None:
-    name = f"m17_{os.getpid()}"
-    with psycopg.connect(pg_server.admin_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {name} OWNER {OWNER}")
-    try:
-        with psycopg.connect(pg_server.admin_url_of(name), autocommit=True) as admin:
-            admin.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        url = pg_server.url(name)
+    with pg_server.unmigrated("m17") as url:
         with psycopg.connect(url, autocommit=True) as raw:
             bind_session(raw, CROSS_PERSONA)
             apply_migrations(raw, upto=16)
@@ -67,8 +59,6 @@ def test_migration_17_gives_rows_indexed_before_it_their_persona(pg_server: PgSe
             assert [h.rowid for h in hits] == [ids["rin"][1]]
         finally:
             store.close()
-    finally:
-        pg_server.drop_database(name)
 
 
 def test_index_rows_written_now_carry_their_persona_and_search_stays_in_it(

@@ -4,13 +4,12 @@ so they stay searchable without a rebuild, and any text gets the arrays the old 
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from datetime import UTC, datetime
 
 import psycopg
-from pg_testing import OWNER, PgServer
+from pg_testing import PgServer
 
 from omoide.clock import iso
 from omoide.store.postgres.db import PgDatabase
@@ -36,14 +35,7 @@ def trigrams(conn: psycopg.Connection, texts: list[str]) -> list[list[str]]:
 
 
 def test_migration_18_keeps_the_arrays_and_the_rows_searchable(pg_server: PgServer) -> None:
-    name = f"m18_{os.getpid()}"
-    with psycopg.connect(pg_server.admin_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {name} OWNER {OWNER}")
-    try:
-        with psycopg.connect(pg_server.admin_url_of(name), autocommit=True) as admin:
-            admin.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        url = pg_server.url(name)
+    with pg_server.unmigrated("m18") as url:
         texts = samples()
         with psycopg.connect(url, autocommit=True) as raw:
             bind_session(raw, CROSS_PERSONA)
@@ -82,5 +74,3 @@ def test_migration_18_keeps_the_arrays_and_the_rows_searchable(pg_server: PgServ
                                                                           limit=5)] == ids[:1]
         finally:
             store.close()
-    finally:
-        pg_server.drop_database(name)

@@ -101,6 +101,23 @@ class PgServer:
         finally:
             self.drop_database(name)
 
+    @contextmanager
+    def unmigrated(self, prefix: str) -> Iterator[str]:
+        """A database with pgvector but no migration applied yet (a migration test applies
+        them up to the one before its own); its URL, dropped afterwards."""
+        import psycopg
+
+        name = f"{prefix}_{os.getpid()}"
+        with self._admin() as conn:  # type: ignore[attr-defined]
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {name} OWNER {OWNER}")
+        try:
+            with psycopg.connect(self.admin_url_of(name), autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")  # a superuser's to create
+            yield self.url(name)
+        finally:
+            self.drop_database(name)
+
     def emptied(self) -> str:
         """The URL of the shared test database with every table emptied."""
         import psycopg

@@ -34,7 +34,7 @@ from omoide.service.search import MAX_QUERY_CHARS, SearchService
 from omoide.service.sessions import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
-from omoide.service.validate import check_session_id, is_blank
+from omoide.service.validate import check_session_id, is_blank, replace_unstorable
 
 __all__ = ["ChatService", "Prepared", "check_messages", "session_id_for"]
 
@@ -168,18 +168,15 @@ class ChatService:
         return accepted
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
 def _turns(speaker: str, role: str, text: str, external_id: str) -> list[dict[str, Any]]:
     """A chat message as the turns that record it, whatever the client or the model sent (the
     reply is already out, so a refused turn would be lost): nothing for a text that shows
     nothing; NUL and lone surrogates (which no store keeps alike) as U+FFFD; a text over
     ``MAX_EVENT_CHARS`` as several consecutive turns (ids ``…:2``, ``…:3``), so none is cut."""
-    text = _UNSTORABLE.sub("\ufffd", text).strip()
+    text = replace_unstorable(text).strip()
     if is_blank(text):
         return []
-    name = _UNSTORABLE.sub("\ufffd", speaker).strip()[:MAX_SPEAKER_CHARS]
+    name = replace_unstorable(speaker).strip()[:MAX_SPEAKER_CHARS]
     pieces = [text[i:i + MAX_EVENT_CHARS] for i in range(0, len(text), MAX_EVENT_CHARS)]
     return [{"speaker": name if not is_blank(name) else role, "role": role,
              "content": piece,

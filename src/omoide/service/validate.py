@@ -77,6 +77,7 @@ __all__ = [
     "is_blank",
     "matches",
     "nul_at",
+    "replace_unstorable",
 ]
 
 MAX_TAGS = 20
@@ -123,6 +124,7 @@ TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what check_text refuses
 _VISIBLE = re.compile(NON_BLANK_PATTERN)
 
 
@@ -137,6 +139,12 @@ def check_text(value: str, field: str) -> str:
         raise InvalidInput(f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode",
                            field=field)
     return value
+
+
+def replace_unstorable(value: str) -> str:
+    """``value`` with what :func:`check_text` refuses (NUL, lone surrogates) as U+FFFD: for
+    text that must be kept whatever it holds (a chat reply already sent)."""
+    return _UNSTORABLE.sub("\ufffd", value)
 
 
 def is_blank(value: str) -> bool:

@@ -29,8 +29,9 @@ async def refuse_unknown_query(request: Request) -> None:
         return
     known = _names(route.dependant)  # a few names, read only when a query is sent
     unknown = [name for name in request.query_params if name not in known]
-    twice = [name for name in dict.fromkeys(request.query_params) if not unknown
-             and not known[name] and len(request.query_params.getlist(name)) > 1]
+    counts = {name: len(request.query_params.getlist(name))
+              for name in dict.fromkeys(request.query_params)}
+    twice = [] if unknown else [name for name, n in counts.items() if n > 1 and not known[name]]
     if unknown or twice:
         # who may ask comes first, as on every route: 401, then 403 for another persona's key
         caller = request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
@@ -38,9 +39,8 @@ async def refuse_unknown_query(request: Request) -> None:
         if isinstance(persona, str):
             caller.require_persona(persona)
         if twice:
-            raise InvalidInput(f"query parameter {twice[0]!r} is given "
-                               f"{len(request.query_params.getlist(twice[0]))} times; it takes "
-                               "one value", field=twice[0])
+            raise InvalidInput(f"query parameter {twice[0]!r} is given {counts[twice[0]]} times; "
+                               "it takes one value", field=twice[0])
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
