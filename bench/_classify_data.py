@@ -74,9 +74,18 @@ class Data:
     rule_says: np.ndarray
     forced: np.ndarray  # the rules decide whatever the overrides (a measured number changed)
     several: np.ndarray  # the new memory holds several sentences: it closes nothing (the guard)
+    note: np.ndarray  # a consolidated note (a NOTES source): read as the server reads one
+    # (``Classifier.classify(..., note=True)``): never closed through the statements' threshold
     # ... unless one of its sentences, read alone, is CONTRADICTORY (``_classify_sentences``):
     sentences: Data | None = None  # a row per sentence of each several-sentence new memory
     parent: np.ndarray | None = None  # the pair each sentence row comes from
+
+    @property
+    def capped(self) -> np.ndarray:
+        """The pairs that never close through the statements' threshold: a several-sentence new
+        memory or a consolidated note (either may close only through one sentence read alone,
+        ``_classify_sentences``)."""
+        return self.several | self.note
 
     def columns(self, feature_set: str) -> np.ndarray:
         wanted = set(FEATURE_SETS[feature_set]) | set(EMBEDDING_FEATURES)
@@ -129,7 +138,7 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
         pairs += rows
         source_of += [name] * len(rows)
     data = data_of(pairs, source_of, embedder)
-    several, parent = sentence_pairs(pairs, data.several)
+    several, parent = sentence_pairs(pairs, data.capped)
     sentences = data_of(several, [source_of[i] for i in parent], embedder)
     return replace(data, sentences=sentences, parent=parent)
 
@@ -152,4 +161,5 @@ def data_of(pairs, source_of: list[str], embedder) -> Data:
         rules=[r.text.rule for r in rows],
         rule_says=np.array([CLASSES.index(r.text.finding.relation) for r in rows]),
         forced=np.array([rule_decides(r.text, ()) for r in rows], dtype=bool),
-        several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool))
+        several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool),
+        note=np.array([s in NOTES for s in source_of], dtype=bool))

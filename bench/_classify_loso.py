@@ -109,10 +109,10 @@ def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray,
     never = float("inf")  # as ``learned.judge`` with may_contradict False
     out = np.array([CLASSES.index(decide_relation(p, CLASSES, never if capped else
                                                   thresholds[lang])[0])
-                    for p, lang, capped in zip(probs, data.langs, data.several, strict=True)])
-    out = np.where(ruled & ~(data.several & (data.rule_says == CONTRA)), data.rule_says, out)
+                    for p, lang, capped in zip(probs, data.langs, data.capped, strict=True)])
+    out = np.where(ruled & ~(data.capped & (data.rule_says == CONTRA)), data.rule_says, out)
     if score is not None:
-        out = np.where(data.several & (score >= sentence_threshold), CONTRA, out)
+        out = np.where(data.capped & (score >= sentence_threshold), CONTRA, out)
     return out
 
 

@@ -31,7 +31,7 @@ def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | N
     rows = []
     for t in THRESHOLDS:
         said_all = np.where(ruled, data.rule_says == CONTRA, probs[:, CONTRA] >= t) & (
-            ~data.several)
+            ~data.capped)
         row: dict[str, float] = {"threshold": t}
         for name, part in [("all", mask)] + [(lang, mask & (data.langs == lang))
                                              for lang in ("en", "ja")]:

@@ -73,21 +73,22 @@ def render(name: str, summary: dict) -> list[str]:
 
 
 def _sentences(best: dict) -> list[str]:
-    """The sentence reading of several-sentence new memories: with and without it per fold,
-    and the notes folds' curve it was chosen on."""
+    """The sentence reading of several-sentence new memories and consolidated notes: with and
+    without it per fold, and the notes folds' curve it was chosen on."""
     t = best["sentence_threshold"]
     chosen = ("never (the guard: no threshold keeps the target with 95% confidence on the "
               "pooled notes folds)") if t == float("inf") else \
         f"{t:.2f}"
     rows = [[source, _fmt(best["cross_guard"][source], "all"), _fmt(s, "all")]
             for source, s in best["cross"].items()]
-    lines = ["A new memory of several sentences closes the old one only when one of its "
-             "sentences, read alone, is CONTRADICTORY with at least the sentence threshold "
+    lines = ["A new memory of several sentences, and every pair of a notes fold (read as the "
+             "server reads a consolidated note, `note=True`), closes the old one only when one "
+             "of its sentences, read alone, is CONTRADICTORY with at least the sentence threshold "
              f"(chosen on the notes folds' LOSO for precision): **{chosen}**. Each left-out "
              "source with the guard alone (no note closes anything) and with the sentence "
              "reading:", "",
              md_table(["left out", "guard only", "sentence reading"], rows), "",
-             "The notes folds' several-sentence pairs called CONTRADICTORY by the sentence "
+             "The notes folds' pairs called CONTRADICTORY by the sentence "
              "reading, right / calls (of their CONTRADICTORY pairs), and the lower end of the "
              "Wilson 95% interval of their pooled precision (it must reach the target):", ""]
     curve = [[f"{row['threshold']:.2f}" + (" **(chosen)**" if row["threshold"] == t else ""),

@@ -11,7 +11,8 @@ thresholds on those inner curves only, and the outer source is scored at them by
 fitted on everything but itself (the LOSO model). The configuration is the one training chose
 (``bench/results/classify_threshold.json``, or ``--features`` / ``--blocks`` / ``--c``); the
 configuration itself is not re-chosen inside (its grid would cost 36 times as much), and a
-several-sentence new memory closes nothing (the guard, as while no sentence threshold is set).
+several-sentence new memory or a consolidated note closes nothing (the guard, as while no
+sentence threshold is set; a note is read as the server reads one, ``note=True``).
 
 Each rule (``_classify_thresholds.ThresholdRule``) is reported by LOSO (chosen on every fold)
 and nested: mean macro-F1 over all folds and over the writers, pooled CONTRADICTORY precision
@@ -136,12 +137,15 @@ def _dump(path: Path, sources: dict[str, Path], data: Data, outer, target: float
 
 
 def render(results: dict[str, dict], cfg: Config, target: float) -> str:
+    first_folds = list(next(iter(results.values()))["nested"]["by_fold"])
+    n_folds, n_writers = len(first_folds), sum(f.startswith("holdout") for f in first_folds)
     lines = ["# Nested leave-one-source-out: the CONTRADICTORY threshold rule", "",
              f"Configuration (fixed, as training chose it): {cfg.label()}. Target precision "
              f"{target}. *LOSO*: the rule chooses on every left-out source and is scored on the "
              "same (what training reports); *nested*: for each outer source the rule chooses "
              "on the other sources' inner LOSO curves only, and the outer source is scored at "
-             "those thresholds. Macro-F1 mean over 18 folds / 15 writers; C precision / recall "
+             f"those thresholds. Macro-F1 mean over {n_folds} folds / {n_writers} writers; C "
+             "precision / recall "
              "pooled over the folds; worst = the lowest fold-and-language C precision among "
              "those with ≥ 10 calls (n < 0.90 = how many are below 0.90).", ""]
     rows = []
@@ -156,8 +160,9 @@ def render(results: dict[str, dict], cfg: Config, target: float) -> str:
                      f"{ne['cp']:.3f} / {ne['cr']:.3f}",
                      f"{ne['worst_cp']:.3f} (n < 0.90: {ne['below_090']})",
                      f"EN {en[0]:.2f}–{en[-1]:.2f}, JA {ja[0]:.2f}–{ja[-1]:.2f}"])
-    lines += [md_table(["rule", "LOSO F1 (18 / 15)", "LOSO C P / R", "LOSO worst",
-                        "LOSO thresholds EN / JA", "nested F1 (18 / 15)", "nested C P / R",
+    both = f"({n_folds} / {n_writers})"
+    lines += [md_table(["rule", f"LOSO F1 {both}", "LOSO C P / R", "LOSO worst",
+                        "LOSO thresholds EN / JA", f"nested F1 {both}", "nested C P / R",
                         "nested worst", "nested thresholds"], rows), ""]
     first = next(iter(results.values()))
     folds = list(first["nested"]["by_fold"])

@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on nineteen sources written by nineteen different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the fifteen
+The judge is trained on twenty-one sources written by twenty-one different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the sixteen
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -15,12 +15,16 @@ families), ``classify_holdout8.jsonl`` (384, an agent's own saves), ``classify_h
 grounded in LoCoMo conversations), ``classify_holdout11.jsonl`` (322, a bilingual family's
 household assistant), ``classify_holdout12.jsonl`` (322, a work assistant's extracted memories:
 reported speech, third person, resolved dates), ``classify_holdout13.jsonl`` (330, a coach's,
-tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330) and
-``classify_holdout15.jsonl`` (345), a general assistant's ``memory_save`` lines, the issue's own
-style, each scored once in an earlier round and seen since, and ``classify_notes1.jsonl`` (317),
-``classify_notes2.jsonl`` (305) and ``classify_notes3.jsonl`` (300), notes of one to three
-sentences written as Omoide's own consolidator writes them by three writers (folds like the
-others). A new memory of several sentences is never CONTRADICTORY as a whole
+tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330),
+``classify_holdout15.jsonl`` (345) and ``classify_holdout16.jsonl`` (328), a general assistant's
+``memory_save`` lines, the issue's own style, each scored once in an earlier round and seen
+since, and ``classify_notes1.jsonl`` (317), ``classify_notes2.jsonl`` (305),
+``classify_notes3.jsonl`` (300) and ``classify_notes4.jsonl`` (309), notes of one to three
+sentences written as Omoide's own consolidator writes them by four writers (folds like the
+others; a note is read as the server reads a consolidated note, ``classify(..., note=True)``:
+it never closes through the statements' threshold, only through the sentence threshold, so
+the notes folds make no call on the statements' curve). A new memory of several sentences is
+never CONTRADICTORY as a whole
 (``offline.one_statement``): the judge is fitted on the pairs whose new memory is one statement
 only (see ``fit_on``), and a several-sentence new memory closes the old one only when one of its
 sentences, read alone by the same model, reaches the sentence threshold
@@ -211,11 +215,14 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Nineteen sources by nineteen writers: `pairs` "
+             "", "Twenty-one sources by twenty-one writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout15`, `notes1` … `notes3` "
+             "held-out sets `holdout1` … `holdout16`, `notes1` … `notes4` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
-             "set seen since its one scoring. A new memory of several sentences is never "
+             "set seen since its one scoring. The notes folds are read as the server reads a "
+             "consolidated note (`classify(..., note=True)`): never closed through the "
+             "statements' threshold, only through the sentence threshold, so they make no "
+             "call on the statements' curve. A new memory of several sentences is never "
              "called CONTRADICTORY as a whole (`offline.one_statement`), so every "
              "model is fitted on the pairs whose new memory is one statement only; it closes "
              "the old one only when one of its sentences, read alone, reaches the sentence "
