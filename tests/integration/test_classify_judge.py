@@ -60,6 +60,7 @@ def test_learned_classifier_judges_every_candidate_in_order() -> None:
                                   "block_dim": embedder.dim, "blocks": ["diff"],
                                   "weights": np.zeros((3, len(trained.features)
                                                        + embedder.dim)).tolist(),
+                                  "bias": [0.0, 0.0, 0.0],
                                   "mean": [0.0] * (len(trained.features) + embedder.dim),
                                   "scale": [1.0] * (len(trained.features) + embedder.dim)})
     classifier = LearnedClassifier(model, embedder)
@@ -183,3 +184,42 @@ def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> No
     threshold = learned.model.sentence_threshold
     assert threshold == float("inf") or threshold >= max(
         t for _, t in learned.model.language_thresholds)
+
+
+ONE_SLOT_REPLACED = [
+    ("The user lives in Tokyo.", "The user lives in Osaka."),
+    ("The user works at Google.", "The user works at Microsoft."),
+    ("The user drives a Toyota.", "The user drives a Honda."),
+    ("ユーザーは東京に住んでいる。", "ユーザーは大阪に住んでいる。"),
+    ("ユーザーはグーグルに勤めている。", "ユーザーはマイクロソフトに勤めている。"),
+    ("ユーザーはトヨタに乗っている。", "ユーザーはホンダに乗っている。"),
+]
+ONE_SLOT_KEPT = [
+    ("The user visited Tokyo.", "The user visited Osaka."),
+    ("The user's sister lives in Tokyo.", "The user's brother lives in Tokyo."),
+    ("ユーザーは東京に行った。", "ユーザーは大阪に行った。"),
+    ("ユーザーの姉は東京に住んでいる。", "ユーザーの兄は東京に住んでいる。"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ONE_SLOT_REPLACED)
+def test_a_single_valued_state_with_its_value_replaced_closes_the_old_memory(
+        old: str, new: str) -> None:
+    # Outside probes (no labelled set holds them): the same statement with the one value of a
+    # single-valued state swapped. The thirteenth round read them as two things of one kind
+    # (C = 0.03-0.24).
+    name = judge_embedder_name()
+    assert name is not None
+    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    verdict = learned.classify(new, [Candidate("old", old, 0.9)])[0]
+    assert verdict.relation is Relation.CONTRADICTORY, verdict.reason
+
+
+@pytest.mark.parametrize(("old", "new"), ONE_SLOT_KEPT)
+def test_an_occasion_or_a_subject_in_the_slot_keeps_the_old_memory(old: str, new: str) -> None:
+    # The same shape, but an event holds for many values and another subject is another fact.
+    name = judge_embedder_name()
+    assert name is not None
+    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    verdict = learned.classify(new, [Candidate("old", old, 0.9)])[0]
+    assert verdict.relation is not Relation.CONTRADICTORY, verdict.reason

@@ -7,7 +7,9 @@ is, changed quantities, an exact amount inside an old bound ("more than 20" → 
 occasions and the language, and the typed slot comparison of
 :mod:`slots` (numbers, times, quantities, names, people: same / different / added / removed)
 and the head-versus-rest and negation-scope comparison of :mod:`scope`, and whether the new
-memory leaves what the old one names (:mod:`departure`).
+memory leaves what the old one names (:mod:`departure`), and whether the two are one statement
+with one slot filled again — a single-valued state's value replaced, an occasion added, a
+subject changed or a value made precise (:mod:`one_slot`).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -31,6 +33,7 @@ from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_featu
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
+from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
 from omoide.engine.classify.quantity import changed_units, changed_values, within_bound
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
@@ -84,6 +87,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *ALIGN_FEATURES,
     *TRANSITION_FEATURES,
     *DEPARTURE_FEATURES,
+    *ONE_SLOT_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -143,6 +147,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += align_features(old, new, old_s.lang)
     values += transition_features(old_s, new_s)
     values += departure_features(old_s, new_s)
+    values += one_slot_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

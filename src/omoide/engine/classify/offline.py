@@ -20,6 +20,7 @@ from omoide.engine.classify import signals as sig
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.compound import sentence_count
 from omoide.engine.classify.frame import unframe
+from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 
 __all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide",
@@ -40,6 +41,7 @@ _CONTRADICTION: tuple[Signal, ...] = (
     change.completed,
     change.switched,
     change.replaced,
+    state_replaced,
 )
 _BEFORE_DETAIL: tuple[Signal, ...] = (
     sig.already_ended,
