@@ -25,9 +25,11 @@ other in kana (``reading``, the caller's kanji-to-kana reader, which the engine 
 without it, katakana and hiragana spellings of one word still meet; two kanji spellings that
 read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
 writes with the same number, a lone kanji digit as the digit the other writes before the same
-kanji, a katakana word as the other's clipping of it, and one swapped case particle is written
-as the other's; for
-English, a run of words as the acronym the other text holds, and a hyphenated word as the
+kanji, a katakana word as the other's clipping of it or as the Latin word it spells
+(``dedup_loanword``: パイソン / Python), one swapped case particle as the other's, and に / へ
+or で / にて when that is the pair's only difference (``dedup_spans``); for English, a run of
+words as the acronym the other text holds (``dedup_abbrev``: "UN", "LISA" for "Lifetime ISA",
+"wpm"), a word as its first letter before a hyphen ("e-bike"), and a hyphenated word as the
 other text joins or spaces it. Deterministic.
 """
 
@@ -38,7 +40,9 @@ import unicodedata
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
-from omoide.engine.classify.dedup_spans import counted, unclipped
+from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
+from omoide.engine.classify.dedup_loanword import transliterated
+from omoide.engine.classify.dedup_spans import counted, same_direction, unclipped
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
@@ -284,9 +288,6 @@ def _respelled(first: str, second: str, reading: Reading | None) -> str:
 # / 牛乳を飲めない, 娘が / 娘は, 私には / 私は); read alike only where one such swap is the pair's
 # only one of its kind: 兄が弟を / 兄を弟が trade roles, and stay apart.
 _PARTICLES = frozenset({"は", "が", "を", "には"})
-_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
-_ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
 
 
@@ -312,22 +313,6 @@ def _same_particles(first: str, second: str) -> str:
     return second[:j1] + first[i1:i2] + second[j2:]
 
 
-def _initials_run(text: str, acronym: str) -> tuple[int, int] | None:
-    """The span of a run of words in ``text`` whose initials spell ``acronym`` (small words
-    such as "of" skipped inside it): "United Nations" for UN, "human resources" for HR."""
-    words = list(_WORDS.finditer(text))
-    for start in range(len(words)):
-        letters, end = "", start
-        while end < len(words) and len(letters) < len(acronym):
-            word = words[end].group().lower()
-            if word not in _ACRONYM_SKIP or end == start:
-                letters += word[0]
-            end += 1
-        if letters == acronym.lower() and words[start].group().lower() not in _ACRONYM_SKIP:
-            return words[start].start(), words[end - 1].end()
-    return None
-
-
 # キロ after a number is a kilometre or a kilogram: read as the one the other text writes.
 _KILO = re.compile(r"([0-9]+)キロ")
 
@@ -338,17 +323,6 @@ def _kilo(first: str, second: str) -> str:
         unit = re.search(rf"(?<![0-9]){match.group(1)}\s?(km|kg)", first)
         return f"{match.group(1)}{unit.group(1)}" if unit else match.group()
     return _KILO.sub(one, second)
-
-
-def _abbreviated(first: str, second: str) -> str:
-    """``second`` with each run of words that ``first`` holds as an acronym written as it."""
-    for acronym in dict.fromkeys(_ACRONYM.findall(first)):
-        if re.search(rf"\b{acronym}\b", second):
-            continue
-        span = _initials_run(second, acronym)
-        if span is not None:
-            second = second[:span[0]] + acronym + second[span[1]:]
-    return second
 
 
 def _joined(first: str, second: str) -> str:
@@ -373,8 +347,11 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = _kilo(b, a), _kilo(a, b)
         a, b = counted(b, a), counted(a, b)
         a, b = unclipped(b, a), unclipped(a, b)
+        a, b = transliterated(b, a), transliterated(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
+        b = same_direction(a, b)
     elif not is_japanese(a) and not is_japanese(b):
-        a, b = _abbreviated(b, a), _abbreviated(a, b)
+        a, b = abbreviated(b, a), abbreviated(a, b)
+        a, b = lettered(b, a), lettered(a, b)
         a, b = _joined(b, a), _joined(a, b)
     return a, b

@@ -1,20 +1,24 @@
-"""Dedup's notation across a Japanese pair: a kanji digit before a counter no list holds, and a
-clipped katakana word, written as the other text writes them (pure).
+"""Dedup's notation across a Japanese pair: a kanji digit before a counter no list holds, a
+clipped katakana word and a particle of the same meaning, written as the other text writes
+them (pure).
 
 A part of ``dedup_notation.pair_notation`` (see its docstring). Trigger: the two texts of a
-near-copy differ where one writes 三教科 and the other 3教科, or one スマホ and the other
-スマートフォン. Why: the readers list their counters (人, 匹, 回, …), and a katakana word clipped
-to a part of each of its parts has no dictionary on the server; read apart, both looked like a
-changed word. Outcome: ``second`` rewritten where ``first`` holds the same count or the clipped
-word; a count that differs (四教科 / 3教科) or a word that is only a start of another (コーヒー /
+near-copy differ where one writes 三教科 and the other 3教科, one スマホ and the other
+スマートフォン, or one 母に and the other 母へ (合唱団で / 合唱団にて). Why: the readers list
+their counters (人, 匹, 回, …), a katakana word clipped to a part of each of its parts has no
+dictionary on the server, and the particle swap the notation reads is of は, が, を only; read
+apart, each looked like a changed word. Outcome: ``second`` rewritten where ``first`` holds the
+same count, the clipped word or the other particle of the pair (the pair's only difference);
+a count that differs (四教科 / 3教科) or a word that is only a start of another (コーヒー /
 コーヒーゼリー) stays apart. Deterministic.
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
-__all__ = ["counted", "unclipped"]
+__all__ = ["counted", "same_direction", "unclipped"]
 
 # A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
 _LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
@@ -71,3 +75,23 @@ def unclipped(first: str, second: str) -> str:
         if short is not None:
             second = second.replace(word, short)
     return second
+
+
+# Two particles of one meaning: に / へ of a goal (母に電話する / 母へ電話する), で / にて of a
+# place or means (合唱団で / 合唱団にて, the written form).
+_SAME_PARTICLES = ({"に", "へ"}, {"で", "にて"})
+
+
+def same_direction(first: str, second: str) -> str:
+    """``second`` with its one particle that differs from ``first`` only as へ from に, or as
+    にて from で, written as ``first`` writes it (after a word both texts share)."""
+    blocks = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2
+              in SequenceMatcher(None, first, second, autojunk=False).get_opcodes()
+              if tag != "equal"]
+    if len(blocks) != 1:
+        return second
+    i1, i2, j1, j2 = blocks[0]
+    pair = {first[i1:i2], second[j1:j2]}
+    if i1 == 0 or not any(pair == same for same in _SAME_PARTICLES):
+        return second
+    return second[:j1] + first[i1:i2] + second[j2:]
