@@ -8,10 +8,12 @@ meaning differs between the two.
 
 Bounds (docs/api.md lists them):
 
-- timestamps: ISO-8601 dates or times, years 1900–9999 once normalised to UTC; the time
-  something happened (a turn said, a session started, a row of an import written) at most
-  ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a validity window
-  (``valid_from``/``valid_until``) describes the world and may lie in any future year;
+- timestamps: ISO-8601 dates (00:00 UTC), or times with their UTC offset (a time of day
+  without one is refused, :func:`check_timestamp`), years 1900–9999 once normalised to UTC;
+  the time something happened (a turn said, a session started, a row of an import written)
+  at most ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a
+  validity window (``valid_from``/``valid_until``) describes the world and may lie in any
+  future year;
 - text: no NUL (U+0000; PostgreSQL cannot store it) and no lone surrogate; text that must not
   be blank holds a character that shows (not only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
@@ -92,7 +94,7 @@ MAX_INT = 2**53 - 1
 MAX_METADATA_CHARS = 10_000
 MAX_METADATA_DEPTH = 8
 # How far ahead of the server's clock the time of something that happened may be: a client's
-# clock runs ahead, or it sends its local time without an offset (read as UTC: up to UTC+14).
+# clock runs ahead, or a date alone (00:00 UTC) is today's date of a zone up to UTC+14.
 MAX_AHEAD = timedelta(hours=24)
 
 # Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
@@ -117,7 +119,8 @@ TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},]
 # A search query value: tags separated by commas (blank pieces are skipped), at most 20.
 _PIECE = f"[{WHITESPACE}]*(?:[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?[{WHITESPACE}]*)?"
 TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
-# An ISO-8601 date, or date and time with an optional offset (no offset: UTC).
+# The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
+# the syntax and is refused by check_timestamp with its own message.
 TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
                      "(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
                      f"(?:Z|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
@@ -256,19 +259,28 @@ def check_kind(kind: Any) -> MemoryKind:
 
 
 def check_timestamp(value: Any, name: str) -> datetime | None:
-    """An ISO-8601 date or timestamp (no offset: UTC), a datetime, or None; the one place that
-    bounds time: years 1900–9999 once normalised to UTC."""
+    """An ISO-8601 date, or a date and time with its UTC offset (``Z`` or ``±HH:MM``), an aware
+    datetime, or None; the one place that reads a caller's time (HTTP bodies and queries, MCP
+    arguments, import records, through the services). A time of day without an offset is
+    refused: the server cannot know the clock it was read from (reading it as UTC put a
+    Tokyo client's 09:00 at 18:00 local). A date alone is that day at 00:00 UTC. Bounds: years
+    1900–9999 once normalised to UTC."""
     if value is None:
         return None
     if isinstance(value, datetime):
-        when = value if value.tzinfo else value.replace(tzinfo=UTC)
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InvalidInput(_no_offset(name, value.isoformat()), field=name)
+        when = value
     elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
+        text = value.strip()
         try:
-            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            when = datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
                                "(no such day or time)", field=name) from None
         if when.tzinfo is None:
+            if len(text) > len("YYYY-MM-DD"):  # a time of day was given
+                raise InvalidInput(_no_offset(name, text), field=name)
             when = when.replace(tzinfo=UTC)
     else:
         raise InvalidInput(
@@ -282,6 +294,12 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
                            f"{value!r}", field=name)
     return utc
+
+
+def _no_offset(name: str, text: str) -> str:
+    return (f"{name} {text!r} has no UTC offset, so the instant it names is unknown; add Z "
+            f"for UTC or the offset of the clock it was read from, e.g. '{text}Z' or "
+            f"'{text}+09:00' (a date alone, such as '{text[:10]}', is that day at 00:00 UTC)")
 
 
 def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
