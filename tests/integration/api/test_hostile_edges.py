@@ -112,6 +112,16 @@ INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
     pytest.param("PUT", "/api/user-state/rin", {"name": "\ufeff"}, "user_info.name",
                  id="state"),
     pytest.param("GET", "/api/search/rin?q=%E2%80%8B", None, "q", id="query"),
+    # beyond the Basic Multilingual Plane: tag characters, a variation selector supplement,
+    # musical and Egyptian format controls (session 12: the pattern stopped at U+FFFF)
+    pytest.param("POST", "/api/memories/rin", {"content": "\U000e0001\U000e0041\U000e007f"},
+                 "content", id="content-tag-characters"),
+    pytest.param("POST", "/api/memories/rin", {"content": "tea", "tags": ["\U000e0100"]},
+                 "tags", id="tag-variation-selector-supplement"),
+    pytest.param("POST", "/api/sessions/rin/s1/events",
+                 {"events": [{"speaker": "Ken", "content": "\U0001d173\U00013430\U0001bca0"}]},
+                 "events[0].content", id="event-format-controls"),
+    pytest.param("GET", "/api/search/rin?q=%F3%A0%80%81", None, "q", id="query-tag-character"),
 ])
 def test_invisible_only_text_is_blank(rin: httpx.Client, method: str, path: str, body: Any,
                                       field: str) -> None:
