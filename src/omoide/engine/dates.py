@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from enum import StrEnum
@@ -232,13 +233,13 @@ def _iso_point(text: str, tz: tzinfo) -> DateRange | None:
     """An ISO year, month or day as its local span, or a timestamp as the instant [t, t]."""
     if _ISO_YEAR.fullmatch(text):
         year = int(text)
-        return _to_utc((date(year, 1, 1), date(year + 1, 1, 1)), tz)
+        return _to_utc((date(year, 1, 1), _after(lambda: date(year + 1, 1, 1))), tz)
     if match := _ISO_MONTH.fullmatch(text):
         year, month = int(match[1]), int(match[2])
-        return _to_utc((date(year, month, 1), _month_start(year, month + 1)), tz)
+        return _to_utc((date(year, month, 1), _after(lambda: _month_start(year, month + 1))), tz)
     if _ISO_DAY.fullmatch(text):
         day = date.fromisoformat(text)
-        return _to_utc((day, day + timedelta(days=1)), tz)
+        return _to_utc((day, _after(lambda: day + timedelta(days=1))), tz)
     if _ISO_STAMP.fullmatch(text):
         instant = datetime.fromisoformat(text)
         if instant.tzinfo is None:  # as every timestamp of the API (service.validate)
@@ -248,8 +249,21 @@ def _iso_point(text: str, tz: tzinfo) -> DateRange | None:
     return None
 
 
-def _to_utc(span: tuple[date, date], tz: tzinfo) -> DateRange:
-    return DateRange(_local_midnight(span[0], tz), _local_midnight(span[1], tz))
+def _after(following: Callable[[], date]) -> date | None:
+    """The day after a span of the year 9999 is past the calendar: None, the end of time."""
+    try:
+        return following()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _to_utc(span: tuple[date, date | None], tz: tzinfo) -> DateRange:
+    end = _END if span[1] is None else _local_midnight(span[1], tz)
+    return DateRange(_local_midnight(span[0], tz), end)
+
+
+# The last instant a datetime holds: the end of a span that reaches the last day of 9999.
+_END = datetime.max.replace(tzinfo=UTC)
 
 
 def _local_midnight(day: date, tz: tzinfo) -> datetime:

@@ -129,8 +129,8 @@ TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
 # The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
 # the syntax and is refused by check_timestamp with its own message.
 TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
-                     "(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
-                     f"(?:Z|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
+                     "(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
+                     f"(?:[Zz]|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -226,7 +226,7 @@ def check_unit_interval(value: Any, name: str) -> float:
         raise InvalidInput(f"{name} must be a number between 0 and 1, got {value!r}", field=name)
     if math.isnan(value) or not 0.0 <= value <= 1.0:
         raise InvalidInput(f"{name} must be between 0 and 1, got {value!r}", field=name)
-    return float(value)
+    return float(value) + 0.0  # -0.0 is 0.0 (PostgreSQL's float keeps the sign, SQLite's not)
 
 
 def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
@@ -281,7 +281,8 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
     elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
         text = value.strip()
         try:
-            when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            # RFC 3339 allows a lower-case t and z, as the date ranges read them
+            when = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "Zz" else text)
         except ValueError:
             raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
                                "(no such day or time)", field=name) from None

@@ -75,11 +75,13 @@ def test_a_patch_and_the_filters_refuse_a_time_without_offset(rin: httpx.Client)
 
 
 def test_the_accepted_forms_still_read_alike(rin: httpx.Client) -> None:
-    """Z, +00:00 and +09:00 name instants; a date alone is that day at 00:00 UTC."""
-    for stamp, stored in [(f"{NAIVE}Z", "2026-11-29T09:00:00"),
+    """Z, +00:00 and +09:00 name instants (a lower-case t and z too, as RFC 3339 allows and
+    the date ranges read them); a date alone is that day at 00:00 UTC."""
+    for n, (stamp, stored) in enumerate([(f"{NAIVE}Z", "2026-11-29T09:00:00"),
                           (f"{NAIVE}+09:00", "2026-11-29T00:00:00"),
-                          ("2026-11-29", "2026-11-29T00:00:00")]:
-        made = rin.post("/api/memories/rin", json={"content": f"Ken said {stamp}.",
+                          ("2026-11-29", "2026-11-29T00:00:00"),
+                          (f"{NAIVE.replace('T', 't')}z", "2026-11-29T09:00:00")]):
+        made = rin.post("/api/memories/rin", json={"content": f"Ken's shelf {n} holds tea.",
                                                    "valid_from": stamp})
         assert made.status_code == 201, made.text
         assert made.json()["memory"]["valid_from"].startswith(stored), made.json()

@@ -326,3 +326,12 @@ def test_iso_range_includes_both_days(first: date, days: int, tz: tzinfo) -> Non
     last = first + timedelta(days=days)
     found = parse(f"{first.isoformat()}..{last.isoformat()}", tz=tz)
     assert found == local_days(first, last + timedelta(days=1), tz)
+
+
+@pytest.mark.parametrize("text", ["9999", "9999-12", "9999-12-31", "2026..9999"])
+def test_a_span_reaching_the_last_day_of_9999_ends_at_the_end_of_time(text: str) -> None:
+    """Session 12 probe: "9999" was refused as "not a valid calendar date in years 1-9999"
+    (the day after it is past the calendar); it ends at the last instant a datetime holds."""
+    found = parse(text, tz=NEW_YORK)
+    assert found.end == datetime.max.replace(tzinfo=UTC)
+    assert found.start < found.end

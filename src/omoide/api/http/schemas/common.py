@@ -114,7 +114,8 @@ NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
 # "2026-02-31".
 TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD (that day at 00:00 UTC), or "
                          "YYYY-MM-DD, T (or a space), HH:MM[:SS[.ffffff]] and its UTC offset, "
-                         "Z or ±HH:MM (a time of day without an offset is refused), e.g. "
+                         "Z or ±HH:MM (t and z may be lower-case; a time of day without an "
+                         "offset is refused), e.g. "
                          "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
                          "1900-9999 once normalised to UTC.")
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "timestamp"},
