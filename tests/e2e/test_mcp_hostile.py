@@ -100,3 +100,20 @@ def test_mcp_refuses_a_time_without_offset_as_http_does(server: LiveServer) -> N
             assert "valid_until" in message and "no UTC offset" in message, message
 
     anyio.run(scenario)
+
+
+def test_mcp_refuses_metadata_integers_http_refuses(server: LiveServer) -> None:
+    """Session 12 probe: ``metadata: {"n": 2**64}`` was stored over MCP while HTTP refuses
+    any integer beyond ±(2^53 − 1), which a JSON parser reading the export back rounds."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            for bad in (2**64, -(2**53)):
+                message = await tool_error(client, "memory_create", content="Ken likes tea.",
+                                           metadata={"ids": [1, {"n": bad}]})
+                assert "metadata" in message and "2^53" in message, message
+            await ok(client, "memory_create", content="Ken likes tea.",
+                     metadata={"n": 2**53 - 1, "x": -(2**53 - 1)})
+
+    anyio.run(scenario)

@@ -342,6 +342,9 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     if _depth(value) > MAX_METADATA_DEPTH:
         raise InvalidInput(f"{field} is nested deeper than {MAX_METADATA_DEPTH} levels",
                            field=field)
+    if _wide_int(value):
+        raise InvalidInput(f"{field} holds an integer outside ±(2^53 − 1), which a JSON parser "
+                           "reads back rounded; send it as text", field=field)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
@@ -380,6 +383,20 @@ def nul_at(value: Any) -> str | None:
         elif isinstance(item, list | tuple):
             stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
     return None
+
+
+def _wide_int(value: Any) -> bool:
+    """Whether a JSON value holds an integer outside ±(2^53 − 1) (the HTTP guard refuses one
+    in any body; MCP and import callers reach the services directly)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool) and \
+                not MIN_INT <= item <= MAX_INT:
+            return True
+        if isinstance(item, dict | list):
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return False
 
 
 def _depth(value: Any) -> int:
