@@ -181,9 +181,16 @@ def check_name(value: Any, field: str, what: str) -> str:
 
 
 def check_session_id(value: Any, field: str = "session_id") -> str:
+    """A new session's id (opened, recorded by the chat proxy, imported): the pattern, and not
+    '.' or '..', the dot segments every URL-normalising client rewrites (…/sessions/p/../x is
+    read as …/sessions/x), so such a session could not be named in a path."""
     if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
         raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 letters, digits or "
                            "_ . : @ -", field=field)
+    if value in (".", ".."):
+        raise InvalidInput(f"{field} {value!r} is a URL path's dot segment, which clients "
+                           "rewrite (…/sessions/p/../episodes is read as another path); give "
+                           "an id with another character", field=field)
     return value
 
 

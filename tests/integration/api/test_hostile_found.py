@@ -28,3 +28,17 @@ def test_a_negative_zero_is_zero_on_both_stores(rin: httpx.Client) -> None:
     assert "-0.0" not in read.text, read.text
     patched = rin.patch(f"/api/memories/rin/{key}", json={"emotion_intensity": -0.0})
     assert patched.status_code == 200 and "-0.0" not in patched.text, patched.text
+
+
+@pytest.mark.parametrize("session_id", [".", ".."])
+def test_a_session_id_that_is_a_dot_segment_is_refused(rin: httpx.Client,
+                                                       session_id: str) -> None:
+    """A session named '..' was opened, and then every client that normalises a URL (curl, a
+    browser, httpx, Omoide's own client) read …/sessions/rin/../episodes as another path."""
+    reply = rin.post("/api/sessions/rin", json={"session_id": session_id})
+    assert reply.status_code == 422, reply.text
+    error = reply.json()["error"]
+    assert error["field"] == "session_id" and "dot segment" in error["message"], error
+    assert rin.get(f"/api/sessions/rin/{session_id.replace('.', '%2E')}/episodes"
+                   ).status_code == 404
+    assert rin.post("/api/sessions/rin", json={"session_id": "..."}).status_code == 201

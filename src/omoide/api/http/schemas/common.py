@@ -103,7 +103,8 @@ BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
     "Block name: 1-64 letters, digits, '_' or '-'."))]
 StateKey = Annotated[str, Field(pattern=NAME_PATTERN)]
 SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
-    "Session id: 1-128 letters, digits or _ . : @ -"))]
+    "Session id: 1-128 letters, digits or _ . : @ -; a new session's id is not '.' or '..' "
+    "(the server refuses those dot segments, which URL-normalising clients rewrite)."))]
 Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
     "A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."))]
 ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID_PATTERN, description=(
