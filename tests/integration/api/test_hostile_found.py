@@ -42,3 +42,12 @@ def test_a_session_id_that_is_a_dot_segment_is_refused(rin: httpx.Client,
     assert rin.get(f"/api/sessions/rin/{session_id.replace('.', '%2E')}/episodes"
                    ).status_code == 404
     assert rin.post("/api/sessions/rin", json={"session_id": "..."}).status_code == 201
+
+
+def test_a_setting_sent_as_null_drops_the_override(rin: httpx.Client) -> None:
+    """Found undocumented: ``null`` is not ignored, it restores the server default."""
+    default = rin.get("/api/settings/rin").json()["settings"]["importance_weight"]
+    changed = rin.put("/api/settings/rin", json={"importance_weight": 0.3}).json()
+    assert changed["overrides"] == {"importance_weight": 0.3}
+    reset = rin.put("/api/settings/rin", json={"importance_weight": None}).json()
+    assert reset["overrides"] == {} and reset["settings"]["importance_weight"] == default
