@@ -51,3 +51,20 @@ def test_a_setting_sent_as_null_drops_the_override(rin: httpx.Client) -> None:
     assert changed["overrides"] == {"importance_weight": 0.3}
     reset = rin.put("/api/settings/rin", json={"importance_weight": None}).json()
     assert reset["overrides"] == {} and reset["settings"]["importance_weight"] == default
+
+
+def test_a_keyword_search_keeps_to_keywords_in_the_conversation_tier_too(
+        rin: httpx.Client) -> None:
+    """``mode=keyword`` ranked notes by their words but conversation turns by meaning: a query
+    no turn holds ("qqqq") answered turns at 0.6 (the semantic side's share)."""
+    assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
+    assert rin.post("/api/sessions/rin/s1/events", json={"events": [
+        {"speaker": "Ken", "content": "a"}, {"speaker": "Ken", "content": "zebra crossing"}]}
+                    ).status_code == 200
+    for mode in ("keyword", "hybrid"):
+        found = rin.get("/api/search/rin", params={"q": "zebra", "mode": mode,
+                                                   "include_episodes": "true"}).json()
+        assert any("zebra" in hit["content"] for hit in found["results"]), (mode, found)
+    nothing = rin.get("/api/search/rin", params={"q": "qqqq", "mode": "keyword",
+                                                 "include_episodes": "true"}).json()
+    assert nothing["results"] == [], nothing
