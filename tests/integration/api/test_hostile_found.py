@@ -68,3 +68,22 @@ def test_a_keyword_search_keeps_to_keywords_in_the_conversation_tier_too(
     nothing = rin.get("/api/search/rin", params={"q": "qqqq", "mode": "keyword",
                                                  "include_episodes": "true"}).json()
     assert nothing["results"] == [], nothing
+
+
+@pytest.mark.parametrize("order", ["right-first", "wrong-first"])
+def test_a_header_the_api_reads_given_twice_is_refused(server: LiveServer, rin: httpx.Client,
+                                                       order: str) -> None:
+    """Two Authorization headers: the first one won (a valid key before a wrong one was let
+    in, the other order refused), as a query parameter or a JSON key given twice used to."""
+    right = rin.headers["authorization"]
+    pair = [right, "Bearer omo_p_wrong"] if order == "right-first" else \
+        ["Bearer omo_p_wrong", right]
+    reply = httpx.get(f"{server.url}/api/stats/rin",
+                      headers=[("Authorization", value) for value in pair])
+    assert reply.status_code == 401, reply.text
+    assert "Authorization header 2 times" in reply.json()["error"]["message"]
+    twice = httpx.get(f"{server.url}/api/stats/rin", headers=[
+        ("Authorization", right), ("X-Omoide-Session", "a"), ("X-Omoide-Session", "b")])
+    assert twice.status_code == 422, twice.text
+    assert twice.json()["error"]["field"] == "X-Omoide-Session"
+    assert rin.get("/api/stats/rin").status_code == 200
