@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, serve_in_thread
+
+from omoide.api.http.app import create_app
 
 
 @pytest.fixture
@@ -87,3 +89,33 @@ def test_a_header_the_api_reads_given_twice_is_refused(server: LiveServer, rin: 
     assert twice.status_code == 422, twice.text
     assert twice.json()["error"]["field"] == "X-Omoide-Session"
     assert rin.get("/api/stats/rin").status_code == 200
+
+
+def test_a_write_that_loses_a_race_with_an_erase_is_a_409(make_app, data_dir) -> None:
+    """A memory created while its persona was being erased died on the store's foreign key
+    (SQLite IntegrityError, PostgreSQL ForeignKeyViolation) as a 500. Reproduced here without
+    timing: the persona row goes between the service's lookup and its insert."""
+    app = make_app()
+    app.auth.create_persona("gone")
+    persona_of = app.store.get_persona
+    looked_up = persona_of("gone")
+
+    def lookup_then_erase(name: str):  # the erase lands right after the lookup
+        if name == "gone":
+            with app.store.db.write() as conn:
+                conn.execute("DELETE FROM personas WHERE name = ?", ("gone",))
+            return looked_up
+        return persona_of(name)
+
+    app.store.get_persona = lookup_then_erase  # type: ignore[method-assign]
+    admin = "omo_admin_race-test-key"
+    app.auth.ensure_admin_key(data_dir, admin)
+    uv, thread, url = serve_in_thread(create_app(app, start_workers=False))
+    try:
+        reply = httpx.post(f"{url}/api/memories/gone", json={"content": "Ken likes tea."},
+                           headers={"Authorization": f"Bearer {admin}"})
+        assert reply.status_code == 409, reply.text
+        assert "erased by a concurrent request" in reply.json()["error"]["message"]
+    finally:
+        uv.should_exit = True
+        thread.join(10)

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from omoide import __version__
-from omoide.api.errors import error_body, error_response
+from omoide.api.errors import error_body, error_response, raced_erase
 from omoide.api.http.access_log import AccessLog, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
@@ -98,6 +98,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        raced = raced_erase(exc)
+        if raced is not None:
+            logger.info("write lost a race with an erase: %s", type(exc).__name__)
+            return error_response(raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
         return JSONResponse(error_body("internal", "internal error; see the server log"),
                             status_code=500)
