@@ -67,3 +67,53 @@ def test_mcp_refuses_nul_invisible_text_and_far_future_turns(server: LiveServer)
             assert store.events_after(store.get(session), 0) == []
 
     anyio.run(scenario)
+
+
+def test_mcp_refuses_a_time_without_offset_as_http_does(server: LiveServer) -> None:
+    """Session 12 probe: "2026-11-29T09:00:00" was read as UTC; every time argument is now a
+    tool error naming the argument and showing the forms with Z and +09:00."""
+    key = server.create_persona("rin")
+    naive = "2026-11-29T09:00:00"
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            for tool, arguments, name in [
+                ("memory_create", {"content": "Ken moved.", "valid_from": naive}, "valid_from"),
+                ("memory_search", {"query": "Ken", "valid_at": naive}, "valid_at"),
+                ("memory_search", {"query": "Ken", "date_range": f"{naive}..2026-11-30"},
+                 "date range"),
+                ("user_state_history", {"key": "name", "at": naive}, "at"),
+            ]:
+                message = await tool_error(client, tool, **arguments)
+                assert name in message and "no UTC offset" in message, (tool, message)
+            session = (await ok(client, "session_begin")).structured_content["session_id"]
+            message = await tool_error(client, "session_record", session_id=session, turns=[
+                {"speaker": "Ken", "content": "hi", "timestamp": naive}])
+            assert "timestamp" in message and "+09:00" in message, message
+            made = await ok(client, "memory_create", content="Ken moved.",
+                            valid_from=f"{naive}+09:00")
+            assert made.structured_content["memory"]["valid_from"].startswith(
+                "2026-11-29T00:00:00")
+            message = await tool_error(client, "memory_update",
+                                       key=made.structured_content["memory"]["key"],
+                                       valid_until=naive)
+            assert "valid_until" in message and "no UTC offset" in message, message
+
+    anyio.run(scenario)
+
+
+def test_mcp_refuses_metadata_integers_http_refuses(server: LiveServer) -> None:
+    """Session 12 probe: ``metadata: {"n": 2**64}`` was stored over MCP while HTTP refuses
+    any integer beyond ±(2^53 − 1), which a JSON parser reading the export back rounds."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            for bad in (2**64, -(2**53)):
+                message = await tool_error(client, "memory_create", content="Ken likes tea.",
+                                           metadata={"ids": [1, {"n": bad}]})
+                assert "metadata" in message and "2^53" in message, message
+            await ok(client, "memory_create", content="Ken likes tea.",
+                     metadata={"n": 2**53 - 1, "x": -(2**53 - 1)})
+
+    anyio.run(scenario)

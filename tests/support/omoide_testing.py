@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -18,8 +19,8 @@ from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
 
-__all__ = ["Holding", "LiveServer", "files_holding", "free_port", "refused", "serve_in_thread",
-           "wait_for_jobs"]
+__all__ = ["Holding", "LiveServer", "exported_lines", "files_holding", "free_port", "import_lines",
+           "refused", "serve_in_thread", "wait_for_jobs"]
 
 # Where a text is still stored: file names (SQLite) or "table.column" names (PostgreSQL).
 Holding = Callable[[str], list[str]]
@@ -31,6 +32,27 @@ def refused(reply: httpx.Response, *statuses: int) -> dict[str, Any]:
     body = reply.json()
     assert set(body) == {"error"} and {"code", "message"} <= set(body["error"]), body
     return body["error"]
+
+
+def exported_lines(client: httpx.Client, persona: str) -> list[dict[str, Any]]:
+    """The persona's export as records, after writing one of each kind a test may edit: a
+    session ``t1`` with one turn, a block ``b1``, the user-state ``name`` and a memory."""
+    assert client.post(f"/api/sessions/{persona}", json={"session_id": "t1"}).status_code == 201
+    assert client.post(f"/api/sessions/{persona}/t1/events", json={"events": [
+        {"speaker": "Ken", "content": "hello there"}]}).status_code == 200
+    assert client.post(f"/api/blocks/{persona}", json={"block_name": "b1", "content": "c"}
+                       ).status_code == 200
+    assert client.put(f"/api/user-state/{persona}", json={"name": "Ken"}).status_code == 200
+    assert client.post(f"/api/memories/{persona}", json={"content": "Ken drinks green tea.",
+                                                         "tags": ["tea"]}).status_code == 201
+    return [json.loads(line) for line in client.get(f"/api/export/{persona}").text.splitlines()]
+
+
+def import_lines(client: httpx.Client, persona: str,
+                 lines: list[dict[str, Any]]) -> httpx.Response:
+    """POST the records as an NDJSON import into ``persona``."""
+    return client.post(f"/api/import/{persona}", headers={"content-type": "application/x-ndjson"},
+                       content="\n".join(json.dumps(r) for r in lines).encode())
 
 
 def free_port() -> int:

@@ -10,7 +10,8 @@ each rule as the server states it:
   ``valid_from``, and a block's ``content`` within its ``max_tokens`` (the server's estimate);
 - rules on every string of a positive case (docs/api.md "Values"): no NUL (U+0000) in a key or
   value, text that is not whitespace holds a character that shows (not only invisible format
-  characters), and the time a turn was said or a session started at most 24 hours ahead.
+  characters), the time a turn was said or a session started at most 24 hours ahead, and a
+  new session's id not '.' or '..'.
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ def _happened(value: Any) -> Any:
 
 def _fit(body: dict[str, Any]) -> dict[str, Any]:
     body = _clean(body)
+    if body.get("session_id") in (".", ".."):  # dot segments: no new session is named so
+        body["session_id"] = "s" + body["session_id"]
     if "started_at" in body:
         body["started_at"] = _happened(body["started_at"])
     for event in body.get("events") or []:

@@ -9,9 +9,9 @@ import logging
 
 from starlette.responses import JSONResponse
 
-from omoide.errors import OmoideError, error_body
+from omoide.errors import Conflict, OmoideError, error_body
 
-__all__ = ["error_body", "error_response", "tool_error_message"]
+__all__ = ["error_body", "error_response", "raced_erase", "tool_error_message"]
 
 logger = logging.getLogger(__name__)
 
@@ -20,6 +20,21 @@ def error_response(exc: OmoideError) -> JSONResponse:
     """An :class:`OmoideError` as HTTP: its status, its body, and ``WWW-Authenticate`` on 401."""
     headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
     return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+
+
+def raced_erase(exc: BaseException) -> Conflict | None:
+    """A write that lost a race with an erase (a persona, session or memory deleted between
+    the write's lookup and its insert): the store's foreign-key refusal, SQLite's or
+    PostgreSQL's, as the 409 it is instead of a 500; the transaction rolled back. None for
+    any other exception."""
+    kind = type(exc)
+    sqlite_fk = kind.__module__ == "sqlite3" and kind.__name__ == "IntegrityError" and \
+        "FOREIGN KEY" in str(exc)
+    postgres_fk = kind.__name__ == "ForeignKeyViolation" and kind.__module__.startswith("psycopg")
+    if not (sqlite_fk or postgres_fk):
+        return None
+    return Conflict("what this write refers to (its persona, session or memory) was erased by "
+                    "a concurrent request; nothing was written: read it again before retrying")
 
 
 def tool_error_message(exc: OmoideError) -> str:

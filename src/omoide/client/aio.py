@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import httpx
 
 from omoide.client import calls
-from omoide.client.calls import Call
+from omoide.client.calls import Call, When, wire
 from omoide.client.errors import error_from_response
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class AsyncClient:
 
     async def _run(self, call: Call[T]) -> T:
         response = await self._http.request(
-            call.method, call.path, params=dict(call.params), json=call.json,
+            call.method, call.path, params=wire(dict(call.params)), json=wire(call.json),
             content=call.content, headers=dict(call.headers),
             timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT)
         if response.status_code >= 400:
@@ -94,7 +94,7 @@ class AsyncClient:
     async def create_memory(self, persona: str, content: str, *, importance: float | None = None,
                       tags: Sequence[str] | None = None, kind: str | None = None,
                       emotion_type: str | None = None, emotion_intensity: float | None = None,
-                      valid_from: str | None = None, valid_until: str | None = None,
+                      valid_from: When | None = None, valid_until: When | None = None,
                       metadata: Mapping[str, Any] | None = None) -> s.CreateReply:
         """Store a memory. ``status`` is ``created`` (with ``memory``) or ``duplicate`` (with
         ``duplicate_of``: the current memory it repeats)."""
@@ -138,7 +138,7 @@ class AsyncClient:
 
     async def search(self, persona: str, query: str, *, top_k: int | None = None,
                mode: str | None = None, tags: Sequence[str] | None = None,
-               date_range: str | None = None, valid_at: str | None = None,
+               date_range: str | None = None, valid_at: When | None = None,
                min_importance: float | None = None, kind: str | None = None,
                importance_weight: float | None = None,
                include_episodes: bool | None = None) -> s.SearchReply:
@@ -152,7 +152,7 @@ class AsyncClient:
     # -- sessions ----------------------------------------------------------------------------
 
     async def open_session(self, persona: str, session_id: str | None = None,
-                     started_at: str | None = None) -> s.SessionOpened:
+                     started_at: When | None = None) -> s.SessionOpened:
         """Open a conversation (idempotent for an existing id): ``{session_id, created}``."""
         return await self._run(calls.open_session(persona, session_id, started_at))
 
@@ -187,7 +187,7 @@ class AsyncClient:
         return await self._run(calls.update_state(persona, whose, values))
 
     async def state_history(self, persona: str, key: str, *, whose: str = "user",
-                      at: str | None = None) -> s.StateHistory:
+                      at: When | None = None) -> s.StateHistory:
         """Every value a state key had (or, with ``at``, the one valid then)."""
         return await self._run(calls.state_history(persona, whose, key, at))
 
@@ -270,7 +270,7 @@ class AsyncClient:
                            with_vectors: bool = False) -> AsyncIterator[str]:
         """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
         call = calls.export_persona(persona, with_vectors=with_vectors)
-        async with self._http.stream(call.method, call.path, params=dict(call.params),
+        async with self._http.stream(call.method, call.path, params=wire(dict(call.params)),
                                      timeout=None) as response:
             if response.status_code >= 400:
                 await response.aread()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -14,10 +15,31 @@ if TYPE_CHECKING:
     from omoide.api.http import schemas as s
     from omoide.api.http.schemas.transfer import ImportReply
 
-__all__ = ["JSON", "Call", "model"]
+__all__ = ["JSON", "Call", "When", "model", "wire"]
 
 T = TypeVar("T")
 JSON = dict[str, Any]
+# A time the API takes: ISO-8601 text, a date, or an aware datetime.
+When = str | date | datetime
+
+
+def wire(value: Any, where: str = "") -> Any:
+    """``value`` as JSON can carry it: an aware datetime as ISO-8601 with its offset, a date as
+    ``YYYY-MM-DD``. A naive datetime raises ValueError naming where it is: the server refuses a
+    time of day without its offset (docs/api.md), so it is not sent."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"{where or 'a time'} {value.isoformat()!r} has no UTC offset; "
+                             "give an aware datetime (e.g. tzinfo=datetime.UTC or "
+                             "ZoneInfo('Asia/Tokyo'))")
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {k: wire(v, f"{where}.{k}" if where else str(k)) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [wire(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
 
 
 def _json(body: Any) -> JSON:
@@ -131,7 +153,7 @@ def stats(persona: str) -> Call[s.StatsOut]:
 
 def search(persona: str, query: str, *, top_k: int | None = None, mode: str | None = None,
            tags: Sequence[str] | None = None, date_range: str | None = None,
-           valid_at: str | None = None, min_importance: float | None = None,
+           valid_at: When | None = None, min_importance: float | None = None,
            kind: str | None = None, importance_weight: float | None = None,
            include_episodes: bool | None = None) -> Call[s.SearchReply]:
     params = _given(q=query, top_k=top_k, mode=mode, date_range=date_range, valid_at=valid_at,
@@ -147,7 +169,7 @@ def search(persona: str, query: str, *, top_k: int | None = None, mode: str | No
 # -- sessions --------------------------------------------------------------------------------
 
 def open_session(persona: str, session_id: str | None = None,
-                 started_at: str | None = None) -> Call[s.SessionOpened]:
+                 started_at: When | None = None) -> Call[s.SessionOpened]:
     return Call("POST", f"/api/sessions/{_p(persona)}",
                 json=_given(session_id=session_id, started_at=started_at),
                 parse=model("SessionOpened"))
@@ -186,7 +208,7 @@ def update_state(persona: str, whose: str, values: Mapping[str, Any]) -> Call[s.
                 parse=model("StateChanged"))
 
 
-def state_history(persona: str, whose: str, key: str, at: str | None = None
+def state_history(persona: str, whose: str, key: str, at: When | None = None
         ) -> Call[s.StateHistory]:
     return Call("GET", f"/api/{_whose(whose)}/{_p(persona)}/history",
                 params=_given(key=key, at=at), parse=model("StateHistory"))

@@ -6,7 +6,9 @@ converted to UTC. Ranges are half-open, [start, end). Weeks start on Monday (ISO
 languages. "N days/weeks/months/years ago" (N日前, N週間前, Nヶ月前, N年前) is the whole calendar
 unit N units back: "3 days ago" is that calendar day, "2 weeks ago" the Monday-to-Monday week two
 weeks before this one, "2 months ago" that calendar month. "last/past N days" (過去N日, 直近N日)
-is rolling: the N whole days ending with today. ISO ranges include both ends. Text this module
+is rolling: the N whole days ending with today. ISO ranges include both ends; an ISO time in a
+range carries its UTC offset (a time of day without one is refused, as everywhere in the API,
+while a date, month or year is a calendar unit of the user's zone). Text this module
 cannot read raises ``DateRangeError`` listing ``ACCEPTED_FORMS``; nothing is ignored silently.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from enum import StrEnum
@@ -32,7 +35,8 @@ ACCEPTED_FORMS: tuple[str, ...] = (
     "N days ago / N weeks ago / N months ago / N years ago",
     "last N days / past N days",
     "YYYY / YYYY-MM / YYYY-MM-DD",
-    "A..B or A/B (A, B: YYYY, YYYY-MM, YYYY-MM-DD or an ISO timestamp; both ends included)",
+    "A..B or A/B (A, B: YYYY, YYYY-MM, YYYY-MM-DD or an ISO timestamp with its offset; "
+    "both ends included)",
     "今日 / 昨日 / 一昨日 (おととい)",
     "今週 / 先週 / 先々週",
     "今月 / 先月 / 先々月",
@@ -129,6 +133,12 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
         found = _to_utc(span, tz) if span else _iso_range(normal.upper(), tz)
     except EngineValueError:
         raise
+    except _NoOffset as exc:
+        raise DateRangeError(
+            f"date range {text!r}: the time {exc.args[0]!r} has no UTC offset, so the instant "
+            f"it names is unknown; add Z or the offset, e.g. '{exc.args[0]}Z' or "
+            f"'{exc.args[0]}+09:00', or give whole days (read in the persona's time zone)",
+            field="date_range") from None
     except (ValueError, OverflowError) as exc:
         raise DateRangeError(
             f"date range {text!r} is not a valid calendar date in years 1-9999; "
@@ -144,6 +154,10 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
         problem = "is empty" if found.start == found.end else "ends before it starts"
         raise DateRangeError(f"date range {text!r} {problem}", field="date_range")
     return found
+
+
+class _NoOffset(ValueError):
+    """An ISO time of day without its UTC offset (the argument: that time as written)."""
 
 
 def _forms() -> str:
@@ -219,24 +233,37 @@ def _iso_point(text: str, tz: tzinfo) -> DateRange | None:
     """An ISO year, month or day as its local span, or a timestamp as the instant [t, t]."""
     if _ISO_YEAR.fullmatch(text):
         year = int(text)
-        return _to_utc((date(year, 1, 1), date(year + 1, 1, 1)), tz)
+        return _to_utc((date(year, 1, 1), _after(lambda: date(year + 1, 1, 1))), tz)
     if match := _ISO_MONTH.fullmatch(text):
         year, month = int(match[1]), int(match[2])
-        return _to_utc((date(year, month, 1), _month_start(year, month + 1)), tz)
+        return _to_utc((date(year, month, 1), _after(lambda: _month_start(year, month + 1))), tz)
     if _ISO_DAY.fullmatch(text):
         day = date.fromisoformat(text)
-        return _to_utc((day, day + timedelta(days=1)), tz)
+        return _to_utc((day, _after(lambda: day + timedelta(days=1))), tz)
     if _ISO_STAMP.fullmatch(text):
         instant = datetime.fromisoformat(text)
-        if instant.tzinfo is None:
-            instant = instant.replace(tzinfo=tz)
+        if instant.tzinfo is None:  # as every timestamp of the API (service.validate)
+            raise _NoOffset(text)
         instant = instant.astimezone(UTC)
         return DateRange(instant, instant)
     return None
 
 
-def _to_utc(span: tuple[date, date], tz: tzinfo) -> DateRange:
-    return DateRange(_local_midnight(span[0], tz), _local_midnight(span[1], tz))
+def _after(following: Callable[[], date]) -> date | None:
+    """The day after a span of the year 9999 is past the calendar: None, the end of time."""
+    try:
+        return following()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _to_utc(span: tuple[date, date | None], tz: tzinfo) -> DateRange:
+    end = _END if span[1] is None else _local_midnight(span[1], tz)
+    return DateRange(_local_midnight(span[0], tz), end)
+
+
+# The last instant a datetime holds: the end of a span that reaches the last day of 9999.
+_END = datetime.max.replace(tzinfo=UTC)
 
 
 def _local_midnight(day: date, tz: tzinfo) -> datetime:

@@ -41,13 +41,17 @@ class PeerFormatError(ValueError):
 
 MAX_TAG_CHARS = 64
 
+# A foreign time: aware UTC, or the text as the file wrote it when it is not ISO text with an
+# offset (the service refuses it with the API's timestamp message, naming the record).
+Stamp = datetime | str | None
+
 
 @dataclass(frozen=True)
 class PeerMemory:
     content: str
     tags: tuple[str, ...] = ()
     metadata: dict[str, Any] = field(default_factory=dict)
-    created_at: datetime | None = None
+    created_at: Stamp = None
     kind: str = "note"
     entity: str | None = None  # MCP memory: the entity this observation belongs to
 
@@ -64,7 +68,7 @@ class PeerRelation:
 class ChatTurn:
     role: str  # user | assistant
     content: str
-    timestamp: datetime | None
+    timestamp: Stamp
     external_id: str
 
 
@@ -72,23 +76,32 @@ class ChatTurn:
 class ChatConversation:
     id: str
     title: str
-    started_at: datetime | None
+    started_at: Stamp
     turns: tuple[ChatTurn, ...]
 
 
-def _time(value: Any) -> datetime | None:
-    """ISO text or a Unix time (ChatGPT), as aware UTC; None when absent or unreadable."""
+def _time(value: Any) -> Stamp:
+    """ISO text with its offset or a Unix time (ChatGPT), as aware UTC; None when absent; any
+    other text as written (a time without offset, or unreadable: never guessed, never
+    dropped)."""
     if value is None or value == "":
         return None
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return datetime.fromtimestamp(float(value), tz=UTC)
+        try:
+            return datetime.fromtimestamp(float(value), tz=UTC)
+        except (ValueError, OverflowError, OSError):
+            return str(value)
     if isinstance(value, str):
         try:
-            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
         except ValueError:
-            return None
-        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
-    return None
+            return value
+        return parsed.astimezone(UTC) if parsed.tzinfo else value
+    return str(value)
+
+
+def _order(when: Stamp) -> datetime:
+    return when if isinstance(when, datetime) else datetime.min.replace(tzinfo=UTC)
 
 
 def _tag(text: str) -> str:
@@ -121,7 +134,7 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
         metadata["mem0"] = origin
         out.append(PeerMemory(content=text.strip(), tags=tags[:20], metadata=metadata,
                               created_at=_time(item.get("created_at"))))
-    return sorted(out, key=lambda m: m.created_at or datetime.min.replace(tzinfo=UTC))
+    return sorted(out, key=lambda m: _order(m.created_at))
 
 
 # -- MCP reference memory server ------------------------------------------------------------

@@ -214,6 +214,7 @@ class OpenAIChat(_Upstream):
                 raise self.bad_reply("an answer without choices")
             yield _as_chunk(data)
             return
+        finished = False
         async for _, data in sse_events(response):
             if data.strip() == "[DONE]":
                 return
@@ -222,7 +223,14 @@ class OpenAIChat(_Upstream):
                 raise self.bad_reply("a stream event that is not a JSON object")
             if "error" in chunk and "choices" not in chunk:
                 raise self.bad_reply(f"an error mid-stream: {_error_text(chunk)}")
+            finished = finished or any(isinstance(c, dict) and c.get("finish_reason")
+                                       for c in chunk.get("choices") or ())
             yield chunk
+        if not finished:
+            # Trigger: the connection closed mid-answer. Outcome: an error event, not [DONE]
+            # after half a reply (which would also be recorded as the persona's turn).
+            raise self.bad_reply("a stream that ended before its answer did (no finish_reason, "
+                                 "no [DONE])")
 
 
 class AnthropicChat(_Upstream):
@@ -257,6 +265,7 @@ class AnthropicChat(_Upstream):
                 yield chunk
             if translator.done:
                 return
+        raise self.bad_reply("a stream that ended before its answer did (no message_stop)")
 
 
 def _as_chunk(completion: dict[str, Any]) -> dict[str, Any]:

@@ -61,9 +61,11 @@ def _check_type(value: Any) -> str:
     return str(value)
 
 
-def _check_fits(block: Block, *, stored_limit: bool = False) -> None:
+def _check_fits(block: Block | BlockPatch, *, stored_limit: bool = False) -> None:
     """422 when the request's own content and max_tokens disagree; 409 when the content does
     not fit the ``max_tokens`` already stored (the request alone is fine)."""
+    if isinstance(block.max_tokens, Unset):  # the stored block's limit applies (upsert)
+        return
     tokens = estimate_tokens(block.content)
     if tokens > block.max_tokens:
         raise (Conflict if stored_limit else InvalidInput)(
@@ -73,20 +75,31 @@ def _check_fits(block: Block, *, stored_limit: bool = False) -> None:
             max_tokens=block.max_tokens)
 
 
-def check_block(record: Mapping[str, Any]) -> None:
-    """A whole block as a write through the API must give it (an import's block record)."""
-    check_block_name(record["block_name"])
-    if not isinstance(record["content"], str):
+def _patch(block_name: Any, content: Any, block_type: Any = UNSET, max_tokens: Any = UNSET,
+           priority: Any = UNSET, metadata: Any = UNSET) -> BlockPatch:
+    """The validated write: each given field checked by its rule."""
+    if not isinstance(content, str):
         raise InvalidInput("content must be a string", field="content")
-    check_text(record["content"], "content")
-    _check_type(record["block_type"])
-    _check_int(record["max_tokens"], "max_tokens", 1, MAX_BLOCK_TOKENS)
-    _check_int(record["priority"], "priority", -MAX_PRIORITY, MAX_PRIORITY)
-    check_metadata(record["metadata"])
-    tokens = estimate_tokens(record["content"])
-    if tokens > record["max_tokens"]:
-        raise InvalidInput(f"content is about {tokens:,} tokens, over its max_tokens of "
-                           f"{record['max_tokens']:,}", field="content")
+    check_text(content, "content")
+    return BlockPatch(
+        block_name=check_block_name(block_name), content=content,
+        block_type=block_type if isinstance(block_type, Unset) else _check_type(block_type),
+        max_tokens=max_tokens if isinstance(max_tokens, Unset)
+        else _check_int(max_tokens, "max_tokens", 1, MAX_BLOCK_TOKENS),
+        priority=priority if isinstance(priority, Unset)
+        else _check_int(priority, "priority", -MAX_PRIORITY, MAX_PRIORITY),
+        metadata=metadata if isinstance(metadata, Unset) else check_metadata(metadata))
+
+
+def check_block(record: Mapping[str, Any]) -> BlockPatch:
+    """A whole block (an import's block record) as a write through the API must give it: the
+    same checks and messages, every field given, its content within its own max_tokens."""
+    patch = _patch(**{name: record[name] for name in _FIELDS})
+    _check_fits(patch)
+    return patch
+
+
+_FIELDS = ("block_name", "content", "block_type", "max_tokens", "priority", "metadata")
 
 
 class BlockService:
@@ -105,17 +118,7 @@ class BlockService:
                     block_type: Any = UNSET, max_tokens: Any = UNSET, priority: Any = UNSET,
                     metadata: Any = UNSET) -> Block:
         """Create or update; fields not given keep their stored value (or the default)."""
-        if not isinstance(content, str):
-            raise InvalidInput("content must be a string", field="content")
-        check_text(content, "content")
-        patch = BlockPatch(
-            block_name=check_block_name(block_name), content=content,
-            block_type=block_type if isinstance(block_type, Unset) else _check_type(block_type),
-            max_tokens=max_tokens if isinstance(max_tokens, Unset)
-            else _check_int(max_tokens, "max_tokens", 1, MAX_BLOCK_TOKENS),
-            priority=priority if isinstance(priority, Unset)
-            else _check_int(priority, "priority", -MAX_PRIORITY, MAX_PRIORITY),
-            metadata=metadata if isinstance(metadata, Unset) else check_metadata(metadata))
+        patch = _patch(block_name, content, block_type, max_tokens, priority, metadata)
         # The limit the content must fit comes from the stored block when none is given.
         stored_limit = isinstance(max_tokens, Unset) and self._exists(persona, patch.block_name)
         return self.store.blocks(persona).upsert(

@@ -19,7 +19,7 @@ import numpy as np
 
 from omoide.embed.base import Embedder
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
-from omoide.model import Event, SearchFilters, SearchHit, Source
+from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.retrieval import HybridRetriever, TurnTier
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store
@@ -47,7 +47,10 @@ class EpisodeSearch:
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
-                        plan: SearchPlan = DEFAULT_PLAN) -> list[SearchHit]:
+                        plan: SearchPlan = DEFAULT_PLAN,
+                        mode: SearchMode = SearchMode.HYBRID) -> list[SearchHit]:
+        """Turns ranked as the notes are, in the search's ``mode`` (keyword: their words only;
+        it ranked them by meaning too), shown as windows of their episode."""
         if filters.tags or filters.kind is not None or filters.min_importance is not None:
             return []  # note-only filters: episodes have no tags, kind or importance
         store = self.store.sessions(persona)
@@ -55,7 +58,8 @@ class EpisodeSearch:
         tier = TurnTier(store)
         ranked = self.retriever.retrieve(
             tier, query, plan=plan, pool=plan.episode_pool, query_vector=query_vector,
-            keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight).ranked
+            keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight,
+            mode=mode).ranked
         events = store.events_by_ids([s.id for s in ranked])
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []

@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, cast
 
 from omoide.clock import Clock, iso
@@ -156,9 +157,9 @@ class PeerImportService:
         try:
             new = self.memories.build_new(content=memory.content, tags=list(memory.tags),
                                           kind=memory.kind, metadata=memory.metadata)
-            if memory.created_at is not None:
-                check_happened(memory.created_at, "created_at", self.clock.now())
-                new = replace(new, created_at=memory.created_at)
+            created = check_happened(memory.created_at, "created_at", self.clock.now())
+            if created is not None:
+                new = replace(new, created_at=created)
         except InvalidInput as exc:
             raise InvalidInput(f"{where}: {exc.message}", **exc.fields) from None
         return new
@@ -185,17 +186,24 @@ class PeerImportService:
         # before the first is written.
         conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)))
                          for c in conversations]
+        started: dict[str, datetime | None] = {}
         for conv in conversations:
+            where = f"chat file: conversation {conv.id!r}"
+            try:
+                started[conv.id] = check_happened(conv.started_at, "created_at", now)
+            except InvalidInput as exc:
+                raise InvalidInput(f"{where}: {exc.message}", **exc.fields) from None
             for i, turn in enumerate(conv.turns):
-                check_event(self._event(turn, user_name, assistant_name),
-                            f"chat file: conversation {conv.id!r} turn {i}", now)
+                check_event(self._event(turn, user_name, assistant_name), f"{where} turn {i}",
+                            now)
         for conv in conversations:
             if not conv.turns:
                 continue
             session_id = f"chat-{conv.id}"[:128]
-            started = conv.started_at or conv.turns[0].timestamp
+            first = conv.turns[0].timestamp
+            begun = started[conv.id] or (first if isinstance(first, datetime) else None)
             session, _ = self.sessions.open(persona, session_id=session_id,
-                                            started_at=iso(started) if started else None)
+                                            started_at=iso(begun) if begun else None)
             events = [{**self._event(t, user_name, assistant_name),
                        **({"metadata": {"title": conv.title}} if conv.title and i == 0
                           else {})}
@@ -217,4 +225,5 @@ class PeerImportService:
         return {"speaker": user_name if turn.role == "user" else assistant_name,
                 "role": turn.role, "content": turn.content[:MAX_EVENT_CHARS],
                 "external_id": turn.external_id[:200],
-                **({"timestamp": iso(turn.timestamp)} if turn.timestamp else {})}
+                **({"timestamp": iso(turn.timestamp) if isinstance(turn.timestamp, datetime)
+                    else turn.timestamp} if turn.timestamp else {})}

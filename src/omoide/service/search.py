@@ -79,7 +79,8 @@ class EpisodeSearcher(Protocol):
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
-                        plan: SearchPlan = DEFAULT_PLAN) -> list[SearchHit]: ...
+                        plan: SearchPlan = DEFAULT_PLAN,
+                        mode: SearchMode = SearchMode.HYBRID) -> list[SearchHit]: ...
 
 
 class SearchService:
@@ -182,7 +183,8 @@ class SearchService:
             return SearchResult(query=request.query, mode=request.mode, results=[])
         hits = self.episodes.search_episodes(
             persona, request.query, self.embedder.embed_query(request.query),
-            limit=request.top_k, filters=request.filters, plan=plan or self.plan)
+            limit=request.top_k, filters=request.filters, plan=plan or self.plan,
+            mode=request.mode)
         return SearchResult(query=request.query, mode=request.mode, results=hits)
 
     def _note_hits(self, persona: str, memories: MemoryHandle, ranked: list[Scored],
@@ -304,7 +306,7 @@ class SearchService:
             return []
         return self.episodes.search_episodes(persona, request.query, query_vector,
                                              limit=request.top_k, filters=request.filters,
-                                             plan=plan)
+                                             plan=plan, mode=request.mode)
 
     def _wants_episodes(self, cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
                         ) -> bool:

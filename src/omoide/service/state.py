@@ -81,8 +81,9 @@ def _check_value(key: str, value: Any, field: str) -> str:
     if number:
         return repr(value) if isinstance(value, float) else str(value)
     if not isinstance(value, str):
-        raise InvalidInput(f"{where} must be a string (join several goals with '; '), "
-                           f"got {type(value).__name__}", field=where)
+        hint = " (join several values with '; ')" if isinstance(value, list) else ""
+        raise InvalidInput(f"{where} must be a string or a number{hint}, got "
+                           f"{type(value).__name__}", field=where)
     if is_blank(value):
         raise InvalidInput(f"{where} must not be empty (nor only whitespace or invisible "
                            "characters)", field=where)

@@ -8,10 +8,12 @@ meaning differs between the two.
 
 Bounds (docs/api.md lists them):
 
-- timestamps: ISO-8601 dates or times, years 1900–9999 once normalised to UTC; the time
-  something happened (a turn said, a session started, a row of an import written) at most
-  ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a validity window
-  (``valid_from``/``valid_until``) describes the world and may lie in any future year;
+- timestamps: ISO-8601 dates (00:00 UTC), or times with their UTC offset (a time of day
+  without one is refused, :func:`check_timestamp`), years 1900–9999 once normalised to UTC;
+  the time something happened (a turn said, a session started, a row of an import written)
+  at most ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a
+  validity window (``valid_from``/``valid_until``) describes the world and may lie in any
+  future year;
 - text: no NUL (U+0000; PostgreSQL cannot store it) and no lone surrogate; text that must not
   be blank holds a character that shows (not only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
@@ -92,18 +94,25 @@ MAX_INT = 2**53 - 1
 MAX_METADATA_CHARS = 10_000
 MAX_METADATA_DEPTH = 8
 # How far ahead of the server's clock the time of something that happened may be: a client's
-# clock runs ahead, or it sends its local time without an offset (read as UTC: up to UTC+14).
+# clock runs ahead, or a date alone (00:00 UTC) is today's date of a zone up to UTC+14.
 MAX_AHEAD = timedelta(hours=24)
 
 # Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
 WHITESPACE = ("\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
               "\\u202f\\u205f\\u3000")
 # Characters that show nothing on their own: the soft hyphen, the combining grapheme joiner,
-# zero-width spaces and joiners, direction marks and the other format controls (Unicode Cf of
-# the Basic Multilingual Plane), variation selectors, Hangul fillers, the blank Braille pattern.
+# zero-width spaces and joiners, direction marks and the other format controls (Unicode Cf),
+# variation selectors, Hangul fillers, the blank Braille pattern; beyond U+FFFF the Egyptian
+# hieroglyph and shorthand format controls, the musical beam and slur controls, the tag
+# characters and the variation selector supplement. Those are written as the characters
+# themselves, not as escapes: Python's re, the Rust regex of pydantic and an ECMA-262 "u"
+# pattern (JSON Schema's) all read a literal astral character as one code point, while no
+# escape for it is common to the three.
 INVISIBLE = ("\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
              "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u2800\\u3164"
-             "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb")
+             "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
+             "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+             "\U000e0000-\U000e007f\U000e0100-\U000e01ef")
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
@@ -117,10 +126,11 @@ TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},]
 # A search query value: tags separated by commas (blank pieces are skipped), at most 20.
 _PIECE = f"[{WHITESPACE}]*(?:[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?[{WHITESPACE}]*)?"
 TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
-# An ISO-8601 date, or date and time with an optional offset (no offset: UTC).
+# The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
+# the syntax and is refused by check_timestamp with its own message.
 TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
-                     "(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
-                     f"(?:Z|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
+                     "(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
+                     f"(?:[Zz]|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -171,9 +181,16 @@ def check_name(value: Any, field: str, what: str) -> str:
 
 
 def check_session_id(value: Any, field: str = "session_id") -> str:
+    """A new session's id (opened, recorded by the chat proxy, imported): the pattern, and not
+    '.' or '..', the dot segments every URL-normalising client rewrites (…/sessions/p/../x is
+    read as …/sessions/x), so such a session could not be named in a path."""
     if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
         raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 letters, digits or "
                            "_ . : @ -", field=field)
+    if value in (".", ".."):
+        raise InvalidInput(f"{field} {value!r} is a URL path's dot segment, which clients "
+                           "rewrite (…/sessions/p/../episodes is read as another path); give "
+                           "an id with another character", field=field)
     return value
 
 
@@ -216,7 +233,7 @@ def check_unit_interval(value: Any, name: str) -> float:
         raise InvalidInput(f"{name} must be a number between 0 and 1, got {value!r}", field=name)
     if math.isnan(value) or not 0.0 <= value <= 1.0:
         raise InvalidInput(f"{name} must be between 0 and 1, got {value!r}", field=name)
-    return float(value)
+    return float(value) + 0.0  # -0.0 is 0.0 (PostgreSQL's float keeps the sign, SQLite's not)
 
 
 def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
@@ -256,19 +273,29 @@ def check_kind(kind: Any) -> MemoryKind:
 
 
 def check_timestamp(value: Any, name: str) -> datetime | None:
-    """An ISO-8601 date or timestamp (no offset: UTC), a datetime, or None; the one place that
-    bounds time: years 1900–9999 once normalised to UTC."""
+    """An ISO-8601 date, or a date and time with its UTC offset (``Z`` or ``±HH:MM``), an aware
+    datetime, or None; the one place that reads a caller's time (HTTP bodies and queries, MCP
+    arguments, import records, through the services). A time of day without an offset is
+    refused: the server cannot know the clock it was read from (reading it as UTC put a
+    Tokyo client's 09:00 at 18:00 local). A date alone is that day at 00:00 UTC. Bounds: years
+    1900–9999 once normalised to UTC."""
     if value is None:
         return None
     if isinstance(value, datetime):
-        when = value if value.tzinfo else value.replace(tzinfo=UTC)
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InvalidInput(_no_offset(name, value.isoformat()), field=name)
+        when = value
     elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
+        text = value.strip()
         try:
-            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            # RFC 3339 allows a lower-case t and z, as the date ranges read them
+            when = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "Zz" else text)
         except ValueError:
             raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
                                "(no such day or time)", field=name) from None
         if when.tzinfo is None:
+            if len(text) > len("YYYY-MM-DD"):  # a time of day was given
+                raise InvalidInput(_no_offset(name, text), field=name)
             when = when.replace(tzinfo=UTC)
     else:
         raise InvalidInput(
@@ -282,6 +309,12 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
                            f"{value!r}", field=name)
     return utc
+
+
+def _no_offset(name: str, text: str) -> str:
+    return (f"{name} {text!r} has no UTC offset, so the instant it names is unknown; add Z "
+            f"for UTC or the offset of the clock it was read from, e.g. '{text}Z' or "
+            f"'{text}+09:00' (a date alone, such as '{text[:10]}', is that day at 00:00 UTC)")
 
 
 def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
@@ -316,6 +349,9 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     if _depth(value) > MAX_METADATA_DEPTH:
         raise InvalidInput(f"{field} is nested deeper than {MAX_METADATA_DEPTH} levels",
                            field=field)
+    if _wide_int(value):
+        raise InvalidInput(f"{field} holds an integer outside ±(2^53 − 1), which a JSON parser "
+                           "reads back rounded; send it as text", field=field)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
@@ -354,6 +390,20 @@ def nul_at(value: Any) -> str | None:
         elif isinstance(item, list | tuple):
             stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
     return None
+
+
+def _wide_int(value: Any) -> bool:
+    """Whether a JSON value holds an integer outside ±(2^53 − 1) (the HTTP guard refuses one
+    in any body; MCP and import callers reach the services directly)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool) and \
+                not MIN_INT <= item <= MAX_INT:
+            return True
+        if isinstance(item, dict | list):
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return False
 
 
 def _depth(value: Any) -> int:

@@ -572,6 +572,39 @@ def test_a_stream_that_breaks_ends_with_an_error_event(proxy: LiveServer, fake_a
         events_of(proxy, "rin", "s-1")
 
 
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_stream_cut_off_upstream_ends_with_an_error_event_not_done(
+        start: Callable[..., LiveServer], fake_api: FakeAPI, provider: str) -> None:
+    """Session 12 probe: an upstream that closed its stream mid-answer (no finish, no [DONE]
+    or message_stop) was relayed as a whole answer ending with [DONE], and the half reply was
+    recorded as the persona's turn. Now the client gets an error event, and nothing is kept."""
+    proxy = start(upstream=make_chat_upstream(_config(fake_api.base, provider)))
+    key = proxy.create_persona("rin")
+    cut = openai_stream("Hel", "lo", done=False)[:3] if provider == "openai" \
+        else anthropic_stream("Hel", "lo")[:4]
+    fake_api.queue(Reply(events=cut))
+    with httpx.stream("POST", f"{proxy.url}/v1/chat/completions", timeout=10,
+                      headers={"Authorization": f"Bearer {key}", "X-Omoide-Session": "s-1"},
+                      json={"stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                      ) as raw:
+        lines = [line for line in raw.iter_lines() if line]
+    error = json.loads(lines[-2].removeprefix("data: "))["error"]
+    assert error["code"] == "upstream_unavailable" and "ended before" in error["message"], lines
+    assert lines[-1] == "data: [DONE]"
+    time.sleep(0.3)
+    with pytest.raises(NotFound):  # the half reply is not recorded
+        events_of(proxy, "rin", "s-1")
+    # a stream that finished (a finish_reason) without [DONE] is whole
+    fake_api.queue(Reply(events=openai_stream("fine", done=False) if provider == "openai"
+                         else anthropic_stream("fine")))
+    with httpx.stream("POST", f"{proxy.url}/v1/chat/completions", timeout=10,
+                      headers={"Authorization": f"Bearer {key}", "X-Omoide-Session": "s-2"},
+                      json={"stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                      ) as raw:
+        lines = [line for line in raw.iter_lines() if line]
+    assert "error" not in lines[-2] and lines[-1] == "data: [DONE]", lines
+
+
 def test_upstream_from_the_environment_and_no_summary_retries(start: Callable[..., LiveServer],
                                                                fake_api: FakeAPI) -> None:
     server = start(upstream="from-env", llm="from-env", environ={

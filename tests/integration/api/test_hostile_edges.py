@@ -4,13 +4,12 @@ ahead, NUL, invisible-only text and a hand-edited import each get a clear 422 an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from omoide_testing import LiveServer, refused
+from omoide_testing import LiveServer, exported_lines, import_lines, refused
 
 from omoide.clock import FixedClock
 
@@ -53,11 +52,11 @@ def test_a_turn_dated_far_ahead_is_refused_naming_the_field_and_the_limit(
 
 def test_a_turn_dated_ahead_does_not_keep_its_session_open(
         server: LiveServer, rin: httpx.Client, clock: FixedClock) -> None:
-    """A local time sent without its offset reads up to 14 hours ahead: accepted, but the idle
-    clock runs from the turn's arrival."""
+    """A client whose clock runs 14 hours ahead: accepted (within a day), but the idle clock
+    runs from the turn's arrival."""
     assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
     ahead = (clock.now().replace(microsecond=0).isoformat()[:11]
-             + "23:00:00")  # 14 hours after the fixture's 09:00 UTC
+             + "23:00:00Z")  # 14 hours after the fixture's 09:00 UTC
     assert rin.post("/api/sessions/rin/s1/events", json={"events": [
         {"speaker": "Ken", "content": "I am off to bed", "timestamp": ahead}]}
                     ).status_code == 200
@@ -113,6 +112,16 @@ INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
     pytest.param("PUT", "/api/user-state/rin", {"name": "\ufeff"}, "user_info.name",
                  id="state"),
     pytest.param("GET", "/api/search/rin?q=%E2%80%8B", None, "q", id="query"),
+    # beyond the Basic Multilingual Plane: tag characters, a variation selector supplement,
+    # musical and Egyptian format controls (session 12: the pattern stopped at U+FFFF)
+    pytest.param("POST", "/api/memories/rin", {"content": "\U000e0001\U000e0041\U000e007f"},
+                 "content", id="content-tag-characters"),
+    pytest.param("POST", "/api/memories/rin", {"content": "tea", "tags": ["\U000e0100"]},
+                 "tags", id="tag-variation-selector-supplement"),
+    pytest.param("POST", "/api/sessions/rin/s1/events",
+                 {"events": [{"speaker": "Ken", "content": "\U0001d173\U00013430\U0001bca0"}]},
+                 "events[0].content", id="event-format-controls"),
+    pytest.param("GET", "/api/search/rin?q=%F3%A0%80%81", None, "q", id="query-tag-character"),
 ])
 def test_invisible_only_text_is_blank(rin: httpx.Client, method: str, path: str, body: Any,
                                       field: str) -> None:
@@ -127,18 +136,6 @@ def test_invisible_only_text_is_blank(rin: httpx.Client, method: str, path: str,
 
 
 # -- 3. import ----------------------------------------------------------------------------------
-
-
-def _export(rin: httpx.Client) -> list[dict[str, Any]]:
-    assert rin.post("/api/sessions/rin", json={"session_id": "t1"}).status_code == 201
-    assert rin.post("/api/sessions/rin/t1/events", json={"events": [
-        {"speaker": "Ken", "content": "hello there"}]}).status_code == 200
-    assert rin.post("/api/blocks/rin", json={"block_name": "b1", "content": "c"}
-                    ).status_code == 200
-    assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
-    assert rin.post("/api/memories/rin", json={"content": "Ken drinks green tea.",
-                                               "tags": ["tea"]}).status_code == 201
-    return [json.loads(line) for line in rin.get("/api/export/rin").text.splitlines()]
 
 
 @pytest.mark.parametrize(("kind", "field", "bad", "says"), [
@@ -169,15 +166,13 @@ def test_an_import_applies_the_apis_limits_and_stores_nothing(
         says: str) -> None:
     """An export edited by hand could store what the API refuses (a 65-character tag, a turn
     dated 9999, a blank note); now the file is refused naming the line, record and field."""
-    exported = _export(rin)
+    exported = exported_lines(rin, "rin")
     target = next(i for i, r in enumerate(exported) if r["type"] == kind)
     lines = [dict(r) for r in exported]
     lines[target][field] = bad
     server.create_persona("copy")
     with server.admin() as admin:
-        reply = admin.post("/api/import/copy", headers={"content-type": "application/x-ndjson"},
-                           content="\n".join(json.dumps(r) for r in lines).encode())
-        error = refused(reply, 422)
+        error = refused(import_lines(admin, "copy", lines), 422)
         assert error["message"].startswith(f"line {target + 1}: {kind} record: "), error
         assert says in error["message"], error
         assert error["line"] == target + 1
@@ -185,8 +180,7 @@ def test_an_import_applies_the_apis_limits_and_stores_nothing(
         assert admin.get("/api/blocks/copy").json()["blocks"] == []
         assert admin.get("/api/user-state/copy").json().get("user_info", {}) == {}
         # the file as exported still imports
-        good = admin.post("/api/import/copy", headers={"content-type": "application/x-ndjson"},
-                          content="\n".join(json.dumps(r) for r in exported).encode())
+        good = import_lines(admin, "copy", exported)
         assert good.status_code == 200, good.text
 
 

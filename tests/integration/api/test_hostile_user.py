@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from omoide_testing import LiveServer, refused
+from omoide_testing import LiveServer, exported_lines, import_lines, refused
 
 JSON = {"content-type": "application/json"}
 
@@ -129,15 +129,7 @@ def test_an_import_refuses_names_the_api_could_not_address(
         server: LiveServer, rin: httpx.Client, kind: str, field: str, bad: str) -> None:
     """An export edited by hand (or written by another tool) may name a session 'talk/1': it
     used to be imported, and could then never be read, ended or erased through a path."""
-    import json
-
-    assert rin.post("/api/sessions/rin", json={"session_id": "t1"}).status_code == 201
-    assert rin.post("/api/sessions/rin/t1/events", json={"events": [
-        {"speaker": "Ken", "content": "hello there"}]}).status_code == 200
-    assert rin.post("/api/blocks/rin", json={"block_name": "b1", "content": "c"}
-                    ).status_code == 200
-    assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
-    lines = [json.loads(line) for line in rin.get("/api/export/rin").text.splitlines()]
+    lines = exported_lines(rin, "rin")
     target = next(i for i, r in enumerate(lines) if r["type"] == kind)
     if field == "session_id":  # every record of that session, so only the name is wrong
         for record in lines:
@@ -146,9 +138,7 @@ def test_an_import_refuses_names_the_api_could_not_address(
     lines[target][field] = bad
     server.create_persona("copy")
     with server.admin() as admin:
-        reply = admin.post("/api/import/copy", headers={"content-type": "application/x-ndjson"},
-                           content="\n".join(json.dumps(r) for r in lines).encode())
-        error = refused(reply, 422)
+        error = refused(import_lines(admin, "copy", lines), 422)
         assert error["message"].startswith("line "), error
         assert repr(bad) in error["message"]
         assert admin.get("/api/stats/copy").json()["total"] == 0

@@ -50,3 +50,22 @@ def test_every_operation_documents_its_replies_and_errors(app: Omoide) -> None:
                 assert ref.endswith("/ErrorBody"), (method, path, code)
         if method in ("POST", "PUT", "PATCH") and (method, path) not in NO_BODY:
             assert {"413", "422"} <= set(responses), (method, path)
+
+
+def test_the_published_not_blank_pattern_is_the_servers_rule(app: Omoide) -> None:
+    """The document's not-blank pattern stopped at U+FFFF while the server was to catch the
+    rest; a client validating with the schema and the server now agree on every character,
+    in the Basic Multilingual Plane and beyond."""
+    import re
+
+    from omoide.service.validate import is_blank
+
+    schemas = create_app(app, start_workers=False).openapi()["components"]["schemas"]
+    pattern = schemas["MemoryCreate"]["properties"]["content"]["pattern"]
+    samples = ["\u200b", "\ufeff", "\U000e0001", "\U000e0041\U000e007f", "\U000e0100",
+               "\U000e01ef", "\U0001d173", "\U0001d17a", "\U00013430", "\U0001343f",
+               "\U0001bca0", "\U0001bca3", "\U0001f600", "\U00020000", "\U000110bd", "a",
+               " \u3000", "\U000e0080"]
+    for sample in samples:
+        assert (re.search(pattern, sample) is None) == is_blank(sample), ascii(sample)
+    assert is_blank("\U000e0001\U0001d173 ") and not is_blank("\U0001f600")

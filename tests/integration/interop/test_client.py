@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,24 @@ def test_async_client(server: LiveServer) -> None:
                     pass
 
     asyncio.run(scenario())
+
+
+def test_the_client_sends_aware_datetimes_and_refuses_naive_ones(server: LiveServer) -> None:
+    """A datetime given to the client failed inside httpx ("not JSON serializable") in a body
+    and went out as "2026-05-01 09:00:00" in a query; an aware one is sent as ISO-8601 with its
+    offset, a naive one is refused before anything is sent, as the server would refuse it."""
+    key = server.create_persona("rin")
+    tokyo = timezone(timedelta(hours=9))
+    with Client(server.url, key) as c:
+        made = c.create_memory("rin", "Ken moved to Kyoto.",
+                               valid_from=datetime(2026, 5, 1, 9, 0, tzinfo=tokyo))
+        assert made.memory is not None
+        assert made.memory.valid_from == "2026-05-01T00:00:00+00:00"
+        assert c.search("rin", "Kyoto", valid_at=datetime(2026, 6, 1, tzinfo=UTC)).results
+        assert c.open_session("rin", "s1", started_at=date(2026, 11, 29)).session_id == "s1"
+        with pytest.raises(ValueError, match=r"valid_until.*no UTC offset"):
+            c.update_memory("rin", made.memory.key, valid_until=datetime(2026, 7, 1))
+        with pytest.raises(ValueError, match=r"events\[0\].timestamp.*no UTC offset"):
+            c.record_events("rin", "s1", [{"speaker": "Ken", "content": "hi",
+                                           "timestamp": datetime(2026, 11, 29, 9)}])
+        assert c.get_memory("rin", made.memory.key).valid_until is None

@@ -16,13 +16,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from omoide import __version__
-from omoide.api.errors import error_body, error_response
+from omoide.api.errors import error_body, error_response, raced_erase
 from omoide.api.http.access_log import AccessLog, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
-from omoide.api.http.query_check import refuse_unknown_query
+from omoide.api.http.query_check import refuse_unexpected_body, refuse_unknown_query
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.validation_errors import validation_message
@@ -53,7 +53,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                 omoide.runner.stop()
 
     app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
-                  dependencies=[Depends(refuse_unknown_query)],
+                  dependencies=[Depends(refuse_unknown_query), Depends(refuse_unexpected_body)],
                   docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
                   description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
@@ -98,6 +98,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        raced = raced_erase(exc)
+        if raced is not None:
+            logger.info("write lost a race with an erase: %s", type(exc).__name__)
+            return error_response(raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
         return JSONResponse(error_body("internal", "internal error; see the server log"),
                             status_code=500)

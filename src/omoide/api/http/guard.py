@@ -16,6 +16,10 @@ Trigger / why / outcome:
   → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
   them with U+FFFD); a path or query string holding NUL (``%00``) → 422.
+- a header the API reads (``Authorization``, ``X-Omoide-Persona``, ``X-Omoide-Session``)
+  given twice → 401 for ``Authorization``, 422 naming the header for the others: the first
+  one won silently (a valid key before a wrong one was let in), as a query parameter or JSON
+  key given twice used to.
 
 The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
 middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
@@ -158,6 +162,14 @@ class BodyGuard:
         if problem is not None:
             await _answer(send, 422, "invalid_input", problem)
             return
+        twice = _header_twice(scope)
+        if twice is not None:
+            name, count = twice
+            status, code = (401, "unauthorized") if name == "Authorization" else \
+                (422, "invalid_input")
+            await _answer(send, status, code, f"the request sends the {name} header {count} "
+                          "times; send it once", field=None if status == 401 else name)
+            return
         limit = self._stream_limit(scope)
         if limit is not None:
             if _declared_length(scope) > limit:
@@ -275,6 +287,19 @@ def _foreign_media(scope: Scope) -> str | None:
             media = value.decode("latin-1")
             return None if is_json_media(media) else media
     return None
+
+
+_SINGLE_HEADERS = {b"authorization": "Authorization", b"x-omoide-persona": "X-Omoide-Persona",
+                   b"x-omoide-session": "X-Omoide-Session"}
+
+
+def _header_twice(scope: Scope) -> tuple[str, int] | None:
+    """The first header the API reads once that the request sends more than once."""
+    counts: dict[bytes, int] = {}
+    for name, _ in scope.get("headers", ()):
+        if name in _SINGLE_HEADERS:
+            counts[name] = counts.get(name, 0) + 1
+    return next(((_SINGLE_HEADERS[n], c) for n, c in counts.items() if c > 1), None)
 
 
 def _query_problem(query: bytes) -> str | None:

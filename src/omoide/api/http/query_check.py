@@ -1,8 +1,15 @@
-"""A query parameter the route does not have is refused (422), as an unknown body field is:
-``GET /api/memories/rin?kind=fact`` used to list every memory, as if the filter had applied.
-So is one that takes a single value given twice (``?limit=1&limit=500`` kept the last one
-silently, as a JSON object naming a key twice did). Only under ``/api`` and ``/v1`` (the
-dashboard's pages keep their own links).
+"""What a route does not read is refused (422), as an unknown body field is, so nothing a
+client sends is ignored silently. Only under ``/api`` and ``/v1`` (the dashboard's pages keep
+their own links and forms).
+
+- A query parameter the route does not have: ``GET /api/memories/rin?kind=fact`` used to list
+  every memory, as if the filter had applied. So is one that takes a single value given twice
+  (``?limit=1&limit=500`` kept the last one silently, as a JSON object naming a key twice did).
+- A request body on a route that takes none (GET, DELETE, ``POST …/end``):
+  ``DELETE /api/memories/rin/KEY`` with ``{"purge": true}`` tombstoned the memory and kept its
+  text. A client that sends a body there meant something the route does not do; the message
+  names the parameters it does take. An empty body, whitespace and ``{}`` ask for nothing and
+  pass (some clients always send one).
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from fastapi.routing import APIRoute
 
 from omoide.errors import InvalidInput
 
-__all__ = ["refuse_unknown_query"]
+__all__ = ["refuse_unexpected_body", "refuse_unknown_query"]
 
 _CHECKED = ("/api/", "/v1/")
 
@@ -33,17 +40,48 @@ async def refuse_unknown_query(request: Request) -> None:
               for name in dict.fromkeys(request.query_params)}
     twice = [] if unknown else [name for name, n in counts.items() if n > 1 and not known[name]]
     if unknown or twice:
-        # who may ask comes first, as on every route: 401, then 403 for another persona's key
-        caller = request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
-        persona = request.path_params.get("persona")
-        if isinstance(persona, str):
-            caller.require_persona(persona)
+        _may_ask(request)
         if twice:
             raise InvalidInput(f"query parameter {twice[0]!r} is given {counts[twice[0]]} times; "
                                "it takes one value", field=twice[0])
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
+
+
+async def refuse_unexpected_body(request: Request) -> None:
+    """An app-wide dependency: a body sent to a route that reads none is refused."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not request.url.path.startswith(_CHECKED) or \
+            _reads_body(route) or not _may_have_body(request):
+        return
+    body = (await request.body()).strip()
+    if body in (b"", b"{}"):
+        return
+    _may_ask(request)
+    known = _names(route.dependant)
+    takes = (f"its inputs are the path and the query ({', '.join(sorted(known))})" if known
+             else "its inputs are the path")
+    raise InvalidInput(f"{request.method} {route.path} takes no request body ({len(body):,} "
+                       f"bytes were sent); {takes}")
+
+
+def _may_ask(request: Request) -> None:
+    """Who may ask comes first, as on every route: 401, then 403 for another persona's key."""
+    caller = request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
+    persona = request.path_params.get("persona")
+    if isinstance(persona, str):
+        caller.require_persona(persona)
+
+
+def _reads_body(route: APIRoute) -> bool:
+    """A body model, or a body the route reads itself (the import's stream)."""
+    return route.body_field is not None or "requestBody" in (route.openapi_extra or {})
+
+
+def _may_have_body(request: Request) -> bool:
+    headers = request.headers
+    return headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
 
 
 def _names(dependant: Dependant) -> dict[str, bool]:

@@ -28,7 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from omoide.api.errors import tool_error_message
+from omoide.api.errors import raced_erase, tool_error_message
 from omoide.errors import OmoideError
 from omoide.service.search import MAX_QUERY_CHARS
 
@@ -66,5 +66,10 @@ def answer(produce: Callable[[], dict[str, Any]],
         text = describe(structured)
     except OmoideError as exc:
         raise ToolError(tool_error_message(exc)) from exc
+    except Exception as exc:
+        raced = raced_erase(exc)
+        if raced is None:
+            raise
+        raise ToolError(tool_error_message(raced)) from exc
     return CallToolResult(content=[TextContent(type="text", text=text)],
                           structured_content=structured)

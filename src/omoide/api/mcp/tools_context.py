@@ -113,7 +113,8 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         ctx: Context,
         key: StateKey,
         at: Annotated[str | None, Field(max_length=64, description=(
-            "ISO-8601 time: only the value that was true then, e.g. '2026-03-01'."))] = None,
+            "ISO-8601 date or time with its offset: only the value that was true then, e.g. "
+            "'2026-03-01'."))] = None,
     ) -> Result:
         """Every value one user-state key has had, oldest first, each with when it became
         and stopped being true; the last one is current. Use it for "what did I call you

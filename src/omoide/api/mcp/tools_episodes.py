@@ -41,7 +41,8 @@ class Turn(BaseModel):
         "user (the person you talk with), assistant (you) or other."))
     content: Annotated[str, Field(min_length=1, description="What was said.")]
     timestamp: Annotated[str | None, Field(max_length=64, description=(
-        "ISO-8601 time it was said (default: now)."))] = None
+        "ISO-8601 time it was said, with its UTC offset, e.g. '2026-03-01T09:30:00+09:00' "
+        "(default: now)."))] = None
     external_id: Annotated[str | None, Field(max_length=200, description=(
         "Your id for the turn; sending the same id again never duplicates it."))] = None
     image_caption: Annotated[str | None, Field(min_length=1, max_length=2000, description=(

@@ -48,8 +48,8 @@ Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None
     max_length=32, description="Short labels for filtering later, e.g. ['food', 'family'].")]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 When = Annotated[str | None, Field(
-    max_length=64, description="ISO-8601 date or time, e.g. '2026-03-01' or "
-                               "'2026-03-01T09:30:00+09:00'.")]
+    max_length=64, description="ISO-8601 date (00:00 UTC) or time with its UTC offset, e.g. "
+                               "'2026-03-01' or '2026-03-01T09:30:00+09:00'.")]
 
 
 def _given(**fields: Any) -> dict[str, Any]:
@@ -127,9 +127,11 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         emotion_type: Annotated[str | None, Field(max_length=64)] = None,
         emotion_intensity: Annotated[Unit | None, Field(description="0-1.")] = None,
         valid_from: Annotated[str | None, Field(max_length=64, description=(
-            "ISO-8601 start of validity, or 'none' to remove it."))] = None,
+            "ISO-8601 start of validity (a time with its offset), or 'none' to remove it."))]
+        = None,
         valid_until: Annotated[str | None, Field(max_length=64, description=(
-            "ISO-8601 end of validity (the fact stopped being true), or 'none' to reopen."))]
+            "ISO-8601 end of validity (the fact stopped being true; a time with its offset), "
+            "or 'none' to reopen."))]
             = None,
         metadata: Annotated[dict[str, Any] | None, Field(description=(
             "Replaces the metadata object."))] = None,
@@ -190,7 +192,8 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             "When the memory was stored, in words or dates: 'last week', '先週', 'yesterday', "
             "'2026-03-01', '2026-03-01..2026-03-31'."))] = None,
         valid_at: Annotated[str | None, Field(max_length=64, description=(
-            "Only facts true at this time: ISO-8601 or 'now' (drops superseded facts)."))]
+            "Only facts true at this time: ISO-8601 (a time with its offset) or 'now' (drops "
+            "superseded facts)."))]
             = None,
         min_importance: Annotated[Unit | None, Field(description="Minimum importance.")] = None,
         kind: KindArg = None,

@@ -103,7 +103,8 @@ BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
     "Block name: 1-64 letters, digits, '_' or '-'."))]
 StateKey = Annotated[str, Field(pattern=NAME_PATTERN)]
 SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
-    "Session id: 1-128 letters, digits or _ . : @ -"))]
+    "Session id: 1-128 letters, digits or _ . : @ -; a new session's id is not '.' or '..' "
+    "(the server refuses those dot segments, which URL-normalising clients rewrite)."))]
 Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
     "A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."))]
 ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID_PATTERN, description=(
@@ -112,8 +113,10 @@ NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
 # The syntax is service/validate.py's TIMESTAMP_PATTERN; the schema names the format (with the
 # range and calendar, which no pattern can state) instead of publishing a pattern that admits
 # "2026-02-31".
-TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD, optionally followed by T (or a "
-                         "space) HH:MM[:SS[.ffffff]] and Z or ±HH:MM (no offset: UTC), e.g. "
+TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD (that day at 00:00 UTC), or "
+                         "YYYY-MM-DD, T (or a space), HH:MM[:SS[.ffffff]] and its UTC offset, "
+                         "Z or ±HH:MM (t and z may be lower-case; a time of day without an "
+                         "offset is refused), e.g. "
                          "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
                          "1900-9999 once normalised to UTC.")
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "timestamp"},
