@@ -238,10 +238,9 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
                      memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> AssembledContext:
     """Render every section, trim to ``budget_tokens`` (module docstring), report what stayed."""
     words = _TEXT[inp.language]
-    turns = [replace(t, content=truncate_to_tokens(_one_line(t.content), memory_line_tokens))
-             for t in inp.conversation]
-    chosen, capped = _within_share(_by_value(turns), inp.tz,
-                                   int(budget_tokens * CONVERSATION_SHARE))
+    order_said = {t.event_id: i for i, t in enumerate(inp.conversation)}
+    chosen, capped = _within_share(_by_value(inp.conversation), inp.tz,
+                                   int(budget_tokens * CONVERSATION_SHARE), memory_line_tokens)
     parts = _Parts(
         persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
         user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
@@ -254,7 +253,8 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
     title = words["title"].format(persona=inp.persona)
     kept = _trim(lines, budget_tokens - estimate_tokens(title), words)
     shown = {s: lines[s][: kept[s]] for s in Section}
-    said = _in_order_said(parts.conversation[: kept[Section.CONVERSATION]], turns)
+    said = sorted(parts.conversation[: kept[Section.CONVERSATION]],
+                  key=lambda t: order_said[t.event_id])
     shown[Section.CONVERSATION] = [_turn_line(t, inp.tz) for t in said]
     text = "\n".join([title, *(line for s in DISPLAY_ORDER if kept[s]
                                for line in ("## " + words[s.value], *shown[s]))])
@@ -304,22 +304,20 @@ def _by_value(turns: Sequence[TurnLine]) -> list[TurnLine]:
     return [turns[i] for i in order]
 
 
-def _within_share(ranked: list[TurnLine], tz: tzinfo, share: int
+def _within_share(ranked: list[TurnLine], tz: tzinfo, share: int, line_tokens: int
                   ) -> tuple[list[TurnLine], int]:
-    """The most valuable turns whose lines fit in ``share`` tokens, and how many were left."""
-    total, kept = 0, 0
+    """The most valuable turns (each cut to one line of ``line_tokens``) whose lines fit in
+    ``share`` tokens, and how many were left. Only the turns looked at are cut and counted, so
+    a long conversation costs no more than the part of it that fits."""
+    total, kept = 0, []
     for turn in ranked:
-        cost = estimate_tokens(_turn_line(turn, tz))
+        cut = replace(turn, content=truncate_to_tokens(_one_line(turn.content), line_tokens))
+        cost = estimate_tokens(_turn_line(cut, tz))
         if total + cost > share:
             break
-        total, kept = total + cost, kept + 1
-    return ranked[:kept], len(ranked) - kept
-
-
-def _in_order_said(chosen: Sequence[TurnLine], turns: Sequence[TurnLine]) -> list[TurnLine]:
-    """``chosen`` back in the order the turns were said."""
-    ids = {id(t) for t in chosen}
-    return [t for t in turns if id(t) in ids]
+        total += cost
+        kept.append(cut)
+    return kept, len(ranked) - len(kept)
 
 
 def _omitted(lines: dict[Section, list[str]], kept: dict[Section, int], capped: int

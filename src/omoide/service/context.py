@@ -60,6 +60,9 @@ IMPORTANT_MIN_STRENGTH = 0.05
 # How many of the latest sessions (besides the current one) the context looks into for turns
 # not yet consolidated: session_begin may have just ended several left open.
 PENDING_SESSIONS = 3
+# The language of the context is judged on the user's name, the recent memories and the user's
+# latest turns not yet consolidated (no more: the judgement reads every character).
+LANGUAGE_TURNS = 10
 
 
 @dataclass(frozen=True)
@@ -156,8 +159,8 @@ class ContextService:
             persona=persona,
             language=choose_language(cfg.language, [user.get("name") or user_address(user) or "",
                                                     *(m.content for m in recent),
-                                                    *(e.content for e in pending
-                                                      if e.role == "user")]),
+                                                    *[e.content for e in pending
+                                                      if e.role == "user"][-LANGUAGE_TURNS:]]),
             since_last_session=None if previous_at is None else reference - previous_at,
             persona_state=self.state.get_current_persona_state(persona), user_state=user,
             recent=[_line(m) for m in recent], important=[_line(m) for m in important],

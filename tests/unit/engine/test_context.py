@@ -278,3 +278,14 @@ def test_last_conversation_is_trimmed_after_important_before_recent() -> None:
 def test_last_conversation_heading_in_japanese() -> None:
     out = assemble_context(_full(Lang.JA, conversation=_chat(1)), budget_tokens=5000)
     assert "## 前回の会話（まだ記憶になっていない発言）" in out.text
+
+
+@given(budget=st.integers(min_value=10, max_value=900), turns=st.integers(min_value=0,
+                                                                          max_value=30))
+def test_context_with_a_last_conversation_never_exceeds_its_budget(budget: int,
+                                                                   turns: int) -> None:
+    out = assemble_context(_full(conversation=_chat(turns)), budget_tokens=budget)
+    assert estimate_tokens(out.text) <= budget
+    kept = [t.event_id for t in out.conversation]
+    assert kept == sorted(kept)
+    assert len(kept) + out.omitted.get("last_conversation", 0) == turns
