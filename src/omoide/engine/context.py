@@ -9,13 +9,14 @@ last conversation, recent memories, important memories, stats. Each section list
 valuable first. Over budget (``estimate_tokens``), items are dropped from the end of the least
 valuable section first, in :data:`TRIM_ORDER`: stats → important memories (weakest first) → last
 conversation → recent memories (oldest first) → blocks (lowest priority first) → session → user
-→ persona. A section whose items are all gone loses its heading too.
+→ persona. A section whose items are all gone loses its heading too. Lines are joined by
+newlines, which cost nothing and split the estimator's runs, so a text's estimate is exactly the
+sum of its lines' estimates.
 
-The last conversation is what the user said in conversations that ended but are not yet
-consolidated into notes (the turns themselves): it holds at most :data:`CONVERSATION_SHARE` of
-the budget, keeps the user's turns before the others and newer turns before older ones, and shows
-the turns it keeps in the order they were said. Lines are joined by newlines, which cost nothing and
-split the estimator's runs, so a text's estimate is exactly the sum of its lines' estimates.
+The last conversation is what was said in conversations that ended but are not yet consolidated
+into notes (the turns themselves): it holds at most :data:`CONVERSATION_SHARE` of the budget,
+keeps the user's turns before the others and newer turns before older ones, and shows the turns
+it keeps in the order they were said.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ from omoide.engine.context import (
     user_address,
 )
 from omoide.engine.fsrs import current_strength
-from omoide.errors import InvalidInput
+from omoide.errors import InvalidInput, NotFound
 from omoide.model import Event, Memory, SessionMark
 from omoide.service.blocks import BlockService
 from omoide.service.memories import with_live_strength
@@ -137,7 +137,10 @@ class ContextService:
         for mark in reversed(latest):
             if mark.session_id == current:
                 continue
-            session = sessions.get(mark.session_id)
+            try:
+                session = sessions.get(mark.session_id)
+            except NotFound:  # erased since the list was read
+                continue
             for episode in sessions.episodes_of(session):
                 if episode.consolidated_at is None:
                     out += sessions.events_between(session.session_id, episode.first_seq,
