@@ -152,3 +152,17 @@ def server(app: Omoide, data_dir: Path) -> Iterator[LiveServer]:
     thread.join(10)
 
 
+@pytest.fixture
+def held_server(make_app: Callable[..., Omoide], data_dir: Path) -> Iterator[LiveServer]:
+    """A live server whose job workers do not run (``OMOIDE_WORKERS=0``): what a client gets
+    before the background work is a state a test controls; ``omoide.runner.run_until_idle()``
+    then runs it. The scheduler still ticks on ``runner.tick_now()``."""
+    from omoide.api.http.app import create_app
+
+    app = make_app({"OMOIDE_WORKERS": "0"})
+    admin_key = "omo_admin_test-key"
+    app.auth.ensure_admin_key(data_dir, admin_key)
+    uv, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key=admin_key, omoide=app)
+    uv.should_exit = True
+    thread.join(10)

@@ -211,3 +211,46 @@ def test_setting_override_resets_to_default_with_null(app, persona: str) -> None
 
     with pytest.raises(InvalidInput, match="unknown setting"):
         app.settings_service.update(persona, {"no_such_setting": None})
+
+
+def _conversation(app: Omoide, persona: str, clock: FixedClock, session_id: str,
+                  *lines: str, end: bool = True) -> None:
+    app.sessions.open(persona, session_id=session_id)
+    app.sessions.record(persona, session_id, [{"speaker": "Rau", "content": line}
+                                              for line in lines])
+    if end:
+        app.sessions.end(persona, session_id)
+    clock.advance(minutes=10)
+
+
+def test_context_shows_turns_of_the_three_latest_sessions_not_yet_consolidated(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    for n in range(1, 5):  # nothing runs the jobs: none of them is segmented
+        _conversation(app, persona, clock, f"s{n}", f"topic number {n} was discussed")
+    start = app.context.session_begin(persona)
+    shown = start.context.context.conversation
+    assert [t.session_id for t in shown] == ["s2", "s3", "s4"]  # oldest session first
+    assert "topic number 1" not in start.context.text
+    assert "- [2026-11-30] Rau: topic number 4 was discussed" in start.context.text
+    # the new session is the current one: get_context reads the same three
+    assert [t.session_id for t in app.context.get_context(persona).context.conversation] == \
+        ["s2", "s3", "s4"]
+
+
+def test_consolidated_episodes_leave_the_last_conversation(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    _conversation(app, persona, clock, "s1", "I adopted a cat named Pistache.",
+                  "Pistache sleeps on my keyboard.")
+    assert len(app.context.get_context(persona).context.conversation) == 2
+    app.runner.run_until_idle()
+    context = app.context.get_context(persona)
+    assert context.context.conversation == ()
+    assert "Pistache" in context.text  # now as a note
+
+
+def test_pending_japanese_turns_choose_japanese_context(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    _conversation(app, persona, clock, "s1", "昨日から京都に住んでいます。", "猫を飼い始めました。")
+    context = app.context.get_context(persona)
+    assert context.text.splitlines()[0] == "# rin のコンテキスト"
+    assert "## 前回の会話（まだ記憶になっていない発言）" in context.text

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from omoide.engine.context import MemoryLine
+from omoide.engine.context import MemoryLine, TurnLine
 from omoide.engine.tokens import estimate_tokens
 from omoide.model import (
     MEMORY_FIELDS,
@@ -160,6 +160,23 @@ def render_block(block: Block) -> dict[str, Any]:
             "updated_at": ts(block.updated_at)}
 
 
+def _excerpts(turns: Sequence[TurnLine]) -> list[dict[str, Any]]:
+    """The context's turns not yet consolidated, one excerpt per run of turns of one session:
+    ``{session_id, said_at, content, sources}``, shaped like a search's episode excerpt (a date
+    header, then one ``Speaker: text`` line per turn, each turn one source)."""
+    runs: list[list[TurnLine]] = []
+    for turn in turns:
+        if runs and runs[-1][0].session_id == turn.session_id:
+            runs[-1].append(turn)
+        else:
+            runs.append([turn])
+    return [{"session_id": run[0].session_id, "said_at": ts(run[0].said_at),
+             "content": "\n".join([f"[{run[0].said_at.date().isoformat()}]",
+                                   *(f"{t.speaker}: {t.content}" for t in run)]),
+             "sources": [{"event_id": t.event_id, "external_id": t.external_id} for t in run]}
+            for run in runs]
+
+
 def _memory(line: MemoryLine) -> dict[str, Any]:
     return {"key": line.key, "content": line.content, "created_at": ts(line.created_at),
             "strength": round(line.strength, 6)}
@@ -178,6 +195,7 @@ def render_context(result: ContextResult) -> dict[str, Any]:
                     "since_last_session": c.last_session},
         "blocks": [{"block_name": b.name, "content": b.content, "priority": b.priority,
                     "max_tokens": b.max_tokens} for b in c.blocks],
+        "last_conversation": _excerpts(c.conversation),
         "recent_memories": [_memory(m) for m in c.recent],
         "important_memories": [_memory(m) for m in c.important],
         "stats": stats,

@@ -5,12 +5,18 @@ output is one text for the LLM plus, as data, exactly what the text kept. No I/O
 ``since_last_session`` and the time zone come in as arguments. English and Japanese.
 
 Sections, in display order: persona, user, session, blocks (only when the caller passes them),
-recent memories, important memories, stats. Each section lists its items most valuable first.
-Over budget (``estimate_tokens``), items are dropped from the end of the least valuable section
-first, in :data:`TRIM_ORDER`: stats → important memories (weakest first) → recent memories
-(oldest first) → blocks (lowest priority first) → session → user → persona. A section whose
-items are all gone loses its heading too. Lines are joined by newlines, which cost nothing and
-split the estimator's runs, so a text's estimate is exactly the sum of its lines' estimates.
+last conversation, recent memories, important memories, stats. Each section lists its items most
+valuable first. Over budget (``estimate_tokens``), items are dropped from the end of the least
+valuable section first, in :data:`TRIM_ORDER`: stats → important memories (weakest first) → last
+conversation → recent memories (oldest first) → blocks (lowest priority first) → session → user
+→ persona. A section whose items are all gone loses its heading too. Lines are joined by
+newlines, which cost nothing and split the estimator's runs, so a text's estimate is exactly the
+sum of its lines' estimates.
+
+The last conversation is what was said in conversations that ended but are not yet consolidated
+into notes (the turns themselves): it holds at most :data:`CONVERSATION_SHARE` of the budget,
+keeps the user's turns before the others and newer turns before older ones, and shows the turns
+it keeps in the order they were said.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
 __all__ = [
     "ADDRESS_KEYS",
+    "CONVERSATION_SHARE",
     "DEFAULT_MEMORY_LINE_TOKENS",
     "TRIM_ORDER",
     "AssembledContext",
@@ -33,6 +40,7 @@ __all__ = [
     "ContextStats",
     "MemoryLine",
     "Section",
+    "TurnLine",
     "assemble_context",
     "choose_language",
     "time_since_words",
@@ -40,6 +48,9 @@ __all__ = [
 ]
 
 DEFAULT_MEMORY_LINE_TOKENS = 120  # one memory never takes more of the budget than this
+# The last conversation's turns never take more than this share of the budget, so that a long
+# conversation cannot push the user's long-term memories out of the context.
+CONVERSATION_SHARE = 0.5
 JUST_NOW_SECONDS = 5 * 60
 ADDRESS_KEYS = ("preferred_address", "nickname", "name")  # how to call the user, best first
 _PERSONA_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
@@ -50,19 +61,22 @@ class Section(StrEnum):
     USER = "user"
     SESSION = "session"
     BLOCKS = "blocks"
+    CONVERSATION = "last_conversation"
     RECENT = "recent_memories"
     IMPORTANT = "important_memories"
     STATS = "stats"
 
 
 DISPLAY_ORDER: tuple[Section, ...] = tuple(Section)
-TRIM_ORDER: tuple[Section, ...] = (Section.STATS, Section.IMPORTANT, Section.RECENT,
-                                   Section.BLOCKS, Section.SESSION, Section.USER, Section.PERSONA)
+TRIM_ORDER: tuple[Section, ...] = (Section.STATS, Section.IMPORTANT, Section.CONVERSATION,
+                                   Section.RECENT, Section.BLOCKS, Section.SESSION, Section.USER,
+                                   Section.PERSONA)
 
 _TEXT: dict[Lang, dict[str, str]] = {
     Lang.EN: {
         "title": "# Context for {persona}", "persona": "Persona", "user": "User",
         "session": "Session", "blocks": "Memory blocks", "recent_memories": "Recent memories",
+        "last_conversation": "Last conversation (what was said, not yet in memories)",
         "important_memories": "Important memories", "stats": "Memory stats",
         "intro": "You are {persona}.", "address": 'Address the user as "{address}".',
         "no_address": "The user's name is not known yet.",
@@ -75,6 +89,7 @@ _TEXT: dict[Lang, dict[str, str]] = {
     Lang.JA: {
         "title": "# {persona} のコンテキスト", "persona": "ペルソナ", "user": "ユーザー",
         "session": "セッション", "blocks": "メモリブロック", "recent_memories": "最近の記憶",
+        "last_conversation": "前回の会話（まだ記憶になっていない発言）",
         "important_memories": "重要な記憶", "stats": "記憶の統計",
         "intro": "あなたは {persona} です。",
         "address": "ユーザーを「{address}」と呼んでください。",
@@ -145,6 +160,19 @@ class MemoryLine:
 
 
 @dataclass(frozen=True)
+class TurnLine:
+    """One turn of a conversation that ended but is not yet consolidated into notes."""
+
+    session_id: str
+    event_id: int
+    external_id: str | None
+    speaker: str
+    role: str  # user / assistant / other
+    content: str  # the turn as text (its words, then an image caption)
+    said_at: datetime
+
+
+@dataclass(frozen=True)
 class BlockText:
     name: str
     content: str
@@ -171,6 +199,7 @@ class ContextInput:
     important: Sequence[MemoryLine] = ()  # strongest first
     stats: ContextStats = ContextStats(0, 0, 0.0, 0)
     blocks: Sequence[BlockText] = ()  # highest priority first; empty unless blocks are wanted
+    conversation: Sequence[TurnLine] = ()  # in the order said; empty when nothing is pending
     tz: tzinfo = UTC  # for the dates shown next to memories
 
 
@@ -187,6 +216,7 @@ class AssembledContext:
     persona_state: dict[str, str]
     user_state: dict[str, str]
     blocks: tuple[BlockText, ...]  # content as shown (cut to max_tokens)
+    conversation: tuple[TurnLine, ...]  # as shown (one line, cut), in the order said
     recent: tuple[MemoryLine, ...]  # content as shown (one line, cut)
     important: tuple[MemoryLine, ...]
     stats: ContextStats | None
@@ -200,6 +230,7 @@ class _Parts:
     persona_keys: list[str]
     user_keys: list[str]
     blocks: list[BlockText]
+    conversation: list[TurnLine]  # most valuable first (see _by_value)
     recent: list[MemoryLine]
     important: list[MemoryLine]
 
@@ -208,18 +239,26 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
                      memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> AssembledContext:
     """Render every section, trim to ``budget_tokens`` (module docstring), report what stayed."""
     words = _TEXT[inp.language]
+    order_said = {t.event_id: i for i, t in enumerate(inp.conversation)}
+    chosen, capped = _within_share(_by_value(inp.conversation), inp.tz,
+                                   int(budget_tokens * CONVERSATION_SHARE), memory_line_tokens)
     parts = _Parts(
         persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
         user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
         blocks=[replace(b, content=truncate_to_tokens(b.content.strip(), b.max_tokens))
                 for b in inp.blocks if b.content.strip()],
+        conversation=chosen,
         recent=[_cut(m, memory_line_tokens) for m in inp.recent],
         important=[_cut(m, memory_line_tokens) for m in inp.important])
     lines = _section_lines(inp, parts, words)
     title = words["title"].format(persona=inp.persona)
     kept = _trim(lines, budget_tokens - estimate_tokens(title), words)
+    shown = {s: lines[s][: kept[s]] for s in Section}
+    said = sorted(parts.conversation[: kept[Section.CONVERSATION]],
+                  key=lambda t: order_said[t.event_id])
+    shown[Section.CONVERSATION] = [_turn_line(t, inp.tz) for t in said]
     text = "\n".join([title, *(line for s in DISPLAY_ORDER if kept[s]
-                               for line in ("## " + words[s.value], *lines[s][: kept[s]]))])
+                               for line in ("## " + words[s.value], *shown[s]))])
     if estimate_tokens(text) > budget_tokens:  # only when even the persona line does not fit
         text = truncate_to_tokens(text, budget_tokens)
     return AssembledContext(
@@ -231,10 +270,11 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
         persona_state=_kept_state(inp.persona_state, parts.persona_keys, kept[Section.PERSONA]),
         user_state=_kept_state(inp.user_state, parts.user_keys, kept[Section.USER]),
         blocks=tuple(parts.blocks[: kept[Section.BLOCKS]]),
+        conversation=tuple(said),
         recent=tuple(parts.recent[: kept[Section.RECENT]]),
         important=tuple(parts.important[: kept[Section.IMPORTANT]]),
         stats=inp.stats if kept[Section.STATS] else None,
-        omitted={s.value: len(lines[s]) - kept[s] for s in Section if kept[s] < len(lines[s])})
+        omitted=_omitted(lines, kept, capped))
 
 
 def _section_lines(inp: ContextInput, parts: _Parts, words: dict[str, str]
@@ -248,6 +288,7 @@ def _section_lines(inp: ContextInput, parts: _Parts, words: dict[str, str]
                        *_state_lines(inp.user_state, parts.user_keys, inp.language)],
         Section.SESSION: [_session_line(inp.since_last_session, inp.language)],
         Section.BLOCKS: [f"### {b.name}\n{b.content}" for b in parts.blocks],
+        Section.CONVERSATION: [_turn_line(t, inp.tz) for t in parts.conversation],
         Section.RECENT: [_memory_line(m, inp.tz) for m in parts.recent],
         Section.IMPORTANT: [_memory_line(m, inp.tz) + words["strength"].format(value=m.strength)
                             for m in parts.important],
@@ -255,6 +296,39 @@ def _section_lines(inp: ContextInput, parts: _Parts, words: dict[str, str]
             active=stats.active, superseded=stats.superseded, mean=stats.mean_strength,
             links=stats.links)],
     }
+
+
+def _by_value(turns: Sequence[TurnLine]) -> list[TurnLine]:
+    """The turns most valuable first: the user's own words before the persona's and others',
+    then the newer before the older (the end of a conversation is where it was left)."""
+    order = sorted(range(len(turns)), key=lambda i: (turns[i].role != "user", -i))
+    return [turns[i] for i in order]
+
+
+def _within_share(ranked: list[TurnLine], tz: tzinfo, share: int, line_tokens: int
+                  ) -> tuple[list[TurnLine], int]:
+    """The most valuable turns (each cut to one line of ``line_tokens``) whose lines fit in
+    ``share`` tokens, and how many were left. Only the turns looked at are cut and counted, so
+    a long conversation costs no more than the part of it that fits."""
+    total, kept = 0, []
+    for turn in ranked:
+        cut = replace(turn, content=truncate_to_tokens(_one_line(turn.content), line_tokens))
+        cost = estimate_tokens(_turn_line(cut, tz))
+        if total + cost > share:
+            break
+        total += cost
+        kept.append(cut)
+    return kept, len(ranked) - len(kept)
+
+
+def _omitted(lines: dict[Section, list[str]], kept: dict[Section, int], capped: int
+             ) -> dict[str, int]:
+    """Items dropped per section: by the trim, plus the turns beyond the conversation's share."""
+    out = {s.value: len(lines[s]) - kept[s] for s in Section if kept[s] < len(lines[s])}
+    if capped:
+        key = Section.CONVERSATION.value
+        out[key] = out.get(key, 0) + capped
+    return out
 
 
 def _kept_state(state: Mapping[str, str], keys: list[str], kept_lines: int) -> dict[str, str]:
@@ -309,6 +383,11 @@ def _cut(memory: MemoryLine, max_tokens: int) -> MemoryLine:
 
 def _memory_line(memory: MemoryLine, tz: tzinfo) -> str:
     return f"- [{memory.created_at.astimezone(tz).date().isoformat()}] {memory.content}"
+
+
+def _turn_line(turn: TurnLine, tz: tzinfo) -> str:
+    return (f"- [{turn.said_at.astimezone(tz).date().isoformat()}] {_one_line(turn.speaker)}: "
+            f"{turn.content}")
 
 
 def _one_line(text: str) -> str:

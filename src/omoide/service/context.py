@@ -9,6 +9,16 @@ English/Japanese wording) is assembled by the pure ``engine/context.py``.
 never ended (a session ended by ``session_begin`` or for being idle ends at its last turn).
 For ``get_context``, a most recent session that is still open is taken as the
 current one: the gap is then the one before it (what ``session_begin`` reported).
+
+What was said in a conversation that ended is in the context at once, whatever the background
+work has done: a session ended by ``session_end``, by ``session_begin`` or by the idle sweep is
+segmented and consolidated by durable jobs seconds later, and until its turns have become notes
+the context shows the turns themselves (section "last conversation", with their event ids).
+Those are the turns of the :data:`PENDING_SESSIONS` most recent sessions other than the current
+one that are in no consolidated episode: not yet cut into an episode, or in an episode not yet
+consolidated. Once consolidation has run, the notes it made are the newest memories and show
+under "recent memories" instead. Reading them is a few indexed queries: nothing waits for the
+jobs.
 """
 
 from __future__ import annotations
@@ -28,23 +38,31 @@ from omoide.engine.context import (
     ContextInput,
     ContextStats,
     MemoryLine,
+    TurnLine,
     assemble_context,
     choose_language,
     user_address,
 )
 from omoide.engine.fsrs import current_strength
-from omoide.errors import InvalidInput
-from omoide.model import Memory, SessionMark
+from omoide.errors import InvalidInput, NotFound
+from omoide.model import Event, Memory, SessionMark
 from omoide.service.blocks import BlockService
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateChanges, StateService
 from omoide.store.port import MemoryHandle, Store
 
-__all__ = ["IMPORTANT_MIN_STRENGTH", "ContextResult", "ContextService", "SessionStart"]
+__all__ = ["IMPORTANT_MIN_STRENGTH", "PENDING_SESSIONS", "ContextResult", "ContextService",
+           "SessionStart"]
 
 # Below this, a memory is nearly forgotten (importance 0.5 at R ≈ 0.1): not "still strong".
 IMPORTANT_MIN_STRENGTH = 0.05
+# How many of the latest sessions (besides the current one) the context looks into for turns
+# not yet consolidated: session_begin may have just ended several left open.
+PENDING_SESSIONS = 3
+# The language of the context is judged on the user's name, the recent memories and the user's
+# latest turns not yet consolidated (no more: the judgement reads every character).
+LANGUAGE_TURNS = 10
 
 
 @dataclass(frozen=True)
@@ -80,8 +98,11 @@ class ContextService:
     def get_context(self, persona: str) -> ContextResult:
         """The context as of now; reads only."""
         now = self.clock.now()
-        previous, reference = _gap(self.store.sessions_meta(persona).latest(2), now)
-        return self._build(persona, now=now, previous_at=previous, reference=reference)
+        latest = self.store.sessions_meta(persona).latest(PENDING_SESSIONS + 1)
+        previous, reference = _gap(latest, now)
+        current = latest[0].session_id if latest and latest[0].ended_at is None else None
+        return self._build(persona, now=now, previous_at=previous, reference=reference,
+                           pending=self._pending(persona, latest, current=current))
 
     def session_begin(self, persona: str) -> SessionStart:
         """End the persona's other open sessions (as ``session_end`` would), then open a
@@ -89,9 +110,13 @@ class ContextService:
         if self.end_open_sessions is not None:
             self.end_open_sessions(persona)
         now = self.clock.now()
-        opened = self.store.sessions_meta(persona).begin(now=now)
+        meta = self.store.sessions_meta(persona)
+        opened = meta.begin(now=now)
         previous = None if opened.previous is None else opened.previous.last_seen
-        context = self._build(persona, now=now, previous_at=previous, reference=now)
+        current = opened.session.session_id
+        pending = self._pending(persona, meta.latest(PENDING_SESSIONS + 1), current=current)
+        context = self._build(persona, now=now, previous_at=previous, reference=now,
+                              pending=pending)
         return SessionStart(session_id=opened.session.session_id, started_at=now,
                             previous_session_at=previous, context=context)
 
@@ -103,8 +128,28 @@ class ContextService:
                                "user_info={\"name\": \"Rau\"}", field="user_info")
         return self.state.update(persona, user=user_info, persona_state=persona_state)
 
+    def _pending(self, persona: str, latest: list[SessionMark], *, current: str | None
+                 ) -> list[Event]:
+        """The turns of the latest sessions but ``current`` that are in no consolidated
+        episode, oldest session first, each in the order said."""
+        sessions = self.store.sessions(persona)
+        out: list[Event] = []
+        for mark in reversed(latest):
+            if mark.session_id == current:
+                continue
+            try:
+                session = sessions.get(mark.session_id)
+            except NotFound:  # erased since the list was read
+                continue
+            for episode in sessions.episodes_of(session):
+                if episode.consolidated_at is None:
+                    out += sessions.events_between(session.session_id, episode.first_seq,
+                                                   episode.last_seq)
+            out += sessions.events_after(session, session.segmented_upto_seq)
+        return out
+
     def _build(self, persona: str, *, now: datetime, previous_at: datetime | None,
-               reference: datetime) -> ContextResult:
+               reference: datetime, pending: list[Event]) -> ContextResult:
         cfg = self.settings.get(persona)
         memories = self.store.memories(persona)
         recent = [with_live_strength(m, now) for m in memories.list_recent(
@@ -116,11 +161,14 @@ class ContextService:
         inp = ContextInput(
             persona=persona,
             language=choose_language(cfg.language, [user.get("name") or user_address(user) or "",
-                                                    *(m.content for m in recent)]),
+                                                    *(m.content for m in recent),
+                                                    *[e.content for e in pending
+                                                      if e.role == "user"][-LANGUAGE_TURNS:]]),
             since_last_session=None if previous_at is None else reference - previous_at,
             persona_state=self.state.get_current_persona_state(persona), user_state=user,
             recent=[_line(m) for m in recent], important=[_line(m) for m in important],
             stats=_stats(memories, scored), blocks=self._blocks(persona, cfg),
+            conversation=[_turn(e) for e in pending],
             tz=ZoneInfo(cfg.timezone))
         assembled = assemble_context(inp, budget_tokens=cfg.context_budget_tokens)
         return ContextResult(persona=persona, last_session_at=previous_at, context=assembled)
@@ -168,6 +216,12 @@ def _strongest(memories: MemoryHandle, now: datetime, scored: list[tuple[float, 
     found = memories.by_ids([-neg_id for _, neg_id in top])
     ranked = [with_live_strength(found[-neg_id], now) for _, neg_id in top if -neg_id in found]
     return [m for m in ranked if m.key not in exclude][:count]
+
+
+def _turn(event: Event) -> TurnLine:
+    return TurnLine(session_id=event.session_id, event_id=event.id,
+                    external_id=event.external_id, speaker=event.speaker, role=event.role,
+                    content=event.text, said_at=event.timestamp)
 
 
 def _line(memory: Memory) -> MemoryLine:

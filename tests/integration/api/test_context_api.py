@@ -179,8 +179,9 @@ def test_session_begin_and_get_context_over_http(rin: httpx.Client, clock: Fixed
     assert set(body) >= {"session_id", "started_at", "previous_session_at", "persona", "text",
                          "sections"}
     assert (body["started_at"], body["previous_session_at"]) == (clock.now().isoformat(), None)
-    assert set(body["sections"]) == {"persona", "user", "session", "blocks", "recent_memories",
-                                     "important_memories", "stats"}
+    assert set(body["sections"]) == {"persona", "user", "session", "blocks", "last_conversation",
+                                     "recent_memories", "important_memories", "stats"}
+    assert body["sections"]["last_conversation"] == []
     clock.advance(days=3)
     second = rin.post("/api/context/rin/session").json()
     assert second["previous_session_at"] == body["started_at"]

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.context import (
+    CONVERSATION_SHARE,
     TRIM_ORDER,
     BlockText,
     ContextInput,
@@ -18,6 +19,7 @@ from omoide.engine.context import (
     Lang,
     MemoryLine,
     Section,
+    TurnLine,
     assemble_context,
     choose_language,
     time_since_words,
@@ -130,8 +132,9 @@ def test_context_trims_stats_then_weakest_important_first() -> None:
 
 
 def test_context_trims_sections_in_documented_order() -> None:
-    assert list(TRIM_ORDER) == [Section.STATS, Section.IMPORTANT, Section.RECENT, Section.BLOCKS,
-                     Section.SESSION, Section.USER, Section.PERSONA]
+    assert list(TRIM_ORDER) == [Section.STATS, Section.IMPORTANT, Section.CONVERSATION,
+                                Section.RECENT, Section.BLOCKS, Section.SESSION, Section.USER,
+                                Section.PERSONA]
     out = assemble_context(_full(), budget_tokens=40)
     assert out.stats is None and out.important == () and out.recent == ()
     assert out.persona_state == {"emotion": "joy", "mood": "calm"}
@@ -208,7 +211,8 @@ def test_context_never_exceeds_its_budget(budget: int, lang: Lang) -> None:
 _HEADINGS = {Section.STATS: "## Memory stats", Section.IMPORTANT: "## Important memories",
              Section.RECENT: "## Recent memories", Section.BLOCKS: "## Memory blocks",
              Section.SESSION: "## Session", Section.USER: "## User",
-             Section.PERSONA: "## Persona"}
+             Section.PERSONA: "## Persona",
+             Section.CONVERSATION: "## Last conversation (what was said, not yet in memories)"}
 
 
 @given(budget=st.integers(min_value=10, max_value=600))
@@ -217,3 +221,71 @@ def test_context_trims_a_section_only_after_every_lower_one_is_gone(budget: int)
     for i, section in enumerate(TRIM_ORDER):
         if _HEADINGS[section] in out.text:
             assert not set(out.omitted) & {str(s) for s in TRIM_ORDER[i + 1:]}
+
+
+def _turn(i: int, role: str, words: int = 6, *, session: str = "s1") -> TurnLine:
+    speaker = "Rau" if role == "user" else "Rin"
+    return TurnLine(session_id=session, event_id=100 + i, external_id=f"t{i}", speaker=speaker,
+                    role=role, content=" ".join(f"said{i}x{j}" for j in range(words)),
+                    said_at=datetime(2026, 3, 9, 12, i, tzinfo=UTC))
+
+
+def _chat(n: int, words: int = 6) -> list[TurnLine]:
+    return [_turn(i, "user" if i % 2 == 0 else "assistant", words) for i in range(n)]
+
+
+def test_context_shows_the_last_conversation_in_the_order_said() -> None:
+    out = assemble_context(_full(conversation=_chat(4)), budget_tokens=5000)
+    headings = [line for line in out.text.splitlines() if line.startswith("## ")]
+    assert headings.index("## Last conversation (what was said, not yet in memories)") == \
+        headings.index("## Recent memories") - 1
+    assert [t.event_id for t in out.conversation] == [100, 101, 102, 103]
+    assert "- [2026-03-09] Rau: said0x0 said0x1" in out.text
+    assert out.omitted == {}
+
+
+def test_last_conversation_keeps_the_users_newest_turns_within_its_share() -> None:
+    chat = _chat(40, words=10)
+    budget = 600
+    out = assemble_context(_full(conversation=chat, recent=[], important=[]),
+                           budget_tokens=budget)
+    kept = [t.event_id - 100 for t in out.conversation]
+    assert kept == sorted(kept)  # shown in the order said
+    shown = sum(estimate_tokens(line) for line in out.text.splitlines()
+                if line.startswith("- [2026-03-09]"))
+    assert shown <= budget * CONVERSATION_SHARE
+    users = [i for i in kept if i % 2 == 0]
+    assert users and users == list(range(40 - 2 * len(users), 40, 2))  # the newest users'
+    if any(i % 2 for i in kept):  # the persona's turns only once every user turn is in
+        assert len(users) == 20
+    assert out.omitted["last_conversation"] == 40 - len(kept)
+
+
+def test_last_conversation_is_trimmed_after_important_before_recent() -> None:
+    full = assemble_context(_full(conversation=_chat(2)), budget_tokens=5000)
+    heading = "## Last conversation (what was said, not yet in memories)"
+    important = [line for line in full.text.splitlines() if "(strength" in line]
+    stats = full.text.splitlines()[-2:]
+    cut = full.tokens - sum(estimate_tokens(line) for line in [*important, *stats]) \
+        - estimate_tokens("## Important memories") - 1
+    out = assemble_context(_full(conversation=_chat(2)), budget_tokens=cut)
+    assert out.important == () and out.stats is None
+    assert heading in out.text and len(out.conversation) == 1
+    assert out.conversation[0].role == "user"
+    assert len(out.recent) == 4
+
+
+def test_last_conversation_heading_in_japanese() -> None:
+    out = assemble_context(_full(Lang.JA, conversation=_chat(1)), budget_tokens=5000)
+    assert "## 前回の会話（まだ記憶になっていない発言）" in out.text
+
+
+@given(budget=st.integers(min_value=10, max_value=900), turns=st.integers(min_value=0,
+                                                                          max_value=30))
+def test_context_with_a_last_conversation_never_exceeds_its_budget(budget: int,
+                                                                   turns: int) -> None:
+    out = assemble_context(_full(conversation=_chat(turns)), budget_tokens=budget)
+    assert estimate_tokens(out.text) <= budget
+    kept = [t.event_id for t in out.conversation]
+    assert kept == sorted(kept)
+    assert len(kept) + out.omitted.get("last_conversation", 0) == turns

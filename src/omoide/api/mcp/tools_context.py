@@ -68,7 +68,9 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         session and returns your context as text to read: who you are and your current state,
         who the user is and how to address them, how long it has been since you last talked,
         recent memories, the most important memories that are still strong, and memory stats.
-        A session you left open is ended first, so nothing said in it is lost.
+        A session you left open is ended first, so nothing said in it is lost: until its turns
+        have become memories (seconds later, in the background), the context shows what was
+        said in it under "Last conversation".
         Returns {session_id, started_at, previous_session_at, text, sections, ...}.
         Example: session_begin()."""
         return answer(lambda: render_session_start(context.session_begin(persona_of(ctx))),
@@ -78,7 +80,8 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
     def get_context(ctx: Context) -> Result:
         """Read your current context again without opening a session: the same text and
         sections as session_begin. Use it mid-conversation after update_context or many new
-        memories, or when you need to re-check how to address the user.
+        memories, or when you need to re-check how to address the user. It never repeats the
+        conversation in progress; right after session_end it shows what was said in it.
         Returns {persona, text, sections, language, tokens, budget_tokens, omitted}.
         Example: get_context()."""
         return answer(lambda: render_context(context.get_context(persona_of(ctx))),

@@ -1,0 +1,166 @@
+"""What the next conversation starts with (issue 8, items 1 and 4), over HTTP with the fixed
+clock: what the user said in a conversation that just ended — by ``session_begin``, by
+``session_end`` or by the idle sweep — is in the context at once, as the turns themselves
+(with their sources) while consolidation is pending and as notes once it has run, and default
+search finds it in between. The worker is held (``OMOIDE_WORKERS=0``) so that "before
+consolidation" is a state the test controls, then run by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from omoide_testing import LiveServer
+
+from omoide.clock import FixedClock
+
+SAID = ("Biscuit", "red harness", "Riverside dog school")
+
+# Twelve turns of a chat that nobody ends (user Nora, assistant Haru).
+CHAT = [
+    ("Nora", "user", "Guess what, I adopted a beagle puppy named Biscuit last weekend."),
+    ("Haru", "assistant", "A beagle! How is Biscuit settling in?"),
+    ("Nora", "user", "He chewed my favourite running shoes on the first night."),
+    ("Haru", "assistant", "Oh no. Puppies do that while they are teething."),
+    ("Nora", "user", "I signed him up for obedience classes at the Riverside dog school."),
+    ("Haru", "assistant", "That sounds like a good idea. When do they start?"),
+    ("Nora", "user", "The classes start next Tuesday and run for eight weeks."),
+    ("Haru", "assistant", "Eight weeks is a solid course."),
+    ("Nora", "user", "By the way, my name is Nora Lind. My neighbour Tomas has a beagle too."),
+    ("Haru", "assistant", "Lovely, a friend for Biscuit."),
+    ("Nora", "user", "I bought a bright red harness for Biscuit at the pet shop downtown."),
+    ("Haru", "assistant", "Red will look great on him."),
+]
+
+
+def post_chat(c: httpx.Client, persona: str, session_id: str) -> None:
+    assert c.post(f"/api/sessions/{persona}", json={"session_id": session_id}).status_code == 201
+    events = [{"speaker": who, "role": role, "content": text, "external_id": f"t{i}"}
+              for i, (who, role, text) in enumerate(CHAT)]
+    reply = c.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
+    assert reply.json()["accepted"] == len(CHAT)
+
+
+def run_jobs(server: LiveServer) -> None:
+    assert server.omoide.runner.run_until_idle() > 0
+
+
+def pending(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The context's excerpts of conversations not yet consolidated."""
+    return list(body["sections"]["last_conversation"])
+
+
+def assert_turns_shown(body: dict[str, Any], session_id: str) -> None:
+    """The context carries what the user said, as turns of ``session_id`` with sources."""
+    for words in SAID:
+        assert words in body["text"], (words, body["text"])
+    excerpts = [e for e in pending(body) if e["session_id"] == session_id]
+    assert excerpts, pending(body)
+    sources = [s for e in excerpts for s in e["sources"]]
+    assert sources and all(isinstance(s["event_id"], int) for s in sources)
+    assert all("Biscuit" not in m["content"] for m in body["sections"]["recent_memories"])
+
+
+def assert_notes_shown(body: dict[str, Any]) -> None:
+    """Consolidation ran: the same words come as notes, and no excerpt is left pending."""
+    assert pending(body) == []
+    recent = " ".join(m["content"] for m in body["sections"]["recent_memories"])
+    assert "Biscuit" in recent, body["text"]
+
+
+def search_finds(c: httpx.Client, persona: str, query: str) -> None:
+    found = c.get(f"/api/search/{persona}", params={"q": query, "top_k": 5}).json()["results"]
+    assert any(query.split()[-1] in r["content"] and r["sources"] for r in found), found
+
+
+def test_session_begin_carries_what_the_ended_conversation_said(
+        held_server: LiveServer, clock: FixedClock) -> None:
+    key = held_server.create_persona("nora")
+    with held_server.client(key) as c:
+        post_chat(c, "nora", "s1")
+        clock.advance(minutes=5)
+        begun = c.post("/api/context/nora/session")
+        assert begun.status_code == 201
+        body = begun.json()
+        assert_turns_shown(body, "s1")
+        # All twelve turns fit: one excerpt in the order said, shaped like a search excerpt.
+        [excerpt] = pending(body)
+        header, *lines = excerpt["content"].split("\n")
+        assert header == "[2026-11-30]" and len(lines) == len(CHAT)
+        assert lines[0] == f"Nora: {CHAT[0][2]}" and lines[-1] == f"Haru: {CHAT[-1][2]}"
+        assert [s["external_id"] for s in excerpt["sources"]] == [f"t{i}" for i in range(12)]
+        assert "omitted" not in body or "last_conversation" not in body["omitted"]
+        search_finds(c, "nora", "red harness")
+
+        run_jobs(held_server)
+        after = c.get("/api/context/nora").json()
+        assert_notes_shown(after)
+        search_finds(c, "nora", "red harness")
+
+
+def test_get_context_right_after_session_end(held_server: LiveServer,
+                                             clock: FixedClock) -> None:
+    key = held_server.create_persona("nora")
+    with held_server.client(key) as c:
+        post_chat(c, "nora", "s1")
+        assert c.post("/api/sessions/nora/s1/end").status_code == 200
+        body = c.get("/api/context/nora").json()
+        assert_turns_shown(body, "s1")
+        search_finds(c, "nora", "red harness")
+        run_jobs(held_server)
+        assert_notes_shown(c.get("/api/context/nora").json())
+
+
+def test_segmented_but_not_consolidated_turns_are_still_shown(
+        held_server: LiveServer, clock: FixedClock) -> None:
+    key = held_server.create_persona("nora")
+    with held_server.client(key) as c:
+        post_chat(c, "nora", "s1")
+        assert c.post("/api/sessions/nora/s1/end").status_code == 200
+        app = held_server.omoide
+        app.sessions.segment("nora", "s1", final=True)  # episodes cut, none consolidated
+        assert all(ep.consolidated_at is None for ep, _ in app.sessions.episodes("nora", "s1"))
+        body = c.get("/api/context/nora").json()
+        assert_turns_shown(body, "s1")
+        search_finds(c, "nora", "red harness")
+
+
+def test_get_context_after_the_idle_sweep_ended_it(held_server: LiveServer,
+                                                   clock: FixedClock) -> None:
+    key = held_server.create_persona("nora")
+    with held_server.client(key) as c:
+        post_chat(c, "nora", "s1")
+        clock.advance(minutes=31)
+        assert held_server.omoide.runner.tick_now()
+        assert c.get("/api/sessions/nora/s1/episodes").json()["ended_at"] is not None
+        body = c.get("/api/context/nora").json()
+        assert_turns_shown(body, "s1")
+        search_finds(c, "nora", "red harness")
+        run_jobs(held_server)
+        assert_notes_shown(c.get("/api/context/nora").json())
+
+
+def test_the_current_open_session_is_not_repeated(held_server: LiveServer,
+                                                  clock: FixedClock) -> None:
+    """Mid-conversation, get_context does not echo the conversation the model is having."""
+    key = held_server.create_persona("nora")
+    with held_server.client(key) as c:
+        post_chat(c, "nora", "s1")
+        body = c.get("/api/context/nora").json()
+        assert pending(body) == []
+        assert "Biscuit" not in body["text"]
+
+
+def test_with_live_workers_the_context_holds_it_either_way(
+        server: LiveServer, clock: FixedClock) -> None:
+    """The race a client meets: whether or not consolidation finished before the context was
+    built, what was said is in it."""
+    key = server.create_persona("nora")
+    with server.client(key) as c:
+        post_chat(c, "nora", "s1")
+        clock.advance(minutes=5)
+        body = c.post("/api/context/nora/session").json()
+        assert "Biscuit" in body["text"], body["text"]
+        shown = body["sections"].get("last_conversation")
+        recent = " ".join(m["content"] for m in body["sections"]["recent_memories"])
+        assert shown or "Biscuit" in recent
