@@ -131,3 +131,40 @@ def test_a_pets_hiragana_name_is_kept_in_the_note(server: LiveServer, clock: Fix
     key = server.create_persona("misaki")
     text = "\n".join(n["content"] for n in post_and_end(server, key, "misaki", chat, clock))
     assert "柴犬を飼っています。名前はこむぎです。" in text, text
+
+
+def test_a_line_of_a_pasted_exchange_is_said_by_its_label(server: LiveServer,
+                                                         clock: FixedClock) -> None:
+    """Outside re-measure (bench/results/outside9.md): the user pastes an exchange with someone
+    else; "I" in the other person's line is that person, never the user."""
+    chat = {"user": "Noor", "assistant": "Mira", "turns": [
+        {"role": "assistant", "content": "How was your week?"},
+        {"role": "user", "content": "My brother forwarded our chat:\n"
+                                    "Hamid: I got the scholarship in Leiden!\n"
+                                    "Noor: I'm so proud of you, we should celebrate."},
+        {"role": "assistant", "content": "Congratulations to him!"},
+        {"role": "user", "content": "I teach piano to kids on Saturdays."},
+    ]}
+    key = server.create_persona("noor")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "noor", chat, clock))
+    assert "Hamid got the scholarship in Leiden" in text, text
+    assert "Noor got the scholarship" not in text, text
+
+
+def test_a_code_switching_turn_keeps_each_sentences_language_and_subject(
+        server: LiveServer, clock: FixedClock) -> None:
+    """An English sentence in a Japanese chat is not given the Japanese topic ("陽斗は、My …")
+    and a space follows it; a Japanese sentence with a topic of its own ("同僚のリナは…") is
+    not given the speaker as a second one: the speaker is named in the closing brackets."""
+    chat = {"user": "陽斗", "assistant": "ハル", "turns": [
+        {"role": "assistant", "content": "ルームメイトはどんな人ですか？"},
+        {"role": "user", "content": "My flatmate Chloe is from Dublin. 日本に来て二年です。"},
+        {"role": "assistant", "content": "お店の希望はありますか？"},
+        {"role": "user",
+         "content": "とにかく、同僚のリナはベジタリアンなので、野菜料理のお店を探したいです。"},
+    ]}
+    key = server.create_persona("haruto")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "haruto", chat, clock))
+    assert "陽斗's flatmate Chloe is from Dublin. 日本に来て二年です。" in text, text
+    assert "とにかく、同僚のリナはベジタリアンなので" in text, text
+    assert "陽斗は、My" not in text and "陽斗は、とにかく" not in text, text

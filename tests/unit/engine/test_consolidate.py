@@ -468,3 +468,37 @@ def test_a_three_turn_exchange_keeps_both_facts_the_user_gave() -> None:
     notes = consolidate_offline(events).notes
     assert len(notes) == 2
     assert "jam" in notes[0].content and "records" in notes[1].content
+
+
+def test_voiced_sentences_give_a_pasted_exchanges_lines_to_their_labels() -> None:
+    from omoide.engine.consolidate.text import voiced_sentences
+
+    assert voiced_sentences("She wrote:\nAna: I passed!\nLeo: Well done, you earned it.") == [
+        ("She wrote:", None), ("I passed!", "Ana"), ("Well done, you earned it.", "Leo")]
+    # one labelled line is a heading, not an exchange: the turn's speaker still says it
+    assert voiced_sentences("Update: I got the job.") == [("I got the job.", None)]
+
+
+def test_a_pasted_exchange_line_is_rewritten_with_its_own_speaker() -> None:
+    notes = consolidate_offline(episode(
+        ("Pia", "Look what my cousin sent:\nOskar: I bought a sailboat in Kiel!\n"
+                "Pia: You are crazy, I love it."),
+        ("Kai", "Ha, nice."),
+    ), notes_per_turn=1.0).notes
+    assert "Oskar bought a sailboat in Kiel!" in notes[0].content
+    assert "Pia bought" not in notes[0].content
+
+
+@pytest.mark.parametrize(("text", "own"), [
+    ("姉はパン屋を経営しています。", True),
+    ("とにかく、同僚のタクミはベジタリアンです。", True),
+    ("週末は海で釣りをしています。", False),  # a time as topic sets the scene
+    ("最近は早起きしています。", False),
+    ("京都には何度も行きました。", False),
+])
+def test_a_japanese_sentence_with_its_own_topic_is_not_given_the_speaker_as_topic(
+        text: str, own: bool) -> None:
+    notes = consolidate_offline(episode(("蓮", text), ("ハル", "なるほど。"), assistant="ハル"),
+                                notes_per_turn=1.0, min_sentence_score=0.0).notes
+    assert notes[0].content.startswith("蓮は、") is not own, notes[0].content
+    assert ("（蓮、" in notes[0].content) is own, notes[0].content
