@@ -168,3 +168,21 @@ def test_a_code_switching_turn_keeps_each_sentences_language_and_subject(
     assert "陽斗's flatmate Chloe is from Dublin. 日本に来て二年です。" in text, text
     assert "とにかく、同僚のリナはベジタリアンなので" in text, text
     assert "陽斗は、My" not in text and "陽斗は、とにかく" not in text, text
+
+
+def test_a_self_introduction_keeps_what_else_its_sentence_says(server: LiveServer,
+                                                                clock: FixedClock) -> None:
+    """Outside re-measure (bench/results/outside9.md): "My name is X and I do Y" gave a note
+    with the name only; the rest of the sentence is a fact about the user too."""
+    chat = {"user": "Ilse", "assistant": "Mira", "turns": [
+        {"role": "user", "content": "My name is Ilse Brandt and I repair church organs in Lübeck."},
+        {"role": "assistant", "content": "What a rare trade!"},
+        {"role": "user", "content": "I'm Ilse Brandt, I also sing alto in a Bach choir."},
+        {"role": "assistant", "content": "Lovely."},
+    ]}
+    key = server.create_persona("ilse")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "ilse", chat, clock))
+    assert "Ilse's full name is Ilse Brandt." in text, text
+    assert "Ilse repairs church organs in Lübeck." in text, text
+    with server.client(key) as c:
+        assert c.get("/api/user-state/ilse").json()["state"]["name"] == "Ilse Brandt"

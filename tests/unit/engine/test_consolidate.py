@@ -502,3 +502,25 @@ def test_a_japanese_sentence_with_its_own_topic_is_not_given_the_speaker_as_topi
                                 notes_per_turn=1.0, min_sentence_score=0.0).notes
     assert notes[0].content.startswith("蓮は、") is not own, notes[0].content
     assert ("（蓮、" in notes[0].content) is own, notes[0].content
+
+
+@pytest.mark.parametrize(("sentence", "rest"), [
+    ("My name is Oona Virtanen and I carve spoons from birch.", "I carve spoons from birch."),
+    ("I'm Dev Patel, I run a bakery in Leicester.", "I run a bakery in Leicester."),
+    ("Call me Bea.", None),
+    ("Hi, I'm Bea, nice to meet you!", None),  # nothing besides the introduction
+    ("みんなに「ゆう」って呼ばれてるので、ゆうって呼んでね。", None),  # Japanese stays whole
+])
+def test_beyond_profile_keeps_the_clauses_that_are_not_the_introduction(
+        sentence: str, rest: str | None) -> None:
+    from omoide.engine.consolidate.profile import beyond_profile
+
+    assert beyond_profile(sentence) == rest
+
+
+def test_a_self_introduction_note_keeps_the_fact_said_with_it() -> None:
+    notes = consolidate_offline(episode(
+        ("Oona", "My name is Oona Virtanen and I carve spoons from birch."),
+        ("Kai", "Lovely craft."), assistant="Kai")).notes
+    assert notes[0].content.startswith(
+        "Oona's full name is Oona Virtanen. Oona carves spoons from birch.")

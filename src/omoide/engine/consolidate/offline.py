@@ -34,7 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omoide.engine.consolidate.answers import answer_note
-from omoide.engine.consolidate.profile import describe_profile, find_profile_statements
+from omoide.engine.consolidate.profile import (
+    beyond_profile,
+    describe_profile,
+    find_profile_statements,
+)
 from omoide.engine.consolidate.rewrite import (
     resolve_relative_dates,
     said_on,
@@ -224,9 +228,8 @@ def _profile_candidate(
     lead = [describe_profile(k, v, event.speaker, japanese=japanese) for k, v in statements]
     rest = [
         s
-        for s in scored
-        if s.score >= selection.min_companion_score
-        and not find_profile_statements(s.text, speaker=event.speaker)
+        for s in (_without_profile(s, event.speaker, selection) for s in scored)
+        if s is not None and s.score >= selection.min_companion_score
     ][: max(selection.max_sentences - len(lead), 0)]
     cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in rest))
     note = NoteDraft(
@@ -237,6 +240,17 @@ def _profile_candidate(
         tags=_tags(cues),
     )
     return _Candidate(position, _PROFILE_PRIORITY, note)
+
+
+def _without_profile(scored: SentenceScore, speaker: str, selection: _Selection
+                     ) -> SentenceScore | None:
+    """A sentence of a self-introduction, without the clauses the profile lead already
+    states ("I'm Ada Byrne, I teach maths in Cork." keeps "I teach maths in Cork."), scored
+    again; None when it says nothing else."""
+    if not find_profile_statements(scored.text, speaker=speaker):
+        return scored
+    rest = beyond_profile(scored.text, speaker=speaker)
+    return None if rest is None else score_sentence(rest, selection.participants)
 
 
 def _tags(cues: frozenset[str]) -> tuple[str, ...]:

@@ -19,7 +19,14 @@ import re
 
 from omoide.engine.lang import word_set
 
-__all__ = ["ADDRESS", "NAME", "NICKNAME", "describe_profile", "find_profile_statements"]
+__all__ = [
+    "ADDRESS",
+    "NAME",
+    "NICKNAME",
+    "beyond_profile",
+    "describe_profile",
+    "find_profile_statements",
+]
 
 NAME = "name"
 NICKNAME = "nickname"
@@ -176,3 +183,33 @@ def describe_profile(key: str, value: str, speaker: str, *, japanese: bool) -> s
     if key == NAME and value != speaker and (speaker in value or " " in value):
         english, japanese_form = _FULL_NAME
     return (japanese_form if japanese else english).format(speaker=speaker, value=value)
+
+
+# Where an English sentence's clauses meet: a comma, or "and" / "but" / "so" before a new
+# subject ("My name is Ada and I teach maths" → "My name is Ada" | "I teach maths").
+_EN_CLAUSE_BREAK = re.compile(
+    r",\s+|;\s+|\s+(?=(?:and|but|so)\s+(?:I|I'm|I’m|my|we|we're)\b)", re.IGNORECASE)
+_EN_LEADING_LINK = re.compile(r"^(?:and|but|so|also)\s+", re.IGNORECASE)
+_EN_END = re.compile(r"[.!?…]+[\"'”’)]*$")
+
+
+def beyond_profile(sentence: str, *, speaker: str | None = None) -> str | None:
+    """What an English sentence says besides who the speaker is: the clauses that state no
+    name, nickname or address ("I'm Ada Byrne, I teach maths in Cork." → "I teach maths in
+    Cork."), ending as the sentence ended; None when nothing is left. A Japanese sentence is
+    left whole (its clauses lean on each other: "…って呼ばれてるので、…")."""
+    if not sentence.isascii() and not any(ch.isalpha() and ch.isascii() for ch in sentence):
+        return None
+    clauses = [c.strip() for c in _EN_CLAUSE_BREAK.split(sentence) if c and c.strip()]
+    if len(clauses) < 2:
+        return None
+    kept = [_EN_LEADING_LINK.sub("", c) for c in clauses
+            if not find_profile_statements(c, speaker=speaker)]
+    kept = [c for c in kept if c and not _EN_END.fullmatch(c)]
+    if not kept or len(kept) == len(clauses):
+        return None
+    text = ", ".join(kept)
+    ending = _EN_END.search(sentence)
+    if not _EN_END.search(text):
+        text += ending.group(0) if ending else "."
+    return text
