@@ -186,3 +186,20 @@ def test_a_self_introduction_keeps_what_else_its_sentence_says(server: LiveServe
     assert "Ilse repairs church organs in Lübeck." in text, text
     with server.client(key) as c:
         assert c.get("/api/user-state/ilse").json()["state"]["name"] == "Ilse Brandt"
+
+
+def test_a_japanese_self_introduction_by_name_alone_sets_the_users_name(
+        server: LiveServer, clock: FixedClock) -> None:
+    """"はじめまして。小林蒼です。" posted as 蒼 is the user's full name (only "私の名前は…" and
+    "…と申します" counted before); "学生です。" names nothing."""
+    chat = {"user": "蒼", "assistant": "ハル", "turns": [
+        {"role": "user",
+         "content": "はじめまして。小林蒼です。学生です。趣味は将棋で、毎晩ネットで指しています。"},
+        {"role": "assistant", "content": "よろしくお願いします！"},
+    ]}
+    key = server.create_persona("aoi")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "aoi", chat, clock))
+    assert "蒼のフルネームは小林蒼。" in text, text
+    assert "毎晩ネットで指しています" in text, text
+    with server.client(key) as c:
+        assert c.get("/api/user-state/aoi").json()["state"] == {"name": "小林蒼"}

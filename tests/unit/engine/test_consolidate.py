@@ -524,3 +524,17 @@ def test_a_self_introduction_note_keeps_the_fact_said_with_it() -> None:
         ("Kai", "Lovely craft."), assistant="Kai")).notes
     assert notes[0].content.startswith(
         "Oona's full name is Oona Virtanen. Oona carves spoons from birch.")
+
+
+@pytest.mark.parametrize(("text", "speaker", "found"), [
+    ("はじめまして。森田湊です。", "湊", [("name", "森田湊")]),
+    ("僕は森田湊です。よろしく！", "湊", [("name", "森田湊")]),
+    ("学生です。", "湊", []),  # not the speaker's name
+    ("これは湊ですか？", "湊", []),  # not a sentence of its own
+    ("森田湊です。", None, []),  # the speaker's name is unknown
+])
+def test_a_japanese_sentence_that_is_the_speakers_own_name_introduces_them(
+        text: str, speaker: str | None, found: list[tuple[str, str]]) -> None:
+    from omoide.engine.consolidate.profile import find_profile_statements
+
+    assert find_profile_statements(text, speaker=speaker) == found

@@ -10,7 +10,9 @@ value that shortens the full name given in the same turn is also the nickname ("
 Sato, call me Ken": name Kenji Sato, nickname and address Ken). English values must be
 capitalised, which keeps idioms out ("call me crazy", "call me later"). Negated requests
 ("don't call me X", "Xって呼ばないで") never match. A Japanese sentence whose subject is someone
-else ("妹は「みっちゃん」と呼ばれたい") is not the speaker's profile. No I/O.
+else ("妹は「みっちゃん」と呼ばれたい") is not the speaker's profile. A Japanese sentence
+that is only a name holding the speaker's own ("中村翔太です。" from 翔太) is their name.
+No I/O.
 """
 
 from __future__ import annotations
@@ -83,6 +85,12 @@ _JA_INTRODUCTION = re.compile(
     r"(?:^|[。！？!?\s])(?:(?:私|僕|俺|わたし|あたし)は\s*)?(?P<value>[^\s、。！？!?「」]{2,12}?)"
     r"(?:と申します|といいます|と言います|っていいます|って言います)"
 )
+# "中村翔太です。" said by 翔太: a sentence that is only a name holding the speaker's own name
+# (which the turn was posted under) introduces them; "学生です" names nothing.
+_JA_OWN_NAME = re.compile(
+    r"(?:^|[。！？!?\s])(?:(?:私|僕|俺|わたし|あたし)は\s*)?(?P<value>[^\s、。！？!?「」]{1,12}?)"
+    r"(?:です|だよ|と申します|といいます)(?=[。！？!?\s]|$)"
+)
 _JA_NICKNAME = re.compile(
     rf"(?:あだ名|ニックネーム|愛称)は\s*「?(?P<value>[^\s、。！？!?」]{{1,20}}?)」?{_JA_STOP}"
 )
@@ -119,6 +127,10 @@ def find_profile_statements(text: str, *, speaker: str | None = None) -> list[tu
     for key, pattern in ((NAME, _JA_NAME), (NICKNAME, _JA_NICKNAME), (NAME, _JA_INTRODUCTION)):
         for match in pattern.finditer(text):
             _add(found, match, key, match.group("value"))
+    if speaker:
+        for match in _JA_OWN_NAME.finditer(text):
+            if speaker in match.group("value"):
+                _add(found, match, NAME, match.group("value"))
     for match in _JA_ADDRESS.finditer(text):
         value = match.group("quoted") or _JA_ADDRESS_PREFIX.sub("", match.group("plain") or "")
         _add(found, match, ADDRESS, value)
