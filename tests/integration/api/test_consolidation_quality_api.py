@@ -179,11 +179,13 @@ def test_a_self_introduction_keeps_what_else_its_sentence_says(server: LiveServe
         {"role": "assistant", "content": "What a rare trade!"},
         {"role": "user", "content": "I'm Ilse Brandt, I also sing alto in a Bach choir."},
         {"role": "assistant", "content": "Lovely."},
+        {"role": "user", "content": "Oh, and I keep bees on the roof of my flat."},
     ]}
     key = server.create_persona("ilse")
     text = "\n".join(n["content"] for n in post_and_end(server, key, "ilse", chat, clock))
     assert "Ilse's full name is Ilse Brandt." in text, text
     assert "Ilse repairs church organs in Lübeck." in text, text
+    assert "\nIlse keeps bees on the roof of Ilse's flat." in f"\n{text}", text  # no "And"
     with server.client(key) as c:
         assert c.get("/api/user-state/ilse").json()["state"]["name"] == "Ilse Brandt"
 

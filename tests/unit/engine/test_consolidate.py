@@ -538,3 +538,10 @@ def test_a_japanese_sentence_that_is_the_speakers_own_name_introduces_them(
     from omoide.engine.consolidate.profile import find_profile_statements
 
     assert find_profile_statements(text, speaker=speaker) == found
+
+
+def test_a_note_does_not_start_with_the_and_left_after_its_interjection() -> None:
+    notes = consolidate_offline(episode(
+        ("Pia", "Oh, and I restore old Vespas in my garage."), ("Kai", "Cool."),
+        assistant="Kai")).notes
+    assert notes[0].content.startswith("Pia restores old Vespas in Pia's garage.")

@@ -361,9 +361,15 @@ def _joined(parts: Sequence[tuple[str, bool]]) -> str:
     return out
 
 
+# "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.
+_LEADING_AND = re.compile(r"^and\s+(?=\S)", re.IGNORECASE)
+
+
 def _capitalised(sentence: str) -> str:
     """A sentence whose leading interjection was dropped ("Ha, honestly I prefer …") starts
-    with a capital again; a word capitalised inside ("iPhone") is left as written."""
+    with a capital again, without a leading "and"; a word capitalised inside ("iPhone") is
+    left as written."""
+    sentence = _LEADING_AND.sub("", sentence)
     if sentence[:1].islower() and not sentence[1:2].isupper():
         return sentence[0].upper() + sentence[1:]
     return sentence
