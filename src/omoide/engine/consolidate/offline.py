@@ -59,6 +59,7 @@ from omoide.engine.consolidate.types import (
     NoteKind,
     ProfileUpdate,
 )
+from omoide.engine.consolidate.voice import Voices, has_own_topic, joined
 from omoide.engine.lang import is_japanese
 
 __all__ = [
@@ -177,7 +178,7 @@ def _candidate(
     if event.role not in _NOTE_ROLES:
         return None
     voiced = voiced_sentences(event.text)
-    voices = _Voices(event.speaker, addressee, {s: v for s, v in voiced if v is not None})
+    voices = Voices(event.speaker, addressee, {s: v for s, v in voiced if v is not None})
     scored = [score_sentence(s, selection.participants) for s, _ in voiced]
     if event.image_caption:
         # What was shown is often what the turn is about, so the caption rides along with a
@@ -217,7 +218,7 @@ def _answer_candidate(
 def _profile_candidate(
     position: int,
     event: EventText,
-    voices: _Voices,
+    voices: Voices,
     scored: list[SentenceScore],
     statements: list[tuple[str, str]],
     selection: _Selection,
@@ -277,43 +278,9 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     return [scored[i] for i in sorted({*top, *photos})]
 
 
-@dataclass(frozen=True)
-class _Voices:
-    """Who says each sentence of a turn and whom "you" means: the turn's speaker and addressee,
-    except for the lines of a pasted exchange, said by their labels' names ("Ana: I got in!"
-    is Ana's, not the user's), where "you" is the exchange's other voice (else the speaker)."""
-
-    speaker: str
-    addressee: str | None
-    labelled: dict[str, str]
-
-    def of(self, sentence: str) -> tuple[str, str | None]:
-        voice = self.labelled.get(sentence)
-        if voice is None or voice == self.speaker:
-            return self.speaker, self.addressee
-        others = [v for v in self.labelled.values() if v != voice]
-        return voice, others[0] if others else self.speaker
-
-
-# A Japanese sentence that opens with its own topic ("同僚のリナは…", "とにかく、エムは…", after
-# at most one short lead-in clause): the speaker is not its topic, so it is not prepended. A
-# time as the topic ("週末は…", "最近は…", "夏休みは…") sets the scene and is not a subject.
-_JA_NOUN = r"[一-龯々〆ァ-ヶーｦ-ﾟA-Za-z0-9]+(?:さん|ちゃん|くん|様|たち)?"
-_JA_OWN_TOPIC = re.compile(
-    rf"^(?:[^、。！？]{{1,10}}、)?(?P<topic>(?:{_JA_NOUN}の)*{_JA_NOUN})は")
-_JA_TIME_TOPIC = re.compile(
-    r"(?:^(?:毎|今|先|来|昨|去|再来|最近|昔|普段|当時|以前|前|後)"
-    r"|(?:日|週|週末|月|年|朝|昼|夜|晩|時|頃|ごろ|中|間|休み|後|前|以来)$)")
-
-
-def _has_own_topic(sentence: str) -> bool:
-    match = _JA_OWN_TOPIC.match(sentence)
-    return match is not None and not _JA_TIME_TOPIC.search(match.group("topic"))
-
-
 def _render(
     event: EventText,
-    voices: _Voices,
+    voices: Voices,
     sentences: Sequence[SentenceScore],
     *,
     lead: Sequence[str] = (),
@@ -321,7 +288,7 @@ def _render(
     """Third person, dates resolved, a closing date; ``lead`` is already in third person.
     A note that does not name its speaker says who said it in its closing brackets (a
     ``Name:`` label would read as a transcript line). Each sentence keeps its own language
-    (a turn may switch between English and Japanese) and its own voice (:class:`_Voices`)."""
+    (a turn may switch between English and Japanese) and its own voice (:class:`Voices`)."""
     words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
     japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
         event.text)
@@ -334,7 +301,7 @@ def _render(
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
         parts.append((text, in_japanese))
-    content = _joined(parts)
+    content = joined(parts)
     captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
     for caption in captions:
         clause = (f"（{event.speaker}が共有した画像は「{caption}」）" if japanese
@@ -342,23 +309,13 @@ def _render(
         content = f"{content}{'' if japanese else ' '}{clause}" if content else clause
     unnamed = bool(event.speaker) and event.speaker not in content
     first = parts[0] if parts else ("", False)
-    if unnamed and japanese and first[1] and not _has_own_topic(first[0]):
+    if unnamed and japanese and first[1] and not has_own_topic(first[0]):
         # Japanese drops the subject: give it back as the topic (the first sentence's voice)
         topic = voices.of(words[0])[0] if words and not lead else event.speaker
         content = f"{topic}は、{content}"
         unnamed = event.speaker not in content
     return content + said_on(event.timestamp, japanese=japanese,
                              speaker=event.speaker if unnamed else None)
-
-
-def _joined(parts: Sequence[tuple[str, bool]]) -> str:
-    """Sentences in order: two Japanese ones run together, any other pair has a space."""
-    out = ""
-    for i, (text, japanese) in enumerate(parts):
-        if i and not (japanese and parts[i - 1][1]):
-            out += " "
-        out += text
-    return out
 
 
 # "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.
