@@ -31,7 +31,7 @@ dedup use raw cosine (DESIGN principle 4). No I/O.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -212,19 +212,24 @@ def blend_strength(score: float, strength: float, importance_weight: float) -> f
     return score * ((1.0 - importance_weight) + importance_weight * strength)
 
 
-def lift_successors(scores: dict[str, float], successor_of: dict[str, str]) -> dict[str, float]:
+def lift_successors(scores: dict[str, float],
+                    successor_of: Mapping[str, str | Sequence[str]]) -> dict[str, float]:
     """Scores in which no closed fact outranks the fact that superseded it.
 
     ``scores`` maps result keys to ranking scores; ``successor_of`` maps the key of each closed
-    fact to the key of its *current* successor (the end of its ``superseded_by`` chain). Every
-    successor gets at least the best score of the facts it closed, so a question that matches an
-    old fact better than its replacement ("Where does the user live?" → "lives in Osaka", closed
-    by "moved from Osaka to Kyoto") still shows the present first; callers break ties with the
-    current fact first. Keys in ``successor_of`` whose successor is not in ``scores`` are given
-    the closed fact's score, so the successor can be placed into the results. Pure.
+    fact to the key of its *current* successor (the end of its ``superseded_by`` chain), or to
+    the whole chain, from the fact that closed it to the current one. Every fact of the chain
+    gets at least the best score of the facts it closed, so a question that matches an old fact
+    better than its replacement ("Where does the user live?" → "lives in Osaka", closed by
+    "moved from Osaka to Kyoto") still shows the present first, and a fact changed twice shows
+    its versions newest first; callers break ties with the current fact first, then the fact
+    closed last. Keys in ``successor_of`` whose successor is not in ``scores`` are given the
+    closed fact's score, so the successor can be placed into the results. Pure.
     """
     lifted = dict(scores)
-    for closed, successor in successor_of.items():
-        if closed in scores:
+    for closed, chain in successor_of.items():
+        if closed not in scores:
+            continue
+        for successor in (chain,) if isinstance(chain, str) else chain:
             lifted[successor] = max(lifted.get(successor, float("-inf")), scores[closed])
     return lifted

@@ -255,15 +255,17 @@ class SearchService:
         memories = self.store.memories(persona)
         present = {hit.id: row_id for row_id, hit in hits}
         heads: dict[str, str] = {}
+        chains: dict[str, tuple[str, ...]] = {}
         fetched: dict[str, tuple[int, Memory]] = {}
         for key, successor in closed.items():
-            head = self._chain_head(memories, successor, fetched)
-            if head is None:
+            chain = self._chain(memories, successor, fetched)
+            if chain is None:
                 continue
+            head = chain[-1]
             row_id = present.get(head) or fetched[head][0]
             if allowed is None or member(allowed, row_id):
-                heads[key] = head
-        lifted = lift_successors({hit.id: hit.score for _, hit in hits}, heads)
+                heads[key], chains[key] = head, chain
+        lifted = lift_successors({hit.id: hit.score for _, hit in hits}, chains)
         out = [(row_id, replace(hit, score=lifted[hit.id])) for row_id, hit in hits]
         missing = {h for h in heads.values() if h not in present}
         sims = memories.vectors.similarities(query_vector, [fetched[h][0] for h in missing])
@@ -274,13 +276,13 @@ class SearchService:
         return _ordered(out)
 
     @staticmethod
-    def _chain_head(memories: Any, key: str, fetched: dict[str, tuple[int, Memory]],
-                    limit: int = 32) -> str | None:
-        """The current end of a ``superseded_by`` chain starting at ``key`` (None when the
-        chain ends in a deleted memory or loops)."""
-        seen: set[str] = set()
-        while key not in seen and len(seen) < limit:
-            seen.add(key)
+    def _chain(memories: Any, key: str, fetched: dict[str, tuple[int, Memory]],
+               limit: int = 32) -> tuple[str, ...] | None:
+        """The ``superseded_by`` chain starting at ``key``, up to its current end (None when
+        the chain ends in a deleted memory or loops)."""
+        chain: list[str] = []
+        while key not in chain and len(chain) < limit:
+            chain.append(key)
             if key not in fetched:
                 try:
                     fetched[key] = (memories.id_of(key), memories.get(key, with_links=False))
@@ -290,7 +292,7 @@ class SearchService:
             if memory.status != "active":
                 return None
             if memory.superseded_by is None:
-                return key
+                return tuple(chain)
             key = memory.superseded_by
         return None
 
@@ -355,9 +357,16 @@ def _note_hit(memory: Memory, score: float, similarity: float | None, now: datet
 
 
 def _ordered(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
-    """Best score first; on a tie a current fact before a closed one, then by key."""
+    """Best score first; on a tie a current fact before a closed one, a fact closed later
+    before one closed earlier (a fact changed twice: its versions newest first), then by key."""
     return sorted(hits, key=lambda pair: (-pair[1].score, not pair[1].extra.get("current", True),
-                                          pair[1].id))
+                                          -_closed_at(pair[1]), pair[1].id))
+
+
+def _closed_at(hit: SearchHit) -> float:
+    """When a closed fact's validity ended (POSIX seconds); 0 for a current one or an excerpt."""
+    until = hit.memory.valid_until if hit.memory is not None else None
+    return 0.0 if until is None else until.timestamp()
 
 
 def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,

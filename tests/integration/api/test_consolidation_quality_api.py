@@ -131,3 +131,77 @@ def test_a_pets_hiragana_name_is_kept_in_the_note(server: LiveServer, clock: Fix
     key = server.create_persona("misaki")
     text = "\n".join(n["content"] for n in post_and_end(server, key, "misaki", chat, clock))
     assert "柴犬を飼っています。名前はこむぎです。" in text, text
+
+
+def test_a_line_of_a_pasted_exchange_is_said_by_its_label(server: LiveServer,
+                                                         clock: FixedClock) -> None:
+    """Outside re-measure (bench/results/outside9.md): the user pastes an exchange with someone
+    else; "I" in the other person's line is that person, never the user."""
+    chat = {"user": "Noor", "assistant": "Mira", "turns": [
+        {"role": "assistant", "content": "How was your week?"},
+        {"role": "user", "content": "My brother forwarded our chat:\n"
+                                    "Hamid: I got the scholarship in Leiden!\n"
+                                    "Noor: I'm so proud of you, we should celebrate."},
+        {"role": "assistant", "content": "Congratulations to him!"},
+        {"role": "user", "content": "I teach piano to kids on Saturdays."},
+    ]}
+    key = server.create_persona("noor")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "noor", chat, clock))
+    assert "Hamid got the scholarship in Leiden" in text, text
+    assert "Noor got the scholarship" not in text, text
+
+
+def test_a_code_switching_turn_keeps_each_sentences_language_and_subject(
+        server: LiveServer, clock: FixedClock) -> None:
+    """An English sentence in a Japanese chat is not given the Japanese topic ("陽斗は、My …")
+    and a space follows it; a Japanese sentence with a topic of its own ("同僚のリナは…") is
+    not given the speaker as a second one: the speaker is named in the closing brackets."""
+    chat = {"user": "陽斗", "assistant": "ハル", "turns": [
+        {"role": "assistant", "content": "ルームメイトはどんな人ですか？"},
+        {"role": "user", "content": "My flatmate Chloe is from Dublin. 日本に来て二年です。"},
+        {"role": "assistant", "content": "お店の希望はありますか？"},
+        {"role": "user",
+         "content": "とにかく、同僚のリナはベジタリアンなので、野菜料理のお店を探したいです。"},
+    ]}
+    key = server.create_persona("haruto")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "haruto", chat, clock))
+    assert "陽斗's flatmate Chloe is from Dublin. 日本に来て二年です。" in text, text
+    assert "とにかく、同僚のリナはベジタリアンなので" in text, text
+    assert "陽斗は、My" not in text and "陽斗は、とにかく" not in text, text
+
+
+def test_a_self_introduction_keeps_what_else_its_sentence_says(server: LiveServer,
+                                                                clock: FixedClock) -> None:
+    """Outside re-measure (bench/results/outside9.md): "My name is X and I do Y" gave a note
+    with the name only; the rest of the sentence is a fact about the user too."""
+    chat = {"user": "Ilse", "assistant": "Mira", "turns": [
+        {"role": "user", "content": "My name is Ilse Brandt and I repair church organs in Lübeck."},
+        {"role": "assistant", "content": "What a rare trade!"},
+        {"role": "user", "content": "I'm Ilse Brandt, I also sing alto in a Bach choir."},
+        {"role": "assistant", "content": "Lovely."},
+        {"role": "user", "content": "Oh, and I keep bees on the roof of my flat."},
+    ]}
+    key = server.create_persona("ilse")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "ilse", chat, clock))
+    assert "Ilse's full name is Ilse Brandt." in text, text
+    assert "Ilse repairs church organs in Lübeck." in text, text
+    assert "\nIlse keeps bees on the roof of Ilse's flat." in f"\n{text}", text  # no "And"
+    with server.client(key) as c:
+        assert c.get("/api/user-state/ilse").json()["state"]["name"] == "Ilse Brandt"
+
+
+def test_a_japanese_self_introduction_by_name_alone_sets_the_users_name(
+        server: LiveServer, clock: FixedClock) -> None:
+    """"はじめまして。小林蒼です。" posted as 蒼 is the user's full name (only "私の名前は…" and
+    "…と申します" counted before); "学生です。" names nothing."""
+    chat = {"user": "蒼", "assistant": "ハル", "turns": [
+        {"role": "user",
+         "content": "はじめまして。小林蒼です。学生です。趣味は将棋で、毎晩ネットで指しています。"},
+        {"role": "assistant", "content": "よろしくお願いします！"},
+    ]}
+    key = server.create_persona("aoi")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "aoi", chat, clock))
+    assert "蒼のフルネームは小林蒼。" in text, text
+    assert "毎晩ネットで指しています" in text, text
+    with server.client(key) as c:
+        assert c.get("/api/user-state/aoi").json()["state"] == {"name": "小林蒼"}

@@ -77,6 +77,24 @@ def test_a_closed_fact_never_outranks_its_successor(rin: httpx.Client, live: Liv
     assert [r["key"] for r in search(rin, question, valid_at="now")] == [new["key"]]
 
 
+def test_a_fact_changed_twice_ranks_its_versions_newest_first(rin: httpx.Client,
+                                                               live: LiveServer) -> None:
+    """Outside re-measure (bench/results/outside9.md): when a closed fact's successor is itself
+    closed, neither closed fact outranks the fact that superseded it, even when the query
+    matches the oldest one best."""
+    first = add(rin, "The user's bicycle is a red Peugeot racing bike.")
+    wait_for_jobs(live.omoide, "rin")
+    second = add(rin, "The user sold it and bought a second-hand touring frame.")
+    close(live, first, second)
+    third = add(rin, "These days the user rides a folding Brompton to work.")
+    close(live, second, third)
+    for question in ("Is the user's bicycle a red Peugeot racing bike?",
+                     "What bike does the user ride?"):
+        keys = [r.get("key") for r in search(rin, question, top_k=5)]
+        assert [k for k in keys if k in (first["key"], second["key"], third["key"])] == [
+            third["key"], second["key"], first["key"]], (question, keys)
+
+
 def test_a_successor_the_query_misses_is_brought_in_and_the_past_is_marked(
         rin: httpx.Client, live: LiveServer) -> None:
     old = add(rin, "Mochi the cat sleeps on the green sofa every afternoon")

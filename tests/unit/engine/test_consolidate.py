@@ -468,3 +468,80 @@ def test_a_three_turn_exchange_keeps_both_facts_the_user_gave() -> None:
     notes = consolidate_offline(events).notes
     assert len(notes) == 2
     assert "jam" in notes[0].content and "records" in notes[1].content
+
+
+def test_voiced_sentences_give_a_pasted_exchanges_lines_to_their_labels() -> None:
+    from omoide.engine.consolidate.text import voiced_sentences
+
+    assert voiced_sentences("She wrote:\nAna: I passed!\nLeo: Well done, you earned it.") == [
+        ("She wrote:", None), ("I passed!", "Ana"), ("Well done, you earned it.", "Leo")]
+    # one labelled line is a heading, not an exchange: the turn's speaker still says it
+    assert voiced_sentences("Update: I got the job.") == [("I got the job.", None)]
+
+
+def test_a_pasted_exchange_line_is_rewritten_with_its_own_speaker() -> None:
+    notes = consolidate_offline(episode(
+        ("Pia", "Look what my cousin sent:\nOskar: I bought a sailboat in Kiel!\n"
+                "Pia: You are crazy, I love it."),
+        ("Kai", "Ha, nice."),
+    ), notes_per_turn=1.0).notes
+    assert "Oskar bought a sailboat in Kiel!" in notes[0].content
+    assert "Pia bought" not in notes[0].content
+
+
+@pytest.mark.parametrize(("text", "own"), [
+    ("姉はパン屋を経営しています。", True),
+    ("とにかく、同僚のタクミはベジタリアンです。", True),
+    ("週末は海で釣りをしています。", False),  # a time as topic sets the scene
+    ("最近は早起きしています。", False),
+    ("京都には何度も行きました。", False),
+])
+def test_a_japanese_sentence_with_its_own_topic_is_not_given_the_speaker_as_topic(
+        text: str, own: bool) -> None:
+    notes = consolidate_offline(episode(("蓮", text), ("ハル", "なるほど。"), assistant="ハル"),
+                                notes_per_turn=1.0, min_sentence_score=0.0).notes
+    assert notes[0].content.startswith("蓮は、") is not own, notes[0].content
+    assert ("（蓮、" in notes[0].content) is own, notes[0].content
+
+
+@pytest.mark.parametrize(("sentence", "rest"), [
+    ("My name is Oona Virtanen and I carve spoons from birch.", "I carve spoons from birch."),
+    ("I'm Dev Patel, I run a bakery in Leicester.", "I run a bakery in Leicester."),
+    ("Call me Bea.", None),
+    ("Hi, I'm Bea, nice to meet you!", None),  # nothing besides the introduction
+    ("みんなに「ゆう」って呼ばれてるので、ゆうって呼んでね。", None),  # Japanese stays whole
+])
+def test_beyond_profile_keeps_the_clauses_that_are_not_the_introduction(
+        sentence: str, rest: str | None) -> None:
+    from omoide.engine.consolidate.profile import beyond_profile
+
+    assert beyond_profile(sentence) == rest
+
+
+def test_a_self_introduction_note_keeps_the_fact_said_with_it() -> None:
+    notes = consolidate_offline(episode(
+        ("Oona", "My name is Oona Virtanen and I carve spoons from birch."),
+        ("Kai", "Lovely craft."), assistant="Kai")).notes
+    assert notes[0].content.startswith(
+        "Oona's full name is Oona Virtanen. Oona carves spoons from birch.")
+
+
+@pytest.mark.parametrize(("text", "speaker", "found"), [
+    ("はじめまして。森田湊です。", "湊", [("name", "森田湊")]),
+    ("僕は森田湊です。よろしく！", "湊", [("name", "森田湊")]),
+    ("学生です。", "湊", []),  # not the speaker's name
+    ("これは湊ですか？", "湊", []),  # not a sentence of its own
+    ("森田湊です。", None, []),  # the speaker's name is unknown
+])
+def test_a_japanese_sentence_that_is_the_speakers_own_name_introduces_them(
+        text: str, speaker: str | None, found: list[tuple[str, str]]) -> None:
+    from omoide.engine.consolidate.profile import find_profile_statements
+
+    assert find_profile_statements(text, speaker=speaker) == found
+
+
+def test_a_note_does_not_start_with_the_and_left_after_its_interjection() -> None:
+    notes = consolidate_offline(episode(
+        ("Pia", "Oh, and I restore old Vespas in my garage."), ("Kai", "Cool."),
+        assistant="Kai")).notes
+    assert notes[0].content.startswith("Pia restores old Vespas in Pia's garage.")

@@ -216,3 +216,11 @@ def test_lift_successors_brings_in_a_missing_successor_at_the_closed_score() -> 
     assert lift_successors({"old": 0.9, "other": 0.5}, {"old": "new"}) == {
         "old": 0.9, "other": 0.5, "new": 0.9}
     assert lift_successors({"old": 0.2, "new": 0.7}, {"old": "new"}) == {"old": 0.2, "new": 0.7}
+
+
+def test_lift_successors_lifts_every_fact_of_a_chain_by_what_it_closed() -> None:
+    # a → b → c (c current): a matched best; b and c both rise to a's score, so the tie-break
+    # (current first, then the fact closed last) orders c, b, a.
+    lifted = lift_successors({"a": 0.9, "b": 0.4, "c": 0.6}, {"a": ("b", "c"), "b": ("c",)})
+    assert lifted == {"a": 0.9, "b": 0.9, "c": 0.9}
+    assert lift_successors({"a": 0.9}, {"a": ("b", "c")}) == {"a": 0.9, "b": 0.9, "c": 0.9}

@@ -29,11 +29,16 @@ events always give the same consolidation.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omoide.engine.consolidate.answers import answer_note
-from omoide.engine.consolidate.profile import describe_profile, find_profile_statements
+from omoide.engine.consolidate.profile import (
+    beyond_profile,
+    describe_profile,
+    find_profile_statements,
+)
 from omoide.engine.consolidate.rewrite import (
     resolve_relative_dates,
     said_on,
@@ -46,7 +51,7 @@ from omoide.engine.consolidate.rules import (
     score_sentence,
     score_turn,
 )
-from omoide.engine.consolidate.text import split_sentences
+from omoide.engine.consolidate.text import voiced_sentences
 from omoide.engine.consolidate.types import (
     Consolidation,
     EventText,
@@ -54,6 +59,7 @@ from omoide.engine.consolidate.types import (
     NoteKind,
     ProfileUpdate,
 )
+from omoide.engine.consolidate.voice import Voices, has_own_topic, joined
 from omoide.engine.lang import is_japanese
 
 __all__ = [
@@ -171,7 +177,9 @@ def _candidate(
 ) -> _Candidate | None:
     if event.role not in _NOTE_ROLES:
         return None
-    scored = [score_sentence(s, selection.participants) for s in split_sentences(event.text)]
+    voiced = voiced_sentences(event.text)
+    voices = Voices(event.speaker, addressee, {s: v for s, v in voiced if v is not None})
+    scored = [score_sentence(s, selection.participants) for s, _ in voiced]
     if event.image_caption:
         # What was shown is often what the turn is about, so the caption rides along with a
         # turn worth a note; alone it never makes one (scoring captions as sentences cost
@@ -180,7 +188,7 @@ def _candidate(
     statements = (find_profile_statements(event.text, speaker=event.speaker)
                   if event.role == "user" else [])
     if statements:
-        return _profile_candidate(position, event, addressee, scored, statements, selection)
+        return _profile_candidate(position, event, voices, scored, statements, selection)
     chosen = _choose(scored, selection)
     if not chosen:
         return None
@@ -188,7 +196,7 @@ def _candidate(
     cues = frozenset().union(*(s.cues for s in chosen))
     best = max(chosen, key=lambda s: s.score)
     note = NoteDraft(
-        content=_render(event, addressee, chosen),
+        content=_render(event, voices, chosen),
         kind=_kind(best),
         source_event_ids=(event.event_id,),
         importance=_importance(score, cues),
@@ -210,7 +218,7 @@ def _answer_candidate(
 def _profile_candidate(
     position: int,
     event: EventText,
-    addressee: str | None,
+    voices: Voices,
     scored: list[SentenceScore],
     statements: list[tuple[str, str]],
     selection: _Selection,
@@ -221,19 +229,29 @@ def _profile_candidate(
     lead = [describe_profile(k, v, event.speaker, japanese=japanese) for k, v in statements]
     rest = [
         s
-        for s in scored
-        if s.score >= selection.min_companion_score
-        and not find_profile_statements(s.text, speaker=event.speaker)
+        for s in (_without_profile(s, event.speaker, selection) for s in scored)
+        if s is not None and s.score >= selection.min_companion_score
     ][: max(selection.max_sentences - len(lead), 0)]
     cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in rest))
     note = NoteDraft(
-        content=_render(event, addressee, rest, lead=lead),
+        content=_render(event, voices, rest, lead=lead),
         kind=NoteKind.PROFILE,
         source_event_ids=(event.event_id,),
         importance=_PROFILE_IMPORTANCE,
         tags=_tags(cues),
     )
     return _Candidate(position, _PROFILE_PRIORITY, note)
+
+
+def _without_profile(scored: SentenceScore, speaker: str, selection: _Selection
+                     ) -> SentenceScore | None:
+    """A sentence of a self-introduction, without the clauses the profile lead already
+    states ("I'm Ada Byrne, I teach maths in Cork." keeps "I teach maths in Cork."), scored
+    again; None when it says nothing else."""
+    if not find_profile_statements(scored.text, speaker=speaker):
+        return scored
+    rest = beyond_profile(scored.text, speaker=speaker)
+    return None if rest is None else score_sentence(rest, selection.participants)
 
 
 def _tags(cues: frozenset[str]) -> tuple[str, ...]:
@@ -262,40 +280,53 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
 
 def _render(
     event: EventText,
-    addressee: str | None,
+    voices: Voices,
     sentences: Sequence[SentenceScore],
     *,
     lead: Sequence[str] = (),
 ) -> str:
     """Third person, dates resolved, a closing date; ``lead`` is already in third person.
     A note that does not name its speaker says who said it in its closing brackets (a
-    ``Name:`` label would read as a transcript line)."""
+    ``Name:`` label would read as a transcript line). Each sentence keeps its own language
+    (a turn may switch between English and Japanese) and its own voice (:class:`Voices`)."""
     words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
     japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
         event.text)
-    parts = list(lead)
+    parts = [(text, is_japanese(text)) for text in lead]
     for sentence in words:
+        in_japanese = is_japanese(sentence)
+        speaker, addressee = voices.of(sentence)
         text = _capitalised(
-            to_third_person(sentence, event.speaker, addressee=addressee, japanese=japanese))
+            to_third_person(sentence, speaker, addressee=addressee, japanese=in_japanese))
         if event.timestamp is not None:
-            text = resolve_relative_dates(text, event.timestamp, japanese=japanese)
-        parts.append(text)
-    content = ("" if japanese else " ").join(parts)
+            text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
+        parts.append((text, in_japanese))
+    content = joined(parts)
     captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
     for caption in captions:
         clause = (f"（{event.speaker}が共有した画像は「{caption}」）" if japanese
                   else f"({event.speaker} shared an image showing {caption})")
         content = f"{content}{'' if japanese else ' '}{clause}" if content else clause
     unnamed = bool(event.speaker) and event.speaker not in content
-    if unnamed and japanese:  # Japanese drops the subject: give it back as the topic
-        content, unnamed = f"{event.speaker}は、{content}", False
+    first = parts[0] if parts else ("", False)
+    if unnamed and japanese and first[1] and not has_own_topic(first[0]):
+        # Japanese drops the subject: give it back as the topic (the first sentence's voice)
+        topic = voices.of(words[0])[0] if words and not lead else event.speaker
+        content = f"{topic}は、{content}"
+        unnamed = event.speaker not in content
     return content + said_on(event.timestamp, japanese=japanese,
                              speaker=event.speaker if unnamed else None)
 
 
+# "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.
+_LEADING_AND = re.compile(r"^and\s+(?=\S)", re.IGNORECASE)
+
+
 def _capitalised(sentence: str) -> str:
     """A sentence whose leading interjection was dropped ("Ha, honestly I prefer …") starts
-    with a capital again; a word capitalised inside ("iPhone") is left as written."""
+    with a capital again, without a leading "and"; a word capitalised inside ("iPhone") is
+    left as written."""
+    sentence = _LEADING_AND.sub("", sentence)
     if sentence[:1].islower() and not sentence[1:2].isupper():
         return sentence[0].upper() + sentence[1:]
     return sentence

@@ -10,7 +10,9 @@ value that shortens the full name given in the same turn is also the nickname ("
 Sato, call me Ken": name Kenji Sato, nickname and address Ken). English values must be
 capitalised, which keeps idioms out ("call me crazy", "call me later"). Negated requests
 ("don't call me X", "Xって呼ばないで") never match. A Japanese sentence whose subject is someone
-else ("妹は「みっちゃん」と呼ばれたい") is not the speaker's profile. No I/O.
+else ("妹は「みっちゃん」と呼ばれたい") is not the speaker's profile. A Japanese sentence
+that is only a name holding the speaker's own ("中村翔太です。" from 翔太) is their name.
+No I/O.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ import re
 
 from omoide.engine.lang import word_set
 
-__all__ = ["ADDRESS", "NAME", "NICKNAME", "describe_profile", "find_profile_statements"]
+__all__ = [
+    "ADDRESS",
+    "NAME",
+    "NICKNAME",
+    "beyond_profile",
+    "describe_profile",
+    "find_profile_statements",
+]
 
 NAME = "name"
 NICKNAME = "nickname"
@@ -76,6 +85,12 @@ _JA_INTRODUCTION = re.compile(
     r"(?:^|[。！？!?\s])(?:(?:私|僕|俺|わたし|あたし)は\s*)?(?P<value>[^\s、。！？!?「」]{2,12}?)"
     r"(?:と申します|といいます|と言います|っていいます|って言います)"
 )
+# "中村翔太です。" said by 翔太: a sentence that is only a name holding the speaker's own name
+# (which the turn was posted under) introduces them; "学生です" names nothing.
+_JA_OWN_NAME = re.compile(
+    r"(?:^|[。！？!?\s])(?:(?:私|僕|俺|わたし|あたし)は\s*)?(?P<value>[^\s、。！？!?「」]{1,12}?)"
+    r"(?:です|だよ|と申します|といいます)(?=[。！？!?\s]|$)"
+)
 _JA_NICKNAME = re.compile(
     rf"(?:あだ名|ニックネーム|愛称)は\s*「?(?P<value>[^\s、。！？!?」]{{1,20}}?)」?{_JA_STOP}"
 )
@@ -112,6 +127,10 @@ def find_profile_statements(text: str, *, speaker: str | None = None) -> list[tu
     for key, pattern in ((NAME, _JA_NAME), (NICKNAME, _JA_NICKNAME), (NAME, _JA_INTRODUCTION)):
         for match in pattern.finditer(text):
             _add(found, match, key, match.group("value"))
+    if speaker:
+        for match in _JA_OWN_NAME.finditer(text):
+            if speaker in match.group("value"):
+                _add(found, match, NAME, match.group("value"))
     for match in _JA_ADDRESS.finditer(text):
         value = match.group("quoted") or _JA_ADDRESS_PREFIX.sub("", match.group("plain") or "")
         _add(found, match, ADDRESS, value)
@@ -176,3 +195,33 @@ def describe_profile(key: str, value: str, speaker: str, *, japanese: bool) -> s
     if key == NAME and value != speaker and (speaker in value or " " in value):
         english, japanese_form = _FULL_NAME
     return (japanese_form if japanese else english).format(speaker=speaker, value=value)
+
+
+# Where an English sentence's clauses meet: a comma, or "and" / "but" / "so" before a new
+# subject ("My name is Ada and I teach maths" → "My name is Ada" | "I teach maths").
+_EN_CLAUSE_BREAK = re.compile(
+    r",\s+|;\s+|\s+(?=(?:and|but|so)\s+(?:I|I'm|I’m|my|we|we're)\b)", re.IGNORECASE)
+_EN_LEADING_LINK = re.compile(r"^(?:and|but|so|also)\s+", re.IGNORECASE)
+_EN_END = re.compile(r"[.!?…]+[\"'”’)]*$")
+
+
+def beyond_profile(sentence: str, *, speaker: str | None = None) -> str | None:
+    """What an English sentence says besides who the speaker is: the clauses that state no
+    name, nickname or address ("I'm Ada Byrne, I teach maths in Cork." → "I teach maths in
+    Cork."), ending as the sentence ended; None when nothing is left. A Japanese sentence is
+    left whole (its clauses lean on each other: "…って呼ばれてるので、…")."""
+    if not sentence.isascii() and not any(ch.isalpha() and ch.isascii() for ch in sentence):
+        return None
+    clauses = [c.strip() for c in _EN_CLAUSE_BREAK.split(sentence) if c and c.strip()]
+    if len(clauses) < 2:
+        return None
+    kept = [_EN_LEADING_LINK.sub("", c) for c in clauses
+            if not find_profile_statements(c, speaker=speaker)]
+    kept = [c for c in kept if c and not _EN_END.fullmatch(c)]
+    if not kept or len(kept) == len(clauses):
+        return None
+    text = ", ".join(kept)
+    ending = _EN_END.search(sentence)
+    if not _EN_END.search(text):
+        text += ending.group(0) if ending else "."
+    return text

@@ -11,6 +11,7 @@ import re
 __all__ = [
     "split_sentences",
     "strip_speaker_labels",
+    "voiced_sentences",
 ]
 
 
@@ -35,6 +36,25 @@ def split_sentences(text: str) -> list[str]:
     for line in strip_speaker_labels(text).splitlines():
         out.extend(_split_plain(line))
     return out
+
+
+def voiced_sentences(text: str) -> list[tuple[str, str | None]]:
+    """:func:`split_sentences`, each with who says it: the ``Name:`` label of its line when the
+    text is a pasted exchange (two labelled lines or more: "Ana: I got in!\nLeo: Well done."),
+    else None (the turn's own speaker). One labelled line is not an exchange: "Update: I got
+    the job." is the speaker's own line under a heading."""
+    lines = text.splitlines()
+    labels = [_SPEAKER_LABEL.match(line) for line in lines]
+    exchange = sum(label is not None for label in labels) >= 2
+    out: list[tuple[str, str | None]] = []
+    for line, label in zip(lines, labels, strict=True):
+        voice = _label_name(label) if exchange and label is not None else None
+        out.extend((sentence, voice) for sentence in _split_plain(strip_speaker_labels(line)))
+    return out
+
+
+def _label_name(label: re.Match[str]) -> str:
+    return label.group(0).strip().rstrip(":：").strip()
 
 
 def strip_speaker_labels(text: str) -> str:
