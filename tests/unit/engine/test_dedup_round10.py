@@ -4,12 +4,16 @@ and に / へ, で / にて read as the same; what differs stays apart."""
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from omoide.engine.classify import pair_notation
 from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
 from omoide.engine.classify.dedup_loanword import transliterated
-from omoide.engine.classify.dedup_spans import same_direction
+from omoide.engine.classify.dedup_spans import aligned, same_direction
 
 
 @pytest.mark.parametrize(("first", "second"), [
@@ -82,3 +86,18 @@ def test_other_particle_changes_stay_apart() -> None:
     assert same_direction("東京で住む", "東京に住む") == "東京に住む"
     a, b = pair_notation("ユーザーは犬に噛まれた。", "ユーザーは犬が噛まれた。")
     assert a != b
+
+
+def test_aligned_takes_a_short_equal_run_into_the_differences_around_it() -> None:
+    assert aligned("お好み焼き", "おこのみやき", gap=1) == [
+        (False, 0, 1, 0, 1), (True, 1, 4, 1, 5), (False, 4, 5, 5, 6)]
+    assert [span[0] for span in aligned("お好み焼き", "おこのみやき")] == [
+        False, True, False, True, False]
+
+
+@given(st.text(alphabet="abcあい", max_size=8), st.text(alphabet="abcあい", max_size=8))
+def test_aligned_without_gap_is_the_alignment_itself(first: str, second: str) -> None:
+    spans = aligned(first, second)
+    assert [(i1, i2, j1, j2) for _, i1, i2, j1, j2 in spans] == [
+        (i1, i2, j1, j2) for _, i1, i2, j1, j2 in SequenceMatcher(
+            None, first, second, autojunk=False).get_opcodes()]

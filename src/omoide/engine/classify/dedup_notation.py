@@ -38,11 +38,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
 from omoide.engine.classify.dedup_loanword import transliterated
-from omoide.engine.classify.dedup_spans import counted, same_direction, unclipped
+from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
@@ -249,27 +248,11 @@ def _same_word(old: str, new: str, spans: tuple[str, str], reading: Reading | No
     return _folded(reading(spans[0])) == _folded(reading(spans[1]))
 
 
-def _blocks(first: str, second: str) -> list[tuple[bool, int, int, int, int]]:
-    """The alignment as (differs, i1, i2, j1, j2) spans, a short equal run between two
-    differences taken into one (お|好|み|焼|き / お|この|み|や|き)."""
-    spans: list[tuple[bool, int, int, int, int]] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
-        differs = tag != "equal"
-        if differs and len(spans) >= 2 and spans[-2][0] and not spans[-1][0] \
-                and spans[-1][2] - spans[-1][1] <= _GAP:
-            spans.pop()
-            _, i0, _, j0, _ = spans.pop()
-            spans.append((True, i0, i2, j0, j2))
-        else:
-            spans.append((differs, i1, i2, j1, j2))
-    return spans
-
-
 def _respelled(first: str, second: str, reading: Reading | None) -> str:
     """``second`` with each span that spells one of ``first``'s words otherwise written as
     ``first`` writes it."""
     out = []
-    for differs, i1, i2, j1, j2 in _blocks(first, second):
+    for differs, i1, i2, j1, j2 in aligned(first, second, _GAP):
         if not differs:
             out.append(second[j1:j2])
             continue
@@ -303,7 +286,7 @@ def _particle_block(first: str, second: str, block: tuple[bool, int, int, int, i
 
 def _same_particles(first: str, second: str) -> str:
     """``second`` with its one swapped case particle written as ``first`` writes it."""
-    blocks = _blocks(first, second)
+    blocks = aligned(first, second, _GAP)
     swaps = [b for b in blocks if _particle_block(first, second, b)]
     if len(swaps) != 1:
         return second

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-__all__ = ["counted", "same_direction", "unclipped"]
+__all__ = ["aligned", "counted", "same_direction", "unclipped"]
 
 # A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
 _LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
@@ -85,9 +85,7 @@ _SAME_PARTICLES = ({"に", "へ"}, {"で", "にて"})
 def same_direction(first: str, second: str) -> str:
     """``second`` with its one particle that differs from ``first`` only as へ from に, or as
     にて from で, written as ``first`` writes it (after a word both texts share)."""
-    blocks = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2
-              in SequenceMatcher(None, first, second, autojunk=False).get_opcodes()
-              if tag != "equal"]
+    blocks = [span[1:] for span in aligned(first, second) if span[0]]
     if len(blocks) != 1:
         return second
     i1, i2, j1, j2 = blocks[0]
@@ -95,3 +93,20 @@ def same_direction(first: str, second: str) -> str:
     if i1 == 0 or not any(pair == same for same in _SAME_PARTICLES):
         return second
     return second[:j1] + first[i1:i2] + second[j2:]
+
+
+def aligned(first: str, second: str, gap: int = 0) -> list[tuple[bool, int, int, int, int]]:
+    """The alignment of the two texts as (differs, i1, i2, j1, j2) spans; an equal run of at
+    most ``gap`` characters between two differences is taken into one span with them
+    (お|好|み|焼|き / お|この|み|や|き with ``gap=1``)."""
+    spans: list[tuple[bool, int, int, int, int]] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
+        differs = tag != "equal"
+        if differs and len(spans) >= 2 and spans[-2][0] and not spans[-1][0] \
+                and spans[-1][2] - spans[-1][1] <= gap:
+            spans.pop()
+            _, i0, _, j0, _ = spans.pop()
+            spans.append((True, i0, i2, j0, j2))
+        else:
+            spans.append((differs, i1, i2, j1, j2))
+    return spans
