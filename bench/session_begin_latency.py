@@ -16,14 +16,9 @@ serve`` process (``--src DIR`` serves another source tree, e.g. an export of an 
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,32 +26,9 @@ import httpx
 
 from lib.cli import parser as bench_parser
 from lib.datasets import load_conversations
-from lib.harness import free_port, wait_healthy
+from lib.harness import local_server
 from lib.metrics import percentile
 from lib.reports import emit, log, machine_info, md_table
-
-
-@contextmanager
-def serve(data_dir: Path, embedder: str, admin_key: str, src: Path) -> Iterator[str]:
-    """``omoide serve`` from the source tree ``src`` with this interpreter; yields its URL."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OMOIDE_")}
-    env.update(OMOIDE_ADMIN_KEY=admin_key, OMOIDE_LLM_PROVIDER="none", OMOIDE_EMBEDDER=embedder,
-               PYTHONPATH=str(src / "src"))
-    log_path = data_dir.parent / "server.log"
-    data_dir.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as server_log:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", "from omoide.cli import main; main()", "serve", "--data",
-             str(data_dir), "--port", str(port)], env=env, stdout=server_log,
-            stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_healthy(url, proc, log_path)
-            yield url
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
 
 
 def drain(c: httpx.Client, persona: str, limit_s: float = 600.0) -> float:
@@ -100,7 +72,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     admin = "omo_admin_" + secrets.token_urlsafe(24)
     rows = []
     with tempfile.TemporaryDirectory(prefix="omoide-begin-") as tmp, \
-            serve(Path(tmp) / "data", args.embedder, admin, args.src) as url, \
+            local_server(Path(tmp) / "data", args.embedder, admin, src=args.src) as url, \
             httpx.Client(base_url=url, timeout=600) as c:
         for n, chat in enumerate(chats(args.data, args.sessions, args.turns, args.trials)):
             persona = f"p{n}"
@@ -168,6 +140,8 @@ def main() -> None:
                    help="The source tree to serve (default: this one).")
     p.add_argument("--src-label", default=None)
     args = p.parse_args()
+    if args.trials <= args.warmup:
+        p.error(f"--trials ({args.trials}) must be more than --warmup ({args.warmup})")
     report = run(args)
     emit(args, markdown(report), report)
 

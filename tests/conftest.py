@@ -142,14 +142,7 @@ def fake_api() -> Iterator[FakeAPI]:
 
 @pytest.fixture
 def server(app: Omoide, data_dir: Path) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
-    admin_key = "omo_admin_test-key"
-    app.auth.ensure_admin_key(data_dir, admin_key)
-    uv, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key=admin_key, omoide=app)
-    uv.should_exit = True
-    thread.join(10)
+    yield from _served(app, data_dir)
 
 
 @pytest.fixture
@@ -157,9 +150,13 @@ def held_server(make_app: Callable[..., Omoide], data_dir: Path) -> Iterator[Liv
     """A live server whose job workers do not run (``OMOIDE_WORKERS=0``): what a client gets
     before the background work is a state a test controls; ``omoide.runner.run_until_idle()``
     then runs it. The scheduler still ticks on ``runner.tick_now()``."""
+    yield from _served(make_app({"OMOIDE_WORKERS": "0"}), data_dir)
+
+
+def _served(app: Omoide, data_dir: Path) -> Iterator[LiveServer]:
+    """``app`` served over real HTTP on a free port, with the tests' admin key."""
     from omoide.api.http.app import create_app
 
-    app = make_app({"OMOIDE_WORKERS": "0"})
     admin_key = "omo_admin_test-key"
     app.auth.ensure_admin_key(data_dir, admin_key)
     uv, thread, url = serve_in_thread(create_app(app))

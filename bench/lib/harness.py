@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -31,20 +32,28 @@ def free_port() -> int:
 
 @contextmanager
 def local_server(data_dir: Path, embedder: str | None, admin_key: str,
-                 extra_env: Mapping[str, str] | None = None) -> Iterator[str]:
+                 extra_env: Mapping[str, str] | None = None,
+                 src: Path | None = None) -> Iterator[str]:
     """``omoide serve`` on a free port with ``data_dir`` (and ``extra_env`` on top of the
-    default environment); yields its URL, stops it after."""
+    default environment); yields its URL, stops it after. With ``src``, the server is that
+    source tree's (its ``src`` folder first on the path) run by this interpreter, e.g. an export
+    of an older commit; otherwise the repository's installed ``omoide``."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("OMOIDE_")}
     env.update(OMOIDE_ADMIN_KEY=admin_key, OMOIDE_LLM_PROVIDER="none")
     if embedder:
         env["OMOIDE_EMBEDDER"] = embedder
     env.update(extra_env or {})
+    command = [str(REPO / ".venv" / "bin" / "omoide")]
+    if src is not None:
+        env["PYTHONPATH"] = str(src / "src")
+        command = [sys.executable, "-c", "from omoide.cli import main; main()"]
     log_path = data_dir.parent / "server.log"
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as server_log:
         proc = subprocess.Popen(
-            [str(REPO / ".venv" / "bin" / "omoide"), "serve", "--data", str(data_dir),
-             "--port", str(port)], env=env, stdout=server_log, stderr=subprocess.STDOUT)
+            [*command, "serve", "--data", str(data_dir), "--port", str(port)], env=env,
+            stdout=server_log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, log_path)

@@ -26,6 +26,34 @@ __all__ = ["Holding", "LiveServer", "exported_lines", "files_holding", "free_por
 Holding = Callable[[str], list[str]]
 
 
+# Twelve turns of a chat that nobody ends (user Nora, assistant Haru): the idle-session and the
+# context-after-end tests post it.
+UNENDED_CHAT = [
+    ("Nora", "user", "Guess what, I adopted a beagle puppy named Biscuit last weekend."),
+    ("Haru", "assistant", "A beagle! How is Biscuit settling in?"),
+    ("Nora", "user", "He chewed my favourite running shoes on the first night."),
+    ("Haru", "assistant", "Oh no. Puppies do that while they are teething."),
+    ("Nora", "user", "I signed him up for obedience classes at the Riverside dog school."),
+    ("Haru", "assistant", "That sounds like a good idea. When do they start?"),
+    ("Nora", "user", "The classes start next Tuesday and run for eight weeks."),
+    ("Haru", "assistant", "Eight weeks is a solid course."),
+    ("Nora", "user", "By the way, my name is Nora Lind. My neighbour Tomas has a beagle too."),
+    ("Haru", "assistant", "Lovely, a friend for Biscuit."),
+    ("Nora", "user", "I bought a bright red harness for Biscuit at the pet shop downtown."),
+    ("Haru", "assistant", "Red will look great on him."),
+]
+
+
+def post_unended_chat(client: httpx.Client, persona: str, session_id: str) -> None:
+    """Open ``session_id`` and post ``UNENDED_CHAT`` to it (external ids t0, t1, ...)."""
+    opened = client.post(f"/api/sessions/{persona}", json={"session_id": session_id})
+    assert opened.status_code == 201, opened.text
+    events = [{"speaker": who, "role": role, "content": text, "external_id": f"t{i}"}
+              for i, (who, role, text) in enumerate(UNENDED_CHAT)]
+    reply = client.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
+    assert reply.json()["accepted"] == len(UNENDED_CHAT)
+
+
 def refused(reply: httpx.Response, *statuses: int) -> dict[str, Any]:
     """The error of a refused request: one of ``statuses``, in the API's one error shape."""
     assert reply.status_code in statuses, (reply.status_code, reply.text[:300])

@@ -10,35 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from omoide_testing import LiveServer
+from omoide_testing import UNENDED_CHAT, LiveServer, post_unended_chat
 
 from omoide.clock import FixedClock
 
 SAID = ("Biscuit", "red harness", "Riverside dog school")
-
-# Twelve turns of a chat that nobody ends (user Nora, assistant Haru).
-CHAT = [
-    ("Nora", "user", "Guess what, I adopted a beagle puppy named Biscuit last weekend."),
-    ("Haru", "assistant", "A beagle! How is Biscuit settling in?"),
-    ("Nora", "user", "He chewed my favourite running shoes on the first night."),
-    ("Haru", "assistant", "Oh no. Puppies do that while they are teething."),
-    ("Nora", "user", "I signed him up for obedience classes at the Riverside dog school."),
-    ("Haru", "assistant", "That sounds like a good idea. When do they start?"),
-    ("Nora", "user", "The classes start next Tuesday and run for eight weeks."),
-    ("Haru", "assistant", "Eight weeks is a solid course."),
-    ("Nora", "user", "By the way, my name is Nora Lind. My neighbour Tomas has a beagle too."),
-    ("Haru", "assistant", "Lovely, a friend for Biscuit."),
-    ("Nora", "user", "I bought a bright red harness for Biscuit at the pet shop downtown."),
-    ("Haru", "assistant", "Red will look great on him."),
-]
-
-
-def post_chat(c: httpx.Client, persona: str, session_id: str) -> None:
-    assert c.post(f"/api/sessions/{persona}", json={"session_id": session_id}).status_code == 201
-    events = [{"speaker": who, "role": role, "content": text, "external_id": f"t{i}"}
-              for i, (who, role, text) in enumerate(CHAT)]
-    reply = c.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
-    assert reply.json()["accepted"] == len(CHAT)
 
 
 def run_jobs(server: LiveServer) -> None:
@@ -77,7 +53,7 @@ def test_session_begin_carries_what_the_ended_conversation_said(
         held_server: LiveServer, clock: FixedClock) -> None:
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         clock.advance(minutes=5)
         begun = c.post("/api/context/nora/session")
         assert begun.status_code == 201
@@ -86,8 +62,9 @@ def test_session_begin_carries_what_the_ended_conversation_said(
         # All twelve turns fit: one excerpt in the order said, shaped like a search excerpt.
         [excerpt] = pending(body)
         header, *lines = excerpt["content"].split("\n")
-        assert header == "[2026-11-30]" and len(lines) == len(CHAT)
-        assert lines[0] == f"Nora: {CHAT[0][2]}" and lines[-1] == f"Haru: {CHAT[-1][2]}"
+        assert header == "[2026-11-30]" and len(lines) == len(UNENDED_CHAT)
+        assert lines[0] == f"Nora: {UNENDED_CHAT[0][2]}"
+        assert lines[-1] == f"Haru: {UNENDED_CHAT[-1][2]}"
         assert [s["external_id"] for s in excerpt["sources"]] == [f"t{i}" for i in range(12)]
         assert "omitted" not in body or "last_conversation" not in body["omitted"]
         search_finds(c, "nora", "red harness")
@@ -102,7 +79,7 @@ def test_get_context_right_after_session_end(held_server: LiveServer,
                                              clock: FixedClock) -> None:
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         assert c.post("/api/sessions/nora/s1/end").status_code == 200
         body = c.get("/api/context/nora").json()
         assert_turns_shown(body, "s1")
@@ -115,7 +92,7 @@ def test_segmented_but_not_consolidated_turns_are_still_shown(
         held_server: LiveServer, clock: FixedClock) -> None:
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         assert c.post("/api/sessions/nora/s1/end").status_code == 200
         app = held_server.omoide
         app.sessions.segment("nora", "s1", final=True)  # episodes cut, none consolidated
@@ -129,7 +106,7 @@ def test_get_context_after_the_idle_sweep_ended_it(held_server: LiveServer,
                                                    clock: FixedClock) -> None:
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         clock.advance(minutes=31)
         assert held_server.omoide.runner.tick_now()
         assert c.get("/api/sessions/nora/s1/episodes").json()["ended_at"] is not None
@@ -145,7 +122,7 @@ def test_the_current_open_session_is_not_repeated(held_server: LiveServer,
     """Mid-conversation, get_context does not echo the conversation the model is having."""
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         body = c.get("/api/context/nora").json()
         assert pending(body) == []
         assert "Biscuit" not in body["text"]
@@ -157,7 +134,7 @@ def test_with_live_workers_the_context_holds_it_either_way(
     built, what was said is in it."""
     key = server.create_persona("nora")
     with server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         clock.advance(minutes=5)
         body = c.post("/api/context/nora/session").json()
         assert "Biscuit" in body["text"], body["text"]

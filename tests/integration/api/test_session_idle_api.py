@@ -4,34 +4,9 @@ effect as ``session_end``; 0 disables that; ``session_begin`` ends the other ope
 
 from __future__ import annotations
 
-import httpx
-from omoide_testing import LiveServer, wait_for_jobs
+from omoide_testing import LiveServer, post_unended_chat, wait_for_jobs
 
 from omoide.clock import FixedClock, parse_iso
-
-# Twelve turns of a chat that nobody ends (user Nora, assistant Haru).
-CHAT = [
-    ("Nora", "user", "Guess what, I adopted a beagle puppy named Biscuit last weekend."),
-    ("Haru", "assistant", "A beagle! How is Biscuit settling in?"),
-    ("Nora", "user", "He chewed my favourite running shoes on the first night."),
-    ("Haru", "assistant", "Oh no. Puppies do that while they are teething."),
-    ("Nora", "user", "I signed him up for obedience classes at the Riverside dog school."),
-    ("Haru", "assistant", "That sounds like a good idea. When do they start?"),
-    ("Nora", "user", "The classes start next Tuesday and run for eight weeks."),
-    ("Haru", "assistant", "Eight weeks is a solid course."),
-    ("Nora", "user", "By the way, my name is Nora Lind. My neighbour Tomas has a beagle too."),
-    ("Haru", "assistant", "Lovely, a friend for Biscuit."),
-    ("Nora", "user", "I bought a bright red harness for Biscuit at the pet shop downtown."),
-    ("Haru", "assistant", "Red will look great on him."),
-]
-
-
-def post_chat(c: httpx.Client, persona: str, session_id: str) -> None:
-    assert c.post(f"/api/sessions/{persona}", json={"session_id": session_id}).status_code == 201
-    events = [{"speaker": who, "role": role, "content": text}
-              for who, role, text in CHAT]
-    reply = c.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
-    assert reply.json()["accepted"] == 12
 
 
 def tick(server: LiveServer) -> None:
@@ -42,7 +17,7 @@ def test_an_idle_session_is_ended_by_the_scheduler_like_session_end(
         server: LiveServer, clock: FixedClock) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         last_turn = clock.now()
         clock.advance(minutes=29)
         tick(server)
@@ -83,7 +58,7 @@ def test_zero_idle_minutes_keeps_sessions_open(server: LiveServer, clock: FixedC
     with server.client(key) as c:
         assert c.put("/api/settings/nora",
                      json={"session_idle_minutes": 0}).status_code == 200
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         clock.advance(hours=48)
         tick(server)
         wait_for_jobs(server.omoide, "nora")
@@ -107,7 +82,7 @@ def test_a_session_with_no_turns_idles_from_its_start(server: LiveServer,
 def test_a_new_turn_restarts_the_idle_clock(server: LiveServer, clock: FixedClock) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         clock.advance(minutes=20)
         c.post("/api/sessions/nora/s1/events", json={"events": [
             {"speaker": "Nora", "content": "Biscuit finally slept through the night."}]})
@@ -120,7 +95,7 @@ def test_session_begin_ends_the_other_open_sessions(server: LiveServer,
                                                     clock: FixedClock) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
-        post_chat(c, "nora", "s1")
+        post_unended_chat(c, "nora", "s1")
         last_turn = clock.now()
         clock.advance(minutes=5)
         begun = c.post("/api/context/nora/session").json()
