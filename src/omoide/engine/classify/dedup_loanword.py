@@ -12,9 +12,10 @@ least two of them. A katakana word with other consonants (ピクセル / iPhone)
 
 An acronym against the katakana of the words it stands for (NY / ニューヨーク, PC / パソコン;
 :func:`initialled`): each letter, in order, is the consonant class of a later
-syllable of the katakana word, the first letter its first syllable's; a vowel letter (or Y, W)
-a syllable without a consonant; and the word has at least two kana per letter (an acronym's
-letters stand for words: AI / アイス stays apart). C reads as K only (PC / プレステ stays apart).
+syllable of the katakana word, the first letter its first syllable's and each later letter's
+no earlier than its share of the syllables (the words split the katakana: TV / タブレット stays
+apart); a vowel letter (or Y, W) a syllable without a consonant; and the word has at least two
+kana per letter (AI / アイス stays apart). C reads as K only (PC / プレステ stays apart).
 Deterministic.
 """
 
@@ -105,7 +106,10 @@ def _spells_initials(acronym: str, katakana: str) -> bool:
     if not onsets or onsets[0] != _LETTER_CLASS[acronym[0]]:
         return False
     at = 1
-    for letter in acronym[1:]:
+    for k, letter in enumerate(acronym[1:], start=1):
+        # each word takes its share of the syllables: the k-th letter's syllable lies no
+        # earlier than k / len(acronym) of the way (TV / タブレット stays apart)
+        at = max(at, k * len(onsets) // len(acronym))
         want = _LETTER_CLASS[letter]
         while at < len(onsets) and onsets[at] != want:
             at += 1
