@@ -3,7 +3,8 @@
 A part of ``bench/train_dedup.py`` (see its docstring). The thresholds are chosen by a *rule*
 (:class:`Rule`): the most paraphrases caught (mean over the folds) whose related-but-different
 pairs are wrongly dropped at most ``limit`` on every fold (``per-fold``) or over all the folds'
-pairs together (``pooled``), the probability threshold then raised by ``margin``.
+pairs together (``pooled``, optionally with a ``cap`` on every fold), the probability threshold
+then raised by ``margin``.
 """
 
 from __future__ import annotations
@@ -22,19 +23,23 @@ GRID = np.round(np.arange(0.05, 0.9951, 0.005), 3)
 @dataclass(frozen=True)
 class Rule:
     """How the thresholds are chosen: wrong drops at most ``limit`` on every fold
-    (``pooled`` False) or over all the folds' pairs (True); the threshold above the dedup
-    threshold then raised by ``margin`` (probability)."""
+    (``pooled`` False) or over all the folds' pairs (True), then with a ``cap`` on every fold
+    too (0: none); the threshold above the dedup threshold then raised by ``margin``
+    (probability)."""
 
     limit: float = 0.02
     pooled: bool = False
     margin: float = 0.0
+    cap: float = 0.0
 
     @classmethod
     def parse(cls, text: str) -> Rule:
-        """"fold:0.02", "pooled:0.025", "fold:0.03+0.01"."""
+        """"fold:0.02", "pooled:0.025", "pooled:0.02/0.04" (a 4% cap on every fold),
+        "fold:0.03+0.01"."""
         kind, _, rest = text.partition(":")
-        limit, _, margin = rest.partition("+")
-        return cls(float(limit), kind == "pooled", float(margin or 0.0))
+        rest, _, margin = rest.partition("+")
+        limit, _, cap = rest.partition("/")
+        return cls(float(limit), kind == "pooled", float(margin or 0.0), float(cap or 0.0))
 
     @classmethod
     def parse_each(cls, text: str) -> dict[str, Rule]:
@@ -46,7 +51,20 @@ class Rule:
 
     def __str__(self) -> str:
         kind = "pooled" if self.pooled else "fold"
-        return f"{kind}:{self.limit:g}" + (f"+{self.margin:g}" if self.margin else "")
+        return (f"{kind}:{self.limit:g}" + (f"/{self.cap:g}" if self.cap else "")
+                + (f"+{self.margin:g}" if self.margin else ""))
+
+    def holds(self, dropped: np.ndarray, n_diff: np.ndarray, limit: float | None = None
+              ) -> np.ndarray:
+        """Whether per-fold drop counts (last axis: folds) keep the rule (``limit`` in place
+        of the rule's own when given)."""
+        bound = self.limit if limit is None else limit
+        if self.pooled:
+            ok = dropped.sum(axis=-1) / n_diff.sum() <= bound + 1e-12
+            if self.cap:
+                ok &= (dropped / n_diff <= self.cap + 1e-12).all(axis=-1)
+            return ok
+        return (dropped / n_diff <= bound + 1e-12).all(axis=-1)
 
 
 @dataclass(frozen=True)
@@ -134,10 +152,7 @@ def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[floa
         # every (high, band) pair of thresholds at once: shape (grid, grid, folds)
         dropped = high_d[:, None, :] + band_d[None, :, :]
         caught = ((high_c[:, None, :] + band_c[None, :, :]) / n_dup).mean(axis=2)
-        if rule.pooled:
-            ok = dropped.sum(axis=2) / n_diff.sum() <= rule.limit + 1e-12
-        else:
-            ok = (dropped / n_diff <= rule.limit + 1e-12).all(axis=2)
+        ok = rule.holds(dropped, n_diff)
         if not margin:
             ok &= np.arange(len(GRID))[None, :] == len(GRID) - 1  # no band: one threshold
         score = np.where(ok, caught, -1.0)
@@ -172,13 +187,15 @@ def nested(rows: Rows, calibration, margins: list[float], l2: float, setting: fl
 def safe_margins(rows: Rows, calibration, margins: list[float], l2: float, setting: float,
                  rule: Rule) -> list[float]:
     """The floors whose nested LOSO (each fold's thresholds chosen without it) keeps wrong drops
-    at most MAX_DROPPED on every fold: a floor that only LOSO vouches for is not kept (0, no
-    floor, always is)."""
+    at most MAX_DROPPED the rule's way (on every fold; pooled, and every fold within the cap):
+    a floor that only LOSO vouches for is not kept (0, no floor, always is)."""
     kept = [0.0]
+    _, n_diff = _fold_sizes(rows, SOURCES)
     for margin in margins:
         if margin:
             decided, _ = nested(rows, calibration, [margin], l2, setting, rule)
-            if all(rates(decided, rows, rows.source == s)[1] <= MAX_DROPPED + 1e-12
-                   for s in SOURCES):
+            dropped = np.array([(decided & (rows.source == s) & (rows.label == 0)).sum()
+                                for s in SOURCES], dtype=float)
+            if rule.holds(dropped, n_diff, MAX_DROPPED):
                 kept.append(margin)
     return kept

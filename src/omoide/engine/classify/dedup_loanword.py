@@ -9,6 +9,13 @@ of loanwords on the server, read apart they looked like two different names. Out
 same consonants in the same order, read by broad classes (ラ and "l", バ and "v", フ and "ph",
 ス and "th", the English c by the vowel after it; a silent "r" after a vowel optional), at
 least two of them. A katakana word with other consonants (ピクセル / iPhone) stays apart.
+
+An acronym against the katakana of the words it stands for (NY / ニューヨーク, PC / パソコン;
+:func:`initialled`): each letter, in order, is the consonant class of a later
+syllable of the katakana word, the first letter its first syllable's and each later letter's
+no earlier than its share of the syllables (the words split the katakana: TV / タブレット stays
+apart); a vowel letter (or Y, W) a syllable without a consonant; and the word has at least two
+kana per letter (AI / アイス stays apart). C reads as K only (PC / プレステ stays apart).
 Deterministic.
 """
 
@@ -17,7 +24,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
-__all__ = ["transliterated"]
+__all__ = ["initialled", "transliterated"]
 
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]{3,}")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -77,6 +84,51 @@ def transliterated(first: str, second: str) -> str:
         if word in first:
             continue
         match = next((w for w in latin if _sound_alike(w, word)), None)
+        if match is not None:
+            second = second.replace(word, match)
+    return second
+
+
+_ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2,4}(?![A-Za-z0-9])")
+# A letter of an acronym to the consonant class of the syllable its word begins with.
+_LETTER_CLASS = {**dict.fromkeys("AEIOUYW", ""), "B": "P", "P": "P", "V": "P", "C": "K",
+                 "K": "K", "Q": "K", "G": "K", "D": "T", "T": "T", "F": "F", "H": "H",
+                 "J": "J", "L": "R", "R": "R", "M": "N", "N": "N", "S": "S", "Z": "S"}
+_NOT_ONSET = frozenset("ァィゥェォッャュョヮーン")
+
+
+def _spells_initials(acronym: str, katakana: str) -> bool:
+    """Whether ``acronym``'s letters are, in order, onsets of syllables of ``katakana``, the
+    first letter its first syllable's, with at least two kana per letter."""
+    if len(katakana) < 2 * len(acronym) or any(ch not in _LETTER_CLASS for ch in acronym):
+        return False
+    onsets = [_KANA_CLASS.get(ch, "?") for ch in katakana if ch not in _NOT_ONSET]
+    if not onsets or onsets[0] != _LETTER_CLASS[acronym[0]]:
+        return False
+    at = 1
+    for k, letter in enumerate(acronym[1:], start=1):
+        # each word takes its share of the syllables: the k-th letter's syllable lies no
+        # earlier than k / len(acronym) of the way (TV / タブレット stays apart)
+        at = max(at, k * len(onsets) // len(acronym))
+        want = _LETTER_CLASS[letter]
+        while at < len(onsets) and onsets[at] != want:
+            at += 1
+        if at == len(onsets):
+            return False
+        at += 1
+    return True
+
+
+def initialled(first: str, second: str) -> str:
+    """``second`` with a katakana word written as ``first``'s acronym where ``first`` holds
+    the acronym, ``second`` does not, and the acronym's letters begin the word's syllables."""
+    acronyms = [a for a in dict.fromkeys(_ACRONYM.findall(first)) if a not in second]
+    if not acronyms:
+        return second
+    for word in dict.fromkeys(_KATAKANA_RUN.findall(second)):
+        if word in first:
+            continue
+        match = next((a for a in acronyms if _spells_initials(a, word)), None)
         if match is not None:
             second = second.replace(word, match)
     return second

@@ -40,7 +40,7 @@ import unicodedata
 from collections.abc import Callable
 
 from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
-from omoide.engine.classify.dedup_loanword import transliterated
+from omoide.engine.classify.dedup_loanword import initialled, transliterated
 from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
@@ -331,6 +331,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = counted(b, a), counted(a, b)
         a, b = unclipped(b, a), unclipped(a, b)
         a, b = transliterated(b, a), transliterated(a, b)
+        a, b = initialled(b, a), initialled(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
         b = same_direction(a, b)
     elif not is_japanese(a) and not is_japanese(b):
