@@ -117,3 +117,22 @@ def test_mcp_refuses_metadata_integers_http_refuses(server: LiveServer) -> None:
                      metadata={"n": 2**53 - 1, "x": -(2**53 - 1)})
 
     anyio.run(scenario)
+
+
+def test_mcp_keeps_text_in_nfc_as_http_does(server: LiveServer) -> None:
+    """A memory sent in NFD (e + U+0301) over MCP was stored as sent, beside the same text in
+    NFC; now every string argument is put in NFC, as HTTP's body guard does."""
+    import unicodedata
+
+    key = server.create_persona("rin")
+    text = "Zoë drinks café au lait."
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            await ok(client, "memory_create", content=unicodedata.normalize("NFD", text))
+            await ok(client, "memory_create", content=text)
+            found = await ok(client, "memory_search", query="cafe", mode="keyword")
+            assert [hit["content"] for hit in found.structured_content["results"]] == [text]
+
+    anyio.run(scenario)
+    assert [m.content for m in server.omoide.memories.list_recent("rin", limit=10)] == [text]

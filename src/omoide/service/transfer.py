@@ -55,6 +55,7 @@ from omoide.service.validate import (
     check_timestamp,
     check_unit_interval,
     holds_nul,
+    nfc,
 )
 from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
 
@@ -316,8 +317,12 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
         if line.strip():
             try:
                 kind, record = decode_line(line, number)
+                record = nfc(record, kind)  # user text is kept in NFC (validate.nfc)
             except FormatError as exc:
                 raise InvalidInput(exc.message, line=exc.line) from None
+            except InvalidInput as exc:
+                raise InvalidInput(f"line {number}: {exc.message}", line=number,
+                                   field=exc.fields.get("field")) from None
             yield number, kind, record
 
 

@@ -30,7 +30,7 @@ from omoide.api.mcp.tools_episodes import register_episode_tools
 from omoide.api.mcp.tools_memory import register_memory_tools
 from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
-from omoide.service.validate import nul_at
+from omoide.service.validate import nfc, nul_at
 from omoide.wiring import Omoide
 
 __all__ = [
@@ -105,6 +105,14 @@ class OmoideMCP(MCPServer):
                 raise ToolError(f"Error executing tool {name}: " + tool_error_message(
                     InvalidInput(f"argument '{where}' holds a NUL character (U+0000), which "
                                  "text cannot hold; remove it", field=where)))
+            # Trigger: text in another Unicode normal form than NFC (e + U+0301 for é). Why:
+            # stored beside the same text in NFC, or searched and missed. Outcome: every
+            # string argument in NFC, as HTTP's body guard does.
+            try:
+                arguments = nfc(arguments)
+            except InvalidInput as exc:
+                raise ToolError(f"Error executing tool {name}: {tool_error_message(exc)}"
+                                ) from None
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -14,8 +14,10 @@ Bounds (docs/api.md lists them):
   at most ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a
   validity window (``valid_from``/``valid_until``) describes the world and may lie in any
   future year;
-- text: no NUL (U+0000; PostgreSQL cannot store it) and no lone surrogate; text that must not
-  be blank holds a character that shows (not only whitespace or invisible format characters);
+- text: kept in Unicode NFC (:func:`nfc`, applied where user text enters: the HTTP body
+  guard, the MCP tool call, the import's records); no NUL (U+0000; PostgreSQL cannot store
+  it) and no lone surrogate; text that must not be blank holds a character that shows (not
+  only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
 - persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
@@ -78,6 +80,7 @@ from omoide.service.validate.patterns import (
 from omoide.service.validate.text import (
     check_text,
     is_blank,
+    nfc,
     replace_unstorable,
 )
 from omoide.service.validate.times import (
@@ -125,6 +128,7 @@ __all__ = [
     "holds_nul",
     "is_blank",
     "matches",
+    "nfc",
     "nul_at",
     "replace_unstorable",
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Any
 
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import NON_BLANK_PATTERN
@@ -35,3 +37,30 @@ def is_blank(value: str) -> bool:
     """Whether text shows nothing: empty, whitespace, or only invisible format characters
     (zero-width spaces and joiners, direction marks, U+FEFF …)."""
     return _VISIBLE.search(value) is None
+
+
+def nfc(value: Any, where: str = "") -> Any:
+    """``value`` with every string in it, object keys too, in Unicode NFC: the one form user
+    text is kept and compared in. "café" typed as one code point or as e + U+0301 is then one
+    memory, one event text, one search query; without it a write in one form was stored
+    again beside the other and a search in one form missed text in the other (an exact
+    comparison). Applied once where user text enters: the HTTP body guard (JSON bodies and
+    query strings), the MCP tool call, and the import's records. A value already in NFC (the
+    usual case) is returned as is. Two keys of one object that become one key are refused
+    (``where``: the object's path, for the message)."""
+    if isinstance(value, str):
+        return value if unicodedata.is_normalized("NFC", value) else \
+            unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        out = {}
+        for key, child in value.items():
+            name = nfc(key) if isinstance(key, str) else key
+            path = f"{where}.{name}" if where else str(name)
+            if name in out:
+                raise InvalidInput(f"{where or 'the object'} names the key {name!r} twice once "
+                                   "its Unicode is normalised (NFC); send it once", field=path)
+            out[name] = nfc(child, path)
+        return out
+    if isinstance(value, list | tuple):
+        return type(value)(nfc(child, f"{where}[{i}]") for i, child in enumerate(value))
+    return value
