@@ -85,6 +85,8 @@ _MEANING = {
     413: "The request body is larger than the server's limit (OMOIDE_MAX_BODY_BYTES; for a "
          "file import, OMOIDE_MAX_IMPORT_BYTES).",
     422: "A field or parameter is invalid; error.field names it.",
+    429: "The chat proxy's upstream LLM is rate limiting; wait the Retry-After it gave, then "
+         "retry.",
     502: "The upstream LLM failed.",
     503: "The upstream LLM is unreachable or not configured.",
     504: "The upstream LLM did not answer in time.",
