@@ -13,7 +13,8 @@ Trigger / why / outcome:
   stores refuse it alike, and ``error.field`` names where it was), an object naming one key
   twice.
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
-  → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
+  → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly);
+  one sent without a content type is read as JSON (the route is told it is), as documented.
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
   them with U+FFFD); a path or query string holding NUL (``%00``) → 422.
 - every string of an API JSON body (keys too) and of the query string is put in Unicode NFC
@@ -219,7 +220,11 @@ class BodyGuard:
                 return
             if normal != value:
                 body = json.dumps(normal, ensure_ascii=False).encode("utf-8")
-                scope = _with_length(scope, len(body))
+                scope = _with_header(scope, b"content-length", str(len(body)).encode())
+            if not any(name == b"content-type" for name, _ in scope.get("headers", ())):
+                # read as the JSON it was just parsed as (FastAPI reads a body without a
+                # content type as no object at all, and would say so misleadingly)
+                scope = _with_header(scope, b"content-type", b"application/json")
         await self.app(scope, _replay(body, None, receive), send)
 
     def _stream_limit(self, scope: Scope) -> int | None:
@@ -342,11 +347,10 @@ def _nfc_query(query: bytes) -> bytes | None:
     return urlencode([(nfc(k), nfc(v)) for k, v in pairs], quote_via=quote).encode("ascii")
 
 
-def _with_length(scope: Scope, length: int) -> Scope:
-    """``scope`` whose ``Content-Length`` says ``length`` (the body was rewritten)."""
-    headers = [(name, value) for name, value in scope.get("headers", ())
-               if name != b"content-length"]
-    return {**scope, "headers": [*headers, (b"content-length", str(length).encode())]}
+def _with_header(scope: Scope, name: bytes, value: bytes) -> Scope:
+    """``scope`` whose header ``name`` (lower case) says ``value``, in place of any it had."""
+    headers = [(key, old) for key, old in scope.get("headers", ()) if key != name]
+    return {**scope, "headers": [*headers, (name, value)]}
 
 
 def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:
