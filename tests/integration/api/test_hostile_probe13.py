@@ -84,3 +84,16 @@ def test_an_export_written_before_the_end_record_still_imports(server: LiveServe
     with server.client(key) as kai:
         reply = _import(kai, "kai", old)
         assert reply.status_code == 200 and reply.json()["memories"] == 3, reply.text
+
+
+def test_a_chat_import_with_an_unknown_role_is_refused(rin: httpx.Client) -> None:
+    """A message whose role is a typo ("usr") was dropped as a system message is: the import
+    answered 200 with no turns, and the conversation was lost without a word."""
+    chat = [{"role": "user", "content": "I moved to Kyoto."},
+            {"role": "usr", "content": "And I adopted a cat."}]
+    reply = rin.post("/api/import/rin", params={"source": "chat"}, json=chat)
+    assert reply.status_code == 422, reply.text
+    assert "message 1: unknown role 'usr'" in reply.json()["error"]["message"]
+    assert '"type": "session"' not in rin.get("/api/export/rin").text
+    chat[1]["role"] = "system"  # a system message is still left out, as documented
+    assert rin.post("/api/import/rin", params={"source": "chat"}, json=chat).status_code == 200
