@@ -134,6 +134,27 @@ class UpstreamRejectedRequest(OmoideError):
     code = "upstream_rejected_request"
 
 
+class UpstreamRequestTooLarge(UpstreamRejectedRequest):
+    """The chat proxy's upstream refused the relayed request as too large (HTTP 413): the
+    client's conversation or prompt, the client's to shorten."""
+
+    status = 413
+    code = "upstream_request_too_large"
+
+
+class UpstreamRateLimited(OmoideError):
+    """The chat proxy's upstream is rate limiting (HTTP 429): the client should wait and retry,
+    not treat it as a server failure. ``retry_after``: the upstream's ``Retry-After`` (seconds
+    or an HTTP date), passed on as that header, when it sent one."""
+
+    status = 429
+    code = "upstream_rate_limited"
+
+    def __init__(self, message: str, *, retry_after: str | None = None, **fields: Any) -> None:
+        super().__init__(message, retry_after=retry_after, **fields)
+        self.retry_after = retry_after
+
+
 class LLMOutputError(UpstreamUnavailable):
     """The model answered, but not in the shape we asked for (e.g. no JSON in the text)."""
 

@@ -117,3 +117,53 @@ def test_mcp_refuses_metadata_integers_http_refuses(server: LiveServer) -> None:
                      metadata={"n": 2**53 - 1, "x": -(2**53 - 1)})
 
     anyio.run(scenario)
+
+
+def test_mcp_keeps_text_in_nfc_as_http_does(server: LiveServer) -> None:
+    """A memory sent in NFD (e + U+0301) over MCP was stored as sent, beside the same text in
+    NFC; now every string argument is put in NFC, as HTTP's body guard does."""
+    import unicodedata
+
+    key = server.create_persona("rin")
+    text = "Zoë drinks café au lait."
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            await ok(client, "memory_create", content=unicodedata.normalize("NFD", text))
+            await ok(client, "memory_create", content=text)
+            found = await ok(client, "memory_search", query="cafe", mode="keyword")
+            assert [hit["content"] for hit in found.structured_content["results"]] == [text]
+
+    anyio.run(scenario)
+    assert [m.content for m in server.omoide.memories.list_recent("rin", limit=10)] == [text]
+
+
+def test_mcp_refuses_scalar_arguments_of_another_type_as_http_does(server: LiveServer) -> None:
+    """``top_k=true`` ran as top_k=1, ``purge="yes"`` as purge=true, ``top_k="5"`` as 5:
+    pydantic's lax mode read them; HTTP's strict models refuse them. Nothing is written."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            made = await ok(client, "memory_create", content="Ken drinks green tea.")
+            memory = made.structured_content["memory"]["key"]
+            for name, arguments, wanted in [
+                    ("memory_search", {"query": "tea", "top_k": True}, "must be integer"),
+                    ("memory_search", {"query": "tea", "top_k": "5"}, "must be integer"),
+                    ("memory_delete", {"key": memory, "purge": "yes"}, "must be boolean"),
+                    ("memory_delete", {"key": memory, "purge": 1}, "must be boolean"),
+                    ("memory_create", {"content": "Ken owns a cello.", "importance": "0.5"},
+                     "must be number"),
+                    ("memory_update", {"key": memory, "emotion_intensity": False},
+                     "must be number or null")]:
+                message = await tool_error(client, name, **arguments)
+                assert wanted in message and next(iter(
+                    a for a in arguments if a not in ("query", "key", "content"))) in message, \
+                    message
+            found = await ok(client, "memory_search", query="tea", top_k=5.0)
+            assert found.structured_content["results"]
+
+    anyio.run(scenario)
+    memories = server.omoide.memories.list_recent("rin", limit=10)
+    assert [m.content for m in memories] == ["Ken drinks green tea."]
+    assert memories[0].emotion_intensity == 0.0

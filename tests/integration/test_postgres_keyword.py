@@ -61,6 +61,37 @@ def test_migration_17_gives_rows_indexed_before_it_their_persona(pg_server: PgSe
             store.close()
 
 
+def test_migration_19_folds_the_accents_of_words_indexed_before_it(pg_server: PgServer
+                                                                    ) -> None:
+    """Rows indexed before Latin letters were folded kept "café" in their words body, which
+    PostgreSQL's parser does not fold: after migration 19 "cafe" finds them, as on SQLite."""
+    text = "Zoë met Ken at the café in Málaga"
+    with pg_server.unmigrated("m19") as url:
+        with psycopg.connect(url, autocommit=True) as raw:
+            bind_session(raw, CROSS_PERSONA)
+            apply_migrations(raw, upto=18)
+            pid = raw.execute("INSERT INTO personas (name, created_at) VALUES ('rin', %s) "
+                              "RETURNING id", (iso(NOW),)).fetchone()[0]
+            mid = raw.execute(
+                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
+                "updated_at) VALUES ('k1', %s, %s, 0.5, %s, %s) RETURNING id",
+                (pid, text, iso(NOW), iso(NOW))).fetchone()[0]
+            raw.execute("INSERT INTO memories_fts (rowid, body) VALUES (%s, %s)", (mid, text))
+            raw.execute("INSERT INTO memories_fts_tri (rowid, body) VALUES (%s, %s)",
+                        (mid, text))
+        PgDatabase(url, max_size=1).close()  # opening migrates: 19 folds
+        with psycopg.connect(url, options=SEE_ALL) as conn:
+            body = conn.execute("SELECT body FROM memories_fts").fetchone()[0]
+        assert body == words_body(text) == "Zoe met Ken at the cafe in Malaga"
+        store = PostgresStore(url, model_id="hash", dim=8)
+        try:
+            for query in ("cafe", "café", "malaga", "ZOË"):
+                assert [h.rowid for h in store.memories("rin").keyword_search(query, limit=5)
+                        ] == [mid], query
+        finally:
+            store.close()
+
+
 def test_index_rows_written_now_carry_their_persona_and_search_stays_in_it(
         pg_server: PgServer) -> None:
     with pg_server.database() as url:

@@ -9,7 +9,7 @@ import logging
 
 from starlette.responses import JSONResponse
 
-from omoide.errors import Conflict, OmoideError, error_body
+from omoide.errors import Conflict, OmoideError, UpstreamRateLimited, error_body
 
 __all__ = ["error_body", "error_response", "raced_erase", "tool_error_message"]
 
@@ -17,9 +17,12 @@ logger = logging.getLogger(__name__)
 
 
 def error_response(exc: OmoideError) -> JSONResponse:
-    """An :class:`OmoideError` as HTTP: its status, its body, and ``WWW-Authenticate`` on 401."""
-    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-    return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+    """An :class:`OmoideError` as HTTP: its status, its body, ``WWW-Authenticate`` on 401 and
+    the upstream's ``Retry-After`` on a rate-limited chat request."""
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
+    if isinstance(exc, UpstreamRateLimited) and exc.retry_after:
+        headers["Retry-After"] = exc.retry_after
+    return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers or None)
 
 
 def raced_erase(exc: BaseException) -> Conflict | None:

@@ -21,7 +21,7 @@ from omoide.model import (
     memory_values,
 )
 from omoide.service.context import ContextResult, SessionStart
-from omoide.service.search import SearchResult
+from omoide.service.search import SearchResult, shown_score
 from omoide.service.state import StateChanges, StateEntry
 
 __all__ = [
@@ -90,7 +90,7 @@ def render_create(outcome: CreateOutcome) -> dict[str, Any]:
 def render_hit(hit: SearchHit) -> dict[str, Any]:
     out: dict[str, Any] = {"type": hit.type}
     out["key" if hit.type == "note" else "id"] = hit.id
-    out.update({"content": hit.content, "score": round(hit.score, 6),
+    out.update({"content": hit.content, "score": shown_score(hit.score),
                 "similarity": None if hit.similarity is None else round(hit.similarity, 4),
                 "sources": [render_source(s) for s in hit.sources]})
     if hit.memory is not None:

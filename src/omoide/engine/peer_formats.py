@@ -180,6 +180,21 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
 # -- chats -----------------------------------------------------------------------------------
 
 _ROLES = {"user": "user", "human": "user", "assistant": "assistant", "model": "assistant"}
+# Roles of messages that are not turns of the conversation (kept out, as a chat client hides
+# them); any other role is a mistake in the file, refused rather than dropped silently.
+_SKIPPED_ROLES = frozenset({"system", "developer", "tool", "function", "ipython"})
+
+
+def _role(value: Any, where: str) -> str | None:
+    """The turn role of a message's role (None: a message that is not a turn)."""
+    if value is None or value in _SKIPPED_ROLES:
+        return None
+    role = _ROLES.get(str(value))
+    if role is None:
+        raise PeerFormatError(f"{where}: unknown role {value!r}; a turn's role is user (or "
+                              "human) or assistant (or model); system and tool messages are "
+                              "skipped")
+    return role
 
 
 def _text(content: Any) -> str:
@@ -230,7 +245,7 @@ def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             raise PeerFormatError(f"message {i}: must be an object")
-        role = _ROLES.get(str(message.get("role")))
+        role = _role(message.get("role"), f"message {i}")
         text = _text(message.get("content"))
         if role and text:
             turns.append(ChatTurn(role, text, _time(message.get("timestamp")), str(i)))
@@ -256,7 +271,8 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     turns = []
     for node in chain:
         message = (mapping[node] or {}).get("message") or {}
-        role = _ROLES.get(str((message.get("author") or {}).get("role")))
+        role = _role((message.get("author") or {}).get("role"),
+                     f"conversation {index}: message {message.get('id') or node}")
         text = _text(message.get("content"))
         if role and text:
             turns.append(ChatTurn(role, text, _time(message.get("create_time")),
@@ -280,7 +296,7 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
-        role = _ROLES.get(str(message.get("sender")))
+        role = _role(message.get("sender"), f"conversation {index}: message {i}")
         text = _text(message.get("text")) or _text(message.get("content"))
         if role and text:
             turns.append(ChatTurn(role, text, _time(message.get("created_at")),

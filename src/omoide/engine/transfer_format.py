@@ -2,7 +2,10 @@
 
 One persona per file. The first line is the header; then, in this order, ``settings``,
 ``block``, ``state``, ``session`` (each followed by its ``event`` and ``episode`` lines),
-``memory`` and ``link`` lines. Rows are named by what survives a move between folders (memory
+``memory`` and ``link`` lines; last, the ``end`` line, which counts the records between the
+header and itself, so that a file cut off at a line boundary is not read as a whole one (a
+header with ``"ends": true`` promises it; files written before it existed have none).
+Rows are named by what survives a move between folders (memory
 key, session id, (session id, seq) for a turn, (session id, first seq) for an episode); vectors
 are optional base64 float32. Format reference: ``docs/import.md``.
 """
@@ -29,6 +32,7 @@ __all__ = [
     "decode_line",
     "decode_vector",
     "encode_line",
+    "end",
     "header",
     "moved_key",
     "remap_memory",
@@ -64,11 +68,14 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
                "summary_ref", "status", "metadata", "evolved_at", "strength", "stability",
                "last_decay_at", "versions", "sources"),
     "link": ("a", "b", "link_type", "weight", "co_activation_count", "last_activated"),
+    "end": ("records",),
 }
 # Fields a file may lack (files written before they existed): the value a missing one reads as.
 # Provenance of forgetting: a state row's ``source_session`` (deleting that conversation erases
 # the value) and a version's ``cause`` (the key of the memory whose evolution wrote it).
-OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {"state": {"source_session": None}}
+# A header's ``ends``: the file ends with its ``end`` record (written since session 13).
+OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {"state": {"source_session": None},
+                                              "header": {"ends": False}}
 OPTIONAL_VERSION_FIELDS: dict[str, Any] = {"cause": None}
 _VECTOR_TYPES = {"event", "episode", "memory"}
 
@@ -77,7 +84,12 @@ def header(*, persona: str, model_id: str, dim: int, exported_at: str,
            with_vectors: bool) -> dict[str, Any]:
     return {"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "persona": persona,
             "embedder": {"model_id": model_id, "dim": dim}, "exported_at": exported_at,
-            "with_vectors": with_vectors}
+            "with_vectors": with_vectors, "ends": True}
+
+
+def end(records: int) -> dict[str, Any]:
+    """The last record: how many records lie between the header and it."""
+    return {"records": records}
 
 
 def encode_line(kind: str, record: Mapping[str, Any], *, model_id: str | None = None) -> str:
@@ -206,6 +218,13 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
                        f"(this Omoide reads version {FORMAT_VERSION})")
         if not isinstance(r["embedder"], dict):
             raise fail("embedder must be an object")
+        if not isinstance(r.get("ends", False), bool):
+            raise fail("ends must be true or false")
+        return
+    if kind == "end":
+        if isinstance(r["records"], bool) or not isinstance(r["records"], int) or \
+                r["records"] < 0:
+            raise fail("records must be a count (a whole number, 0 or more)")
         return
     problem = _check_fields(r, _FIELD_TYPES[kind], "")
     if problem is None and kind == "memory":

@@ -6,16 +6,21 @@
 upstream, no retries (the client decides whether to retry a chat turn).
 
 Failures are translated here, once: no connection → :class:`UpstreamUnreachable` (503), no
-answer in ``OMOIDE_LLM_TIMEOUT`` → :class:`UpstreamTimeout` (504), HTTP 400 or 422 (the request
-as the client sent it is invalid for the model) → :class:`UpstreamRejectedRequest` (422), another
-error status or a body that is not the API's → :class:`UpstreamUnavailable` (502). Messages never
-carry the key or the prompt.
+answer in ``OMOIDE_LLM_TIMEOUT`` (or the upstream's own 408 / 504) → :class:`UpstreamTimeout`
+(504). Of the upstream's statuses, those the client caused stay the client's: 429 (rate
+limited) → :class:`UpstreamRateLimited` (429, with the upstream's ``Retry-After``), 413 (the
+request too large) → :class:`UpstreamRequestTooLarge` (413), 400 or 422 (the request as the
+client sent it is invalid for the model) → :class:`UpstreamRejectedRequest` (422). Another error
+status (a 5xx; a 401, 403 or 404, which say Omoide's own upstream key or model is wrong) or a
+body that is not the API's → :class:`UpstreamUnavailable` (502). Messages never carry the key
+or the prompt.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
@@ -23,7 +28,9 @@ import httpx
 
 from omoide.errors import (
     OmoideError,
+    UpstreamRateLimited,
     UpstreamRejectedRequest,
+    UpstreamRequestTooLarge,
     UpstreamTimeout,
     UpstreamUnavailable,
     UpstreamUnreachable,
@@ -123,6 +130,25 @@ class _Upstream:
         return response
 
     def rejected(self, response: httpx.Response) -> OmoideError:
+        status = response.status_code
+        if status == 429:
+            retry_after = _retry_after(response.headers)
+            wait = f"; retry after {retry_after}" + (" s" if retry_after.isdigit() else "") \
+                if retry_after else "; wait before retrying"
+            return UpstreamRateLimited(
+                f"{self.provider} at {self.shown_url} is rate limiting requests (HTTP 429): "
+                f"{server_message(response)}{wait}", retry_after=retry_after,
+                provider=self.provider, upstream_status=status)
+        if status == 413:
+            return UpstreamRequestTooLarge(
+                f"{self.provider} at {self.shown_url} refused the request as too large (HTTP "
+                f"413): {server_message(response)}; shorten the conversation or the prompt",
+                provider=self.provider, upstream_status=status)
+        if status in (408, 504):
+            return UpstreamTimeout(
+                f"{self.provider} at {self.shown_url} timed out (HTTP {status}): "
+                f"{server_message(response)}", provider=self.provider, url=self.shown_url,
+                upstream_status=status)
         if response.status_code in (400, 422):
             return UpstreamRejectedRequest(
                 f"{self.provider} at {self.shown_url} refused the request as invalid (HTTP "
@@ -146,6 +172,20 @@ class _Upstream:
         if not isinstance(data, dict):
             raise self.bad_reply("a body that is not a JSON object")
         return data
+
+
+def _retry_after(headers: httpx.Headers) -> str | None:
+    """The upstream's ``Retry-After`` (delay seconds or an HTTP date) as a header value safe to
+    pass on, else its ``retry-after-ms`` (OpenAI) rounded up to seconds, else None."""
+    value = headers.get("retry-after", "").strip()
+    if value and len(value) <= 64 and value.isascii() and value.isprintable():
+        return value
+    millis = headers.get("retry-after-ms", "").strip()
+    try:
+        seconds = math.ceil(float(millis) / 1000)
+    except (ValueError, OverflowError):  # not a number, nan, inf
+        return None
+    return str(seconds) if 0 <= seconds <= 86_400 else None
 
 
 class _Translate:

@@ -34,7 +34,7 @@ from omoide.service.search import MAX_QUERY_CHARS, SearchService
 from omoide.service.sessions import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
-from omoide.service.validate import check_session_id, is_blank, replace_unstorable
+from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable
 
 __all__ = ["ChatService", "Prepared", "check_messages", "session_id_for"]
 
@@ -172,8 +172,9 @@ def _turns(speaker: str, role: str, text: str, external_id: str) -> list[dict[st
     """A chat message as the turns that record it, whatever the client or the model sent (the
     reply is already out, so a refused turn would be lost): nothing for a text that shows
     nothing; NUL and lone surrogates (which no store keeps alike) as U+FFFD; a text over
-    ``MAX_EVENT_CHARS`` as several consecutive turns (ids ``…:2``, ``…:3``), so none is cut."""
-    text = replace_unstorable(text).strip()
+    ``MAX_EVENT_CHARS`` as several consecutive turns (ids ``…:2``, ``…:3``), so none is cut;
+    in NFC, as all user text is kept (the model's reply did not pass the body guard)."""
+    text = nfc(replace_unstorable(text)).strip()
     if is_blank(text):
         return []
     name = replace_unstorable(speaker).strip()[:MAX_SPEAKER_CHARS]

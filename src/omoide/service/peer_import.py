@@ -37,7 +37,7 @@ from omoide.service.sessions import (
     check_event,
 )
 from omoide.service.transfer import supports_transfer
-from omoide.service.validate import check_happened, is_blank
+from omoide.service.validate import check_happened, is_blank, nfc
 from omoide.store.port import Store, TransferStore
 
 __all__ = ["SOURCES", "PeerImportService", "PeerReport"]
@@ -64,7 +64,7 @@ class PeerReport:
 
 def _json(text: str, source: str) -> Any:
     try:
-        return json.loads(text)
+        return nfc(json.loads(text))  # user text is kept in NFC (validate.nfc)
     except ValueError as exc:
         raise InvalidInput(f"{source} file is not valid JSON: {exc}") from None
 
@@ -101,7 +101,7 @@ class PeerImportService:
             for number, line in enumerate(text.splitlines(), start=1):
                 if line.strip():
                     try:
-                        records.append(json.loads(line))
+                        records.append(nfc(json.loads(line)))
                     except ValueError as exc:
                         raise InvalidInput(f"line {number}: not JSON ({exc})",
                                            line=number) from None

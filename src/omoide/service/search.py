@@ -39,10 +39,12 @@ from omoide.service.validate import (
 from omoide.store.port import MemoryHandle, Store
 
 __all__ = [
+    "SCORE_DIGITS",
     "EpisodeSearcher",
     "SearchRequest",
     "SearchResult",
     "SearchService",
+    "shown_score",
 ]
 
 logger = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ _Row = TypeVar("_Row", Memory, RankFacts)
 # a statement ~0.1 ms there and a round trip on PostgreSQL ~0.3–1 ms.
 _WHOLE_ROWS_PER_STATEMENT = 10
 MAX_TOP_K = 100
+SCORE_DIGITS = 6  # the decimals of a result's score as the API and MCP show it
 
 
 @dataclass(frozen=True)
@@ -215,7 +218,8 @@ class SearchService:
 
         order = [(score, fact.closed_at(now), fact.key, item.id) for item, fact, score in
                  _active_scored(ranked, facts, _strength_weight(request, cfg, plan), live)]
-        order.sort(key=lambda t: (-t[0], t[1], t[2]))  # as _ordered: score, current, key
+        # as _ordered: the score as shown, current first, then the older row
+        order.sort(key=lambda t: (-shown_score(t[0]), t[1], t[3]))
         chosen = order[: request.top_k]
         found = memories.by_ids([row_id for *_, row_id in chosen])
         # of every candidate, as _hydrate: the product's float32 rounding depends on its rows
@@ -356,11 +360,22 @@ def _note_hit(memory: Memory, score: float, similarity: float | None, now: datet
                      extra={"current": not memory.closed_at(now)})
 
 
+def shown_score(score: float) -> float:
+    """A score as the API shows it (:data:`SCORE_DIGITS` decimals), which is what results are
+    ordered by: two scores a client sees as equal are a tie, broken the same way on every
+    store, rather than ordered by float noise below what is shown (the stores' arithmetic
+    differs there: BM25 in FTS5 or in SQL, vectors in float32 in different orders)."""
+    return round(score, SCORE_DIGITS)
+
+
 def _ordered(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
-    """Best score first; on a tie a current fact before a closed one, a fact closed later
-    before one closed earlier (a fact changed twice: its versions newest first), then by key."""
-    return sorted(hits, key=lambda pair: (-pair[1].score, not pair[1].extra.get("current", True),
-                                          -_closed_at(pair[1]), pair[1].id))
+    """Best score (as shown) first; on a tie a current fact before a closed one, a fact closed
+    later before one closed earlier (a fact changed twice: its versions newest first), then
+    the older row (lower row id: the order the memories were written in, the same on every
+    store, where the key is random)."""
+    return sorted(hits, key=lambda pair: (-shown_score(pair[1].score),
+                                          not pair[1].extra.get("current", True),
+                                          -_closed_at(pair[1]), pair[0]))
 
 
 def _closed_at(hit: SearchHit) -> float:
@@ -389,7 +404,7 @@ def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
     containment unchanged)."""
     tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
     tagged += [(h.score, 1, r, h) for r, h in enumerate(episodes)]
-    tagged.sort(key=lambda t: (-t[0], t[1], t[2]))
+    tagged.sort(key=lambda t: (-shown_score(t[0]), t[1], t[2]))
     foldable = foldable_notes(notes) if fold else {}
     folded: set[str] = set()  # keys of notes shown inside an excerpt above
     cited: set[int] = set()  # event ids a result above already stands for

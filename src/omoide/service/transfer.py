@@ -27,6 +27,7 @@ from omoide.engine.transfer_format import (
     decode_line,
     decode_vector,
     encode_line,
+    end,
     header,
     moved_key,
     remap_memory,
@@ -55,6 +56,7 @@ from omoide.service.validate import (
     check_timestamp,
     check_unit_interval,
     holds_nul,
+    nfc,
 )
 from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
 
@@ -65,7 +67,7 @@ logger = logging.getLogger(__name__)
 Lines = Callable[[], Iterable[str]]  # the file, readable more than once
 Progress = Callable[[int], None]
 
-_SECTION_ORDER = ("header", "settings", "block", "state", "session", "memory", "link")
+_SECTION_ORDER = ("header", "settings", "block", "state", "session", "memory", "link", "end")
 
 
 @dataclass
@@ -95,6 +97,8 @@ class _Scan:
     block_names: set[str]
     state_rows: set[tuple[str, str, str, str]]
     to_embed: int
+    records: int = 0  # between the header and the end record
+    ended: bool = False  # the end record was read
 
 
 class TransferService:
@@ -121,6 +125,13 @@ class TransferService:
         return self._lines(dump, persona, with_vectors)
 
     def _lines(self, dump: Any, persona: str, with_vectors: bool) -> Iterator[str]:
+        records = 0
+        for line in self._records(dump, persona, with_vectors):
+            yield line
+            records += 1
+        yield encode_line("end", end(records - 1))  # the records after the header
+
+    def _records(self, dump: Any, persona: str, with_vectors: bool) -> Iterator[str]:
         model = self.embedder.model_id
         with dump:
             yield encode_line("header", header(
@@ -169,6 +180,7 @@ class TransferService:
         scan: _Scan | None = None
         last = 0
         now = self.clock.now()
+        number = 0
         for number, kind, record in _records(lines):
             if scan is None:
                 if kind != "header":
@@ -176,6 +188,14 @@ class TransferService:
                                        "header", line=1)
                 scan = _Scan(record, [], set(), set(), set(), 0)
                 continue
+            if scan.ended:
+                raise InvalidInput(f"line {number}: a {kind} record after the end record; "
+                                   "the end record is the file's last line", line=number)
+            if kind == "end":
+                _check_end(record["records"], scan.records, number)
+                scan.ended = True
+                continue
+            scan.records += 1
             order = _SECTION_ORDER.index(kind) if kind not in ("event", "episode") else 4
             if order < last or kind == "header":
                 raise InvalidInput(f"line {number}: {kind} record out of order", line=number)
@@ -196,6 +216,10 @@ class TransferService:
                 scan.to_embed += 1
         if scan is None:
             raise InvalidInput("the file is empty", line=1)
+        if scan.header["ends"] and not scan.ended:
+            raise InvalidInput(f"the file stops after line {number} without its end record: "
+                               "it was cut off (an interrupted download or copy); nothing was "
+                               "imported. Import the whole file", line=number)
         return scan
 
     def uses_file_vectors(self, scan: _Scan) -> bool:
@@ -311,13 +335,26 @@ _RECORD_CHECKS: dict[str, Callable[[dict[str, Any], datetime, int], None]] = {
 }
 
 
+def _check_end(counted: int, read: int, number: int) -> None:
+    """The end record's count against the records read: another count means lines were
+    lost or added since the export (a file cut and joined, or edited)."""
+    if counted != read:
+        raise InvalidInput(f"line {number}: the end record counts {counted} records after the "
+                           f"header but the file holds {read}: lines were lost or added since "
+                           "it was exported; nothing was imported", line=number)
+
+
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
     for number, line in enumerate(lines(), start=1):
         if line.strip():
             try:
                 kind, record = decode_line(line, number)
+                record = nfc(record, kind)  # user text is kept in NFC (validate.nfc)
             except FormatError as exc:
                 raise InvalidInput(exc.message, line=exc.line) from None
+            except InvalidInput as exc:
+                raise InvalidInput(f"line {number}: {exc.message}", line=number,
+                                   field=exc.fields.get("field")) from None
             yield number, kind, record
 
 
@@ -344,7 +381,7 @@ class _Run:
 
     def run(self, lines: Lines) -> ImportReport:
         for _number, kind, record in _records(lines):
-            if kind == "header":
+            if kind in ("header", "end"):
                 continue
             if kind in ("event", "episode"):
                 (self.events if kind == "event" else self.episodes).append(record)

@@ -244,6 +244,46 @@ def test_a_request_the_upstream_refuses_as_invalid_is_a_422_not_a_502(
     assert "temperature" in error["message"]
 
 
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(("reply", "status", "code", "retry_after"), [
+    pytest.param(Reply(429, api_error("Rate limit reached", "rate_limit_error"),
+                       headers={"Retry-After": "7"}), 429, "upstream_rate_limited", "7",
+                 id="429-retry-after"),
+    pytest.param(Reply(429, api_error("Rate limit reached", "rate_limit_error"),
+                       headers={"retry-after-ms": "1500"}), 429, "upstream_rate_limited", "2",
+                 id="429-retry-after-ms"),
+    pytest.param(Reply(429, api_error("Rate limit reached", "rate_limit_error")), 429,
+                 "upstream_rate_limited", None, id="429-bare"),
+    pytest.param(Reply(413, api_error("Request too large")), 413,
+                 "upstream_request_too_large", None, id="413"),
+    pytest.param(Reply(401, api_error("Incorrect API key", "authentication_error")), 502,
+                 "upstream_unavailable", None, id="401-is-omoides-config"),
+    pytest.param(Reply(503, api_error("overloaded", "server_error")), 502,
+                 "upstream_unavailable", None, id="503"),
+    pytest.param(Reply(504, "gateway timeout"), 504, "upstream_timeout", None, id="504"),
+])
+def test_upstream_statuses_the_client_caused_stay_the_clients(
+        proxy: LiveServer, fake_api: FakeAPI, stream: bool, reply: Reply, status: int,
+        code: str, retry_after: str | None) -> None:
+    """An upstream 429 came back as a 502 (a server failure, which clients do not back off
+    from) without its Retry-After: now a 429 passing the upstream's Retry-After on (or its
+    retry-after-ms in seconds), a 413 a 413; Omoide's own upstream key refused (401) and the
+    upstream's 5xx stay 502, its 504 a 504. No turn is recorded."""
+    key = proxy.create_persona("rin")
+    fake_api.queue(reply)
+    with proxy.client(key) as client:
+        answer = client.post("/v1/chat/completions", json={
+            "model": "x", "stream": stream, "messages": [{"role": "user", "content": "hi"}]})
+        assert answer.status_code == status, answer.text
+        error = answer.json()["error"]
+        assert error["code"] == code and error["upstream_status"] == reply.status, error
+        assert answer.headers.get("retry-after") == retry_after
+        if status == 429:
+            assert "rate limiting" in error["message"] and "Rate limit reached" in error["message"]
+        exported = client.get("/api/export/rin").text
+        assert '"kind":"event"' not in exported.replace(" ", ""), exported
+
+
 def test_unreachable_upstream_is_503(start: Callable[..., LiveServer]) -> None:
     server = start(upstream=make_chat_upstream(_config(_closed_port())))
     key = server.create_persona("rin")

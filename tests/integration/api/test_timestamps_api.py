@@ -55,7 +55,7 @@ def test_a_body_time_without_offset_is_refused_naming_the_field(
     else:
         says_offset(error, field)
     kinds = [json.loads(line)["type"] for line in rin.get("/api/export/rin").text.splitlines()]
-    assert sorted(set(kinds) - {"header", "settings"}) == ["session"], kinds
+    assert sorted(set(kinds) - {"header", "settings", "end"}) == ["session"], kinds
     assert kinds.count("session") == 1, kinds
 
 

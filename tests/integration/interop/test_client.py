@@ -172,7 +172,8 @@ def test_async_client(server: LiveServer) -> None:
             found = await c.search("rin", "what instrument", tags=["music"])
             assert made.memory is not None and found.results[0].key == made.memory.key
             lines = [line async for line in c.export_lines("rin")]
-            assert json.loads(lines[-1])["type"] == "memory"
+            assert json.loads(lines[-2])["type"] == "memory"
+            assert json.loads(lines[-1]) == {"type": "end", "records": len(lines) - 2}
             assert (await c.import_file("rin", "".join(lines).encode())).memories == 0
             with pytest.raises(NotFound):
                 await c.get_memory("rin", "mem_nothing")

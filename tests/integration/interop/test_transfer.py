@@ -59,7 +59,8 @@ def test_round_trip_gives_the_same_file(app: Omoide, persona: str, clock: FixedC
     first = list(app.transfer.export(persona, with_vectors=with_vectors))
     kinds = {json.loads(line)["type"] for line in first}
     assert kinds == {"header", "settings", "block", "state", "session", "event", "episode",
-                     "memory", "link"}
+                     "memory", "link", "end"}
+    assert json.loads(first[-1]) == {"type": "end", "records": len(first) - 2}
     fresh = other_store("fresh")
     fresh.auth.create_persona(persona)
     report = fresh.transfer.import_lines(persona, lambda: first)

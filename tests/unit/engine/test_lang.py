@@ -1,3 +1,5 @@
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,6 +12,7 @@ from omoide.engine.lang import (
     char_ngrams,
     cjk_terms,
     english_words,
+    fold_latin,
     has_cjk,
     is_japanese,
     normalise,
@@ -167,3 +170,17 @@ def test_cjk_terms_contain_only_cjk(text: str) -> None:
     for term in cjk_terms(text):
         assert term
         assert all(has_cjk(ch) for ch in term)
+
+
+@pytest.mark.parametrize(("text", "folded"), [
+    ("café", "cafe"), ("Málaga", "Malaga"), ("ZOË", "ZOE"), ("naïve façade", "naive facade"),
+    (unicodedata.normalize("NFD", "crème brûlée"), "creme brulee"), ("x\u0301y", "xy"),
+    ("ǘ", "u"), ("plain ascii", "plain ascii"),
+    # other scripts keep their marks: kana voicing, Cyrillic й, Greek tonos
+    ("がっこう", "がっこう"), ("ガス", "ガス"), ("й", "й"), ("ά", "ά"),
+    # letters that are not a base plus a mark stay
+    ("ø ł æ ß", "ø ł æ ß"),
+])
+def test_fold_latin_drops_the_marks_of_latin_letters_only(text: str, folded: str) -> None:
+    assert fold_latin(text) == folded
+    assert unicodedata.is_normalized("NFC", fold_latin(text))

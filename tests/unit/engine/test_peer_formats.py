@@ -67,3 +67,24 @@ def test_chat_shapes() -> None:
     assert claude.turns[0].timestamp is not None
     with pytest.raises(PeerFormatError):
         parse_chat({"nothing": 1})
+
+
+@pytest.mark.parametrize("chat", [
+    [{"role": "user", "content": "hi"}, {"role": "wizard", "content": "abracadabra"}],
+    [{"uuid": "c1", "chat_messages": [{"sender": "usr", "text": "hi"}]}],
+    [{"conversation_id": "c1", "current_node": "n1", "mapping": {
+        "n1": {"parent": None, "message": {"id": "m1", "author": {"role": "robot"},
+                                           "content": {"parts": ["hi"]}}}}}],
+])
+def test_a_chat_message_of_an_unknown_role_is_refused_not_dropped(chat: object) -> None:
+    """A message whose role is a typo was left out silently, as a system message is: a file
+    of ``"usr"`` turns imported as an empty conversation."""
+    with pytest.raises(PeerFormatError, match="unknown role"):
+        parse_chat(chat)
+
+
+def test_system_and_tool_messages_are_still_left_out() -> None:
+    chat = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"},
+            {"role": "tool", "content": "{}"}, {"role": "developer", "content": "x"}]
+    (conversation,) = parse_chat(chat)
+    assert [turn.role for turn in conversation.turns] == ["user"]

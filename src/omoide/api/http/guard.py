@@ -13,9 +13,14 @@ Trigger / why / outcome:
   stores refuse it alike, and ``error.field`` names where it was), an object naming one key
   twice.
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
-  → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly).
+  → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly);
+  one sent without a content type is read as JSON (the route is told it is), as documented.
 - a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
   them with U+FFFD); a path or query string holding NUL (``%00``) → 422.
+- every string of an API JSON body (keys too) and of the query string is put in Unicode NFC
+  (``validate.nfc``) before a route reads it, so text typed in another normal form is the
+  same text (one memory, one match); two keys of one object that are one key once normalised
+  → 422.
 - a header the API reads (``Authorization``, ``X-Omoide-Persona``, ``X-Omoide-Session``)
   given twice → 401 for ``Authorization``, 422 naming the header for the others: the first
   one won silently (a valid key before a wrong one was let in), as a query parameter or JSON
@@ -36,15 +41,16 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote_to_bytes
+from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlencode
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
-from omoide.errors import PayloadTooLarge
-from omoide.service.validate import MAX_INT, MIN_INT, nul_at
+from omoide.errors import InvalidInput, PayloadTooLarge
+from omoide.service.validate import MAX_INT, MIN_INT, nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
            "strict_json"]
@@ -162,6 +168,9 @@ class BodyGuard:
         if problem is not None:
             await _answer(send, 422, "invalid_input", problem)
             return
+        query = _nfc_query(scope.get("query_string", b""))
+        if query is not None:
+            scope = {**scope, "query_string": query}
         twice = _header_twice(scope)
         if twice is not None:
             name, count = twice
@@ -200,10 +209,22 @@ class BodyGuard:
             return
         if body and _is_api_json(scope):
             try:
-                strict_json(body)
+                value = strict_json(body)
+                normal = nfc(value)
             except JsonRefused as exc:
                 await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
                 return
+            except InvalidInput as exc:
+                await _answer(send, 422, "invalid_input", exc.message,
+                              field=exc.fields.get("field"))
+                return
+            if normal != value:
+                body = json.dumps(normal, ensure_ascii=False).encode("utf-8")
+                scope = _with_header(scope, b"content-length", str(len(body)).encode())
+            if not any(name == b"content-type" for name, _ in scope.get("headers", ())):
+                # read as the JSON it was just parsed as (FastAPI reads a body without a
+                # content type as no object at all, and would say so misleadingly)
+                scope = _with_header(scope, b"content-type", b"application/json")
         await self.app(scope, _replay(body, None, receive), send)
 
     def _stream_limit(self, scope: Scope) -> int | None:
@@ -312,6 +333,24 @@ def _query_problem(query: bytes) -> str | None:
     if "\x00" in text:
         return "the query string holds a NUL character (%00); remove it"
     return None
+
+
+def _nfc_query(query: bytes) -> bytes | None:
+    """The query string with its names and values in NFC, or None when they already are (the
+    string is passed on as sent). Called once :func:`_query_problem` found it UTF-8."""
+    if not query or (query.isascii() and b"%" not in query):
+        return None
+    pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+    if all(unicodedata.is_normalized("NFC", k) and unicodedata.is_normalized("NFC", v)
+           for k, v in pairs):
+        return None
+    return urlencode([(nfc(k), nfc(v)) for k, v in pairs], quote_via=quote).encode("ascii")
+
+
+def _with_header(scope: Scope, name: bytes, value: bytes) -> Scope:
+    """``scope`` whose header ``name`` (lower case) says ``value``, in place of any it had."""
+    headers = [(key, old) for key, old in scope.get("headers", ()) if key != name]
+    return {**scope, "headers": [*headers, (name, value)]}
 
 
 def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:

@@ -21,7 +21,8 @@ from omoide.service.validate import (
 
 __all__ = ["field_path", "validation_message"]
 
-# What each pattern of service/validate.py means, said to the client instead of the pattern.
+# What each pattern of service/validate/patterns.py means, said to the client instead of the
+# pattern.
 PATTERN_RULES = {
     NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
     NAME_PATTERN: "must be 1-64 letters, digits, '_' or '-'",

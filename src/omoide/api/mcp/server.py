@@ -30,7 +30,7 @@ from omoide.api.mcp.tools_episodes import register_episode_tools
 from omoide.api.mcp.tools_memory import register_memory_tools
 from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
-from omoide.service.validate import nul_at
+from omoide.service.validate import nfc, nul_at
 from omoide.wiring import Omoide
 
 __all__ = [
@@ -98,6 +98,15 @@ class OmoideMCP(MCPServer):
                     InvalidInput(f"unknown argument {', '.join(map(repr, unknown))}; {name} "
                                  f"takes {', '.join(known) or 'no arguments'}",
                                  field=unknown[0])))
+            # Trigger: a scalar argument of another JSON type than its schema's (top_k=true,
+            # top_k="5", purge="yes", importance="0.5"). Why: pydantic's lax mode read true as
+            # 1 and "yes" as true, so a wrong type ran as another call; HTTP's models are
+            # strict and refuse them. Outcome: a tool error naming the argument and the type
+            # it takes. (An object or list sent as JSON text is still read, as the SDK does
+            # for clients that send them so.)
+            wrong = _wrong_type(tool.parameters.get("properties", {}), arguments)
+            if wrong is not None:
+                raise ToolError(f"Error executing tool {name}: " + tool_error_message(wrong))
             # Trigger: NUL (U+0000) in any argument. Why: SQLite would store it or look it up,
             # PostgreSQL refuses it. Outcome: one tool error naming the argument, on both.
             where = nul_at(arguments)
@@ -105,6 +114,14 @@ class OmoideMCP(MCPServer):
                 raise ToolError(f"Error executing tool {name}: " + tool_error_message(
                     InvalidInput(f"argument '{where}' holds a NUL character (U+0000), which "
                                  "text cannot hold; remove it", field=where)))
+            # Trigger: text in another Unicode normal form than NFC (e + U+0301 for é). Why:
+            # stored beside the same text in NFC, or searched and missed. Outcome: every
+            # string argument in NFC, as HTTP's body guard does.
+            try:
+                arguments = nfc(arguments)
+            except InvalidInput as exc:
+                raise ToolError(f"Error executing tool {name}: {tool_error_message(exc)}"
+                                ) from None
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -115,6 +132,53 @@ class OmoideMCP(MCPServer):
             # reprs and a docs URL. Outcome: "mode: Input should be …" via the one mapping.
             raise ToolError(f"Error executing tool {name}: "
                             f"{tool_error_message(_invalid_arguments(cause))}") from cause
+
+
+_SCALARS = {"integer", "number", "boolean"}
+
+
+def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]
+                ) -> InvalidInput | None:
+    """The first argument whose schema takes an integer, number or boolean (or null) and that
+    holds a value of another JSON type (a bool is not a number, a string is neither)."""
+    for name, value in arguments.items():
+        allowed = _types(properties.get(name, {}))
+        if not allowed or not allowed <= _SCALARS | {"null"}:
+            continue
+        kind = _json_type(value)
+        if kind in allowed or (kind == "integer" and "number" in allowed):
+            continue
+        wanted = " or ".join(sorted(t for t in allowed if t != "null"))
+        return InvalidInput(f"invalid argument '{name}': must be {wanted}"
+                            f"{' or null' if 'null' in allowed else ''} (got {_short(value)})",
+                            field=name)
+    return None
+
+
+def _types(schema: Mapping[str, Any]) -> set[str]:
+    """The JSON types a property's schema allows (its ``type`` and its ``anyOf`` branches');
+    empty when the schema does not say."""
+    kinds = schema.get("type")
+    out = set(kinds) if isinstance(kinds, list) else {kinds} if isinstance(kinds, str) else set()
+    for branch in schema.get("anyOf", ()):
+        branch_types = _types(branch)
+        if not branch_types:
+            return set()
+        out |= branch_types
+    return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):  # 5.0 is an integer to JSON Schema
+        return "integer" if value.is_integer() else "number"
+    return "string" if isinstance(value, str) else "array" if isinstance(value, list) \
+        else "object"
 
 
 def _invalid_arguments(error: ValidationError) -> InvalidInput:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 __all__ = [
     "Lang",
     "Run",
     "Script",
     "detect_lang",
+    "fold_latin",
     "has_cjk",
     "is_japanese",
     "normalise",
@@ -51,6 +53,31 @@ def normalise(text: str) -> str:
     cannot be stored: NUL and lone surrogates."""
     text = "".join(ch for ch in text if ch != "\x00" and not 0xD800 <= ord(ch) <= 0xDFFF)
     return unicodedata.normalize("NFKC", text)
+
+
+def fold_latin(text: str) -> str:
+    """``text`` without the diacritics of Latin letters (café → cafe, Málaga → Malaga, NFD
+    input too), in NFC: what keyword search compares, on every store (SQLite's ``unicode61
+    remove_diacritics 2`` folds these, PostgreSQL's English parser does not). Marks on
+    other scripts stay: kana's voicing marks (が is not か), Greek and Cyrillic letters
+    (й is not и), as SQLite's tokenizer keeps them."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    latin = False
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch):
+            if latin:
+                continue
+        else:
+            latin = _latin(ch)
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+@lru_cache(maxsize=4096)
+def _latin(ch: str) -> bool:
+    return unicodedata.name(ch, "").startswith("LATIN ")
 
 
 def _script(ch: str) -> Script:

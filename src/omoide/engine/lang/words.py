@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from omoide.engine.errors import ParameterError
-from omoide.engine.lang.script import Script, is_cjk, normalise, script_runs
+from omoide.engine.lang.script import Script, fold_latin, is_cjk, normalise, script_runs
 from omoide.engine.lang.stopwords import NOTE_STOPWORDS, SEARCH_STOPWORDS, SEARCH_STOPWORDS_JA
 
 __all__ = [
@@ -31,7 +31,8 @@ __all__ = [
 class QueryTerms:
     """What a search string asks for, split by the index that can answer it."""
 
-    words: tuple[str, ...]  # lowercase Latin words, stopwords removed (unicode61)
+    # lowercase Latin words, stopwords removed, diacritics of Latin letters folded (unicode61)
+    words: tuple[str, ...]
     cjk: tuple[str, ...]  # CJK content terms, any length (trigram for >= 3 chars, else short path)
 
     @property
@@ -92,7 +93,7 @@ def cjk_terms(text: str) -> list[str]:
 
 
 def query_terms(text: str) -> QueryTerms:
-    words = tuple(dict.fromkeys(english_words(text)))
+    words = tuple(dict.fromkeys(fold_latin(word) for word in english_words(text)))
     return QueryTerms(words=words, cjk=tuple(cjk_terms(text)))
 
 

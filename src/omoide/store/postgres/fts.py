@@ -21,15 +21,16 @@ first, then the older row.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from omoide.engine.lang import query_terms
+from omoide.engine.lang import fold_latin, query_terms
 from omoide.store.postgres.term_stats import TermStats
 from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
 
-__all__ = ["FTS_PERSONAS", "PgFtsIndex"]
+__all__ = ["FOLD_LATIN_BODIES", "FTS_PERSONAS", "PgFtsIndex"]
 
 _TF_ONE = (_K1 + 1) / (1 + _K1)
 _ESTIMATE_ABOVE = 50_000  # count rows exactly up to here; above it the planner's estimate
@@ -69,6 +70,30 @@ CREATE TRIGGER {table}_persona BEFORE INSERT ON {table}
 
 FTS_PERSONAS = ";".join([_FTS_PERSONA_FUNCTION, *(
     _fts_persona(base) for base in ("memories", "episodes", "session_events"))])
+
+
+def _latin_folds() -> tuple[str, str]:
+    """Each precomposed Latin letter with a diacritic (NFC) and its folded letter, as the two
+    strings of a SQL ``translate()``: the rows an index holds are NFKC text (composed), so
+    this folds them as :func:`~omoide.engine.lang.fold_latin` does."""
+    pairs = [(ch, fold_latin(ch)) for ch in map(chr, range(0x80, 0x3000))
+             if unicodedata.normalize("NFC", ch) == ch and
+             unicodedata.name(ch, "").startswith("LATIN ")]
+    kept = [(ch, folded) for ch, folded in pairs if len(folded) == 1 and folded != ch]
+    return "".join(ch for ch, _ in kept), "".join(folded for _, folded in kept)
+
+
+def _fold_bodies(table: str) -> str:
+    source, target = _latin_folds()
+    return (f"UPDATE {table} SET body = translate(body, '{source}', '{target}') "
+            f"WHERE body ~ '[^\\x01-\\x7f]' AND body <> translate(body, '{source}', "
+            f"'{target}')")
+
+
+# Migration 19: the words bodies written before Latin letters were folded (``words_body``),
+# folded now, so that "cafe" finds "café" (the generated ``words`` column follows).
+FOLD_LATIN_BODIES = ";".join(
+    _fold_bodies(f"{base}_fts") for base in ("memories", "episodes", "session_events"))
 
 
 @dataclass(frozen=True)

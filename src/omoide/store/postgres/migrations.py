@@ -6,8 +6,9 @@ blobs are pgvector ``vector`` columns, and each FTS5 index becomes two plain tab
 names and ``rowid``/``body`` columns) whose search columns are generated: ``words`` (an English
 ``tsvector`` of the same body text) and ``grams`` (the body's character trigrams, for Japanese),
 both with GIN indexes. Timestamps stay fixed-width ISO-8601 text, compared as strings exactly
-as in SQLite. Numbers 17 (the keyword index rows' persona, ``fts.py``) and 18 (the trigrams
-in linear time) exist here only.
+as in SQLite. Numbers 17 (the keyword index rows' persona, ``fts.py``), 18 (the trigrams
+in linear time) and 19 (Latin diacritics folded in the words bodies, ``fts.py``) exist here
+only.
 Migrations run under an advisory lock, so servers starting together apply each one once.
 Never edit a released migration: add the next one.
 """
@@ -21,7 +22,7 @@ from typing import Any
 
 import psycopg
 
-from omoide.store.postgres.fts import FTS_PERSONAS
+from omoide.store.postgres.fts import FOLD_LATIN_BODIES, FTS_PERSONAS
 from omoide.store.postgres.rls import PERSONA_WALLS
 
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations", "prepare"]
@@ -391,6 +392,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "forget_provenance", _FORGET_PROVENANCE),
     Migration(17, "fts_personas", FTS_PERSONAS),  # PostgreSQL only (fts.py)
     Migration(18, "linear_trigrams", _LINEAR_TRIGRAMS),  # PostgreSQL only
+    Migration(19, "fold_latin_words", FOLD_LATIN_BODIES),  # PostgreSQL only (fts.py)
 )
 
 

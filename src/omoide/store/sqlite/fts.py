@@ -45,7 +45,14 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from omoide.engine.lang import Script, char_ngrams, normalise, query_terms, script_runs
+from omoide.engine.lang import (
+    Script,
+    char_ngrams,
+    fold_latin,
+    normalise,
+    query_terms,
+    script_runs,
+)
 from omoide.model import KeywordHit
 
 __all__ = ["DEFAULT_TUNING", "FtsIndex", "FtsTuning", "KeywordHit", "quote_fts"]
@@ -418,11 +425,13 @@ def _add(totals: dict[int, float], rows: Iterable[tuple[int, float]]) -> None:
 def words_body(text: str) -> str:
     """What the unicode61 table indexes: Latin words split from Japanese (``spaced_for_words``)
     plus every CJK run as character bigrams and its last character, so that a 1–2 character
-    term is an indexed token (bigram) or token prefix (single character)."""
+    term is an indexed token (bigram) or token prefix (single character). Latin letters lose
+    their diacritics (:func:`~omoide.engine.lang.fold_latin`), as query words do: PostgreSQL's
+    ``tsvector`` of this body does not fold them itself, SQLite's tokenizer does."""
     parts = []
     for run in script_runs(text):
         if run.script == Script.LATIN:
-            parts.append(run.text)
+            parts.append(fold_latin(run.text))
         else:
             parts.extend(char_ngrams(run.text, 2))
             if len(run.text) > 1:

@@ -81,7 +81,7 @@ def models(persona: Persona, app: App) -> dict[str, Any]:
                  "content": {"text/event-stream": {"schema": {
                      "type": "object", "description": "One server-sent event.",
                      "properties": {"data": {"type": "string"}, "event": {"type": "string"}}}}}},
-                 **errors(401, 403, 404, 413, 422, 502, 503, 504)})
+                 **errors(401, 403, 404, 413, 422, 429, 502, 503, 504)})
 async def chat_completions(request: Request, persona: Persona, app: App,
                            payload: ChatRequest, session_header: str | None = Header(
                                None, alias="X-Omoide-Session", pattern=SESSION_ID_PATTERN,

@@ -1,8 +1,8 @@
 """Shared pieces of the HTTP contract: the one error body, the documented error statuses, and
 the constrained string types every request model reuses.
 
-The patterns come from ``service/validate.py`` (one definition per rule, used by the services
-too); models are strict (no coercion of ``"1"`` to 1 or of ``1`` to ``true``) and refuse
+The patterns come from ``service/validate/patterns.py`` (one definition per rule, used by the
+services too); models are strict (no coercion of ``"1"`` to 1 or of ``1`` to ``true``) and refuse
 unknown fields, so the OpenAPI document describes exactly what the server accepts.
 """
 
@@ -85,6 +85,8 @@ _MEANING = {
     413: "The request body is larger than the server's limit (OMOIDE_MAX_BODY_BYTES; for a "
          "file import, OMOIDE_MAX_IMPORT_BYTES).",
     422: "A field or parameter is invalid; error.field names it.",
+    429: "The chat proxy's upstream LLM is rate limiting; wait the Retry-After it gave, then "
+         "retry.",
     502: "The upstream LLM failed.",
     503: "The upstream LLM is unreachable or not configured.",
     504: "The upstream LLM did not answer in time.",
@@ -110,9 +112,9 @@ Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
 ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID_PATTERN, description=(
     "The caller's id of an event: 1-200 characters, no control characters."))]
 NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
-# The syntax is service/validate.py's TIMESTAMP_PATTERN; the schema names the format (with the
-# range and calendar, which no pattern can state) instead of publishing a pattern that admits
-# "2026-02-31".
+# The syntax is service/validate/patterns.py's TIMESTAMP_PATTERN; the schema names the format
+# (with the range and calendar, which no pattern can state) instead of publishing a pattern that
+# admits "2026-02-31".
 TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD (that day at 00:00 UTC), or "
                          "YYYY-MM-DD, T (or a space), HH:MM[:SS[.ffffff]] and its UTC offset, "
                          "Z or ±HH:MM (t and z may be lower-case; a time of day without an "

@@ -1,0 +1,134 @@
+"""Validation of user-supplied fields: one rule per field, one clear message per mistake (422).
+
+Every rule is defined here once, as a pattern or a bound, and used twice: by the services (for
+MCP and CLI callers) and by the HTTP request models in ``api/http/schemas`` (which publish the
+same patterns in the OpenAPI document). Patterns are written so that Python's ``re.fullmatch``
+and an ECMA-262 ``^…$`` match read them alike: explicit character classes, never ``\\s``, whose
+meaning differs between the two.
+
+Bounds (docs/api.md lists them):
+
+- timestamps: ISO-8601 dates (00:00 UTC), or times with their UTC offset (a time of day
+  without one is refused, :func:`check_timestamp`), years 1900–9999 once normalised to UTC;
+  the time something happened (a turn said, a session started, a row of an import written)
+  at most ``MAX_AHEAD`` (24 hours) after the server's clock (:func:`check_happened`); a
+  validity window (``valid_from``/``valid_until``) describes the world and may lie in any
+  future year;
+- text: kept in Unicode NFC (:func:`nfc`, applied where user text enters: the HTTP body
+  guard, the MCP tool call, the import's records); no NUL (U+0000; PostgreSQL cannot store
+  it) and no lone surrogate; text that must not be blank holds a character that shows (not
+  only whitespace or invisible format characters);
+- integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
+- persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
+- session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
+- tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
+- external ids: 1–200 characters, no control characters;
+- metadata: a JSON object of at most 10,000 characters as JSON, nested at most 8 deep.
+
+Also the one place where the engine's errors meet the caller: :func:`engine_input`.
+
+The rules live in modules by what they check: ``patterns`` (the bounds and patterns), ``text``
+(storable, not blank), ``names`` (names and ids), ``memory_fields`` (content, kind, tags,
+emotion, weights), ``times`` (timestamps, windows), ``metadata`` (JSON values) and
+``engine_input``; this package re-exports them all.
+"""
+
+from __future__ import annotations
+
+from omoide.service.validate.engine_input import (
+    engine_input,
+)
+from omoide.service.validate.memory_fields import (
+    check_content,
+    check_emotion_type,
+    check_kind,
+    check_tags,
+    check_unit_interval,
+)
+from omoide.service.validate.metadata import (
+    check_metadata,
+    holds_nul,
+    nul_at,
+)
+from omoide.service.validate.names import (
+    check_external_id,
+    check_name,
+    check_session_id,
+)
+from omoide.service.validate.patterns import (
+    EXTERNAL_ID_PATTERN,
+    INVISIBLE,
+    MAX_AHEAD,
+    MAX_FILTER_TAGS,
+    MAX_INT,
+    MAX_METADATA_CHARS,
+    MAX_METADATA_DEPTH,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_YEAR,
+    MIN_INT,
+    MIN_YEAR,
+    NAME_PATTERN,
+    NON_BLANK_PATTERN,
+    SESSION_ID_PATTERN,
+    TAG_PATTERN,
+    TAGS_QUERY_PATTERN,
+    TIMESTAMP_PATTERN,
+    WHITESPACE,
+    matches,
+)
+from omoide.service.validate.text import (
+    check_text,
+    is_blank,
+    nfc,
+    replace_unstorable,
+)
+from omoide.service.validate.times import (
+    check_happened,
+    check_timestamp,
+    check_window,
+    check_window_fits,
+)
+
+__all__ = [
+    "EXTERNAL_ID_PATTERN",
+    "INVISIBLE",
+    "MAX_AHEAD",
+    "MAX_FILTER_TAGS",
+    "MAX_INT",
+    "MAX_METADATA_CHARS",
+    "MAX_METADATA_DEPTH",
+    "MAX_TAGS",
+    "MAX_TAG_CHARS",
+    "MAX_YEAR",
+    "MIN_INT",
+    "MIN_YEAR",
+    "NAME_PATTERN",
+    "NON_BLANK_PATTERN",
+    "SESSION_ID_PATTERN",
+    "TAGS_QUERY_PATTERN",
+    "TAG_PATTERN",
+    "TIMESTAMP_PATTERN",
+    "WHITESPACE",
+    "check_content",
+    "check_emotion_type",
+    "check_external_id",
+    "check_happened",
+    "check_kind",
+    "check_metadata",
+    "check_name",
+    "check_session_id",
+    "check_tags",
+    "check_text",
+    "check_timestamp",
+    "check_unit_interval",
+    "check_window",
+    "check_window_fits",
+    "engine_input",
+    "holds_nul",
+    "is_blank",
+    "matches",
+    "nfc",
+    "nul_at",
+    "replace_unstorable",
+]

@@ -1,0 +1,51 @@
+"""Names and ids a caller chooses: persona, block and state-key names, session ids, external
+ids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omoide.errors import InvalidInput
+from omoide.service.validate.patterns import (
+    EXTERNAL_ID_PATTERN,
+    MAX_INT,
+    MIN_INT,
+    NAME_PATTERN,
+    SESSION_ID_PATTERN,
+    matches,
+)
+from omoide.service.validate.text import check_text
+
+
+def check_name(value: Any, field: str, what: str) -> str:
+    """A persona name, block name or state key: 1–64 letters, digits, ``_`` or ``-``."""
+    if not isinstance(value, str) or not matches(NAME_PATTERN, value):
+        raise InvalidInput(f"{what} {value!r} is invalid: use 1-64 letters, digits, '_' or '-'",
+                           field=field)
+    return value
+
+
+def check_session_id(value: Any, field: str = "session_id") -> str:
+    """A new session's id (opened, recorded by the chat proxy, imported): the pattern, and not
+    '.' or '..', the dot segments every URL-normalising client rewrites (…/sessions/p/../x is
+    read as …/sessions/x), so such a session could not be named in a path."""
+    if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
+        raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 letters, digits or "
+                           "_ . : @ -", field=field)
+    if value in (".", ".."):
+        raise InvalidInput(f"{field} {value!r} is a URL path's dot segment, which clients "
+                           "rewrite (…/sessions/p/../episodes is read as another path); give "
+                           "an id with another character", field=field)
+    return value
+
+
+def check_external_id(value: Any, field: str) -> str | None:
+    """A string (or an integer, kept as its text) of 1–200 characters, no control characters."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and MIN_INT <= value <= MAX_INT:
+        value = str(value)
+    if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
+        raise InvalidInput(f"{field} must be a string of 1-200 characters without control "
+                           "characters", field=field)
+    return check_text(value, field)

@@ -1,0 +1,73 @@
+"""The bounds and patterns of user-supplied fields, each defined once (docs/api.md lists them).
+
+The services check values against them (the other modules of this package) and the HTTP request
+models publish the same patterns in the OpenAPI document. Patterns are written so that Python's
+``re.fullmatch`` and an ECMA-262 ``^…$`` match read them alike: explicit character classes, never
+``\\s``, whose meaning differs between the two.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+MAX_TAGS = 20
+MAX_FILTER_TAGS = MAX_TAGS * MAX_TAGS  # a search filter: 20 query values of 20 tags each
+MAX_TAG_CHARS = 64
+MAX_EMOTION_CHARS = 64
+MIN_YEAR = 1900
+MAX_YEAR = 9999
+# Integers are exact in every JSON parser (IEEE doubles) up to 2^53 − 1.
+MIN_INT = -(2**53 - 1)
+MAX_INT = 2**53 - 1
+MAX_METADATA_CHARS = 10_000
+MAX_METADATA_DEPTH = 8
+# How far ahead of the server's clock the time of something that happened may be: a client's
+# clock runs ahead, or a date alone (00:00 UTC) is today's date of a zone up to UTC+14.
+MAX_AHEAD = timedelta(hours=24)
+
+# Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
+WHITESPACE = ("\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+              "\\u202f\\u205f\\u3000")
+# Characters that show nothing on their own: the soft hyphen, the combining grapheme joiner,
+# zero-width spaces and joiners, direction marks and the other format controls (Unicode Cf),
+# variation selectors, Hangul fillers, the blank Braille pattern; beyond U+FFFF the Egyptian
+# hieroglyph and shorthand format controls, the musical beam and slur controls, the tag
+# characters and the variation selector supplement. Those are written as the characters
+# themselves, not as escapes: Python's re, the Rust regex of pydantic and an ECMA-262 "u"
+# pattern (JSON Schema's) all read a literal astral character as one code point, while no
+# escape for it is common to the three.
+INVISIBLE = ("\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
+             "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u2800\\u3164"
+             "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
+             "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+             "\U000e0000-\U000e007f\U000e0100-\U000e01ef")
+# Text that is not blank: it holds one character that is neither whitespace nor invisible (a
+# search, not a full match).
+NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
+# Persona names, block names, state keys.
+NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
+EXTERNAL_ID_PATTERN = "^[^\\x00-\\x1f\\x7f]{1,200}$"
+# One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas).
+TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?"
+               f"[{WHITESPACE}]*$")
+# A search query value: tags separated by commas (blank pieces are skipped), at most 20.
+_PIECE = f"[{WHITESPACE}]*(?:[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?[{WHITESPACE}]*)?"
+TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
+# The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
+# the syntax and is refused by check_timestamp with its own message.
+TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
+                     "(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
+                     f"(?:[Zz]|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def matches(pattern: str, value: str) -> bool:
+    """Whether ``value`` matches a ``^…$`` pattern above as a whole string (``$`` is the end of
+    the string, as in ECMA-262 and JSON Schema, never before a trailing newline)."""
+    compiled = _COMPILED.get(pattern)
+    if compiled is None:
+        compiled = _COMPILED[pattern] = re.compile(pattern.removeprefix("^").removesuffix("$"))
+    return compiled.fullmatch(value) is not None

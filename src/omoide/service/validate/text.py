@@ -1,0 +1,66 @@
+"""Text as the stores keep it: storable (no NUL, no lone surrogate) and not blank."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from omoide.errors import InvalidInput
+from omoide.service.validate.patterns import NON_BLANK_PATTERN
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what check_text refuses
+_VISIBLE = re.compile(NON_BLANK_PATTERN)
+
+
+def check_text(value: str, field: str) -> str:
+    """Text that can be stored, alike on every store: no NUL (PostgreSQL's text cannot hold
+    one, SQLite's can) and no lone surrogate (UTF-8 cannot encode one). The HTTP boundary
+    refuses both in any JSON string; this catches MCP, import and CLI callers."""
+    if "\x00" in value:
+        raise InvalidInput(f"{field} holds a NUL character (U+0000), which text cannot hold; "
+                           "remove it", field=field)
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode",
+                           field=field)
+    return value
+
+
+def replace_unstorable(value: str) -> str:
+    """``value`` with what :func:`check_text` refuses (NUL, lone surrogates) as U+FFFD: for
+    text that must be kept whatever it holds (a chat reply already sent)."""
+    return _UNSTORABLE.sub("\ufffd", value)
+
+
+def is_blank(value: str) -> bool:
+    """Whether text shows nothing: empty, whitespace, or only invisible format characters
+    (zero-width spaces and joiners, direction marks, U+FEFF …)."""
+    return _VISIBLE.search(value) is None
+
+
+def nfc(value: Any, where: str = "") -> Any:
+    """``value`` with every string in it, object keys too, in Unicode NFC: the one form user
+    text is kept and compared in. "café" typed as one code point or as e + U+0301 is then one
+    memory, one event text, one search query; without it a write in one form was stored
+    again beside the other and a search in one form missed text in the other (an exact
+    comparison). Applied once where user text enters: the HTTP body guard (JSON bodies and
+    query strings), the MCP tool call, and the import's records. A value already in NFC (the
+    usual case) is returned as is. Two keys of one object that become one key are refused
+    (``where``: the object's path, for the message)."""
+    if isinstance(value, str):
+        return value if unicodedata.is_normalized("NFC", value) else \
+            unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        out = {}
+        for key, child in value.items():
+            name = nfc(key) if isinstance(key, str) else key
+            path = f"{where}.{name}" if where else str(name)
+            if name in out:
+                raise InvalidInput(f"{where or 'the object'} names the key {name!r} twice once "
+                                   "its Unicode is normalised (NFC); send it once", field=path)
+            out[name] = nfc(child, path)
+        return out
+    if isinstance(value, list | tuple):
+        return type(value)(nfc(child, f"{where}[{i}]") for i, child in enumerate(value))
+    return value

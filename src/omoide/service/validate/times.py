@@ -1,0 +1,86 @@
+"""Times a caller gives: timestamps (with their UTC offset), things that happened (not far in
+the future) and validity windows."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from omoide.errors import InvalidInput
+from omoide.service.validate.patterns import (
+    MAX_AHEAD,
+    MAX_YEAR,
+    MIN_YEAR,
+    TIMESTAMP_PATTERN,
+    matches,
+)
+
+
+def check_timestamp(value: Any, name: str) -> datetime | None:
+    """An ISO-8601 date, or a date and time with its UTC offset (``Z`` or ``±HH:MM``), an aware
+    datetime, or None; the one place that reads a caller's time (HTTP bodies and queries, MCP
+    arguments, import records, through the services). A time of day without an offset is
+    refused: the server cannot know the clock it was read from (reading it as UTC put a
+    Tokyo client's 09:00 at 18:00 local). A date alone is that day at 00:00 UTC. Bounds: years
+    1900–9999 once normalised to UTC."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InvalidInput(_no_offset(name, value.isoformat()), field=name)
+        when = value
+    elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
+        text = value.strip()
+        try:
+            # RFC 3339 allows a lower-case t and z, as the date ranges read them
+            when = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "Zz" else text)
+        except ValueError:
+            raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
+                               "(no such day or time)", field=name) from None
+        if when.tzinfo is None:
+            if len(text) > len("YYYY-MM-DD"):  # a time of day was given
+                raise InvalidInput(_no_offset(name, text), field=name)
+            when = when.replace(tzinfo=UTC)
+    else:
+        raise InvalidInput(
+            f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
+            "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)", field=name)
+    try:
+        utc = when.astimezone(UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not MIN_YEAR <= utc.year <= MAX_YEAR:
+        raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
+                           f"{value!r}", field=name)
+    return utc
+
+
+def _no_offset(name: str, text: str) -> str:
+    return (f"{name} {text!r} has no UTC offset, so the instant it names is unknown; add Z "
+            f"for UTC or the offset of the clock it was read from, e.g. '{text}Z' or "
+            f"'{text}+09:00' (a date alone, such as '{text[:10]}', is that day at 00:00 UTC)")
+
+
+def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
+    """The time something happened (a turn said, a session started, a row written): a
+    timestamp as :func:`check_timestamp` reads it, at most :data:`MAX_AHEAD` after ``now``
+    (the server's clock). A time far ahead would keep a session from ever going idle and
+    order the conversation wrongly; past dates are fine."""
+    when = check_timestamp(value, name)
+    if when is not None and when > now + MAX_AHEAD:
+        hours = int(MAX_AHEAD.total_seconds() // 3600)
+        raise InvalidInput(f"{name} {value if isinstance(value, str) else when.isoformat()!r} "
+                           f"is more than {hours} hours after the server's clock "
+                           f"({now.isoformat(timespec='seconds')}); give the time it happened "
+                           "(past dates are fine)", field=name)
+    return when
+
+
+def check_window_fits(valid_from: datetime | None, valid_until: datetime | None) -> bool:
+    """Whether a validity window is well formed: ``valid_until`` after ``valid_from``."""
+    return valid_from is None or valid_until is None or valid_until > valid_from
+
+
+def check_window(valid_from: datetime | None, valid_until: datetime | None) -> None:
+    if not check_window_fits(valid_from, valid_until):
+        raise InvalidInput("valid_until must be after valid_from", field="valid_until")
