@@ -74,6 +74,17 @@ STAYS = [
     # leaving a place is no end of an activity; a reason is no end
     ("Hamid sings in a barbershop quartet.", "Hamid left the quartet's party early.", "en"),
     ("Odile works at a florist.", "Odile is tired but loves the florist.", "en"),
+    ("Odile works at a florist.", "Odile stopped by the florist on the way home.", "en"),
+    ("Noor works at the hospital.", "Noor left the hospital after the surgery.", "en"),
+    ("悠斗は、仙台に住んでいる。", "悠斗は、朝早く仙台を出て、山形に向かった。", "ja"),
+    ("琉生は、合唱団で歌ってる。", "琉生は、合唱団の練習をやめてほしいって。", "ja"),
+    # a past event is not ended by a later end; a generic verb names nothing
+    ("Hamid passed Hamid's grade 3 harp exam.", "Hamid gave up the harp.", "en"),
+    ("琉生は、合唱団で賞をもらったんだ。", "琉生は、合唱団をやめちゃった。", "ja"),
+    ("Nadia is doing a degree in law.", "Nadia stopped doing night shifts.", "en"),
+    # with whom one lives is not where; a capitalised word that names no one
+    ("悠斗は、仙台に住んでいる。", "悠斗は、家族と一緒に住んでいる。", "ja"),
+    ("The family lives in York.", "The family lives in Leeds now.", "en"),
 ]
 
 

@@ -63,7 +63,8 @@ _EN_ADVERBS = re.compile(r"^(?:(?:now|currently|finally|recently|just|officially
 # A second value: the state may hold another value besides.
 _EN_SECOND = re.compile(
     r"\b(?:also|too|as well|another|second|part[- ]time|side (?:job|gig|hustle)|on the side"
-    r"|sometimes|occasionally|during|summers?|winters?|weekends?)\b")
+    r"|sometimes|occasionally|during|summers?|winters?|weekends?|volunteer\w*|freelanc\w*"
+    r"|hobby|spare time|free time)\b")
 # A plan, a hypothetical, a past retold, a habit of old, a report: no state said as now.
 _EN_UNSURE = re.compile(
     r"\b(?:when|whenever|if|unless|would"
@@ -75,6 +76,9 @@ _EN_UNSURE = re.compile(
 _EN_BREAK = re.compile(r",|;|:| - | and | but | so | because | since | while | where | who "
                        r"| which | after | before | to | from | with | for | now\b| these days"
                        r"| anymore| any more")
+_EN_GENERIC_LEMMAS = frozenset(en_lemma(w) for w in (
+    "doing", "does", "going", "goes", "having", "has", "getting", "gets", "making", "makes",
+    "taking", "takes", "working", "works", "living", "lives", "being", "is", "are"))
 _EN_VALUE_STOP = word_set(
     "job work place company firm local new old small big little nice same other one there here "
     "city town area flat house apartment home room shop office full time place somewhere "
@@ -90,8 +94,11 @@ _EN_STATE = {kind: re.compile(rf"^(?:is |are )?(?P<frame>{EN_STATE_FRAMES[kind]}
 _EN_ROLE = re.compile(r"^(?:is|works as|serves as) (?:an?|the) (?P<value>.+)")
 # Ends: the cue right after the subject, its object the ended value.
 _EN_END = (
-    ("any", re.compile(r"^(?:quit|gave up|given up|stopped|dropped out of) (?P<value>.+)")),
-    ("left", re.compile(r"^(?:left|resigned from|retired from|walked out of"
+    ("any", re.compile(r"^(?:quit|gave up|given up|stopped(?! by| at| in| off| to| for| over)"
+                       r"|dropped out of) (?P<value>.+)")),
+    ("left", re.compile(r"^(?:left(?!.*\b(?:early|late|hurry|o'clock|\d ?[ap]m|lunch|for the day"
+                        r"|for home|this morning|tonight|yesterday|shift|meeting|appointment"
+                        r"|surgery|discharged|visit)\b)|resigned from|retired from|walked out of"
                         r"|stopped working (?:at|for|as|in)|(?:was|got) (?:laid off|let go|fired)"
                         r" (?:from|by)|lost (?:his|her|their|the) job (?:at|as|with)"
                         r"|handed in (?:his|her|their) notice at|graduated from)"
@@ -110,6 +117,13 @@ _EN_START = (
 )
 
 
+# A capitalised opening word that names no one (a determiner, a pronoun, a time, a lead-in).
+_EN_NOT_A_SUBJECT = FACT_TOPIC_STOPWORDS | word_set(
+    "the a an my our your his her their its this that these those it there we i you he she they "
+    "when if after before since while today yesterday tomorrow last next now then so but and "
+    "also big good great sadly luckily finally apparently honestly anyway user's everyone someone")
+
+
 def _en_sentences(text: str) -> list[tuple[str | None, str]]:
     """Each sentence's subject (None when it is someone's something, or unknown) and the rest,
     lower-cased, a pronoun standing for the subject of the sentence before."""
@@ -121,7 +135,8 @@ def _en_sentences(text: str) -> list[tuple[str | None, str]]:
         head = _EN_SUBJECT.match(raw)
         if pronoun and last is not None:
             subject, rest = last, pronoun.group("rest")
-        elif head and not head.group("rest").startswith(("'s", " and ", " or ")):
+        elif head and not head.group("rest").startswith(("'s", " and ", " or ")) \
+                and head.group("s").lower() not in _EN_NOT_A_SUBJECT:
             subject, rest = head.group("s").lower(), head.group("rest").strip()
         else:
             subject, rest = None, raw
@@ -138,9 +153,22 @@ def _en_norm(text: str) -> str:
 def _en_value(text: str, subject: str, *, whole: bool = False) -> frozenset[str]:
     head = text if whole else _EN_BREAK.split(f" {text} ", maxsplit=1)[0]
     words = re.findall(r"[a-z0-9][a-z0-9'&\-]*", head)
-    return frozenset(en_lemma(w.removesuffix("'s")) for w in words
-                     if w not in FACT_TOPIC_STOPWORDS and w not in _EN_VALUE_STOP
-                     and w.removesuffix("'s") != subject)
+    lemmas = (en_lemma(w.removesuffix("'s")) for w in words
+              if w not in FACT_TOPIC_STOPWORDS and w not in _EN_VALUE_STOP
+              and w.removesuffix("'s") != subject)
+    return frozenset(x for x in lemmas if len(x) > 1 and x not in lex.EN_GENERIC_VERBS
+                     and x not in _EN_GENERIC_LEMMAS)
+
+
+def _en_past(clause: str) -> bool:
+    """Whether the clause tells a past event (its verb in the past: "passed the exam", "was
+    chosen"): what it says stays true whatever ends later."""
+    verb = clause.split(" ", 1)[0]
+    return verb in lex.EN_PAST_IRREGULAR or verb in ("was", "were", "had", "did") or (
+        verb.endswith("ed") and verb not in _EN_NOT_PAST)
+
+
+_EN_NOT_PAST = word_set("need needed")
 
 
 def _en_claims(text: str) -> list[Claim]:
@@ -182,7 +210,9 @@ def _en_clause(subject: str, clause: str) -> list[Claim]:
             if kind in ("work", "study"):
                 value = re.split(r" (?:in|on|near|at) ", value, maxsplit=1)[0]
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
-    out.append(Claim(subject, "activity", "", _en_value(clause, subject, whole=True), "activity"))
+    if not _en_past(clause) and not any(p.match(clause) for _, p in _EN_END):
+        out.append(Claim(subject, "activity", "", _en_value(clause, subject, whole=True),
+                         "activity"))
     m = _EN_ROLE.match(clause)
     if m:
         value = re.split(r" (?:in|on|near|at|for) ", m.group("value"), maxsplit=1)[0]
@@ -217,17 +247,25 @@ _JA_UNSURE = re.compile(
     r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて|迷って"
     r"|夢|昔|以前|前は|当時|頃|ころ|時代|まで"
     r"|将来|いつか|来年|来月|来週|再来|もし|って言|と言|みたい|年前|\d{4}年|？|\?")
+# A past event told (選ばれた, 終えたんだ, 行ったらしい): the sentence's last predicate in the past.
+_JA_PAST = re.compile(r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
+                      r"|ね|わ|そう|みたい|なあ|な)*[。！!～〜笑wｗ\s]*$")
 _JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、|。|$|だ|で|です|なん|な)")
 _JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
              for kind in ("home", "work", "partner")}
 _JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
 _JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います)")
-_JA_DONE = r"(?:た|て|ちゃ|じゃ)"
+# Done, not asked for or meant: やめて, not やめてほしい / やめておく / やめてみる.
+_JA_DONE = r"(?:た|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ)|ちゃ|じゃ)"
 _JA_END = (
     ("any", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し){_JA_DONE}")),
     ("left", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:退職し|退社し|卒業し|中退し|退学し"
                         rf"|クビになっ){_JA_DONE}")),
-    ("home", re.compile(rf"{_JA_VALUE}(?:から(?:引っ越し|引越し|転居し)|を(?:出|離れ)){_JA_DONE}")),
+    ("home", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
+    # leaving a place ends a home only when the sentence says where one lives now (東京を出て
+    # alone is as often a trip)
+    ("home", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
+                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越))")),
     ("partner", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
 )
 _JA_START = (
@@ -236,17 +274,24 @@ _JA_START = (
 )
 _JA_VALUE_STOP = frozenset({"会社", "仕事", "職場", "店", "家", "部屋", "近く", "今", "新しい",
                             "マンション", "アパート", "ところ", "所"})
+_JA_NOT_A_VALUE = re.compile(
+    r"一緒|みんな|家族|[一二三四五六七八九十何数\d]+人|ひとり|夫婦|親子|自分")
 _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]+|[A-Za-z0-9]+")
 
 
-def _ja_value(value: str) -> frozenset[str]:
-    """The value's units: each kanji run's bigrams (a single kanji alone), each katakana or
-    Latin run whole."""
+def _ja_value(value: str, *, name: bool = False) -> frozenset[str]:
+    """The value's units: each kanji run's bigrams, each katakana or Latin run whole; a single
+    kanji or letter only when the value is a person's ``name`` (健)."""
     units: set[str] = set()
+    if _JA_NOT_A_VALUE.search(value):
+        return frozenset()  # with whom or how many, not where (家族と一緒に, 五人で)
     for run in _JA_RUN.findall(value):
         if run in _JA_VALUE_STOP:
             continue
-        if re.fullmatch(r"[\u3400-\u9fff々]+", run) and len(run) > 1:
+        if len(run) == 1:
+            if name:
+                units.add(run)  # else one kanji or letter alone (朝, 家) names nothing surely
+        elif re.fullmatch(r"[\u3400-\u9fff々]+", run):
             units.update(run[i:i + 2] for i in range(len(run) - 1))
         else:
             units.add(run)
@@ -279,17 +324,20 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
         for m in pattern.finditer(body):
             if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
                 frame = "as" if m.group("frame") == "として働いて" else "at"
-                out.append(Claim(subject, kind, frame, _ja_value(m.group("value")), "state"))
+                value = _ja_value(m.group("value"), name=kind == "partner")
+                out.append(Claim(subject, kind, frame, value, "state"))
     for m in _JA_ROLE.finditer(body):
         if _own(body, m.start()):
             out.append(Claim(subject, "work", "role", _ja_value(m.group("value")), "role"))
-    out.append(Claim(subject, "activity", "", _ja_value(body), "activity"))
+    if not _JA_PAST.search(body) and not any(p.search(body) for _, p in _JA_END):
+        out.append(Claim(subject, "activity", "", _ja_value(body), "activity"))
     for shape, table in (("end", _JA_END), ("state", _JA_START)):
         for kind, pattern in table:
             for m in pattern.finditer(body):
                 if _own(body, m.start()):
                     frame = "" if shape == "end" else "at"
-                    out.append(Claim(subject, kind, frame, _ja_value(m.group("value")), shape))
+                    value = _ja_value(m.group("value"), name=kind == "partner")
+                    out.append(Claim(subject, kind, frame, value, shape))
     return out
 
 
@@ -326,7 +374,7 @@ def note_closes(old: str, new: str, lang: str = "auto") -> Finding | None:
                     and _disjoint(was.span, now.value):
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: {was.kind} now {'/'.join(sorted(now.value))}")
-            named = (was.value | was.span if now.kind == "any" else was.value) & now.value
+            named = _shared(was.value | was.span if now.kind == "any" else was.value, now.value)
             if now.shape == "end" and _ends(now.kind, was) and named:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: ended {'/'.join(sorted(named))}")
@@ -342,6 +390,17 @@ def _ends(kind: str, was: Claim) -> bool:
     if kind == "left":
         return was.shape in ("state", "role") and was.kind in ("work", "study")
     return kind == was.kind
+
+
+def _shared(a: frozenset[str], b: frozenset[str]) -> set[str]:
+    """The units both name: the same unit, or a katakana run inside a longer one (ボルダリング
+    in ボルダリングジム; English words only whole: "art" is not in "party")."""
+    return {x for x in a for y in b
+            if x == y or (min(len(x), len(y)) >= 3 and _WHOLE_RUN.fullmatch(x + y)
+                          and (x in y or y in x))}
+
+
+_WHOLE_RUN = re.compile(r"[\u30a0-\u30ffー・]+")
 
 
 def _disjoint(a: frozenset[str], b: frozenset[str]) -> bool:
