@@ -1,13 +1,17 @@
 """How the note-closing rules (``engine.classify.note_close``) do on labelled note pairs.
 
     .venv/bin/python bench/note_close.py bench/data/classify_notes1.jsonl ... [--show]
-    .venv/bin/python bench/note_close.py --pairs-of-old-as-note ...   (not needed: old as is)
+    .venv/bin/python bench/note_close.py --closed DATA_DIR     # what a kept data folder closed
 
 For each file and language: how many CONTRADICTORY pairs the rules close (caught), how many
 other pairs they close (false closes), then pooled precision with its Wilson 95% lower bound
 and the largest number of false closes in one file (the bar: pooled precision >= 0.95 and no
 file with more than one false close). ``--show`` prints every pair closed, marked true or false,
 with the rules' reason. Reads only the files named on the command line.
+
+``--closed DATA_DIR`` reads a kept server data folder (``bench/locomo.py --keep``) read-only and
+prints how many memories and notes it holds and every closed memory (``superseded_by`` or
+``valid_until`` set) next to the memory that closed it, for reading each by hand.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from omoide.engine.classify.note_close import note_closes
+from omoide.engine.classify import note_closes
 
 
 def wilson_lower(hits: int, n: int, z: float = 1.96) -> float:
@@ -51,11 +56,31 @@ def score(path: Path, show: bool) -> Counter:
     return counts
 
 
+def show_closed(data_dir: Path) -> None:
+    db = sqlite3.connect(f"file:{data_dir / 'omoide.db'}?mode=ro", uri=True)
+    total, notes = db.execute(
+        "SELECT count(*), sum(source = 'consolidation') FROM memories").fetchone()
+    rows = db.execute(
+        "SELECT m.key, m.source, m.content, m.valid_until, n.key, n.source, n.content "
+        "FROM memories m LEFT JOIN memories n ON n.key = m.superseded_by "
+        "AND n.persona_id = m.persona_id "
+        "WHERE m.superseded_by IS NOT NULL OR m.valid_until IS NOT NULL "
+        "ORDER BY m.persona_id, m.created_at").fetchall()
+    print(f"{total} memories, {notes} notes (source consolidation), {len(rows)} closed")
+    for key, source, content, until, new_key, new_source, new_content in rows:
+        print(f"- {key} ({source}, valid until {until})\n    old: {content}\n"
+              f"    by {new_key} ({new_source}): {new_content}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--show", action="store_true", help="print every pair closed")
+    ap.add_argument("--closed", type=Path, help="list what a kept data folder closed")
     args = ap.parse_args()
+    if args.closed:
+        show_closed(args.closed)
+        return
     total: Counter = Counter()
     worst = 0
     print("| file | lang | C | caught | recall | other | false closes |")
