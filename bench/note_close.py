@@ -12,6 +12,8 @@ with the rules' reason. Reads only the files named on the command line.
 ``--closed DATA_DIR`` reads a kept server data folder (``bench/locomo.py --keep``) read-only and
 prints how many memories and notes it holds and every closed memory (``superseded_by`` or
 ``valid_until`` set) next to the memory that closed it, for reading each by hand.
+``--all-pairs DATA_DIR`` is the harder check: every note against every older note of the same
+persona (not only the neighbours evolution compares), printing each pair the rules would close.
 """
 
 from __future__ import annotations
@@ -72,14 +74,37 @@ def show_closed(data_dir: Path) -> None:
               f"    by {new_key} ({new_source}): {new_content}")
 
 
+def all_pairs(data_dir: Path) -> None:
+    db = sqlite3.connect(f"file:{data_dir / 'omoide.db'}?mode=ro", uri=True)
+    rows = db.execute("SELECT persona_id, content FROM memories "
+                      "WHERE source = 'consolidation' ORDER BY persona_id, created_at").fetchall()
+    by_persona: dict[object, list[str]] = {}
+    for persona, content in rows:
+        by_persona.setdefault(persona, []).append(content)
+    pairs = closes = 0
+    for notes in by_persona.values():
+        for i, new in enumerate(notes):
+            for old in notes[:i]:
+                pairs += 1
+                finding = note_closes(old, new)
+                if finding is not None:
+                    closes += 1
+                    print(f"- [{finding.reason}]\n    old: {old}\n    new: {new}")
+    print(f"{len(rows)} notes, {pairs} ordered pairs, {closes} the rules would close")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--show", action="store_true", help="print every pair closed")
     ap.add_argument("--closed", type=Path, help="list what a kept data folder closed")
+    ap.add_argument("--all-pairs", type=Path, help="every note against every older one")
     args = ap.parse_args()
-    if args.closed:
-        show_closed(args.closed)
+    if args.closed or args.all_pairs:
+        if args.closed:
+            show_closed(args.closed)
+        if args.all_pairs:
+            all_pairs(args.all_pairs)
         return
     total: Counter = Counter()
     worst = 0
