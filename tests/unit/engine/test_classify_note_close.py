@@ -31,6 +31,7 @@ CLOSES = [
     ("Ines is married to Pavel.", "Ines divorced Pavel last year.", "en"),
     ("Yuki works at the aquarium.", "Yuki no longer works at the aquarium.", "en"),
     ("Bjorn works at the ferry yard.", "Bjorn quit the ferry yard. He fixes turbines now.", "en"),
+    ("Bjorn lives in Tromso.", "Bjorn is happy. He lives in Bodo now.", "en"),
     ("Hamid sings in a barbershop quartet.", "Hamid gave up the barbershop quartet.", "en"),
     ("悠斗は、仙台に住んでいる。", "悠斗は、今は盛岡に住んでいる。", "ja"),
     ("美穂は、地元の銀行に勤めている。", "美穂は、保険会社に勤めてるんだって。", "ja"),
@@ -73,6 +74,7 @@ STAYS = [
     ("悠斗は、仙台に住んでいる。", "悠斗は、仙台の北のほうに住んでいる。", "ja"),
     # leaving a place is no end of an activity; a reason is no end
     ("Hamid sings in a barbershop quartet.", "Hamid left the quartet's party early.", "en"),
+    ("Bjorn works at the ferry yard.", "Bjorn met Ola. He quit the ferry yard.", "en"),
     ("Odile works at a florist.", "Odile is tired but loves the florist.", "en"),
     ("Odile works at a florist.", "Odile stopped by the florist on the way home.", "en"),
     ("Noor works at the hospital.", "Noor left the hospital after the surgery.", "en"),

@@ -114,21 +114,22 @@ _EN_NOT_A_SUBJECT = FACT_TOPIC_STOPWORDS | word_set(
 
 def _en_sentences(text: str) -> list[tuple[str | None, str]]:
     """Each sentence's subject (None when it is someone's something, or unknown) and the rest,
-    lower-cased, a pronoun standing for the subject of the sentence before."""
+    lower-cased; a pronoun stands for the subject of the sentence before only when that sentence
+    names no one else ("Ken met Ola. He quit …" has no sure subject)."""
     out: list[tuple[str | None, str]] = []
     last: str | None = None
     for raw in re.split(r"(?<=[.!?])\s+", text):
         raw = raw.strip().rstrip(".!")
         pronoun = _EN_PRONOUN.match(raw)
         head = _EN_SUBJECT.match(raw)
-        if pronoun and last is not None:
+        if pronoun:
             subject, rest = last, pronoun.group("rest")
         elif head and not head.group("rest").startswith(("'s", " and ", " or ")) \
                 and head.group("s").lower() not in _EN_NOT_A_SUBJECT:
             subject, rest = head.group("s").lower(), head.group("rest").strip()
         else:
             subject, rest = None, raw
-        last = subject
+        last = subject if not re.search(r"\b[A-Z]", rest) else None
         out.append((subject, _en_norm(rest)))
     return out
 
