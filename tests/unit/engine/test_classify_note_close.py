@@ -75,6 +75,7 @@ STAYS = [
     # leaving a place is no end of an activity; a reason is no end
     ("Hamid sings in a barbershop quartet.", "Hamid left the quartet's party early.", "en"),
     ("Bjorn works at the ferry yard.", "Bjorn met Ola. He quit the ferry yard.", "en"),
+    ("Lottie lives in Hull.", "Lottie moved to the night shift in May.", "en"),
     ("Odile works at a florist.", "Odile is tired but loves the florist.", "en"),
     ("Odile works at a florist.", "Odile stopped by the florist on the way home.", "en"),
     ("Noor works at the hospital.", "Noor left the hospital after the surgery.", "en"),

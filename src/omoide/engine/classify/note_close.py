@@ -112,11 +112,11 @@ _EN_NOT_A_SUBJECT = FACT_TOPIC_STOPWORDS | word_set(
     "also big good great sadly luckily finally apparently honestly anyway user's everyone someone")
 
 
-def _en_sentences(text: str) -> list[tuple[str | None, str]]:
+def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
     """Each sentence's subject (None when it is someone's something, or unknown) and the rest,
     lower-cased; a pronoun stands for the subject of the sentence before only when that sentence
-    names no one else ("Ken met Ola. He quit …" has no sure subject)."""
-    out: list[tuple[str | None, str]] = []
+    names no one else ("Ken met Ola. He quit …" has no sure subject). The rest as written too."""
+    out: list[tuple[str | None, str, str]] = []
     last: str | None = None
     for raw in re.split(r"(?<=[.!?])\s+", text):
         raw = raw.strip().rstrip(".!")
@@ -130,7 +130,7 @@ def _en_sentences(text: str) -> list[tuple[str | None, str]]:
         else:
             subject, rest = None, raw
         last = subject if not re.search(r"\b[A-Z]", rest) else None
-        out.append((subject, _en_norm(rest)))
+        out.append((subject, _en_norm(rest), rest))
     return out
 
 
@@ -162,21 +162,27 @@ _EN_NOT_PAST = word_set("need needed")
 
 def _en_claims(text: str) -> list[Claim]:
     out = []
-    for subject, rest in _en_sentences(text):
+    for subject, rest, written in _en_sentences(text):
         if subject is None or _EN_UNSURE.search(rest):
             continue
         span = _en_value(rest, subject, whole=True)
+        # a move is to a home when it names a place or a dwelling ("moved to Leeds", "moved to
+        # a flat"), not to "the night shift"
+        home = _EN_MOVED_TO_HOME.search(written) is not None
+        found = []
         for clause in re.split(r",? and | but |, ", rest):
             clause = _EN_ADVERBS.sub("", clause.strip())
-            out += [spanned(c, span) for c in _en_clause(subject, clause)]
-        if _EN_SECOND.search(rest):
-            out = [second(c) for c in out]
+            found += [spanned(c, span) for c in _en_clause(subject, clause, moved_home=home)]
+        out += [second(c) for c in found] if _EN_SECOND.search(rest) else found
     return out
 
 
+_EN_MOVED_TO_HOME = re.compile(
+    r"\b(?:moved|relocated) to (?:(?:a|an|the|his|her|their|new|own|tiny|small|big) )*"
+    r"(?:[A-Z]|(?:flat|house|apartment|studio|bungalow|cottage|room|home|place)\b)")
 
 
-def _en_clause(subject: str, clause: str) -> list[Claim]:
+def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Claim]:
     out = []
     for kind, pattern in _EN_STATE.items():
         m = pattern.match(clause)
@@ -197,7 +203,7 @@ def _en_clause(subject: str, clause: str) -> list[Claim]:
         value = re.split(r" (?:in|on|near|at|for) ", m.group("value"), maxsplit=1)[0]
         out.append(Claim(subject, "work", "role", _en_value(value, subject), "role"))
     for kind, frame, pattern in _EN_START:
-        m = pattern.match(clause)
+        m = pattern.match(clause) if kind != "home" or moved_home else None
         if m:
             value = m.group("value") or m.groupdict().get("value2") or ""
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
