@@ -170,17 +170,21 @@ def test_a_note_closes_when_one_sentence_reaches_the_sentence_threshold(
 def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> None:
     # A statement saved as a memory closes the old one at the statements' threshold; the same
     # words as a note a conversation produced are held to the threshold chosen on the notes
-    # folds (none yet: a note closes nothing), whichever engine reads them offline.
+    # folds (none yet), whichever engine reads them offline: a note closes only on a sure
+    # shape of engine.classify.note_close (here "switched from" is none; "quit the bank" is).
     name = judge_embedder_name()
     assert name is not None
     old = Candidate("old", "Ken works at a bank in Leeds.", 0.9)
-    single = "Ken quit the bank in Leeds and now works as a carpenter."
+    single = "Ken switched from the bank in Leeds to carpentry."
+    sure = "Ken quit the bank in Leeds and now works as a carpenter."
     learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
     assert isinstance(learned, LearnedClassifier)
     for classifier in (OfflineClassifier(), learned):
         assert classifier.classify(single, [old])[0].relation is Relation.CONTRADICTORY
         as_note = classifier.classify(single, [old], note=True)[0]
         assert as_note.relation is not Relation.CONTRADICTORY
+        closed = classifier.classify(sure, [old], note=True)[0]
+        assert closed.relation is Relation.CONTRADICTORY, closed.reason
     threshold = learned.model.sentence_threshold
     assert threshold == float("inf") or threshold >= max(
         t for _, t in learned.model.language_thresholds)

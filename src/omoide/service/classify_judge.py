@@ -34,6 +34,7 @@ from omoide.engine.classify import (
     CROSS_LANGUAGE,
     Candidate,
     Classifier,
+    Judgement,
     JudgeModel,
     OfflineClassifier,
     PairText,
@@ -42,6 +43,7 @@ from omoide.engine.classify import (
     judge,
     judge_note,
     languages_differ,
+    note_closes,
     one_statement,
     read_pair,
     statements,
@@ -149,7 +151,9 @@ class LearnedClassifier:
         that threshold too, not to the statements' (chosen on memories saved as statements):
         the sentence threshold is the one chosen on the notes folds, and on notes the
         statements' threshold closed true facts (notes4, a fresh writer: 3 of 7 calls false;
-        a LoCoMo ingest: every note it closed, falsely)."""
+        a LoCoMo ingest: every note it closed, falsely). What closes a note is a sure shape
+        read in one of its sentences (``engine.classify.note_close``): a single-valued state
+        with another value, or an explicit end of the old memory's value."""
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
         may_contradict = one_statement(new, lang) and not note
         texts = [read_pair(c.content, new, lang=lang) for c in same]
@@ -163,6 +167,9 @@ class LearnedClassifier:
             j = judge(text, sim, self.model, may_contradict=may_contradict)
             if not may_contradict:
                 j = judge_note(j, notes.get(candidate.key, []), self.model)
+            sure = note_closes(candidate.content, new, lang) if note else None
+            if sure is not None:
+                j = Judgement(sure.relation, sure.confidence, f"rule: {sure.reason}")
             judged[candidate.key] = Verdict(candidate.key, j.relation, j.confidence, j.reason)
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)

@@ -11,7 +11,9 @@ are a stack ``offline → change → signals → text → quantity → morph →
 ``learned → features → slots, scope, subject, align, transition`` (weights in ``judge.json``;
 the slots read values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
 ``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places, ``dedup_status``
-and ``dedup_polarity`` for a status or a Japanese polarity said on one side only).
+and ``dedup_polarity`` for a status or a Japanese polarity said on one side only). A
+consolidated note closes an older memory only through ``note_close`` (a sure shape read in one
+sentence), in both engines.
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
@@ -53,6 +55,7 @@ from omoide.engine.classify.learned import (
     rule_decides,
     sentence_score,
 )
+from omoide.engine.classify.note_close import note_closes
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
     OfflineClassifier,
@@ -100,6 +103,7 @@ __all__ = [
     "judge",
     "judge_note",
     "languages_differ",
+    "note_closes",
     "one_statement",
     "pair_notation",
     "pair_vector",

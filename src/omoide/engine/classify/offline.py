@@ -20,6 +20,7 @@ from omoide.engine.classify import signals as sig
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.compound import sentence_count
 from omoide.engine.classify.frame import unframe
+from omoide.engine.classify.note_close import note_closes
 from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 
@@ -122,8 +123,9 @@ class OfflineClassifier:
     def classify(
         self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
     ) -> list[Verdict]:
-        """One verdict per candidate, in the candidates' order; a consolidated ``note`` is never
-        CONTRADICTORY (the rules alone have no measured bar for notes)."""
+        """One verdict per candidate, in the candidates' order; a consolidated ``note`` is
+        CONTRADICTORY only through a sure shape of ``note_close`` (the rules' other signals have
+        no measured bar for notes)."""
         verdicts = []
         may_contradict = one_statement(new, lang) and not note
         for candidate in candidates:
@@ -132,5 +134,9 @@ class OfflineClassifier:
                 why = "a note" if note else "several statements"
                 relation, confidence, reason = (
                     Relation.EXTENDABLE, 0.5, f"{why}: no change is sure")
+            sure = note_closes(candidate.content, new, lang) if (
+                note and reason != CROSS_LANGUAGE.reason) else None
+            if sure is not None:
+                relation, confidence, reason = sure.relation, sure.confidence, sure.reason
             verdicts.append(Verdict(candidate.key, relation, confidence, reason))
         return verdicts

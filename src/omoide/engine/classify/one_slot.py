@@ -37,7 +37,8 @@ from omoide.engine.classify.base import Relation
 from omoide.engine.classify.signals import Finding
 from omoide.engine.classify.text import Sentence, cue
 
-__all__ = ["ONE_SLOT_FEATURES", "OneSlot", "one_slot", "one_slot_features", "state_replaced"]
+__all__ = ["EN_STATE_FRAMES", "JA_STATE_FRAMES", "ONE_SLOT_FEATURES", "OneSlot", "one_slot",
+           "one_slot_features", "state_replaced"]
 
 ONE_SLOT_FEATURES: tuple[str, ...] = (
     "slot_value_replaced", "slot_state_replaced", "slot_event_replaced", "slot_subject_replaced",
@@ -56,22 +57,26 @@ _EN_DROP = frozenset({"a", "an", "the", "now", "currently", "still", "just"})
 _JA_PUNCT = re.compile(r"[\s。、,.!?！？「」『』（）()・]")
 
 # A single-valued relation, as the shared words right before the slot say it (English, the
-# lower-cased prefix's end). The copula ("is", "'s … is") holds one value of a subject.
+# lower-cased prefix's end), by kind; :mod:`note_close` reads the kinds a note may close on.
+# The copula ("is", "'s … is") holds one value of a subject.
+EN_STATE_FRAMES: dict[str, str] = {
+    "home": r"\b(?:lives?|living|resides?|residing|is based|based|is located|stays?|settled)"
+            r" (?:in|at|on|near|out of)",
+    "work": r"\b(?:works?|working|is employed|employed|is working) (?:at|for|as|in|with|on)",
+    "role": r"\b(?:is|works as|serves as|is employed as|job is|role is|title is|occupation is)",
+    "study": r"\b(?:studies|studying|is enrolled|enrolled|is a student|majors?|majoring) (?:at|in)",
+    "attend": r"\b(?:attends|is in|goes to)",
+    "partner": r"\b(?:married|engaged|is dating|dating|partner is|husband is|wife is|boyfriend is"
+               r"|girlfriend is)(?: to)?",
+    "vehicle": r"\b(?:drives|rides|commutes by|commutes to|commutes on)",
+    "origin": r"\b(?:is from|comes from|was born in|born in|grew up in|hometown is)",
+    "name": r"\b(?:name is|is called|is named|named|called|goes by)",
+    "favourite": r"\b(?:favou?rite [a-z]+(?: [a-z]+)? is)",
+    "membership": r"\b(?:supports|roots for|banks with|is insured with|is with)",
+}
 _EN_STATE_BEFORE = re.compile(
-    r"(?:\b(?:lives?|living|resides?|residing|is based|based|is located|stays?|settled)"
-    r" (?:in|at|on|near|out of)"
-    r"|\b(?:works?|working|is employed|employed|is working) (?:at|for|as|in|with|on)"
-    r"|\b(?:is|works as|serves as|is employed as|job is|role is|title is|occupation is)"
-    r"|\b(?:studies|studying|is enrolled|enrolled|is a student|majors?|majoring) (?:at|in)"
-    r"|\b(?:attends|is in|goes to)"
-    r"|\b(?:married|engaged|is dating|dating|partner is|husband is|wife is|boyfriend is"
-    r"|girlfriend is)(?: to)?"
-    r"|\b(?:drives|rides|commutes by|commutes to|commutes on)"
-    r"|\b(?:is from|comes from|was born in|born in|grew up in|hometown is)"
-    r"|\b(?:name is|is called|is named|named|called|goes by)"
-    r"|\b(?:favou?rite [a-z]+(?: [a-z]+)? is)"
-    r"|\b(?:supports|roots for|banks with|is insured with|is with)"
-    r"|'s [a-z]+(?: [a-z]+)? (?:is|are)(?: [a-z]+\.?)?|:(?: [a-z0-9'&.\-]+){0,4})$")
+    "(?:" + "|".join(EN_STATE_FRAMES.values())
+    + r"|'s [a-z]+(?: [a-z]+)? (?:is|are)(?: [a-z]+\.?)?|:(?: [a-z0-9'&.\-]+){0,4})$")
 # An event, a plan, an occasion or an addition: the frame holds for many values. (A habit's
 # frequency — every week, twice a day — is no such marker: "visits every Saturday" → "every
 # Sunday" replaces the day.)
@@ -86,12 +91,22 @@ _EN_VERBAL = re.compile(
     r"\b(?:is|are|am|was|were|be|been|has|have|had|does|do|did|not|never|no|will|can|could"
     r"|would|should|[a-z]+ed|[a-z]+ing)\b")
 
-# Japanese: the words right after the slot (the suffix's start) saying a single-valued relation.
+# Japanese: the words right after the slot (the suffix's start) saying a single-valued relation,
+# by kind as in English.
+JA_STATE_FRAMES: dict[str, str] = {
+    "home": r"に住んで|に住む|に住ん|在住|に暮らして|で暮らして",
+    "work": r"に勤めて|に勤務|で働いて|に勤め|の社員",
+    "study": r"に通って|に在学|に在籍|の学生|の生徒",
+    "membership": r"に所属",
+    "partner": r"と結婚して|と付き合って|と交際",
+    "vehicle": r"に乗って|を運転して",
+    "origin": r"の出身|出身|生まれ|育ち",
+    "name": r"という名前|と呼ばれ",
+    "fan": r"を応援して|のファン",
+    "role": r"だ$|である$|です$|だよ$|でした$|だった$|になった$|として働いて|をして(?:いる|います)",
+}
 _JA_STATE_AFTER = re.compile(
-    r"^(?:の[^はがをにで]{1,8})?(?:に住んで|に住む|に住ん|在住|に暮らして|で暮らして|に勤めて|に勤務|で働いて|に勤め"
-    r"|の社員|に通って|に在学|に在籍|の学生|の生徒|に所属|と結婚して|と付き合って|と交際"
-    r"|に乗って|を運転して|の出身|出身|生まれ|育ち|という名前|と呼ばれ|を応援して|のファン"
-    r"|だ$|である$|です$|だよ$|でした$|だった$|になった$|として働いて|をして(?:いる|います))")
+    r"^(?:の[^はがをにで]{1,8})?(?:" + "|".join(JA_STATE_FRAMES.values()) + ")")
 _JA_EVENT = re.compile(
     r"た$|たことが|ことがある|予定|つもり|たい|計画|行った|訪れ|買っ|また|もう一|二台目|二人目"
     r"|2台目|2人目|来週|再来週|先週|明日|昨日|今度|来月|先月|去年|来年")

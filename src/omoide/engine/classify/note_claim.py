@@ -1,0 +1,34 @@
+"""What one sentence of a memory says of its subject, for ``note_close`` (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Claim", "second", "spanned"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one sentence says of its subject: a state holding ``value`` ("state"), an end of
+    ``value`` ("end"), a role ("role": a state an end may close, never one a new value
+    replaces), or what the subject does now ("activity": the words of a present clause)."""
+
+    subject: str
+    kind: str  # "home", "work", "study", "partner"; an end: also "any" (quit) or "left" (a job)
+    frame: str  # the frame's preposition class ("at", "as", "in", …): values compare within one
+    value: frozenset[str]
+    shape: str  # "state", "end", "role", "activity"
+    span: frozenset[str] = frozenset()  # the whole sentence's words: what an end may name
+
+
+def spanned(claim: Claim, span: frozenset[str]) -> Claim:
+    """The claim with its sentence's words."""
+    return Claim(claim.subject, claim.kind, claim.frame, claim.value, claim.shape, span)
+
+
+def second(claim: Claim) -> Claim:
+    """A state said next to a mark of a second value ("also", part-time, 週末): it may still be
+    ended by name, never replaced by another value."""
+    if claim.shape != "state":
+        return claim
+    return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span)

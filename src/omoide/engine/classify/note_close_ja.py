@@ -1,0 +1,127 @@
+"""The Japanese reader of ``note_close``: what each sentence surely says of its subject (pure).
+
+The subject is the sentence's topic (悠斗は、…), or the note's when a sentence has none or only a
+time as topic (今は、最近は); a state is a frame of ``one_slot`` said in the present (住んでいる,
+勤めてる, not 住んでいた); an end is an ending verb done (辞めた, やめて, から引っ越した, と別れた),
+not asked for or planned (やめてほしい, 辞める予定). No I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.engine.classify.note_claim import Claim, second, spanned
+from omoide.engine.classify.one_slot import JA_STATE_FRAMES
+
+__all__ = ["ja_claims"]
+
+_JA_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z0-9々ー・]+"
+_JA_VALUE = rf"(?P<value>{_JA_NOUN}(?:の{_JA_NOUN})*)"
+_JA_SUBJECT = re.compile(
+    r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?(?:は、?|、)")
+_JA_TIME_AS_TOPIC = re.compile(r"(?:今|最近|現在|いま|この頃|近頃)は")
+_JA_TIME_TOPIC = re.compile(r"^(?:今|最近|現在|いま|この頃|近頃|[^、。]{1,4}から)$")
+_JA_SECOND = re.compile(
+    r"掛け持ち|副業|も(?:働|住|勤|通|付)|週末|土日|時々|ときどき|たまに|休みの日")
+_JA_UNSURE = re.compile(
+    r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて|迷って"
+    r"|夢|昔|以前|前は|当時|頃|ころ|時代|まで"
+    r"|将来|いつか|来年|来月|来週|再来|もし|って言|と言|みたい|年前|\d{4}年|？|\?")
+# A past event told (選ばれた, 終えたんだ, 行ったらしい): the sentence's last predicate in the past.
+_JA_PAST = re.compile(r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
+                      r"|ね|わ|そう|みたい|なあ|な)*[。！!～〜笑wｗ\s]*$")
+_JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、|。|$|だ|で|です|なん|な)")
+_JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
+             for kind in ("home", "work", "partner")}
+_JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
+_JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います)")
+# Done, not asked for or meant: やめて, not やめてほしい / やめておく / やめてみる.
+_JA_DONE = r"(?:た|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ)|ちゃ|じゃ)"
+_JA_END = (
+    ("any", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し){_JA_DONE}")),
+    ("left", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:退職し|退社し|卒業し|中退し|退学し"
+                        rf"|クビになっ){_JA_DONE}")),
+    ("home", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
+    # leaving a place ends a home only when the sentence says where one lives now (東京を出て
+    # alone is as often a trip)
+    ("home", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
+                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越))")),
+    ("partner", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
+)
+_JA_START = (
+    ("home", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
+    ("work", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
+)
+_JA_VALUE_STOP = frozenset({"会社", "仕事", "職場", "店", "家", "部屋", "近く", "今", "新しい",
+                            "マンション", "アパート", "ところ", "所"})
+_JA_NOT_A_VALUE = re.compile(
+    r"一緒|みんな|家族|[一二三四五六七八九十何数\d]+人|ひとり|夫婦|親子|自分")
+_JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]+|[A-Za-z0-9]+")
+
+
+def _ja_value(value: str, *, name: bool = False) -> frozenset[str]:
+    """The value's units: each kanji run's bigrams, each katakana or Latin run whole; a single
+    kanji or letter only when the value is a person's ``name`` (健)."""
+    units: set[str] = set()
+    if _JA_NOT_A_VALUE.search(value):
+        return frozenset()  # with whom or how many, not where (家族と一緒に, 五人で)
+    for run in _JA_RUN.findall(value):
+        if run in _JA_VALUE_STOP:
+            continue
+        if len(run) == 1:
+            if name:
+                units.add(run)  # else one kanji or letter alone (朝, 家) names nothing surely
+        elif re.fullmatch(r"[\u3400-\u9fff々]+", run):
+            units.update(run[i:i + 2] for i in range(len(run) - 1))
+        else:
+            units.add(run)
+    return frozenset(units)
+
+
+def ja_claims(text: str) -> list[Claim]:
+    out: list[Claim] = []
+    last: str | None = None
+    for sentence in re.split(r"(?<=[。！!])", text):
+        sentence = sentence.strip()
+        m = _JA_SUBJECT.match(sentence)
+        topic = m.group("s") if m else None
+        if topic is None or _JA_TIME_TOPIC.match(topic):
+            subject, body = last, sentence  # no topic of its own: the note's subject goes on
+        else:
+            subject, body = topic, sentence[m.end():] if m else sentence
+        last = subject
+        if subject is None or not body or _JA_UNSURE.search(body):
+            continue
+        span = _ja_value(body)
+        found = [spanned(c, span) for c in _ja_sentence(subject, body)]
+        out += [second(c) for c in found] if _JA_SECOND.search(body) else found
+    return out
+
+
+def _ja_sentence(subject: str, body: str) -> list[Claim]:
+    out = []
+    for kind, pattern in _JA_STATE.items():
+        for m in pattern.finditer(body):
+            if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
+                frame = "as" if m.group("frame") == "として働いて" else "at"
+                value = _ja_value(m.group("value"), name=kind == "partner")
+                out.append(Claim(subject, kind, frame, value, "state"))
+    for m in _JA_ROLE.finditer(body):
+        if _own(body, m.start()):
+            out.append(Claim(subject, "work", "role", _ja_value(m.group("value")), "role"))
+    if not _JA_PAST.search(body) and not any(p.search(body) for _, p in _JA_END):
+        out.append(Claim(subject, "activity", "", _ja_value(body), "activity"))
+    for shape, table in (("end", _JA_END), ("state", _JA_START)):
+        for kind, pattern in table:
+            for m in pattern.finditer(body):
+                if _own(body, m.start()):
+                    frame = "" if shape == "end" else "at"
+                    value = _ja_value(m.group("value"), name=kind == "partner")
+                    out.append(Claim(subject, kind, frame, value, shape))
+    return out
+
+
+def _own(body: str, start: int) -> bool:
+    """Whether the clause before the value names no other subject (が / は; a time as topic,
+    今は or 最近は, is none)."""
+    return not re.search(r"[がは]", _JA_TIME_AS_TOPIC.sub("", body[:start].split("、")[-1]))
