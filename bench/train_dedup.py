@@ -28,8 +28,8 @@ per-fold cap and chose ``pooled:0.02/0.04`` by nested LOSO (e5 77.3% caught, poo
 worst fold 3.9%); scored on a fresh writer it dropped 4.3% of the related pairs on e5 (a pet's
 new name, a negation, a retirement read as duplicates), over the 3% bar, so the per-fold rule
 came back (``bench/results/dedup_round11.md``, section 8). With a pooled rule a floor is kept
-when its nested LOSO holds 3% pooled and the cap on every fold. In the floor's band a pair whose veto found
-a value change is never a duplicate (as the server decides).
+when its nested LOSO holds 3% pooled and the cap on every fold. In the floor's band a pair
+whose veto found a value change is never a duplicate (as the server decides).
 Reported: the veto alone, LOSO with those choices (made on these LOSO scores), nested LOSO
 (each fold's choices made on the other sources' own inner LOSO scores: the honest estimate
 for unseen data) and in-sample (the shipped model on all sources), and where the LOSO misses
