@@ -22,6 +22,7 @@ from omoide.engine.classify.compound import sentence_count
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
+from omoide.engine.classify.turn import amount_moved
 
 __all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide",
            "one_statement"]
@@ -42,6 +43,7 @@ _CONTRADICTION: tuple[Signal, ...] = (
     change.switched,
     change.replaced,
     state_replaced,
+    amount_moved,
 )
 _BEFORE_DETAIL: tuple[Signal, ...] = (
     sig.already_ended,
