@@ -9,7 +9,9 @@ occasions and the language, and the typed slot comparison of
 and the head-versus-rest and negation-scope comparison of :mod:`scope`, and whether the new
 memory leaves what the old one names (:mod:`departure`), and whether the two are one statement
 with one slot filled again — a single-valued state's value replaced, an occasion added, a
-subject changed or a value made precise (:mod:`one_slot`).
+subject changed or a value made precise (:mod:`one_slot`), and whether a liking turned, a plan
+was carried out, the old topic was put in the present, an amount moved or the fact goes on
+(:mod:`turn`).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
