@@ -35,7 +35,8 @@ hold on a *new* writer's pairs, so every choice is made on
 on (``ALWAYS_FIT``; it is the project's own set, the style every judge has learnt from), and each
 held-out set in turn is left out and predicted by a model fitted on everything else ("a new
 writer"). That chooses the feature set (the rules' signals, the typed slot comparison of
-``engine/classify/slots.py`` and the transitions of ``engine/classify/transition.py``, with or
+``engine/classify/slots.py``, the transitions of ``engine/classify/transition.py`` and the
+turns of ``engine/classify/turn.py``, with or
 without the subject-chain features of ``engine/classify/subject.py``, with or without the weekday /
 level / aligned-span features of ``engine/classify/align.py``), which embedding blocks it reads
 (``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the regularisation ``C``

@@ -142,6 +142,9 @@ def test_find_quantities_reads_number_words_as_value_numbers_does(
     ("user has more than 20 rose bushes.", "user has twenty-six rose bushes.", True),
     ("user has about 30 students.", "user has 28 students.", True),
     ("英語を10年以上勉強している", "英語を12年勉強している", True),
+    ("user's shop stocks over 3,000 products.", "user's shop stocks about 3,400 products.", True),
+    ("通勤は三十分以内だ", "通勤は電車で二十分ほどだ", True),
+    ("user has about 30 students.", "user has around 40 students.", False),  # two rough amounts
     ("user has more than 20 rose bushes.", "user has 15 rose bushes.", False),  # outside: a change
     ("user has 20 rose bushes.", "user has 26 rose bushes.", False),  # no bound to fill in
     ("user has more than 20 rose bushes.", "user has 26 cats.", False),  # another unit

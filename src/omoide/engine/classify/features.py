@@ -9,7 +9,9 @@ occasions and the language, and the typed slot comparison of
 and the head-versus-rest and negation-scope comparison of :mod:`scope`, and whether the new
 memory leaves what the old one names (:mod:`departure`), and whether the two are one statement
 with one slot filled again — a single-valued state's value replaced, an occasion added, a
-subject changed or a value made precise (:mod:`one_slot`).
+subject changed or a value made precise (:mod:`one_slot`), and whether a liking turned, a plan
+was carried out, the old topic was put in the present, an amount moved or the fact goes on
+(:mod:`turn`).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -40,6 +42,7 @@ from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
 from omoide.engine.classify.transition import TRANSITION_FEATURES, transition_features
+from omoide.engine.classify.turn import TURN_FEATURES, turn_features
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
@@ -88,6 +91,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *TRANSITION_FEATURES,
     *DEPARTURE_FEATURES,
     *ONE_SLOT_FEATURES,
+    *TURN_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -148,6 +152,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += transition_features(old_s, new_s)
     values += departure_features(old_s, new_s)
     values += one_slot_features(old_s, new_s)
+    values += turn_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

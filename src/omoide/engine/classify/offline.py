@@ -23,6 +23,7 @@ from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.note_close import note_closes
 from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
+from omoide.engine.classify.turn import amount_moved
 
 __all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide",
            "one_statement"]
@@ -43,6 +44,7 @@ _CONTRADICTION: tuple[Signal, ...] = (
     change.switched,
     change.replaced,
     state_replaced,
+    amount_moved,
 )
 _BEFORE_DETAIL: tuple[Signal, ...] = (
     sig.already_ended,

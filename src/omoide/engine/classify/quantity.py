@@ -61,12 +61,15 @@ def changed_units(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> list[
 def within_bound(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> bool:
     """An old amount given as a bound ("more than 20", "about 30", 3回以下) and a new exact
     amount of the same unit inside it ("26"): the new memory says what the bound left open, a
-    detail of the old one, not a change of it."""
+    detail of the old one, not a change of it. Under an open bound ("over 3,000", 三十分以内)
+    a new rough amount inside it ("about 3,400", 二十分ほど) fills it in the same way."""
     for bound in old:
         if bound.bound is Bound.EXACT:
             continue
         low, high = bound.interval()
-        if any(q.unit == bound.unit and q.bound is Bound.EXACT and q.value != bound.value
+        filling = (Bound.EXACT, Bound.ABOUT) if bound.bound in (
+            Bound.AT_LEAST, Bound.AT_MOST) else (Bound.EXACT,)
+        if any(q.unit == bound.unit and q.bound in filling and q.value != bound.value
                and low <= q.value <= high for q in new):
             return True
     return False
