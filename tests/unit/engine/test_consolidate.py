@@ -421,6 +421,18 @@ def test_hobbies_skills_and_instruments_are_notes(text: str) -> None:
     assert "hobby" in notes[0].tags
 
 
+
+@pytest.mark.parametrize("text", ["I work at a bakery.", "I live in a caravan.", "I quit my job.",
+                                  "My husband snores.", "パン屋で働いている。"])
+def test_the_speakers_own_work_home_or_family_in_few_words_is_a_note(text: str) -> None:
+    notes = consolidate_offline(episode(("Ken", text), ("Ami", "Oh really?"))).notes
+    assert len(notes) == 1 and notes[0].source_event_ids == (7,)
+
+
+@pytest.mark.parametrize("text", ["My dog is cute.", "I went there.", "I work a lot."])
+def test_two_words_without_a_lasting_fact_are_no_note(text: str) -> None:
+    assert consolidate_offline(episode(("Ken", text), ("Ami", "Oh really?"))).notes == ()
+
 def test_an_image_caption_rides_along_and_is_never_parsed_from_the_words() -> None:
     events = [
         EventText(7, "Ken", "user", "Here is my new horn, I bought it last month for 900 dollars.",

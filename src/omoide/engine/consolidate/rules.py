@@ -234,8 +234,7 @@ def _score_english(text: str, participants: frozenset[str]) -> SentenceScore:
     content = note_content_words(text)
     substantive = [w for w in content if w not in _EVALUATIVE]
     entities = _count_entities(text, participants)
-    # A hobby or skill is a fact even in three words ("I play saxophone").
-    enough = len(substantive) + entities >= (1 if _HOBBY.search(text) else 3)
+    enough = len(substantive) + entities >= _words_needed(text)
     if not enough or _SUGGESTION.match(text):
         return SentenceScore(text, 0.0, frozenset())
     cues = _english_cues(text, participants)
@@ -260,6 +259,17 @@ _CUE_WEIGHTS = {
     Cue.HOBBY: 1.0,
     Cue.PHOTO: 0.0,
 }
+
+
+def _words_needed(text: str) -> int:
+    """How many content words and names a sentence needs to be a fact: a hobby or skill is one
+    even in three words ("I play saxophone"), and so is the speaker's own home, work, study or
+    family said in two ("I work at a bakery.", "I quit my job."); anything else needs three."""
+    if _HOBBY.search(text):
+        return 1
+    if _PROFILE.search(text) and _FIRST_PERSON.search(text):
+        return 2
+    return 3
 
 
 def _english_cues(text: str, participants: frozenset[str]) -> frozenset[str]:
