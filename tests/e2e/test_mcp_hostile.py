@@ -167,3 +167,30 @@ def test_mcp_refuses_scalar_arguments_of_another_type_as_http_does(server: LiveS
     memories = server.omoide.memories.list_recent("rin", limit=10)
     assert [m.content for m in memories] == ["Ken drinks green tea."]
     assert memories[0].emotion_intensity == 0.0
+
+
+def test_mcp_refuses_another_turn_under_a_used_external_id_as_http_does(
+        server: LiveServer) -> None:
+    """session_record counted a different turn under a used external_id as a duplicate and
+    dropped its text; a resent turn is still a duplicate, another one a tool error naming the
+    id, and nothing of that call is written."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            begun = (await ok(client, "session_begin")).structured_content["session_id"]
+            turn = {"speaker": "Ken", "content": "I moved to Sapporo.", "external_id": "t-1"}
+            await ok(client, "session_record", session_id=begun, turns=[turn])
+            again = await ok(client, "session_record", session_id=begun, turns=[turn])
+            assert again.structured_content["duplicates"] == 1
+            message = await tool_error(
+                client, "session_record", session_id=begun,
+                turns=[{"speaker": "Ken", "content": "New turn.", "external_id": "t-2"},
+                       {**turn, "content": "I moved to Otaru."}])
+            assert "'t-1'" in message and "external_id" in message, message
+            fresh = await ok(client, "session_record", session_id=begun,
+                             turns=[{"speaker": "Ken", "content": "New turn.",
+                                     "external_id": "t-2"}])
+            assert fresh.structured_content["accepted"] == 1
+
+    anyio.run(scenario)

@@ -164,7 +164,8 @@ class ChatService:
         if not events:
             return 0
         self.sessions.open(persona, session_id=session_id)
-        accepted, _ = self.sessions.record(persona, session_id, events)
+        # A retried request's reply may differ from the one recorded: the first is kept.
+        accepted, _ = self.sessions.record(persona, session_id, events, keep_first=True)
         return accepted
 
 

@@ -209,8 +209,11 @@ class PeerImportService:
                           else {})}
                       for i, t in enumerate(conv.turns)]
             for start in range(0, len(events), MAX_EVENTS_PER_BATCH):
+                # Idempotent by message id: a re-import (perhaps with another user_name, so
+                # another speaker) keeps the turns first recorded under those ids.
                 accepted, _ = self.sessions.record(
-                    persona, session_id, events[start:start + MAX_EVENTS_PER_BATCH])
+                    persona, session_id, events[start:start + MAX_EVENTS_PER_BATCH],
+                    keep_first=True)
                 report.events += accepted
                 if on_progress is not None:
                     on_progress(len(events[start:start + MAX_EVENTS_PER_BATCH]))

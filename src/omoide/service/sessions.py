@@ -120,8 +120,10 @@ class SessionService:
         start = check_happened(started_at, "started_at", now) or now
         return self.store.sessions(persona).open(session_id, started_at=start)
 
-    def record(self, persona: str, session_id: str, events: Any) -> tuple[int, int]:
-        """Append events (idempotent by external_id) and queue segmentation."""
+    def record(self, persona: str, session_id: str, events: Any, *,
+               keep_first: bool = False) -> tuple[int, int]:
+        """Append events (idempotent by external_id: a resent turn is a duplicate, another turn
+        under a used id a :class:`Conflict` unless ``keep_first``) and queue segmentation."""
         store = self.store.sessions(persona)
         session = store.get(session_id)
         clean = self._check_events(events)
@@ -131,7 +133,8 @@ class SessionService:
             self._queue(work, store.persona_id, SEGMENT_JOB,
                         {"session_id": session_id, "final": session.ended_at is not None})
 
-        accepted, duplicates = store.add_events(session, clean, now=now, after=queue)
+        accepted, duplicates = store.add_events(session, clean, now=now, after=queue,
+                                                keep_first=keep_first)
         if accepted and self.on_enqueue:
             self.on_enqueue()
         return accepted, duplicates

@@ -44,7 +44,8 @@ class Turn(BaseModel):
         "ISO-8601 time it was said, with its UTC offset, e.g. '2026-03-01T09:30:00+09:00' "
         "(default: now)."))] = None
     external_id: Annotated[str | None, Field(max_length=200, description=(
-        "Your id for the turn; sending the same id again never duplicates it."))] = None
+        "Your id for the turn; resending the same turn with it never duplicates it (another "
+        "turn needs another id)."))] = None
     image_caption: Annotated[str | None, Field(min_length=1, max_length=2000, description=(
         "When the speaker shared an image: a short description of what it shows."))] = None
 
@@ -72,7 +73,8 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
         session_begin (an unknown session_id is an error: begin a session first). In the
         background the conversation is cut into episodes and distilled into notes you will
         find with memory_search. Re-sending a turn with the same
-        external_id is harmless. Returns {session_id, accepted, duplicates}.
+        external_id is harmless (a different turn under a used id is an error).
+        Returns {session_id, accepted, duplicates}.
         Example: session_record(session_id="ses_…", turns=[{"speaker": "Rau", "role": "user",
         "content": "I adopted a cat named Miso!"}])."""
 

@@ -138,12 +138,17 @@ class SessionStore:
     # -- events --------------------------------------------------------------------------
 
     def add_events(self, session: Session, events: Sequence[NewEvent], *, now: datetime,
-                   after: AfterWrite | None = None) -> tuple[int, int]:
-        """Append events; an (external_id) already in the session is skipped.
-        Returns (accepted, duplicates)."""
+                   after: AfterWrite | None = None,
+                   keep_first: bool = False) -> tuple[int, int]:
+        """Append events; an (external_id) already in the session is skipped when it holds the
+        same turn (speaker, role, content: a retry). Another turn under a used id is refused
+        (:class:`Conflict`, nothing of the batch written) unless ``keep_first`` (the chat
+        proxy, whose retried reply may differ) skips it too. Returns (accepted, duplicates)."""
         accepted = 0
         fresh: list[tuple[int, str]] = []
         with self.db.write() as conn:
+            if not keep_first:
+                self._check_reused_ids(conn, session, events)
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM session_events "
                                "WHERE session_pk = ?", (session.pk,)).fetchone()[0]
             for event in events:
@@ -170,6 +175,31 @@ class SessionStore:
             if accepted and after is not None:
                 after(SqliteUnitOfWork(conn))
         return accepted, len(events) - accepted
+
+    def _check_reused_ids(self, conn: sqlite3.Connection, session: Session,
+                          events: Sequence[NewEvent]) -> None:
+        """Refuse a batch giving a used external_id (in the session, or earlier in the batch)
+        to a turn other than the one it names."""
+        ids = list(dict.fromkeys(e.external_id for e in events if e.external_id is not None))
+        known: dict[str, tuple[str, str, str]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = conn.execute(
+                "SELECT external_id, speaker, role, content FROM session_events "
+                f"WHERE session_pk = ? AND external_id IN ({','.join('?' * len(chunk))})",
+                (session.pk, *chunk)).fetchall()
+            known.update({r[0]: (r[1], r[2], r[3]) for r in rows})
+        for n, event in enumerate(events):
+            if event.external_id is None:
+                continue
+            turn = (event.speaker, event.role, event.content)
+            held = known.setdefault(event.external_id, turn)
+            if held != turn:
+                raise Conflict(
+                    f"external_id {event.external_id!r} already names another turn in session "
+                    f"{session.session_id!r} (other speaker, role or content); a retry must "
+                    "resend the same turn, a new turn needs a new external_id (nothing of "
+                    "this batch was written)", field=f"events[{n}].external_id")
 
     def events_after(self, session: Session, seq: int) -> list[Event]:
         rows = self.db.conn().execute(
