@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
+    VERBATIM,
     _build,
     _print,
     _settings,
@@ -50,7 +51,8 @@ def main(verbose: bool) -> None:
 
 @main.command()
 @data_option
-@click.option("--host", default=None, envvar="OMOIDE_HOST", help="Bind address (127.0.0.1).")
+@click.option("--host", default=None, envvar="OMOIDE_HOST", type=VERBATIM,
+              help="Bind address (127.0.0.1).")
 @click.option("--port", default=None, type=int, envvar="OMOIDE_PORT", help="Port (8765).")
 @friendly
 def serve(data: str | None, host: str | None, port: int | None) -> None:

@@ -16,8 +16,43 @@ import click
 from omoide.config import Settings
 from omoide.errors import OmoideError
 
-__all__ = ["_build", "_print", "_settings", "data_option", "friendly", "json_option",
+__all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "friendly", "json_option",
            "persona_option"]
+
+
+class _Verbatim(click.types.StringParamType):
+    """A string option that is not user text (a folder, a host, a database URL with its
+    password): :func:`friendly` passes it on as typed, never in NFC."""
+
+    name = "text"  # what --help shows, as for any string
+
+
+VERBATIM = _Verbatim()
+
+
+def _nfc_text(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The command's text arguments (content, query, tags, names…) in Unicode NFC, as HTTP, MCP
+    and import read them, so "café" typed in either form is one memory and one query; a path
+    (``click.Path``: a ``Path`` or file, not a string) or a ``VERBATIM`` option stays as typed."""
+    from omoide.service.validate import nfc
+
+    try:
+        params = {p.name: p for p in click.get_current_context().command.params}
+    except RuntimeError:  # called outside click (a direct call in a test)
+        params = {}
+    verbatim = {name for name, p in params.items()
+                if isinstance(p.type, (_Verbatim, click.Path, click.File))}
+    out = {}
+    for name, value in kwargs.items():
+        if name in verbatim:
+            out[name] = value
+        elif isinstance(value, str):
+            out[name] = nfc(value)
+        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            out[name] = tuple(nfc(v) for v in value)
+        else:
+            out[name] = value
+    return out
 
 
 def _settings(data: str | None, **overrides: Any) -> Settings:
@@ -32,7 +67,7 @@ def _build(data: str | None, *, check_embedder_record: bool = True, **overrides:
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The shared ``--data DIR`` option (default: $OMOIDE_DATA or ./data)."""
-    return click.option("--data", "data", default=None, envvar="OMOIDE_DATA",
+    return click.option("--data", "data", default=None, envvar="OMOIDE_DATA", type=VERBATIM,
                         help="Data folder (default: $OMOIDE_DATA or ./data).")(fn)
 
 
@@ -41,12 +76,13 @@ def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn an OmoideError into one line on stderr and exit status 1."""
+    """Read the text arguments in NFC (:func:`_nfc_text`); turn an OmoideError into one line on
+    stderr and exit status 1."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            return fn(*args, **_nfc_text(kwargs))
         except OmoideError as exc:
             raise click.ClickException(exc.message) from None
 

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import click
 
-from omoide.cli_common import data_option, friendly
+from omoide.cli_common import VERBATIM, data_option, friendly
 from omoide.config import Settings
 
 __all__ = ["migrate"]
 
 
 @click.command("migrate")
-@click.option("--to", "url", required=True, metavar="URL",
+@click.option("--to", "url", required=True, metavar="URL", type=VERBATIM,
               help="The PostgreSQL database to copy into (postgresql://…); it must hold no "
                    "persona yet.")
 @data_option

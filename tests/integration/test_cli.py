@@ -289,3 +289,24 @@ def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> No
     assert {"method": "GET", "route": "/api/personas", "status": 200,
             "persona": None}.items() <= access[-1].items()
     assert access[-1]["duration_ms"] >= 0
+
+
+def test_text_arguments_are_read_in_nfc_paths_as_typed(run, tmp_path: Path) -> None:
+    """HTTP, MCP and import keep user text in NFC; the CLI kept it as typed, so "café" typed
+    with a combining accent (a macOS terminal, a pasted text) was a memory and a tag apart
+    from the same word typed as one code point. A path (--data) is never rewritten."""
+    decomposed, composed = "Cafe\u0301 Miso", "Café Miso"
+    data = tmp_path / "fe\u0301te"
+    assert run("persona", "create", "rin", "--data", str(data)).exit_code == 0
+    assert (tmp_path / "fe\u0301te").is_dir() and not (tmp_path / "fête").exists()
+    added = run("memory", "add", "-p", "rin", "--data", str(data),
+                f"User goes to {decomposed} on Sundays", "--tag", "cafe\u0301", "--json")
+    memory = json.loads(added.output)["memory"]
+    assert memory["content"] == f"User goes to {composed} on Sundays"
+    assert memory["tags"] == ["café"]
+    again = run("memory", "add", "-p", "rin", "--data", str(data),
+                f"User goes to {composed} on Sundays")
+    assert again.output.startswith(f"duplicate of {memory['key']}"), again.output
+    found = json.loads(run("search", "-p", "rin", "--data", str(data), decomposed,
+                           "--tag", "cafe\u0301", "--json").output)
+    assert [r["key"] for r in found] == [memory["key"]]
