@@ -125,3 +125,22 @@ def test_a_foreign_import_refuses_a_time_without_offset(
     assert rin.get("/api/stats/rin").json()["total"] == 0
     kinds = [json.loads(line)["type"] for line in rin.get("/api/export/rin").text.splitlines()]
     assert kinds.count("session") == 1 and "event" not in kinds, kinds
+
+
+def test_a_leap_second_is_accepted_and_a_false_second_60_refused_saying_why(
+        rin: httpx.Client) -> None:
+    """'23:59:60Z' (RFC 3339's leap second) was refused as 'no such day or time'; it is kept
+    as 23:59:59.999999 UTC. A second 60 at another time is refused naming leap seconds."""
+    made = rin.post("/api/memories/rin", json={"content": "Ken saw the new year in.",
+                                               "valid_from": "2016-12-31T23:59:60Z"})
+    assert made.status_code == 201, made.text
+    assert made.json()["memory"]["valid_from"].startswith("2016-12-31T23:59:59.999999")
+    turn = rin.post("/api/sessions/rin/s1/events", json={"events": [
+        {"speaker": "Ken", "content": "Happy new year!",
+         "timestamp": "2017-01-01T08:59:60+09:00"}]})
+    assert turn.status_code == 200 and turn.json()["accepted"] == 1, turn.text
+    bad = rin.post("/api/sessions/rin/s1/events", json={"events": [
+        {"speaker": "Ken", "content": "Lunch.", "timestamp": "2016-12-31T12:30:60Z"}]})
+    assert bad.status_code == 422, bad.text
+    assert bad.json()["error"]["field"] == "events[0].timestamp"
+    assert "leap second" in bad.json()["error"]["message"]

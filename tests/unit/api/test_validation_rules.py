@@ -56,6 +56,27 @@ def test_timestamps_out_of_range_or_shape_are_refused(text: str) -> None:
         check_timestamp(text, "t")
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2016-12-31T23:59:60Z", datetime(2016, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)),
+    ("2016-12-31T23:59:60.5z", datetime(2016, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)),
+    ("2017-01-01T08:59:60+09:00", datetime(2016, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)),
+    ("2015-07-01T05:29:60+05:30", datetime(2015, 6, 30, 23, 59, 59, 999999, tzinfo=UTC)),
+])
+def test_a_leap_second_is_read_as_the_last_microsecond_before_it(
+        text: str, expected: datetime) -> None:
+    """RFC 3339 allows ``:60`` for a leap second (logs of a clock that keeps them); it was
+    refused as 'no such day or time'. Python cannot hold it: it is kept as 23:59:59.999999
+    UTC, after every other time of that second and before the next day."""
+    assert check_timestamp(text, "t") == expected
+
+
+@pytest.mark.parametrize("text", ["2016-12-31T12:30:60Z", "2016-12-31T23:59:60+09:00"])
+def test_a_second_60_that_is_no_leap_second_is_refused_saying_so(text: str) -> None:
+    with pytest.raises(InvalidInput, match="leap second") as refused:
+        check_timestamp(text, "t")
+    assert "23:59:60 UTC" in refused.value.message
+
+
 def test_tags_are_trimmed_deduplicated_and_bounded() -> None:
     assert check_tags([" a ", "a", "b"]) == ("a", "b")
     with pytest.raises(InvalidInput):

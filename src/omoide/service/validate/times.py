@@ -3,6 +3,7 @@ the future) and validity windows."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,12 +32,17 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         when = value
     elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
         text = value.strip()
+        leap = _LEAP.search(text)
+        if leap:  # read as second 59, then checked and moved to its last microsecond below
+            text = text[:leap.start(1)] + "59" + text[leap.end():]
         try:
             # RFC 3339 allows a lower-case t and z, as the date ranges read them
             when = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "Zz" else text)
         except ValueError:
             raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
                                "(no such day or time)", field=name) from None
+        if leap:
+            when = _leap_second(when, value, name)
         if when.tzinfo is None:
             if len(text) > len("YYYY-MM-DD"):  # a time of day was given
                 raise InvalidInput(_no_offset(name, text), field=name)
@@ -53,6 +59,25 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
                            f"{value!r}", field=name)
     return utc
+
+
+# Second 60 (with its fraction) of a time of day: RFC 3339's leap second.
+_LEAP = re.compile(r"[Tt ][0-9]{2}:[0-9]{2}:(60)(?:[.][0-9]{1,6})?")
+
+
+def _leap_second(when: datetime, value: str, name: str) -> datetime:
+    """A time read with its second 60 as 59: a leap second is inserted at 23:59:60 UTC (in
+    any offset's local time) and a datetime cannot hold it, so it is kept as 23:59:59.999999
+    UTC, after every time of the second before it and before the next day (a turn of that
+    second keeps its place in the conversation). Another second 60 names no instant."""
+    if when.tzinfo is None or when.utcoffset() is None:
+        return when  # refused below for its missing offset
+    utc = when.astimezone(UTC)
+    if (utc.hour, utc.minute, utc.second) != (23, 59, 59):
+        raise InvalidInput(f"{name} {value!r} has second 60, which only a leap second has, at "
+                           "23:59:60 UTC (in the offset's local time); give a time whose "
+                           "seconds are 00-59", field=name)
+    return when.replace(microsecond=999999)
 
 
 def _no_offset(name: str, text: str) -> str:
