@@ -160,7 +160,8 @@ class Client:
     def record_events(self, persona: str, session_id: str,
                       events: Sequence[Mapping[str, Any]]) -> s.EventsReply:
         """Append turns ``{speaker, role, content, timestamp?, external_id?, metadata?}``;
-        re-sent ``external_id``s are skipped: ``{accepted, duplicates}``."""
+        a turn re-sent with its ``external_id`` is skipped (another turn under a used id is
+        a 409): ``{accepted, duplicates}``."""
         return self._run(calls.record_events(persona, session_id, events))
 
     def end_session(self, persona: str, session_id: str) -> s.SessionEndReply:
