@@ -5,12 +5,12 @@ Opens a data folder kept by ``bench/locomo.py --keep`` (or rewritten by
 chosen conversations through the real default search, packs the results as the LoCoMo scorer
 does, and counts for each note its **idle places**: the questions whose budget holds it while
 none of its source turns is evidence of the question. Each note is described by its length
-(characters), its sentences, how often it names its speaker, whether it carries a shared image's
-caption, and its **topic spread**: 1 − the lowest cosine between two adjacent sentences of the
-note, embedded with the folder's own embedder (a note that joins unrelated sentences spreads
-far). Prints, per feature, the notes in quartiles (or counts) with their mean idle places and
-the share of all idle places they take, the Spearman correlation of each feature with idle
-places, and the notes with the most idle places.
+(characters), its sentences, how often it names the conversation's speakers (and per 100
+characters), whether it carries a shared image's caption, and its **topic spread**: 1 − the
+lowest cosine between two adjacent sentences of the note, embedded with the folder's own
+embedder (a note that joins unrelated sentences spreads far). Prints, per feature, the notes in
+bins with their mean idle places and the share of all idle places they take, the Spearman
+correlation of each feature with idle places, and the notes with the most idle places.
 
     python bench/locomo_note_hubs.py COPY --now 2026-12-03T07:00:00+00:00 \
         [--conversations 26,30,41] [--top 15] [--out FILE]
@@ -126,9 +126,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         names_said = sum(len(re.findall(rf"\b{re.escape(s)}\b", text)) for s in who[conv])
         notes.append({"conv": conv, "text": text, "dia": dia, "idle": idle[key],
                       "useful": useful[key], "chars": len(text), "sentences": len(parts),
-                      "names": names_said, "caption": int(bool(_CAPTION.search(text))),
+                      "names": names_said, "name_density": 100 * names_said / len(text),
+                      "caption": int(bool(_CAPTION.search(text))),
                       "spread": spread(app.embedder, parts)})
     features = {"chars": (150, 220, 300), "sentences": (1, 2, 3), "names": (1, 2, 3, 5),
+                "name_density": (1, 1.5, 2),
                 "caption": (0,), "spread": (0.05, 0.10, 0.15)}
     lines = [f"# Note hubs ({args.conversations}, budget {args.budget}, now {args.now})", "",
              f"{len(notes)} notes were in some budget; {sum(idle.values())} idle places, "

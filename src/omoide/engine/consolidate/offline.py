@@ -79,8 +79,12 @@ DEFAULT_MAX_SENTENCES_PER_NOTE = 4
 # names its speaker once, then "they" / "their" / "them". topic_split c > 0: a chosen turn's
 # sentences are cut where two neighbours' cosine (``embed``) falls below c, each run a note
 # (one budget place).
+# companion_cue 1: a weaker sentence rides along only with a cue of its own (the speaker, a
+# name, a time, a number, an event, a preference, a profile fact or a hobby), so a reaction
+# ("It really conveys unity - such a gorgeous piece!") does not lengthen the note.
 DEFAULT_NAME_ONCE = 0
 DEFAULT_TOPIC_SPLIT = 0.0
+DEFAULT_COMPANION_CUE = 0
 # Embeds sentences (rows L2-normalised or not); given by the caller, so this stays pure.
 Embed = Callable[[Sequence[str]], np.ndarray]
 # The user saying who they are is never cut by the note budget.
@@ -101,6 +105,7 @@ class OfflineConsolidator:
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE
     name_once: int = DEFAULT_NAME_ONCE
     topic_split: float = DEFAULT_TOPIC_SPLIT
+    companion_cue: int = DEFAULT_COMPANION_CUE
     embed: Embed | None = None
 
     def consolidate(
@@ -115,6 +120,7 @@ class OfflineConsolidator:
             max_sentences_per_note=self.max_sentences_per_note,
             name_once=self.name_once,
             topic_split=self.topic_split,
+            companion_cue=self.companion_cue,
             embed=self.embed,
         )
 
@@ -127,6 +133,7 @@ class _Selection:
     max_sentences: int
     name_once: bool = False
     topic_split: float = 0.0
+    companion_cue: bool = False
     embed: Embed | None = None
 
 
@@ -147,6 +154,7 @@ def consolidate_offline(
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
     name_once: int = DEFAULT_NAME_ONCE,
     topic_split: float = DEFAULT_TOPIC_SPLIT,
+    companion_cue: int = DEFAULT_COMPANION_CUE,
     embed: Embed | None = None,
 ) -> Consolidation:
     """Notes in conversation order (the most informative turns win when over budget) and
@@ -162,6 +170,7 @@ def consolidate_offline(
         max_sentences=max_sentences_per_note,
         name_once=bool(name_once),
         topic_split=topic_split if embed is not None else 0.0,
+        companion_cue=bool(companion_cue),
         embed=embed,
     )
     addressees = _addressees(events)
@@ -322,6 +331,7 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
         i
         for i, s in enumerate(scored)
         if s.score >= selection.min_companion_score and Cue.PHOTO not in s.cues
+        and (s.score >= selection.min_score or not selection.companion_cue or s.cues)
     ]
     top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
     photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
