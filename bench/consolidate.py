@@ -41,13 +41,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from lib.cli import parser
 from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoSession, load_conversations
 from lib.reports import md_table, write_results
-from locomo_reconsolidate import consolidator
-from omoide.embed import make_embedder
 from omoide.engine.attachments import IMAGE_CAPTION, turn_text
 from omoide.engine.consolidate import (
     DEFAULT_NOTES_PER_TURN,
@@ -153,7 +150,7 @@ def session_events(session: LocomoSession, first_id: int) -> list[EventText]:
 
 def run_conversation(
     conv: LocomoConversation, examples: int, notes_per_turn: float = DEFAULT_NOTES_PER_TURN,
-    max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE, **options: Any,
+    max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
 ) -> tuple[Tally, list[tuple[str, NoteDraft]]]:
     tally = Tally()
     shown: list[tuple[str, NoteDraft]] = []
@@ -163,7 +160,7 @@ def run_conversation(
         events = session_events(session, next_id)
         next_id += len(events)
         notes = consolidate_offline(events, notes_per_turn=notes_per_turn,
-                                    max_sentences_per_note=max_sentences, **options).notes
+                                    max_sentences_per_note=max_sentences).notes
         dia_of = {e.event_id: t.dia_id for e, t in zip(events, session.turns, strict=True)}
         all_sources |= {dia_of[i] for note in notes for i in note.source_event_ids}
         score_session(conv, session, events, notes, dia_of, tally)
@@ -216,14 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                        default=DEFAULT_MAX_SENTENCES_PER_NOTE,
                        help=f"sentences one note may keep (default "
                             f"{DEFAULT_MAX_SENTENCES_PER_NOTE})")
-    bench.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                       help="another OfflineConsolidator field (name_once=1, topic_split=0.8: "
-                            "the latter embeds sentences with e5)")
     args = bench.parse_args(argv)
-    options: dict[str, Any] = {k: v for k, v in vars(consolidator(args.param)).items()
-                               if k in {p.partition("=")[0] for p in args.param}}
-    if options.get("topic_split"):
-        options["embed"] = make_embedder("e5").embed_passages
 
     started = time.perf_counter()
     overall = Tally()
@@ -234,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         if wanted and conv.sample_id not in wanted:
             continue
         tally, shown = run_conversation(conv, args.examples, args.notes_per_turn,
-                                        args.max_sentences_per_note, **options)
+                                        args.max_sentences_per_note)
         overall.add(tally)
         for name, ids in zip(splits, (TUNING, VALIDATION), strict=True):
             if conv.sample_id in ids:
@@ -246,8 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "benchmark": "consolidate (offline, LoCoMo observations)",
         "command": _command(args.data, args.notes_per_turn, args.conversations,
-                            args.max_sentences_per_note)
-        + "".join(f" --param {p}" for p in args.param),
+                            args.max_sentences_per_note),
         "notes_per_turn_budget": args.notes_per_turn,
         "overall": overall.summary(),
         "splits": {name: t.summary() for name, t in splits.items() if t.episodes},

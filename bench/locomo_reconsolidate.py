@@ -4,8 +4,7 @@ Rewrites the notes of a **copy** of a data folder kept by ``bench/locomo.py --ke
 active note of the chosen conversations is tombstoned (search skips tombstones), each episode is
 marked unconsolidated, and the real ``SessionService.consolidate`` runs again over it with an
 ``OfflineConsolidator`` built from ``--param NAME=VALUE`` (its fields: ``notes_per_turn``,
-``min_sentence_score``, ``min_companion_score``, ``max_sentences_per_note``, ``name_once``,
-``topic_split``; a topic split embeds sentences with the folder's embedder). Notes go through
+``min_sentence_score``, ``min_companion_score``, ``max_sentences_per_note``). Notes go through
 the normal write path (dedup, classification); ``--evolve`` also runs note evolution on each new
 note, as the server's job queue would (slow: about a second a note). Then
 ``bench/locomo.py --reuse COPY --now ... --plan default`` scores the copy. Turns and episodes
@@ -25,7 +24,7 @@ import argparse
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 
@@ -58,8 +57,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     wanted = [c for c in args.conversations.split(",") if c]
     made = consolidator(args.param)
     app = open_app(args.folder, now=datetime.fromisoformat(args.now))
-    if made.topic_split > 0:  # the cut needs sentence vectors: the folder's own embedder
-        made = replace(made, embed=app.embedder.embed_passages)
     app.sessions.consolidator_for = lambda cfg: made
     conn = sqlite3.connect(args.folder / "omoide.db")
     for persona_id, name in conn.execute("SELECT id, name FROM personas ORDER BY id").fetchall():

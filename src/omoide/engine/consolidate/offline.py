@@ -30,10 +30,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from omoide.engine.consolidate.answers import answer_note
 from omoide.engine.consolidate.profile import (
@@ -75,18 +73,6 @@ DEFAULT_NOTES_PER_TURN = 0.5
 DEFAULT_MIN_SENTENCE_SCORE = 1.6
 DEFAULT_MIN_COMPANION_SCORE = 0.8
 DEFAULT_MAX_SENTENCES_PER_NOTE = 4
-# Probe options (bench/locomo_reconsolidate.py), off by default. name_once 1: an English note
-# names its speaker once, then "they" / "their" / "them". topic_split c > 0: a chosen turn's
-# sentences are cut where two neighbours' cosine (``embed``) falls below c, each run a note
-# (one budget place).
-# companion_cue 1: a weaker sentence rides along only with a cue of its own (the speaker, a
-# name, a time, a number, an event, a preference, a profile fact or a hobby), so a reaction
-# ("It really conveys unity - such a gorgeous piece!") does not lengthen the note.
-DEFAULT_NAME_ONCE = 0
-DEFAULT_TOPIC_SPLIT = 0.0
-DEFAULT_COMPANION_CUE = 0
-# Embeds sentences (rows L2-normalised or not); given by the caller, so this stays pure.
-Embed = Callable[[Sequence[str]], np.ndarray]
 # The user saying who they are is never cut by the note budget.
 _PROFILE_PRIORITY = 100.0
 _PROFILE_IMPORTANCE = 0.9
@@ -103,10 +89,6 @@ class OfflineConsolidator:
     min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE
     min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE
-    name_once: int = DEFAULT_NAME_ONCE
-    topic_split: float = DEFAULT_TOPIC_SPLIT
-    companion_cue: int = DEFAULT_COMPANION_CUE
-    embed: Embed | None = None
 
     def consolidate(
         self, events: Sequence[EventText], *, max_notes: int | None = None
@@ -118,10 +100,6 @@ class OfflineConsolidator:
             min_sentence_score=self.min_sentence_score,
             min_companion_score=self.min_companion_score,
             max_sentences_per_note=self.max_sentences_per_note,
-            name_once=self.name_once,
-            topic_split=self.topic_split,
-            companion_cue=self.companion_cue,
-            embed=self.embed,
         )
 
 
@@ -131,17 +109,13 @@ class _Selection:
     min_score: float  # a turn needs one sentence at least this informative
     min_companion_score: float  # further sentences of a chosen turn need this much
     max_sentences: int
-    name_once: bool = False
-    topic_split: float = 0.0
-    companion_cue: bool = False
-    embed: Embed | None = None
 
 
 @dataclass(frozen=True)
 class _Candidate:
     position: int  # the event's index in the episode, to restore conversation order
     score: float
-    notes: tuple[NoteDraft, ...]  # one, or the runs of a turn cut at topic shifts
+    note: NoteDraft
 
 
 def consolidate_offline(
@@ -152,10 +126,6 @@ def consolidate_offline(
     min_sentence_score: float = DEFAULT_MIN_SENTENCE_SCORE,
     min_companion_score: float = DEFAULT_MIN_COMPANION_SCORE,
     max_sentences_per_note: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
-    name_once: int = DEFAULT_NAME_ONCE,
-    topic_split: float = DEFAULT_TOPIC_SPLIT,
-    companion_cue: int = DEFAULT_COMPANION_CUE,
-    embed: Embed | None = None,
 ) -> Consolidation:
     """Notes in conversation order (the most informative turns win when over budget) and
     profile updates.
@@ -168,10 +138,6 @@ def consolidate_offline(
         min_score=min_sentence_score,
         min_companion_score=min_companion_score,
         max_sentences=max_sentences_per_note,
-        name_once=bool(name_once),
-        topic_split=topic_split if embed is not None else 0.0,
-        companion_cue=bool(companion_cue),
-        embed=embed,
     )
     addressees = _addressees(events)
     candidates = [
@@ -182,7 +148,7 @@ def consolidate_offline(
     ]
     budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
-    notes = tuple(note for c in sorted(best, key=lambda c: c.position) for note in c.notes)
+    notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
     return Consolidation(notes=notes, profile=_profile_updates(events))
 
 
@@ -228,40 +194,15 @@ def _candidate(
         return None
     score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
-    notes = tuple(
-        NoteDraft(
-            content=_render(event, voices, part, name_once=selection.name_once),
-            kind=_kind(max(part, key=lambda s: s.score)),
-            source_event_ids=(event.event_id,),
-            importance=_importance(score, cues),
-            tags=_tags(frozenset().union(*(s.cues for s in part))),
-        )
-        for part in _topic_runs(chosen, selection)
+    best = max(chosen, key=lambda s: s.score)
+    note = NoteDraft(
+        content=_render(event, voices, chosen),
+        kind=_kind(best),
+        source_event_ids=(event.event_id,),
+        importance=_importance(score, cues),
+        tags=_tags(cues),
     )
-    return _Candidate(position, score, notes)
-
-
-def _topic_runs(chosen: list[SentenceScore], selection: _Selection
-                ) -> list[list[SentenceScore]]:
-    """The chosen sentences as one run, or cut where two neighbours' cosine falls below
-    ``topic_split``; a shared image's caption rides with the run it is closest to."""
-    words = [s for s in chosen if Cue.PHOTO not in s.cues]
-    photos = [s for s in chosen if Cue.PHOTO in s.cues]
-    if selection.embed is None or selection.topic_split <= 0 or len(words) < 2:
-        return [chosen]
-    vectors = np.asarray(selection.embed([s.text for s in words + photos]), dtype=np.float64)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
-    runs: list[list[int]] = [[0]]
-    for i in range(1, len(words)):
-        if float(vectors[i - 1] @ vectors[i]) < selection.topic_split:
-            runs.append([])
-        runs[-1].append(i)
-    parts = [[words[i] for i in run] for run in runs]
-    for j, photo in enumerate(photos):
-        closest = max(range(len(runs)), key=lambda r: max(
-            float(vectors[len(words) + j] @ vectors[i]) for i in runs[r]))
-        parts[closest].append(photo)
-    return parts
+    return _Candidate(position, score, note)
 
 
 def _answer_candidate(
@@ -271,7 +212,7 @@ def _answer_candidate(
     if position == 0:
         return None
     note = answer_note(events[position - 1], events[position], selection.participants)
-    return None if note is None else _Candidate(position, selection.min_score, (note,))
+    return None if note is None else _Candidate(position, selection.min_score, note)
 
 
 def _profile_candidate(
@@ -299,7 +240,7 @@ def _profile_candidate(
         importance=_PROFILE_IMPORTANCE,
         tags=_tags(cues),
     )
-    return _Candidate(position, _PROFILE_PRIORITY, (note,))
+    return _Candidate(position, _PROFILE_PRIORITY, note)
 
 
 def _without_profile(scored: SentenceScore, speaker: str, selection: _Selection
@@ -331,7 +272,6 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
         i
         for i, s in enumerate(scored)
         if s.score >= selection.min_companion_score and Cue.PHOTO not in s.cues
-        and (s.score >= selection.min_score or not selection.companion_cue or s.cues)
     ]
     top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
     photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
@@ -344,7 +284,6 @@ def _render(
     sentences: Sequence[SentenceScore],
     *,
     lead: Sequence[str] = (),
-    name_once: bool = False,
 ) -> str:
     """Third person, dates resolved, a closing date; ``lead`` is already in third person.
     A note that does not name its speaker says who said it in its closing brackets (a
@@ -357,10 +296,8 @@ def _render(
     for sentence in words:
         in_japanese = is_japanese(sentence)
         speaker, addressee = voices.of(sentence)
-        named = (any(speaker in text for text, _ in parts) if name_once and not in_japanese
-                 else None)
-        text = _capitalised(to_third_person(sentence, speaker, addressee=addressee,
-                                            japanese=in_japanese, named=named))
+        text = _capitalised(
+            to_third_person(sentence, speaker, addressee=addressee, japanese=in_japanese))
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
         parts.append((text, in_japanese))

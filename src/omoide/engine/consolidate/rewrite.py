@@ -124,97 +124,26 @@ _PAST_PARTICIPLE_HINT = frozenset({"been", "never", "already", "just", "gone", "
 
 
 def to_third_person(
-    sentence: str,
-    speaker: str,
-    *,
-    addressee: str | None = None,
-    japanese: bool,
-    named: bool | None = None,
+    sentence: str, speaker: str, *, addressee: str | None = None, japanese: bool
 ) -> str:
     """First person → the speaker's name ("I love" → "Nora loves"); second person → the
-    addressee's name when the episode tells who that is.
-
-    ``named`` (English only) names the speaker once: given, the first mention is the name and
-    every later one a pronoun that guesses no gender ("they love", "their sister", "them"), as
-    is the first already when ``named`` is True (an earlier sentence of the note named them).
-    Japanese drops the subject, so its first person always becomes the name."""
+    addressee's name when the episode tells who that is."""
     if japanese:
         return _japanese_third_person(sentence, speaker, addressee)
-    once = named is not None
     # After "we" became "Nora and others", "our"/"us" refer back to that group
     # ("… put their hearts into it"); alone, "our kids" are the speaker's kids.
     plural = _WE_CLAUSE.search(sentence) is not None
-    text = _I_CLAUSE.sub(lambda m: _mention(_rewrite_subject(m, speaker, open_class=True),
-                                            _refer_back(m), once), sentence)
+    text = _I_CLAUSE.sub(lambda m: _rewrite_subject(m, speaker, open_class=True), sentence)
     text = _WE_CLAUSE.sub(lambda m: _rewrite_we(m, speaker), text)
     text = _REFLEXIVE_WORD.sub(lambda m: _REFLEXIVE[m.group(0).lower()], text)
-    text = _MY.sub(lambda m: _mention(f"{speaker}'s", _possessive_back(m.group(0)), once), text)
-    text = _OUR.sub("their" if plural else _mention(f"{speaker}'s", "their", once), text)
-    text = _ME.sub(_mention(speaker, "them", once), text)
-    text = _US.sub("them" if plural else _mention(speaker, "them", once), text)
+    text = _MY.sub(f"{speaker}'s", text)
+    text = _OUR.sub("their" if plural else f"{speaker}'s", text)
+    text = _ME.sub(speaker, text)
+    text = _US.sub("them" if plural else speaker, text)
     if addressee:
         text = _YOUR.sub(f"{addressee}'s", text)
         text = _YOU_CLAUSE.sub(lambda m: _rewrite_subject(m, addressee), text)
-    return _settle_mentions(text, speaker, named=bool(named)) if once else text
-
-
-# With ``named``, a rewritten first-person mention waits in the text as both its forms until
-# _settle_mentions knows, left to right, whether the speaker was named before it.
-_MENTION_MARK = re.compile("\x00([^\x00\x01]*)\x01([^\x00\x02]*)\x02")
-
-
-def _mention(name_form: str, back_form: str, once: bool) -> str:
-    return f"\x00{name_form}\x01{back_form}\x02" if once else name_form
-
-
-def _settle_mentions(text: str, speaker: str, *, named: bool) -> str:
-    name = re.compile(rf"(?<![\w'’]){re.escape(speaker)}(?![\w])")
-    out: list[str] = []
-    last = 0
-    for match in _MENTION_MARK.finditer(text):
-        before = text[last : match.start()]
-        out.append(before)
-        named = named or name.search(_MENTION_MARK.sub(r"\1", before)) is not None
-        if named:
-            back = match.group(2)
-            out.append(back[:1].upper() + back[1:] if _sentence_start("".join(out)) else back)
-        else:
-            out.append(match.group(1))
-            named = True
-        last = match.end()
-    out.append(text[last:])
-    return "".join(out)
-
-
-def _sentence_start(before: str) -> bool:
-    stripped = before.rstrip(" \"'“‘(")
-    return not stripped or stripped[-1] in ".!?"
-
-
-_BACK_CONTRACTIONS = {"'m": "are", "'re": "are", "'ve": "have", "'ll": "will"}
-_BACK_IRREGULAR = {"am": "are", "was": "were", "wasn't": "weren't", "ain't": "aren't"}
-
-
-def _refer_back(match: re.Match[str]) -> str:
-    """``I'm really into`` → ``they are really into``; "they" takes the verb as "I" did
-    (except "am"/"was"), so nothing is conjugated."""
-    contraction = (match.group("contraction") or "").replace("’", "'")
-    adverbs = match.group("adverbs") or ""
-    verb = match.group("verb")
-    tail = f" {verb}" if verb else ""
-    if contraction == "'d":
-        auxiliary = "had" if verb and verb.lower() in _PAST_PARTICIPLE_HINT else "would"
-        return f"they {auxiliary}{adverbs}{tail}"
-    if contraction:
-        return f"they {_BACK_CONTRACTIONS.get(contraction, 'are')}{adverbs}{tail}"
-    if verb is None:
-        return f"they{adverbs}"
-    low = verb.lower().replace("’", "'")
-    return f"they{adverbs} {_BACK_IRREGULAR.get(low, verb)}"
-
-
-def _possessive_back(word: str) -> str:
-    return "theirs" if word.lower() == "mine" else "their"
+    return text
 
 
 def _rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False) -> str:
