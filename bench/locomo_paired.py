@@ -9,9 +9,13 @@ moved up and down in recall, and the difference in recall per LoCoMo category. Q
 paired by conversation, question text, category and evidence; a plan missing a question of the
 baseline is an error.
 
+A file given as ``FILE=NAME`` has its ``default`` plan renamed ``NAME``: two folders (e.g. notes
+made by two consolidator variants, ``bench/locomo_reconsolidate.py``) scored with
+``--plan default`` then pair as two plans.
+
 Usage::
 
-    .venv/bin/python bench/locomo_paired.py FILE [FILE ...] [--baseline default]
+    .venv/bin/python bench/locomo_paired.py FILE[=NAME] [FILE[=NAME] ...] [--baseline default]
 """
 
 from __future__ import annotations
@@ -113,12 +117,16 @@ def report(plans: dict[str, dict[Key, dict[str, Any]]], baseline: str) -> list[s
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument("files", nargs="+", help="FILE or FILE=NAME")
     parser.add_argument("--baseline", default="default")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
-    for path in args.files:
-        rows += json.loads(path.read_text(encoding="utf-8"))
+    for item in args.files:
+        path, _, name = item.partition("=")
+        for row in json.loads(Path(path).read_text(encoding="utf-8")):
+            if name and row["system"] == "plan:default":
+                row["system"] = f"plan:{name}"
+            rows.append(row)
     print("\n".join(report(by_plan(rows), args.baseline)))
 
 

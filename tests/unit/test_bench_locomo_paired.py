@@ -57,3 +57,20 @@ def test_the_report_names_the_baseline_first_and_each_plan_after() -> None:
     assert lines[2].startswith("b: 1.000 / 1.000") and "Δ recall +0.500" in lines[2]
     with pytest.raises(SystemExit, match="no plan:missing"):
         paired.report(paired.by_plan(rows), "missing")
+
+
+def test_files_named_on_the_command_line_pair_their_default_plans(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two folders scored with ``--plan default`` (e.g. two consolidator variants) pair as
+    two plans when given as FILE=NAME."""
+    import json
+
+    base, variant = tmp_path / "base.json", tmp_path / "variant.json"
+    base.write_text(json.dumps([_row("plan:default", "26", "q1", 0.5, False),
+                                _row("bm25", "26", "q1", 0.0, False)]), encoding="utf-8")
+    variant.write_text(json.dumps([_row("plan:default", "26", "q1", 1.0, True)]),
+                       encoding="utf-8")
+    paired.main([f"{base}=base", f"{variant}=variant", "--baseline", "base"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("base: 0.500 / 0.000")
+    assert out[2].startswith("variant: 1.000 / 1.000") and "Δ recall +0.500" in out[2]
