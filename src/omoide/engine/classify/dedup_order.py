@@ -13,9 +13,13 @@ moved from one end of the difference to the other, clauses or long phrases moved
 in Taipei my parents run a bakery" / "my parents run a bakery in Taipei, back home"), and
 Japanese parts that carry their own role particle (毎朝 / ユーザーは: the particle moves with
 the part, so the roles stay). A trade of bare parts while the particles stay where they were
-(兄が弟を / 弟が兄を, 夏より冬 / 冬より夏) is reported. Some swaps that keep the meaning are
-reported too (a symmetric verb: "Ken met Yumi" / "Yumi met Ken"): a kept restatement costs a
-link, a dropped change a fact.
+(兄が弟を / 弟が兄を, 夏より冬 / 冬より夏) is reported, and so are two English values that
+each follow the same preposition and trade places between two coordinated holders ("a MacBook
+for work and a PC for gaming" / "a MacBook for gaming and a PC for work", "maths on Mondays and
+art on Fridays" / "maths on Fridays and art on Mondays": each holder's value changed); with no
+other holder between them ("for work and for gaming") their order stays free. Some swaps
+that keep the meaning are reported too (a symmetric verb: "Ken met Yumi" / "Yumi met Ken"): a
+kept restatement costs a link, a dropped change a fact.
 Deterministic and symmetric.
 """
 
@@ -33,6 +37,8 @@ _EN_COPULA = frozenset({"is", "are", "was", "were", "am", "be", "been"})
 _EN_PREPOSITIONS = frozenset({
     "on", "in", "at", "with", "for", "from", "to", "by", "before", "after", "during", "since",
     "until", "near", "into", "onto", "about", "around", "over", "under", "without", "every"})
+_EN_ARTICLES = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "your"})
+_RESPECTIVE_BETWEEN = 7  # "and a Windows PC for": the coordinator, the other holder, the word
 _JA_COORDINATORS = re.compile(r"[とや及]|または|又は")
 _JA_ROLE_PARTICLES = ("は", "が", "を", "に", "で", "へ", "も")
 # (longest part, longest words between): a trade is of two short values around a short
@@ -53,6 +59,21 @@ def _free_order(part: list[str], between: list[str], other: list[str], sep: str)
                 or (part[0] in _EN_PREPOSITIONS and other[0] in _EN_PREPOSITIONS))
     return "".join(part).endswith(_JA_ROLE_PARTICLES) or "".join(other).endswith(
         _JA_ROLE_PARTICLES)
+
+
+def _respective(before: str, part: list[str], between: list[str], other: list[str],
+                sep: str) -> bool:
+    """Two English values, each after the same preposition, traded between two coordinated
+    holders: "a MacBook for work and a PC for gaming" / "a MacBook for gaming and a PC for
+    work" (each holder has its own value: the assignment changed). The holders must differ
+    ("for work and for gaming" has one, and its order is free)."""
+    if not sep or before not in _EN_PREPOSITIONS or not between or between[-1] != before:
+        return False
+    if max(len(part), len(other)) > _SHORT_EN[0] or len(between) > _RESPECTIVE_BETWEEN:
+        return False
+    holder = between[:-1]
+    return (any(word in _EN_COORDINATORS for word in holder)
+            and any(word not in _EN_COORDINATORS | _EN_ARTICLES | {before} for word in holder))
 
 
 def _coordinated(between: list[str], sep: str) -> bool:
@@ -88,6 +109,8 @@ def swapped_parts(first: str, second: str) -> tuple[str, str, str] | None:
             between = mid_a[x:n - y]
             part, other = mid_a[:x], mid_a[n - y:]
             traded = other == mid_b[:y] and between == mid_b[y:n - x] and part != other
-            if traded and not _free_order(part, between, other, sep):
+            if traded and (not _free_order(part, between, other, sep)
+                           or _respective(a[start - 1] if start else "", part, between, other,
+                                          sep)):
                 return sep.join(part), sep.join(between), sep.join(other)
     return None

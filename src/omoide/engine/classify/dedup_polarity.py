@@ -1,5 +1,5 @@
-"""Dedup's Japanese polarity rule: one predicate denied on one side only, a denial widened or
-narrowed, a favour received turned into one given (pure).
+"""Dedup's polarity rule: one Japanese predicate denied on one side only, a denial widened or
+narrowed, a favour received turned into one given; an English superlative turned round (pure).
 
 Trigger: dedup asks whether a Japanese near-copy is a duplicate. Why: 週末は映画を見ない /
 週末も映画を見る, 夜は何も飲まないようにしている / 夜もたまに飲むことがある, 鶏肉は食べないが卵は
@@ -23,7 +23,10 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
   〜ていただく, 〜てくれる, 〜てくださる) and the other does not (友人に車を直してもらった / 友人の
   車を直した).
 
-English is left to the veto's polarity, which reads "not" wherever it stands. Like the status
+English is left to the veto's polarity, which reads "not" wherever it stands, but for a
+superlative turned round: "least" before a word the other text holds without it ("the user's
+favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). Like
+the status
 and trade rules, a pair it finds is never a duplicate. Deterministic and symmetric.
 """
 
@@ -103,10 +106,27 @@ def _contrasted(text: str) -> bool:
     return polarity == {True, False}
 
 
+# "least" before a word (not "at least", a bound the veto reads): the word's sense reversed.
+_LEAST = re.compile(r"(?<!\bat )\bleast\s+([a-z]+)", re.IGNORECASE)
+
+
+def _least_turned(first: str, second: str) -> bool:
+    """``first`` says "least X" where ``second`` says X without it: "the user's favourite film"
+    / "the user's least favourite film" (the superlative turned round)."""
+    for match in _LEAST.finditer(first):
+        word = match.group(1).lower()
+        if (re.search(rf"\b{word}\b", second, re.IGNORECASE)
+                and not re.search(rf"\bleast\s+{word}\b", second, re.IGNORECASE)):
+            return True
+    return False
+
+
 def polarity_changed(first: str, second: str) -> bool:
     """True when a Japanese pair denies one predicate on one side only, holds a denied and an
     affirmed clause in contrast on one side only, or says a favour was received on one side
-    only (module docstring)."""
+    only; or an English pair says "least" before a word on one side only (module docstring)."""
+    if not is_japanese(first) and not is_japanese(second):
+        return _least_turned(first, second) or _least_turned(second, first)
     if not (is_japanese(first) and is_japanese(second)):
         return False
     return (_same_predicate_denied(first, second)
