@@ -187,15 +187,26 @@ class PeerImportService:
         conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)))
                          for c in conversations]
         started: dict[str, datetime | None] = {}
+        ids: dict[str, dict[str, tuple[str, int, ChatTurn]]] = {}  # session -> message ids
         for conv in conversations:
             where = f"chat file: conversation {conv.id!r}"
             try:
                 started[conv.id] = check_happened(conv.started_at, "created_at", now)
             except InvalidInput as exc:
                 raise InvalidInput(f"{where}: {exc.message}", **exc.fields) from None
+            seen = ids.setdefault(f"chat-{conv.id}"[:128], {})
             for i, turn in enumerate(conv.turns):
                 check_event(self._event(turn, user_name, assistant_name), f"{where} turn {i}",
                             now)
+                # one message id, two messages (in a conversation, or in two given one id):
+                # the second would be skipped as a re-run of the first (keep-first), a turn
+                # lost without a word
+                first = seen.setdefault(turn.external_id[:200], (where, i, turn))
+                if (first[2].role, first[2].content) != (turn.role, turn.content):
+                    raise InvalidInput(
+                        f"{where} turn {i}: message id {turn.external_id!r} is also the id of "
+                        f"another message ({first[0]} turn {first[1]}); each message has its "
+                        "own id. Nothing was imported", field="external_id")
         for conv in conversations:
             if not conv.turns:
                 continue
