@@ -9,7 +9,6 @@ notes from them in the background. Parsing is pure (``engine/peer_formats.py``).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +16,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from omoide.clock import Clock, iso
+from omoide.engine import json_text
 from omoide.engine.peer_formats import (
     ChatConversation,
     ChatTurn,
@@ -64,9 +64,9 @@ class PeerReport:
 
 def _json(text: str, source: str) -> Any:
     try:
-        return nfc(json.loads(text))  # user text is kept in NFC (validate.nfc)
-    except ValueError as exc:
-        raise InvalidInput(f"{source} file is not valid JSON: {exc}") from None
+        return nfc(json_text.loads(text))  # user text is kept in NFC (validate.nfc)
+    except json_text.JsonTextError as exc:
+        raise InvalidInput(f"{source} file is not valid JSON: {exc.message}") from None
 
 
 class PeerImportService:
@@ -101,9 +101,9 @@ class PeerImportService:
             for number, line in enumerate(text.splitlines(), start=1):
                 if line.strip():
                     try:
-                        records.append(nfc(json.loads(line)))
-                    except ValueError as exc:
-                        raise InvalidInput(f"line {number}: not JSON ({exc})",
+                        records.append(nfc(json_text.loads(line)))
+                    except json_text.JsonTextError as exc:
+                        raise InvalidInput(f"line {number}: not JSON ({exc.message})",
                                            line=number) from None
             found, relations = parse_mcp_memory(records)
             return self.import_memories(persona, source, found, relations,

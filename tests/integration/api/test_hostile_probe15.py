@@ -69,3 +69,30 @@ def test_a_request_line_http_cannot_read_is_answered_in_the_error_shape(
     status, body = _raw_get(server, rin.headers["X-Test-Key"], b"/api/search/rin?q=a b")
     assert status == 400 and body["error"]["code"] == "bad_request", body
     assert "percent-encode" in body["error"]["message"], body
+
+
+_HEADER = json.dumps({"type": "header", "format": "omoide-export", "version": 1, "persona": "x",
+                      "embedder": {"model_id": "hash", "dim": 256},
+                      "exported_at": "2026-11-30T09:00:00+00:00", "with_vectors": False})
+
+
+@pytest.mark.parametrize(("source", "body", "says"), [
+    (None, _HEADER + "\n" + "[" * 5000 + "]" * 5000, "nested too deeply"),
+    (None, _HEADER + "\n" + "[" * 900 + "]" * 900, "nested deeper than 64"),
+    (None, _HEADER + '\n{"type": "end", "records": 1' + "0" * 5000 + "}", "4,300 digits"),
+    ("mcp-memory", "[" * 5000 + "]" * 5000, "nested too deeply"),
+    ("mcp-memory", "[" * 900 + "]" * 900, "nested deeper than 64"),
+    ("mcp-memory", '{"type": "entity", "name": "a", "entityType": "p", "observations": [1'
+     + "0" * 5000 + "]}", "4,300 digits"),
+])
+def test_an_import_line_nested_deeply_or_with_a_huge_integer_is_a_422(
+        rin: httpx.Client, source: str | None, body: str, says: str) -> None:
+    """A line of an Omoide export or an MCP memory file nested 5,000 levels deep was a 500
+    (RecursionError), and an integer of 5,000 digits in an export line a 500 too (the reader
+    read ``exc.msg`` of a ValueError that has none); the MCP memory file's message advised
+    ``sys.set_int_max_str_digits()``."""
+    reply = rin.post("/api/import/rin", params={"source": source} if source else None,
+                     content=body.encode(), headers={"content-type": "application/x-ndjson"})
+    assert reply.status_code == 422, reply.text[:300]
+    message = reply.json()["error"]["message"]
+    assert says in message and "set_int_max_str_digits" not in message, message
