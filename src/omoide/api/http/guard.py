@@ -55,7 +55,7 @@ from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import MAX_INT, MIN_INT, nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
-           "strict_json"]
+           "key_twice", "strict_json"]
 
 MAX_JSON_DEPTH = 32
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -99,6 +99,18 @@ def _refuse_nul(value: Any) -> None:
     if path is not None:
         raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which text "
                           "cannot hold; remove it", field=path or None)
+
+
+def key_twice(raw: bytes) -> str | None:
+    """Why a JSON text is refused for naming one key twice in an object, or None (also when it
+    is not JSON at all: its reader says so)."""
+    try:
+        json.loads(raw, object_pairs_hook=_unique_keys)
+    except JsonRefused as exc:
+        return str(exc)
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
