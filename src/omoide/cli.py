@@ -59,6 +59,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     """Run the HTTP API (and MCP at /mcp) with background workers."""
     import uvicorn
 
+    from omoide.api.http.protocol import OmoideH11Protocol
     from omoide.api.http.server import create_server_app
 
     settings = _settings(data, host=host, port=port)
@@ -76,7 +77,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     # An MCP client's open event stream (GET /mcp) never ends on its own: without a
     # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                timeout_graceful_shutdown=3)
+                timeout_graceful_shutdown=3, http=OmoideH11Protocol)
 
 
 @main.group()

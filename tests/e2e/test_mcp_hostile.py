@@ -194,3 +194,31 @@ def test_mcp_refuses_another_turn_under_a_used_external_id_as_http_does(
             assert fresh.structured_content["accepted"] == 1
 
     anyio.run(scenario)
+
+
+def test_an_mcp_message_naming_a_key_twice_is_refused_as_http_refuses_it(
+        server: LiveServer) -> None:
+    """``{"content": "tea", "content": "coffee"}`` in a tool call stored 'coffee' (the SDK's
+    parser keeps the last value) where HTTP refuses the body (422): now a JSON-RPC parse
+    error naming the key, and nothing stored."""
+    import httpx
+
+    key = server.create_persona("rin")
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream"}
+    with httpx.Client(base_url=server.url, headers=headers, timeout=30) as http:
+        opened = http.post("/mcp", json={
+            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "probe", "version": "1"}}})
+        assert opened.status_code == 200, opened.text
+        if session := opened.headers.get("mcp-session-id"):
+            http.headers["mcp-session-id"] = session
+        http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = (b'{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": '
+                b'"memory_create", "arguments": {"content": "tea", "content": "coffee"}}}')
+        reply = http.post("/mcp", content=call)
+        assert reply.status_code == 400, reply.text
+        error = reply.json()["error"]
+        assert error["code"] == -32700 and "'content' twice" in error["message"], error
+    assert server.omoide.memories.list_recent("rin") == []

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import uvicorn
 
+from omoide.api.http.protocol import OmoideH11Protocol
 from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
@@ -115,7 +116,8 @@ class LiveServer:
 def serve_in_thread(app: object) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,  # type: ignore[arg-type]
-                                           log_level="warning", lifespan="on"))
+                                           log_level="warning", lifespan="on",
+                                           http=OmoideH11Protocol))  # as `omoide serve`
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -97,7 +97,8 @@ def _fit(body: dict[str, Any]) -> dict[str, Any]:
     if start is not None and end is not None and end <= start:
         body = {k: v for k, v in body.items() if k != "valid_until"}
     limit = body.get("max_tokens", 500)
-    if "block_name" in body and isinstance(body.get("content"), str) and isinstance(limit, int):
+    if "block_name" in body and isinstance(body.get("content"), str) and \
+            isinstance(limit, int | float) and not isinstance(limit, bool):  # 5.0 is an integer
         tokens = estimate_tokens(body["content"])
         if tokens > limit:
             body = {**body, "max_tokens": max(tokens, 1)}

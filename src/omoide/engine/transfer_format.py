@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from omoide.engine import json_text
+
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
@@ -109,9 +111,9 @@ def encode_line(kind: str, record: Mapping[str, Any], *, model_id: str | None = 
 def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     """(type, record) of one line; InvalidInput naming the line on anything malformed."""
     try:
-        record = json.loads(line)
-    except ValueError as exc:
-        raise FormatError(f"line {number}: not JSON ({exc.msg})", line=number) from None
+        record = json_text.loads(line)
+    except json_text.JsonTextError as exc:
+        raise FormatError(f"line {number}: not JSON ({exc.message})", line=number) from None
     if not isinstance(record, dict):
         raise FormatError(f"line {number}: a record must be a JSON object", line=number)
     kind = record.get("type")

@@ -9,7 +9,6 @@ notes from them in the background. Parsing is pure (``engine/peer_formats.py``).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +16,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from omoide.clock import Clock, iso
+from omoide.engine import json_text
 from omoide.engine.peer_formats import (
     ChatConversation,
     ChatTurn,
@@ -64,9 +64,9 @@ class PeerReport:
 
 def _json(text: str, source: str) -> Any:
     try:
-        return nfc(json.loads(text))  # user text is kept in NFC (validate.nfc)
-    except ValueError as exc:
-        raise InvalidInput(f"{source} file is not valid JSON: {exc}") from None
+        return nfc(json_text.loads(text))  # user text is kept in NFC (validate.nfc)
+    except json_text.JsonTextError as exc:
+        raise InvalidInput(f"{source} file is not valid JSON: {exc.message}") from None
 
 
 class PeerImportService:
@@ -101,9 +101,9 @@ class PeerImportService:
             for number, line in enumerate(text.splitlines(), start=1):
                 if line.strip():
                     try:
-                        records.append(nfc(json.loads(line)))
-                    except ValueError as exc:
-                        raise InvalidInput(f"line {number}: not JSON ({exc})",
+                        records.append(nfc(json_text.loads(line)))
+                    except json_text.JsonTextError as exc:
+                        raise InvalidInput(f"line {number}: not JSON ({exc.message})",
                                            line=number) from None
             found, relations = parse_mcp_memory(records)
             return self.import_memories(persona, source, found, relations,
@@ -187,15 +187,26 @@ class PeerImportService:
         conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)))
                          for c in conversations]
         started: dict[str, datetime | None] = {}
+        ids: dict[str, dict[str, tuple[str, int, ChatTurn]]] = {}  # session -> message ids
         for conv in conversations:
             where = f"chat file: conversation {conv.id!r}"
             try:
                 started[conv.id] = check_happened(conv.started_at, "created_at", now)
             except InvalidInput as exc:
                 raise InvalidInput(f"{where}: {exc.message}", **exc.fields) from None
+            seen = ids.setdefault(f"chat-{conv.id}"[:128], {})
             for i, turn in enumerate(conv.turns):
                 check_event(self._event(turn, user_name, assistant_name), f"{where} turn {i}",
                             now)
+                # one message id, two messages (in a conversation, or in two given one id):
+                # the second would be skipped as a re-run of the first (keep-first), a turn
+                # lost without a word
+                first = seen.setdefault(turn.external_id[:200], (where, i, turn))
+                if (first[2].role, first[2].content) != (turn.role, turn.content):
+                    raise InvalidInput(
+                        f"{where} turn {i}: message id {turn.external_id!r} is also the id of "
+                        f"another message ({first[0]} turn {first[1]}); each message has its "
+                        "own id. Nothing was imported", field="external_id")
         for conv in conversations:
             if not conv.turns:
                 continue

@@ -44,6 +44,7 @@ from omoide.service.sessions import (
 )
 from omoide.service.settings import SettingsService
 from omoide.service.state import check_state_key, check_state_value
+from omoide.service.transfer_sessions import SessionScan, check_present_sessions
 from omoide.service.validate import (
     check_content,
     check_emotion_type,
@@ -99,6 +100,7 @@ class _Scan:
     to_embed: int
     records: int = 0  # between the header and the end record
     ended: bool = False  # the end record was read
+    sessions: SessionScan = field(default_factory=SessionScan)  # turns per session
 
 
 class TransferService:
@@ -161,6 +163,7 @@ class TransferService:
         scan = self._scan(lines)
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
+        check_present_sessions(restore, persona, scan.sessions.sessions, existing.session_ids)
         if not merge and not existing.empty:
             foreign = (set(existing.memory_keys) - {keys.get(k, k) for k in scan.memory_keys}
                        or set(existing.session_ids) - scan.session_ids
@@ -206,6 +209,11 @@ class TransferService:
                 scan.memory_keys.append(record["key"])
             elif kind == "session":
                 scan.session_ids.add(record["session_id"])
+                scan.sessions.session(record, number)
+            elif kind == "event":
+                scan.sessions.event(record, number)
+            elif kind == "episode":
+                scan.sessions.episode(record, number)
             elif kind == "block":
                 scan.block_names.add(record["block_name"])
             elif kind == "state":
@@ -216,6 +224,7 @@ class TransferService:
                 scan.to_embed += 1
         if scan is None:
             raise InvalidInput("the file is empty", line=1)
+        scan.sessions.finish()
         if scan.header["ends"] and not scan.ended:
             raise InvalidInput(f"the file stops after line {number} without its end record: "
                                "it was cut off (an interrupted download or copy); nothing was "

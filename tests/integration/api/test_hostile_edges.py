@@ -79,7 +79,7 @@ def test_a_turn_dated_ahead_does_not_keep_its_session_open(
     pytest.param("POST", "/api/sessions/rin/s1/events",
                  {"events": [{"speaker": "Ken", "content": "a\u0000b"}]}, "events[0].content",
                  id="event"),
-    pytest.param("GET", "/api/search/rin?q=tea%00", None, None, id="query-string"),
+    pytest.param("GET", "/api/search/rin?q=tea%00", None, "q", id="query-string"),
     pytest.param("GET", "/api/memories/rin/mem_%00", None, None, id="path"),
 ])
 def test_nul_is_refused_alike_on_both_stores(rin: httpx.Client, method: str, path: str,

@@ -15,8 +15,10 @@ Trigger / why / outcome:
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
   → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly);
   one sent without a content type is read as JSON (the route is told it is), as documented.
-- a query string whose percent-escapes are not UTF-8 → 422 (Starlette would silently replace
-  them with U+FFFD); a path or query string holding NUL (``%00``) → 422.
+- a query string whose bytes, percent-encoded or raw, are not UTF-8 → 422 naming the parameter
+  (Starlette would silently replace them with U+FFFD); a path or query string holding NUL
+  (``%00``) → 422. Raw bytes that are UTF-8 are read as UTF-8 (as percent-encoded ones are),
+  not as Latin-1.
 - every string of an API JSON body (keys too) and of the query string is put in Unicode NFC
   (``validate.nfc``) before a route reads it, so text typed in another normal form is the
   same text (one memory, one match); two keys of one object that are one key once normalised
@@ -44,7 +46,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote_to_bytes, urlencode
+from urllib.parse import quote, unquote_to_bytes, urlencode
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -53,7 +55,7 @@ from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import MAX_INT, MIN_INT, nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
-           "strict_json"]
+           "key_twice", "strict_json"]
 
 MAX_JSON_DEPTH = 32
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -97,6 +99,18 @@ def _refuse_nul(value: Any) -> None:
     if path is not None:
         raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which text "
                           "cannot hold; remove it", field=path or None)
+
+
+def key_twice(raw: bytes) -> str | None:
+    """Why a JSON text is refused for naming one key twice in an object, or None (also when it
+    is not JSON at all: its reader says so)."""
+    try:
+        json.loads(raw, object_pairs_hook=_unique_keys)
+    except JsonRefused as exc:
+        return str(exc)
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -162,13 +176,13 @@ class BodyGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        problem = _query_problem(scope.get("query_string", b""))
-        if "\x00" in scope.get("path", ""):
-            problem = "the path holds a NUL character (%00); remove it"
-        if problem is not None:
-            await _answer(send, 422, "invalid_input", problem)
+        try:
+            query = _normal_query(scope.get("query_string", b""))
+            if "\x00" in scope.get("path", ""):
+                raise JsonRefused("the path holds a NUL character (%00); remove it")
+        except JsonRefused as exc:
+            await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
             return
-        query = _nfc_query(scope.get("query_string", b""))
         if query is not None:
             scope = {**scope, "query_string": query}
         twice = _header_twice(scope)
@@ -323,28 +337,44 @@ def _header_twice(scope: Scope) -> tuple[str, int] | None:
     return next(((_SINGLE_HEADERS[n], c) for n, c in counts.items() if c > 1), None)
 
 
-def _query_problem(query: bytes) -> str | None:
+def _normal_query(query: bytes) -> bytes | None:
+    """The query string as the app should read it, or None to pass it on as sent.
+
+    Each name and value is read as UTF-8 once percent-decoded, whether its bytes came
+    percent-encoded or raw (a server that hands raw bytes over, as uvicorn's httptools does,
+    would otherwise have Starlette read them as Latin-1: mojibake), and put in NFC. A query
+    string that is not ASCII, or not NFC, is sent on re-encoded (ASCII, percent-escapes), so
+    every client's ``q=大阪`` is one text. Raises :class:`JsonRefused` naming the parameter
+    whose bytes are not UTF-8 or hold NUL."""
     if not query:
         return None
-    try:
-        text = unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
-    except UnicodeDecodeError:
-        return "the query string is not UTF-8 once percent-decoded"
-    if "\x00" in text:
-        return "the query string holds a NUL character (%00); remove it"
-    return None
-
-
-def _nfc_query(query: bytes) -> bytes | None:
-    """The query string with its names and values in NFC, or None when they already are (the
-    string is passed on as sent). Called once :func:`_query_problem` found it UTF-8."""
-    if not query or (query.isascii() and b"%" not in query):
-        return None
-    pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-    if all(unicodedata.is_normalized("NFC", k) and unicodedata.is_normalized("NFC", v)
-           for k, v in pairs):
+    pairs = [_query_pair(piece) for piece in query.split(b"&") if piece]
+    if query.isascii() and all(unicodedata.is_normalized("NFC", k) and
+                               unicodedata.is_normalized("NFC", v) for k, v in pairs):
         return None
     return urlencode([(nfc(k), nfc(v)) for k, v in pairs], quote_via=quote).encode("ascii")
+
+
+def _query_pair(piece: bytes) -> tuple[str, str]:
+    raw_name, _, raw_value = piece.partition(b"=")
+    try:
+        name = _query_text(raw_name)
+    except UnicodeDecodeError:
+        raise JsonRefused("a query parameter name is not UTF-8 text once percent-decoded; "
+                          "send names and values as UTF-8") from None
+    try:
+        value = _query_text(raw_value)
+    except UnicodeDecodeError:
+        raise JsonRefused(f"query parameter {name!r} is not UTF-8 text once percent-decoded; "
+                          "send its value as UTF-8 (percent-encoded)", field=name) from None
+    if "\x00" in name or "\x00" in value:
+        raise JsonRefused(f"query parameter {name!r} holds a NUL character (%00); remove it",
+                          field=name if "\x00" not in name else None)
+    return name, value
+
+
+def _query_text(raw: bytes) -> str:
+    return unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
 
 
 def _with_header(scope: Scope, name: bytes, value: bytes) -> Scope:

@@ -11,6 +11,10 @@ lifespan starts (:meth:`McpEndpoint.running`). Sessions are capped
 (``OMOIDE_MCP_MAX_SESSIONS``: one more ``initialize`` gets a 503 until a session ends) and
 closed after ``OMOIDE_MCP_SESSION_IDLE_MINUTES`` without a request in flight (the client then
 gets a 404 for the old session id and initializes again).
+
+A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
+answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
+parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
 """
 
 from __future__ import annotations
@@ -22,11 +26,13 @@ from collections.abc import AsyncIterator
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from starlette.responses import JSONResponse
-from starlette.types import Receive, Scope, Send
+from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+from starlette.responses import JSONResponse, Response
+from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
+from omoide.api.http.guard import key_twice
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -79,7 +85,34 @@ class McpEndpoint:
                                              "stopping); retry in a moment")
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
+        if scope.get("method") == "POST":
+            receive = await self._unique_keys(scope, receive, send)
+            if receive is None:
+                return
         await self._manager.handle_request(scope, receive, send)
+
+    @staticmethod
+    async def _unique_keys(scope: Scope, receive: Receive, send: Send) -> Receive | None:
+        """The body read (and handed on), or None once a duplicate key was answered."""
+        messages: list[Message] = []
+        more = True
+        while more:
+            message = await receive()
+            messages.append(message)
+            more = message["type"] == "http.request" and message.get("more_body", False)
+        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        twice = key_twice(body) if body else None
+        if twice is not None:
+            error = JSONRPCError(jsonrpc="2.0", id=None,
+                                 error=ErrorData(code=PARSE_ERROR, message=f"Parse error: {twice}"))
+            await Response(error.model_dump_json(by_alias=True, exclude_unset=True),
+                           status_code=400, media_type="application/json")(scope, receive, send)
+            return None
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        return replay
 
     async def _refusal(self, scope: Scope) -> JSONResponse | None:
         header = _header(scope, b"authorization")

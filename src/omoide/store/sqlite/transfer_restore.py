@@ -74,6 +74,15 @@ class PersonaRestore:
             "SELECT 1 FROM sessions WHERE persona_id = ? AND session_id = ?",
             (self.persona_id, session_id)).fetchone() is not None
 
+    def session_turns(self, session_id: str, first_seq: int, last_seq: int
+                      ) -> list[tuple[int, str, str, str, str | None]]:
+        """The stored turns (seq, speaker, role, content, external_id) of a session between
+        two seqs."""
+        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in self.db.conn().execute(
+            "SELECT e.seq, e.speaker, e.role, e.content, e.external_id FROM session_events e "
+            "JOIN sessions s ON s.id = e.session_pk WHERE s.persona_id = ? AND s.session_id = ? "
+            "AND e.seq BETWEEN ? AND ?", (self.persona_id, session_id, first_seq, last_seq))]
+
     def present_keys(self, keys: Sequence[str]) -> set[str]:
         """The keys among ``keys`` this persona holds."""
         return self._keys(keys, "persona_id = ?")

@@ -1,0 +1,66 @@
+"""The HTTP/1.1 connection ``omoide serve`` runs: uvicorn's h11 protocol, with two changes at
+the request line, before any app code runs.
+
+Trigger / why / outcome:
+- a request line whose target holds raw (not percent-encoded) bytes beyond ASCII, as curl and
+  some HTTP libraries send ``?q=大阪`` → the bytes are percent-encoded as sent, so the app reads
+  the same text as from ``?q=%E5%A4%A7%E9%98%AA`` (h11 refuses them: RFC 9112 allows only ASCII
+  there, and the client got a bare 400 for a search another client gets answers to). Bytes that
+  are not UTF-8 then reach the HTTP guard, which refuses them naming the parameter (422). Only a
+  request line that arrives whole in one read is rewritten (every client sends it so);
+  otherwise the bytes pass as sent.
+- a request h11 cannot read (a malformed request line or header) → the 400 is in the API's one
+  error shape (``bad_request``) with a message that says what to fix, instead of uvicorn's
+  plain-text "Invalid HTTP request received.".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from omoide.api.errors import error_body
+
+__all__ = ["OmoideH11Protocol", "encode_request_target"]
+
+_HIGH = re.compile(rb"[\x80-\xff]")
+_LINE_MAX = 64 * 1024  # a request line longer than this is left to h11's own limit
+_BAD_REQUEST = json.dumps(error_body(
+    "bad_request", "the request is not valid HTTP/1.1 and was not read (its request line or a "
+    "header is malformed); a URL must be ASCII: percent-encode other characters as UTF-8 "
+    "(curl: -G --data-urlencode 'q=…')"), ensure_ascii=False).encode("utf-8")
+
+
+def encode_request_target(data: bytes) -> bytes:
+    """``data`` (the start of a request) with the bytes beyond ASCII of its first line's target
+    percent-encoded; unchanged when that line is not whole or needs nothing."""
+    end = data.find(b"\n", 0, _LINE_MAX)
+    if end < 0 or not _HIGH.search(data, 0, end):
+        return data
+    line = data[:end]
+    first, _, rest = line.partition(b" ")
+    target, space, version = rest.rpartition(b" ")
+    if not space or not target:
+        return data
+    encoded = _HIGH.sub(lambda m: b"%%%02X" % m.group()[0], target)
+    return b"%s %s %s%s" % (first, encoded, version, data[end:])
+
+
+class OmoideH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the request-line changes of the module docstring."""
+
+    def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:
+            data = encode_request_target(data)
+        super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers,
+                                                         reason=b"Bad Request")))
+        self.transport.write(self.conn.send(h11.Data(data=_BAD_REQUEST)))
+        self.transport.write(self.conn.send(h11.EndOfMessage()))
+        self.transport.close()

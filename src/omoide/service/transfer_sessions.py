@@ -1,0 +1,138 @@
+"""An import's first pass over the sessions of an Omoide export file, so that no turn of the
+file is lost and a refused file writes nothing.
+
+Trigger / why / outcome:
+- a turn whose ``seq`` or ``external_id`` another turn of its session already has in the file,
+  a session described twice, a turn or episode outside its session's records, an episode
+  naming turns the file does not hold → 422 naming the line (and the earlier one). The store
+  holds one turn per seq and per external id: the second pass used to stop on it after the
+  records before it were written (a half import, with the database's own error), or skip the
+  second description of a session with its turns.
+- a session of the file that the persona already holds with other turns (another turn at a
+  seq, or fewer or more turns between the file's first and last seq) → 409 before anything
+  is written. The second pass skips a session that is already there (a re-run), so its turns
+  in the file were dropped without a word; a re-import of the same file, or of one whose
+  sessions went on after it was exported, still finds the same turns and skips them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from omoide.errors import Conflict, InvalidInput
+from omoide.store.port import PersonaRestoreHandle
+
+__all__ = ["SessionDigest", "SessionScan", "check_present_sessions", "turn_digest"]
+
+_MOD = 1 << 128
+
+
+def turn_digest(seq: int, speaker: str, role: str, content: str, external_id: str | None
+                ) -> int:
+    """One turn as a number; a session's digest is the sum of its turns' (order-free)."""
+    text = json.dumps([seq, speaker, role, content, external_id], ensure_ascii=False)
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest(), "big")
+
+
+@dataclass
+class SessionDigest:
+    """A session's turns in the file: how many, their seq range and their digest."""
+
+    line: int
+    turns: int = 0
+    first_seq: int = 0
+    last_seq: int = 0
+    digest: int = 0
+
+    def add(self, seq: int, value: int) -> None:
+        self.first_seq = seq if not self.turns else min(self.first_seq, seq)
+        self.last_seq = seq if not self.turns else max(self.last_seq, seq)
+        self.turns += 1
+        self.digest = (self.digest + value) % _MOD
+
+
+@dataclass
+class SessionScan:
+    """Fed every session, event and episode record of the file in order (the first pass)."""
+
+    sessions: dict[str, SessionDigest] = field(default_factory=dict)
+    _current: str | None = None
+    _seqs: dict[int, int] = field(default_factory=dict)  # seq -> line
+    _ids: dict[str, tuple[int, int]] = field(default_factory=dict)  # external id -> (line, seq)
+    _episodes: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def session(self, record: dict[str, Any], number: int) -> None:
+        self.finish()
+        session_id = record["session_id"]
+        if session_id in self.sessions:
+            raise _refused(number, f"session {session_id!r} is described a second time (first "
+                                   f"at line {self.sessions[session_id].line}); a session is "
+                                   "one record followed by its turns and episodes")
+        self.sessions[session_id] = SessionDigest(line=number)
+        self._current = session_id
+
+    def event(self, record: dict[str, Any], number: int) -> None:
+        self._inside(record, number, "turn")
+        seq, external_id = record["seq"], record["external_id"]
+        if seq in self._seqs:
+            raise _refused(number, f"a second turn with seq {seq} in session "
+                                   f"{self._current!r} (the first is at line {self._seqs[seq]})")
+        if external_id is not None and external_id in self._ids:
+            line, other = self._ids[external_id]
+            raise _refused(number, f"turn seq {seq} of session {self._current!r} reuses the "
+                                   f"external_id {external_id!r} of the turn at line {line} "
+                                   f"(seq {other}); each turn of a session has its own "
+                                   "external id, as the API requires")
+        self._seqs[seq] = number
+        if external_id is not None:
+            self._ids[external_id] = (number, seq)
+        assert self._current is not None
+        self.sessions[self._current].add(seq, turn_digest(
+            seq, record["speaker"], record["role"], record["content"], external_id))
+
+    def episode(self, record: dict[str, Any], number: int) -> None:
+        self._inside(record, number, "episode")
+        self._episodes.append((number, record["first_seq"], record["last_seq"]))
+
+    def finish(self) -> None:
+        """The current session's records are all read: its episodes name its turns."""
+        for number, first, last in self._episodes:
+            missing = next((s for s in (first, last) if s not in self._seqs), None)
+            if missing is not None or first > last:
+                raise _refused(number, f"episode of session {self._current!r} spans turns "
+                                       f"{first}-{last}, but the file holds no turn with seq "
+                                       f"{missing if missing is not None else first} there")
+        self._current, self._seqs, self._ids, self._episodes = None, {}, {}, []
+
+    def _inside(self, record: dict[str, Any], number: int, what: str) -> None:
+        if self._current is None:
+            raise _refused(number, f"a {what} before any session record (a session's turns "
+                                   "and episodes follow its record)")
+        if record["session_id"] != self._current:
+            raise _refused(number, f"a {what} of session {record['session_id']!r} among the "
+                                   f"records of session {self._current!r}")
+
+
+def _refused(number: int, message: str) -> InvalidInput:
+    return InvalidInput(f"line {number}: {message}; nothing was imported", line=number)
+
+
+def check_present_sessions(restore: PersonaRestoreHandle, persona: str,
+                           sessions: dict[str, SessionDigest],
+                           present: frozenset[str]) -> None:
+    """Refuse (409) a file session the persona holds with other turns than the file's."""
+    for session_id, want in sessions.items():
+        if session_id not in present or not want.turns:
+            continue
+        rows = restore.session_turns(session_id, want.first_seq, want.last_seq)
+        digest = sum(turn_digest(*row) for row in rows) % _MOD
+        if len(rows) != want.turns or digest != want.digest:
+            raise Conflict(
+                f"session {session_id!r} (line {want.line}) is already in persona {persona!r} "
+                f"with other turns than the file's between seq {want.first_seq} and "
+                f"{want.last_seq} ({len(rows)} stored, {want.turns} in the file): importing "
+                "would drop the file's turns; nothing was imported. Import into another "
+                "persona, or delete that session first", persona=persona, session_id=session_id)

@@ -1,0 +1,119 @@
+"""An Omoide import never drops a turn of its file without a word, and a refused file writes
+nothing; a re-import of the same file stays idempotent (through real HTTP, both stores)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from omoide_testing import LiveServer, exported_lines, import_lines, refused
+
+from omoide.errors import InvalidInput
+from omoide.wiring import Omoide
+
+
+def _with_turns(lines: list[dict[str, Any]], *turns: dict[str, Any]) -> list[dict[str, Any]]:
+    """The export with session t1's one turn replaced by ``turns`` (the end count follows)."""
+    out: list[dict[str, Any]] = []
+    for line in lines:
+        if line["type"] == "event":
+            out += [{**line, **turn} for turn in turns]
+        elif line["type"] == "end":
+            out.append({**line, "records": line["records"] + len(turns) - 1})
+        else:
+            out.append(line)
+    return out
+
+
+def _written(admin: httpx.Client, persona: str) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in admin.get(f"/api/export/{persona}").text.splitlines()
+            if json.loads(x)["type"] not in ("header", "settings", "end")]
+
+
+@pytest.fixture
+def admin(server: LiveServer) -> httpx.Client:
+    server.create_persona("rin")
+    server.create_persona("ayu")
+    with server.admin() as client:
+        yield client
+
+
+@pytest.mark.parametrize(("second", "says"), [
+    ({"seq": 2, "content": "Something else.", "external_id": "x-1"}, "reuses the external_id"),
+    ({"seq": 2, "content": "hello there", "external_id": "x-1"}, "reuses the external_id"),
+    ({"seq": 1, "content": "Something else.", "external_id": "x-2"}, "a second turn with seq 1"),
+])
+def test_two_turns_of_a_session_under_one_id_or_seq_are_refused_before_any_write(
+        admin: httpx.Client, second: dict[str, Any], says: str) -> None:
+    """The store's unique index stopped the second pass after the blocks and state were
+    written, with the database's message ('UNIQUE constraint failed: …')."""
+    lines = _with_turns(exported_lines(admin, "rin"), {"external_id": "x-1"}, second)
+    error = refused(import_lines(admin, "ayu", lines), 422)
+    assert says in error["message"] and "nothing was imported" in error["message"], error
+    second_turn = [i for i, r in enumerate(lines, 1) if r["type"] == "event"][1]
+    assert error["line"] == second_turn, error
+    assert _written(admin, "ayu") == [], "a refused file wrote records"
+
+
+def test_a_session_described_twice_is_refused(admin: httpx.Client) -> None:
+    """The second description was skipped as 'already there', with its turns."""
+    lines = exported_lines(admin, "rin")
+    at = max(i for i, r in enumerate(lines) if r["type"] in ("session", "event", "episode"))
+    again = [{**r, "content": "Another turn."} if r["type"] == "event" else r
+             for r in lines if r["type"] in ("session", "event") and r["session_id"] == "t1"]
+    lines = lines[:at + 1] + again + lines[at + 1:]
+    lines[-1] = {**lines[-1], "records": lines[-1]["records"] + len(again)}
+    error = refused(import_lines(admin, "ayu", lines), 422)
+    assert "described a second time" in error["message"], error
+    assert _written(admin, "ayu") == []
+
+
+def test_a_session_already_held_with_other_turns_is_refused_not_skipped(
+        admin: httpx.Client) -> None:
+    """The import skipped session t1 because the persona had one of that id: its turn in the
+    file was lost (200, and 'skipped': 1). Refused (409, with or without merge); the same file
+    imported twice, or after the session went on, is still idempotent."""
+    lines = exported_lines(admin, "rin")
+    assert admin.post("/api/sessions/ayu", json={"session_id": "t1"}).status_code == 201
+    assert admin.post("/api/sessions/ayu/t1/events", json={"events": [
+        {"speaker": "Ken", "content": "another turn"}]}).status_code == 200
+    for query in ("", "?merge=true"):
+        reply = admin.post(f"/api/import/ayu{query}", content="\n".join(
+            json.dumps(r) for r in lines).encode(),
+            headers={"content-type": "application/x-ndjson"})
+        error = refused(reply, 409)
+        assert "'t1'" in error["message"] and "other turns" in error["message"], error
+    assert [r["content"] for r in _written(admin, "ayu") if r["type"] == "event"] == [
+        "another turn"]
+    assert len(_written(admin, "ayu")) == 2  # the session and its turn: nothing imported
+    # into an empty persona, twice: the second run writes nothing
+    server_side = import_lines(admin, "rin", lines)  # rin holds exactly this file
+    assert server_side.status_code == 200 and server_side.json()["events"] == 0, server_side.text
+    assert admin.post("/api/sessions/rin/t1/events", json={"events": [
+        {"speaker": "Ken", "content": "later turn"}]}).status_code == 200
+    again = import_lines(admin, "rin", lines)
+    assert again.status_code == 200 and again.json()["skipped"] >= 1, again.text
+
+
+def test_a_chat_file_with_two_turns_under_one_message_id_is_refused(app: Omoide,
+                                                                     persona: str) -> None:
+    """Two different messages with one id in a conversation: the second was dropped as a re-run
+    of the first (keep-first), silently. Refused naming the conversation and the id; the same
+    message twice is still one turn, and a re-run still adds nothing."""
+    messages = [{"uuid": "m1", "sender": "human", "text": "I moved to Sapporo."},
+                {"uuid": "m2", "sender": "assistant", "text": "Nice!"},
+                {"uuid": "m1", "sender": "human", "text": "I moved to Otaru."}]
+    chat = [{"uuid": "c1", "name": "move", "chat_messages": messages}]
+    with pytest.raises(InvalidInput) as refused_chat:
+        app.peers.import_text(persona, "chat", json.dumps(chat))
+    assert "'m1'" in refused_chat.value.message, refused_chat.value.message
+    # … as are two conversations given one id (one session) whose messages share an id
+    twice = [{**chat[0], "chat_messages": messages[:2]},
+             {**chat[0], "chat_messages": [messages[2]]}]
+    with pytest.raises(InvalidInput):
+        app.peers.import_text(persona, "chat", json.dumps(twice))
+    same = [{**chat[0], "chat_messages": [messages[0], messages[1], messages[0]]}]
+    assert app.peers.import_text(persona, "chat", json.dumps(same)).events == 2  # none before
+    assert app.peers.import_text(persona, "chat", json.dumps(same)).events == 0
