@@ -81,11 +81,17 @@ class Data:
     parent: np.ndarray | None = None  # the pair each sentence row comes from
 
     @property
+    def vetoed(self) -> np.ndarray:
+        """The pairs that never close whatever the model says: the new memory is another
+        person's own fact (``learned.another_persons_fact``, as at run time)."""
+        return self.x[:, self.names.index("other_person_alone")] > 0
+
+    @property
     def capped(self) -> np.ndarray:
         """The pairs that never close through the statements' threshold: a several-sentence new
         memory or a consolidated note (either may close only through one sentence read alone,
-        ``_classify_sentences``)."""
-        return self.several | self.note
+        ``_classify_sentences``), or a vetoed pair (``vetoed``)."""
+        return self.several | self.note | self.vetoed
 
     def columns(self, feature_set: str) -> np.ndarray:
         wanted = set(FEATURE_SETS[feature_set]) | set(EMBEDDING_FEATURES)
@@ -138,7 +144,7 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
         pairs += rows
         source_of += [name] * len(rows)
     data = data_of(pairs, source_of, embedder)
-    several, parent = sentence_pairs(pairs, data.capped)
+    several, parent = sentence_pairs(pairs, data.several | data.note)
     sentences = data_of(several, [source_of[i] for i in parent], embedder)
     return replace(data, sentences=sentences, parent=parent)
 
