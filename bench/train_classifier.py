@@ -46,7 +46,8 @@ of the logistic regression, whether sure rules decide alone (a rule right on eve
 fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
 probability from which the LOSO CONTRADICTORY precision of that language, the left-out sources'
 calls pooled, stays ≥ ``--precision`` all the way up (one threshold per language), raised by
-``MARGIN`` steps when it sits on a cliff (``_classify_thresholds.RULE``; until the twelfth round
+``MARGIN`` steps when it sits on a cliff, then by ``RULE.margin`` (one step since the sixteenth
+round) whatever the curve (``_classify_thresholds.RULE``; until the twelfth round
 every source had to keep it alone, which nested LOSO found far too cautious:
 ``bench/classify_nested.py``). Precision first: a configuration whose thresholds keep the
 pooled target in each language, with no source more than ``FAR`` under it, beats any that does
@@ -92,6 +93,7 @@ from _classify_thresholds import (
     FAR,
     MARGIN,
     MIN_CALLS,
+    RULE,
     keeps_precision,
     pick_best,
     scores,
@@ -236,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
              f"CONTRADICTORY calls, pooled, keep precision ≥ {args.precision} all the way up "
              f"(a threshold with fewer than {MIN_CALLS} pooled calls counts as keeping it), "
              f"raised by {MARGIN} steps when one step lower the pooled precision falls more "
-             f"than {CLIFF} under it (the rule chosen by nested LOSO, "
+             f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
+             "rule chosen by nested LOSO, "
              "`bench/results/classify_nested.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
              f"the target. Judge embedder (every server's): {judge_name}.",
