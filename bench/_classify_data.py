@@ -32,10 +32,10 @@ from omoide.engine.classify import (
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 17)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 18)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2, 3, 4)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (1, 2, 3, 4, 5)}
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
 # Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
 # old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
@@ -81,11 +81,17 @@ class Data:
     parent: np.ndarray | None = None  # the pair each sentence row comes from
 
     @property
+    def vetoed(self) -> np.ndarray:
+        """The pairs that never close whatever the model says: the new memory is another
+        person's own fact (``learned.another_persons_fact``, as at run time)."""
+        return self.x[:, self.names.index("other_person_alone")] > 0
+
+    @property
     def capped(self) -> np.ndarray:
         """The pairs that never close through the statements' threshold: a several-sentence new
         memory or a consolidated note (either may close only through one sentence read alone,
-        ``_classify_sentences``)."""
-        return self.several | self.note
+        ``_classify_sentences``), or a vetoed pair (``vetoed``)."""
+        return self.several | self.note | self.vetoed
 
     def columns(self, feature_set: str) -> np.ndarray:
         wanted = set(FEATURE_SETS[feature_set]) | set(EMBEDDING_FEATURES)
@@ -138,7 +144,7 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
         pairs += rows
         source_of += [name] * len(rows)
     data = data_of(pairs, source_of, embedder)
-    several, parent = sentence_pairs(pairs, data.capped)
+    several, parent = sentence_pairs(pairs, data.several | data.note)
     sentences = data_of(several, [source_of[i] for i in parent], embedder)
     return replace(data, sentences=sentences, parent=parent)
 

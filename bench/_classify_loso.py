@@ -96,6 +96,8 @@ def sentence_score(data: Data, model, source: str | None = None) -> np.ndarray:
         data.sentences.sources == source)
     probs, ruled = predict_on(data.sentences, rows, model) if len(rows) else (
         np.zeros((0, len(CLASSES))), np.zeros(0, dtype=bool))
+    vetoed = data.sentences.vetoed[rows]  # another person's own fact scores 0, as at run time
+    probs[vetoed, CONTRA], ruled = 0.0, ruled & ~vetoed
     return sentence_scores(len(data.y), data.parent, probs, ruled, data.sentences.rule_says,
                            CONTRA, rows)
 

@@ -105,9 +105,12 @@ class ThresholdRule:
 
 # The rule of every round up to the twelfth (every source keeps the target) and the rule training
 # uses since the thirteenth: the left-out sources' calls pooled, chosen on nested LOSO
-# (``bench/classify_nested.py``, ``bench/results/classify_nested.md``).
+# (``bench/classify_nested.py``, ``bench/results/classify_nested.md``). Since the sixteenth
+# round one step of margin above it: over 22 folds the pooled rule alone fell just under the
+# target in nested LOSO (0.9487 with this round's features, 0.9504 without), one step more
+# keeps it (0.952).
 FOLD_RULE = ThresholdRule()
-RULE = ThresholdRule(pool="pooled")
+RULE = ThresholdRule(pool="pooled", margin=1)
 FAR = 0.10  # a left-out source this far under the target fails precision first, pooled or not
 
 

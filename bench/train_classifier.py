@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on twenty-one sources written by twenty-one different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the sixteen
+The judge is trained on twenty-three sources written by twenty-three different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the seventeen
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -16,11 +16,13 @@ grounded in LoCoMo conversations), ``classify_holdout11.jsonl`` (322, a bilingua
 household assistant), ``classify_holdout12.jsonl`` (322, a work assistant's extracted memories:
 reported speech, third person, resolved dates), ``classify_holdout13.jsonl`` (330, a coach's,
 tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330),
-``classify_holdout15.jsonl`` (345) and ``classify_holdout16.jsonl`` (328), a general assistant's
+``classify_holdout15.jsonl`` (345), ``classify_holdout16.jsonl`` (328) and
+``classify_holdout17.jsonl`` (353), a general assistant's
 ``memory_save`` lines, the issue's own style, each scored once in an earlier round and seen
 since, and ``classify_notes1.jsonl`` (317), ``classify_notes2.jsonl`` (305),
-``classify_notes3.jsonl`` (300) and ``classify_notes4.jsonl`` (309), notes of one to three
-sentences written as Omoide's own consolidator writes them by four writers (folds like the
+``classify_notes3.jsonl`` (300), ``classify_notes4.jsonl`` (309) and ``classify_notes5.jsonl``
+(300), notes of one to three sentences written as Omoide's own consolidator writes them by five
+writers (folds like the
 others; a note is read as the server reads a consolidated note, ``classify(..., note=True)``:
 it never closes through the statements' threshold, only through the sentence threshold, so
 the notes folds make no call on the statements' curve). A new memory of several sentences is
@@ -44,7 +46,8 @@ of the logistic regression, whether sure rules decide alone (a rule right on eve
 fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
 probability from which the LOSO CONTRADICTORY precision of that language, the left-out sources'
 calls pooled, stays ≥ ``--precision`` all the way up (one threshold per language), raised by
-``MARGIN`` steps when it sits on a cliff (``_classify_thresholds.RULE``; until the twelfth round
+``MARGIN`` steps when it sits on a cliff, then by ``RULE.margin`` (one step since the sixteenth
+round) whatever the curve (``_classify_thresholds.RULE``; until the twelfth round
 every source had to keep it alone, which nested LOSO found far too cautious:
 ``bench/classify_nested.py``). Precision first: a configuration whose thresholds keep the
 pooled target in each language, with no source more than ``FAR`` under it, beats any that does
@@ -90,6 +93,7 @@ from _classify_thresholds import (
     FAR,
     MARGIN,
     MIN_CALLS,
+    RULE,
     keeps_precision,
     pick_best,
     scores,
@@ -216,9 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Twenty-one sources by twenty-one writers: `pairs` "
+             "", "Twenty-three sources by twenty-three writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout16`, `notes1` … `notes4` "
+             "held-out sets `holdout1` … `holdout17`, `notes1` … `notes5` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. The notes folds are read as the server reads a "
              "consolidated note (`classify(..., note=True)`): never closed through the "
@@ -234,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
              f"CONTRADICTORY calls, pooled, keep precision ≥ {args.precision} all the way up "
              f"(a threshold with fewer than {MIN_CALLS} pooled calls counts as keeping it), "
              f"raised by {MARGIN} steps when one step lower the pooled precision falls more "
-             f"than {CLIFF} under it (the rule chosen by nested LOSO, "
+             f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
+             "rule chosen by nested LOSO, "
              "`bench/results/classify_nested.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
              f"the target. Judge embedder (every server's): {judge_name}.",

@@ -154,8 +154,9 @@ def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -
     rows = [{"threshold": t, "en_precision": 0.97 if t < 0.9 else 0.67, "ja_precision": 1.0,
              "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
             for t in thresholds]
-    for rule in (thresholds_mod.FOLD_RULE, thresholds_mod.RULE):
-        assert thresholds_mod.choose_thresholds({"a": rows}, 0.95, rule)["en"] == thresholds[0]
+    for rule in (thresholds_mod.FOLD_RULE, thresholds_mod.RULE):  # (RULE: its margin above)
+        assert thresholds_mod.choose_thresholds({"a": rows}, 0.95, rule)["en"] == thresholds[
+            rule.margin]
 
 
 def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
@@ -187,7 +188,11 @@ def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
     thresholds = thresholds_mod.THRESHOLDS
     gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]
     cliff = [row(t, 0.96 if t >= 0.7 else 0.6) for t in thresholds]
-    assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95)["en"] == 0.7
+    assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95,
+                                            thresholds_mod.FOLD_RULE)["en"] == 0.7
+    # the training rule adds its margin whatever the curve
+    assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95)["en"] == round(
+        0.7 + 0.01 * thresholds_mod.RULE.margin, 2)
     raised = thresholds_mod.choose_thresholds({"a": gentle, "b": cliff}, 0.95,
                                               thresholds_mod.FOLD_RULE)["en"]
     assert raised == round(0.7 + 0.01 * thresholds_mod.MARGIN, 2)

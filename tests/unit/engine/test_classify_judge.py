@@ -247,3 +247,25 @@ def test_a_pair_that_differs_in_wording_only_never_contradicts(old: str, new: st
         assert verdict.relation is not Relation.CONTRADICTORY
     elif not rule_decides(text, model.rule_overrides):
         assert verdict.relation is Relation.CONTRADICTORY
+
+
+@pytest.mark.parametrize(("old", "new", "vetoed"), [
+    ("The user runs a bakery in Porto.", "The user's former colleague runs a bakery in Lisbon.",
+     True),
+    ("ユーザーは横浜で英語を教えている。", "ユーザーの元同僚は神戸で英語を教えている。", True),
+    ("The user pays 800 euros a month for her flat.",
+     "The user's landlord raised her rent to 900 euros a month.", False),  # acts on her rent
+    ("ユーザーは犬と猫を飼っている。", "ユーザーの猫が先週死んだ。", False),  # the old one names it
+])
+def test_another_persons_own_fact_never_contradicts(old: str, new: str, vetoed: bool) -> None:
+    from omoide.engine.classify.learned import another_persons_fact
+
+    text = read_pair(old, new, lang="auto")
+    assert another_persons_fact(text) is vetoed
+    weights = np.zeros((3, len(TEXT_FEATURES)))  # a model sure of CONTRADICTORY everywhere
+    model = replace(_model(weights, threshold=0.5), bias=np.array([-9.0, -9.0, 9.0]))
+    verdict = judge(text, None, model)
+    assert (verdict.relation is not Relation.CONTRADICTORY) is vetoed or rule_decides(
+        text, model.rule_overrides)
+    assert (sentence_score(text, None, model) == 0.0) is vetoed or rule_decides(
+        text, model.rule_overrides)

@@ -11,7 +11,9 @@ memory leaves what the old one names (:mod:`departure`), and whether the two are
 with one slot filled again — a single-valued state's value replaced, an occasion added, a
 subject changed or a value made precise (:mod:`one_slot`), and whether a liking turned, a plan
 was carried out, the old topic was put in the present, an amount moved or the fact goes on
-(:mod:`turn`).
+(:mod:`turn`), and whether the new memory tells a reason or a date about the old fact
+(:mod:`backstory`) or leaves the old amount as it was beside an added place or companion
+(``quantity.amount_untouched``).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -30,13 +32,19 @@ import numpy as np
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.align import ALIGN_FEATURES, align_features
+from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_features
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_features
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
-from omoide.engine.classify.quantity import changed_units, changed_values, within_bound
+from omoide.engine.classify.quantity import (
+    amount_untouched,
+    changed_units,
+    changed_values,
+    within_bound,
+)
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
@@ -76,7 +84,7 @@ _MEASURES = (
     "lang_ja", "same_owner", "both_user", "coverage", "topic_coverage", "reverse_coverage",
     "anchors", "lost_share", "added_share", "old_negative", "new_negative", "negation_flip",
     "quantity_changed", "more_quantities", "sibling_swap", "old_past", "new_past",
-    "length_ratio", "rule_confidence", "within_bound",
+    "length_ratio", "rule_confidence", "within_bound", "amount_untouched",
 )
 TEXT_FEATURES: tuple[str, ...] = (
     *_MEASURES,
@@ -92,6 +100,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *DEPARTURE_FEATURES,
     *ONE_SLOT_FEATURES,
     *TURN_FEATURES,
+    *BACKSTORY_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -153,6 +162,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += departure_features(old_s, new_s)
     values += one_slot_features(old_s, new_s)
     values += turn_features(old_s, new_s)
+    values += backstory_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))
@@ -184,6 +194,7 @@ def _measures(old: Sentence, new: Sentence, confidence: float) -> list[float]:
         math.log((len(new.text) + 1) / (len(old.text) + 1)),
         confidence,
         float(within_bound(old.quantities, new.quantities)),
+        float(amount_untouched(old.text, new.text, old.quantities, new.quantities, old.lang)),
     ]
 
 

@@ -19,8 +19,8 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.value_numbers import en_number_runs, find_values
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
-__all__ = ["Bound", "Quantity", "changed_units", "changed_values", "find_quantities",
-           "strip_quantities", "within_bound"]
+__all__ = ["Bound", "Quantity", "amount_untouched", "changed_units", "changed_values",
+           "find_quantities", "strip_quantities", "within_bound"]
 
 
 class Bound(StrEnum):
@@ -84,6 +84,42 @@ def changed_values(old: str, new: str, lang: str = "en") -> int:
     still seen."""
     olds, news = Counter(find_values(old, lang)), Counter(find_values(new, lang))
     return max(sum((olds - news).values()), sum((news - olds).values()))
+
+
+# Words that speak of how often, how much or how long: a new memory holding one may restate
+# the amount in words ("only on weekends", 週末だけ), so it does not leave the amount alone.
+_AMOUNT_WORDS = {
+    "en": re.compile(
+        r"\b(?:only|just|rarely|seldom|never|sometimes|occasionally|now|no longer|any ?more"
+        r"|less|more|fewer|often|usually|always|every|each|daily|weekly|monthly|weekends?"
+        r"|weekdays?|once|twice|times?|hours?|minutes?|days?|weeks?|months?|years?|stopped"
+        r"|quit|cut|dropped|increased|reduced|doubled|halved)\b"),
+    "ja": re.compile(r"回|毎|たまに|時々|ときどき|だけ|しか|ほとんど|週|月|日|時間|分|年|もう|今は"
+                     r"|やめ|減|増|倍|半分|以上|以下|まで"),
+}
+
+
+def amount_untouched(old: str, new: str, old_q: tuple[Quantity, ...],
+                     new_q: tuple[Quantity, ...], lang: str) -> bool:
+    """The old memory holds an amount and the new one repeats the rest of it, adds an adjunct
+    (a place, a companion, a manner: "walks the dog 4 times a day" → "walks the dog along the
+    river") and says nothing of how often, how much or how long: a detail beside the amount,
+    which it leaves as it was, not a changed amount."""
+    if not old_q or new_q or find_values(new, lang) or _AMOUNT_WORDS[lang].search(new) or (
+            re.search(lex.NEGATION[lang], new) or re.search(lex.STOPPED[lang], new)
+            or re.search(lex.CHANGE[lang], new)):
+        return False  # a number, an amount in words, a negation, an end or a change
+    rest = strip_quantities(old, lang)
+    if lang == "ja":  # every kanji and katakana word of the old memory's rest is repeated
+        units = set(re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", rest))
+        added = set(re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", new)) - set(
+            re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", old))
+        return bool(units) and all(u in new for u in units) and bool(added)
+    def lemmas(text: str) -> set[str]:
+        return {en_lemma(w) for w in re.findall(r"[a-z]+", text)
+                if w not in FACT_TOPIC_STOPWORDS and len(w) > 2}
+    units, new_units = lemmas(rest), lemmas(new)
+    return bool(units) and units <= new_units and bool(new_units - lemmas(old))
 
 
 def _overlap(a: Quantity, b: Quantity) -> bool:

@@ -12,8 +12,12 @@ negation words are the only cues, and they are general):
 * **What does a negation deny?** A negation flip is a contradiction when the denied words are
   the ones the other memory asserts ("doesn't drink coffee" / "drinks coffee every morning"),
   and often not when they are something else ("doesn't drink coffee" / "drinks tea").
-  The *scope* is the few content words after the English negation, or the characters before
-  the Japanese one; the feature is the share of them the other memory contains.
+  The *scope* is the few content words after the English negation (up to the end of its
+  clause: "did not drive, but took the bus" denies the drive only), or the characters before
+  the Japanese one; the feature is the share of them the other memory contains. A second
+  feature asks the reverse about what the negation denies beyond its verb (its object and
+  qualifiers): the share the other memory does not say ("has never refereed a playoff game" /
+  "has refereed several regular-season games": refereeing, but not what was denied).
 
 No I/O; deterministic; every value lies in [0, 1].
 """
@@ -26,10 +30,12 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.text import Sentence
 
-__all__ = ["SCOPE_FEATURES", "head_and_rest", "negation_scope", "scope_features"]
+__all__ = ["SCOPE_FEATURES", "head_and_rest", "negated_objects", "negation_scope",
+           "scope_features"]
 
 SCOPE_FEATURES: tuple[str, ...] = (
     "head_overlap", "rest_overlap", "head_changed_rest_kept", "neg_scope_shared",
+    "neg_object_missing",
 )
 
 # Case and topic particles that close an argument (が, と, も are left out: they also occur
@@ -41,6 +47,10 @@ _JA_SELF = re.compile(r"ユーザー|わたし|私|僕|自分")  # the user is n
 _JA_COPULA_END = re.compile(r"(?:である|です|でした|だった|だ)$")
 _EN_SCOPE_WORDS = 4  # content words after an English negation that it denies
 _JA_SCOPE_CHARS = 6  # characters before a Japanese negation that it denies
+# A negation denies nothing past its clause: "did not drive, but took the bus".
+_EN_SCOPE_END = re.compile(r"[,;:.]|\s(?:but|and|because|so|though|although|while|instead)\s")
+_JA_OBJECT_CHARS = 12  # characters before a Japanese negation where its object stands
+_JA_RUN = re.compile(r"[\u3400-\u9fff々\u30a0-\u30ffA-Za-z0-9]{2,}")
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
@@ -83,12 +93,40 @@ def negation_scope(sentence: Sentence) -> set[str]:
                 continue
             scope |= _ja_units(sentence.text[max(0, m.start() - _JA_SCOPE_CHARS):m.start()])
         return scope
-    content = set(sentence.content)
     scope = set()
-    for m in re.finditer(pattern, sentence.text):
-        lemmas = [en_lemma(w) for w in re.findall(r"[a-z]+", sentence.text[m.end():])]
-        scope |= set([lem for lem in lemmas if lem in content][:_EN_SCOPE_WORDS])
+    for words in _en_scopes(sentence):
+        scope |= set(words)
     return scope
+
+
+def _en_scopes(sentence: Sentence) -> list[list[str]]:
+    """Per English negation, the content lemmas it denies, in order (its clause only)."""
+    content = set(sentence.content)
+    scopes = []
+    for m in re.finditer(lex.NEGATION["en"], sentence.text):
+        clause = _EN_SCOPE_END.split(sentence.text[m.end():], maxsplit=1)[0]
+        lemmas = [en_lemma(w) for w in re.findall(r"[a-z]+", clause)]
+        scopes.append([lem for lem in lemmas if lem in content][:_EN_SCOPE_WORDS])
+    return scopes
+
+
+def negated_objects(sentence: Sentence) -> list[tuple[str, set[str]]]:
+    """Per negation, its verb and what it denies beyond it (the things and qualifiers: "has
+    never refereed *a playoff game*", 「*クレジットカード*を持てない」). English: the scope's
+    first content lemma and the rest; Japanese: the kanji stem right before the negation and
+    the kanji / katakana / Latin runs of two or more characters in its clause before that."""
+    found = []
+    if sentence.lang == "ja":
+        for m in re.finditer(lex.NEGATION["ja"], sentence.text):
+            window = re.split(r"[、。]", sentence.text[max(0, m.start() - _JA_OBJECT_CHARS):
+                                                     m.start()])[-1]
+            verb = re.search(r"([\u3400-\u9fff々]+)[ぁ-ん]*$", window)
+            if verb is None:
+                continue
+            runs = _JA_RUN.findall(window[:verb.start()])
+            found.append((verb.group(1), {r for r in runs if not _JA_SELF.fullmatch(r)}))
+        return found
+    return [(words[0], set(words[1:])) for words in _en_scopes(sentence) if words]
 
 
 def _shared_share(units: set[str], other: Sentence) -> float:
@@ -112,4 +150,19 @@ def scope_features(old: Sentence, new: Sentence) -> list[float]:
         negated, other = (old, new) if old.negative else (new, old)
         shared = _shared_share(negation_scope(negated), other)
     changed = (1.0 - head) * rest if old_head or new_head else 0.0  # no head: nothing changed
-    return [head, rest, changed, shared]
+    return [head, rest, changed, shared, _object_missing(old, new)]
+
+
+def _object_missing(old: Sentence, new: Sentence) -> float:
+    """When one memory is negated and the other is not, and the other says the negated verb:
+    the share of what the negation denies beyond its verb that the other memory does not say
+    ("has never refereed a playoff game" / "has refereed regular-season games": the same act,
+    but not what was denied)."""
+    if old.negative == new.negative:
+        return 0.0
+    negated, other = (old, new) if old.negative else (new, old)
+    says = (lambda unit: unit in other.text) if other.lang == "ja" else (
+        lambda unit: unit in other.words)
+    shares = [sum(not says(o) for o in objects) / len(objects)
+              for verb, objects in negated_objects(negated) if objects and says(verb)]
+    return max(shares, default=0.0)

@@ -30,10 +30,10 @@ from omoide.engine.classify.signals import anchors
 from omoide.engine.classify.text import Sentence
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
-__all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "subject_chain",
-           "subject_features"]
+__all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "other_person_alone",
+           "subject_chain", "subject_features"]
 
-SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs")
+SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs", "other_person_alone")
 
 _EN_DETERMINERS = frozenset({"the", "my", "his", "her", "their", "our", "a", "an", "your"})
 _EN_PRONOUNS = frozenset({"he", "she", "they", "it", "i", "we", "you", "this", "that", "there"})
@@ -59,7 +59,10 @@ _EN_LEADING_ADVERBIAL = re.compile(
 # (Japanese: only a phrase with a time in it, since a bare "X、" is often the topic itself.)
 _JA_LEADING_ADVERBIAL = re.compile(
     r"^[^。はが、]{0,16}(?:\d|[年月日週春夏秋冬]|時点|現在|当時|最近|以前|頃|ごろ)[^。はが、]{0,8}、")
-_JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が)")
+# The topic or subject particle; も ("X too") when no kana follows it (子どもは is one word).
+_JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が|も(?![ぁ-ん]))")
+# A note's label: "石井さん：糖質制限中" is about 石井さん.
+_JA_LABEL = re.compile(r"^([^：:。、はが]{1,12})[：:]")
 _JA_HONORIFIC = re.compile(r"さん|ちゃん|くん|君|様|氏")
 # A Japanese comma often follows a time word inside one clause (先月、亡くなった): no break.
 _JA_CLAUSE_BREAK = re.compile(r"[。()（）]|ので|のに|けど|けれど|ため(?:に)?|から、|て、")
@@ -73,7 +76,7 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
     text = sentence.text.strip()
     if sentence.lang == "ja":
         text = _JA_LEADING_ADVERBIAL.sub("", text, count=1)
-        m = _JA_TOPIC.match(text)
+        m = _JA_LABEL.match(text) or _JA_TOPIC.match(text)
         if m is None or re.search(r"[をにで、]", m.group(1)):
             return ()
         parts = [_JA_HONORIFIC.sub("", p).strip() for p in m.group(1).split("の")]
@@ -102,10 +105,15 @@ def _en_link(words: list[str]) -> str:
 
 
 def subject_features(old: Sentence, new: Sentence) -> list[float]:
-    """The SUBJECT_FEATURES row: [same chain, another subject]. Another subject: two roots
+    """The SUBJECT_FEATURES row: [same chain, another subject, another person's own fact
+    (``other_person_alone``)]. Another subject: two roots
     neither memory mentions in the other (two people named apart), or under one root a
     different person (X's wife / X's former boss), or one chain that adds a person to the other
     (the user / the user's husband). A chain that adds a thing (X / X's fee) is neither."""
+    return [*_same_or_differs(old, new), float(other_person_alone(old, new))]
+
+
+def _same_or_differs(old: Sentence, new: Sentence) -> list[float]:
     a, b = subject_chain(old), subject_chain(new)
     if not a or not b:
         return [0.0, 0.0]
@@ -121,6 +129,37 @@ def subject_features(old: Sentence, new: Sentence) -> list[float]:
     return [0.0, float(_is_person(extra, old.lang))]
 
 
+# Words by which a memory about another person refers back to the chain's root (the user or
+# the person named first): "Grace's doctor raised *her* dose", ユーザーの妻は*ユーザー*と….
+_EN_BACK = re.compile(r"\b(?:her|his|him|their|them|the user|user|us|we|our|my|me|together)\b")
+_JA_BACK = re.compile(r"ユーザー|一緒|彼女|彼|私|自分|代わりに|ために")
+
+
+def other_person_alone(old: Sentence, new: Sentence) -> bool:
+    """The new memory is about another person in the old one's circle (a person added to the
+    old memory's chain: the user / the user's ex-colleague, Marcus / Marcus's ex) and says
+    nothing back about the old memory's subject: that person's own fact, told beside the old
+    one ("The user's ex-colleague opened an office"), not a change of it ("The user's landlord
+    put *her* rent up") nor news of someone the old memory names ("has a cat and a parrot" /
+    "The user's parrot died")."""
+    a, b = subject_chain(old), subject_chain(new)
+    if not a or len(b) <= len(a) or b[:len(a)] != a or not _is_person(b[len(a)], new.lang):
+        return False
+    if _mentions(old, b[len(a)]):
+        return False  # a person the old memory holds ("has a cat and a parrot" / "'s parrot")
+    text = new.text
+    if new.lang == "ja":
+        m = _JA_TOPIC.match(_JA_LEADING_ADVERBIAL.sub("", text, count=1))
+        rest = text[m.end():] if m else text
+        root = a[0] if a[0] != "user" else "ユーザー"
+        return _JA_BACK.search(rest) is None and root not in rest
+    m = _EN_CHAIN.match(_EN_LEADING_ADVERBIAL.sub("", text, count=1))
+    rest = text[m.end():] if m else text
+    root = a[0]
+    return _EN_BACK.search(rest) is None and root not in {en_lemma(w) for w in re.findall(
+        r"[a-z]+", rest)}
+
+
 def _mentions(sentence: Sentence, unit: str) -> bool:
     if unit == "user":
         return True  # the user is in every memory, named or not
@@ -130,8 +169,8 @@ def _mentions(sentence: Sentence, unit: str) -> bool:
 def _is_person(unit: str, lang: str) -> bool:
     """Whether a chain unit names a person (or a pet): a relation word, as written or as its
     lemma, or a hyphenated relation with one ("ex-wife", "mother-in-law")."""
-    if lang == "ja":
-        return any(p in unit for p in _JA_PERSON_UNITS)
+    if lang == "ja":  # (an honorific was dropped from the unit: 奥さん → 奥)
+        return any(p in unit or p in unit + "さん" for p in _JA_PERSON_UNITS)
     return any(part in _EN_PERSON_UNITS or part.rstrip("s") in _EN_PERSON_UNITS
                for part in unit.split("-"))
 
