@@ -9,14 +9,13 @@ which may return the shared instance.
 
 from __future__ import annotations
 
-from functools import cache
-
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder
+from omoide.wiring import bundled_embedder
 
 __all__ = ["bundled"]
 
 
-@cache
 def bundled(name: str) -> Embedder:
-    """The bundled embedder ``name`` ("e5" or "use"), built on first use."""
-    return make_embedder(name)
+    """The bundled embedder ``name`` ("e5" or "use"), built on first use: the same instance
+    the servers the tests wire use for their judges (``wiring.bundled_embedder``)."""
+    return bundled_embedder(name)
