@@ -53,7 +53,7 @@ from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.vector_models import VectorModels
 
-__all__ = ["DECAY_JOB", "Omoide", "backup_database", "build", "build_embedder",
+__all__ = ["DECAY_JOB", "Omoide", "backup_database", "build", "build_embedder", "bundled_embedder",
            "restore_database"]
 
 logger = logging.getLogger(__name__)
@@ -206,23 +206,30 @@ def _segmenter_factory(llm: Any) -> Callable[[PersonaSettings], Segmenter]:
     return segmenter_for
 
 
+_BUNDLED_LOCK = threading.Lock()  # the write path and the evolve job may ask at the same moment
+
+
+@cache
+def _bundled_model(name: str, threads: int) -> Embedder:
+    return make_embedder(name, threads=threads)
+
+
+def bundled_embedder(name: str, threads: int = 1) -> Embedder:
+    """The bundled embedder ``name`` (e.g. the judges' USE) with ``threads``, built once per
+    process and shared by every server the process wires: the 3-op judge and dedup's judge
+    share one, and a process wiring several servers (tests, benchmarks) loads the model once,
+    not once per server (seconds each). An embedder keeps nothing between calls and guards its
+    model with its own lock, so sharing it changes no result."""
+    with _BUNDLED_LOCK:
+        return _bundled_model(name, threads)
+
+
 def _bundled(embedder: Embedder, settings: Settings) -> Callable[[str], Embedder] | None:
-    """Builds a bundled embedder by setting name, once per server (the 3-op judge and dedup's
-    judge share one USE), or None for the model-free hashing embedder of tests and offline
-    demos, which keeps the rules."""
+    """Builds a bundled embedder by setting name (:func:`bundled_embedder`), or None for the
+    model-free hashing embedder of tests and offline demos, which keeps the rules."""
     if embedder.model_id.startswith("hash-"):
         return None
-    lock = threading.Lock()  # the write path and the evolve job may ask at the same moment
-
-    @cache
-    def build_named(name: str) -> Embedder:
-        return make_embedder(name, threads=settings.embed_threads)
-
-    def build_once(name: str) -> Embedder:
-        with lock:
-            return build_named(name)
-
-    return build_once
+    return lambda name: bundled_embedder(name, settings.embed_threads)
 
 
 def _judge_embedder(bundled: Callable[[str], Embedder] | None

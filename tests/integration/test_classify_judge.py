@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from bundled_models import bundled
 
-from omoide.embed import make_embedder
 from omoide.embed.hashing import HashEmbedder
 from omoide.engine.classify import Candidate, JudgeModel, OfflineClassifier, Relation, read_pair
 from omoide.service.classify_judge import (
@@ -77,7 +77,7 @@ def test_a_candidate_in_another_language_is_independent_and_never_read() -> None
     # to raise, failing the evolve job on every retry); the rules say INDEPENDENT there too.
     name = judge_embedder_name()
     assert name is not None
-    classifier = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    classifier = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     candidates = [Candidate("en", "The user drinks green tea every morning.", 0.9),
                   Candidate("ja", "ユーザーは毎朝ほうじ茶を飲む。", 0.9)]
     for new in ("ユーザーは毎朝緑茶を飲む。", "The user drinks black tea every morning."):
@@ -97,7 +97,7 @@ def test_a_server_on_another_embedder_runs_the_packaged_judge_on_its_own() -> No
 
     def factory():
         built.append(name)
-        return make_embedder(name)
+        return bundled(name)
 
     classifier = offline_classifier_for(HashEmbedder(), factory)
     assert isinstance(classifier, LearnedClassifier)
@@ -135,7 +135,7 @@ def test_a_new_memory_of_several_sentences_closes_only_through_one_sentence() ->
     rules = OfflineClassifier()
     assert rules.classify(single, [old])[0].relation is Relation.CONTRADICTORY
     assert rules.classify(several, [old])[0].relation is not Relation.CONTRADICTORY
-    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     assert learned.classify(single, [old])[0].relation is Relation.CONTRADICTORY
     verdict = learned.classify(several, [old])[0]
     assert (verdict.relation is not Relation.CONTRADICTORY
@@ -177,7 +177,7 @@ def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> No
     old = Candidate("old", "Ken works at a bank in Leeds.", 0.9)
     single = "Ken switched from the bank in Leeds to carpentry."
     sure = "Ken quit the bank in Leeds and now works as a carpenter."
-    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     assert isinstance(learned, LearnedClassifier)
     for classifier in (OfflineClassifier(), learned):
         assert classifier.classify(single, [old])[0].relation is Relation.CONTRADICTORY
@@ -214,7 +214,7 @@ def test_a_single_valued_state_with_its_value_replaced_closes_the_old_memory(
     # (C = 0.03-0.24).
     name = judge_embedder_name()
     assert name is not None
-    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     verdict = learned.classify(new, [Candidate("old", old, 0.9)])[0]
     assert verdict.relation is Relation.CONTRADICTORY, verdict.reason
 
@@ -224,7 +224,7 @@ def test_an_occasion_or_a_subject_in_the_slot_keeps_the_old_memory(old: str, new
     # The same shape, but an event holds for many values and another subject is another fact.
     name = judge_embedder_name()
     assert name is not None
-    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     verdict = learned.classify(new, [Candidate("old", old, 0.9)])[0]
     assert verdict.relation is not Relation.CONTRADICTORY, verdict.reason
 
@@ -275,7 +275,7 @@ NOT_TURNED = [
 def _verdict(old: str, new: str):
     name = judge_embedder_name()
     assert name is not None
-    learned = offline_classifier_for(HashEmbedder(), lambda: make_embedder(name))
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     return learned.classify(new, [Candidate("old", old, 0.9)])[0]
 
 

@@ -4,20 +4,15 @@ veto alone where it cannot, and the part embedder built once, on the first pair 
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 
 import pytest
+from bundled_models import bundled
 
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder
 from omoide.embed.hashing import HashEmbedder
 from omoide.service.dedup import DedupDecider, load_dedup_models
 
 pytestmark = pytest.mark.slow
-
-
-@cache
-def bundled(name: str) -> Embedder:
-    return make_embedder(name)
 
 
 def cosine(embedder: Embedder, a: str, b: str) -> float:

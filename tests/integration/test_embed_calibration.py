@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from bundled_models import bundled
 
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder
 
 DUPLICATES = [
     ("User's favourite food is sushi.", "Sushi is the user's favourite food."),
@@ -66,7 +67,7 @@ class Embedded:
 @pytest.fixture(scope="module", params=["use", "e5"])
 def embedded(request: pytest.FixtureRequest) -> Embedded:
     # One batch per model: e5 costs ~50 ms a text, so per-test calls would take most of a minute.
-    embedder = make_embedder(request.param)
+    embedder = bundled(request.param)
     texts = sorted({text for pair in DUPLICATES + RELATED + UNRELATED for text in pair})
     return Embedded(embedder, dict(zip(texts, embedder.embed_passages(texts), strict=True)))
 

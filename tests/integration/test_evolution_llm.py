@@ -7,16 +7,17 @@ import json
 from collections.abc import Callable
 
 import pytest
+from bundled_models import bundled
 from llm_fakes import API_KEY, FakeAPI, Reply, openai_answer
 
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder
 from omoide.llm import LLMConfig, make_llm
 from omoide.wiring import Omoide
 
 
 @pytest.fixture(scope="module")
 def use_embedder() -> Embedder:
-    return make_embedder("use")
+    return bundled("use")
 
 
 @pytest.fixture

@@ -51,9 +51,15 @@ def search_finds(c: httpx.Client, persona: str, query: str) -> None:
 
 def test_session_begin_carries_what_the_ended_conversation_said(
         held_server: LiveServer, clock: FixedClock) -> None:
+    """Also: mid-conversation, get_context does not echo the conversation the model is having
+    (the open session is not repeated)."""
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
         post_unended_chat(c, "nora", "s1")
+        mid = c.get("/api/context/nora").json()
+        assert pending(mid) == []
+        assert "Biscuit" not in mid["text"]
+
         clock.advance(minutes=5)
         begun = c.post("/api/context/nora/session")
         assert begun.status_code == 201
@@ -77,6 +83,9 @@ def test_session_begin_carries_what_the_ended_conversation_said(
 
 def test_get_context_right_after_session_end(held_server: LiveServer,
                                              clock: FixedClock) -> None:
+    """Right after session_end, then once the turns are segmented but not yet consolidated,
+    then once consolidated. (The segmentation here is done by hand; the other tests of this
+    module run it as the held job.)"""
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
         post_unended_chat(c, "nora", "s1")
@@ -84,22 +93,16 @@ def test_get_context_right_after_session_end(held_server: LiveServer,
         body = c.get("/api/context/nora").json()
         assert_turns_shown(body, "s1")
         search_finds(c, "nora", "red harness")
-        run_jobs(held_server)
-        assert_notes_shown(c.get("/api/context/nora").json())
 
-
-def test_segmented_but_not_consolidated_turns_are_still_shown(
-        held_server: LiveServer, clock: FixedClock) -> None:
-    key = held_server.create_persona("nora")
-    with held_server.client(key) as c:
-        post_unended_chat(c, "nora", "s1")
-        assert c.post("/api/sessions/nora/s1/end").status_code == 200
         app = held_server.omoide
         app.sessions.segment("nora", "s1", final=True)  # episodes cut, none consolidated
         assert all(ep.consolidated_at is None for ep, _ in app.sessions.episodes("nora", "s1"))
         body = c.get("/api/context/nora").json()
         assert_turns_shown(body, "s1")
         search_finds(c, "nora", "red harness")
+
+        run_jobs(held_server)
+        assert_notes_shown(c.get("/api/context/nora").json())
 
 
 def test_get_context_after_the_idle_sweep_ended_it(held_server: LiveServer,
@@ -115,17 +118,6 @@ def test_get_context_after_the_idle_sweep_ended_it(held_server: LiveServer,
         search_finds(c, "nora", "red harness")
         run_jobs(held_server)
         assert_notes_shown(c.get("/api/context/nora").json())
-
-
-def test_the_current_open_session_is_not_repeated(held_server: LiveServer,
-                                                  clock: FixedClock) -> None:
-    """Mid-conversation, get_context does not echo the conversation the model is having."""
-    key = held_server.create_persona("nora")
-    with held_server.client(key) as c:
-        post_unended_chat(c, "nora", "s1")
-        body = c.get("/api/context/nora").json()
-        assert pending(body) == []
-        assert "Biscuit" not in body["text"]
 
 
 def test_with_live_workers_the_context_holds_it_either_way(

@@ -8,16 +8,17 @@ from pathlib import Path
 
 import httpx
 import pytest
+from bundled_models import bundled
 from omoide_testing import LiveServer, live_server, wait_for_jobs
 
-from omoide.embed import Embedder, make_embedder
+from omoide.embed import Embedder
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module", params=["e5", "use"])
 def real_embedder(request: pytest.FixtureRequest) -> Embedder:
-    return make_embedder(request.param)
+    return bundled(request.param)
 
 
 @pytest.fixture

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import httpx
 import pytest
+from bundled_models import bundled
 from omoide_testing import LiveServer, live_server, wait_for_jobs
 
 from omoide.api.mcp.text import search_text
-from omoide.embed import make_embedder
 
 
 @pytest.fixture(scope="module")
 def use_embedder():
-    return make_embedder("use")
+    return bundled("use")
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
+from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
 from omoide.api.mcp.tools_episodes import register_episode_tools
@@ -83,6 +84,16 @@ def persona_for_key(auth: AuthService, authorization: str | None) -> str:
 
 class OmoideMCP(MCPServer):
     """MCPServer whose argument errors read as one clear line per bad argument."""
+
+    def add_tool(self, fn: Any, name: str | None = None, title: str | None = None,
+                 description: str | None = None, annotations: Any = None, icons: Any = None,
+                 meta: Any = None, structured_output: bool | None = None) -> None:
+        """As the SDK's, with the tool's metadata read once per process (tool_templates)."""
+        tool = tool_for(fn, name=name, title=title, description=description,
+                        annotations=annotations, icons=icons, meta=meta,
+                        structured_output=structured_output)
+        if self._tool_manager.get_tool(tool.name) is None:
+            self._tool_manager._tools[tool.name] = tool
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context | None = None) -> Any:
