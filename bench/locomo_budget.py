@@ -16,7 +16,6 @@ paired difference to ``default`` with a bootstrap 95% interval (questions resamp
 
 from __future__ import annotations
 
-import argparse
 import json
 import pickle
 import random
@@ -27,8 +26,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoQA
-from lib.harness import open_app
+from lib.datasets import LocomoQA
+from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import QuestionScore, score_question, to_retrieved
 from omoide.api.render import render_hit
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
@@ -256,13 +255,8 @@ def bootstrap(diffs: Sequence[float], rounds: int = 2000, seed: int = 7) -> tupl
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("copy", type=Path)
-    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
-    parser.add_argument("--now", type=datetime.fromisoformat, required=True)
-    parser.add_argument("--conversations", default="26,30,41")
+    parser = kept_ingest_parser(__doc__, "copy")
     parser.add_argument("--variants", default="default")
-    parser.add_argument("--budget", type=int, default=1000)
     parser.add_argument("--top-k", type=int, default=50)
     parser.add_argument("--details", type=Path, default=None)
     args = parser.parse_args(argv)

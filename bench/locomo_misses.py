@@ -17,16 +17,14 @@ showing more evidence, and this number tells the two apart.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoConversation, LocomoQA
-from lib.harness import open_app
+from lib.datasets import LocomoConversation, LocomoQA
+from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import CATEGORIES, Retrieved, contains_answer, pack, to_retrieved
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -128,13 +126,8 @@ def summary(items: Sequence[dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
-    parser.add_argument("--now", type=datetime.fromisoformat, required=True)
-    parser.add_argument("--conversations", default="26,30,41")
+    parser = kept_ingest_parser(__doc__)
     parser.add_argument("--plan", default="default")
-    parser.add_argument("--budget", type=int, default=1000)
     parser.add_argument("--top-k", type=int, default=50)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)

@@ -18,21 +18,18 @@ correlation of each feature with idle places, and the notes with the most idle p
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import re
 import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lib.datasets import DEFAULT_LOCOMO_DIR
-from lib.harness import open_app
+from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import pack, to_retrieved
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -85,12 +82,7 @@ def binned(notes: list[dict[str, Any]], feature: str, edges: Sequence[float]) ->
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
-    parser.add_argument("--now", type=datetime.fromisoformat, required=True)
-    parser.add_argument("--conversations", default="26,30,41")
-    parser.add_argument("--budget", type=int, default=1000)
+    parser = kept_ingest_parser(__doc__)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)

@@ -5,6 +5,7 @@ in-process on a data folder (for variants run through ``SearchService.search(...
 
 from __future__ import annotations
 
+import argparse
 import os
 import socket
 import subprocess
@@ -18,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from lib.datasets import LocomoConversation
+from lib.datasets import DEFAULT_LOCOMO_DIR, LocomoConversation
 from lib.reports import REPO
 
 TURN_SPACING = timedelta(seconds=10)
@@ -169,3 +170,16 @@ def open_app(data_dir: Path, embedder: str | None = None, now: datetime | None =
     overrides = {"embedder": embedder} if embedder else {}
     settings = Settings.from_env({"OMOIDE_LLM_PROVIDER": "none"}, data_dir=data_dir, **overrides)
     return build(settings, llm=None, clock=None if now is None else FixedClock(now))
+
+
+def kept_ingest_parser(doc: str | None, folder: str = "folder") -> argparse.ArgumentParser:
+    """The options every probe of a kept LoCoMo ingest takes (``bench/locomo.py --keep``): the
+    folder, the data it was ingested from, the fixed clock, the conversations and the token
+    budget; a probe adds its own."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument(folder, type=Path)
+    parser.add_argument("--data", type=Path, default=DEFAULT_LOCOMO_DIR)
+    parser.add_argument("--now", type=datetime.fromisoformat, required=True)
+    parser.add_argument("--conversations", default="26,30,41")
+    parser.add_argument("--budget", type=int, default=1000)
+    return parser
