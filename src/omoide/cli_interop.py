@@ -69,7 +69,8 @@ def export_command(data: str | None, persona: str, out: Path | None,
 @click.option("--persona", "-p", required=True, help="Persona name (created if missing).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--merge", is_flag=True,
-              help="Import into a persona that already holds data (duplicates are skipped).")
+              help="Import into a persona that already holds data (what it already holds is "
+                   "skipped; a session it holds with other turns is refused).")
 @click.option("--from", "source", type=click.Choice(["omoide", "mem0", "mcp-memory", "chat"]),
               default="omoide", show_default=True, help="What wrote the file.")
 @click.option("--user-id", default=None, help="mem0: import only this user_id's memories.")

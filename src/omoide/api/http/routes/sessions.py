@@ -46,8 +46,9 @@ async def open_session(persona: Persona, app: App,
 
 
 @router.post("/api/sessions/{persona}/{session_id}/events", response_model=None,
-             summary="Append events in a batch (re-sent external_ids are skipped)",
-             responses={200: {"model": EventsReply}, **WRITE})
+             summary="Append events in a batch (a turn re-sent under its external_id is a "
+                     "duplicate; another turn under a used external_id is a 409)",
+             responses={200: {"model": EventsReply}, **errors(401, 403, 404, 409, 413, 422)})
 async def record_events(persona: Persona, session_id: SessionPath, body: EventsIn,
                         app: App) -> dict[str, Any]:
     events = [e.model_dump(exclude_none=True) for e in body.events]

@@ -84,7 +84,8 @@ _BODY = {"requestBody": {"required": True, "description": (
 async def import_persona(
         persona: Persona, request: Request, app: App,
         merge: bool = Query(False, description="Allow a persona that already holds data "
-                                               "(duplicates are skipped)"),
+                                               "(what it already holds is skipped; a session it "
+                                               "holds with other turns is a 409)"),
         source: Source = Query("omoide", description="What wrote the file"),
         user_id: str | None = Query(None, max_length=200,
                                     description="mem0: only this user_id's memories"),
