@@ -190,6 +190,39 @@ def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> No
         t for _, t in learned.model.language_thresholds)
 
 
+def test_both_classifiers_close_a_note_through_note_verdict_reading_it_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One entry for the note path: the same verdict from both (the learned classifier marks
+    # its rules' reasons "rule: "), the note's claims read once per call, not per candidate.
+    from omoide.engine.classify import note_closes, offline
+    from omoide.engine.classify.note_close import claims
+    from omoide.service import classify_judge
+
+    name = judge_embedder_name()
+    assert name is not None
+    calls: list[str] = []
+
+    def counted(text: str, lang: str = "auto") -> list:
+        calls.append(text)
+        return claims(text, lang)
+
+    monkeypatch.setattr(offline, "note_claims", counted)
+    monkeypatch.setattr(classify_judge, "note_claims", counted)
+    note = "Ken quit the bank in Leeds. Ken now works as a carpenter."
+    olds = [Candidate("bank", "Ken works at a bank in Leeds.", 0.9),
+            Candidate("tea", "Ken likes green tea.", 0.8),
+            Candidate("ja", "健は銀行に勤めている。", 0.7)]
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
+    finding = note_closes(olds[0].content, note)
+    assert finding is not None
+    for classifier, prefix in ((OfflineClassifier(), ""), (learned, "rule: ")):
+        calls.clear()
+        bank, tea, ja = classifier.classify(note, olds, note=True)
+        assert calls == [note]
+        assert (bank.relation, bank.reason) == (Relation.CONTRADICTORY, prefix + finding.reason)
+        assert Relation.CONTRADICTORY not in (tea.relation, ja.relation)
+
+
 ONE_SLOT_REPLACED = [
     ("The user lives in Tokyo.", "The user lives in Osaka."),
     ("The user works at Google.", "The user works at Microsoft."),

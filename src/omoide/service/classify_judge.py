@@ -34,7 +34,6 @@ from omoide.engine.classify import (
     CROSS_LANGUAGE,
     Candidate,
     Classifier,
-    Judgement,
     JudgeModel,
     OfflineClassifier,
     PairText,
@@ -43,7 +42,8 @@ from omoide.engine.classify import (
     judge,
     judge_note,
     languages_differ,
-    note_closes,
+    note_claims,
+    note_verdict,
     one_statement,
     read_pair,
     statements,
@@ -162,15 +162,15 @@ class LearnedClassifier:
             sims = list(measure(self.embedder, [(c.content, new, t) for c, t in
                                                 zip(same, texts, strict=True)]))
         notes = self._sentences(same, new, lang) if not may_contradict else {}
+        after = note_claims(new, lang) if note and same else []
         judged = {}
         for candidate, text, sim in zip(same, texts, sims, strict=True):
             j = judge(text, sim, self.model, may_contradict=may_contradict)
             if not may_contradict:
                 j = judge_note(j, notes.get(candidate.key, []), self.model)
-            sure = note_closes(candidate.content, new, lang) if note else None
-            if sure is not None:
-                j = Judgement(sure.relation, sure.confidence, f"rule: {sure.reason}")
-            judged[candidate.key] = Verdict(candidate.key, j.relation, j.confidence, j.reason)
+            sure = note_verdict(candidate, after, lang, prefix="rule: ") if note else None
+            judged[candidate.key] = sure if sure is not None else Verdict(
+                candidate.key, j.relation, j.confidence, j.reason)
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]

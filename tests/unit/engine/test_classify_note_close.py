@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.classify import Candidate, OfflineClassifier, Relation, note_closes
+from omoide.engine.classify import (
+    Candidate,
+    OfflineClassifier,
+    Relation,
+    note_closes,
+    note_verdict,
+)
 from omoide.engine.classify.note_close import claims
 from omoide.engine.classify.one_slot import (
     _EN_STATE_BEFORE,
@@ -100,6 +106,40 @@ def test_a_sure_shape_closes(old: str, new: str, lang: str) -> None:
 @pytest.mark.parametrize(("old", "new", "lang"), STAYS)
 def test_an_unsure_shape_does_not_close(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), CLOSES + STAYS)
+def test_note_verdict_renders_what_note_closes_finds(old: str, new: str, lang: str) -> None:
+    finding = note_closes(old, new, lang)
+    verdict = note_verdict(Candidate("k", old, 0.5), claims(new, lang), lang, prefix="rule: ")
+    if finding is None:
+        assert verdict is None
+    else:
+        assert verdict is not None and verdict.key == "k"
+        assert (verdict.relation, verdict.confidence, verdict.reason) == (
+            finding.relation, finding.confidence, f"rule: {finding.reason}")
+
+
+def test_the_offline_classifier_reads_a_note_once_for_all_its_candidates(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from omoide.engine.classify import offline
+
+    calls: list[str] = []
+
+    def counted(text: str, lang: str = "auto") -> list:
+        calls.append(text)
+        return claims(text, lang)
+
+    monkeypatch.setattr(offline, "note_claims", counted)
+    olds = [Candidate("a", "Odile works at a florist on Mill Road.", 0.5),
+            Candidate("b", "Odile lives in Leeds.", 0.5),
+            Candidate("c", "Odile likes tea.", 0.5)]
+    verdicts = OfflineClassifier().classify("Odile quit the florist. Odile paints now.", olds,
+                                            note=True)
+    assert calls == ["Odile quit the florist. Odile paints now."]
+    assert [v.relation is Relation.CONTRADICTORY for v in verdicts] == [True, False, False]
+    OfflineClassifier().classify("Odile quit the florist.", olds)  # not a note: never read
+    assert len(calls) == 1
 
 
 def test_the_offline_classifier_closes_on_a_note_only_through_a_sure_shape() -> None:

@@ -13,7 +13,8 @@ the slots read values as the veto does), the veto is ``value_change → value_nu
 ``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places, ``dedup_status``
 and ``dedup_polarity`` for a status or a Japanese polarity said on one side only). A
 consolidated note closes an older memory only through ``note_close`` (a sure shape read in one
-sentence), in both engines.
+sentence), in both engines, each reading the note once (``note_claims``) and calling its one
+entry ``note_verdict``.
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
@@ -55,7 +56,8 @@ from omoide.engine.classify.learned import (
     rule_decides,
     sentence_score,
 )
-from omoide.engine.classify.note_close import note_closes
+from omoide.engine.classify.note_close import claims as note_claims
+from omoide.engine.classify.note_close import note_closes, note_verdict
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
     OfflineClassifier,
@@ -103,7 +105,9 @@ __all__ = [
     "judge",
     "judge_note",
     "languages_differ",
+    "note_claims",
     "note_closes",
+    "note_verdict",
     "one_statement",
     "pair_notation",
     "pair_vector",

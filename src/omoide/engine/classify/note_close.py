@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.base import Relation
+from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_claim import Claim, second, spanned
 from omoide.engine.classify.note_close_ja import ja_claims
@@ -36,7 +37,7 @@ from omoide.engine.classify.one_slot import EN_STATE_FRAMES
 from omoide.engine.classify.signals import Finding
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, detect_lang, word_set
 
-__all__ = ["Claim", "claims", "note_closes"]
+__all__ = ["Claim", "claims", "note_closes", "note_verdict"]
 
 # The state kinds a note may close on: one value at a time, said the same way by any writer.
 _KINDS = ("home", "work", "study", "partner")
@@ -230,11 +231,27 @@ def claims(text: str, lang: str = "auto") -> list[Claim]:
     return ja_claims(text) if chosen == "ja" else _en_claims(text)
 
 
+def note_verdict(candidate: Candidate, after: Sequence[Claim], lang: str = "auto", *,
+                 prefix: str = "") -> Verdict | None:
+    """The verdict a consolidated note gives ``candidate`` when it surely closes it, else None:
+    the note path's one entry for both classifiers. ``after`` is the note's claims
+    (``claims(new, lang)``), read once per note for all its candidates; ``prefix`` is put
+    before the reason (the learned classifier marks what its rules decided with "rule: ")."""
+    found = _closes(candidate.content, after, lang)
+    if found is None:
+        return None
+    return Verdict(candidate.key, found.relation, found.confidence, prefix + found.reason)
+
+
 def note_closes(old: str, new: str, lang: str = "auto") -> Finding | None:
     """CONTRADICTORY when a sentence of the note ``new`` surely changes a state of ``old``'s
-    (a state with another value, or an end of its value); else None."""
+    (a state with another value, or an end of its value); else None. Reads ``new`` on each
+    call: a classifier reads a note once and calls ``note_verdict``."""
+    return _closes(old, claims(new, lang), lang)
+
+
+def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
     before = [c for c in claims(old, lang) if c.shape in ("state", "role", "activity")]
-    after = claims(new, lang)
     for was in before:
         for now in after:
             if was.subject != now.subject or not was.value or not now.value:

@@ -20,7 +20,8 @@ from omoide.engine.classify import signals as sig
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.compound import sentence_count
 from omoide.engine.classify.frame import unframe
-from omoide.engine.classify.note_close import note_closes
+from omoide.engine.classify.note_close import claims as note_claims
+from omoide.engine.classify.note_close import note_verdict
 from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 from omoide.engine.classify.turn import amount_moved
@@ -130,15 +131,15 @@ class OfflineClassifier:
         no measured bar for notes)."""
         verdicts = []
         may_contradict = one_statement(new, lang) and not note
+        after = note_claims(new, lang) if note and candidates else []
         for candidate in candidates:
             relation, confidence, reason = classify_pair(candidate.content, new, lang=lang)
             if relation is Relation.CONTRADICTORY and not may_contradict:
                 why = "a note" if note else "several statements"
                 relation, confidence, reason = (
                     Relation.EXTENDABLE, 0.5, f"{why}: no change is sure")
-            sure = note_closes(candidate.content, new, lang) if (
+            sure = note_verdict(candidate, after, lang) if (
                 note and reason != CROSS_LANGUAGE.reason) else None
-            if sure is not None:
-                relation, confidence, reason = sure.relation, sure.confidence, sure.reason
-            verdicts.append(Verdict(candidate.key, relation, confidence, reason))
+            verdicts.append(sure if sure is not None
+                            else Verdict(candidate.key, relation, confidence, reason))
         return verdicts
