@@ -1,53 +1,125 @@
-"""Reading a JSON text a user handed over (an import file, one of its lines).
+"""The one reader of a JSON text a user hands over: an API request body, an import file or one
+of its lines, a message to the MCP server.
 
-``json.loads`` raises more than :class:`json.JSONDecodeError` on text a user can write: a
-:class:`RecursionError` for arrays or objects nested some thousand levels deep, and a bare
-:class:`ValueError` (no ``msg``, a message about ``sys.set_int_max_str_digits``) for an integer
-of more than 4,300 digits. Callers caught neither, so such a file was a 500. :func:`loads`
-raises :class:`JsonTextError` with a message for the user for all three, and for a value
-nested deeper than :data:`MAX_DEPTH` levels (what reads it next, NFC and the validators, walks
-it recursively: 900 levels parsed and then overflowed there). No import format nests half as
-deep: an export record with its metadata stays under 16 levels, a chat export under 12.
+Python's ``json.loads`` reads text no caller should see, and raises more than
+:class:`json.JSONDecodeError` on text a user can write. :func:`loads` reads JSON strictly and
+raises :class:`JsonTextError` with a message for the user (``field``: where, when known) for:
+
+- text that is not JSON, or bytes that are not UTF-8;
+- ``NaN``/``Infinity`` (or a number literal that overflows to it), and any number beyond
+  ±(2^53 − 1), the range every JSON parser reads exactly (so never an integer of 4,300 digits,
+  which Python refuses with a bare ``ValueError``);
+- an object that names one key twice (Python keeps the last value silently, other parsers the
+  first: which one the writer meant is unknown);
+- a string holding a lone surrogate (only an escape such as ``\\ud800`` can write one);
+- arrays or objects nested deeper than ``max_depth`` (what reads the value next walks it
+  recursively), or so deep that the parser itself overflows (a :class:`RecursionError`).
+
+Each door chooses its depth: a request body :data:`BODY_DEPTH` (no route's body nests deeper
+than 8), an import line :data:`MAX_DEPTH` (an export record with its metadata stays under 16
+levels, a chat export under 12). No recursion in the checks.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "JsonTextError", "loads"]
+__all__ = ["BODY_DEPTH", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "key_twice", "loads"]
 
 MAX_DEPTH = 64
+BODY_DEPTH = 32
+MAX_SAFE_INT = 2**53 - 1
+_INT_DIGITS = len(str(MAX_SAFE_INT)) + 1
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonTextError(ValueError):
-    """Text that is not JSON this reader reads; ``message`` says why, for the user."""
+    """Text that is not JSON this reader reads; ``message`` says why, for the user, and
+    ``field`` names the key concerned when one is."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.field = field
 
 
-def loads(text: str) -> Any:
-    """``json.loads(text)``, or :class:`JsonTextError`."""
+def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+    """The JSON value of ``text`` (bytes are read as UTF-8), or :class:`JsonTextError`."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonTextError(f"not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
+                           parse_float=_finite_float, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise JsonTextError("arrays or objects nested too deeply to read") from None
     except json.JSONDecodeError as exc:
-        raise JsonTextError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except ValueError:  # the one other: an integer literal past Python's digit limit
-        raise JsonTextError("an integer of more than 4,300 digits") from None
-    _check_depth(value)
+        raise JsonTextError(f"not valid JSON: {exc.msg} at line {exc.lineno} column "
+                            f"{exc.colno}") from None
+    _check_tree(value, max_depth=max_depth, has_escapes="\\u" in text or "\\U" in text)
     return value
 
 
-def _check_depth(value: Any) -> None:
+def key_twice(text: str | bytes) -> str | None:
+    """Why ``text`` is refused for naming one key twice in an object, or None (also when it is
+    not JSON at all, or refused for another reason: its reader says so)."""
+    try:
+        json.loads(text, object_pairs_hook=_unique_keys)
+    except JsonTextError as exc:
+        return exc.message
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise JsonTextError(f"names the key {twice!r} twice in one object; send it once",
+                            field=twice)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise JsonTextError(f"{name} is not a number this reader accepts (numbers must be finite)")
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > _INT_DIGITS or not -MAX_SAFE_INT <= int(literal) <= MAX_SAFE_INT:
+        shown = f"{literal[:24]}{'…' if len(literal) > 24 else ''}"
+        raise JsonTextError(f"integer {shown} is outside ±{MAX_SAFE_INT} (integers must be "
+                            "exact in any JSON parser)")
+    return int(literal)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value) or not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+        raise JsonTextError(f"number {literal[:24]} is outside ±{MAX_SAFE_INT} (numbers must "
+                            "be finite and exact in any JSON parser)")
+    return value
+
+
+def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
     stack = [(value, 0)]
     while stack:
         item, level = stack.pop()
-        if isinstance(item, dict | list):
-            if level >= MAX_DEPTH:
-                raise JsonTextError(f"arrays or objects nested deeper than {MAX_DEPTH} levels")
-            stack.extend((child, level + 1) for child in (
-                item.values() if isinstance(item, dict) else item))
+        if isinstance(item, str):
+            if has_escapes and _SURROGATE.search(item):
+                raise JsonTextError("holds a lone surrogate (\\ud800-\\udfff) in a string; "
+                                    "send valid Unicode")
+        elif isinstance(item, dict | list):
+            if level >= max_depth:
+                raise JsonTextError(f"arrays or objects nested deeper than {max_depth} levels")
+            if isinstance(item, dict):
+                stack.extend((key, level) for key in item)
+                stack.extend((child, level + 1) for child in item.values())
+            else:
+                stack.extend((child, level + 1) for child in item)

@@ -113,7 +113,7 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     try:
         record = json_text.loads(line)
     except json_text.JsonTextError as exc:
-        raise FormatError(f"line {number}: not JSON ({exc.message})", line=number) from None
+        raise FormatError(f"line {number}: {exc.message}", line=number) from None
     if not isinstance(record, dict):
         raise FormatError(f"line {number}: a record must be a JSON object", line=number)
     kind = record.get("type")

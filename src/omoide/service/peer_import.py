@@ -66,7 +66,7 @@ def _json(text: str, source: str) -> Any:
     try:
         return nfc(json_text.loads(text))  # user text is kept in NFC (validate.nfc)
     except json_text.JsonTextError as exc:
-        raise InvalidInput(f"{source} file is not valid JSON: {exc.message}") from None
+        raise InvalidInput(f"{source} file: {exc.message}", field=exc.field) from None
 
 
 class PeerImportService:
@@ -103,7 +103,7 @@ class PeerImportService:
                     try:
                         records.append(nfc(json_text.loads(line)))
                     except json_text.JsonTextError as exc:
-                        raise InvalidInput(f"line {number}: not JSON ({exc.message})",
+                        raise InvalidInput(f"line {number}: {exc.message}",
                                            line=number) from None
             found, relations = parse_mcp_memory(records)
             return self.import_memories(persona, source, found, relations,

@@ -79,18 +79,23 @@ _HEADER = json.dumps({"type": "header", "format": "omoide-export", "version": 1,
 @pytest.mark.parametrize(("source", "body", "says"), [
     (None, _HEADER + "\n" + "[" * 5000 + "]" * 5000, "nested too deeply"),
     (None, _HEADER + "\n" + "[" * 900 + "]" * 900, "nested deeper than 64"),
-    (None, _HEADER + '\n{"type": "end", "records": 1' + "0" * 5000 + "}", "4,300 digits"),
+    (None, _HEADER + '\n{"type": "end", "records": 1' + "0" * 5000 + "}", "outside ±"),
     ("mcp-memory", "[" * 5000 + "]" * 5000, "nested too deeply"),
     ("mcp-memory", "[" * 900 + "]" * 900, "nested deeper than 64"),
     ("mcp-memory", '{"type": "entity", "name": "a", "entityType": "p", "observations": [1'
-     + "0" * 5000 + "]}", "4,300 digits"),
+     + "0" * 5000 + "]}", "outside ±"),
+    (None, _HEADER + '\n{"type": "end", "records": 1, "records": 2}', "'records' twice"),
+    (None, _HEADER + '\n{"type": "end", "records": NaN}', "NaN is not a number"),
+    ("mcp-memory", '{"type": "entity", "name": "a", "name": "b", "entityType": "p", '
+     '"observations": []}', "'name' twice"),
 ])
 def test_an_import_line_nested_deeply_or_with_a_huge_integer_is_a_422(
         rin: httpx.Client, source: str | None, body: str, says: str) -> None:
     """A line of an Omoide export or an MCP memory file nested 5,000 levels deep was a 500
     (RecursionError), and an integer of 5,000 digits in an export line a 500 too (the reader
     read ``exc.msg`` of a ValueError that has none); the MCP memory file's message advised
-    ``sys.set_int_max_str_digits()``."""
+    ``sys.set_int_max_str_digits()``. An import line is read by the same strict reader as a
+    request body: a key named twice (the last value won silently) or NaN is refused too."""
     reply = rin.post("/api/import/rin", params={"source": source} if source else None,
                      content=body.encode(), headers={"content-type": "application/x-ndjson"})
     assert reply.status_code == 422, reply.text[:300]

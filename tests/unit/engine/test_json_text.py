@@ -1,26 +1,54 @@
-"""engine.json_text: what json.loads raises beyond JSONDecodeError is a message for the user."""
+"""engine.json_text: the one strict reader of JSON a user hands over (a request body, an import
+file or line, an MCP message): what it refuses is a JsonTextError with a message for the user."""
 
 from __future__ import annotations
 
 import pytest
 
-from omoide.engine.json_text import MAX_DEPTH, JsonTextError, loads
+from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, key_twice, loads
 
 
 @pytest.mark.parametrize(("text", "says"), [
     ("[" * 5000 + "]" * 5000, "nested too deeply"),
     ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), f"deeper than {MAX_DEPTH}"),
     ('{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1), f"deeper than {MAX_DEPTH}"),
-    ("1" + "0" * 5000, "4,300 digits"),
+    ("1" + "0" * 5000, f"outside ±{MAX_SAFE_INT}"),
+    (str(MAX_SAFE_INT + 1), f"outside ±{MAX_SAFE_INT}"),
+    ("-1e400", "finite"),
+    ('{"x": NaN}', "NaN is not a number"),
+    ('{"x": "\\ud800"}', "lone surrogate"),
+    ('{"\\udc00": 1}', "lone surrogate"),
     ('{"a": ', "line 1 column 7"),
+    (b'{"a": "\xff"}', "not UTF-8 (byte 7)"),
 ])
-def test_unreadable_json_is_a_json_text_error(text: str, says: str) -> None:
+def test_unreadable_json_is_a_json_text_error(text: str | bytes, says: str) -> None:
     with pytest.raises(JsonTextError) as refused:
         loads(text)
     assert says in refused.value.message
 
 
+def test_a_key_named_twice_is_refused_with_the_key_as_field() -> None:
+    with pytest.raises(JsonTextError) as refused:
+        loads('[{"a": 1}, {"b": {"c": 1, "c": 2}}]')
+    assert refused.value.field == "c" and "'c' twice" in refused.value.message
+    assert loads('{"a": {"a": 1}}') == {"a": {"a": 1}}  # one key per object is fine
+
+
+def test_key_twice_says_only_why_a_key_is_named_twice() -> None:
+    assert key_twice(b'{"content": "tea", "content": "coffee"}') is not None
+    assert key_twice('{"content": "tea"}') is None
+    assert key_twice("not json") is None and key_twice('{"x": NaN}') is None
+
+
+def test_each_door_chooses_its_depth() -> None:
+    assert loads("[" * 10 + "]" * 10, max_depth=10) is not None
+    with pytest.raises(JsonTextError, match="deeper than 9 levels"):
+        loads("[" * 10 + "]" * 10, max_depth=9)
+
+
 def test_json_within_the_limits_reads_as_json_loads_does() -> None:
     deep = "[" * MAX_DEPTH + "]" * MAX_DEPTH
     assert loads(deep) is not None
-    assert loads('{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+    assert loads('{"a": [1, 2.5, "x", null, true, "\\ud83d\\ude00"]}') == {
+        "a": [1, 2.5, "x", None, True, "😀"]}
+    assert loads(str(MAX_SAFE_INT)) == MAX_SAFE_INT and loads(str(-MAX_SAFE_INT)) == -MAX_SAFE_INT

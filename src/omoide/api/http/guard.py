@@ -41,8 +41,6 @@ the app answers with the same 413. Such a route checks JSON itself (:func:`is_js
 from __future__ import annotations
 
 import json
-import math
-import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -51,17 +49,16 @@ from urllib.parse import quote, unquote_to_bytes, urlencode
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
+from omoide.engine import json_text
 from omoide.errors import InvalidInput, PayloadTooLarge
-from omoide.service.validate import MAX_INT, MIN_INT, nfc, nul_at
+from omoide.service.validate import nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
-           "key_twice", "strict_json"]
+           "strict_json"]
 
-MAX_JSON_DEPTH = 32
+MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
 _JSON_PATHS = ("/api/", "/v1/")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_INT_DIGITS = len(str(MAX_INT)) + 1
 
 
 class JsonRefused(ValueError):
@@ -73,22 +70,13 @@ class JsonRefused(ValueError):
 
 
 def strict_json(raw: bytes) -> Any:
-    """Parse ``raw`` as the API reads JSON, or raise :class:`JsonRefused`."""
+    """Parse ``raw`` as the API reads JSON (:func:`omoide.engine.json_text.loads`, nested at
+    most :data:`MAX_JSON_DEPTH` deep, no NUL), or raise :class:`JsonRefused`."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise JsonRefused(f"request body is not UTF-8 (byte {exc.start})") from None
-    try:
-        value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
-                           parse_float=_finite_float, object_pairs_hook=_unique_keys)
-    except RecursionError:
-        raise JsonRefused(f"request body is nested deeper than {MAX_JSON_DEPTH} levels"
-                          ) from None
-    except json.JSONDecodeError as exc:
-        raise JsonRefused(f"request body is not valid JSON: {exc.msg} at line {exc.lineno} "
-                          f"column {exc.colno}") from None
-    _check_tree(value, has_escapes="\\u" in text or "\\U" in text)
-    if "\\u0000" in text:  # only an escape can put NUL in a JSON string
+        value = json_text.loads(raw, max_depth=MAX_JSON_DEPTH)
+    except json_text.JsonTextError as exc:
+        raise JsonRefused(f"request body: {exc.message}", field=exc.field) from None
+    if b"\\u0000" in raw:  # only an escape can put NUL in a JSON string
         _refuse_nul(value)
     return value
 
@@ -99,68 +87,6 @@ def _refuse_nul(value: Any) -> None:
     if path is not None:
         raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which text "
                           "cannot hold; remove it", field=path or None)
-
-
-def key_twice(raw: bytes) -> str | None:
-    """Why a JSON text is refused for naming one key twice in an object, or None (also when it
-    is not JSON at all: its reader says so)."""
-    try:
-        json.loads(raw, object_pairs_hook=_unique_keys)
-    except JsonRefused as exc:
-        return str(exc)
-    except (ValueError, RecursionError):
-        return None
-    return None
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object; one that names a key twice is refused (Python would keep the last value
-    silently, another parser the first: which one the client meant is unknown)."""
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise JsonRefused(f"request body names the key {twice!r} twice in one object; send "
-                          "it once", field=twice)
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise JsonRefused(f"{name} is not a number the API accepts (numbers must be finite)")
-
-
-def _bounded_int(literal: str) -> int:
-    if len(literal.lstrip("-")) > _INT_DIGITS or not MIN_INT <= int(literal) <= MAX_INT:
-        raise JsonRefused(f"integer {literal[:24]}{'…' if len(literal) > 24 else ''} is "
-                          f"outside ±{MAX_INT} (integers must be exact in any JSON parser)")
-    return int(literal)
-
-
-def _finite_float(literal: str) -> float:
-    value = float(literal)
-    if not math.isfinite(value) or not MIN_INT <= value <= MAX_INT:
-        raise JsonRefused(f"number {literal[:24]} is outside ±{MAX_INT} (numbers must be "
-                          "finite and exact in any JSON parser)")
-    return value
-
-
-def _check_tree(value: Any, *, has_escapes: bool) -> None:
-    """Depth and lone surrogates (only an escape ``\\ud800`` can produce one), no recursion."""
-    stack = [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, str):
-            if has_escapes and _SURROGATE.search(item):
-                raise JsonRefused("request body holds a lone surrogate (\\ud800-\\udfff) in a "
-                                  "string; send valid Unicode")
-        elif isinstance(item, dict | list):
-            if level >= MAX_JSON_DEPTH:
-                raise JsonRefused(f"request body is nested deeper than {MAX_JSON_DEPTH} levels")
-            if isinstance(item, dict):
-                stack.extend((key, level) for key in item)
-                stack.extend((child, level + 1) for child in item.values())
-            else:
-                stack.extend((child, level + 1) for child in item)
 
 
 class BodyGuard:

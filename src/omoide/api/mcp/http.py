@@ -32,8 +32,8 @@ from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
-from omoide.api.http.guard import key_twice
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
+from omoide.engine import json_text
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
@@ -101,7 +101,7 @@ class McpEndpoint:
             messages.append(message)
             more = message["type"] == "http.request" and message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
-        twice = key_twice(body) if body else None
+        twice = json_text.key_twice(body) if body else None
         if twice is not None:
             error = JSONRPCError(jsonrpc="2.0", id=None,
                                  error=ErrorData(code=PARSE_ERROR, message=f"Parse error: {twice}"))
