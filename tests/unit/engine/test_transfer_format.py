@@ -73,7 +73,7 @@ def test_headers_and_unknown_lines_are_refused() -> None:
         decode_line(json.dumps({**good, "version": 2}), 1)
     with pytest.raises(FormatError, match="unknown record type"):
         decode_line('{"type": "secret"}', 3)
-    with pytest.raises(FormatError, match="not JSON"):
+    with pytest.raises(FormatError, match="line 4: not valid JSON"):
         decode_line("{", 4)
 
 
