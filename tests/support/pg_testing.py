@@ -27,6 +27,26 @@ OWNER = "omoide_owner"
 SEE_ALL = "-c omoide.persona=*"  # psycopg.connect(url, options=SEE_ALL): past the wall
 
 
+# One round trip: delete every row of every table but the migrations' record (foreign keys not
+# enforced meanwhile: the order of the deletes does not matter), then restart every sequence.
+_EMPTY_ALL = """
+DO $$
+DECLARE name text;
+BEGIN
+    SET LOCAL session_replication_role = replica;
+    FOR name IN SELECT quote_ident(tablename) FROM pg_tables
+                WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' LOOP
+        EXECUTE 'DELETE FROM ' || name;
+    END LOOP;
+    FOR name IN SELECT c.oid::regclass::text FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind = 'S' AND n.nspname = current_schema() LOOP
+        PERFORM setval(name, 1, false);
+    END LOOP;
+END $$
+"""
+
+
 class PgServer:
     """A running PostgreSQL server from the ``pgserver`` wheel (no network, no system install)."""
 
@@ -119,17 +139,17 @@ class PgServer:
             self.drop_database(name)
 
     def emptied(self) -> str:
-        """The URL of the shared test database with every table emptied."""
+        """The URL of the shared test database with every table emptied and every identity
+        restarted at 1 (what ``TRUNCATE ... RESTART IDENTITY`` leaves). Rows are deleted, not
+        truncated: a test leaves a few rows, and TRUNCATE gives each of the ~26 tables and
+        their indexes new files (about 0.15 s per test, against 0.03 s)."""
         import psycopg
 
         if self._shared is None:
             self._shared = self.new_database()
         url = self.url(self._shared)
         with psycopg.connect(self.admin_url_of(self._shared), autocommit=True) as conn:
-            tables = [r[0] for r in conn.execute(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename <> 'schema_migrations'")]
-            conn.execute("TRUNCATE " + ", ".join(tables) + " RESTART IDENTITY CASCADE")
+            conn.execute(_EMPTY_ALL)
         return url
 
     def stop(self) -> None:
