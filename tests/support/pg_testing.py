@@ -1,6 +1,6 @@
 """A real PostgreSQL (with pgvector) for the tests: one server per test run, started by the
 ``pgserver`` wheel (no network, no system install). Tests share one migrated database that is
-emptied (every table truncated, ids restarted) before each test; a test that needs a database
+emptied (every row deleted, ids restarted) before each test; a test that needs a database
 of its own (the multi-process and migration tests) asks for a new one. The server runs without
 fsync: durability against power loss is not what these tests measure.
 
