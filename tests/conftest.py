@@ -16,8 +16,16 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from llm_fakes import FakeAPI, start_server
-from omoide_testing import Holding, LiveServer, files_holding, serve_in_thread
+from omoide_testing import (
+    Holding,
+    LiveServer,
+    files_holding,
+    migrated_copy,
+    migrated_template,
+    serve_in_thread,
+)
 from pg_testing import PgServer, rows_holding, start_pg_server
+from tls_once import share_default_tls_context
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -32,6 +40,8 @@ START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 # deadline, which a shared, loaded machine would turn into random failures.
 settings.register_profile("omoide", deadline=None)
 settings.load_profile("omoide")
+
+share_default_tls_context()  # one CA bundle read per run, not one per HTTP client
 
 
 STORES = ("sqlite", "postgres")
@@ -97,14 +107,26 @@ def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database with every migration applied, made once per run: a test's new data
+    folder starts as a copy of it (:func:`migrated_copy`) instead of running the migrations."""
+    return migrated_template(tmp_path_factory.mktemp("sqlite-template"))
+
+
 @pytest.fixture
 def make_app(data_dir: Path, clock: FixedClock, embedder: HashEmbedder,
-             store_environ: dict[str, str]) -> Iterator[Callable[..., Omoide]]:
-    """Build a wired Omoide on the temp data folder (same folder and database on each call)."""
+             store_environ: dict[str, str], sqlite_template: Path
+             ) -> Iterator[Callable[..., Omoide]]:
+    """Build a wired Omoide on the temp data folder (same folder and database on each call).
+    A new SQLite folder starts from the migrated template: the same file the migrations would
+    write, without running them for every test (tests/integration/test_migrations.py runs them)."""
     built: list[Omoide] = []
 
     def make(environ: dict[str, str] | None = None, **kwargs: object) -> Omoide:
         settings = Settings.from_env({**store_environ, **(environ or {})}, data_dir=data_dir)
+        if not settings.database_url:
+            migrated_copy(sqlite_template, settings.db_path)
         kwargs.setdefault("embedder", embedder)
         kwargs.setdefault("clock", clock)
         kwargs.setdefault("llm", None)

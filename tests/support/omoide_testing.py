@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import shutil
 import socket
 import threading
 import time
@@ -23,7 +24,7 @@ from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
 
 __all__ = ["Holding", "LiveServer", "exported_lines", "files_holding", "free_port", "import_lines",
-           "refused", "serve_in_thread", "wait_for_jobs"]
+           "migrated_copy", "migrated_template", "refused", "serve_in_thread", "wait_for_jobs"]
 
 # Where a text is still stored: file names (SQLite) or "table.column" names (PostgreSQL).
 Holding = Callable[[str], list[str]]
@@ -147,6 +148,27 @@ class _PromptServer(uvicorn.Server):
                 await asyncio.wait_for(self._woken.wait(), 0.1)
             should_exit = await self.on_tick(counter)
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's shutdown without its fixed 0.1 s pause: stop listening, ask each open
+        connection to close, wait (polling every 5 ms, 10 s at most) until the connections and
+        their tasks are gone, then run the app's lifespan shutdown."""
+        for listening in self.servers:
+            listening.close()
+        for sock in sockets or []:
+            sock.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()
+        deadline = time.monotonic() + 10
+        while (self.server_state.connections or self.server_state.tasks) and \
+                not self.force_exit and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        for task in self.server_state.tasks:
+            task.cancel()
+        for listening in self.servers:
+            await listening.wait_closed()
+        if not self.force_exit:
+            await self.lifespan.shutdown()
+
 
 def serve_in_thread(app: object) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = free_port()
@@ -173,6 +195,30 @@ def wait_for_jobs(app: Omoide, persona: str, timeout: float = 20.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(f"jobs for {persona} not drained in {timeout} s")
+
+
+def migrated_template(folder: Path) -> Path:
+    """A SQLite database in ``folder`` with every migration applied and nothing else (no
+    embedder record, no row): what a new data folder holds once its migrations ran."""
+    from omoide.store.sqlite.db import Database
+
+    path = folder / "omoide.db"
+    Database(path).close()  # the last connection to close checkpoints and removes the WAL
+    leftovers = [p.name for p in folder.iterdir() if p != path]
+    assert not leftovers, f"the template left {leftovers}: it would not be one whole file"
+    return path
+
+
+def migrated_copy(template: Path, db_path: Path) -> None:
+    """Start a new data folder's database as a copy of ``template``, with the modes the store
+    gives a new one (folder 0700, file 0600); a database already there is left as it is."""
+    from omoide.store.sqlite.files import private_database
+
+    if db_path.exists():
+        return
+    private_database(db_path)  # creates the folder 0700 and an empty file 0600
+    with template.open("rb") as source, db_path.open("r+b") as target:
+        shutil.copyfileobj(source, target)
 
 
 def files_holding(folder: Path, text: str) -> list[str]:

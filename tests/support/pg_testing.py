@@ -1,6 +1,6 @@
 """A real PostgreSQL (with pgvector) for the tests: one server per test run, started by the
 ``pgserver`` wheel (no network, no system install). Tests share one migrated database that is
-emptied (every table truncated, ids restarted) before each test; a test that needs a database
+emptied (every row deleted, ids restarted) before each test; a test that needs a database
 of its own (the multi-process and migration tests) asks for a new one. The server runs without
 fsync: durability against power loss is not what these tests measure.
 
@@ -25,6 +25,26 @@ __all__ = ["OWNER", "SEE_ALL", "PgServer", "rows_holding", "start_pg_server"]
 _TEMPLATE = "omoide_template"
 OWNER = "omoide_owner"
 SEE_ALL = "-c omoide.persona=*"  # psycopg.connect(url, options=SEE_ALL): past the wall
+
+
+# One round trip: delete every row of every table but the migrations' record (foreign keys not
+# enforced meanwhile: the order of the deletes does not matter), then restart every sequence.
+_EMPTY_ALL = """
+DO $$
+DECLARE name text;
+BEGIN
+    SET LOCAL session_replication_role = replica;
+    FOR name IN SELECT quote_ident(tablename) FROM pg_tables
+                WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' LOOP
+        EXECUTE 'DELETE FROM ' || name;
+    END LOOP;
+    FOR name IN SELECT c.oid::regclass::text FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind = 'S' AND n.nspname = current_schema() LOOP
+        PERFORM setval(name, 1, false);
+    END LOOP;
+END $$
+"""
 
 
 class PgServer:
@@ -119,17 +139,17 @@ class PgServer:
             self.drop_database(name)
 
     def emptied(self) -> str:
-        """The URL of the shared test database with every table emptied."""
+        """The URL of the shared test database with every table emptied and every identity
+        restarted at 1 (what ``TRUNCATE ... RESTART IDENTITY`` leaves). Rows are deleted, not
+        truncated: a test leaves a few rows, and TRUNCATE gives each of the ~26 tables and
+        their indexes new files (about 0.15 s per test, against 0.03 s)."""
         import psycopg
 
         if self._shared is None:
             self._shared = self.new_database()
         url = self.url(self._shared)
         with psycopg.connect(self.admin_url_of(self._shared), autocommit=True) as conn:
-            tables = [r[0] for r in conn.execute(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename <> 'schema_migrations'")]
-            conn.execute("TRUNCATE " + ", ".join(tables) + " RESTART IDENTITY CASCADE")
+            conn.execute(_EMPTY_ALL)
         return url
 
     def stop(self) -> None:
