@@ -44,6 +44,7 @@ __all__ = [
     "FusionWeights",
     "Scored",
     "blend_strength",
+    "credit_cross_script",
     "fuse",
     "gate_keyword",
     "lift_successors",
@@ -193,6 +194,43 @@ def gate_keyword(weights: FusionWeights, *, query_script: int, top_semantic_scri
     if top_semantic_script is None or top_semantic_script == query_script:
         return weights
     return FusionWeights(keyword=0.0, semantic=max(weights.semantic, 1e-9), k=weights.k)
+
+
+def credit_cross_script(keyword: Sequence[Scored], semantic: Sequence[Scored], *,
+                        script_of: Mapping[int, int | None], query_script: int, share: float
+                        ) -> list[Scored]:
+    """The keyword list completed with a stand-in score for each semantic candidate written in
+    another script than the query, which keyword matching cannot reach (an English question
+    about a memory written in Japanese): ``share`` × the best keyword score of the query ×
+    the candidate's semantic score min-max normalised within the query. A candidate that had
+    been written in the query's language would have matched about as well as the query's best
+    match, in proportion to how close it is in meaning; without the stand-in, every same-script
+    candidate that shares a name or a common word with the query is ranked above it. When the
+    keyword side found nothing, nothing is credited: the ranking stays the semantic one.
+
+    ``script_of`` maps candidate ids to their script group (``store.vectors.language_of``);
+    an id missing there, or mapped to None, is not credited. ``share`` = 0 returns the keyword
+    list as it is. A candidate that has a keyword score of its own keeps the larger of the two.
+    Measured through the pipeline (``bench/fusion_study.py``; ``bench/results/search15.md``).
+    """
+    if not 0.0 <= share <= 1.0:
+        raise ParameterError("share must be within [0, 1]", field="share")
+    if share == 0.0 or not keyword or not semantic:
+        return list(keyword)
+    best = min(max(item.score for item in keyword), 1.0)
+    if best <= 0.0:
+        return list(keyword)
+    normalised, _ = _minmax(_by_score(semantic))
+    own = {item.id: item.score for item in _by_score(keyword)}
+    credited = []
+    for item_id, closeness in normalised.items():
+        script = script_of.get(item_id)
+        if script is None or script == query_script:
+            continue
+        stand_in = share * best * closeness
+        if stand_in > own.get(item_id, 0.0):
+            credited.append(Scored(item_id, stand_in))
+    return [*keyword, *credited]
 
 
 def _logistic(x: float) -> float:

@@ -1,11 +1,12 @@
 """Search as data: every knob of the read path in one frozen value, with named presets (pure).
 
 A :class:`SearchPlan` says how one search is run — how many candidates each side fetches, how
-the keyword and vector lists are fused, whether the keyword side is gated by script, how wide an
-episode excerpt is, whether memory strength is blended in, when conversation excerpts are ranked
-beside notes, and whether a closed fact may outrank its successor. The search service and the
-episode tier read it and nothing else, so a benchmark can try a variant by passing a plan through
-the real code path (``SearchService.search(..., plan=...)``) instead of patching the code.
+the keyword and vector lists are fused, whether the keyword side is gated by script and how far
+it stands in for candidates written in another script than the query, how wide an episode
+excerpt is, whether memory strength is blended in, when conversation excerpts are ranked beside
+notes, and whether a closed fact may outrank its successor. The search service and the episode
+tier read it and nothing else, so a benchmark can try a variant by passing a plan through the
+real code path (``SearchService.search(..., plan=...)``) instead of patching the code.
 
 ``PRESETS["default"]`` (= ``DEFAULT_PLAN``) is the committed behaviour; the other presets are the
 variants the benchmarks measure against it (``bench/locomo.py --plan``). No I/O.
@@ -57,6 +58,9 @@ class SearchPlan:
     semantic_weight: float | None = None  # None → the persona's semantic_weight
     rrf_k: float = 60.0  # RRF's rank offset (only read by fusion "rrf")
     script_gate: bool = True  # no keyword weight when the best vector hit is in another script
+    # a vector candidate in another script than the query gets this share of the query's best
+    # keyword score × its closeness as a keyword stand-in (fusion.credit_cross_script; 0: off)
+    cross_script_credit: float = 1.0
     neighbours: int = 1  # turns either side of a matching turn in an excerpt
     max_window: int = 7  # the most turns one excerpt may show
     strength_blend: bool = True  # blend live strength in with the importance weight
@@ -85,6 +89,8 @@ class SearchPlan:
                 raise ParameterError(f"{name} must be non-negative")
         if not 0.0 <= self.fallback_similarity <= 1.0:
             raise ParameterError("fallback_similarity must be within [0, 1]")
+        if not 0.0 <= self.cross_script_credit <= 1.0:
+            raise ParameterError("cross_script_credit must be within [0, 1]")
         object.__setattr__(self, "fusion", FusionMethod(self.fusion))
         object.__setattr__(self, "episodes", EpisodeRule(self.episodes))
 
@@ -123,6 +129,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "zscore": replace(DEFAULT_PLAN, fusion=FusionMethod.ZSCORE),
     "balanced_weights": replace(DEFAULT_PLAN, keyword_weight=0.5, semantic_weight=0.5),
     "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
+    "no_cross_script_credit": replace(DEFAULT_PLAN, cross_script_credit=0.0),
     "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
     "no_current_first": replace(DEFAULT_PLAN, current_first=False),
     "no_trim": replace(DEFAULT_PLAN, trim_cited=False),

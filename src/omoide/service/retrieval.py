@@ -5,8 +5,10 @@ the keyword side (BM25 coverage from FTS5) runs on a worker thread while the que
 and the vector side is searched (the FTS query and the embedding + matrix product all release
 the GIL, so on two cores they overlap); filters given as ``allowed`` row ids apply before the
 pool cut on both sides; then the lists are fused with the plan's method and weights, the keyword
-side gated by script. What is searched is a :class:`Tier` — :class:`NoteTier` over a persona's
-memories, :class:`TurnTier` over its session turns — so the retriever never knows which.
+side gated by script, and completed with stand-in scores for the vector candidates written in
+another script than the query (``fusion.credit_cross_script``). What is searched is a
+:class:`Tier` — :class:`NoteTier` over a persona's memories, :class:`TurnTier` over its session
+turns — so the retriever never knows which.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.fusion import Scored, fuse
+from omoide.engine.fusion import Scored, credit_cross_script, fuse
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
@@ -128,10 +130,14 @@ class HybridRetriever:
             semantic_weight = plan.semantic_weight
         if keyword_weight + semantic_weight == 0:
             raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
+        query_script = language_of(query)
         weights = plan_weights(
-            plan, keyword=keyword_weight, semantic=semantic_weight,
-            query_script=language_of(query),
+            plan, keyword=keyword_weight, semantic=semantic_weight, query_script=query_script,
             top_script=tier.script(semantic[0].id) if semantic else None)
+        if weights.keyword > 0 and plan.cross_script_credit > 0 and keyword:
+            keyword = credit_cross_script(
+                keyword, semantic, script_of={s.id: tier.script(s.id) for s in semantic},
+                query_script=query_script, share=plan.cross_script_credit)
         return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion),
                           query_vector)
 

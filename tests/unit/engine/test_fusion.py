@@ -9,6 +9,7 @@ from omoide.engine.fusion import (
     FusionWeights,
     Scored,
     blend_strength,
+    credit_cross_script,
     fuse,
     lift_successors,
     rrf,
@@ -224,3 +225,58 @@ def test_lift_successors_lifts_every_fact_of_a_chain_by_what_it_closed() -> None
     lifted = lift_successors({"a": 0.9, "b": 0.4, "c": 0.6}, {"a": ("b", "c"), "b": ("c",)})
     assert lifted == {"a": 0.9, "b": 0.9, "c": 0.9}
     assert lift_successors({"a": 0.9}, {"a": ("b", "c")}) == {"a": 0.9, "b": 0.9, "c": 0.9}
+
+
+LATIN, CJK = 0, 1
+
+
+def test_cross_script_candidates_get_the_best_keyword_score_times_their_closeness() -> None:
+    # an English question: 1 and 2 share a name with it, 3 and 4 are written in Japanese
+    keyword = [Scored(1, 0.5), Scored(2, 0.45)]
+    semantic = [Scored(1, 0.40), Scored(3, 0.35), Scored(2, 0.30), Scored(4, 0.20)]
+    scripts = {1: LATIN, 2: LATIN, 3: CJK, 4: CJK}
+    credited = credit_cross_script(keyword, semantic, script_of=scripts,
+                                   query_script=LATIN, share=1.0)
+    assert credited[:2] == keyword
+    assert {i.id: round(i.score, 6) for i in credited[2:]} == {3: 0.375}  # 4: closeness 0
+    fused = fuse(credited, semantic, weights=FusionWeights(0.4, 0.6), method="convex")
+    plain = fuse(keyword, semantic, weights=FusionWeights(0.4, 0.6), method="convex")
+    assert [i.id for i in plain][:2] == [1, 2] and [i.id for i in fused][:2] == [1, 3]
+
+
+def test_no_cross_script_credit_without_keyword_hits_or_share_or_other_script() -> None:
+    semantic = [Scored(3, 0.5), Scored(1, 0.4)]
+    scripts = {1: LATIN, 3: CJK}
+    assert credit_cross_script([], semantic, script_of=scripts, query_script=LATIN,
+                               share=1.0) == []
+    keyword = [Scored(1, 0.3)]
+    assert credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN,
+                               share=0.0) == keyword
+    assert credit_cross_script(keyword, semantic, script_of={1: LATIN, 3: LATIN},
+                               query_script=LATIN, share=1.0) == keyword
+    assert credit_cross_script(keyword, semantic, script_of={1: LATIN, 3: None},
+                               query_script=LATIN, share=1.0) == keyword
+    with pytest.raises(ValueError):
+        credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN, share=2.0)
+
+
+def test_a_cross_script_candidate_keeps_a_better_keyword_score_of_its_own() -> None:
+    keyword = [Scored(3, 0.9), Scored(1, 0.3)]  # 3 (Japanese) matched a Latin word itself
+    semantic = [Scored(3, 0.5), Scored(1, 0.4)]
+    credited = credit_cross_script(keyword, semantic, script_of={1: LATIN, 3: CJK},
+                                   query_script=LATIN, share=1.0)
+    assert credited == keyword
+
+
+@given(scored_list, scored_list, st.floats(0.0, 1.0))
+def test_cross_script_credit_never_exceeds_the_best_keyword_score_nor_lowers_one(
+        keyword: list[Scored], semantic: list[Scored], share: float) -> None:
+    scripts = {i: i % 2 for i in range(31)}
+    credited = credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN,
+                                   share=share)
+    assert credited[: len(keyword)] == keyword
+    best = min(max((i.score for i in keyword), default=0.0), 1.0)
+    own = {i.id: max(s.score for s in keyword if s.id == i.id) for i in keyword}
+    for item in credited[len(keyword):]:
+        assert scripts[item.id] == CJK and 0.0 <= item.score <= best + 1e-12
+        assert item.score > own.get(item.id, 0.0)

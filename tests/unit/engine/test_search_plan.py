@@ -28,6 +28,7 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert (plan.neighbours, plan.max_window) == (1, 7)
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
+    assert plan.cross_script_credit == 1.0
 
 
 def test_every_preset_but_the_default_changes_something() -> None:
@@ -52,6 +53,7 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"note_pool_min": 0}, {"episode_pool": 0}, {"neighbours": -1},
     {"neighbours": 4, "max_window": 7}, {"keyword_weight": -0.1}, {"rrf_k": -1.0},
     {"fallback_similarity": 1.5}, {"fusion": "borda"}, {"episodes": "sometimes"},
+    {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
