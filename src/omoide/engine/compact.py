@@ -334,12 +334,24 @@ def apply_summary(split: Split, summary: str, *, max_chars: int, params: Compact
             break
         recent[:extra] = [[step(m) for m in turn] for turn in recent[:extra]]
         result = [*split.head, note, *_flatten(recent)]
-    if total(result) > params.budget_tokens:  # cut the summary to what is left
-        room = params.budget_tokens - total([*split.head, *_flatten(recent)]) \
-            - MESSAGE_OVERHEAD - estimate_tokens(SUMMARY_PREFIX)
-        body = message_text(note)[len(SUMMARY_PREFIX):]
-        note = {**note, "content": SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))}
-    return _squeeze(split.head, [note], recent, params, tokens_before)
+    if total(result) <= params.budget_tokens:
+        return _squeeze(split.head, [note], recent, params, tokens_before)
+    body = message_text(note)[len(SUMMARY_PREFIX):]
+
+    def fitted(others: Sequence[Message]) -> Message:
+        """The summary cut to the room the other messages leave."""
+        room = params.budget_tokens - total(others) - MESSAGE_OVERHEAD \
+            - estimate_tokens(SUMMARY_PREFIX)
+        return {**note, "content": SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))}
+
+    squeezed = _squeeze(split.head, [fitted([*split.head, *_flatten(recent)])], recent, params,
+                        tokens_before)
+    # Squeezing the recent turns (their tool results, long messages) may free the room the cut
+    # took from the summary: give it back, up to the whole summary.
+    at = len(split.head)
+    others = [*squeezed.messages[:at], *squeezed.messages[at + 1:]]
+    messages = [*others[:at], fitted(others), *others[at:]]
+    return Compaction(tuple(messages), 4, tokens_before, total(messages))
 
 
 def _squeeze(head: Sequence[Message], note: list[Message], recent: list[list[Message]],

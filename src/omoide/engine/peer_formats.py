@@ -139,6 +139,20 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
 
 # -- MCP reference memory server ------------------------------------------------------------
 
+# Spellings whose first letter misleads about the first sound: "a university", "an hour".
+_A_BEFORE_VOWEL = ("uni", "use", "usu", "uti", "ura", "eu", "one", "once")
+_AN_BEFORE_H = ("hour", "honest", "honor", "honour", "heir")
+
+
+def _indefinite(noun: str) -> str:
+    """``noun`` with "a" or "an" by its first sound, as far as its spelling tells (English
+    entity types: "an organization", "a person", "a university", "an hour"); a noun that is
+    not English words (ミカ, 人物) keeps "a"."""
+    low = noun.strip().lower()
+    vowel = low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(_A_BEFORE_VOWEL)
+    return f"{'an' if vowel or low.startswith(_AN_BEFORE_H) else 'a'} {noun}"
+
+
 def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRelation]]:
     """Observations (one memory each, or one per entity without any) and relations."""
     memories: list[PeerMemory] = []
@@ -157,7 +171,7 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
             meta = {"mcp_memory": {"entity": name, "entity_type": entity_type}}
             tags = tuple(dict.fromkeys([_tag(name), _tag(str(entity_type))]))
             texts = [o.strip() for o in observations if isinstance(o, str) and o.strip()]
-            for text in texts or [f"{name} is a {entity_type}"]:
+            for text in texts or [f"{name} is {_indefinite(str(entity_type))}"]:
                 memories.append(PeerMemory(content=f"{name}: {text}" if texts else text,
                                            tags=tags, metadata=meta, kind="fact", entity=name))
         elif kind == "relation":

@@ -83,6 +83,19 @@ def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None,
     return "chat-" + _digest([first])[:24]
 
 
+def _user_turn_id(messages: Sequence[dict[str, Any]], index: int) -> str:
+    """The external id :meth:`ChatService.record` gives the user message at ``index``."""
+    return "chat:" + _digest(list(messages[: index + 1]))[:40]
+
+
+def _previous_user(messages: Sequence[dict[str, Any]]) -> int | None:
+    latest = _latest_user(messages)
+    if latest is None:
+        return None
+    return next((i for i in range(latest - 1, -1, -1) if messages[i].get("role") == "user"),
+                None)
+
+
 def _digest(value: Any) -> str:
     raw = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
@@ -104,6 +117,36 @@ class ChatService:
         self.sessions = sessions
         self.clock = clock
         self.compressor = compressor
+
+    # -- the session -------------------------------------------------------------------
+
+    def session_for(self, persona: str, messages: Sequence[dict[str, Any]], *,
+                    header: str | None, user: Any) -> str:
+        """The conversation's session. A named one (header, ``user``) as named. A derived one
+        (from the first user message) is shared by every conversation that opens with the same
+        words, so it is numbered: ``chat-<hash>``, ``chat-<hash>-2`` … A request goes to the
+        session holding its previous user message (a conversation continued, even after its
+        session ended); else, a conversation's first request or one whose earlier turns were
+        never recorded, to the newest of them while it is open, or to a new one once that has
+        ended (a new conversation opening with an ended one's words: "Hi!")."""
+        base = session_id_for(messages, header=header, user=user)
+        if header is not None or (isinstance(user, str) and user.strip()):
+            return base
+        store = self.sessions.store.sessions(persona)
+        numbered = store.numbered(base)
+        if not numbered:
+            return base
+        previous = _previous_user(messages)
+        if previous is not None:
+            held = store.holding(numbered, _user_turn_id(messages, previous))
+            for session in reversed(numbered):
+                if session.pk in held:
+                    return session.session_id
+        newest = numbered[-1]
+        if newest.ended_at is None:
+            return newest.session_id
+        number = 1 if newest.session_id == base else int(newest.session_id.rsplit("-", 1)[1])
+        return f"{base}-{number + 1}"
 
     # -- PrepareStep -------------------------------------------------------------------
 
@@ -158,7 +201,7 @@ class ChatService:
         if latest is not None:
             user = user_address(self.state.get_current_user_state(persona)) or "User"
             events += _turns(user, "user", message_text(messages[latest]),
-                             "chat:" + _digest(list(messages[: latest + 1]))[:40])
+                             _user_turn_id(messages, latest))
         events += _turns(persona, "assistant", reply,
                          "chat:" + _digest(list(messages))[:40] + ":reply")
         if not events:

@@ -60,7 +60,11 @@ _INTERJECTION = (
 _REACTION = (
     r"great|cool|awesome|nice|sweet|wonderful|amazing|congrats|congratulations|true|right|"
     r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely|"
-    r"not really|not at all|not exactly|of course"
+    r"not really|not at all|not exactly|of course|"
+    # farewells that close a chat ("Good night, talk tomorrow!"), never "see you at the clinic"
+    r"good ?night|good ?bye|bye(?: bye| for now)?|night night|take care|cheers|"
+    r"(?:see|talk to|catch) you(?: later| soon| tomorrow| then)?|"
+    r"talk (?:again )?(?:later|soon|tomorrow)|until (?:later|tomorrow|next time)"
 )
 # Japanese replies open with yes/no and fillers the same way ("ううん、", "実は").
 _JA_LEAD = re.compile(

@@ -70,6 +70,15 @@ def _episode(row: sqlite3.Row) -> Episode:
         consolidated_at=dt_or_none(row["consolidated_at"]))
 
 
+def _number(session_id: str, base: str) -> int:
+    """1 for ``base``, n for ``base-n`` (n ≥ 2), else 0 (another session's id)."""
+    if session_id == base:
+        return 1
+    tail = session_id[len(base) + 1:] if session_id.startswith(base + "-") else ""
+    return int(tail) if tail.isascii() and tail.isdigit() and int(tail) >= 2 and \
+        str(int(tail)) == tail else 0
+
+
 class SessionStore:
     def __init__(self, db: Database, persona_id: int, persona: str, model_id: str,
                  dim: int) -> None:
@@ -104,6 +113,27 @@ class SessionStore:
             raise NotFound(f"no session {session_id!r} for persona {self.persona!r}",
                            persona=self.persona, session_id=session_id)
         return _session(row)
+
+    def numbered(self, base: str) -> list[Session]:
+        """The session ``base`` and its successors ``base-2``, ``base-3`` … that exist, by
+        number (the chat proxy's sessions of conversations that open with the same words)."""
+        rows = self.db.conn().execute(
+            "SELECT * FROM sessions WHERE persona_id = ? AND (session_id = ? OR "
+            "session_id LIKE ?)", (self.persona_id, base, base + "-%")).fetchall()
+        found = {_number(row["session_id"], base): _session(row) for row in rows}
+        return [found[n] for n in sorted(found) if n > 0]
+
+    def holding(self, sessions: Sequence[Session], external_id: str) -> set[int]:
+        """The pks of those ``sessions`` that hold a turn with ``external_id``."""
+        pks = [s.pk for s in sessions]
+        held: set[int] = set()
+        for start in range(0, len(pks), 500):
+            chunk = pks[start:start + 500]
+            held.update(r[0] for r in self.db.conn().execute(
+                "SELECT session_pk FROM session_events WHERE persona_id = ? AND external_id = ? "
+                f"AND session_pk IN ({','.join('?' * len(chunk))})",
+                (self.persona_id, external_id, *chunk)).fetchall())
+        return held
 
     def end(self, session: Session, *, now: datetime, after: AfterWrite | None = None) -> Session:
         with self.db.write() as conn:

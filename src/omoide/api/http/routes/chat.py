@@ -26,7 +26,7 @@ from omoide.api.http.deps import App, Caller
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
 from omoide.model import check_persona_name
-from omoide.service.chat import Prepared, check_messages, session_id_for
+from omoide.service.chat import Prepared, check_messages
 from omoide.service.chat_summary import Compressed
 from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
 from omoide.wiring import Omoide
@@ -96,8 +96,8 @@ async def chat_completions(request: Request, persona: Persona, app: App,
             "the chat proxy needs an upstream LLM: set OMOIDE_LLM_PROVIDER (openai or "
             "anthropic), OMOIDE_LLM_MODEL and, as needed, OMOIDE_LLM_BASE_URL and "
             "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)")
-    session_id = session_id_for(messages, header=session_header,
-                                user=body.get("user"))
+    session_id = await run_in_threadpool(app.chat.session_for, persona, messages,
+                                         header=session_header, user=body.get("user"))
     started = time.perf_counter()
     prepared, compressed = await run_in_threadpool(_prepare, app, persona, messages,
                                                    body.get("tools"), session_id)

@@ -1,0 +1,112 @@
+"""A new conversation through the chat proxy that opens with the words an ended one opened with
+(a client that names no session): it is a session of its own, every turn of it is recorded, and
+the ended conversation is memory to it. Real HTTP, the official ``openai`` SDK, the local fake
+upstream (tests/support/llm_fakes.py)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from llm_fakes import FakeAPI, Reply, openai_answer
+from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+
+from omoide.errors import NotFound
+from omoide.llm import LLMConfig
+from omoide.llm.chat import make_chat_upstream
+from omoide.wiring import Omoide
+
+ADMIN = "omo_admin_test-key"
+OPENER = "Morning! Back at the pottery wheel today."
+
+
+@pytest.fixture
+def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
+          ) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
+                       model="gpt-test", timeout_s=1.0, max_retries=0)
+    app = make_app(None, chat_upstream=make_chat_upstream(config))
+    app.auth.ensure_admin_key(data_dir, ADMIN)
+    uv, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
+    uv.should_exit = True
+    thread.join(10)
+
+
+def _turns(server: LiveServer, persona: str, session_id: str, n: int) -> list[Any]:
+    store = server.omoide.store.sessions(persona)
+    deadline = time.monotonic() + 10
+    found: list[Any] = []
+    while time.monotonic() < deadline:
+        try:
+            found = store.events_after(store.get(session_id), 0)
+        except NotFound:  # the session is opened by the background task
+            found = []
+        if len(found) >= n:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{n} turns not recorded in {session_id}, found {len(found)}")
+
+
+def _chat(client: openai.OpenAI, user_lines: list[str], fake_api: FakeAPI,
+          history: list[dict[str, Any]] | None = None) -> list[str]:
+    """A conversation (``history`` continued, else a new one), a request per user line (the
+    whole history each time, as a client sends it); returns the session id of each request."""
+    messages = history if history is not None else [{"role": "system", "content": "You are Mio."}]
+    sessions = []
+    for n, line in enumerate(user_lines):
+        messages.append({"role": "user", "content": line})
+        fake_api.queue(Reply(body=openai_answer(f"reply {n}: {line[:12]}")))
+        raw = client.chat.completions.with_raw_response.create(model="x", messages=messages)
+        sessions.append(raw.headers["x-omoide-session"])
+        messages.append({"role": "assistant", "content": raw.parse().choices[0].message.content})
+        time.sleep(0.3)  # the turn is recorded after the reply
+    return sessions
+
+
+def test_a_new_conversation_with_an_ended_ones_opening_words_is_a_session_of_its_own(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("mio")
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
+    first = _chat(client, [OPENER, "I threw six tea bowls in shino glaze.",
+                           "The kiln is booked for Thursday."], fake_api)
+    assert len(set(first)) == 1
+    _turns(proxy, "mio", first[0], 6)
+    with proxy.client(key) as c:
+        assert c.post(f"/api/sessions/mio/{first[0]}/end").status_code == 200
+    wait_for_jobs(proxy.omoide, "mio")
+
+    second = _chat(client, [OPENER, "One of the shino bowls cracked in the kiln.",
+                            "I will glaze the rest in ash glaze instead."], fake_api)
+    assert len(set(second)) == 1  # every request of the new conversation in one session
+    assert second[0] != first[0]  # … which is not the ended one
+    new_turns = _turns(proxy, "mio", second[0], 6)  # its opening exchange is recorded too
+    assert [t.content for t in new_turns if t.role == "user"] == [
+        OPENER, "One of the shino bowls cracked in the kiln.",
+        "I will glaze the rest in ash glaze instead."]
+    assert len(_turns(proxy, "mio", first[0], 6)) == 6  # the ended one is left as it was
+    # the ended conversation is memory to the new one (its own session's excerpts are not)
+    excerpts = [m for m in fake_api.bodies[-1]["messages"][0]["content"].splitlines()
+                if "conversation" in m]
+    assert any("shino glaze" in m for m in excerpts), excerpts
+
+
+def test_a_resumed_conversation_stays_in_its_session_after_it_ended(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("mio")
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Mio."}]
+    first = _chat(client, [OPENER, "I threw six tea bowls in shino glaze."], fake_api, history)
+    _turns(proxy, "mio", first[0], 4)
+    with proxy.client(key) as c:
+        assert c.post(f"/api/sessions/mio/{first[0]}/end").status_code == 200
+    # the client reopens the old chat days later: the whole history and one more line
+    again = _chat(client, ["They came out of the kiln this morning."], fake_api, history)
+    assert again == [first[0]]
+    assert len(_turns(proxy, "mio", first[0], 6)) == 6

@@ -1,0 +1,76 @@
+"""Stage 4 of the chat proxy when the recent turns carry large tool results: the summary the
+LLM wrote reaches the model whenever the budget has room for it once the recent turns are
+squeezed (it was cut to nothing first, against the unsqueezed turns, and the request then went
+out far under budget with an empty ``[過去の会話要約]``). Real HTTP, the ``openai`` SDK, the
+local fake upstream as both the chat model and the summariser."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from llm_fakes import FakeAPI, Reply, openai_answer
+from omoide_testing import LiveServer, serve_in_thread
+
+from omoide.engine.compact import SUMMARY_PREFIX
+from omoide.llm import LLMConfig
+from omoide.llm.chat import make_chat_upstream
+from omoide.llm.openai import OpenAILLM
+
+ADMIN = "omo_admin_test-key"
+SUMMARY = "The user checked the timetables of bus lines 70 to 77 in Porto for a Saturday trip."
+
+
+@pytest.fixture
+def proxy(make_app: Any, data_dir: Path, fake_api: FakeAPI) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
+                       model="gpt-test", timeout_s=2.0, max_retries=0)
+    llm = OpenAILLM(config)
+    app = make_app(None, llm=llm, chat_upstream=make_chat_upstream(config))
+    app.auth.ensure_admin_key(data_dir, ADMIN)
+    uv, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
+    uv.should_exit = True
+    thread.join(10)
+    llm.close()
+
+
+def _tool_chat(turns: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"role": "system", "content": "You are Corvid."}]
+    for i in range(turns):
+        rows = [{"stop": f"Stop {j}", "time": f"{6 + j // 4}:{(j * 7) % 60:02d}"}
+                for j in range(60)]
+        call = {"name": "timetable", "arguments": json.dumps({"line": 70 + i})}
+        out += [{"role": "user", "content": f"Look up the timetable of bus line 7{i}."},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": f"call_{i}", "type": "function", "function": call}]},
+                {"role": "tool", "tool_call_id": f"call_{i}", "content": json.dumps(rows)},
+                {"role": "assistant", "content": f"Line 7{i} leaves every 15 minutes."}]
+    out.append({"role": "user", "content": "Which line should I take on Saturday?"})
+    return out
+
+
+def test_the_llm_summary_is_kept_when_squeezing_the_recent_turns_makes_room(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("corvid")
+    with proxy.client(key) as c:
+        assert c.put("/api/settings/corvid", json={
+            "chat_budget_tokens": 1200, "chat_memory_budget_tokens": 0}).status_code == 200
+    fake_api.queue(Reply(body=openai_answer(SUMMARY)), Reply(body=openai_answer("Line 73.")))
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
+    reply = client.chat.completions.create(model="x", messages=_tool_chat(8))
+    compaction = reply.model_extra["omoide"]["compaction"]
+    assert (compaction["stage"], compaction["summary"]) == (4, "llm")
+    assert compaction["tokens_after"] <= 1200
+    summary_call, chat_call = fake_api.bodies[-2:]
+    assert summary_call["messages"][0]["content"].startswith("You summarise")
+    notes = [m["content"] for m in chat_call["messages"]
+             if m["role"] == "system" and m["content"].startswith(SUMMARY_PREFIX)]
+    assert notes == [SUMMARY_PREFIX + SUMMARY]
+    assert chat_call["messages"][-1]["content"] == "Which line should I take on Saturday?"
