@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from _train_dedup_data import SOURCES, Rows
-from omoide.engine.classify import DEDUP_FEATURES, DedupModel, fit_logistic
+from omoide.engine.classify import DedupModel, fit_logistic
 
 MAX_DROPPED = 0.03  # the target: wrongly dropped at most 3% on unseen pairs
 GRID = np.round(np.arange(0.05, 0.9951, 0.005), 3)
@@ -77,8 +77,8 @@ class Choice:
 
 def fit(rows: Rows, mask: np.ndarray, floor: float, l2: float) -> DedupModel:
     train = mask & (rows.cosine > floor)
-    mean, scale, weights, bias = fit_logistic(rows.x[train], rows.label[train], l2)
-    return DedupModel("", "", DEDUP_FEATURES, mean, scale, weights, bias, 0.5)
+    mean, scale, weights, bias = fit_logistic(rows.own[train], rows.label[train], l2)
+    return DedupModel("", "", rows.features, mean, scale, weights, bias, 0.5)
 
 
 def probabilities(model: DedupModel, rows: Rows, mask: np.ndarray) -> np.ndarray:

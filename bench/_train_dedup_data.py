@@ -27,7 +27,8 @@ from omoide.engine.classify import (
 DATA = REPO / "bench" / "data"
 SOURCES = ("dedup_pairs", "dedup_holdout", "dedup_holdout2", "dedup_holdout3", "dedup_holdout4",
            "dedup_holdout5", "dedup_holdout6", "dedup_holdout7", "dedup_holdout8",
-           "dedup_holdout9", "dedup_holdout10", "calibration_pairs")
+           "dedup_holdout9", "dedup_holdout10", "dedup_holdout11", "dedup_holdout12",
+           "dedup_holdout13", "calibration_pairs")
 # The calibration pairs (duplicate / related / unrelated, some across languages) hold what the
 # dedup sets hold little of: facts on one topic in other words, where the floor reaches.
 PATHS = {"calibration_pairs": REPO / "src" / "omoide" / "embed" / "calibration_pairs.jsonl"}
@@ -45,6 +46,12 @@ class Rows:
     traded: np.ndarray  # traded parts, a status or a polarity changed: never a duplicate
     vetoed: np.ndarray  # the veto found a change
     x: np.ndarray  # DEDUP_FEATURES rows
+    features: tuple[str, ...] = DEDUP_FEATURES  # the ones the embedder's judge reads
+
+    @property
+    def own(self) -> np.ndarray:
+        """The columns of ``x`` the judge reads (``features``)."""
+        return self.x[:, [DEDUP_FEATURES.index(f) for f in self.features]]
 
 
 def load(sources: tuple[str, ...]) -> list[dict]:
@@ -79,19 +86,26 @@ def embedded(name: str, texts: list[str]) -> tuple[dict[str, np.ndarray], str]:
 
 
 def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
-         ablate: frozenset[str] = frozenset()) -> tuple[Rows, str, str, float]:
+         ablate: frozenset[str] = frozenset(), without: frozenset[str] = frozenset()
+         ) -> tuple[Rows, str, str, float]:
+    """Every pair's row for embedder ``name``; ``without``: features its judge leaves out."""
     vectors, model_id = embedded(name, [t for p in pairs for t in (p["a"], p["b"])])
     texts = [(p["a"], p["b"]) if plain or "notation" in ablate
              else pair_notation(p["a"], p["b"]) for p in pairs]
     parts = [changed_parts(a, b) for a, b in texts]
     part_vectors, part_id = embedded(part_name, [t for pair in parts for t in pair])
+    read_vectors, _ = embedded(name, [t for pair in texts for t in pair])
     x, vetoed, cosines, traded = [], [], [], []
     for pair, (a, b), (removed, added) in zip(pairs, texts, parts, strict=True):
         cosine = float(np.dot(vectors[pair["a"]], vectors[pair["b"]]))
         part = (float(np.dot(part_vectors[removed], part_vectors[added]))
                 if removed and added else None)
         change = find_dedup_change(a, b)
-        x.append(dedup_features(a, b, cosine=cosine, part_cosine=part, change=change))
+        # the two read in dedup's notation, on the same embedder (as the server: the raw
+        # cosine when the notation changed neither; the same text has the same vector)
+        read_cosine = float(np.dot(read_vectors[a], read_vectors[b]))
+        x.append(dedup_features(a, b, cosine=cosine, part_cosine=part, change=change,
+                                notation_cosine=read_cosine))
         vetoed.append(change is not None)
         cosines.append(cosine)
         traded.append(swapped_parts(a, b) is not None or status_changed(a, b)
@@ -102,5 +116,6 @@ def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
     rows = Rows(source=np.array([p["source"] for p in pairs]),
                 lang=np.array([p["lang"] for p in pairs]),
                 label=np.array([p["label"] for p in pairs]), cosine=np.array(cosines),
-                traded=np.array(traded), vetoed=np.array(vetoed), x=x_arr)
+                traded=np.array(traded), vetoed=np.array(vetoed), x=x_arr,
+                features=tuple(f for f in DEDUP_FEATURES if f not in without))
     return rows, model_id, part_id, _EMBEDDERS[name].calibration

@@ -17,7 +17,6 @@ import numpy as np
 from _train_dedup_choice import fit
 from _train_dedup_data import SOURCES, Rows
 from lib.reports import md_table
-from omoide.engine.classify import DEDUP_FEATURES
 
 __all__ = ["misses_by_shape"]
 
@@ -29,7 +28,7 @@ def _pushed_down(rows: Rows, floor: float, l2: float) -> np.ndarray:
     for source in SOURCES:
         held = rows.source == source
         model = fit(rows, np.isin(rows.source, [s for s in SOURCES if s != source]), floor, l2)
-        contribution = (rows.x[held] - model.mean) / model.scale * model.weights
+        contribution = (rows.own[held] - model.mean) / model.scale * model.weights
         out[held] = np.argmin(contribution, axis=1)
     return out
 
@@ -46,11 +45,11 @@ def misses_by_shape(rows: Rows, shapes: list[str], decided: np.ndarray, raw: flo
     order = Counter(shape[missed]).most_common()
     for name, count in order:
         mask = missed & (shape == name)
-        features = Counter(DEDUP_FEATURES[k] for k in pushed[mask]).most_common(3)
+        features = Counter(rows.features[k] for k in pushed[mask]).most_common(3)
         table.append([name, str(int(((rows.label == 1) & (shape == name)).sum())),
                       str(int((judged & (shape == name)).sum())), str(count),
                       ", ".join(f"{f} {n}" for f, n in features)])
-    features = Counter(DEDUP_FEATURES[k] for k in pushed[missed]).most_common()
+    features = Counter(rows.features[k] for k in pushed[missed]).most_common()
     table.append(["all", str(int((rows.label == 1).sum())), str(int(judged.sum())),
                   str(int(missed.sum())), ", ".join(f"{f} {n}" for f, n in features)])
     return ["LOSO misses the judge said no to (above the dedup threshold, no traded parts), by "

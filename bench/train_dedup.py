@@ -1,8 +1,8 @@
-"""Train dedup's learned judge on twelve sources, leave-one-source-out.
+"""Train dedup's learned judge on fifteen sources, leave-one-source-out.
 
-The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout10`` (near-copies, one value changed
-or not; ``dedup_holdout7`` … ``dedup_holdout10``, the issue's probe style,
-training sources since the eighth to twelfth rounds) and the calibration pairs
+The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout13`` (near-copies, one value changed
+or not; ``dedup_holdout7`` … ``dedup_holdout13``, the issue's probe style,
+training sources since the eighth to thirteenth rounds) and the calibration pairs
 (``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in other words, some across
 languages). Every pair (``a`` stored, then ``b``) is read as the write
 path reads it (``service.dedup.DedupDecider``; ``_train_dedup_data``): the raw cosine of the
@@ -17,8 +17,8 @@ with a *floor* also those down to ``floor_margin`` spec units below the persona'
 duplicate above probability ``threshold``, one in the band above ``floor_threshold``.
 
 For each embedder (``_train_dedup_choice``): a logistic regression
-(``engine.classify.dedup_judge.fit_logistic``) on the pairs above the floor of eleven sources
-scores the twelfth (LOSO). A floor is kept only when its nested LOSO (thresholds chosen without
+(``engine.classify.dedup_judge.fit_logistic``) on the pairs above the floor of fourteen sources
+scores the fifteenth (LOSO). A floor is kept only when its nested LOSO (thresholds chosen without
 the left-out source) keeps wrong drops at most 3% the rule's way (``safe_margins``). The
 floor and the two probability thresholds are the ones with the most paraphrases caught (mean
 over the folds) within the *rule* (``--rule``, one per embedder): wrongly dropped
@@ -39,7 +39,8 @@ and ``bench/results/dedup_judge.md`` / ``.json``.
 
     .venv/bin/python bench/train_dedup.py [--embedder e5,use] [--part-embedder use] [--l2 10]
         [--margins 0,0.01,0.02,0.03,0.04,0.05] [--rule e5=fold:0.02,...] [--plain]
-        [--ablate notation,scope,polarity] [--no-write] [--cache PATH]
+        [--ablate notation,scope,polarity] [--without use=notation_cosine] [--no-write]
+        [--cache PATH]
 
 ``--plain`` reads the pairs as the judge before the sixth round did (no notation step, no scope
 feature, no floor): the "before" rows (``--rule fold:0.03``, as it was chosen then).
@@ -73,12 +74,15 @@ from _train_dedup_misses import misses_by_shape
 from lib.cli import parser
 from lib.reports import REPO, emit, md_table
 from omoide.config import PersonaSettings
-from omoide.engine.classify import DEDUP_FEATURES, DedupModel
+from omoide.engine.classify import DedupModel
 
 MODEL_FILE = REPO / "src" / "omoide" / "engine" / "classify" / "dedup_judge.json"
 # The rule the thresholds are chosen by (``_train_dedup_choice.Rule``), chosen by nested LOSO
 # in the eleventh round (bench/results/dedup_round11.md; the tenth bounded every fold at 2%).
 CHOSEN_RULE = "e5=fold:0.02,use=fold:0.02"
+# Features a judge leaves out (a tuning aid; none: the notation cosine held in both embedders'
+# nested LOSO, bench/results/dedup_round13.md).
+WITHOUT = ""
 
 
 def misses_line(rows: Rows, decided: np.ndarray, raw: float, choice: Choice) -> str:
@@ -145,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--ablate", default="",
                        help="leave out (tuning aid): notation, scope, polarity "
                             "(comma-separated)")
+    bench.add_argument("--without", default=WITHOUT,
+                       help="features an embedder's judge leaves out, e.g. "
+                            "use=notation_cosine (default none)")
     bench.add_argument("--no-write", action="store_true",
                        help="report only; leave the packaged model file alone")
     bench.add_argument("--cache", type=Path, default=None,
@@ -175,14 +182,17 @@ def main(argv: list[str] | None = None) -> int:
         "caught over the folds / the worst fold's drops, and both over all pairs pooled.", ""], []
     for name in [n.strip() for n in args.embedder.split(",") if n.strip()]:
         started = time.perf_counter()
+        without = frozenset(f for n, _, f in (w.partition("=") for w in args.without.split(","))
+                            if n.strip() == name and f.strip())
         rows, model_id, part_id, calibration = read(name, args.part_embedder, pairs,
-                                                    plain=args.plain, ablate=ablate)
+                                                    plain=args.plain, ablate=ablate,
+                                                    without=without)
         raw = calibration.to_raw(setting)
         rule = rules.get(name, rules.get("", Rule()))
         kept = safe_margins(rows, calibration, margins, args.l2, setting, rule)
         choice, p = choose(rows, SOURCES, calibration, kept, args.l2, setting, rule)
         final = fit(rows, np.ones(len(rows.label), dtype=bool), choice.floor, args.l2)
-        shipped = DedupModel(model_id, part_id, DEDUP_FEATURES, np.round(final.mean, DIGITS),
+        shipped = DedupModel(model_id, part_id, rows.features, np.round(final.mean, DIGITS),
                              np.round(final.scale, DIGITS), np.round(final.weights, DIGITS),
                              round(final.bias, DIGITS), choice.threshold,
                              floor_margin=choice.margin, floor_threshold=choice.floor_threshold)
@@ -212,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                       for s, c in nested_choice.items()) + f"; {seconds:.0f} s.", "",
                   md_table(["left-out source", "lang", *decisions], table(rows, decisions)),
                   "", "Weights (standardised features): " + ", ".join(
-                      f"{f} {w:+.2f}" for f, w in zip(DEDUP_FEATURES, shipped.weights,
+                      f"{f} {w:+.2f}" for f, w in zip(rows.features, shipped.weights,
                                                       strict=True)) + f", bias {shipped.bias:+.2f}",
                   ""]
         loso_decided = decisions["LOSO"]

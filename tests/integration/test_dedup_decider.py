@@ -110,3 +110,29 @@ def test_below_the_threshold_a_value_change_is_never_a_duplicate() -> None:
                                     "her sister.", 0.75, in_band=True)
     assert decider.is_duplicate(old, "The user cycles along the river every weekend.", 0.75,
                                 in_band=True)
+
+
+class _Counting:
+    """The server's embedder, counting its calls (the notation cosine's cost)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.calls = inner, []
+        self.model_id, self.calibration = inner.model_id, inner.calibration
+
+    def embed_passages(self, texts: list[str]) -> list:
+        self.calls.append(list(texts))
+        return self.inner.embed_passages(texts)
+
+
+def test_the_notation_cosine_costs_one_call_only_when_the_notation_rewrote_a_text() -> None:
+    e5 = bundled("e5")
+    counting = _Counting(e5)
+    decider = DedupDecider(counting, bundled)  # type: ignore[arg-type]
+    assert decider.model is not None and "notation_cosine" in decider.model.features
+    old, new = "Ken swims at the pool.", "Ken swims at the lake."
+    decider.is_duplicate(old, new, cosine(e5, old, new))
+    assert counting.calls == []  # nothing rewritten: the raw cosine is read
+    old, new = "The user has three children.", "The user has 3 kids."
+    assert decider.notation_cosine((old, new), (old, new)) is None
+    decider.is_duplicate(old, new, cosine(e5, old, new))
+    assert len(counting.calls) == 1 and len(counting.calls[0]) == 2

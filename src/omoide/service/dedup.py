@@ -6,7 +6,10 @@ The veto (``engine.classify.find_dedup_change``) reads the values it knows; the 
 difference, whose two parts this class embeds with the model's ``part_embedder`` (the bundled
 USE: the server's own embedder when it is USE, else the instance the 3-op judge builds on first
 use, shared through the wiring's ``bundled`` builder; one short batch, only for a candidate
-above the threshold). The trained weights ship as ``engine/classify/dedup_judge.json``
+above the threshold; when dedup's notation rewrote either text, the two read texts are also
+embedded with the server's own embedder, one more batch of two texts per candidate:
+``notation_cosine``).
+The trained weights ship as ``engine/classify/dedup_judge.json``
 (``bench/train_dedup.py``), one model per server embedder model id. An embedder without one
 (the model-free hashing embedder, an external model), or a server that cannot build the part
 embedder, keeps the veto alone: any value change it finds keeps the new memory. Either way, the two
@@ -81,6 +84,7 @@ class DedupDecider:
                  bundled: Callable[[str], Embedder] | None = None) -> None:
         self.model: DedupModel | None = None
         self.parts: Embedder | LazyEmbedder | None = None
+        self.embedder = embedder
         found = load_dedup_models().get(embedder.model_id)
         if found is None:
             logger.info("no dedup judge for embedder %s; dedup keeps the value veto alone",
@@ -109,9 +113,19 @@ class DedupDecider:
         vectors = self.parts.embed_passages([removed, added])
         return float(np.dot(vectors[0], vectors[1]))
 
+    def notation_cosine(self, raw: tuple[str, str], read: tuple[str, str]) -> float | None:
+        """The two memories' cosine on the server's embedder once read in dedup's notation
+        (``read``): None (the raw cosine) when the notation changed neither text, else one
+        embed call of the two read texts."""
+        if read == raw:
+            return None
+        vectors = self.embedder.embed_passages(list(read))
+        return float(np.dot(vectors[0], vectors[1]))
+
     def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False
                      ) -> bool:
         """``in_band``: the cosine is below the dedup threshold and above the floor."""
+        raw = (old, new)
         old, new = pair_notation(old, new)
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False
@@ -125,5 +139,6 @@ class DedupDecider:
         if self.model is None:
             return change is None and not in_band
         row = dedup_features(old, new, cosine=cosine, part_cosine=self.part_cosine(old, new),
-                             change=change)
+                             change=change,
+                             notation_cosine=self.notation_cosine(raw, (old, new)))
         return self.model.is_duplicate(row, in_band=in_band)

@@ -100,9 +100,26 @@ def test_probability_is_the_logistic_of_the_standardised_row() -> None:
 
 def test_a_model_for_other_features_is_refused() -> None:
     n = len(DEDUP_FEATURES)
-    stale = DedupModel("e", "p", ("cosine",), np.zeros(n), np.ones(n), np.zeros(n), 0.0, 0.5)
+    stale = DedupModel("e", "p", ("cosine", "gone"), np.zeros(2), np.ones(2), np.zeros(2), 0.0,
+                       0.5)
     with pytest.raises(ValueError, match="retrain"):
         stale.probability(np.zeros(n))
+
+
+def test_a_model_on_some_features_reads_only_those() -> None:
+    own = ("cosine", "notation_cosine")
+    m = DedupModel("e", "p", own, np.zeros(2), np.ones(2), np.array([2.0, 3.0]), -1.0, 0.5)
+    x = dedup_features("The user swims.", "The user runs.", cosine=0.9, part_cosine=0.5,
+                       change=None, notation_cosine=0.95)
+    assert m.probability(x) == pytest.approx(1 / (1 + np.exp(-(2.0 * 0.9 + 3.0 * 0.95 - 1.0))))
+
+
+def test_the_notation_cosine_is_the_raw_one_when_the_notation_changed_nothing() -> None:
+    same = row_of("The user swims.", "The user runs.", cosine=0.9, part_cosine=0.5)
+    assert same["notation_cosine"] == 0.9
+    read = row_of("The user swims.", "The user runs.", cosine=0.9, part_cosine=0.5,
+                  notation_cosine=0.97)
+    assert read["notation_cosine"] == 0.97 and read["cosine"] == 0.9
 
 
 def test_model_round_trips_through_its_dict() -> None:
@@ -121,6 +138,7 @@ def test_the_packaged_models_hold_today_s_features() -> None:
     for entry in data["models"]:
         m = DedupModel.from_dict(entry)
         assert m.features == DEDUP_FEATURES
+        assert len(m.weights) == len(m.features) == len(m.mean)
         assert 0 < m.threshold < 1 and entry["part_embedder_name"]
         # the floor stays at or above the default threshold's 0.80, evolution's anchor
         assert 0 <= m.floor_margin <= 0.05 and 0 < m.floor_threshold <= 1

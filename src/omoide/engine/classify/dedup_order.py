@@ -13,11 +13,13 @@ moved from one end of the difference to the other, clauses or long phrases moved
 in Taipei my parents run a bakery" / "my parents run a bakery in Taipei, back home"), and
 Japanese parts that carry their own role particle (毎朝 / ユーザーは: the particle moves with
 the part, so the roles stay). A trade of bare parts while the particles stay where they were
-(兄が弟を / 弟が兄を, 夏より冬 / 冬より夏) is reported, and so are two English values that
-each follow the same preposition and trade places between two coordinated holders ("a MacBook
-for work and a PC for gaming" / "a MacBook for gaming and a PC for work", "maths on Mondays and
-art on Fridays" / "maths on Fridays and art on Mondays": each holder's value changed); with no
-other holder between them ("for work and for gaming") their order stays free. Some swaps
+(兄が弟を / 弟が兄を, 夏より冬 / 冬より夏) is reported, also around a contrast whose words
+between carry what both parts share (白炭ではなく黒炭 / 黒炭ではなく白炭), and so are two English
+values that each follow the same preposition and trade places between two coordinated
+holders ("a MacBook for work and a PC for gaming" / "a MacBook for gaming and a PC for work",
+"maths on Mondays and art on Fridays" / "maths on Fridays and art on Mondays": each holder's
+value changed); with no other holder between them ("for work and for gaming") their order
+stays free. Some swaps
 that keep the meaning are reported too (a symmetric verb: "Ken met Yumi" / "Yumi met Ken"): a
 kept restatement costs a link, a dropped change a fact.
 Deterministic and symmetric.
@@ -45,12 +47,19 @@ _JA_ROLE_PARTICLES = ("は", "が", "を", "に", "で", "へ", "も")
 # relation ("tea" to "coffee", 夏 より 冬, 普通の ヨガより ホット), in words / characters
 _SHORT_EN = (3, 3)
 _SHORT_JA = (8, 4)
+# A Japanese contrast between the two parts ("A ではなく B": B, not A) may carry what both parts
+# share (白炭ではなく黒炭: 炭), so its words between may be longer.
+_JA_CONTRAST = re.compile(r"(?:では|じゃ|で)なく")
+_SHORT_JA_CONTRAST = 8
 
 
 def _free_order(part: list[str], between: list[str], other: list[str], sep: str) -> bool:
     """The two parts may trade places without changing what is said (module docstring)."""
     short = _SHORT_EN if sep else _SHORT_JA
-    if max(len(part), len(other)) > short[0] or len(between) > short[1]:
+    longest_between = short[1]
+    if not sep and _JA_CONTRAST.search("".join(between)):
+        longest_between = _SHORT_JA_CONTRAST
+    if max(len(part), len(other)) > short[0] or len(between) > longest_between:
         return True  # clauses or phrases moved, not two values around one relation word
     if _coordinated(between, sep):
         return True

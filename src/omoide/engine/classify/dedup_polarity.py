@@ -1,5 +1,6 @@
 """Dedup's polarity rule: one Japanese predicate denied on one side only, a denial widened or
-narrowed, a favour received turned into one given; an English superlative turned round (pure).
+narrowed, a favour received turned into one given; an English superlative or a bound on a
+number turned round (pure).
 
 Trigger: dedup asks whether a Japanese near-copy is a duplicate. Why: 週末は映画を見ない /
 週末も映画を見る, 夜は何も飲まないようにしている / 夜もたまに飲むことがある, 鶏肉は食べないが卵は
@@ -25,9 +26,10 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
 
 English is left to the veto's polarity, which reads "not" wherever it stands, but for a
 superlative turned round: "least" before a word the other text holds without it ("the user's
-favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). Like
-the status
-and trade rules, a pair it finds is never a duplicate. Deterministic and symmetric.
+favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). In
+either language, a bound on a number turned round ("no more than £60" / "at least £60", 以内 /
+超え: :mod:`dedup_bound`). Like the status and trade rules, a pair it finds is never a
+duplicate. Deterministic and symmetric.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.lang import is_japanese
 
 __all__ = ["polarity_changed"]
@@ -124,7 +127,10 @@ def _least_turned(first: str, second: str) -> bool:
 def polarity_changed(first: str, second: str) -> bool:
     """True when a Japanese pair denies one predicate on one side only, holds a denied and an
     affirmed clause in contrast on one side only, or says a favour was received on one side
-    only; or an English pair says "least" before a word on one side only (module docstring)."""
+    only; or an English pair says "least" before a word on one side only; or a bound on a
+    number turned round, either language (module docstring)."""
+    if bound_turned(first, second):
+        return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)
     if not (is_japanese(first) and is_japanese(second)):

@@ -43,7 +43,7 @@ from omoide.engine.classify.value_change import (
 from omoide.engine.classify.value_numbers import en_number_runs, numeral_value
 from omoide.engine.lang import Script, is_japanese, script_runs
 
-__all__ = ["find_dedup_change", "one_notation"]
+__all__ = ["bound_markers", "find_dedup_change", "one_notation"]
 
 # --- one notation for numbers and dates -------------------------------------------------------
 
@@ -242,6 +242,12 @@ _MARKER_MEANING = {
     "a m": "am", "午前": "am", "p m": "pm", "午後": "pm",
 }
 _HALF_DAY = frozenset({"am", "pm"})
+
+
+def bound_markers(text: str, lang: str) -> Counter[str]:
+    """The bound and step words of ``text`` by meaning ("max", "min", "over", "under",
+    "until", "alternate", …): "no more than" and 以内 both read "max"."""
+    return _markers(text, lang)
 
 
 def _markers(text: str, lang: str) -> Counter[str]:
