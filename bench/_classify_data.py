@@ -83,8 +83,10 @@ class Data:
     @property
     def vetoed(self) -> np.ndarray:
         """The pairs that never close whatever the model says: the new memory is another
-        person's own fact (``learned.another_persons_fact``, as at run time)."""
-        return self.x[:, self.names.index("other_person_alone")] > 0
+        person's own fact or leaves the old amount as it was (``learned.vetoed``, as at run
+        time)."""
+        return (self.x[:, self.names.index("other_person_alone")] > 0) | (
+            self.x[:, self.names.index("amount_untouched")] > 0)
 
     @property
     def capped(self) -> np.ndarray:
