@@ -49,6 +49,8 @@ _EN_MAX, _JA_MAX = 4, 10  # the longest swapped value: words, characters
 _EN_VERBAL = re.compile(
     r"\b(?:is|are|am|was|were|be|been|has|have|had|does|do|did|not|never|no|will|can|could"
     r"|would|should|[a-z]+ed|[a-z]+ing|and|or|but|because|since)\b")
+# A word that may be the statement's verb (a plural noun reads as one too: the subject test then
+# errs towards reading a swap as a value, which the judge weighs, never a rule).
 _EN_VERB = re.compile(r"is|are|was|were|has|have|had|does|do|did|[a-z]+(?<!')s|[a-z]+ed|:")
 _EN_EVENT = re.compile(
     r"\b(?:visited|went|traveled|travelled|tried|bought|ordered|attended|saw|met|watched|ate"
@@ -137,7 +139,7 @@ def _an_amount(span: list[str], amounts: frozenset[str]) -> bool:
 
 
 def _a_value(olds: list[str], news: list[str], lang: str, amounts: frozenset[str]) -> bool:
-    """Both spans short values of one kind (a number on both sides or on neither): no verb,
+    """Both spans short values of one kind (an amount on both sides or on neither): no verb,
     auxiliary, conjunction or negation of their own."""
     if _an_amount(olds, amounts) != _an_amount(news, amounts):
         return False  # an amount against a place or a manner: two slots, not one
