@@ -134,6 +134,10 @@ def test_a_negation_denies_nothing_past_its_clause() -> None:
     ("ミアは週に3回泳いでいる。", "ミアは日曜日だけ泳いでいる。", False),
     ("Mia swims 3 times a week.", "Mia swims 5 times a week in the lake.", False),
     ("ミアは週に3回泳いでいる。", "ミアは泳ぐのをやめた。", False),
+    # a second clause or sentence may tell what became of the amount: never read as left alone
+    ("Mia swims 3 times a week.", "Mia swims in the lake since her pool shut.", False),
+    ("ミアは週に3回泳いでいる。", "ミアは肩を痛めて、湖で泳いでいる。", False),
+    ("ミアは週に3回泳いでいる。", "ミアは湖で泳いでいる。兄も一緒だ。", False),
 ])
 def test_an_amount_is_left_as_it_was_beside_an_added_place(old, new, untouched) -> None:
     a, b = parse(old), parse(new)

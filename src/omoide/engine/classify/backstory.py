@@ -49,15 +49,10 @@ _EN_DATE = re.compile(
     r"|\b(?:\w+|\d+) (?:years?|months?|weeks?|days?) ago\b"
     r"|\bfor (?:like |about |almost |nearly |over )?(?:\w+|\d+) (?:years?|months?|weeks?)"
     r"(?: now)?\b|\b(?:a|one|two|\d+) (?:years?|months?) now\b")
-_JA_CLEFT = re.compile(
-    r"(?:た|だ|る|い)のは、?(.+?)(?:から|ため|せい)?(?:だ|です|である|だった)?。?$")
-_JA_CAUSE = re.compile(r"から|ため|せい|影響|きっかけ")
-_JA_REASON = re.compile(
-    r"[^、。]*?(?:ので|から、|ため[、に]|せいで|おかげで|がきっかけで|をきっかけに|以来)")
-_JA_DATE = re.compile(
-    r"(?:\d+|[一二三四五六七八九十]+)年(?:前|の(?:春|夏|秋|冬)|\d+月)?|去年|昨年|一昨年|先月|先週"
-    r"|(?:\d+|[一二三四五六七八九十]+)(?:年|か月|ヶ月|カ月)(?:になる|が経|経つ|目)"
-    r"|(?:\d+|[一二三四五六七八九十]+)月(?:から|に)|(?:春|夏|秋|冬)から|翌年|来日した|卒業した年")
+_JA_CLEFT = re.compile(lex.JA_CLEFT)
+_JA_CAUSE = re.compile(lex.JA_CAUSE)
+_JA_REASON = re.compile(lex.JA_REASON_CLAUSE)
+_JA_DATE = re.compile(lex.JA_DATE_PHRASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # Words that put the new memory's fact in a new present or a first time: a change told, not
 # the old fact's backstory.

@@ -38,8 +38,9 @@ _EN_CLAUSE = re.compile(
 _EN_WITH = re.compile(
     r"\s+(?=with\s+(?:(?:her|his|their|my|a|an|two|three|four|\d)\b|[A-Z][a-z]+'s\s))")
 _JA_SUBJECT = re.compile(r"^(?P<subject>[^、。はが]{1,16}?(?:は|が))")
-# 「住んでいて、」「していて」「学生で、」: a te-form that ends one fact and begins another.
-_JA_SEAM = re.compile(r"(?<=いて)、?|(?<=[^んい]で)、")
+# 「住んでいて、」「していて」「学生で、」: a te-form that ends one fact and begins another (not
+# the progressive's own いて: 働いている, 働いています, 働いており are one verb).
+_JA_SEAM = re.compile(r"(?<=いて)(?![いお])、?|(?<=[^んい]で)、")
 _JA_FINAL = (("いて", "いる"), ("で", "だ"))
 # Capitalised words that begin a sentence without being its subject.
 _EN_NOT_SUBJECT = word_set(

@@ -13,7 +13,8 @@ subject changed or a value made precise (:mod:`one_slot`), and whether a liking 
 was carried out, the old topic was put in the present, an amount moved or the fact goes on
 (:mod:`turn`), and whether the new memory tells a reason or a date about the old fact
 (:mod:`backstory`) or leaves the old amount as it was beside an added place or companion
-(``quantity.amount_untouched``).
+(``quantity.amount_untouched``), and whether it keeps the old frame with a value swapped in
+place, in the whole memory or in one part of a compound one (:mod:`swap`).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -48,6 +49,7 @@ from omoide.engine.classify.quantity import (
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
+from omoide.engine.classify.swap import SWAP_FEATURES, swap_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
 from omoide.engine.classify.transition import TRANSITION_FEATURES, transition_features
 from omoide.engine.classify.turn import TURN_FEATURES, turn_features
@@ -101,6 +103,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *ONE_SLOT_FEATURES,
     *TURN_FEATURES,
     *BACKSTORY_FEATURES,
+    *SWAP_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -163,6 +166,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += one_slot_features(old_s, new_s)
     values += turn_features(old_s, new_s)
     values += backstory_features(old_s, new_s)
+    values += swap_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

@@ -36,8 +36,9 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JudgeModel", "Judgement", "another_persons_fact", "decide_relation", "judge",
-           "judge_note", "nothing_differs", "pair_vector", "rule_decides", "sentence_score"]
+__all__ = ["JudgeModel", "Judgement", "amount_left_alone", "another_persons_fact",
+           "decide_relation", "judge", "judge_note", "nothing_differs", "pair_vector",
+           "rule_decides", "sentence_score", "vetoed"]
 
 
 @dataclass(frozen=True)
@@ -146,9 +147,9 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     """The verdict for one pair: a sure rule, else the model under the precision threshold.
     ``may_contradict`` False: never CONTRADICTORY (the likelier of the other two); nor when
     nothing but wording differs (``nothing_differs``) or the new memory is another person's
-    own fact (``another_persons_fact``)."""
-    may_contradict = may_contradict and not nothing_differs(text) and not another_persons_fact(
-        text)
+    own fact (``another_persons_fact``) or leaves the old amount as it was
+    (``amount_left_alone``)."""
+    may_contradict = may_contradict and not nothing_differs(text) and not vetoed(text)
     sure = rule_decides(text, model.rule_overrides)
     if sure and (may_contradict or text.finding.relation is not Relation.CONTRADICTORY):
         f = text.finding
@@ -182,11 +183,27 @@ def another_persons_fact(text: PairText) -> bool:
     return bool(text.features[_OTHER_PERSON_ALONE])
 
 
+def amount_left_alone(text: PairText) -> bool:
+    """Whether the new memory repeats the old one but its amount, in one clause, adds a place,
+    a companion or a manner and says nothing of how often, how much or how long ("walks the
+    dog 4 times a day" → "walks the dog along the river", ``quantity.amount_untouched``). It
+    cannot close the old memory: the amount is left as it was. Of the training pairs of this
+    shape none is CONTRADICTORY (the four of the sixteenth round's wider reading each told the
+    change in a second clause or sentence, which the reading now leaves out)."""
+    return bool(text.features[_AMOUNT_UNTOUCHED])
+
+
+def vetoed(text: PairText) -> bool:
+    """Whether the pair never closes, whatever the model says: another person's own fact
+    (``another_persons_fact``) or an amount left alone (``amount_left_alone``)."""
+    return another_persons_fact(text) or amount_left_alone(text)
+
+
 def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:
     """How surely one sentence of a new note, read alone against the old memory, changes it:
-    0 for another person's own fact (``another_persons_fact``), a sure rule's verdict (1 when
-    CONTRADICTORY, else 0), else the model's CONTRADICTORY probability."""
-    if another_persons_fact(text):
+    0 for a vetoed pair (``vetoed``), a sure rule's verdict (1 when CONTRADICTORY, else 0),
+    else the model's CONTRADICTORY probability."""
+    if vetoed(text):
         return 0.0
     if rule_decides(text, model.rule_overrides):
         return float(text.finding.relation is Relation.CONTRADICTORY)
@@ -214,6 +231,7 @@ def judge_note(whole: Judgement, sentences: list[tuple[PairText, Similarities | 
 _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
 _NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
 _OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
+_AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 
 
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:

@@ -27,10 +27,15 @@ __all__ = [
     "EN_TIME_WORDS",
     "FAVORITE",
     "FAVORITE_VALUE",
+    "JA_CAUSE",
     "JA_CHAIN_PERSONS",
+    "JA_CLEFT",
+    "JA_DATE_PHRASE",
     "JA_GENERIC_STEMS",
     "JA_IDIOMS_NOT_NEGATION",
+    "JA_NOW_TOPIC",
     "JA_PERSONS",
+    "JA_REASON_CLAUSE",
     "JA_TIME_WORDS",
     "NARROWING",
     "NEGATION",
@@ -289,6 +294,22 @@ REASON = {
     "ja": r"ので|ため(?:に)?[、,]|から[、,]|せいで|おかげで|きっかけ"
     r"|のは[、,].*(?:から|ため)(?:だ|です)?[。.]?$",
 }
+
+# The Japanese backstory of a fact (``backstory``): a reason clause up to its conjunction
+# (腎臓が悪いので, 父が倒れたから、, 転勤がきっかけで), the cause words that make a cleft a reason
+# (戻ったのは、父が倒れたからだ), the cleft itself, and a time of origin or a duration up to now
+# (2016年, 五年前, 去年, 三年になる, 四月から).
+JA_REASON_CLAUSE = (
+    r"[^、。]*?(?:ので|から、|ため[、に]|せいで|おかげで|がきっかけで|をきっかけに|以来)")
+JA_CAUSE = r"から|ため|せい|影響|きっかけ"
+JA_CLEFT = r"(?:た|だ|る|い)のは、?(.+?)(?:から|ため|せい)?(?:だ|です|である|だった)?。?$"
+_JA_NUMERAL = r"(?:\d+|[一二三四五六七八九十]+)"
+JA_DATE_PHRASE = (
+    rf"{_JA_NUMERAL}年(?:前|の(?:春|夏|秋|冬)|\d+月)?|去年|昨年|一昨年|先月|先週"
+    rf"|{_JA_NUMERAL}(?:年|か月|ヶ月|カ月)(?:になる|が経|経つ|目)"
+    rf"|{_JA_NUMERAL}月(?:から|に)|(?:春|夏|秋|冬)から|翌年|来日した|卒業した年")
+# A time said as a sentence's topic (今は、最近は): the present, not a subject (``note_close_ja``).
+JA_NOW_TOPIC = r"(?:今|最近|現在|いま|この頃|近頃)"
 
 # How a current fact began ("started Pilates after the twins", 吹奏楽部に入ったのは…,
 # …がきっかけで): a memory that tells the origin of another extends it, it does not replace it.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.note_claim import Claim, second, spanned
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
@@ -19,8 +20,8 @@ _JA_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z0-9々ー・]+"
 _JA_VALUE = rf"(?P<value>{_JA_NOUN}(?:の{_JA_NOUN})*)"
 _JA_SUBJECT = re.compile(
     r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?(?:は、?|、)")
-_JA_TIME_AS_TOPIC = re.compile(r"(?:今|最近|現在|いま|この頃|近頃)は")
-_JA_TIME_TOPIC = re.compile(r"^(?:今|最近|現在|いま|この頃|近頃|[^、。]{1,4}から)$")
+_JA_TIME_AS_TOPIC = re.compile(rf"{lex.JA_NOW_TOPIC}は")
+_JA_TIME_TOPIC = re.compile(rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から)$")
 _JA_SECOND = re.compile(
     r"掛け持ち|副業|も(?:働|住|勤|通|付)|週末|土日|時々|ときどき|たまに|休みの日")
 _JA_UNSURE = re.compile(

@@ -98,17 +98,27 @@ _AMOUNT_WORDS = {
                      r"|やめ|減|増|倍|半分|以上|以下|まで"),
 }
 
+# Where a second clause or sentence begins: a conjunction, a clause comma or semicolon, a
+# te-form or reason seam (痛めて、, ので, けど), a sentence end before the last.
+_CLAUSE_BREAK = {
+    "en": re.compile(r"[,;:!?]|\.\s+\S|\b(?:and|but|so|since|because|after|before|when|while"
+                     r"|until|though|although|as|now that|ever since)\b"),
+    "ja": re.compile(r"[てで]、|ので|から|けど|けれど|が、|し、|ため|[。！!？?](?=.)"),
+}
+
 
 def amount_untouched(old: str, new: str, old_q: tuple[Quantity, ...],
                      new_q: tuple[Quantity, ...], lang: str) -> bool:
-    """The old memory holds an amount and the new one repeats the rest of it, adds an adjunct
-    (a place, a companion, a manner: "walks the dog 4 times a day" → "walks the dog along the
-    river") and says nothing of how often, how much or how long: a detail beside the amount,
-    which it leaves as it was, not a changed amount."""
+    """The old memory holds an amount and the new one repeats the rest of it in one clause,
+    adds an adjunct (a place, a companion, a manner: "walks the dog 4 times a day" → "walks the
+    dog along the river") and says nothing of how often, how much or how long: a detail beside
+    the amount, which it leaves as it was, not a changed amount. A second clause ("… since his
+    apprentice left", 足を痛めて、…, a second sentence) may tell what became of the amount, so a
+    new memory with one is never read so."""
     if not old_q or new_q or find_values(new, lang) or _AMOUNT_WORDS[lang].search(new) or (
             re.search(lex.NEGATION[lang], new) or re.search(lex.STOPPED[lang], new)
-            or re.search(lex.CHANGE[lang], new)):
-        return False  # a number, an amount in words, a negation, an end or a change
+            or re.search(lex.CHANGE[lang], new)) or _CLAUSE_BREAK[lang].search(new):
+        return False  # a number, an amount in words, a negation, an end, a change, a clause
     rest = strip_quantities(old, lang)
     if lang == "ja":  # every kanji and katakana word of the old memory's rest is repeated
         units = set(re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", rest))
