@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from lib.datasets import RetrievalSet
+from lib.harness import index_corpus
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.fsrs import initial_stability
 from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.service.retrieval import NoteTier
 from omoide.store.vectors import language_of
@@ -31,14 +31,9 @@ def candidate_lists(embedder_name: str, data: RetrievalSet, *, top_k: int = 10
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         app = build(Settings.from_env({}, data_dir=Path(tmp)), embedder=embedder, llm=None)
-        app.auth.create_persona("bench")
+        stored = index_corpus(app, "bench", data.memories, embedder)
         store = app.store.memories("bench")
-        vectors = embedder.embed_passages(list(data.memories.values()))
-        row_to_id: dict[int, str] = {}
-        for (memory_id, content), vector in zip(data.memories.items(), vectors, strict=True):
-            memory = store.insert(app.memories.build_new(content=content), vector=vector,
-                                  stability=initial_stability(0.0), now=app.clock.now())
-            row_to_id[store.id_of(memory.key)] = memory_id
+        row_to_id = {store.id_of(memory.key): memory_id for memory, memory_id in stored}
         tier = NoteTier(store)
         script = {memory_id: language_of(text) for memory_id, text in data.memories.items()}
         for q in data.queries:

@@ -23,11 +23,11 @@ from typing import Any
 
 from lib.cli import parser
 from lib.datasets import RetrievalQuery, RetrievalSet, load_retrieval_set
+from lib.harness import index_corpus
 from lib.metrics import first_rank, percentile, rank_summary
 from lib.reports import command_line, emit, md_table
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.fsrs import initial_stability
 from omoide.engine.search_plan import SearchPlan, preset
 from omoide.wiring import Omoide, build
 
@@ -39,15 +39,9 @@ def run(embedder_name: str, data: RetrievalSet, modes: list[str], plan: SearchPl
     embedder = make_embedder(embedder_name)
     with tempfile.TemporaryDirectory() as tmp:
         app = build(Settings.from_env({}, data_dir=Path(tmp)), embedder=embedder, llm=None)
-        app.auth.create_persona("bench")
-        store = app.store.memories("bench")
         started = time.perf_counter()
-        vectors = embedder.embed_passages(list(data.memories.values()))
-        key_to_id: dict[str, str] = {}
-        for (memory_id, content), vector in zip(data.memories.items(), vectors, strict=True):
-            memory = store.insert(app.memories.build_new(content=content), vector=vector,
-                                  stability=initial_stability(0.0), now=app.clock.now())
-            key_to_id[memory.key] = memory_id
+        key_to_id = {memory.key: memory_id for memory, memory_id in
+                     index_corpus(app, "bench", data.memories, embedder)}
         ingest_s = time.perf_counter() - started
         results = {"embedder": embedder.model_id, "ingest_s": round(ingest_s, 2),
                    "modes": {mode: evaluate(app, data.queries, key_to_id, mode, plan)

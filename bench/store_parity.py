@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from lib.datasets import RetrievalSet, load_retrieval_set
+from lib.harness import index_corpus
 from lib.reports import RESULTS, write_results
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.fsrs import initial_stability
 from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.wiring import build
 from retrieval import evaluate
@@ -42,14 +42,8 @@ def run_store(kind: str, embedder: Any, data: RetrievalSet, modes: list[str], ro
             environ["OMOIDE_PG_ANN_ROWS"] = str(ann_rows)
     app = build(Settings.from_env(environ, data_dir=root / kind), embedder=embedder, llm=None)
     try:
-        app.auth.create_persona("bench")
-        store = app.store.memories("bench")
-        vectors = embedder.embed_passages(list(data.memories.values()))
-        key_to_id: dict[str, str] = {}
-        for (memory_id, content), vector in zip(data.memories.items(), vectors, strict=True):
-            memory = store.insert(app.memories.build_new(content=content), vector=vector,
-                                  stability=initial_stability(0.0), now=app.clock.now())
-            key_to_id[memory.key] = memory_id
+        key_to_id = {memory.key: memory_id for memory, memory_id in
+                     index_corpus(app, "bench", data.memories, embedder)}
         if kind == "postgres" and ann_rows is not None:
             app.store.ensure_ann_index()  # type: ignore[attr-defined]
         return {mode: evaluate(app, data.queries, key_to_id, mode, DEFAULT_PLAN)

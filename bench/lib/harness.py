@@ -183,3 +183,18 @@ def kept_ingest_parser(doc: str | None, folder: str = "folder") -> argparse.Argu
     parser.add_argument("--conversations", default="26,30,41")
     parser.add_argument("--budget", type=int, default=1000)
     return parser
+
+
+def index_corpus(app: Any, persona: str, memories: Mapping[str, str], embedder: Any
+                 ) -> list[tuple[Any, str]]:
+    """Create ``persona`` on an in-process ``app`` and store each of ``memories`` (set id →
+    text) as a plain memory with its passage vector: no dedup, no evolution, fresh strength,
+    as a retrieval set is indexed. Returns (stored memory, set id) pairs in the set's order."""
+    from omoide.engine.fsrs import initial_stability
+
+    app.auth.create_persona(persona)
+    store = app.store.memories(persona)
+    vectors = embedder.embed_passages(list(memories.values()))
+    return [(store.insert(app.memories.build_new(content=content), vector=vector,
+                          stability=initial_stability(0.0), now=app.clock.now()), memory_id)
+            for (memory_id, content), vector in zip(memories.items(), vectors, strict=True)]
