@@ -215,10 +215,11 @@ def _bundled_model(name: str, threads: int) -> Embedder:
 
 
 def bundled_embedder(name: str, threads: int = 1) -> Embedder:
-    """The bundled embedder ``name`` (e.g. the judges' USE) with ``threads``, built once per
-    process and shared by every server the process wires: the 3-op judge and dedup's judge
-    share one, and a process wiring several servers (tests, benchmarks) loads the model once,
-    not once per server (seconds each). An embedder keeps nothing between calls and guards its
+    """The bundled embedder ``name`` with ``threads`` (dedup's part embedder USE; the 3-op
+    judge's e5 on a server that searches with another model), built once per process and
+    shared by every server the process wires: the two judges share one when they name the same
+    model, and a process wiring several servers (tests, benchmarks) loads the model once, not
+    once per server (seconds each). An embedder keeps nothing between calls and guards its
     model with its own lock, so sharing it changes no result."""
     with _BUNDLED_LOCK:
         return _bundled_model(name, threads)

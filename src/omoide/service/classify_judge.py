@@ -71,9 +71,9 @@ def load_judge_models() -> dict[str, JudgeModel]:
 
 
 def judge_embedder_name() -> str | None:
-    """The setting name of the embedder whose judge every server runs ("use"), chosen by
-    ``bench/train_classifier.py`` on leave-one-source-out scores; None when the file names
-    none."""
+    """The setting name of the embedder whose judge every server runs ("e5" since the
+    seventeenth round), chosen by ``bench/train_classifier.py`` on leave-one-source-out
+    scores; None when the file names none."""
     chosen = _judge_file().get("judge_embedder")
     return str(chosen["name"]) if chosen else None
 

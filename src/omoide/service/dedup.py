@@ -4,8 +4,8 @@ step 2; spec §dedup)
 The veto (``engine.classify.find_dedup_change``) reads the values it knows; the learned judge
 (``engine.classify.dedup_judge``) weighs its finding with the pair's cosine and the aligned
 difference, whose two parts this class embeds with the model's ``part_embedder`` (the bundled
-USE: the server's own embedder when it is USE, else the instance the 3-op judge builds on first
-use, shared through the wiring's ``bundled`` builder; one short batch, only for a candidate
+USE: the server's own embedder when it is USE, else one instance per process built on first
+use through the wiring's ``bundled`` builder; one short batch, only for a candidate
 above the threshold; when dedup's notation rewrote either text, the two read texts are also
 embedded with the server's own embedder, one more batch of two texts per candidate:
 ``notation_cosine``).
