@@ -61,7 +61,7 @@ a nickname ("Kenji Sato, called Ken").
 - Keep the specifics: names, places, dates, objects, numbers. Turn relative dates ("yesterday", \
 "last month", 先週) into absolute ones using the event's date.
 - One note may combine several events about the same thing. Skip greetings, thanks, praise, \
-small talk and questions that carry no fact.
+small talk and questions that carry no fact, and pasted tables, logs, price lists and dumps.
 - "kind": "fact" (events, situations, plans), "preference" (likes, dislikes, favourites) or \
 "profile" (lasting facts about a person: name, job, home, family, pets, identity).
 - "sources": the ids of exactly the events the note's content comes from.

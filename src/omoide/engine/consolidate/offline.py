@@ -23,6 +23,9 @@ notes with provenance. Offline, without an LLM:
    which drops the subject, the speaker becomes the topic ("花子は、…"). Never a ``Name:``
    label.
 
+A turn that is mostly a pasted table, log or price list
+(:mod:`omoide.engine.consolidate.machine`) makes no note; it stays in its episode.
+
 Explicit self-identification by the user ("my name is", "call me", "…って呼んで") becomes a
 :class:`ProfileUpdate`. Must not do I/O, read a clock or settings, or use randomness: the same
 events always give the same consolidation.
@@ -36,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omoide.engine.consolidate.answers import answer_note
+from omoide.engine.consolidate.machine import is_machine_text
 from omoide.engine.consolidate.profile import (
     beyond_profile,
     describe_profile,
@@ -186,8 +190,8 @@ def _addressees(events: Sequence[EventText]) -> list[str | None]:
 def _candidate(
     position: int, event: EventText, addressee: str | None, selection: _Selection
 ) -> _Candidate | None:
-    if event.role not in _NOTE_ROLES:
-        return None
+    if event.role not in _NOTE_ROLES or is_machine_text(event.text):
+        return None  # a pasted table or log stays in the episode, but is no statement
     voiced = voiced_sentences(event.text)
     voices = Voices(event.speaker, addressee, {s: v for s, v in voiced if v is not None})
     scored = [score_sentence(s, selection.participants) for s, _ in voiced]
