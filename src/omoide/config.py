@@ -376,6 +376,9 @@ class Settings:
     max_import_bytes: int = 1 << 30  # OMOIDE_MAX_IMPORT_BYTES: a file upload (streamed to disk)
     mcp_max_sessions: int = 256
     mcp_session_idle_minutes: float = 30.0
+    # OMOIDE_CHAT_SUMMARY_COOLDOWN: after a failed stage-4 summary call, the chat proxy sends the
+    # stage-3 result without asking the LLM for this many seconds (0: ask every time)
+    chat_summary_cooldown_s: float = 60.0
     persona_defaults: PersonaSettings = field(default_factory=PersonaSettings)
     llm: LLMConfig = field(default_factory=LLMConfig)  # provider "none": no LLM
 
@@ -412,6 +415,7 @@ class Settings:
             "job_lease_s": _env_lease(env),
             "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
             "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
+            "chat_summary_cooldown_s": _env_float(env, "OMOIDE_CHAT_SUMMARY_COOLDOWN", 60.0),
             "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "pg_ann_rows": _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
             "persona_defaults": persona_defaults(env),
@@ -424,6 +428,8 @@ class Settings:
             raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
         if not values["mcp_session_idle_minutes"] > 0:
             raise InvalidInput("OMOIDE_MCP_SESSION_IDLE_MINUTES must be above 0")
+        if not values["chat_summary_cooldown_s"] >= 0:
+            raise InvalidInput("OMOIDE_CHAT_SUMMARY_COOLDOWN must be 0 or more seconds")
         if isinstance(values["data_dir"], str):
             values["data_dir"] = Path(values["data_dir"])
         return cls(**values)

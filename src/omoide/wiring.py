@@ -328,7 +328,8 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         peers=PeerImportService(store, memories, sessions, clock),
         chat_upstream=chat_upstream,
         chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
-                         sessions=sessions, clock=clock, compressor=Compressor(summary_llm)))
+                         sessions=sessions, clock=clock, compressor=Compressor(
+                             summary_llm, cooldown_s=settings.chat_summary_cooldown_s)))
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None

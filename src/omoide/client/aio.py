@@ -21,6 +21,7 @@ import httpx
 from omoide.client import calls
 from omoide.client.calls import Call, When, wire
 from omoide.client.errors import error_from_response
+from omoide.tls import shared_ssl_context
 
 if TYPE_CHECKING:
     from omoide.api.http import schemas as s
@@ -40,7 +41,8 @@ class AsyncClient:
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.AsyncClient(base_url=base_url.rstrip("/"), headers=headers,
-                                       timeout=timeout, transport=transport)
+                                       timeout=timeout, transport=transport,
+                                       verify=shared_ssl_context())
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -45,7 +45,7 @@ _WORDS = {
 class Recalled:
     """One search hit as the prompt shows it."""
 
-    ident: str  # memory key, or "episode:<id>"
+    ident: str  # memory key, or "episode:<id>:<first event>-<last event>" (service/chat.py)
     content: str
     when: datetime | None  # created (note) or said (excerpt)
     valid_until: datetime | None = None  # set when the fact is closed

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from omoide.errors import UpstreamUnavailable
+from omoide.tls import shared_ssl_context
 
 __all__ = ["Channel", "Exchange", "server_message"]
 
@@ -84,7 +85,8 @@ class Channel:
         self._backoff_s = backoff_s
         self._sleep = sleep
         self._client = httpx.Client(
-            headers=dict(headers), timeout=httpx.Timeout(timeout_s), transport=transport
+            headers=dict(headers), timeout=httpx.Timeout(timeout_s), transport=transport,
+            verify=shared_ssl_context(),
         )
 
     def close(self) -> None:

@@ -43,6 +43,7 @@ from omoide.llm.anthropic_chat import (
     request_to_anthropic,
 )
 from omoide.llm.base import LLMConfig
+from omoide.tls import shared_ssl_context
 
 __all__ = ["ChatStream", "ChatUpstream", "make_chat_upstream", "sse_events"]
 
@@ -107,7 +108,8 @@ class _Upstream:
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
             self._client = httpx.AsyncClient(headers=self._headers, transport=self._transport,
-                                             timeout=httpx.Timeout(self._timeout_s))
+                                             timeout=httpx.Timeout(self._timeout_s),
+                                             verify=shared_ssl_context())
         return self._client
 
     async def aclose(self) -> None:

@@ -51,7 +51,8 @@ one event per line: [id] date speaker (role): text. Consolidate it into notes.
 
 Notes:
 - Each note stands alone: third person with the speaker's name, never "I" or "you", and \
-never a "Name:" speaker prefix.
+never a "Name:" speaker prefix. A speaker shown only as "User" is a user whose name is \
+not known: call them "the user" (「ユーザー」 in Japanese), not "User".
 - Assistant events (role "assistant") are the persona speaking: they may explain what a user \
 meant, but never state a fact about the user on their own; cite a user event for every fact \
 about the user.
@@ -60,7 +61,7 @@ a nickname ("Kenji Sato, called Ken").
 - Keep the specifics: names, places, dates, objects, numbers. Turn relative dates ("yesterday", \
 "last month", 先週) into absolute ones using the event's date.
 - One note may combine several events about the same thing. Skip greetings, thanks, praise, \
-small talk and questions that carry no fact.
+small talk and questions that carry no fact, and pasted tables, logs, price lists and dumps.
 - "kind": "fact" (events, situations, plans), "preference" (likes, dislikes, favourites) or \
 "profile" (lasting facts about a person: name, job, home, family, pets, identity).
 - "sources": the ids of exactly the events the note's content comes from.

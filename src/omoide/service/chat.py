@@ -36,7 +36,7 @@ from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
 from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable
 
-__all__ = ["ChatService", "Prepared", "check_messages", "session_id_for"]
+__all__ = ["ChatService", "Prepared", "check_messages", "excerpt_ident", "session_id_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -237,8 +237,19 @@ def _recalled(hit: SearchHit) -> Recalled:
         return Recalled(ident=hit.id, content=hit.content, when=m.valid_from or m.created_at,
                         valid_until=closed)
     said = hit.extra.get("said_at")
-    return Recalled(ident=f"{hit.type}:{hit.id}", content=hit.content,
+    return Recalled(ident=excerpt_ident(hit), content=hit.content,
                     when=parse_iso(said) if isinstance(said, str) else None, excerpt=True)
+
+
+def excerpt_ident(hit: SearchHit) -> str:
+    """How ``X-Omoide-Injected`` names a conversation excerpt: ``episode:<episode>:<first>-<last>``,
+    the episode (``open:<session id>`` for turns not yet segmented) and the event ids of its
+    first and last turns (the ``event_id`` of the search API's ``sources``), so two excerpts of
+    one episode, which never show the same turn, are told apart; ``episode:<episode>`` when the
+    excerpt names no turn."""
+    ids = [source.event_id for source in hit.sources]
+    span = f":{min(ids)}-{max(ids)}" if ids else ""
+    return f"{hit.type}:{hit.id}{span}"
 
 
 def _with_prompt(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:

@@ -8,6 +8,10 @@ Trigger / why / outcome:
 - over ``chat_budget_tokens`` after stages 1-3, with ``context_use_llm_summary`` on, an LLM
   configured and at least :data:`MIN_TURNS_FOR_LLM` turns → the LLM summarises the old turns;
   when it fails, the stage-3 result is sent as it is (spec §Stage 4, フォールバック).
+- a summary call failed (an error, a timeout) less than ``cooldown_s`` ago in this process → the
+  stage-3 result is sent without calling the LLM (``summary: "cooldown"``): a hanging LLM would
+  otherwise hold every chat request for ``OMOIDE_LLM_TIMEOUT``. Cached summaries are still used;
+  the first call after the cool-down tries the LLM again.
 - no LLM (or the setting off, or a short chat) → the offline extractive summary (the consolidation
   engine's notes of those turns), so compaction always ends within the budget when it can.
 - the cut moves :data:`SUMMARY_STEP` turns at a time and a longer prefix starts from the cached
@@ -20,8 +24,9 @@ import hashlib
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,13 +48,15 @@ from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 from omoide.errors import OmoideError
 from omoide.llm.base import LLM, Message
 
-__all__ = ["MIN_TURNS_FOR_LLM", "SUMMARY_STEP", "Compressed", "Compressor"]
+__all__ = ["DEFAULT_COOLDOWN_S", "MIN_TURNS_FOR_LLM", "SUMMARY_STEP", "Compressed",
+           "Compressor"]
 
 logger = logging.getLogger(__name__)
 
 MIN_TURNS_FOR_LLM = 6  # spec: a summary is only worth an LLM call with enough history
 SUMMARY_STEP = 4  # turns the summarised prefix grows by at a time
 CACHE_SIZE = 512
+DEFAULT_COOLDOWN_S = 60.0  # OMOIDE_CHAT_SUMMARY_COOLDOWN: no LLM summary this long after a failure
 TRANSCRIPT_LINE_TOKENS = 300  # one message's share of the summariser's input
 TRANSCRIPT_TOKENS = 6000
 
@@ -71,15 +78,26 @@ _SPEAKER = {Lang.JA: {"user": "ユーザー", "assistant": "アシスタント",
 @dataclass(frozen=True)
 class Compressed:
     compaction: Compaction
-    summary: str | None  # "llm", "offline", "cached", "failed" (stage-3 result sent) or None
+    # "llm", "offline", "cached", "failed" (the call failed: stage-3 result sent), "cooldown"
+    # (a call failed less than the cool-down ago: stage-3 result sent, no call) or None
+    summary: str | None
+
+
+class _CoolingDown(Exception):
+    """The LLM summary is not asked for: a call failed less than the cool-down ago."""
 
 
 class Compressor:
-    def __init__(self, llm: LLM | None, *, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, llm: LLM | None, *, cache_size: int = CACHE_SIZE,
+                 cooldown_s: float = DEFAULT_COOLDOWN_S,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.llm = llm
         self._cache: OrderedDict[str, str] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._cooldown_s = cooldown_s
+        self._monotonic = monotonic
+        self._failed_at: float | None = None  # when the last summary call failed (monotonic)
         self.llm_calls = 0  # summaries asked of the LLM (read by tests and the benchmark)
 
     def compress(self, messages: Sequence[dict[str, Any]], cfg: PersonaSettings, *,
@@ -98,6 +116,8 @@ class Compressor:
         if split.old:
             try:
                 summary, how = self._summary(split, cfg.summary_max_chars, use_llm, names)
+            except _CoolingDown:
+                return Compressed(mechanical, "cooldown")
             except OmoideError as exc:  # UpstreamUnavailable, LLMOutputError …
                 logger.warning("chat summary failed, sending the stage-3 result: %s", exc.code)
                 return Compressed(mechanical, "failed")
@@ -123,7 +143,16 @@ class Compressor:
                 if (earlier := self._get(key)) is not None:
                     rest = split.old[cut:]
                     break
-            text = self._ask_llm(earlier, rest, max_chars)
+            if self._cooling_down():
+                raise _CoolingDown
+            try:
+                text = self._ask_llm(earlier, rest, max_chars)
+            except OmoideError:
+                with self._lock:
+                    self._failed_at = self._monotonic()
+                raise
+            with self._lock:
+                self._failed_at = None
         self._put(keys[-1][1], text)
         return text, mode
 
@@ -143,6 +172,11 @@ class Compressor:
         if not text:
             raise OmoideError("the summary was empty")
         return text[:max_chars]
+
+    def _cooling_down(self) -> bool:
+        with self._lock:
+            failed_at = self._failed_at
+        return failed_at is not None and self._monotonic() - failed_at < self._cooldown_s
 
     def _get(self, key: str) -> str | None:
         with self._lock:

@@ -14,6 +14,7 @@ from omoide.engine.consolidate.rewrite import said_on
 from omoide.engine.consolidate.rules import is_question, strip_interjections
 from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind
+from omoide.engine.consolidate.voice import spoken_name
 from omoide.engine.lang import is_japanese, note_content_words
 
 __all__ = ["answer_note"]
@@ -40,10 +41,11 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
                 else len(said.split()) > _MAX_ANSWER_WORDS)
     if too_long or not _carries_an_answer(said, participants):
         return None
+    name = spoken_name(answer.speaker, japanese=japanese)
     if japanese:
-        content = f"{answer.speaker}は「{asked[-1]}」という質問に「{said}」と答えた。"
+        content = f"{name}は「{asked[-1]}」という質問に「{said}」と答えた。"
     else:
-        content = f"Asked “{asked[-1]}”, {answer.speaker} answered “{said}”"
+        content = f"Asked “{asked[-1]}”, {name} answered “{said}”"
     return NoteDraft(
         content=content + said_on(answer.timestamp, japanese=japanese),
         kind=NoteKind.FACT,

@@ -15,11 +15,16 @@ notes with provenance. Offline, without an LLM:
 3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns rounded up
    (and always fewer notes than turns), so a note summarises instead of copying the episode;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
-   first person → the speaker's name, relative dates followed by the date they mean, and when
+   first person → the speaker's name ("the user" / 「ユーザー」 when the turn is labelled
+   only with the user's role, see :func:`~omoide.engine.consolidate.voice.spoken_name`),
+   relative dates followed by the date they mean, and when
    the turn's time is known the note ends with it: " (8 May 2023)". A note whose words do not
    name the speaker says who said it in the same brackets (" (Ken, 8 May 2023)"); in Japanese,
    which drops the subject, the speaker becomes the topic ("花子は、…"). Never a ``Name:``
    label.
+
+A turn that is mostly a pasted table, log or price list
+(:mod:`omoide.engine.consolidate.machine`) makes no note; it stays in its episode.
 
 Explicit self-identification by the user ("my name is", "call me", "…って呼んで") becomes a
 :class:`ProfileUpdate`. Must not do I/O, read a clock or settings, or use randomness: the same
@@ -34,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from omoide.engine.consolidate.answers import answer_note
+from omoide.engine.consolidate.machine import is_machine_text
 from omoide.engine.consolidate.profile import (
     beyond_profile,
     describe_profile,
@@ -59,7 +65,15 @@ from omoide.engine.consolidate.types import (
     NoteKind,
     ProfileUpdate,
 )
-from omoide.engine.consolidate.voice import Voices, has_own_topic, joined
+from omoide.engine.consolidate.voice import (
+    Voices,
+    has_own_topic,
+    is_role_label,
+    joined,
+    names_speaker,
+    sentence_start,
+    spoken_name,
+)
 from omoide.engine.lang import is_japanese
 
 __all__ = [
@@ -134,7 +148,8 @@ def consolidate_offline(
     notes than events whenever there are two or more events.
     """
     selection = _Selection(
-        participants=frozenset(event.speaker for event in events),
+        participants=frozenset(event.speaker for event in events
+                               if not is_role_label(event.speaker)),
         min_score=min_sentence_score,
         min_companion_score=min_companion_score,
         max_sentences=max_sentences_per_note,
@@ -175,8 +190,8 @@ def _addressees(events: Sequence[EventText]) -> list[str | None]:
 def _candidate(
     position: int, event: EventText, addressee: str | None, selection: _Selection
 ) -> _Candidate | None:
-    if event.role not in _NOTE_ROLES:
-        return None
+    if event.role not in _NOTE_ROLES or is_machine_text(event.text):
+        return None  # a pasted table or log stays in the episode, but is no statement
     voiced = voiced_sentences(event.text)
     voices = Voices(event.speaker, addressee, {s: v for s, v in voiced if v is not None})
     scored = [score_sentence(s, selection.participants) for s, _ in voiced]
@@ -226,7 +241,9 @@ def _profile_candidate(
     """The user said who they are: always a PROFILE note, stated plainly ("Rau's name is
     Laura."), followed by whatever else the turn said that is worth keeping."""
     japanese = is_japanese(event.text)
-    lead = [describe_profile(k, v, event.speaker, japanese=japanese) for k, v in statements]
+    name = spoken_name(event.speaker, japanese=japanese)
+    lead = [sentence_start(describe_profile(k, v, name, japanese=japanese))
+            for k, v in statements]
     rest = [
         s
         for s in (_without_profile(s, event.speaker, selection) for s in scored)
@@ -296,26 +313,31 @@ def _render(
     for sentence in words:
         in_japanese = is_japanese(sentence)
         speaker, addressee = voices.of(sentence)
-        text = _capitalised(
-            to_third_person(sentence, speaker, addressee=addressee, japanese=in_japanese))
+        text = _capitalised(to_third_person(
+            sentence, spoken_name(speaker, japanese=in_japanese),
+            addressee=None if addressee is None else spoken_name(addressee,
+                                                                 japanese=in_japanese),
+            japanese=in_japanese))
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
         parts.append((text, in_japanese))
     content = joined(parts)
     captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
+    shown_by = spoken_name(event.speaker, japanese=japanese)
     for caption in captions:
-        clause = (f"（{event.speaker}が共有した画像は「{caption}」）" if japanese
-                  else f"({event.speaker} shared an image showing {caption})")
+        clause = (f"（{shown_by}が共有した画像は「{caption}」）" if japanese
+                  else f"({shown_by} shared an image showing {caption})")
         content = f"{content}{'' if japanese else ' '}{clause}" if content else clause
-    unnamed = bool(event.speaker) and event.speaker not in content
+    unnamed = bool(event.speaker) and not names_speaker(content, event.speaker)
     first = parts[0] if parts else ("", False)
     if unnamed and japanese and first[1] and not has_own_topic(first[0]):
         # Japanese drops the subject: give it back as the topic (the first sentence's voice)
         topic = voices.of(words[0])[0] if words and not lead else event.speaker
-        content = f"{topic}は、{content}"
-        unnamed = event.speaker not in content
+        content = f"{spoken_name(topic, japanese=True)}は、{content}"
+        unnamed = not names_speaker(content, event.speaker)
     return content + said_on(event.timestamp, japanese=japanese,
-                             speaker=event.speaker if unnamed else None)
+                             speaker=spoken_name(event.speaker, japanese=japanese)
+                             if unnamed else None)
 
 
 # "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.

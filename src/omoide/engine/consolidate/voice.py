@@ -11,7 +11,44 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Voices", "has_own_topic", "joined"]
+__all__ = ["Voices", "has_own_topic", "is_role_label", "joined", "names_speaker",
+           "sentence_start", "spoken_name"]
+
+
+# What a turn's speaker is called when nobody gave the user's name: the chat proxy records
+# "User" until the user state holds a name, and an API client may post "user". That is a role,
+# not a name: a note says "the user" (「ユーザー」 in Japanese), as the store speaks of them.
+_ROLE_LABELS = frozenset({"user", "ユーザー"})
+_UNNAMED_USER_EN = "the user"
+_UNNAMED_USER_JA = "ユーザー"
+
+
+def is_role_label(speaker: str) -> bool:
+    """True when ``speaker`` names the user's role, not a person ("User", "user", "ユーザー")."""
+    return speaker.strip().casefold() in _ROLE_LABELS
+
+
+def spoken_name(speaker: str, *, japanese: bool) -> str:
+    """How a note calls ``speaker``: their name, or "the user" / 「ユーザー」 for a role label
+    (in lower case: a sentence that opens with it is capitalised where it is put together)."""
+    if not is_role_label(speaker):
+        return speaker
+    return _UNNAMED_USER_JA if japanese else _UNNAMED_USER_EN
+
+
+def names_speaker(content: str, speaker: str) -> bool:
+    """Whether ``content`` names ``speaker`` (for a role label: "the user" / 「ユーザー」)."""
+    if not is_role_label(speaker):
+        return speaker in content
+    return _UNNAMED_USER_EN in content.lower() or _UNNAMED_USER_JA in content
+
+
+def sentence_start(text: str) -> str:
+    """``text`` opening a sentence: "the user's …" → "The user's …" (a name is left as
+    written)."""
+    if text.startswith(_UNNAMED_USER_EN):
+        return "T" + text[1:]
+    return text
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,106 @@
+"""A summary LLM that hangs: the first chat request that needs a stage-4 summary waits for
+``OMOIDE_LLM_TIMEOUT`` and is sent with the stage-3 result (``summary=failed``); the requests
+that follow within ``OMOIDE_CHAT_SUMMARY_COOLDOWN`` do not call it again and are answered at
+once (``summary=cooldown``). The chat LLM's own calls are not affected. Real HTTP, the official
+``openai`` SDK, two local fake upstreams (tests/support/llm_fakes.py), both stores."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from llm_fakes import FakeAPI, Received, Reply, openai_answer, start_server
+from omoide_testing import LiveServer, serve_in_thread
+
+from omoide.llm import LLMConfig
+from omoide.llm.chat import make_chat_upstream
+from omoide.llm.openai import OpenAILLM
+from omoide.wiring import Omoide
+
+ADMIN = "omo_admin_test-key"
+TIMEOUT_S = 2.0
+
+
+class HangingAPI(FakeAPI):
+    """An LLM that never answers anything."""
+
+    def take(self, received: Received) -> Reply:
+        with self._lock:
+            self.received.append(received)
+        return Reply(hang=True)
+
+
+@pytest.fixture
+def hanging() -> Iterator[HangingAPI]:
+    fake = HangingAPI()
+    http, thread = start_server(fake)
+    yield fake
+    fake.release.set()
+    http.shutdown()
+    http.server_close()
+    thread.join(timeout=2)
+
+
+@pytest.fixture
+def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI,
+          hanging: HangingAPI) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    def config(base: str) -> LLMConfig:
+        return LLMConfig(provider="openai", base_url=f"{base}/v1", api_key="sk-test",
+                         model="gpt-test", timeout_s=TIMEOUT_S, max_retries=0)
+
+    summary_llm = OpenAILLM(config(hanging.base))
+    app = make_app({"OMOIDE_CHAT_SUMMARY_COOLDOWN": "60"}, llm=summary_llm,
+                   chat_upstream=make_chat_upstream(config(fake_api.base)))
+    app.auth.ensure_admin_key(data_dir, ADMIN)
+    uv, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
+    uv.should_exit = True
+    thread.join(10)
+    summary_llm.close()
+
+
+def _chat(turns: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"role": "system", "content": "You are Wren."}]
+    for i in range(turns):
+        out += [{"role": "user", "content": f"On day {i} we repaired the lighthouse lamp. " * 12},
+                {"role": "assistant", "content": "That sounds like hard work. " * 10}]
+    return [*out, {"role": "user", "content": "What should I do tomorrow?"}]
+
+
+def _summary_calls(hanging: HangingAPI) -> int:
+    """The stage-4 summary calls the hanging LLM got (not the background work's)."""
+    return sum(1 for body in hanging.bodies
+               if "summarise conversations" in str(body["messages"][0]["content"]))
+
+
+def _ask(client: openai.OpenAI, fake_api: FakeAPI, messages: list[dict[str, Any]]
+         ) -> tuple[str, float]:
+    fake_api.queue(Reply(body=openai_answer("Rest.")))
+    started = time.monotonic()
+    raw = client.chat.completions.with_raw_response.create(model="x", messages=messages)
+    assert raw.parse().choices[0].message.content == "Rest."
+    return raw.headers["x-omoide-compaction"], time.monotonic() - started
+
+
+def test_a_hanging_summary_llm_is_not_waited_for_again(proxy: LiveServer, fake_api: FakeAPI,
+                                                      hanging: HangingAPI) -> None:
+    key = proxy.create_persona("wren")
+    with proxy.client(key) as c:
+        assert c.put("/api/settings/wren", json={
+            "chat_budget_tokens": 900, "chat_memory_budget_tokens": 0}).status_code == 200
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
+    header, took = _ask(client, fake_api, _chat(8))
+    assert "summary=failed" in header and took >= TIMEOUT_S, (header, took)
+    assert _summary_calls(hanging) == 1
+    for turns in (9, 10, 14):  # new prefixes: none is cached
+        header, took = _ask(client, fake_api, _chat(turns))
+        assert "summary=cooldown" in header and "stage=3" in header, header
+        assert took < TIMEOUT_S, took
+    assert _summary_calls(hanging) == 1  # not asked again during the cool-down
+    assert len(fake_api.received) == 4  # the chat LLM got every request

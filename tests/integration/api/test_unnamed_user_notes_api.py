@@ -1,0 +1,81 @@
+"""A user the persona has no name for: the chat proxy records their turns under the role
+label "User", and the notes consolidated from them speak of "the user" (「ユーザー」 in Japanese),
+as the store does, never of someone called "User". Real HTTP, the official ``openai`` SDK, the
+local fake upstream (tests/support/llm_fakes.py), both stores; a chat written for this test."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import openai
+import pytest
+from llm_fakes import FakeAPI, Reply, openai_answer
+from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+
+from omoide.llm import LLMConfig
+from omoide.llm.chat import make_chat_upstream
+from omoide.wiring import Omoide
+
+ADMIN = "omo_admin_test-key"
+LINES = [
+    "My mother is visiting from Porto next week and she will stay with us for ten days.",
+    "I want to take her to the glass museum in Otaru because she collects blown glass.",
+    "私の母は陶芸が好きなので、来月は一緒に益子の陶器市に行く予定です。",
+    "来年の目標は、自分の工房で初めての個展を開くことです。",
+]
+
+
+@pytest.fixture
+def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
+          ) -> Iterator[LiveServer]:
+    from omoide.api.http.app import create_app
+
+    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
+                       model="gpt-test", timeout_s=2.0, max_retries=0)
+    app = make_app(None, chat_upstream=make_chat_upstream(config))
+    app.auth.ensure_admin_key(data_dir, ADMIN)
+    uv, thread, url = serve_in_thread(create_app(app))
+    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
+    uv.should_exit = True
+    thread.join(10)
+
+
+def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI) -> list[str]:
+    """A chat through the proxy, its session ended over HTTP: the notes it left."""
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
+    messages: list[dict[str, str]] = [{"role": "system", "content": "You are Kiri."}]
+    session = ""
+    for n, line in enumerate(user_lines):
+        messages.append({"role": "user", "content": line})
+        fake_api.queue(Reply(body=openai_answer(f"I see ({n}).")))
+        raw = client.chat.completions.with_raw_response.create(model="x", messages=messages)
+        session = raw.headers["x-omoide-session"]
+        messages.append({"role": "assistant", "content": raw.parse().choices[0].message.content})
+        time.sleep(0.3)  # the turn is recorded after the reply
+    wait_for_jobs(proxy.omoide, "kiri")
+    with proxy.client(key) as c:
+        assert c.post(f"/api/sessions/kiri/{session}/end").status_code == 200
+        wait_for_jobs(proxy.omoide, "kiri")
+        return [n["content"] for n in
+                c.get("/api/memories/kiri", params={"limit": 50}).json()["memories"]]
+
+
+def test_notes_of_an_unnamed_user_speak_of_the_user(proxy: LiveServer, fake_api: FakeAPI
+                                                    ) -> None:
+    key = proxy.create_persona("kiri")
+    notes = _notes(proxy, key, LINES, fake_api)
+    assert not [n for n in notes if "User" in n], notes
+    assert any(n.startswith("The user's mother is visiting from Porto") for n in notes), notes
+    assert any(n.startswith("ユーザーの母は陶芸が好き") for n in notes), notes
+    assert any(n.startswith("ユーザーは、来年") for n in notes), notes
+
+
+def test_notes_of_a_named_user_carry_their_name(proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("kiri")
+    with proxy.client(key) as c:
+        assert c.put("/api/user-state/kiri", json={"name": "Teu"}).status_code == 200
+    notes = _notes(proxy, key, LINES[:2], fake_api)
+    assert any(n.startswith("Teu's mother is visiting from Porto") for n in notes), notes
+    assert not [n for n in notes if "user" in n.lower()], notes
