@@ -25,13 +25,14 @@ over the folds) within the *rule* (``--rule``, one per embedder): on e5, wrongly
 related-but-different pairs at most 1.25% over all the folds' pairs; on USE, at most 2% on
 every left-out fold (``e5=pooled:0.0125,use=fold:0.02``, chosen in the fourteenth round by
 ``bench/dedup_rule_curve.py``: the most nested recall with nested drops at most 1.5% pooled
-and 3% on the worst fold, ``bench/results/dedup_round14.md``). The eleventh round measured pooled limits with and without a
-per-fold cap and chose ``pooled:0.02/0.04`` by nested LOSO (e5 77.3% caught, pooled drops 1.9%,
-worst fold 3.9%); scored on a fresh writer it dropped 4.3% of the related pairs on e5 (a pet's
-new name, a negation, a retirement read as duplicates), over the 3% bar, so the per-fold rule
-came back (``bench/results/dedup_round11.md``, section 8). With a pooled rule a floor is kept
-when its nested LOSO holds 3% pooled and the cap on every fold. In the floor's band a pair
-whose veto found a value change is never a duplicate (as the server decides).
+and 3% on the worst fold, ``bench/results/dedup_round14.md``). The eleventh round measured
+pooled limits with and without a per-fold cap and chose ``pooled:0.02/0.04`` by nested LOSO
+(e5 77.3% caught, pooled drops 1.9%, worst fold 3.9%); scored on a fresh writer it dropped 4.3%
+of the related pairs on e5 (a pet's new name, a negation, a retirement read as duplicates), over
+the 3% bar, so the per-fold rule came back (``bench/results/dedup_round11.md``, section 8).
+With a pooled rule a floor is kept when its nested LOSO holds 3% pooled and the cap on every
+fold. In the floor's band a pair whose veto found a value change is never a duplicate (as the
+server decides).
 Reported: the veto alone, LOSO with those choices (made on these LOSO scores), nested LOSO
 (each fold's choices made on the other sources' own inner LOSO scores: the honest estimate
 for unseen data) and in-sample (the shipped model on all sources), and where the LOSO misses
