@@ -10,6 +10,7 @@ from bundled_models import bundled
 
 from omoide.embed import Embedder
 from omoide.embed.hashing import HashEmbedder
+from omoide.engine.classify import pair_notation
 from omoide.service.dedup import DedupDecider, load_dedup_models
 
 pytestmark = pytest.mark.slow
@@ -136,3 +137,34 @@ def test_the_notation_cosine_costs_one_call_only_when_the_notation_rewrote_a_tex
     assert decider.notation_cosine((old, new), (old, new)) is None
     decider.is_duplicate(old, new, cosine(e5, old, new))
     assert len(counting.calls) == 1 and len(counting.calls[0]) == 2
+
+
+def test_every_candidate_of_one_create_costs_one_call_and_reads_the_same_values() -> None:
+    e5 = bundled("e5")
+    counting = _Counting(e5)
+    decider = DedupDecider(counting, bundled)  # type: ignore[arg-type]
+    new = "The user has seven cats named Miso and Kuro."
+    olds = [f"The user has {n} cats named Miso and Kuro." for n in (2, 3, 4)]
+    candidates = [(old, cosine(e5, old, new), False) for old in olds]
+    counting.calls.clear()
+    assert decider.first_duplicate(new, candidates) is None
+    # one call: the three stored texts and the new one once (read the same for each)
+    assert len(counting.calls) == 1 and len(counting.calls[0]) == 4
+    reads = [pair_notation(old, new) for old in olds]
+    batched = decider.notation_cosines([(old, new) for old in olds], reads)
+    one_by_one = [decider.notation_cosine((old, new), read)
+                  for old, read in zip(olds, reads, strict=True)]
+    assert batched == pytest.approx(one_by_one, abs=1e-6)
+    parts = decider.part_cosines(reads)
+    assert parts == pytest.approx([decider.part_cosine(*read) for read in reads], abs=1e-6)
+
+
+def test_the_first_duplicate_is_the_first_candidate_the_judge_keeps() -> None:
+    e5 = bundled("e5")
+    decider = DedupDecider(e5, bundled)
+    new = "The user has two sisters."
+    changed, same = "The user has 3 sisters.", "The user has 2 sisters."
+    pairs = [(changed, cosine(e5, changed, new), False), (same, cosine(e5, same, new), False)]
+    assert decider.first_duplicate(new, pairs) == 1
+    assert decider.first_duplicate(new, pairs[:1]) is None
+    assert decider.first_duplicate(new, []) is None

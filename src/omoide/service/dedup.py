@@ -5,10 +5,12 @@ The veto (``engine.classify.find_dedup_change``) reads the values it knows; the 
 (``engine.classify.dedup_judge``) weighs its finding with the pair's cosine and the aligned
 difference, whose two parts this class embeds with the model's ``part_embedder`` (the bundled
 USE: the server's own embedder when it is USE, else one instance per process built on first
-use through the wiring's ``bundled`` builder; one short batch, only for a candidate
-above the threshold; when dedup's notation rewrote either text, the two read texts are also
-embedded with the server's own embedder, one more batch of two texts per candidate:
-``notation_cosine``).
+use through the wiring's ``bundled`` builder; only for candidates the judge weighs; when
+dedup's notation rewrote either text, the two read texts are also embedded with the server's
+own embedder: ``notation_cosine``). Every candidate of one write is read first and judged
+together (:meth:`DedupDecider.first_duplicate`): one call of the part embedder and one of the
+server's embedder for all of them, each distinct text once (the new memory's read text, the
+same for most candidates, is embedded once).
 The trained weights ship as ``engine/classify/dedup_judge.json``
 (``bench/train_dedup.py``), one model per server embedder model id. An embedder without one
 (the model-free hashing embedder, an external model), or a server that cannot build the part
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 
@@ -44,6 +46,7 @@ from omoide.embed.base import Embedder
 from omoide.engine.calibration import Calibration
 from omoide.engine.classify import (
     DedupModel,
+    ValueChange,
     changed_parts,
     dedup_features,
     find_dedup_change,
@@ -107,38 +110,83 @@ class DedupDecider:
 
     def part_cosine(self, old: str, new: str) -> float | None:
         """The cosine of the two memories' aligned difference (None when one side is empty)."""
-        removed, added = changed_parts(old, new)
-        if not removed or not added or self.parts is None:
-            return None
-        vectors = self.parts.embed_passages([removed, added])
-        return float(np.dot(vectors[0], vectors[1]))
+        return self.part_cosines([(old, new)])[0]
+
+    def part_cosines(self, pairs: Sequence[tuple[str, str]]) -> list[float | None]:
+        """:meth:`part_cosine` of several pairs from one call of the part embedder (each
+        distinct part once)."""
+        parts = [changed_parts(old, new) for old, new in pairs]
+        texts = list(dict.fromkeys(t for removed, added in parts if removed and added
+                                   for t in (removed, added)))
+        if not texts or self.parts is None:
+            return [None] * len(parts)
+        vectors = dict(zip(texts, self.parts.embed_passages(texts), strict=True))
+        return [float(np.dot(vectors[removed], vectors[added])) if removed and added else None
+                for removed, added in parts]
 
     def notation_cosine(self, raw: tuple[str, str], read: tuple[str, str]) -> float | None:
         """The two memories' cosine on the server's embedder once read in dedup's notation
         (``read``): None (the raw cosine) when the notation changed neither text, else one
         embed call of the two read texts."""
-        if read == raw:
-            return None
-        vectors = self.embedder.embed_passages(list(read))
-        return float(np.dot(vectors[0], vectors[1]))
+        return self.notation_cosines([raw], [read])[0]
+
+    def notation_cosines(self, raws: Sequence[tuple[str, str]],
+                         reads: Sequence[tuple[str, str]]) -> list[float | None]:
+        """:meth:`notation_cosine` of several pairs from ONE embed call of their distinct read
+        texts (the new memory's read text, the same for most candidates, is embedded once);
+        no call when the notation changed no pair."""
+        changed = [read != raw for raw, read in zip(raws, reads, strict=True)]
+        texts = list(dict.fromkeys(t for read, c in zip(reads, changed, strict=True) if c
+                                   for t in read))
+        if not texts:
+            return [None] * len(reads)
+        vectors = dict(zip(texts, self.embedder.embed_passages(texts), strict=True))
+        return [float(np.dot(vectors[a], vectors[b])) if c else None
+                for (a, b), c in zip(reads, changed, strict=True)]
+
+    def _screen(self, old: str, new: str, in_band: bool) -> tuple[bool | None, ValueChange | None]:
+        """The rules that decide before the judge (both texts already in dedup's notation):
+        (verdict, None) when one decides, else (None, the veto's finding)."""
+        if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
+            return False, None
+        if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
+            return False, None
+        if polarity_changed(old, new):  # 週末は映画を見ない / 週末も映画を見る
+            return False, None
+        change = find_dedup_change(old, new)
+        if in_band and change is not None:  # below the threshold a value change always keeps
+            return False, None
+        if self.model is None:
+            return change is None and not in_band, None
+        return None, change
+
+    def first_duplicate(self, new: str, candidates: Sequence[tuple[str, float, bool]]
+                        ) -> int | None:
+        """The index of the first candidate (old text, raw cosine, in the floor's band) that
+        ``new`` duplicates, or None. Every pair is read first, so the notation cosines of all
+        the candidates the judge weighs come from one call of the server's embedder, and their
+        aligned differences from one call of the part embedder."""
+        reads = [pair_notation(old, new) for old, _, _ in candidates]
+        screened = [self._screen(a, b, in_band)
+                    for (a, b), (_, _, in_band) in zip(reads, candidates, strict=True)]
+        judged = [i for i, (verdict, _) in enumerate(screened) if verdict is None]
+        cosines = dict(zip(judged, self.notation_cosines(
+            [(candidates[i][0], new) for i in judged], [reads[i] for i in judged]),
+            strict=True))
+        parts = dict(zip(judged, self.part_cosines([reads[i] for i in judged]), strict=True))
+        for i, (verdict, change) in enumerate(screened):
+            if verdict is None:
+                assert self.model is not None
+                old, read_new = reads[i]
+                row = dedup_features(old, read_new, cosine=candidates[i][1],
+                                     part_cosine=parts[i], change=change,
+                                     notation_cosine=cosines[i])
+                verdict = self.model.is_duplicate(row, in_band=candidates[i][2])
+            if verdict:
+                return i
+        return None
 
     def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False
                      ) -> bool:
         """``in_band``: the cosine is below the dedup threshold and above the floor."""
-        raw = (old, new)
-        old, new = pair_notation(old, new)
-        if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
-            return False
-        if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
-            return False
-        if polarity_changed(old, new):  # 週末は映画を見ない / 週末も映画を見る
-            return False
-        change = find_dedup_change(old, new)
-        if in_band and change is not None:  # below the threshold a value change always keeps
-            return False
-        if self.model is None:
-            return change is None and not in_band
-        row = dedup_features(old, new, cosine=cosine, part_cosine=self.part_cosine(old, new),
-                             change=change,
-                             notation_cosine=self.notation_cosine(raw, (old, new)))
-        return self.model.is_duplicate(row, in_band=in_band)
+        return self.first_duplicate(new, [(old, cosine, in_band)]) == 0

@@ -153,19 +153,20 @@ class MemoryService:
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
         floor = min(raw, self.dedup.floor(self.embedder.calibration, threshold))
-        for memory_id, similarity in memories.vectors.search(vector, limit=5):
-            if similarity <= floor:
-                return None
-            memory = memories.by_ids([memory_id]).get(memory_id)
-            if memory is None or memory.superseded_by is not None or not memory.valid_at(now):
-                continue
-            if not self.dedup.is_duplicate(memory.content, content, similarity,
-                                           in_band=similarity <= raw):
-                logger.debug("not a duplicate of %s (cos %.3f): a value changed", memory.key,
-                             similarity)
-                continue
-            return memory, similarity
-        return None
+        hits = [(i, s) for i, s in memories.vectors.search(vector, limit=5) if s > floor]
+        found = memories.by_ids([i for i, _ in hits]) if hits else {}
+        candidates = [(memory, similarity) for memory_id, similarity in hits
+                      if (memory := found.get(memory_id)) is not None
+                      and memory.superseded_by is None and memory.valid_at(now)]
+        # every candidate judged at once: their notation cosines come from one embed call
+        first = self.dedup.first_duplicate(
+            content, [(m.content, s, s <= raw) for m, s in candidates])
+        if first is None:
+            if candidates:
+                logger.debug("not a duplicate of %s: a value changed",
+                             ", ".join(f"{m.key} (cos {s:.3f})" for m, s in candidates))
+            return None
+        return candidates[first]
 
     def find_duplicate(self, persona: str, content: str, vector: Any
                        ) -> tuple[Memory, float] | None:

@@ -25,7 +25,8 @@ weighs a few general signals instead of adding one rule per miss:
   formats, spellings, polite endings, first-person forms, … written one way). The raw cosine
   sees "three kids" / "3 children" as two texts; read in one notation, a paraphrase moves
   closer to its twin and a changed value does not. The same as ``cosine`` when the notation
-  changed neither text; else one embed call of the two read texts per candidate.
+  changed neither text; else the two read texts are embedded (in one call for all of a
+  write's candidates, ``service.dedup.DedupDecider.first_duplicate``).
   A model may leave a feature out (``features`` in its JSON; none does today).
 
 A logistic regression over them (weights in ``dedup_judge.json``, one model per embedder,

@@ -1,6 +1,6 @@
 """Dedup's polarity rule: one Japanese predicate denied on one side only, a denial widened or
 narrowed, a favour received turned into one given; an English superlative or a bound on a
-number turned round (pure).
+number turned round; a clock time moved (pure).
 
 Trigger: dedup asks whether a Japanese near-copy is a duplicate. Why: 週末は映画を見ない /
 週末も映画を見る, 夜は何も飲まないようにしている / 夜もたまに飲むことがある, 鶏肉は食べないが卵は
@@ -28,7 +28,8 @@ English is left to the veto's polarity, which reads "not" wherever it stands, bu
 superlative turned round: "least" before a word the other text holds without it ("the user's
 favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). In
 either language, a bound on a number turned round ("no more than £60" / "at least £60", 以内 /
-超え: :mod:`dedup_bound`). Like the status and trade rules, a pair it finds is never a
+超え: :mod:`dedup_bound`), and a clock time moved (6時 / 7時, 8:30 / 9:30:
+:mod:`dedup_clock`). Like the status and trade rules, a pair it finds is never a
 duplicate. Deterministic and symmetric.
 """
 
@@ -38,6 +39,7 @@ import re
 from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_bound import bound_turned
+from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.lang import is_japanese
 
 __all__ = ["polarity_changed"]
@@ -128,8 +130,8 @@ def polarity_changed(first: str, second: str) -> bool:
     """True when a Japanese pair denies one predicate on one side only, holds a denied and an
     affirmed clause in contrast on one side only, or says a favour was received on one side
     only; or an English pair says "least" before a word on one side only; or a bound on a
-    number turned round, either language (module docstring)."""
-    if bound_turned(first, second):
+    number turned round, or a clock time moved, either language (module docstring)."""
+    if bound_turned(first, second) or clock_changed(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)
