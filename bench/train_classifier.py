@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on twenty-eight sources written by twenty-eight different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty
+The judge is trained on thirty-one sources written by thirty-one different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty-two
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -18,13 +18,15 @@ reported speech, third person, resolved dates), ``classify_holdout13.jsonl`` (33
 tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330),
 ``classify_holdout15.jsonl`` (345), ``classify_holdout16.jsonl`` (328),
 ``classify_holdout17.jsonl`` (353), ``classify_holdout18.jsonl`` (327),
-``classify_holdout19.jsonl`` (362) and ``classify_holdout20.jsonl`` (381, outside offices and
-cities), a general assistant's
+``classify_holdout19.jsonl`` (362), ``classify_holdout20.jsonl`` (381, outside offices and
+cities), ``classify_holdout21.jsonl`` (371) and ``classify_holdout22.jsonl`` (327, an agent's
+work-state memories), a general assistant's
 ``memory_save`` lines, the issue's own style, each scored once in an earlier round and seen
 since, and ``classify_notes1.jsonl`` (317), ``classify_notes2.jsonl`` (305),
 ``classify_notes3.jsonl`` (300), ``classify_notes4.jsonl`` (309), ``classify_notes5.jsonl``
-(300), ``classify_notes6.jsonl`` (300) and ``classify_notes7.jsonl`` (306), notes of one to
-three sentences written as Omoide's own consolidator writes them by seven writers (folds like the
+(300), ``classify_notes6.jsonl`` (300), ``classify_notes7.jsonl`` (306) and
+``classify_notes8.jsonl`` (308), notes of one to three sentences written as Omoide's own
+consolidator writes them by eight writers (folds like the
 others; a note is read as the server reads a consolidated note, ``classify(..., note=True)``:
 it never closes through the statements' threshold, only through the sentence threshold, so
 the notes folds make no call on the statements' curve). A new memory of several sentences is
@@ -222,9 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Twenty-eight sources by twenty-eight writers: `pairs` "
+             "", "Thirty-one sources by thirty-one writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout20`, `notes1` … `notes7` "
+             "held-out sets `holdout1` … `holdout22`, `notes1` … `notes8` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. The notes folds are read as the server reads a "
              "consolidated note (`classify(..., note=True)`): never closed through the "
