@@ -24,6 +24,7 @@ from omoide.engine.classify import (
     SUBJECT_FEATURES,
     TEXT_FEATURES,
     VECTOR_BLOCKS,
+    VETO_FEATURES,
     Relation,
     one_statement,
     rule_decides,
@@ -82,11 +83,11 @@ class Data:
 
     @property
     def vetoed(self) -> np.ndarray:
-        """The pairs that never close whatever the model says: the new memory is another
-        person's own fact or leaves the old amount as it was (``learned.vetoed``, as at run
-        time)."""
-        return (self.x[:, self.names.index("other_person_alone")] > 0) | (
-            self.x[:, self.names.index("amount_untouched")] > 0)
+        """The pairs that never close whatever the model says: one of ``VETO_FEATURES`` is set
+        (the new memory is another person's own fact or leaves the old amount as it was), the
+        list ``learned.vetoed`` reads at run time."""
+        columns = [self.names.index(name) for name in VETO_FEATURES]
+        return (self.x[:, columns] > 0).any(axis=1)
 
     @property
     def capped(self) -> np.ndarray:

@@ -47,6 +47,7 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.learned import (
+    VETO_FEATURES,
     Judgement,
     JudgeModel,
     decide_relation,
@@ -82,6 +83,7 @@ __all__ = [
     "TEXT_FEATURES",
     "TRANSITION_FEATURES",
     "VECTOR_BLOCKS",
+    "VETO_FEATURES",
     "Candidate",
     "ChangeKind",
     "Classifier",
