@@ -18,7 +18,13 @@ entry ``note_verdict``.
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
-from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
+from omoide.engine.classify.base import (
+    Candidate,
+    Classifier,
+    PassageVectors,
+    Relation,
+    Verdict,
+)
 from omoide.engine.classify.compound import (
     Compound,
     remainder,
@@ -93,6 +99,7 @@ __all__ = [
     "Judgement",
     "OfflineClassifier",
     "PairText",
+    "PassageVectors",
     "Relation",
     "Similarities",
     "ValueChange",
