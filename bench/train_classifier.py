@@ -128,7 +128,10 @@ def _rounded(value: object) -> object:
 
 
 def train_one(embedder_name: str, sources: dict[str, Path], target: float,
-              cache: Path | None = None) -> tuple[JudgeModel, dict[str, object]]:
+              cache: Path | None = None, only: dict[str, str] | None = None
+              ) -> tuple[JudgeModel, dict[str, object]]:
+    """One embedder's judge over the grid, or over the configurations ``only`` leaves (by
+    ``features`` / ``blocks`` / ``c``, for a retrain at a configuration chosen before)."""
     embedder = make_embedder(embedder_name) if embedder_name != "text" else None
     if embedder is not None and cache is not None:
         embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
@@ -136,6 +139,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     grid = [Config(f, r, c, b) for f in FEATURE_SETS for b in (
         BLOCK_SETS if embedder else ("parts",)) for r in (
         GRID_REDUCE if embedder else ("none",)) for c in GRID_C]
+    grid = [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
     results = []
     for cfg in grid:
         results.append(evaluate(data, cfg, target))
@@ -202,12 +206,16 @@ def main(argv: list[str] | None = None) -> int:
                        help="LOSO CONTRADICTORY precision each language must keep")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
+    for key in ("features", "blocks", "c"):
+        bench.add_argument(f"--{key}", default=None,
+                           help=f"only the grid's configurations with this {key} (default: all)")
     args = bench.parse_args(argv)
+    only = {k: getattr(args, k) for k in ("features", "blocks", "c") if getattr(args, k)}
     sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS},
                **{name: getattr(args, name) for name in NOTES}}
     models, summaries = [], {}
     for name in args.embedders.split(","):
-        model, summary = train_one(name, sources, args.precision, args.cache)
+        model, summary = train_one(name, sources, args.precision, args.cache, only)
         models.append(_rounded(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
@@ -223,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
                    encoding="utf-8")
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
-             "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
+             "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
+             + "".join(f" --{k} {v}" for k, v in only.items()) + "`"
+             + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
+                if only else ""),
              "", "Thirty-one sources by thirty-one writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
              "held-out sets `holdout1` … `holdout22`, `notes1` … `notes8` "
