@@ -24,6 +24,7 @@ from omoide.engine.classify import (
     SUBJECT_FEATURES,
     TEXT_FEATURES,
     VECTOR_BLOCKS,
+    VETO_FEATURES,
     Relation,
     one_statement,
     rule_decides,
@@ -32,10 +33,10 @@ from omoide.engine.classify import (
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 21)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 23)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 8)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 9)}
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
 # Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
 # old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
@@ -82,11 +83,11 @@ class Data:
 
     @property
     def vetoed(self) -> np.ndarray:
-        """The pairs that never close whatever the model says: the new memory is another
-        person's own fact or leaves the old amount as it was (``learned.vetoed``, as at run
-        time)."""
-        return (self.x[:, self.names.index("other_person_alone")] > 0) | (
-            self.x[:, self.names.index("amount_untouched")] > 0)
+        """The pairs that never close whatever the model says: one of ``VETO_FEATURES`` is set
+        (the new memory is another person's own fact or leaves the old amount as it was), the
+        list ``learned.vetoed`` reads at run time."""
+        columns = [self.names.index(name) for name in VETO_FEATURES]
+        return (self.x[:, columns] > 0).any(axis=1)
 
     @property
     def capped(self) -> np.ndarray:

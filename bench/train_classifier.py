@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on twenty-eight sources written by twenty-eight different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty
+The judge is trained on thirty-one sources written by thirty-one different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty-two
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -18,13 +18,15 @@ reported speech, third person, resolved dates), ``classify_holdout13.jsonl`` (33
 tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330),
 ``classify_holdout15.jsonl`` (345), ``classify_holdout16.jsonl`` (328),
 ``classify_holdout17.jsonl`` (353), ``classify_holdout18.jsonl`` (327),
-``classify_holdout19.jsonl`` (362) and ``classify_holdout20.jsonl`` (381, outside offices and
-cities), a general assistant's
+``classify_holdout19.jsonl`` (362), ``classify_holdout20.jsonl`` (381, outside offices and
+cities), ``classify_holdout21.jsonl`` (371) and ``classify_holdout22.jsonl`` (327, an agent's
+work-state memories), a general assistant's
 ``memory_save`` lines, the issue's own style, each scored once in an earlier round and seen
 since, and ``classify_notes1.jsonl`` (317), ``classify_notes2.jsonl`` (305),
 ``classify_notes3.jsonl`` (300), ``classify_notes4.jsonl`` (309), ``classify_notes5.jsonl``
-(300), ``classify_notes6.jsonl`` (300) and ``classify_notes7.jsonl`` (306), notes of one to
-three sentences written as Omoide's own consolidator writes them by seven writers (folds like the
+(300), ``classify_notes6.jsonl`` (300), ``classify_notes7.jsonl`` (306) and
+``classify_notes8.jsonl`` (308), notes of one to three sentences written as Omoide's own
+consolidator writes them by eight writers (folds like the
 others; a note is read as the server reads a consolidated note, ``classify(..., note=True)``:
 it never closes through the statements' threshold, only through the sentence threshold, so
 the notes folds make no call on the statements' curve). A new memory of several sentences is
@@ -126,7 +128,10 @@ def _rounded(value: object) -> object:
 
 
 def train_one(embedder_name: str, sources: dict[str, Path], target: float,
-              cache: Path | None = None) -> tuple[JudgeModel, dict[str, object]]:
+              cache: Path | None = None, only: dict[str, str] | None = None
+              ) -> tuple[JudgeModel, dict[str, object]]:
+    """One embedder's judge over the grid, or over the configurations ``only`` leaves (by
+    ``features`` / ``blocks`` / ``c``, for a retrain at a configuration chosen before)."""
     embedder = make_embedder(embedder_name) if embedder_name != "text" else None
     if embedder is not None and cache is not None:
         embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
@@ -134,6 +139,7 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     grid = [Config(f, r, c, b) for f in FEATURE_SETS for b in (
         BLOCK_SETS if embedder else ("parts",)) for r in (
         GRID_REDUCE if embedder else ("none",)) for c in GRID_C]
+    grid = [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
     results = []
     for cfg in grid:
         results.append(evaluate(data, cfg, target))
@@ -200,12 +206,16 @@ def main(argv: list[str] | None = None) -> int:
                        help="LOSO CONTRADICTORY precision each language must keep")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
+    for key in ("features", "blocks", "c"):
+        bench.add_argument(f"--{key}", default=None,
+                           help=f"only the grid's configurations with this {key} (default: all)")
     args = bench.parse_args(argv)
+    only = {k: getattr(args, k) for k in ("features", "blocks", "c") if getattr(args, k)}
     sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS},
                **{name: getattr(args, name) for name in NOTES}}
     models, summaries = [], {}
     for name in args.embedders.split(","):
-        model, summary = train_one(name, sources, args.precision, args.cache)
+        model, summary = train_one(name, sources, args.precision, args.cache, only)
         models.append(_rounded(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
@@ -221,10 +231,13 @@ def main(argv: list[str] | None = None) -> int:
                    encoding="utf-8")
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
-             "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors`",
-             "", "Twenty-eight sources by twenty-eight writers: `pairs` "
+             "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
+             + "".join(f" --{k} {v}" for k, v in only.items()) + "`"
+             + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
+                if only else ""),
+             "", "Thirty-one sources by thirty-one writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout20`, `notes1` … `notes7` "
+             "held-out sets `holdout1` … `holdout22`, `notes1` … `notes8` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. The notes folds are read as the server reads a "
              "consolidated note (`classify(..., note=True)`): never closed through the "

@@ -13,7 +13,7 @@ import logging
 import re
 from typing import Any
 
-from omoide.engine.classify import Candidate, Classifier, Relation, Verdict
+from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation, Verdict
 from omoide.engine.lang import Lang, detect_lang
 from omoide.errors import UpstreamUnavailable
 from omoide.llm.base import LLM, LLMOutputError, Message, complete_json
@@ -96,9 +96,11 @@ class LLMClassifier:
         self._lang = lang
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        known: PassageVectors | None = None,
     ) -> list[Verdict]:
-        """The LLM reads a consolidated ``note`` as any memory; its offline fallback is told."""
+        """The LLM reads a consolidated ``note`` as any memory; its offline fallback is told
+        (and handed the caller's ``known`` vectors)."""
         if not candidates:
             return []
         prompt_lang = self._prompt_lang(new, lang)
@@ -112,7 +114,8 @@ class LLMClassifier:
             return _verdicts(answer, candidates, source=self._llm.name)
         except (LLMOutputError, UpstreamUnavailable) as exc:
             logger.warning("LLM classification failed, using the offline classifier: %s", exc)
-            return self._fallback.classify(new, candidates, lang=lang, note=note)
+            return self._fallback.classify(new, candidates, lang=lang, note=note,
+                                           known=known)
 
     def _prompt_lang(self, new: str, lang: str) -> Lang:
         """The call's language, else the constructor's, else the new memory's script."""

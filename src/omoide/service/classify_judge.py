@@ -3,7 +3,10 @@
 Implements the engine's ``Classifier`` port at the service boundary, because the judge needs
 cosines from the configured embedder and the engine may not embed: this class embeds both
 memories and each pair's differing parts (``engine.classify.features.differing_parts``) in one
-batch, measures the cosines, and hands plain numbers to the pure
+batch (every candidate of one call together, each distinct text once; a text whose vector the
+caller handed in, ``PassageVectors`` of the judge's own model, or one embedded in an earlier
+call, ``_RECENT`` of them kept, is not embedded again), measures the cosines, and hands plain
+numbers to the pure
 ``engine.classify.judge``. (The whole-pair cosine is measured here too rather than read
 from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.)
 Every server runs the packaged judge the training chose (``judge_embedder`` in the file) on
@@ -22,8 +25,9 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Callable
-from functools import cache
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -37,6 +41,7 @@ from omoide.engine.classify import (
     JudgeModel,
     OfflineClassifier,
     PairText,
+    PassageVectors,
     Similarities,
     Verdict,
     judge,
@@ -57,6 +62,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 JUDGE_FILE = "judge.json"
+_RECENT = 1024  # texts whose judge vectors a classifier keeps between calls (~1.5 MB at 384-d):
+# a memory judged as new is a candidate of the next memories; a vector depends on its text only
 
 
 @cache
@@ -140,9 +147,11 @@ class LearnedClassifier:
                              f"{embedder.model_id!r}")
         self.model = model
         self.embedder = embedder
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def classify(self, new: str, candidates: list[Candidate], *, lang: str = "auto",
-                 note: bool = False) -> list[Verdict]:
+                 note: bool = False, known: PassageVectors | None = None) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order. A candidate in another language
         than ``new`` is INDEPENDENT, as with the rules (the judge reads words). A new memory of
         several sentences never contradicts as a whole (``offline.one_statement``); it closes a
@@ -153,15 +162,19 @@ class LearnedClassifier:
         statements' threshold closed true facts (notes4, a fresh writer: 3 of 7 calls false;
         a LoCoMo ingest: every note it closed, falsely). What closes a note is a sure shape
         read in one of its sentences (``engine.classify.note_close``): a single-valued state
-        with another value, or an explicit end of the old memory's value."""
+        with another value, or an explicit end of the old memory's value. ``known``: vectors
+        the caller holds; read only when made by the judge's own embedder."""
+        held = known.by_text if (
+            known is not None and known.model_id == self.embedder.model_id) else {}
+        read = partial(self._embed, held)
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
         may_contradict = one_statement(new, lang) and not note
         texts = [read_pair(c.content, new, lang=lang) for c in same]
         sims: list[Similarities | None] = [None] * len(same)
         if self.model.uses_embeddings and same:
-            sims = list(measure(self.embedder, [(c.content, new, t) for c, t in
-                                                zip(same, texts, strict=True)]))
-        notes = self._sentences(same, new, lang) if not may_contradict else {}
+            sims = list(measure(read, [(c.content, new, t)
+                                       for c, t in zip(same, texts, strict=True)]))
+        notes = self._sentences(same, new, lang, read) if not may_contradict else {}
         after = note_claims(new, lang) if note and same else []
         judged = {}
         for candidate, text, sim in zip(same, texts, sims, strict=True):
@@ -175,7 +188,8 @@ class LearnedClassifier:
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]
 
-    def _sentences(self, candidates: list[Candidate], new: str, lang: str
+    def _sentences(self, candidates: list[Candidate], new: str, lang: str,
+                   read: Callable[[list[str]], Mapping[str, np.ndarray]]
                    ) -> dict[str, list[tuple[PairText, Similarities | None]]]:
         """Each candidate against each sentence of a several-sentence ``new`` (read alone), for
         ``judge_note``; nothing when the judge never lets a note close anything."""
@@ -186,23 +200,57 @@ class LearnedClassifier:
                  for c in candidates for part in parts]
         sims: list[Similarities | None] = [None] * len(pairs)
         if self.model.uses_embeddings:
-            sims = list(measure(self.embedder, [(c.content, part, t) for c, part, t in pairs]))
+            sims = list(measure(read, [(c.content, part, t) for c, part, t in pairs]))
         out: dict[str, list[tuple[PairText, Similarities | None]]] = {}
         for (c, _, t), s in zip(pairs, sims, strict=True):
             out.setdefault(c.key, []).append((t, s))
         return out
 
+    def _embed(self, known: Mapping[str, np.ndarray], texts: list[str]
+               ) -> Mapping[str, np.ndarray]:
+        """The judge's passage vector of each distinct text: the caller's (``known``), else
+        one kept from an earlier call, else embedded now, the rest in one batch."""
+        found: dict[str, np.ndarray] = {}
+        with self._recent_lock:
+            for text in texts:
+                vec = known.get(text)
+                if vec is None:
+                    vec = self._recent.get(text)
+                    if vec is not None:
+                        self._recent.move_to_end(text)
+                if vec is not None:
+                    found[text] = vec
+        todo = [t for t in texts if t not in found]
+        if todo:
+            fresh = dict(zip(todo, self.embedder.embed_passages(todo), strict=True))
+            found.update(fresh)
+            with self._recent_lock:
+                self._recent.update(fresh)
+                while len(self._recent) > _RECENT:
+                    self._recent.popitem(last=False)
+        return found
 
-def measure(embedder: Embedder | LazyEmbedder, pairs: list[tuple[str, str, PairText]]
-            ) -> list[Similarities]:
+
+def embed_all(embedder: Embedder | LazyEmbedder) -> Callable[[list[str]], Mapping[str, np.ndarray]]:
+    """Every text embedded by ``embedder`` in one batch (what ``measure`` reads)."""
+    def embed(texts: list[str]) -> Mapping[str, np.ndarray]:
+        return dict(zip(texts, embedder.embed_passages(texts), strict=True)) if texts else {}
+    return embed
+
+
+def measure(embedder: Embedder | LazyEmbedder | Callable[[list[str]], Mapping[str, np.ndarray]],
+            pairs: list[tuple[str, str, PairText]]) -> list[Similarities]:
     """The cosines of each (old, new, text) pair: every distinct text (memories and differing
-    parts) is embedded once, in one batch. Training (``bench/train_classifier.py``) calls this
-    too, so the judge sees the same numbers it was trained on."""
+    parts) is read once, the lot in one call — ``embedder``'s batch, or a function from the
+    distinct texts to their vectors (``LearnedClassifier._embed``). Training
+    (``bench/train_classifier.py``) calls this too, so the judge sees the same numbers it was
+    trained on."""
     pieces = []
     for old, new, t in pairs:
         pieces += [p for p in (old, new, t.old_part, t.new_part) if p]
     unique = list(dict.fromkeys(pieces))
-    vectors = dict(zip(unique, embedder.embed_passages(unique), strict=True)) if unique else {}
+    read = embed_all(embedder) if hasattr(embedder, "embed_passages") else embedder
+    vectors = read(unique) if unique else {}
     out = []
     for old, new, t in pairs:
         old_vec, new_vec = vectors.get(old), vectors.get(new)

@@ -25,10 +25,17 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.classify import Candidate, Classifier, Relation, remainder, split_compound
+from omoide.engine.classify import (
+    Candidate,
+    Classifier,
+    PassageVectors,
+    Relation,
+    remainder,
+    split_compound,
+)
 from omoide.model import Memory, NewMemory
 from omoide.service.settings import SettingsService
-from omoide.store.port import Store
+from omoide.store.port import Store, VectorSearch
 
 __all__ = ["EvolutionService"]
 
@@ -85,7 +92,9 @@ class EvolutionService:
         candidates = [Candidate(m.key, m.content, s) for m, s in current if s >= band]
         candidates = candidates[: cfg.classify_max_candidates]
         by_key = {m.key: m for m, _ in current}
-        extends, supersedes = self._judge(memory, candidates, by_key, cfg)
+        known = PassageVectors(self.embedder.model_id, {
+            memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
+        extends, supersedes = self._judge(memory, candidates, by_key, cfg, known)
         remainders = self._remainders(memory, vector, [by_key[k] for k, _ in supersedes], cfg)
         applied = memories.apply_evolution(
             key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
@@ -122,14 +131,14 @@ class EvolutionService:
         return out
 
     def _judge(self, memory: Memory, candidates: list[Candidate], by_key: dict[str, Memory],
-               cfg: PersonaSettings):
+               cfg: PersonaSettings, known: PassageVectors | None = None):
         extends: list[tuple[str, tuple[str, ...], float]] = []
         supersedes = []
         if not candidates:
             return extends, supersedes
         verdicts = self.classifier_for(cfg).classify(memory.content, candidates,
                                                      note=memory.source == "consolidation",
-                                                     lang=cfg.language)
+                                                     lang=cfg.language, known=known)
         for verdict in verdicts:
             old = by_key.get(verdict.key)
             if old is None:
@@ -143,3 +152,15 @@ class EvolutionService:
                     until = memory.created_at  # never produce an empty or inverted window
                 supersedes.append((old.key, until))
         return extends, supersedes
+
+
+def _stored_vectors(vectors: VectorSearch, candidates: list[Candidate], ids: dict[str, int]
+                    ) -> dict[str, np.ndarray]:
+    """Each candidate's stored passage vector by its text (the judge reuses a vector when it
+    reads this embedder's cosines, instead of embedding the memory again)."""
+    out = {}
+    for candidate in candidates:
+        vec = vectors.get(ids[candidate.key])
+        if vec is not None:
+            out[candidate.content] = vec
+    return out

@@ -28,7 +28,8 @@ class RecordingFallback:
         self.calls: list[tuple[str, list[Candidate], str]] = []
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        known: object = None,
     ) -> list[Verdict]:
         self.calls.append((new, candidates, lang))
         return [Verdict(c.key, Relation.INDEPENDENT, 0.5, "fallback") for c in candidates]

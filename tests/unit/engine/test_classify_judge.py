@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from omoide.embed.hashing import HashEmbedder
 from omoide.engine.classify import (
+    VETO_FEATURES,
     Candidate,
     JudgeModel,
     OfflineClassifier,
@@ -29,6 +30,7 @@ from omoide.engine.classify.features import (
     differing_parts,
     read_pair,
 )
+from omoide.engine.classify.learned import vetoed
 from omoide.engine.classify.text import parse
 from omoide.service.classify_judge import load_judge_models, offline_classifier_for
 
@@ -269,3 +271,13 @@ def test_another_persons_own_fact_never_contradicts(old: str, new: str, vetoed: 
         text, model.rule_overrides)
     assert (sentence_score(text, None, model) == 0.0) is vetoed or rule_decides(
         text, model.rule_overrides)
+
+
+@pytest.mark.parametrize("name", ["other_person_alone", "amount_untouched"])
+def test_each_veto_feature_alone_vetoes_a_close(name: str) -> None:
+    text = read_pair("User likes tea.", "User likes green tea.")
+    values = np.zeros(len(TEXT_FEATURES))
+    assert not vetoed(replace(text, features=values))
+    values[TEXT_FEATURES.index(name)] = 1.0
+    assert name in VETO_FEATURES
+    assert vetoed(replace(text, features=values))

@@ -18,7 +18,13 @@ entry ``note_verdict``.
 """
 
 from omoide.engine.classify.align import ALIGN_FEATURES
-from omoide.engine.classify.base import Candidate, Classifier, Relation, Verdict
+from omoide.engine.classify.base import (
+    Candidate,
+    Classifier,
+    PassageVectors,
+    Relation,
+    Verdict,
+)
 from omoide.engine.classify.compound import (
     Compound,
     remainder,
@@ -47,6 +53,7 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.learned import (
+    VETO_FEATURES,
     Judgement,
     JudgeModel,
     decide_relation,
@@ -82,6 +89,7 @@ __all__ = [
     "TEXT_FEATURES",
     "TRANSITION_FEATURES",
     "VECTOR_BLOCKS",
+    "VETO_FEATURES",
     "Candidate",
     "ChangeKind",
     "Classifier",
@@ -91,6 +99,7 @@ __all__ = [
     "Judgement",
     "OfflineClassifier",
     "PairText",
+    "PassageVectors",
     "Relation",
     "Similarities",
     "ValueChange",

@@ -36,7 +36,7 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JudgeModel", "Judgement", "amount_left_alone", "another_persons_fact",
+__all__ = ["VETO_FEATURES", "JudgeModel", "Judgement", "amount_left_alone", "another_persons_fact",
            "decide_relation", "judge", "judge_note", "nothing_differs", "pair_vector",
            "rule_decides", "sentence_score", "vetoed"]
 
@@ -194,9 +194,10 @@ def amount_left_alone(text: PairText) -> bool:
 
 
 def vetoed(text: PairText) -> bool:
-    """Whether the pair never closes, whatever the model says: another person's own fact
-    (``another_persons_fact``) or an amount left alone (``amount_left_alone``)."""
-    return another_persons_fact(text) or amount_left_alone(text)
+    """Whether the pair never closes, whatever the model says: one of the ``VETO_FEATURES``
+    is set (another person's own fact, ``another_persons_fact``; an amount left alone,
+    ``amount_left_alone``). Training caps the same pairs by the same list."""
+    return any(text.features[i] for i in _VETO_COLUMNS)
 
 
 def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:
@@ -232,6 +233,9 @@ _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
 _NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
 _OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
 _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
+# The text features that each veto a close (``vetoed``), one list for the server and training.
+VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched")
+_VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
 
 
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:

@@ -19,12 +19,17 @@ __all__ = [
     "EN_CHAIN_PERSONS",
     "EN_GENERIC_VERBS",
     "EN_IRREGULAR",
+    "EN_NOT_A_VALUE",
     "EN_NUMBER_WORDS",
+    "EN_OCCASION_OR_ADDITION",
     "EN_ORDINALS",
     "EN_PAST_IRREGULAR",
     "EN_PAST_STATE_VERBS",
     "EN_PERSONS",
+    "EN_SWAP_FILLERS",
     "EN_TIME_WORDS",
+    "EN_VALUE_BREAKS",
+    "EN_VERB_FORM",
     "FAVORITE",
     "FAVORITE_VALUE",
     "JA_CAUSE",
@@ -310,6 +315,23 @@ JA_DATE_PHRASE = (
     rf"|{_JA_NUMERAL}月(?:から|に)|(?:春|夏|秋|冬)から|翌年|来日した|卒業した年")
 # A time said as a sentence's topic (今は、最近は): the present, not a subject (``note_close_ja``).
 JA_NOW_TOPIC = r"(?:今|最近|現在|いま|この頃|近頃)"
+
+# A value swapped in the old frame (``swap``), English: the words left out when two memories
+# are aligned (articles, "now", "still" …), the words that end a swapped value (a clause's
+# seam), the words no value holds (a verb, an auxiliary, a negation, a conjunction), a word form
+# that may be the statement's verb, and the words of another occasion or of an addition.
+EN_SWAP_FILLERS = frozenset({"a", "an", "the", "now", "currently", "still", "just", "this",
+                             "that"})
+EN_VALUE_BREAKS = frozenset({",", ";", "since", "because", "after", "when", "and", "but", "as",
+                             "so"})
+EN_NOT_A_VALUE = (
+    r"is|are|am|was|were|be|been|has|have|had|does|do|did|not|never|no|will|can|could"
+    r"|would|should|[a-z]+ed|[a-z]+ing|and|or|but|because|since")
+EN_VERB_FORM = r"is|are|was|were|has|have|had|does|do|did|[a-z]+(?<!')s|[a-z]+ed|:"
+EN_OCCASION_OR_ADDITION = (
+    r"visited|went|traveled|travelled|tried|bought|ordered|attended|saw|met|watched|ate"
+    r"|yesterday|tomorrow|last|next|also|too|another|one more|second|again|plans?|planning"
+    r"|will|going to|wants?|hopes?")
 
 # How a current fact began ("started Pilates after the twins", 吹奏楽部に入ったのは…,
 # …がきっかけで): a memory that tells the origin of another extends it, it does not replace it.

@@ -17,7 +17,7 @@ from functools import partial
 
 from omoide.engine.classify import change as change
 from omoide.engine.classify import signals as sig
-from omoide.engine.classify.base import Candidate, Relation, Verdict
+from omoide.engine.classify.base import Candidate, PassageVectors, Relation, Verdict
 from omoide.engine.classify.compound import sentence_count
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.note_close import claims as note_claims
@@ -124,11 +124,12 @@ class OfflineClassifier:
     """The ``Classifier`` protocol over ``classify_pair``; candidate similarity is ignored."""
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False
+        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        known: PassageVectors | None = None,
     ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order; a consolidated ``note`` is
         CONTRADICTORY only through a sure shape of ``note_close`` (the rules' other signals have
-        no measured bar for notes)."""
+        no measured bar for notes). ``known`` is unused: the rules embed nothing."""
         verdicts = []
         may_contradict = one_statement(new, lang) and not note
         after = note_claims(new, lang) if note and candidates else []

@@ -43,19 +43,12 @@ __all__ = ["SWAP_FEATURES", "swap_features", "swapped"]
 SWAP_FEATURES: tuple[str, ...] = ("swap_kept_frame", "swap_state", "swap_part")
 
 _EN_TOKEN = re.compile(r"[a-z0-9][a-z0-9'&.\-]*|[,;]")
-_EN_DROP = frozenset({"a", "an", "the", "now", "currently", "still", "just", "this", "that"})
-_BREAKS = frozenset({",", ";", "since", "because", "after", "when", "and", "but", "as", "so"})
 _EN_MAX, _JA_MAX = 4, 10  # the longest swapped value: words, characters
-_EN_VERBAL = re.compile(
-    r"\b(?:is|are|am|was|were|be|been|has|have|had|does|do|did|not|never|no|will|can|could"
-    r"|would|should|[a-z]+ed|[a-z]+ing|and|or|but|because|since)\b")
+_EN_VERBAL = re.compile(r"\b(?:" + lex.EN_NOT_A_VALUE + r")\b")
 # A word that may be the statement's verb (a plural noun reads as one too: the subject test then
 # errs towards reading a swap as a value, which the judge weighs, never a rule).
-_EN_VERB = re.compile(r"is|are|was|were|has|have|had|does|do|did|[a-z]+(?<!')s|[a-z]+ed|:")
-_EN_EVENT = re.compile(
-    r"\b(?:visited|went|traveled|travelled|tried|bought|ordered|attended|saw|met|watched|ate"
-    r"|yesterday|tomorrow|last|next|also|too|another|one more|second|again|plans?|planning"
-    r"|will|going to|wants?|hopes?)\b")
+_EN_VERB = re.compile(lex.EN_VERB_FORM)
+_EN_EVENT = re.compile(r"\b(?:" + lex.EN_OCCASION_OR_ADDITION + r")\b")
 _EN_STATE = re.compile("(?:" + "|".join(EN_STATE_FRAMES.values())
                        + r"|'s [a-z]+(?: [a-z]+)? (?:is|are)|\bis|\bare)$")
 _JA_RUN = re.compile(r"[\u3400-\u9fff々〆ヶ]+|[\u30a0-\u30ffー]+|[A-Za-z0-9.]+|[\u3040-\u309f]")
@@ -72,7 +65,7 @@ def _tokens(text: str, lang: str) -> list[str]:
     text = _BRACKETED.sub(" ", text)  # an aside or a note's date is no slot of the fact
     if lang == "ja":
         return _JA_RUN.findall(text)
-    return [t.strip(".") for t in _EN_TOKEN.findall(text) if t not in _EN_DROP]
+    return [t.strip(".") for t in _EN_TOKEN.findall(text) if t not in lex.EN_SWAP_FILLERS]
 
 
 def _lemmas(tokens: list[str], lang: str) -> list[str]:
@@ -115,7 +108,7 @@ def _up_to_a_break(span: list[str]) -> list[str]:
     """The new span up to a comma or a clause's conjunction: what follows is an added aside or
     reason ("an iPhone now, a gift from her aunt", "Nantes since her transfer"), not the value."""
     for i, token in enumerate(span):
-        if token in _BREAKS:
+        if token in lex.EN_VALUE_BREAKS:
             return span[:i]
     return span
 
