@@ -374,8 +374,8 @@ class Settings:
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     database_url: str | None = None  # OMOIDE_DATABASE_URL: PostgreSQL instead of the SQLite file
     pg_ann_rows: int = 100_000  # OMOIDE_PG_ANN_ROWS: a persona this large is searched by HNSW
-    # OMOIDE_SEARCH_COMPANION: the second embedder hybrid search consults (auto: the other
-    # bundled one, e5 ↔ USE; none for any other embedder), off, e5 or use
+    # OMOIDE_SEARCH_COMPANION: the second embedder hybrid search consults (auto: USE beside
+    # e5, none beside USE or any other embedder), off, e5 or use
     search_companion: str = "auto"
     search_companion_cache: int = 10_000  # OMOIDE_SEARCH_COMPANION_CACHE: passage vectors kept
     max_content_chars: int = 50_000

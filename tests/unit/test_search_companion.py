@@ -19,7 +19,7 @@ from omoide.wiring import companion_name
 
 @pytest.mark.parametrize(("setting", "model_id", "expected"), [
     ("auto", E5Embedder.model_id, "use"),
-    ("auto", USEEmbedder.model_id, "e5"),
+    ("auto", USEEmbedder.model_id, None),  # measured: e5 does not help USE
     ("auto", "hash-3gram-256", None),
     ("auto", "text-embedding-3-small", None),
     ("off", E5Embedder.model_id, None),

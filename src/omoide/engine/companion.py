@@ -7,8 +7,9 @@ queries, so its raw cosine of the query and each candidate is a useful second vo
 
     relevance = (1 − w) · minmax(fused score) + w · minmax(companion cosine)
 
-and the relevance is mapped back onto the fused scores' own range in that head (its lowest to
-its highest), so the head is reordered while every score stays where fused scores lie: what
+and the relevance, min-max stretched, is mapped back onto the fused scores' own range in that
+head (its lowest to its highest), so the head is reordered while its best keeps the best fused
+score and the rest stay where fused scores lie: what
 comes after (strength blend, current facts first, notes merged with conversation excerpts by
 score) sees scores on the same scale as before, and a candidate below the head never rises
 above it. ``w`` = 0 gives back the fused scores. A candidate without a companion cosine counts
@@ -54,7 +55,13 @@ def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, w
             return 0.0 if cosine is None else 1.0
         return (cosine - c_low) / c_span
 
-    blended = [(low + span * ((1.0 - weight) * (s.score - low) / span + weight * closeness(s)),
-                s) for s in head]
-    blended.sort(key=lambda pair: (-pair[0], -pair[1].score, pair[1].id))
-    return [Scored(s.id, min(max(score, low), high)) for score, s in blended] + tail
+    relevance = [((1.0 - weight) * (s.score - low) / span + weight * closeness(s), s)
+                 for s in head]
+    relevance.sort(key=lambda pair: (-pair[0], -pair[1].score, pair[1].id))
+    r_low, r_high = relevance[-1][0], relevance[0][0]
+    if r_high <= r_low:
+        return ordered
+    # stretched back onto [low, high]: the head's best keeps the best fused score, so the head
+    # weighs against conversation excerpts (or notes) as much as it did before
+    return [Scored(s.id, max(high - span * (r_high - r) / (r_high - r_low), low))
+            for r, s in relevance] + tail

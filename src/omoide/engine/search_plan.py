@@ -71,12 +71,14 @@ class SearchPlan:
     # a note below an excerpt showing its turn is shown in that line instead (engine/budget.py)
     fold_notes: bool = True
     current_first: bool = True  # no closed fact above its current successor
-    # hybrid searches re-score the fused head of companion_pool candidates with the companion
-    # embedder's cosine at this weight (engine/companion.py; 0: off); excerpts' turns take
-    # companion_episode_weight (None: the same weight)
+    # hybrid searches re-score the fused head of companion_pool notes with the companion
+    # embedder's cosine at this weight (engine/companion.py; 0: off); conversation turns take
+    # companion_episode_weight (None: companion_weight). Chosen by leave-one-set-out on the
+    # retrieval sets; on LoCoMo the turns lost recall with it, so they go without
+    # (bench/results/search16.md)
     companion_weight: float = 0.5
     companion_pool: int = 40
-    companion_episode_weight: float | None = None
+    companion_episode_weight: float | None = 0.0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -154,7 +156,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "single_turns": replace(DEFAULT_PLAN, neighbours=0),
     "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
     "no_companion": replace(DEFAULT_PLAN, companion_weight=0.0),
-    "companion_notes_only": replace(DEFAULT_PLAN, companion_episode_weight=0.0),
+    "companion_everywhere": replace(DEFAULT_PLAN, companion_episode_weight=None),
+    "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
+                               companion_episode_weight=None),
 })
 
 

@@ -1,4 +1,4 @@
-"""The search companion: the other bundled embedder's raw cosine of a query and its candidates.
+"""The search companion: a second bundled embedder's raw cosine of a query and its candidates.
 
 The model is loaded on the first search that needs it (once per process, shared with dedup's
 and the judges' bundled instances through the loader wiring passes in), and candidate vectors

@@ -27,8 +27,10 @@ def test_the_companion_reorders_the_head() -> None:
     out = blend_companion(ranked, {1: 0.1, 2: 0.6, 3: 0.2}, weight=0.5, top_n=3)
     # relevance: 1 → 0.5·1 + 0.5·0 = 0.5; 2 → 0.5·0.75 + 0.5·1 = 0.875; 3 → 0.5·0 + 0.5·0.2
     assert [s.id for s in out] == [2, 1, 3]
-    assert out[0].score == pytest.approx(0.5 + 0.4 * 0.875)
-    assert out[1].score == pytest.approx(0.5 + 0.4 * 0.5)
+    # stretched back onto the head's fused range [0.5, 0.9]: the best keeps 0.9
+    assert out[0].score == pytest.approx(0.9)
+    assert out[1].score == pytest.approx(0.5 + 0.4 * (0.5 - 0.1) / (0.875 - 0.1))
+    assert out[2].score == pytest.approx(0.5)
 
 
 def test_candidates_below_the_head_keep_their_scores_and_stay_below() -> None:
@@ -94,3 +96,11 @@ def test_equal_cosines_keep_the_fused_order(items, weight, top_n) -> None:
     expected = [s.id for s in sorted(items, key=lambda s: (-s.score, s.id))]
     assert [s.id for s in blend_companion(items, cosines, weight=weight, top_n=top_n)] \
         == expected
+
+
+@given(scored, cosine_maps, weights, pools)
+def test_the_heads_best_keeps_the_best_fused_score(items, cosines, weight, top_n) -> None:
+    """So notes weigh against conversation excerpts (merged by score) as they did before."""
+    out = blend_companion(items, cosines, weight=weight, top_n=top_n)
+    if items:
+        assert out[0].score == max(s.score for s in items)
