@@ -348,6 +348,9 @@ def llm_config_from_env(environ: Mapping[str, str]) -> LLMConfig:
     return cfg
 
 
+SEARCH_COMPANIONS = ("auto", "off", "e5", "use")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Process-wide settings (environment variables ``OMOIDE_*``)."""
@@ -371,6 +374,10 @@ class Settings:
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     database_url: str | None = None  # OMOIDE_DATABASE_URL: PostgreSQL instead of the SQLite file
     pg_ann_rows: int = 100_000  # OMOIDE_PG_ANN_ROWS: a persona this large is searched by HNSW
+    # OMOIDE_SEARCH_COMPANION: the second embedder hybrid search consults (auto: USE beside
+    # e5, none beside USE or any other embedder), off, e5 or use
+    search_companion: str = "auto"
+    search_companion_cache: int = 10_000  # OMOIDE_SEARCH_COMPANION_CACHE: passage vectors kept
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
     max_import_bytes: int = 1 << 30  # OMOIDE_MAX_IMPORT_BYTES: a file upload (streamed to disk)
@@ -418,12 +425,19 @@ class Settings:
             "chat_summary_cooldown_s": _env_float(env, "OMOIDE_CHAT_SUMMARY_COOLDOWN", 60.0),
             "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "pg_ann_rows": _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
+            "search_companion": (env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower(),
+            "search_companion_cache": _env_int(env, "OMOIDE_SEARCH_COMPANION_CACHE", 10_000),
             "persona_defaults": persona_defaults(env),
             "llm": llm_config_from_env(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if values["pg_ann_rows"] < 1:
             raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
+        if values["search_companion"] not in SEARCH_COMPANIONS:
+            raise InvalidInput("OMOIDE_SEARCH_COMPANION must be one of "
+                               f"{', '.join(SEARCH_COMPANIONS)}")
+        if values["search_companion_cache"] < 0:
+            raise InvalidInput("OMOIDE_SEARCH_COMPANION_CACHE must be at least 0")
         if values["mcp_max_sessions"] < 1:
             raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
         if not values["mcp_session_idle_minutes"] > 0:

@@ -31,6 +31,7 @@ from omoide.service.blocks import BlockService
 from omoide.service.chat import ChatService
 from omoide.service.chat_summary import Compressor
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
+from omoide.service.companion import Companion
 from omoide.service.context import ContextService
 from omoide.service.dedup import DedupDecider
 from omoide.service.episodes import EpisodeSearch
@@ -244,6 +245,34 @@ def _judge_embedder(bundled: Callable[[str], Embedder] | None
     return lambda: bundled(name)
 
 
+def companion_name(setting: str, model_id: str) -> str | None:
+    """The bundled embedder search consults beside ``model_id`` (the server's): ``auto`` → USE
+    beside e5, and none beside USE or any other embedder (the hashing one of tests, an external
+    model); ``off`` → none; ``e5``/``use`` → that one unless it is the server's own.
+
+    Measured by leave-one-set-out over five retrieval sets (``bench/results/search16.md``):
+    USE beside e5 raised held-out MRR on every set (+0.011 to +0.047); e5 beside USE changed
+    it by -0.004 to +0.004 (it pulls down USE's cross-lingual matches) and a cold search then
+    embeds its candidates on e5 (~3 s on a loaded core), so ``auto`` leaves USE alone."""
+    from omoide.embed.e5 import E5Embedder
+    from omoide.embed.use import USEEmbedder
+
+    own = {E5Embedder.model_id: "e5", USEEmbedder.model_id: "use"}.get(model_id)
+    if setting == "off":
+        return None
+    if setting == "auto":
+        return "use" if own == "e5" else None
+    return None if setting == own else setting
+
+
+def _companion(settings: Settings, embedder: Embedder) -> Companion | None:
+    name = companion_name(settings.search_companion, embedder.model_id)
+    if name is None:
+        return None
+    return Companion(name, lambda: bundled_embedder(name, settings.embed_threads),
+                     cache_size=settings.search_companion_cache)
+
+
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
           llm: Any = "from-env", check_embedder_record: bool = True,
           chat_upstream: Any = "from-env") -> Omoide:
@@ -309,8 +338,10 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
                               _consolidator_factory(llm), update_user_state=state.update_user_state,
                               on_enqueue=runner.notify, segmenter_for=_segmenter_factory(llm))
     ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
+    companion = _companion(settings, embedder)
     search = SearchService(store, embedder, clock, settings_service,
-                           episodes=EpisodeSearch(store, settings_service, embedder))
+                           episodes=EpisodeSearch(store, settings_service, embedder, companion),
+                           companion=companion)
     app = Omoide(
         settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),

@@ -230,12 +230,15 @@ def files_holding(folder: Path, text: str) -> list[str]:
 
 
 @contextmanager
-def live_server(data_dir: Path, embedder: Embedder, admin_key: str) -> Iterator[LiveServer]:
+def live_server(data_dir: Path, embedder: Embedder, admin_key: str,
+                environ: dict[str, str] | None = None) -> Iterator[LiveServer]:
     """A real server on ``data_dir`` with ``embedder`` (a real one: these tests measure
-    behaviour that depends on meaning), no LLM, and the given admin key."""
+    behaviour that depends on meaning), no LLM, the given admin key, and ``environ``'s
+    settings."""
     from omoide.api.http.app import create_app
 
-    app = build(Settings.from_env({}, data_dir=data_dir), embedder=embedder, llm=None)
+    app = build(Settings.from_env(environ or {}, data_dir=data_dir), embedder=embedder,
+                llm=None)
     app.auth.ensure_admin_key(data_dir, admin_key)
     server, thread, url = serve_in_thread(create_app(app))
     try:

@@ -71,10 +71,18 @@ class SearchPlan:
     # a note below an excerpt showing its turn is shown in that line instead (engine/budget.py)
     fold_notes: bool = True
     current_first: bool = True  # no closed fact above its current successor
+    # hybrid searches re-score the fused head of companion_pool notes with the companion
+    # embedder's cosine at this weight (engine/companion.py; 0: off); conversation turns take
+    # companion_episode_weight (None: companion_weight). Chosen by leave-one-set-out on the
+    # retrieval sets; on LoCoMo the turns lost recall with it, so they go without
+    # (bench/results/search16.md)
+    companion_weight: float = 0.5
+    companion_pool: int = 40
+    companion_episode_weight: float | None = 0.0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
-                     "episode_pool", "max_window", "fallback_notes"):
+                     "episode_pool", "max_window", "fallback_notes", "companion_pool"):
             if getattr(self, name) < 1:
                 raise ParameterError(f"{name} must be at least 1")
         if self.neighbours < 0:
@@ -91,12 +99,22 @@ class SearchPlan:
             raise ParameterError("fallback_similarity must be within [0, 1]")
         if not 0.0 <= self.cross_script_credit <= 1.0:
             raise ParameterError("cross_script_credit must be within [0, 1]")
+        for name in ("companion_weight", "companion_episode_weight"):
+            value = getattr(self, name)
+            if value is not None and not 0.0 <= value <= 1.0:
+                raise ParameterError(f"{name} must be within [0, 1]")
         object.__setattr__(self, "fusion", FusionMethod(self.fusion))
         object.__setattr__(self, "episodes", EpisodeRule(self.episodes))
 
     def note_pool(self, top_k: int) -> int:
         """Candidates each side fetches for a note search returning ``top_k`` results."""
         return max(self.note_pool_min, top_k * self.note_pool_per_result)
+
+    @property
+    def episode_companion_weight(self) -> float:
+        """The companion's weight for conversation turns."""
+        return self.companion_weight if self.companion_episode_weight is None \
+            else self.companion_episode_weight
 
     def keyword_limit(self, pool: int, *, filtered: bool) -> int:
         """Keyword candidates to fetch: filters are applied after the FTS query, so more."""
@@ -137,6 +155,10 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
     "single_turns": replace(DEFAULT_PLAN, neighbours=0),
     "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
+    "no_companion": replace(DEFAULT_PLAN, companion_weight=0.0),
+    "companion_everywhere": replace(DEFAULT_PLAN, companion_episode_weight=None),
+    "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
+                               companion_episode_weight=None),
 })
 
 

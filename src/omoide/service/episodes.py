@@ -18,9 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from omoide.embed.base import Embedder
+from omoide.engine.companion import blend_companion
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
+from omoide.service.companion import Companion
 from omoide.service.retrieval import HybridRetriever, TurnTier
+from omoide.service.sessions import turn_passage
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store
 
@@ -40,10 +43,11 @@ class EpisodeSearch:
     """Implements the search service's ``EpisodeSearcher`` port."""
 
     def __init__(self, store: Store, settings: SettingsService,
-                 embedder: Embedder) -> None:
+                 embedder: Embedder, companion: Companion | None = None) -> None:
         self.store = store
         self.settings = settings
         self.retriever = HybridRetriever(embedder)
+        self.companion = companion  # the second embedder's opinion (service/companion.py)
 
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
@@ -61,6 +65,13 @@ class EpisodeSearch:
             keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight,
             mode=mode).ranked
         events = store.events_by_ids([s.id for s in ranked])
+        weight = plan.episode_companion_weight
+        if self.companion is not None and mode == SearchMode.HYBRID and weight > 0:
+            head = sorted(ranked, key=lambda s: (-s.score, s.id))[: plan.companion_pool]
+            cosines = self.companion.cosines(query, {
+                s.id: turn_passage(events[s.id].speaker, events[s.id].text)
+                for s in head if s.id in events})
+            ranked = blend_companion(ranked, cosines, weight=weight, top_n=plan.companion_pool)
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:

@@ -17,12 +17,14 @@ from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
+from omoide.engine.companion import blend_companion
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
+from omoide.service.companion import Companion
 from omoide.service.memories import with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
@@ -92,13 +94,14 @@ class SearchService:
 
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, episodes: EpisodeSearcher | None = None,
-                 plan: SearchPlan = DEFAULT_PLAN) -> None:
+                 plan: SearchPlan = DEFAULT_PLAN, companion: Companion | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
         self.settings = settings
         self.episodes = episodes
         self.plan = plan
+        self.companion = companion  # the second embedder's opinion (service/companion.py)
         self.retriever = HybridRetriever(embedder)
 
     def build_request(self, persona: str, *, query: Any, top_k: Any = 10, mode: Any = None,
@@ -159,7 +162,10 @@ class SearchService:
             allowed=allowed, keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
-        top = self._note_hits(persona, memories, found.ranked[:pool], query_vector, request,
+        ranked = found.ranked[:pool]
+        if request.mode == SearchMode.HYBRID:
+            ranked = self._second_opinion(memories, request.query, ranked, plan)
+        top = self._note_hits(persona, memories, ranked, query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
@@ -189,6 +195,20 @@ class SearchService:
             limit=request.top_k, filters=request.filters, plan=plan or self.plan,
             mode=request.mode)
         return SearchResult(query=request.query, mode=request.mode, results=hits)
+
+    def _second_opinion(self, memories: MemoryHandle, query: str, ranked: list[Scored],
+                        plan: SearchPlan) -> list[Scored]:
+        """The fused candidates with their head re-scored by the companion embedder
+        (``engine.companion``), before strength, current facts first and the merge with
+        excerpts; unchanged without a companion or at weight 0."""
+        if self.companion is None or plan.companion_weight == 0.0 or len(ranked) < 2:
+            return ranked
+        head = sorted(ranked, key=lambda s: (-s.score, s.id))[: plan.companion_pool]
+        rows = memories.by_ids([s.id for s in head])
+        cosines = self.companion.cosines(query, {row_id: memory.content
+                                                 for row_id, memory in rows.items()})
+        return blend_companion(ranked, cosines, weight=plan.companion_weight,
+                               top_n=plan.companion_pool)
 
     def _note_hits(self, persona: str, memories: MemoryHandle, ranked: list[Scored],
                    query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,

@@ -15,14 +15,15 @@ from omoide_testing import LiveServer, live_server, wait_for_jobs
 from omoide.api.mcp.text import search_text
 
 
-@pytest.fixture(scope="module")
-def use_embedder():
-    return bundled("use")
+@pytest.fixture(scope="module", params=["use", "e5"])
+def real_embedder(request: pytest.FixtureRequest):
+    """USE alone, and e5 with its search companion (USE): current facts stay first either way."""
+    return bundled(request.param)
 
 
 @pytest.fixture
-def live(tmp_path: Path, use_embedder) -> Iterator[LiveServer]:
-    with live_server(tmp_path, use_embedder, "omo_admin_default-search") as server:
+def live(tmp_path: Path, real_embedder) -> Iterator[LiveServer]:
+    with live_server(tmp_path, real_embedder, "omo_admin_default-search") as server:
         yield server
 
 

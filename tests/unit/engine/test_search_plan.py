@@ -29,6 +29,11 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
     assert plan.cross_script_credit == 1.0
+    assert (plan.companion_weight, plan.companion_pool) == (0.5, 40)
+    assert plan.episode_companion_weight == 0.0  # notes only (LoCoMo: turns lost recall)
+    assert preset("no_companion").companion_weight == 0.0
+    assert preset("companion_everywhere").episode_companion_weight == 0.5
+    assert preset("companion_light").episode_companion_weight == 0.3
 
 
 def test_every_preset_but_the_default_changes_something() -> None:
@@ -54,6 +59,8 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"neighbours": 4, "max_window": 7}, {"keyword_weight": -0.1}, {"rrf_k": -1.0},
     {"fallback_similarity": 1.5}, {"fusion": "borda"}, {"episodes": "sometimes"},
     {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
+    {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
+    {"companion_episode_weight": 2.0},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):

@@ -1,0 +1,83 @@
+"""The search companion's choice (wiring), its lazy load and its vector cache (service)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from omoide.config import Settings
+from omoide.embed.e5 import E5Embedder
+from omoide.embed.hashing import HashEmbedder
+from omoide.embed.use import USEEmbedder
+from omoide.errors import InvalidInput
+from omoide.service.companion import Companion
+from omoide.wiring import companion_name
+
+
+@pytest.mark.parametrize(("setting", "model_id", "expected"), [
+    ("auto", E5Embedder.model_id, "use"),
+    ("auto", USEEmbedder.model_id, None),  # measured: e5 does not help USE
+    ("auto", "hash-3gram-256", None),
+    ("auto", "text-embedding-3-small", None),
+    ("off", E5Embedder.model_id, None),
+    ("e5", E5Embedder.model_id, None),  # never the server's own model
+    ("e5", USEEmbedder.model_id, "e5"),
+    ("use", "text-embedding-3-small", "use"),
+])
+def test_the_companion_is_the_other_bundled_embedder(setting: str, model_id: str,
+                                                     expected: str | None) -> None:
+    assert companion_name(setting, model_id) == expected
+
+
+def test_the_setting_is_read_and_checked(tmp_path: Path) -> None:
+    assert Settings.from_env({}, data_dir=tmp_path).search_companion == "auto"
+    assert Settings.from_env({"OMOIDE_SEARCH_COMPANION": " OFF "},
+                             data_dir=tmp_path).search_companion == "off"
+    with pytest.raises(InvalidInput, match="OMOIDE_SEARCH_COMPANION"):
+        Settings.from_env({"OMOIDE_SEARCH_COMPANION": "bert"}, data_dir=tmp_path)
+    with pytest.raises(InvalidInput, match="OMOIDE_SEARCH_COMPANION_CACHE"):
+        Settings.from_env({"OMOIDE_SEARCH_COMPANION_CACHE": "-1"}, data_dir=tmp_path)
+
+
+class _Counting(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.passage_calls: list[list[str]] = []
+        self.query_calls = 0
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        self.passage_calls.append(list(texts))
+        return super().embed_passages(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.query_calls += 1
+        return super().embed_query(text)
+
+
+def test_one_batched_call_for_the_misses_and_the_query_once() -> None:
+    inner = _Counting()
+    loads: list[int] = []
+    companion = Companion("x", lambda: loads.append(1) or inner, cache_size=3)
+    first = companion.cosines("tea", {1: "green tea", 2: "black coffee"})
+    assert set(first) == {1, 2} and first[1] > first[2]
+    again = companion.cosines("tea", {1: "green tea", 3: "oolong tea", 4: "green tea"})
+    assert again[1] == pytest.approx(first[1]) and again[4] == pytest.approx(first[1])
+    assert inner.passage_calls == [["green tea", "black coffee"], ["oolong tea"]]
+    assert inner.query_calls == 1 and loads == [1]
+    assert companion.cached == 3
+    companion.cosines("coffee", {5: "espresso"})  # evicts the least recently used
+    assert companion.cached == 3
+    companion.cosines("coffee", {2: "black coffee"})
+    assert inner.passage_calls[-1] == ["black coffee"]
+
+
+def test_a_companion_that_fails_to_load_is_left_out() -> None:
+    def broken() -> HashEmbedder:
+        raise RuntimeError("no model")
+
+    companion = Companion("x", broken)
+    assert companion.cosines("tea", {1: "green tea"}) == {}
+    assert companion.embedder() is None
