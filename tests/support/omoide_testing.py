@@ -230,6 +230,21 @@ def files_holding(folder: Path, text: str) -> list[str]:
 
 
 @contextmanager
+def served(app: Omoide, data_dir: Path, admin_key: str) -> Iterator[LiveServer]:
+    """``app`` (already built, e.g. with a chat upstream or an LLM) served over real HTTP in a
+    thread, with ``admin_key``; the server stops on exit (closing ``app`` is the caller's)."""
+    from omoide.api.http.app import create_app
+
+    app.auth.ensure_admin_key(data_dir, admin_key)
+    server, thread, url = serve_in_thread(create_app(app))
+    try:
+        yield LiveServer(url=url, admin_key=admin_key, omoide=app)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
 def live_server(data_dir: Path, embedder: Embedder, admin_key: str,
                 environ: dict[str, str] | None = None) -> Iterator[LiveServer]:
     """A real server on ``data_dir`` with ``embedder`` (a real one: these tests measure

@@ -13,7 +13,7 @@ from typing import Any
 import openai
 import pytest
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+from omoide_testing import LiveServer, served, wait_for_jobs
 
 from omoide.errors import NotFound
 from omoide.llm import LLMConfig
@@ -27,16 +27,11 @@ OPENER = "Morning! Back at the pottery wheel today."
 @pytest.fixture
 def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
           ) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
     config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
                        model="gpt-test", timeout_s=1.0, max_retries=0)
     app = make_app(None, chat_upstream=make_chat_upstream(config))
-    app.auth.ensure_admin_key(data_dir, ADMIN)
-    uv, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
-    uv.should_exit = True
-    thread.join(10)
+    with served(app, data_dir, ADMIN) as server:
+        yield server
 
 
 def _turns(server: LiveServer, persona: str, session_id: str, n: int) -> list[Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import openai
 import pytest
 from llm_fakes import FakeAPI, Received, Reply, openai_answer, start_server
-from omoide_testing import LiveServer, serve_in_thread
+from omoide_testing import LiveServer, served
 
 from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
@@ -48,8 +48,6 @@ def hanging() -> Iterator[HangingAPI]:
 @pytest.fixture
 def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI,
           hanging: HangingAPI) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
     def config(base: str) -> LLMConfig:
         return LLMConfig(provider="openai", base_url=f"{base}/v1", api_key="sk-test",
                          model="gpt-test", timeout_s=TIMEOUT_S, max_retries=0)
@@ -57,11 +55,8 @@ def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI,
     summary_llm = OpenAILLM(config(hanging.base))
     app = make_app({"OMOIDE_CHAT_SUMMARY_COOLDOWN": "60"}, llm=summary_llm,
                    chat_upstream=make_chat_upstream(config(fake_api.base)))
-    app.auth.ensure_admin_key(data_dir, ADMIN)
-    uv, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
-    uv.should_exit = True
-    thread.join(10)
+    with served(app, data_dir, ADMIN) as server:
+        yield server
     summary_llm.close()
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import openai
 import pytest
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, serve_in_thread
+from omoide_testing import LiveServer, served
 
 from omoide.engine.compact import SUMMARY_PREFIX
 from omoide.llm import LLMConfig
@@ -27,17 +27,12 @@ SUMMARY = "The user checked the timetables of bus lines 70 to 77 in Porto for a 
 
 @pytest.fixture
 def proxy(make_app: Any, data_dir: Path, fake_api: FakeAPI) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
     config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
                        model="gpt-test", timeout_s=2.0, max_retries=0)
     llm = OpenAILLM(config)
     app = make_app(None, llm=llm, chat_upstream=make_chat_upstream(config))
-    app.auth.ensure_admin_key(data_dir, ADMIN)
-    uv, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
-    uv.should_exit = True
-    thread.join(10)
+    with served(app, data_dir, ADMIN) as server:
+        yield server
     llm.close()
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import openai
 import pytest
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
+from omoide_testing import LiveServer, served, wait_for_jobs
 
 from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
@@ -30,16 +30,11 @@ LINES = [
 @pytest.fixture
 def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
           ) -> Iterator[LiveServer]:
-    from omoide.api.http.app import create_app
-
     config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
                        model="gpt-test", timeout_s=2.0, max_retries=0)
     app = make_app(None, chat_upstream=make_chat_upstream(config))
-    app.auth.ensure_admin_key(data_dir, ADMIN)
-    uv, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
-    uv.should_exit = True
-    thread.join(10)
+    with served(app, data_dir, ADMIN) as server:
+        yield server
 
 
 def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI) -> list[str]:
