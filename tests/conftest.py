@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from llm_fakes import FakeAPI, start_server
+from llm_fakes import FakeAPI, running
 from omoide_testing import (
     Holding,
     LiveServer,
@@ -153,13 +153,8 @@ def persona(app: Omoide) -> str:
 @pytest.fixture
 def fake_api() -> Iterator[FakeAPI]:
     """A local HTTP server that speaks the OpenAI and Anthropic APIs, scripted per test."""
-    fake = FakeAPI()
-    http, thread = start_server(fake)
-    yield fake
-    fake.release.set()
-    http.shutdown()
-    http.server_close()
-    thread.join(timeout=2)
+    with running(FakeAPI()) as fake:
+        yield fake
 
 
 @pytest.fixture

@@ -12,9 +12,11 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
 
 API_KEY = "sk-test-SECRET-123"
 HANG_LIMIT_S = 5.0
@@ -206,3 +208,19 @@ def start_server(fake: FakeAPI) -> tuple[ThreadingHTTPServer, threading.Thread]:
     thread.start()
     fake.base = f"http://127.0.0.1:{server.server_address[1]}"
     return server, thread
+
+
+F = TypeVar("F", bound="FakeAPI")
+
+@contextmanager
+def running(fake: F) -> Iterator[F]:
+    """``fake`` served on a free local port (``fake.base``) until the block ends; a reply
+    still hanging is released first, so the server stops at once."""
+    server, thread = start_server(fake)
+    try:
+        yield fake
+    finally:
+        fake.release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=2)

@@ -250,15 +250,10 @@ def live_server(data_dir: Path, embedder: Embedder, admin_key: str,
     """A real server on ``data_dir`` with ``embedder`` (a real one: these tests measure
     behaviour that depends on meaning), no LLM, the given admin key, and ``environ``'s
     settings."""
-    from omoide.api.http.app import create_app
-
     app = build(Settings.from_env(environ or {}, data_dir=data_dir), embedder=embedder,
                 llm=None)
-    app.auth.ensure_admin_key(data_dir, admin_key)
-    server, thread, url = serve_in_thread(create_app(app))
     try:
-        yield LiveServer(url=url, admin_key=admin_key, omoide=app)
+        with served(app, data_dir, admin_key) as server:
+            yield server
     finally:
-        server.should_exit = True
-        thread.join(10)
         app.close()

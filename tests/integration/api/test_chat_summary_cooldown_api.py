@@ -13,7 +13,7 @@ from typing import Any
 
 import openai
 import pytest
-from llm_fakes import FakeAPI, Received, Reply, openai_answer, start_server
+from llm_fakes import FakeAPI, Received, Reply, openai_answer, running
 from omoide_testing import LiveServer, served
 
 from omoide.llm import LLMConfig
@@ -36,13 +36,8 @@ class HangingAPI(FakeAPI):
 
 @pytest.fixture
 def hanging() -> Iterator[HangingAPI]:
-    fake = HangingAPI()
-    http, thread = start_server(fake)
-    yield fake
-    fake.release.set()
-    http.shutdown()
-    http.server_close()
-    thread.join(timeout=2)
+    with running(HangingAPI()) as fake:
+        yield fake
 
 
 @pytest.fixture
