@@ -73,10 +73,11 @@ class SearchPlan:
     current_first: bool = True  # no closed fact above its current successor
     # hybrid searches re-score the fused head of companion_pool notes with the companion
     # embedder's cosine at this weight (engine/companion.py; 0: off); conversation turns take
-    # companion_episode_weight (None: companion_weight). Chosen by leave-one-set-out on the
-    # retrieval sets; on LoCoMo the turns lost recall with it, so they go without
-    # (bench/results/search16.md)
-    companion_weight: float = 0.5
+    # companion_episode_weight (None: companion_weight). The retrieval sets' leave-one-set-out
+    # favoured 0.5; on LoCoMo's tuning conversations 0.5 cost evidence recall beyond noise
+    # (-0.015) and 0.3 did not (-0.006, keeping 0.810 of the sets' 0.817), and the turns lost
+    # recall with it at any weight, so they go without (bench/results/search16.md)
+    companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
 
@@ -156,7 +157,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "single_turns": replace(DEFAULT_PLAN, neighbours=0),
     "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
     "no_companion": replace(DEFAULT_PLAN, companion_weight=0.0),
-    "companion_everywhere": replace(DEFAULT_PLAN, companion_episode_weight=None),
+    "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
+    "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
+                                    companion_episode_weight=None),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

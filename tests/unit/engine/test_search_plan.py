@@ -29,9 +29,10 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
     assert plan.cross_script_credit == 1.0
-    assert (plan.companion_weight, plan.companion_pool) == (0.5, 40)
+    assert (plan.companion_weight, plan.companion_pool) == (0.3, 40)
     assert plan.episode_companion_weight == 0.0  # notes only (LoCoMo: turns lost recall)
     assert preset("no_companion").companion_weight == 0.0
+    assert preset("companion_half").companion_weight == 0.5
     assert preset("companion_everywhere").episode_companion_weight == 0.5
     assert preset("companion_light").episode_companion_weight == 0.3
 
