@@ -24,7 +24,16 @@ from collections.abc import Mapping, Sequence
 from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import Scored
 
-__all__ = ["blend_companion"]
+__all__ = ["blend_companion", "companion_head"]
+
+
+def _by_fused(item: Scored) -> tuple[float, int]:
+    return (-item.score, item.id)
+
+
+def companion_head(ranked: Sequence[Scored], top_n: int) -> list[Scored]:
+    """The head :func:`blend_companion` re-scores: the ``top_n`` best by (fused score, id)."""
+    return sorted(ranked, key=_by_fused)[:top_n]
 
 
 def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, weight: float,
@@ -37,7 +46,7 @@ def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, w
         raise ParameterError("companion weight must be within [0, 1]", field="weight")
     if top_n < 1:
         raise ParameterError("companion top_n must be at least 1", field="top_n")
-    ordered = sorted(ranked, key=lambda s: (-s.score, s.id))
+    ordered = sorted(ranked, key=_by_fused)
     head, tail = ordered[:top_n], ordered[top_n:]
     known = [cosines[s.id] for s in head if s.id in cosines]
     if weight == 0.0 or len(head) < 2 or not known:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from omoide.embed.base import Embedder
+from omoide.engine.companion import blend_companion, companion_head
+from omoide.engine.fusion import Scored
 
 __all__ = ["DEFAULT_CACHE_SIZE", "Companion"]
 
@@ -66,6 +68,18 @@ class Companion:
         with self._lock:
             self._vectors.clear()
             self._queries.clear()
+
+    def rescore(self, query: str, ranked: list[Scored],
+                texts: Callable[[list[int]], Mapping[int, str]], *, weight: float,
+                pool: int) -> list[Scored]:
+        """``ranked`` with its head of ``pool`` re-scored by this companion's cosines at
+        ``weight`` (``engine.companion.blend_companion``); ``texts`` reads the head's texts by
+        id. Unchanged at weight 0 or with fewer than two candidates."""
+        if weight == 0.0 or len(ranked) < 2:
+            return ranked
+        head = companion_head(ranked, pool)
+        cosines = self.cosines(query, texts([s.id for s in head]))
+        return blend_companion(ranked, cosines, weight=weight, top_n=pool)
 
     def cosines(self, query: str, texts: Mapping[int, str]) -> dict[int, float]:
         """Raw cosine of ``query`` with each candidate's text (id → cosine); empty when the

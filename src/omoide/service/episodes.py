@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.companion import blend_companion
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.companion import Companion
@@ -65,13 +64,11 @@ class EpisodeSearch:
             keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight,
             mode=mode).ranked
         events = store.events_by_ids([s.id for s in ranked])
-        weight = plan.episode_companion_weight
-        if self.companion is not None and mode == SearchMode.HYBRID and weight > 0:
-            head = sorted(ranked, key=lambda s: (-s.score, s.id))[: plan.companion_pool]
-            cosines = self.companion.cosines(query, {
-                s.id: turn_passage(events[s.id].speaker, events[s.id].text)
-                for s in head if s.id in events})
-            ranked = blend_companion(ranked, cosines, weight=weight, top_n=plan.companion_pool)
+        if self.companion is not None and mode == SearchMode.HYBRID:
+            ranked = self.companion.rescore(
+                query, ranked, lambda ids: {i: turn_passage(events[i].speaker, events[i].text)
+                                            for i in ids if i in events},
+                weight=plan.episode_companion_weight, pool=plan.companion_pool)
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:

@@ -17,7 +17,6 @@ from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
-from omoide.engine.companion import blend_companion
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
@@ -201,14 +200,12 @@ class SearchService:
         """The fused candidates with their head re-scored by the companion embedder
         (``engine.companion``), before strength, current facts first and the merge with
         excerpts; unchanged without a companion or at weight 0."""
-        if self.companion is None or plan.companion_weight == 0.0 or len(ranked) < 2:
+        if self.companion is None:
             return ranked
-        head = sorted(ranked, key=lambda s: (-s.score, s.id))[: plan.companion_pool]
-        rows = memories.by_ids([s.id for s in head])
-        cosines = self.companion.cosines(query, {row_id: memory.content
-                                                 for row_id, memory in rows.items()})
-        return blend_companion(ranked, cosines, weight=plan.companion_weight,
-                               top_n=plan.companion_pool)
+        return self.companion.rescore(
+            query, ranked, lambda ids: {row_id: memory.content
+                                        for row_id, memory in memories.by_ids(ids).items()},
+            weight=plan.companion_weight, pool=plan.companion_pool)
 
     def _note_hits(self, persona: str, memories: MemoryHandle, ranked: list[Scored],
                    query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,
