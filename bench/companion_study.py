@@ -70,7 +70,7 @@ def run_set(primary: str, path: Path, plans: dict[str, SearchPlan]) -> dict[str,
         for q in data.queries:  # latency first: old behaviour, cold, warm
             base.append(one(q.query, plans["w0"])[1])
             if companion is not None:
-                companion.clear()
+                companion.vectors.clear()
             cold.append(one(q.query, DEFAULT_PLAN)[1])
             warm.append(one(q.query, DEFAULT_PLAN)[1])
         out["ms"] = {name: [round(percentile(v, 50), 1), round(percentile(v, 95), 1)]

@@ -377,7 +377,9 @@ class Settings:
     # OMOIDE_SEARCH_COMPANION: the second embedder hybrid search consults (auto: USE beside
     # e5, none beside USE or any other embedder), off, e5 or use
     search_companion: str = "auto"
-    search_companion_cache: int = 10_000  # OMOIDE_SEARCH_COMPANION_CACHE: passage vectors kept
+    # OMOIDE_VECTOR_CACHE: embedded vectors kept in memory, shared by the 3-op judge, dedup and
+    # the search companion (service/vector_cache.py)
+    vector_cache: int = 10_000
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
     max_import_bytes: int = 1 << 30  # OMOIDE_MAX_IMPORT_BYTES: a file upload (streamed to disk)
@@ -426,7 +428,7 @@ class Settings:
             "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "pg_ann_rows": _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
             "search_companion": (env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower(),
-            "search_companion_cache": _env_int(env, "OMOIDE_SEARCH_COMPANION_CACHE", 10_000),
+            "vector_cache": _env_int(env, "OMOIDE_VECTOR_CACHE", 10_000),
             "persona_defaults": persona_defaults(env),
             "llm": llm_config_from_env(env),
         }
@@ -436,8 +438,11 @@ class Settings:
         if values["search_companion"] not in SEARCH_COMPANIONS:
             raise InvalidInput("OMOIDE_SEARCH_COMPANION must be one of "
                                f"{', '.join(SEARCH_COMPANIONS)}")
-        if values["search_companion_cache"] < 0:
-            raise InvalidInput("OMOIDE_SEARCH_COMPANION_CACHE must be at least 0")
+        if "OMOIDE_SEARCH_COMPANION_CACHE" in env:
+            raise InvalidInput("OMOIDE_SEARCH_COMPANION_CACHE is now OMOIDE_VECTOR_CACHE (one "
+                               "cache for the search companion, the 3-op judge and dedup)")
+        if values["vector_cache"] < 0:
+            raise InvalidInput("OMOIDE_VECTOR_CACHE must be at least 0")
         if values["mcp_max_sessions"] < 1:
             raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
         if not values["mcp_session_idle_minutes"] > 0:

@@ -48,6 +48,7 @@ from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
 from omoide.service.transfer import TransferService
+from omoide.service.vector_cache import VectorCache
 from omoide.store.port import JobQueue, Store
 from omoide.store.sqlite.jobs import JobStore
 from omoide.store.sqlite.overview import OverviewStore
@@ -265,12 +266,13 @@ def companion_name(setting: str, model_id: str) -> str | None:
     return None if setting == own else setting
 
 
-def _companion(settings: Settings, embedder: Embedder) -> Companion | None:
+def _companion(settings: Settings, embedder: Embedder, vectors: VectorCache
+               ) -> Companion | None:
     name = companion_name(settings.search_companion, embedder.model_id)
     if name is None:
         return None
     return Companion(name, lambda: bundled_embedder(name, settings.embed_threads),
-                     cache_size=settings.search_companion_cache)
+                     vectors=vectors)
 
 
 def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
@@ -324,21 +326,25 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick,
                        lease_s=settings.job_lease_s)
     bundled = _bundled(embedder, settings)
+    # One LRU of embedded vectors for the judge, dedup and the search companion, which embed
+    # the same texts on the same models (service/vector_cache.py).
+    vectors = VectorCache(settings.vector_cache)
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
-                             on_enqueue=runner.notify, dedup=DedupDecider(embedder, bundled))
+                             on_enqueue=runner.notify,
+                             dedup=DedupDecider(embedder, bundled, vectors=vectors))
     # Evolution judges with the rules + the packaged learned judge on its own bundled
     # embedder, whatever the server searches with (issue 9; built on first use).
     evolution = EvolutionService(store, embedder, clock, settings_service,
                                  _classifier_factory(llm, offline_classifier_for(
-                                     embedder, _judge_embedder(bundled))))
+                                     embedder, _judge_embedder(bundled), vectors=vectors)))
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,
                               _consolidator_factory(llm), update_user_state=state.update_user_state,
                               on_enqueue=runner.notify, segmenter_for=_segmenter_factory(llm))
     ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
-    companion = _companion(settings, embedder)
+    companion = _companion(settings, embedder, vectors)
     search = SearchService(store, embedder, clock, settings_service,
                            episodes=EpisodeSearch(store, settings_service, embedder, companion),
                            companion=companion)

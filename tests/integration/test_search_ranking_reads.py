@@ -3,12 +3,16 @@ the notes it returns; the ranking must be the one reading every candidate would 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 import numpy as np
+import pytest
 
 from omoide.clock import FixedClock
-from omoide.model import NewMemory
+from omoide.embed.hashing import HashEmbedder
+from omoide.model import Memory, NewMemory
+from omoide.service.companion import Companion
 from omoide.wiring import Omoide
 
 FOODS = ["ramen", "sushi", "curry", "tea", "coffee", "pizza"]
@@ -69,3 +73,28 @@ def test_fewer_results_are_a_prefix_of_more(app: Omoide, persona: str,
         assert len(full) == 10
         for top_k in (1, 3, 7):
             assert search(top_k) == full[:top_k]
+
+
+def test_a_hybrid_search_reads_each_row_whole_once(app: Omoide, persona: str,
+                                                   clock: FixedClock,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The companion's texts and the returned notes come from one read of each row: the head
+    the companion re-scores is not read again to show it (few candidates: every one is read
+    whole; many: the ones returned)."""
+    fill(app, persona, clock)
+    app.search.companion = Companion("hash", HashEmbedder)
+    read: list[int] = []
+    handle = type(app.store.memories(persona))
+    by_ids = handle.by_ids
+
+    def counting(self: object, ids: Sequence[int]) -> dict[int, Memory]:
+        read.extend(ids)
+        return by_ids(self, ids)
+
+    monkeypatch.setattr(handle, "by_ids", counting)
+    for top_k in (3, 10, 40):
+        read.clear()
+        request = app.search.build_request(persona, query="ramen in Tokyo", top_k=top_k)
+        hits = app.search.search(persona, request, recall=False).results
+        assert len(hits) == top_k
+        assert read and len(read) == len(set(read)), top_k

@@ -9,9 +9,10 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,9 @@ from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
 
-__all__ = ["Holding", "LiveServer", "exported_lines", "files_holding", "free_port", "import_lines",
-           "migrated_copy", "migrated_template", "refused", "serve_in_thread", "wait_for_jobs"]
+__all__ = ["Holding", "LiveServer", "Turn", "chat_notes", "exported_lines", "files_holding",
+           "free_port", "import_lines", "migrated_copy", "migrated_template", "refused",
+           "serve_in_thread", "wait_for_jobs"]
 
 # Where a text is still stored: file names (SQLite) or "table.column" names (PostgreSQL).
 Holding = Callable[[str], list[str]]
@@ -56,6 +58,42 @@ def post_unended_chat(client: httpx.Client, persona: str, session_id: str) -> No
               for i, (who, role, text) in enumerate(UNENDED_CHAT)]
     reply = client.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
     assert reply.json()["accepted"] == len(UNENDED_CHAT)
+
+
+# A turn of a chat posted as a session event: (speaker, role, content) or, with event
+# metadata, (speaker, role, content, metadata).
+Turn = tuple[str, str, str] | tuple[str, str, str, dict[str, Any]]
+
+
+def chat_notes(client: httpx.Client, app: Omoide, persona: str, session_id: str,
+               turns: Sequence[Turn] = (), *, start: datetime | None = None,
+               step_s: float = 30.0, first_id: int = 0) -> list[dict[str, Any]]:
+    """A chat recorded and ended as a client does it, and the notes it left: ``turns`` posted
+    to ``session_id`` (opened first; no turns: the session is there already, as the chat
+    proxy records it), external ids t<first_id>, t<first_id + 1>, …, timestamped ``step_s``
+    apart from ``start`` when given; then the session is ended, the persona's jobs drained,
+    and its notes listed (``GET /api/memories``, newest first, up to 200)."""
+    if turns:
+        opened = client.post(f"/api/sessions/{persona}", json={"session_id": session_id})
+        assert opened.status_code == 201, opened.text
+        events = []
+        for i, (speaker, role, content, *metadata) in enumerate(turns):
+            event: dict[str, Any] = {"speaker": speaker, "role": role, "content": content,
+                                     "external_id": f"t{first_id + i}"}
+            if start is not None:
+                event["timestamp"] = (start + timedelta(seconds=step_s * i)).isoformat()
+            if metadata:
+                event["metadata"] = metadata[0]
+            events.append(event)
+        reply = client.post(f"/api/sessions/{persona}/{session_id}/events",
+                            json={"events": events})
+        assert reply.json()["accepted"] == len(events), reply.text
+    ended = client.post(f"/api/sessions/{persona}/{session_id}/end")
+    assert ended.status_code == 200, ended.text
+    wait_for_jobs(app, persona)
+    listed = client.get(f"/api/memories/{persona}", params={"limit": 200})
+    assert listed.status_code == 200, listed.text
+    return list(listed.json()["memories"])
 
 
 def refused(reply: httpx.Response, *statuses: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from omoide.embed.hashing import HashEmbedder
 from omoide.embed.use import USEEmbedder
 from omoide.errors import InvalidInput
 from omoide.service.companion import Companion
+from omoide.service.vector_cache import VectorCache
 from omoide.wiring import companion_name
 
 
@@ -38,8 +39,11 @@ def test_the_setting_is_read_and_checked(tmp_path: Path) -> None:
                              data_dir=tmp_path).search_companion == "off"
     with pytest.raises(InvalidInput, match="OMOIDE_SEARCH_COMPANION"):
         Settings.from_env({"OMOIDE_SEARCH_COMPANION": "bert"}, data_dir=tmp_path)
-    with pytest.raises(InvalidInput, match="OMOIDE_SEARCH_COMPANION_CACHE"):
-        Settings.from_env({"OMOIDE_SEARCH_COMPANION_CACHE": "-1"}, data_dir=tmp_path)
+    assert Settings.from_env({}, data_dir=tmp_path).vector_cache == 10_000
+    with pytest.raises(InvalidInput, match="OMOIDE_VECTOR_CACHE"):
+        Settings.from_env({"OMOIDE_VECTOR_CACHE": "-1"}, data_dir=tmp_path)
+    with pytest.raises(InvalidInput, match="is now OMOIDE_VECTOR_CACHE"):
+        Settings.from_env({"OMOIDE_SEARCH_COMPANION_CACHE": "100"}, data_dir=tmp_path)
 
 
 class _Counting(HashEmbedder):
@@ -60,16 +64,16 @@ class _Counting(HashEmbedder):
 def test_one_batched_call_for_the_misses_and_the_query_once() -> None:
     inner = _Counting()
     loads: list[int] = []
-    companion = Companion("x", lambda: loads.append(1) or inner, cache_size=3)
+    companion = Companion("x", lambda: loads.append(1) or inner, vectors=VectorCache(4))
     first = companion.cosines("tea", {1: "green tea", 2: "black coffee"})
     assert set(first) == {1, 2} and first[1] > first[2]
     again = companion.cosines("tea", {1: "green tea", 3: "oolong tea", 4: "green tea"})
     assert again[1] == pytest.approx(first[1]) and again[4] == pytest.approx(first[1])
     assert inner.passage_calls == [["green tea", "black coffee"], ["oolong tea"]]
     assert inner.query_calls == 1 and loads == [1]
-    assert companion.cached == 3
-    companion.cosines("coffee", {5: "espresso"})  # evicts the least recently used
-    assert companion.cached == 3
+    assert len(companion.vectors) == 4  # three passages and the query
+    companion.cosines("tea", {5: "espresso"})  # evicts the least recently used
+    assert len(companion.vectors) == 4
     companion.cosines("coffee", {2: "black coffee"})
     assert inner.passage_calls[-1] == ["black coffee"]
 

@@ -52,7 +52,8 @@ one event per line: [id] date speaker (role): text. Consolidate it into notes.
 Notes:
 - Each note stands alone: third person with the speaker's name, never "I" or "you", and \
 never a "Name:" speaker prefix. A speaker shown only as "User" is a user whose name is \
-not known: call them "the user" (「ユーザー」 in Japanese), not "User".
+not known: call them "the user" (「ユーザー」 in Japanese, with no honorific: never \
+「ユーザーさん」), not "User".
 - Assistant events (role "assistant") are the persona speaking: they may explain what a user \
 meant, but never state a fact about the user on their own; cite a user event for every fact \
 about the user.

@@ -10,8 +10,11 @@ Trigger / why / outcome:
   when it fails, the stage-3 result is sent as it is (spec §Stage 4, フォールバック).
 - a summary call failed (an error, a timeout) less than ``cooldown_s`` ago in this process → the
   stage-3 result is sent without calling the LLM (``summary: "cooldown"``): a hanging LLM would
-  otherwise hold every chat request for ``OMOIDE_LLM_TIMEOUT``. Cached summaries are still used;
-  the first call after the cool-down tries the LLM again.
+  otherwise hold every chat request for ``OMOIDE_LLM_TIMEOUT``. A request already waiting on its
+  own summary call when the cool-down starts stops waiting and is sent the same way (the call
+  runs in a thread of its own and, should it still answer, its summary is cached for the next
+  request). Cached summaries are still used; the first call after the cool-down tries the LLM
+  again.
 - no LLM (or the setting off, or a short chat) → the offline extractive summary (the consolidation
   engine's notes of those turns), so compaction always ends within the budget when it can.
 - the cut moves :data:`SUMMARY_STEP` turns at a time and a longer prefix starts from the cached
@@ -20,6 +23,7 @@ Trigger / why / outcome:
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import logging
@@ -95,6 +99,7 @@ class Compressor:
         self._cache: OrderedDict[str, str] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._failed = threading.Condition(self._lock)  # notified when a summary call ends
         self._cooldown_s = cooldown_s
         self._monotonic = monotonic
         self._failed_at: float | None = None  # when the last summary call failed (monotonic)
@@ -143,18 +148,47 @@ class Compressor:
                 if (earlier := self._get(key)) is not None:
                     rest = split.old[cut:]
                     break
-            if self._cooling_down():
-                raise _CoolingDown
-            try:
-                text = self._ask_llm(earlier, rest, max_chars)
-            except OmoideError:
-                with self._lock:
-                    self._failed_at = self._monotonic()
-                raise
             with self._lock:
-                self._failed_at = None
+                if self._cooling_down():
+                    raise _CoolingDown
+            return self._llm_summary(keys[-1][1], earlier, rest, max_chars), mode
         self._put(keys[-1][1], text)
         return text, mode
+
+    def _llm_summary(self, key: str, earlier: str | None, messages: Sequence[dict[str, Any]],
+                     max_chars: int) -> str:
+        """The LLM's summary, asked in a thread of its own and cached under ``key``; the
+        request waits for it unless another summary call fails meanwhile and starts the
+        cool-down (``_CoolingDown``: it is sent as a new request would be)."""
+        ended: dict[str, Any] = {}
+
+        def call() -> None:
+            try:
+                text = self._ask_llm(earlier, messages, max_chars)
+            except BaseException as exc:  # handed to the waiting request
+                with self._lock:
+                    if isinstance(exc, OmoideError):
+                        self._failed_at = self._monotonic()
+                    ended["error"] = exc
+                    self._failed.notify_all()
+                return
+            self._put(key, text)
+            with self._lock:
+                self._failed_at = None
+                ended["text"] = text
+                self._failed.notify_all()
+
+        context = contextvars.copy_context()
+        threading.Thread(target=context.run, args=(call,), name="chat-summary",
+                         daemon=True).start()
+        with self._lock:
+            while not ended:
+                if self._cooling_down():
+                    raise _CoolingDown
+                self._failed.wait()
+        if "error" in ended:
+            raise ended["error"]
+        return str(ended["text"])
 
     def _ask_llm(self, earlier: str | None, messages: Sequence[dict[str, Any]],
                  max_chars: int) -> str:
@@ -174,8 +208,8 @@ class Compressor:
         return text[:max_chars]
 
     def _cooling_down(self) -> bool:
-        with self._lock:
-            failed_at = self._failed_at
+        """Whether a summary call failed less than the cool-down ago (the lock held)."""
+        failed_at = self._failed_at
         return failed_at is not None and self._monotonic() - failed_at < self._cooldown_s
 
     def _get(self, key: str) -> str | None:

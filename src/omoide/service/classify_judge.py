@@ -4,11 +4,11 @@ Implements the engine's ``Classifier`` port at the service boundary, because the
 cosines from the configured embedder and the engine may not embed: this class embeds both
 memories and each pair's differing parts (``engine.classify.features.differing_parts``) in one
 batch (every candidate of one call together, each distinct text once; a text whose vector the
-caller handed in, ``PassageVectors`` of the judge's own model, or one embedded in an earlier
-call, ``_RECENT`` of them kept, is not embedded again), measures the cosines, and hands plain
-numbers to the pure
-``engine.classify.judge``. (The whole-pair cosine is measured here too rather than read
-from ``Candidate.similarity``, so every caller gets the same passage-to-passage scale.)
+caller handed in, ``PassageVectors`` of the judge's own model, or one held in the server's
+shared vector cache, ``service.vector_cache``, is not embedded again), measures the cosines,
+and hands plain numbers to the pure ``engine.classify.judge``. (The whole-pair cosine is
+measured here too rather than read from ``Candidate.similarity``, so every caller gets the same
+passage-to-passage scale.)
 Every server runs the packaged judge the training chose (``judge_embedder`` in the file) on
 that judge's own embedder, whatever embedder the server searches with; the wiring hands in how
 to build it, and it is built on the first classification (a background job), not at start.
@@ -25,7 +25,6 @@ import json
 import logging
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from functools import cache, partial
 from importlib import resources
@@ -53,6 +52,7 @@ from omoide.engine.classify import (
     read_pair,
     statements,
 )
+from omoide.service.vector_cache import VectorCache
 
 __all__ = [
     "JUDGE_FILE", "LazyEmbedder", "LearnedClassifier", "judge_embedder_name", "load_judge_models",
@@ -62,8 +62,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 JUDGE_FILE = "judge.json"
-_RECENT = 1024  # texts whose judge vectors a classifier keeps between calls (~1.5 MB at 384-d):
-# a memory judged as new is a candidate of the next memories; a vector depends on its text only
 
 
 @cache
@@ -86,25 +84,27 @@ def judge_embedder_name() -> str | None:
 
 
 def offline_classifier_for(embedder: Embedder,
-                           judge_embedder: Callable[[], Embedder] | None = None) -> Classifier:
+                           judge_embedder: Callable[[], Embedder] | None = None, *,
+                           vectors: VectorCache | None = None) -> Classifier:
     """The learned judge: the packaged default judge (``judge_embedder_name``) when the caller
     can build its embedder (``judge_embedder``, called once, on the first classification:
     a server searching with another embedder loads the judge's model only when evolution
     first runs, in the background job), else the judge trained for this embedder, else the
-    rules alone."""
+    rules alone. ``vectors``: the server's shared vector cache."""
     chosen = _judge_file().get("judge_embedder")
     models = load_judge_models()
     if chosen and chosen["model_id"] in models and judge_embedder is not None:
         model = models[chosen["model_id"]]
         if embedder.model_id == model.embedder:
-            return LearnedClassifier(model, embedder)
-        return LearnedClassifier(model, LazyEmbedder(model.embedder, judge_embedder))
+            return LearnedClassifier(model, embedder, vectors=vectors)
+        return LearnedClassifier(model, LazyEmbedder(model.embedder, judge_embedder),
+                                 vectors=vectors)
     model = models.get(embedder.model_id)
     if model is None:
         logger.info("no learned 3-op judge for embedder %s; using the rules alone",
                     embedder.model_id)
         return OfflineClassifier()
-    return LearnedClassifier(model, embedder)
+    return LearnedClassifier(model, embedder, vectors=vectors)
 
 
 class LazyEmbedder:
@@ -137,18 +137,25 @@ class LazyEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self._built().embed_query(text)
 
+    def cut(self, text: str) -> str:
+        """``text`` cut to the model's input length, when the model can cut."""
+        inner = self._built()
+        return inner.cut(text) if hasattr(inner, "cut") else text
+
 
 class LearnedClassifier:
-    """Rules where they are sure, the learned judge for the rest (precision first)."""
+    """Rules where they are sure, the learned judge for the rest (precision first). Its
+    vectors are kept in ``vectors`` (the server's shared cache; one of its own when none is
+    given)."""
 
-    def __init__(self, model: JudgeModel, embedder: Embedder | LazyEmbedder) -> None:
+    def __init__(self, model: JudgeModel, embedder: Embedder | LazyEmbedder, *,
+                 vectors: VectorCache | None = None) -> None:
         if model.uses_embeddings and model.embedder != embedder.model_id:
             raise ValueError(f"the judge was trained on {model.embedder!r}, not "
                              f"{embedder.model_id!r}")
         self.model = model
         self.embedder = embedder
-        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._recent_lock = threading.Lock()
+        self.vectors = vectors if vectors is not None else VectorCache()
 
     def classify(self, new: str, candidates: list[Candidate], *, lang: str = "auto",
                  note: bool = False, known: PassageVectors | None = None) -> list[Verdict]:
@@ -209,25 +216,10 @@ class LearnedClassifier:
     def _embed(self, known: Mapping[str, np.ndarray], texts: list[str]
                ) -> Mapping[str, np.ndarray]:
         """The judge's passage vector of each distinct text: the caller's (``known``), else
-        one kept from an earlier call, else embedded now, the rest in one batch."""
-        found: dict[str, np.ndarray] = {}
-        with self._recent_lock:
-            for text in texts:
-                vec = known.get(text)
-                if vec is None:
-                    vec = self._recent.get(text)
-                    if vec is not None:
-                        self._recent.move_to_end(text)
-                if vec is not None:
-                    found[text] = vec
-        todo = [t for t in texts if t not in found]
-        if todo:
-            fresh = dict(zip(todo, self.embedder.embed_passages(todo), strict=True))
-            found.update(fresh)
-            with self._recent_lock:
-                self._recent.update(fresh)
-                while len(self._recent) > _RECENT:
-                    self._recent.popitem(last=False)
+        the shared cache's, which embeds the rest in one batch."""
+        found = {text: known[text] for text in texts if text in known}
+        found.update(self.vectors.passages(self.embedder,
+                                           (t for t in texts if t not in found)))
         return found
 
 

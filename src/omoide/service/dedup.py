@@ -10,7 +10,8 @@ dedup's notation rewrote either text, the two read texts are also embedded with 
 own embedder: ``notation_cosine``). Every candidate of one write is read first and judged
 together (:meth:`DedupDecider.first_duplicate`): one call of the part embedder and one of the
 server's embedder for all of them, each distinct text once (the new memory's read text, the
-same for most candidates, is embedded once).
+same for most candidates, is embedded once); both read through the server's shared vector cache
+(``service.vector_cache``), so a text the judge or an earlier write embedded is not embedded again.
 The trained weights ship as ``engine/classify/dedup_judge.json``
 (``bench/train_dedup.py``), one model per server embedder model id. An embedder without one
 (the model-free hashing embedder, an external model), or a server that cannot build the part
@@ -56,6 +57,7 @@ from omoide.engine.classify import (
     swapped_parts,
 )
 from omoide.service.classify_judge import LazyEmbedder
+from omoide.service.vector_cache import VectorCache
 
 __all__ = ["DEDUP_JUDGE_FILE", "DedupDecider", "load_dedup_models"]
 
@@ -81,13 +83,16 @@ class DedupDecider:
     """Decides whether ``new`` duplicates ``old`` once their cosine is above the threshold.
 
     ``bundled`` builds a bundled embedder by setting name (the wiring's shared builder); None
-    keeps the veto alone unless the server's own embedder is the part embedder."""
+    keeps the veto alone unless the server's own embedder is the part embedder. ``vectors``:
+    the server's shared vector cache (one of its own when none is given)."""
 
     def __init__(self, embedder: Embedder,
-                 bundled: Callable[[str], Embedder] | None = None) -> None:
+                 bundled: Callable[[str], Embedder] | None = None, *,
+                 vectors: VectorCache | None = None) -> None:
         self.model: DedupModel | None = None
         self.parts: Embedder | LazyEmbedder | None = None
         self.embedder = embedder
+        self.vectors = vectors if vectors is not None else VectorCache()
         found = load_dedup_models().get(embedder.model_id)
         if found is None:
             logger.info("no dedup judge for embedder %s; dedup keeps the value veto alone",
@@ -120,7 +125,7 @@ class DedupDecider:
                                    for t in (removed, added)))
         if not texts or self.parts is None:
             return [None] * len(parts)
-        vectors = dict(zip(texts, self.parts.embed_passages(texts), strict=True))
+        vectors = self.vectors.passages(self.parts, texts)
         return [float(np.dot(vectors[removed], vectors[added])) if removed and added else None
                 for removed, added in parts]
 
@@ -140,7 +145,7 @@ class DedupDecider:
                                    for t in read))
         if not texts:
             return [None] * len(reads)
-        vectors = dict(zip(texts, self.embedder.embed_passages(texts), strict=True))
+        vectors = self.vectors.passages(self.embedder, texts)
         return [float(np.dot(vectors[a], vectors[b])) if c else None
                 for (a, b), c in zip(reads, changed, strict=True)]
 

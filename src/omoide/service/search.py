@@ -5,7 +5,7 @@ blend → top-k → recall. Notes first; episodes are added by the episode tier 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -162,9 +162,10 @@ class SearchService:
             semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
         ranked = found.ranked[:pool]
+        rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
-            ranked = self._second_opinion(memories, request.query, ranked, plan)
-        top = self._note_hits(persona, memories, ranked, query_vector, request,
+            ranked = self._second_opinion(rows, request.query, ranked, plan)
+        top = self._note_hits(persona, memories, rows, ranked, query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
@@ -195,7 +196,7 @@ class SearchService:
             mode=request.mode)
         return SearchResult(query=request.query, mode=request.mode, results=hits)
 
-    def _second_opinion(self, memories: MemoryHandle, query: str, ranked: list[Scored],
+    def _second_opinion(self, rows: _Rows, query: str, ranked: list[Scored],
                         plan: SearchPlan) -> list[Scored]:
         """The fused candidates with their head re-scored by the companion embedder
         (``engine.companion``), before strength, current facts first and the merge with
@@ -204,13 +205,13 @@ class SearchService:
             return ranked
         return self.companion.rescore(
             query, ranked, lambda ids: {row_id: memory.content
-                                        for row_id, memory in memories.by_ids(ids).items()},
+                                        for row_id, memory in rows.read(ids).items()},
             weight=plan.companion_weight, pool=plan.companion_pool)
 
-    def _note_hits(self, persona: str, memories: MemoryHandle, ranked: list[Scored],
-                   query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,
-                   now: datetime, plan: SearchPlan, allowed: np.ndarray | None
-                   ) -> list[tuple[int, SearchHit]]:
+    def _note_hits(self, persona: str, memories: MemoryHandle, rows: _Rows,
+                   ranked: list[Scored], query_vector: np.ndarray, request: SearchRequest,
+                   cfg: PersonaSettings, now: datetime, plan: SearchPlan,
+                   allowed: np.ndarray | None) -> list[tuple[int, SearchHit]]:
         """The notes to return, best first: (row id, hit) pairs, ``request.top_k`` of them or
         more. The candidates are ranked by fused score blended with live strength from a few
         columns each (``rank_facts``), and only the first ``top_k`` are read whole (with few
@@ -219,14 +220,16 @@ class SearchService:
         whole and re-ranked by :meth:`_current_first` (which can bring in the successor the
         query did not match). Either way the ranking is the one :meth:`_hydrate` gives."""
         if len(ranked) - request.top_k <= _WHOLE_ROWS_PER_STATEMENT:  # few: read them all
-            hits = self._hydrate(memories, ranked, query_vector, request, cfg, now, plan)
+            hits = self._hydrate(memories, rows, ranked, query_vector, request, cfg, now,
+                                 plan)
             if plan.current_first:
                 hits = self._current_first(persona, hits, query_vector, allowed, now)
             return hits
         facts = memories.rank_facts([s.id for s in ranked])
         if plan.current_first and any(f.superseded_by for f in facts.values()
                                       if f.status == "active"):
-            hits = self._hydrate(memories, ranked, query_vector, request, cfg, now, plan)
+            hits = self._hydrate(memories, rows, ranked, query_vector, request, cfg, now,
+                                 plan)
             return self._current_first(persona, hits, query_vector, allowed, now)
         def live(fact: RankFacts) -> float:
             return current_strength(fact.importance, fact.stability,
@@ -238,7 +241,7 @@ class SearchService:
         # as _ordered: the score as shown, current first, then the older row
         order.sort(key=lambda t: (-shown_score(t[0]), t[1], t[3]))
         chosen = order[: request.top_k]
-        found = memories.by_ids([row_id for *_, row_id in chosen])
+        found = rows.read([row_id for *_, row_id in chosen])
         # of every candidate, as _hydrate: the product's float32 rounding depends on its rows
         sims = memories.vectors.similarities(query_vector, facts.keys())
         hits = []
@@ -249,12 +252,12 @@ class SearchService:
                                                sims.get(row_id), now)))
         return hits
 
-    def _hydrate(self, memories: MemoryHandle, ranked: list[Scored], query_vector: np.ndarray,
-                 request: SearchRequest, cfg: PersonaSettings, now: datetime,
-                 plan: SearchPlan) -> list[tuple[int, SearchHit]]:
+    def _hydrate(self, memories: MemoryHandle, rows: _Rows, ranked: list[Scored],
+                 query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,
+                 now: datetime, plan: SearchPlan) -> list[tuple[int, SearchHit]]:
         """(row id, hit) pairs, best first, with live strength blended into the score (when the
         plan blends strength)."""
-        found = memories.by_ids([s.id for s in ranked])
+        found = rows.read([s.id for s in ranked])
         sims = memories.vectors.similarities(query_vector, found.keys())
         live = {row_id: with_live_strength(memory, now) for row_id, memory in found.items()
                 if memory.status == "active"}
@@ -340,6 +343,25 @@ class SearchService:
             relevant = sum(1 for n in notes if (n.similarity or 0.0) >= floor)
             return relevant < plan.fallback_notes
         return plan.episodes == EpisodeRule.ALWAYS
+
+
+class _Rows:
+    """The whole rows one search reads, each from the store once: the companion's texts of
+    the head it re-scores are the rows the search then shows."""
+
+    def __init__(self, memories: MemoryHandle) -> None:
+        self.memories = memories
+        self._read: dict[int, Memory | None] = {}  # None: asked for, not found
+
+    def read(self, ids: Sequence[int]) -> dict[int, Memory]:
+        """The rows of ``ids`` that exist, by row id in ascending order (as the store reads
+        them: the similarities taken over these keys round the same way)."""
+        missing = [i for i in dict.fromkeys(ids) if i not in self._read]
+        if missing:
+            found = self.memories.by_ids(missing)
+            self._read.update({i: found.get(i) for i in missing})
+        return {i: memory for i in sorted(set(ids))
+                if (memory := self._read[i]) is not None}
 
 
 def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float,

@@ -7,13 +7,12 @@ the local fake upstream (tests/support/llm_fakes.py), both stores; a chat writte
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import timedelta
 from pathlib import Path
 
 import openai
 import pytest
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, served, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes, served
 
 from omoide.clock import FixedClock
 from omoide.llm import LLMConfig
@@ -43,19 +42,12 @@ def test_two_excerpts_of_one_episode_have_distinct_ids(proxy: LiveServer, fake_a
     lines = [FILLER[i % len(FILLER)] for i in range(24)]
     lines[1] = "My brother Cormac became a lighthouse keeper on Rathlin Island."
     lines[20] = "Cormac the lighthouse keeper on Rathlin Island sent me a postcard."
-    events = [{"speaker": "Niamh" if i % 2 == 0 else "gull",
-               "role": "user" if i % 2 == 0 else "assistant", "content": text,
-               "external_id": f"t{i}",
-               "timestamp": (clock.now() + timedelta(minutes=i)).isoformat()}
-              for i, text in enumerate(lines)]
+    turns = [("Niamh", "user", text) if i % 2 == 0 else ("gull", "assistant", text)
+             for i, text in enumerate(lines)]
     with proxy.client(key) as c:
         assert c.put("/api/settings/gull", json={"episode_consolidation_enabled": False,
                                                  "min_segment_turns": 40}).status_code == 200
-        c.post("/api/sessions/gull", json={"session_id": "coast"})
-        assert c.post("/api/sessions/gull/coast/events",
-                      json={"events": events}).json()["accepted"] == len(events)
-        c.post("/api/sessions/gull/coast/end")
-        wait_for_jobs(proxy.omoide, "gull")
+        chat_notes(c, proxy.omoide, "gull", "coast", turns, start=clock.now(), step_s=60)
         episodes = c.get("/api/sessions/gull/coast/episodes").json()["episodes"]
     assert len(episodes) == 1
     fake_api.queue(Reply(body=openai_answer("He keeps the Rathlin light.")))

@@ -1,11 +1,13 @@
 """A summary LLM that hangs: the first chat request that needs a stage-4 summary waits for
 ``OMOIDE_LLM_TIMEOUT`` and is sent with the stage-3 result (``summary=failed``); the requests
 that follow within ``OMOIDE_CHAT_SUMMARY_COOLDOWN`` do not call it again and are answered at
-once (``summary=cooldown``). The chat LLM's own calls are not affected. Real HTTP, the official
+once (``summary=cooldown``), and so are requests already waiting on a summary call when the
+cool-down starts. The chat LLM's own calls are not affected. Real HTTP, the official
 ``openai`` SDK, two local fake upstreams (tests/support/llm_fakes.py), both stores."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -94,3 +96,38 @@ def test_a_hanging_summary_llm_is_not_waited_for_again(proxy: LiveServer, fake_a
         assert took < TIMEOUT_S, took
     assert _summary_calls(hanging) == 1  # not asked again during the cool-down
     assert len(fake_api.received) == 4  # the chat LLM got every request
+
+
+def test_a_request_waiting_on_the_hanging_llm_stops_when_the_cooldown_starts(
+        proxy: LiveServer, fake_api: FakeAPI, hanging: HangingAPI) -> None:
+    """Two chats at once: the second's summary call is in flight when the first's times out
+    and starts the cool-down; the second stops waiting and is sent as a new request would be
+    (``summary=cooldown``), not after its own call times out (``summary=failed``)."""
+    key = proxy.create_persona("wren")
+    with proxy.client(key) as c:
+        assert c.put("/api/settings/wren", json={
+            "chat_budget_tokens": 900, "chat_memory_budget_tokens": 0}).status_code == 200
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
+    headers: dict[int, str] = {}
+
+    def ask(turns: int) -> None:
+        headers[turns] = _ask(client, fake_api, _chat(turns))[0]
+
+    first = threading.Thread(target=ask, args=(8,))
+    first.start()
+    _wait_for(lambda: _summary_calls(hanging) == 1)
+    second = threading.Thread(target=ask, args=(12,))
+    second.start()
+    _wait_for(lambda: _summary_calls(hanging) == 2)  # both are waiting on the LLM
+    first.join(20)
+    second.join(20)
+    assert "summary=failed" in headers[8], headers
+    assert "summary=cooldown" in headers[12] and "stage=3" in headers[12], headers
+    assert len(fake_api.received) == 2
+
+
+def _wait_for(done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + TIMEOUT_S
+    while not done():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)

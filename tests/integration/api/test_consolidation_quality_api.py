@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from omoide_testing import LiveServer, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes
 
 from omoide.clock import FixedClock
 
@@ -27,23 +26,11 @@ def load(name: str) -> dict[str, Any]:
 
 def post_and_end(server: LiveServer, key: str, persona: str, chat: dict[str, Any],
                  clock: FixedClock) -> list[dict[str, Any]]:
-    events = []
-    for i, turn in enumerate(chat["turns"]):
-        speaker = chat["user"] if turn["role"] == "user" else chat["assistant"]
-        event = {"speaker": speaker, "role": turn["role"], "content": turn["content"],
-                 "external_id": f"t{i + 1}",
-                 "timestamp": (clock.now() + timedelta(seconds=20 * i)).isoformat()}
-        if "metadata" in turn:
-            event["metadata"] = turn["metadata"]
-        events.append(event)
+    turns = [(chat["user"] if t["role"] == "user" else chat["assistant"], t["role"],
+              t["content"], *([t["metadata"]] if "metadata" in t else [])) for t in chat["turns"]]
     with server.client(key) as c:
-        c.post(f"/api/sessions/{persona}", json={"session_id": "first"})
-        assert c.post(f"/api/sessions/{persona}/first/events",
-                      json={"events": events}).json()["accepted"] == len(events)
-        c.post(f"/api/sessions/{persona}/first/end")
-        wait_for_jobs(server.omoide, persona)
-        notes = c.get(f"/api/memories/{persona}", params={"limit": 200}).json()["memories"]
-    return notes
+        return chat_notes(c, server.omoide, persona, "first", turns, start=clock.now(),
+                          step_s=20, first_id=1)
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from bundled_models import bundled
-from omoide_testing import LiveServer, live_server, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes, live_server, wait_for_jobs
 
 from omoide.api.mcp.text import search_text
 
@@ -154,15 +154,11 @@ def test_default_search_ranks_notes_and_excerpts_together(rin: httpx.Client,
                                                           live: LiveServer) -> None:
     add(rin, "The user's sister is called Emi.")
     add(rin, "The user is allergic to peanuts.")
-    sid = rin.post("/api/sessions/rin", json={}).json()["session_id"]
-    events = [{"speaker": "Aki", "content": text, "external_id": str(i)} for i, text in enumerate([
+    chat_notes(rin, live.omoide, "rin", "violin", [("Aki", "user", text) for text in [
         "My violin lesson moved to Thursday evenings.",
         "The teacher says my vibrato is getting better.",
         "I practise scales for twenty minutes every morning.",
-    ])]
-    rin.post(f"/api/sessions/rin/{sid}/events", json={"events": events})
-    rin.post(f"/api/sessions/rin/{sid}/end")
-    wait_for_jobs(live.omoide, "rin")
+    ]])
     results = search(rin, "When is the violin lesson?", top_k=5)
     assert results[0]["type"] == "episode"
     assert "Thursday" in results[0]["content"]
@@ -177,16 +173,12 @@ def test_a_turn_is_shown_once_in_the_words_of_its_note(rin: httpx.Client,
                                                         live: LiveServer) -> None:
     """A note consolidated from a turn that a higher excerpt shows is written in that turn's
     line (with the note's date) and not listed again; notes-only search is unchanged."""
-    sid = rin.post("/api/sessions/rin", json={}).json()["session_id"]
-    events = [{"speaker": "Aki", "content": text, "external_id": str(i)} for i, text in enumerate([
+    chat_notes(rin, live.omoide, "rin", "violin", [("Aki", "user", text) for text in [
         "My violin lesson moved to Thursday evenings.",
         "The teacher says my vibrato is getting better.",
         "I practise scales for twenty minutes every morning.",
         "Next month I play a duet with my teacher at the spring recital.",
-    ])]
-    rin.post(f"/api/sessions/rin/{sid}/events", json={"events": events})
-    rin.post(f"/api/sessions/rin/{sid}/end")
-    wait_for_jobs(live.omoide, "rin")
+    ]])
     results = search(rin, "When is the violin lesson?", top_k=10)
     assert results[0]["type"] == "episode"
     folded = results[0]["folded_notes"]

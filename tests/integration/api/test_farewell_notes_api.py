@@ -4,9 +4,7 @@ test."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from omoide_testing import LiveServer, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes
 
 from omoide.clock import FixedClock
 
@@ -24,18 +22,10 @@ TURNS = [
 
 def test_a_farewell_makes_no_note(server: LiveServer, clock: FixedClock) -> None:
     key = server.create_persona("lark")
-    events = [{"speaker": "Niamh" if role == "user" else "lark", "role": role,
-               "content": text, "external_id": f"t{i}",
-               "timestamp": (clock.now() + timedelta(seconds=30 * i)).isoformat()}
-              for i, (role, text) in enumerate(TURNS)]
+    turns = [("Niamh" if role == "user" else "lark", role, text) for role, text in TURNS]
     with server.client(key) as c:
-        c.post("/api/sessions/lark", json={"session_id": "evening"})
-        assert c.post("/api/sessions/lark/evening/events",
-                      json={"events": events}).json()["accepted"] == len(events)
-        c.post("/api/sessions/lark/evening/end")
-        wait_for_jobs(server.omoide, "lark")
         notes = [n["content"] for n in
-                 c.get("/api/memories/lark", params={"limit": 50}).json()["memories"]]
+                 chat_notes(c, server.omoide, "lark", "evening", turns, start=clock.now())]
     assert any("Rathlin" in n for n in notes), notes
     assert not [n for n in notes if "night" in n.lower() or "bye" in n.lower()
                 or "see you" in n.lower()], notes

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from omoide_testing import Holding, LiveServer, wait_for_jobs
+from omoide_testing import Holding, LiveServer, chat_notes, wait_for_jobs
 
 PIN = "ZQXJV-4827"
 
@@ -62,14 +62,10 @@ def test_purge_statuses(rin: httpx.Client, server: LiveServer) -> None:
 
 def test_deleting_a_conversation_over_http(rin: httpx.Client, server: LiveServer,
                                            holding: Holding) -> None:
-    assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
-    events = [{"speaker": "Ken", "content": f"My favourite food is {PIN} ramen."},
-              {"speaker": "Ken", "content": "I moved to Kyoto last month."},
-              {"speaker": "Omoide", "role": "assistant", "content": "Nice to hear!"}]
-    assert rin.post("/api/sessions/rin/s1/events", json={"events": events}).json()[
-        "accepted"] == 3
-    rin.post("/api/sessions/rin/s1/end")
-    wait_for_jobs(server.omoide, "rin")
+    chat_notes(rin, server.omoide, "rin", "s1", [
+        ("Ken", "user", f"My favourite food is {PIN} ramen."),
+        ("Ken", "user", "I moved to Kyoto last month."),
+        ("Omoide", "assistant", "Nice to hear!")])
     notes = [k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"]
              for k in ep["notes"]]
     assert notes and holding(PIN)

@@ -4,9 +4,7 @@ both stores, a chat written for this test."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from omoide_testing import LiveServer, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes
 
 from omoide.clock import FixedClock
 
@@ -30,18 +28,10 @@ TURNS = [
 
 def test_a_pasted_table_or_log_makes_no_note(server: LiveServer, clock: FixedClock) -> None:
     key = server.create_persona("heron")
-    events = [{"speaker": "Tiago" if role == "user" else "heron", "role": role,
-               "content": text, "external_id": f"t{i}",
-               "timestamp": (clock.now() + timedelta(seconds=30 * i)).isoformat()}
-              for i, (role, text) in enumerate(TURNS)]
+    turns = [("Tiago" if role == "user" else "heron", role, text) for role, text in TURNS]
     with server.client(key) as c:
-        c.post("/api/sessions/heron", json={"session_id": "ride"})
-        assert c.post("/api/sessions/heron/ride/events",
-                      json={"events": events}).json()["accepted"] == len(events)
-        c.post("/api/sessions/heron/ride/end")
-        wait_for_jobs(server.omoide, "heron")
         notes = [n["content"] for n in
-                 c.get("/api/memories/heron", params={"limit": 50}).json()["memories"]]
+                 chat_notes(c, server.omoide, "heron", "ride", turns, start=clock.now())]
         found = c.get("/api/search/heron", params={"q": "bike model TR-003 frame price",
                                                    "include_episodes": "true"}).json()
     assert any("Santiago de Compostela" in n for n in notes), notes

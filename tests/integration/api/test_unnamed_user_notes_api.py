@@ -12,7 +12,7 @@ from pathlib import Path
 import openai
 import pytest
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, served, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes, served, wait_for_jobs
 
 from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
@@ -51,10 +51,7 @@ def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI
         time.sleep(0.3)  # the turn is recorded after the reply
     wait_for_jobs(proxy.omoide, "kiri")
     with proxy.client(key) as c:
-        assert c.post(f"/api/sessions/kiri/{session}/end").status_code == 200
-        wait_for_jobs(proxy.omoide, "kiri")
-        return [n["content"] for n in
-                c.get("/api/memories/kiri", params={"limit": 50}).json()["memories"]]
+        return [n["content"] for n in chat_notes(c, proxy.omoide, "kiri", session)]
 
 
 def test_notes_of_an_unnamed_user_speak_of_the_user(proxy: LiveServer, fake_api: FakeAPI

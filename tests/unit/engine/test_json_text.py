@@ -40,6 +40,20 @@ def test_key_twice_says_only_why_a_key_is_named_twice() -> None:
     assert key_twice("not json") is None and key_twice('{"x": NaN}') is None
 
 
+
+@pytest.mark.parametrize("text", [
+    '{"content": "tea", "content": "coffee"}',
+    '[{"a": 1}, {"b": {"c": 1, "d": [{"e": 0}], "c": 2}}]',
+    '{"params": {"arguments": {"events": [{"x": 1}, {"y": 1, "z": 2, "y": 3}]}}}',
+])
+def test_key_twice_says_what_loads_says(text: str) -> None:
+    with pytest.raises(JsonTextError) as refused:
+        loads(text)
+    assert key_twice(text) == key_twice(text.encode()) == refused.value.message
+    assert key_twice(text.replace('"c": 2', '"f": 2').replace('"y": 3', '"w": 3')
+                     .replace('"content": "coffee"', '"kind": "coffee"')) is None
+
+
 def test_each_door_chooses_its_depth() -> None:
     assert loads("[" * 10 + "]" * 10, max_depth=10) is not None
     with pytest.raises(JsonTextError, match="deeper than 9 levels"):

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from omoide.engine.consolidate.offline import consolidate_offline
+from omoide.engine.consolidate.rewrite import to_third_person
 from omoide.engine.consolidate.types import EventText
 from omoide.engine.consolidate.voice import is_role_label, spoken_name
 
@@ -63,3 +64,25 @@ def test_a_self_introduction_and_an_answer() -> None:
                    ("User", "user", "Izumi."))
     assert notes[0].startswith("The user's full name is Mateus Ferreira. The user blows glass")
     assert notes[1].startswith("Asked “Where is your studio?”, the user answered “Izumi.”")
+
+
+def test_the_unnamed_user_addressed_in_japanese_takes_no_honorific() -> None:
+    """「あなた」 said to the unnamed user becomes 「ユーザー」, never 「ユーザーさん」; a name
+    takes さん."""
+    assert to_third_person("あなたは猫が好きですね。", "ハル", addressee="ユーザー",
+                           japanese=True) == "ユーザーは猫が好きですね。"
+    assert to_third_person("あなたの猫は元気？", "ハル", addressee="美咲",
+                           japanese=True) == "美咲さんの猫は元気？"
+    for label in ("User", "user", "ユーザー"):  # someone else in the chat, a pasted exchange
+        told = _notes((label, "user", "来月は東京で個展を開く予定です。"),
+                      ("佐藤", "other", "あなたの作品が来月の県展に入選しました。"),
+                      (label, "user", "本当に嬉しいです。"))
+        pasted = _notes((label, "user", "先生とのやりとりです。\n"
+                         "佐藤: あなたの作品が県展に入選しました。\n"
+                         f"{label}: ありがとうございます！"))
+        assert any("佐藤は、ユーザーの作品が" in n for n in told), told
+        assert pasted[0].startswith("ユーザーの作品が県展に入選しました。"), pasted
+        assert not [n for n in told + pasted if "さん" in n], (told, pasted)
+    named = _notes(("美咲", "user", "先生とのやりとりです。\n"
+                    "佐藤: あなたの作品が県展に入選しました。\n美咲: ありがとうございます！"))
+    assert named[0].startswith("美咲さんの作品が県展に入選しました。"), named

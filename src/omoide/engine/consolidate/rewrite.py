@@ -5,7 +5,8 @@ Nora on 8 May 2023 becomes "Nora went there yesterday (7 May 2023)". First-perso
 pronouns become the speaker's name (an English verb after "I" is conjugated: the common verbs
 from a list, any other word unless it reads as a past form, participle, adverb or linking
 word; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
-"your" become the addressee's name when the caller knows who that is (あなた → "<name>さん").
+"your" become the addressee's name when the caller knows who that is (あなた → "<name>さん";
+the unnamed user, 「ユーザー」, takes no honorific).
 Relative dates ("yesterday", "last month", "last Saturday", 先週, 3日前) are kept and followed
 by the date they mean, resolved against the time the turn was said. Month names come from a
 table, never from the locale. Generic "you" ("it makes you think") is rewritten too: a known
@@ -18,6 +19,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from omoide.engine.consolidate.voice import is_role_label
 from omoide.engine.lang import word_set
 
 __all__ = ["format_day", "resolve_relative_dates", "said_on", "to_third_person"]
@@ -208,7 +210,10 @@ _JA_YOU = re.compile(r"あなた|あんた")
 
 def _japanese_third_person(sentence: str, speaker: str, addressee: str | None) -> str:
     text = _JA_I.sub(speaker, _JA_WE.sub(f"{speaker}たち", sentence))
-    return _JA_YOU.sub(f"{addressee}さん", text) if addressee else text
+    if not addressee:
+        return text
+    # さん follows a name; 「ユーザー」 names a role, and 「ユーザーさん」 reads as a nickname.
+    return _JA_YOU.sub(addressee if is_role_label(addressee) else f"{addressee}さん", text)
 
 
 def format_day(day: datetime, *, japanese: bool) -> str:
