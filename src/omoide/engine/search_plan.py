@@ -80,16 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # PROTOTYPE (round 17): the query is embedded without its words held by at least this
-    # share of the persona's notes (0: off); the keyword side still reads the whole query
-    semantic_common_share: float = 0.0
-    semantic_common_mix: float = 1.0  # PROTOTYPE: weight of the stripped query's vector
-    semantic_common_notes_only: bool = False  # PROTOTYPE: excerpts keep the whole query
-    semantic_common_companion: bool = False  # PROTOTYPE: only the companion reads it stripped
-    near_dup_notes: float = 0.0  # PROTOTYPE: a note this similar to a note above is dropped
-    semantic_common_head: int = 0  # PROTOTYPE: first N notes by the whole query, rest stripped
-    semantic_common_episodes_only: bool = False  # PROTOTYPE: notes keep the whole query
-    semantic_common_max: bool = False  # PROTOTYPE: a note's cosine: the better of the two
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -170,39 +160,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
-    "sem_common_30": replace(DEFAULT_PLAN, semantic_common_share=0.30),
-    "sem_common_15": replace(DEFAULT_PLAN, semantic_common_share=0.15),
-    "sem_common_50": replace(DEFAULT_PLAN, semantic_common_share=0.50),
-    "sem_max": replace(DEFAULT_PLAN, semantic_common_share=0.30, semantic_common_max=True),
-    "sem_max_notes": replace(DEFAULT_PLAN, semantic_common_share=0.30, semantic_common_max=True,
-                             semantic_common_notes_only=True),
-    "sem_companion": replace(DEFAULT_PLAN, semantic_common_share=0.30,
-                             semantic_common_companion=True),
-    "sem_companion_50": replace(DEFAULT_PLAN, semantic_common_share=0.50,
-                                semantic_common_companion=True),
-    "dup_85": replace(DEFAULT_PLAN, near_dup_notes=0.85),
-    "dup_80": replace(DEFAULT_PLAN, near_dup_notes=0.80),
-    "dup_75": replace(DEFAULT_PLAN, near_dup_notes=0.75),
-    "dup_70": replace(DEFAULT_PLAN, near_dup_notes=0.70),
-    "sem_head3": replace(DEFAULT_PLAN, semantic_common_share=0.30, semantic_common_head=3,
-                         semantic_common_notes_only=True),
-    "sem_head5": replace(DEFAULT_PLAN, semantic_common_share=0.30, semantic_common_head=5,
-                         semantic_common_notes_only=True),
-    "sem_head3_50": replace(DEFAULT_PLAN, semantic_common_share=0.50, semantic_common_head=3,
-                            semantic_common_notes_only=True),
-    "sem_episodes": replace(DEFAULT_PLAN, semantic_common_share=0.30,
-                            semantic_common_episodes_only=True),
-    "sem_episodes_50": replace(DEFAULT_PLAN, semantic_common_share=0.50,
-                               semantic_common_episodes_only=True),
-    "sem_kw50": replace(DEFAULT_PLAN, semantic_common_share=0.30, keyword_weight=0.5,
-                        semantic_weight=0.5),
-    "sem50_kw50": replace(DEFAULT_PLAN, semantic_common_share=0.50, keyword_weight=0.5,
-                          semantic_weight=0.5),
-    "sem_mix_50": replace(DEFAULT_PLAN, semantic_common_share=0.30, semantic_common_mix=0.5),
-    "sem_notes": replace(DEFAULT_PLAN, semantic_common_share=0.30,
-                         semantic_common_notes_only=True),
-    "sem_mix_50_notes": replace(DEFAULT_PLAN, semantic_common_share=0.30,
-                                semantic_common_mix=0.5, semantic_common_notes_only=True),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

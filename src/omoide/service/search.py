@@ -156,48 +156,18 @@ class SearchService:
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
-        self._stripped_text = request.query
-        stripped = self._semantic_query(memories, request.query, plan)
-        episode_vector = None
-        if plan.semantic_common_companion:
-            stripped = None
-        if plan.semantic_common_episodes_only:
-            episode_vector, stripped = stripped, None
-        tier: Any = NoteTier(memories)
-        if plan.semantic_common_max and stripped is not None:
-            tier = _MaxTier(tier, stripped)
-            stripped = None
         found = self.retriever.retrieve(
-            tier, request.query, plan=plan, pool=pool, mode=request.mode,
+            NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
             allowed=allowed, keyword_weight=cfg.keyword_weight,
-            semantic_weight=cfg.semantic_weight,
-            query_vector=stripped)
+            semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
         ranked = found.ranked[:pool]
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
-            ranked = self._second_opinion(rows, self._stripped_text
-                                          if plan.semantic_common_companion else request.query,
-                                          ranked, plan)
+            ranked = self._second_opinion(rows, request.query, ranked, plan)
         top = self._note_hits(persona, memories, rows, ranked, query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
-        if plan.near_dup_notes > 0:
-            top = self._drop_near_dups(memories, top, plan.near_dup_notes)
-        if plan.semantic_common_head > 0 and stripped is not None:
-            full = self.search(persona, request, recall=False, plan=replace(
-                plan, semantic_common_share=0.0, semantic_common_head=0,
-                episodes=EpisodeRule.NEVER))
-            head = full.results[: plan.semantic_common_head]
-            keys = {h.id for h in head}
-            floor = head[-1].score if head else 1.0
-            tail = [(r, replace(h, score=min(h.score, floor))) for r, h in top
-                    if h.id not in keys]
-            top = [(0, h) for h in head] + tail
         notes = [hit for _, hit in top]
-        if plan.semantic_common_notes_only and plan.semantic_common_share > 0:
-            query_vector = self.embedder.embed_query(request.query)
-        if episode_vector is not None:
-            query_vector = episode_vector
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
                          fold=plan.fold_notes)
@@ -213,48 +183,6 @@ class SearchService:
                     recalled, now=now, factor=cfg.recall_stability_factor,
                     cap=cfg.stability_cap_days, min_interval_hours=cfg.recall_min_interval_hours)
         return SearchResult(query=request.query, mode=request.mode, results=results)
-
-    def _drop_near_dups(self, memories: MemoryHandle, top: list[tuple[int, SearchHit]],
-                        similarity: float) -> list[tuple[int, SearchHit]]:
-        """PROTOTYPE: notes without those as similar as ``similarity`` to a note above."""
-        floor = self.embedder.calibration.to_raw(similarity)
-        kept: list[tuple[int, SearchHit]] = []
-        vectors: list[np.ndarray] = []
-        for row_id, hit in top:
-            vector = memories.vectors.get(row_id)
-            if vector is not None and vectors and \
-                    max(float(v @ vector) for v in vectors) >= floor:
-                continue
-            kept.append((row_id, hit))
-            if vector is not None:
-                vectors.append(vector)
-        return kept
-
-    def _semantic_query(self, memories: MemoryHandle, query: str, plan: SearchPlan
-                        ) -> np.ndarray | None:
-        """PROTOTYPE: the query vector of the query without its common words."""
-        if plan.semantic_common_share <= 0:
-            return None
-        import re
-        total = max(1, memories.stats().active)
-        parts = re.split(r"(\w+)", query)
-        kept = []
-        for part in parts:
-            if part and re.fullmatch(r"\w+", part):
-                n = len(memories.keyword_search(part, limit=100000))
-                if n / total >= plan.semantic_common_share:
-                    continue
-            kept.append(part)
-        stripped = " ".join("".join(kept).split())
-        if not re.search(r"\w", stripped) or stripped == query:
-            return None
-        self._stripped_text = stripped
-        vector = self.embedder.embed_query(stripped)
-        if plan.semantic_common_mix < 1.0:
-            full = self.embedder.embed_query(query)
-            vector = plan.semantic_common_mix * vector + (1 - plan.semantic_common_mix) * full
-            vector = vector / np.linalg.norm(vector)
-        return vector.astype(np.float32)
 
     def search_episodes(self, persona: str, request: SearchRequest, *,
                         plan: SearchPlan | None = None) -> SearchResult:
@@ -415,29 +343,6 @@ class SearchService:
             relevant = sum(1 for n in notes if (n.similarity or 0.0) >= floor)
             return relevant < plan.fallback_notes
         return plan.episodes == EpisodeRule.ALWAYS
-
-
-class _MaxTier:
-    """PROTOTYPE: a tier whose semantic side takes the better cosine of two query vectors."""
-
-    def __init__(self, tier: Any, other: np.ndarray) -> None:
-        self.tier, self.other = tier, other
-
-    def keyword(self, query: str, *, limit: int) -> list[Any]:
-        return self.tier.keyword(query, limit=limit)
-
-    def script(self, row_id: int) -> int | None:
-        return self.tier.script(row_id)
-
-    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
-                 allowed: np.ndarray | None) -> list[Any]:
-        from omoide.engine.fusion import Scored
-        best: dict[int, float] = {}
-        for vector in (query_vector, self.other):
-            for item in self.tier.semantic(vector, query=query, limit=limit, allowed=allowed):
-                best[item.id] = max(best.get(item.id, -2.0), item.score)
-        ranked = sorted(best.items(), key=lambda t: (-t[1], t[0]))[:limit]
-        return [Scored(i, s) for i, s in ranked]
 
 
 class _Rows:
