@@ -13,9 +13,12 @@ pair is not a duplicate — when any of these holds, else None:
   adds "for $9,000", "two loaves" or "on Saturdays" says more than the one it would replace.
   Numbers and dates are first read in one notation (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤;
   令和2年 = 2020年; "14 Feb" = "February 14"; English number words through the 3-op readers'
-  ``en_number_runs``: "two hundred and forty" = 240);
-- a bound or step that differs ("at most" / "at least", 以上 / 以下, 8時まで / 8時から, "every
-  other day", 隔週), or the half of the day when both name one (am / pm, 午前 / 午後);
+  ``en_number_runs``: "two hundred and forty" = 240; "£42k" = 42,000; "seven and a half" =
+  7.5, 1年半 = 1.5年; 月に一度 = 毎月, 1日に30分 = 毎日30分; 2027-08-31 = 2027年8月31日 and
+  15時〜24時 = 15時から24時まで in Japanese text; "second-hand" = "used");
+- a bound or step that differs ("at most" / "at least", "under £900" / "over £900", 以上 /
+  以下, 8時まで / 8時から, "every other day", 隔週), or the half of the day when both name one
+  (am / pm, 午前 / 午後);
 - in Japanese, one word replaced by another with everything else equal: a short kanji run
   (山本 → 山下, 東大 → 京大, 忘年会 → 新年会), a katakana word by another kana word (みかん →
   バナナ, not りんご → リンゴ), or a word of two characters or more by one of another script
@@ -23,14 +26,18 @@ pair is not a duplicate — when any of these holds, else None:
   paraphrase costs a link, a dropped change a fact. Hiragana for hiragana is grammar (いる /
   ます), and one kanji for kana is a spelling (子供 / 子ども).
 
-Paraphrases (order, voice, synonyms in other words, politeness, number and date notation) hold
-the same values and stay duplicates. Deterministic and symmetric.
+A double negative affirms ("never cycles without a helmet", "cannot be merged without an
+approval", 鍵がないと入れない): its two negations are read away before the polarity is compared,
+so it meets the plain affirmation and differs from a single negation. Paraphrases (order,
+voice, synonyms in other words, politeness, number and date notation) hold the same values and
+stay duplicates. Deterministic and symmetric.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from difflib import SequenceMatcher
 
 from omoide.engine.classify.value_change import (
@@ -160,12 +167,53 @@ _JA_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?!\d)")
 # "16:00" is 16 o'clock; 5時半 is 5:30.
 _ON_THE_HOUR = re.compile(r"(?<=\d):00(?!\d)")
 _HALF_PAST = re.compile(r"(\d+)時半")
+# A number in thousands written with "k": "£42k" / "£42,000", "2.4k" / 2,400 (after a currency
+# sign, with a decimal part or before a currency word; "a 5k run" is a distance).
+_EN_THOUSANDS_K = re.compile(
+    r"(?:(?<=[£$€¥₹])\s?(\d+(?:\.\d+)?)|(?<![\d.])(\d+\.\d+)|(?<![\d.])(\d+)(?=k\s+(?:dollars|pounds"
+    r"|euros|yen|rupees|quid|bucks)\b))k\b", re.IGNORECASE)
+# "7 and a half" is 7.5; "a year and a half" / "an hour and a half" is 1.5 of them; 1年半 /
+# 2時間半 is 1.5年 / 2.5時間 (5時半, a clock, is read below as 5時30分).
+_EN_AND_A_HALF = re.compile(r"\b(\d+)(\s+[a-z]+)?\s+and\s+a\s+half\b", re.IGNORECASE)
+_EN_ONE_AND_A_HALF = re.compile(r"\ban?\s+(year|hour|day|week|month|mile|litre|liter|kilo|cup)"
+                                r"\s+and\s+a\s+half\b", re.IGNORECASE)
+_JA_AND_A_HALF = re.compile(r"(\d+)(年|時間|か月|ヶ月|カ月|週間|日)半")
+# "second-hand" is "used", not a second of anything; "a fortnight" is two weeks; 午後一時 is
+# 13時 (一時 alone is also "for a while", left alone in ``_COUNTED``).
+_EN_SECOND_HAND = re.compile(r"\bsecond[- ]?hand\b", re.IGNORECASE)
+_EN_FORTNIGHT = re.compile(r"\ba\s+fortnight\b", re.IGNORECASE)
+_JA_ONE_OCLOCK = re.compile(r"(午前|午後|朝|夜)一時")
+# A rate said with one period or with 毎: 1日に30分 / 毎日30分, 月に1度 / 毎月, 週一 / 毎週,
+# 1週間に4回 / 週に4回 (3月1日に, a date, is left alone).
+_JA_PER_ONE = re.compile(
+    r"(?<![月0-9〇一二三四五六七八九十])1(日|週間|か月|ヶ月|カ月|年)に?(?=[0-9])")
+_JA_PER_ONE_PERIOD = {"日": "毎日", "週間": "毎週", "か月": "毎月", "ヶ月": "毎月", "カ月": "毎月",
+                      "年": "毎年"}
+_NOT_ONE_PERIOD = r"(?<![毎0-9〇一二三四五六七八九十半かヶカケ間])"
+_JA_ONCE_PER = re.compile(rf"{_NOT_ONE_PERIOD}([日週月年])(?:に|で)?(?:1|一)(?:度|回)(?![0-9])"
+                          rf"|{_NOT_ONE_PERIOD}([週月年])一(?=で|に|、|の|$)"
+                          r"|(?<=毎)([日週月年])(?:1|一)(?:度|回)(?![0-9])")
+
 # Japanese era years: 令和2年 = 2020, 平成31年 = 2019, 昭和64年 = 1989 (元年 is year 1).
 _ERA = re.compile(r"(令和|平成|昭和)(\d+|元)年")
 _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
 
 # 月8万円, 週3回, 年2回: a period before a number is a rate, as 毎月 / 毎週 / 毎年 say it.
-_RATE = re.compile(r"(?<![毎今先来再0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
+# (翌年3月, 昨年 / 去年10月, 前年: a year named, not a rate)
+_RATE = re.compile(
+    r"(?<![毎今先来再翌昨去前本同0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
+# Dates in Japanese text written with digits and slashes or hyphens, as 年月日: 2027-08-31 /
+# 2027/8/31 = 2027年8月31日, 2025-06 = 2025年6月, 10/20 = 10月20日; a range with 〜 as から …
+# まで (15時〜24時 = 15時から24時まで, 7/1〜10/10).
+_JA_YMD = re.compile(r"(?<![\d/.-])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d/.-])")
+_JA_YM = re.compile(r"(?<![\d/.-])(\d{4})[-/](\d{1,2})(?![\d/.-])")
+_JA_MD = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})(?![\d/.-])")
+_JA_RANGE = re.compile(r"([0-9時月日分]+)[〜~](翌?[0-9時月日分]+)(?!まで)")
+
+
+def _thousands(match: re.Match[str]) -> str:
+    value = float(next(g for g in match.groups() if g)) * 1000
+    return f"{value:g}" if not value.is_integer() else str(int(value))
 
 
 def _western_year(match: re.Match[str]) -> str:
@@ -188,6 +236,7 @@ def one_notation(text: str) -> str:
 
     text = _THOUSANDS.sub("", text)
     text = _LEADING_ZERO_CLOCK.sub(r"\1", text)
+    text = _JA_ONE_OCLOCK.sub(r"\g<1>1時", text)
     text = _MULTIPLIED.sub(whole, text)
     text = _JA_NOT_ONE.sub("", text)
     text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
@@ -197,10 +246,15 @@ def one_notation(text: str) -> str:
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
     if not is_japanese(text):
+        text = _EN_SECOND_HAND.sub("used", text)
+        text = _EN_FORTNIGHT.sub("2 weeks", text)
         text = _EN_NOT_ONCE.sub("never", text)
         text = _EN_NOT_A_SINGLE.sub("no", text)
         text = _EN_EVERY_SECOND.sub(r"\1 other", text)
         text = _en_numbers(text)
+        text = _EN_THOUSANDS_K.sub(_thousands, text)
+        text = _EN_ONE_AND_A_HALF.sub(lambda m: f"1.5 {m.group(1)}s", text)
+        text = _EN_AND_A_HALF.sub(lambda m: f"{m.group(1)}.5{m.group(2) or ''}", text)
         text = _EN_HALF_PAST.sub(_past, text)
         text = _EN_TIMES.sub(r"\1 times", text)
         text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
@@ -208,12 +262,19 @@ def one_notation(text: str) -> str:
         text = _EN_CLOCK.sub(_en_clock, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):
+        text = _JA_YMD.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", text)
+        text = _JA_YM.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", text)
+        text = _JA_MD.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", text)
+        text = _JA_RANGE.sub(r"\1から\2まで", text)
         text = _JA_CLOCK.sub(r"\1時\2分", text)
         text = _JA_CLOCK_HALF.sub(
             lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
     text = _ERA.sub(_western_year, text)
+    text = _JA_AND_A_HALF.sub(lambda m: f"{m.group(1)}.5{m.group(2)}", text)
+    text = _JA_PER_ONE.sub(lambda m: _JA_PER_ONE_PERIOD[m.group(1)], text)
+    text = _JA_ONCE_PER.sub(lambda m: m.group(3) or "毎" + (m.group(1) or m.group(2)), text)
     return _RATE.sub(r"毎\1", text)
 
 
@@ -222,19 +283,25 @@ def one_notation(text: str) -> str:
 _EN_MARKERS = re.compile(
     r"\b(at\s+least|at\s+most|more\s+than|less\s+than|fewer\s+than|"
     r"up\s+to|or\s+more|or\s+less|minimum|maximum|until|till|"
-    r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?)(?![a-z])", re.IGNORECASE)
+    r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?|"
+    # "under £12,000" / "over 5 h": a bound when a number follows
+    r"under(?=\s+[£$€¥₹]?\d)|over(?=\s+[£$€¥₹]?\d)|below(?=\s+[£$€¥₹]?\d)|above(?=\s+[£$€¥₹]?\d))"
+    r"(?![a-z])", re.IGNORECASE)
 _JA_MARKERS = re.compile(
-    r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|午前|午後|おき|隔週|隔日|隔月|"
+    r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|多くても|多くとも|せいぜい|午前|午後|おき|"
+    r"隔週|隔日|隔月|"
     r"(?<=[0-9時分日月年曜])(?:まで|から|以降|以前|前|後)")
 
 # One meaning, many wordings ("no more than" was read as "at most" with the numbers).
 _MARKER_MEANING = {
     "at most": "max", "up to": "max", "maximum": "max", "or less": "max",
-    "以下": "max", "以内": "max", "最大": "max",
+    "以下": "max", "以内": "max", "最大": "max", "多くても": "max", "多くとも": "max",
+    "せいぜい": "max",
     "at least": "min", "minimum": "min", "or more": "min",
     "以上": "min", "最低": "min", "少なくとも": "min",
     "more than": "over", "超え": "over", "越え": "over",
-    "less than": "under", "fewer than": "under", "未満": "under",
+    "less than": "under", "fewer than": "under", "未満": "under", "below": "under",
+    "above": "over",
     "till": "until", "まで": "until", "から": "from",
     "以降": "after", "後": "after", "以前": "before", "前": "before",
     "every other": "alternate", "biweekly": "alternate", "fortnightly": "alternate",
@@ -356,10 +423,35 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
     return ValueChange(ChangeKind.NAME, (old,), (new,)) if swapped else None
 
 
+# A double negative affirms: "never rides without a helmet" (always wears one), "cannot be
+# merged without an approval" (needs one), 承認しないとマージできない, 音楽なしでは眠れない. A
+# negation and "without" / "unless" in one clause, or a condition denied (〜ないと, 〜なければ,
+# 〜なしでは) before a denied predicate; the two words are read away and the rest decides.
+_EN_DOUBLE = re.compile(r"\b(not|never|no|cannot)\b([^,.;:]*?)\b(without|unless)\b",
+                        re.IGNORECASE)
+_JA_DOUBLE = re.compile(
+    r"(ないと|なければ|なくては|なくちゃ|なしでは|なしには|なしに|抜きでは|ずには)([^。、]*?)(ない|ません)")
+
+
+def _affirmed(statement: Statement) -> Statement:
+    """``statement`` with a double negative read as the affirmation it is."""
+    if not statement.negative:
+        return statement
+    pattern = _JA_DOUBLE if statement.lang == "ja" else _EN_DOUBLE
+    double = pattern.search(statement.text)
+    if double is None:
+        return statement
+    kept = (" " + double.group(2) + " " if statement.lang != "ja"
+            else ("と" if double.group(1).startswith("な") else "") + double.group(2))
+    read = statement.text[:double.start()] + kept + statement.text[double.end():]
+    return replace(statement, negative=read_statement(read).negative)
+
+
 def find_dedup_change(first: str, second: str) -> ValueChange | None:
     """The value that keeps ``second`` from being a duplicate of ``first`` (or the reverse),
     or None when the two state the same values and one may be dropped."""
-    a, b = read_statement(one_notation(first)), read_statement(one_notation(second))
+    a = _affirmed(read_statement(one_notation(first)))
+    b = _affirmed(read_statement(one_notation(second)))
     change = compare(a, b)
     if change is not None and not _spelled_out(change):
         return change
