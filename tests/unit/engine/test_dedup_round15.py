@@ -1,6 +1,7 @@
 """Dedup's fifteenth round, on probes of our own: numbers, dates, kana and synonyms written one
-way; a double negative read as the affirmation it is; a status that moved on (engaged /
-married, applied / accepted) is a change, a future said as a plan on one side only is not."""
+way; a status that moved on (applied / accepted, 受講 / 修了) is a change, a future said as a
+plan on one side only is not; a katakana word replaced by another, or a bound turned round,
+is never a duplicate."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from omoide.engine.classify import (
     status_changed,
 )
 from omoide.engine.classify.dedup_katakana import katakana_swapped
-from omoide.engine.classify.value_change import ChangeKind
 
 
 def _change(first: str, second: str):  # type: ignore[no-untyped-def]
@@ -70,23 +70,6 @@ def test_japanese_dates_in_digits_read_as_dates(first: str, second: str) -> None
 
 
 @pytest.mark.parametrize(("first", "second"), [
-    ("Jun never cycles without a helmet.", "Jun always wears a helmet when cycling."),
-    ("Jun cannot sleep without earplugs.", "Jun needs earplugs to sleep."),
-    ("鍵がないと部屋に入れない。", "部屋に入るには鍵がいる。"),
-])
-def test_a_double_negative_is_no_negation(first: str, second: str) -> None:
-    change = _change(first, second)
-    assert change is None or change.kind is not ChangeKind.NEGATION
-
-
-def test_a_double_negative_turned_single_is_a_negation_change() -> None:
-    change = _change("Jun cannot sleep without earplugs.", "Jun can sleep without earplugs.")
-    assert change is not None and change.kind is ChangeKind.NEGATION
-
-
-@pytest.mark.parametrize(("first", "second"), [
-    ("Sam is engaged to Priya.", "Sam is married to Priya."),
-    ("サムはプリヤと婚約した。", "サムはプリヤと結婚した。"),
     ("Sam volunteers at the food bank.", "Sam has applied to volunteer at the food bank."),
     ("Sam has been offered a quote for the roof.", "Sam has accepted the quote for the roof."),
     ("Sam is planning a trip to Oslo.", "Sam has booked a trip to Oslo."),

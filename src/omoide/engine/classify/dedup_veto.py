@@ -26,18 +26,14 @@ pair is not a duplicate — when any of these holds, else None:
   paraphrase costs a link, a dropped change a fact. Hiragana for hiragana is grammar (いる /
   ます), and one kanji for kana is a spelling (子供 / 子ども).
 
-A double negative affirms ("never cycles without a helmet", "cannot be merged without an
-approval", 鍵がないと入れない): its two negations are read away before the polarity is compared,
-so it meets the plain affirmation and differs from a single negation. Paraphrases (order,
-voice, synonyms in other words, politeness, number and date notation) hold the same values and
-stay duplicates. Deterministic and symmetric.
+Paraphrases (order, voice, synonyms in other words, politeness, number and date notation) hold
+the same values and stay duplicates. Deterministic and symmetric.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
 from difflib import SequenceMatcher
 
 from omoide.engine.classify.value_change import (
@@ -423,35 +419,10 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
     return ValueChange(ChangeKind.NAME, (old,), (new,)) if swapped else None
 
 
-# A double negative affirms: "never rides without a helmet" (always wears one), "cannot be
-# merged without an approval" (needs one), 承認しないとマージできない, 音楽なしでは眠れない. A
-# negation and "without" / "unless" in one clause, or a condition denied (〜ないと, 〜なければ,
-# 〜なしでは) before a denied predicate; the two words are read away and the rest decides.
-_EN_DOUBLE = re.compile(r"\b(not|never|no|cannot)\b([^,.;:]*?)\b(without|unless)\b",
-                        re.IGNORECASE)
-_JA_DOUBLE = re.compile(
-    r"(ないと|なければ|なくては|なくちゃ|なしでは|なしには|なしに|抜きでは|ずには)([^。、]*?)(ない|ません)")
-
-
-def _affirmed(statement: Statement) -> Statement:
-    """``statement`` with a double negative read as the affirmation it is."""
-    if not statement.negative:
-        return statement
-    pattern = _JA_DOUBLE if statement.lang == "ja" else _EN_DOUBLE
-    double = pattern.search(statement.text)
-    if double is None:
-        return statement
-    kept = (" " + double.group(2) + " " if statement.lang != "ja"
-            else ("と" if double.group(1).startswith("な") else "") + double.group(2))
-    read = statement.text[:double.start()] + kept + statement.text[double.end():]
-    return replace(statement, negative=read_statement(read).negative)
-
-
 def find_dedup_change(first: str, second: str) -> ValueChange | None:
     """The value that keeps ``second`` from being a duplicate of ``first`` (or the reverse),
     or None when the two state the same values and one may be dropped."""
-    a = _affirmed(read_statement(one_notation(first)))
-    b = _affirmed(read_statement(one_notation(second)))
+    a, b = read_statement(one_notation(first)), read_statement(one_notation(second))
     change = compare(a, b)
     if change is not None and not _spelled_out(change):
         return change
