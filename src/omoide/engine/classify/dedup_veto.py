@@ -36,6 +36,13 @@ import re
 from collections import Counter
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_formats import (
+    en_amounts,
+    en_words,
+    ja_dates,
+    ja_one_oclock,
+    ja_rates,
+)
 from omoide.engine.classify.value_change import (
     ChangeKind,
     Statement,
@@ -163,33 +170,6 @@ _JA_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?!\d)")
 # "16:00" is 16 o'clock; 5時半 is 5:30.
 _ON_THE_HOUR = re.compile(r"(?<=\d):00(?!\d)")
 _HALF_PAST = re.compile(r"(\d+)時半")
-# A number in thousands written with "k": "£42k" / "£42,000", "2.4k" / 2,400 (after a currency
-# sign, with a decimal part or before a currency word; "a 5k run" is a distance).
-_EN_THOUSANDS_K = re.compile(
-    r"(?:(?<=[£$€¥₹])\s?(\d+(?:\.\d+)?)|(?<![\d.])(\d+\.\d+)|(?<![\d.])(\d+)(?=k\s+(?:dollars|pounds"
-    r"|euros|yen|rupees|quid|bucks)\b))k\b", re.IGNORECASE)
-# "7 and a half" is 7.5; "a year and a half" / "an hour and a half" is 1.5 of them; 1年半 /
-# 2時間半 is 1.5年 / 2.5時間 (5時半, a clock, is read below as 5時30分).
-_EN_AND_A_HALF = re.compile(r"\b(\d+)(\s+[a-z]+)?\s+and\s+a\s+half\b", re.IGNORECASE)
-_EN_ONE_AND_A_HALF = re.compile(r"\ban?\s+(year|hour|day|week|month|mile|litre|liter|kilo|cup)"
-                                r"\s+and\s+a\s+half\b", re.IGNORECASE)
-_JA_AND_A_HALF = re.compile(r"(\d+)(年|時間|か月|ヶ月|カ月|週間|日)半")
-# "second-hand" is "used", not a second of anything; "a fortnight" is two weeks; 午後一時 is
-# 13時 (一時 alone is also "for a while", left alone in ``_COUNTED``).
-_EN_SECOND_HAND = re.compile(r"\bsecond[- ]?hand\b", re.IGNORECASE)
-_EN_FORTNIGHT = re.compile(r"\ba\s+fortnight\b", re.IGNORECASE)
-_JA_ONE_OCLOCK = re.compile(r"(午前|午後|朝|夜)一時")
-# A rate said with one period or with 毎: 1日に30分 / 毎日30分, 月に1度 / 毎月, 週一 / 毎週,
-# 1週間に4回 / 週に4回 (3月1日に, a date, is left alone).
-_JA_PER_ONE = re.compile(
-    r"(?<![月0-9〇一二三四五六七八九十])1(日|週間|か月|ヶ月|カ月|年)に?(?=[0-9])")
-_JA_PER_ONE_PERIOD = {"日": "毎日", "週間": "毎週", "か月": "毎月", "ヶ月": "毎月", "カ月": "毎月",
-                      "年": "毎年"}
-_NOT_ONE_PERIOD = r"(?<![毎0-9〇一二三四五六七八九十半かヶカケ間])"
-_JA_ONCE_PER = re.compile(rf"{_NOT_ONE_PERIOD}([日週月年])(?:に|で)?(?:1|一)(?:度|回)(?![0-9])"
-                          rf"|{_NOT_ONE_PERIOD}([週月年])一(?=で|に|、|の|$)"
-                          r"|(?<=毎)([日週月年])(?:1|一)(?:度|回)(?![0-9])")
-
 # Japanese era years: 令和2年 = 2020, 平成31年 = 2019, 昭和64年 = 1989 (元年 is year 1).
 _ERA = re.compile(r"(令和|平成|昭和)(\d+|元)年")
 _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
@@ -198,20 +178,6 @@ _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
 # (翌年3月, 昨年 / 去年10月, 前年: a year named, not a rate)
 _RATE = re.compile(
     r"(?<![毎今先来再翌昨去前本同0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
-# Dates in Japanese text written with digits and slashes or hyphens, as 年月日: 2027-08-31 /
-# 2027/8/31 = 2027年8月31日, 2025-06 = 2025年6月, 10/20 = 10月20日; a range with 〜 as から …
-# まで (15時〜24時 = 15時から24時まで, 7/1〜10/10).
-_JA_YMD = re.compile(r"(?<![\d/.-])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d/.-])")
-_JA_YM = re.compile(r"(?<![\d/.-])(\d{4})[-/](\d{1,2})(?![\d/.-])")
-_JA_MD = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})(?![\d/.-])")
-_JA_RANGE = re.compile(r"([0-9時月日分]+)[〜~](翌?[0-9時月日分]+)(?!まで)")
-
-
-def _thousands(match: re.Match[str]) -> str:
-    value = float(next(g for g in match.groups() if g)) * 1000
-    return f"{value:g}" if not value.is_integer() else str(int(value))
-
-
 def _western_year(match: re.Match[str]) -> str:
     year = 1 if match.group(2) == "元" else int(match.group(2))
     return f"{_ERA_START[match.group(1)] + year}年"
@@ -232,7 +198,7 @@ def one_notation(text: str) -> str:
 
     text = _THOUSANDS.sub("", text)
     text = _LEADING_ZERO_CLOCK.sub(r"\1", text)
-    text = _JA_ONE_OCLOCK.sub(r"\g<1>1時", text)
+    text = ja_one_oclock(text)
     text = _MULTIPLIED.sub(whole, text)
     text = _JA_NOT_ONE.sub("", text)
     text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
@@ -242,15 +208,12 @@ def one_notation(text: str) -> str:
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
     if not is_japanese(text):
-        text = _EN_SECOND_HAND.sub("used", text)
-        text = _EN_FORTNIGHT.sub("2 weeks", text)
+        text = en_words(text)
         text = _EN_NOT_ONCE.sub("never", text)
         text = _EN_NOT_A_SINGLE.sub("no", text)
         text = _EN_EVERY_SECOND.sub(r"\1 other", text)
         text = _en_numbers(text)
-        text = _EN_THOUSANDS_K.sub(_thousands, text)
-        text = _EN_ONE_AND_A_HALF.sub(lambda m: f"1.5 {m.group(1)}s", text)
-        text = _EN_AND_A_HALF.sub(lambda m: f"{m.group(1)}.5{m.group(2) or ''}", text)
+        text = en_amounts(text)
         text = _EN_HALF_PAST.sub(_past, text)
         text = _EN_TIMES.sub(r"\1 times", text)
         text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
@@ -258,19 +221,14 @@ def one_notation(text: str) -> str:
         text = _EN_CLOCK.sub(_en_clock, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):
-        text = _JA_YMD.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", text)
-        text = _JA_YM.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月", text)
-        text = _JA_MD.sub(lambda m: f"{int(m.group(1))}月{int(m.group(2))}日", text)
-        text = _JA_RANGE.sub(r"\1から\2まで", text)
+        text = ja_dates(text)
         text = _JA_CLOCK.sub(r"\1時\2分", text)
         text = _JA_CLOCK_HALF.sub(
             lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
     text = _ERA.sub(_western_year, text)
-    text = _JA_AND_A_HALF.sub(lambda m: f"{m.group(1)}.5{m.group(2)}", text)
-    text = _JA_PER_ONE.sub(lambda m: _JA_PER_ONE_PERIOD[m.group(1)], text)
-    text = _JA_ONCE_PER.sub(lambda m: m.group(3) or "毎" + (m.group(1) or m.group(2)), text)
+    text = ja_rates(text)
     return _RATE.sub(r"毎\1", text)
 
 
