@@ -23,9 +23,10 @@ katakana or hiragana, or with a long-vowel or ヴ spelling, one swapped case par
 and its words, a hyphenated word), and two parts that traded
 places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
 new memory: the embedding, the veto and the aligned difference all read the same words there;
-so do a status said on one side only (``engine.classify.dedup_status``) and, in Japanese, a
-predicate denied on one side only, a denial widened or a favour turned around
-(``engine.classify.dedup_polarity``).
+so do a status said on one side only (``engine.classify.dedup_status``; a future said as a
+plan on one side only is no status), a bound turned round or a clock time moved and, in
+Japanese, a predicate denied on one side only, a denial widened, a favour turned around or a
+katakana word replaced by another (``engine.classify.dedup_polarity``).
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
 gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also

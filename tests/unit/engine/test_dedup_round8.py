@@ -22,7 +22,7 @@ from omoide.engine.classify.dedup_veto import one_notation
     pytest.param("友達が一人もいない", "友達がいない", id="not-a-single-one"),
     pytest.param("on the fifteenth floor", "on the 15th floor", id="ordinal"),
     pytest.param("her thirty-second birthday", "her 32nd birthday", id="compound-ordinal"),
-    pytest.param("a second-hand bike", "a second-hand bike", id="second-stays"),
+    pytest.param("a second-hand bike", "a used bike", id="second-hand-is-used"),
     pytest.param("leaves at 7:20 pm", "leaves at 19:20", id="pm"),
     pytest.param("up at five in the morning", "up at 5", id="in-the-morning"),
     pytest.param("home by eleven at night", "home by 23", id="at-night"),

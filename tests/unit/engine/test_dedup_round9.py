@@ -18,7 +18,7 @@ from omoide.engine.classify.value_numbers import en_number_runs
     ("lives on the fourteenth floor", "lives on the 14th floor"),
     ("their thirty-second birthday", "their 32nd birthday"),
     ("swims twice a week", "swims 2 times a week"),
-    ("one of them came first, a second-hand car", "one of them came first, a second-hand car"),
+    ("one of them came first, a second-hand car", "one of them came first, a used car"),
     ("visits every second month", "visits every other month"),
     ("wakes at 07:30", "wakes at 7:30"),
     ("saved 12,500 dollars", "saved 12500 dollars"),

@@ -8,7 +8,8 @@ a changed word: full-width digits (月８回 / 月8回), a word in kanji or in k
 a number or date written otherwise ("sixty-eight" / 68, 二匹 / 2匹, 令和2年 / 2020年: the veto's
 ``one_notation``), a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68kg"), a
 British or American spelling ("organises" / "organizes", "theatre" / "theater"), an English
-contraction ("don't" / "do not", "gonna" / "going to"), the user named in the first person
+contraction ("don't" / "do not", "gonna" / "going to"), an everyday synonym ("relocated" /
+"moved", "kids" / "children": ``dedup_synonyms``), the user named in the first person
 ("the user's wife" / "my wife", ユーザーは / 私は), a discourse filler or a word that only says
 the statement holds now ("As it happens,", "currently", ちなみに, 実は), a title before a name
 ("St. Louis" / "Saint Louis"), a case particle (三線が弾ける / 三線を弾ける), an acronym ("UN" /
@@ -26,7 +27,9 @@ without it, katakana and hiragana spellings of one word still meet; two kanji sp
 read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
 writes with the same number, a lone kanji digit as the digit the other writes before the same
 kanji, a katakana word as the other's clipping of it or as the Latin word it spells
-(``dedup_loanword``: パイソン / Python), one swapped case particle as the other's, and に / へ
+(``dedup_loanword``: パイソン / Python), a common word's kanji as the katakana the other
+writes and a katakana word as the other's long-vowel spelling (``dedup_kana_words``: 眼鏡 /
+メガネ, コンピュータ / コンピューター), one swapped case particle as the other's, and に / へ
 or で / にて when that is the pair's only difference (``dedup_spans``); for English, a run of
 words as the acronym the other text holds (``dedup_abbrev``: "UN", "LISA" for "Lifetime ISA",
 "wpm"), a word as its first letter before a hyphen ("e-bike"), and a hyphenated word as the
@@ -40,8 +43,10 @@ import unicodedata
 from collections.abc import Callable
 
 from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
+from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
 from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
+from omoide.engine.classify.dedup_synonyms import en_synonyms
 from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.lang import Script, is_japanese, script_runs
 
@@ -91,7 +96,8 @@ _EN_UNITS = {"centimetres": "cm", "centimeters": "cm", "centimetre": "cm", "cent
              "kilos": "kg", "grams": "g", "metres": "m", "meters": "m", "miles": "mi",
              "mile": "mi", "hectares": "ha", "hectare": "ha", "litres": "l", "liters": "l",
              "percent": "%", "per cent": "%", "pounds": "lb", "ounces": "oz", "feet": "ft",
-             "inches": "in", "hours": "h", "hrs": "h", "minutes": "min", "mins": "min"}
+             "inches": "in", "hours": "h", "hrs": "h", "minutes": "min", "mins": "min",
+             "degrees celsius": "°c", "degrees centigrade": "°c", "degrees fahrenheit": "°f"}
 _JA_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_JA_UNITS, key=len, reverse=True))
                       + ")")
 # A unit after a number, as its word or its symbol, spaced one way ("68kg", "68 kilograms").
@@ -111,7 +117,10 @@ _EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
             (re.compile(r"\b(?:the )?user is\b", re.IGNORECASE), "I am"),
             (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
-            (re.compile(r"\b(?:the )?user\b", re.IGNORECASE), "I"),
+            # (not in a compound: "user experience", "user-friendly", "username")
+            (re.compile(r"\b(?:the )?user\b(?![-'’]|\s+(?:experience|interface|research|"
+                        r"manual|guide|account|base|group|stor(?:y|ies)|testing|feedback|"
+                        r"needs|data)\b)", re.IGNORECASE), "I"),
             (re.compile(r"\bme\b", re.IGNORECASE), "I"))
 # British and American spellings of one word: -ise / -ize, -our / -or, -tre / -ter, a doubled
 # l before a suffix (travelled / traveled), -ogue / -og, -yse / -yze, programme / program. Both
@@ -136,7 +145,8 @@ _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|�
 # English abbreviations of a title before a name: "St. Louis" / "Saint Louis", "Mt. Fuji" /
 # "Mount Fuji".
 _EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
-                   for short, full in (("St", "Saint"), ("Mt", "Mount"), ("Ft", "Fort")))
+                   for short, full in (("St", "Saint"), ("Mt", "Mount"), ("Ft", "Fort"),
+                                       ("Prof", "Professor"), ("Dr", "Doctor")))
 # Discourse fillers that frame a statement without changing it (ちなみに, 実は, やっぱり; "as it
 # happens", "basically", "just to note:") and words that only say it holds now ("currently",
 # "at the moment", "these days": a memory speaks of now).
@@ -200,6 +210,7 @@ def text_notation(text: str) -> str:
     for pattern, replacement in _EN_SPELLINGS:
         text = pattern.sub(replacement, text)
     text = _EN_DIGRAPH_WORD.sub(lambda m: _EN_DIGRAPH.sub("e", m.group()), text)
+    text = en_synonyms(text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
     return _EN_SAID_THAT.sub(r"\1", text)
@@ -332,6 +343,8 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = unclipped(b, a), unclipped(a, b)
         a, b = transliterated(b, a), transliterated(a, b)
         a, b = initialled(b, a), initialled(a, b)
+        a, b = katakana_spelled(a, b), katakana_spelled(b, a)
+        b = long_vowels(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
         b = same_direction(a, b)
     elif not is_japanese(a) and not is_japanese(b):

@@ -29,8 +29,9 @@ superlative turned round: "least" before a word the other text holds without it 
 favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). In
 either language, a bound on a number turned round ("no more than £60" / "at least £60", 以内 /
 超え: :mod:`dedup_bound`), and a clock time moved (6時 / 7時, 8:30 / 9:30:
-:mod:`dedup_clock`). Like the status and trade rules, a pair it finds is never a
-duplicate. Deterministic and symmetric.
+:mod:`dedup_clock`); in Japanese, one katakana word replaced by another with no kana in
+common, the rest unchanged (:mod:`dedup_katakana`). Like the status and trade rules, a pair
+it finds is never a duplicate. Deterministic and symmetric.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
+from omoide.engine.classify.dedup_katakana import katakana_swapped
 from omoide.engine.lang import is_japanese
 
 __all__ = ["polarity_changed"]
@@ -128,15 +130,16 @@ def _least_turned(first: str, second: str) -> bool:
 
 def polarity_changed(first: str, second: str) -> bool:
     """True when a Japanese pair denies one predicate on one side only, holds a denied and an
-    affirmed clause in contrast on one side only, or says a favour was received on one side
-    only; or an English pair says "least" before a word on one side only; or a bound on a
-    number turned round, or a clock time moved, either language (module docstring)."""
+    affirmed clause in contrast on one side only, says a favour was received on one side
+    only or replaces a katakana word by another (``dedup_katakana``); or an English pair says
+    "least" before a word on one side only; or a bound on a number turned round, or a clock
+    time moved, either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)
     if not (is_japanese(first) and is_japanese(second)):
         return False
-    return (_same_predicate_denied(first, second)
+    return (_same_predicate_denied(first, second) or katakana_swapped(first, second)
             or _contrasted(first) != _contrasted(second)
             or _favour_turned(first, second))

@@ -18,6 +18,14 @@ these families of status words they hold (the 3-op classifier's lexicon):
 - a plan (will, plans to, going to, 予定, つもり) or a pursuit (studying for, applying to,
   目指して).
 
+Dedup adds general words of its own to the families (fifteenth round): waiting on an outcome
+(applied for, 応募, 受講, 準備, 検討) with the plans; an outcome reached (accepted, delivered,
+arrived, handed in, 決まった, 修了, 審査が通った, 再開) with the completions; a stop (retired, 退職,
+一時停止, 解約) with the endings. And a plan said as a future on one side only (will, going
+to, 予定) against the same event with no past tense and no status word ("is moving to Oslo in
+March" / "will relocate to Oslo in March", 来月行く / 来月行く予定) is one fact in two tenses,
+not a change (against a past, "planned a trip" / "booked a trip", the plan was carried out).
+
 A paraphrase keeps its status words ("plans to" / "is going to" are one family), so it is a
 narrow rule; it is never a duplicate's veto when both texts hold the same families.
 Deterministic and symmetric.
@@ -41,11 +49,47 @@ _UNDONE = {lang: re.compile(pattern, re.IGNORECASE) for lang, pattern in UNDONE.
 # "will go" says (the veto's polarity), and "will not quit" is no ending at all.
 _BARE_NEGATION = {"en": re.compile(r"will not|not (?:going|happening)"),
                   "ja": re.compile(r"せず|しないこと")}
+# Dedup's own status words beside the classifier's (general words of waiting, applying and
+# deciding; of an outcome reached; of a stop), read into the same families.
+_PENDING = {
+    "en": r"\bappl(?:ied|ies) (?:for|to)\b|\bsaving (?:up |money )?for\b"
+    r"|\b(?:putting|setting) (?:money )?aside for\b|\bconsidering\b|\bstill comparing\b"
+    r"|\bdeciding (?:whether|between)\b",
+    "ja": r"応募|希望し|迷っ|待機|準備|検討|受講",
+}
+_OUTCOME = {
+    "en": r"(?<!\bbe )(?<!\bbeing )\b(?:accepted|granted|delivered|arrived|healed|published"
+    r"|resolved|submitted)\b|\bhas been closed\b|\b(?:handed|turned) in\b",
+    "ja": r"決まった|決めた|決定し|修了|審査が?通|成立|を済ませ|が済ん|届い|受け取っ|退院|完治"
+    r"|治っ|再開",
+}
+_STOPPED = {
+    "en": r"\bretir(?:ed|ing)\b",
+    "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約",
+}
 _OTHER = {
-    _COMPLETED: {lang: re.compile(p, re.IGNORECASE) for lang, p in lex.COMPLETED.items()},
-    _PLANNED: {lang: re.compile(f"{lex.PLAN[lang]}|{lex.PURSUIT[lang]}", re.IGNORECASE)
+    _COMPLETED: {lang: re.compile(f"{lex.COMPLETED[lang]}|{_OUTCOME[lang]}", re.IGNORECASE)
+                 for lang in ("en", "ja")},
+    _PLANNED: {lang: re.compile(f"{lex.PLAN[lang]}|{lex.PURSUIT[lang]}|{_PENDING[lang]}",
+                                re.IGNORECASE)
                for lang in ("en", "ja")},
 }
+_STOP_WORDS = {lang: re.compile(p, re.IGNORECASE) for lang, p in _STOPPED.items()}
+# A plan said as a future (will, going to, 予定) against a statement of the same event with no
+# past tense ("is moving to Vancouver in August" / "will relocate to Vancouver in August", 8月に
+# 行く / 8月に行く予定) is one fact in two tenses; against a past ("planned a trip" / "booked a
+# trip", 計画している / 予約した) the plan was carried out.
+_FUTURE = {"en": re.compile(r"\bwill\b|\bgoing to\b|\bwould like\b|\bwants? to\b|\bplan(?:s|ned)? "
+                            r"(?:to|for)\b|\bintends? to\b|\bis due\b", re.IGNORECASE),
+           "ja": re.compile(r"予定|つもり|したい|考えている")}
+_EN_PAST = re.compile(
+    r"\b(?:was|were|did|had)\b|\b(?:has|have)\s+(?:already\s+|just\s+)?[a-z]+(?:ed|en|t)\b"
+    r"|\b[a-z]{3,}ed\b|\b(?:" + "|".join(sorted(lex.EN_PAST_IRREGULAR)) + r")\b",
+    re.IGNORECASE)
+# A reported statement's frame (と話していた, とのこと) is not the event's tense.
+_JA_FRAME = re.compile(r"(?:と|って)(?:話して|言って|聞い|書いて)(?:い)?た.*$|とのこと.*$"
+                       r"|そう(?:だ|です)?。?$|という.*$")
+_JA_PAST = re.compile(r"(?:た|だ)(?=[。、,.!！)）]|$|と|けど|が|ので|から)")
 
 
 def _ends(text: str, lang: str) -> bool:
@@ -69,11 +113,30 @@ def status_families(text: str) -> frozenset[str]:
     sentence = parse(text)  # NFKC; English in lower case with "won't" as "will not"
     reading, lang = sentence.text, str(sentence.lang)
     found = {name for name, by in _OTHER.items() if by[lang].search(reading)}
-    if _ends(reading, lang):
+    if _ends(reading, lang) or _STOP_WORDS[lang].search(reading):
         found.add(_ENDED)
     return frozenset(found)
 
 
+def _past(text: str) -> bool:
+    sentence = parse(text)
+    if str(sentence.lang) == "ja":
+        return _JA_PAST.search(_JA_FRAME.sub("", sentence.text)) is not None
+    return _EN_PAST.search(sentence.text) is not None
+
+
+def _future_restated(first: str, second: str) -> bool:
+    """One text says as a future (will, 予定) what the other says with no past tense."""
+    for plan, other in ((first, second), (second, first)):
+        sentence = parse(plan)
+        if (_FUTURE[str(sentence.lang)].search(sentence.text)
+                and status_families(other) == frozenset() and not _past(other)):
+            return True
+    return False
+
+
 def status_changed(first: str, second: str) -> bool:
-    """True when one text holds a family of status words the other does not."""
-    return status_families(first) != status_families(second)
+    """True when one text holds a family of status words the other does not (but a future
+    said as a plan on one side only, the other not in the past)."""
+    families = status_families(first) ^ status_families(second)
+    return bool(families) and not (families == {_PLANNED} and _future_restated(first, second))

@@ -13,9 +13,12 @@ pair is not a duplicate — when any of these holds, else None:
   adds "for $9,000", "two loaves" or "on Saturdays" says more than the one it would replace.
   Numbers and dates are first read in one notation (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤;
   令和2年 = 2020年; "14 Feb" = "February 14"; English number words through the 3-op readers'
-  ``en_number_runs``: "two hundred and forty" = 240);
-- a bound or step that differs ("at most" / "at least", 以上 / 以下, 8時まで / 8時から, "every
-  other day", 隔週), or the half of the day when both name one (am / pm, 午前 / 午後);
+  ``en_number_runs``: "two hundred and forty" = 240; "£42k" = 42,000; "seven and a half" =
+  7.5, 1年半 = 1.5年; 月に一度 = 毎月, 1日に30分 = 毎日30分; 2027-08-31 = 2027年8月31日 and
+  15時〜24時 = 15時から24時まで in Japanese text; "second-hand" = "used");
+- a bound or step that differs ("at most" / "at least", "under £900" / "over £900", 以上 /
+  以下, 8時まで / 8時から, "every other day", 隔週), or the half of the day when both name one
+  (am / pm, 午前 / 午後);
 - in Japanese, one word replaced by another with everything else equal: a short kanji run
   (山本 → 山下, 東大 → 京大, 忘年会 → 新年会), a katakana word by another kana word (みかん →
   バナナ, not りんご → リンゴ), or a word of two characters or more by one of another script
@@ -33,6 +36,13 @@ import re
 from collections import Counter
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_formats import (
+    en_amounts,
+    en_words,
+    ja_dates,
+    ja_one_oclock,
+    ja_rates,
+)
 from omoide.engine.classify.value_change import (
     ChangeKind,
     Statement,
@@ -165,9 +175,9 @@ _ERA = re.compile(r"(令和|平成|昭和)(\d+|元)年")
 _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
 
 # 月8万円, 週3回, 年2回: a period before a number is a rate, as 毎月 / 毎週 / 毎年 say it.
-_RATE = re.compile(r"(?<![毎今先来再0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
-
-
+# (翌年3月, 昨年 / 去年10月, 前年: a year named, not a rate)
+_RATE = re.compile(
+    r"(?<![毎今先来再翌昨去前本同0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
 def _western_year(match: re.Match[str]) -> str:
     year = 1 if match.group(2) == "元" else int(match.group(2))
     return f"{_ERA_START[match.group(1)] + year}年"
@@ -188,6 +198,7 @@ def one_notation(text: str) -> str:
 
     text = _THOUSANDS.sub("", text)
     text = _LEADING_ZERO_CLOCK.sub(r"\1", text)
+    text = ja_one_oclock(text)
     text = _MULTIPLIED.sub(whole, text)
     text = _JA_NOT_ONE.sub("", text)
     text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
@@ -197,10 +208,12 @@ def one_notation(text: str) -> str:
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
     if not is_japanese(text):
+        text = en_words(text)
         text = _EN_NOT_ONCE.sub("never", text)
         text = _EN_NOT_A_SINGLE.sub("no", text)
         text = _EN_EVERY_SECOND.sub(r"\1 other", text)
         text = _en_numbers(text)
+        text = en_amounts(text)
         text = _EN_HALF_PAST.sub(_past, text)
         text = _EN_TIMES.sub(r"\1 times", text)
         text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
@@ -208,12 +221,14 @@ def one_notation(text: str) -> str:
         text = _EN_CLOCK.sub(_en_clock, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):
+        text = ja_dates(text)
         text = _JA_CLOCK.sub(r"\1時\2分", text)
         text = _JA_CLOCK_HALF.sub(
             lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
     text = _ERA.sub(_western_year, text)
+    text = ja_rates(text)
     return _RATE.sub(r"毎\1", text)
 
 
@@ -222,19 +237,25 @@ def one_notation(text: str) -> str:
 _EN_MARKERS = re.compile(
     r"\b(at\s+least|at\s+most|more\s+than|less\s+than|fewer\s+than|"
     r"up\s+to|or\s+more|or\s+less|minimum|maximum|until|till|"
-    r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?)(?![a-z])", re.IGNORECASE)
+    r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?|"
+    # "under £12,000" / "over 5 h": a bound when a number follows
+    r"under(?=\s+[£$€¥₹]?\d)|over(?=\s+[£$€¥₹]?\d)|below(?=\s+[£$€¥₹]?\d)|above(?=\s+[£$€¥₹]?\d))"
+    r"(?![a-z])", re.IGNORECASE)
 _JA_MARKERS = re.compile(
-    r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|午前|午後|おき|隔週|隔日|隔月|"
+    r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|多くても|多くとも|せいぜい|午前|午後|おき|"
+    r"隔週|隔日|隔月|"
     r"(?<=[0-9時分日月年曜])(?:まで|から|以降|以前|前|後)")
 
 # One meaning, many wordings ("no more than" was read as "at most" with the numbers).
 _MARKER_MEANING = {
     "at most": "max", "up to": "max", "maximum": "max", "or less": "max",
-    "以下": "max", "以内": "max", "最大": "max",
+    "以下": "max", "以内": "max", "最大": "max", "多くても": "max", "多くとも": "max",
+    "せいぜい": "max",
     "at least": "min", "minimum": "min", "or more": "min",
     "以上": "min", "最低": "min", "少なくとも": "min",
     "more than": "over", "超え": "over", "越え": "over",
-    "less than": "under", "fewer than": "under", "未満": "under",
+    "less than": "under", "fewer than": "under", "未満": "under", "below": "under",
+    "above": "over",
     "till": "until", "まで": "until", "から": "from",
     "以降": "after", "後": "after", "以前": "before", "前": "before",
     "every other": "alternate", "biweekly": "alternate", "fortnightly": "alternate",

@@ -1,0 +1,62 @@
+"""Dedup's notation across a Japanese pair: a common word written in kanji in one text and in
+katakana in the other, and a katakana word with and without a long-vowel mark (pure).
+
+A part of ``dedup_notation.pair_notation`` (see its docstring). Trigger: the two texts of a
+near-copy differ where one writes a word in kanji and the other in katakana, as Japanese often
+writes animals, plants, foods and everyday things (眼鏡 / メガネ, 珈琲 / コーヒー, 松 / マツ,
+牡蠣 / カキ), or one writes a loanword's final long vowel and the other drops it (コンピュータ /
+コンピューター, プリンタ / プリンター). Why: the server has no kanji reader, so read apart the
+first looked like a word swapped for one of another script (the veto keeps those, 緑茶 /
+コーヒー), and the second like a changed katakana word. Outcome: ``second``'s katakana word
+written as ``first`` writes it, where ``first`` holds the kanji of that word (a general table
+of words conventionally written either way, read only across the pair: a kanji never becomes
+katakana unless the other text writes that katakana) or the same katakana word but for ー.
+Deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["katakana_spelled", "long_vowels"]
+
+# Common words written in kanji or, as often, in katakana (animals, fish, plants, foods and
+# everyday things), with the katakana spelling.
+_KANJI_KATAKANA = {
+    "眼鏡": "メガネ", "珈琲": "コーヒー", "煙草": "タバコ", "林檎": "リンゴ", "葡萄": "ブドウ",
+    "蜜柑": "ミカン", "苺": "イチゴ", "檸檬": "レモン", "椅子": "イス", "鞄": "カバン",
+    "硝子": "ガラス", "麦酒": "ビール", "猫": "ネコ", "犬": "イヌ", "兎": "ウサギ",
+    "狸": "タヌキ", "狐": "キツネ", "熊": "クマ", "鹿": "シカ", "猿": "サル", "鼠": "ネズミ",
+    "蛙": "カエル", "烏": "カラス", "鶏": "ニワトリ", "亀": "カメ", "蛇": "ヘビ", "蜂": "ハチ",
+    "蝶": "チョウ", "蜘蛛": "クモ", "鮭": "サケ", "鯵": "アジ", "鯖": "サバ", "鰯": "イワシ",
+    "鮪": "マグロ", "鰹": "カツオ", "牡蠣": "カキ", "海老": "エビ", "蟹": "カニ", "烏賊": "イカ",
+    "蛸": "タコ", "鰻": "ウナギ", "松": "マツ", "杉": "スギ", "檜": "ヒノキ", "桜": "サクラ",
+    "梅": "ウメ", "楢": "ナラ", "樫": "カシ", "欅": "ケヤキ", "竹": "タケ", "薔薇": "バラ",
+    "百合": "ユリ", "菊": "キク", "人参": "ニンジン", "大根": "ダイコン", "牛蒡": "ゴボウ",
+    "胡瓜": "キュウリ", "茄子": "ナス", "南瓜": "カボチャ", "玉葱": "タマネギ",
+    "生姜": "ショウガ", "大蒜": "ニンニク", "胡麻": "ゴマ", "蕎麦": "ソバ", "饂飩": "ウドン",
+    "海苔": "ノリ", "昆布": "コンブ", "葱": "ネギ", "柿": "カキ", "桃": "モモ", "梨": "ナシ",
+    "栗": "クリ", "西瓜": "スイカ", "豚": "ブタ", "羊": "ヒツジ", "山羊": "ヤギ", "鋏": "ハサミ",
+    "鍵": "カギ", "箒": "ホウキ", "歯磨き": "ハミガキ", "埃": "ホコリ", "痣": "アザ",
+}
+_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]+")
+
+
+def katakana_spelled(first: str, second: str) -> str:
+    """``first`` with each kanji word of the table written in katakana where ``second`` writes
+    that katakana and ``first`` does not (so the two meet in katakana)."""
+    for kanji, katakana in _KANJI_KATAKANA.items():
+        if kanji in first and katakana in second and katakana not in first:
+            first = first.replace(kanji, katakana)
+    return first
+
+
+def long_vowels(first: str, second: str) -> str:
+    """``second`` with each katakana word written as ``first`` writes it where the two differ
+    only in long-vowel marks (コンピュータ / コンピューター)."""
+    words = {w.replace("ー", ""): w for w in _KATAKANA_RUN.findall(first) if len(w) >= 3}
+
+    def one(match: re.Match[str]) -> str:
+        word = match.group()
+        return words.get(word.replace("ー", ""), word) if len(word) >= 3 else word
+    return _KATAKANA_RUN.sub(one, second)
