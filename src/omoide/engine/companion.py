@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import Scored
 
-__all__ = ["agreement", "blend_companion", "companion_head"]
+__all__ = ["blend_companion", "companion_head"]
 
 
 def _by_fused(item: Scored) -> tuple[float, int]:
@@ -36,32 +36,8 @@ def companion_head(ranked: Sequence[Scored], top_n: int) -> list[Scored]:
     return sorted(ranked, key=_by_fused)[:top_n]
 
 
-def _ranks(values: Sequence[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    ranks = [0.0] * len(values)
-    for rank, i in enumerate(order):
-        ranks[i] = float(rank)
-    return ranks
-
-
-def agreement(head: Sequence[Scored], cosines: Mapping[int, float]) -> float:
-    """Spearman's correlation of the head's fused scores and its companion cosines (a
-    candidate without one counts as 0); 0 with fewer than three candidates."""
-    if len(head) < 3:
-        return 0.0
-    ordered = sorted(head, key=_by_fused)
-    a = _ranks([s.score for s in ordered])
-    b = _ranks([cosines.get(s.id, 0.0) for s in ordered])
-    n = len(a)
-    mean = (n - 1) / 2
-    cov = sum((x - mean) * (y - mean) for x, y in zip(a, b, strict=True))
-    var = sum((x - mean) ** 2 for x in a)
-    return cov / var if var > 0 else 0.0
-
-
 def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, weight: float,
-                    top_n: int, agreed_weight: float | None = None,
-                    agreement_split: float = 0.5) -> list[Scored]:
+                    top_n: int) -> list[Scored]:
     """``ranked`` (one entry per id) best first with its head of ``top_n`` re-scored by the
     companion's ``cosines`` (id → raw cosine) at ``weight``; the rest keep their scores. The
     result does not depend on the input's order: the head is the ``top_n`` best by (score, id),
@@ -73,8 +49,6 @@ def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, w
     ordered = sorted(ranked, key=_by_fused)
     head, tail = ordered[:top_n], ordered[top_n:]
     known = [cosines[s.id] for s in head if s.id in cosines]
-    if agreed_weight is not None and known and agreement(head, cosines) >= agreement_split:
-        weight = agreed_weight  # PROTOTYPE: the two embedders agree on the head
     if weight == 0.0 or len(head) < 2 or not known:
         return ordered
     low, high = head[-1].score, head[0].score

@@ -80,9 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # PROTOTYPE: the weight when the fused head and the companion agree (Spearman ≥ split)
-    companion_agreed_weight: float | None = None
-    companion_agreement_split: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -163,7 +160,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
-    "companion_agree": replace(DEFAULT_PLAN, companion_weight=0.5, companion_agreed_weight=0.2),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

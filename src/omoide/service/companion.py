@@ -54,8 +54,7 @@ class Companion:
 
     def rescore(self, query: str, ranked: list[Scored],
                 texts: Callable[[list[int]], Mapping[int, str]], *, weight: float,
-                pool: int, agreed_weight: float | None = None,
-                agreement_split: float = 0.5) -> list[Scored]:
+                pool: int) -> list[Scored]:
         """``ranked`` with its head of ``pool`` re-scored by this companion's cosines at
         ``weight`` (``engine.companion.blend_companion``); ``texts`` reads the head's texts by
         id. Unchanged at weight 0 or with fewer than two candidates."""
@@ -63,8 +62,7 @@ class Companion:
             return ranked
         head = companion_head(ranked, pool)
         cosines = self.cosines(query, texts([s.id for s in head]))
-        return blend_companion(ranked, cosines, weight=weight, top_n=pool,
-                               agreed_weight=agreed_weight, agreement_split=agreement_split)
+        return blend_companion(ranked, cosines, weight=weight, top_n=pool)
 
     def cosines(self, query: str, texts: Mapping[int, str]) -> dict[int, float]:
         """Raw cosine of ``query`` with each candidate's text (id → cosine); empty when the
