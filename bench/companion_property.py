@@ -1,0 +1,384 @@
+"""Why the search companion's best weight differs between the retrieval sets and LoCoMo (probe).
+
+``record``: every query runs once through ``SearchService.search`` (hybrid, the default plan
+at ``companion_weight`` 0.3, so the companion is asked) with the companion's ``rescore``
+wrapped to keep what it sees: the fused head (id, fused score), the companion's (USE) raw
+cosines, the primary's (e5) raw cosines of the same texts, and the head's texts. Retrieval
+sets (notes only, top 10) and kept LoCoMo folders (the default search, top 50) are recorded;
+nothing is written to the stores. ``analyse``: per query, properties a search could read
+(query script, how far the head mixes scripts, how far the two embedders agree on the head,
+candidate length, query length), and, for the retrieval sets, the head re-ranked offline
+with ``engine.companion.blend_companion`` at each weight (MRR@10 of the head's order; the sets'
+notes are of equal strength and never superseded, so the head's order is the result order).
+
+    PYTHONPATH=src python bench/companion_property.py record-retrieval --out F
+    PYTHONPATH=src python bench/companion_property.py record-locomo DIR --now ISO --out F
+    PYTHONPATH=src python bench/companion_property.py analyse --retrieval F [--locomo F]
+        [--details LOCOMO_DETAILS] [--out bench/results/companion17_probe.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lib.datasets import DEFAULT_LOCOMO_DIR, load_retrieval_set
+from lib.harness import index_corpus, open_app
+from lib.reports import REPO, command_line, md_table
+from omoide.config import Settings
+from omoide.embed import make_embedder
+from omoide.engine.companion import blend_companion
+from omoide.engine.fusion import Scored
+from omoide.engine.search_plan import DEFAULT_PLAN
+from omoide.store.vectors import language_of
+from omoide.wiring import build
+
+# tuning sets only: retrieval_holdout_f is the validation set and is never recorded here
+SETS = {"dev": Path("/work/shared/bench/retrieval_ja/dev.jsonl"),
+        **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl" for x in "abcde"}}
+RECORD_PLAN = replace(DEFAULT_PLAN, companion_weight=0.3)
+
+
+def _wrap(app: Any, sink: list[dict[str, Any]]) -> None:
+    """Keep what the companion sees on each search (bench only: the instance's method)."""
+    companion = app.search.companion
+    original = companion.rescore
+
+    def rescore(query: str, ranked: list[Scored], texts: Any, *, weight: float,
+                pool: int) -> list[Scored]:
+        head = sorted(ranked, key=lambda s: (-s.score, s.id))[:pool]
+        found: Mapping[int, str] = texts([s.id for s in head])
+        use = companion.cosines(query, found)
+        q = companion.vectors.query(app.embedder, query)
+        vecs = companion.vectors.passages(app.embedder, found.values())
+        e5 = {i: float(np.dot(q, vecs[t])) for i, t in found.items()}
+        sink.append({"query": query, "head": [[s.id, s.score] for s in head],
+                     "use": {str(k): v for k, v in use.items()},
+                     "e5": {str(k): v for k, v in e5.items()},
+                     "texts": {str(k): v for k, v in found.items()}})
+        return original(query, ranked, texts, weight=weight, pool=pool)
+
+    companion.rescore = rescore  # type: ignore[method-assign]
+
+
+def record_retrieval(out: Path) -> None:
+    result: dict[str, Any] = {}
+    for name, path in SETS.items():
+        data = load_retrieval_set(path)
+        embedder = make_embedder("e5")
+        with tempfile.TemporaryDirectory() as tmp:
+            app = build(Settings.from_env({}, data_dir=Path(tmp)), embedder=embedder, llm=None)
+            index_corpus(app, "bench", data.memories, embedder)
+            content = {text: key for key, text in data.memories.items()}
+            sink: list[dict[str, Any]] = []
+            _wrap(app, sink)
+            queries = []
+            for q in data.queries:
+                before = len(sink)
+                request = app.search.build_request("bench", query=q.query, top_k=10,
+                                                   mode="hybrid", include_episodes=False)
+                app.search.search("bench", request, recall=False, plan=RECORD_PLAN)
+                rec = sink[before] if len(sink) > before else None
+                if rec is not None:
+                    rec["relevant_rows"] = [int(k) for k, t in rec["texts"].items()
+                                            if content.get(t) in q.relevant]
+                queries.append({"kind": q.kind, "query": q.query, "rec": rec,
+                                "n_relevant": len(q.relevant)})
+            app.close()
+        result[name] = queries
+        print(name, len(queries), flush=True)
+    out.write_text(json.dumps(result))
+
+
+def record_locomo(folder: Path, now: datetime, conversations: str, out: Path) -> None:
+    from lib.datasets import load_conversations
+
+    app = open_app(folder, None, now)
+    names = [p.name for p in app.store.list_personas()]
+    sink: list[dict[str, Any]] = []
+    _wrap(app, sink)
+    result: dict[str, Any] = {}
+    wanted = set(conversations.split(","))
+    for conv in load_conversations(DEFAULT_LOCOMO_DIR):
+        if conv.sample_id not in wanted:
+            continue
+        persona = next(n for n in names if n.startswith(f"locomo-{conv.sample_id}-"))
+        rows = []
+        for qa in conv.qa:
+            if qa.category not in (1, 2, 3, 4):
+                continue
+            before = len(sink)
+            request = app.search.build_request(persona, query=qa.question, top_k=50)
+            app.search.search(persona, request, recall=False, plan=RECORD_PLAN)
+            rec = sink[before] if len(sink) > before else None
+            rows.append({"query": qa.question, "category": qa.category, "rec": rec})
+        result[conv.sample_id] = rows
+        print(conv.sample_id, len(rows), flush=True)
+    app.close()
+    out.write_text(json.dumps(result))
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def _rank_corr(a: list[float], b: list[float]) -> float:
+    """Spearman correlation of two score lists (0 when either is constant)."""
+    if len(a) < 3:
+        return 0.0
+    ra = np.argsort(np.argsort(-np.asarray(a))).astype(float)
+    rb = np.argsort(np.argsort(-np.asarray(b))).astype(float)
+    if ra.std() == 0 or rb.std() == 0:
+        return 0.0
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def properties(rec: dict[str, Any], query: str) -> dict[str, float]:
+    head = rec["head"]
+    ids = [str(i) for i, _ in head]
+    texts = [rec["texts"].get(i, "") for i in ids]
+    q_script = language_of(query)
+    other = [language_of(t) != q_script for t in texts]
+    use = [rec["use"].get(i, 0.0) for i in ids]
+    e5 = [rec["e5"].get(i, 0.0) for i in ids]
+    fused = [s for _, s in head]
+    top10 = ids[:10]
+    use_top = sorted(ids, key=lambda i: -rec["use"].get(i, 0.0))[:10]
+    return {
+        "query_cjk": float(q_script),
+        "head_other_script": sum(other) / len(other) if other else 0.0,
+        "top10_other_script": sum(other[:10]) / max(1, len(other[:10])),
+        "agree_fused_use": _rank_corr(fused, use),
+        "agree_e5_use": _rank_corr(e5, use),
+        "overlap10": len(set(top10) & set(use_top)) / max(1, len(top10)),
+        "head_chars": float(np.mean([len(t) for t in texts])) if texts else 0.0,
+        "top10_chars": float(np.mean([len(t) for t in texts[:10]])) if texts else 0.0,
+        "query_chars": float(len(query)),
+        "use_spread": max(use) - min(use) if use else 0.0,
+        "e5_spread": max(e5) - min(e5) if e5 else 0.0,
+        "use_top": max(use) if use else 0.0,
+        "head_size": float(len(head)),
+    }
+
+
+def _order(rec: dict[str, Any], weight_of: Any) -> list[int]:
+    """The head's ids best first after the blend; ``weight_of(text)`` is each candidate's
+    weight. One weight for all is ``engine.companion.blend_companion`` itself; a weight per
+    candidate is the same formula with ``w`` read per candidate (the rule tried below)."""
+    head = [Scored(int(i), float(s)) for i, s in rec["head"]]
+    cosines = {int(k): v for k, v in rec["use"].items()}
+    weights = {s.id: weight_of(rec["texts"][str(s.id)]) for s in head}
+    if len(set(weights.values())) == 1:
+        w = next(iter(weights.values()))
+        ranked = blend_companion(head, cosines, weight=w, top_n=len(head)) if w else \
+            sorted(head, key=lambda s: (-s.score, s.id))
+        return [s.id for s in ranked]
+    ordered = sorted(head, key=lambda s: (-s.score, s.id))
+    low, high = ordered[-1].score, ordered[0].score
+    c_low, c_high = min(cosines.values()), max(cosines.values())
+    if high <= low or c_high <= c_low:
+        return [s.id for s in ordered]
+    rel = [((1 - weights[s.id]) * (s.score - low) / (high - low)
+            + weights[s.id] * (cosines.get(s.id, c_low) - c_low) / (c_high - c_low), s)
+           for s in ordered]
+    rel.sort(key=lambda p: (-p[0], -p[1].score, p[1].id))
+    return [s.id for _, s in rel]
+
+
+def reciprocal_rank(rec: dict[str, Any], weight_of: Any) -> float:
+    """1/rank of the first relevant note in the blended head's first 10 (0 when none)."""
+    relevant = set(rec.get("relevant_rows", []))
+    for rank, row in enumerate(_order(rec, weight_of)[:10], 1):
+        if row in relevant:
+            return 1.0 / rank
+    return 0.0
+
+
+def cjk_share(rec: dict[str, Any], n: int = 10) -> float:
+    """Share of the fused head's first ``n`` candidates written in a CJK script."""
+    head = sorted(rec["head"], key=lambda x: (-x[1], x[0]))[:n]
+    return sum(language_of(rec["texts"][str(i)]) for i, _ in head) / max(1, len(head))
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def target_group(query: str, kind: str) -> str | None:
+    """The language of the note a query is written to find (the sets' kinds say it):
+    a paraphrase's target is in the query's language, a cross-lingual one's in the other."""
+    if kind not in ("paraphrase", "crosslingual"):
+        return None
+    same = kind == "paraphrase"
+    return "ja target" if bool(language_of(query)) == same else "en target"
+
+
+def _constant(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    return lambda _text: p[0]
+
+
+def _per_script(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    return lambda text: p[1] if language_of(text) else p[0]
+
+
+def _by_share(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    weight = round(p[0] + (p[1] - p[0]) * cjk_share(rec), 2)
+    return lambda _text: weight
+
+
+def _by_agreement(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    weight = p[1] if properties(rec, rec["query"])["agree_fused_use"] < p[0] else p[2]
+    return lambda _text: weight
+
+
+RULES: dict[str, Any] = {  # name → (grid of parameters, (rec, params) → weight_of(text))
+    "constant w": ([(w,) for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)], _constant),
+    "w per candidate script (latin, cjk)": (
+        [(a, b) for a in (0.0, 0.1, 0.2, 0.3) for b in (0.3, 0.4, 0.5, 0.6, 0.7)], _per_script),
+    "w from the head's CJK share (at 0, at 1)": (
+        [(a, b) for a in (0.0, 0.1, 0.2, 0.3) for b in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)],
+        _by_share),
+    "w by agreement (threshold, below, above)": (
+        [(t, lo, hi) for t in (0.1, 0.2, 0.3, 0.4, 0.5) for lo in (0.4, 0.5, 0.6, 0.7)
+         for hi in (0.0, 0.2, 0.3, 0.4, 0.5) if lo != hi], _by_agreement),
+}
+
+
+def analyse(retrieval: Path, locomo: Path | None, details: Path | None) -> str:
+    data = json.loads(retrieval.read_text())
+    sets = {name: [q for q in qs if q["rec"] is not None] for name, qs in data.items()}
+    for qs in sets.values():
+        for q in qs:
+            q["rec"]["query"] = q["query"]
+    lines = ["## Retrieval sets: the head re-ranked offline (MRR@10, e5 primary, USE companion)",
+             ""]
+    consts = [0.0, 0.3, 0.5]
+    rr = {name: {w: [reciprocal_rank(q["rec"], lambda _t, w=w: w) for q in qs] for w in
+                 (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)} for name, qs in sets.items()}
+    ws = list(rr["dev"])
+    lines += [md_table(["set", "n", *(f"w {w}" for w in ws)],
+                       [[n, len(sets[n]), *(f"{_mean(rr[n][w]):.3f}" for w in ws)] for n in sets]
+                       + [["mean of sets", "", *(f"{_mean([_mean(rr[n][w]) for n in sets]):.3f}"
+                                                for w in ws)]]), ""]
+    flat = [(n, i, q) for n, qs in sets.items() for i, q in enumerate(qs)]
+    rows = []
+    for script in (0, 1):
+        for kind in ("keyword", "paraphrase", "crosslingual", "direct"):
+            idx = [(n, i) for n, i, q in flat
+                   if language_of(q["query"]) == script and q["kind"] == kind]
+            rows.append([("ja" if script else "en") + " query", kind, len(idx),
+                         *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in ws)])
+    lines += ["By the query's script and kind (all six sets pooled):", "",
+              md_table(["query", "kind", "n", *(f"w {w}" for w in ws)], rows), ""]
+    rows = []
+    for name in [*sets, "all"]:
+        for group in ("en target", "ja target"):
+            idx = [(n, i) for n, i, q in flat if (name == "all" or n == name)
+                   and target_group(q["query"], q["kind"]) == group]
+            rows.append([name, group, len(idx),
+                         *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in consts)])
+    lines += ["By the language of the note sought (paraphrase and cross-lingual queries):", "",
+              md_table(["set", "target", "n", *(f"w {w}" for w in consts)], rows), ""]
+    lines += ["Rules, leave-one-set-out (each held-out set gets the grid point with the best "
+              "mean MRR over the other five):", ""]
+    rows = []
+    for rule, (grid, make) in RULES.items():
+        scores = {n: {p: _mean([reciprocal_rank(q["rec"], make(q["rec"], p)) for q in qs])
+                      for p in grid} for n, qs in sets.items()}
+        held = []
+        for n in sets:
+            best = max(grid, key=lambda p, n=n: _mean([scores[o][p] for o in sets if o != n]))
+            held.append((n, best, scores[n][best]))
+        insample = max(grid, key=lambda p: _mean([scores[o][p] for o in sets]))
+        rows.append([rule, *(f"{m:.3f} {p}" for _, p, m in held),
+                     f"**{_mean([m for _, _, m in held]):.3f}**",
+                     f"{_mean([scores[o][insample] for o in sets]):.3f} {insample}"])
+    lines += [md_table(["rule", *sets, "held-out mean", "best in-sample"], rows), ""]
+    if locomo is not None:
+        lines += _locomo_section(sets, json.loads(locomo.read_text()), details)
+    return "\n".join(lines)
+
+
+PROPS = ("head_other_script", "agree_fused_use", "agree_e5_use", "overlap10", "top10_chars",
+         "query_chars", "use_spread", "e5_spread", "use_top")
+
+
+def _locomo_section(sets: dict[str, list[Any]], lc: dict[str, Any],
+                    details: Path | None) -> list[str]:
+    ret = [properties(q["rec"], q["query"]) for qs in sets.values() for q in qs]
+    loc = [(c, r, properties(r["rec"], r["query"])) for c, qs in lc.items() for r in qs
+           if r["rec"] is not None]
+
+    def spread(values: list[float]) -> str:
+        v = np.asarray(values)
+        return f"{np.median(v):.3f} [{np.quantile(v, .1):.3f}, {np.quantile(v, .9):.3f}]"
+
+    lines = ["## What a search can read: retrieval sets vs LoCoMo tuning (median [10%, 90%])",
+             "", md_table(["property", "retrieval sets (380 queries)",
+                           f"LoCoMo 26/30/41 ({len(loc)} questions)"],
+                          [[p, spread([r[p] for r in ret]), spread([x[2][p] for x in loc])]
+                           for p in PROPS]), ""]
+    if details is None:
+        return lines
+    by: dict[str, dict[tuple[str, str, int], dict[str, Any]]] = {}
+    for row in json.loads(details.read_text()):
+        by.setdefault(row["system"], {})[(row["conversation"], row["question"],
+                                          row["category"])] = row
+    base, half, dflt = (by[f"plan:{n}"] for n in ("no_companion", "companion_half", "default"))
+    rows = []
+    for prop in ("agree_fused_use", "overlap10", "top10_chars", "e5_spread", "query_chars"):
+        values = np.asarray([x[2][prop] for x in loc])
+        edges = np.quantile(values, [0, 1 / 3, 2 / 3, 1])
+        for lo, hi in itertools.pairwise(edges):
+            keys = [(c, r["query"], r["category"]) for c, r, p in loc if lo <= p[prop] <= hi]
+            keys = [k for k in keys if k in base]
+            rows.append([prop, f"[{lo:.2f}, {hi:.2f}]", len(keys),
+                         f"{_mean([dflt[k]['recall'] - base[k]['recall'] for k in keys]):+.3f}",
+                         f"{_mean([half[k]['recall'] - base[k]['recall'] for k in keys]):+.3f}"])
+    lines += ["LoCoMo tuning, evidence recall change against no companion, by tercile of a "
+              "property:", "", md_table(["property", "tercile", "n", "w 0.3", "w 0.5"], rows), ""]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record-retrieval")
+    r.add_argument("--out", type=Path, required=True)
+    lc = sub.add_parser("record-locomo")
+    lc.add_argument("folder", type=Path)
+    lc.add_argument("--now", type=datetime.fromisoformat, required=True)
+    lc.add_argument("--conversations", default="26,30,41")
+    lc.add_argument("--out", type=Path, required=True)
+    a = sub.add_parser("analyse")
+    a.add_argument("--retrieval", type=Path, required=True)
+    a.add_argument("--locomo", type=Path, default=None)
+    a.add_argument("--details", type=Path, default=None,
+                   help="bench/locomo.py --details of plans default, no_companion, companion_half")
+    a.add_argument("--out", type=Path, default=None, help="also write the report here (.md)")
+    args = parser.parse_args(argv)
+    if args.cmd == "record-retrieval":
+        record_retrieval(args.out)
+    elif args.cmd == "record-locomo":
+        record_locomo(args.folder, args.now, args.conversations, args.out)
+    else:
+        text = analyse(args.retrieval, args.locomo, args.details)
+        if args.out is not None:
+            head = (f"# Search companion probe (`bench/companion_property.py`)\n\nCommand: "
+                    f"`{command_line()}`\n\n")
+            args.out.write_text(head + text + "\n")
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
