@@ -25,6 +25,7 @@ from omoide.engine.classify import (
     TEXT_FEATURES,
     VECTOR_BLOCKS,
     VETO_FEATURES,
+    VETO_ONLY,
     Relation,
     one_statement,
     rule_decides,
@@ -49,11 +50,14 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # same without the one-hot name of the rule that fired (the rule's verdict stays), which ties
 # the model less to the rules' quirks. (The rules without the slots lost in every setting of
 # the third round and left the grid.)
-_BASE = tuple(f for f in TEXT_FEATURES if f not in ALIGN_FEATURES)
+# The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
+# weighs them.
+_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY)
+_BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),
     "rules+slots+scope+subject": _BASE,
-    "rules+slots+scope+subject+align": TEXT_FEATURES,
+    "rules+slots+scope+subject+align": _READ,
 }  # (without the one-hot rule names lost in every setting of the sixth round's scratch runs)
 ALWAYS_FIT = ("pairs",)  # always in the fitting set: the held-out writers are the folds
 CLASSES = tuple(Relation(label) for label in LABELS)
