@@ -12,7 +12,9 @@ fitted on everything but itself (the LOSO model). The configuration is the one t
 (``bench/results/classify_threshold.json``, or ``--features`` / ``--blocks`` / ``--c``); the
 configuration itself is not re-chosen inside (its grid would cost 36 times as much), and a
 several-sentence new memory or a consolidated note closes nothing (the guard, as while no
-sentence threshold is set; a note is read as the server reads one, ``note=True``).
+sentence threshold is set; a note is read as the server reads one, ``note=True``). A fold
+whose every pair is capped so (the notes folds) scores the same at any threshold and makes no
+call on any curve: it gets no inner fits, as outer or inner (``threshold_free``).
 
 Each rule (``_classify_thresholds.ThresholdRule``) is reported by LOSO (chosen on every fold)
 and nested: mean macro-F1 over all folds and over the writers, pooled CONTRADICTORY precision

@@ -50,7 +50,8 @@ level / aligned-span features of ``engine/classify/align.py``), which embedding 
 of the logistic regression, whether sure rules decide alone (a rule right on every pair of the
 fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
 probability from which the LOSO CONTRADICTORY precision of that language, the left-out sources'
-calls pooled, stays ≥ ``--precision`` all the way up (one threshold per language), raised by
+calls pooled (since the nineteenth round, the lower end of that precision's Wilson interval at
+z = 1), stays ≥ ``--precision`` all the way up (one threshold per language), raised by
 ``MARGIN`` steps when it sits on a cliff, then by ``RULE.margin`` (one step since the sixteenth
 round) whatever the curve (``_classify_thresholds.RULE``; until the twelfth round
 every source had to keep it alone, which nested LOSO found far too cautious:
