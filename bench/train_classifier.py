@@ -173,10 +173,13 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
 
 
 def _judge_choice(summaries: dict[str, dict], models: list[dict], sources: dict[str, Path],
-                  target: float) -> dict[str, str]:
-    """The embedder whose judge every server runs: of the embedders trained now, precision
-    first, then LOSO macro-F1; a run of one embedder keeps the stored choice (made when both
-    were trained on the same sources)."""
+                  target: float, forced: str = "") -> dict[str, str]:
+    """The embedder whose judge every server runs: ``forced`` when given (a choice made on
+    nested LOSO, ``bench/classify_nested.py``, which this script does not run); else of the
+    embedders trained now, precision first, then LOSO macro-F1; a run of one embedder keeps
+    the stored choice (made when both were trained on the same sources)."""
+    if forced:
+        return {"name": forced, "model_id": str(models[list(summaries).index(forced)]["embedder"])}
     stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
     if len(summaries) < 2 and stored.get("judge_embedder") and stored.get("trained_on") == [
             p.name for p in sources.values()]:
@@ -206,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--embedders", default="e5,use")
     bench.add_argument("--precision", type=float, default=0.95,
                        help="LOSO CONTRADICTORY precision each language must keep")
+    bench.add_argument("--judge", default="",
+                       help="the embedder whose judge every server runs (default: chosen on "
+                            "LOSO, precision first); one of --embedders")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
     for key in ("features", "blocks", "c"):
@@ -224,9 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
               f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
               f"CV={best['cv']['all_f1']}", file=sys.stderr)
-    chosen = _judge_choice(summaries, models, sources, args.precision)
+    chosen = _judge_choice(summaries, models, sources, args.precision, args.judge)
     judge_name = chosen["name"]
-    print(f"judge embedder (every server's, chosen on LOSO): {judge_name}", file=sys.stderr)
+    print(f"judge embedder (every server's, {'given' if args.judge else 'chosen on LOSO'}): "
+          f"{judge_name}", file=sys.stderr)
     OUT.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
                                "judge_embedder": chosen,
                                "models": _merged(models, sources)}, indent=1) + "\n",
@@ -234,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
-             + "".join(f" --{k} {v}" for k, v in only.items()) + "`"
+             + "".join(f" --{k} {v}" for k, v in only.items())
+             + (f" --judge {args.judge}" if args.judge else "") + "`"
              + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
                 if only else ""),
              "", "Thirty-four sources by thirty-four writers: `pairs` "
@@ -260,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
              "rule chosen by nested LOSO, "
              "`bench/results/classify_nested.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
-             f"the target. Judge embedder (every server's): {judge_name}.",
+             f"the target. Judge embedder (every server's): {judge_name}"
+             + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
              ""]
     for name, summary in summaries.items():
         lines += render(name, summary)
