@@ -25,6 +25,7 @@ from omoide.engine.classify import (
     TEXT_FEATURES,
     VECTOR_BLOCKS,
     VETO_FEATURES,
+    VETO_ONLY,
     Relation,
     one_statement,
     rule_decides,
@@ -33,10 +34,10 @@ from omoide.engine.classify import (
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 23)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 25)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 9)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 10)}
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
 # Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
 # old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
@@ -49,11 +50,14 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # same without the one-hot name of the rule that fired (the rule's verdict stays), which ties
 # the model less to the rules' quirks. (The rules without the slots lost in every setting of
 # the third round and left the grid.)
-_BASE = tuple(f for f in TEXT_FEATURES if f not in ALIGN_FEATURES)
+# The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
+# weighs them.
+_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY)
+_BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),
     "rules+slots+scope+subject": _BASE,
-    "rules+slots+scope+subject+align": TEXT_FEATURES,
+    "rules+slots+scope+subject+align": _READ,
 }  # (without the one-hot rule names lost in every setting of the sixth round's scratch runs)
 ALWAYS_FIT = ("pairs",)  # always in the fitting set: the held-out writers are the folds
 CLASSES = tuple(Relation(label) for label in LABELS)

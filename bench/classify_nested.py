@@ -12,7 +12,9 @@ fitted on everything but itself (the LOSO model). The configuration is the one t
 (``bench/results/classify_threshold.json``, or ``--features`` / ``--blocks`` / ``--c``); the
 configuration itself is not re-chosen inside (its grid would cost 36 times as much), and a
 several-sentence new memory or a consolidated note closes nothing (the guard, as while no
-sentence threshold is set; a note is read as the server reads one, ``note=True``).
+sentence threshold is set; a note is read as the server reads one, ``note=True``). A fold
+whose every pair is capped so (the notes folds) scores the same at any threshold and makes no
+call on any curve: it gets no inner fits, as outer or inner (``threshold_free``).
 
 Each rule (``_classify_thresholds.ThresholdRule``) is reported by LOSO (chosen on every fold)
 and nested: mean macro-F1 over all folds and over the writers, pooled CONTRADICTORY precision
@@ -46,6 +48,7 @@ RULES: dict[str, ThresholdRule] = {
     "pooled, cliff +2": ThresholdRule(pool="pooled"),
     "pooled, cliff +2, margin +1": ThresholdRule(pool="pooled", margin=1),
     "pooled, cliff +2, margin +2": ThresholdRule(pool="pooled", margin=2),
+    "pooled, cliff +2, margin +3": ThresholdRule(pool="pooled", margin=3),
     "pooled, every fold >= 0.90, cliff +2": ThresholdRule(pool="pooled", floor=0.90),
     "pooled, every fold >= 0.85, cliff +2": ThresholdRule(pool="pooled", floor=0.85),
     "Wilson z=1.0, every fold >= 0.90, cliff +2": ThresholdRule(pool="wilson", z=1.0,
@@ -53,13 +56,24 @@ RULES: dict[str, ThresholdRule] = {
     "Wilson z=1.96, cliff +2": ThresholdRule(pool="wilson"),
     "Wilson z=1.64, cliff +2": ThresholdRule(pool="wilson", z=1.64),
     "Wilson z=1.0, cliff +2": ThresholdRule(pool="wilson", z=1.0),
+    "Wilson z=1.0, cliff +2, margin +1 (the nineteenth round's)": ThresholdRule(
+        pool="wilson", z=1.0, margin=1),
 }
+
+
+def threshold_free(data: Data, fold: str) -> bool:
+    """Whether every pair of ``fold`` is capped (a notes fold: read as notes, it never closes
+    through the statements' threshold): its verdicts are the same at every threshold and it
+    makes no call on any curve, so it needs no inner fits, as an outer fold or an inner one."""
+    return bool(data.capped[data.sources == fold].all())
 
 
 def nested_probs(data: Data, cfg: Config):
     """The LOSO probabilities, and per outer source the inner LOSO probabilities of the others
-    (each inner source by a model fitted without it and without the outer one)."""
+    (each inner source by a model fitted without it and without the outer one); none for a
+    threshold-free fold (``threshold_free``), as outer or inner."""
     folds = folds_of(data)
+    live = [f for f in folds if not threshold_free(data, f)]
     n = len(data.y)
     outer = (np.zeros((n, 3)), np.zeros(n, dtype=bool))
     inner = {}
@@ -67,8 +81,10 @@ def nested_probs(data: Data, cfg: Config):
         test = np.flatnonzero(data.sources == o)
         outer[0][test], outer[1][test] = predict_on(
             data, test, fit_on(data, np.flatnonzero(data.sources != o), cfg))
+        if o not in live:
+            continue
         probs, ruled = np.zeros((n, 3)), np.zeros(n, dtype=bool)
-        for i in folds:
+        for i in live:
             if i == o:
                 continue
             test = np.flatnonzero(data.sources == i)
@@ -102,15 +118,18 @@ def _summary(data: Data, preds: dict[str, np.ndarray], thresholds: dict[str, dic
 def measure_rules(data: Data, outer, inner, rules: dict[str, ThresholdRule], target: float
                   ) -> dict[str, dict]:
     folds = folds_of(data)
+    live = [f for f in folds if f in inner]  # a threshold-free fold has no inner fits
     outer_curves = {f: curve(data, *outer, data.sources == f) for f in folds}
-    inner_curves = {o: {i: curve(data, *inner[o], data.sources == i) for i in folds if i != o}
-                    for o in folds}
+    inner_curves = {o: {i: curve(data, *inner[o], data.sources == i) for i in live if i != o}
+                    for o in live}
     out = {}
     for name, rule in rules.items():
         t = rule.choose(outer_curves, target)
         pred = predictions(data, *outer, t)
         loso = _summary(data, dict.fromkeys(folds, pred), dict.fromkeys(folds, t))
-        chosen = {o: rule.choose(inner_curves[o], target) for o in folds}
+        # a threshold-free outer fold scores the same at any threshold: the LOSO one stands in
+        chosen = {o: rule.choose(inner_curves[o], target) if o in inner_curves else t
+                  for o in folds}
         nested = _summary(data, {o: predictions(data, *outer, chosen[o]) for o in folds}, chosen)
         out[name] = {"loso": loso, "nested": nested}
     return out

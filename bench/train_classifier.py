@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on thirty-one sources written by thirty-one different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty-two
+The judge is trained on thirty-four sources written by thirty-four different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty-four
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -19,14 +19,15 @@ tutor's or care manager's shorthand notes), ``classify_holdout14.jsonl`` (330),
 ``classify_holdout15.jsonl`` (345), ``classify_holdout16.jsonl`` (328),
 ``classify_holdout17.jsonl`` (353), ``classify_holdout18.jsonl`` (327),
 ``classify_holdout19.jsonl`` (362), ``classify_holdout20.jsonl`` (381, outside offices and
-cities), ``classify_holdout21.jsonl`` (371) and ``classify_holdout22.jsonl`` (327, an agent's
-work-state memories), a general assistant's
+cities), ``classify_holdout21.jsonl`` (371), ``classify_holdout22.jsonl`` (327, an agent's
+work-state memories), ``classify_holdout23.jsonl`` (384) and ``classify_holdout24.jsonl`` (396,
+mostly coding and research assistants' memories), a general assistant's
 ``memory_save`` lines, the issue's own style, each scored once in an earlier round and seen
 since, and ``classify_notes1.jsonl`` (317), ``classify_notes2.jsonl`` (305),
 ``classify_notes3.jsonl`` (300), ``classify_notes4.jsonl`` (309), ``classify_notes5.jsonl``
-(300), ``classify_notes6.jsonl`` (300), ``classify_notes7.jsonl`` (306) and
-``classify_notes8.jsonl`` (308), notes of one to three sentences written as Omoide's own
-consolidator writes them by eight writers (folds like the
+(300), ``classify_notes6.jsonl`` (300), ``classify_notes7.jsonl`` (306),
+``classify_notes8.jsonl`` (308) and ``classify_notes9.jsonl`` (328), notes of one to three
+sentences written as Omoide's own consolidator writes them by nine writers (folds like the
 others; a note is read as the server reads a consolidated note, ``classify(..., note=True)``:
 it never closes through the statements' threshold, only through the sentence threshold, so
 the notes folds make no call on the statements' curve). A new memory of several sentences is
@@ -49,7 +50,8 @@ level / aligned-span features of ``engine/classify/align.py``), which embedding 
 of the logistic regression, whether sure rules decide alone (a rule right on every pair of the
 fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
 probability from which the LOSO CONTRADICTORY precision of that language, the left-out sources'
-calls pooled, stays ≥ ``--precision`` all the way up (one threshold per language), raised by
+calls pooled (since the nineteenth round, the lower end of that precision's Wilson interval at
+z = 1), stays ≥ ``--precision`` all the way up (one threshold per language), raised by
 ``MARGIN`` steps when it sits on a cliff, then by ``RULE.margin`` (one step since the sixteenth
 round) whatever the curve (``_classify_thresholds.RULE``; until the twelfth round
 every source had to keep it alone, which nested LOSO found far too cautious:
@@ -171,10 +173,13 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
 
 
 def _judge_choice(summaries: dict[str, dict], models: list[dict], sources: dict[str, Path],
-                  target: float) -> dict[str, str]:
-    """The embedder whose judge every server runs: of the embedders trained now, precision
-    first, then LOSO macro-F1; a run of one embedder keeps the stored choice (made when both
-    were trained on the same sources)."""
+                  target: float, forced: str = "") -> dict[str, str]:
+    """The embedder whose judge every server runs: ``forced`` when given (a choice made on
+    nested LOSO, ``bench/classify_nested.py``, which this script does not run); else of the
+    embedders trained now, precision first, then LOSO macro-F1; a run of one embedder keeps
+    the stored choice (made when both were trained on the same sources)."""
+    if forced:
+        return {"name": forced, "model_id": str(models[list(summaries).index(forced)]["embedder"])}
     stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
     if len(summaries) < 2 and stored.get("judge_embedder") and stored.get("trained_on") == [
             p.name for p in sources.values()]:
@@ -204,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--embedders", default="e5,use")
     bench.add_argument("--precision", type=float, default=0.95,
                        help="LOSO CONTRADICTORY precision each language must keep")
+    bench.add_argument("--judge", default="",
+                       help="the embedder whose judge every server runs (default: chosen on "
+                            "LOSO, precision first); one of --embedders")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
     for key in ("features", "blocks", "c"):
@@ -222,9 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
               f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
               f"CV={best['cv']['all_f1']}", file=sys.stderr)
-    chosen = _judge_choice(summaries, models, sources, args.precision)
+    chosen = _judge_choice(summaries, models, sources, args.precision, args.judge)
     judge_name = chosen["name"]
-    print(f"judge embedder (every server's, chosen on LOSO): {judge_name}", file=sys.stderr)
+    print(f"judge embedder (every server's, {'given' if args.judge else 'chosen on LOSO'}): "
+          f"{judge_name}", file=sys.stderr)
     OUT.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
                                "judge_embedder": chosen,
                                "models": _merged(models, sources)}, indent=1) + "\n",
@@ -232,12 +241,13 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
-             + "".join(f" --{k} {v}" for k, v in only.items()) + "`"
+             + "".join(f" --{k} {v}" for k, v in only.items())
+             + (f" --judge {args.judge}" if args.judge else "") + "`"
              + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
                 if only else ""),
-             "", "Thirty-one sources by thirty-one writers: `pairs` "
+             "", "Thirty-four sources by thirty-four writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout22`, `notes1` … `notes8` "
+             "held-out sets `holdout1` … `holdout24`, `notes1` … `notes9` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. The notes folds are read as the server reads a "
              "consolidated note (`classify(..., note=True)`): never closed through the "
@@ -250,14 +260,16 @@ def main(argv: list[str] | None = None) -> int:
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
              "everything else, score the one left out); the final model is fitted on all of them. "
              "Each language's threshold is the lowest from which the left-out sources' "
-             f"CONTRADICTORY calls, pooled, keep precision ≥ {args.precision} all the way up "
+             f"CONTRADICTORY calls, pooled ({RULE.label()}), keep precision ≥ "
+             f"{args.precision} all the way up "
              f"(a threshold with fewer than {MIN_CALLS} pooled calls counts as keeping it), "
              f"raised by {MARGIN} steps when one step lower the pooled precision falls more "
              f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
              "rule chosen by nested LOSO, "
              "`bench/results/classify_nested.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
-             f"the target. Judge embedder (every server's): {judge_name}.",
+             f"the target. Judge embedder (every server's): {judge_name}"
+             + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
              ""]
     for name, summary in summaries.items():
         lines += render(name, summary)

@@ -151,7 +151,8 @@ def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -
     # One false alarm among three calls is noise, not a precision the threshold can keep.
     few = thresholds_mod.MIN_CALLS - 1
     thresholds = thresholds_mod.THRESHOLDS
-    rows = [{"threshold": t, "en_precision": 0.97 if t < 0.9 else 0.67, "ja_precision": 1.0,
+    # (below 0.9 every call is right: a precision every rule keeps, Wilson's lower bound too)
+    rows = [{"threshold": t, "en_precision": 1.0 if t < 0.9 else 0.67, "ja_precision": 1.0,
              "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
             for t in thresholds]
     for rule in (thresholds_mod.FOLD_RULE, thresholds_mod.RULE):  # (RULE: its margin above)
@@ -181,12 +182,14 @@ def test_one_source_far_under_the_target_fails_precision_even_when_the_pool_keep
 
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
-    def row(t: float, en: float) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": 50.0,
+    def row(t: float, en: float, calls: float = 50.0) -> dict[str, float]:
+        return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": calls,
                 "ja_calls": 50.0}
 
     thresholds = thresholds_mod.THRESHOLDS
-    gentle = [row(t, 0.96 if t >= 0.7 else 0.93) for t in thresholds]
+    # from 0.7 every call is right (a precision every rule keeps, Wilson's lower bound too);
+    # under it a little under the target, no cliff for any rule
+    gentle = [row(t, 1.0 if t >= 0.7 else 0.945, 400.0) for t in thresholds]
     cliff = [row(t, 0.96 if t >= 0.7 else 0.6) for t in thresholds]
     assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95,
                                             thresholds_mod.FOLD_RULE)["en"] == 0.7

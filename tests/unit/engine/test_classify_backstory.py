@@ -61,7 +61,7 @@ def test_a_reason_or_a_date_told_about_the_old_fact_is_read(old, new, feature) -
     ("ユーザーは毎朝走っている。", "ユーザーは膝を痛めたので、今はもう走っていない。"),
 ])
 def test_a_change_with_a_reason_or_a_date_is_no_backstory(old, new) -> None:
-    assert backstory_features(parse(old), parse(new)) == [0.0, 0.0]
+    assert backstory_features(parse(old), parse(new)) == [0.0, 0.0, 0.0]
 
 
 def test_the_old_memory_giving_its_own_reason_is_no_added_backstory() -> None:

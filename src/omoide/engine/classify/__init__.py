@@ -54,6 +54,7 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.classify.learned import (
     VETO_FEATURES,
+    VETO_ONLY,
     Judgement,
     JudgeModel,
     decide_relation,
@@ -90,6 +91,7 @@ __all__ = [
     "TRANSITION_FEATURES",
     "VECTOR_BLOCKS",
     "VETO_FEATURES",
+    "VETO_ONLY",
     "Candidate",
     "ChangeKind",
     "Classifier",

@@ -17,7 +17,13 @@ that the new memory holds such a phrase and the old one does not; 0 otherwise:
   "ten years ago", "for eight months now", 2022年の春, 去年から, 〜て五年, and the cleft
   〜たのは…だ).
 
-A new memory told as a change sets both to 0: an old number it drops or an amount that
+A third is a veto, not a feature the model reads: ``reason_presupposed`` is 1 when the new
+memory (and not the old) is a cleft whose focus is a cause (〜のは、…からだ / ためだ, "the
+reason … is …", "that is why …") and what it presupposes tells no stop or end, nor a change
+the old memory does not tell: the sentence takes the fact as holding and only says why
+(``learned.VETO_FEATURES``).
+
+A new memory told as a change sets the first two to 0: an old number it drops or an amount that
 moved, a negation on one side only, an end or stop cue, or a marker of a new state ("now",
 "for the first time", "instead", 今は, 初めて): it then gives another value, not the old
 one's backstory. No I/O; deterministic.
@@ -32,9 +38,9 @@ from omoide.engine.classify.quantity import changed_units
 from omoide.engine.classify.signals import EN_GENERIC, found_in
 from omoide.engine.classify.text import Sentence, cue, parse
 
-__all__ = ["BACKSTORY_FEATURES", "backstory_features", "main_clause"]
+__all__ = ["BACKSTORY_FEATURES", "backstory_features", "main_clause", "reason_presupposed"]
 
-BACKSTORY_FEATURES: tuple[str, ...] = ("reason_about_old", "date_about_old")
+BACKSTORY_FEATURES: tuple[str, ...] = ("reason_about_old", "date_about_old", "reason_presupposed")
 
 _MONTHS = (r"january|february|march|april|may|june|july|august|september|october|november"
            r"|december|spring|summer|autumn|fall|winter")
@@ -53,6 +59,7 @@ _JA_CLEFT = re.compile(lex.JA_CLEFT)
 _JA_CAUSE = re.compile(lex.JA_CAUSE)
 _JA_REASON = re.compile(lex.JA_REASON_CLAUSE)
 _JA_DATE = re.compile(lex.JA_DATE_PHRASE)
+_CAUSAL_CLEFT = {"ja": re.compile(lex.JA_CAUSAL_CLEFT), "en": re.compile(lex.EN_CAUSAL_CLEFT)}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # Words that put the new memory's fact in a new present or a first time: a change told, not
 # the old fact's backstory.
@@ -118,6 +125,23 @@ def _told_as_change(old: Sentence, new: Sentence, main: str) -> bool:
             or _NEW_STATE[new.lang].search(main) is not None)
 
 
+def reason_presupposed(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory (not the old) is a cleft whose focus is a cause, presupposing a
+    fact that tells no stop or end, nor a change the old memory does not tell (see the
+    module docstring)."""
+    pattern = _CAUSAL_CLEFT[new.lang]
+    text = new.text.rstrip()
+    m = pattern.search(text)
+    if m is None or pattern.search(old.text.rstrip()) is not None:
+        return False
+    presupposed = text[:m.start()] if new.lang == "ja" else text
+    if re.search(lex.STOPPED[new.lang], presupposed) or re.search(lex.ENDED[new.lang],
+                                                                   presupposed):
+        return False
+    change = lex.CHANGE[new.lang]
+    return not (re.search(change, presupposed) and not re.search(change, old.text))
+
+
 def backstory_features(old: Sentence, new: Sentence) -> list[float]:
     """The BACKSTORY_FEATURES row of a pair."""
     values = []
@@ -128,4 +152,4 @@ def backstory_features(old: Sentence, new: Sentence) -> list[float]:
             continue
         main = main_clause(new, span)
         values.append(0.0 if _told_as_change(old, new, main) else _kept_share(old, new, main))
-    return values
+    return [*values, float(reason_presupposed(old, new))]

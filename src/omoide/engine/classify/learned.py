@@ -36,9 +36,9 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["VETO_FEATURES", "JudgeModel", "Judgement", "amount_left_alone", "another_persons_fact",
-           "decide_relation", "judge", "judge_note", "nothing_differs", "pair_vector",
-           "rule_decides", "sentence_score", "vetoed"]
+__all__ = ["VETO_FEATURES", "VETO_ONLY", "JudgeModel", "Judgement", "amount_left_alone",
+           "another_persons_fact", "decide_relation", "judge", "judge_note", "nothing_differs",
+           "pair_vector", "rule_decides", "sentence_score", "vetoed"]
 
 
 @dataclass(frozen=True)
@@ -233,8 +233,12 @@ _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
 _NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
 _OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
 _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
+# Text features that only veto: the judge does not weigh them (training leaves them out of
+# every feature set): a cleft that presupposes the old fact and tells why
+# (``backstory.reason_presupposed``).
+VETO_ONLY: tuple[str, ...] = ("reason_presupposed",)
 # The text features that each veto a close (``vetoed``), one list for the server and training.
-VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched")
+VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "COMPLETED",
     "DOMAINS",
     "ENDED",
+    "EN_CAUSAL_CLEFT",
     "EN_CHAIN_PERSONS",
     "EN_GENERIC_VERBS",
     "EN_IRREGULAR",
@@ -32,6 +33,7 @@ __all__ = [
     "EN_VERB_FORM",
     "FAVORITE",
     "FAVORITE_VALUE",
+    "JA_CAUSAL_CLEFT",
     "JA_CAUSE",
     "JA_CHAIN_PERSONS",
     "JA_CLEFT",
@@ -308,6 +310,13 @@ JA_REASON_CLAUSE = (
     r"[^、。]*?(?:ので|から、|ため[、に]|せいで|おかげで|がきっかけで|をきっかけに|以来)")
 JA_CAUSE = r"から|ため|せい|影響|きっかけ"
 JA_CLEFT = r"(?:た|だ|る|い)のは、?(.+?)(?:から|ため|せい)?(?:だ|です|である|だった)?。?$"
+# A cleft whose focus is a cause (「日勤だけなのは、夜勤を外してもらったからだ」, "the reason
+# … is that …", "that is why …"): what stands before it is presupposed to hold, and the
+# sentence only tells why (``backstory.reason_presupposed``).
+JA_CAUSAL_CLEFT = (r"のは、?[^。]*?(?:から|ため|せい|おかげ)(?:だ|です|である|だった|でした)?"
+                   r"(?:らしい|という|とのこと|そうだ|みたいだ?)?[。.!！]?$")
+EN_CAUSAL_CLEFT = (r"\bthe reason(?: why)?\b.+\b(?:is|was)\b|\b(?:which|that) is why\b"
+                   r"|\bthat's why\b")
 _JA_NUMERAL = r"(?:\d+|[一二三四五六七八九十]+)"
 JA_DATE_PHRASE = (
     rf"{_JA_NUMERAL}年(?:前|の(?:春|夏|秋|冬)|\d+月)?|去年|昨年|一昨年|先月|先週"
