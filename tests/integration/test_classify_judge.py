@@ -303,6 +303,12 @@ NOT_TURNED = [
     ("ユーザーは週に5日出社している", "ユーザーは出社の日は電車を使う"),
     ("ユーザーは猫を2匹飼っている", "ユーザーの姉は猫を3匹飼っている"),
     ("ユーザーの通勤は三十分以内だ", "ユーザーの通勤は電車で二十分ほどだ"),
+    # Two things of one kind named by identifiers in the subject: vetoed since round 19b
+    # (ident.two_identified_things; round 19's judge closed such pairs at C 0.80).
+    ("The user's order #5521 has shipped.", "The user's order #7730 has shipped."),
+    ("Invoice #318 to the landlord for $900 is unpaid.",
+     "Invoice #325 to the landlord for $450 is unpaid."),
+    ("ユーザーの注文#5521は発送された。", "ユーザーの注文#7730は発送された。"),
 ]
 
 

@@ -37,6 +37,7 @@ from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_featu
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_features
 from omoide.engine.classify.frame import unframe
+from omoide.engine.classify.ident import IDENT_FEATURES, ident_features
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
@@ -104,6 +105,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *TURN_FEATURES,
     *BACKSTORY_FEATURES,
     *SWAP_FEATURES,
+    *IDENT_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -167,6 +169,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += turn_features(old_s, new_s)
     values += backstory_features(old_s, new_s)
     values += swap_features(old_s, new_s)
+    values += ident_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

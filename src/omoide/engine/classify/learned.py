@@ -196,7 +196,8 @@ def amount_left_alone(text: PairText) -> bool:
 def vetoed(text: PairText) -> bool:
     """Whether the pair never closes, whatever the model says: one of the ``VETO_FEATURES``
     is set (another person's own fact, ``another_persons_fact``; an amount left alone,
-    ``amount_left_alone``). Training caps the same pairs by the same list."""
+    ``amount_left_alone``; and the ``VETO_ONLY`` signals). Training caps the same pairs by the
+    same list."""
     return any(text.features[i] for i in _VETO_COLUMNS)
 
 
@@ -235,8 +236,9 @@ _OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
 _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # Text features that only veto: the judge does not weigh them (training leaves them out of
 # every feature set): a cleft that presupposes the old fact and tells why
-# (``backstory.reason_presupposed``).
-VETO_ONLY: tuple[str, ...] = ("reason_presupposed",)
+# (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
+# subject (``ident.two_identified_things``).
+VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
