@@ -21,8 +21,7 @@ from _classify_common import load_pairs
 from _classify_data import HOLDOUTS, NOTES
 from _classify_sentences import sentence_pairs
 from lib.reports import REPO, RESULTS, md_table, write_results
-from omoide.engine.classify import VETO_ONLY, one_statement, read_pair
-from omoide.engine.classify.features import TEXT_FEATURES
+from omoide.engine.classify import TEXT_FEATURES, VETO_ONLY, one_statement, read_pair
 
 
 def main(argv: list[str] | None = None) -> int:
