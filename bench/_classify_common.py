@@ -23,7 +23,7 @@ from omoide.engine.classify import (
     pair_vector,
     read_pair,
 )
-from omoide.service.classify_judge import measure
+from omoide.service.classify_judge import embed_all, measure
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = REPO / "bench" / "data" / "classify_pairs.jsonl"
@@ -77,7 +77,8 @@ def featurise(pairs: list[Pair], embedder: Embedder | None) -> list[Row]:
     texts = [read_pair(p.old, p.new, lang=p.lang) for p in pairs]
     if embedder is None:
         return [Row(t, None) for t in texts]
-    sims = measure(embedder, [(p.old, p.new, t) for p, t in zip(pairs, texts, strict=True)])
+    sims = measure(embed_all(embedder),
+                   [(p.old, p.new, t) for p, t in zip(pairs, texts, strict=True)])
     return [Row(t, s) for t, s in zip(texts, sims, strict=True)]
 
 

@@ -11,6 +11,7 @@ from omoide.engine.classify import Candidate, JudgeModel, OfflineClassifier, Rel
 from omoide.service.classify_judge import (
     LazyEmbedder,
     LearnedClassifier,
+    embed_all,
     judge_embedder_name,
     load_judge_models,
     measure,
@@ -29,9 +30,9 @@ def test_measure_gives_each_pair_the_same_numbers_alone_or_in_a_batch() -> None:
     # judge is only right if both see the same numbers.
     embedder = HashEmbedder()
     rows = [(old, new, read_pair(old, new)) for old, new in PAIRS]
-    batch = measure(embedder, rows)
+    batch = measure(embed_all(embedder), rows)
     for row, together in zip(rows, batch, strict=True):
-        (alone,) = measure(embedder, [row])
+        (alone,) = measure(embed_all(embedder), [row])
         assert (alone.whole, alone.parts, alone.old_part_new, alone.new_part_old) == (
             together.whole, together.parts, together.old_part_new, together.new_part_old)
         assert alone.vectors.keys() == together.vectors.keys()
@@ -45,7 +46,7 @@ def test_the_symmetric_blocks_read_both_memories_whatever_their_order() -> None:
     # |new − old| and new ∘ old: the same for (a, b) and (b, a); the product sums to the cosine.
     embedder = HashEmbedder()
     old, new = PAIRS[0]
-    forward, backward = measure(embedder, [(old, new, read_pair(old, new)),
+    forward, backward = measure(embed_all(embedder), [(old, new, read_pair(old, new)),
                                            (new, old, read_pair(new, old))])
     for name in ("absdiff", "prod"):
         assert np.allclose(forward.vectors[name], backward.vectors[name])

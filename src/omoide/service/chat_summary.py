@@ -99,7 +99,7 @@ class Compressor:
         self._cache: OrderedDict[str, str] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._failed = threading.Condition(self._lock)  # notified when a summary call ends
+        self._call_ended = threading.Condition(self._lock)  # notified when a summary call ends
         self._cooldown_s = cooldown_s
         self._monotonic = monotonic
         self._failed_at: float | None = None  # when the last summary call failed (monotonic)
@@ -170,13 +170,13 @@ class Compressor:
                     if isinstance(exc, OmoideError):
                         self._failed_at = self._monotonic()
                     ended["error"] = exc
-                    self._failed.notify_all()
+                    self._call_ended.notify_all()
                 return
             self._put(key, text)
             with self._lock:
                 self._failed_at = None
                 ended["text"] = text
-                self._failed.notify_all()
+                self._call_ended.notify_all()
 
         context = contextvars.copy_context()
         threading.Thread(target=context.run, args=(call,), name="chat-summary",
@@ -185,7 +185,7 @@ class Compressor:
             while not ended:
                 if self._cooling_down():
                     raise _CoolingDown
-                self._failed.wait()
+                self._call_ended.wait()
         if "error" in ended:
             raise ended["error"]
         return str(ended["text"])

@@ -230,18 +230,17 @@ def embed_all(embedder: Embedder | LazyEmbedder) -> Callable[[list[str]], Mappin
     return embed
 
 
-def measure(embedder: Embedder | LazyEmbedder | Callable[[list[str]], Mapping[str, np.ndarray]],
+def measure(read: Callable[[list[str]], Mapping[str, np.ndarray]],
             pairs: list[tuple[str, str, PairText]]) -> list[Similarities]:
     """The cosines of each (old, new, text) pair: every distinct text (memories and differing
-    parts) is read once, the lot in one call — ``embedder``'s batch, or a function from the
-    distinct texts to their vectors (``LearnedClassifier._embed``). Training
+    parts) is read once, the lot in one call of ``read`` (the distinct texts to their vectors:
+    ``LearnedClassifier._embed``, or ``embed_all(embedder)``). Training
     (``bench/train_classifier.py``) calls this too, so the judge sees the same numbers it was
     trained on."""
     pieces = []
     for old, new, t in pairs:
         pieces += [p for p in (old, new, t.old_part, t.new_part) if p]
     unique = list(dict.fromkeys(pieces))
-    read = embed_all(embedder) if hasattr(embedder, "embed_passages") else embedder
     vectors = read(unique) if unique else {}
     out = []
     for old, new, t in pairs:
