@@ -17,12 +17,14 @@ A negated old fact turns the sides round: "doesn't eat meat" → "stopped eating
 is the old fact's origin (its source is the negated old state), "doesn't drink" → "started
 drinking" its end.
 
-``change_into_old`` is the share of the result phrase's content that the old memory says
-(0 when the new memory tells no change with a result side, or its change is negated or
-planned, or the old memory is a plan, a pursuit or an ended or past fact; for a negated old
-memory, the stopped phrase's share). ``led_to_old`` is the strict reading: every unit of the
-result phrase is the old memory's, and no unit the old memory says stands on the source side.
-No I/O; deterministic.
+``change_into_old``, a feature the judge weighs, is the share of the result phrase's content
+that the old memory says (for a negated old memory, of the stopped phrase's); 0 when the new
+memory tells no change with a result side, its change is negated or planned, or names another
+thing of a kind or a number the old memory lacks, when the old memory is a plan, a pursuit, a
+pending application or an ended or past fact, when it is another person's change, or when
+the old fact also stands on the change's source side. (Its strict reading, every result unit
+the old memory's, was measured as a veto in round 20 and dropped: the judge weighing the share
+already leaves those pairs open.) No I/O; deterministic.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from omoide.engine.classify.text import Sentence, cue, parse
 
 __all__ = ["LEADS_TO_FEATURES", "change_into_old", "change_sides", "leads_to_features"]
 
-LEADS_TO_FEATURES: tuple[str, ...] = ("change_into_old", "led_to_old")
+LEADS_TO_FEATURES: tuple[str, ...] = ("change_into_old",)
 
 # A phrase: up to eight words, cut at a clause break (see ``_cut``).
 _PHRASE = r"((?:[\w'&.:-]+\s*){1,8})"
@@ -262,31 +264,28 @@ def _old_negated(old: Sentence) -> bool:
     return old.negative or _NEGATED_STATE[old.lang].search(old.text) is not None
 
 
-def change_into_old(old: Sentence, new: Sentence) -> tuple[float, bool]:
-    """``(share, strict)``: how much of the new memory's change result the old memory says
-    (for a negated old memory: of what the change stopped), and whether the old fact is all
-    on the result side (every result unit the old memory's, no old unit on the source side)."""
+def change_into_old(old: Sentence, new: Sentence) -> float:
+    """How much of the new memory's change result the old memory says (for a negated old
+    memory: of what the change stopped); 0 when the old fact stands on the source side too."""
     if old.lang != new.lang or old.owner != new.owner or cue(lex.PLAN, new):
-        return 0.0, False
+        return 0.0
     if (not _old_is_present_state(old) or changed_units(old.quantities, new.quantities)
             or _new_number(old, new)):
-        return 0.0, False
+        return 0.0
     results, sources = change_sides(new, old)
     if _old_negated(old):  # "doesn't eat meat" ← "stopped eating meat": the stop led to it
         results, sources = _stopped(new), results
     if not results:
-        return 0.0, False
+        return 0.0
     share = max(_share(r, old) for r in results)
     # what the old memory itself left ("stopped coffee and drinks tea" ← "drinks coffee
     # again") is on the old change's source side: arriving there is a change back
     left_by_old = change_sides(old)[1]
     if any(_share(s, parse(r, old.lang)) >= 0.5 for r in results for s in left_by_old):
-        return 0.0, False
-    source_old = any(_share(s, old) >= 0.5 for s in sources)
-    return (0.0 if source_old else share), share >= 1.0 and not source_old
+        return 0.0
+    return 0.0 if any(_share(s, old) >= 0.5 for s in sources) else share
 
 
 def leads_to_features(old: Sentence, new: Sentence) -> list[float]:
     """The LEADS_TO_FEATURES row of a pair."""
-    share, strict = change_into_old(old, new)
-    return [share, float(strict)]
+    return [change_into_old(old, new)]

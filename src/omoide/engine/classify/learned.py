@@ -238,7 +238,7 @@ _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # every feature set): a cleft that presupposes the old fact and tells why
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
 # subject (``ident.two_identified_things``).
-VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things", "led_to_old")
+VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
