@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from omoide.engine.classify import pair_notation
 from omoide.engine.classify.dedup_notation import text_notation
 
-READINGS = {"葡萄": "ぶどう", "蜻蛉": "とんぼ", "市立": "しりつ", "私立": "しりつ", "子供": "こども",
-            "子ども": "こども", "焼き": "やき", "好み": "このみ"}
+READINGS = {"葡萄": "ぶどう", "蜻蛉": "とんぼ", "市立": "しりつ", "私立": "しりつ",
+            "子供": "こども", "子ども": "こども", "焼き": "やき", "好み": "このみ"}
 
 
 def reading(text: str) -> str:
