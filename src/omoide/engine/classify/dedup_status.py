@@ -22,7 +22,7 @@ Dedup adds general words of its own to the families (fifteenth round): waiting o
 (applied for, 応募, 受講, 準備, 検討) with the plans; an outcome reached (accepted, delivered,
 arrived, handed in, 決まった, 修了, 審査が通った, 再開) with the completions; a stop (retired, 退職,
 一時停止, 解約) with the endings; the sixteenth round adds studying for a thing (ために勉強) with
-the plans and 取得した with the outcomes, and a single-valued status named on both sides with
+the plans, and a single-valued status named on both sides with
 different values (``lexicon.STATUS_SLOTS``: engaged / married, 小学校 / 中学校) is a change.
 And a plan said as a future on one side only (will, going
 to, 予定) against the same event with no past tense and no status word ("is moving to Oslo in
@@ -64,7 +64,7 @@ _OUTCOME = {
     "en": r"(?<!\bbe )(?<!\bbeing )\b(?:accepted|granted|delivered|arrived|healed|published"
     r"|resolved|submitted)\b|\bhas been closed\b|\b(?:handed|turned) in\b",
     "ja": r"決まった|決めた|決定し|修了|審査が?通|成立|を済ませ|が済ん|届い|受け取っ|退院|完治"
-    r"|治っ|再開|取得し",
+    r"|治っ|再開",
 }
 _STOPPED = {
     "en": r"\bretir(?:ed|ing)\b",
