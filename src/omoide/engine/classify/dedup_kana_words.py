@@ -1,5 +1,6 @@
 """Dedup's notation across a Japanese pair: a common word written in kanji in one text and in
-katakana in the other, and a katakana word with and without a long-vowel mark (pure).
+katakana or hiragana in the other (林檎 / りんご, 漫画 / マンガ: sixteenth round), and a
+katakana word with and without a long-vowel mark (pure).
 
 A part of ``dedup_notation.pair_notation`` (see its docstring). Trigger: the two texts of a
 near-copy differ where one writes a word in kanji and the other in katakana, as Japanese often
@@ -38,16 +39,42 @@ _KANJI_KATAKANA = {
     "海苔": "ノリ", "昆布": "コンブ", "葱": "ネギ", "柿": "カキ", "桃": "モモ", "梨": "ナシ",
     "栗": "クリ", "西瓜": "スイカ", "豚": "ブタ", "羊": "ヒツジ", "山羊": "ヤギ", "鋏": "ハサミ",
     "鍵": "カギ", "箒": "ホウキ", "歯磨き": "ハミガキ", "埃": "ホコリ", "痣": "アザ",
+    "漫画": "マンガ", "釦": "ボタン", "燐寸": "マッチ", "洋燈": "ランプ", "合羽": "カッパ",
+    "天麩羅": "テンプラ", "雲丹": "ウニ", "秋刀魚": "サンマ", "鰤": "ブリ", "鱈": "タラ",
+    "河豚": "フグ", "胡桃": "クルミ", "落花生": "ラッカセイ", "薄荷": "ハッカ",
+}
+# Common words written in kanji or, as often, in hiragana (foods, sweets, household things,
+# adjectives and adverbs of everyday speech), with the hiragana spelling. Single kanji whose
+# hiragana is also a common word or ending (梨 / なし, 箸 / はし) are left out.
+_KANJI_HIRAGANA = {
+    "林檎": "りんご", "蜜柑": "みかん", "葡萄": "ぶどう", "寿司": "すし", "蕎麦": "そば",
+    "饂飩": "うどん", "風呂": "ふろ", "一番": "いちばん", "布巾": "ふきん", "算盤": "そろばん",
+    "羊羹": "ようかん", "餡子": "あんこ", "煎餅": "せんべい", "団子": "だんご",
+    "饅頭": "まんじゅう", "ご飯": "ごはん", "御飯": "ごはん", "眼鏡": "めがね", "煙草": "たばこ",
+    "豆腐": "とうふ", "味噌": "みそ", "醤油": "しょうゆ", "納豆": "なっとう", "沢庵": "たくあん",
+    "梅干し": "うめぼし", "漬物": "つけもの", "天麩羅": "てんぷら", "天ぷら": "てんぷら",
+    "鰻": "うなぎ", "海苔": "のり", "昆布": "こんぶ", "胡麻": "ごま", "生姜": "しょうが",
+    "布団": "ふとん", "蒲団": "ふとん", "炬燵": "こたつ", "箪笥": "たんす", "絨毯": "じゅうたん",
+    "薬缶": "やかん", "急須": "きゅうす", "玩具": "おもちゃ", "雀": "すずめ", "燕": "つばめ",
+    "鶯": "うぐいす", "蛍": "ほたる", "喘息": "ぜんそく", "鼾": "いびき", "美味しい": "おいしい",
+    "可愛い": "かわいい", "綺麗": "きれい", "素敵": "すてき", "面白い": "おもしろい",
+    "嬉しい": "うれしい", "何時も": "いつも", "既に": "すでに", "殆ど": "ほとんど",
+    "勿論": "もちろん", "丁度": "ちょうど", "頑張": "がんば", "煩い": "うるさい",
+    "苺": "いちご", "蜂蜜": "はちみつ", "胡瓜": "きゅうり", "茄子": "なす", "南瓜": "かぼちゃ",
+    "牛蒡": "ごぼう", "人参": "にんじん", "大根": "だいこん", "玉葱": "たまねぎ",
+    "山葵": "わさび", "油揚げ": "あぶらあげ", "厚揚げ": "あつあげ", "蒟蒻": "こんにゃく",
+    "胡椒": "こしょう", "辣韮": "らっきょう", "椎茸": "しいたけ",
 }
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 
 
 def katakana_spelled(first: str, second: str) -> str:
-    """``first`` with each kanji word of the table written in katakana where ``second`` writes
-    that katakana and ``first`` does not (so the two meet in katakana)."""
-    for kanji, katakana in _KANJI_KATAKANA.items():
-        if kanji in first and katakana in second and katakana not in first:
-            first = first.replace(kanji, katakana)
+    """``first`` with each kanji word of the tables written in katakana or hiragana where
+    ``second`` writes that kana and ``first`` does not (so the two meet in kana)."""
+    for table in (_KANJI_KATAKANA, _KANJI_HIRAGANA):
+        for kanji, kana in table.items():
+            if kanji in first and kana in second and kana not in first:
+                first = first.replace(kanji, kana)
     return first
 
 

@@ -9,7 +9,8 @@ a number or date written otherwise ("sixty-eight" / 68, 二匹 / 2匹, 令和2�
 ``one_notation``), a unit word or its symbol (180センチ / 180cm, "68 kilograms" / "68kg"), a
 British or American spelling ("organises" / "organizes", "theatre" / "theater"), an English
 contraction ("don't" / "do not", "gonna" / "going to"), an everyday synonym ("relocated" /
-"moved", "kids" / "children": ``dedup_synonyms``), the user named in the first person
+"moved", "kids" / "children": ``dedup_synonyms``; 台所 / キッチン, 受かった / 合格した:
+``dedup_ja_synonyms``), the user named in the first person
 ("the user's wife" / "my wife", ユーザーは / 私は), a discourse filler or a word that only says
 the statement holds now ("As it happens,", "currently", ちなみに, 実は), a title before a name
 ("St. Louis" / "Saint Louis"), a case particle (三線が弾ける / 三線を弾ける), an acronym ("UN" /
@@ -43,8 +44,11 @@ import unicodedata
 from collections.abc import Callable
 
 from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
+from omoide.engine.classify.dedup_formats import en_scaled
+from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
+from omoide.engine.classify.dedup_negated import negated_otherwise
 from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
 from omoide.engine.classify.dedup_synonyms import en_synonyms
 from omoide.engine.classify.dedup_veto import one_notation
@@ -117,10 +121,11 @@ _EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
             (re.compile(r"\b(?:the )?user is\b", re.IGNORECASE), "I am"),
             (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
-            # (not in a compound: "user experience", "user-friendly", "username")
+            # (not in a compound: "user experience", "user-friendly", "username"; "the user
+            # needs" is a verb as often as not, read as one since the sixteenth round)
             (re.compile(r"\b(?:the )?user\b(?![-'’]|\s+(?:experience|interface|research|"
                         r"manual|guide|account|base|group|stor(?:y|ies)|testing|feedback|"
-                        r"needs|data)\b)", re.IGNORECASE), "I"),
+                        r"data)\b)", re.IGNORECASE), "I"),
             (re.compile(r"\bme\b", re.IGNORECASE), "I"))
 # British and American spellings of one word: -ise / -ize, -our / -or, -tre / -ter, a doubled
 # l before a suffix (travelled / traveled), -ogue / -og, -yse / -yze, programme / program. Both
@@ -199,14 +204,14 @@ def text_notation(text: str) -> str:
         text = _JA_ONGOING.sub(r"\1している", text)
         for pattern, replacement in _JA_ENDINGS:
             text = pattern.sub(replacement, text)
-        return text
+        return ja_synonyms(text)
     text = text.replace("\u2019", "'")
     text = _EN_FILLERS.sub("", text)
     for pattern, replacement in _EN_TITLES:
         text = pattern.sub(replacement, text)
     for pattern, replacement in _EN_CONTRACTIONS:
         text = pattern.sub(replacement, text)
-    text = _EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text)
+    text = en_scaled(_EN_UNIT.sub(lambda m: _en_unit(m.group(1).lower()), text))
     for pattern, replacement in _EN_SPELLINGS:
         text = pattern.sub(replacement, text)
     text = _EN_DIGRAPH_WORD.sub(lambda m: _EN_DIGRAPH.sub("e", m.group()), text)
@@ -347,8 +352,10 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         b = long_vowels(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
         b = same_direction(a, b)
+        a, b = negated_otherwise(a, b, "ja")
     elif not is_japanese(a) and not is_japanese(b):
         a, b = abbreviated(b, a), abbreviated(a, b)
         a, b = lettered(b, a), lettered(a, b)
         a, b = _joined(b, a), _joined(a, b)
+        a, b = negated_otherwise(a, b, "en")
     return a, b

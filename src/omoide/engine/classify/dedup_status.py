@@ -21,7 +21,10 @@ these families of status words they hold (the 3-op classifier's lexicon):
 Dedup adds general words of its own to the families (fifteenth round): waiting on an outcome
 (applied for, 応募, 受講, 準備, 検討) with the plans; an outcome reached (accepted, delivered,
 arrived, handed in, 決まった, 修了, 審査が通った, 再開) with the completions; a stop (retired, 退職,
-一時停止, 解約) with the endings. And a plan said as a future on one side only (will, going
+一時停止, 解約) with the endings; the sixteenth round adds studying for a thing (ために勉強) with
+the plans, and a single-valued status named on both sides with
+different values (``lexicon.STATUS_SLOTS``: engaged / married, 小学校 / 中学校) is a change.
+And a plan said as a future on one side only (will, going
 to, 予定) against the same event with no past tense and no status word ("is moving to Oslo in
 March" / "will relocate to Oslo in March", 来月行く / 来月行く予定) is one fact in two tenses,
 not a change (against a past, "planned a trip" / "booked a trip", the plan was carried out).
@@ -55,7 +58,7 @@ _PENDING = {
     "en": r"\bappl(?:ied|ies) (?:for|to)\b|\bsaving (?:up |money )?for\b"
     r"|\b(?:putting|setting) (?:money )?aside for\b|\bconsidering\b|\bstill comparing\b"
     r"|\bdeciding (?:whether|between)\b",
-    "ja": r"応募|希望し|迷っ|待機|準備|検討|受講",
+    "ja": r"応募|希望し|迷っ|待機|準備|検討|受講|ために(?:勉強|練習|貯金)",
 }
 _OUTCOME = {
     "en": r"(?<!\bbe )(?<!\bbeing )\b(?:accepted|granted|delivered|arrived|healed|published"
@@ -118,6 +121,28 @@ def status_families(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _slots(text: str) -> dict[str, frozenset[str]]:
+    """The single-valued statuses ``text`` names (``lexicon.STATUS_SLOTS``: engaged, married;
+    high school, university), slot by slot."""
+    sentence = parse(text)
+    reading, lang = sentence.text, str(sentence.lang)
+    out = {}
+    for slot, by_lang in lex.STATUS_SLOTS.items():
+        values = frozenset(v for v, p in by_lang[lang] if re.search(p, reading, re.IGNORECASE))
+        if values:
+            out[slot] = values
+    return out
+
+
+def _slot_moved(first: str, second: str) -> bool:
+    """Both texts name one value of one single-valued status and the values differ (engaged /
+    married): a status moved on is another fact (tried in the fifteenth round, kept since the
+    sixteenth, when two of the nested drops were engaged / married)."""
+    a, b = _slots(first), _slots(second)
+    return any(len(a[slot]) == len(b[slot]) == 1 and a[slot] != b[slot]
+               for slot in a.keys() & b.keys())
+
+
 def _past(text: str) -> bool:
     sentence = parse(text)
     if str(sentence.lang) == "ja":
@@ -137,6 +162,9 @@ def _future_restated(first: str, second: str) -> bool:
 
 def status_changed(first: str, second: str) -> bool:
     """True when one text holds a family of status words the other does not (but a future
-    said as a plan on one side only, the other not in the past)."""
+    said as a plan on one side only, the other not in the past), or the two name different
+    values of one single-valued status."""
     families = status_families(first) ^ status_families(second)
-    return bool(families) and not (families == {_PLANNED} and _future_restated(first, second))
+    if families == {_PLANNED} and _future_restated(first, second):
+        return _slot_moved(first, second)
+    return bool(families) or _slot_moved(first, second)

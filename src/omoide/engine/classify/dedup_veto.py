@@ -38,6 +38,7 @@ from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_formats import (
     en_amounts,
+    en_said_times,
     en_words,
     ja_dates,
     ja_one_oclock,
@@ -214,6 +215,7 @@ def one_notation(text: str) -> str:
         text = _EN_EVERY_SECOND.sub(r"\1 other", text)
         text = _en_numbers(text)
         text = en_amounts(text)
+        text = en_said_times(text)
         text = _EN_HALF_PAST.sub(_past, text)
         text = _EN_TIMES.sub(r"\1 times", text)
         text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
