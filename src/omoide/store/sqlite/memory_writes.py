@@ -125,6 +125,16 @@ class MemoryWrites:
             index.revision = revision
         return memory
 
+    def add_sources(self, key: str, event_ids: Sequence[int]) -> None:
+        """Record more turns that stated a memory (a conversation repeated it: consolidation
+        found its note a duplicate of this one)."""
+        if not event_ids:
+            return
+        with self.db.write() as conn:
+            memory_id = int(self._one(conn, key)["id"])
+            conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
+                             "VALUES (?, ?)", [(memory_id, e) for e in event_ids])
+
     def _insert_row(self, conn: sqlite3.Connection, new: NewMemory, *, vector: np.ndarray,
                     stability: float, now: datetime, changed_by: str) -> tuple[int, Memory]:
         """The rows of one new memory inside the caller's transaction (index not bumped)."""
