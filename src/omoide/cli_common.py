@@ -5,9 +5,10 @@ it rather than ``omoide.cli``, which imports them (any of them can be imported f
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,8 @@ import click
 from omoide.config import Settings
 from omoide.errors import OmoideError
 
-__all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "friendly", "json_option",
-           "persona_option"]
+__all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
+           "json_option", "persona_option"]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -63,6 +64,24 @@ def _build(data: str | None, *, check_embedder_record: bool = True, **overrides:
     from omoide.wiring import build
 
     return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
+
+
+@contextlib.contextmanager
+def folder_hold(settings: Settings, *, reindex: bool = False) -> Iterator[None]:
+    """Hold the data folder's lock (folder_lock.py) inside the block: shared for a server,
+    exclusive for ``omoide reindex``; none with a database URL."""
+    from omoide.folder_lock import hold_for_reindex, hold_for_serving
+    from omoide.wiring import database_url
+
+    if database_url(settings) is not None:
+        yield
+        return
+    handle = (hold_for_reindex if reindex else hold_for_serving)(settings.data_dir)
+    try:
+        yield
+    finally:
+        if handle is not None:
+            handle.close()
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
