@@ -5,10 +5,9 @@ it rather than ``omoide.cli``, which imports them (any of them can be imported f
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,22 +65,11 @@ def _build(data: str | None, *, check_embedder_record: bool = True, **overrides:
     return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
 
 
-@contextlib.contextmanager
-def folder_hold(settings: Settings, *, reindex: bool = False) -> Iterator[None]:
-    """Hold the data folder's lock (folder_lock.py) inside the block: shared for a server,
-    exclusive for ``omoide reindex``; none with a database URL."""
-    from omoide.folder_lock import hold_for_reindex, hold_for_serving
-    from omoide.wiring import database_url
+def folder_hold(settings: Settings, *, reindex: bool = False) -> Any:
+    """The data folder's lock, held inside a ``with`` block (wiring.hold_folder)."""
+    from omoide.wiring import hold_folder
 
-    if database_url(settings) is not None:
-        yield
-        return
-    handle = (hold_for_reindex if reindex else hold_for_serving)(settings.data_dir)
-    try:
-        yield
-    finally:
-        if handle is not None:
-            handle.close()
+    return hold_folder(settings, reindex=reindex)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -256,7 +256,7 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
     folder would go on writing vectors of the old model under it (and compare two models in
     its searches). So reindex refuses while `omoide serve` runs, and a server refuses to start
     while a reindex holds the folder."""
-    from omoide.folder_lock import hold_for_reindex
+    from omoide.store.sqlite.folder_lock import hold_for_reindex
 
     data = tmp_path / "data"
     run("persona", "create", "rin")

@@ -1,4 +1,4 @@
-"""One embedding model in use per data folder at a time, across processes.
+"""One embedding model in use per SQLite data folder at a time, across processes.
 
 The folder records the model its vectors come from, and a process checks that record when it
 starts. ``omoide reindex`` changes the record, so a server (or ``omoide mcp``) running on the
