@@ -21,6 +21,7 @@ from omoide.cli_common import (
     _print,
     _settings,
     data_option,
+    folder_hold,
     friendly,
     json_option,
     persona_option,
@@ -63,21 +64,22 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     from omoide.api.http.server import create_server_app
 
     settings = _settings(data, host=host, port=port)
-    app, new_admin_key_file = create_server_app(settings)
-    url = f"http://{settings.host}:{settings.port}"
-    click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
-    click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
-    click.echo(f"  API docs: {url}/docs", err=True)
-    if new_admin_key_file:  # never the key itself: stderr ends up in logs
-        click.echo(f"  admin key: generated and saved in {new_admin_key_file} (mode 0600)",
-                   err=True)
-    # Background jobs run Python code between their embeddings; a shorter GIL switch interval
-    # (5 ms by default) lets a request's thread in sooner (bench/fairness.py).
-    sys.setswitchinterval(0.001)
-    # An MCP client's open event stream (GET /mcp) never ends on its own: without a
-    # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                timeout_graceful_shutdown=3, http=OmoideH11Protocol)
+    with folder_hold(settings):  # no reindex under a running server
+        app, new_admin_key_file = create_server_app(settings)
+        url = f"http://{settings.host}:{settings.port}"
+        click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
+        click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
+        click.echo(f"  API docs: {url}/docs", err=True)
+        if new_admin_key_file:  # never the key itself: stderr ends up in logs
+            click.echo(f"  admin key: generated and saved in {new_admin_key_file} (mode 0600)",
+                       err=True)
+        # Background jobs run Python code between their embeddings; a shorter GIL switch interval
+        # (5 ms by default) lets a request's thread in sooner (bench/fairness.py).
+        sys.setswitchinterval(0.001)
+        # An MCP client's open event stream (GET /mcp) never ends on its own: without a
+        # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+                    timeout_graceful_shutdown=3, http=OmoideH11Protocol)
 
 
 @main.group()
@@ -168,6 +170,11 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
 def reindex(data: str | None, persona: str | None, batch: int) -> None:
     """Re-embed memories, conversation turns and episodes with the configured embedder (after
     changing OMOIDE_EMBEDDER; stop the server first), then record it for the folder."""
+    with folder_hold(_settings(data), reindex=True):  # refused while a server runs
+        _reindex(data, persona, batch)
+
+
+def _reindex(data: str | None, persona: str | None, batch: int) -> None:
     app = _build(data, check_embedder_record=False)
     model = app.embedder.model_id
     plan = app.reindex.plan(persona)
@@ -273,19 +280,21 @@ def mcp_command(data: str | None, persona: str) -> None:
 
     # Nothing may reach stdout before the protocol starts (a model loader printing would
     # corrupt the client's first read), so building happens with stdout sent to stderr.
-    with contextlib.redirect_stdout(sys.stderr):
+    with contextlib.ExitStack() as held:
+        with contextlib.redirect_stdout(sys.stderr):
+            try:
+                held.enter_context(folder_hold(_settings(data)))  # no reindex under it
+                app = _build(data)
+            except OmoideError as exc:
+                raise click.ClickException(exc.message) from None
         try:
-            app = _build(data)
+            app.maintenance.require_persona(persona)
         except OmoideError as exc:
-            raise click.ClickException(exc.message) from None
-    try:
-        app.maintenance.require_persona(persona)
-    except OmoideError as exc:
-        app.close()
-        hint = f"; create it with: omoide persona create {persona}" \
-            if isinstance(exc, NotFound) else ""
-        raise click.ClickException(exc.message + hint) from None
-    run_stdio(app, persona)
+            app.close()
+            hint = f"; create it with: omoide persona create {persona}" \
+                if isinstance(exc, NotFound) else ""
+            raise click.ClickException(exc.message + hint) from None
+        run_stdio(app, persona)
 
 
 main.add_command(memory)

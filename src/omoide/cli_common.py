@@ -16,8 +16,8 @@ import click
 from omoide.config import Settings
 from omoide.errors import OmoideError
 
-__all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "friendly", "json_option",
-           "persona_option"]
+__all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
+           "json_option", "persona_option"]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -63,6 +63,13 @@ def _build(data: str | None, *, check_embedder_record: bool = True, **overrides:
     from omoide.wiring import build
 
     return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
+
+
+def folder_hold(settings: Settings, *, reindex: bool = False) -> Any:
+    """The data folder's lock, held inside a ``with`` block (wiring.hold_folder)."""
+    from omoide.wiring import hold_folder
+
+    return hold_folder(settings, reindex=reindex)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,9 +9,10 @@ data folder, a fixed clock and a small embedder.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -123,6 +124,24 @@ def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
                            "pip install 'omoide[postgres]'") from exc
     return PostgresStore(url, model_id=embedder.model_id, dim=embedder.dim,
                          ann_rows=settings.pg_ann_rows)
+
+
+@contextlib.contextmanager
+def hold_folder(settings: Settings, *, reindex: bool = False) -> Iterator[None]:
+    """Hold the data folder's lock (store/sqlite/folder_lock.py) inside the block: shared for
+    a server (``serve``, ``mcp``), exclusive for ``omoide reindex``; none with a database
+    URL, whose folder holds no data."""
+    from omoide.store.sqlite.folder_lock import hold_for_reindex, hold_for_serving
+
+    if database_url(settings) is not None:
+        yield
+        return
+    handle = (hold_for_reindex if reindex else hold_for_serving)(settings.data_dir)
+    try:
+        yield
+    finally:
+        if handle is not None:
+            handle.close()
 
 
 def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:

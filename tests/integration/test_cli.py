@@ -251,6 +251,49 @@ def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path,
     assert done.stdout == ""
 
 
+def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) -> None:
+    """`omoide reindex` changes the folder's embedder record: a server still running on the
+    folder would go on writing vectors of the old model under it (and compare two models in
+    its searches). So reindex refuses while `omoide serve` runs, and a server refuses to start
+    while a reindex holds the folder."""
+    from omoide.store.sqlite.folder_lock import hold_for_reindex
+
+    data = tmp_path / "data"
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    port = free_port()
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data),
+           "OMOIDE_PORT": str(port)}
+    omoide = Path(sys.executable).parent / "omoide"
+    proc = subprocess.Popen([str(omoide), "serve"], env=env, stderr=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        refused = run("reindex")
+        assert refused.exit_code == 1 and refused.output.startswith("Error: ")
+        assert "stop it before `omoide reindex`" in refused.output
+        assert "Traceback" not in refused.output
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert run("reindex").exit_code == 0  # the server is gone: the folder is free
+
+    handle = hold_for_reindex(data)
+    try:
+        done = subprocess.run([str(omoide), "serve"], env=env, capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    finally:
+        assert handle is not None
+        handle.close()
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "`omoide reindex` is re-embedding the data folder" in done.stderr
+
+
 def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),

@@ -112,6 +112,36 @@ def test_purge_takes_the_remainders_split_off_from_the_memory_with_it(
     assert app.memories.get(persona, other.key, recall=False).content == other.content
     assert app.memories.purge(persona, other.key) == ()
 
+def test_evolution_writes_no_remainder_of_a_memory_purged_while_it_judged(
+        app: Omoide, persona: str, holding: Holding, clock: FixedClock) -> None:
+    """Evolution reads a compound memory, judges part of it contradicted and splits off the
+    unchanged part; the user purges the compound memory before evolution writes. The
+    remainder (part of the purged text) must not be written back, and the other effects on
+    the memory are skipped; a remainder whose conversation was erased loses those sources."""
+    old = create(app, persona, f"The user's locker code is {PIN} and she swims on Fridays")
+    new = create(app, persona, "The user stopped swimming this year").memory
+    kept = create(app, persona, "The user walks to work and cycles on Sundays").memory
+    memories = app.store.memories(persona)
+    old_id, kept_id = memories.id_of(old.memory.key), memories.id_of(kept.key)
+
+    def split(content: str, of: str, events: tuple[int, ...] = ()) -> Any:
+        part = replace(app.memories.build_new(content=content), source="evolution",
+                       source_ref=of, source_event_ids=events)
+        return part, app.embedder.embed_passages([content])[0], 1.0
+    app.memories.purge(persona, old.memory.key)  # committed while evolution was judging
+
+    assert memories.apply_evolution(
+        new.key, now=clock.now(), neighbour_ids=[], link_increment=0.2, link_cap=1.0,
+        extends=[], supersedes=[(old_id, clock.now()), (kept_id, clock.now())],
+        remainders=[split(f"Her locker code is {PIN}", old.memory.key),
+                    split("The user walks to work", kept.key, events=(987654,))])
+
+    assert holding(PIN) == []
+    listed = {m.content: m for m in app.memories.list_recent(persona, limit=10)}
+    assert set(listed) == {new.content, kept.content, "The user walks to work"}
+    assert listed["The user walks to work"].sources == ()  # no such turn (erased)
+
+
 def test_purge_keeps_other_memories_searchable(app: Omoide, persona: str,
                                                data_dir: Path) -> None:
     keep = create(app, persona, "The user grows tomatoes on the balcony").memory

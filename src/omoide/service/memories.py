@@ -124,6 +124,9 @@ class MemoryService:
                 found, similarity = duplicate
                 logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
                             found.key, similarity)
+                # the turns that restated it are its sources too: erasing the conversation
+                # that first said it must not take a fact another one still states
+                memories.add_sources(found.key, new.source_event_ids)
                 return CreateOutcome(status="duplicate", duplicate_of=found,
                                      similarity=similarity)
             memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,

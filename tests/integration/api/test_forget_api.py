@@ -194,3 +194,35 @@ def test_a_value_another_conversation_restated_survives_deleting_the_first(
     assert rin.put("/api/user-state/rin", json={"nickname": "Biscuit"}).status_code == 200
     assert rin.delete("/api/sessions/rin/s3").status_code == 200
     assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
+
+
+def test_a_note_another_conversation_restated_survives_deleting_the_first(
+        rin: httpx.Client, server: LiveServer, holding: Holding) -> None:
+    """A conversation that restates a note adds its turn to the note's sources (consolidation
+    found the note a duplicate): deleting the first conversation with its notes keeps the note,
+    which the second still states; deleting the second too erases it. A note written by hand
+    that a conversation restates is the hand's, and stays."""
+    said = "I work as a pharmacist at a clinic in Sendai."
+
+    def sources(key: str) -> list[int]:
+        return [s["event_id"] for s in rin.get(f"/api/memories/rin/{key}").json()["sources"]]
+
+    [first] = chat_notes(rin, server.omoide, "rin", "s1", [("Mika", "user", said)])
+    notes = chat_notes(rin, server.omoide, "rin", "s2", [("Mika", "user", said)])
+    assert [n["key"] for n in notes] == [first["key"]]  # a duplicate: no second note
+    assert len(sources(first["key"])) == 2
+
+    reply = rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"})
+
+    assert reply.status_code == 200 and reply.json()["notes"] == []
+    assert len(sources(first["key"])) == 1 and holding("pharmacist")
+    assert rin.delete("/api/sessions/rin/s2", params={"with_notes": "true"}).json()[
+        "notes"] == [first["key"]]
+    assert holding("pharmacist") == []
+
+    hand = rin.post("/api/memories/rin", json={"content": first["content"]}).json()["memory"]
+    chat_notes(rin, server.omoide, "rin", "s3", [("Mika", "user", said)])
+    assert len(sources(hand["key"])) == 1
+    assert rin.delete("/api/sessions/rin/s3", params={"with_notes": "true"}).json()[
+        "notes"] == []
+    assert rin.get(f"/api/memories/rin/{hand['key']}").json()["sources"] == []

@@ -17,7 +17,7 @@ from typing import Any
 from omoide.errors import NotFound
 from omoide.model import Erased, VersionChange
 from omoide.store.postgres.db import PgDatabase
-from omoide.store.sqlite.erase import take_back_evolution, with_remainders
+from omoide.store.sqlite.erase import TAUGHT_SOURCES, take_back_evolution, with_remainders
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.state import erase_session_state
 
@@ -106,7 +106,8 @@ def erase_session(db: PgDatabase, memories: MemoryStore, session_id: str, *, wit
                                "event_id = ANY(?)", events)
             notes += _ids(conn, "SELECT id FROM memories WHERE persona_id = ? AND "
                                 "source_ref = ANY(?)", persona_id, episode_refs)
-            purged = purge_memories(conn, memories, notes, now=now)
+            purged = purge_memories(conn, memories, _taught_here_alone(conn, notes, pk),
+                                    now=now)
         conn.execute("DELETE FROM memory_sources WHERE event_id = ANY(?)", (events,))
         conn.execute("UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND "
                      "source_ref = ANY(?)", (persona_id, episode_refs))
@@ -119,6 +120,17 @@ def erase_session(db: PgDatabase, memories: MemoryStore, session_id: str, *, wit
                      (persona_id,))
     return Erased(memories=len(purged), keys=tuple(purged), sessions=1, events=len(events),
                   episodes=len(episodes))
+
+
+def _taught_here_alone(conn: Any, notes: Sequence[int], session_pk: int) -> list[int]:
+    """The notes this conversation alone taught (see the SQLite adapter's)."""
+    ids = sorted(set(notes))
+    kept = set(_ids(conn, "SELECT DISTINCT s.memory_id FROM memory_sources s JOIN "
+                          "session_events e ON e.id = s.event_id WHERE s.memory_id = ANY(?) "
+                          "AND e.session_pk != ?", ids, session_pk))
+    kept.update(_ids(conn, "SELECT id FROM memories WHERE id = ANY(?) AND source NOT IN "
+                           f"{TAUGHT_SOURCES}", ids))
+    return [n for n in dict.fromkeys(notes) if n not in kept]
 
 
 def _erase_episode_tier(conn: Any, events: Sequence[int], episodes: Sequence[int]) -> None:

@@ -36,11 +36,13 @@ from omoide.store.sqlite.memory_writes import SELECT_MEMORY
 from omoide.store.sqlite.rows import memory_from_row
 from omoide.store.sqlite.state import erase_session_state
 
-__all__ = ["Erased", "erase_persona", "erase_session", "purge_memories", "purge_memory",
-           "take_back_evolution", "with_remainders"]
+__all__ = ["TAUGHT_SOURCES", "Erased", "erase_persona", "erase_session", "purge_memories",
+           "purge_memory", "take_back_evolution", "with_remainders"]
 
 _CHUNK = 500
 CHANGED_BY = "forget"
+# The ``source`` of notes a conversation teaches (consolidated, or split off one by evolution).
+TAUGHT_SOURCES = "('consolidation', 'evolution')"
 
 # Children of ``memories`` (deleted before the memories themselves; foreign keys are on).
 _MEMORY_CHILDREN = ("memory_versions", "memory_strength", "memory_vectors", "memory_tags",
@@ -236,7 +238,8 @@ def erase_session(db: Database, memories: MemoryStore, session_id: str, *, with_
                 notes += _ids(conn, "SELECT id FROM memories WHERE persona_id = ? AND "
                                     f"source_ref IN ({','.join('?' * len(chunk))})",
                               persona_id, *chunk)
-            purged = purge_memories(conn, memories, notes, now=now)
+            purged = purge_memories(conn, memories, _taught_here_alone(conn, notes, pk),
+                                    now=now)
         _run_in(conn, "DELETE FROM memory_sources WHERE event_id IN ({marks})", events)
         _run_in(conn, "UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND "
                       "source_ref IN ({marks})", episode_refs, persona_id)
@@ -249,6 +252,22 @@ def erase_session(db: Database, memories: MemoryStore, session_id: str, *, with_
                      (persona_id,))
     return Erased(memories=len(purged), keys=tuple(purged), sessions=1, events=len(events),
                   episodes=len(episodes))
+
+
+def _taught_here_alone(conn: sqlite3.Connection, notes: Sequence[int],
+                       session_pk: int) -> list[int]:
+    """The notes of ``notes`` this conversation alone taught: made by consolidation (or split
+    from such a note by evolution), with no turn of another conversation among their sources.
+    A note another conversation also stated, or one written by hand, is kept."""
+    kept: set[int] = set()
+    for chunk in _chunks(sorted(set(notes))):
+        marks = ",".join("?" * len(chunk))
+        kept.update(_ids(conn, "SELECT DISTINCT s.memory_id FROM memory_sources s JOIN "
+                               "session_events e ON e.id = s.event_id WHERE s.memory_id IN "
+                               f"({marks}) AND e.session_pk != ?", *chunk, session_pk))
+        kept.update(_ids(conn, f"SELECT id FROM memories WHERE id IN ({marks}) AND source "
+                               f"NOT IN {TAUGHT_SOURCES}", *chunk))
+    return [n for n in dict.fromkeys(notes) if n not in kept]
 
 
 def _erase_episode_tier(conn: sqlite3.Connection, events: Sequence[int],

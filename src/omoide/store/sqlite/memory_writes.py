@@ -11,6 +11,7 @@ import json
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -124,6 +125,16 @@ class MemoryWrites:
             index.add([memory_id], vector[None, :], [language_of(new.content)])
             index.revision = revision
         return memory
+
+    def add_sources(self, key: str, event_ids: Sequence[int]) -> None:
+        """Record more turns that stated a memory (a conversation repeated it: consolidation
+        found its note a duplicate of this one)."""
+        if not event_ids:
+            return
+        with self.db.write() as conn:
+            memory_id = int(self._one(conn, key)["id"])
+            conn.executemany("INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
+                             "VALUES (?, ?)", [(memory_id, e) for e in event_ids])
 
     def _insert_row(self, conn: sqlite3.Connection, new: NewMemory, *, vector: np.ndarray,
                     stability: float, now: datetime, changed_by: str) -> tuple[int, Memory]:
@@ -331,6 +342,7 @@ class MemoryWrites:
                                                       "superseded_by": new_key},
                                        now=now, change=VersionChange.SUPERSEDE,
                                        changed_by="evolution", cause=new_key)
+            remainders = self._still_split(conn, remainders)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
                                           now=now, changed_by="evolution")[0]
@@ -340,6 +352,25 @@ class MemoryWrites:
                           [language_of(new.content) for new, _, _ in remainders])
                 index.revision = revision
         return True
+
+    def _still_split(self, conn: sqlite3.Connection,
+                     remainders: Sequence[tuple[NewMemory, np.ndarray, float]]
+                     ) -> list[tuple[NewMemory, np.ndarray, float]]:
+        """The remainders whose closed memory (``source_ref``) is still stored, each with the
+        source turns that still exist. Evolution reads the closed memory before this
+        transaction: a purge or a conversation's erasure committed in between must not write
+        the erased text (or a source on an erased turn) back."""
+        kept = []
+        for new, vector, stability in remainders:
+            if new.source_ref is not None and conn.execute(
+                    "SELECT 1 FROM memories WHERE persona_id = ? AND key = ?",
+                    (self.persona_id, new.source_ref)).fetchone() is None:
+                continue
+            events = tuple(e for e in new.source_event_ids if conn.execute(
+                "SELECT 1 FROM session_events WHERE id = ? AND persona_id = ?",
+                (e, self.persona_id)).fetchone() is not None)
+            kept.append((replace(new, source_event_ids=events), vector, stability))
+        return kept
 
     def drop_from_index(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
         """Inside a write that hard-deleted ``ids``: take them out of the vector index."""
