@@ -20,6 +20,7 @@ from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
+from omoide.engine.query_form import asks_for_many
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
@@ -156,10 +157,12 @@ class SearchService:
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
+        many = asks_for_many(request.query)
         found = self.retriever.retrieve(
             NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
             allowed=allowed, keyword_weight=cfg.keyword_weight,
-            semantic_weight=cfg.semantic_weight)
+            semantic_weight=cfg.semantic_weight,
+            query_vector=self._uncommon_vector(memories, request.query, plan) if many else None)
         query_vector = found.query_vector
         ranked = found.ranked[:pool]
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
@@ -169,6 +172,8 @@ class SearchService:
                               cfg, now, plan, allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
+        if many and plan.many_excerpt_scale < 1.0:
+            episodes = [replace(h, score=h.score * plan.many_excerpt_scale) for h in episodes]
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
                          fold=plan.fold_notes)
         if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
@@ -183,6 +188,27 @@ class SearchService:
                     recalled, now=now, factor=cfg.recall_stability_factor,
                     cap=cfg.stability_cap_days, min_interval_hours=cfg.recall_min_interval_hours)
         return SearchResult(query=request.query, mode=request.mode, results=results)
+
+    def _uncommon_vector(self, memories: MemoryHandle, query: str, plan: SearchPlan
+                         ) -> np.ndarray | None:
+        """PROTOTYPE: the query's vector without the words held by at least
+        ``plan.many_common_share`` of the persona's active notes; None when off or when no
+        word is left out."""
+        if plan.many_common_share <= 0:
+            return None
+        import re
+        total = max(1, memories.stats().active)
+        kept = []
+        for part in re.split(r"(\w+)", query):
+            if part and re.fullmatch(r"\w+", part):
+                held = len(memories.keyword_search(part, limit=100000))
+                if held / total >= plan.many_common_share:
+                    continue
+            kept.append(part)
+        stripped = " ".join("".join(kept).split())
+        if not re.search(r"\w", stripped) or stripped == query:
+            return None
+        return self.embedder.embed_query(stripped)
 
     def search_episodes(self, persona: str, request: SearchRequest, *,
                         plan: SearchPlan | None = None) -> SearchResult:
