@@ -85,6 +85,9 @@ class SearchPlan:
     # hold (0: off), and its excerpts' scores are multiplied by many_excerpt_scale (1: off)
     many_common_share: float = 0.0
     many_excerpt_scale: float = 1.0
+    # …and a note below another note of its own episode (consolidated from the same
+    # conversation) is scored × many_episode_spread (1: off)
+    many_episode_spread: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -175,6 +178,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "many_common_50": replace(DEFAULT_PLAN, many_common_share=0.5),
     "many_excerpts_80": replace(DEFAULT_PLAN, many_excerpt_scale=0.8),
     "many_excerpts_90": replace(DEFAULT_PLAN, many_excerpt_scale=0.9),
+    "many_spread_90": replace(DEFAULT_PLAN, many_episode_spread=0.9),
+    "many_spread_80": replace(DEFAULT_PLAN, many_episode_spread=0.8),
+    "many_spread_common": replace(DEFAULT_PLAN, many_episode_spread=0.9, many_common_share=0.3),
     "many_both": replace(DEFAULT_PLAN, many_common_share=0.3, many_excerpt_scale=0.9),
 })
 

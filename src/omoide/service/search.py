@@ -170,6 +170,8 @@ class SearchService:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
         top = self._note_hits(persona, memories, rows, ranked, query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
+        if many and plan.many_episode_spread < 1.0:
+            top = _spread(top, plan.many_episode_spread)
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         if many and plan.many_excerpt_scale < 1.0:
@@ -447,6 +449,24 @@ def _closed_at(hit: SearchHit) -> float:
     """When a closed fact's validity ended (POSIX seconds); 0 for a current one or an excerpt."""
     until = hit.memory.valid_until if hit.memory is not None else None
     return 0.0 if until is None else until.timestamp()
+
+
+def _spread(top: list[tuple[int, SearchHit]], factor: float
+            ) -> list[tuple[int, SearchHit]]:
+    """PROTOTYPE: a note below another note consolidated from the same episode is scored
+    × ``factor``; re-sorted by score (stable)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for row_id, hit in top:
+        memory = hit.memory
+        group = (memory.source, memory.source_ref) if memory is not None and \
+            memory.source_ref else None
+        if group is not None and group in seen:
+            hit = replace(hit, score=hit.score * factor)
+        if group is not None:
+            seen.add(group)
+        out.append((row_id, hit))
+    return sorted(out, key=lambda t: -t[1].score)
 
 
 def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
