@@ -108,7 +108,8 @@ def report(rows: Sequence[dict[str, Any]], tuning: set[str], validation: set[str
     cat = {s: split_cells(by_split[s], lambda r: int(r["category"])) for s in by_split}
     total = {s: split_cells(by_split[s], lambda r: "all")["all"] for s in by_split}
     out = ["## Per category, both splits (evidence recall / containment)", "",
-           "| category | tuning q | validation q | tuning | validation | Δ recall | Δ containment |",
+           "| category | tuning q | validation q | tuning | validation | Δ recall "
+           "| Δ containment |",
            "|---|---|---|---|---|---|---|"]
     for k in sorted(CATEGORIES):
         t, v = cat["tuning"][k], cat["validation"][k]
@@ -150,8 +151,9 @@ def report(rows: Sequence[dict[str, Any]], tuning: set[str], validation: set[str
     out += ["", "## Within a category, by evidence turns per question (recall; questions)", "",
             "| category | evidence turns | tuning | validation |", "|---|---|---|---|"]
     for k in sorted(CATEGORIES):
-        band = {s: split_cells([r for r in by_split[s] if int(r["category"]) == k and r["evidence"]],
-                               evidence_band) for s in by_split}
+        band = {s: split_cells([r for r in by_split[s]
+                                if int(r["category"]) == k and r["evidence"]], evidence_band)
+                for s in by_split}
         for b in ("1", "2", "3+"):
             t, v = band["tuning"].get(b, Cell()), band["validation"].get(b, Cell())
             out.append(f"| {CATEGORIES[k]} | {b} | {t.recall:.3f} ({t.with_evidence}) | "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asks_for_many"]
+__all__ = ["asks_for_many", "query_words", "without_words"]
 
 _AUX_PRESENT = r"(?:do|does|has|have|are|is)"
 _AUX_ANY = r"(?:do|does|did|has|have|had|are|is|was|were|will|would|can|could|should|might)"
@@ -73,3 +73,19 @@ def asks_for_many(query: str) -> bool:
         return False
     return bool(_plural_head(text) or _IRREGULAR_HEAD.search(text) or _ARE.search(text)
                 or _KINDS_OF.search(text) or _PERFECT.search(text) or _QUANTIFIER.search(text))
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def query_words(query: str) -> list[str]:
+    """The query's words (runs of letters and digits), in order, each once."""
+    return list(dict.fromkeys(_WORDS.findall(query)))
+
+
+def without_words(query: str, drop: set[str]) -> str:
+    """The query with the words in ``drop`` left out and spaces collapsed; "" when no word is
+    left."""
+    kept = _WORDS.sub(lambda m: "" if m.group(0) in drop else m.group(0), query)
+    text = " ".join(kept.split())
+    return text if _WORDS.search(text) else ""

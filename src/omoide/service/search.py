@@ -20,7 +20,7 @@ from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
-from omoide.engine.query_form import asks_for_many
+from omoide.engine.query_form import asks_for_many, query_words, without_words
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
@@ -157,12 +157,12 @@ class SearchService:
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
-        many = asks_for_many(request.query)
+        uncommon = self._uncommon_vector(memories, request.query, plan) \
+            if plan.many_common_share > 0 and asks_for_many(request.query) else None
         found = self.retriever.retrieve(
             NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
             allowed=allowed, keyword_weight=cfg.keyword_weight,
-            semantic_weight=cfg.semantic_weight,
-            query_vector=self._uncommon_vector(memories, request.query, plan) if many else None)
+            semantic_weight=cfg.semantic_weight, query_vector=uncommon)
         query_vector = found.query_vector
         ranked = found.ranked[:pool]
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
@@ -170,12 +170,8 @@ class SearchService:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
         top = self._note_hits(persona, memories, rows, ranked, query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
-        if many and plan.many_episode_spread < 1.0:
-            top = _spread(top, plan.many_episode_spread)
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
-        if many and plan.many_excerpt_scale < 1.0:
-            episodes = [replace(h, score=h.score * plan.many_excerpt_scale) for h in episodes]
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
                          fold=plan.fold_notes)
         if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
@@ -193,22 +189,18 @@ class SearchService:
 
     def _uncommon_vector(self, memories: MemoryHandle, query: str, plan: SearchPlan
                          ) -> np.ndarray | None:
-        """PROTOTYPE: the query's vector without the words held by at least
-        ``plan.many_common_share`` of the persona's active notes; None when off or when no
-        word is left out."""
+        """The query's vector without the words that at least ``plan.many_common_share`` of
+        the persona's active notes hold (each word's share counted through the keyword
+        index); None when the plan has no share, or when no word, or every word, is left
+        out."""
         if plan.many_common_share <= 0:
             return None
-        import re
         total = max(1, memories.stats().active)
-        kept = []
-        for part in re.split(r"(\w+)", query):
-            if part and re.fullmatch(r"\w+", part):
-                held = len(memories.keyword_search(part, limit=100000))
-                if held / total >= plan.many_common_share:
-                    continue
-            kept.append(part)
-        stripped = " ".join("".join(kept).split())
-        if not re.search(r"\w", stripped) or stripped == query:
+        common = {word for word in query_words(query)
+                  if len(memories.keyword_search(word, limit=total + 1)) / total
+                  >= plan.many_common_share}
+        stripped = without_words(query, common)
+        if not common or not stripped:
             return None
         return self.embedder.embed_query(stripped)
 
@@ -449,24 +441,6 @@ def _closed_at(hit: SearchHit) -> float:
     """When a closed fact's validity ended (POSIX seconds); 0 for a current one or an excerpt."""
     until = hit.memory.valid_until if hit.memory is not None else None
     return 0.0 if until is None else until.timestamp()
-
-
-def _spread(top: list[tuple[int, SearchHit]], factor: float
-            ) -> list[tuple[int, SearchHit]]:
-    """PROTOTYPE: a note below another note consolidated from the same episode is scored
-    × ``factor``; re-sorted by score (stable)."""
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for row_id, hit in top:
-        memory = hit.memory
-        group = (memory.source, memory.source_ref) if memory is not None and \
-            memory.source_ref else None
-        if group is not None and group in seen:
-            hit = replace(hit, score=hit.score * factor)
-        if group is not None:
-            seen.add(group)
-        out.append((row_id, hit))
-    return sorted(out, key=lambda t: -t[1].score)
 
 
 def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,
