@@ -11,8 +11,8 @@ validation split can be broken down without being read):
 - per conversation and category, evidence recall;
 - within a category, recall by the number of evidence turns a question has (1, 2, 3+), with each
   split's counts, so a harder mix inside a category shows;
-- where each split's evidence turns are: cited inside the budget, ranked in the results below
-  it, or in none of the results.
+- where each split's evidence turns are: cited inside the budget, by a result below it among
+  the first 15, or by none of those.
 
     python bench/locomo_split_gap.py DETAILS [--system omoide] [--tuning 26,30,41]
         [--validation 42,43]
@@ -75,26 +75,39 @@ def split_cells(rows: Sequence[dict[str, Any]], key) -> dict[Any, Cell]:
     return cells
 
 
-def mix_adjusted(source: dict[int, Cell], target: dict[int, Cell]) -> tuple[float, float]:
-    """(recall, containment) of ``target``'s category mix scored at ``source``'s per-category
-    numbers."""
+def mix_adjusted(source: dict[Any, Cell], target: dict[Any, Cell],
+                 fallback: dict[Any, Cell] | None = None) -> tuple[float, float]:
+    """(recall, containment) of ``target``'s mix of cells scored at ``source``'s numbers per
+    cell. A cell ``source`` lacks takes ``fallback``'s cell of the same category (its key's
+    first part) when given."""
+    def cell(key: Any) -> Cell:
+        found = source.get(key)
+        if (found is None or not found.questions) and fallback is not None:
+            return fallback[key[0]]
+        return found if found is not None else Cell()
+
     ev = sum(c.with_evidence for c in target.values())
     qs = sum(c.questions for c in target.values())
-    recall = sum(c.with_evidence * source[k].recall for k, c in target.items()) / ev
-    contained = sum(c.questions * source[k].containment for k, c in target.items()) / qs
+    recall = sum(c.with_evidence * cell(k).recall for k, c in target.items()) / ev
+    contained = sum(c.questions * cell(k).containment for k, c in target.items()) / qs
     return recall, contained
 
 
+def category_band(row: dict[str, Any]) -> tuple[int, str]:
+    return int(row["category"]), evidence_band(row)
+
+
 def where(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
-    """Share of evidence turns cited inside the budget, ranked below it, or in no result."""
-    counts = {"in budget": 0, "ranked below": 0, "in no result": 0}
+    """Share of evidence turns cited inside the budget, by a result below it among the first 15
+    (the ``--details`` rows keep 15), or by none of those."""
+    counts = {"in budget": 0, "below it in the first 15": 0, "beyond the 15th or in none": 0}
     for row in rows:
         top = _top(row)
         inside = {t for r in top[: row["included"]] for t in r["dia_ids"]}
         ranked = {t for r in top for t in r["dia_ids"]}
         for turn in set(row["evidence"]):
-            place = ("in budget" if turn in inside else "ranked below" if turn in ranked
-                     else "in no result")
+            place = ("in budget" if turn in inside else "below it in the first 15"
+                     if turn in ranked else "beyond the 15th or in none")
             counts[place] += 1
     total = sum(counts.values()) or 1
     return {k: v / total for k, v in counts.items()}
@@ -122,6 +135,8 @@ def report(rows: Sequence[dict[str, Any]], tuning: set[str], validation: set[str
                f"{v.containment - t.containment:+.3f} |")
     adj_v = mix_adjusted(cat["tuning"], cat["validation"])
     adj_t = mix_adjusted(cat["validation"], cat["tuning"])
+    bands = {s: split_cells(by_split[s], category_band) for s in by_split}
+    adj_b = mix_adjusted(bands["tuning"], bands["validation"], fallback=cat["tuning"])
     out += ["", "## The gap: category mix or per-category scores", "",
             "| | recall | containment |", "|---|---|---|",
             f"| tuning | {t.recall:.3f} | {t.containment:.3f} |",
@@ -130,12 +145,16 @@ def report(rows: Sequence[dict[str, Any]], tuning: set[str], validation: set[str
             f"{adj_v[1]:.3f} |",
             f"| tuning's mix at validation's per-category numbers | {adj_t[0]:.3f} | "
             f"{adj_t[1]:.3f} |",
+            f"| validation's mix of category × evidence turns (1, 2, 3+) at tuning's numbers "
+            f"| {adj_b[0]:.3f} | {adj_b[1]:.3f} |",
             f"| gap (validation − tuning) | {v.recall - t.recall:+.3f} | "
             f"{v.containment - t.containment:+.3f} |",
             f"| …of which the mix (adjusted − tuning) | {adj_v[0] - t.recall:+.3f} | "
             f"{adj_v[1] - t.containment:+.3f} |",
             f"| …of which the per-category scores (validation − adjusted) | "
-            f"{v.recall - adj_v[0]:+.3f} | {v.containment - adj_v[1]:+.3f} |"]
+            f"{v.recall - adj_v[0]:+.3f} | {v.containment - adj_v[1]:+.3f} |",
+            f"| …of which the finer mix, category × evidence turns | {adj_b[0] - t.recall:+.3f} "
+            f"| {adj_b[1] - t.containment:+.3f} |"]
     convs = sorted(tuning) + sorted(validation)
     per = split_cells(rows, lambda r: (r["conversation"], int(r["category"])))
     conv_all = split_cells(rows, lambda r: r["conversation"])
@@ -159,7 +178,8 @@ def report(rows: Sequence[dict[str, Any]], tuning: set[str], validation: set[str
             out.append(f"| {CATEGORIES[k]} | {b} | {t.recall:.3f} ({t.with_evidence}) | "
                        f"{v.recall:.3f} ({v.with_evidence}) |")
     out += ["", "## Where the evidence turns are (share of evidence turns)", "",
-            "| category | tuning: in budget / ranked below / in no result | validation |",
+            "| category | tuning: in budget / below it in the first 15 / beyond the 15th or "
+            "in none | validation |",
             "|---|---|---|"]
     for k in [*sorted(CATEGORIES), None]:
         cells = []

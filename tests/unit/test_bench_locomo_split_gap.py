@@ -34,4 +34,6 @@ def test_the_mix_part_and_the_score_part_add_up_to_the_gap() -> None:
     assert "| …of which the mix (adjusted − tuning) | -0.500 | -0.500 |" in lines
     assert "| …of which the per-category scores (validation − adjusted) | +0.000 | +0.000 |" \
         in lines
-    assert gap.where(rows[:2]) == {"in budget": 0.5, "ranked below": 0.0, "in no result": 0.5}
+    assert "| …of which the finer mix, category × evidence turns | -0.500 | -0.500 |" in lines
+    assert gap.where(rows[:2]) == {"in budget": 0.5, "below it in the first 15": 0.0,
+                                   "beyond the 15th or in none": 0.5}
