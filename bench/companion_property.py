@@ -9,12 +9,16 @@ nothing is written to the stores. ``analyse``: per query, properties a search co
 (query script, how far the head mixes scripts, how far the two embedders agree on the head,
 candidate length, query length), and, for the retrieval sets, the head re-ranked offline
 with ``engine.companion.blend_companion`` at each weight (MRR@10 of the head's order; the sets'
-notes are of equal strength and never superseded, so the head's order is the result order).
+notes are of equal strength and never superseded, so the head's order is the result order),
+by the language and the length of the note sought, and rules for a per-query weight (the
+head's scripts, the two rankings' agreement, the length of the head's Latin-script notes, the
+query's length) chosen by leave-one-set-out over the eight sets (``companion17.md``,
+``companion18.md``).
 
     PYTHONPATH=src python bench/companion_property.py record-retrieval --out F
     PYTHONPATH=src python bench/companion_property.py record-locomo DIR --now ISO --out F
     PYTHONPATH=src python bench/companion_property.py analyse --retrieval F [--locomo F]
-        [--details LOCOMO_DETAILS] [--out bench/results/companion17_probe.md]
+        [--details LOCOMO_DETAILS] [--out bench/results/companion18_probe.md]
 """
 
 from __future__ import annotations
@@ -43,9 +47,11 @@ from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.store.vectors import language_of
 from omoide.wiring import build
 
-# tuning sets only: retrieval_holdout_f is the validation set and is never recorded here
+# the eight retrieval sets (all seen since session 18: F and G were session 17's and 18's
+# blind sets)
 SETS = {"dev": Path("/work/shared/bench/retrieval_ja/dev.jsonl"),
-        **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl" for x in "abcde"}}
+        **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl"
+           for x in "abcdefg"}}
 RECORD_PLAN = replace(DEFAULT_PLAN, companion_weight=0.3)
 
 
@@ -167,6 +173,10 @@ def properties(rec: dict[str, Any], query: str) -> dict[str, float]:
         "e5_spread": max(e5) - min(e5) if e5 else 0.0,
         "use_top": max(use) if use else 0.0,
         "head_size": float(len(head)),
+        "top10_latin_words_median": float(np.median(latin_words(rec))) if latin_words(rec)
+        else 0.0,
+        "top10_long_latin_share": sum(not language_of(t) and len(t.split()) >= 20
+                                      for t in texts[:10]) / max(1, len(texts[:10])),
     }
 
 
@@ -176,6 +186,10 @@ def _order(rec: dict[str, Any], weight_of: Any) -> list[int]:
     candidate is the same formula with ``w`` read per candidate (the rule tried below)."""
     head = [Scored(int(i), float(s)) for i, s in rec["head"]]
     cosines = {int(k): v for k, v in rec["use"].items()}
+    silent = getattr(weight_of, "silent", None)
+    if silent is not None:  # the companion has no opinion of these: the head's median cosine
+        median = float(np.median(list(cosines.values())))
+        cosines = {i: median if silent(rec["texts"][str(i)]) else c for i, c in cosines.items()}
     weights = {s.id: weight_of(rec["texts"][str(s.id)]) for s in head}
     if len(set(weights.values())) == 1:
         w = next(iter(weights.values()))
@@ -209,6 +223,45 @@ def cjk_share(rec: dict[str, Any], n: int = 10) -> float:
     return sum(language_of(rec["texts"][str(i)]) for i, _ in head) / max(1, len(head))
 
 
+def sought_group(rec: dict[str, Any]) -> str | None:
+    """The note sought by its script and length (Latin notes in words, CJK ones in chars)."""
+    if not rec.get("relevant_rows"):
+        return None
+    text = rec["texts"][str(rec["relevant_rows"][0])]
+    if language_of(text):
+        return "CJK ≤ 45 chars" if len(text) <= 45 else "CJK > 45 chars"
+    words = len(text.split())
+    return "Latin ≤ 13 words" if words <= 13 else (
+        "Latin 14–20 words" if words <= 20 else "Latin ≥ 21 words")
+
+
+def _bootstrap(deltas: list[float], seed: int = 0) -> str:
+    d = np.asarray(deltas)
+    rng = np.random.default_rng(seed)
+    means = [rng.choice(d, len(d)).mean() for _ in range(2000)]
+    return (f"{d.mean():+.3f} [{np.quantile(means, .025):+.3f}, "
+            f"{np.quantile(means, .975):+.3f}] ({int((d > 0).sum())} up / "
+            f"{int((d < 0).sum())} down)")
+
+
+def _length_section(flat: list[tuple[str, int, Any]]) -> list[str]:
+    rows = []
+    for group in ("Latin ≤ 13 words", "Latin 14–20 words", "Latin ≥ 21 words", "CJK ≤ 45 chars",
+                  "CJK > 45 chars"):
+        found = [(n, q) for n, _, q in flat if q["kind"] in ("paraphrase", "crosslingual")
+                 and sought_group(q["rec"]) == group]
+        qs = [q for _, q in found]
+        rr = {w: [reciprocal_rank(q["rec"], lambda _t, w=w: w) for q in qs] for w in (0, .3, .5)}
+        sets = sorted({n for n, _ in found})
+        rows.append([group, len(qs), ", ".join(sets), *(f"{_mean(rr[w]):.3f}" for w in rr),
+                     _bootstrap([b - a for a, b in zip(rr[0], rr[.3], strict=True)]),
+                     _bootstrap([b - a for a, b in zip(rr[0], rr[.5], strict=True)])])
+    return ["By the note sought, its script and length (paraphrase and cross-lingual queries, all "
+            "sets pooled; Δ against w 0, bootstrap 95% over queries):", "",
+            md_table(["note sought", "n", "sets", "w 0", "w 0.3", "w 0.5", "Δ w 0.3", "Δ w 0.5"],
+                     rows)]
+
+
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
@@ -236,9 +289,51 @@ def _by_share(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
 
 
 def _by_agreement(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
-    weight = p[1] if properties(rec, rec["query"])["agree_fused_use"] < p[0] else p[2]
+    if "_agree" not in rec:
+        rec["_agree"] = properties(rec, rec["query"])["agree_fused_use"]
+    weight = p[1] if rec["_agree"] < p[0] else p[2]
     return lambda _text: weight
 
+
+def latin_words(rec: dict[str, Any], n: int = 10) -> list[int]:
+    """Words in each Latin-script candidate among the fused head's first ``n``."""
+    head = sorted(rec["head"], key=lambda x: (-x[1], x[0]))[:n]
+    texts = [rec["texts"][str(i)] for i, _ in head]
+    return [len(t.split()) for t in texts if not language_of(t)]
+
+
+def _by_latin_length(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    words = latin_words(rec)
+    weight = p[1] if words and float(np.median(words)) >= p[0] else p[2]
+    return lambda _text: weight
+
+
+def _by_long_share(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    head = sorted(rec["head"], key=lambda x: (-x[1], x[0]))[:10]
+    texts = [rec["texts"][str(i)] for i, _ in head]
+    share = sum(not language_of(t) and len(t.split()) >= p[0] for t in texts) / max(1, len(texts))
+    weight = round(p[2] + (p[1] - p[2]) * share, 2)
+    return lambda _text: weight
+
+
+def _by_query_length(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    query = rec["query"]
+    long = not language_of(query) and len(query.split()) >= p[0]
+    weight = p[1] if long else p[2]
+    return lambda _text: weight
+
+
+def _silent_on_long(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
+    def weight_of(_text: str) -> float:
+        return p[1]
+
+    weight_of.silent = lambda text: (  # type: ignore[attr-defined]
+        not language_of(text) and len(text.split()) >= p[0])
+    return weight_of
+
+
+LONG = (14, 17, 20, 25, 30)  # words
+PAIRS = [(a, b) for b in (0.3, 0.4, 0.5, 0.6) for a in (0.0, 0.1, 0.2, 0.3) if a < b]
 
 RULES: dict[str, Any] = {  # name → (grid of parameters, (rec, params) → weight_of(text))
     "constant w": ([(w,) for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)], _constant),
@@ -250,6 +345,14 @@ RULES: dict[str, Any] = {  # name → (grid of parameters, (rec, params) → wei
     "w by agreement (threshold, below, above)": (
         [(t, lo, hi) for t in (0.1, 0.2, 0.3, 0.4, 0.5) for lo in (0.4, 0.5, 0.6, 0.7)
          for hi in (0.0, 0.2, 0.3, 0.4, 0.5) if lo != hi], _by_agreement),
+    "w by the head's Latin note length (median words ≥ t: a, else b)": (
+        [(t, a, b) for t in LONG for a, b in PAIRS], _by_latin_length),
+    "w by the head's share of long Latin notes (≥ t words; a at 1, b at 0)": (
+        [(t, a, b) for t in LONG for a, b in PAIRS], _by_long_share),
+    "w by the query's length (Latin, ≥ t words: a, else b)": (
+        [(t, a, b) for t in (8, 10, 12, 15) for a, b in PAIRS], _by_query_length),
+    "constant w, silent on long Latin notes (≥ t words take the head's median cosine)": (
+        [(t, w) for t in (*LONG, 999) for w in (0.3, 0.4, 0.5, 0.6)], _silent_on_long),
 }
 
 
@@ -277,7 +380,7 @@ def analyse(retrieval: Path, locomo: Path | None, details: Path | None) -> str:
                    if language_of(q["query"]) == script and q["kind"] == kind]
             rows.append([("ja" if script else "en") + " query", kind, len(idx),
                          *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in ws)])
-    lines += ["By the query's script and kind (all six sets pooled):", "",
+    lines += ["By the query's script and kind (all sets pooled):", "",
               md_table(["query", "kind", "n", *(f"w {w}" for w in ws)], rows), ""]
     rows = []
     for name in [*sets, "all"]:
@@ -288,8 +391,9 @@ def analyse(retrieval: Path, locomo: Path | None, details: Path | None) -> str:
                          *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in consts)])
     lines += ["By the language of the note sought (paraphrase and cross-lingual queries):", "",
               md_table(["set", "target", "n", *(f"w {w}" for w in consts)], rows), ""]
+    lines += [*_length_section(flat), ""]
     lines += ["Rules, leave-one-set-out (each held-out set gets the grid point with the best "
-              "mean MRR over the other five):", ""]
+              "mean MRR over the others):", ""]
     rows = []
     for rule, (grid, make) in RULES.items():
         scores = {n: {p: _mean([reciprocal_rank(q["rec"], make(q["rec"], p)) for q in qs])
@@ -300,7 +404,7 @@ def analyse(retrieval: Path, locomo: Path | None, details: Path | None) -> str:
             held.append((n, best, scores[n][best]))
         insample = max(grid, key=lambda p: _mean([scores[o][p] for o in sets]))
         rows.append([rule, *(f"{m:.3f} {p}" for _, p, m in held),
-                     f"**{_mean([m for _, _, m in held]):.3f}**",
+                     f"**{_mean([m for _, _, m in held]):.4f}**",
                      f"{_mean([scores[o][insample] for o in sets]):.3f} {insample}"])
     lines += [md_table(["rule", *sets, "held-out mean", "best in-sample"], rows), ""]
     if locomo is not None:
@@ -308,7 +412,8 @@ def analyse(retrieval: Path, locomo: Path | None, details: Path | None) -> str:
     return "\n".join(lines)
 
 
-PROPS = ("head_other_script", "agree_fused_use", "agree_e5_use", "overlap10", "top10_chars",
+PROPS = ("top10_latin_words_median", "top10_long_latin_share",
+         "head_other_script", "agree_fused_use", "agree_e5_use", "overlap10", "top10_chars",
          "query_chars", "use_spread", "e5_spread", "use_top")
 
 
@@ -323,7 +428,7 @@ def _locomo_section(sets: dict[str, list[Any]], lc: dict[str, Any],
         return f"{np.median(v):.3f} [{np.quantile(v, .1):.3f}, {np.quantile(v, .9):.3f}]"
 
     lines = ["## What a search can read: retrieval sets vs LoCoMo tuning (median [10%, 90%])",
-             "", md_table(["property", "retrieval sets (380 queries)",
+             "", md_table(["property", f"retrieval sets ({len(ret)} queries)",
                            f"LoCoMo 26/30/41 ({len(loc)} questions)"],
                           [[p, spread([r[p] for r in ret]), spread([x[2][p] for x in loc])]
                            for p in PROPS]), ""]

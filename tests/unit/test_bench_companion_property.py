@@ -45,3 +45,27 @@ def test_properties_and_target_language() -> None:
     assert probe.target_group("tea", "crosslingual") == "ja target"
     assert probe.target_group("tea", "paraphrase") == "en target"
     assert probe.target_group("tea", "keyword") is None
+
+
+def test_rules_on_the_length_of_the_heads_latin_notes() -> None:
+    rec = _rec()
+    long_text = " ".join(["word"] * 25)
+    rec["texts"]["1"] = long_text
+    assert probe.latin_words(rec) == [25, 2]  # the CJK note is not counted
+    # median of 25 and 2 words is 13.5: below 20 words the head takes b, at 10 it takes a
+    assert probe._by_latin_length(rec, (20, 0.1, 0.5))("") == 0.5
+    assert probe._by_latin_length(rec, (10, 0.1, 0.5))("") == 0.1
+    # one of three notes is long Latin: a third of the way from b (0.5) to a (0.2)
+    assert probe._by_long_share(rec, (20, 0.2, 0.5))("") == 0.4
+    assert probe.sought_group(rec) == "CJK ≤ 45 chars"
+    rec["relevant_rows"] = [1]
+    assert probe.sought_group(rec) == "Latin ≥ 21 words"
+
+
+def test_a_silent_candidate_takes_the_heads_median_cosine() -> None:
+    rec = _rec()
+    rec["texts"]["3"] = " ".join(["word"] * 25)  # the relevant note, now long Latin
+    assert probe.reciprocal_rank(rec, probe._constant(rec, (1.0,))) == 1.0
+    # silenced at the head's median cosine (0.5, note 2's own): it ties note 2, and the tie
+    # keeps the fused order, so it comes second
+    assert probe.reciprocal_rank(rec, probe._silent_on_long(rec, (20, 1.0))) == 0.5
