@@ -22,6 +22,7 @@ from omoide.engine.classify import (
     ALIGN_FEATURES,
     EMBEDDING_FEATURES,
     SUBJECT_FEATURES,
+    SURE_ONLY,
     TEXT_FEATURES,
     VECTOR_BLOCKS,
     VETO_FEATURES,
@@ -29,6 +30,8 @@ from omoide.engine.classify import (
     Relation,
     one_statement,
     rule_decides,
+    sure_close,
+    vetoed,
 )
 
 DATA = REPO / "bench" / "data"
@@ -52,7 +55,7 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # the third round and left the grid.)
 # The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
 # weighs them.
-_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY)
+_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY)
 _BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),
@@ -156,6 +159,12 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
     return replace(data, sentences=sentences, parent=parent)
 
 
+def _closes(text) -> bool:
+    """A close-only signal decides the pair, as ``learned.judge`` reads it at run time (a veto
+    still wins)."""
+    return sure_close(text) and not vetoed(text)
+
+
 def data_of(pairs, source_of: list[str], embedder) -> Data:
     """Every pair measured once (``load_data``)."""
     rows = featurise(pairs, embedder)
@@ -172,7 +181,8 @@ def data_of(pairs, source_of: list[str], embedder) -> Data:
         langs=np.array([p.lang for p in pairs]), sources=np.array(source_of),
         groups=twin_groups(pairs, source_of),
         rules=[r.text.rule for r in rows],
-        rule_says=np.array([CLASSES.index(r.text.finding.relation) for r in rows]),
-        forced=np.array([rule_decides(r.text, ()) for r in rows], dtype=bool),
+        rule_says=np.array([CLASSES.index(Relation.CONTRADICTORY if _closes(r.text)
+                                          else r.text.finding.relation) for r in rows]),
+        forced=np.array([_closes(r.text) or rule_decides(r.text, ()) for r in rows], dtype=bool),
         several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool),
         note=np.array([s in NOTES for s in source_of], dtype=bool))

@@ -1,13 +1,16 @@
-"""How often a veto-only signal fires on the seen training pairs, by source and gold label.
+"""Where a veto-only or close-only signal fires on the seen training pairs, by gold label.
 
 A veto blocks a close whatever the model says (``learned.VETO_ONLY``), so the count that
 matters is how many true CONTRADICTORY pairs it would block against how many false closes it
-could prevent. Every training source is read (the project's pairs, the held-out writers'
-sets and the notes sets, ``_classify_data``), both the whole pairs and, for a new memory of
-several sentences, each sentence read alone (as the server reads a note). Text only: no
-embedder is needed. Writes ``bench/results/classify_veto_<veto>.md`` (+ ``.json``).
+could prevent. A close-only signal (``learned.SURE_ONLY``) closes whatever the model says:
+there, what matters is how many pairs of the other two labels it fires on. Every training
+source is read (the project's pairs, the held-out writers' sets and the notes sets,
+``_classify_data``), both the whole pairs and, for a new memory of several sentences, each
+sentence read alone (as the server reads a note). Text only: no embedder is needed. Writes
+``bench/results/classify_veto_<signal>.md`` (+ ``.json``).
 
     PYTHONPATH=src .venv/bin/python bench/classify_veto_fires.py --veto two_identified_things
+    PYTHONPATH=src .venv/bin/python bench/classify_veto_fires.py --signal changed_from_old
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from _classify_common import load_pairs
 from _classify_data import HOLDOUTS, NOTES
 from _classify_sentences import sentence_pairs
 from lib.reports import REPO, RESULTS, md_table, write_results
-from omoide.engine.classify import TEXT_FEATURES, VETO_ONLY, one_statement, read_pair
+from omoide.engine.classify import SURE_ONLY, TEXT_FEATURES, VETO_ONLY, one_statement, read_pair
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--veto", choices=VETO_ONLY, required=True)
+    parser.add_argument("--veto", "--signal", dest="veto", choices=VETO_ONLY + SURE_ONLY,
+                        required=True)
     parser.add_argument("--show", action="store_true", help="print every pair it fires on")
     args = parser.parse_args(argv)
     column = TEXT_FEATURES.index(args.veto)
@@ -54,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(k, *(v.get(label, 0) for label in labels)) for k, v in counts.items() if v]
     rows.append(("**all**", *(total.get(label, 0) for label in labels)))
     command = " ".join(["bench/classify_veto_fires.py", *(sys.argv[1:] if argv is None else argv)])
-    markdown = (f"# Where the veto `{args.veto}` fires on the seen training pairs\n\n"
+    markdown = (f"# Where the signal `{args.veto}` fires on the seen training pairs\n\n"
                 f"`{command}` — whole pairs "
                 "and, for a new memory of several sentences, each sentence read alone "
                 "(a pair counts once). By gold label:\n\n"

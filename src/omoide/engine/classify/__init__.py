@@ -53,6 +53,7 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.learned import (
+    SURE_ONLY,
     VETO_FEATURES,
     VETO_ONLY,
     Judgement,
@@ -63,6 +64,8 @@ from omoide.engine.classify.learned import (
     pair_vector,
     rule_decides,
     sentence_score,
+    sure_close,
+    vetoed,
 )
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
@@ -87,6 +90,7 @@ __all__ = [
     "SCOPE_FEATURES",
     "SLOT_FEATURES",
     "SUBJECT_FEATURES",
+    "SURE_ONLY",
     "TEXT_FEATURES",
     "TRANSITION_FEATURES",
     "VECTOR_BLOCKS",
@@ -131,5 +135,7 @@ __all__ = [
     "split_compound",
     "statements",
     "status_changed",
+    "sure_close",
     "swapped_parts",
+    "vetoed",
 ]
