@@ -191,10 +191,8 @@ class SearchService:
                          ) -> np.ndarray | None:
         """The query's vector without the words that at least ``plan.many_common_share`` of
         the persona's active notes hold (each word's share counted through the keyword
-        index); None when the plan has no share, or when no word, or every word, is left
-        out."""
-        if plan.many_common_share <= 0:
-            return None
+        index); None when no word, or every word, is left out. Called only when the plan has
+        a share."""
         total = max(1, memories.stats().active)
         common = {word for word in query_words(query)
                   if len(memories.keyword_search(word, limit=total + 1)) / total
