@@ -157,11 +157,15 @@ class SearchService:
         now = self.clock.now()
         pool = plan.note_pool(request.top_k)
         allowed = None if request.filters.empty else memories.allowed_ids(request.filters)
+        # valid_at picks which facts are shown, not which ones rank: a fact closed before that
+        # time still lifts its successor (_current_first), as it does without the filter
+        ranking = allowed if request.filters.valid_at is None else \
+            _ids_without_validity(memories, request.filters)
         uncommon = self._uncommon_vector(memories, request.query, plan) \
             if plan.many_common_share > 0 and asks_for_many(request.query) else None
         found = self.retriever.retrieve(
             NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
-            allowed=allowed, keyword_weight=cfg.keyword_weight,
+            allowed=ranking, keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight, query_vector=uncommon)
         query_vector = found.query_vector
         ranked = found.ranked[:pool]
@@ -237,18 +241,21 @@ class SearchService:
         plan puts current facts first and a candidate is superseded, every candidate is read
         whole and re-ranked by :meth:`_current_first` (which can bring in the successor the
         query did not match). Either way the ranking is the one :meth:`_hydrate` gives."""
+        def shown(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
+            return hits if allowed is None else [h for h in hits if member(allowed, h[0])]
+
         if len(ranked) - request.top_k <= _WHOLE_ROWS_PER_STATEMENT:  # few: read them all
             hits = self._hydrate(memories, rows, ranked, query_vector, request, cfg, now,
                                  plan)
             if plan.current_first:
                 hits = self._current_first(persona, hits, query_vector, allowed, now)
-            return hits
+            return shown(hits)
         facts = memories.rank_facts([s.id for s in ranked])
         if plan.current_first and any(f.superseded_by for f in facts.values()
                                       if f.status == "active"):
             hits = self._hydrate(memories, rows, ranked, query_vector, request, cfg, now,
                                  plan)
-            return self._current_first(persona, hits, query_vector, allowed, now)
+            return shown(self._current_first(persona, hits, query_vector, allowed, now))
         def live(fact: RankFacts) -> float:
             return current_strength(fact.importance, fact.stability,
                                     last_accessed=fact.last_accessed,
@@ -258,7 +265,7 @@ class SearchService:
                  _active_scored(ranked, facts, _strength_weight(request, cfg, plan), live)]
         # as _ordered: the score as shown, current first, then the older row
         order.sort(key=lambda t: (-shown_score(t[0]), t[1], t[3]))
-        chosen = order[: request.top_k]
+        chosen = [t for t in order if allowed is None or member(allowed, t[3])][: request.top_k]
         found = rows.read([row_id for *_, row_id in chosen])
         # of every candidate, as _hydrate: the product's float32 rounding depends on its rows
         sims = memories.vectors.similarities(query_vector, facts.keys())
@@ -392,6 +399,12 @@ def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float
             continue
         yield item, row, blend_strength(item.score, strength(row), weight) if weight \
             else item.score
+
+
+def _ids_without_validity(memories: MemoryHandle, filters: SearchFilters) -> np.ndarray | None:
+    """The rows the other filters allow, ignoring ``valid_at`` (None: no other filter)."""
+    rest = replace(filters, valid_at=None)
+    return None if rest.empty else memories.allowed_ids(rest)
 
 
 def _may_be_due(hit: SearchHit, cutoff: datetime) -> bool:

@@ -78,6 +78,27 @@ def test_a_closed_fact_never_outranks_its_successor(rin: httpx.Client, live: Liv
     assert [r["key"] for r in search(rin, question, valid_at="now")] == [new["key"]]
 
 
+def test_valid_at_now_keeps_the_rank_the_closed_fact_lent_its_successor(
+        rin: httpx.Client, live: LiveServer) -> None:
+    """``valid_at`` chooses which facts are shown, not which ones rank: the closed fact still
+    lifts the fact that superseded it, so the present answer ranks as it does unfiltered,
+    above notes that only share the question's words."""
+    old = add(rin, "The user lives in Kyoto.")
+    wait_for_jobs(live.omoide, "rin")
+    new = add(rin, "The user moved from Kyoto to Nagoya.")
+    close(live, old, new)
+    for text in ("The user's sister lives in Osaka.", "The user likes hiking on weekends.",
+                 "ユーザーのあだ名はみっちゃん。", "The user's best friend lives next door."):
+        add(rin, text)
+    wait_for_jobs(live.omoide, "rin")
+    question = "Where does the user live?"
+    shown = search(rin, question, valid_at="now")
+    assert old["key"] not in [r.get("key") for r in shown]
+    assert shown[0]["key"] == new["key"]
+    unfiltered = {r.get("key"): r["score"] for r in search(rin, question)}
+    assert shown[0]["score"] == unfiltered[new["key"]]
+
+
 def test_a_fact_changed_twice_ranks_its_versions_newest_first(rin: httpx.Client,
                                                                live: LiveServer) -> None:
     """Outside re-measure (bench/results/outside9.md): when a closed fact's successor is itself
