@@ -22,11 +22,14 @@ query's length) chosen by leave-one-set-out over the eight sets (``companion17.m
     PYTHONPATH=src python bench/companion_property.py sentences --retrieval F [--locomo F]
         [--out bench/results/companion19_probe.md]
 
-``sentences`` (session 19): the recorded heads re-scored with the companion reading a note of
-several sentences by its sentences (``engine.companion.SentenceScore``; the cosines come from
-``service.companion.Companion.cosines``, the search's own code), by constant weight, by the
-note sought, and by leave-one-set-out; with ``--locomo`` also how many of LoCoMo's head notes
-have several sentences and what the sentence reading costs a 40-note head in time.
+``sentences`` (session 19): the recorded heads re-scored with the companion (USE) reading a note
+of several sentences by its sentences (``engine.consolidate.text.split_sentences``: English and
+Japanese sentence ends) — its cosine the best sentence's, the mean of the best two, a soft
+maximum, or two mixes with the whole note's — by constant weight, by the note sought and by
+leave-one-set-out; with ``--locomo`` also how many sentences LoCoMo's head notes have and what
+reading them costs a 40-note head in time. Measured through prototype 3011ab8 (plan field
+``companion_sentences``, the same readings in ``service.companion``) and removed after
+(``companion19.md``); the readings live here now.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -49,7 +53,8 @@ from lib.harness import index_corpus, open_app
 from lib.reports import REPO, command_line, md_table
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine.companion import SentenceScore, blend_companion, note_sentences
+from omoide.engine.companion import blend_companion
+from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.fusion import Scored
 from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.store.vectors import language_of
@@ -476,24 +481,70 @@ def note_group(text: str) -> str:
     return "long-EN" if len(text.split()) >= 21 else "short-EN"
 
 
+SOFT_TEMPERATURE = 0.05  # "soft": the scale of a cosine difference that counts
+READINGS = ("whole", "max", "top2", "soft", "whole∨max", "(whole+max)/2")
+
+
+def note_sentences(text: str) -> list[str]:
+    """A note's sentences when it has several (else empty: it is read whole)."""
+    sentences = split_sentences(text)
+    return sentences if len(sentences) > 1 else []
+
+
+def note_cosine(whole: float, sentences: list[float], reading: str) -> float:
+    """A note's companion cosine by ``reading`` from its whole cosine and its sentences'
+    (the whole cosine for a note of fewer than two sentences)."""
+    if reading == "whole" or len(sentences) < 2:
+        return whole
+    ranked = sorted(sentences, reverse=True)
+    best = ranked[0]
+    if reading == "max":
+        return best
+    if reading == "top2":
+        return (best + ranked[1]) / 2.0
+    if reading == "soft":  # T·log(mean(exp(c / T))), between the mean and the best
+        t = SOFT_TEMPERATURE
+        return best + t * math.log(sum(math.exp((c - best) / t) for c in ranked) / len(ranked))
+    if reading == "whole∨max":
+        return max(whole, best)
+    if reading == "(whole+max)/2":
+        return (whole + best) / 2.0
+    raise ValueError(f"unknown reading {reading!r}")
+
+
+def head_cosines(use: Any, cache: Any, query: str, texts: Mapping[int, str], *,
+                 by_sentence: bool) -> dict[str, dict[int, float]]:
+    """The companion's cosines of ``texts`` per reading (only "whole" unless ``by_sentence``):
+    the query once, the notes and their sentences in one batched call of the cache."""
+    q = cache.query(use, query)
+    parts = {t: note_sentences(t) for t in texts.values()} if by_sentence else {}
+    found = cache.passages(use, [*texts.values(), *(p for ps in parts.values() for p in ps)])
+
+    def cosine(text: str) -> float:
+        return float(np.dot(q, found[text]))
+
+    whole = {i: cosine(t) for i, t in texts.items()}
+    if not by_sentence:
+        return {"whole": whole}
+    sentences = {i: [cosine(p) for p in parts[t]] for i, t in texts.items()}
+    return {r: {i: note_cosine(whole[i], sentences[i], r) for i in texts} for r in READINGS}
+
+
 def _sentence_cosines(sets: dict[str, list[Any]]) -> dict[str, dict[str, dict[str, float]]]:
-    """Per query (``set/index``) and per mode: the companion's cosines of the recorded head,
-    from ``Companion.cosines`` (one USE model, one vector cache for all)."""
-    from omoide.service.companion import Companion
+    """Per query (``set/index``) and per reading: the companion's cosines of the recorded
+    head (one USE model, one vector cache for all)."""
+    from omoide.service.vector_cache import VectorCache
 
     use = make_embedder("use")
-    companion = Companion("use", lambda: use)
+    cache = VectorCache(100_000)
     out: dict[str, dict[str, dict[str, float]]] = {}
     for name, qs in sets.items():
         for i, q in enumerate(qs):
             texts = {int(k): t for k, t in q["rec"]["texts"].items()}
             out[f"{name}/{i}"] = {
-                mode.value: {str(k): v for k, v in
-                             companion.cosines(q["query"], texts, sentences=mode).items()}
-                for mode in SentenceScore}
-            got = out[f"{name}/{i}"]  # two offline-only readings (not in the engine)
-            got["whole∨max"] = {k: max(v, got["max"][k]) for k, v in got["whole"].items()}
-            got["(whole+max)/2"] = {k: (v + got["max"][k]) / 2 for k, v in got["whole"].items()}
+                r: {str(k): v for k, v in got.items()}
+                for r, got in head_cosines(use, cache, q["query"], texts,
+                                           by_sentence=True).items()}
         print("cosines", name, flush=True)
     return out
 
@@ -506,7 +557,7 @@ def sentence_probe(retrieval: Path, locomo: Path | None) -> str:
     data = json.loads(retrieval.read_text())
     sets = {name: [q for q in qs if q["rec"] is not None] for name, qs in data.items()}
     cos = _sentence_cosines(sets)
-    modes = [*(m.value for m in SentenceScore), "whole∨max", "(whole+max)/2"]
+    modes = list(READINGS)
     rr = {mode: {w: {name: [reciprocal_rank(_with_cosines(q["rec"], cos[f"{name}/{i}"][mode]),
                                             lambda _t, w=w: w) for i, q in enumerate(qs)]
                      for name, qs in sets.items()} for w in (*WEIGHTS, 1.0)} for mode in modes}
@@ -578,7 +629,7 @@ def sentence_probe(retrieval: Path, locomo: Path | None) -> str:
             rows.append([group, len(idx), *(f"{_mean([rr[m][w]['G'][i] for i in idx]):.3f}"
                                             for m, w in [("whole", 0.0), ("whole", 0.3),
                                                          *((m, 0.3) for m in modes[1:])])])
-        lines += ["Set G alone by the note sought:", "",
+        lines += ["Set G alone by the note sought (MRR@10):", "",
                   md_table(["note sought", "n", "none", "whole 0.3",
                             *(f"{m} 0.3" for m in modes[1:])], rows), ""]
     if locomo is not None:
@@ -591,7 +642,6 @@ def _locomo_sentences(lc: dict[str, Any]) -> list[str]:
     companion cold (no vector held: whole notes vs whole notes and their sentences)."""
     import time
 
-    from omoide.service.companion import Companion
     from omoide.service.vector_cache import VectorCache
 
     recs = [r["rec"] for qs in lc.values() for r in qs if r["rec"] is not None]
@@ -600,18 +650,18 @@ def _locomo_sentences(lc: dict[str, Any]) -> list[str]:
     use.embed_passages(["warm up"])
     sample = [r for r in recs if len(r["texts"]) >= 40][::12][:30]
     timing: dict[str, list[float]] = {}
-    for mode in (SentenceScore.WHOLE, SentenceScore.MAX):
+    for label, by_sentence in (("whole", False), ("by sentence", True)):
         for r in sample:
-            companion = Companion("use", lambda: use, vectors=VectorCache())
+            cache = VectorCache()
             texts = {int(k): t for k, t in r["texts"].items()}
             start = time.perf_counter()
-            companion.cosines(r["query"], texts, sentences=mode)
+            head_cosines(use, cache, r["query"], texts, by_sentence=by_sentence)
             cold = time.perf_counter() - start
             start = time.perf_counter()
-            companion.cosines(r["query"] + "?", texts, sentences=mode)
+            head_cosines(use, cache, r["query"] + "?", texts, by_sentence=by_sentence)
             warm = time.perf_counter() - start
-            timing.setdefault(f"{mode.value} cold", []).append(cold)
-            timing.setdefault(f"{mode.value} warm", []).append(warm)
+            timing.setdefault(f"{label} cold", []).append(cold)
+            timing.setdefault(f"{label} warm", []).append(warm)
     c = np.asarray(counts)
     return ["## LoCoMo tuning heads (session 17's recording, 26/30/41)", "",
             f"Head notes: {len(c)}; sentences per note median {np.median(c):.0f}, "

@@ -12,7 +12,6 @@ from omoide.config import Settings
 from omoide.embed.e5 import E5Embedder
 from omoide.embed.hashing import HashEmbedder
 from omoide.embed.use import USEEmbedder
-from omoide.engine.companion import SentenceScore
 from omoide.errors import InvalidInput
 from omoide.service.companion import Companion
 from omoide.service.vector_cache import VectorCache
@@ -86,18 +85,3 @@ def test_a_companion_that_fails_to_load_is_left_out() -> None:
     companion = Companion("x", broken)
     assert companion.cosines("tea", {1: "green tea"}) == {}
     assert companion.embedder() is None
-
-
-def test_a_note_read_by_sentence_embeds_its_sentences_in_the_same_batch() -> None:
-    inner = _Counting()
-    companion = Companion("x", lambda: inner, vectors=VectorCache())
-    texts = {1: "I bought green tea. The weather was cold.", 2: "black coffee"}
-    whole = companion.cosines("green tea", texts)
-    by_sentence = companion.cosines("green tea", texts, sentences=SentenceScore.MAX)
-    assert inner.passage_calls == [[*texts.values()],
-                                   ["I bought green tea.", "The weather was cold."]]
-    assert by_sentence[2] == pytest.approx(whole[2])  # one sentence: read whole
-    best = max(companion.cosines("green tea", {3: s})[3]
-               for s in ("I bought green tea.", "The weather was cold."))
-    assert by_sentence[1] == pytest.approx(best)
-    assert len(inner.passage_calls) == 2  # every vector held by now

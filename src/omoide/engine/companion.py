@@ -14,60 +14,17 @@ comes after (strength blend, current facts first, notes merged with conversation
 score) sees scores on the same scale as before, and a candidate below the head never rises
 above it. ``w`` = 0 gives back the fused scores. A candidate without a companion cosine counts
 as the head's least similar. Scores here are for ranking only: thresholds keep the primary
-embedder's raw cosine (DESIGN principle 4).
-
-A note of several sentences can be read by the companion sentence by sentence
-(:class:`SentenceScore`): its cosine is then that of its best sentence (``max``), the mean of
-its best two (``top2``) or a soft maximum of them (``soft``) instead of the whole note's cosine
-(``whole``, the default). A note of one sentence keeps its whole cosine. No I/O.
+embedder's raw cosine (DESIGN principle 4). No I/O.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 
-from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import Scored
 
-__all__ = ["SentenceScore", "blend_companion", "companion_head", "note_cosine",
-           "note_sentences"]
-
-SOFT_TEMPERATURE = 0.05  # SentenceScore.SOFT: the scale of a cosine difference that counts
-
-
-class SentenceScore(StrEnum):
-    """How a note of several sentences gets its companion cosine from its sentences'."""
-
-    WHOLE = "whole"  # the whole note's cosine (sentences not read)
-    MAX = "max"  # its best sentence's
-    TOP2 = "top2"  # the mean of its best two sentences'
-    SOFT = "soft"  # a soft maximum: T·log(mean(exp(c / T))) over its sentences, T = 0.05
-
-
-def note_sentences(text: str) -> list[str]:
-    """The sentences the companion reads of a note (English and Japanese sentence ends,
-    ``engine.consolidate.text.split_sentences``); empty for a note of one sentence, which is
-    read whole."""
-    sentences = split_sentences(text)
-    return sentences if len(sentences) > 1 else []
-
-
-def note_cosine(whole: float, sentences: Sequence[float], how: SentenceScore) -> float:
-    """A note's companion cosine from its whole cosine and its sentences' (``how``); the whole
-    cosine when there are fewer than two sentences or ``how`` is ``whole``."""
-    if how is SentenceScore.WHOLE or len(sentences) < 2:
-        return whole
-    ranked = sorted(sentences, reverse=True)
-    if how is SentenceScore.MAX:
-        return ranked[0]
-    if how is SentenceScore.TOP2:
-        return (ranked[0] + ranked[1]) / 2.0
-    t = SOFT_TEMPERATURE
-    return ranked[0] + t * math.log(sum(math.exp((c - ranked[0]) / t) for c in ranked)
-                                    / len(ranked))
+__all__ = ["blend_companion", "companion_head"]
 
 
 def _by_fused(item: Scored) -> tuple[float, int]:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from omoide.engine.companion import SentenceScore
 from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import FusionMethod, FusionWeights, gate_keyword
 
@@ -81,9 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # how the companion reads a note of several sentences (engine.companion.SentenceScore):
-    # whole, or by its sentences' cosines (best, best two, soft maximum)
-    companion_sentences: SentenceScore = SentenceScore.WHOLE
     # a query whose form asks for a set gathered over time (engine.query_form.asks_for_many)
     # is embedded, for both tiers, without the words that at least this share of the persona's
     # active notes hold (in practice the people's names; the keyword side keeps the whole
@@ -118,7 +114,6 @@ class SearchPlan:
                 raise ParameterError(f"{name} must be within [0, 1]")
         object.__setattr__(self, "fusion", FusionMethod(self.fusion))
         object.__setattr__(self, "episodes", EpisodeRule(self.episodes))
-        object.__setattr__(self, "companion_sentences", SentenceScore(self.companion_sentences))
 
     def note_pool(self, top_k: int) -> int:
         """Candidates each side fetches for a note search returning ``top_k`` results."""
@@ -176,9 +171,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
     "many_common": replace(DEFAULT_PLAN, many_common_share=0.3),
-    "companion_sentence_max": replace(DEFAULT_PLAN, companion_sentences=SentenceScore.MAX),
-    "companion_sentence_top2": replace(DEFAULT_PLAN, companion_sentences=SentenceScore.TOP2),
-    "companion_sentence_soft": replace(DEFAULT_PLAN, companion_sentences=SentenceScore.SOFT),
 })
 
 

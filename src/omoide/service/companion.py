@@ -4,8 +4,6 @@ The model is loaded on the first search that needs it (once per process, shared 
 and the judges' bundled instances through the loader wiring passes in), and the query and
 candidate vectors come from the server's shared vector cache (``service.vector_cache``): a warm
 search embeds only the query (one call) and the candidates it has not seen (one batched call).
-When the plan reads notes by sentence (``engine.companion.SentenceScore``), a note of several
-sentences also has each sentence's vector in the same cache, embedded in that same batch.
 A companion that fails to load is logged once and then left out (search falls back to the
 primary ranking).
 """
@@ -19,13 +17,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.companion import (
-    SentenceScore,
-    blend_companion,
-    companion_head,
-    note_cosine,
-    note_sentences,
-)
+from omoide.engine.companion import blend_companion, companion_head
 from omoide.engine.fusion import Scored
 from omoide.service.vector_cache import VectorCache
 
@@ -62,34 +54,22 @@ class Companion:
 
     def rescore(self, query: str, ranked: list[Scored],
                 texts: Callable[[list[int]], Mapping[int, str]], *, weight: float,
-                pool: int, sentences: SentenceScore = SentenceScore.WHOLE) -> list[Scored]:
+                pool: int) -> list[Scored]:
         """``ranked`` with its head of ``pool`` re-scored by this companion's cosines at
         ``weight`` (``engine.companion.blend_companion``); ``texts`` reads the head's texts by
-        id; ``sentences`` says how a note of several sentences is read. Unchanged at weight 0
-        or with fewer than two candidates."""
+        id. Unchanged at weight 0 or with fewer than two candidates."""
         if weight == 0.0 or len(ranked) < 2:
             return ranked
         head = companion_head(ranked, pool)
-        cosines = self.cosines(query, texts([s.id for s in head]), sentences=sentences)
+        cosines = self.cosines(query, texts([s.id for s in head]))
         return blend_companion(ranked, cosines, weight=weight, top_n=pool)
 
-    def cosines(self, query: str, texts: Mapping[int, str], *,
-                sentences: SentenceScore = SentenceScore.WHOLE) -> dict[int, float]:
-        """Raw cosine of ``query`` with each candidate's text (id → cosine), a note of several
-        sentences read as ``sentences`` says (``engine.companion.note_cosine``); empty when the
+    def cosines(self, query: str, texts: Mapping[int, str]) -> dict[int, float]:
+        """Raw cosine of ``query`` with each candidate's text (id → cosine); empty when the
         companion is unavailable."""
         embedder = self.embedder()
         if embedder is None or not texts:
             return {}
         query_vector = self.vectors.query(embedder, query)
-        parts = {} if sentences is SentenceScore.WHOLE else \
-            {text: note_sentences(text) for text in texts.values()}
-        found = self.vectors.passages(
-            embedder, [*texts.values(), *(p for ps in parts.values() for p in ps)])
-
-        def cosine(text: str) -> float:
-            return float(np.dot(query_vector, found[text]))
-
-        return {row_id: note_cosine(cosine(text), [cosine(p) for p in parts.get(text, ())],
-                                    sentences)
-                for row_id, text in texts.items()}
+        found = self.vectors.passages(embedder, texts.values())
+        return {row_id: float(np.dot(query_vector, found[text])) for row_id, text in texts.items()}

@@ -228,8 +228,7 @@ class SearchService:
         return self.companion.rescore(
             query, ranked, lambda ids: {row_id: memory.content
                                         for row_id, memory in rows.read(ids).items()},
-            weight=plan.companion_weight, pool=plan.companion_pool,
-            sentences=plan.companion_sentences)
+            weight=plan.companion_weight, pool=plan.companion_pool)
 
     def _note_hits(self, persona: str, memories: MemoryHandle, rows: _Rows,
                    ranked: list[Scored], query_vector: np.ndarray, request: SearchRequest,

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.companion import SentenceScore, blend_companion, note_cosine, note_sentences
+from omoide.engine.companion import blend_companion
 from omoide.engine.fusion import Scored
 
 
@@ -104,29 +104,3 @@ def test_the_heads_best_keeps_the_best_fused_score(items, cosines, weight, top_n
     out = blend_companion(items, cosines, weight=weight, top_n=top_n)
     if items:
         assert out[0].score == max(s.score for s in items)
-
-
-def test_a_note_is_read_by_sentence_only_when_it_has_several() -> None:
-    assert note_sentences("I moved to Osaka. The rent is lower there!") == [
-        "I moved to Osaka.", "The rent is lower there!"]
-    assert note_sentences("大阪に引っ越した。家賃が安い。") == [
-        "大阪に引っ越した。", "家賃が安い。"]
-    assert note_sentences("Version 3.5 of the tool, e.g. the new one") == []
-    assert note_sentences("One sentence only.") == []
-
-
-@given(st.floats(-1.0, 1.0), st.lists(st.floats(-1.0, 1.0), min_size=2, max_size=6))
-def test_a_sentence_reading_lies_between_the_sentences(whole: float,
-                                                       sentences: list[float]) -> None:
-    best, second = sorted(sentences, reverse=True)[:2]
-    assert note_cosine(whole, sentences, SentenceScore.WHOLE) == whole
-    assert note_cosine(whole, sentences, SentenceScore.MAX) == best
-    assert note_cosine(whole, sentences, SentenceScore.TOP2) == pytest.approx((best + second) / 2)
-    soft = note_cosine(whole, sentences, SentenceScore.SOFT)
-    assert sum(sentences) / len(sentences) - 1e-9 <= soft <= best + 1e-9
-
-
-def test_one_sentence_keeps_the_whole_cosine() -> None:
-    for how in SentenceScore:
-        assert note_cosine(0.4, [0.9], how) == 0.4
-        assert note_cosine(0.4, [], how) == 0.4

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.companion import SentenceScore
 from omoide.engine.fusion import FusionMethod, FusionWeights
 from omoide.engine.search_plan import (
     DEFAULT_PLAN,
@@ -37,8 +36,6 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert preset("companion_everywhere").episode_companion_weight == 0.5
     assert preset("companion_light").episode_companion_weight == 0.3
     assert plan.many_common_share == 0.0 and preset("many_common").many_common_share == 0.3
-    assert plan.companion_sentences is SentenceScore.WHOLE
-    assert preset("companion_sentence_max").companion_sentences is SentenceScore.MAX
 
 
 def test_every_preset_but_the_default_changes_something() -> None:
@@ -53,10 +50,8 @@ def test_an_unknown_preset_names_the_known_ones() -> None:
 
 
 def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
-    plan = SearchPlan(fusion="rrf", episodes="never",  # type: ignore[arg-type]
-                      companion_sentences="top2")  # type: ignore[arg-type]
+    plan = SearchPlan(fusion="rrf", episodes="never")  # type: ignore[arg-type]
     assert plan.fusion is FusionMethod.RRF and plan.episodes is EpisodeRule.NEVER
-    assert plan.companion_sentences is SentenceScore.TOP2
     with pytest.raises(FrozenInstanceError):
         plan.episode_pool = 5  # type: ignore[misc]
 
@@ -68,7 +63,7 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
     {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
     {"companion_episode_weight": 2.0}, {"many_common_share": -0.1},
-    {"many_common_share": 1.5}, {"companion_sentences": "paragraph"},
+    {"many_common_share": 1.5},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
