@@ -19,6 +19,17 @@ query's length) chosen by leave-one-set-out over the eight sets (``companion17.m
     PYTHONPATH=src python bench/companion_property.py record-locomo DIR --now ISO --out F
     PYTHONPATH=src python bench/companion_property.py analyse --retrieval F [--locomo F]
         [--details LOCOMO_DETAILS] [--out bench/results/companion18_probe.md]
+    PYTHONPATH=src python bench/companion_property.py sentences --retrieval F [--locomo F]
+        [--out bench/results/companion19_probe.md]
+
+``sentences`` (session 19): the recorded heads re-scored with the companion (USE) reading a note
+of several sentences by its sentences (``engine.consolidate.text.split_sentences``: English and
+Japanese sentence ends) — its cosine the best sentence's, the mean of the best two, a soft
+maximum, or two mixes with the whole note's — by constant weight, by the note sought and by
+leave-one-set-out; with ``--locomo`` also how many sentences LoCoMo's head notes have and what
+reading them costs a 40-note head in time. Measured through prototype 3011ab8 (plan field
+``companion_sentences``, the same readings in ``service.companion``) and removed after
+(``companion19.md``); the readings live here now.
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -42,6 +54,7 @@ from lib.reports import REPO, command_line, md_table
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.companion import blend_companion
+from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.fusion import Scored
 from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.store.vectors import language_of
@@ -454,6 +467,212 @@ def _locomo_section(sets: dict[str, list[Any]], lc: dict[str, Any],
     return lines
 
 
+# ---------------------------------------------------------------- session 19: by sentence
+
+WEIGHTS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+
+
+def note_group(text: str) -> str:
+    """The note sought as in the session-18 reading of set G: long-EN (a Latin note of 21 words
+    or more), short-EN (a shorter Latin note), long-JA (a CJK note of more than 45 chars),
+    other (a shorter CJK note)."""
+    if language_of(text):
+        return "long-JA" if len(text) > 45 else "other"
+    return "long-EN" if len(text.split()) >= 21 else "short-EN"
+
+
+SOFT_TEMPERATURE = 0.05  # "soft": the scale of a cosine difference that counts
+READINGS = ("whole", "max", "top2", "soft", "whole∨max", "(whole+max)/2")
+
+
+def note_sentences(text: str) -> list[str]:
+    """A note's sentences when it has several (else empty: it is read whole)."""
+    sentences = split_sentences(text)
+    return sentences if len(sentences) > 1 else []
+
+
+def note_cosine(whole: float, sentences: list[float], reading: str) -> float:
+    """A note's companion cosine by ``reading`` from its whole cosine and its sentences'
+    (the whole cosine for a note of fewer than two sentences)."""
+    if reading == "whole" or len(sentences) < 2:
+        return whole
+    ranked = sorted(sentences, reverse=True)
+    best = ranked[0]
+    if reading == "max":
+        return best
+    if reading == "top2":
+        return (best + ranked[1]) / 2.0
+    if reading == "soft":  # T·log(mean(exp(c / T))), between the mean and the best
+        t = SOFT_TEMPERATURE
+        return best + t * math.log(sum(math.exp((c - best) / t) for c in ranked) / len(ranked))
+    if reading == "whole∨max":
+        return max(whole, best)
+    if reading == "(whole+max)/2":
+        return (whole + best) / 2.0
+    raise ValueError(f"unknown reading {reading!r}")
+
+
+def head_cosines(use: Any, cache: Any, query: str, texts: Mapping[int, str], *,
+                 by_sentence: bool) -> dict[str, dict[int, float]]:
+    """The companion's cosines of ``texts`` per reading (only "whole" unless ``by_sentence``):
+    the query once, the notes and their sentences in one batched call of the cache."""
+    q = cache.query(use, query)
+    parts = {t: note_sentences(t) for t in texts.values()} if by_sentence else {}
+    found = cache.passages(use, [*texts.values(), *(p for ps in parts.values() for p in ps)])
+
+    def cosine(text: str) -> float:
+        return float(np.dot(q, found[text]))
+
+    whole = {i: cosine(t) for i, t in texts.items()}
+    if not by_sentence:
+        return {"whole": whole}
+    sentences = {i: [cosine(p) for p in parts[t]] for i, t in texts.items()}
+    return {r: {i: note_cosine(whole[i], sentences[i], r) for i in texts} for r in READINGS}
+
+
+def _sentence_cosines(sets: dict[str, list[Any]]) -> dict[str, dict[str, dict[str, float]]]:
+    """Per query (``set/index``) and per reading: the companion's cosines of the recorded
+    head (one USE model, one vector cache for all)."""
+    from omoide.service.vector_cache import VectorCache
+
+    use = make_embedder("use")
+    cache = VectorCache(100_000)
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for name, qs in sets.items():
+        for i, q in enumerate(qs):
+            texts = {int(k): t for k, t in q["rec"]["texts"].items()}
+            out[f"{name}/{i}"] = {
+                r: {str(k): v for k, v in got.items()}
+                for r, got in head_cosines(use, cache, q["query"], texts,
+                                           by_sentence=True).items()}
+        print("cosines", name, flush=True)
+    return out
+
+
+def _with_cosines(rec: dict[str, Any], cosines: dict[str, float]) -> dict[str, Any]:
+    return {**rec, "use": cosines}
+
+
+def sentence_probe(retrieval: Path, locomo: Path | None) -> str:
+    data = json.loads(retrieval.read_text())
+    sets = {name: [q for q in qs if q["rec"] is not None] for name, qs in data.items()}
+    cos = _sentence_cosines(sets)
+    modes = list(READINGS)
+    rr = {mode: {w: {name: [reciprocal_rank(_with_cosines(q["rec"], cos[f"{name}/{i}"][mode]),
+                                            lambda _t, w=w: w) for i, q in enumerate(qs)]
+                     for name, qs in sets.items()} for w in (*WEIGHTS, 1.0)} for mode in modes}
+    lines = ["## Retrieval sets: the companion reading notes by sentence (MRR@10 of the "
+             "recorded heads)", ""]
+    multi = {name: _mean([len(note_sentences(t)) > 1 for q in qs
+                          for t in q["rec"]["texts"].values()]) for name, qs in sets.items()}
+    lines += ["Share of head notes with more than one sentence, per set: "
+              + ", ".join(f"{n} {v:.2f}" for n, v in multi.items()), ""]
+    rows = []
+    for mode in modes:
+        for w in (0.3, 0.5):
+            means = [_mean(rr[mode][w][n]) for n in sets]
+            rows.append([mode, w, *(f"{m:.3f}" for m in means), f"**{_mean(means):.4f}**"])
+    lines += ["Per set at the default weight 0.3 and at 0.5 (w 0 is the same for every mode: "
+              + ", ".join(f"{n} {_mean(rr['whole'][0.0][n]):.3f}" for n in sets) + "):", "",
+              md_table(["mode", "w", *sets, "mean"], rows), ""]
+    # leave-one-set-out: the weight chosen per mode, and the (mode, weight) pair chosen
+    rows = []
+    grids = {mode: [(mode, w) for w in WEIGHTS] for mode in modes}
+    grids["any mode"] = [(mode, w) for mode in modes for w in WEIGHTS]
+    grids["any mode at w 0.3"] = [(mode, 0.3) for mode in modes]
+    for label, grid in grids.items():
+        held = []
+        for n in sets:
+            best = max(grid, key=lambda p, n=n: (_mean([_mean(rr[p[0]][p[1]][o]) for o in sets
+                                                        if o != n]), -p[1]))
+            held.append((n, best, _mean(rr[best[0]][best[1]][n])))
+        rows.append([label, *(f"{m:.3f} ({p[0] if label.startswith('any') else ''} {p[1]})"
+                              for _, p, m in held),
+                     f"**{_mean([m for _, _, m in held]):.4f}**"])
+    lines += ["Leave-one-set-out (each held-out set gets the weight, or the mode and weight, "
+              "with the best mean MRR over the other seven):", "",
+              md_table(["mode", *sets, "held-out mean"], rows), ""]
+    pooled = [(n, i) for n, qs in sets.items() for i in range(len(qs))]
+    rows = []
+    for mode in modes[1:]:
+        for w in (0.3, 0.5):
+            rows.append([mode, w, _bootstrap([rr[mode][w][n][i] - rr["whole"][w][n][i]
+                                              for n, i in pooled])])
+    lines += ["Each reading against the whole note at the same weight, all queries pooled "
+              "(bootstrap 95% over queries):", "",
+              md_table(["mode", "w", "Δ MRR@10 vs whole"], rows), ""]
+    # by the note sought, all kinds, all sets pooled
+    flat = [(n, i, q) for n, qs in sets.items() for i, q in enumerate(qs)
+            if q["rec"].get("relevant_rows")]
+    rows = []
+    for group in ("long-EN", "short-EN", "long-JA", "other"):
+        idx = [(n, i) for n, i, q in flat
+               if note_group(q["rec"]["texts"][str(q["rec"]["relevant_rows"][0])]) == group]
+        base = [rr["whole"][0.0][n][i] for n, i in idx]
+        for mode, w in [("whole", 0.0), *((m, 0.3) for m in modes), ("whole", 0.5),
+                        ("max", 0.5), ("whole", 1.0), ("max", 1.0)]:
+            got = [rr[mode][w][n][i] for n, i in idx]
+            ref = [rr["whole"][0.3][n][i] for n, i in idx]
+            rows.append([group, len(idx), mode, w, f"{_mean(got):.3f}",
+                         _bootstrap([b - a for a, b in zip(base, got, strict=True)]),
+                         _bootstrap([b - a for a, b in zip(ref, got, strict=True)])])
+    lines += ["By the note sought (all queries, all eight sets pooled; Δ with a bootstrap 95% "
+              "interval over queries; w 1.0 is the companion alone):", "",
+              md_table(["note sought", "n", "mode", "w", "MRR@10", "Δ vs no companion",
+                        "Δ vs default (whole, 0.3)"], rows), ""]
+    g = [(i, q) for i, q in enumerate(sets.get("G", [])) if q["rec"].get("relevant_rows")]
+    if g:
+        rows = []
+        for group in ("long-EN", "short-EN", "long-JA"):
+            idx = [i for i, q in g
+                   if note_group(q["rec"]["texts"][str(q["rec"]["relevant_rows"][0])]) == group]
+            rows.append([group, len(idx), *(f"{_mean([rr[m][w]['G'][i] for i in idx]):.3f}"
+                                            for m, w in [("whole", 0.0), ("whole", 0.3),
+                                                         *((m, 0.3) for m in modes[1:])])])
+        lines += ["Set G alone by the note sought (MRR@10):", "",
+                  md_table(["note sought", "n", "none", "whole 0.3",
+                            *(f"{m} 0.3" for m in modes[1:])], rows), ""]
+    if locomo is not None:
+        lines += _locomo_sentences(json.loads(locomo.read_text()))
+    return "\n".join(lines)
+
+
+def _locomo_sentences(lc: dict[str, Any]) -> list[str]:
+    """How many sentences LoCoMo's head notes have, and the time a 40-note head costs the
+    companion cold (no vector held: whole notes vs whole notes and their sentences)."""
+    import time
+
+    from omoide.service.vector_cache import VectorCache
+
+    recs = [r["rec"] for qs in lc.values() for r in qs if r["rec"] is not None]
+    counts = [len(note_sentences(t)) or 1 for r in recs for t in r["texts"].values()]
+    use = make_embedder("use")
+    use.embed_passages(["warm up"])
+    sample = [r for r in recs if len(r["texts"]) >= 40][::12][:30]
+    timing: dict[str, list[float]] = {}
+    for label, by_sentence in (("whole", False), ("by sentence", True)):
+        for r in sample:
+            cache = VectorCache()
+            texts = {int(k): t for k, t in r["texts"].items()}
+            start = time.perf_counter()
+            head_cosines(use, cache, r["query"], texts, by_sentence=by_sentence)
+            cold = time.perf_counter() - start
+            start = time.perf_counter()
+            head_cosines(use, cache, r["query"] + "?", texts, by_sentence=by_sentence)
+            warm = time.perf_counter() - start
+            timing.setdefault(f"{label} cold", []).append(cold)
+            timing.setdefault(f"{label} warm", []).append(warm)
+    c = np.asarray(counts)
+    return ["## LoCoMo tuning heads (session 17's recording, 26/30/41)", "",
+            f"Head notes: {len(c)}; sentences per note median {np.median(c):.0f}, "
+            f"share with more than one {np.mean(c > 1):.2f}, mean {c.mean():.2f}.", "",
+            f"Companion time for one 40-note head ({len(sample)} heads; cold: an empty vector "
+            "cache, warm: every note held, a new query):", "",
+            md_table(["reading", "p50 ms", "p90 ms"],
+                     [[k, f"{1000 * np.median(v):.0f}", f"{1000 * np.quantile(v, .9):.0f}"]
+                      for k, v in timing.items()]), ""]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -470,11 +689,21 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--details", type=Path, default=None,
                    help="bench/locomo.py --details of plans default, no_companion, companion_half")
     a.add_argument("--out", type=Path, default=None, help="also write the report here (.md)")
+    se = sub.add_parser("sentences")
+    se.add_argument("--retrieval", type=Path, required=True)
+    se.add_argument("--locomo", type=Path, default=None)
+    se.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.cmd == "record-retrieval":
         record_retrieval(args.out)
     elif args.cmd == "record-locomo":
         record_locomo(args.folder, args.now, args.conversations, args.out)
+    elif args.cmd == "sentences":
+        text = sentence_probe(args.retrieval, args.locomo)
+        if args.out is not None:
+            args.out.write_text(f"# Search companion by sentence (`bench/companion_property.py`)"
+                                f"\n\nCommand: `{command_line()}`\n\n{text}\n")
+        print(text)
     else:
         text = analyse(args.retrieval, args.locomo, args.details)
         if args.out is not None:

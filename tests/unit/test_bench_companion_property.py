@@ -69,3 +69,21 @@ def test_a_silent_candidate_takes_the_heads_median_cosine() -> None:
     # silenced at the head's median cosine (0.5, note 2's own): it ties note 2, and the tie
     # keeps the fused order, so it comes second
     assert probe.reciprocal_rank(rec, probe._silent_on_long(rec, (20, 1.0))) == 0.5
+
+
+def test_a_note_read_by_sentence() -> None:
+    assert probe.note_sentences("I moved to Osaka. The rent is lower there!") == [
+        "I moved to Osaka.", "The rent is lower there!"]
+    assert probe.note_sentences("大阪に引っ越した。家賃が安い。") == [
+        "大阪に引っ越した。", "家賃が安い。"]
+    assert probe.note_sentences("One sentence only.") == []
+    sentences = [0.2, 0.6, 0.4]
+    assert probe.note_cosine(0.5, sentences, "whole") == 0.5
+    assert probe.note_cosine(0.5, sentences, "max") == 0.6
+    assert probe.note_cosine(0.5, sentences, "top2") == 0.5
+    assert 0.4 <= probe.note_cosine(0.5, sentences, "soft") <= 0.6
+    assert probe.note_cosine(0.7, sentences, "whole∨max") == 0.7
+    assert probe.note_cosine(0.5, [0.9], "max") == 0.5  # one sentence: read whole
+    assert probe.note_group(" ".join(["word"] * 21)) == "long-EN"
+    assert probe.note_group("green tea") == "short-EN"
+    assert probe.note_group("緑茶") == "other"
