@@ -393,6 +393,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "fts_personas", FTS_PERSONAS),  # PostgreSQL only (fts.py)
     Migration(18, "linear_trigrams", _LINEAR_TRIGRAMS),  # PostgreSQL only
     Migration(19, "fold_latin_words", FOLD_LATIN_BODIES),  # PostgreSQL only (fts.py)
+    # SQLite's ids become AUTOINCREMENT (never reused after an erasure); identity columns
+    # never reuse a value, so here the number is only kept in step.
+    Migration(20, "autoincrement_ids", "SELECT 1"),
 )
 
 
