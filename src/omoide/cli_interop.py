@@ -120,7 +120,9 @@ def _import(app: Any, persona: str, file: Path, *, merge: bool, source: str,
     _print(report.as_dict(), as_json, lambda d: (
         f"imported into {persona} from {source}: {d['memories']} memories "
         f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
-        f"sessions ({d['events']} turns)"))
+        f"sessions ({d['events']} turns)" + (
+            f"; {d['without_text']} messages without text left out"
+            if d.get("without_text") else "")))
 
 
 def register(main: click.Group) -> None:
