@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -235,11 +236,50 @@ def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
     assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
 
 
-@pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
-def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path,
-                                                       command: list[str]) -> None:
+def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_path: Path
+                                                                   ) -> None:
+    """The folder records the configured embedder, but some of its vectors come from another
+    model (written under the record before the folder lock existed, e.g. a server left running
+    through a reindex): refused at start, naming both and the command that fixes it."""
+    import sqlite3
+
     run("persona", "create", "rin")
-    _record_other_embedder(tmp_path / "data")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    run("memory", "add", "-p", "rin", "User plays the cello")
+    with sqlite3.connect(tmp_path / "data" / "omoide.db") as conn:
+        conn.execute("UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
+                     "(SELECT MIN(memory_id) FROM memory_vectors)", (E5,))
+    for args in (["search", "-p", "rin", "Tokyo"], ["memory", "add", "-p", "rin", "x y"]):
+        refused = run(*args)
+        assert refused.exit_code == 1, args
+        assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
+        assert "vectors come from more than one embedder" in refused.output
+        assert f"1 by {E5}" in refused.output and "1 were made by hash-ngram-256" in \
+            refused.output
+        assert "Run `omoide reindex`" in refused.output
+    reindexed = run("reindex")
+    assert reindexed.exit_code == 0, reindexed.output
+    assert "1 memories, 0 turns, 0 episodes re-embedded" in reindexed.stderr
+    assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
+
+
+def _mix_embedders(data: Path) -> None:
+    """Keep the folder's record, but give one vector another model (two embedders wrote it)."""
+    import sqlite3
+
+    with sqlite3.connect(data / "omoide.db") as conn:
+        conn.execute("UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
+                     "(SELECT MIN(memory_id) FROM memory_vectors)", (E5,))
+
+
+@pytest.mark.parametrize("made", [_record_other_embedder, _mix_embedders])
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
+def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path, command: list[str],
+                                                       made: Callable[[Path], None]) -> None:
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    run("memory", "add", "-p", "rin", "User plays the cello")
+    made(tmp_path / "data")
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
            "OMOIDE_PORT": str(free_port())}
     omoide = Path(sys.executable).parent / "omoide"

@@ -402,6 +402,17 @@ def _autoincrement_ids(conn: sqlite3.Connection) -> None:
         raise sqlite3.IntegrityError(f"foreign keys broken after the rebuild: {broken[:5]}")
 
 
+# Which model made each stored vector, found without reading the vectors: a start-up check
+# (service/reindex.check_embedder) seeks any vector not of the recorded model in three index
+# lookups, so a folder written by two embedders (a server left running through an earlier
+# reindex) is refused at once instead of comparing two models in its searches.
+_VECTOR_MODEL_INDEXES = """
+CREATE INDEX memory_vectors_model ON memory_vectors(model_id);
+CREATE INDEX event_vectors_model ON event_vectors(model_id);
+CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -426,6 +437,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "forget_provenance", _script(_FORGET_PROVENANCE)),
     # 17-19 are PostgreSQL's own (store/postgres/migrations.py).
     Migration(20, "autoincrement_ids", _autoincrement_ids, rebuilds=True),
+    Migration(21, "vector_model_indexes", _script(_VECTOR_MODEL_INDEXES)),
 )
 
 
