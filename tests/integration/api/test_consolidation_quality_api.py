@@ -132,6 +132,22 @@ def test_a_turn_that_is_only_an_image_is_read_through_its_caption(
     assert "dog" not in notes[0]["content"]
 
 
+def test_a_casual_japanese_turn_is_stated_in_the_stores_voice(server: LiveServer,
+                                                              clock: FixedClock) -> None:
+    """First-person casual Japanese, subject dropped and a particle to the listener: the note
+    states the fact about the user, it does not copy the turn."""
+    chat = {"user": "美咲", "assistant": "ハル", "turns": [
+        {"role": "assistant", "content": "新しい自転車はどう？"},
+        {"role": "user", "content": "自転車の名前は「あかね号」にしたよ"},
+        {"role": "assistant", "content": "いい名前ですね。"},
+        {"role": "user", "content": "週末は毎回あかね号で湖まで走ってるんだよね"},
+    ]}
+    key = server.create_persona("misaki")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "misaki", chat, clock))
+    assert "美咲は、自転車の名前は「あかね号」にした（" in text, text
+    assert "したよ" not in text and "んだよね" not in text, text
+
+
 def test_a_pets_hiragana_name_is_kept_in_the_note(server: LiveServer, clock: FixedClock) -> None:
     chat = {"user": "美咲", "assistant": "ハル", "turns": [
         {"role": "assistant", "content": "ペットは飼っていますか？"},
