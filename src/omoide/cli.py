@@ -7,6 +7,7 @@ traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -23,6 +24,7 @@ from omoide.cli_common import (
     data_option,
     folder_hold,
     friendly,
+    holding,
     json_option,
     persona_option,
 )
@@ -64,7 +66,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     from omoide.api.http.server import create_server_app
 
     settings = _settings(data, host=host, port=port)
-    with folder_hold(settings):  # no reindex under a running server
+    with folder_hold(settings, "serve"):  # no reindex under a running server
         app, new_admin_key_file = create_server_app(settings)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
@@ -121,12 +123,12 @@ def persona_list(data: str | None, as_json: bool) -> None:
 @friendly
 def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
     """Erase persona NAME and everything it remembers; its keys stop working."""
-    app = _build(data)
-    app.maintenance.require_persona(name)  # an unknown name fails before the question
-    if not yes:
-        click.confirm(f"Erase persona {name} with all its memories and conversations? "
-                      "This cannot be undone", abort=True, err=True)
-    erased = app.forget.delete_persona(name)
+    with holding(data, "persona delete") as app:
+        app.maintenance.require_persona(name)  # an unknown name fails before the question
+        if not yes:
+            click.confirm(f"Erase persona {name} with all its memories and conversations? "
+                          "This cannot be undone", abort=True, err=True)
+        erased = app.forget.delete_persona(name)
     _print({"name": name, "status": "erased", "memories": erased.memories,
             "sessions": erased.sessions}, as_json,
            lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
@@ -170,7 +172,7 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
 def reindex(data: str | None, persona: str | None, batch: int) -> None:
     """Re-embed memories, conversation turns and episodes with the configured embedder (after
     changing OMOIDE_EMBEDDER; stop the server first), then record it for the folder."""
-    with folder_hold(_settings(data), reindex=True):  # refused while a server runs
+    with folder_hold(_settings(data), "reindex", exclusive=True):  # refused while in use
         _reindex(data, persona, batch)
 
 
@@ -237,8 +239,9 @@ def jobs() -> None:
 def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
     """Wait until the persona's queue is empty (pending + running == 0); other personas'
     jobs are not waited for. Progress goes to stderr."""
-    app = _build(data)
-    state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
+    # Running jobs writes (notes, vectors): under the folder's hold; only waiting reads.
+    with holding(data, "jobs wait") if run else contextlib.nullcontext(_build(data)) as app:
+        state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
     out = {"persona": persona, "pending": state.pending, "running": state.running,
            "failed": state.failed}
     _print(out, as_json, lambda d: f"pending={d['pending']} running={d['running']} "
@@ -273,8 +276,6 @@ def mcp_command(data: str | None, persona: str) -> None:
     stdout carries the protocol; logs go to stderr. Background jobs (evolution, decay) run in
     this process while the client is connected.
     """
-    import contextlib
-
     from omoide.api.mcp import run_stdio
     from omoide.errors import NotFound
 
@@ -283,7 +284,7 @@ def mcp_command(data: str | None, persona: str) -> None:
     with contextlib.ExitStack() as held:
         with contextlib.redirect_stdout(sys.stderr):
             try:
-                held.enter_context(folder_hold(_settings(data)))  # no reindex under it
+                held.enter_context(folder_hold(_settings(data), "mcp"))  # no reindex under it
                 app = _build(data)
             except OmoideError as exc:
                 raise click.ClickException(exc.message) from None

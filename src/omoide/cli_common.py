@@ -5,9 +5,10 @@ it rather than ``omoide.cli``, which imports them (any of them can be imported f
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from omoide.config import Settings
 from omoide.errors import OmoideError
 
 __all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
-           "json_option", "persona_option"]
+           "holding", "json_option", "persona_option"]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -65,11 +66,26 @@ def _build(data: str | None, *, check_embedder_record: bool = True, **overrides:
     return build(_settings(data, **overrides), check_embedder_record=check_embedder_record)
 
 
-def folder_hold(settings: Settings, *, reindex: bool = False) -> Any:
-    """The data folder's lock, held inside a ``with`` block (wiring.hold_folder)."""
+def folder_hold(settings: Settings, command: str, *, exclusive: bool = False) -> Any:
+    """The data folder's lock for ``omoide <command>``, held inside a ``with`` block
+    (wiring.hold_folder)."""
     from omoide.wiring import hold_folder
 
-    return hold_folder(settings, reindex=reindex)
+    return hold_folder(settings, command, exclusive=exclusive)
+
+
+@contextlib.contextmanager
+def holding(data: str | None, command: str, **overrides: Any) -> Iterator[Any]:
+    """The app of a command that writes memories, conversations or their vectors, built and
+    used under the folder's shared hold (store/sqlite/folder_lock.py): refused with a clear
+    message while ``omoide reindex`` or ``omoide restore`` rewrites the folder, and either of
+    those refused while it runs."""
+    with folder_hold(_settings(data), command):
+        app = _build(data, **overrides)
+        try:
+            yield app
+        finally:
+            app.close()
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from omoide.cli_common import _build, _print, data_option, friendly, json_option
+from omoide.cli_common import _build, _print, data_option, friendly, holding, json_option
 from omoide.errors import Conflict, InvalidInput
 
 __all__ = ["register"]
@@ -84,7 +84,14 @@ def import_command(data: str | None, as_json: bool, persona: str, file: Path, me
                    assistant_name: str | None) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
-    app = _build(data)
+    with holding(data, "import") as app:
+        _import(app, persona, file, merge=merge, source=source, user_id=user_id,
+                user_name=user_name, assistant_name=assistant_name, as_json=as_json)
+
+
+def _import(app: Any, persona: str, file: Path, *, merge: bool, source: str,
+            user_id: str | None, user_name: str, assistant_name: str | None,
+            as_json: bool) -> None:
     _ensure_persona(app, persona)
     if source == "omoide":
         total = app.transfer.count_to_embed(lambda: _lines(file))
@@ -113,7 +120,9 @@ def import_command(data: str | None, as_json: bool, persona: str, file: Path, me
     _print(report.as_dict(), as_json, lambda d: (
         f"imported into {persona} from {source}: {d['memories']} memories "
         f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
-        f"sessions ({d['events']} turns)"))
+        f"sessions ({d['events']} turns)" + (
+            f"; {d['without_text']} messages without text left out"
+            if d.get("without_text") else "")))
 
 
 def register(main: click.Group) -> None:

@@ -1,5 +1,6 @@
 """``omoide memory …`` and ``omoide session …``: one persona's memories (add, get, history,
-list, delete or purge) and the erasure of a conversation."""
+list, delete or purge) and the erasure of a conversation. The commands that write hold the data
+folder's lock shared (``cli_common.holding``), so none runs during ``omoide reindex``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from typing import Any
 
 import click
 
-from omoide.cli_common import _build, _print, data_option, friendly, json_option, persona_option
+from omoide.cli_common import (
+    _build,
+    _print,
+    data_option,
+    friendly,
+    holding,
+    json_option,
+    persona_option,
+)
 
 __all__ = ["memory", "session"]
 
@@ -33,11 +42,11 @@ def memory_add(data: str | None, as_json: bool, persona: str, content: str,
     """Store CONTENT as a memory of the persona (deduplicated)."""
     from omoide.api.render import render_create
 
-    app = _build(data)
-    new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
-                                 kind=kind, emotion_intensity=emotion_intensity)
-    out = render_create(app.memories.create(persona, new))
-    app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
+    with holding(data, "memory add") as app:
+        new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
+                                     kind=kind, emotion_intensity=emotion_intensity)
+        out = render_create(app.memories.create(persona, new))
+        app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
     _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
            else f"duplicate of {d['duplicate_of']['key']} "
                 f"(similarity {d['duplicate_of']['similarity']})")
@@ -113,14 +122,16 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> No
 @friendly
 def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge: bool) -> None:
     """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
-    app = _build(data)
+    with holding(data, "memory delete") as app:
+        if purge:
+            also = app.memories.purge(persona, key)
+        else:
+            deleted = app.memories.delete(persona, key)
     if purge:
-        also = app.memories.purge(persona, key)
         _print({"key": key, "status": "purged", "also_purged": list(also)}, as_json,
                lambda d: f"erased {d['key']}" + "".join(f"\nerased {k} (a remainder of it)"
                                                      for k in d["also_purged"]))
         return
-    deleted = app.memories.delete(persona, key)
     _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
            lambda d: f"deleted {d['key']}")
 
@@ -141,8 +152,8 @@ def session() -> None:
 def session_delete(data: str | None, as_json: bool, persona: str, session_id: str,
                    with_notes: bool) -> None:
     """Erase a conversation: its events and episodes (and with --with-notes, its notes)."""
-    app = _build(data)
-    erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
+    with holding(data, "session delete") as app:
+        erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
     _print({"session_id": session_id, "status": "erased", "events": erased.events,
             "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
            lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "

@@ -8,7 +8,15 @@ from typing import Any
 
 import click
 
-from omoide.cli_common import _build, _print, _settings, data_option, friendly, json_option
+from omoide.cli_common import (
+    _build,
+    _print,
+    _settings,
+    data_option,
+    folder_hold,
+    friendly,
+    json_option,
+)
 
 __all__ = ["register_ops"]
 
@@ -107,7 +115,9 @@ def restore_command(data: str | None, as_json: bool, source: Path, force: bool) 
     """Restore the data folder's database from a backup FILE."""
     from omoide.wiring import restore_database
 
-    info = restore_database(_settings(data), source, force=force)
+    settings = _settings(data)
+    with folder_hold(settings, "restore", exclusive=True):  # refused while a server runs
+        info = restore_database(settings, source, force=force)
     _print(_backup_row(info), as_json,
            lambda d: f"restored {d['personas']} personas, {d['memories']} memories "
                      f"into {d['path']}")

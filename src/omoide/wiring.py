@@ -127,16 +127,17 @@ def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
 
 
 @contextlib.contextmanager
-def hold_folder(settings: Settings, *, reindex: bool = False) -> Iterator[None]:
-    """Hold the data folder's lock (store/sqlite/folder_lock.py) inside the block: shared for
-    a server (``serve``, ``mcp``), exclusive for ``omoide reindex``; none with a database
-    URL, whose folder holds no data."""
-    from omoide.store.sqlite.folder_lock import hold_for_reindex, hold_for_serving
+def hold_folder(settings: Settings, command: str, *, exclusive: bool = False) -> Iterator[None]:
+    """Hold the data folder's lock (store/sqlite/folder_lock.py) inside the block for
+    ``omoide <command>``: shared for a server or a command that writes (``serve``, ``mcp``,
+    ``memory add``…), exclusive for ``reindex`` and ``restore``; none with a database URL,
+    whose folder holds no data."""
+    from omoide.store.sqlite.folder_lock import hold_exclusive, hold_shared
 
     if database_url(settings) is not None:
         yield
         return
-    handle = (hold_for_reindex if reindex else hold_for_serving)(settings.data_dir)
+    handle = (hold_exclusive if exclusive else hold_shared)(settings.data_dir, command)
     try:
         yield
     finally:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -235,11 +236,50 @@ def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
     assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
 
 
-@pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
-def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path,
-                                                       command: list[str]) -> None:
+def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_path: Path
+                                                                   ) -> None:
+    """The folder records the configured embedder, but some of its vectors come from another
+    model (written under the record before the folder lock existed, e.g. a server left running
+    through a reindex): refused at start, naming both and the command that fixes it."""
+    import sqlite3
+
     run("persona", "create", "rin")
-    _record_other_embedder(tmp_path / "data")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    run("memory", "add", "-p", "rin", "User plays the cello")
+    with sqlite3.connect(tmp_path / "data" / "omoide.db") as conn:
+        conn.execute("UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
+                     "(SELECT MIN(memory_id) FROM memory_vectors)", (E5,))
+    for args in (["search", "-p", "rin", "Tokyo"], ["memory", "add", "-p", "rin", "x y"]):
+        refused = run(*args)
+        assert refused.exit_code == 1, args
+        assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
+        assert "vectors come from more than one embedder" in refused.output
+        assert f"1 by {E5}" in refused.output and "1 were made by hash-ngram-256" in \
+            refused.output
+        assert "Run `omoide reindex`" in refused.output
+    reindexed = run("reindex")
+    assert reindexed.exit_code == 0, reindexed.output
+    assert "1 memories, 0 turns, 0 episodes re-embedded" in reindexed.stderr
+    assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
+
+
+def _mix_embedders(data: Path) -> None:
+    """Keep the folder's record, but give one vector another model (two embedders wrote it)."""
+    import sqlite3
+
+    with sqlite3.connect(data / "omoide.db") as conn:
+        conn.execute("UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
+                     "(SELECT MIN(memory_id) FROM memory_vectors)", (E5,))
+
+
+@pytest.mark.parametrize("made", [_record_other_embedder, _mix_embedders])
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
+def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path, command: list[str],
+                                                       made: Callable[[Path], None]) -> None:
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    run("memory", "add", "-p", "rin", "User plays the cello")
+    made(tmp_path / "data")
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
            "OMOIDE_PORT": str(free_port())}
     omoide = Path(sys.executable).parent / "omoide"
@@ -256,7 +296,7 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
     folder would go on writing vectors of the old model under it (and compare two models in
     its searches). So reindex refuses while `omoide serve` runs, and a server refuses to start
     while a reindex holds the folder."""
-    from omoide.store.sqlite.folder_lock import hold_for_reindex
+    from omoide.store.sqlite.folder_lock import hold_exclusive
 
     data = tmp_path / "data"
     run("persona", "create", "rin")
@@ -283,7 +323,7 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
         proc.wait(10)
     assert run("reindex").exit_code == 0  # the server is gone: the folder is free
 
-    handle = hold_for_reindex(data)
+    handle = hold_exclusive(data, "reindex")
     try:
         done = subprocess.run([str(omoide), "serve"], env=env, capture_output=True, text=True,
                               timeout=60, stdin=subprocess.DEVNULL)
@@ -291,7 +331,59 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
         assert handle is not None
         handle.close()
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "`omoide reindex` is re-embedding the data folder" in done.stderr
+    assert "is in use by `omoide reindex` or `omoide restore`" in done.stderr
+    assert "run `omoide serve` again when it has finished" in done.stderr
+
+
+def test_writing_commands_hold_the_folder_as_a_server_does(run, tmp_path: Path) -> None:
+    """`omoide memory add` (and every command that writes memories, conversations or their
+    vectors) holds the folder shared as a server does: refused with a clear message while a
+    reindex rewrites the folder, and a reindex or restore is refused while one runs. Reading
+    commands are not held up."""
+    from omoide.store.sqlite.folder_lock import hold_exclusive, hold_shared
+
+    data = tmp_path / "data"
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    key = json.loads(run("memory", "list", "-p", "rin", "--json").stdout)[0]["key"]
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "I moved to Kyoto."}]))
+    backup = tmp_path / "backup.db"
+    assert run("backup", "--to", str(backup)).exit_code == 0
+
+    handle = hold_exclusive(data, "reindex")  # as `omoide reindex` does while it runs
+    try:
+        for args, command in (
+                (["memory", "add", "-p", "rin", "User likes tea"], "memory add"),
+                (["memory", "delete", "-p", "rin", key, "--purge"], "memory delete"),
+                (["import", "-p", "rin", "--from", "chat", str(chat)], "import"),
+                (["session", "delete", "-p", "rin", "chat-chat-1"], "session delete"),
+                (["persona", "delete", "rin", "--yes"], "persona delete"),
+                (["jobs", "wait", "-p", "rin"], "jobs wait")):
+            refused = run(*args)
+            assert refused.exit_code == 1, args
+            assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
+            assert "is in use by `omoide reindex` or `omoide restore`" in refused.output
+            assert f"run `omoide {command}` again when it has finished" in refused.output
+        assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout  # reading is not held
+        assert run("jobs", "wait", "-p", "rin", "--no-run").exit_code == 0
+    finally:
+        assert handle is not None
+        handle.close()
+    assert "likes tea" not in run("memory", "list", "-p", "rin").stdout
+
+    writer = hold_shared(data, "memory add")  # as `omoide memory add` does while it runs
+    try:
+        for args in (["reindex"], ["restore", "--from", str(backup), "--force"]):
+            refused = run(*args)
+            assert refused.exit_code == 1, args
+            assert "a command writing to it (`omoide memory add`" in refused.output
+            assert f"stop it before `omoide {args[0]}`" in refused.output
+    finally:
+        assert writer is not None
+        writer.close()
+    assert run("memory", "add", "-p", "rin", "User likes tea").exit_code == 0
+    assert run("reindex").exit_code == 0
 
 
 def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> None:

@@ -100,6 +100,34 @@ def test_migrate_copies_a_folder_into_postgresql(pg_server: PgServer, tmp_path: 
         reopened.close()
 
 
+def test_ids_erased_in_the_folder_are_not_given_again_after_migrating(
+        pg_server: PgServer, tmp_path: Path, clock: FixedClock) -> None:
+    data = tmp_path / "data"
+    source = _build(data, clock)
+    _fill(source, clock)
+    source.sessions.open("rin", session_id="s2")
+    source.sessions.record("rin", "s2", [{"speaker": "Rau", "content": "My PIN is 4711"}])
+    erased = max(e.last_event_id for e, _ in source.sessions.episodes("rin", "s1"))
+    source.runner.run_until_idle()
+    source.forget.delete_session("rin", "s2")
+    source.close()
+
+    with pg_server.database() as url:
+        done = CliRunner().invoke(main, ["migrate", "--to", url, "--data", str(data)],
+                                  env={"OMOIDE_EMBEDDER": "hash"})
+        assert done.exit_code == 0, done.output
+        moved = _build(data, clock, {"OMOIDE_DATABASE_URL": url})
+        try:
+            moved.sessions.open("rin", session_id="s3")
+            moved.sessions.record("rin", "s3", [{"speaker": "Rau", "content": "I like tea"}])
+            moved.sessions.end("rin", "s3")
+            moved.runner.run_until_idle()
+            first = min(e.first_event_id for e, _ in moved.sessions.episodes("rin", "s3"))
+        finally:
+            moved.close()
+    assert first > erased + 1  # s2's turn had erased + 1: never given again
+
+
 def test_migrate_refuses_a_url_that_is_not_postgresql(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["migrate", "--to", "mysql://x", "--data",
                                      str(tmp_path)], env={"OMOIDE_EMBEDDER": "hash"})

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.migrations import MIGRATIONS, applied_migrations
@@ -167,3 +168,65 @@ def test_notes_keyword_index_is_keyed_by_persona_on_upgrade(tmp_path: Path) -> N
     found = rin_notes.keyword_search("Kobe", limit=10)
     assert [h.rowid for h in found] == [rin_notes.id_of(written[0].key)]
     store.close()
+
+
+def _autoincrement(conn: sqlite3.Connection, table: str) -> bool:
+    ddl = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    return "AUTOINCREMENT" in ddl
+
+
+def test_ids_clients_see_are_never_reused_after_upgrade(tmp_path: Path) -> None:
+    """A folder made by the schema before migration 20 (plain rowid keys): its turns, episodes,
+    jobs and keys tables are rebuilt with AUTOINCREMENT in place, rows, links and indexes
+    kept, and an id erased after the upgrade is never handed out again."""
+    path = tmp_path / "v16.db"
+    old = Database(path, upto=16)
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        conn.execute("INSERT INTO api_keys (key_hash, prefix, persona_id, created_at) "
+                     "VALUES ('h1', 'p', 1, '2026-01-01')")
+        conn.execute("INSERT INTO sessions (persona_id, session_id, started_at) "
+                     "VALUES (1, 's1', '2026-01-01')")
+        for seq in (1, 2, 3, 4):
+            conn.execute("INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
+                         "content, timestamp, created_at) VALUES (1, 1, ?, 'Ken', 'user', ?, "
+                         "'2026-01-01', '2026-01-01')", (seq, f"turn {seq}"))
+        conn.execute("INSERT INTO episodes (session_pk, persona_id, first_event_id, "
+                     "last_event_id, first_seq, last_seq, content, started_at, ended_at, "
+                     "created_at) VALUES (1, 1, 1, 3, 1, 3, 'ep', 'x', 'x', 'x')")
+        conn.execute("UPDATE session_events SET episode_id = 1")
+        conn.execute("INSERT INTO event_vectors (event_id, model_id, dim, vector) "
+                     "VALUES (2, 'm', 1, x'00000000')")
+        conn.execute("INSERT INTO jobs (persona_id, kind, run_after, created_at, worker) "
+                     "VALUES (1, 'session.segment', 'x', 'x', 'w1')")
+    assert not _autoincrement(old.conn(), "session_events")
+    old.close()
+
+    db = Database(path)
+    conn = db.conn()
+    assert applied_migrations(conn)[-1] == MIGRATIONS[-1].number
+    for table in ("session_events", "episodes", "jobs", "api_keys"):
+        assert _autoincrement(conn, table), table
+    assert [r[0] for r in conn.execute("SELECT content FROM session_events ORDER BY id")] == [
+        "turn 1", "turn 2", "turn 3", "turn 4"]
+    assert conn.execute("SELECT worker FROM jobs").fetchone()[0] == "w1"  # a later column
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    indexes = {r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
+        "('session_events', 'jobs')")}
+    assert {"session_events_episode", "session_events_external", "jobs_ready", "jobs_persona",
+            "jobs_leases"} <= indexes
+    with pytest.raises(sqlite3.IntegrityError), db.write() as w:
+        w.execute("DELETE FROM session_events WHERE id = 2")  # its vector still refers to it
+    with db.write() as w:
+        w.execute("DELETE FROM session_events WHERE id = 4")
+        w.execute("DELETE FROM jobs")
+        w.execute("INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
+                  "content, timestamp, created_at) VALUES (1, 1, 5, 'Ken', 'user', 'new', 'x', "
+                  "'x')")
+        w.execute("INSERT INTO jobs (persona_id, kind, run_after, created_at) "
+                  "VALUES (1, 'session.segment', 'x', 'x')")
+    assert conn.execute("SELECT id FROM session_events WHERE content = 'new'").fetchone()[0] == 5
+    assert conn.execute("SELECT id FROM jobs").fetchone()[0] == 2
+    db.close()

@@ -78,6 +78,9 @@ class ChatConversation:
     title: str
     started_at: Stamp
     turns: tuple[ChatTurn, ...]
+    # The user's and assistant's messages left out because they hold no text: the kinds of
+    # their parts ("image_url", "file"…; "empty" for none), one entry per message.
+    without_text: tuple[str, ...] = ()
 
 
 def _time(value: Any) -> Stamp:
@@ -211,6 +214,17 @@ def _role(value: Any, where: str) -> str | None:
     return role
 
 
+def _part_kinds(content: Any) -> str:
+    """What a message without text held: its parts' types ("image_url", "image_asset_pointer"…),
+    or "empty"."""
+    parts = content.get("parts") if isinstance(content, dict) else content
+    if isinstance(content, dict) and not isinstance(parts, list):
+        parts = [content]
+    kinds = sorted({str(p.get("type") or p.get("content_type") or "unknown")
+                    for p in parts if isinstance(p, dict)} if isinstance(parts, list) else set())
+    return ", ".join(kinds) or "empty"
+
+
 def _text(content: Any) -> str:
     """Message content: text, OpenAI content parts, ChatGPT ``parts`` or Claude blocks."""
     if isinstance(content, str):
@@ -256,6 +270,7 @@ def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
     if not isinstance(messages, list):
         raise PeerFormatError("messages must be a list")
     turns = []
+    without_text = []
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             raise PeerFormatError(f"message {i}: must be an object")
@@ -263,7 +278,9 @@ def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
         text = _text(message.get("content"))
         if role and text:
             turns.append(ChatTurn(role, text, _time(message.get("timestamp")), str(i)))
-    return ChatConversation(conv_id, title, None, tuple(turns))
+        elif role:
+            without_text.append(_part_kinds(message.get("content")))
+    return ChatConversation(conv_id, title, None, tuple(turns), tuple(without_text))
 
 
 def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
@@ -283,6 +300,7 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     else:
         chain.reverse()
     turns = []
+    without_text = []
     for node in chain:
         message = (mapping[node] or {}).get("message") or {}
         role = _role((message.get("author") or {}).get("role"),
@@ -291,9 +309,11 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
         if role and text:
             turns.append(ChatTurn(role, text, _time(message.get("create_time")),
                                   str(message.get("id") or node)))
+        elif role:
+            without_text.append(_part_kinds(message.get("content")))
     conv_id = str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{index}")
     return ChatConversation(conv_id, str(conv.get("title") or ""),
-                            _time(conv.get("create_time")), tuple(turns))
+                            _time(conv.get("create_time")), tuple(turns), tuple(without_text))
 
 
 def _msg_time(node: Any) -> float:
@@ -307,6 +327,7 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
     if not isinstance(messages, list):
         raise PeerFormatError(f"conversation {index}: chat_messages must be a list")
     turns = []
+    without_text = []
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
@@ -315,6 +336,8 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
         if role and text:
             turns.append(ChatTurn(role, text, _time(message.get("created_at")),
                                   str(message.get("uuid") or i)))
+        elif role:
+            without_text.append(_part_kinds(message.get("content")))
     conv_id = str(conv.get("uuid") or f"claude-{index}")
     return ChatConversation(conv_id, str(conv.get("name") or ""), _time(conv.get("created_at")),
-                            tuple(turns))
+                            tuple(turns), tuple(without_text))

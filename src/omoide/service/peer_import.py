@@ -57,9 +57,10 @@ class PeerReport:
     links: int = 0
     sessions: int = 0
     events: int = 0
+    without_text: int | None = None  # a chat file: messages left out, holding no text
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
 def _json(text: str, source: str) -> Any:
@@ -184,8 +185,12 @@ class PeerImportService:
         # A turn that shows nothing (only whitespace or invisible characters) is left out, as
         # the parser leaves out empty ones; every other turn is checked as the API checks it
         # before the first is written.
-        conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)))
+        conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)),
+                                 without_text=c.without_text + tuple(
+                                     "empty" for t in c.turns if is_blank(t.content)))
                          for c in conversations]
+        _require_text(conversations)
+        report.without_text = sum(len(c.without_text) for c in conversations)
         started: dict[str, datetime | None] = {}
         ids: dict[str, dict[str, tuple[str, int, ChatTurn]]] = {}  # session -> message ids
         for conv in conversations:
@@ -241,3 +246,19 @@ class PeerImportService:
                 "external_id": turn.external_id[:200],
                 **({"timestamp": iso(turn.timestamp) if isinstance(turn.timestamp, datetime)
                     else turn.timestamp} if turn.timestamp else {})}
+
+
+def _require_text(conversations: list[ChatConversation]) -> None:
+    """A chat file none of whose user or assistant messages holds text imports nothing: a 422
+    saying what the messages held, never a 200 with nothing imported. (Messages without text
+    beside others are left out and counted in the report's ``without_text``.)"""
+    if any(c.turns for c in conversations):
+        return
+    kinds = sorted({k for c in conversations for k in c.without_text})
+    held = sum(len(c.without_text) for c in conversations)
+    found = (f"its {held} user and assistant message(s) hold no text (only: "
+             f"{'; '.join(kinds)})" if held else "it holds no user or assistant message")
+    raise InvalidInput(f"chat file: nothing to import: {found}. Omoide imports what was said "
+                       "as text; an image enters a conversation as its caption "
+                       "(metadata.image_caption of a posted event, docs/sessions.md). Nothing "
+                       "was imported", field="messages")

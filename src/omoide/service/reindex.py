@@ -35,17 +35,35 @@ def _mismatch(found: list[str], embedder: Embedder) -> EmbedderMismatch:
         configured=embedder.model_id, recorded=found)
 
 
+def _mixed(counts: dict[str, int], embedder: Embedder) -> EmbedderMismatch:
+    """The folder records the configured embedder, but some vectors come from another model
+    (written under the record, e.g. by a server left running through an earlier reindex, before
+    the folder lock existed): their similarities would be compared with the others'."""
+    others = sorted(m for m in counts if m != embedder.model_id)
+    made_by = " and ".join(f"{counts[m]} by {m}" for m in others)
+    return EmbedderMismatch(
+        f"this data folder's vectors come from more than one embedder: "
+        f"{counts.get(embedder.model_id, 0)} were made by {embedder.model_id} (the one it "
+        f"records and the one configured), but {made_by}. Run `omoide reindex` "
+        f"(stop the server first) to re-embed them with {embedder.model_id}; a search would "
+        "otherwise compare vectors of two models.",
+        configured=embedder.model_id, recorded=[embedder.model_id, *others])
+
+
 def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -> None:
     """Refuse (EmbedderMismatch) a folder whose vectors come from another model.
 
-    A folder with a record must match it (model id and dimension). A folder without one (new,
-    or made before the record existed) gets the configured embedder recorded, unless a stored
-    vector carries another model id.
+    A folder with a record must match it (model id and dimension), and hold no vector of
+    another model (written under the record by two embedders: index seeks, migration 21). A
+    folder without one (new, or made before the record existed) gets the configured embedder
+    recorded, unless a stored vector carries another model id.
     """
     recorded = models.recorded()
     if recorded is not None:
         if (recorded.model_id, recorded.dim) != (embedder.model_id, embedder.dim):
             raise _mismatch([f"{recorded.model_id} ({recorded.dim} dimensions)"], embedder)
+        if models.other_models(recorded.model_id):
+            raise _mixed(models.stored_models(), embedder)
         return
     others = sorted(m for m in models.stored_models() if m != embedder.model_id)
     if others:

@@ -108,6 +108,46 @@ def test_a_note_reads_as_a_sentence_about_the_user(server: LiveServer,
     assert "Honestly Seun prefers Elgar." in text, text
 
 
+@pytest.mark.parametrize(("user", "caption", "note"), [
+    ("Ken", "Ken holding his new red road bike at the finish line of the Lakeside marathon",
+     "Ken shared an image showing Ken holding his new red road bike at the finish line of the "
+     "Lakeside marathon"),
+    ("花子", "花子が京都の新しいアパートの前で鍵を持っている",
+     "花子が共有した画像は「花子が京都の新しいアパートの前で鍵を持っている」"),
+])
+def test_a_turn_that_is_only_an_image_is_read_through_its_caption(
+        server: LiveServer, clock: FixedClock, user: str, caption: str, note: str) -> None:
+    """A turn whose words say nothing (an emoji) and whose image shows a fact about the user
+    makes a note of its caption, as the same words said would; a caption that states nothing
+    (a photo of a dog) makes none and stays in the episode."""
+    chat = {"user": user, "assistant": "Haru", "turns": [
+        {"role": "user", "content": "📷", "metadata": {"image_caption": caption}},
+        {"role": "assistant", "content": "Wow!"},
+        {"role": "user", "content": "🐶", "metadata": {"image_caption": "a photo of a dog"}},
+    ]}
+    key = server.create_persona("pics")
+    notes = post_and_end(server, key, "pics", chat, clock)
+    assert [n["content"].split("（")[0].split(" (")[0] for n in notes] == [note]
+    assert [s["external_id"] for s in notes[0]["sources"]] == ["t1"]
+    assert "dog" not in notes[0]["content"]
+
+
+def test_a_casual_japanese_turn_is_stated_in_the_stores_voice(server: LiveServer,
+                                                              clock: FixedClock) -> None:
+    """First-person casual Japanese, subject dropped and a particle to the listener: the note
+    states the fact about the user, it does not copy the turn."""
+    chat = {"user": "美咲", "assistant": "ハル", "turns": [
+        {"role": "assistant", "content": "新しい自転車はどう？"},
+        {"role": "user", "content": "自転車の名前は「あかね号」にしたよ"},
+        {"role": "assistant", "content": "いい名前ですね。"},
+        {"role": "user", "content": "週末は毎回あかね号で湖まで走ってるんだよね"},
+    ]}
+    key = server.create_persona("misaki")
+    text = "\n".join(n["content"] for n in post_and_end(server, key, "misaki", chat, clock))
+    assert "美咲は、自転車の名前は「あかね号」にした（" in text, text
+    assert "したよ" not in text and "んだよね" not in text, text
+
+
 def test_a_pets_hiragana_name_is_kept_in_the_note(server: LiveServer, clock: FixedClock) -> None:
     chat = {"user": "美咲", "assistant": "ハル", "turns": [
         {"role": "assistant", "content": "ペットは飼っていますか？"},

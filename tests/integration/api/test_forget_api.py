@@ -226,3 +226,31 @@ def test_a_note_another_conversation_restated_survives_deleting_the_first(
     assert rin.delete("/api/sessions/rin/s3", params={"with_notes": "true"}).json()[
         "notes"] == []
     assert rin.get(f"/api/memories/rin/{hand['key']}").json()["sources"] == []
+
+
+def _seen_ids(client: httpx.Client, session_id: str) -> tuple[set[int], set[int]]:
+    """The episode ids and turn ids a client sees for an ended conversation."""
+    episodes = client.get(f"/api/sessions/rin/{session_id}/episodes").json()["episodes"]
+    turns = {i for ep in episodes for i in range(ep["first_event_id"], ep["last_event_id"] + 1)}
+    return {ep["id"] for ep in episodes}, turns
+
+
+def test_ids_of_an_erased_conversation_never_name_another_row(rin: httpx.Client,
+                                                              server: LiveServer) -> None:
+    """A client kept the ids of a conversation it then erased: the next conversation's turns
+    and episodes get new ids, never the erased ones (SQLite gave the largest id + 1)."""
+    chat_notes(rin, server.omoide, "rin", "s1", [
+        ("Ken", "user", "I moved to Kyoto last month."),
+        ("Ken", "user", "My favourite food is ramen.")])
+    old_episodes, old_turns = _seen_ids(rin, "s1")
+    assert old_episodes and old_turns
+    assert rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"}).status_code == 200
+
+    chat_notes(rin, server.omoide, "rin", "s2", [
+        ("Ken", "user", "I started learning the cello."),
+        ("Ken", "user", "My sister lives in Sapporo.")])
+    new_episodes, new_turns = _seen_ids(rin, "s2")
+
+    assert new_episodes and new_turns
+    assert not new_episodes & old_episodes and not new_turns & old_turns
+    assert min(new_turns) > max(old_turns)

@@ -89,3 +89,57 @@ def test_peer_import_from_the_cli(tmp_path: Path, monkeypatch) -> None:
     result = CliRunner().invoke(main, ["import", "-p", "noor", "--from", "mem0", "--data", data,
                                        str(PEERS / "mem0.json")], catch_exceptions=False)
     assert "3 memories" in result.stdout
+
+
+IMAGE = {"type": "image_url", "image_url": {"url": "https://example.org/bike.png"}}
+
+
+def test_a_chat_of_messages_without_text_is_refused_never_a_silent_200(server: LiveServer
+                                                                        ) -> None:
+    """A chat file whose messages hold only images imports nothing: a 422 saying what they
+    held, not 200 with 0 turns. Beside messages with text, they are left out and counted."""
+    key = server.create_persona("rin")
+    with server.client(key) as c:
+        only_images = [{"role": "user", "content": [IMAGE]},
+                       {"role": "assistant", "content": [{"type": "file", "file": {}}]}]
+        reply = c.post("/api/import/rin", params={"source": "chat"}, json=only_images)
+        assert reply.status_code == 422, reply.text
+        error = reply.json()["error"]
+        assert error["code"] == "invalid_input"
+        assert "nothing to import" in error["message"]
+        assert "2 user and assistant message(s) hold no text (only: file; image_url)" in \
+            error["message"]
+        assert "image_caption" in error["message"]
+        only_system = [{"role": "system", "content": "You are Kiri."}]
+        reply = c.post("/api/import/rin", params={"source": "chat"}, json=only_system)
+        assert reply.status_code == 422
+        assert "holds no user or assistant message" in reply.json()["error"]["message"]
+        assert c.get("/api/search/rin", params={"q": "bike"}).json()["results"] == []
+
+        mixed = [{"role": "user", "content": [{"type": "text", "text": "I bought a bike."},
+                                              IMAGE]},
+                 {"role": "user", "content": [IMAGE]},
+                 {"role": "assistant", "content": "   "}]
+        reply = c.post("/api/import/rin", params={"source": "chat"}, json=mixed)
+        assert reply.status_code == 200, reply.text
+        assert (reply.json()["events"], reply.json()["without_text"]) == (1, 2)
+        mcp = c.post("/api/import/rin", params={"source": "mcp-memory"},
+                     content=text("memory.jsonl").encode(),
+                     headers={"Content-Type": "application/x-ndjson"})
+        assert "without_text" not in mcp.json()
+
+
+def test_the_cli_refuses_a_chat_without_text_in_one_line(tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from omoide.cli import main
+
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": [IMAGE]}]))
+    result = CliRunner().invoke(main, ["import", "-p", "rin", "--from", "chat", "--data",
+                                       str(tmp_path / "data"), str(chat)],
+                                catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.output.count("Error: ") == 1 and "Traceback" not in result.output
+    assert "hold no text (only: image_url)" in result.output

@@ -16,7 +16,11 @@ from omoide.engine.consolidate import (
     consolidate_offline,
     note_budget,
 )
-from omoide.engine.consolidate.rewrite import resolve_relative_dates, to_third_person
+from omoide.engine.consolidate.rewrite import (
+    plain_japanese_ending,
+    resolve_relative_dates,
+    to_third_person,
+)
 from omoide.engine.consolidate.text import split_sentences
 
 SAID = datetime(2023, 5, 8, 13, 56)
@@ -557,3 +561,35 @@ def test_a_note_does_not_start_with_the_and_left_after_its_interjection() -> Non
         ("Pia", "Oh, and I restore old Vespas in my garage."), ("Kai", "Cool."),
         assistant="Kai")).notes
     assert notes[0].content.startswith("Pia restores old Vespas in Pia's garage.")
+
+
+@pytest.mark.parametrize(("said", "stated"), [
+    ("自転車の名前は「あかね号」にしたよ", "自転車の名前は「あかね号」にした"),
+    ("新しい仕事を始めたんだ", "新しい仕事を始めた"),
+    ("ギターを始めたんだよね。", "ギターを始めた。"),
+    ("毎朝走るよ", "毎朝走る"),
+    ("猫が好きなんだよ", "猫が好き"),
+    ("このラーメン美味しいね", "このラーメン美味しい"),
+    ("来週は実家に帰るぞ！", "来週は実家に帰る！"),
+    # kept: a past tense in んだ, polite endings, a question, a noun before the kana
+    ("本を読んだ", "本を読んだ"),
+    ("大阪に住んだ", "大阪に住んだ"),
+    ("柴犬を飼っています。", "柴犬を飼っています。"),
+    ("明日は雨かな", "明日は雨かな"),
+    ("趣味はテニスね", "趣味はテニスね"),
+    ("それでいいのよ", "それでいいのよ"),
+])
+def test_a_casual_japanese_statement_keeps_its_plain_form(said: str, stated: str) -> None:
+    assert plain_japanese_ending(said) == stated
+
+
+def test_a_casual_japanese_turn_becomes_a_note_in_the_stores_voice() -> None:
+    """First-person casual Japanese (subject dropped, a particle to the listener): the note
+    states it, it does not copy the turn."""
+    day = datetime(2026, 5, 8)
+    contents = [consolidate_offline([EventText(1, "花子", "user", said, day)]).notes[0].content
+                for said in ("自転車の名前は「あかね号」にしたよ", "俺、毎朝5キロ走ってるんだよね",
+                             "昨日京都に引っ越したよ")]
+    assert contents[0] == "花子は、自転車の名前は「あかね号」にした（2026年5月8日）"
+    assert contents[2] == "花子は、昨日（2026年5月7日）京都に引っ越した（2026年5月8日）"
+    assert not [c for c in contents if "よ" in c or "んだ" in c], contents

@@ -70,7 +70,7 @@ def test_the_unnamed_user_addressed_in_japanese_takes_no_honorific() -> None:
     """「あなた」 said to the unnamed user becomes 「ユーザー」, never 「ユーザーさん」; a name
     takes さん."""
     assert to_third_person("あなたは猫が好きですね。", "ハル", addressee="ユーザー",
-                           japanese=True) == "ユーザーは猫が好きですね。"
+                           japanese=True) == "ユーザーは猫が好きです。"  # ね spoke to them
     assert to_third_person("あなたの猫は元気？", "ハル", addressee="美咲",
                            japanese=True) == "美咲さんの猫は元気？"
     for label in ("User", "user", "ユーザー"):  # someone else in the chat, a pasted exchange

@@ -196,10 +196,7 @@ def _candidate(
     voices = Voices(event.speaker, addressee, {s: v for s, v in voiced if v is not None})
     scored = [score_sentence(s, selection.participants) for s, _ in voiced]
     if event.image_caption:
-        # What was shown is often what the turn is about, so the caption rides along with a
-        # turn worth a note; alone it never makes one (scoring captions as sentences cost
-        # coverage and quality on the tuning split: bench/consolidate.py).
-        scored.append(SentenceScore(event.image_caption, _PHOTO_SCORE, frozenset({Cue.PHOTO})))
+        scored.append(_caption_piece(event.image_caption, event.text, selection))
     statements = (find_profile_statements(event.text, speaker=event.speaker)
                   if event.role == "user" else [])
     if statements:
@@ -218,6 +215,21 @@ def _candidate(
         tags=_tags(cues),
     )
     return _Candidate(position, score, note)
+
+
+def _caption_piece(caption: str, words: str, selection: _Selection) -> SentenceScore:
+    """A shared image's caption as a piece of its turn.
+
+    What was shown is often what the turn is about, so the caption rides along with a turn
+    worth a note, but beside words it never makes one (scoring every caption as a sentence cost
+    coverage and quality on the tuning split: bench/consolidate.py). A turn that says nothing
+    in words (only an emoji or punctuation: the image was the message) is read through its
+    caption, scored as the sentence it would be if said: "Ken holding his new road bike at the
+    finish line" makes a note, "a photo of a dog" does not (it stays in the episode)."""
+    if any(ch.isalnum() for ch in words):
+        return SentenceScore(caption, _PHOTO_SCORE, frozenset({Cue.PHOTO}))
+    alone = score_sentence(caption, selection.participants)
+    return SentenceScore(caption, max(alone.score, _PHOTO_SCORE), alone.cues | {Cue.PHOTO})
 
 
 def _answer_candidate(
@@ -307,8 +319,9 @@ def _render(
     ``Name:`` label would read as a transcript line). Each sentence keeps its own language
     (a turn may switch between English and Japanese) and its own voice (:class:`Voices`)."""
     words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
+    captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
     japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
-        event.text)
+        " ".join([event.text, *captions]))
     parts = [(text, is_japanese(text)) for text in lead]
     for sentence in words:
         in_japanese = is_japanese(sentence)
@@ -322,12 +335,15 @@ def _render(
             text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
         parts.append((text, in_japanese))
     content = joined(parts)
-    captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
     shown_by = spoken_name(event.speaker, japanese=japanese)
     for caption in captions:
+        if not content:  # the image was the whole turn: its caption is the statement
+            content = (f"{shown_by}が共有した画像は「{caption}」" if japanese
+                       else _capitalised(f"{shown_by} shared an image showing {caption}"))
+            continue
         clause = (f"（{shown_by}が共有した画像は「{caption}」）" if japanese
                   else f"({shown_by} shared an image showing {caption})")
-        content = f"{content}{'' if japanese else ' '}{clause}" if content else clause
+        content = f"{content}{'' if japanese else ' '}{clause}"
     unnamed = bool(event.speaker) and not names_speaker(content, event.speaker)
     first = parts[0] if parts else ("", False)
     if unnamed and japanese and first[1] and not has_own_topic(first[0]):

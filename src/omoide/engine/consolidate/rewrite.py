@@ -22,7 +22,8 @@ from datetime import datetime, timedelta
 from omoide.engine.consolidate.voice import is_role_label
 from omoide.engine.lang import word_set
 
-__all__ = ["format_day", "resolve_relative_dates", "said_on", "to_third_person"]
+__all__ = ["format_day", "plain_japanese_ending", "resolve_relative_dates", "said_on",
+           "to_third_person"]
 
 _MONTHS = (
     "January",
@@ -208,8 +209,31 @@ _JA_I = re.compile(r"私(?![立服物用鉄的生])|僕|俺|わたし|あたし"
 _JA_YOU = re.compile(r"あなた|あんた")
 
 
+# Casual speech ends a statement with a particle that speaks to the listener (〜したよ, 〜だね,
+# 〜いいよね, 〜するぞ) or with an explanatory んだ/なんだ (始めたんだ, 好きなんだ). A note is the
+# store's statement, read far from that listener: the plain form stays (〜した, 〜だ, 〜好き).
+# Only after a predicate's last kana (a past た/だ, a dictionary-form or adjective ending, です
+# and ます's す), so a noun ending in the same kana keeps it; んだ only after a dictionary or past
+# form, since a kanji before it is a past tense (読んだ, 住んだ), not an explanation.
+_JA_PREDICATE_END = "たるいうくすつぬぶむぐだ"
+_JA_LISTENER_PARTICLE = re.compile(
+    rf"(?<=[{_JA_PREDICATE_END}])(?:よね|よな|よ|ね|なあ|なー|な|わ|ぞ|ぜ)"
+    r"(?P<end>[。！!…〜～ー]*)$")
+_JA_EXPLANATORY = re.compile(r"(?:(?<=[たるいうくすつぬぶむぐ])ん|なん)だ(?P<end>[。！!…〜～ー]*)$")
+
+
+def plain_japanese_ending(sentence: str) -> str:
+    """A casual Japanese statement's listener particles and explanatory んだ dropped:
+    「猫の名前はミケにしたよ」 → 「猫の名前はミケにした」, 「ギターを始めたんだよね」 →
+    「ギターを始めた」."""
+    text = sentence.rstrip()
+    for pattern in (_JA_LISTENER_PARTICLE, _JA_EXPLANATORY, _JA_LISTENER_PARTICLE):
+        text = pattern.sub(lambda m: m.group("end"), text)
+    return text
+
+
 def _japanese_third_person(sentence: str, speaker: str, addressee: str | None) -> str:
-    text = _JA_I.sub(speaker, _JA_WE.sub(f"{speaker}たち", sentence))
+    text = plain_japanese_ending(_JA_I.sub(speaker, _JA_WE.sub(f"{speaker}たち", sentence)))
     if not addressee:
         return text
     # さん follows a name; 「ユーザー」 names a role, and 「ユーザーさん」 reads as a nickname.

@@ -86,8 +86,13 @@ def copy_sqlite_to_postgres(db_file: Path, url: str, *,
                         progress(table, copied)
                 counts[table] = copied
                 if "id" in columns:
+                    # past the largest id SQLite ever gave (AUTOINCREMENT, migration 20), not
+                    # only the largest still stored: an erased row's id is never given again
+                    given = src.execute("SELECT seq FROM sqlite_sequence WHERE name = ?",
+                                        (table,)).fetchone()
                     conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                                 f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+                                 f"GREATEST(COALESCE((SELECT MAX(id) FROM {table}), 0), ?) + 1, "
+                                 "false)", (int(given[0]) if given else 0,))
             conn.execute("UPDATE jobs SET status = 'pending', started_at = NULL, "
                          "claimed_by = NULL, worker = NULL, lease_until = NULL "
                          "WHERE status = 'running'")

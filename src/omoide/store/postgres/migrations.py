@@ -393,6 +393,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "fts_personas", FTS_PERSONAS),  # PostgreSQL only (fts.py)
     Migration(18, "linear_trigrams", _LINEAR_TRIGRAMS),  # PostgreSQL only
     Migration(19, "fold_latin_words", FOLD_LATIN_BODIES),  # PostgreSQL only (fts.py)
+    # SQLite's ids become AUTOINCREMENT (never reused after an erasure); identity columns
+    # never reuse a value, so here the number is only kept in step.
+    Migration(20, "autoincrement_ids", "SELECT 1"),
+    # The start-up check for vectors of another model than the recorded one (index seeks).
+    Migration(21, "vector_model_indexes", """
+CREATE INDEX memory_vectors_model ON memory_vectors(model_id);
+CREATE INDEX event_vectors_model ON event_vectors(model_id);
+CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
+"""),
 )
 
 

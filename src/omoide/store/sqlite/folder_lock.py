@@ -1,14 +1,18 @@
 """One embedding model in use per SQLite data folder at a time, across processes.
 
 The folder records the model its vectors come from, and a process checks that record when it
-starts. ``omoide reindex`` changes the record, so a server (or ``omoide mcp``) running on the
-folder during a reindex would go on writing vectors of the old model under the new record, and
-its semantic search would silently compare vectors of two models. Hence ``<data>/omoide.lock``:
-``omoide serve`` and ``omoide mcp`` hold it shared while they run; ``omoide reindex`` holds it
-exclusively, so it refuses while a server uses the folder and a server refuses to start while
-a reindex runs. An advisory ``flock``: the kernel drops it when the process ends, however it
-ends. With ``OMOIDE_DATABASE_URL`` the folder holds no data and servers may run on other hosts:
-no lock is taken (stop every server before ``omoide reindex`` by hand).
+starts. ``omoide reindex`` changes the record, so a process writing to the folder during a
+reindex (a server, ``omoide mcp``, ``omoide memory add``, ``omoide import``…) would go on
+writing vectors of the old model under the new record, or erase a row the reindex is about to
+write a vector for; ``omoide restore`` replaces the database a running process has open. Hence
+``<data>/omoide.lock``: every process that writes memories, conversations or their vectors
+holds it shared while it runs (servers, and the CLI's writing commands:
+``cli_common.holding``); ``omoide reindex`` and ``omoide restore`` hold it exclusively, so they
+refuse while any of those runs, and those refuse while a reindex or restore runs. Commands that
+only read, or write nothing with a vector (keys, personas created, decay), take no hold. An
+advisory ``flock``: the kernel drops it when the process ends, however it ends. With
+``OMOIDE_DATABASE_URL`` the folder holds no data and servers may run on other hosts: no lock is
+taken (stop every server before ``omoide reindex`` by hand).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock, as before
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["LOCK_NAME", "hold_for_reindex", "hold_for_serving"]
+__all__ = ["EXCLUSIVE_REASONS", "LOCK_NAME", "hold_exclusive", "hold_shared"]
 
 LOCK_NAME = "omoide.lock"
 
@@ -48,17 +52,29 @@ def _hold(data_dir: Path, *, exclusive: bool, refused: str) -> IO[bytes] | None:
     return handle
 
 
-def hold_for_serving(data_dir: Path) -> IO[bytes] | None:
-    """The shared hold of a server (``serve``, ``mcp``) for as long as the returned handle is
-    open; Conflict while ``omoide reindex`` runs on the folder."""
+def hold_shared(data_dir: Path, command: str) -> IO[bytes] | None:
+    """The shared hold of a process that writes to the folder (``omoide <command>``: ``serve``,
+    ``mcp``, ``memory add``…) for as long as the returned handle is open; Conflict while
+    ``omoide reindex`` or ``omoide restore`` rewrites the folder."""
     return _hold(data_dir, exclusive=False, refused=(
-        f"`omoide reindex` is re-embedding the data folder {data_dir}; start the server when it "
-        "has finished"))
+        f"the data folder {data_dir} is in use by `omoide reindex` or `omoide restore`, which "
+        f"rewrites it; run `omoide {command}` again when it has finished"))
 
 
-def hold_for_reindex(data_dir: Path) -> IO[bytes] | None:
-    """The exclusive hold of ``omoide reindex``; Conflict while a server uses the folder."""
+# Why a command needs the folder to itself, said when it is refused.
+EXCLUSIVE_REASONS = {
+    "reindex": "which changes the embedder the folder's vectors come from (a running server "
+               "would go on writing vectors of the old one)",
+    "restore": "which replaces the folder's database (a running server would go on using the "
+               "one it opened)",
+}
+
+
+def hold_exclusive(data_dir: Path, command: str) -> IO[bytes] | None:
+    """The exclusive hold of ``omoide <command>`` (``reindex``, ``restore``); Conflict while a
+    server or a writing command uses the folder."""
     return _hold(data_dir, exclusive=True, refused=(
-        f"a server (`omoide serve` or `omoide mcp`) is using the data folder {data_dir}; stop "
-        "it before `omoide reindex`, which changes the embedder the folder's vectors come "
-        "from (a running server would go on writing vectors of the old one)"))
+        f"another Omoide process is using the data folder {data_dir}: a server (`omoide serve` "
+        "or `omoide mcp`) or a command writing to it (`omoide memory add`, `omoide import`, "
+        f"`omoide jobs wait`…); stop it before `omoide {command}`, "
+        f"{EXCLUSIVE_REASONS[command]}"))

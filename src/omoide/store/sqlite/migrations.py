@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ class Migration:
     number: int
     name: str
     apply: Callable[[sqlite3.Connection], None]
+    # Rebuilds a table other tables refer to: foreign keys are off while it runs (they cannot
+    # be switched inside a transaction) and checked before it commits (sqlite.org/lang_altertable).
+    rebuilds: bool = False
 
 
 def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
@@ -363,6 +367,52 @@ CREATE INDEX memory_versions_cause ON memory_versions(cause) WHERE cause IS NOT 
 """
 
 
+# Ids a client sees (a turn's ``event_id`` in search sources, an episode's id, a job's id, an API
+# key's id) must never name another row later. A plain ``INTEGER PRIMARY KEY`` takes the
+# largest id in the table + 1, so after a purge erased the newest rows their ids went to the
+# next rows written; AUTOINCREMENT never hands out an id again. SQLite cannot add it to a
+# table, so each is rebuilt from its own current definition (columns added by later
+# migrations included) and its indexes recreated. The ids a purge erased before this
+# migration are not known any more: numbering continues after the largest id still stored.
+_AUTOINCREMENT_TABLES = ("session_events", "episodes", "jobs", "api_keys")
+_ROWID_KEY = re.compile(r"\bid(\s+)INTEGER PRIMARY KEY\b(?!\s+AUTOINCREMENT)")
+
+
+def _autoincrement_ids(conn: sqlite3.Connection) -> None:
+    for table in _AUTOINCREMENT_TABLES:
+        ddl = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                           (table,)).fetchone()[0]
+        rebuilt, found = _ROWID_KEY.subn(r"id\1INTEGER PRIMARY KEY AUTOINCREMENT", ddl, count=1)
+        if not found:
+            continue  # already AUTOINCREMENT
+        temp = f"{table}__autoincrement"
+        rebuilt = re.sub(rf"^CREATE TABLE\s+\"?{table}\"?", f"CREATE TABLE {temp}", rebuilt)
+        indexes = [r[0] for r in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL", (table,))]
+        columns = ", ".join(f'"{r[1]}"' for r in conn.execute(f'PRAGMA table_info("{table}")'))
+        conn.execute(rebuilt)
+        conn.execute(f"INSERT INTO {temp} ({columns}) SELECT {columns} FROM {table}")
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(f"ALTER TABLE {temp} RENAME TO {table}")
+        for index in indexes:
+            conn.execute(index)
+    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise sqlite3.IntegrityError(f"foreign keys broken after the rebuild: {broken[:5]}")
+
+
+# Which model made each stored vector, found without reading the vectors: a start-up check
+# (service/reindex.check_embedder) seeks any vector not of the recorded model in three index
+# lookups, so a folder written by two embedders (a server left running through an earlier
+# reindex) is refused at once instead of comparing two models in its searches.
+_VECTOR_MODEL_INDEXES = """
+CREATE INDEX memory_vectors_model ON memory_vectors(model_id);
+CREATE INDEX event_vectors_model ON event_vectors(model_id);
+CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -385,6 +435,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # wall, so here the number is only kept in step.
     Migration(15, "persona_walls", _script("SELECT 1")),
     Migration(16, "forget_provenance", _script(_FORGET_PROVENANCE)),
+    # 17-19 are PostgreSQL's own (store/postgres/migrations.py).
+    Migration(20, "autoincrement_ids", _autoincrement_ids, rebuilds=True),
+    Migration(21, "vector_model_indexes", _script(_VECTOR_MODEL_INDEXES)),
 )
 
 
@@ -403,22 +456,34 @@ def apply_migrations(conn: sqlite3.Connection, *, upto: int | None = None) -> li
     for migration in MIGRATIONS:
         if migration.number in done or (upto is not None and migration.number > upto):
             continue
-        conn.execute("BEGIN IMMEDIATE")
+        if migration.rebuilds:
+            conn.execute("PRAGMA foreign_keys = OFF")
         try:
-            if conn.execute("SELECT 1 FROM schema_migrations WHERE number = ?",
-                            (migration.number,)).fetchone():  # another process applied it
-                conn.execute("COMMIT")
-                continue
-            migration.apply(conn)
-            conn.execute(
-                "INSERT INTO schema_migrations (number, name, applied_at) "
-                "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'))",
-                (migration.number, migration.name),
-            )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        logger.info("applied migration %04d_%s", migration.number, migration.name)
-        applied.append(migration.number)
+            if _apply(conn, migration):
+                applied.append(migration.number)
+        finally:
+            if migration.rebuilds:
+                conn.execute("PRAGMA foreign_keys = ON")
     return applied
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration) -> bool:
+    """One migration in its own transaction; False when another process applied it first."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM schema_migrations WHERE number = ?",
+                        (migration.number,)).fetchone():  # another process applied it
+            conn.execute("COMMIT")
+            return False
+        migration.apply(conn)
+        conn.execute(
+            "INSERT INTO schema_migrations (number, name, applied_at) "
+            "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'))",
+            (migration.number, migration.name),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    logger.info("applied migration %04d_%s", migration.number, migration.name)
+    return True

@@ -79,6 +79,22 @@ class VectorModels:
                 counts[model_id] = counts.get(model_id, 0) + int(n)
         return counts
 
+    def other_models(self, model_id: str) -> list[str]:
+        """Model ids other than ``model_id`` that stored vectors carry (an index seek on each
+        side of ``model_id`` per table, migration 21: cheap enough for every start-up). Not
+        every such id when there are several: enough to tell the folder is mixed."""
+        found: set[str] = set()
+        conn = self.db.conn()
+        for spec in VECTOR_TABLES:
+            for query in (f"SELECT model_id FROM {spec.table} WHERE model_id < ? "
+                          "ORDER BY model_id DESC LIMIT 1",
+                          f"SELECT model_id FROM {spec.table} WHERE model_id > ? "
+                          "ORDER BY model_id LIMIT 1"):
+                row = conn.execute(query, (model_id,)).fetchone()
+                if row is not None:
+                    found.add(row[0])
+        return sorted(found)
+
     def stale(self, spec: VectorTable, persona_id: int, model_id: str) -> list[StaleRow]:
         """Rows of one persona whose vector is not ``model_id``'s (events: only embedded ones;
         the others are embedded when they are segmented). Oldest first."""

@@ -24,3 +24,4 @@ class ImportReply(Response):
     state: int | None = None
     embedded: int | None = None
     moved_keys: dict[str, str] | None = None
+    without_text: int | None = None  # a chat file: messages left out as they hold no text
