@@ -84,6 +84,9 @@ class SearchPlan:
     # episode of one of them, is scored × (1 + mates_boost) (0: off)
     mates_boost: float = 0.0
     mates_head: int = 5
+    # PROTOTYPE (round 19): a conversation turn an active note was made from is scored × this
+    # in the turn tier (1: off)
+    noted_turn_scale: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -166,6 +169,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
                                     companion_episode_weight=None),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
+    "noted_turns_90": replace(DEFAULT_PLAN, noted_turn_scale=0.9),
+    "noted_turns_80": replace(DEFAULT_PLAN, noted_turn_scale=0.8),
+    "noted_turns_60": replace(DEFAULT_PLAN, noted_turn_scale=0.6),
     "mates_05": replace(DEFAULT_PLAN, mates_boost=0.05),
     "mates_10": replace(DEFAULT_PLAN, mates_boost=0.10),
     "mates_20": replace(DEFAULT_PLAN, mates_boost=0.20),
