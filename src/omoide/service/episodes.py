@@ -69,7 +69,7 @@ class EpisodeSearch:
                 query, ranked, lambda ids: {i: turn_passage(events[i].speaker, events[i].text)
                                             for i in ids if i in events},
                 weight=plan.episode_companion_weight, pool=plan.companion_pool)
-        if plan.noted_turn_scale < 1.0:  # PROTOTYPE
+        if plan.noted_turn_scale != 1.0:  # PROTOTYPE
             noted = store.noted_events([s.id for s in ranked])  # type: ignore[attr-defined]
             ranked = sorted((replace(s, score=s.score * plan.noted_turn_scale)
                              if s.id in noted else s for s in ranked),
