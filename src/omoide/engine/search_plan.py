@@ -80,13 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # PROTOTYPE (round 19): a note below the first mates_head notes, consolidated from the
-    # episode of one of them, is scored × (1 + mates_boost) (0: off)
-    mates_boost: float = 0.0
-    mates_head: int = 5
-    # PROTOTYPE (round 19): a conversation turn an active note was made from is scored × this
-    # in the turn tier (1: off)
-    noted_turn_scale: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -169,16 +162,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
                                     companion_episode_weight=None),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
-    "noted_turns_90": replace(DEFAULT_PLAN, noted_turn_scale=0.9),
-    "noted_turns_80": replace(DEFAULT_PLAN, noted_turn_scale=0.8),
-    "noted_turns_60": replace(DEFAULT_PLAN, noted_turn_scale=0.6),
-    "noted_turns_110": replace(DEFAULT_PLAN, noted_turn_scale=1.1),
-    "noted_turns_125": replace(DEFAULT_PLAN, noted_turn_scale=1.25),
-    "mates_05": replace(DEFAULT_PLAN, mates_boost=0.05),
-    "mates_10": replace(DEFAULT_PLAN, mates_boost=0.10),
-    "mates_20": replace(DEFAULT_PLAN, mates_boost=0.20),
-    "mates_10_h3": replace(DEFAULT_PLAN, mates_boost=0.10, mates_head=3),
-    "mates_10_h10": replace(DEFAULT_PLAN, mates_boost=0.10, mates_head=10),
 })
 
 

@@ -13,7 +13,7 @@ exactly those turns. Candidates come from the same hybrid retriever as notes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -69,11 +69,6 @@ class EpisodeSearch:
                 query, ranked, lambda ids: {i: turn_passage(events[i].speaker, events[i].text)
                                             for i in ids if i in events},
                 weight=plan.episode_companion_weight, pool=plan.companion_pool)
-        if plan.noted_turn_scale != 1.0:  # PROTOTYPE
-            noted = store.noted_events([s.id for s in ranked])  # type: ignore[attr-defined]
-            ranked = sorted((replace(s, score=s.score * plan.noted_turn_scale)
-                             if s.id in noted else s for s in ranked),
-                            key=lambda s: -s.score)
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:

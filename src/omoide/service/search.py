@@ -171,8 +171,6 @@ class SearchService:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
         top = self._note_hits(persona, memories, rows, ranked, query_vector, request,
                               cfg, now, plan, allowed)[: request.top_k]
-        if plan.mates_boost > 0:
-            top = _mates(top, plan.mates_boost, plan.mates_head)
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
@@ -436,20 +434,6 @@ def _closed_at(hit: SearchHit) -> float:
     """When a closed fact's validity ended (POSIX seconds); 0 for a current one or an excerpt."""
     until = hit.memory.valid_until if hit.memory is not None else None
     return 0.0 if until is None else until.timestamp()
-
-
-def _mates(top: list[tuple[int, SearchHit]], boost: float, head: int
-           ) -> list[tuple[int, SearchHit]]:
-    """PROTOTYPE: a note below the first ``head`` notes, from the episode of one of them, is
-    scored × (1 + boost); re-sorted by score (stable)."""
-    def group(hit: SearchHit) -> tuple[str, str] | None:
-        memory = hit.memory
-        return (memory.source, memory.source_ref) if memory is not None and \
-            memory.source_ref else None
-    lead = {group(hit) for _, hit in top[:head]} - {None}
-    out = top[:head] + [(row_id, replace(hit, score=hit.score * (1 + boost))
-                         if group(hit) in lead else hit) for row_id, hit in top[head:]]
-    return sorted(out, key=lambda t: -t[1].score)
 
 
 def _merge(notes: list[SearchHit], episodes: list[SearchHit], top_k: int, *,

@@ -246,17 +246,6 @@ class SessionStore:
             (self.persona_id, *ids)).fetchall()
         return {r["id"]: _event(r) for r in rows}
 
-    def noted_events(self, ids: Sequence[int]) -> set[int]:
-        """PROTOTYPE: of ``ids``, the turns an active note was consolidated from."""
-        if not ids:
-            return set()
-        marks = ",".join("?" * len(ids))
-        rows = self.db.conn().execute(
-            "SELECT DISTINCT ms.event_id FROM memory_sources ms JOIN memories m "
-            f"ON m.id = ms.memory_id WHERE m.status = 'active' AND ms.event_id IN ({marks})",
-            tuple(ids)).fetchall()
-        return {r[0] for r in rows}
-
     def events_between(self, session_id: str, first_seq: int, last_seq: int) -> list[Event]:
         """The session's turns with ``first_seq <= seq <= last_seq``, in order."""
         rows = self.db.conn().execute(
