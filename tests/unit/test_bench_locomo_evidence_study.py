@@ -68,3 +68,7 @@ def test_the_turn_before_a_note_is_the_one_before_its_first_source_in_its_sessio
     # note 100's first source is turn 2 (seq 1): the turn before is 1; note 101 opens its
     # session; 102 is not active; 103 is another persona's
     assert note_context.previous_turns(conn, 1) == {100: 1}
+    # after its last source (turn 3, seq 2) nothing follows in session 10; 101's turn is alone
+    assert note_context.next_turns(conn, 1) == {}
+    conn.execute("INSERT INTO session_events VALUES (5, 11, 1)")
+    assert note_context.next_turns(conn, 1) == {101: 5}
