@@ -153,22 +153,3 @@ def test_the_episode_tool_runs_the_plan_too(app: Omoide, persona: str,
     request = app.search.build_request(persona, query="San Marzano tomatoes", top_k=1)
     hit = app.search.search_episodes(persona, request, plan=preset("single_turns")).results[0]
     assert [s.external_id for s in hit.sources] == ["D3"]
-
-
-def test_many_common_embeds_a_set_question_without_the_persona_s_common_words(
-        app: Omoide, persona: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    for text in ("Haru plays the violin", "Haru grows basil on the balcony",
-                 "Haru drinks green tea", "Haru walks by the river"):
-        add(app, persona, text)
-    embedded: list[str] = []
-    embed = app.search.embedder.embed_query
-    monkeypatch.setattr(app.search.embedder, "embed_query",
-                        lambda text: embedded.append(text) or embed(text))
-    many = preset("many_common")
-    search(app, persona, "What hobbies does Haru have?", many)
-    assert embedded == ["What hobbies does have?"]  # "Haru" is in every note
-    for query, plan in (("What hobbies does Haru have?", DEFAULT_PLAN),  # off by default
-                        ("What did Haru drink on Monday?", many)):  # one fact
-        embedded.clear()
-        search(app, persona, query, plan)
-        assert embedded == [query]

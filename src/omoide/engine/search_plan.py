@@ -80,12 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # a query whose form asks for a set gathered over time (engine.query_form.asks_for_many)
-    # is embedded, for both tiers, without the words that at least this share of the persona's
-    # active notes hold (in practice the people's names; the keyword side keeps the whole
-    # query; 0: off). Preset "many_common" (0.3): LoCoMo tuning +0.013 recall, validation
-    # ±0.000, so not the default (bench/results/locomo_round18.md)
-    many_common_share: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -106,8 +100,6 @@ class SearchPlan:
             raise ParameterError("fallback_similarity must be within [0, 1]")
         if not 0.0 <= self.cross_script_credit <= 1.0:
             raise ParameterError("cross_script_credit must be within [0, 1]")
-        if not 0.0 <= self.many_common_share <= 1.0:
-            raise ParameterError("many_common_share must be within [0, 1]")
         for name in ("companion_weight", "companion_episode_weight"):
             value = getattr(self, name)
             if value is not None and not 0.0 <= value <= 1.0:
@@ -170,7 +162,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
                                     companion_episode_weight=None),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
-    "many_common": replace(DEFAULT_PLAN, many_common_share=0.3),
 })
 
 

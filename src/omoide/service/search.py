@@ -20,7 +20,6 @@ from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
-from omoide.engine.query_form import asks_for_many, query_words, without_words
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
@@ -161,12 +160,10 @@ class SearchService:
         # time still lifts its successor (_current_first), as it does without the filter
         ranking = allowed if request.filters.valid_at is None else \
             _ids_without_validity(memories, request.filters)
-        uncommon = self._uncommon_vector(memories, request.query, plan) \
-            if plan.many_common_share > 0 and asks_for_many(request.query) else None
         found = self.retriever.retrieve(
             NoteTier(memories), request.query, plan=plan, pool=pool, mode=request.mode,
             allowed=ranking, keyword_weight=cfg.keyword_weight,
-            semantic_weight=cfg.semantic_weight, query_vector=uncommon)
+            semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
         ranked = found.ranked[:pool]
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
@@ -190,21 +187,6 @@ class SearchService:
                     recalled, now=now, factor=cfg.recall_stability_factor,
                     cap=cfg.stability_cap_days, min_interval_hours=cfg.recall_min_interval_hours)
         return SearchResult(query=request.query, mode=request.mode, results=results)
-
-    def _uncommon_vector(self, memories: MemoryHandle, query: str, plan: SearchPlan
-                         ) -> np.ndarray | None:
-        """The query's vector without the words that at least ``plan.many_common_share`` of
-        the persona's active notes hold (each word's share counted through the keyword
-        index); None when no word, or every word, is left out. Called only when the plan has
-        a share."""
-        total = max(1, memories.stats().active)
-        common = {word for word in query_words(query)
-                  if len(memories.keyword_search(word, limit=total + 1)) / total
-                  >= plan.many_common_share}
-        stripped = without_words(query, common)
-        if not common or not stripped:
-            return None
-        return self.embedder.embed_query(stripped)
 
     def search_episodes(self, persona: str, request: SearchRequest, *,
                         plan: SearchPlan | None = None) -> SearchResult:

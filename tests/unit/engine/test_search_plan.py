@@ -35,7 +35,6 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert preset("companion_half").companion_weight == 0.5
     assert preset("companion_everywhere").episode_companion_weight == 0.5
     assert preset("companion_light").episode_companion_weight == 0.3
-    assert plan.many_common_share == 0.0 and preset("many_common").many_common_share == 0.3
 
 
 def test_every_preset_but_the_default_changes_something() -> None:
@@ -62,8 +61,7 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"fallback_similarity": 1.5}, {"fusion": "borda"}, {"episodes": "sometimes"},
     {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
     {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
-    {"companion_episode_weight": 2.0}, {"many_common_share": -0.1},
-    {"many_common_share": 1.5},
+    {"companion_episode_weight": 2.0},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
