@@ -41,7 +41,8 @@ from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
-from omoide.engine.classify.dedup_katakana import katakana_swapped
+from omoide.engine.classify.dedup_contrast import contrast_swapped
+from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
 from omoide.engine.lang import is_japanese
 
 __all__ = ["polarity_changed"]
@@ -136,10 +137,13 @@ def polarity_changed(first: str, second: str) -> bool:
     time moved, either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
+    if contrast_swapped(first, second):
+        return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)
     if not (is_japanese(first) and is_japanese(second)):
         return False
     return (_same_predicate_denied(first, second) or katakana_swapped(first, second)
+            or latin_swapped(first, second)
             or _contrasted(first) != _contrasted(second)
             or _favour_turned(first, second))
