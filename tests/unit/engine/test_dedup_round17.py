@@ -27,6 +27,8 @@ def _read(first: str, second: str) -> tuple[str, str]:
     ("Noor swims on most mornings.", "Noor swims every morning."),
     ("Noor always takes the bus.", "Noor sometimes takes the bus."),
     ("Noor's team won the final.", "Noor's team lost the final."),
+    ("Noor works as a vet in Leeds.", "Noor works as a veterinary assistant in Leeds."),
+    ("Noor is a junior designer at a studio.", "Noor is a senior designer at a studio."),
     ("ノアは書道を習っている。", "ノアは書道を教えている。"),
     ("ノアは軽い喘息がある。", "ノアは重い喘息がある。"),
     ("ノアはフランス語を流暢に話す。", "ノアはフランス語を少し話せる。"),
@@ -48,6 +50,7 @@ def test_a_word_swapped_for_its_converse_or_another_step_is_never_a_duplicate(
     ("Noor is learning Welsh at an evening class.",  # the converse, but more words changed
      "Noor has been teaching at a school in Cardiff for years, mostly Welsh."),
     ("Noor's pharmacy closes at 7 pm.", "Noor's pharmacy is open until 7 pm."),
+    ("Noor is doing a plumbing apprenticeship.", "Noor is an apprentice plumber."),
     ("ノアはジャズピアノを独学で弾いている。", "ノアはジャズピアノを先生につかずに弾いている。"),
 ])
 def test_a_synonym_a_degree_or_a_rewording_is_left_to_the_judge(first: str,

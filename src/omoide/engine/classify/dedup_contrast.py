@@ -13,7 +13,9 @@ judge had learnt paraphrases; the words themselves say the fact changed. Outcome
 (``dedup_judge.notation_tokens``), differ in one place where content words are swapped, up
 to three a side (:func:`swapped_words`), and the removed words hold a member of one class of
 a contrast set below and the added words a member of another class of the same set (and
-neither side also holds the other's). The sets are general language: converse verbs,
+neither side also holds the other's); or, in English, the swap names a rank of a role on
+one side only ("a pharmacist" / "a pharmacy technician", "a junior architect" / "a senior
+architect"). The sets are general language: converse verbs,
 antonyms and the steps of common scales, each class a few forms of one meaning; a word
 whose meaning turns with its context (open / close: "closes at 7" / "is open until 7") is in
 none. Like the status and polarity rules, a pair it finds is never a duplicate.
@@ -121,6 +123,21 @@ _JA_SETS: tuple[tuple[tuple[str, ...], ...], ...] = (
 )
 
 
+# A rank said on one side of a role only: "a pharmacist" / "a pharmacy technician", "a chef"
+# / "a sous-chef", "a teacher" / "a teaching assistant" name another job. A word opening
+# with one holds it ("an apprenticeship" / "an apprentice", "assistants").
+_EN_RANKS = ("assistant", "technician", "trainee", "apprentice", "intern", "junior", "deputy",
+             "sous")
+
+
+def _ranks(words: list[str]) -> set[str]:
+    return {rank for rank in _EN_RANKS if any(w.startswith(rank) for w in words)}
+
+
+def _ranked(old: list[str], new: list[str]) -> bool:
+    return _ranks(old) != _ranks(new)
+
+
 def _classes_en(words: list[str], classes: tuple[frozenset[str], ...]) -> set[int]:
     return {k for k, forms in enumerate(classes) if forms & set(words)}
 
@@ -142,5 +159,7 @@ def contrast_swapped(first: str, second: str) -> bool:
         old_run, new_run = "".join(old), "".join(new)
         found = [(_classes_ja(old_run, c), _classes_ja(new_run, c)) for c in _JA_SETS]
     else:
+        if _ranked(old, new):
+            return True
         found = [(_classes_en(old, c), _classes_en(new, c)) for c in _EN_SETS]
     return any(a and b and not (a & b) for a, b in found)

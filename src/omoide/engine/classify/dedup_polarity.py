@@ -28,9 +28,11 @@ English is left to the veto's polarity, which reads "not" wherever it stands, bu
 superlative turned round: "least" before a word the other text holds without it ("the user's
 favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). In
 either language, a bound on a number turned round ("no more than £60" / "at least £60", 以内 /
-超え: :mod:`dedup_bound`), and a clock time moved (6時 / 7時, 8:30 / 9:30:
-:mod:`dedup_clock`); in Japanese, one katakana word replaced by another with no kana in
-common, the rest unchanged (:mod:`dedup_katakana`). Like the status and trade rules, a pair
+超え: :mod:`dedup_bound`), a clock time moved (6時 / 7時, 8:30 / 9:30:
+:mod:`dedup_clock`), and one word swapped for its converse or another step of one scale, the
+rest unchanged (learns / teaches, mild / severe, most / every, 得意 / 苦手: :mod:`dedup_contrast`);
+in Japanese, one katakana word, or one name in Latin letters, replaced by another with little
+in common, the rest unchanged (:mod:`dedup_katakana`). Like the status and trade rules, a pair
 it finds is never a duplicate. Deterministic and symmetric.
 """
 
@@ -132,9 +134,10 @@ def _least_turned(first: str, second: str) -> bool:
 def polarity_changed(first: str, second: str) -> bool:
     """True when a Japanese pair denies one predicate on one side only, holds a denied and an
     affirmed clause in contrast on one side only, says a favour was received on one side
-    only or replaces a katakana word by another (``dedup_katakana``); or an English pair says
-    "least" before a word on one side only; or a bound on a number turned round, or a clock
-    time moved, either language (module docstring)."""
+    only or replaces a katakana word or a Latin name by another (``dedup_katakana``); or an
+    English pair says "least" before a word on one side only; or a bound on a number turned
+    round, a clock time moved or a word swapped for its converse or another step of one scale
+    (``dedup_contrast``), either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
     if contrast_swapped(first, second):
