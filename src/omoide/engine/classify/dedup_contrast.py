@@ -28,8 +28,7 @@ import re
 from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_judge import notation_tokens
-from omoide.engine.lang import is_japanese
-from omoide.engine.lang.stopwords import FACT_TOPIC_STOPWORDS
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, is_japanese
 
 __all__ = ["contrast_swapped", "swapped_words"]
 
