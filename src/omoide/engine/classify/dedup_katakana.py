@@ -20,9 +20,12 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-__all__ = ["katakana_swapped"]
+__all__ = ["katakana_swapped", "latin_swapped"]
 
 _RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fb]{2,}")
+# A name in Latin letters inside Japanese text (iPhone, TypeScript, CLIP STUDIO): letters and
+# digits, words joined by a space, a dot, a plus, a hash or a hyphen.
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ .+#\-]*[A-Za-z0-9]+)*[+#]*")
 _IGNORED = re.compile(r"[\s。、，,.!！?？「」『』()（）・]+")
 _SAME_WORD = 0.5  # the share of matching kana from which two spellings may be one word
 
@@ -30,12 +33,23 @@ _SAME_WORD = 0.5  # the share of matching kana from which two spellings may be o
 def katakana_swapped(first: str, second: str) -> bool:
     """True when ``second`` replaces ``first``'s katakana words by others, mostly other kana,
     and changes nothing else."""
-    runs_a, runs_b = _RUN.findall(first), _RUN.findall(second)
+    return _swapped(_RUN, first, second)
+
+
+def latin_swapped(first: str, second: str) -> bool:
+    """True when a Japanese ``second`` replaces ``first``'s words in Latin letters by others,
+    mostly other letters (case aside), and changes nothing else: a product, a tool or a brand
+    named in its own script (PythonとTypeScript / PythonとKotlin)."""
+    return _swapped(_LATIN_RUN, first, second)
+
+
+def _swapped(run: re.Pattern[str], first: str, second: str) -> bool:
+    runs_a, runs_b = run.findall(first), run.findall(second)
     removed = [w for w in runs_a if w not in runs_b]
     added = [w for w in runs_b if w not in runs_a]
     if not removed or not added:
         return False
-    if _IGNORED.sub("", _RUN.sub("@", first)) != _IGNORED.sub("", _RUN.sub("@", second)):
+    if _IGNORED.sub("", run.sub("@", first)) != _IGNORED.sub("", run.sub("@", second)):
         return False
-    old, new = ("".join(words).replace("ー", "") for words in (removed, added))
+    old, new = ("".join(words).replace("ー", "").lower() for words in (removed, added))
     return SequenceMatcher(None, old, new, autojunk=False).ratio() < _SAME_WORD

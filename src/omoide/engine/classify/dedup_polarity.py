@@ -28,9 +28,11 @@ English is left to the veto's polarity, which reads "not" wherever it stands, bu
 superlative turned round: "least" before a word the other text holds without it ("the user's
 favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). In
 either language, a bound on a number turned round ("no more than £60" / "at least £60", 以内 /
-超え: :mod:`dedup_bound`), and a clock time moved (6時 / 7時, 8:30 / 9:30:
-:mod:`dedup_clock`); in Japanese, one katakana word replaced by another with no kana in
-common, the rest unchanged (:mod:`dedup_katakana`). Like the status and trade rules, a pair
+超え: :mod:`dedup_bound`), a clock time moved (6時 / 7時, 8:30 / 9:30:
+:mod:`dedup_clock`), and one word swapped for its converse or another step of one scale, the
+rest unchanged (learns / teaches, mild / severe, most / every, 得意 / 苦手: :mod:`dedup_contrast`);
+in Japanese, one katakana word, or one name in Latin letters, replaced by another with little
+in common, the rest unchanged (:mod:`dedup_katakana`). Like the status and trade rules, a pair
 it finds is never a duplicate. Deterministic and symmetric.
 """
 
@@ -41,7 +43,8 @@ from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
-from omoide.engine.classify.dedup_katakana import katakana_swapped
+from omoide.engine.classify.dedup_contrast import contrast_swapped
+from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
 from omoide.engine.lang import is_japanese
 
 __all__ = ["polarity_changed"]
@@ -131,15 +134,19 @@ def _least_turned(first: str, second: str) -> bool:
 def polarity_changed(first: str, second: str) -> bool:
     """True when a Japanese pair denies one predicate on one side only, holds a denied and an
     affirmed clause in contrast on one side only, says a favour was received on one side
-    only or replaces a katakana word by another (``dedup_katakana``); or an English pair says
-    "least" before a word on one side only; or a bound on a number turned round, or a clock
-    time moved, either language (module docstring)."""
+    only or replaces a katakana word or a Latin name by another (``dedup_katakana``); or an
+    English pair says "least" before a word on one side only; or a bound on a number turned
+    round, a clock time moved or a word swapped for its converse or another step of one scale
+    (``dedup_contrast``), either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
+        return True
+    if contrast_swapped(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)
     if not (is_japanese(first) and is_japanese(second)):
         return False
     return (_same_predicate_denied(first, second) or katakana_swapped(first, second)
+            or latin_swapped(first, second)
             or _contrasted(first) != _contrasted(second)
             or _favour_turned(first, second))
