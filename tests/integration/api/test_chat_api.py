@@ -351,6 +351,31 @@ def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
     assert [e.content for e in events[2:]] == ["He loves the beach.", "Corgis are fun."]
 
 
+def test_a_message_the_upstream_never_answered_is_recorded_with_the_next(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """The upstream fails on a message (nothing is recorded: the client retries or moves on);
+    the client keeps the message in its history and sends the next one after it. Only the
+    latest user message was recorded, so the first was lost from memory for good. Now every
+    user message since the last assistant message is recorded, once, in order."""
+    key = proxy.create_persona("rin")
+    client = sdk(proxy, key, **{"X-Omoide-Session": "conv-lost"})
+    first = {"role": "user", "content": "私の猫の名前はモチです。"}
+    fake_api.queue(Reply(500, api_error("overloaded", "server_error")))
+    with pytest.raises(openai.InternalServerError):
+        client.chat.completions.create(model="x", messages=[first])
+    follow = [first, {"role": "user", "content": "Hello? Are you there?"}]
+    fake_api.queue(Reply(body=openai_answer("Sorry! Yes, Mochi is a lovely name.")),
+                   Reply(body=openai_answer("Mochi, got it.")))
+    client.chat.completions.create(model="x", messages=follow)
+    wait_events(proxy, "rin", "conv-lost", 3)
+    client.chat.completions.create(model="x", messages=follow)  # a retry records nothing
+    time.sleep(0.3)
+    events = events_of(proxy, "rin", "conv-lost")
+    assert [(e.role, e.content) for e in events] == [
+        ("user", "私の猫の名前はモチです。"), ("user", "Hello? Are you there?"),
+        ("assistant", "Sorry! Yes, Mochi is a lovely name.")]
+
+
 def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The reply is already out when the turns are recorded: a model's answer over 50,000
