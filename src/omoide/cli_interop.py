@@ -31,8 +31,15 @@ def _ensure_persona(app: Any, name: str) -> None:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    with path.open(encoding="utf-8") as handle:
-        yield from handle
+    """The file's lines; bytes that are not UTF-8 are refused naming the line (a traceback
+    before), as ``POST /api/import`` refuses them."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidInput(f"{path} is not UTF-8 text: line {number}, byte "
+                                   f"{exc.start + 1} of the line") from None
 
 
 @click.command("export")
