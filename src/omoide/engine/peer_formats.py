@@ -124,17 +124,30 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
             raise PeerFormatError(f"memory {i}: 'memory' must be non-empty text")
         if user_id is not None and item.get("user_id") != user_id:
             continue
-        categories = item.get("categories") or []
-        tags = tuple(dict.fromkeys(_tag(c) for c in categories
+        tags = tuple(dict.fromkeys(_tag(c) for c in _categories(item.get("categories"), i)
                                    if isinstance(c, str) and c.strip()))
         origin = {k: item[k] for k in ("id", "hash", "user_id", "agent_id", "run_id",
                                        "updated_at") if item.get(k) is not None}
-        metadata = dict(item.get("metadata") or {}) if isinstance(item.get("metadata"),
-                                                                   dict) else {}
+        if not isinstance(item.get("metadata"), dict | None):
+            raise PeerFormatError(f"memory {i}: 'metadata' must be an object or null")
+        metadata = dict(item.get("metadata") or {})
         metadata["mem0"] = origin
         out.append(PeerMemory(content=text.strip(), tags=tags[:20], metadata=metadata,
                               created_at=_time(item.get("created_at"))))
     return sorted(out, key=lambda m: _order(m.created_at))
+
+
+def _categories(value: Any, index: int) -> list[Any]:
+    """A memory's ``categories``: a list (its texts become tags), one text, or nothing. A
+    text used to be read letter by letter (``"food"`` → tags f, o, d) and a number or a
+    boolean stopped the import with a TypeError (HTTP 500)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts")
+    return value
 
 
 # -- MCP reference memory server ------------------------------------------------------------
