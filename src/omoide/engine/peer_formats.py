@@ -15,6 +15,7 @@ that names where it is.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -214,9 +215,9 @@ _SKIPPED_ROLES = frozenset({"system", "developer", "tool", "function", "ipython"
 
 def _role(value: Any, where: str) -> str | None:
     """The turn role of a message's role (None: a message that is not a turn)."""
-    if value is None or value in _SKIPPED_ROLES:
+    if value is None or (isinstance(value, str) and value in _SKIPPED_ROLES):
         return None
-    role = _ROLES.get(str(value))
+    role = _ROLES.get(value) if isinstance(value, str) else None
     if role is None:
         raise PeerFormatError(f"{where}: unknown role {value!r}; a turn's role is user (or "
                               "human) or assistant (or model); system and tool messages are "
@@ -290,15 +291,16 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
         seen.add(node_id)
         chain.append(node_id)
-        node_id = (mapping[node_id] or {}).get("parent")
+        node_id = _object(mapping[node_id], f"conversation {index}: node {node_id}").get("parent")
     if not chain:  # no current_node: every node in creation order
         chain = sorted(mapping, key=lambda k: _msg_time(mapping[k]))
     else:
         chain.reverse()
     turns = []
     for node in chain:
-        message = (mapping[node] or {}).get("message") or {}
-        role = _role((message.get("author") or {}).get("role"),
+        where = f"conversation {index}: node {node}"
+        message = _object(_object(mapping[node], where).get("message"), where)
+        role = _role(_object(message.get("author"), where).get("role"),
                      f"conversation {index}: message {message.get('id') or node}")
         text = _text(message.get("content"))
         if role and text:
@@ -309,9 +311,19 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
                             _time(conv.get("create_time")), tuple(turns))
 
 
+def _object(value: Any, where: str) -> dict[str, Any]:
+    """A part of a ChatGPT export that must be an object (absent: empty); another JSON value
+    there is refused (it raised AttributeError: HTTP 500)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PeerFormatError(f"{where}: must be an object, got {json.dumps(value)[:40]}")
+    return value
+
+
 def _msg_time(node: Any) -> float:
-    message = (node or {}).get("message") or {}
-    value = message.get("create_time")
+    message = node.get("message") if isinstance(node, dict) else None
+    value = message.get("create_time") if isinstance(message, dict) else None
     return float(value) if isinstance(value, int | float) else 0.0
 
 

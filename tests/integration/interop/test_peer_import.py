@@ -97,6 +97,31 @@ def test_mem0_categories_and_metadata_of_odd_types_over_http(server: LiveServer)
         assert len(c.get("/api/memories/rin").json()["memories"]) == 2
 
 
+def test_chat_files_with_odd_roles_or_nodes_are_a_422_not_a_500(server: LiveServer) -> None:
+    """A role that is a list or an object, or a ChatGPT node, message or author that is not an
+    object, raised TypeError / AttributeError (HTTP 500); each is refused naming where."""
+    key = server.create_persona("rin")
+
+    def chatgpt(node: object) -> list[dict[str, object]]:
+        return [{"id": "c1", "current_node": "a", "mapping": {"a": node}}]
+
+    said = {"author": {"role": "user"}, "content": {"parts": ["hi"]}}
+    files = [[{"role": ["user"], "content": "hi"}], [{"role": {"a": 1}, "content": "hi"}],
+             [{"uuid": "u1", "chat_messages": [{"sender": ["human"], "text": "hi"}]}],
+             chatgpt(5), chatgpt({"message": "hi", "parent": None}),
+             chatgpt({"message": {**said, "author": "user"}, "parent": None})]
+    with server.client(key) as c:
+        for data in files:
+            refused = c.post("/api/import/rin", params={"source": "chat"},
+                             content=json.dumps(data).encode())
+            assert refused.status_code == 422, (data, refused.text)
+            assert "conversation 0" in refused.json()["error"]["message"] or \
+                "role" in refused.json()["error"]["message"]
+        done = c.post("/api/import/rin", params={"source": "chat"},
+                      content=json.dumps(chatgpt({"message": said, "parent": None})).encode())
+        assert done.status_code == 200 and done.json()["events"] == 1, done.text
+
+
 def test_peer_import_from_the_cli(tmp_path: Path, monkeypatch) -> None:
     from click.testing import CliRunner
 
