@@ -277,6 +277,14 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
         raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
 
 
+# Process integers that only make sense from a least value: below it, OMOIDE_MAX_BODY_BYTES
+# refused every request with a 413 and OMOIDE_WORKERS=-1 ran no worker without a word.
+_PROCESS_INT_MINIMA = (
+    ("workers", "OMOIDE_WORKERS", 0), ("embed_threads", "OMOIDE_EMBED_THREADS", 1),
+    ("embed_batch", "OMOIDE_EMBED_BATCH", 1), ("max_body_bytes", "OMOIDE_MAX_BODY_BYTES", 1),
+    ("max_import_bytes", "OMOIDE_MAX_IMPORT_BYTES", 1),
+)
+
 DASHBOARD_SECRET_MIN_CHARS = 32
 
 
@@ -435,6 +443,11 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         if values["pg_ann_rows"] < 1:
             raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
+        if not 0 <= values["port"] <= 65535:  # a traceback from bind() at start-up before
+            raise InvalidInput(f"OMOIDE_PORT (--port) must be 0-65535, got {values['port']}")
+        for name, var, least in _PROCESS_INT_MINIMA:
+            if values[name] < least:
+                raise InvalidInput(f"{var} must be at least {least}, got {values[name]}")
         if values["search_companion"] not in SEARCH_COMPANIONS:
             raise InvalidInput("OMOIDE_SEARCH_COMPANION must be one of "
                                f"{', '.join(SEARCH_COMPANIONS)}")
