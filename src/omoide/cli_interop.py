@@ -62,7 +62,11 @@ def export_command(data: str | None, persona: str, out: Path | None,
         return
     partial = out.with_name(out.name + ".partial")
     count = 0
-    with partial.open("w", encoding="utf-8") as handle:
+    try:
+        handle = partial.open("w", encoding="utf-8")
+    except OSError as exc:  # a missing folder, no permission: a traceback before
+        raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
+    with handle:
         for line in lines:
             handle.write(line)
             count += 1

@@ -119,6 +119,16 @@ def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
     assert run("import", "-p", "rin", str(crlf), "--data", two).exit_code == 0
 
 
+def test_cli_export_to_a_folder_that_does_not_exist_is_an_error_not_a_traceback(
+        run, tmp_path: Path) -> None:
+    one = str(tmp_path / "one")
+    assert run("persona", "create", "rin", "--data", one).exit_code == 0
+    out = tmp_path / "missing" / "rin.jsonl"
+    result = CliRunner().invoke(main, ["export", "-p", "rin", "--out", str(out), "--data", one])
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1
+    assert f"cannot write {out}" in result.output and not out.parent.exists()
+
+
 def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClock) -> None:
     """An upload has its own limit (OMOIDE_MAX_IMPORT_BYTES) and is streamed to disk, so a file
     larger than the JSON body limit imports; past the import limit, or not UTF-8, it is refused
