@@ -107,6 +107,18 @@ def _latest_user(messages: Sequence[dict[str, Any]]) -> int | None:
                  if messages[i].get("role") == "user"), None)
 
 
+LANGUAGE_SAMPLES = 3  # the latest user messages the memory section's language follows
+
+
+def _language_samples(messages: Sequence[dict[str, Any]], user: dict[str, Any]) -> list[str]:
+    """What the memory section's language follows: the conversation (its latest user
+    messages), else the user's name. The name was weighed as much as the message, so a user
+    with a name in Latin letters chatting in Japanese got an English section."""
+    said = [message_text(m) for m in reversed(messages) if m.get("role") == "user"]
+    said = [text for text in said if text.strip()][:LANGUAGE_SAMPLES]
+    return said or [str(user.get("name") or "")]
+
+
 def _unanswered_users(messages: Sequence[dict[str, Any]]) -> list[int]:
     """The latest user message and the user messages before it up to the last assistant
     message, oldest first: what the user said since the model last answered. A message the
@@ -182,8 +194,7 @@ class ChatService:
         hits = self._recall(persona, query, session_id) \
             if cfg.chat_memory_budget_tokens and query else []
         prompt = assemble_chat_prompt(
-            persona=persona,
-            lang=choose_language(cfg.language, [query, user.get("name") or ""]),
+            persona=persona, lang=choose_language(cfg.language, _language_samples(messages, user)),
             budget_tokens=cfg.chat_memory_budget_tokens,
             persona_state=self.state.get_current_persona_state(persona), user_state=user,
             blocks=[BlockText(b.block_name, b.content, b.priority, b.max_tokens)

@@ -376,6 +376,29 @@ def test_a_message_the_upstream_never_answered_is_recorded_with_the_next(
         ("assistant", "Sorry! Yes, Mochi is a lovely name.")]
 
 
+def test_the_memory_section_speaks_the_conversations_language_not_the_names(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """A user whose name is in Latin letters chatting in Japanese got an English section: the
+    name weighed as much as the message. The conversation's latest user messages (a majority
+    of the last three) decide now."""
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        assert c.put("/api/user-state/rin", json={"name": "Laura"}).status_code == 200
+    client = sdk(proxy, key, **{"X-Omoide-Session": "lang"})
+    japanese = [{"role": "user", "content": "こんにちは！"},
+                {"role": "assistant", "content": "こんにちは、ラウラさん。"},
+                {"role": "user", "content": "猫のモチを飼っています。"},
+                {"role": "assistant", "content": "かわいいですね。"},
+                {"role": "user", "content": "OK"}]  # a short reply does not switch it
+    english = [{"role": "user", "content": "Good morning, how are you today?"}]
+    for messages in (japanese, english):
+        fake_api.queue(Reply(body=openai_answer("…")))
+        client.chat.completions.create(model="x", messages=messages)
+    sections = [body["messages"][0]["content"] for body in fake_api.bodies[-2:]]
+    assert sections[0].startswith("# rin の記憶（Omoide）"), sections[0]
+    assert sections[1].startswith("# What rin remembers (Omoide)"), sections[1]
+
+
 def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The reply is already out when the turns are recorded: a model's answer over 50,000
