@@ -235,7 +235,11 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
         var = f"OMOIDE_{setting.name.upper()}"
         if var in environ:
             overrides[setting.name] = _coerce(setting, environ[var], var)
-    return replace(PersonaSettings(), **overrides)
+    defaults = replace(PersonaSettings(), **overrides)
+    if defaults.keyword_weight + defaults.semantic_weight == 0:  # every search was refused
+        raise InvalidInput("OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT cannot both be 0 "
+                           "(search would have no ranking signal); keep one above 0")
+    return defaults
 
 
 def merge_persona_settings(

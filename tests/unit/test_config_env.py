@@ -50,3 +50,11 @@ def test_process_integers_out_of_range_are_refused_naming_the_variable(
     assert Settings.from_env({"OMOIDE_PORT": "0", "OMOIDE_WORKERS": "0"}).workers == 0
     with pytest.raises(InvalidInput, match="--port"):
         Settings.from_env({}, port=99_999)
+
+
+def test_both_search_weights_at_zero_in_the_environment_stop_start_up() -> None:
+    """The API refuses this pair (409); from the environment it was taken, and every search of
+    every persona was then refused at run time."""
+    with pytest.raises(InvalidInput, match="OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT"):
+        Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0", "OMOIDE_SEMANTIC_WEIGHT": "0"})
+    assert Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0"}).persona_defaults.keyword_weight == 0
