@@ -95,6 +95,10 @@ def test_mem0_categories_and_metadata_of_odd_types_over_http(server: LiveServer)
             assert refused.status_code == 422, (bad, refused.text)
             assert "memory 0" in refused.json()["error"]["message"]
         assert len(c.get("/api/memories/rin").json()["memories"]) == 2
+        # an empty user_id matched no memory: the import answered 200 and stored nothing
+        empty = c.post("/api/import/rin", params={"source": "mem0", "user_id": ""},
+                       content=json.dumps([{"memory": "Kai sails", "user_id": "kai"}]).encode())
+        assert empty.status_code == 422 and empty.json()["error"]["field"] == "user_id"
 
 
 def test_chat_files_with_odd_roles_or_nodes_are_a_422_not_a_500(server: LiveServer) -> None:
