@@ -399,6 +399,22 @@ def test_the_memory_section_speaks_the_conversations_language_not_the_names(
     assert sections[1].startswith("# What rin remembers (Omoide)"), sections[1]
 
 
+def test_an_answer_with_no_choices_is_a_502_and_records_nothing(proxy: LiveServer,
+                                                                fake_api: FakeAPI) -> None:
+    """``{"choices": []}`` was relayed as a 200 (the client's ``choices[0]`` failed) and the
+    user's turn recorded with no reply; it is an answer that is not the API's, like one with
+    no ``choices`` at all."""
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(body={"id": "x", "object": "chat.completion", "choices": []}))
+    with proxy.client(key) as c:
+        reply = c.post("/v1/chat/completions", headers={"X-Omoide-Session": "none"},
+                       json={"messages": [{"role": "user", "content": "Hello?"}]})
+    assert reply.status_code == 502 and reply.json()["error"]["code"] == "upstream_unavailable"
+    time.sleep(0.3)
+    with pytest.raises(NotFound):
+        events_of(proxy, "rin", "none")
+
+
 def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The reply is already out when the turns are recorded: a model's answer over 50,000
