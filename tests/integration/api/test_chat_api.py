@@ -415,6 +415,19 @@ def test_an_answer_with_no_choices_is_a_502_and_records_nothing(proxy: LiveServe
         events_of(proxy, "rin", "none")
 
 
+def test_a_persona_or_session_header_beyond_ascii_is_named_as_sent(proxy: LiveServer) -> None:
+    """The 422 showed the header's UTF-8 bytes read as Latin-1 ('æ\\x97¥æ\\x9c¬' for 日本)."""
+    key = proxy.create_persona("rin")
+    body = {"messages": [{"role": "user", "content": "hi"}]}
+    with httpx.Client(base_url=proxy.url, timeout=10) as c:
+        for name, token in (("X-Omoide-Persona", proxy.admin_key), ("X-Omoide-Session", key)):
+            reply = c.post("/v1/chat/completions", json=body, headers={
+                "Authorization": f"Bearer {token}", name: "日本".encode()})
+            assert reply.status_code == 422, reply.text
+            error = reply.json()["error"]
+            assert error["field"] == name and "'日本'" in error["message"], error
+
+
 def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The reply is already out when the turns are recorded: a model's answer over 50,000
