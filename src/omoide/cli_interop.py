@@ -31,8 +31,15 @@ def _ensure_persona(app: Any, name: str) -> None:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    with path.open(encoding="utf-8") as handle:
-        yield from handle
+    """The file's lines; bytes that are not UTF-8 are refused naming the line (a traceback
+    before), as ``POST /api/import`` refuses them."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidInput(f"{path} is not UTF-8 text: line {number}, byte "
+                                   f"{exc.start + 1} of the line") from None
 
 
 @click.command("export")
@@ -55,7 +62,11 @@ def export_command(data: str | None, persona: str, out: Path | None,
         return
     partial = out.with_name(out.name + ".partial")
     count = 0
-    with partial.open("w", encoding="utf-8") as handle:
+    try:
+        handle = partial.open("w", encoding="utf-8")
+    except OSError as exc:  # a missing folder, no permission: a traceback before
+        raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
+    with handle:
         for line in lines:
             handle.write(line)
             count += 1

@@ -17,6 +17,7 @@ from omoide.cli_common import (
     friendly,
     json_option,
 )
+from omoide.service.validate import MAX_INT
 
 __all__ = ["register_ops"]
 
@@ -72,7 +73,7 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 @data_option
 @json_option
 @click.argument("name")
-@click.argument("key_id", type=click.IntRange(min=1))
+@click.argument("key_id", type=click.IntRange(min=1, max=MAX_INT))
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
     """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""

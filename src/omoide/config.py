@@ -235,7 +235,11 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
         var = f"OMOIDE_{setting.name.upper()}"
         if var in environ:
             overrides[setting.name] = _coerce(setting, environ[var], var)
-    return replace(PersonaSettings(), **overrides)
+    defaults = replace(PersonaSettings(), **overrides)
+    if defaults.keyword_weight + defaults.semantic_weight == 0:  # every search was refused
+        raise InvalidInput("OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT cannot both be 0 "
+                           "(search would have no ranking signal); keep one above 0")
+    return defaults
 
 
 def merge_persona_settings(
@@ -276,6 +280,14 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
     except ValueError:
         raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
 
+
+# Process integers that only make sense from a least value: below it, OMOIDE_MAX_BODY_BYTES
+# refused every request with a 413 and OMOIDE_WORKERS=-1 ran no worker without a word.
+_PROCESS_INT_MINIMA = (
+    ("workers", "OMOIDE_WORKERS", 0), ("embed_threads", "OMOIDE_EMBED_THREADS", 1),
+    ("embed_batch", "OMOIDE_EMBED_BATCH", 1), ("max_body_bytes", "OMOIDE_MAX_BODY_BYTES", 1),
+    ("max_import_bytes", "OMOIDE_MAX_IMPORT_BYTES", 1),
+)
 
 DASHBOARD_SECRET_MIN_CHARS = 32
 
@@ -435,6 +447,11 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         if values["pg_ann_rows"] < 1:
             raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
+        if not 0 <= values["port"] <= 65535:  # a traceback from bind() at start-up before
+            raise InvalidInput(f"OMOIDE_PORT (--port) must be 0-65535, got {values['port']}")
+        for name, var, least in _PROCESS_INT_MINIMA:
+            if values[name] < least:
+                raise InvalidInput(f"{var} must be at least {least}, got {values[name]}")
         if values["search_companion"] not in SEARCH_COMPANIONS:
             raise InvalidInput("OMOIDE_SEARCH_COMPANION must be one of "
                                f"{', '.join(SEARCH_COMPANIONS)}")

@@ -119,6 +119,33 @@ def test_mcp_refuses_metadata_integers_http_refuses(server: LiveServer) -> None:
     anyio.run(scenario)
 
 
+def test_mcp_refuses_metadata_numbers_http_refuses(server: LiveServer) -> None:
+    """Session 19 probe: ``metadata: {"k": 1e300}`` (a number that is not an integer) was
+    stored over MCP, while HTTP refuses any number beyond ±(2^53 − 1); the persona's export
+    then held it and its import was refused (422 naming the line): not lossless."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            for bad in (1e300, -1e20, 2.0**53):
+                message = await tool_error(client, "memory_create", content="Ken rows at dawn.",
+                                           metadata={"ids": [1.5, {"n": bad}]})
+                assert "metadata" in message and "2^53" in message, message
+            made = await ok(client, "memory_create", content="Ken rows at dawn.",
+                            metadata={"n": 0.25, "x": -9007199254740991.0})
+            memory_key = made.structured_content["memory"]["key"]
+            assert "2^53" in await tool_error(client, "memory_update", key=memory_key,
+                                              metadata={"n": 1e300})
+
+    anyio.run(scenario)
+    with server.client(server.admin_key) as c:
+        exported = c.get("/api/export/rin").content
+        server.create_persona("copy")
+        restored = c.post("/api/import/copy", content=exported,
+                          headers={"Content-Type": "application/x-ndjson"})
+        assert restored.status_code == 200, restored.text
+
+
 def test_mcp_keeps_text_in_nfc_as_http_does(server: LiveServer) -> None:
     """A memory sent in NFD (e + U+0301) over MCP was stored as sent, beside the same text in
     NFC; now every string argument is put in NFC, as HTTP's body guard does."""

@@ -445,3 +445,14 @@ def test_text_arguments_are_read_in_nfc_paths_as_typed(run, tmp_path: Path) -> N
     found = json.loads(run("search", "-p", "rin", "--data", str(data), decomposed,
                            "--tag", "cafe\u0301", "--json").output)
     assert [r["key"] for r in found] == [memory["key"]]
+
+
+def test_bad_numbers_on_the_command_line_are_errors_not_tracebacks(run) -> None:
+    """``serve --port 99999`` raised OverflowError from bind() once the app was built; ``persona
+    key revoke NAME 10**23`` raised OverflowError in the SQLite driver."""
+    served = CliRunner().invoke(main, ["serve", "--port", "99999"])
+    assert served.exit_code != 0 and served.exception is not None
+    assert isinstance(served.exception, SystemExit) and "0-65535" in served.output
+    assert run("persona", "create", "rin").exit_code == 0
+    revoked = CliRunner().invoke(main, ["persona", "key", "revoke", "rin", str(10**23)])
+    assert isinstance(revoked.exception, SystemExit) and "KEY_ID" in revoked.output

@@ -33,3 +33,28 @@ def test_a_dashboard_secret_is_optional_and_never_shown() -> None:
 def test_a_short_dashboard_secret_is_refused() -> None:
     with pytest.raises(InvalidInput, match="OMOIDE_DASHBOARD_SECRET must be at least 32"):
         Settings.from_env({"OMOIDE_DASHBOARD_SECRET": "short"})
+
+
+@pytest.mark.parametrize(("var", "raw", "named"), [
+    ("OMOIDE_PORT", "70000", "0-65535"), ("OMOIDE_PORT", "-1", "0-65535"),
+    ("OMOIDE_WORKERS", "-1", "at least 0"), ("OMOIDE_EMBED_THREADS", "0", "at least 1"),
+    ("OMOIDE_EMBED_BATCH", "0", "at least 1"), ("OMOIDE_MAX_BODY_BYTES", "-5", "at least 1"),
+    ("OMOIDE_MAX_IMPORT_BYTES", "0", "at least 1")])
+def test_process_integers_out_of_range_are_refused_naming_the_variable(
+        var: str, raw: str, named: str) -> None:
+    """A port past 65535 was a traceback from bind() after the app was built; a negative body
+    limit refused every request with a 413; -1 workers ran none, without a word."""
+    with pytest.raises(InvalidInput) as refused:
+        Settings.from_env({var: raw})
+    assert var in refused.value.message and named in refused.value.message
+    assert Settings.from_env({"OMOIDE_PORT": "0", "OMOIDE_WORKERS": "0"}).workers == 0
+    with pytest.raises(InvalidInput, match="--port"):
+        Settings.from_env({}, port=99_999)
+
+
+def test_both_search_weights_at_zero_in_the_environment_stop_start_up() -> None:
+    """The API refuses this pair (409); from the environment it was taken, and every search of
+    every persona was then refused at run time."""
+    with pytest.raises(InvalidInput, match="OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT"):
+        Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0", "OMOIDE_SEMANTIC_WEIGHT": "0"})
+    assert Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0"}).persona_defaults.keyword_weight == 0

@@ -350,7 +350,12 @@ def apply_summary(split: Split, summary: str, *, max_chars: int, params: Compact
     # took from the summary: give it back, up to the whole summary.
     at = len(split.head)
     others = [*squeezed.messages[:at], *squeezed.messages[at + 1:]]
-    messages = [*others[:at], fitted(others), *others[at:]]
+    note = fitted(others)
+    # The latest turn alone over the budget leaves no room: an empty "[過去の会話要約]" only
+    # added tokens to a request already over, so it is left out.
+    if not message_text(note)[len(SUMMARY_PREFIX):].strip():
+        return Compaction(tuple(others), 4, tokens_before, total(others))
+    messages = [*others[:at], note, *others[at:]]
     return Compaction(tuple(messages), 4, tokens_before, total(messages))
 
 

@@ -15,6 +15,7 @@ that names where it is.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -127,17 +128,30 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
             raise PeerFormatError(f"memory {i}: 'memory' must be non-empty text")
         if user_id is not None and item.get("user_id") != user_id:
             continue
-        categories = item.get("categories") or []
-        tags = tuple(dict.fromkeys(_tag(c) for c in categories
+        tags = tuple(dict.fromkeys(_tag(c) for c in _categories(item.get("categories"), i)
                                    if isinstance(c, str) and c.strip()))
         origin = {k: item[k] for k in ("id", "hash", "user_id", "agent_id", "run_id",
                                        "updated_at") if item.get(k) is not None}
-        metadata = dict(item.get("metadata") or {}) if isinstance(item.get("metadata"),
-                                                                   dict) else {}
+        if not isinstance(item.get("metadata"), dict | None):
+            raise PeerFormatError(f"memory {i}: 'metadata' must be an object or null")
+        metadata = dict(item.get("metadata") or {})
         metadata["mem0"] = origin
         out.append(PeerMemory(content=text.strip(), tags=tags[:20], metadata=metadata,
                               created_at=_time(item.get("created_at"))))
     return sorted(out, key=lambda m: _order(m.created_at))
+
+
+def _categories(value: Any, index: int) -> list[Any]:
+    """A memory's ``categories``: a list (its texts become tags), one text, or nothing. A
+    text used to be read letter by letter (``"food"`` → tags f, o, d) and a number or a
+    boolean stopped the import with a TypeError (HTTP 500)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts")
+    return value
 
 
 # -- MCP reference memory server ------------------------------------------------------------
@@ -204,9 +218,9 @@ _SKIPPED_ROLES = frozenset({"system", "developer", "tool", "function", "ipython"
 
 def _role(value: Any, where: str) -> str | None:
     """The turn role of a message's role (None: a message that is not a turn)."""
-    if value is None or value in _SKIPPED_ROLES:
+    if value is None or (isinstance(value, str) and value in _SKIPPED_ROLES):
         return None
-    role = _ROLES.get(str(value))
+    role = _ROLES.get(value) if isinstance(value, str) else None
     if role is None:
         raise PeerFormatError(f"{where}: unknown role {value!r}; a turn's role is user (or "
                               "human) or assistant (or model); system and tool messages are "
@@ -294,7 +308,7 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
         seen.add(node_id)
         chain.append(node_id)
-        node_id = (mapping[node_id] or {}).get("parent")
+        node_id = _object(mapping[node_id], f"conversation {index}: node {node_id}").get("parent")
     if not chain:  # no current_node: every node in creation order
         chain = sorted(mapping, key=lambda k: _msg_time(mapping[k]))
     else:
@@ -302,8 +316,9 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     turns = []
     without_text = []
     for node in chain:
-        message = (mapping[node] or {}).get("message") or {}
-        role = _role((message.get("author") or {}).get("role"),
+        where = f"conversation {index}: node {node}"
+        message = _object(_object(mapping[node], where).get("message"), where)
+        role = _role(_object(message.get("author"), where).get("role"),
                      f"conversation {index}: message {message.get('id') or node}")
         text = _text(message.get("content"))
         if role and text:
@@ -316,9 +331,19 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
                             _time(conv.get("create_time")), tuple(turns), tuple(without_text))
 
 
+def _object(value: Any, where: str) -> dict[str, Any]:
+    """A part of a ChatGPT export that must be an object (absent: empty); another JSON value
+    there is refused (it raised AttributeError: HTTP 500)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PeerFormatError(f"{where}: must be an object, got {json.dumps(value)[:40]}")
+    return value
+
+
 def _msg_time(node: Any) -> float:
-    message = (node or {}).get("message") or {}
-    value = message.get("create_time")
+    message = node.get("message") if isinstance(node, dict) else None
+    value = message.get("create_time") if isinstance(message, dict) else None
     return float(value) if isinstance(value, int | float) else 0.0
 
 

@@ -240,7 +240,9 @@ class OpenAIChat(_Upstream):
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         plain = {k: v for k, v in body.items() if k != "stream_options"}  # streams only
         data = await self._json({**plain, "model": self.model, "stream": False})
-        if not isinstance(data.get("choices"), list):
+        if not isinstance(data.get("choices"), list) or not data["choices"]:
+            # An empty list too: relayed as a 200, it broke every client reading choices[0]
+            # and recorded the user's turn with no reply.
             raise self.bad_reply("an answer without choices")
         return data
 

@@ -5,8 +5,9 @@
   default search finds for the latest user message (exactly what a client asking with only the
   query gets), within ``chat_memory_budget_tokens``. The client's own system message stays first.
 - :meth:`ChatService.compress` runs the compaction stages (``service/chat_summary.py``).
-- :meth:`ChatService.record` writes the latest user message and the reply as events of the
-  conversation's session, idempotently (external ids from the conversation's content and
+- :meth:`ChatService.record` writes the latest user message (with the user messages before it
+  that no assistant message answered) and the reply as events of the conversation's session,
+  idempotently (external ids from the conversation's content and
   position), so segmentation, consolidation and search see proxied chats. The route calls it
   after the reply has been sent.
 """
@@ -106,6 +107,36 @@ def _latest_user(messages: Sequence[dict[str, Any]]) -> int | None:
                  if messages[i].get("role") == "user"), None)
 
 
+LANGUAGE_SAMPLES = 3  # the latest user messages the memory section's language follows
+
+
+def _language_samples(messages: Sequence[dict[str, Any]], user: dict[str, Any]) -> list[str]:
+    """What the memory section's language follows: the conversation (its latest user
+    messages), else the user's name. The name was weighed as much as the message, so a user
+    with a name in Latin letters chatting in Japanese got an English section."""
+    said = [message_text(m) for m in reversed(messages) if m.get("role") == "user"]
+    said = [text for text in said if text.strip()][:LANGUAGE_SAMPLES]
+    return said or [str(user.get("name") or "")]
+
+
+def _unanswered_users(messages: Sequence[dict[str, Any]]) -> list[int]:
+    """The latest user message and the user messages before it up to the last assistant
+    message, oldest first: what the user said since the model last answered. A message the
+    upstream never answered (a 504, a stream cut off) stays in a client's history and is sent
+    again before the next one; recording only the latest lost it."""
+    latest = _latest_user(messages)
+    if latest is None:
+        return []
+    found = [latest]
+    for i in range(latest - 1, -1, -1):
+        role = messages[i].get("role")
+        if role == "assistant":
+            break
+        if role == "user":
+            found.append(i)
+    return found[::-1]
+
+
 class ChatService:
     def __init__(self, *, search: SearchService, state: StateService, blocks: BlockService,
                  settings: SettingsService, sessions: SessionService, clock: Clock,
@@ -163,8 +194,7 @@ class ChatService:
         hits = self._recall(persona, query, session_id) \
             if cfg.chat_memory_budget_tokens and query else []
         prompt = assemble_chat_prompt(
-            persona=persona,
-            lang=choose_language(cfg.language, [query, user.get("name") or ""]),
+            persona=persona, lang=choose_language(cfg.language, _language_samples(messages, user)),
             budget_tokens=cfg.chat_memory_budget_tokens,
             persona_state=self.state.get_current_persona_state(persona), user_state=user,
             blocks=[BlockText(b.block_name, b.content, b.priority, b.max_tokens)
@@ -190,18 +220,21 @@ class ChatService:
 
     def record(self, persona: str, session_id: str, messages: Sequence[dict[str, Any]],
                reply: str) -> int:
-        """Record the latest user message and the reply; a retried request records nothing new.
+        """Record the user's messages since the last assistant message (usually only the
+        latest) and the reply; a retried request records nothing new.
 
-        The user message's external id hashes the conversation up to it (its content and
-        position); the reply's hashes the whole request, so a retry that got a different answer
-        is still recognised, while the next request's reply is a new event.
+        A user message's external id hashes the conversation up to it (its content and
+        position), so a message an earlier request already recorded is skipped; the reply's
+        hashes the whole request, so a retry that got a different answer is still recognised,
+        while the next request's reply is a new event.
         """
-        latest = _latest_user(messages)
+        unanswered = _unanswered_users(messages)
         events: list[dict[str, Any]] = []
-        if latest is not None:
+        if unanswered:
             user = user_address(self.state.get_current_user_state(persona)) or "User"
-            events += _turns(user, "user", message_text(messages[latest]),
-                             _user_turn_id(messages, latest))
+            for index in unanswered:
+                events += _turns(user, "user", message_text(messages[index]),
+                                 _user_turn_id(messages, index))
         events += _turns(persona, "assistant", reply,
                          "chat:" + _digest(list(messages))[:40] + ":reply")
         if not events:

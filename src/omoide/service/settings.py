@@ -26,16 +26,20 @@ class SettingsService:
         clean = validate_setting_patch({k: v for k, v in patch.items() if v is not None})
         # a reset must still name a known setting (its default is always valid)
         validate_setting_patch({k: getattr(self.defaults, k, None) for k in resets})
-        stored = {**self.store.persona_settings(persona), **clean}
-        after = merge_persona_settings(self.defaults, {k: v for k, v in stored.items()
-                                                       if k not in resets})
-        if after.keyword_weight + after.semantic_weight == 0:
-            # Depends on what is stored as much as on the patch: the settings would conflict.
-            raise Conflict("keyword_weight and semantic_weight cannot both be 0 (search would "
-                           "have no ranking signal); keep one above 0",
-                           setting="keyword_weight" if "keyword_weight" in patch
-                           else "semantic_weight")
-        self.store.update_persona_settings(persona, {**clean, **resets})
+
+        def check(stored: dict[str, Any]) -> None:
+            """Run by the store on the overrides as they will be stored, in the transaction
+            that stores them: checked before it, two concurrent PUTs ({keyword_weight: 0},
+            {semantic_weight: 0}) each passed and left both at 0, and every search of the
+            persona (so its chat proxy and MCP search too) was refused until one was reset."""
+            after = merge_persona_settings(self.defaults, stored)
+            if after.keyword_weight + after.semantic_weight == 0:
+                raise Conflict("keyword_weight and semantic_weight cannot both be 0 (search "
+                               "would have no ranking signal); keep one above 0",
+                               setting="keyword_weight" if "keyword_weight" in patch
+                               else "semantic_weight")
+
+        self.store.update_persona_settings(persona, {**clean, **resets}, check=check)
         return self.get(persona)
 
     def overrides(self, persona: str) -> dict[str, Any]:

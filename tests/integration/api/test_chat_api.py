@@ -351,6 +351,83 @@ def test_turns_are_recorded_once_even_when_the_client_retries(proxy: LiveServer,
     assert [e.content for e in events[2:]] == ["He loves the beach.", "Corgis are fun."]
 
 
+def test_a_message_the_upstream_never_answered_is_recorded_with_the_next(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """The upstream fails on a message (nothing is recorded: the client retries or moves on);
+    the client keeps the message in its history and sends the next one after it. Only the
+    latest user message was recorded, so the first was lost from memory for good. Now every
+    user message since the last assistant message is recorded, once, in order."""
+    key = proxy.create_persona("rin")
+    client = sdk(proxy, key, **{"X-Omoide-Session": "conv-lost"})
+    first = {"role": "user", "content": "私の猫の名前はモチです。"}
+    fake_api.queue(Reply(500, api_error("overloaded", "server_error")))
+    with pytest.raises(openai.InternalServerError):
+        client.chat.completions.create(model="x", messages=[first])
+    follow = [first, {"role": "user", "content": "Hello? Are you there?"}]
+    fake_api.queue(Reply(body=openai_answer("Sorry! Yes, Mochi is a lovely name.")),
+                   Reply(body=openai_answer("Mochi, got it.")))
+    client.chat.completions.create(model="x", messages=follow)
+    wait_events(proxy, "rin", "conv-lost", 3)
+    client.chat.completions.create(model="x", messages=follow)  # a retry records nothing
+    time.sleep(0.3)
+    events = events_of(proxy, "rin", "conv-lost")
+    assert [(e.role, e.content) for e in events] == [
+        ("user", "私の猫の名前はモチです。"), ("user", "Hello? Are you there?"),
+        ("assistant", "Sorry! Yes, Mochi is a lovely name.")]
+
+
+def test_the_memory_section_speaks_the_conversations_language_not_the_names(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """A user whose name is in Latin letters chatting in Japanese got an English section: the
+    name weighed as much as the message. The conversation's latest user messages (a majority
+    of the last three) decide now."""
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        assert c.put("/api/user-state/rin", json={"name": "Laura"}).status_code == 200
+    client = sdk(proxy, key, **{"X-Omoide-Session": "lang"})
+    japanese = [{"role": "user", "content": "こんにちは！"},
+                {"role": "assistant", "content": "こんにちは、ラウラさん。"},
+                {"role": "user", "content": "猫のモチを飼っています。"},
+                {"role": "assistant", "content": "かわいいですね。"},
+                {"role": "user", "content": "OK"}]  # a short reply does not switch it
+    english = [{"role": "user", "content": "Good morning, how are you today?"}]
+    for messages in (japanese, english):
+        fake_api.queue(Reply(body=openai_answer("…")))
+        client.chat.completions.create(model="x", messages=messages)
+    sections = [body["messages"][0]["content"] for body in fake_api.bodies[-2:]]
+    assert sections[0].startswith("# rin の記憶（Omoide）"), sections[0]
+    assert sections[1].startswith("# What rin remembers (Omoide)"), sections[1]
+
+
+def test_an_answer_with_no_choices_is_a_502_and_records_nothing(proxy: LiveServer,
+                                                                fake_api: FakeAPI) -> None:
+    """``{"choices": []}`` was relayed as a 200 (the client's ``choices[0]`` failed) and the
+    user's turn recorded with no reply; it is an answer that is not the API's, like one with
+    no ``choices`` at all."""
+    key = proxy.create_persona("rin")
+    fake_api.queue(Reply(body={"id": "x", "object": "chat.completion", "choices": []}))
+    with proxy.client(key) as c:
+        reply = c.post("/v1/chat/completions", headers={"X-Omoide-Session": "none"},
+                       json={"messages": [{"role": "user", "content": "Hello?"}]})
+    assert reply.status_code == 502 and reply.json()["error"]["code"] == "upstream_unavailable"
+    time.sleep(0.3)
+    with pytest.raises(NotFound):
+        events_of(proxy, "rin", "none")
+
+
+def test_a_persona_or_session_header_beyond_ascii_is_named_as_sent(proxy: LiveServer) -> None:
+    """The 422 showed the header's UTF-8 bytes read as Latin-1 ('æ\\x97¥æ\\x9c¬' for 日本)."""
+    key = proxy.create_persona("rin")
+    body = {"messages": [{"role": "user", "content": "hi"}]}
+    with httpx.Client(base_url=proxy.url, timeout=10) as c:
+        for name, token in (("X-Omoide-Persona", proxy.admin_key), ("X-Omoide-Session", key)):
+            reply = c.post("/v1/chat/completions", json=body, headers={
+                "Authorization": f"Bearer {token}", name: "日本".encode()})
+            assert reply.status_code == 422, reply.text
+            error = reply.json()["error"]
+            assert error["field"] == name and "'日本'" in error["message"], error
+
+
 def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The reply is already out when the turns are recorded: a model's answer over 50,000

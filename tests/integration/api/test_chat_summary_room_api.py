@@ -69,3 +69,30 @@ def test_the_llm_summary_is_kept_when_squeezing_the_recent_turns_makes_room(
              if m["role"] == "system" and m["content"].startswith(SUMMARY_PREFIX)]
     assert notes == [SUMMARY_PREFIX + SUMMARY]
     assert chat_call["messages"][-1]["content"] == "Which line should I take on Saturday?"
+
+
+def test_no_empty_summary_when_the_latest_turn_alone_is_over_the_budget(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """A latest message (a pasted document) over the whole budget leaves the summary no room:
+    the request used to carry an empty ``[過去の会話要約]`` message, tokens added to a request
+    already over its budget. It is left out; the latest message goes through whole."""
+    key = proxy.create_persona("corvid")
+    with proxy.client(key) as c:
+        assert c.put("/api/settings/corvid", json={
+            "chat_budget_tokens": 400, "keep_recent": 2,
+            "chat_memory_budget_tokens": 0}).status_code == 200
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are Corvid."}]
+    for i in range(8):
+        messages += [{"role": "user", "content": f"旅行の計画その{i}: 札幌でラーメンを食べたい。"},
+                     {"role": "assistant", "content": f"いいですね、その{i}。"}]
+    pasted = "札幌の時刻表 " * 400
+    messages.append({"role": "user", "content": pasted})
+    fake_api.queue(Reply(body=openai_answer(SUMMARY)), Reply(body=openai_answer("はい。")))
+    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
+    reply = client.chat.completions.create(model="x", messages=messages)
+    assert reply.model_extra["omoide"]["compaction"]["stage"] == 4
+    chat_call = fake_api.bodies[-1]
+    assert [m for m in chat_call["messages"] if m["role"] == "system"
+            and m["content"].startswith(SUMMARY_PREFIX.strip())] == []
+    assert chat_call["messages"][-1]["content"] == pasted
+    assert chat_call["messages"][0]["content"] == "You are Corvid."

@@ -242,6 +242,13 @@ BAD_SETTINGS = [
      "setting 'context_recent_count' must be an integer"),
     ({"language": "fr"}, "language", "setting 'language' must be one of"),
     ({"timezone": "Mars/Olympus"}, "timezone", "not a known IANA time zone"),
+    # text the environment would read: a pydantic message with `field`, not `setting`, before
+    ({"context_include_blocks": "true"}, "context_include_blocks",
+     "setting 'context_include_blocks' must be a JSON boolean (true or false), got the text"),
+    ({"context_recent_count": "5"}, "context_recent_count",
+     "setting 'context_recent_count' must be a JSON integer"),
+    ({"importance_weight": "0.5"}, "importance_weight",
+     "setting 'importance_weight' must be a JSON number"),
 ]
 
 

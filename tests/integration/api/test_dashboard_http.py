@@ -124,3 +124,19 @@ def test_purge_needs_its_confirmation(server: LiveServer) -> None:
         reply = client.post(url, data={"csrf": _csrf(page), "confirm": memory["key"]})
         assert reply.status_code == 303
         assert client.get(f"/p/rin/memories/{memory['key']}").status_code == 404
+
+
+def test_numbers_too_large_for_the_store_are_a_422_not_a_500(server: LiveServer) -> None:
+    """A session page's ``after`` and a job id beyond any integer the store holds raised
+    OverflowError in the SQLite driver (500); they are refused like any other bad number."""
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        assert api.post("/api/sessions/rin", json={"session_id": "s-1"}).status_code in (200, 201)
+    huge = str(10**23)
+    with _signed_in(server, key) as client:
+        assert client.get("/p/rin/sessions/s-1?after=9007199254740991").status_code == 200
+        assert client.get(f"/p/rin/sessions/s-1?after={huge}").status_code == 422
+        assert client.get("/p/rin/sessions/s-1?after=9223372036854775808").status_code == 422
+        csrf = _csrf(client.get("/p/rin"))
+        assert client.post(f"/p/rin/jobs/{huge}/retry", data={"csrf": csrf}).status_code == 422
+        assert client.post("/p/rin/jobs/1/retry", data={"csrf": csrf}).status_code == 404

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 from omoide_testing import LiveServer
 
 from omoide.wiring import Omoide
@@ -71,6 +72,58 @@ def test_peer_import_over_http(server: LiveServer) -> None:
         bad = c.post("/api/import/rin", params={"source": "mem0"}, content=b"[1, 2]")
         assert bad.status_code == 422 and json.loads(bad.text)["error"]["code"] == "invalid_input"
         assert c.post("/api/import/rin", params={"source": "x"}, content=b"{}").status_code == 422
+
+
+def test_mem0_categories_and_metadata_of_odd_types_over_http(server: LiveServer) -> None:
+    """``categories`` as one text is one tag (it was split into letters); a number, a boolean
+    or an object there, or metadata that is not an object, is a 422 naming the memory (a
+    number was a 500, metadata was dropped without a word)."""
+    key = server.create_persona("rin")
+    with server.client(key) as c:
+        def post(memories: list[dict[str, object]]) -> httpx.Response:
+            return c.post("/api/import/rin", params={"source": "mem0"},
+                          content=json.dumps({"results": memories}).encode())
+
+        done = post([{"memory": "ユーザーは抹茶が好き", "categories": "food"},
+                     {"memory": "The user plays the cello", "categories": None}])
+        assert done.status_code == 200, done.text
+        tags = {m["content"]: m["tags"] for m in c.get("/api/memories/rin").json()["memories"]}
+        assert tags == {"ユーザーは抹茶が好き": ["food"], "The user plays the cello": []}
+        for bad in ({"categories": 5}, {"categories": True}, {"categories": {"a": 1}},
+                    {"metadata": "x"}, {"metadata": [1]}):
+            refused = post([{"memory": "The user rows on Sundays", **bad}])
+            assert refused.status_code == 422, (bad, refused.text)
+            assert "memory 0" in refused.json()["error"]["message"]
+        assert len(c.get("/api/memories/rin").json()["memories"]) == 2
+        # an empty user_id matched no memory: the import answered 200 and stored nothing
+        empty = c.post("/api/import/rin", params={"source": "mem0", "user_id": ""},
+                       content=json.dumps([{"memory": "Kai sails", "user_id": "kai"}]).encode())
+        assert empty.status_code == 422 and empty.json()["error"]["field"] == "user_id"
+
+
+def test_chat_files_with_odd_roles_or_nodes_are_a_422_not_a_500(server: LiveServer) -> None:
+    """A role that is a list or an object, or a ChatGPT node, message or author that is not an
+    object, raised TypeError / AttributeError (HTTP 500); each is refused naming where."""
+    key = server.create_persona("rin")
+
+    def chatgpt(node: object) -> list[dict[str, object]]:
+        return [{"id": "c1", "current_node": "a", "mapping": {"a": node}}]
+
+    said = {"author": {"role": "user"}, "content": {"parts": ["hi"]}}
+    files = [[{"role": ["user"], "content": "hi"}], [{"role": {"a": 1}, "content": "hi"}],
+             [{"uuid": "u1", "chat_messages": [{"sender": ["human"], "text": "hi"}]}],
+             chatgpt(5), chatgpt({"message": "hi", "parent": None}),
+             chatgpt({"message": {**said, "author": "user"}, "parent": None})]
+    with server.client(key) as c:
+        for data in files:
+            refused = c.post("/api/import/rin", params={"source": "chat"},
+                             content=json.dumps(data).encode())
+            assert refused.status_code == 422, (data, refused.text)
+            assert "conversation 0" in refused.json()["error"]["message"] or \
+                "role" in refused.json()["error"]["message"]
+        done = c.post("/api/import/rin", params={"source": "chat"},
+                      content=json.dumps(chatgpt({"message": said, "parent": None})).encode())
+        assert done.status_code == 200 and done.json()["events"] == 1, done.text
 
 
 def test_peer_import_from_the_cli(tmp_path: Path, monkeypatch) -> None:

@@ -99,6 +99,36 @@ def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide
         assert c.get("/api/export/rin").status_code == 403
 
 
+def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
+        run, tmp_path: Path) -> None:
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    assert run("persona", "create", "rin", "--data", one).exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one
+               ).exit_code == 0
+    good = tmp_path / "rin.jsonl"
+    assert run("export", "-p", "rin", "--out", str(good), "--data", one).exit_code == 0
+    lines = good.read_bytes().splitlines(keepends=True)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"".join(lines[:2]) + b"\xff\xfe" + b"".join(lines[2:]))
+    result = CliRunner().invoke(main, ["import", "-p", "rin", str(broken), "--data", two])
+    assert result.exit_code != 0 and not isinstance(result.exception, UnicodeDecodeError)
+    assert "is not UTF-8 text: line 3" in result.output
+    assert run("memory", "list", "-p", "rin", "--data", two, "--json").output.strip() == "[]"
+    crlf = tmp_path / "crlf.jsonl"  # a file that went through a Windows editor still imports
+    crlf.write_bytes(good.read_bytes().replace(b"\n", b"\r\n"))
+    assert run("import", "-p", "rin", str(crlf), "--data", two).exit_code == 0
+
+
+def test_cli_export_to_a_folder_that_does_not_exist_is_an_error_not_a_traceback(
+        run, tmp_path: Path) -> None:
+    one = str(tmp_path / "one")
+    assert run("persona", "create", "rin", "--data", one).exit_code == 0
+    out = tmp_path / "missing" / "rin.jsonl"
+    result = CliRunner().invoke(main, ["export", "-p", "rin", "--out", str(out), "--data", one])
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1
+    assert f"cannot write {out}" in result.output and not out.parent.exists()
+
+
 def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClock) -> None:
     """An upload has its own limit (OMOIDE_MAX_IMPORT_BYTES) and is streamed to disk, so a file
     larger than the JSON body limit imports; past the import limit, or not UTF-8, it is refused

@@ -111,6 +111,12 @@ class BodyGuard:
             return
         if query is not None:
             scope = {**scope, "query_string": query}
+        foreign = _header_not_ascii(scope)
+        if foreign is not None:
+            name, shown = foreign
+            await _answer(send, 422, "invalid_input", f"{name} must be {_HEADER_RULES[name]}, "
+                          f"got {shown!r} (a header value is ASCII)", field=name)
+            return
         twice = _header_twice(scope)
         if twice is not None:
             name, count = twice
@@ -252,6 +258,21 @@ def _foreign_media(scope: Scope) -> str | None:
 
 _SINGLE_HEADERS = {b"authorization": "Authorization", b"x-omoide-persona": "X-Omoide-Persona",
                    b"x-omoide-session": "X-Omoide-Session"}
+
+
+_HEADER_RULES = {"X-Omoide-Persona": "1-64 letters, digits, '_' or '-'",
+                 "X-Omoide-Session": "1-128 letters, digits or _ . : @ -"}
+
+
+def _header_not_ascii(scope: Scope) -> tuple[str, str] | None:
+    """A persona or session header holding bytes beyond ASCII, with its value read as UTF-8
+    (Starlette reads header bytes as Latin-1: the 422 for X-Omoide-Persona: 日本 showed the
+    name as 'æ\\x97¥æ\\x9c¬')."""
+    for name, value in scope.get("headers", ()):
+        shown = _SINGLE_HEADERS.get(name)
+        if shown in _HEADER_RULES and not value.isascii():
+            return shown, value.decode("utf-8", "replace")
+    return None
 
 
 def _header_twice(scope: Scope) -> tuple[str, int] | None:

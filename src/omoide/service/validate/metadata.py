@@ -21,9 +21,10 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     if _depth(value) > MAX_METADATA_DEPTH:
         raise InvalidInput(f"{field} is nested deeper than {MAX_METADATA_DEPTH} levels",
                            field=field)
-    if _wide_int(value):
-        raise InvalidInput(f"{field} holds an integer outside ±(2^53 − 1), which a JSON parser "
-                           "reads back rounded; send it as text", field=field)
+    if _wide_number(value):
+        raise InvalidInput(f"{field} holds a number outside ±(2^53 − 1), which a JSON parser "
+                           "reads back rounded (and an export holding it could not be "
+                           "imported); send it as text", field=field)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
@@ -64,13 +65,14 @@ def nul_at(value: Any) -> str | None:
     return None
 
 
-def _wide_int(value: Any) -> bool:
-    """Whether a JSON value holds an integer outside ±(2^53 − 1) (the HTTP guard refuses one
-    in any body; MCP and import callers reach the services directly)."""
+def _wide_number(value: Any) -> bool:
+    """Whether a JSON value holds a number outside ±(2^53 − 1), an integer or not (the HTTP
+    guard refuses one in any body, and so does an import reading an export; MCP callers reach
+    the services directly: ``1e300`` was stored over MCP and its export refused on import)."""
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, int) and not isinstance(item, bool) and \
+        if isinstance(item, int | float) and not isinstance(item, bool) and \
                 not MIN_INT <= item <= MAX_INT:
             return True
         if isinstance(item, dict | list):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -149,12 +150,16 @@ class PostgresStore(SqliteStore):
             raise NotFound(f"unknown persona {name!r}", persona=name)
         return dict(json.loads(row[0]))
 
-    def update_persona_settings(self, name: str, changes: dict[str, Any]) -> dict[str, Any]:
+    def update_persona_settings(self, name: str, changes: dict[str, Any], *,
+                                check: Callable[[dict[str, Any]], None] | None = None
+                                ) -> dict[str, Any]:
         persona = self.get_persona(name)
         with self.db.write(persona.id) as conn:
             row = conn.execute("SELECT settings FROM personas WHERE id = ? FOR UPDATE",
                                (persona.id,)).fetchone()
             stored = merge_overrides(json.loads(row[0]), changes)
+            if check is not None:
+                check(stored)
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored

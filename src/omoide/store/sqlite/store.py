@@ -112,14 +112,20 @@ class SqliteStore:
                                      (persona.id,)).fetchone()
         return dict(json.loads(row[0]))
 
-    def update_persona_settings(self, name: str, changes: dict[str, Any]) -> dict[str, Any]:
+    def update_persona_settings(self, name: str, changes: dict[str, Any], *,
+                                check: Callable[[dict[str, Any]], None] | None = None
+                                ) -> dict[str, Any]:
         """Merge ``changes`` into the stored overrides in one transaction (a None value removes
-        the override); returns the stored overrides."""
+        the override); returns the stored overrides. ``check`` sees the merged overrides in
+        that transaction and raises to refuse them, so a rule over several settings holds
+        against a concurrent update."""
         persona = self.get_persona(name)
         with self.db.write() as conn:
             row = conn.execute("SELECT settings FROM personas WHERE id = ?",
                                (persona.id,)).fetchone()
             stored = merge_overrides(json.loads(row[0]), changes)
+            if check is not None:
+                check(stored)
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored

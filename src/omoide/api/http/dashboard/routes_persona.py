@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from omoide.api.http.dashboard.views import closure
@@ -18,6 +18,7 @@ from omoide.api.http.deps import App
 from omoide.config import PERSONA_SETTINGS
 from omoide.errors import InvalidInput
 from omoide.service.state import StateKind
+from omoide.service.validate import MAX_INT
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -38,7 +39,8 @@ def overview(request: Request, persona: PersonaPage, viewer: SignedIn, app: App)
 
 
 @router.post("/p/{persona}/jobs/{job_id}/retry")
-def retry_job(persona: PersonaPage, job_id: int, viewer: SignedIn, app: App) -> Response:
+def retry_job(persona: PersonaPage, viewer: SignedIn, app: App,
+              job_id: int = Path(ge=0, le=MAX_INT)) -> Response:
     app.overview.retry_job(persona, job_id)
     return RedirectResponse(f"/p/{persona}#jobs", status_code=303)
 
@@ -65,7 +67,7 @@ def sessions(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
 
 @router.get("/p/{persona}/sessions/{session_id}")
 def session(request: Request, persona: PersonaPage, session_id: str, viewer: SignedIn,
-            app: App, after: int = Query(0, ge=0)) -> Response:
+            app: App, after: int = Query(0, ge=0, le=MAX_INT)) -> Response:
     view = app.overview.session(persona, session_id, after_seq=after)
     by_episode = {e.episode.id: e for e in view.episodes}
     return render(request, "session.html", viewer=viewer, persona=persona, tab="sessions",

@@ -87,7 +87,7 @@ async def import_persona(
                                                "(what it already holds is skipped; a session it "
                                                "holds with other turns is a 409)"),
         source: Source = Query("omoide", description="What wrote the file"),
-        user_id: str | None = Query(None, max_length=200,
+        user_id: str | None = Query(None, min_length=1, max_length=200,
                                     description="mem0: only this user_id's memories"),
         user_name: str = Query("user", min_length=1, max_length=200,
                                description="chat: speaker name of the user's turns"),

@@ -20,6 +20,7 @@ from omoide.config import (
     iana_zones,
     validate_setting_patch,
 )
+from omoide.errors import InvalidInput
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
 from omoide.service.state import (
     INTENSITY_PATTERN,
@@ -182,6 +183,10 @@ def _setting_type(setting: Setting) -> Any:
     return Annotated[float, Field(allow_inf_nan=False, **bounds)]
 
 
+_SETTING_TYPES = {s.name: s.type for s in PERSONA_SETTINGS}
+_JSON_TYPE_NAMES = {bool: "boolean (true or false)", int: "integer", float: "number"}
+
+
 class _SettingsBase(Request):
     @model_validator(mode="before")
     @classmethod
@@ -190,6 +195,12 @@ class _SettingsBase(Request):
         value is refused with the message and ``setting`` field it has everywhere else."""
         if isinstance(data, dict):
             validate_setting_patch({k: v for k, v in data.items() if v is not None})
+            for name, value in data.items():  # text the declarations read ("true", "5") is
+                kind = _SETTING_TYPES.get(name)  # for the environment and the dashboard form
+                if isinstance(value, str) and kind in (bool, int, float):
+                    raise InvalidInput(f"setting {name!r} must be a JSON "
+                                       f"{_JSON_TYPE_NAMES[kind]}, got the text {value!r}",
+                                       setting=name)
             validate_setting_patch({k: getattr(PersonaSettings(), k, None)
                                     for k, v in data.items() if v is None})
         return data
