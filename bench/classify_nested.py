@@ -135,10 +135,15 @@ def measure_rules(data: Data, outer, inner, rules: dict[str, ThresholdRule], tar
     return out
 
 
-def _load_probs(path: Path):
+def _load_probs(path: Path, data: Data):
+    """Saved probabilities, with every pair a close-only signal or a sure rule decides for the
+    data as measured now (``Data.forced``: fit-independent, so a close-only signal added since
+    the probabilities were saved decides as it would have; the models' columns must be the
+    same)."""
     with np.load(path) as f:
-        inner = {k[2:]: (f[k], f["r_" + k[2:]]) for k in f.files if k.startswith("p_")}
-        return (f["outer_p"], f["outer_r"]), inner
+        inner = {k[2:]: (f[k], f["r_" + k[2:]] | data.forced) for k in f.files
+                 if k.startswith("p_")}
+        return (f["outer_p"], f["outer_r"] | data.forced), inner
 
 
 def _dump(path: Path, sources: dict[str, Path], data: Data, outer, target: float) -> None:
@@ -217,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         embedder = CachedEmbedder(embedder, args.cache / f"{args.embedder}.npz")
     data = load_data(sources, embedder)
     if args.probs is not None and args.probs.is_file():
-        outer, inner = _load_probs(args.probs)
+        outer, inner = _load_probs(args.probs, data)
     else:
         outer, inner = nested_probs(data, cfg)
         if args.probs is not None:

@@ -14,7 +14,7 @@ import re
 from typing import NamedTuple
 
 __all__ = ["NumberRun", "blank_numbers", "en_number_runs", "find_numbers", "find_times",
-           "find_values", "numeral_value"]
+           "find_values", "number_spans", "numeral_value"]
 
 
 # --- English ------------------------------------------------------------------------------
@@ -291,6 +291,11 @@ def _ja_times(text: str) -> set[str]:
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, float]]:
     return sorted(_ja_spans(text) if lang == "ja" else _en_spans(text))
+
+
+def number_spans(text: str, lang: str) -> list[tuple[int, int, float]]:
+    """Every number of a normalised statement with where it stands: (start, end, value)."""
+    return _spans(text, lang)
 
 
 def find_numbers(text: str, lang: str) -> tuple[float, ...]:
