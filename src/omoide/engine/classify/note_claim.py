@@ -19,11 +19,13 @@ class Claim:
     value: frozenset[str]
     shape: str  # "state", "end", "role", "activity"
     span: frozenset[str] = frozenset()  # the whole sentence's words: what an end may name
+    cue: str = ""  # which reading found it ("quit", "no more", "single" …): the reason names it
 
 
 def spanned(claim: Claim, span: frozenset[str]) -> Claim:
     """The claim with its sentence's words."""
-    return Claim(claim.subject, claim.kind, claim.frame, claim.value, claim.shape, span)
+    return Claim(claim.subject, claim.kind, claim.frame, claim.value, claim.shape, span,
+                 claim.cue)
 
 
 def second(claim: Claim) -> Claim:
@@ -31,4 +33,5 @@ def second(claim: Claim) -> Claim:
     ended by name, never replaced by another value."""
     if claim.shape != "state":
         return claim
-    return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span)
+    return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
+                 claim.cue)

@@ -60,7 +60,8 @@ _EN_UNSURE = re.compile(
     r"|might|may|could|should|will|going to|gonna|plans?|planning|planned|hopes?|hoping|wants?"
     r"|wanted|thinking|considering|dreams?|used to|says|said|thinks|thought|told|tells|claims"
     r"|apparently|for a while|temporarily|for now|until|till|back in|ago|as a (?:kid|child|teen"
-    r"|student)|once|next|soon|tomorrow|maybe|perhaps|probably|wish|wishes|had|was|were"
+    r"|student)|at (?:the )?age|at (?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen"
+    r"|eighteen|nineteen|twenty)|once|next|soon|tomorrow|maybe|perhaps|probably|wish|wishes|had|was|were"
     r"|pretend\w*|imagin\w*|\d{4})\b|\?")
 _EN_BREAK = re.compile(r",|;|:| - | and | but | so | because | since | while | where | who "
                        r"| which | after | before | to | from | with | for | now\b| these days"
@@ -83,23 +84,52 @@ _EN_STATE = {kind: re.compile(rf"^(?:is |are )?(?P<frame>{EN_STATE_FRAMES[kind]}
 _EN_ROLE = re.compile(r"^(?:is|works as|serves as) (?:an?|the) (?P<value>.+)")
 # Ends: the cue right after the subject, its object the ended value.
 _EN_END = (
-    ("any", re.compile(r"^(?:quit|gave up|given up|stopped(?! by| at| in| off| to| for| over)"
-                       r"|dropped out of) (?P<value>.+)")),
+    ("any", re.compile(r"^(?:quit|gave up(?: on)?|given up(?: on)?|stopped(?! by| at| in| off| to"
+                       r"| for| over)|dropped out of|packed in|(?:stepped|stood) down (?:as|from)"
+                       r"|stepped back from|retired as) (?P<value>.+)")),
     ("left", re.compile(r"^(?:left(?!.*\b(?:early|late|hurry|o'clock|\d ?[ap]m|lunch|for the day"
                         r"|for home|this morning|tonight|yesterday|shift|meeting|appointment"
                         r"|surgery|discharged|visit)\b)|resigned from|retired from|walked out of"
                         r"|stopped working (?:at|for|as|in)|(?:was|got) (?:laid off|let go|fired)"
                         r" (?:from|by)|lost (?:his|her|their|the) job (?:at|as|with)"
-                        r"|handed in (?:his|her|their) notice at|graduated from)"
+                        r"|handed in (?:his |her |their |[a-z\-]+'s )?notice (?:at|to)"
+                        r"|graduated from)"
                         r" (?P<value>.+)")),
     ("home", re.compile(r"^(?:moved (?:out |away )?from|moved out of) (?P<value>.+)")),
     ("partner", re.compile(r"^(?:broke up with|split (?:up )?(?:with|from)|separated from"
                            r"|divorced|dumped) (?P<value>.+)")),
 )
 _EN_NO_LONGER = re.compile(r"^(?:is )?no longer (?P<rest>.+)|^does not (?P<neg>.+) any ?more\b")
+# "…, no more X": an end said as a clause of its own (not "no more than"); it closes only what
+# the old sentence names with every word of X.
+_EN_NO_MORE = re.compile(r"^(?:so |and )?no more (?!than\b|of\b)(?P<value>.+)")
+# "'s" before a past participle is "has" ("Dougal's left the sawmill"), not a possessive; "left"
+# before a body part is the side.
+_EN_HAS = re.compile(
+    r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:quit|left|given|gone|got|moved|been"
+    r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled)\b)"
+    r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
+# A partner named in a possessive ("Ola's girlfriend Mia", "Ola's wife is called Mia", "Ola has
+# a partner called Mia"): a role a break-up ends. Not "ex-" or "late": those are over already.
+_EN_PARTNER_WORD = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?)"
+_EN_PARTNER = re.compile(
+    rf"\b(?P<s>[A-Z][\w\-]*)(?:['\u2019]s| has an?) {_EN_PARTNER_WORD},? (?:is called |called "
+    r"|named )?(?P<t>[A-Z][\w\-]*)")
+# A couple's break-up said of both ("Ola and Mia split up").
+_EN_COUPLE_SPLIT = re.compile(
+    r"^(?P<s>[A-Z][\w\-]*) and (?P<t>[A-Z][\w\-]*) (?:have |had |finally |decided to )*"
+    r"(?:split up|broke up|separated|divorced|called it quits|(?:went|go) their separate ways)\b")
+# Single, and its end: a partner now (not "seeing a doctor").
+_EN_SINGLE = re.compile(r"^(?:is|been|has been) (?:still |happily |very )?single\b")
+_EN_PARTNERED = re.compile(
+    r"^(?:(?:been|is|are) )?(?:seeing|dating|going out with)"
+    r"(?! (?:an?|the|his|her|their) (?:doctor|therapist|physio\w*|specialist|counsell?or"
+    r"|consultant|dentist|gp|nurse|psycholog\w+|psychiatrist)\b| (?:friends|family|a lot)\b)"
+    r"|^(?:got|is|are|been) (?:engaged|married)\b"
+    rf"|^(?:got )?an? (?:new )?{_EN_PARTNER_WORD}\b")
 # A start of a new value: a new home or a new employer.
 _EN_START = (
-    ("home", "at", re.compile(r"^(?:moved|relocated) to (?P<value>.+)")),
+    ("home", "at", re.compile(r"^(?:(?:moved|relocated)(?: back)? to|moved into) (?P<value>.+)")),
     ("work", "at", re.compile(r"^(?:got|took|taken|started|landed) (?:a|an) (?:[a-z\-]+ ){0,2}job"
                               r" (?:at|with) (?P<value>.+)"
                               r"|^started working (?:at|for) (?P<value2>.+)")),
@@ -120,7 +150,7 @@ def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
     out: list[tuple[str | None, str, str]] = []
     last: str | None = None
     for raw in re.split(r"(?<=[.!?])\s+", text):
-        raw = raw.strip().rstrip(".!")
+        raw = _EN_HAS.sub(r"\g<s> has ", raw.strip().rstrip(".!"))
         pronoun = _EN_PRONOUN.match(raw)
         head = _EN_SUBJECT.match(raw)
         if pronoun:
@@ -162,8 +192,15 @@ _EN_NOT_PAST = word_set("need needed")
 
 
 def _en_claims(text: str) -> list[Claim]:
-    out = []
+    out = [Claim(m.group("s").lower(), "partner", "at", frozenset({m.group("t").lower()}), "role",
+                 cue="partner") for m in _EN_PARTNER.finditer(text)]
     for subject, rest, written in _en_sentences(text):
+        couple = _EN_COUPLE_SPLIT.match(written) if subject is None else None
+        if couple and not _EN_UNSURE.search(_en_norm(couple.string)):
+            out.append(Claim(couple.group("s").lower(), "partner", "",
+                             frozenset({couple.group("t").lower()}), "end", cue="split"))
+        if subject is not None and _EN_SINGLE.match(_EN_ADVERBS.sub("", rest)):
+            out.append(Claim(subject, "partner", "", _SINGLE, "role", cue="single"))
         if subject is None or _EN_UNSURE.search(rest):
             continue
         span = _en_value(rest, subject, whole=True)
@@ -179,7 +216,8 @@ def _en_claims(text: str) -> list[Claim]:
 
 
 _EN_MOVED_TO_HOME = re.compile(
-    r"\b(?:moved|relocated) to (?:(?:a|an|the|his|her|their|new|own|tiny|small|big) )*"
+    r"\b(?:(?:moved|relocated)(?: back)? to|moved into) "
+    r"(?:(?:a|an|the|his|her|their|new|own|tiny|small|big) )*"
     r"(?:[A-Z]|(?:flat|house|apartment|studio|bungalow|cottage|room|home|place)\b)")
 
 
@@ -212,11 +250,21 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
         m = pattern.match(clause)
         if m:
             out.append(Claim(subject, kind, "", _en_value(m.group("value"), subject), "end"))
+    m = _EN_NO_MORE.match(clause)
+    if m:
+        out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
+                         cue="no more"))
+    if _EN_PARTNERED.match(clause):
+        out.append(Claim(subject, "partner", "", _SINGLE, "end", cue="single"))
     m = _EN_NO_LONGER.match(clause)
     if m:
         said = m.group("rest") or f"{m.group('neg')}s"
         out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end"))
     return out
+
+
+# the value a partner's start ends: being single (both languages)
+_SINGLE = frozenset({"<single>"})
 
 
 # --- the decision --------------------------------------------------------------------------
@@ -263,9 +311,12 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: {was.kind} now {'/'.join(sorted(now.value))}")
             named = _shared(was.value | was.span if now.kind == "any" else was.value, now.value)
+            if now.cue == "no more" and len(named) < len(now.value):
+                continue  # "no more X" closes only what the old sentence names whole
             if now.shape == "end" and _ends(now.kind, was) and named:
+                cue = f" ({now.cue})" if now.cue else ""
                 return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: ended {'/'.join(sorted(named))}")
+                               f"note: ended {'/'.join(sorted(named))}{cue}")
     return None
 
 
