@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Claim", "second", "spanned"]
+__all__ = ["SINGLE", "Claim", "second", "spanned"]
+
+# The value a partner's start ends: being single ("is single", 独身), in both languages.
+SINGLE = frozenset({"<single>"})
 
 
 @dataclass(frozen=True)

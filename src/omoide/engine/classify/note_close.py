@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, second, spanned
+from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
 from omoide.engine.classify.note_close_ja import ja_claims
 from omoide.engine.classify.one_slot import EN_STATE_FRAMES
 from omoide.engine.classify.signals import Finding
@@ -200,7 +200,7 @@ def _en_claims(text: str) -> list[Claim]:
             out.append(Claim(couple.group("s").lower(), "partner", "",
                              frozenset({couple.group("t").lower()}), "end", cue="split"))
         if subject is not None and _EN_SINGLE.match(_EN_ADVERBS.sub("", rest)):
-            out.append(Claim(subject, "partner", "", _SINGLE, "role", cue="single"))
+            out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
         if subject is None or _EN_UNSURE.search(rest):
             continue
         span = _en_value(rest, subject, whole=True)
@@ -255,16 +255,12 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
                          cue="no more"))
     if _EN_PARTNERED.match(clause):
-        out.append(Claim(subject, "partner", "", _SINGLE, "end", cue="single"))
+        out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
     m = _EN_NO_LONGER.match(clause)
     if m:
         said = m.group("rest") or f"{m.group('neg')}s"
         out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end"))
     return out
-
-
-# the value a partner's start ends: being single (both languages)
-_SINGLE = frozenset({"<single>"})
 
 
 # --- the decision --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.note_claim import Claim, second, spanned
+from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
 __all__ = ["ja_claims"]
@@ -35,24 +35,31 @@ _JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、
 _JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
              for kind in ("home", "work", "partner")}
 _JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
-_JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います)")
+_JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います|て、)")
 # Done, not asked for or meant: やめて, not やめてほしい / やめておく / やめてみる.
 _JA_DONE = r"(?:た|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ)|ちゃ|じゃ)"
 _JA_END = (
-    ("any", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し){_JA_DONE}")),
-    ("left", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:退職し|退社し|卒業し|中退し|退学し"
+    ("any", "", re.compile(
+        rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し|引退し){_JA_DONE}")),
+    # a business closed for good (カフェを閉めた, 店をたたんだ): what the subject runs ends
+    ("any", "closed", re.compile(rf"{_JA_VALUE}を(?:閉め|たたん|畳ん|閉店し|廃業し){_JA_DONE}")),
+    ("left", "", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:退職し|退社し|卒業し|中退し|退学し"
                         rf"|クビになっ){_JA_DONE}")),
-    ("home", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
+    ("home", "", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
     # leaving a place ends a home only when the sentence says where one lives now (東京を出て
     # alone is as often a trip)
-    ("home", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
+    ("home", "", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
                         r"(?=.*(?:暮らし|住ん|住み|引っ越|引越))")),
-    ("partner", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
+    ("partner", "", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
 )
 _JA_START = (
-    ("home", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
-    ("work", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
+    ("home", "", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
+    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
 )
+# Single, and its end: married, engaged or going out with someone now.
+_JA_SINGLE = re.compile(r"^(?:ずっと|まだ|今も|いまも)?独身(?:で|だ|です|なん|、|。|$)")
+_JA_PARTNERED = re.compile(
+    rf"(?:結婚し|婚約し|入籍し|付き合い(?:始め|だし|出し)){_JA_DONE}|と付き合って(?:る|いる|います)")
 _JA_VALUE_STOP = frozenset({"会社", "仕事", "職場", "店", "家", "部屋", "近く", "今", "新しい",
                             "マンション", "アパート", "ところ", "所"})
 _JA_NOT_A_VALUE = re.compile(
@@ -91,7 +98,11 @@ def ja_claims(text: str) -> list[Claim]:
         else:
             subject, body = topic, sentence[m.end():] if m else sentence
         last = subject
-        if subject is None or not body or _JA_UNSURE.search(body):
+        if subject is None:
+            continue
+        if _JA_SINGLE.match(body) and not _JA_UNSURE.search(body.split("、")[0]):
+            out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
+        if not body or _JA_UNSURE.search(body):
             continue
         span = _ja_value(body)
         found = [spanned(c, span) for c in _ja_sentence(subject, body)]
@@ -105,20 +116,22 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
         for m in pattern.finditer(body):
             if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
                 frame = "as" if m.group("frame") == "として働いて" else "at"
-                value = _ja_value(m.group("value"), name=kind == "partner")
+                value = _ja_value(m.group("value"), name=kind in ("partner", "home"))
                 out.append(Claim(subject, kind, frame, value, "state"))
     for m in _JA_ROLE.finditer(body):
         if _own(body, m.start()):
             out.append(Claim(subject, "work", "role", _ja_value(m.group("value")), "role"))
-    if not _JA_PAST.search(body) and not any(p.search(body) for _, p in _JA_END):
+    if not _JA_PAST.search(body) and not any(p.search(body) for _, _, p in _JA_END):
         out.append(Claim(subject, "activity", "", _ja_value(body), "activity"))
     for shape, table in (("end", _JA_END), ("state", _JA_START)):
-        for kind, pattern in table:
+        for kind, cue, pattern in table:
             for m in pattern.finditer(body):
                 if _own(body, m.start()):
                     frame = "" if shape == "end" else "at"
-                    value = _ja_value(m.group("value"), name=kind == "partner")
-                    out.append(Claim(subject, kind, frame, value, shape))
+                    value = _ja_value(m.group("value"), name=kind in ("partner", "home"))
+                    out.append(Claim(subject, kind, frame, value, shape, cue=cue))
+    if _JA_PARTNERED.search(body) and _own(body, _JA_PARTNERED.search(body).start()):
+        out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
     return out
 
 
