@@ -35,21 +35,23 @@ _JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、
 _JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
              for kind in ("home", "work", "partner")}
 _JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
+# A home said as a noun (実家暮らしで, 寮暮らし): a state like に住んでいる.
+_JA_HOME_NOUN = re.compile(rf"{_JA_VALUE}暮らし(?:で|だ|です|なん|、|。|$)")
 _JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います|て、)")
 # Done, not asked for or meant: やめて, not やめてほしい / やめておく / やめてみる.
 _JA_DONE = r"(?:た|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ)|ちゃ|じゃ)"
 _JA_END = (
     ("any", "", re.compile(
-        rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し|引退し){_JA_DONE}")),
+        rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し|引退し|退職し|退社し"
+        rf"|クビになっ){_JA_DONE}")),
     # a business closed for good (カフェを閉めた, 店をたたんだ): what the subject runs ends
     ("any", "closed", re.compile(rf"{_JA_VALUE}を(?:閉め|たたん|畳ん|閉店し|廃業し){_JA_DONE}")),
-    ("left", "", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:退職し|退社し|卒業し|中退し|退学し"
-                        rf"|クビになっ){_JA_DONE}")),
+    ("left", "", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:卒業し|中退し|退学し){_JA_DONE}")),
     ("home", "", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
     # leaving a place ends a home only when the sentence says where one lives now (東京を出て
     # alone is as often a trip)
     ("home", "", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
-                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越))")),
+                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越|ルームシェア))")),
     ("partner", "", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
 )
 _JA_START = (
@@ -67,11 +69,14 @@ _JA_NOT_A_VALUE = re.compile(
 _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]+|[A-Za-z0-9]+")
 
 
-def _ja_value(value: str, *, name: bool = False) -> frozenset[str]:
+def _ja_value(value: str, *, name: bool = False, span: bool = False) -> frozenset[str]:
     """The value's units: each kanji run's bigrams, each katakana or Latin run whole; a single
-    kanji or letter only when the value is a person's ``name`` (健)."""
+    kanji or letter only when the value is a person's ``name`` (健) or a home (寮). A whole
+    sentence's ``span`` drops its with-whom words and keeps the rest."""
     units: set[str] = set()
-    if _JA_NOT_A_VALUE.search(value):
+    if span:
+        value = _JA_NOT_A_VALUE.sub("、", value)
+    elif _JA_NOT_A_VALUE.search(value):
         return frozenset()  # with whom or how many, not where (家族と一緒に, 五人で)
     for run in _JA_RUN.findall(value):
         if run in _JA_VALUE_STOP:
@@ -104,7 +109,7 @@ def ja_claims(text: str) -> list[Claim]:
             out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
         if not body or _JA_UNSURE.search(body):
             continue
-        span = _ja_value(body)
+        span = _ja_value(body, span=True)
         found = [spanned(c, span) for c in _ja_sentence(subject, body)]
         out += [second(c) for c in found] if _JA_SECOND.search(body) else found
     return out
@@ -118,11 +123,15 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
                 frame = "as" if m.group("frame") == "として働いて" else "at"
                 value = _ja_value(m.group("value"), name=kind in ("partner", "home"))
                 out.append(Claim(subject, kind, frame, value, "state"))
+    for m in _JA_HOME_NOUN.finditer(body):
+        if _own(body, m.start()):
+            out.append(Claim(subject, "home", "at", _ja_value(m.group("value"), name=True),
+                             "state"))
     for m in _JA_ROLE.finditer(body):
         if _own(body, m.start()):
             out.append(Claim(subject, "work", "role", _ja_value(m.group("value")), "role"))
     if not _JA_PAST.search(body) and not any(p.search(body) for _, _, p in _JA_END):
-        out.append(Claim(subject, "activity", "", _ja_value(body), "activity"))
+        out.append(Claim(subject, "activity", "", _ja_value(body, span=True), "activity"))
     for shape, table in (("end", _JA_END), ("state", _JA_START)):
         for kind, cue, pattern in table:
             for m in pattern.finditer(body):
