@@ -89,7 +89,8 @@ _EN_END = (
                        r"|stepped back from|retired as) (?P<value>.+)")),
     ("left", re.compile(r"^(?:left(?!.*\b(?:early|late|hurry|o'clock|\d ?[ap]m|lunch|for the day"
                         r"|for home|this morning|tonight|yesterday|shift|meeting|appointment"
-                        r"|surgery|discharged|visit)\b)|resigned from|retired from|walked out of"
+                        r"|surgery|discharged|visit|holidays?|trip|weekend|for a (?:week|day|night"
+                        r"|few days))\b)|resigned from|retired from|walked out of"
                         r"|stopped working (?:at|for|as|in)|(?:was|got) (?:laid off|let go|fired)"
                         r" (?:from|by)|lost (?:his|her|their|the) job (?:at|as|with)"
                         r"|handed in (?:his |her |their |[a-z\-]+'s )?notice (?:at|to)"
@@ -235,8 +236,9 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
                 value = re.split(r" (?:in|on|near|at) ", value, maxsplit=1)[0]
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
     if not _en_past(clause) and not any(p.match(clause) for _, p in _EN_END):
-        out.append(Claim(subject, "activity", "", _en_value(clause, subject, whole=True),
-                         "activity"))
+        home = any(c.kind == "home" for c in out)  # where one lives: no group one leaves
+        out.append(Claim(subject, "activity", "home" if home else "",
+                         _en_value(clause, subject, whole=True), "activity"))
     m = _EN_ROLE.match(clause)
     if m:
         value = re.split(r" (?:in|on|near|at|for) ", m.group("value"), maxsplit=1)[0]
@@ -249,7 +251,9 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
     for kind, pattern in _EN_END:
         m = pattern.match(clause)
         if m:
-            out.append(Claim(subject, kind, "", _en_value(m.group("value"), subject), "end"))
+            # "left the orchestra": a definite group or employer, which may end what one does
+            the = "the" if m.group("value").startswith("the ") else ""
+            out.append(Claim(subject, kind, the, _en_value(m.group("value"), subject), "end"))
     m = _EN_NO_MORE.match(clause)
     if m:
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
@@ -309,21 +313,24 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
             named = _shared(was.value | was.span if now.kind == "any" else was.value, now.value)
             if now.cue == "no more" and len(named) < len(now.value):
                 continue  # "no more X" closes only what the old sentence names whole
-            if now.shape == "end" and _ends(now.kind, was) and named:
+            if now.shape == "end" and _ends(now, was) and named:
                 cue = f" ({now.cue})" if now.cue else ""
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: ended {'/'.join(sorted(named))}{cue}")
     return None
 
 
-def _ends(kind: str, was: Claim) -> bool:
-    """Whether an end of ``kind`` ends the old claim: quitting ends anything the subject does,
-    leaving or resigning a job or a school (not a place: one leaves a town for a trip), a move
-    out a home, a break-up a partner."""
+def _ends(now: Claim, was: Claim) -> bool:
+    """Whether the end ``now`` ends the old claim: quitting ends anything the subject does,
+    leaving or resigning a job or a school, or what the subject does now in a group named
+    with "the" ("plays in the youth orchestra" → "left the youth orchestra"; not a place one
+    lives: one leaves a town for a trip), a move out a home, a break-up a partner."""
+    kind = now.kind
     if kind == "any":
         return True
     if kind == "left":
-        return was.shape in ("state", "role") and was.kind in ("work", "study")
+        return (was.shape in ("state", "role") and was.kind in ("work", "study")) or (
+            now.frame == "the" and was.shape == "activity" and was.frame != "home")
     return kind == was.kind
 
 
