@@ -210,12 +210,16 @@ def _en_claims(text: str) -> list[Claim]:
         home = _EN_MOVED_TO_HOME.search(written) is not None
         found = []
         for clause in re.split(r",? and | but |, ", rest):
+            # "has given the pigeons away": a deed done (present perfect), not what one does
+            done = _EN_PERFECT.match(clause.strip()) is not None
             clause = _EN_ADVERBS.sub("", clause.strip())
-            found += [spanned(c, span) for c in _en_clause(subject, clause, moved_home=home)]
+            found += [spanned(c, span) for c in _en_clause(subject, clause, moved_home=home)
+                      if not (done and c.shape == "activity")]
         out += [second(c) for c in found] if _EN_SECOND.search(rest) else found
     return out
 
 
+_EN_PERFECT = re.compile(r"^(?:has|have) (?!been\b|got\b)[a-z]+(?:ed|en|ne|wn)\b")
 _EN_MOVED_TO_HOME = re.compile(
     r"\b(?:(?:moved|relocated)(?: back)? to|moved into) "
     r"(?:(?:a|an|the|his|her|their|new|own|tiny|small|big) )*"
