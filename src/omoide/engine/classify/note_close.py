@@ -343,7 +343,16 @@ def _shared(a: frozenset[str], b: frozenset[str]) -> set[str]:
     in ボルダリングジム; English words only whole: "art" is not in "party")."""
     return {x for x in a for y in b
             if x == y or (min(len(x), len(y)) >= 3 and _WHOLE_RUN.fullmatch(x + y)
-                          and (x in y or y in x))}
+                          and (x in y or y in x)) or _head(x, y) or _head(y, x)}
+
+
+def _head(one: str, unit: str) -> bool:
+    """Whether a single kanji is the head of a kanji unit (寮 of 生寮: a student hall is a hall)."""
+    return len(one) == 1 and len(unit) > 1 and _KANJI.fullmatch(one + unit) is not None \
+        and unit.endswith(one)
+
+
+_KANJI = re.compile(r"[\u3400-\u9fff々]+")
 
 
 _WHOLE_RUN = re.compile(r"[\u30a0-\u30ffー・]+")

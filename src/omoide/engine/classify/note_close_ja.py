@@ -35,6 +35,17 @@ _JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、
 _JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
              for kind in ("home", "work", "partner")}
 _JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
+# A home said with whom between (実家で両親と暮らしてる, シェアハウスで五人で暮らしてる) or as
+# living alone (札幌で一人暮らしをしてる).
+_JA_HOME_WITH = re.compile(
+    rf"{_JA_VALUE}[でに](?:[^、。をにで]{{1,8}}?[とで])?(?:一緒に)?(?:暮らして|住んで|一人暮らしをして"
+    r"|ひとり暮らしをして)(?P<after>.{0,3})")
+# What the subject runs (和菓子屋をやってる, カフェを経営してる): a closed shop (店を閉めた)
+# ends it.
+_JA_BUSINESS = re.compile(rf"{_JA_VALUE}を(?:やって|経営して|営んで)(?:る|いる|います|て、|てて)")
+_SHOP = "<shop>"
+# A shop closed for the night, not for good (閉めてから, 閉めた後, 毎晩).
+_JA_DAILY = re.compile(r"毎日|毎晩|毎朝|いつも|夜|閉店後|閉めて(?:から|帰)|閉めた(?:後|あと)")
 # A home said as a noun (実家暮らしで, 寮暮らし): a state like に住んでいる.
 _JA_HOME_NOUN = re.compile(rf"{_JA_VALUE}暮らし(?:で|だ|です|なん|、|。|$)")
 _JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います|て、)")
@@ -69,20 +80,21 @@ _JA_NOT_A_VALUE = re.compile(
 _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]+|[A-Za-z0-9]+")
 
 
-def _ja_value(value: str, *, name: bool = False, span: bool = False) -> frozenset[str]:
+def _ja_value(value: str, *, name: bool = False, lone: bool = False,
+              span: bool = False) -> frozenset[str]:
     """The value's units: each kanji run's bigrams, each katakana or Latin run whole; a single
-    kanji or letter only when the value is a person's ``name`` (健) or a home (寮). A whole
-    sentence's ``span`` drops its with-whom words and keeps the rest."""
+    kanji or letter only when the value is a person's ``name`` (健) or a home that is ``lone``
+    (寮, 店の寮: the one run that names something). A whole sentence's ``span`` drops its
+    with-whom words and keeps the rest."""
     units: set[str] = set()
     if span:
         value = _JA_NOT_A_VALUE.sub("、", value)
     elif _JA_NOT_A_VALUE.search(value):
         return frozenset()  # with whom or how many, not where (家族と一緒に, 五人で)
-    for run in _JA_RUN.findall(value):
-        if run in _JA_VALUE_STOP:
-            continue
+    runs = [run for run in _JA_RUN.findall(value) if run not in _JA_VALUE_STOP]
+    for run in runs:
         if len(run) == 1:
-            if name:
+            if name or (lone and len(runs) == 1):
                 units.add(run)  # else one kanji or letter alone (朝, 家) names nothing surely
         elif re.fullmatch(r"[\u3400-\u9fff々]+", run):
             units.update(run[i:i + 2] for i in range(len(run) - 1))
@@ -117,16 +129,19 @@ def ja_claims(text: str) -> list[Claim]:
 
 def _ja_sentence(subject: str, body: str) -> list[Claim]:
     out = []
-    for kind, pattern in _JA_STATE.items():
-        for m in pattern.finditer(body):
-            if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
-                frame = "as" if m.group("frame") == "として働いて" else "at"
-                value = _ja_value(m.group("value"), name=kind in ("partner", "home"))
-                out.append(Claim(subject, kind, frame, value, "state"))
+    states = [(kind, m) for kind, pattern in _JA_STATE.items() for m in pattern.finditer(body)]
+    states += [("home", m) for m in _JA_HOME_WITH.finditer(body)]
+    for kind, m in states:
+        if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
+            frame = "as" if m.groupdict().get("frame") == "として働いて" else "at"
+            out += _ja_states(subject, kind, frame, m.group("value"))
     for m in _JA_HOME_NOUN.finditer(body):
         if _own(body, m.start()):
-            out.append(Claim(subject, "home", "at", _ja_value(m.group("value"), name=True),
-                             "state"))
+            out += _ja_states(subject, "home", "at", m.group("value"))
+    for m in _JA_BUSINESS.finditer(body):
+        if _own(body, m.start()):
+            value = _ja_value(m.group("value")) | {_SHOP}
+            out.append(Claim(subject, "work", "run", value, "role"))
     for m in _JA_ROLE.finditer(body):
         if _own(body, m.start()):
             out.append(Claim(subject, "work", "role", _ja_value(m.group("value")), "role"))
@@ -135,12 +150,26 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
     for shape, table in (("end", _JA_END), ("state", _JA_START)):
         for kind, cue, pattern in table:
             for m in pattern.finditer(body):
-                if _own(body, m.start()):
-                    frame = "" if shape == "end" else "at"
-                    value = _ja_value(m.group("value"), name=kind in ("partner", "home"))
-                    out.append(Claim(subject, kind, frame, value, shape, cue=cue))
+                if not _own(body, m.start()) or (cue == "closed" and _JA_DAILY.search(body)):
+                    continue
+                frame = "" if shape == "end" else "at"
+                value = _ja_value(m.group("value"), name=kind == "partner", lone=kind == "home")
+                if cue == "closed" and m.group("value").endswith("店"):
+                    value |= {_SHOP}  # the shop: the one the subject runs
+                out.append(Claim(subject, kind, frame, value, shape, cue=cue))
     if _JA_PARTNERED.search(body) and _own(body, _JA_PARTNERED.search(body).start()):
         out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
+    return out
+
+
+def _ja_states(subject: str, kind: str, frame: str, said: str) -> list[Claim]:
+    """A state's claim; and when its value is "A の B", B's A alone too, in a frame of its own
+    (八王子の消防署 → 立川の消防署: the same kind of place, elsewhere)."""
+    value = _ja_value(said, name=kind == "partner", lone=kind == "home")
+    out = [Claim(subject, kind, frame, value, "state")]
+    head, _, what = said.rpartition("の")
+    if head and what and not re.search(r"の", what):
+        out.append(Claim(subject, kind, f"{frame}:{what}", _ja_value(head), "state"))
     return out
 
 
