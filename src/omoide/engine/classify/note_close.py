@@ -33,6 +33,7 @@ from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
 from omoide.engine.classify.note_close_ja import ja_claims
+from omoide.engine.classify.note_count import count_changed, en_counts
 from omoide.engine.classify.one_slot import EN_STATE_FRAMES
 from omoide.engine.classify.signals import Finding
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, detect_lang, word_set
@@ -110,6 +111,7 @@ _EN_HAS = re.compile(
     r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:quit|left|given|gone|got|moved|been"
     r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled)\b)"
     r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
+_EN_IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b)")
 # A partner named in a possessive ("Ola's girlfriend Mia", "Ola's wife is called Mia", "Ola has
 # a partner called Mia"): a role a break-up ends. Not "ex-" or "late": those are over already.
 _EN_PARTNER_WORD = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?)"
@@ -152,6 +154,7 @@ def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
     last: str | None = None
     for raw in re.split(r"(?<=[.!?])\s+", text):
         raw = _EN_HAS.sub(r"\g<s> has ", raw.strip().rstrip(".!"))
+        raw = _EN_IS.sub(r"\g<s> is ", raw)
         pronoun = _EN_PRONOUN.match(raw)
         head = _EN_SUBJECT.match(raw)
         if pronoun:
@@ -215,6 +218,9 @@ def _en_claims(text: str) -> list[Claim]:
             clause = _EN_ADVERBS.sub("", clause.strip())
             found += [spanned(c, span) for c in _en_clause(subject, clause, moved_home=home)
                       if not (done and c.shape == "activity")]
+            if not _EN_SECOND.search(rest):
+                found += [c for c in en_counts(subject, clause)
+                          if c.cue == "count now" or not _en_past(clause)]
         out += [second(c) for c in found] if _EN_SECOND.search(rest) else found
     return out
 
@@ -303,10 +309,15 @@ def note_closes(old: str, new: str, lang: str = "auto") -> Finding | None:
 
 
 def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
-    before = [c for c in claims(old, lang) if c.shape in ("state", "role", "activity")]
+    before = [c for c in claims(old, lang) if c.shape in ("state", "role", "activity", "count")]
     for was in before:
         for now in after:
-            if was.subject != now.subject or not was.value or not now.value:
+            if was.subject != now.subject:
+                continue
+            if was.shape == "count" == now.shape and now.amount and count_changed(was, now):
+                return Finding(Relation.CONTRADICTORY, 0.9,
+                               f"note: {now.frame} now {now.amount.value:g} (count)")
+            if not was.value or not now.value or "count" in (was.shape, now.shape):
                 continue
             if now.shape == "state" and was.shape == "state" and was.kind == now.kind \
                     and was.frame == now.frame and not was.frame.startswith("in:") \

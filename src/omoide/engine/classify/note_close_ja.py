@@ -12,6 +12,7 @@ import re
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
+from omoide.engine.classify.note_count import ja_counts
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
 __all__ = ["ja_claims"]
@@ -123,6 +124,8 @@ def ja_claims(text: str) -> list[Claim]:
             continue
         span = _ja_value(body, span=True)
         found = [spanned(c, span) for c in _ja_sentence(subject, body)]
+        if not _JA_SECOND.search(body):
+            found += [c for clause in body.split("、") for c in ja_counts(subject, clause)]
         out += [second(c) for c in found] if _JA_SECOND.search(body) else found
     return out
 
