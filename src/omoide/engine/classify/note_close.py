@@ -102,6 +102,12 @@ _EN_END = (
                            r"|divorced|dumped) (?P<value>.+)")),
 )
 _EN_NO_LONGER = re.compile(r"^(?:is )?no longer (?P<rest>.+)|^does not (?P<neg>.+) any ?more\b")
+# "can't climb any more": what one does, ended (named whole, as "no more").
+_EN_CANNOT = re.compile(r"^(?:ca|can) ?not (?P<value>.+?) any ?more\b")
+# "sold the oud": what one plays, runs or lives on, ended; the thing named whole and not the
+# old clause's own verb ("paints" is not ended by "sold the painting").
+_EN_SOLD = re.compile(
+    r"^(?:sold|has sold|gave away|given away) (?P<value>(?:the|his|her|their) .+)")
 # "…, no more X": an end said as a clause of its own (not "no more than"); it closes only what
 # the old sentence names with every word of X.
 _EN_NO_MORE = re.compile(r"^(?:so |and )?no more (?!than\b|of\b)(?P<value>.+)")
@@ -109,7 +115,8 @@ _EN_NO_MORE = re.compile(r"^(?:so |and )?no more (?!than\b|of\b)(?P<value>.+)")
 # before a body part is the side.
 _EN_HAS = re.compile(
     r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:quit|left|given|gone|got|moved|been"
-    r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled)\b)"
+    r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled|sold|become"
+    r"|switched|swapped|dropped|joined|retired|closed|shut|split)\b)"
     r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
 _EN_IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b)")
 # A partner named in a possessive ("Ola's girlfriend Mia", "Ola's wife is called Mia", "Ola has
@@ -247,8 +254,12 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
     if not _en_past(clause) and not any(p.match(clause) for _, p in _EN_END):
         home = any(c.kind == "home" for c in out)  # where one lives: no group one leaves
-        out.append(Claim(subject, "activity", "home" if home else "",
+        out.append(Claim(subject, "activity", "home" if home else "whole",
                          _en_value(clause, subject, whole=True), "activity"))
+        if not home:  # what the clause's verb takes, up to its first break: what one may sell
+            verb, _, rest = clause.partition(" ")
+            out.append(Claim(subject, "activity", "head", _en_value(rest, subject), "activity",
+                             cue=en_lemma(verb)))
     m = _EN_ROLE.match(clause)
     if m:
         value = re.split(r" (?:in|on|near|at|for) ", m.group("value"), maxsplit=1)[0]
@@ -272,8 +283,16 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
         out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
     m = _EN_NO_LONGER.match(clause)
     if m:
-        said = m.group("rest") or f"{m.group('neg')}s"
+        said = m.group("rest") or re.sub(r"^(\S+)", r"\1s", m.group("neg"))
         out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end"))
+    m = _EN_CANNOT.match(clause)
+    if m:
+        out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject, whole=True),
+                         "end", cue="no more"))
+    m = _EN_SOLD.match(clause)
+    if m:
+        out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
+                         cue="sold"))
     return out
 
 
@@ -326,8 +345,10 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: {was.kind} now {'/'.join(sorted(now.value))}")
             named = _shared(was.value | was.span if now.kind == "any" else was.value, now.value)
-            if now.cue == "no more" and len(named) < len(now.value):
+            if now.cue in ("no more", "sold") and len(named) < len(now.value):
                 continue  # "no more X" closes only what the old sentence names whole
+            if now.cue == "sold" and (was.frame in ("whole", "home") or not named - {was.cue}):
+                continue  # a thing sold is what the old clause's verb takes, not the verb
             if now.shape == "end" and _ends(now, was) and named:
                 cue = f" ({now.cue})" if now.cue else ""
                 return Finding(Relation.CONTRADICTORY, 0.9,

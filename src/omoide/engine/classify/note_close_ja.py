@@ -58,6 +58,10 @@ _JA_END = (
         rf"|クビになっ){_JA_DONE}")),
     # a business closed for good (カフェを閉めた, 店をたたんだ): what the subject runs ends
     ("any", "closed", re.compile(rf"{_JA_VALUE}を(?:閉め|たたん|畳ん|閉店し|廃業し){_JA_DONE}")),
+    # sold or given up for good (バイクを売って, 一戸建てを手放した; not 保険を売っている, a
+    # trade): what one rides, plays or lives in, named whole
+    ("any", "sold", re.compile(
+        rf"{_JA_VALUE}を(?:全部|すべて)?(?:売っ|売り払っ|手放し)(?!てい|てる|てま){_JA_DONE}")),
     ("left", "", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:卒業し|中退し|退学し){_JA_DONE}")),
     ("home", "", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
     # leaving a place ends a home only when the sentence says where one lives now (東京を出て
@@ -70,6 +74,13 @@ _JA_START = (
     ("home", "", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
     ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
 )
+# "もう X はしてない": an end of what the clause names, every noun of it named in the old
+# memory (a one-kanji noun never is: もう夜は飲まない narrows, it does not end).
+_JA_NO_MORE = re.compile(r"(?P<said>[^、。]*もう[^、。]*?)(?:てない|ていない|てません|てへん|しない"
+                         r"|しません|らない|わない|かない|まない|ばない|たない|さない|れない|ない)")
+_JA_NO_MORE_NOUN = re.compile(r"([\u3400-\u9fff々]+|[\u30a0-\u30ffー]{2,}|[A-Za-z]{2,})"
+                              r"(?=[をがはにでともへや])")
+_JA_NOT_NAMED = frozenset({"全然", "全く", "絶対", "今", "最近", "今は"})
 # Single, and its end: married, engaged or going out with someone now.
 _JA_SINGLE = re.compile(r"^(?:ずっと|まだ|今も|いまも)?独身(?:で|だ|です|なん|、|。|$)")
 _JA_PARTNERED = re.compile(
@@ -160,6 +171,11 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
                 if cue == "closed" and m.group("value").endswith("店"):
                     value |= {_SHOP}  # the shop: the one the subject runs
                 out.append(Claim(subject, kind, frame, value, shape, cue=cue))
+    for m in _JA_NO_MORE.finditer(body):
+        nouns = frozenset(_JA_NO_MORE_NOUN.findall(m.group("said"))) - _JA_NOT_NAMED
+        if nouns and _own(body, m.start()):
+            value = frozenset(u for n in nouns for u in (_ja_value(n) or {n}))
+            out.append(Claim(subject, "any", "", value, "end", cue="no more"))
     if _JA_PARTNERED.search(body) and _own(body, _JA_PARTNERED.search(body).start()):
         out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
     return out
