@@ -232,7 +232,10 @@ def _en_claims(text: str) -> list[Claim]:
     return out
 
 
-_EN_PERFECT = re.compile(r"^(?:has|have) (?!been\b|got\b)[a-z]+(?:ed|en|ne|wn)\b")
+_EN_PERFECT = re.compile(
+    r"^(?:has|have) (?!been\b|got\b)(?:[a-z]+(?:ed|en|ne|wn)|lent|sent|spent|built|bought"
+    r"|brought|caught|taught|sold|told|held|kept|left|lost|made|met|paid|put|set|shut|won|done"
+    r"|had|heard|found)\b")
 _EN_MOVED_TO_HOME = re.compile(
     r"\b(?:(?:moved|relocated)(?: back)? to|moved into) "
     r"(?:(?:a|an|the|his|her|their|new|own|tiny|small|big) )*"

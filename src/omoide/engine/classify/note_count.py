@@ -26,9 +26,9 @@ _EN_CHANGE = re.compile(
     r"\b(?:now|these days|cut (?:right )?(?:down|back) to|(?:down|up) to|went (?:up|down) to"
     r"|gone (?:up|down) to|increased to|reduced to|dropped to)\b")
 _EN_RISEN = re.compile(r"^(?:is |are )?(?:up to|down to)\b")  # "is up to 9,000 litres": a value
-_EN_GENERIC_UNITS = lex.EN_TIME_WORDS | {
+_EN_GENERIC_UNITS = frozenset(en_lemma(en_lemma(w)) for w in lex.EN_TIME_WORDS | {
     "freq", "age", "night", "evening", "morning", "afternoon", "hour", "minute", "shift", "time",
-    "$", "long", "more", "other"}
+    "$", "long", "more", "other"})
 _EN_NUMBER = re.compile(r"\b(?:\d[\d,.]*|" + "|".join(lex.EN_NUMBER_WORDS) + r")\b")
 _JA_CHANGE = re.compile(r"増や|増え|減ら|減っ|になっ|に伸ば|今は|いまは|現在は")
 _JA_NUMBER = re.compile(r"[週月年]?に?[\d〇一二三四五六七八九十百千万]+[^\s、。をがはにでと]{0,2}")
@@ -51,9 +51,11 @@ def en_counts(subject: str, clause: str) -> list[Claim]:
     cue = "count now" if _EN_CHANGE.search(clause) else "count"
     out = []
     for q in found:
-        if cue == "count now" and q.bound is Bound.AT_MOST and _EN_RISEN.match(clause):
-            q = Quantity(q.value, q.unit)
-        out.append(Claim(subject, "count", q.unit, topic - {q.unit}, "count", cue=cue, amount=q))
+        # one key for a unit however it was lemmatised ("evenings" → evening, "evening" → even)
+        unit = q.unit if q.unit in ("freq", "age", "$") else en_lemma(en_lemma(q.unit))
+        bound = Bound.EXACT if cue == "count now" and _EN_RISEN.match(clause) else q.bound
+        out.append(Claim(subject, "count", unit, topic - {q.unit, unit}, "count", cue=cue,
+                         amount=Quantity(q.value, unit, bound)))
     return out
 
 
