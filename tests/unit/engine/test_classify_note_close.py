@@ -69,6 +69,16 @@ CLOSES = [
     ("Ravi keeps four ferrets.", "Ravi is down to two ferrets now.", "en"),
     ("Ravi teaches yoga at the leisure centre three evenings a week.",
      "Ravi cut down to one evening of yoga.", "en"),
+    # shut for good, handed over, has had to stop, done at; an old clause of the past drops
+    # alone
+    ("Wanda runs a pottery studio by the canal.", "Wanda shut the pottery studio for good.",
+     "en"),
+    ("Wanda runs the parish newsletter.", "Wanda handed the parish newsletter over to Pat.", "en"),
+    ("Wanda sings in the hospital choir.", "Wanda's had to stop the hospital choir.", "en"),
+    ("Wanda works at the lido.", "Wanda is done at the lido and loves the free mornings.",
+     "en"),
+    ("Wanda is 70, used to be a nurse, and grows prize leeks.", "Wanda stopped growing leeks.",
+     "en"),
     ("大介は、草野球のチームで投手をしてる。", "大介は、投手を引退したんだって。", "ja"),
     ("玲奈は、駅前で花屋をやってる。", "玲奈は、先月で店を閉めたんだって。", "ja"),
     ("悠真は、独身なんだ。", "悠真は、同僚の女性と結婚したんだって。", "ja"),
@@ -138,6 +148,9 @@ STAYS = [
     ("Solveig is a vegan and loves cheese-free pizza.", "Solveig gave up cheese at fifteen.",
      "en"),
     ("Maren paints seascapes.", "Maren sold the painting of the harbour.", "en"),
+    ("Wanda is 70, used to be a nurse, and grows prize leeks.", "Wanda quit nursing.", "en"),
+    ("Wanda is still not reading crime novels.", "Wanda stopped the crime reading group.", "en"),
+    ("Wanda works at the lido.", "Wanda shut the lido gate at six.", "en"),
     ("Aurelio's left knee hurts.", "Aurelio's left the clinic.", "en"),
     # a count of another thing, the same count, a second one
     ("Ravi swims three mornings a week.", "Ravi is up to five mornings a week at the garage now.",

@@ -88,6 +88,12 @@ _EN_END = (
     ("any", re.compile(r"^(?:quit|gave up(?: on)?|given up(?: on)?|stopped(?! by| at| in| off| to"
                        r"| for| over)|dropped out of|packed in|(?:stepped|stood) down (?:as|from)"
                        r"|stepped back from|retired as) (?P<value>.+)")),
+    # shut, closed, signed off for good; handed over or back; done at, finished at / on
+    ("any", re.compile(r"^(?:closed|shut(?: down)?|signed off|hung up) (?P<value>.+?) (?:for good"
+                       r"|for the last time|permanently)\b")),
+    ("any", re.compile(r"^(?:handed (?:over|back) (?P<value>.+)|handed (?P<value2>.+?)"
+                       r" (?:over|back) to\b.*)")),
+    ("any", re.compile(r"^(?:is )?(?:done|finished) (?:at|on) (?P<value>.+)")),
     ("left", re.compile(r"^(?:left(?!.*\b(?:early|late|hurry|o'clock|\d ?[ap]m|lunch|for the day"
                         r"|for home|this morning|tonight|yesterday|shift|meeting|appointment"
                         r"|surgery|discharged|visit|holidays?|trip|weekend|for a (?:week|day|night"
@@ -119,6 +125,12 @@ _EN_HAS = re.compile(
     r"|switched|swapped|dropped|joined|retired|closed|shut|split)\b)"
     r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
 _EN_IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b)")
+# "has had to stop X": the end done ("stopped X"), not a past retold.
+_EN_HAD_TO = re.compile(
+    r"(?:(?<=[a-z] )(?:has|have) |(?<=[a-z])['\u2019]s )had to (stop|quit|give up|close|shut"
+    r"|sell)\b")
+_EN_HAD_TO_DONE = {"stop": "stopped", "quit": "quit", "give up": "gave up", "close": "closed",
+                   "shut": "shut", "sell": "sold"}
 # A partner named in a possessive ("Ola's girlfriend Mia", "Ola's wife is called Mia", "Ola has
 # a partner called Mia"): a role a break-up ends. Not "ex-" or "late": those are over already.
 _EN_PARTNER_WORD = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?)"
@@ -161,7 +173,8 @@ def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
     last: str | None = None
     for raw in re.split(r"(?<=[.!?])\s+", text):
         raw = _EN_HAS.sub(r"\g<s> has ", raw.strip().rstrip(".!"))
-        raw = _EN_IS.sub(r"\g<s> is ", raw)
+        raw = _EN_HAD_TO.sub(lambda m: ("" if m.group(0)[0] == "h" else " ")
+                             + _EN_HAD_TO_DONE[m.group(1)], _EN_IS.sub(r"\g<s> is ", raw))
         pronoun = _EN_PRONOUN.match(raw)
         head = _EN_SUBJECT.match(raw)
         if pronoun:
@@ -200,9 +213,11 @@ def _en_past(clause: str) -> bool:
 
 
 _EN_NOT_PAST = word_set("need needed")
+# The marks of _EN_UNSURE that put one clause in the past (not a plan's or a condition's scope).
+_EN_PAST_MARK = re.compile(r"\b(?:used to|years ago|ago|back in|once|had|was|were|\d{4})\b")
 
 
-def _en_claims(text: str) -> list[Claim]:
+def _en_claims(text: str, *, old: bool = False) -> list[Claim]:
     out = [Claim(m.group("s").lower(), "partner", "at", frozenset({m.group("t").lower()}), "role",
                  cue="partner") for m in _EN_PARTNER.finditer(text)]
     for subject, rest, written in _en_sentences(text):
@@ -212,14 +227,21 @@ def _en_claims(text: str) -> list[Claim]:
                              frozenset({couple.group("t").lower()}), "end", cue="split"))
         if subject is not None and _EN_SINGLE.match(_EN_ADVERBS.sub("", rest)):
             out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
-        if subject is None or _EN_UNSURE.search(rest):
+        if subject is None:
             continue
-        span = _en_value(rest, subject, whole=True)
+        # an old memory's clause of the past ("used to be a mechanic") leaves its other clauses
+        # standing; a plan, a hypothetical or a report sinks the whole sentence, as in a note
+        by_clause = old and not _EN_UNSURE.search(_EN_PAST_MARK.sub(" ", rest))
+        if _EN_UNSURE.search(rest) and not by_clause:
+            continue
+        clauses = [c for c in re.split(r",? and | but |, ", rest)
+                   if not (by_clause and _EN_PAST_MARK.search(c))]
+        span = _en_value(" , ".join(clauses), subject, whole=True)
         # a move is to a home when it names a place or a dwelling ("moved to Leeds", "moved to
         # a flat"), not to "the night shift"
         home = _EN_MOVED_TO_HOME.search(written) is not None
         found = []
-        for clause in re.split(r",? and | but |, ", rest):
+        for clause in clauses:
             # "has given the pigeons away": a deed done (present perfect), not what one does
             done = _EN_PERFECT.match(clause.strip()) is not None
             clause = _EN_ADVERBS.sub("", clause.strip())
@@ -255,7 +277,10 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
             if kind in ("work", "study"):
                 value = re.split(r" (?:in|on|near|at) ", value, maxsplit=1)[0]
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
-    if not _en_past(clause) and not any(p.match(clause) for _, p in _EN_END):
+    # what one does now: not a past deed, not an end, not what one does not do ("still not
+    # reading that stuff")
+    if not _en_past(clause) and not any(p.match(clause) for _, p in _EN_END) \
+            and not re.search(r"\b(?:not|never)\b", clause):
         home = any(c.kind == "home" for c in out)  # where one lives: no group one leaves
         out.append(Claim(subject, "activity", "home" if home else "whole",
                          _en_value(clause, subject, whole=True), "activity"))
@@ -274,7 +299,9 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
     for kind, pattern in _EN_END:
         m = pattern.match(clause)
-        if m:
+        if m and not m.group("value"):
+            out.append(Claim(subject, kind, "", _en_value(m.group("value2"), subject), "end"))
+        elif m:
             # "left the orchestra": a definite group or employer, which may end what one does
             the = "the" if m.group("value").startswith("the ") else ""
             out.append(Claim(subject, kind, the, _en_value(m.group("value"), subject), "end"))
@@ -304,11 +331,12 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
 _SUFFIX = re.compile(r"\s*[(（][^()（）]*[)）]")
 
 
-def claims(text: str, lang: str = "auto") -> list[Claim]:
-    """Every claim the reader is sure of in ``text`` (bracketed asides and dates dropped)."""
+def claims(text: str, lang: str = "auto", *, old: bool = False) -> list[Claim]:
+    """Every claim the reader is sure of in ``text`` (bracketed asides and dates dropped);
+    ``old``: the text is the older memory, whose English clauses of the past drop alone."""
     text = _SUFFIX.sub("", unicodedata.normalize("NFKC", text)).strip()
     chosen = lang if lang in ("en", "ja") else detect_lang(text)
-    return ja_claims(text) if chosen == "ja" else _en_claims(text)
+    return ja_claims(text) if chosen == "ja" else _en_claims(text, old=old)
 
 
 def note_verdict(candidate: Candidate, after: Sequence[Claim], lang: str = "auto", *,
@@ -331,7 +359,8 @@ def note_closes(old: str, new: str, lang: str = "auto") -> Finding | None:
 
 
 def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
-    before = [c for c in claims(old, lang) if c.shape in ("state", "role", "activity", "count")]
+    before = [c for c in claims(old, lang, old=True)
+              if c.shape in ("state", "role", "activity", "count")]
     for was in before:
         for now in after:
             if was.subject != now.subject:
