@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify import note_cues_en as cues
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
@@ -107,48 +108,6 @@ _EN_END = (
     ("partner", re.compile(r"^(?:broke up with|split (?:up )?(?:with|from)|separated from"
                            r"|divorced|dumped) (?P<value>.+)")),
 )
-_EN_NO_LONGER = re.compile(r"^(?:is )?no longer (?P<rest>.+)|^does not (?P<neg>.+) any ?more\b")
-# "can't climb any more": what one does, ended (named whole, as "no more").
-_EN_CANNOT = re.compile(r"^(?:ca|can) ?not (?P<value>.+?) any ?more\b")
-# "sold the oud": what one plays, runs or lives on, ended; the thing named whole and not the
-# old clause's own verb ("paints" is not ended by "sold the painting").
-_EN_SOLD = re.compile(
-    r"^(?:sold|has sold|gave away|given away) (?P<value>(?:the|his|her|their) .+)")
-# "…, no more X": an end said as a clause of its own (not "no more than"); it closes only what
-# the old sentence names with every word of X.
-_EN_NO_MORE = re.compile(r"^(?:so |and )?no more (?!than\b|of\b)(?P<value>.+)")
-# "'s" before a past participle is "has" ("Dougal's left the sawmill"), not a possessive; "left"
-# before a body part is the side.
-_EN_HAS = re.compile(
-    r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:quit|left|given|gone|got|moved|been"
-    r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled|sold|become"
-    r"|switched|swapped|dropped|joined|retired|closed|shut|split)\b)"
-    r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
-_EN_IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b)")
-# "has had to stop X": the end done ("stopped X"), not a past retold.
-_EN_HAD_TO = re.compile(
-    r"(?:(?<=[a-z] )(?:has|have) |(?<=[a-z])['\u2019]s )had to (stop|quit|give up|close|shut"
-    r"|sell)\b")
-_EN_HAD_TO_DONE = {"stop": "stopped", "quit": "quit", "give up": "gave up", "close": "closed",
-                   "shut": "shut", "sell": "sold"}
-# A partner named in a possessive ("Ola's girlfriend Mia", "Ola's wife is called Mia", "Ola has
-# a partner called Mia"): a role a break-up ends. Not "ex-" or "late": those are over already.
-_EN_PARTNER_WORD = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?)"
-_EN_PARTNER = re.compile(
-    rf"\b(?P<s>[A-Z][\w\-]*)(?:['\u2019]s| has an?) {_EN_PARTNER_WORD},? (?:is called |called "
-    r"|named )?(?P<t>[A-Z][\w\-]*)")
-# A couple's break-up said of both ("Ola and Mia split up").
-_EN_COUPLE_SPLIT = re.compile(
-    r"^(?P<s>[A-Z][\w\-]*) and (?P<t>[A-Z][\w\-]*) (?:have |had |finally |decided to )*"
-    r"(?:split up|broke up|separated|divorced|called it quits|(?:went|go) their separate ways)\b")
-# Single, and its end: a partner now (not "seeing a doctor").
-_EN_SINGLE = re.compile(r"^(?:is|been|has been) (?:still |happily |very )?single\b")
-_EN_PARTNERED = re.compile(
-    r"^(?:(?:been|is|are) )?(?:seeing|dating|going out with)"
-    r"(?! (?:an?|the|his|her|their) (?:doctor|therapist|physio\w*|specialist|counsell?or"
-    r"|consultant|dentist|gp|nurse|psycholog\w+|psychiatrist)\b| (?:friends|family|a lot)\b)"
-    r"|^(?:got|is|are|been) (?:engaged|married)\b"
-    rf"|^(?:got )?an? (?:new )?{_EN_PARTNER_WORD}\b")
 # A start of a new value: a new home or a new employer.
 _EN_START = (
     ("home", "at", re.compile(r"^(?:(?:moved|relocated)(?: back)? to|moved into) (?P<value>.+)")),
@@ -172,9 +131,7 @@ def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
     out: list[tuple[str | None, str, str]] = []
     last: str | None = None
     for raw in re.split(r"(?<=[.!?])\s+", text):
-        raw = _EN_HAS.sub(r"\g<s> has ", raw.strip().rstrip(".!"))
-        raw = _EN_HAD_TO.sub(lambda m: ("" if m.group(0)[0] == "h" else " ")
-                             + _EN_HAD_TO_DONE[m.group(1)], _EN_IS.sub(r"\g<s> is ", raw))
+        raw = cues.rewrite(raw.strip().rstrip(".!"))
         pronoun = _EN_PRONOUN.match(raw)
         head = _EN_SUBJECT.match(raw)
         if pronoun:
@@ -219,13 +176,13 @@ _EN_PAST_MARK = re.compile(r"\b(?:used to|years ago|ago|back in|once|had|was|wer
 
 def _en_claims(text: str, *, old: bool = False) -> list[Claim]:
     out = [Claim(m.group("s").lower(), "partner", "at", frozenset({m.group("t").lower()}), "role",
-                 cue="partner") for m in _EN_PARTNER.finditer(text)]
+                 cue="partner") for m in cues.PARTNER.finditer(text)]
     for subject, rest, written in _en_sentences(text):
-        couple = _EN_COUPLE_SPLIT.match(written) if subject is None else None
+        couple = cues.COUPLE_SPLIT.match(written) if subject is None else None
         if couple and not _EN_UNSURE.search(_en_norm(couple.string)):
             out.append(Claim(couple.group("s").lower(), "partner", "",
                              frozenset({couple.group("t").lower()}), "end", cue="split"))
-        if subject is not None and _EN_SINGLE.match(_EN_ADVERBS.sub("", rest)):
+        if subject is not None and cues.SINGLE.match(_EN_ADVERBS.sub("", rest)):
             out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
         if subject is None:
             continue
@@ -243,7 +200,7 @@ def _en_claims(text: str, *, old: bool = False) -> list[Claim]:
         found = []
         for clause in clauses:
             # "has given the pigeons away": a deed done (present perfect), not what one does
-            done = _EN_PERFECT.match(clause.strip()) is not None
+            done = cues.PERFECT.match(clause.strip()) is not None
             clause = _EN_ADVERBS.sub("", clause.strip())
             found += [spanned(c, span) for c in _en_clause(subject, clause, moved_home=home)
                       if not (done and c.shape == "activity")]
@@ -254,10 +211,6 @@ def _en_claims(text: str, *, old: bool = False) -> list[Claim]:
     return out
 
 
-_EN_PERFECT = re.compile(
-    r"^(?:has|have) (?!been\b|got\b)(?:[a-z]+(?:ed|en|ne|wn)|lent|sent|spent|built|bought"
-    r"|brought|caught|taught|sold|told|held|kept|left|lost|made|met|paid|put|set|shut|won|done"
-    r"|had|heard|found)\b")
 _EN_MOVED_TO_HOME = re.compile(
     r"\b(?:(?:moved|relocated)(?: back)? to|moved into) "
     r"(?:(?:a|an|the|his|her|their|new|own|tiny|small|big) )*"
@@ -305,21 +258,21 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
             # "left the orchestra": a definite group or employer, which may end what one does
             the = "the" if m.group("value").startswith("the ") else ""
             out.append(Claim(subject, kind, the, _en_value(m.group("value"), subject), "end"))
-    m = _EN_NO_MORE.match(clause)
+    m = cues.NO_MORE.match(clause)
     if m:
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
                          cue="no more"))
-    if _EN_PARTNERED.match(clause):
+    if cues.PARTNERED.match(clause):
         out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
-    m = _EN_NO_LONGER.match(clause)
+    m = cues.NO_LONGER.match(clause)
     if m:
         said = m.group("rest") or re.sub(r"^(\S+)", r"\1s", m.group("neg"))
         out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end"))
-    m = _EN_CANNOT.match(clause)
+    m = cues.CANNOT.match(clause)
     if m:
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject, whole=True),
                          "end", cue="no more"))
-    m = _EN_SOLD.match(clause)
+    m = cues.SOLD.match(clause)
     if m:
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
                          cue="sold"))
