@@ -142,6 +142,7 @@ STAYS = [
     # session 19: seeing a physio is no partner; a trip is no leaving; a deed done (has lent)
     # is no activity; an age is a past retold; a thing sold is not the old verb ("paints")
     ("Jonah is single.", "Jonah is seeing a physio for Jonah's knee.", "en"),
+    ("Jonah is single.", "Jonah loves teaching and seeing the pupils grow.", "en"),
     ("Kofi plays trumpet in the town brass band.", "Kofi left the band room early.", "en"),
     ("Elin has lent the canoe to the rowing club.", "Elin left the rowing club after a row.",
      "en"),

@@ -50,7 +50,8 @@ COUPLE_SPLIT = re.compile(
 # Single, and its end: a partner now (not "seeing a doctor").
 SINGLE = re.compile(r"^(?:is|been|has been) (?:still |happily |very )?single\b")
 PARTNERED = re.compile(
-    r"^(?:(?:been|is|are) )?(?:seeing|dating|going out with)"
+    r"^(?:been|is|are) (?:seeing|dating|going out with)"  # not a bare "seeing" ("…, and seeing
+    # the students progress" is a clause of something else)
     r"(?! (?:an?|the|his|her|their) (?:doctor|therapist|physio\w*|specialist|counsell?or"
     r"|consultant|dentist|gp|nurse|psycholog\w+|psychiatrist)\b| (?:friends|family|a lot)\b)"
     r"|^(?:got|is|are|been) (?:engaged|married)\b"
