@@ -79,6 +79,9 @@ CLOSES = [
      "en"),
     ("Wanda is 70, used to be a nurse, and grows prize leeks.", "Wanda stopped growing leeks.",
      "en"),
+    # the consolidator's "The user …" is a subject, the same as a saved "User …"
+    ("User works at the lido.", "The user has left the lido and coaches swimming now.", "en"),
+    ("The user's partner is called Remy.", "Remy and the user have split up.", "en"),
     ("大介は、草野球のチームで投手をしてる。", "大介は、投手を引退したんだって。", "ja"),
     ("玲奈は、駅前で花屋をやってる。", "玲奈は、先月で店を閉めたんだって。", "ja"),
     ("悠真は、独身なんだ。", "悠真は、同僚の女性と結婚したんだって。", "ja"),
@@ -143,6 +146,10 @@ STAYS = [
     # is no activity; an age is a past retold; a thing sold is not the old verb ("paints")
     ("Jonah is single.", "Jonah is seeing a physio for Jonah's knee.", "en"),
     ("Jonah is single.", "Jonah loves teaching and seeing the pupils grow.", "en"),
+    # a clause opening on someone's something, or on a number, is no activity of the subject
+    ("The user quit smoking, the user's lungs feel clean.", "The user stopped the cleaning job.",
+     "en"),
+    ("The user's sister works at the lido.", "The user has left the lido.", "en"),
     ("Kofi plays trumpet in the town brass band.", "Kofi left the band room early.", "en"),
     ("Elin has lent the canoe to the rowing club.", "Elin left the rowing club after a row.",
      "en"),

@@ -137,13 +137,21 @@ def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
         if pronoun:
             subject, rest = last, pronoun.group("rest")
         elif head and not head.group("rest").startswith(("'s", " and ", " or ")) \
-                and head.group("s").lower() not in _EN_NOT_A_SUBJECT:
+                and (head.group("s").lower() not in _EN_NOT_A_SUBJECT or head.group("s") == "User"):
             subject, rest = head.group("s").lower(), head.group("rest").strip()
         else:
             subject, rest = None, raw
         last = subject if not re.search(r"\b[A-Z]", rest) else None
         out.append((subject, _en_norm(rest), rest))
     return out
+
+
+# A clause that opens on a noun phrase ("the user's cholesterol …", "eleven weeks clean") says
+# what someone or something else does, not the subject.
+_EN_NO_VERB = re.compile(
+    r"^(?:the|a|an|my|his|her|their|its|this|that|these|those|some|all|every|each|no"
+    r"|[a-z\-]+'s|\d[\d,.]*|" + "|".join(lex.EN_NUMBER_WORDS) + r")\b")
+_EN_THE_USER = re.compile(r"\b[Tt]he user\b")
 
 
 def _en_norm(text: str) -> str:
@@ -175,13 +183,15 @@ _EN_PAST_MARK = re.compile(r"\b(?:used to|years ago|ago|back in|once|had|was|wer
 
 
 def _en_claims(text: str, *, old: bool = False) -> list[Claim]:
+    text = _EN_THE_USER.sub("User", text)  # the consolidator's subject, as a saved "User …"
     out = [Claim(m.group("s").lower(), "partner", "at", frozenset({m.group("t").lower()}), "role",
                  cue="partner") for m in cues.PARTNER.finditer(text)]
     for subject, rest, written in _en_sentences(text):
         couple = cues.COUPLE_SPLIT.match(written) if subject is None else None
         if couple and not _EN_UNSURE.search(_en_norm(couple.string)):
-            out.append(Claim(couple.group("s").lower(), "partner", "",
-                             frozenset({couple.group("t").lower()}), "end", cue="split"))
+            one, other = couple.group("s").lower(), couple.group("t").lower()
+            out += [Claim(a, "partner", "", frozenset({b}), "end", cue="split")
+                    for a, b in ((one, other), (other, one))]
         if subject is not None and cues.SINGLE.match(_EN_ADVERBS.sub("", rest)):
             out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
         if subject is None:
@@ -233,7 +243,7 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
     # what one does now: not a past deed, not an end, not what one does not do ("still not
     # reading that stuff")
     if not _en_past(clause) and not any(p.match(clause) for _, p in _EN_END) \
-            and not re.search(r"\b(?:not|never)\b", clause):
+            and not re.search(r"\b(?:not|never)\b", clause) and not _EN_NO_VERB.match(clause):
         home = any(c.kind == "home" for c in out)  # where one lives: no group one leaves
         out.append(Claim(subject, "activity", "home" if home else "whole",
                          _en_value(clause, subject, whole=True), "activity"))
