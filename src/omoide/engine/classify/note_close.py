@@ -263,11 +263,13 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
     for kind, pattern in _EN_END:
         m = pattern.match(clause)
         if m and not m.group("value"):
-            out.append(Claim(subject, kind, "", _en_value(m.group("value2"), subject), "end"))
+            out.append(Claim(subject, kind, "", _en_value(m.group("value2"), subject), "end",
+                             cue=clause.split(" ", 1)[0]))
         elif m:
             # "left the orchestra": a definite group or employer, which may end what one does
             the = "the" if m.group("value").startswith("the ") else ""
-            out.append(Claim(subject, kind, the, _en_value(m.group("value"), subject), "end"))
+            out.append(Claim(subject, kind, the, _en_value(m.group("value"), subject), "end",
+                             cue=clause.split(" ", 1)[0]))  # the verb: the reason names it
     m = cues.NO_MORE.match(clause)
     if m:
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
@@ -277,7 +279,8 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
     m = cues.NO_LONGER.match(clause)
     if m:
         said = m.group("rest") or re.sub(r"^(\S+)", r"\1s", m.group("neg"))
-        out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end"))
+        out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end",
+                         cue="no longer"))
     m = cues.CANNOT.match(clause)
     if m:
         out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject, whole=True),

@@ -170,7 +170,8 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
                 value = _ja_value(m.group("value"), name=kind == "partner", lone=kind == "home")
                 if cue == "closed" and m.group("value").endswith("店"):
                     value |= {_SHOP}  # the shop: the one the subject runs
-                out.append(Claim(subject, kind, frame, value, shape, cue=cue))
+                verb = m.group(0)[len(m.group("value")):].lstrip("をはのにから仕事")[:2]
+                out.append(Claim(subject, kind, frame, value, shape, cue=cue or verb))
     for m in _JA_NO_MORE.finditer(body):
         nouns = frozenset(_JA_NO_MORE_NOUN.findall(m.group("said"))) - _JA_NOT_NAMED
         if nouns and _own(body, m.start()):
