@@ -20,6 +20,11 @@ after that subject (a clause reporting what another person said has another head
 mark of a plan, a hypothetical, a habit of old, a past retold or a second value ("will",
 "used to", "years ago", "also", 予定, たら, 昔, も働いて). Anything else is left to the note
 path as before (never CONTRADICTORY). No I/O; deterministic.
+
+Session 19 added ends said other ways ("no more X", "can't X any more", "sold the X" in
+``note_cues_en``; handed over, shut for good; もう…ない, 引退, 閉めた, 売った), a couple's split and being
+single ended, more home frames, and counts said as changed (``note_count``); each named in the
+reason by its cue. bench/results/note_close.md has what each closes.
 """
 
 from __future__ import annotations
