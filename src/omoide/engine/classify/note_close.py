@@ -22,9 +22,9 @@ mark of a plan, a hypothetical, a habit of old, a past retold or a second value 
 path as before (never CONTRADICTORY). No I/O; deterministic.
 
 Session 19 added ends said other ways ("no more X", "can't X any more", "sold the X" in
-``note_cues_en``; handed over, shut for good; もう…ない, 引退, 閉めた, 売った), a couple's split and being
-single ended, more home frames, and counts said as changed (``note_count``); each named in the
-reason by its cue. bench/results/note_close.md has what each closes.
+``note_cues_en``; handed over, shut for good; もう…ない, 引退, 閉めた, 売った), a couple's split
+and being single ended, more home frames, and counts said as changed (``note_count``); each
+named in the reason by its cue. bench/results/note_close.md has what each closes.
 """
 
 from __future__ import annotations
