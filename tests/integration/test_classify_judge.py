@@ -158,13 +158,14 @@ def test_a_note_closes_when_one_sentence_reaches_the_sentence_threshold(
                                   "bias": [0.0, 0.0, 0.0], "rule_overrides": [],
                                   "mean": [0.0] * width, "scale": [1.0] * width,
                                   "sentence_threshold": sentence_threshold})
-    note = "Mia sold the blue car. Mia now rides a bike to work. (3 May 2026)"
+    # no sure note rule reads these (a car sold is one since session 19: "lent" is none)
+    note = "Mia lent the blue car to Ola. Mia now rides a bike to work. (3 May 2026)"
     classifier = LearnedClassifier(model, embedder)
     old = [Candidate("old", "Mia drives a blue car.", 0.9)]
     verdict = classifier.classify(note, old)[0]
     assert (verdict.relation is Relation.CONTRADICTORY) is closes
     # a consolidated note of one sentence is held to the same threshold
-    one = classifier.classify("Mia sold the blue car last week.", old, note=True)[0]
+    one = classifier.classify("Mia lent the blue car to Ola last week.", old, note=True)[0]
     assert (one.relation is Relation.CONTRADICTORY) is closes
 
 
@@ -189,6 +190,23 @@ def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> No
     threshold = learned.model.sentence_threshold
     assert threshold == float("inf") or threshold >= max(
         t for _, t in learned.model.language_thresholds)
+
+
+@pytest.mark.parametrize(("old", "note"), [
+    ("Ken keeps six hens.", "Ken is down to three hens now."),
+    ("Ken plays the tuba in the town band.", "Ken sold the tuba."),
+    ("健は、週二回プールに通ってる。", "健は、プールを週四回に増やしたんだって。"),
+    ("健は、独身なんだ。", "健は、幼なじみと結婚したんだって。"),
+])
+def test_a_note_closes_on_the_session_19_shapes_in_both_engines(old: str, note: str) -> None:
+    # a count said as changed, a thing sold, single ended by a marriage: sure note shapes
+    # whichever offline engine reads the note
+    name = judge_embedder_name()
+    assert name is not None
+    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
+    for classifier in (OfflineClassifier(), learned):
+        verdict = classifier.classify(note, [Candidate("old", old, 0.9)], note=True)[0]
+        assert verdict.relation is Relation.CONTRADICTORY, verdict.reason
 
 
 def test_both_classifiers_close_a_note_through_note_verdict_reading_it_once(

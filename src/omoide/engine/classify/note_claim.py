@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Claim", "second", "spanned"]
+from omoide.engine.classify.quantity import Quantity
+
+__all__ = ["SINGLE", "Claim", "second", "spanned"]
+
+# The value a partner's start ends: being single ("is single", 独身), in both languages.
+SINGLE = frozenset({"<single>"})
 
 
 @dataclass(frozen=True)
@@ -19,11 +24,14 @@ class Claim:
     value: frozenset[str]
     shape: str  # "state", "end", "role", "activity"
     span: frozenset[str] = frozenset()  # the whole sentence's words: what an end may name
+    cue: str = ""  # which reading found it ("quit", "no more", "single" …): the reason names it
+    amount: Quantity | None = None  # a count's quantity (shape "count", see ``note_count``)
 
 
 def spanned(claim: Claim, span: frozenset[str]) -> Claim:
     """The claim with its sentence's words."""
-    return Claim(claim.subject, claim.kind, claim.frame, claim.value, claim.shape, span)
+    return Claim(claim.subject, claim.kind, claim.frame, claim.value, claim.shape, span,
+                 claim.cue, claim.amount)
 
 
 def second(claim: Claim) -> Claim:
@@ -31,4 +39,5 @@ def second(claim: Claim) -> Claim:
     ended by name, never replaced by another value."""
     if claim.shape != "state":
         return claim
-    return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span)
+    return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
+                 claim.cue, claim.amount)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.note_claim import Claim, second, spanned
+from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
+from omoide.engine.classify.note_count import ja_counts
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
 __all__ = ["ja_claims"]
@@ -35,24 +36,55 @@ _JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、
 _JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
              for kind in ("home", "work", "partner")}
 _JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
-_JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います)")
+# A home said with whom between (実家で両親と暮らしてる, シェアハウスで五人で暮らしてる) or as
+# living alone (札幌で一人暮らしをしてる).
+_JA_HOME_WITH = re.compile(
+    rf"{_JA_VALUE}[でに](?:[^、。をにで]{{1,8}}?[とで])?(?:一緒に)?(?:暮らして|住んで|一人暮らしをして"
+    r"|ひとり暮らしをして)(?P<after>.{0,3})")
+# What the subject runs (和菓子屋をやってる, カフェを経営してる): a closed shop (店を閉めた)
+# ends it.
+_JA_BUSINESS = re.compile(rf"{_JA_VALUE}を(?:やって|経営して|営んで)(?:る|いる|います|て、|てて)")
+_SHOP = "<shop>"
+# A shop closed for the night, not for good (閉めてから, 閉めた後, 毎晩).
+_JA_DAILY = re.compile(r"毎日|毎晩|毎朝|いつも|夜|閉店後|閉めて(?:から|帰)|閉めた(?:後|あと)")
+# A home said as a noun (実家暮らしで, 寮暮らし): a state like に住んでいる.
+_JA_HOME_NOUN = re.compile(rf"{_JA_VALUE}暮らし(?:で|だ|です|なん|、|。|$)")
+_JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|いる|います|て、)")
 # Done, not asked for or meant: やめて, not やめてほしい / やめておく / やめてみる.
 _JA_DONE = r"(?:た|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ)|ちゃ|じゃ)"
 _JA_END = (
-    ("any", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し){_JA_DONE}")),
-    ("left", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:退職し|退社し|卒業し|中退し|退学し"
-                        rf"|クビになっ){_JA_DONE}")),
-    ("home", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
+    ("any", "", re.compile(
+        rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し|引退し|退職し|退社し"
+        rf"|クビになっ){_JA_DONE}")),
+    # a business closed for good (カフェを閉めた, 店をたたんだ): what the subject runs ends
+    ("any", "closed", re.compile(rf"{_JA_VALUE}を(?:閉め|たたん|畳ん|閉店し|廃業し){_JA_DONE}")),
+    # sold or given up for good (バイクを売って, 一戸建てを手放した; not 保険を売っている, a
+    # trade): what one rides, plays or lives in, named whole
+    ("any", "sold", re.compile(
+        rf"{_JA_VALUE}を(?:全部|すべて)?(?:売っ|売り払っ|手放し)(?!てい|てる|てま){_JA_DONE}")),
+    ("left", "", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:卒業し|中退し|退学し){_JA_DONE}")),
+    ("home", "", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
     # leaving a place ends a home only when the sentence says where one lives now (東京を出て
     # alone is as often a trip)
-    ("home", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
-                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越))")),
-    ("partner", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
+    ("home", "", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
+                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越|ルームシェア))")),
+    ("partner", "", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
 )
 _JA_START = (
-    ("home", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
-    ("work", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
+    ("home", "", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
+    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
 )
+# "もう X はしてない": an end of what the clause names, every noun of it named in the old
+# memory (a one-kanji noun never is: もう夜は飲まない narrows, it does not end).
+_JA_NO_MORE = re.compile(r"(?P<said>[^、。]*もう[^、。]*?)(?:てない|ていない|てません|てへん|しない"
+                         r"|しません|らない|わない|かない|まない|ばない|たない|さない|れない|ない)")
+_JA_NO_MORE_NOUN = re.compile(r"([\u3400-\u9fff々]+|[\u30a0-\u30ffー]{2,}|[A-Za-z]{2,})"
+                              r"(?=[をがはにでともへや])")
+_JA_NOT_NAMED = frozenset({"全然", "全く", "絶対", "今", "最近", "今は"})
+# Single, and its end: married, engaged or going out with someone now.
+_JA_SINGLE = re.compile(r"^(?:ずっと|まだ|今も|いまも)?独身(?:で|だ|です|なん|、|。|$)")
+_JA_PARTNERED = re.compile(
+    rf"(?:結婚し|婚約し|入籍し|付き合い(?:始め|だし|出し)){_JA_DONE}|と付き合って(?:る|いる|います)")
 _JA_VALUE_STOP = frozenset({"会社", "仕事", "職場", "店", "家", "部屋", "近く", "今", "新しい",
                             "マンション", "アパート", "ところ", "所"})
 _JA_NOT_A_VALUE = re.compile(
@@ -60,17 +92,21 @@ _JA_NOT_A_VALUE = re.compile(
 _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]+|[A-Za-z0-9]+")
 
 
-def _ja_value(value: str, *, name: bool = False) -> frozenset[str]:
+def _ja_value(value: str, *, name: bool = False, lone: bool = False,
+              span: bool = False) -> frozenset[str]:
     """The value's units: each kanji run's bigrams, each katakana or Latin run whole; a single
-    kanji or letter only when the value is a person's ``name`` (健)."""
+    kanji or letter only when the value is a person's ``name`` (健) or a home that is ``lone``
+    (寮, 店の寮: the one run that names something). A whole sentence's ``span`` drops its
+    with-whom words and keeps the rest."""
     units: set[str] = set()
-    if _JA_NOT_A_VALUE.search(value):
+    if span:
+        value = _JA_NOT_A_VALUE.sub("、", value)
+    elif _JA_NOT_A_VALUE.search(value):
         return frozenset()  # with whom or how many, not where (家族と一緒に, 五人で)
-    for run in _JA_RUN.findall(value):
-        if run in _JA_VALUE_STOP:
-            continue
+    runs = [run for run in _JA_RUN.findall(value) if run not in _JA_VALUE_STOP]
+    for run in runs:
         if len(run) == 1:
-            if name:
+            if name or (lone and len(runs) == 1):
                 units.add(run)  # else one kanji or letter alone (朝, 家) names nothing surely
         elif re.fullmatch(r"[\u3400-\u9fff々]+", run):
             units.update(run[i:i + 2] for i in range(len(run) - 1))
@@ -91,34 +127,69 @@ def ja_claims(text: str) -> list[Claim]:
         else:
             subject, body = topic, sentence[m.end():] if m else sentence
         last = subject
-        if subject is None or not body or _JA_UNSURE.search(body):
+        if subject is None:
             continue
-        span = _ja_value(body)
+        if _JA_SINGLE.match(body) and not _JA_UNSURE.search(body.split("、")[0]):
+            out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
+        if not body or _JA_UNSURE.search(body):
+            continue
+        span = _ja_value(body, span=True)
         found = [spanned(c, span) for c in _ja_sentence(subject, body)]
+        if not _JA_SECOND.search(body):
+            found += [c for clause in body.split("、") for c in ja_counts(subject, clause)]
         out += [second(c) for c in found] if _JA_SECOND.search(body) else found
     return out
 
 
 def _ja_sentence(subject: str, body: str) -> list[Claim]:
     out = []
-    for kind, pattern in _JA_STATE.items():
-        for m in pattern.finditer(body):
-            if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
-                frame = "as" if m.group("frame") == "として働いて" else "at"
-                value = _ja_value(m.group("value"), name=kind == "partner")
-                out.append(Claim(subject, kind, frame, value, "state"))
+    states = [(kind, m) for kind, pattern in _JA_STATE.items() for m in pattern.finditer(body)]
+    states += [("home", m) for m in _JA_HOME_WITH.finditer(body)]
+    for kind, m in states:
+        if _JA_PRESENT.match(m.group("after")) and _own(body, m.start()):
+            frame = "as" if m.groupdict().get("frame") == "として働いて" else "at"
+            out += _ja_states(subject, kind, frame, m.group("value"))
+    for m in _JA_HOME_NOUN.finditer(body):
+        if _own(body, m.start()):
+            out += _ja_states(subject, "home", "at", m.group("value"))
+    for m in _JA_BUSINESS.finditer(body):
+        if _own(body, m.start()):
+            value = _ja_value(m.group("value")) | {_SHOP}
+            out.append(Claim(subject, "work", "run", value, "role"))
     for m in _JA_ROLE.finditer(body):
         if _own(body, m.start()):
             out.append(Claim(subject, "work", "role", _ja_value(m.group("value")), "role"))
-    if not _JA_PAST.search(body) and not any(p.search(body) for _, p in _JA_END):
-        out.append(Claim(subject, "activity", "", _ja_value(body), "activity"))
+    if not _JA_PAST.search(body) and not any(p.search(body) for _, _, p in _JA_END):
+        out.append(Claim(subject, "activity", "", _ja_value(body, span=True), "activity"))
     for shape, table in (("end", _JA_END), ("state", _JA_START)):
-        for kind, pattern in table:
+        for kind, cue, pattern in table:
             for m in pattern.finditer(body):
-                if _own(body, m.start()):
-                    frame = "" if shape == "end" else "at"
-                    value = _ja_value(m.group("value"), name=kind == "partner")
-                    out.append(Claim(subject, kind, frame, value, shape))
+                if not _own(body, m.start()) or (cue == "closed" and _JA_DAILY.search(body)):
+                    continue
+                frame = "" if shape == "end" else "at"
+                value = _ja_value(m.group("value"), name=kind == "partner", lone=kind == "home")
+                if cue == "closed" and m.group("value").endswith("店"):
+                    value |= {_SHOP}  # the shop: the one the subject runs
+                verb = m.group(0)[len(m.group("value")):].lstrip("をはのにから仕事")[:2]
+                out.append(Claim(subject, kind, frame, value, shape, cue=cue or verb))
+    for m in _JA_NO_MORE.finditer(body):
+        nouns = frozenset(_JA_NO_MORE_NOUN.findall(m.group("said"))) - _JA_NOT_NAMED
+        if nouns and _own(body, m.start()):
+            value = frozenset(u for n in nouns for u in (_ja_value(n) or {n}))
+            out.append(Claim(subject, "any", "", value, "end", cue="no more"))
+    if _JA_PARTNERED.search(body) and _own(body, _JA_PARTNERED.search(body).start()):
+        out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
+    return out
+
+
+def _ja_states(subject: str, kind: str, frame: str, said: str) -> list[Claim]:
+    """A state's claim; and when its value is "A の B", B's A alone too, in a frame of its own
+    (八王子の消防署 → 立川の消防署: the same kind of place, elsewhere)."""
+    value = _ja_value(said, name=kind == "partner", lone=kind == "home")
+    out = [Claim(subject, kind, frame, value, "state")]
+    head, _, what = said.rpartition("の")
+    if head and what and not re.search(r"の", what):
+        out.append(Claim(subject, kind, f"{frame}:{what}", _ja_value(head), "state"))
     return out
 
 
