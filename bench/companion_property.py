@@ -23,7 +23,7 @@ query's length) chosen by leave-one-set-out over the eight sets (``companion17.m
         [--out bench/results/companion19_probe.md]
 
 ``sentences`` (session 19): the recorded heads re-scored with the companion (USE) reading a note
-of several sentences by its sentences (``engine.consolidate.text.split_sentences``: English and
+of several sentences by its sentences (``engine.consolidate.split_sentences``: English and
 Japanese sentence ends) — its cosine the best sentence's, the mean of the best two, a soft
 maximum, or two mixes with the whole note's — by constant weight, by the note sought and by
 leave-one-set-out; with ``--locomo`` also how many sentences LoCoMo's head notes have and what
@@ -54,7 +54,7 @@ from lib.reports import REPO, command_line, md_table
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.companion import blend_companion
-from omoide.engine.consolidate.text import split_sentences
+from omoide.engine.consolidate import split_sentences
 from omoide.engine.fusion import Scored
 from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.store.vectors import language_of

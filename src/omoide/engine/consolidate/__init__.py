@@ -13,7 +13,7 @@ from omoide.engine.consolidate.offline import (
     consolidate_offline,
     note_budget,
 )
-from omoide.engine.consolidate.text import strip_speaker_labels
+from omoide.engine.consolidate.text import split_sentences, strip_speaker_labels
 from omoide.engine.consolidate.types import (
     Consolidation,
     Consolidator,
@@ -34,5 +34,6 @@ __all__ = [
     "ProfileUpdate",
     "consolidate_offline",
     "note_budget",
+    "split_sentences",
     "strip_speaker_labels",
 ]
