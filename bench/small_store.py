@@ -9,17 +9,19 @@ writes, vectors and FTS rows the real ones) and every query runs through
 ``SearchService.search`` (hybrid, top 10, notes only) under each variant:
 
 - the language centring of ``store.vectors`` (``_SHRINK`` pseudo-rows, ``_PRIOR`` zero or
-  pooled): set on the module and the persona's centroid snapshot dropped, so the next search
-  recomputes it;
-- the semantic min-max span floor of convex fusion (``fusion.SEMANTIC_SPAN_FLOOR``);
+  pooled; ``raw``: none): set on the module and the persona's centroid snapshot dropped, so
+  the next search recomputes it;
 - search plans (companion weight).
+
+(A semantic min-max span floor for convex fusion was measured at commit 2fb8aea and changed
+nothing; ``bench/results/small_store19.md``.)
 
 Reports MRR@10 by set and ``k``, the mean over the small stores, leave-one-set-out (the variant
 with the best mean small-store MRR on seven sets, scored on the eighth, ties to the default) and
 the full-size MRR per set.
 
     .venv/bin/python bench/small_store.py [--ks 5,10,20,40] [--seeds 2] [--sets NAME,...]
-        [--variants NAME,...] [--out PATH] [--json]
+        [--variants NAME,...] [--lone] [--out PATH] [--json]
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ from lib.metrics import first_rank
 from lib.reports import command_line, emit, md_table
 from omoide.config import Settings
 from omoide.embed import make_embedder
-from omoide.engine import fusion
 from omoide.engine.fsrs import initial_stability
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.store import vectors
@@ -57,29 +58,17 @@ SETS = {"dev": DATA_ROOT / "retrieval_ja/dev.jsonl",
 class Variant:
     shrink: float = vectors._SHRINK
     prior: str = vectors._PRIOR
-    span_floor: float = 0.0
     plan: SearchPlan = field(default=DEFAULT_PLAN)
 
 
-VARIANTS = {
+VARIANTS = {  # "default" is the committed centring (zero prior, 10 pseudo-rows)
     "default": Variant(),
-    "shrink1": Variant(shrink=1.0),
-    "shrink3": Variant(shrink=3.0),
-    "shrink30": Variant(shrink=30.0),
-    "shrink100": Variant(shrink=100.0),
-    "raw": Variant(shrink=1e12),
-    "pooled1": Variant(shrink=1.0, prior="pooled"),
-    "pooled2": Variant(shrink=2.0, prior="pooled"),
-    "pooled3": Variant(shrink=3.0, prior="pooled"),
-    "pooled5": Variant(shrink=5.0, prior="pooled"),
-    "pooled10": Variant(prior="pooled"),
-    "pooled30": Variant(shrink=30.0, prior="pooled"),
-    "floor0.1": Variant(span_floor=0.1),
-    "floor0.2": Variant(span_floor=0.2),
+    **{f"zero{n:g}": Variant(shrink=n, prior="zero") for n in (1.0, 3.0, 30.0, 100.0)},
+    "raw": Variant(shrink=1e12, prior="zero"),
+    **{f"pooled{n:g}": Variant(shrink=n, prior="pooled") for n in (1.0, 2.0, 3.0, 5.0, 10.0,
+                                                                   30.0)},
     "companion0": Variant(plan=replace(DEFAULT_PLAN, companion_weight=0.0)),
     "companion0.5": Variant(plan=replace(DEFAULT_PLAN, companion_weight=0.5)),
-    "pooled3+companion0.5": Variant(shrink=3.0, prior="pooled",
-                                    plan=replace(DEFAULT_PLAN, companion_weight=0.5)),
 }
 
 
@@ -101,14 +90,13 @@ class CachedQueries:
 
 @contextmanager
 def applied(variant: Variant) -> Iterator[None]:
-    """The variant's store and fusion knobs set for the duration (module state; bench only)."""
-    saved = vectors._SHRINK, vectors._PRIOR, fusion.SEMANTIC_SPAN_FLOOR
+    """The variant's centring set for the duration (module state; bench only)."""
+    saved = vectors._SHRINK, vectors._PRIOR
     vectors._SHRINK, vectors._PRIOR = variant.shrink, variant.prior
-    fusion.SEMANTIC_SPAN_FLOOR = variant.span_floor
     try:
         yield
     finally:
-        vectors._SHRINK, vectors._PRIOR, fusion.SEMANTIC_SPAN_FLOOR = saved
+        vectors._SHRINK, vectors._PRIOR = saved
 
 
 @dataclass
@@ -120,25 +108,38 @@ class Store:
     keys: dict[str, str] = field(default_factory=dict)  # memory key → set key
 
 
-def layouts(name: str, data: RetrievalSet, ks: list[int], seeds: int) -> list[tuple[Store,
-                                                                                      list[str]]]:
-    """Each store and the set keys of the notes it holds, in insertion order."""
+def layouts(name: str, data: RetrievalSet, ks: list[int], seeds: int, lone: bool = False
+            ) -> list[tuple[Store, list[str]]]:
+    """Each store and the set keys of the notes it holds, in insertion order. ``lone``: the
+    issue's shape instead, the k others all written in the query's script and one note in the
+    other script (a random one, or the relevant note itself when it is written there)."""
     keys = list(data.memories)
+    script = {m: vectors.language_of(text) for m, text in data.memories.items()}
     out = [(Store(f"{name}-full", name, "full", list(range(len(data.queries)))), keys)]
     for k in ks:
         for seed in range(seeds):
-            rng = random.Random(f"{name}/{k}/{seed}")
+            rng = random.Random(f"{name}/{k}/{seed}" + ("/lone" if lone else ""))
             for qi, q in enumerate(data.queries):
                 relevant = [m for m in keys if m in q.relevant]
                 others = [m for m in keys if m not in q.relevant]
-                chosen = relevant + rng.sample(others, min(k, len(others)))
+                if lone:
+                    own = vectors.language_of(q.query)
+                    same = [m for m in others if script[m] == own]
+                    chosen = relevant + rng.sample(same, min(k, len(same)))
+                    if all(script[m] == own for m in relevant):
+                        chosen.append(rng.choice([m for m in others if script[m] != own]))
+                    elif len(relevant) > 1:
+                        continue  # relevant notes in both scripts: no lone note possible
+                else:
+                    chosen = relevant + rng.sample(others, min(k, len(others)))
                 rng.shuffle(chosen)
                 out.append((Store(f"{name}-{k}-{seed}-{qi}", name, str(k), [qi]), chosen))
     return out
 
 
 def evaluate(sets: dict[str, RetrievalSet], ks: list[int], seeds: int,
-             variants: dict[str, Variant], log: Callable[[str], None]) -> dict[str, Any]:
+             variants: dict[str, Variant], log: Callable[[str], None], *, lone: bool = False
+             ) -> dict[str, Any]:
     embedder = CachedQueries(make_embedder("e5"))
     # ranks[variant][set][k] → first relevant rank per query (None: not in the top 10)
     ranks: dict[str, dict[str, dict[str, list[int | None]]]] = {v: {} for v in variants}
@@ -149,7 +150,7 @@ def evaluate(sets: dict[str, RetrievalSet], ks: list[int], seeds: int,
             passages = dict(zip(data.memories, embedder.embed_passages(list(
                 data.memories.values())), strict=True))
             stores = []
-            for store, keys in layouts(name, data, ks, seeds):
+            for store, keys in layouts(name, data, ks, seeds, lone):
                 app.auth.create_persona(store.persona)
                 handle = app.store.memories(store.persona)
                 for key in keys:
@@ -228,13 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seeds", type=int, default=2)
     bench.add_argument("--sets", default=",".join(SETS))
     bench.add_argument("--variants", default=",".join(VARIANTS))
+    bench.add_argument("--lone", action="store_true",
+                       help="The issue's shape: others in the query's script, one note not.")
     args = bench.parse_args(argv)
     sets = {name: load_retrieval_set(SETS[name]) for name in args.sets.split(",")}
     variants = {name: VARIANTS[name] for name in args.variants.split(",")}
     if "default" not in variants:
         variants = {"default": VARIANTS["default"], **variants}
     results = evaluate(sets, [int(k) for k in args.ks.split(",")], args.seeds, variants,
-                       lambda line: print(line, file=sys.stderr, flush=True))
+                       lambda line: print(line, file=sys.stderr, flush=True), lone=args.lone)
     emit(args, report(results), results)
     return 0
 

@@ -129,20 +129,6 @@ def _minmax(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
     return {i.id: (i.score - low) / span if span > 0 else 1.0 for i in items}, 0.0
 
 
-SEMANTIC_SPAN_FLOOR = 0.0  # study knob: the least span the semantic min-max divides by
-
-
-def _minmax_floored(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
-    """Min-max against a span of at least SEMANTIC_SPAN_FLOOR below the best score (a
-    small pool's close scores are not stretched to the whole of [0, 1]); the floor 0 is
-    :func:`_minmax`."""
-    if not items or SEMANTIC_SPAN_FLOOR <= 0.0:
-        return _minmax(items)
-    high = max(item.score for item in items)
-    span = max(high - min(item.score for item in items), SEMANTIC_SPAN_FLOOR)
-    return {i.id: max(0.0, 1.0 - (high - i.score) / span) for i in items}, 0.0
-
-
 def _zscore(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
     if not items:
         return {}, 0.0
@@ -162,7 +148,7 @@ def _clipped(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
 _NORMALISERS = {
     FusionMethod.MINMAX: (_minmax, _minmax),
     FusionMethod.ZSCORE: (_zscore, _zscore),
-    FusionMethod.CONVEX: (_clipped, _minmax_floored),
+    FusionMethod.CONVEX: (_clipped, _minmax),
 }
 
 
