@@ -1,10 +1,11 @@
-"""The language centroids of a small vector index follow every write."""
+"""The language centroids of a vector index: how they are shrunk, and that a small index
+recomputes them after every write."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from omoide.store.vectors import VectorIndex
+from omoide.store.vectors import VectorIndex, language_centroids
 
 
 def _unit(rng: np.random.Generator, n: int, dim: int = 16) -> np.ndarray:
@@ -40,3 +41,14 @@ def test_removing_a_row_moves_a_small_index_centroids() -> None:
     np.testing.assert_allclose([s for _, s in index.search(query, limit=4, centred_for="q")],
                                [s for _, s in built.search(query, limit=4, centred_for="q")],
                                rtol=1e-5)
+
+
+def test_centroids_shrink_towards_zero_or_the_mean_of_every_row() -> None:
+    sums = np.array([[4.0, 0.0], [0.0, 1.0]])
+    counts = np.array([4, 1])
+    zero = language_centroids(sums, counts, shrink=10.0, prior="zero")
+    np.testing.assert_allclose(zero, sums / (counts[:, None] + 10.0), rtol=1e-6)
+    pooled = language_centroids(sums, counts, shrink=2.0, prior="pooled")
+    mean = sums.sum(axis=0) / (counts.sum() + 2.0)
+    np.testing.assert_allclose(pooled[1], (sums[1] + 2.0 * mean) / 3.0, rtol=1e-6)
+    assert pooled[1][0] > 0  # a lone language borrows the others' direction
