@@ -176,7 +176,7 @@ def evaluate(sets: dict[str, RetrievalSet], ks: list[int], seeds: int,
                                 first_rank([store.keys.get(h.id) for h in hits], q.relevant))
                 log(f"  {vname}: {time.perf_counter() - started:.0f}s")
         app.close()
-    return summarise(ranks, [str(k) for k in ks])
+    return {**summarise(ranks, [str(k) for k in ks]), "lone": lone}
 
 
 def mrr(ranks: list[int | None]) -> float:
@@ -213,7 +213,9 @@ def report(results: dict[str, Any]) -> str:
     return "\n".join([
         "# Small stores: MRR@10 through the search pipeline (e5, hybrid)", "",
         f"Command: `{command_line()}`.", "",
-        "## Mean MRR over the eight sets, by k (store = relevant notes + k random others)", "",
+        "## Mean MRR over the eight sets, by k (store = relevant notes + k random others"
+        + (" in the query's script + one note in the other script)" if results.get("lone")
+           else ")"), "",
         md_table(["variant", *(f"k={k}" for k in ks), "full", "small mean"], by_k), "",
         "## Small-store MRR (mean over k) per set", "",
         md_table(["variant", *sets], by_set), "",
