@@ -38,13 +38,12 @@ import numpy as np
 
 from omoide.store.postgres.pgvector_bytes import decode_wire, wire_vectors
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
-from omoide.store.vectors import LANGUAGES, centred_cosines, language_of
+from omoide.store.vectors import LANGUAGES, centred_cosines, language_centroids, language_of
 
 __all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
 
 ANN_PERSONA_ROWS = 100_000  # a persona with this many active vectors is searched in SQL
 _EXACT_ALLOWED = 50_000  # filtered searches scan the allowed rows exactly up to this many
-_SHRINK = 10.0  # as store/vectors.py: pseudo-rows of a zero centroid
 _CENTROID_SAMPLE = 20_000
 _CENTROID_TTL_S = 300.0
 _EF_MAX = 1000
@@ -291,7 +290,7 @@ class PgVectorSearch:
             scale = max(1.0, self.count / max(len(rows), 1))
             full = counts * scale
             means = sums / np.maximum(counts, 1.0)[:, None]
-            self._mu = (means * (full / (full + _SHRINK))[:, None]).astype(np.float32)
+            self._mu = language_centroids(means * full[:, None], full)
             self._mu_at = time.monotonic()
             self._mu_count = counted
         finally:
