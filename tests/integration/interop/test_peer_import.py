@@ -221,3 +221,24 @@ def test_a_refused_file_leaves_no_persona_the_cli_created(tmp_path: Path, monkey
     assert run("persona", "create", "kiri").exit_code == 0
     assert run("import", "-p", "kiri", "--from", "mem0", str(bad)).exit_code == 1
     assert "kiri" in run("persona", "list").stdout
+
+
+def test_an_observation_that_is_not_text_is_a_422_naming_entity_and_index(server: LiveServer
+                                                                          ) -> None:
+    """A number, null or object among an entity's observations was dropped without a word;
+    it is refused, as Mem0's importer refuses a memory that is not text, and nothing is
+    written."""
+    key = server.create_persona("rin")
+    with server.client(key) as c:
+        for bad, shown in ((5, "5"), (None, "null"), ({"text": "x"}, '{"text": "x"}')):
+            line = json.dumps({"type": "entity", "name": "Mika", "entityType": "person",
+                               "observations": ["likes tea", bad]})
+            reply = c.post("/api/import/rin", params={"source": "mcp-memory"},
+                           content=f"{line}\n".encode(),
+                           headers={"Content-Type": "application/x-ndjson"})
+            assert reply.status_code == 422, reply.text
+            error = reply.json()["error"]
+            assert error["code"] == "invalid_input"
+            assert f"entity 'Mika': observations[1] must be text, got {shown}" in \
+                error["message"], error
+        assert c.get("/api/search/rin", params={"q": "tea"}).json()["results"] == []
