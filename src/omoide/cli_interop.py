@@ -21,13 +21,13 @@ __all__ = ["register"]
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-def _ensure_persona(app: Any, name: str) -> None:
-    """Create the persona when missing (its key is printed once, on stderr)."""
+def _ensure_persona(app: Any, name: str) -> str | None:
+    """Create the persona when missing; its key (None when it existed)."""
     try:
         _, key = app.auth.create_persona(name)
     except Conflict:
-        return  # it exists
-    click.echo(f"created persona {name}; api key (shown once): {key}", err=True)
+        return None  # it exists
+    return str(key)
 
 
 def _lines(path: Path) -> Iterator[str]:
@@ -103,7 +103,23 @@ def import_command(data: str | None, as_json: bool, persona: str, file: Path, me
 def _import(app: Any, persona: str, file: Path, *, merge: bool, source: str,
             user_id: str | None, user_name: str, assistant_name: str | None,
             as_json: bool) -> None:
-    _ensure_persona(app, persona)
+    """Import into the persona, creating it when missing; a persona created here is erased
+    again when the import fails, so a refused file leaves nothing behind."""
+    key = _ensure_persona(app, persona)
+    try:
+        _import_into(app, persona, file, merge=merge, source=source, user_id=user_id,
+                     user_name=user_name, assistant_name=assistant_name, as_json=as_json)
+    except BaseException:
+        if key is not None:
+            app.forget.delete_persona(persona)
+        raise
+    if key is not None:
+        click.echo(f"created persona {persona}; api key (shown once): {key}", err=True)
+
+
+def _import_into(app: Any, persona: str, file: Path, *, merge: bool, source: str,
+                 user_id: str | None, user_name: str, assistant_name: str | None,
+                 as_json: bool) -> None:
     if source == "omoide":
         total = app.transfer.count_to_embed(lambda: _lines(file))
         with click.progressbar(length=total, label="embedding", file=sys.stderr) as bar:

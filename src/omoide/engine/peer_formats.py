@@ -187,7 +187,12 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
                                    "observations")
             meta = {"mcp_memory": {"entity": name, "entity_type": entity_type}}
             tags = tuple(dict.fromkeys([_tag(name), _tag(str(entity_type))]))
-            texts = [o.strip() for o in observations if isinstance(o, str) and o.strip()]
+            for j, observation in enumerate(observations):
+                if not isinstance(observation, str):  # dropped silently before
+                    raise PeerFormatError(
+                        f"line {i}: entity {name!r}: observations[{j}] must be text, got "
+                        f"{json.dumps(observation, ensure_ascii=False)[:40]}")
+            texts = [o.strip() for o in observations if o.strip()]
             for text in texts or [f"{name} is {_indefinite(str(entity_type))}"]:
                 memories.append(PeerMemory(content=f"{name}: {text}" if texts else text,
                                            tags=tags, metadata=meta, kind="fact", entity=name))

@@ -54,7 +54,8 @@ class Prepared:
 
 
 def check_messages(messages: Any) -> list[dict[str, Any]]:
-    """The request's ``messages``: a non-empty list of objects with a known role."""
+    """The request's ``messages``: a non-empty list of objects with a known role and the
+    fields that role needs."""
     if not isinstance(messages, list) or not messages:
         raise InvalidInput("messages must be a non-empty list", field="messages")
     if len(messages) > MAX_MESSAGES:
@@ -67,7 +68,29 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
         if content is not None and not isinstance(content, str | list):
             raise InvalidInput(f"messages[{i}].content must be a string or a list of parts",
                                field=f"messages[{i}].content")
+        _check_required(i, message)
     return messages
+
+
+# An assistant message may stand without content when it carries any of these (OpenAI's rule).
+_ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
+
+
+def _check_required(i: int, message: dict[str, Any]) -> None:
+    """Refuse what OpenAI's chat API refuses: a message missing the fields its role needs."""
+    role = message["role"]
+    if role == "assistant":
+        if message.get("content") is None and not any(
+                message.get(k) is not None for k in _ASSISTANT_WITHOUT_CONTENT):
+            raise InvalidInput(f"messages[{i}] (assistant) needs content or tool_calls",
+                               field=f"messages[{i}].content")
+        return
+    if message.get("content") is None:
+        raise InvalidInput(f"messages[{i}] ({role}) needs content",
+                           field=f"messages[{i}].content")
+    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
+        raise InvalidInput(f"messages[{i}] (tool) needs a tool_call_id string",
+                           field=f"messages[{i}].tool_call_id")
 
 
 def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None,

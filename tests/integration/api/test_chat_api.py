@@ -518,6 +518,29 @@ def test_bad_messages_are_a_422(proxy: LiveServer) -> None:
             assert set(reply.json()) == {"error"}
 
 
+def test_a_message_missing_what_its_role_needs_is_a_422_naming_it_and_nothing_is_sent(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    key = proxy.create_persona("rin")
+    hello = {"role": "user", "content": "hello"}
+    cases = [([hello, {"role": "user"}], "messages[1]"),
+             ([{"role": "system", "content": None}, hello], "messages[0]"),
+             ([hello, {"role": "assistant"}, hello], "messages[1]"),
+             ([hello, {"role": "assistant", "content": None, "tool_calls": [
+                 {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+               {"role": "tool", "content": "done"}], "messages[2]"),
+             ([hello, {"role": "tool", "tool_call_id": "c1"}], "messages[1]")]
+    with proxy.client(key) as c:
+        for messages, named in cases:
+            reply = c.post("/v1/chat/completions", json={"messages": messages},
+                           headers={"X-Omoide-Session": "probe"})
+            assert reply.status_code == 422, messages
+            error = reply.json()["error"]
+            assert error["code"] == "invalid_input" and named in error["message"], error
+    assert fake_api.bodies == []
+    with pytest.raises(NotFound):
+        events_of(proxy, "rin", "probe")
+
+
 # -- compaction --------------------------------------------------------------------------------
 
 def _budget(server: LiveServer, key: str, **settings: Any) -> None:

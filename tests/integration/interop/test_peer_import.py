@@ -196,3 +196,49 @@ def test_the_cli_refuses_a_chat_without_text_in_one_line(tmp_path: Path, monkeyp
     assert result.exit_code == 1
     assert result.output.count("Error: ") == 1 and "Traceback" not in result.output
     assert "hold no text (only: image_url)" in result.output
+
+
+def test_a_refused_file_leaves_no_persona_the_cli_created(tmp_path: Path, monkeypatch) -> None:
+    """`omoide import -p NEW FILE` creates NEW only when FILE imports; a persona that already
+    existed is kept whatever the file holds."""
+    from click.testing import CliRunner
+
+    from omoide.cli import main
+
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    data = str(tmp_path / "data")
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+
+    def run(*args: str) -> object:
+        return CliRunner().invoke(main, [*args, "--data", data], catch_exceptions=False)
+
+    for source in ("mem0", "mcp-memory", "chat", "omoide"):
+        result = run("import", "-p", "rin", "--from", source, str(bad))
+        assert result.exit_code == 1 and "Error: " in result.output, (source, result.output)
+        assert "created persona" not in result.output, source
+        assert "rin" not in run("persona", "list").stdout, source
+    assert run("persona", "create", "kiri").exit_code == 0
+    assert run("import", "-p", "kiri", "--from", "mem0", str(bad)).exit_code == 1
+    assert "kiri" in run("persona", "list").stdout
+
+
+def test_an_observation_that_is_not_text_is_a_422_naming_entity_and_index(server: LiveServer
+                                                                          ) -> None:
+    """A number, null or object among an entity's observations was dropped without a word;
+    it is refused, as Mem0's importer refuses a memory that is not text, and nothing is
+    written."""
+    key = server.create_persona("rin")
+    with server.client(key) as c:
+        for bad, shown in ((5, "5"), (None, "null"), ({"text": "x"}, '{"text": "x"}')):
+            line = json.dumps({"type": "entity", "name": "Mika", "entityType": "person",
+                               "observations": ["likes tea", bad]})
+            reply = c.post("/api/import/rin", params={"source": "mcp-memory"},
+                           content=f"{line}\n".encode(),
+                           headers={"Content-Type": "application/x-ndjson"})
+            assert reply.status_code == 422, reply.text
+            error = reply.json()["error"]
+            assert error["code"] == "invalid_input"
+            assert f"entity 'Mika': observations[1] must be text, got {shown}" in \
+                error["message"], error
+        assert c.get("/api/search/rin", params={"q": "tea"}).json()["results"] == []
