@@ -168,3 +168,28 @@ def test_every_kind_of_relation_word_is_another_person(old: str, new: str, lang:
 def test_a_thing_in_the_chain_or_the_same_relation_is_not_another_person(
         old: str, new: str, lang: str) -> None:
     assert subject_features(parse(old, lang), parse(new, lang))[1] == 0.0
+
+
+# Relational person nouns of everyday speech (round 21b): a peer from the same intake, a friend
+# from a club, an ex-spouse, a boss by title, a baby. Each names another person, so the user's
+# own fact is not closed by theirs.
+@pytest.mark.parametrize(("old", "new", "lang"), [
+    ("ユーザーは英検準一級を目指している。", "ユーザーの同期は英検一級に受かった。", "ja"),
+    ("ユーザーは週末に登山をする。", "ユーザーの仲間は週末に釣りをする。", "ja"),
+    ("ユーザーは札幌に住んでいる。", "ユーザーの元夫は仙台に住んでいる。", "ja"),
+    ("ユーザーは札幌に住んでいる。", "ユーザーの元妻は仙台に引っ越した。", "ja"),
+    ("ユーザーはパン屋で働いている。", "ユーザーの店長はパン屋を辞めた。", "ja"),
+    ("ユーザーは夜十時に寝る。", "ユーザーの赤ちゃんは夜八時に寝る。", "ja"),
+    ("The user plays the cello.", "The user's bandmate plays the drums.", "en"),
+    ("The user is learning Spanish.", "The user's acquaintance speaks Spanish fluently.", "en"),
+    ("The user runs 5k every morning.", "The user's teammate runs 10k every morning.", "en"),
+])
+def test_everyday_relation_nouns_are_another_person(old: str, new: str, lang: str) -> None:
+    assert subject_features(parse(old, lang), parse(new, lang))[:2] == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("noun", ["同期", "仲間", "元夫", "元妻", "店長", "社長", "赤ちゃん",
+                                  "甥っ子", "先輩方"])
+def test_a_japanese_relation_noun_owns_the_fact(noun: str) -> None:
+    assert noun in lex.JA_PERSONS
+    assert parse(f"ユーザーの{noun}は毎朝走っている。", "ja").owner == noun

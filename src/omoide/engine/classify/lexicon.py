@@ -87,6 +87,8 @@ JA_PERSONS = longest_first(
     "おばあちゃん おじいちゃん 叔母 叔父 伯母 伯父 おば おじ いとこ 従兄弟 従姉妹 姪 甥 孫 "
     "友達 友人 親友 隣人 同僚 上司 部下 先輩 後輩 先生 担任 大家 同級生 ルームメイト 家族 "
     "実家 義母 義父 義理の母 義理の父 "
+    "同期 仲間 元夫 元妻 元旦那 赤ちゃん ママ パパ 甥っ子 姪っ子 ばあちゃん じいちゃん 恩師 師匠 "
+    "相棒 先輩方 店長 社長 部長 課長 "
     "ペット 猫 愛猫 子猫 犬 愛犬 子犬 ハムスター うさぎ ウサギ インコ 金魚 亀 カメ"
 )
 
@@ -98,7 +100,8 @@ EN_CHAIN_PERSONS = word_set(
     "ex stepson stepdaughter stepbrother stepsister stepdad stepmom stepchild grandson "
     "granddaughter grandchild grandkid godmother godfather godson goddaughter housemate "
     "buddy pal bestie sweetheart employer employee supervisor assistant "
-    "therapist nanny babysitter tutor student pupil client patient"
+    "therapist nanny babysitter tutor student pupil client patient acquaintance peer teammate "
+    "bandmate schoolmate workmate mentee apprentice"
 )
 
 JA_CHAIN_PERSONS = longest_first(

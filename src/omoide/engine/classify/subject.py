@@ -169,8 +169,8 @@ def _mentions(sentence: Sentence, unit: str) -> bool:
 def _is_person(unit: str, lang: str) -> bool:
     """Whether a chain unit names a person (or a pet): a relation word, as written or as its
     lemma, or a hyphenated relation with one ("ex-wife", "mother-in-law")."""
-    if lang == "ja":  # (an honorific was dropped from the unit: 奥さん → 奥)
-        return any(p in unit or p in unit + "さん" for p in _JA_PERSON_UNITS)
+    if lang == "ja":  # (an honorific was dropped from the unit: 奥さん → 奥, 赤ちゃん → 赤)
+        return any(p in unit + h for p in _JA_PERSON_UNITS for h in ("", "さん", "ちゃん"))
     return any(part in _EN_PERSON_UNITS or part.rstrip("s") in _EN_PERSON_UNITS
                for part in unit.split("-"))
 
