@@ -113,7 +113,8 @@ def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
     result = CliRunner().invoke(main, ["import", "-p", "rin", str(broken), "--data", two])
     assert result.exit_code != 0 and not isinstance(result.exception, UnicodeDecodeError)
     assert "is not UTF-8 text: line 3" in result.output
-    assert run("memory", "list", "-p", "rin", "--data", two, "--json").output.strip() == "[]"
+    # nothing was imported, and the persona the refused import created is gone again
+    assert "unknown persona 'rin'" in run("memory", "list", "-p", "rin", "--data", two).output
     crlf = tmp_path / "crlf.jsonl"  # a file that went through a Windows editor still imports
     crlf.write_bytes(good.read_bytes().replace(b"\n", b"\r\n"))
     assert run("import", "-p", "rin", str(crlf), "--data", two).exit_code == 0
