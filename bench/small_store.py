@@ -8,9 +8,10 @@ store is a real SQLite store written through ``MemoryStore.insert`` (as ``bench/
 writes, vectors and FTS rows the real ones) and every query runs through
 ``SearchService.search`` (hybrid, top 10, notes only) under each variant:
 
-- the language centring of ``store.vectors`` (``_SHRINK`` pseudo-rows, ``_PRIOR`` zero or
-  pooled; ``raw``: none): set on the module and the persona's centroid snapshot dropped, so
-  the next search recomputes it;
+- the language centring of ``store.vectors``: the committed one (``default``), or this
+  script's :func:`centroids` with other pseudo-row counts and a zero or pooled prior (``raw``:
+  none), put in place of ``vectors.language_centroids`` and the persona's centroid snapshot
+  dropped, so the next search recomputes it;
 - search plans (companion weight).
 
 (A semantic min-max span floor for convex fusion was measured at commit 2fb8aea and changed
@@ -26,6 +27,7 @@ the full-size MRR per set.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import tempfile
@@ -56,9 +58,23 @@ SETS = {"dev": DATA_ROOT / "retrieval_ja/dev.jsonl",
 
 @dataclass(frozen=True)
 class Variant:
-    shrink: float = vectors._SHRINK
-    prior: str = vectors._PRIOR
+    shrink: float | None = None  # None: the committed centring (vectors.language_centroids)
+    prior: str = "zero"
     plan: SearchPlan = field(default=DEFAULT_PLAN)
+
+
+def centroids(sums: np.ndarray, counts: np.ndarray, *, shrink: float, prior: str
+              ) -> np.ndarray:
+    """``vectors.language_centroids`` with its weight and prior as knobs: each language's sum
+    plus ``shrink`` pseudo-rows of its prior, over its count plus ``shrink``; the prior is zero
+    (``"zero"``: the committed maths at shrink 10) or the mean of every row, itself shrunk
+    towards zero (``"pooled"``)."""
+    sums = np.asarray(sums, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.float64)
+    base = np.zeros(sums.shape[1])
+    if prior == "pooled":
+        base = sums.sum(axis=0) / (counts.sum() + shrink)
+    return ((sums + shrink * base) / (counts[:, None] + shrink)).astype(np.float32)
 
 
 VARIANTS = {  # "default" is the committed centring (zero prior, 10 pseudo-rows)
@@ -90,13 +106,15 @@ class CachedQueries:
 
 @contextmanager
 def applied(variant: Variant) -> Iterator[None]:
-    """The variant's centring set for the duration (module state; bench only)."""
-    saved = vectors._SHRINK, vectors._PRIOR
-    vectors._SHRINK, vectors._PRIOR = variant.shrink, variant.prior
+    """The variant's centring in place for the duration (module state; bench only)."""
+    committed = vectors.language_centroids
+    if variant.shrink is not None:
+        vectors.language_centroids = functools.partial(centroids, shrink=variant.shrink,
+                                                       prior=variant.prior)
     try:
         yield
     finally:
-        vectors._SHRINK, vectors._PRIOR = saved
+        vectors.language_centroids = committed
 
 
 @dataclass

@@ -3,6 +3,7 @@ persona leave the erased text nowhere in the data folder's bytes (database, WAL,
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -305,3 +306,31 @@ def test_every_connection_overwrites_deleted_content(app: Omoide, persona: str) 
     thread.join()
     assert seen == [1]
     assert app.store.db.conn().execute("PRAGMA secure_delete").fetchone()[0] == 1
+
+
+def test_evolution_checks_every_remainder_in_one_statement_per_table(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    """Whether each remainder's closed memory and source turns still exist is asked once for
+    all remainders, not once per remainder and turn."""
+    new = create(app, persona, "The user moved to a new flat").memory
+    olds = [create(app, persona, text).memory for text in (
+        "The user walks to work and cycles on Sundays",
+        "The user bakes bread and keeps bees",
+        "The user sings in a choir and paints")]
+    memories = app.store.memories(persona)
+
+    def split(content: str, of: str, events: tuple[int, ...]) -> Any:
+        part = replace(app.memories.build_new(content=content), source="evolution",
+                       source_ref=of, source_event_ids=events)
+        return part, app.embedder.embed_passages([content])[0], 1.0
+    with app.store.db.trace() as seen:
+        assert memories.apply_evolution(
+            new.key, now=clock.now(), neighbour_ids=[], link_increment=0.2, link_cap=1.0,
+            extends=[], supersedes=[(memories.id_of(m.key), clock.now()) for m in olds],
+            remainders=[split(m.content.split(" and ")[0], m.key, (900 + i, 950 + i))
+                        for i, m in enumerate(olds)])
+    checks = [s for s in seen if re.search(r"FROM (memories|session_events) WHERE", s)]
+    assert len(checks) == 2
+    listed = {m.content for m in app.memories.list_recent(persona, limit=10)}
+    assert {"The user walks to work", "The user bakes bread", "The user sings in a choir"} \
+        <= listed

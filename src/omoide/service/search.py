@@ -169,8 +169,8 @@ class SearchService:
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
-        top = self._note_hits(persona, memories, rows, ranked, query_vector, request,
-                              cfg, now, plan, allowed)[: request.top_k]
+        top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
+                              allowed)[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
@@ -212,60 +212,35 @@ class SearchService:
                                         for row_id, memory in rows.read(ids).items()},
             weight=plan.companion_weight, pool=plan.companion_pool)
 
-    def _note_hits(self, persona: str, memories: MemoryHandle, rows: _Rows,
-                   ranked: list[Scored], query_vector: np.ndarray, request: SearchRequest,
-                   cfg: PersonaSettings, now: datetime, plan: SearchPlan,
-                   allowed: np.ndarray | None) -> list[tuple[int, SearchHit]]:
+    def _note_hits(self, rows: _Rows, ranked: list[Scored], query_vector: np.ndarray,
+                   request: SearchRequest, cfg: PersonaSettings, now: datetime,
+                   plan: SearchPlan, allowed: np.ndarray | None) -> list[tuple[int, SearchHit]]:
         """The notes to return, best first: (row id, hit) pairs, ``request.top_k`` of them or
-        more. The candidates are ranked by fused score blended with live strength from a few
-        columns each (``rank_facts``), and only the first ``top_k`` are read whole (with few
-        candidates beyond ``top_k``, all are read whole at once: one statement less). When the
-        plan puts current facts first and a candidate is superseded, every candidate is read
-        whole and re-ranked by :meth:`_current_first` (which can bring in the successor the
-        query did not match). Either way the ranking is the one :meth:`_hydrate` gives."""
-        def shown(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
-            return hits if allowed is None else [h for h in hits if member(allowed, h[0])]
+        more. With few candidates beyond ``top_k``, all are read whole at once (one statement
+        less). Otherwise they are ranked by fused score blended with live strength from a few
+        columns each (``rank_facts``), and only the first ``top_k`` are read whole
+        (:func:`_head_hits`) — unless the plan puts current facts first and a candidate is
+        superseded: then every candidate is read whole and re-ranked by
+        :meth:`_current_first` (which can bring in the successor the query did not match).
+        Either way the ranking is the one :meth:`_hydrate` gives."""
+        if len(ranked) - request.top_k > _WHOLE_ROWS_PER_STATEMENT:  # many: rank them first
+            facts = rows.memories.rank_facts([s.id for s in ranked])
+            if not (plan.current_first and any(f.superseded_by for f in facts.values()
+                                               if f.status == "active")):
+                return _head_hits(rows, ranked, facts, query_vector, request.top_k,
+                                  _strength_weight(request, cfg, plan), now, allowed)
+        hits = self._hydrate(rows, ranked, query_vector, request, cfg, now, plan)
+        if plan.current_first:
+            hits = self._current_first(rows.memories, hits, query_vector, allowed, now)
+        return [hit for hit in hits if allowed is None or member(allowed, hit[0])]
 
-        if len(ranked) - request.top_k <= _WHOLE_ROWS_PER_STATEMENT:  # few: read them all
-            hits = self._hydrate(memories, rows, ranked, query_vector, request, cfg, now,
-                                 plan)
-            if plan.current_first:
-                hits = self._current_first(persona, hits, query_vector, allowed, now)
-            return shown(hits)
-        facts = memories.rank_facts([s.id for s in ranked])
-        if plan.current_first and any(f.superseded_by for f in facts.values()
-                                      if f.status == "active"):
-            hits = self._hydrate(memories, rows, ranked, query_vector, request, cfg, now,
-                                 plan)
-            return shown(self._current_first(persona, hits, query_vector, allowed, now))
-        def live(fact: RankFacts) -> float:
-            return current_strength(fact.importance, fact.stability,
-                                    last_accessed=fact.last_accessed,
-                                    created_at=fact.created_at, now=now)
-
-        order = [(score, fact.closed_at(now), fact.key, item.id) for item, fact, score in
-                 _active_scored(ranked, facts, _strength_weight(request, cfg, plan), live)]
-        # as _ordered: the score as shown, current first, then the older row
-        order.sort(key=lambda t: (-shown_score(t[0]), t[1], t[3]))
-        chosen = [t for t in order if allowed is None or member(allowed, t[3])][: request.top_k]
-        found = rows.read([row_id for *_, row_id in chosen])
-        # of every candidate, as _hydrate: the product's float32 rounding depends on its rows
-        sims = memories.vectors.similarities(query_vector, facts.keys())
-        hits = []
-        for score, _, _, row_id in chosen:
-            memory = found.get(row_id)
-            if memory is not None and memory.status == "active":  # else changed meanwhile
-                hits.append((row_id, _note_hit(with_live_strength(memory, now), score,
-                                               sims.get(row_id), now)))
-        return hits
-
-    def _hydrate(self, memories: MemoryHandle, rows: _Rows, ranked: list[Scored],
-                 query_vector: np.ndarray, request: SearchRequest, cfg: PersonaSettings,
-                 now: datetime, plan: SearchPlan) -> list[tuple[int, SearchHit]]:
+    def _hydrate(self, rows: _Rows, ranked: list[Scored], query_vector: np.ndarray,
+                 request: SearchRequest, cfg: PersonaSettings, now: datetime,
+                 plan: SearchPlan) -> list[tuple[int, SearchHit]]:
         """(row id, hit) pairs, best first, with live strength blended into the score (when the
         plan blends strength)."""
         found = rows.read([s.id for s in ranked])
-        sims = memories.vectors.similarities(query_vector, found.keys())
+        sims = rows.memories.vectors.similarities(query_vector, found.keys())
         live = {row_id: with_live_strength(memory, now) for row_id, memory in found.items()
                 if memory.status == "active"}
         return _ordered([(item.id, _note_hit(memory, score, sims.get(item.id), now))
@@ -273,7 +248,7 @@ class SearchService:
                              ranked, live, _strength_weight(request, cfg, plan),
                              lambda memory: memory.strength)])
 
-    def _current_first(self, persona: str, hits: list[tuple[int, SearchHit]],
+    def _current_first(self, memories: MemoryHandle, hits: list[tuple[int, SearchHit]],
                        query_vector: np.ndarray, allowed: np.ndarray | None, now: datetime
                        ) -> list[tuple[int, SearchHit]]:
         """Re-rank so that no closed fact outranks the current fact that superseded it; a
@@ -283,7 +258,6 @@ class SearchService:
                   if hit.memory is not None and hit.memory.superseded_by}
         if not closed:
             return hits
-        memories = self.store.memories(persona)
         present = {hit.id: row_id for row_id, hit in hits}
         heads: dict[str, str] = {}
         chains: dict[str, tuple[str, ...]] = {}
@@ -369,6 +343,34 @@ class _Rows:
             self._read.update({i: found.get(i) for i in missing})
         return {i: memory for i in sorted(set(ids))
                 if (memory := self._read[i]) is not None}
+
+
+def _head_hits(rows: _Rows, ranked: list[Scored], facts: Mapping[int, RankFacts],
+               query_vector: np.ndarray, top_k: int, weight: float, now: datetime,
+               allowed: np.ndarray | None) -> list[tuple[int, SearchHit]]:
+    """The first ``top_k`` allowed candidates by ``facts`` (their score blended with live
+    strength by ``weight``), read whole: as :meth:`SearchService._hydrate` would rank
+    them, without reading the others."""
+    def live(fact: RankFacts) -> float:
+        return current_strength(fact.importance, fact.stability,
+                                last_accessed=fact.last_accessed,
+                                created_at=fact.created_at, now=now)
+
+    order = [(score, fact.closed_at(now), fact.key, item.id) for item, fact, score in
+             _active_scored(ranked, facts, weight, live)]
+    # as _ordered: the score as shown, current first, then the older row
+    order.sort(key=lambda t: (-shown_score(t[0]), t[1], t[3]))
+    chosen = [t for t in order if allowed is None or member(allowed, t[3])][:top_k]
+    found = rows.read([row_id for *_, row_id in chosen])
+    # of every candidate, as _hydrate: the product's float32 rounding depends on its rows
+    sims = rows.memories.vectors.similarities(query_vector, facts.keys())
+    hits = []
+    for score, _, _, row_id in chosen:
+        memory = found.get(row_id)
+        if memory is not None and memory.status == "active":  # else changed meanwhile
+            hits.append((row_id, _note_hit(with_live_strength(memory, now), score,
+                                           sims.get(row_id), now)))
+    return hits
 
 
 def _active_scored(ranked: list[Scored], rows: Mapping[int, _Row], weight: float,

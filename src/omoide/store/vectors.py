@@ -45,14 +45,13 @@ __all__ = ["LANGUAGES", "QUANTIZE_FROM", "VectorIndex", "centred_cosines", "lang
            "language_of"]
 
 LANGUAGES = 2  # 0: Latin and other scripts, 1: CJK
-# A language's centroid is its rows' sum plus _SHRINK pseudo-rows of the prior over its count
-# plus _SHRINK; the prior is zero (no centring until a language has some texts; "pooled": the
-# mean of every row). Small stores (bench/small_store.py, bench/results/small_store19.md):
-# the pooled prior with 2 pseudo-rows gains on stores mixing both scripts (MRR@10 0.921 →
+# A language's centroid is its rows' sum over its count plus _SHRINK: shrunk towards zero, so
+# a language with few texts is hardly centred. Small stores (bench/small_store.py, which
+# measures other weights and a pooled prior; bench/results/small_store19.md): a prior of the
+# mean of every row with 2 pseudo-rows gains on stores mixing both scripts (MRR@10 0.921 →
 # 0.939) but loses where one note is alone in its script (0.926 → 0.922), the shape new
 # personas have, so the zero prior stays.
 _SHRINK = 10.0
-_PRIOR = "zero"
 # Live rows from which centred searches take the int8 first pass (below it the float32 product
 # is a few milliseconds and the int8 copy, a quarter of the matrix again, is not worth keeping).
 QUANTIZE_FROM = 20_000
@@ -81,19 +80,12 @@ def language_of(text: str) -> int:
     return 1 if has_cjk(text) else 0
 
 
-def language_centroids(sums: np.ndarray, counts: np.ndarray, *, shrink: float | None = None,
-                       prior: str | None = None) -> np.ndarray:
-    """One centroid per language from the rows' per-language ``sums`` and ``counts``, each
-    shrunk by ``shrink`` pseudo-rows towards its prior: zero (``"zero"``) or the mean of every
-    row, itself shrunk towards zero (``"pooled"``)."""
-    shrink = _SHRINK if shrink is None else shrink
-    prior = _PRIOR if prior is None else prior
+def language_centroids(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """One centroid per language, μ_l = sum_l / (count_l + _SHRINK): the mean of the
+    language's rows (``sums``, ``counts``) shrunk towards zero while they are few."""
     sums = np.asarray(sums, dtype=np.float64)
     counts = np.asarray(counts, dtype=np.float64)
-    base = np.zeros(sums.shape[1])
-    if prior == "pooled":
-        base = sums.sum(axis=0) / (counts.sum() + shrink)
-    return ((sums + shrink * base) / (counts[:, None] + shrink)).astype(np.float32)
+    return (sums / (counts[:, None] + _SHRINK)).astype(np.float32)
 
 
 def centred_cosines(raw: np.ndarray, pmu: np.ndarray, langs: np.ndarray, query: np.ndarray,

@@ -6,8 +6,11 @@ import json
 from pathlib import Path
 
 import httpx
+import pytest
 from omoide_testing import LiveServer
 
+from omoide.clock import FixedClock
+from omoide.engine.fsrs import strength
 from omoide.wiring import Omoide
 
 PEERS = Path(__file__).resolve().parents[1] / "fixtures" / "peers"
@@ -27,6 +30,28 @@ def test_mem0_memories_keep_their_time_tags_and_origin(app: Omoide, persona: str
     assert veg.metadata["mem0"]["id"] == "8a1b2c3d-0001"
     again = app.peers.import_text(persona, "mem0", text("mem0.json"), user_id="alex")
     assert (again.memories, again.duplicates) == (0, 2)  # a re-run writes nothing
+
+
+def test_mem0_memories_decay_from_their_created_at_not_from_the_import(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    """The forgetting curve of an imported memory starts when Mem0 says it was made (its
+    ``created_at``; ``updated_at`` is not a recall), or at the import when Mem0 gives no
+    time: live strength and the decay job agree."""
+    made = {"id": "m-1", "memory": "Plays the cello in an orchestra",
+            "created_at": "2026-11-20T01:00:00-08:00", "updated_at": "2026-11-29T09:00:00Z"}
+    undated = {"id": "m-2", "memory": "Owns a red bicycle"}
+    app.peers.import_text(persona, "mem0", json.dumps([made, undated]))
+    clock.advance(days=2)  # the import was at START, ten days after the cello memory was made
+    want = {made["memory"]: strength(0.5, 12.0, 1.0), undated["memory"]: strength(0.5, 2.0, 1.0)}
+    listed = {m.content: m for m in app.memories.list_recent(persona)}
+    assert {c: m.last_accessed for c, m in listed.items()} == dict.fromkeys(want)
+    assert {c: m.strength for c, m in listed.items()} == pytest.approx(want, rel=1e-9)
+    app.store.decay_all(now=clock.now(), persona=persona)
+    memories = app.store.memories(persona)
+    stored = {c: float(app.store.db.conn().execute(
+        "SELECT strength FROM memory_strength WHERE memory_id = ?",
+        (memories.id_of(m.key),)).fetchone()[0]) for c, m in listed.items()}
+    assert stored == pytest.approx(want, rel=1e-9)
 
 
 def test_mcp_memory_becomes_memories_tags_and_links(app: Omoide, persona: str) -> None:

@@ -360,17 +360,25 @@ class MemoryWrites:
         source turns that still exist. Evolution reads the closed memory before this
         transaction: a purge or a conversation's erasure committed in between must not write
         the erased text (or a source on an erased turn) back."""
-        kept = []
-        for new, vector, stability in remainders:
-            if new.source_ref is not None and conn.execute(
-                    "SELECT 1 FROM memories WHERE persona_id = ? AND key = ?",
-                    (self.persona_id, new.source_ref)).fetchone() is None:
-                continue
-            events = tuple(e for e in new.source_event_ids if conn.execute(
-                "SELECT 1 FROM session_events WHERE id = ? AND persona_id = ?",
-                (e, self.persona_id)).fetchone() is not None)
-            kept.append((replace(new, source_event_ids=events), vector, stability))
-        return kept
+        refs = sorted({new.source_ref for new, _, _ in remainders if new.source_ref is not None})
+        turns = sorted({e for new, _, _ in remainders for e in new.source_event_ids})
+        stored = self._present(conn, "SELECT key FROM memories WHERE persona_id = ? AND key IN",
+                               refs)
+        said = self._present(conn, "SELECT id FROM session_events WHERE persona_id = ? AND id IN",
+                             turns)
+        return [(replace(new, source_event_ids=tuple(e for e in new.source_event_ids if e in said)),
+                 vector, stability) for new, vector, stability in remainders
+                if new.source_ref is None or new.source_ref in stored]
+
+    def _present(self, conn: sqlite3.Connection, select: str, values: Sequence[Any]
+                 ) -> set[Any]:
+        """Which of ``values`` the persona's rows hold, by one ``select`` (its ``IN`` list
+        last, filled here): none is asked for when there are none."""
+        if not values:
+            return set()
+        marks = ",".join("?" * len(values))
+        return {row[0] for row in conn.execute(f"{select} ({marks})",
+                                               (self.persona_id, *values))}
 
     def drop_from_index(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
         """Inside a write that hard-deleted ``ids``: take them out of the vector index."""
