@@ -243,19 +243,27 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
 
 
 def merge_persona_settings(
-    defaults: PersonaSettings, stored: Mapping[str, Any]
+    defaults: PersonaSettings, stored: Mapping[str, Any], *, as_stored: bool = False
 ) -> PersonaSettings:
     """A persona's effective settings: stored overrides (still valid ones) over the defaults.
 
     A stored value that is no longer valid (e.g. a NaN stored before NaN was refused) falls
-    back to the default instead of breaking every request of the persona.
+    back to the default instead of breaking every request of the persona. So do the two search
+    weights when the overrides and the defaults together leave both at 0 (an override of one
+    stored while the server's other weight was above 0, then the server restarted with that
+    weight at 0): the server's pair applies, which :func:`persona_defaults` keeps above 0.
+    ``as_stored`` skips that fallback, for the check of a change before it is stored.
     """
     known: dict[str, Any] = {}
     for name, value in stored.items():
         if name in _BY_NAME:
             with contextlib.suppress(InvalidInput):
                 known.update(validate_setting_patch({name: value}))
-    return replace(defaults, **known)
+    merged = replace(defaults, **known)
+    if not as_stored and merged.keyword_weight + merged.semantic_weight == 0:
+        merged = replace(merged, keyword_weight=defaults.keyword_weight,
+                         semantic_weight=defaults.semantic_weight)
+    return merged
 
 
 def _env_lease(environ: Mapping[str, str]) -> float:
