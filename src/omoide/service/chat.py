@@ -37,7 +37,8 @@ from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
 from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable
 
-__all__ = ["ChatService", "Prepared", "check_messages", "excerpt_ident", "session_id_for"]
+__all__ = ["ASSISTANT_WITHOUT_CONTENT", "ChatService", "Prepared", "check_messages",
+           "excerpt_ident", "session_id_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
 
 
 # An assistant message may stand without content when it carries any of these (OpenAI's rule).
-_ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
+ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
 
 
 def _check_required(i: int, message: dict[str, Any]) -> None:
@@ -81,7 +82,7 @@ def _check_required(i: int, message: dict[str, Any]) -> None:
     role = message["role"]
     if role == "assistant":
         if message.get("content") is None and not any(
-                message.get(k) is not None for k in _ASSISTANT_WITHOUT_CONTENT):
+                message.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT):
             raise InvalidInput(f"messages[{i}] (assistant) needs content or tool_calls",
                                field=f"messages[{i}].content")
         return
