@@ -819,3 +819,34 @@ def test_the_published_schema_states_what_each_role_needs(
             reply = c.post("/v1/chat/completions", json={"messages": messages},
                            headers={"X-Omoide-Session": "schema"})
             assert reply.status_code == 422, messages
+
+
+def test_an_empty_tool_calls_list_is_not_sent_upstream(proxy: LiveServer,
+                                                      fake_api: FakeAPI) -> None:
+    """Clients replay an assistant message with ``tool_calls: []`` (no call made); the proxy
+    relayed it, and some OpenAI-compatible servers refuse an empty list there. It is dropped;
+    a list with calls, and the other fields of the message, are sent as they came."""
+    key = proxy.create_persona("rin")
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    messages = [{"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "hello", "tool_calls": [], "name": "rin"},
+                {"role": "user", "content": "weather?"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+                {"role": "user", "content": "thanks"},
+                {"role": "assistant", "content": None, "tool_calls": []},
+                {"role": "user", "content": "bye"}]
+    fake_api.queue(Reply(body=openai_answer("ok")), Reply(events=openai_stream("ok")))
+    with proxy.client(key) as c:
+        reply = c.post("/v1/chat/completions", json={"messages": messages},
+                       headers={"X-Omoide-Session": "calls"})
+        assert reply.status_code == 200, reply.text
+        streamed = c.post("/v1/chat/completions", json={"messages": messages, "stream": True},
+                          headers={"X-Omoide-Session": "calls"})
+        assert streamed.status_code == 200, streamed.text
+    for sent in fake_api.bodies[-2:]:
+        assistants = [m for m in sent["messages"] if m["role"] == "assistant"]
+        assert assistants[0] == {"role": "assistant", "content": "hello", "name": "rin"}
+        assert assistants[1]["tool_calls"] == [call]
+        # with nothing else to say what the assistant did, its content is "" (not null)
+        assert assistants[2] == {"role": "assistant", "content": ""}
