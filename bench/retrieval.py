@@ -6,7 +6,10 @@ contains deliberate near-duplicates that are each judged), then every query runs
 ``SearchService.search`` exactly as the HTTP API runs it (notes only: the set has no
 conversations), by the default search plan or by ``--plan NAME`` (a preset of
 ``omoide.engine.search_plan``). Reports R@1/@5/@10 and MRR overall and per query kind, for each
-embedder and search mode.
+embedder and search mode. The JSON report also keeps one row per query under each embedder and
+mode (``modes.<mode>.queries``: id, kind, lang, rank of the first relevant memory, reciprocal
+rank), so that a grouping the set does not carry (a list of query ids) can be scored from it
+(:func:`score_group`).
 
     .venv/bin/python bench/retrieval.py [--data PATH] [--embedder e5|use|all]
         [--modes hybrid,...] [--plan NAME] [--json] [--out PATH]
@@ -18,6 +21,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +57,7 @@ def run(embedder_name: str, data: RetrievalSet, modes: list[str], plan: SearchPl
 def evaluate(app: Omoide, queries: tuple[RetrievalQuery, ...], key_to_id: dict[str, str],
              mode: str, plan: SearchPlan) -> dict[str, Any]:
     per_kind: dict[str, list[int | None]] = {}
+    rows = []
     latencies = []
     for q in queries:
         request = app.search.build_request("bench", query=q.query, top_k=10, mode=mode,
@@ -62,11 +67,32 @@ def evaluate(app: Omoide, queries: tuple[RetrievalQuery, ...], key_to_id: dict[s
         latencies.append(1000 * (time.perf_counter() - started))
         rank = first_rank([key_to_id.get(h.id) for h in hits], q.relevant)
         per_kind.setdefault(q.kind, []).append(rank)
+        rows.append(query_row(q, rank))
     everything = [r for ranks in per_kind.values() for r in ranks]
     return {"all": rank_summary(everything),
             "by_kind": {k: rank_summary(v) for k, v in sorted(per_kind.items())},
             "p50_ms": round(percentile(latencies, 50), 1),
-            "p95_ms": round(percentile(latencies, 95), 1)}
+            "p95_ms": round(percentile(latencies, 95), 1),
+            "queries": rows}
+
+
+def query_row(query: RetrievalQuery, rank: int | None) -> dict[str, Any]:
+    """One query's outcome, for groupings the set's kinds do not hold (a README's list of
+    query ids, e.g. questions about time): ``rank`` of the first relevant memory in the top
+    10 (None: not there) and its reciprocal rank (0 when not found), the term of the MRR."""
+    return {"id": query.id, "kind": query.kind, "lang": query.lang, "rank": rank,
+            "rr": round(1 / rank, 4) if rank else 0.0}
+
+
+def score_group(rows: list[dict[str, Any]], ids: Iterable[str]) -> dict[str, Any]:
+    """MRR and R@k of the queries named by ``ids`` (from one embedder and mode's ``queries``
+    rows); a named id with no row is an error, never left out silently."""
+    by_id = {row["id"]: row for row in rows}
+    wanted = list(dict.fromkeys(ids))
+    missing = [i for i in wanted if i not in by_id]
+    if missing:
+        raise KeyError(f"no query row for {', '.join(missing[:5])}")
+    return rank_summary([by_id[i]["rank"] for i in wanted])
 
 
 def report(results: list[dict[str, Any]], path: Path, plan_name: str) -> str:

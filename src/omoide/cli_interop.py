@@ -149,7 +149,8 @@ def _import_into(app: Any, persona: str, file: Path, *, merge: bool, source: str
         f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
         f"sessions ({d['events']} turns)" + (
             f"; {d['without_text']} messages without text left out"
-            if d.get("without_text") else "")))
+            if d.get("without_text") else "") + (
+            f"; {d['skipped']} blank observations skipped" if d.get("skipped") else "")))
 
 
 def register(main: click.Group) -> None:

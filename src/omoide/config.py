@@ -18,11 +18,13 @@ import contextlib
 import functools
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from omoide.engine import json_text
 from omoide.errors import InvalidInput
 from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
 
@@ -160,6 +162,8 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     elif kind in (int, float):
         if isinstance(value, bool):
             raise InvalidInput(f"{origin} must be a number, got {value!r}", setting=setting.name)
+        if isinstance(value, str):  # the environment's and the dashboard form's text
+            value = _number_text(value, kind, setting, origin)
         try:
             result = kind(value)
         except (TypeError, ValueError, OverflowError):
@@ -190,6 +194,29 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     if setting.name == "timezone":
         _check_timezone(result, origin)
     return result
+
+
+# A number as JSON writes it, the one form the HTTP API reads: ASCII digits only, no sign but
+# a leading minus, no digit separators. Python's int() and float() read more than this (other
+# scripts' digits such as full-width ones, underscores between digits, "+5", ".5", "5.",
+# "infinity"), so text read by them took values the API refused.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
+def _number_text(text: str, kind: type, setting: Setting, origin: str) -> int | float:
+    """Text read as the JSON number it writes (around it, JSON's own white space), so that it
+    is then checked, with the same messages, as the HTTP API checks that number."""
+    stripped = text.strip(" \t\r\n")
+    if _JSON_NUMBER.fullmatch(stripped) is None:
+        raise InvalidInput(
+            f"{origin} must be {'an integer' if kind is int else 'a number'} written with "
+            f"the digits 0-9 (as in JSON: e.g. 5, 0.25, 1e3), got {text!r}",
+            setting=setting.name)
+    try:  # the API's reader of a JSON text: a number beyond ±(2^53 - 1) is refused alike
+        number: int | float = json_text.loads(stripped)
+    except json_text.JsonTextError as exc:
+        raise InvalidInput(f"{origin}: {exc.message}", setting=setting.name) from None
+    return number
 
 
 @functools.cache
@@ -243,19 +270,27 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
 
 
 def merge_persona_settings(
-    defaults: PersonaSettings, stored: Mapping[str, Any]
+    defaults: PersonaSettings, stored: Mapping[str, Any], *, as_stored: bool = False
 ) -> PersonaSettings:
     """A persona's effective settings: stored overrides (still valid ones) over the defaults.
 
     A stored value that is no longer valid (e.g. a NaN stored before NaN was refused) falls
-    back to the default instead of breaking every request of the persona.
+    back to the default instead of breaking every request of the persona. So do the two search
+    weights when the overrides and the defaults together leave both at 0 (an override of one
+    stored while the server's other weight was above 0, then the server restarted with that
+    weight at 0): the server's pair applies, which :func:`persona_defaults` keeps above 0.
+    ``as_stored`` skips that fallback, for the check of a change before it is stored.
     """
     known: dict[str, Any] = {}
     for name, value in stored.items():
         if name in _BY_NAME:
             with contextlib.suppress(InvalidInput):
                 known.update(validate_setting_patch({name: value}))
-    return replace(defaults, **known)
+    merged = replace(defaults, **known)
+    if not as_stored and merged.keyword_weight + merged.semantic_weight == 0:
+        merged = replace(merged, keyword_weight=defaults.keyword_weight,
+                         semantic_weight=defaults.semantic_weight)
+    return merged
 
 
 def _env_lease(environ: Mapping[str, str]) -> float:

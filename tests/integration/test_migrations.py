@@ -230,3 +230,34 @@ def test_ids_clients_see_are_never_reused_after_upgrade(tmp_path: Path) -> None:
     assert conn.execute("SELECT id FROM session_events WHERE content = 'new'").fetchone()[0] == 5
     assert conn.execute("SELECT id FROM jobs").fetchone()[0] == 2
     db.close()
+
+
+def test_successors_start_when_they_closed_their_predecessor(tmp_path: Path) -> None:
+    """Migration 22: a successor with no ``valid_from`` starts at the earliest ``valid_until``
+    of the facts it closed; one with its own start, or whose own end is not after that, keeps
+    its window; a fact closed by no successor is left alone."""
+    path = tmp_path / "v21.db"
+    old = Database(path, upto=21)
+    t1, t2, t3 = ("2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00",
+                  "2026-01-04T00:00:00+00:00")
+    rows = (  # key, valid_from, valid_until, superseded_by
+        ("mem_tokyo", None, t2, "mem_osaka"), ("mem_nagoya", None, t3, "mem_osaka"),
+        ("mem_osaka", None, None, None),
+        ("mem_cat", None, t2, "mem_dog"), ("mem_dog", t1, None, None),
+        ("mem_tea", None, t2, "mem_coffee"), ("mem_coffee", None, t1, None),
+        ("mem_alone", None, t2, None))
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        for key, start, end, successor in rows:
+            conn.execute(
+                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
+                "updated_at, valid_from, valid_until, superseded_by) "
+                "VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?, ?, ?)",
+                (key, f"text of {key}", start, end, successor))
+    old.close()
+    new = Database(path)
+    starts = dict(new.conn().execute("SELECT key, valid_from FROM memories").fetchall())
+    assert starts == {"mem_tokyo": None, "mem_nagoya": None, "mem_osaka": t2,
+                      "mem_cat": None, "mem_dog": t1, "mem_tea": None, "mem_coffee": None,
+                      "mem_alone": None}
+    new.close()

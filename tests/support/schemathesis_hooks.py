@@ -8,8 +8,6 @@ each rule as the server states it:
   draw only values of that format;
 - cross-field rules of request bodies, on positive cases only: ``valid_until`` after
   ``valid_from``, and a block's ``content`` within its ``max_tokens`` (the server's estimate);
-- a chat message's fields by its role (``service/chat._check_required``, OpenAI's rule): content
-  for every role but an assistant carrying tool calls, and a tool message's ``tool_call_id``;
 - rules on every string of a positive case (docs/api.md "Values"): no NUL (U+0000) in a key or
   value, text that is not whitespace holds a character that shows (not only invisible format
   characters), the time a turn was said or a session started at most 24 hours ahead, and a
@@ -25,7 +23,6 @@ import schemathesis
 from hypothesis import strategies as st
 
 from omoide.engine.tokens import estimate_tokens
-from omoide.service.chat import _ASSISTANT_WITHOUT_CONTENT
 from omoide.service.validate import MAX_AHEAD, is_blank
 
 _OFFSETS = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
@@ -87,23 +84,8 @@ def _happened(value: Any) -> Any:
     return value
 
 
-def _message(message: Any) -> Any:
-    """A chat message with the fields its role needs (what JSON Schema cannot tie to ``role``)."""
-    if not isinstance(message, dict):
-        return message
-    message = dict(message)
-    if message.get("content") is None and not (message.get("role") == "assistant" and any(
-            message.get(k) is not None for k in _ASSISTANT_WITHOUT_CONTENT)):
-        message["content"] = "x"
-    if message.get("role") == "tool" and not isinstance(message.get("tool_call_id"), str):
-        message["tool_call_id"] = "call_1"
-    return message
-
-
 def _fit(body: dict[str, Any]) -> dict[str, Any]:
     body = _clean(body)
-    if isinstance(body.get("messages"), list):
-        body["messages"] = [_message(m) for m in body["messages"]]
     if body.get("session_id") in (".", ".."):  # dot segments: no new session is named so
         body["session_id"] = "s" + body["session_id"]
     if "started_at" in body:

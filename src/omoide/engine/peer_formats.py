@@ -26,6 +26,7 @@ __all__ = [
     "PeerFormatError",
     "PeerMemory",
     "PeerRelation",
+    "PeerSkipped",
     "parse_chat",
     "parse_mcp_memory",
     "parse_mem0",
@@ -55,6 +56,20 @@ class PeerMemory:
     created_at: Stamp = None
     kind: str = "note"
     entity: str | None = None  # MCP memory: the entity this observation belongs to
+
+
+@dataclass(frozen=True)
+class PeerSkipped:
+    """Something of the file left out on purpose, and why (the import report lists it)."""
+
+    line: int
+    entity: str
+    observation: int  # its index in the entity's observations
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "entity": self.entity, "observation": self.observation,
+                "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -170,10 +185,13 @@ def _indefinite(noun: str) -> str:
     return f"{'an' if vowel or low.startswith(_AN_BEFORE_H) else 'a'} {noun}"
 
 
-def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRelation]]:
-    """Observations (one memory each, or one per entity without any) and relations."""
+def parse_mcp_memory(records: list[Any]
+                     ) -> tuple[list[PeerMemory], list[PeerRelation], list[PeerSkipped]]:
+    """Observations (one memory each, or one per entity without any), relations, and the
+    observations left out (blank text: nothing to remember), each with its reason."""
     memories: list[PeerMemory] = []
     relations: list[PeerRelation] = []
+    skipped: list[PeerSkipped] = []
     for i, record in enumerate(records, start=1):
         if not isinstance(record, dict):
             raise PeerFormatError(f"line {i}: must be a JSON object")
@@ -193,6 +211,8 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
                         f"line {i}: entity {name!r}: observations[{j}] must be text, got "
                         f"{json.dumps(observation, ensure_ascii=False)[:40]}")
             texts = [o.strip() for o in observations if o.strip()]
+            skipped += [PeerSkipped(i, name, j, "blank observation")
+                        for j, observation in enumerate(observations) if not observation.strip()]
             for text in texts or [f"{name} is {_indefinite(str(entity_type))}"]:
                 memories.append(PeerMemory(content=f"{name}: {text}" if texts else text,
                                            tags=tags, metadata=meta, kind="fact", entity=name))
@@ -210,7 +230,7 @@ def parse_mcp_memory(records: list[Any]) -> tuple[list[PeerMemory], list[PeerRel
             relations.append(PeerRelation(str(source), str(target), str(relation), memory))
         else:
             raise PeerFormatError(f"line {i}: unknown type {kind!r} (entity or relation)")
-    return memories, relations
+    return memories, relations, skipped
 
 
 # -- chats -----------------------------------------------------------------------------------

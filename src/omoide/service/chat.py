@@ -37,7 +37,8 @@ from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
 from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable
 
-__all__ = ["ChatService", "Prepared", "check_messages", "excerpt_ident", "session_id_for"]
+__all__ = ["ASSISTANT_WITHOUT_CONTENT", "ChatService", "Prepared", "check_messages",
+           "excerpt_ident", "session_id_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
 
 
 # An assistant message may stand without content when it carries any of these (OpenAI's rule).
-_ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
+ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
 
 
 def _check_required(i: int, message: dict[str, Any]) -> None:
@@ -81,7 +82,7 @@ def _check_required(i: int, message: dict[str, Any]) -> None:
     role = message["role"]
     if role == "assistant":
         if message.get("content") is None and not any(
-                message.get(k) is not None for k in _ASSISTANT_WITHOUT_CONTENT):
+                message.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT):
             raise InvalidInput(f"messages[{i}] (assistant) needs content or tool_calls",
                                field=f"messages[{i}].content")
         return
@@ -223,7 +224,8 @@ class ChatService:
             blocks=[BlockText(b.block_name, b.content, b.priority, b.max_tokens)
                     for b in self.blocks.list_blocks(persona)],
             memories=[_recalled(h) for h in hits], tz=ZoneInfo(cfg.timezone))
-        return Prepared(messages=_with_prompt(messages, prompt.text), prompt=prompt, query=query)
+        return Prepared(messages=_with_prompt(_for_upstream(messages), prompt.text),
+                        prompt=prompt, query=query)
 
     def _recall(self, persona: str, query: str, session_id: str | None) -> list[SearchHit]:
         """The default search, called as a client with only the query would call it."""
@@ -306,6 +308,26 @@ def excerpt_ident(hit: SearchHit) -> str:
     ids = [source.event_id for source in hit.sources]
     span = f":{min(ids)}-{max(ids)}" if ids else ""
     return f"{hit.type}:{hit.id}{span}"
+
+
+def _for_upstream(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages as the upstream gets them: an assistant message's ``tool_calls: []`` (no
+    call made, as some clients replay it) is left out, since some OpenAI-compatible servers
+    refuse an empty list there; everything else is relayed as sent."""
+    return [_without_empty_calls(m)
+            if m.get("role") == "assistant" and m.get("tool_calls") == [] else m
+            for m in messages]
+
+
+def _without_empty_calls(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` without its empty ``tool_calls``; when nothing else then says what the
+    assistant did (no content, no other call, refusal or audio), its content is "" so that
+    the message stays one the upstream reads."""
+    out = {k: v for k, v in message.items() if k != "tool_calls"}
+    if out.get("content") is None and not any(
+            out.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT):
+        out["content"] = ""
+    return out
 
 
 def _with_prompt(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:

@@ -58,6 +58,8 @@ class PeerReport:
     sessions: int = 0
     events: int = 0
     without_text: int | None = None  # a chat file: messages left out, holding no text
+    skipped: int | None = None  # an MCP memory file: observations left out (blank)
+    skipped_items: list[dict[str, Any]] | None = None  # each of them, with its reason
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -106,9 +108,13 @@ class PeerImportService:
                     except json_text.JsonTextError as exc:
                         raise InvalidInput(f"line {number}: {exc.message}",
                                            line=number) from None
-            found, relations = parse_mcp_memory(records)
-            return self.import_memories(persona, source, found, relations,
-                                        on_progress=on_progress)
+            found, relations, skipped = parse_mcp_memory(records)
+            report = self.import_memories(persona, source, found, relations,
+                                          on_progress=on_progress)
+            if skipped:
+                report.skipped = len(skipped)
+                report.skipped_items = [item.as_dict() for item in skipped]
+            return report
         if source == "chat":
             return self.import_chats(persona, parse_chat(_json(text, source)),
                                      user_name=user_name,

@@ -758,3 +758,95 @@ def test_upstream_from_the_environment_and_no_summary_retries(start: Callable[..
                                                      messages=long_chat(10, words=20))
     assert reply.model_extra["omoide"]["compaction"]["summary"] == "failed"
     assert [b["model"] for b in fake_api.bodies] == ["gpt-env", "gpt-env"]  # no retry
+
+
+# -- the published schema of a message -----------------------------------------------------------
+
+ACCEPTED_MESSAGES = [
+    [{"role": "user", "content": "hello"}],
+    [{"role": "system", "content": "be brief"}, {"role": "user", "content": [
+        {"type": "text", "text": "hi"}], "name": "ken"}],
+    [{"role": "developer", "content": "rules"}, {"role": "user", "content": "hi"}],
+    [{"role": "user", "content": "weather?"},
+     {"role": "assistant", "content": None, "tool_calls": [
+         {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+     {"role": "tool", "tool_call_id": "c1", "content": "sunny"}],
+    [{"role": "user", "content": "hi"}, {"role": "assistant", "refusal": "no"},
+     {"role": "user", "content": "ok"}],
+    [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello",
+                                          "tool_calls": []}, {"role": "user", "content": "x"}],
+    [{"role": "user", "content": "hi"}, {"role": "assistant", "function_call": {
+        "name": "f", "arguments": "{}"}}, {"role": "user", "content": "x"}],
+]
+REFUSED_MESSAGES = [
+    [{"role": "user"}],
+    [{"role": "system", "content": None}, {"role": "user", "content": "hi"}],
+    [{"role": "user", "content": "hi"}, {"role": "assistant"}],
+    [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None,
+                                          "tool_calls": None}],
+    [{"role": "user", "content": "hi"}, {"role": "tool", "content": "done"}],
+    [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "c1"}],
+    [{"role": "robot", "content": "x"}],
+]
+
+
+def test_the_published_schema_states_what_each_role_needs(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """``/openapi.json`` gave every message one shape (any role, content optional), so a
+    client or a generator reading it could not tell that a tool message needs its
+    ``tool_call_id`` or a user message its content. A message is now one of a union
+    discriminated by ``role``: the schema accepts exactly the bodies the server accepts."""
+    import jsonschema
+
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        document = c.get("/openapi.json").json()
+        schema = {**document, "$ref": "#/components/schemas/ChatRequest"}
+        items = document["components"]["schemas"]["ChatRequest"]["properties"]["messages"][
+            "items"]
+        assert items["discriminator"]["propertyName"] == "role"
+        assert set(items["discriminator"]["mapping"]) == {
+            "system", "developer", "user", "assistant", "tool"}
+        validator = jsonschema.Draft202012Validator(schema)
+        for messages in ACCEPTED_MESSAGES:
+            assert validator.is_valid({"messages": messages}), messages
+            fake_api.queue(Reply(body=openai_answer("ok")))
+            reply = c.post("/v1/chat/completions", json={"messages": messages},
+                           headers={"X-Omoide-Session": "schema"})
+            assert reply.status_code == 200, (messages, reply.text)
+        for messages in REFUSED_MESSAGES:
+            assert not validator.is_valid({"messages": messages}), messages
+            reply = c.post("/v1/chat/completions", json={"messages": messages},
+                           headers={"X-Omoide-Session": "schema"})
+            assert reply.status_code == 422, messages
+
+
+def test_an_empty_tool_calls_list_is_not_sent_upstream(proxy: LiveServer,
+                                                      fake_api: FakeAPI) -> None:
+    """Clients replay an assistant message with ``tool_calls: []`` (no call made); the proxy
+    relayed it, and some OpenAI-compatible servers refuse an empty list there. It is dropped;
+    a list with calls, and the other fields of the message, are sent as they came."""
+    key = proxy.create_persona("rin")
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    messages = [{"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "hello", "tool_calls": [], "name": "rin"},
+                {"role": "user", "content": "weather?"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+                {"role": "user", "content": "thanks"},
+                {"role": "assistant", "content": None, "tool_calls": []},
+                {"role": "user", "content": "bye"}]
+    fake_api.queue(Reply(body=openai_answer("ok")), Reply(events=openai_stream("ok")))
+    with proxy.client(key) as c:
+        reply = c.post("/v1/chat/completions", json={"messages": messages},
+                       headers={"X-Omoide-Session": "calls"})
+        assert reply.status_code == 200, reply.text
+        streamed = c.post("/v1/chat/completions", json={"messages": messages, "stream": True},
+                          headers={"X-Omoide-Session": "calls"})
+        assert streamed.status_code == 200, streamed.text
+    for sent in fake_api.bodies[-2:]:
+        assistants = [m for m in sent["messages"] if m["role"] == "assistant"]
+        assert assistants[0] == {"role": "assistant", "content": "hello", "name": "rin"}
+        assert assistants[1]["tool_calls"] == [call]
+        # with nothing else to say what the assistant did, its content is "" (not null)
+        assert assistants[2] == {"role": "assistant", "content": ""}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import re
 import stat
 from collections.abc import Iterator
@@ -140,3 +141,53 @@ def test_numbers_too_large_for_the_store_are_a_422_not_a_500(server: LiveServer)
         csrf = _csrf(client.get("/p/rin"))
         assert client.post(f"/p/rin/jobs/{huge}/retry", data={"csrf": csrf}).status_code == 422
         assert client.post("/p/rin/jobs/1/retry", data={"csrf": csrf}).status_code == 404
+
+
+NUMBER_TEXTS = [("keep_recent", "9"), ("keep_recent", " 7 "), ("keep_recent", "1e1"),
+                ("keep_recent", "7.5"), ("keep_recent", "300"), ("keep_recent", "-1"),
+                ("importance_weight", "0.25"), ("importance_weight", "2.5e-1"),
+                ("importance_weight", "1e400"), ("importance_weight", "0")]
+NOT_NUMBERS = [("keep_recent", "１"), ("keep_recent", "1_0"), ("keep_recent", "+5"),
+               ("keep_recent", "٣"), ("keep_recent", "0x10"), ("keep_recent", "07"),
+               ("importance_weight", "０.５"), ("importance_weight", ".5"),
+               ("importance_weight", "5."), ("importance_weight", "nan"),
+               ("importance_weight", "Infinity"), ("importance_weight", "1_0.5")]
+
+
+def _dashboard_error(page: httpx.Response) -> str | None:
+    found = re.search(r'<p class="error" role="alert">([^<]*)</p>', page.text)
+    return None if found is None else html.unescape(found.group(1))
+
+
+def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None:
+    """The settings form's text went through Python's int()/float(), which read full-width
+    and other scripts' digits ("１" → 1) and underscores ("1_000" → 1000) that the HTTP API,
+    reading JSON numbers, refuses. A number the form takes is now one JSON writes; it is
+    accepted or refused as the API treats that number, with the API's message."""
+    key = server.create_persona("rin")
+    with _signed_in(server, key) as client, server.client(key) as api:
+        for name, text in NUMBER_TEXTS:
+            page = client.get("/p/rin/settings")
+            form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
+                                                        "value": text})
+            put = api.put("/api/settings/rin", content=f'{{"{name}": {text}}}',
+                          headers={"content-type": "application/json"})
+            assert (form.status_code == 303) == (put.status_code == 200), (name, text)
+            if put.status_code != 200:
+                assert form.status_code == put.status_code == 422, (name, text)
+                said = put.json()["error"]["message"]  # the body's reader says "request body:"
+                assert _dashboard_error(form) == said.replace(
+                    "request body:", f"setting {name!r}:"), (name, text)
+            else:
+                assert server.omoide.settings_service.overrides("rin")[name] == \
+                    put.json()["overrides"][name]
+        before = server.omoide.settings_service.overrides("rin")
+        for name, text in NOT_NUMBERS:
+            page = client.get("/p/rin/settings")
+            form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
+                                                        "value": text})
+            assert form.status_code == 422, (name, text)
+            assert f"got {text!r}" in (_dashboard_error(form) or ""), (name, text)
+            assert "digits 0-9" in (_dashboard_error(form) or "")
+            assert api.put("/api/settings/rin", json={name: text}).status_code == 422
+        assert server.omoide.settings_service.overrides("rin") == before

@@ -267,3 +267,45 @@ def test_an_observation_that_is_not_text_is_a_422_naming_entity_and_index(server
             assert f"entity 'Mika': observations[1] must be text, got {shown}" in \
                 error["message"], error
         assert c.get("/api/search/rin", params={"q": "tea"}).json()["results"] == []
+
+
+def test_a_blank_observation_is_counted_as_skipped_with_its_reason(server: LiveServer) -> None:
+    """A blank observation ("", spaces) was neither imported nor counted: the report added
+    up to fewer than the file's observations without saying why. It is counted in
+    ``skipped``, and ``skipped_items`` says which one and why."""
+    key = server.create_persona("rin")
+    lines = [{"type": "entity", "name": "Mika", "entityType": "person",
+              "observations": ["likes green tea", "", "   "]},
+             {"type": "entity", "name": "Kyoto", "entityType": "city", "observations": ["\t"]}]
+    body = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    with server.client(key) as c:
+        reply = c.post("/api/import/rin", params={"source": "mcp-memory"}, content=body,
+                       headers={"Content-Type": "application/x-ndjson"})
+        assert reply.status_code == 200, reply.text
+        report = reply.json()
+        assert (report["memories"], report["duplicates"], report["skipped"]) == (2, 0, 3)
+        assert report["skipped_items"] == [
+            {"line": 1, "entity": "Mika", "observation": 1, "reason": "blank observation"},
+            {"line": 1, "entity": "Mika", "observation": 2, "reason": "blank observation"},
+            {"line": 2, "entity": "Kyoto", "observation": 0, "reason": "blank observation"}]
+        clean = c.post("/api/import/rin", params={"source": "mcp-memory"},
+                       content=text("memory.jsonl").encode(),
+                       headers={"Content-Type": "application/x-ndjson"})
+        assert "skipped" not in clean.json() and "skipped_items" not in clean.json()
+
+
+def test_the_cli_says_how_many_blank_observations_it_skipped(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from omoide.cli import main
+
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    jsonl = tmp_path / "memory.jsonl"
+    jsonl.write_text(json.dumps({"type": "entity", "name": "Mika", "entityType": "person",
+                                 "observations": ["likes green tea", " "]}) + "\n")
+    result = CliRunner().invoke(main, ["import", "-p", "rin", "--from", "mcp-memory", "--data",
+                                       str(tmp_path / "data"), str(jsonl)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "1 memories" in result.stdout and "1 blank observations skipped" in result.stdout

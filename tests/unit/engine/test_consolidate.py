@@ -107,9 +107,9 @@ def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
         ("Maria", "Nice!"),
     )
     [note] = consolidate_offline(events).notes
+    # the resolved "last week" names the day it was said: the note carries that date once
     assert note.content == (
-        "John joined a volunteer group in Denver last week (the week before 8 May 2023). "
-        "(8 May 2023)"
+        "John joined a volunteer group in Denver last week (the week before 8 May 2023)."
     )
 
 

@@ -40,7 +40,8 @@ def test_mem0_fields_map_and_user_filter() -> None:
 def test_mcp_memory_entities_observations_relations() -> None:
     records = [json.loads(line) for line in
                (PEERS / "memory.jsonl").read_text(encoding="utf-8").splitlines()]
-    memories, relations = parse_mcp_memory(records)
+    memories, relations, skipped = parse_mcp_memory(records)
+    assert skipped == []
     assert [m.content for m in memories] == [
         "Mika_Tanaka: Speaks fluent Portuguese", "Mika_Tanaka: Runs a ceramics studio in Kyoto",
         "Kiln_Club: Meets every Thursday evening", "Kyoto is a city"]

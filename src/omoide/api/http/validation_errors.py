@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omoide.service.chat import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
     EXTERNAL_ID_PATTERN,
@@ -49,9 +50,15 @@ def field_path(loc: Any) -> str:
     for i, part in enumerate(loc):
         if isinstance(part, int):
             path += f"[{part}]"
-        elif not _skipped(i, part):
+        elif not _skipped(i, part) and not _message_role(loc, i):
             path += f".{part}" if path else str(part)
     return path
+
+
+def _message_role(loc: Any, i: int) -> bool:
+    """The role pydantic names after a chat message's index (``body.messages.0.user.name``):
+    the member of the union discriminated by ``role`` it read the message as."""
+    return i == 3 and tuple(loc[:2]) == ("body", "messages") and loc[i] in ROLES
 
 
 def _skipped(i: int, part: Any) -> bool:

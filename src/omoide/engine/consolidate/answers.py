@@ -47,7 +47,7 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
     else:
         content = f"Asked “{asked[-1]}”, {name} answered “{said}”"
     return NoteDraft(
-        content=content + said_on(answer.timestamp, japanese=japanese),
+        content=content + said_on(answer.timestamp, japanese=japanese, content=content),
         kind=NoteKind.FACT,
         source_event_ids=tuple(sorted({question.event_id, answer.event_id})),
         importance=_IMPORTANCE,

@@ -353,7 +353,7 @@ def _render(
         unnamed = not names_speaker(content, event.speaker)
     return content + said_on(event.timestamp, japanese=japanese,
                              speaker=spoken_name(event.speaker, japanese=japanese)
-                             if unnamed else None)
+                             if unnamed else None, content=content)
 
 
 # "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.

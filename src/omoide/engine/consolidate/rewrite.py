@@ -252,10 +252,15 @@ def _format_month(year: int, month: int, *, japanese: bool) -> str:
     return f"{year}年{month}月" if japanese else f"{_MONTHS[month - 1]} {year}"
 
 
-def said_on(when: datetime | None, *, japanese: bool, speaker: str | None = None) -> str:
+def said_on(when: datetime | None, *, japanese: bool, speaker: str | None = None,
+            content: str = "") -> str:
     """The suffix that dates a note and, when its words do not name the speaker, says who
     said it: `` (8 May 2023)``, `` (Ken, 8 May 2023)``, ``（花子、2023年5月8日）``. Short and
-    without sentence words, so that two notes said on the same day do not look alike."""
+    without sentence words, so that two notes said on the same day do not look alike. A note
+    carries its date once: when ``content`` (its words) already holds that day in either
+    language's form (a resolved "today (8 May 2023)", a day written out), the date is left out."""
+    if when is not None and any(format_day(when, japanese=ja) in content for ja in (False, True)):
+        when = None
     parts = [p for p in (speaker, None if when is None else format_day(when, japanese=japanese))
              if p]
     if not parts:

@@ -24,6 +24,7 @@ import psycopg
 
 from omoide.store.postgres.fts import FOLD_LATIN_BODIES, FTS_PERSONAS
 from omoide.store.postgres.rls import PERSONA_WALLS
+from omoide.store.sqlite.migrations import SUCCESSOR_STARTS
 
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations", "prepare"]
 
@@ -402,6 +403,8 @@ CREATE INDEX memory_vectors_model ON memory_vectors(model_id);
 CREATE INDEX event_vectors_model ON event_vectors(model_id);
 CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
 """),
+    # A successor fact starts when it closed its predecessor (SQLite's migration 22).
+    Migration(22, "successor_starts", SUCCESSOR_STARTS),
 )
 
 

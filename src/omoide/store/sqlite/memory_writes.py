@@ -24,7 +24,7 @@ from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
-from omoide.store.sqlite.rows import iso_or_none, memory_from_row, memory_image
+from omoide.store.sqlite.rows import dt_or_none, iso_or_none, memory_from_row, memory_image
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["SELECT_MEMORY", "MemoryWrites", "new_key"]
@@ -342,6 +342,7 @@ class MemoryWrites:
                                                       "superseded_by": new_key},
                                        now=now, change=VersionChange.SUPERSEDE,
                                        changed_by="evolution", cause=new_key)
+            self._start_successor(conn, row, supersedes, now=now)
             remainders = self._still_split(conn, remainders)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
@@ -352,6 +353,23 @@ class MemoryWrites:
                           [language_of(new.content) for new, _, _ in remainders])
                 index.revision = revision
         return True
+
+    def _start_successor(self, conn: sqlite3.Connection, row: Any,
+                         supersedes: Sequence[tuple[int, datetime]], *, now: datetime) -> None:
+        """A successor without a start of its own is valid from the moment it closed its
+        predecessors (the earliest ``valid_until`` it gave them): left open, a search with
+        ``valid_at`` before that moment found it next to the fact it replaced."""
+        if not supersedes or row["valid_from"] is not None:
+            return
+        start = min(until for _, until in supersedes)
+        end = dt_or_none(row["valid_until"])
+        if end is not None and end <= start:
+            return  # never an empty or inverted window
+        closed = conn.execute("SELECT key FROM memories WHERE id = ?",
+                              (supersedes[0][0],)).fetchone()
+        self._versioned_update(conn, int(row["id"]), {"valid_from": start}, now=now,
+                               change=VersionChange.UPDATE, changed_by="evolution",
+                               cause=None if closed is None else closed[0])
 
     def _still_split(self, conn: sqlite3.Connection,
                      remainders: Sequence[tuple[NewMemory, np.ndarray, float]]

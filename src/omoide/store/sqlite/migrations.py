@@ -413,6 +413,21 @@ CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
 """
 
 
+# A fact that closed another by contradiction (``superseded_by``) is valid from the moment it
+# closed it: evolution now gives a successor without a start of its own that start
+# (store/sqlite/memory_writes.py); older successors get the earliest ``valid_until`` of the
+# facts they closed, unless their own end is not after it. Timestamps are ISO text in UTC, so
+# text order is time order. The same statement runs on PostgreSQL (its migration 22).
+SUCCESSOR_STARTS = """
+UPDATE memories SET valid_from = closed.start
+FROM (SELECT superseded_by AS successor, MIN(valid_until) AS start FROM memories
+      WHERE superseded_by IS NOT NULL AND valid_until IS NOT NULL
+      GROUP BY superseded_by) AS closed
+WHERE memories.key = closed.successor AND memories.valid_from IS NULL
+    AND (memories.valid_until IS NULL OR memories.valid_until > closed.start)
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -438,6 +453,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 17-19 are PostgreSQL's own (store/postgres/migrations.py).
     Migration(20, "autoincrement_ids", _autoincrement_ids, rebuilds=True),
     Migration(21, "vector_model_indexes", _script(_VECTOR_MODEL_INDEXES)),
+    Migration(22, "successor_starts", _script(SUCCESSOR_STARTS)),
 )
 
 

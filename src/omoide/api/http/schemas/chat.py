@@ -2,23 +2,69 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from omoide.api.http.schemas.common import JsonValue, Request, Response
-from omoide.service.chat import MAX_MESSAGES, ROLES
+from omoide.service.chat import ASSISTANT_WITHOUT_CONTENT, MAX_MESSAGES, check_messages
 
-__all__ = ["ChatCompletion", "ChatMessage", "ChatRequest", "ModelList"]
+__all__ = ["AssistantMessage", "ChatCompletion", "ChatMessage", "ChatRequest",
+           "DeveloperMessage", "ModelList", "SystemMessage", "ToolMessage", "UserMessage"]
+
+Content = str | list[JsonValue]
 
 
-class ChatMessage(Request):
-    """One message; fields other than role and content (name, tool_calls …) are relayed."""
+class _Message(Request):
+    """Fields other than the ones named (``name``, ``tool_calls`` …) are relayed as sent."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
-    role: Literal[ROLES]  # type: ignore[valid-type]
-    content: str | list[JsonValue] | None = None
+
+
+class SystemMessage(_Message):
+    """Instructions for the model; ``content`` is required."""
+
+    role: Literal["system"]
+    content: Content
+
+
+class DeveloperMessage(_Message):
+    """Instructions for the model (newer OpenAI models' name for system); ``content`` is
+    required."""
+
+    role: Literal["developer"]
+    content: Content
+
+
+class UserMessage(_Message):
+    """What the user said; ``content`` is required."""
+
+    role: Literal["user"]
+    content: Content
+
+
+class AssistantMessage(_Message):
+    """What the model said: ``content``, or instead (``content`` absent or null) any of
+    ``tool_calls``, ``function_call``, ``audio``, ``refusal``, as OpenAI's API requires."""
+
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+        for name in ("content", *ASSISTANT_WITHOUT_CONTENT)]})
+    role: Literal["assistant"]
+    content: Content | None = None
+
+
+class ToolMessage(_Message):
+    """A tool's result: ``content`` and the ``tool_call_id`` it answers are required."""
+
+    role: Literal["tool"]
+    content: Content
+    tool_call_id: str
+
+
+ChatMessage = Annotated[SystemMessage | DeveloperMessage | UserMessage | AssistantMessage
+                        | ToolMessage, Field(discriminator="role")]
 
 
 class ChatRequest(Request):
@@ -32,6 +78,18 @@ class ChatRequest(Request):
     user: str | None = Field(None, description="Names the session (chat-<user>) when no "
                                                "X-Omoide-Session header is sent.")
     tools: list[JsonValue] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _roles(cls, data: Any) -> Any:
+        """Each message's role and the fields it needs, checked first by the service's own
+        rule (``service.chat.check_messages``), so a refusal names the message and what it
+        misses ("messages[1] (tool) needs a tool_call_id string") rather than the union
+        member pydantic tried."""
+        if isinstance(data, dict) and isinstance(data.get("messages"), list) and \
+                data["messages"]:
+            check_messages(data["messages"])
+        return data
 
 
 class ChatCompletion(Response):

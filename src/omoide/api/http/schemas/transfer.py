@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from omoide.api.http.schemas.common import Response
 
 __all__ = ["ImportReply"]
@@ -18,7 +20,9 @@ class ImportReply(Response):
     sessions: int
     events: int
     source: str | None = None  # another system's file
-    skipped: int | None = None  # an Omoide export: rows already there (a re-run)
+    # an Omoide export: rows already there (a re-run); an MCP memory file: blank observations
+    skipped: int | None = None
+    skipped_items: list[dict[str, Any]] | None = None  # MCP memory: each skipped, and why
     episodes: int | None = None
     blocks: int | None = None
     state: int | None = None
