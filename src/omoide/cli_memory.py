@@ -1,6 +1,7 @@
 """``omoide memory …`` and ``omoide session …``: one persona's memories (add, get, history,
-list, delete or purge) and the erasure of a conversation. The commands that write hold the data
-folder's lock shared (``cli_common.holding``), so none runs during ``omoide reindex``."""
+list, delete or purge), the list of its conversations and the erasure of one. The commands that
+write hold the data folder's lock shared (``cli_common.holding``), so none runs during
+``omoide reindex``."""
 
 from __future__ import annotations
 
@@ -139,6 +140,35 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
 @click.group()
 def session() -> None:
     """Conversations (sessions) of a persona."""
+
+
+@session.command("list")
+@data_option
+@json_option
+@persona_option
+@click.option("--limit", default=20, show_default=True, help="How many (1-1000).")
+@click.option("--offset", default=0, show_default=True, help="How many newest to skip.")
+@friendly
+def session_list(data: str | None, as_json: bool, persona: str, limit: int,
+                 offset: int) -> None:
+    """The persona's conversations, newest first: one line each with its id, open or ended,
+    its turns' time span, and how many turns and episodes it holds."""
+    from omoide.api.render import render_session
+
+    app = _build(data)
+    rows = [render_session(s) for s in app.sessions.list_recent(persona, limit=limit,
+                                                                 offset=offset)]
+    _print(rows, as_json, lambda rs: "\n".join(_session_line(r) for r in rs)
+           or "(no sessions)")
+
+
+def _session_line(row: dict[str, Any]) -> str:
+    """``id  open|ended <time>  <first turn> .. <last turn>  N turns  M episodes``."""
+    state = "open" if row["ended_at"] is None else f"ended {row['ended_at'][:16]}"
+    span = (f"{row['first_event_at'][:16]} .. {row['last_event_at'][:16]}"
+            if row["first_event_at"] else f"started {row['started_at'][:16]}, no turns")
+    return (f"{row['session_id']}  {state}  {span}  {row['events']} turns  "
+            f"{row['episodes']} episodes")
 
 
 @session.command("delete")

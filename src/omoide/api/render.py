@@ -127,6 +127,17 @@ def render_stats(stats: MemoryStats) -> dict[str, Any]:
             "links": stats.links, "oldest": ts(stats.oldest), "newest": ts(stats.newest)}
 
 
+def render_session(summary: Any) -> dict[str, Any]:
+    """A conversation as ``GET /api/sessions/{persona}`` and ``omoide session list`` show it
+    (a ``model.SessionSummary``)."""
+    return {"session_id": summary.session_id,
+            "status": "open" if summary.ended_at is None else "ended",
+            "started_at": ts(summary.started_at), "ended_at": ts(summary.ended_at),
+            "first_event_at": ts(summary.first_event_at),
+            "last_event_at": ts(summary.last_event_at), "events": summary.events,
+            "episodes": summary.episodes}
+
+
 def render_episode(episode: Any, notes: list[str]) -> dict[str, Any]:
     """An Episode (``store.sqlite.sessions.Episode``) with its consolidated notes' keys."""
     return {"id": episode.id, "session_id": episode.session_id,

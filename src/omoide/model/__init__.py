@@ -33,6 +33,7 @@ from omoide.model.episodes import (
     OpenedSession,
     Session,
     SessionMark,
+    SessionSummary,
     new_session_id,
 )
 from omoide.model.jobs import PERIODIC_KINDS, Job, JobCounts, JobRow
@@ -67,7 +68,7 @@ __all__ = [
     "JobCounts", "JobRow", "KeyInfo", "KeywordHit", "Link", "LinkType", "Memory", "MemoryKind",
     "MemoryStats", "MemoryStatus", "MemoryVersion", "NewEpisode", "NewEvent", "NewMemory",
     "OpenedSession", "Persona", "PersonaSummary", "RankFacts", "RecordedEmbedder", "SearchFilters",
-    "SearchHit", "SearchMode", "Session", "SessionMark", "SessionRow", "Source", "StaleRow",
-    "StateEntry", "StateKind", "Unset", "VersionChange", "check_persona_name", "memory_values",
-    "new_session_id",
+    "SearchHit", "SearchMode", "Session", "SessionMark", "SessionRow", "SessionSummary", "Source",
+    "StaleRow", "StateEntry", "StateKind", "Unset", "VersionChange", "check_persona_name",
+    "memory_values", "new_session_id",
 ]

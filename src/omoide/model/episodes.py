@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "OpenedSession", "Session",
-           "SessionMark", "new_session_id"]
+           "SessionMark", "SessionSummary", "new_session_id"]
 
 
 def new_session_id() -> str:
@@ -100,6 +100,20 @@ class SessionMark:
     def last_seen(self) -> datetime:
         """The session's end, or its start when it was never ended."""
         return self.ended_at or self.started_at
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """One conversation as a list shows it: when it began and ended, the times of its first
+    and last turn (None before the first), and how many turns and episodes it holds."""
+
+    session_id: str
+    started_at: datetime
+    ended_at: datetime | None
+    first_event_at: datetime | None
+    last_event_at: datetime | None
+    events: int
+    episodes: int
 
 
 @dataclass(frozen=True)

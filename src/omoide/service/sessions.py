@@ -38,11 +38,13 @@ from omoide.model import (
     NewEvent,
     NewMemory,
     Session,
+    SessionSummary,
     new_session_id,
 )
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
+    MAX_INT,
     check_external_id,
     check_happened,
     check_metadata,
@@ -56,6 +58,7 @@ __all__ = [
     "CONSOLIDATE_JOB",
     "EPISODE_EMBED_CHARS",
     "MAX_EVENT_CHARS",
+    "MAX_LIST_LIMIT",
     "MAX_SPEAKER_CHARS",
     "SEGMENT_JOB",
     "SessionService",
@@ -73,6 +76,7 @@ ROLES = ("user", "assistant", "other")
 MAX_EVENTS_PER_BATCH = 1000
 MAX_EVENT_CHARS = 50_000
 MAX_SPEAKER_CHARS = 200
+MAX_LIST_LIMIT = 1000
 EPISODE_EMBED_CHARS = 2000
 _KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
          "profile": MemoryKind.PROFILE}
@@ -190,6 +194,15 @@ class SessionService:
 
     def get(self, persona: str, session_id: str) -> Session:
         return self.store.sessions(persona).get(session_id)
+
+    def list_recent(self, persona: str, *, limit: int = 20, offset: int = 0
+                    ) -> list[SessionSummary]:
+        """The persona's conversations, newest first: ``limit`` (1-1000) after ``offset``."""
+        if not 1 <= limit <= MAX_LIST_LIMIT:
+            raise InvalidInput(f"limit must be between 1 and {MAX_LIST_LIMIT}", field="limit")
+        if not 0 <= offset <= MAX_INT:
+            raise InvalidInput(f"offset must be from 0 to {MAX_INT}", field="offset")
+        return self.store.sessions_meta(persona).page(limit=limit, offset=offset)
 
     def episodes(self, persona: str, session_id: str) -> list[tuple[Episode, list[str]]]:
         """The session's episodes with the keys of the notes consolidated from each."""

@@ -47,6 +47,7 @@ from omoide.model import (
     Session,
     SessionMark,
     SessionRow,
+    SessionSummary,
     StaleRow,
     StateEntry,
     StateKind,
@@ -186,9 +187,11 @@ class SessionHandle(Protocol):
 
 
 class SessionMetaHandle(Protocol):
-    """Session starts and ends of one persona (``session_begin``, time since last session)."""
+    """Session starts and ends of one persona (``session_begin``, time since last session,
+    the list of its conversations)."""
 
     def latest(self, limit: int = 1) -> list[SessionMark]: ...
+    def page(self, *, limit: int, offset: int = 0) -> list[SessionSummary]: ...
     def begin(self, *, now: datetime) -> OpenedSession: ...
 
 

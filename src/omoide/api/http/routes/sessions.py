@@ -15,12 +15,14 @@ from omoide.api.http.schemas import (
     EventsReply,
     SessionEndReply,
     SessionErased,
+    SessionList,
     SessionOpen,
     SessionOpened,
     errors,
 )
-from omoide.api.render import render_episode, ts
-from omoide.service.validate import SESSION_ID_PATTERN
+from omoide.api.render import render_episode, render_session, ts
+from omoide.service.sessions import MAX_LIST_LIMIT
+from omoide.service.validate import MAX_INT, SESSION_ID_PATTERN
 
 router = APIRouter(tags=["sessions"])
 
@@ -43,6 +45,21 @@ async def open_session(persona: Persona, app: App,
     return JSONResponse({"session_id": session.session_id,
                          "started_at": ts(session.started_at), "created": created},
                         status_code=201 if created else 200)
+
+
+@router.get("/api/sessions/{persona}", response_model=None,
+            summary="The persona's conversations, newest first, with their turn and episode "
+                    "counts",
+            responses={200: {"model": SessionList}, **READ})
+def list_sessions(persona: Persona, app: App,
+                  limit: int = Query(20, ge=1, le=MAX_LIST_LIMIT,
+                                     description="How many sessions (1-1000)."),
+                  offset: int = Query(0, ge=0, le=MAX_INT,
+                                      description="How many newest sessions to skip (the next "
+                                                  "page starts at offset + limit).")
+                  ) -> dict[str, Any]:
+    summaries = app.sessions.list_recent(persona, limit=limit, offset=offset)
+    return {"persona": persona, "sessions": [render_session(s) for s in summaries]}
 
 
 @router.post("/api/sessions/{persona}/{session_id}/events", response_model=None,

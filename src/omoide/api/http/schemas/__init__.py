@@ -41,8 +41,10 @@ from omoide.api.http.schemas.sessions import (
     EventsReply,
     SessionEndReply,
     SessionErased,
+    SessionList,
     SessionOpen,
     SessionOpened,
+    SessionSummaryOut,
 )
 from omoide.api.http.schemas.system import (
     HealthOut,
@@ -92,9 +94,11 @@ __all__ = [
     "SearchReply",
     "SessionEndReply",
     "SessionErased",
+    "SessionList",
     "SessionOpen",
     "SessionOpened",
     "SessionStartOut",
+    "SessionSummaryOut",
     "SettingsPatch",
     "SettingsReply",
     "StateChanged",

@@ -26,8 +26,10 @@ __all__ = [
     "EventsReply",
     "SessionEndReply",
     "SessionErased",
+    "SessionList",
     "SessionOpen",
     "SessionOpened",
+    "SessionSummaryOut",
 ]
 
 
@@ -104,3 +106,19 @@ class SessionErased(Response):
     notes: list[str]
 
 
+class SessionSummaryOut(Response):
+    session_id: str
+    status: Literal["open", "ended"] = Field(description=(
+        "open until the session is ended (session_end, a new session_begin, or the idle "
+        "timeout)."))
+    started_at: str
+    ended_at: str | None = Field(description="When it was ended; null while open.")
+    first_event_at: str | None = Field(description="Its first turn's time; null without turns.")
+    last_event_at: str | None = Field(description="Its last turn's time; null without turns.")
+    events: int = Field(description="Turns recorded.")
+    episodes: int = Field(description="Episodes cut from them so far.")
+
+
+class SessionList(Response):
+    persona: str
+    sessions: list[SessionSummaryOut] = Field(description="Newest first (by start).")
