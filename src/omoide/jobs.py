@@ -3,8 +3,11 @@
 Jobs never delay a reply: a write enqueues in its own transaction and returns; workers in the
 server process pick the job up (woken at once by :meth:`JobRunner.notify`, else by polling).
 A failing handler is retried with exponential backoff and finally marked failed with its error,
-visible at ``GET /api/jobs/{persona}``. Handlers must be idempotent: a job interrupted by a crash
-is run again — by any live process once its lease expires, or at once after a restart.
+visible at ``GET /api/jobs/{persona}``. A job whose persona, conversation or memory is erased
+while it runs is discarded: erasure deletes the job, the handler's error (it finds its rows
+gone) is not a failure, and one INFO line says so. Handlers must be idempotent: a job
+interrupted by a crash is run again — by any live process once its lease expires, or at once
+after a restart.
 
 Each claim is a lease of ``lease_s`` seconds held by this runner's worker id; while a handler
 runs, a heartbeat thread renews it every third of the lease. A runner that lost a lease (it
@@ -152,6 +155,8 @@ class JobRunner:
             backoff = min(_MAX_BACKOFF_S, self.backoff_base_s * 2 ** (job.attempts - 1))
             status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}", now=self.clock.now(),
                                     backoff_s=backoff)
+            if status == "lost" and self._discarded(job):
+                return
             logger.warning("job %d %s persona=%s attempt %d failed (%s): %s", job.id, job.kind,
                            job.persona, job.attempts, status, type(exc).__name__,
                            exc_info=logger.isEnabledFor(logging.DEBUG))
@@ -160,18 +165,30 @@ class JobRunner:
             done.set()
         beat.join()
         if not self.jobs.complete(job.id, now=self.clock.now(), worker=job.worker):
+            if self._discarded(job):
+                return
             logger.warning("job %d %s persona=%s finished after its lease was lost", job.id,
                            job.kind, job.persona)
             return
         logger.info("job %d %s persona=%s done in %.0f ms", job.id, job.kind, job.persona,
                     (time.perf_counter() - started) * 1000)
 
+    def _discarded(self, job: Job) -> bool:
+        """True (and one INFO line) when the job's row is gone: its persona, conversation or
+        memory was erased while it ran, so whatever the handler did or raised is moot."""
+        if not self.jobs.gone(job.id):
+            return False
+        logger.info("job %d %s persona=%s discarded: its persona, conversation or memory was "
+                    "erased while it ran", job.id, job.kind, job.persona)
+        return True
+
     def _heartbeat(self, job: Job, done: threading.Event) -> None:
         """Renew ``job``'s lease every third of the lease until ``done`` is set."""
         while not done.wait(self.lease_s / 3):
             try:
                 if not self.jobs.heartbeat(job, lease_s=self.lease_s):
-                    logger.warning("job %d %s lost its lease", job.id, job.kind)
+                    if not self.jobs.gone(job.id):  # else _run says it was discarded
+                        logger.warning("job %d %s lost its lease", job.id, job.kind)
                     return
             except Exception:  # database busy: the next beat tries again
                 logger.exception("job %d heartbeat failed", job.id)

@@ -207,6 +207,12 @@ class JobStore:
                  iso(now) if final else None, job.id, job.worker, job.worker))
         return status if cur.rowcount == 1 else "lost"
 
+    def gone(self, job_id: int) -> bool:
+        """Whether the job's row no longer exists: the persona, conversation or memory it
+        worked on was erased (erasure deletes their queued and running jobs with them)."""
+        return self.db.conn().execute("SELECT 1 FROM jobs WHERE id = ?",
+                                      (job_id,)).fetchone() is None
+
     def claim_periodic(self, name: str, *, every_s: float, worker: str) -> bool:
         """True for one caller per ``every_s`` seconds (wall time) across every process on this
         database: the claim row's ``next_due`` is moved on conditionally."""

@@ -33,7 +33,7 @@ from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
-from omoide.store.sqlite.rows import dt, dt_or_none, memory_from_row
+from omoide.store.sqlite.rows import dt, dt_or_none, memory_from_row, persona_counter
 from omoide.store.vectors import VectorIndex
 
 __all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
@@ -96,14 +96,15 @@ class MemoryStore(MemoryWrites):
             return self._vectors
 
     def _revision(self, conn: sqlite3.Connection) -> int:
-        return int(conn.execute("SELECT revision FROM personas WHERE id = ?",
-                                (self.persona_id,)).fetchone()[0])
+        return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
+                                            (self.persona_id,)).fetchone(), self.persona)
 
     def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]:
         """Inside a write: the index (current as of before this write) and the new revision."""
         index = self.vectors
-        revision = int(conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ? "
-                                    "RETURNING revision", (self.persona_id,)).fetchone()[0])
+        revision = persona_counter(conn.execute(
+            "UPDATE personas SET revision = revision + 1 WHERE id = ? RETURNING revision",
+            (self.persona_id,)).fetchone(), self.persona)
         return index, revision
 
     # -- reads ---------------------------------------------------------------------------

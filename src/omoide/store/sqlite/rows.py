@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.clock import iso, parse_iso
+from omoide.errors import NotFound
 from omoide.model import (
     VERSIONED_FIELDS,
     Link,
@@ -18,7 +19,16 @@ from omoide.model import (
     memory_values,
 )
 
-__all__ = ["dt", "dt_or_none", "iso_or_none", "memory_from_row", "memory_image"]
+__all__ = ["dt", "dt_or_none", "iso_or_none", "memory_from_row", "memory_image",
+           "persona_counter"]
+
+
+def persona_counter(row: Any, persona: str) -> int:
+    """A counter read from (or bumped in) the persona's row: NotFound once the persona was
+    erased under a handle still held (a background job's), never a TypeError on None."""
+    if row is None:
+        raise NotFound(f"persona {persona!r} was erased", persona=persona)
+    return int(row[0])
 
 
 def dt(text: str) -> datetime:

@@ -26,7 +26,7 @@ from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
-from omoide.store.sqlite.rows import dt, dt_or_none
+from omoide.store.sqlite.rows import dt, dt_or_none, persona_counter
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
@@ -276,9 +276,9 @@ class SessionStore:
         ids = [e.id for e in events]
         with self.db.write() as conn:
             index = self.event_index
-            revision = int(conn.execute(
+            revision = persona_counter(conn.execute(
                 "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ? "
-                "RETURNING event_revision", (self.persona_id,)).fetchone()[0])
+                "RETURNING event_revision", (self.persona_id,)).fetchone(), self.persona)
             conn.executemany(
                 "INSERT INTO event_vectors (event_id, model_id, dim, vector) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (event_id) DO UPDATE SET model_id = excluded.model_id, "
@@ -380,8 +380,9 @@ class SessionStore:
     def event_index(self) -> VectorIndex:
         """Vectors of every turn (closed episode or still open); rebuilt when another process
         changed them (``personas.event_revision``)."""
-        revision = int(self.db.conn().execute(
-            "SELECT event_revision FROM personas WHERE id = ?", (self.persona_id,)).fetchone()[0])
+        revision = persona_counter(self.db.conn().execute(
+            "SELECT event_revision FROM personas WHERE id = ?", (self.persona_id,)).fetchone(),
+            self.persona)
         with self._index_lock:
             if self._index is None or self._index.revision != revision:
                 self._index = self._load_index()
