@@ -26,6 +26,7 @@ from omoide.cli_common import (
     friendly,
     holding,
     json_option,
+    one_line,
     persona_option,
 )
 from omoide.cli_interop import register as _register_interop
@@ -56,7 +57,9 @@ def main(verbose: bool) -> None:
 @data_option
 @click.option("--host", default=None, envvar="OMOIDE_HOST", type=VERBATIM,
               help="Bind address (127.0.0.1).")
-@click.option("--port", default=None, type=int, envvar="OMOIDE_PORT", help="Port (8765).")
+# No envvar= here: Settings reads OMOIDE_PORT itself, so a bad value is refused naming the
+# variable ("OMOIDE_PORT must be an integer"), not an option the user never typed.
+@click.option("--port", default=None, type=int, help="Port (default: $OMOIDE_PORT or 8765).")
 @friendly
 def serve(data: str | None, host: str | None, port: int | None) -> None:
     """Run the HTTP API (and MCP at /mcp) with background workers."""
@@ -159,8 +162,8 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
                                        valid_at=valid_at)
     rows = render_search(persona, app.search.search(persona, request))["results"]
     _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {r['content'][:80]}{past_mark(r)}"
-        for r in rs)
+        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {one_line(r['content'], 80)}"
+        f"{past_mark(r)}" for r in rs)
         or "(no results)")
 
 
@@ -226,6 +229,26 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
 @main.group()
 def jobs() -> None:
     """Inspect and drain the background job queue."""
+
+
+@jobs.command("status")
+@data_option
+@json_option
+@persona_option
+@friendly
+def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
+    """The persona's job counts and its last failures, as ``GET /api/jobs/{persona}``."""
+    app = _build(data)
+    report = app.maintenance.job_report(persona)
+    counts = report.counts
+    out = {"persona": persona, "pending": counts.pending, "running": counts.running,
+           "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
+           "failures": report.failures}
+    _print(out, as_json, lambda d: "\n".join([
+        f"pending={d['pending']} running={d['running']} failed={d['failed']} done={d['done']} "
+        f"scheduled={d['scheduled']}",
+        *(f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
+          f"{one_line(f['last_error'] or '', 200)}" for f in d["failures"])]))
 
 
 @jobs.command("wait")

@@ -18,7 +18,7 @@ from omoide.config import Settings
 from omoide.errors import OmoideError
 
 __all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
-           "holding", "json_option", "persona_option"]
+           "holding", "json_option", "one_line", "persona_option"]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -116,6 +116,14 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text(data))
+
+
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line of at most ``width`` characters: every run of whitespace (line
+    breaks included: an episode is one line per turn) becomes one space, and a longer text ends
+    in "…". A list prints one line per row, so ``grep``, ``wc -l`` and ``head`` count rows."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
 
 
 def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -16,6 +16,7 @@ from omoide.cli_common import (
     friendly,
     holding,
     json_option,
+    one_line,
     persona_option,
 )
 
@@ -109,7 +110,8 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> No
     rows = [render_memory(m) for m in memories]
     marks = [_past(r, m.closed_at(now)) for m, r in zip(memories, rows, strict=True)]
     _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {r['content'][:70]}{mark}"
+        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {one_line(r['content'], 70)}"
+        f"{mark}"
         for r, mark in zip(rs, marks, strict=True)) or "(no memories)")
 
 

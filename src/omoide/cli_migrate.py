@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from omoide.cli_common import VERBATIM, data_option, friendly
+from omoide.cli_common import VERBATIM, _print, data_option, friendly, json_option
 from omoide.config import Settings
 
 __all__ = ["migrate"]
@@ -17,16 +17,17 @@ __all__ = ["migrate"]
               help="The PostgreSQL database to copy into (postgresql://…); it must hold no "
                    "persona yet.")
 @data_option
+@json_option
 @friendly
-def migrate(url: str, data: str | None) -> None:
+def migrate(url: str, data: str | None, as_json: bool) -> None:
     """Copy the data folder's database (every persona, memory, session, key and job) into an
     empty PostgreSQL database. The folder is left as it was."""
     from omoide.wiring import copy_folder_to_database
 
     settings = Settings.from_env(data_dir=Path(data) if data else None)
     counts = copy_folder_to_database(settings, url)
-    click.echo(f"copied {settings.db_path} into the PostgreSQL database (rows per table):")
-    for table, n in counts.items():
-        if n:
-            click.echo(f"  {table}: {n}")
-    click.echo("now run the servers with OMOIDE_DATABASE_URL set to that database's URL")
+    out = {"source": str(settings.db_path), "rows": {t: n for t, n in counts.items() if n}}
+    _print(out, as_json, lambda d: "\n".join([
+        f"copied {d['source']} into the PostgreSQL database (rows per table):",
+        *(f"  {table}: {n}" for table, n in d["rows"].items()),
+        "now run the servers with OMOIDE_DATABASE_URL set to that database's URL"]))

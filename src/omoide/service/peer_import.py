@@ -83,8 +83,11 @@ class PeerImportService:
     def import_text(self, persona: str, source: str, text: str, *, user_id: str | None = None,
                     user_name: str = "user", assistant_name: str | None = None,
                     on_progress: Callable[[int], None] | None = None) -> PeerReport:
-        """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it."""
+        """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it. A file with
+        nothing to import (empty, or no memory in it) is refused, never reported as 0 imported."""
         self.store.get_persona(persona)
+        if not text.strip():
+            raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
         try:
             return self._import_text(persona, source, text, user_id=user_id,
                                      user_name=user_name, assistant_name=assistant_name,
@@ -96,9 +99,12 @@ class PeerImportService:
                      user_name: str, assistant_name: str | None,
                      on_progress: Callable[[int], None] | None) -> PeerReport:
         if source == "mem0":
-            return self.import_memories(persona, "mem0", parse_mem0(_json(text, source),
-                                                                    user_id=user_id),
-                                        on_progress=on_progress)
+            memories = parse_mem0(_json(text, source), user_id=user_id)
+            if not memories:
+                of = f" of user_id {user_id!r}" if user_id is not None else ""
+                raise InvalidInput(f"mem0 file: nothing to import: it holds no memory{of}; "
+                                   "nothing was imported")
+            return self.import_memories(persona, "mem0", memories, on_progress=on_progress)
         if source == "mcp-memory":
             records = []
             for number, line in enumerate(text.splitlines(), start=1):
@@ -109,6 +115,9 @@ class PeerImportService:
                         raise InvalidInput(f"line {number}: {exc.message}",
                                            line=number) from None
             found, relations, skipped = parse_mcp_memory(records)
+            if not found and not relations:
+                raise InvalidInput("mcp-memory file: nothing to import: it holds no entity "
+                                   "with an observation; nothing was imported")
             report = self.import_memories(persona, source, found, relations,
                                           on_progress=on_progress)
             if skipped:
