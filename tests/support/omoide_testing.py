@@ -20,6 +20,7 @@ import httpx
 import uvicorn
 
 from omoide.api.http.protocol import OmoideH11Protocol
+from omoide.clock import Clock
 from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
@@ -284,12 +285,14 @@ def served(app: Omoide, data_dir: Path, admin_key: str) -> Iterator[LiveServer]:
 
 @contextmanager
 def live_server(data_dir: Path, embedder: Embedder, admin_key: str,
-                environ: dict[str, str] | None = None) -> Iterator[LiveServer]:
+                environ: dict[str, str] | None = None,
+                clock: Clock | None = None) -> Iterator[LiveServer]:
     """A real server on ``data_dir`` with ``embedder`` (a real one: these tests measure
     behaviour that depends on meaning), no LLM, the given admin key, and ``environ``'s
-    settings."""
+    settings; on the system clock unless ``clock`` is given (a test that compares scores
+    across requests holds it still: a note's strength, part of its score, fades with time)."""
     app = build(Settings.from_env(environ or {}, data_dir=data_dir), embedder=embedder,
-                llm=None)
+                llm=None, clock=clock)
     try:
         with served(app, data_dir, admin_key) as server:
             yield server

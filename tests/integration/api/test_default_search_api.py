@@ -5,6 +5,7 @@ of a session that was never ended findable within seconds."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -13,6 +14,7 @@ from bundled_models import bundled
 from omoide_testing import LiveServer, chat_notes, live_server, wait_for_jobs
 
 from omoide.api.mcp.text import search_text
+from omoide.clock import FixedClock
 
 
 @pytest.fixture(scope="module", params=["use", "e5"])
@@ -78,11 +80,29 @@ def test_a_closed_fact_never_outranks_its_successor(rin: httpx.Client, live: Liv
     assert [r["key"] for r in search(rin, question, valid_at="now")] == [new["key"]]
 
 
+@pytest.fixture
+def still(tmp_path: Path, real_embedder) -> Iterator[LiveServer]:
+    """A live server whose clock does not move. A note's score blends in its live strength,
+    which fades with every second since the note was written (FSRS), and scores are shown to
+    6 decimals: on the system clock, two searches a second apart (a loaded machine embedding
+    the question twice) score the same note differently."""
+    with live_server(tmp_path, real_embedder, "omo_admin_still-search",
+                     clock=FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))) as server:
+        yield server
+
+
+@pytest.fixture
+def still_rin(still: LiveServer) -> Iterator[httpx.Client]:
+    with still.client(still.create_persona("rin")) as client:
+        yield client
+
+
 def test_valid_at_now_keeps_the_rank_the_closed_fact_lent_its_successor(
-        rin: httpx.Client, live: LiveServer) -> None:
+        still_rin: httpx.Client, still: LiveServer) -> None:
     """``valid_at`` chooses which facts are shown, not which ones rank: the closed fact still
-    lifts the fact that superseded it, so the present answer ranks as it does unfiltered,
-    above notes that only share the question's words."""
+    lifts the fact that superseded it, so the present answer ranks, and scores, as it does
+    unfiltered at the same instant, above notes that only share the question's words."""
+    rin, live = still_rin, still
     old = add(rin, "The user lives in Kyoto.")
     wait_for_jobs(live.omoide, "rin")
     new = add(rin, "The user moved from Kyoto to Nagoya.")
