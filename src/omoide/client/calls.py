@@ -175,6 +175,11 @@ def open_session(persona: str, session_id: str | None = None,
                 parse=model("SessionOpened"))
 
 
+def list_sessions(persona: str, *, limit: int = 20, offset: int = 0) -> Call[s.SessionList]:
+    return Call("GET", f"/api/sessions/{_p(persona)}",
+                params={"limit": limit, "offset": offset}, parse=model("SessionList"))
+
+
 def record_events(persona: str, session_id: str,
                   events: Sequence[Mapping[str, Any]]) -> Call[s.EventsReply]:
     return Call("POST", f"/api/sessions/{_p(persona)}/{_p(session_id)}/events",

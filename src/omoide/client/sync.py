@@ -166,6 +166,12 @@ class Client:
         a 409): ``{accepted, duplicates}``."""
         return self._run(calls.record_events(persona, session_id, events))
 
+    def list_sessions(self, persona: str, *, limit: int = 20,
+                      offset: int = 0) -> s.SessionList:
+        """The persona's conversations, newest first, each open or ended with its first and
+        last turn's time and its turn and episode counts: ``{"sessions": [...]}``."""
+        return self._run(calls.list_sessions(persona, limit=limit, offset=offset))
+
     def end_session(self, persona: str, session_id: str) -> s.SessionEndReply:
         """End a conversation: its last episode and the consolidation are queued."""
         return self._run(calls.end_session(persona, session_id))

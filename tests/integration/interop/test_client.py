@@ -36,6 +36,7 @@ ROUTES = {
     ("GET", "/api/stats/{persona}"): "stats",
     ("GET", "/api/search/{persona}"): "search",
     ("POST", "/api/sessions/{persona}"): "open_session",
+    ("GET", "/api/sessions/{persona}"): "list_sessions",
     ("POST", "/api/sessions/{persona}/{session_id}/events"): "record_events",
     ("POST", "/api/sessions/{persona}/{session_id}/end"): "end_session",
     ("GET", "/api/sessions/{persona}/{session_id}/episodes"): "session_episodes",
@@ -120,6 +121,8 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         assert c.wait_for_jobs("rin", timeout=30).drained is True
         assert c.jobs("rin").pending == 0
         assert c.session_episodes("rin", "s1").session_id == "s1"
+        listed = c.list_sessions("rin", limit=5).sessions
+        assert [(x.session_id, x.status, x.events) for x in listed] == [("s1", "ended", 1)]
         assert c.update_state("rin", {"name": "Rin"}).changed == ["name"]
         assert c.get_state("rin").state == {"name": "Rin"}
         assert c.update_state("rin", {"mood": "calm"}, whose="persona").changed == ["mood"]
