@@ -98,15 +98,17 @@ def memory_history(data: str | None, as_json: bool, persona: str, key: str) -> N
 @data_option
 @json_option
 @persona_option
-@click.option("--limit", default=20, show_default=True)
+@click.option("--limit", default=20, show_default=True, help="How many (1-1000).")
+@click.option("--offset", default=0, show_default=True, help="How many newest to skip.")
 @friendly
-def memory_list(data: str | None, as_json: bool, persona: str, limit: int) -> None:
+def memory_list(data: str | None, as_json: bool, persona: str, limit: int,
+                offset: int) -> None:
     """Recent memories, newest first."""
     from omoide.api.render import render_memory
 
     app = _build(data)
     now = app.clock.now()
-    memories = app.memories.list_recent(persona, limit=limit)
+    memories = app.memories.list_recent(persona, limit=limit, offset=offset)
     rows = [render_memory(m) for m in memories]
     marks = [_past(r, m.closed_at(now)) for m, r in zip(memories, rows, strict=True)]
     _print(rows, as_json, lambda rs: "\n".join(

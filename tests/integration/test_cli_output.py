@@ -69,6 +69,8 @@ def test_search_and_memory_list_print_one_line_per_row(run) -> None:
     assert "Shopping list:\nmilk\n\neggs and  bread" in {r["content"] for r in as_json}
     listed = run("memory", "list", "-p", "rin").output.splitlines()
     assert len(listed) == 2
+    assert run("memory", "list", "-p", "rin", "--offset", "1").output.splitlines() == \
+        listed[1:]
     long = "word " * 40
     run("memory", "add", "-p", "rin", long)
     shown = run("memory", "list", "-p", "rin", "--limit", "1").output.rstrip("\n")
