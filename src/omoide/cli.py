@@ -133,9 +133,11 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
                           "This cannot be undone", abort=True, err=True)
         erased = app.forget.delete_persona(name)
     _print({"name": name, "status": "erased", "memories": erased.memories,
-            "sessions": erased.sessions}, as_json,
+            "sessions": erased.sessions, "jobs_discarded": erased.jobs}, as_json,
            lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
-                     f"{d['sessions']} sessions)")
+                     f"{d['sessions']} sessions"
+                     + (f", {d['jobs_discarded']} background jobs discarded"
+                        if d["jobs_discarded"] else "") + ")")
 
 
 @main.command()

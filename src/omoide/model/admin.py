@@ -53,6 +53,7 @@ class Erased:
     sessions: int = 0
     events: int = 0
     episodes: int = 0
+    jobs: int = 0  # background jobs queued or running for it, dropped (a persona's erasure)
 
 
 @dataclass(frozen=True)

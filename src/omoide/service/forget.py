@@ -44,6 +44,7 @@ class ForgetService:
         """Erase a persona and every row keyed by it; its API keys stop working at once.
         NotFound for an unknown persona."""
         erased = self.store.delete_persona(check_persona_name(name))
-        logger.info("persona_delete %s: %d memories, %d session(s) erased", name,
-                    erased.memories, erased.sessions)
+        logger.info("persona_delete %s: %d memories, %d session(s) erased, %d queued or "
+                    "running job(s) discarded", name, erased.memories, erased.sessions,
+                    erased.jobs)
         return erased

@@ -75,6 +75,8 @@ def test_erasing_a_persona_discards_its_running_and_queued_jobs(
             assert omoide.runner.run_once(persona_id=rin_id)
     waiting = [kind for kind, status in _jobs(live, rin_id) if status == "pending"]
     assert job in waiting
+    open_jobs = len([k for k, status in _jobs(live, rin_id)
+                     if status in ("pending", "running") and k != "decay"])
     gate.armed = True
     worker = threading.Thread(target=omoide.runner.run_once, kwargs={"persona_id": rin_id})
     worker.start()
@@ -84,12 +86,14 @@ def test_erasing_a_persona_discards_its_running_and_queued_jobs(
         with live.admin() as admin:
             erased = admin.delete("/api/personas/rin")
         assert erased.status_code == 200, erased.text
+        assert erased.json()["jobs_discarded"] == open_jobs >= 1  # the running one among them
     finally:
         gate.release.set()
         worker.join(30)
     assert not worker.is_alive()
 
-    discarded = [r for r in caplog.records if "discarded" in r.getMessage()]
+    discarded = [r for r in caplog.records if r.name == "omoide.jobs"
+                 and "discarded" in r.getMessage()]
     assert len(discarded) == 1 and discarded[0].levelno == logging.INFO
     assert f"{job} persona=rin discarded: its persona" in discarded[0].getMessage()
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], \

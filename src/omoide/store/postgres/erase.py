@@ -17,7 +17,12 @@ from typing import Any
 from omoide.errors import NotFound
 from omoide.model import Erased, VersionChange
 from omoide.store.postgres.db import PgDatabase
-from omoide.store.sqlite.erase import TAUGHT_SOURCES, take_back_evolution, with_remainders
+from omoide.store.sqlite.erase import (
+    COUNT_OPEN_JOBS,
+    TAUGHT_SOURCES,
+    take_back_evolution,
+    with_remainders,
+)
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.state import erase_session_state
 
@@ -155,6 +160,7 @@ def erase_persona(db: PgDatabase, persona_id: int, name: str) -> Erased:
         episodes = _ids(conn, "SELECT id FROM episodes WHERE persona_id = ?", persona_id)
         sessions = conn.execute("SELECT COUNT(*) FROM sessions WHERE persona_id = ?",
                                 (persona_id,)).fetchone()[0]
+        jobs = conn.execute(COUNT_OPEN_JOBS, (persona_id,)).fetchone()[0]
         conn.execute("DELETE FROM memory_links WHERE a = ANY(?) OR b = ANY(?)",
                      (memory_ids, memory_ids))
         for table in _MEMORY_CHILDREN:
@@ -169,7 +175,7 @@ def erase_persona(db: PgDatabase, persona_id: int, name: str) -> Erased:
                          (persona_id if column == "persona_id" else name,))
         conn.execute("DELETE FROM personas WHERE id = ?", (persona_id,))
     return Erased(memories=len(memory_ids), sessions=int(sessions), events=len(events),
-                  episodes=len(episodes))
+                  episodes=len(episodes), jobs=int(jobs))
 
 
 def _persona_columns(conn: Any) -> list[tuple[str, str]]:

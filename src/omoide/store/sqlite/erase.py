@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.errors import NotFound
-from omoide.model import Erased, VersionChange
+from omoide.model import PERIODIC_KINDS, Erased, VersionChange
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
@@ -283,6 +283,13 @@ def _erase_episode_tier(conn: sqlite3.Connection, events: Sequence[int],
     EPISODE_FTS.optimize(conn)
 
 
+# The persona's background work that an erasure drops: queued or running, not the scheduled
+# decay every persona has.
+COUNT_OPEN_JOBS = ("SELECT COUNT(*) FROM jobs WHERE persona_id = ? AND status IN "
+                   f"('pending', 'running') AND kind NOT IN "
+                   f"({', '.join(repr(k) for k in PERIODIC_KINDS)})")
+
+
 def erase_persona(db: Database, persona_id: int, name: str) -> Erased:
     """Erase a persona and every row keyed by it, in every table (its API keys included).
 
@@ -296,6 +303,7 @@ def erase_persona(db: Database, persona_id: int, name: str) -> Erased:
         episodes = _ids(conn, "SELECT id FROM episodes WHERE persona_id = ?", persona_id)
         sessions = conn.execute("SELECT COUNT(*) FROM sessions WHERE persona_id = ?",
                                 (persona_id,)).fetchone()[0]
+        jobs = conn.execute(COUNT_OPEN_JOBS, (persona_id,)).fetchone()[0]
         _run_in(conn, "DELETE FROM memory_links WHERE a IN ({marks})", memory_ids)
         _run_in(conn, "DELETE FROM memory_links WHERE b IN ({marks})", memory_ids)
         for table in _MEMORY_CHILDREN:
@@ -311,7 +319,7 @@ def erase_persona(db: Database, persona_id: int, name: str) -> Erased:
                          (persona_id if column == "persona_id" else name,))
         conn.execute("DELETE FROM personas WHERE id = ?", (persona_id,))
     return Erased(memories=len(memory_ids), sessions=int(sessions), events=len(events),
-                  episodes=len(episodes))
+                  episodes=len(episodes), jobs=int(jobs))
 
 
 def _persona_columns(conn: sqlite3.Connection) -> list[tuple[str, str]]:

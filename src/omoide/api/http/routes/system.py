@@ -52,7 +52,8 @@ def delete_persona(name: PersonaPath, caller: Caller, app: App) -> dict[str, Any
     caller.require_admin()
     erased = app.forget.delete_persona(name)
     return {"name": name, "status": "erased", "memories": erased.memories,
-            "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes}
+            "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes,
+            "jobs_discarded": erased.jobs}
 
 
 @router.get("/api/jobs/{persona}", tags=["jobs"],

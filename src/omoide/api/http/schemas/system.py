@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import Field
+
 from omoide.api.http.schemas.common import PersonaName, Request, Response
 
 __all__ = [
@@ -45,6 +47,9 @@ class PersonaErased(Response):
     sessions: int
     events: int
     episodes: int
+    jobs_discarded: int = Field(description=(
+        "Its background jobs (segmentation, consolidation, evolution) that were queued or "
+        "running: dropped with it, never run or retried."))
 
 
 class JobsOut(Response):
