@@ -106,12 +106,12 @@ def test_purge_takes_the_remainders_split_off_from_the_memory_with_it(
     second = split_off(f"The gym locker opens with {PIN} since spring", first.key)
     other = split_off("The user keeps bees on the roof", "mem_0000000000000000")
 
-    also = app.memories.purge(persona, source.memory.key)
+    also = app.memories.purge(persona, source.memory.key).also
 
     assert sorted(also) == sorted([first.key, second.key])
     assert holding(PIN) == []
     assert app.memories.get(persona, other.key, recall=False).content == other.content
-    assert app.memories.purge(persona, other.key) == ()
+    assert app.memories.purge(persona, other.key).also == ()
 
 def test_evolution_writes_no_remainder_of_a_memory_purged_while_it_judged(
         app: Omoide, persona: str, holding: Holding, clock: FixedClock) -> None:

@@ -16,6 +16,7 @@ from omoide.model import (
     Memory,
     MemoryStats,
     MemoryVersion,
+    Purged,
     SearchHit,
     Source,
     memory_values,
@@ -71,10 +72,11 @@ def render_memory(memory: Memory) -> dict[str, Any]:
     return out
 
 
-def render_purged(persona: str, key: str, also: Sequence[str] = ()) -> dict[str, Any]:
-    """What a purge leaves to show: the key, that it is gone, and the remainders erased with
-    it."""
-    return {"persona": persona, "key": key, "status": "purged", "also_purged": list(also)}
+def render_purged(persona: str, key: str, purged: Purged) -> dict[str, Any]:
+    """What a purge leaves to show: the key, that it is gone, the remainders erased with it,
+    and the sessions whose turns may still hold its words (``said_in``, not erased)."""
+    return {"persona": persona, "key": key, "status": "purged",
+            "also_purged": list(purged.also), "said_in": list(purged.said_in)}
 
 
 def render_create(outcome: CreateOutcome) -> dict[str, Any]:
