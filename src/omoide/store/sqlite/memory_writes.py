@@ -337,12 +337,13 @@ class MemoryWrites:
                 self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
                                        now=now, change=VersionChange.EXTEND,
                                        changed_by="evolution", cause=new_key)
-            for old_id, valid_until in supersedes:
-                self._versioned_update(conn, old_id, {"valid_until": valid_until,
-                                                      "superseded_by": new_key},
-                                       now=now, change=VersionChange.SUPERSEDE,
-                                       changed_by="evolution", cause=new_key)
-            self._start_successor(conn, row, supersedes, now=now)
+            closed = [self._versioned_update(conn, old_id, {"valid_until": valid_until,
+                                                            "superseded_by": new_key},
+                                             now=now, change=VersionChange.SUPERSEDE,
+                                             changed_by="evolution", cause=new_key)
+                      for old_id, valid_until in supersedes]
+            self._start_successor(conn, row, supersedes, closed_key=next(
+                (key for key in closed if key is not None), None), now=now)
             remainders = self._still_split(conn, remainders)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
@@ -355,7 +356,8 @@ class MemoryWrites:
         return True
 
     def _start_successor(self, conn: sqlite3.Connection, row: Any,
-                         supersedes: Sequence[tuple[int, datetime]], *, now: datetime) -> None:
+                         supersedes: Sequence[tuple[int, datetime]], *,
+                         closed_key: str | None, now: datetime) -> None:
         """A successor without a start of its own is valid from the moment it closed its
         predecessors (the earliest ``valid_until`` it gave them): left open, a search with
         ``valid_at`` before that moment found it next to the fact it replaced."""
@@ -365,11 +367,9 @@ class MemoryWrites:
         end = dt_or_none(row["valid_until"])
         if end is not None and end <= start:
             return  # never an empty or inverted window
-        closed = conn.execute("SELECT key FROM memories WHERE id = ?",
-                              (supersedes[0][0],)).fetchone()
         self._versioned_update(conn, int(row["id"]), {"valid_from": start}, now=now,
                                change=VersionChange.UPDATE, changed_by="evolution",
-                               cause=None if closed is None else closed[0])
+                               cause=closed_key)
 
     def _still_split(self, conn: sqlite3.Connection,
                      remainders: Sequence[tuple[NewMemory, np.ndarray, float]]
@@ -414,11 +414,13 @@ class MemoryWrites:
     def _versioned_update(self, conn: sqlite3.Connection, memory_id: int,
                           changes: dict[str, Any], *, now: datetime,
                           change: VersionChange, changed_by: str,
-                          cause: str | None = None) -> None:
+                          cause: str | None = None) -> str | None:
+        """Apply ``changes`` to one memory and record the version; the memory's key, or None
+        when it is not this persona's."""
         row = conn.execute(SELECT_MEMORY + " WHERE m.id = ? AND m.persona_id = ?",
                            (memory_id, self.persona_id)).fetchone()
         if row is None:
-            return
+            return None
         before = memory_from_row(row, self.persona)
         columns = {k: _to_column(v) for k, v in changes.items()}
         columns["updated_at"] = iso(now)
@@ -434,6 +436,7 @@ class MemoryWrites:
             json.dumps(memory_image(before), ensure_ascii=False),
             json.dumps(memory_image(after), ensure_ascii=False),
             *(() if cause is None else (cause,))))
+        return before.key
 
     def _write_tags(self, conn: sqlite3.Connection, memory_id: int, tags: Sequence[str]) -> None:
         """Keep ``memory_tags`` (the indexed copy used by tag filters) equal to ``tags``."""
