@@ -334,3 +334,22 @@ def test_evolution_checks_every_remainder_in_one_statement_per_table(
     listed = {m.content for m in app.memories.list_recent(persona, limit=10)}
     assert {"The user walks to work", "The user bakes bread", "The user sings in a choir"} \
         <= listed
+
+
+def test_a_purge_names_the_conversations_it_was_drawn_from(app: Omoide, persona: str) -> None:
+    """said_in: every session holding a source turn of the memory (one turn of s1 and one of
+    s2 restating it), sorted; the conversations stay. A memory of no conversation: none."""
+    converse(app, persona, "s1", [{"speaker": "Ken", "content": "I play the saxophone."}])
+    converse(app, persona, "s2", [{"speaker": "Ken",
+                                   "content": "As I said, I play the saxophone."}])
+    notes = {key for s in ("s1", "s2") for _, keys in app.sessions.episodes(persona, s)
+             for key in keys}
+    assert notes
+    sources = {key: {s.event_id for s in app.memories.get(persona, key, recall=False).sources}
+               for key in notes}
+    key = max(sources, key=lambda k: len(sources[k]))
+    assert len(sources[key]) == 2, sources  # s2's restatement joined s1's note
+    assert app.memories.purge(persona, key).said_in == ("s1", "s2")
+    assert len(app.sessions.episodes(persona, "s1")) == 1  # the conversation stays
+    alone = create(app, persona, "The user keeps bees on the roof").memory
+    assert app.memories.purge(persona, alone.key).said_in == ()
