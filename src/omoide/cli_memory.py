@@ -129,16 +129,26 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
     """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
     with holding(data, "memory delete") as app:
         if purge:
-            also = app.memories.purge(persona, key)
+            purged = app.memories.purge(persona, key)
         else:
             deleted = app.memories.delete(persona, key)
     if purge:
-        _print({"key": key, "status": "purged", "also_purged": list(also)}, as_json,
-               lambda d: f"erased {d['key']}" + "".join(f"\nerased {k} (a remainder of it)"
-                                                     for k in d["also_purged"]))
+        _print({"key": key, "status": "purged", "also_purged": list(purged.also),
+                "said_in": list(purged.said_in)}, as_json, lambda d: _purged_text(d, persona))
         return
     _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
            lambda d: f"deleted {d['key']}")
+
+
+def _purged_text(reply: dict[str, Any], persona: str) -> str:
+    """A purge in words: what was erased, and the sessions whose turns may still hold it."""
+    lines = [f"erased {reply['key']}"]
+    lines += [f"erased {k} (a remainder of it)" for k in reply["also_purged"]]
+    if reply["said_in"]:
+        lines.append("its words may still be in the turns of: " + ", ".join(reply["said_in"])
+                     + f" (not erased; `omoide session delete -p {persona} SESSION_ID` "
+                       "erases one)")
+    return "\n".join(lines)
 
 
 @click.group()

@@ -74,7 +74,9 @@ class PersonaSettings:
 
     language: str = setting("auto", "Language of prompts and context text.",
         choices=("auto", "en", "ja"))
-    timezone: str = setting("UTC", "IANA time zone for dates shown and 'today'/'先週' filters.")
+    timezone: str = setting("UTC", "IANA time zone of the days shown (a note's date and the "
+        "days its 'yesterday'/'昨日' resolve to, episode and context date headers, the chat "
+        "proxy's memory dates) and of 'today'/'先週' filters.")
     importance_weight: float = setting(0.1,
         "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1)
     dedup_threshold: float = setting(0.85,

@@ -136,7 +136,8 @@ def test_mcp_http_memory_delete_with_purge_erases_the_text(server: LiveServer,
             assert holding(marker)
             purged = await ok(client, "memory_delete", key=mem, purge=True)
             assert purged.structured_content == {"persona": "rin", "key": mem,
-                                                 "status": "purged", "also_purged": []}
+                                                 "status": "purged", "also_purged": [],
+                                                 "said_in": []}
             assert holding(marker) == []
             assert mem in await tool_error(client, "memory_read", key=mem)
             assert mem in await tool_error(client, "memory_delete", key=mem, purge=True)

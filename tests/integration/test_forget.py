@@ -106,12 +106,12 @@ def test_purge_takes_the_remainders_split_off_from_the_memory_with_it(
     second = split_off(f"The gym locker opens with {PIN} since spring", first.key)
     other = split_off("The user keeps bees on the roof", "mem_0000000000000000")
 
-    also = app.memories.purge(persona, source.memory.key)
+    also = app.memories.purge(persona, source.memory.key).also
 
     assert sorted(also) == sorted([first.key, second.key])
     assert holding(PIN) == []
     assert app.memories.get(persona, other.key, recall=False).content == other.content
-    assert app.memories.purge(persona, other.key) == ()
+    assert app.memories.purge(persona, other.key).also == ()
 
 def test_evolution_writes_no_remainder_of_a_memory_purged_while_it_judged(
         app: Omoide, persona: str, holding: Holding, clock: FixedClock) -> None:
@@ -334,3 +334,22 @@ def test_evolution_checks_every_remainder_in_one_statement_per_table(
     listed = {m.content for m in app.memories.list_recent(persona, limit=10)}
     assert {"The user walks to work", "The user bakes bread", "The user sings in a choir"} \
         <= listed
+
+
+def test_a_purge_names_the_conversations_it_was_drawn_from(app: Omoide, persona: str) -> None:
+    """said_in: every session holding a source turn of the memory (one turn of s1 and one of
+    s2 restating it), sorted; the conversations stay. A memory of no conversation: none."""
+    converse(app, persona, "s1", [{"speaker": "Ken", "content": "I play the saxophone."}])
+    converse(app, persona, "s2", [{"speaker": "Ken",
+                                   "content": "As I said, I play the saxophone."}])
+    notes = {key for s in ("s1", "s2") for _, keys in app.sessions.episodes(persona, s)
+             for key in keys}
+    assert notes
+    sources = {key: {s.event_id for s in app.memories.get(persona, key, recall=False).sources}
+               for key in notes}
+    key = max(sources, key=lambda k: len(sources[k]))
+    assert len(sources[key]) == 2, sources  # s2's restatement joined s1's note
+    assert app.memories.purge(persona, key).said_in == ("s1", "s2")
+    assert len(app.sessions.episodes(persona, "s1")) == 1  # the conversation stays
+    alone = create(app, persona, "The user keeps bees on the roof").memory
+    assert app.memories.purge(persona, alone.key).said_in == ()

@@ -150,8 +150,6 @@ def test_bad_persona_state_writes_no_user_state_either(app: Omoide, persona: str
     pytest.param({"name": ""}, "user_info.name must not be empty", id="empty-value"),
     pytest.param({"name": "   "}, "user_info.name must not be empty", id="blank-value"),
     pytest.param({"name": "x" * 2001}, "is 2,001 characters; the limit is 2,000", id="long"),
-    pytest.param({"name": None}, "user_info.name must be a string or a number, got NoneType",
-                 id="null"),
     pytest.param({"name": ["a"]}, "must be a string or a number (join several values with",
                  id="list"),
     pytest.param({"name": True}, "user_info.name must be a string or a number, got bool",
@@ -199,3 +197,38 @@ def test_an_intensity_given_as_text_with_too_many_decimals_says_so(app: Omoide,
     with pytest.raises(InvalidInput, match=r"at most 6 decimals"):
         app.state.update(persona, persona_state={"emotion_intensity": "0.5000000"})
     app.state.update(persona, persona_state={"emotion_intensity": "0.500000"})
+
+
+def test_null_closes_a_key_and_keeps_its_history(app: Omoide, persona: str,
+                                                 clock: FixedClock) -> None:
+    app.state.update_user_state(persona, {"name": "Rau", "nickname": "Ra"})
+    clock.advance(seconds=5)
+    assert app.state.update_user_state(persona, {"nickname": None, "gone": None}) == [
+        "nickname"]  # a key without a value has nothing to close
+    assert app.state.get_current_user_state(persona) == {"name": "Rau"}
+    assert rows(app)[-1] == ("nickname", "Ra", iso(clock.now() - timedelta(seconds=5)),
+                             iso(clock.now()))
+    assert app.state.update_user_state(persona, {"nickname": None}) == []  # already closed
+    clock.advance(seconds=5)
+    app.state.update_user_state(persona, {"nickname": "R"})  # set again: a new value
+    assert [(e.value, e.valid_until is None) for e in
+            app.state.get_user_state_history(persona, "nickname")] == [("Ra", False),
+                                                                       ("R", True)]
+
+
+def test_deleting_a_conversation_keeps_a_close_the_user_made(app: Omoide, persona: str,
+                                                             clock: FixedClock) -> None:
+    """Set by hand, closed by hand, then learned from a conversation: erasing the conversation
+    leaves the key closed where the user closed it, not current again."""
+    app.state.update_user_state(persona, {"nickname": "Bis"})
+    clock.advance(seconds=5)
+    app.state.update_user_state(persona, {"nickname": None})
+    closed = clock.now()
+    clock.advance(seconds=5)
+    app.sessions.open(persona, session_id="s1")
+    app.state.update_user_state(persona, {"nickname": "Biscuit"}, source_session="s1")
+    assert app.state.get_current_user_state(persona) == {"nickname": "Biscuit"}
+    app.forget.delete_session(persona, "s1")
+    assert app.state.get_current_user_state(persona) == {}
+    assert [(e.value, e.valid_until) for e in
+            app.state.get_user_state_history(persona, "nickname")] == [("Bis", closed)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from omoide.engine.context import MemoryLine, TurnLine
@@ -16,12 +16,14 @@ from omoide.model import (
     Memory,
     MemoryStats,
     MemoryVersion,
+    Purged,
     SearchHit,
     Source,
     memory_values,
 )
 from omoide.service.context import ContextResult, SessionStart
 from omoide.service.search import SearchResult, shown_score
+from omoide.service.sessions import day_header
 from omoide.service.state import StateChanges, StateEntry
 
 __all__ = [
@@ -71,10 +73,11 @@ def render_memory(memory: Memory) -> dict[str, Any]:
     return out
 
 
-def render_purged(persona: str, key: str, also: Sequence[str] = ()) -> dict[str, Any]:
-    """What a purge leaves to show: the key, that it is gone, and the remainders erased with
-    it."""
-    return {"persona": persona, "key": key, "status": "purged", "also_purged": list(also)}
+def render_purged(persona: str, key: str, purged: Purged) -> dict[str, Any]:
+    """What a purge leaves to show: the key, that it is gone, the remainders erased with it,
+    and the sessions whose turns may still hold its words (``said_in``, not erased)."""
+    return {"persona": persona, "key": key, "status": "purged",
+            "also_purged": list(purged.also), "said_in": list(purged.said_in)}
 
 
 def render_create(outcome: CreateOutcome) -> dict[str, Any]:
@@ -171,10 +174,11 @@ def render_block(block: Block) -> dict[str, Any]:
             "updated_at": ts(block.updated_at)}
 
 
-def _excerpts(turns: Sequence[TurnLine]) -> list[dict[str, Any]]:
+def _excerpts(turns: Sequence[TurnLine], tz: tzinfo) -> list[dict[str, Any]]:
     """The context's turns not yet consolidated, one excerpt per run of turns of one session:
     ``{session_id, said_at, content, sources}``, shaped like a search's episode excerpt (a date
-    header, then one ``Speaker: text`` line per turn, each turn one source)."""
+    header, the day in the persona's ``tz``, then one ``Speaker: text`` line per turn, each
+    turn one source)."""
     runs: list[list[TurnLine]] = []
     for turn in turns:
         if runs and runs[-1][0].session_id == turn.session_id:
@@ -182,7 +186,7 @@ def _excerpts(turns: Sequence[TurnLine]) -> list[dict[str, Any]]:
         else:
             runs.append([turn])
     return [{"session_id": run[0].session_id, "said_at": ts(run[0].said_at),
-             "content": "\n".join([f"[{run[0].said_at.date().isoformat()}]",
+             "content": "\n".join([day_header(run[0].said_at, tz),
                                    *(f"{t.speaker}: {t.content}" for t in run)]),
              "sources": [{"event_id": t.event_id, "external_id": t.external_id} for t in run]}
             for run in runs]
@@ -206,7 +210,7 @@ def render_context(result: ContextResult) -> dict[str, Any]:
                     "since_last_session": c.last_session},
         "blocks": [{"block_name": b.name, "content": b.content, "priority": b.priority,
                     "max_tokens": b.max_tokens} for b in c.blocks],
-        "last_conversation": _excerpts(c.conversation),
+        "last_conversation": _excerpts(c.conversation, result.tz),
         "recent_memories": [_memory(m) for m in c.recent],
         "important_memories": [_memory(m) for m in c.important],
         "stats": stats,

@@ -5,9 +5,7 @@
   and optional ``categories``.
 - The MCP reference memory server's ``memory.jsonl``: ``entity`` lines (name, entityType,
   observations) and ``relation`` lines (from, to, relationType).
-- Chats: an OpenAI-format message list (or ``{"messages": [...]}``), a ChatGPT export
-  (``conversations.json``: conversations with a ``mapping`` tree) or a Claude export
-  (conversations with ``chat_messages``).
+- Chats: in ``peer_chats.py``.
 
 The field mapping is documented in ``docs/import.md``. Anything malformed is an InvalidInput
 that names where it is.
@@ -21,13 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 __all__ = [
-    "ChatConversation",
-    "ChatTurn",
     "PeerFormatError",
     "PeerMemory",
     "PeerRelation",
     "PeerSkipped",
-    "parse_chat",
+    "Stamp",
+    "foreign_time",
     "parse_mcp_memory",
     "parse_mem0",
 ]
@@ -80,26 +77,7 @@ class PeerRelation:
     memory: PeerMemory
 
 
-@dataclass(frozen=True)
-class ChatTurn:
-    role: str  # user | assistant
-    content: str
-    timestamp: Stamp
-    external_id: str
-
-
-@dataclass(frozen=True)
-class ChatConversation:
-    id: str
-    title: str
-    started_at: Stamp
-    turns: tuple[ChatTurn, ...]
-    # The user's and assistant's messages left out because they hold no text: the kinds of
-    # their parts ("image_url", "file"…; "empty" for none), one entry per message.
-    without_text: tuple[str, ...] = ()
-
-
-def _time(value: Any) -> Stamp:
+def foreign_time(value: Any) -> Stamp:
     """ISO text with its offset or a Unix time (ChatGPT), as aware UTC; None when absent; any
     other text as written (a time without offset, or unreadable: never guessed, never
     dropped)."""
@@ -152,7 +130,7 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
         metadata = dict(item.get("metadata") or {})
         metadata["mem0"] = origin
         out.append(PeerMemory(content=text.strip(), tags=tags[:20], metadata=metadata,
-                              created_at=_time(item.get("created_at"))))
+                              created_at=foreign_time(item.get("created_at"))))
     return sorted(out, key=lambda m: _order(m.created_at))
 
 
@@ -231,163 +209,3 @@ def parse_mcp_memory(records: list[Any]
         else:
             raise PeerFormatError(f"line {i}: unknown type {kind!r} (entity or relation)")
     return memories, relations, skipped
-
-
-# -- chats -----------------------------------------------------------------------------------
-
-_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "model": "assistant"}
-# Roles of messages that are not turns of the conversation (kept out, as a chat client hides
-# them); any other role is a mistake in the file, refused rather than dropped silently.
-_SKIPPED_ROLES = frozenset({"system", "developer", "tool", "function", "ipython"})
-
-
-def _role(value: Any, where: str) -> str | None:
-    """The turn role of a message's role (None: a message that is not a turn)."""
-    if value is None or (isinstance(value, str) and value in _SKIPPED_ROLES):
-        return None
-    role = _ROLES.get(value) if isinstance(value, str) else None
-    if role is None:
-        raise PeerFormatError(f"{where}: unknown role {value!r}; a turn's role is user (or "
-                              "human) or assistant (or model); system and tool messages are "
-                              "skipped")
-    return role
-
-
-def _part_kinds(content: Any) -> str:
-    """What a message without text held: its parts' types ("image_url", "image_asset_pointer"…),
-    or "empty"."""
-    parts = content.get("parts") if isinstance(content, dict) else content
-    if isinstance(content, dict) and not isinstance(parts, list):
-        parts = [content]
-    kinds = sorted({str(p.get("type") or p.get("content_type") or "unknown")
-                    for p in parts if isinstance(p, dict)} if isinstance(parts, list) else set())
-    return ", ".join(kinds) or "empty"
-
-
-def _text(content: Any) -> str:
-    """Message content: text, OpenAI content parts, ChatGPT ``parts`` or Claude blocks."""
-    if isinstance(content, str):
-        return content.strip()
-    if isinstance(content, dict):
-        if "parts" in content:
-            return _text(content["parts"])
-        return _text(content.get("text"))
-    if isinstance(content, list):
-        parts = [_text(p) if not isinstance(p, dict) or p.get("type", "text") == "text"
-                 else "" for p in content]
-        return "\n".join(p for p in parts if p)
-    return ""
-
-
-def parse_chat(data: Any) -> list[ChatConversation]:
-    """Conversations from any of the three chat shapes (system and tool turns left out)."""
-    if isinstance(data, dict) and "messages" in data:
-        return [_openai(data["messages"], "chat-1", str(data.get("title") or ""))]
-    if isinstance(data, list) and data and all(isinstance(m, dict) and "role" in m
-                                               for m in data):
-        return [_openai(data, "chat-1", "")]
-    if isinstance(data, dict):
-        data = [data]
-    if not isinstance(data, list) or not data:
-        raise PeerFormatError("a chat file is an OpenAI message list, {\"messages\": [...]}, or "
-                           "a ChatGPT / Claude conversations export")
-    out = []
-    for i, conv in enumerate(data):
-        if not isinstance(conv, dict):
-            raise PeerFormatError(f"conversation {i}: must be an object")
-        if "mapping" in conv:
-            out.append(_chatgpt(conv, i))
-        elif "chat_messages" in conv:
-            out.append(_claude(conv, i))
-        else:
-            raise PeerFormatError(f"conversation {i}: neither a ChatGPT (mapping) nor a Claude "
-                               "(chat_messages) conversation")
-    return out
-
-
-def _openai(messages: Any, conv_id: str, title: str) -> ChatConversation:
-    if not isinstance(messages, list):
-        raise PeerFormatError("messages must be a list")
-    turns = []
-    without_text = []
-    for i, message in enumerate(messages):
-        if not isinstance(message, dict):
-            raise PeerFormatError(f"message {i}: must be an object")
-        role = _role(message.get("role"), f"message {i}")
-        text = _text(message.get("content"))
-        if role and text:
-            turns.append(ChatTurn(role, text, _time(message.get("timestamp")), str(i)))
-        elif role:
-            without_text.append(_part_kinds(message.get("content")))
-    return ChatConversation(conv_id, title, None, tuple(turns), tuple(without_text))
-
-
-def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
-    mapping = conv.get("mapping")
-    if not isinstance(mapping, dict):
-        raise PeerFormatError(f"conversation {index}: mapping must be an object")
-    # the branch the user last saw: from current_node up to the root, then reversed
-    node_id = conv.get("current_node")
-    chain = []
-    seen: set[str] = set()
-    while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
-        seen.add(node_id)
-        chain.append(node_id)
-        node_id = _object(mapping[node_id], f"conversation {index}: node {node_id}").get("parent")
-    if not chain:  # no current_node: every node in creation order
-        chain = sorted(mapping, key=lambda k: _msg_time(mapping[k]))
-    else:
-        chain.reverse()
-    turns = []
-    without_text = []
-    for node in chain:
-        where = f"conversation {index}: node {node}"
-        message = _object(_object(mapping[node], where).get("message"), where)
-        role = _role(_object(message.get("author"), where).get("role"),
-                     f"conversation {index}: message {message.get('id') or node}")
-        text = _text(message.get("content"))
-        if role and text:
-            turns.append(ChatTurn(role, text, _time(message.get("create_time")),
-                                  str(message.get("id") or node)))
-        elif role:
-            without_text.append(_part_kinds(message.get("content")))
-    conv_id = str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{index}")
-    return ChatConversation(conv_id, str(conv.get("title") or ""),
-                            _time(conv.get("create_time")), tuple(turns), tuple(without_text))
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    """A part of a ChatGPT export that must be an object (absent: empty); another JSON value
-    there is refused (it raised AttributeError: HTTP 500)."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise PeerFormatError(f"{where}: must be an object, got {json.dumps(value)[:40]}")
-    return value
-
-
-def _msg_time(node: Any) -> float:
-    message = node.get("message") if isinstance(node, dict) else None
-    value = message.get("create_time") if isinstance(message, dict) else None
-    return float(value) if isinstance(value, int | float) else 0.0
-
-
-def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
-    messages = conv.get("chat_messages")
-    if not isinstance(messages, list):
-        raise PeerFormatError(f"conversation {index}: chat_messages must be a list")
-    turns = []
-    without_text = []
-    for i, message in enumerate(messages):
-        if not isinstance(message, dict):
-            continue
-        role = _role(message.get("sender"), f"conversation {index}: message {i}")
-        text = _text(message.get("text")) or _text(message.get("content"))
-        if role and text:
-            turns.append(ChatTurn(role, text, _time(message.get("created_at")),
-                                  str(message.get("uuid") or i)))
-        elif role:
-            without_text.append(_part_kinds(message.get("content")))
-    conv_id = str(conv.get("uuid") or f"claude-{index}")
-    return ChatConversation(conv_id, str(conv.get("name") or ""), _time(conv.get("created_at")),
-                            tuple(turns), tuple(without_text))

@@ -46,7 +46,9 @@ class KeyInfo:
 
 @dataclass(frozen=True)
 class Erased:
-    """What an erasure removed: counts, and the keys of the memories purged by name."""
+    """What an erasure removed: counts, and the keys of the memories purged by name. A
+    memory's purge also names the sessions whose turns it was drawn from (``said_in``): the
+    conversations, not erased, that may still hold its words."""
 
     memories: int = 0
     keys: tuple[str, ...] = ()
@@ -54,6 +56,17 @@ class Erased:
     events: int = 0
     episodes: int = 0
     jobs: int = 0  # background jobs queued or running for it, dropped (a persona's erasure)
+    said_in: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Purged:
+    """A memory's purge: the remainders erased with it (``also``: evolution's split-off parts,
+    holding part of its text) and the sessions whose turns it was drawn from (``said_in``),
+    kept: the words may still be there, erased only by erasing the session."""
+
+    also: tuple[str, ...] = ()
+    said_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -70,6 +70,7 @@ class ContextResult:
     persona: str
     last_session_at: datetime | None  # the previous session's end (or start); None: first
     context: AssembledContext
+    tz: tzinfo = UTC  # the persona's time zone: the days shown are its days
 
     @property
     def text(self) -> str:
@@ -171,7 +172,8 @@ class ContextService:
             conversation=[_turn(e) for e in pending],
             tz=ZoneInfo(cfg.timezone))
         assembled = assemble_context(inp, budget_tokens=cfg.context_budget_tokens)
-        return ContextResult(persona=persona, last_session_at=previous_at, context=assembled)
+        return ContextResult(persona=persona, last_session_at=previous_at, context=assembled,
+                             tz=inp.tz)
 
     def _blocks(self, persona: str, cfg: PersonaSettings) -> list[BlockText]:
         if not cfg.context_include_blocks:  # spec: blocks are not injected by default

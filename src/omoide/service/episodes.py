@@ -14,6 +14,8 @@ exactly those turns. Candidates come from the same hybrid retriever as notes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import tzinfo
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -22,7 +24,7 @@ from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.companion import Companion
 from omoide.service.retrieval import HybridRetriever, TurnTier
-from omoide.service.sessions import turn_passage
+from omoide.service.sessions import day_header, turn_passage
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store
 
@@ -78,13 +80,15 @@ class EpisodeSearch:
             _place(windows, event, item.score, plan)
             if len(windows) >= limit:
                 break
-        return [self._hit(persona, w, sims) for w in windows]
+        tz = ZoneInfo(cfg.timezone)
+        return [self._hit(persona, w, sims, tz) for w in windows]
 
-    def _hit(self, persona: str, window: _Window, sims: dict[int, float]) -> SearchHit:
+    def _hit(self, persona: str, window: _Window, sims: dict[int, float],
+             tz: tzinfo) -> SearchHit:
         store = self.store.sessions(persona)
         turns = [e for e in store.events_between(window.session_id, window.first, window.last)
                  if e.episode_id == window.episode_id]
-        header = f"[{turns[0].timestamp.date().isoformat()}]" if turns else ""
+        header = day_header(turns[0].timestamp, tz) if turns else ""
         content = "\n".join([header, *(f"{e.speaker}: {e.text}" for e in turns)])
         best = max((sims.get(e.id, 0.0) for e in turns), default=0.0)
         ident = str(window.episode_id) if window.episode_id is not None \

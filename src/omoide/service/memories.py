@@ -25,6 +25,7 @@ from omoide.model import (
     MemoryStats,
     MemoryVersion,
     NewMemory,
+    Purged,
     Unset,
 )
 from omoide.service.dedup import DedupDecider
@@ -274,13 +275,18 @@ class MemoryService:
         return with_live_strength(
             self.store.memories(persona).tombstone(key, now=self.clock.now()), self.clock.now())
 
-    def purge(self, persona: str, key: str) -> tuple[str, ...]:
+    def purge(self, persona: str, key: str) -> Purged:
         """Forget: erase the memory, its versions, links, sources, vectors and index rows, so
         that its text is nowhere in the data folder (DESIGN §2's one exception). The remainders
         evolution split off from it (the unchanged part of a closed compound memory, which
         holds part of its text) are erased with it; returns their keys. A memory that pointed
         at it keeps a version row of the cleared pointer. NotFound for an unknown key; a
-        tombstoned memory can be purged too."""
+        tombstoned memory can be purged too.
+
+        The conversations it was drawn from are not touched (erasing a conversation is the
+        user's own step, ``ForgetService.delete_session``): the result names them
+        (``said_in``), as their turns may still hold its words."""
         erased = self.store.purge_memory(persona, key, now=self.clock.now())
-        logger.info("memory_purge persona=%s key=%s (%d erased)", persona, key, erased.memories)
-        return tuple(k for k in erased.keys if k != key)
+        logger.info("memory_purge persona=%s key=%s (%d erased, said in %d sessions)", persona,
+                    key, erased.memories, len(erased.said_in))
+        return Purged(also=tuple(k for k in erased.keys if k != key), said_in=erased.said_in)

@@ -17,13 +17,11 @@ from typing import Any, cast
 
 from omoide.clock import Clock, iso
 from omoide.engine import json_text
+from omoide.engine.peer_chats import ChatConversation, ChatTurn, parse_chat
 from omoide.engine.peer_formats import (
-    ChatConversation,
-    ChatTurn,
     PeerFormatError,
     PeerMemory,
     PeerRelation,
-    parse_chat,
     parse_mcp_memory,
     parse_mem0,
 )
@@ -58,6 +56,7 @@ class PeerReport:
     sessions: int = 0
     events: int = 0
     without_text: int | None = None  # a chat file: messages left out, holding no text
+    session_ids: list[str] | None = None  # a chat file: the session of each conversation
     skipped: int | None = None  # an MCP memory file: observations left out (blank)
     skipped_items: list[dict[str, Any]] | None = None  # each of them, with its reason
 
@@ -195,7 +194,7 @@ class PeerImportService:
                      user_name: str, assistant_name: str,
                      on_progress: Callable[[int], None] | None = None) -> PeerReport:
         """Each conversation becomes a session (``chat-<id>``) with its turns, then ended."""
-        report = PeerReport(persona=persona, source="chat")
+        report = PeerReport(persona=persona, source="chat", session_ids=[])
         now = self.clock.now()
         # A turn that shows nothing (only whitespace or invisible characters) is left out, as
         # the parser leaves out empty ones; every other turn is checked as the API checks it
@@ -251,7 +250,11 @@ class PeerImportService:
             if session.ended_at is None:
                 self.sessions.end(persona, session_id)
             report.sessions += 1
-        logger.info("chat import persona=%s %s", persona, report.as_dict())
+            assert report.session_ids is not None
+            if session_id not in report.session_ids:
+                report.session_ids.append(session_id)
+        logger.info("chat import persona=%s sessions=%d events=%d", persona, report.sessions,
+                    report.events)
         return report
 
     @staticmethod

@@ -19,8 +19,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -63,6 +64,7 @@ __all__ = [
     "SEGMENT_JOB",
     "SessionService",
     "check_event",
+    "day_header",
     "episode_text",
     "turn_passage",
 ]
@@ -87,10 +89,17 @@ def turn_passage(speaker: str, text: str) -> str:
     return f"{speaker}: {text}"
 
 
-def episode_text(events: list[Event]) -> str:
-    """An episode as text: a date header, then one ``Speaker: text`` line per turn (an image
-    caption from the event's metadata follows the words)."""
-    header = f"[{events[0].timestamp.date().isoformat()}]" if events else ""
+def day_header(when: datetime, tz: tzinfo = UTC) -> str:
+    """``[YYYY-MM-DD]``: the day of ``when`` in ``tz`` (the persona's ``timezone`` setting, so
+    a turn said at 08:30 in Tokyo is on that day, not on the UTC day before)."""
+    return f"[{when.astimezone(tz).date().isoformat()}]"
+
+
+def episode_text(events: list[Event], tz: tzinfo = UTC) -> str:
+    """An episode as text: a date header (the first turn's day in ``tz``), then one
+    ``Speaker: text`` line per turn (an image caption from the event's metadata follows the
+    words)."""
+    header = day_header(events[0].timestamp, tz) if events else ""
     return "\n".join([header, *(f"{e.speaker}: {e.text}" for e in events)])
 
 
@@ -250,7 +259,7 @@ class SessionService:
                         surprise=session.open_surprise)
         for seg in (first, *closed[1:]):
             members = [by_seq[s] for s in range(seg.start, seg.end + 1) if s in by_seq]
-            text = episode_text(members)
+            text = episode_text(members, ZoneInfo(cfg.timezone))
             drafts.append(NewEpisode(
                 first_seq=seg.start, last_seq=seg.end, content=text, topic=seg.topic,
                 surprise=seg.surprise, boundary_reason=str(seg.boundary_reason),
@@ -293,9 +302,13 @@ class SessionService:
             return 0
         events = store.events_of_episode(episode_id)
         cfg = self.settings.get(persona)
+        # Times in the persona's zone: a note's date and the days its relative dates resolve
+        # to ("yesterday (7 May 2023)") are the user's calendar days, not UTC's.
+        tz = ZoneInfo(cfg.timezone)
         result = self.consolidator_for(cfg).consolidate(
             [EventText(event_id=e.id, speaker=e.speaker, role=e.role, text=e.content,
-                       timestamp=e.timestamp, image_caption=image_caption(e.metadata))
+                       timestamp=e.timestamp.astimezone(tz),
+                       image_caption=image_caption(e.metadata))
              for e in events])
         when = {e.id: e.timestamp for e in events}
         news = [NewMemory(content=note.content, kind=_KIND.get(str(note.kind), MemoryKind.FACT),

@@ -3,8 +3,10 @@
 User state (spec §Bi-temporal User State Tracking) holds facts such as ``name``, ``nickname``
 and ``preferred_address``; persona state holds ``emotion``, ``emotion_intensity``, ``mood``,
 ``current_activity`` and ``goals``. Both accept other keys too. A change closes the current value
-and opens the new one in one transaction; an unchanged value writes nothing. This module
-validates and delegates; SQL lives in ``store/sqlite/state.py``.
+and opens the new one in one transaction; an unchanged value writes nothing; a value given as
+``None`` (JSON null) closes the key: its current value stops being true now, its history is
+kept, and the key is no longer current. This module validates and delegates; SQL lives in
+``store/sqlite/state.py``.
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ def check_state_key(key: Any, *, field: str = "key") -> str:
 
 def _check_value(key: str, value: Any, field: str) -> str:
     """Text (not blank, at most 2,000 characters once trimmed) or a finite number, kept as its
-    text; ``emotion_intensity`` is a number from 0 to 1 (or its decimal text)."""
+    text; ``emotion_intensity`` is a number from 0 to 1 (or its decimal text). (An update's
+    ``None``, which closes the key, is taken before: :func:`_check_map`.)"""
     where = f"{field}.{key}"
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and not math.isfinite(value):
@@ -98,14 +101,16 @@ def check_state_value(key: str, value: Any, field: str = "value") -> str:
     return _check_value(key, value, field)
 
 
-def _check_map(values: Any, kind: StateKind) -> dict[str, str]:
+def _check_map(values: Any, kind: StateKind) -> dict[str, str | None]:
+    """Each key checked, each value checked as text; ``None`` stays None: close the key."""
     field = _FIELD[kind]
     if not isinstance(values, Mapping):
         raise InvalidInput(f"{field} must be a JSON object of key → value", field=field)
     if len(values) > MAX_KEYS_PER_UPDATE:
         raise InvalidInput(f"{field} has {len(values)} keys; the limit is "
                            f"{MAX_KEYS_PER_UPDATE} per update", field=field)
-    return {check_state_key(k, field=field): _check_value(k, v, field) for k, v in values.items()}
+    return {check_state_key(k, field=field): None if v is None else _check_value(k, v, field)
+            for k, v in values.items()}
 
 
 class StateService:
@@ -144,8 +149,9 @@ class StateService:
 
     def update(self, persona: str, *, user: Any = None, persona_state: Any = None,
                source_session: str | None = None) -> StateChanges:
-        """Validate both maps first, then write every change in ONE transaction."""
-        changes: dict[StateKind, dict[str, str]] = {}
+        """Validate both maps first, then write every change in ONE transaction. A key given
+        None is closed (listed as changed when it had a current value)."""
+        changes: dict[StateKind, dict[str, str | None]] = {}
         if user is not None:
             changes[StateKind.USER] = _check_map(user, StateKind.USER)
         if persona_state is not None:

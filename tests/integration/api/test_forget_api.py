@@ -29,7 +29,8 @@ def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: L
     reply = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
 
     assert reply.status_code == 200
-    assert reply.json() == {"persona": "rin", "key": key, "status": "purged", "also_purged": []}
+    assert reply.json() == {"persona": "rin", "key": key, "status": "purged", "also_purged": [],
+                            "said_in": []}
     assert holding(PIN) == []
     for path in (f"/api/memories/rin/{key}", f"/api/memories/rin/{key}/history"):
         assert rin.get(path).status_code == 404

@@ -196,3 +196,19 @@ def test_forgetting_provenance_survives_a_move(app: Omoide, persona: str, clock:
     after = fresh.state.get_current_user_state(persona)
     assert "hobby" not in after and after == app.state.get_current_user_state(persona)
     assert after["mood"] == "excited"  # set by hand, not learned from s1: kept
+
+
+def test_a_closed_state_key_survives_the_round_trip(app: Omoide, persona: str,
+                                                    clock: FixedClock,
+                                                    other_store: Callable[..., Omoide]) -> None:
+    """A key the user closed (set to null) is exported and restored closed, history kept."""
+    app.state.update_user_state(persona, {"name": "Rau", "nickname": "Ra"})
+    clock.advance(seconds=5)
+    app.state.update_user_state(persona, {"nickname": None})
+    lines = list(app.transfer.export(persona))
+    fresh = other_store("fresh")
+    fresh.auth.create_persona(persona)
+    fresh.transfer.import_lines(persona, lambda: lines)
+    assert fresh.state.get_current_user_state(persona) == {"name": "Rau"}
+    history = fresh.state.get_user_state_history(persona, "nickname")
+    assert [(e.value, e.valid_until) for e in history] == [("Ra", clock.now())]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from omoide.engine.peer_chats import parse_chat
 from omoide.engine.peer_formats import (
     PeerFormatError,
-    parse_chat,
     parse_mcp_memory,
     parse_mem0,
 )
@@ -89,3 +89,15 @@ def test_system_and_tool_messages_are_still_left_out() -> None:
             {"role": "tool", "content": "{}"}, {"role": "developer", "content": "x"}]
     (conversation,) = parse_chat(chat)
     assert [turn.role for turn in conversation.turns] == ["user"]
+
+
+def test_a_conversation_without_an_id_is_named_by_what_was_said() -> None:
+    said = [{"role": "user", "content": "I keep bees."}, {"role": "assistant", "content": "Oh!"}]
+    name = parse_chat(said)[0].id
+    assert len(name) == 16 and int(name, 16) >= 0
+    assert parse_chat({"title": "Bees", "messages": [{"role": "system", "content": "x"},
+                                                     *said]})[0].id == name
+    assert parse_chat(said[:1])[0].id != name  # another conversation, another session
+    claude = [{"chat_messages": [{"sender": "human", "text": "I keep bees."}]}]
+    assert parse_chat(claude)[0].id == f"claude-{parse_chat(said[:1])[0].id}"
+    assert parse_chat([{**claude[0], "uuid": "u1"}])[0].id == "u1"

@@ -73,6 +73,11 @@ def deleted_text(memory: dict[str, Any]) -> str:
         also = memory.get("also_purged") or []
         tail = (f" Also erased, as they held part of its text: {', '.join(also)}."
                 if also else "")
+        said = memory.get("said_in") or []
+        if said:
+            tail += (f" It was drawn from what was said in session(s) {', '.join(said)}, "
+                     "which were not erased and may still hold these words; to erase them "
+                     "too, ask the user, then delete those sessions.")
         return f"Erased memory {memory['key']}: it and its history are gone.{tail}"
     return (f"Deleted {memory['key']} (tombstoned; its history stays readable with "
             f"memory_history): {_preview(memory['content'])}")

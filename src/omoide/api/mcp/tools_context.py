@@ -56,7 +56,9 @@ StateKey = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description=(
 
 
 def _values(model: BaseModel | None) -> dict[str, Any] | None:
-    return None if model is None else model.model_dump(exclude_none=True)
+    """The keys the call gave: a value, or null to close the key (a key left out is left
+    alone)."""
+    return None if model is None else model.model_dump(exclude_unset=True)
 
 
 def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: PersonaResolver) -> None:
@@ -99,7 +101,9 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         addressed, other facts) and/or your own state (emotion, mood, current activity,
         goals). Call it as soon as the user tells you their name or asks to be called
         differently. Old values are kept with the time they stopped being true (see
-        user_state_history); a value that did not change writes nothing.
+        user_state_history); a value that did not change writes nothing. null closes a key
+        that is no longer true (e.g. {"nickname": null} when the user drops the nickname):
+        it stops being current, its history stays.
         Returns {persona, changed: {user_info: [keys], persona_state: [keys]}}.
         Example: update_context(user_info={"name": "Rau", "preferred_address": "Rau-san"},
         persona_state={"mood": "happy"})."""

@@ -166,7 +166,9 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         purge=true: the memory and every trace of its text are erased. Without purge it
         disappears from search and context but its version history stays readable. Do not
         delete a memory just because a fact changed: store the new fact with memory_create.
-        Returns the deleted memory (status "tombstoned") or {key, status: "purged"}.
+        Returns the deleted memory (status "tombstoned") or {key, status: "purged",
+        said_in}: said_in names the sessions whose turns the memory was drawn from, which a
+        purge does not erase (their words may still be there).
         Example: memory_delete(key="mem_3f2a9c01d4e5b6a7", purge=true)."""
 
         def body() -> dict[str, Any]:

@@ -20,6 +20,7 @@ from omoide.store.postgres.db import PgDatabase
 from omoide.store.sqlite.erase import (
     COUNT_OPEN_JOBS,
     TAUGHT_SOURCES,
+    said_in,
     take_back_evolution,
     with_remainders,
 )
@@ -86,8 +87,11 @@ def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
 def purge_memory(db: PgDatabase, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing(memories.persona_id, _MEMORY_TABLES) as conn:
-        keys = purge_memories(conn, memories, [memories.id_of(key)], now=now)
-    return Erased(memories=len(keys), keys=tuple(keys))
+        target = memories.id_of(key)
+        sessions = said_in(conn, memories.persona_id,
+                           list(with_remainders(conn, memories.persona_id, [target])))
+        keys = purge_memories(conn, memories, [target], now=now)
+    return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
 
 
 def erase_session(db: PgDatabase, memories: MemoryStore, session_id: str, *, with_notes: bool,

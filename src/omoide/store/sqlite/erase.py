@@ -134,6 +134,30 @@ def with_remainders(conn: Any, persona_id: int, ids: Sequence[int]) -> dict[int,
     return dict(sorted(found.items()))
 
 
+def said_in(conn: Any, persona_id: int, ids: Sequence[int]) -> tuple[str, ...]:
+    """The sessions (by id, sorted) whose turns the memories ``ids`` were drawn from, by
+    provenance: their source events, and the episode a consolidation note was built from.
+    A purge reports them: the words it erased may still be said there. Standard SQL: the
+    PostgreSQL adapter runs it too."""
+    found: set[str] = set()
+    for chunk in _chunks(sorted(set(ids))):
+        marks = ",".join("?" * len(chunk))
+        found.update(str(r[0]) for r in conn.execute(
+            "SELECT DISTINCT ss.session_id FROM memory_sources s JOIN session_events e ON "
+            "e.id = s.event_id JOIN sessions ss ON ss.id = e.session_pk WHERE ss.persona_id = "
+            f"? AND s.memory_id IN ({marks})", (persona_id, *chunk)))
+        episodes = [int(r[0]) for r in conn.execute(
+            "SELECT source_ref FROM memories WHERE persona_id = ? AND source = "
+            f"'consolidation' AND id IN ({marks})", (persona_id, *chunk))
+            if r[0] is not None and str(r[0]).isdigit()]
+        for part in _chunks(episodes):
+            found.update(str(r[0]) for r in conn.execute(
+                "SELECT DISTINCT ss.session_id FROM episodes ep JOIN sessions ss ON ss.id = "
+                f"ep.session_pk WHERE ss.persona_id = ? AND ep.id IN ({','.join('?' * len(part))})",
+                (persona_id, *part)))
+    return tuple(sorted(found))
+
+
 def take_back_evolution(conn: Any, memories: MemoryStore, keys: Sequence[str],
                         doomed: set[int], *, now: datetime) -> list[int]:
     """Undo what the memories ``keys`` (being purged) contributed to others by their evolution:
@@ -206,8 +230,11 @@ def _scrub_tags(conn: Any, memory_id: int, drop: set[str]) -> None:
 def purge_memory(db: Database, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing() as conn:
-        keys = purge_memories(conn, memories, [memories.id_of(key)], now=now)
-    return Erased(memories=len(keys), keys=tuple(keys))
+        target = memories.id_of(key)
+        sessions = said_in(conn, memories.persona_id,
+                           list(with_remainders(conn, memories.persona_id, [target])))
+        keys = purge_memories(conn, memories, [target], now=now)
+    return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
 
 
 def erase_session(db: Database, memories: MemoryStore, session_id: str, *, with_notes: bool,

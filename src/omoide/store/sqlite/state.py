@@ -11,6 +11,10 @@ so that deleting the conversation erases it. A value restated unchanged by anoth
 gets a row of its own (the current one is closed where it starts), so deleting either
 conversation keeps the value the other taught; restated by hand, it becomes the hand's. Such
 rows are one value to a reader: :meth:`StateStore.history` joins consecutive equal values.
+
+A key is closed by setting it to ``None``: its current row ends now and no row follows, so the
+key has no current value and its history is kept (a gap in the chain, up to the next value set).
+
 """
 
 from __future__ import annotations
@@ -85,11 +89,12 @@ class StateStore:
                                      (self.persona, key, stamp, stamp)).fetchone()
         return None if row is None else _entry(row)
 
-    def apply(self, changes: Mapping[StateKind, Mapping[str, str]], *, now: datetime,
+    def apply(self, changes: Mapping[StateKind, Mapping[str, str | None]], *, now: datetime,
               source_session: str | None = None) -> dict[StateKind, list[str]]:
         """Write every changed value of every kind in ONE transaction; returns the changed keys.
 
         An unchanged value writes nothing, and when nothing changes no transaction is opened.
+        ``None`` closes the key's current value (nothing for a key without one).
         ``source_session`` names the conversation the values were learned from (consolidation),
         so that deleting the conversation erases them (:func:`erase_session_state`).
         """
@@ -105,19 +110,24 @@ class StateStore:
         return changed
 
     def _differs(self, conn: sqlite3.Connection, kind: StateKind,
-                 values: Mapping[str, str], source_session: str | None) -> bool:
+                 values: Mapping[str, str | None], source_session: str | None) -> bool:
         current = {row["key"]: row for row in
                    conn.execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))}
         return any(_writes(current.get(key), value, source_session)
                    for key, value in values.items())
 
-    def _set(self, conn: sqlite3.Connection, kind: StateKind, key: str, value: str,
+    def _set(self, conn: sqlite3.Connection, kind: StateKind, key: str, value: str | None,
              now: datetime, source_session: str | None) -> bool:
         table = _TABLE[kind]
         row = conn.execute(SELECT_CURRENT_KEY.format(table=table), (self.persona, key)).fetchone()
         if not _writes(row, value, source_session):
             return False
         start = iso(now)
+        if value is None:  # close the key: the current value ends, no value follows
+            assert row is not None
+            conn.execute(CLOSE_CURRENT.format(table=table),
+                         (max(start, row["valid_from"]), row["id"]))
+            return True
         if row is not None:
             # A writer may have read the clock before waiting for the lock (or the clock moved
             # back): never start the new value before the one it replaces, so the chain stays
@@ -129,13 +139,35 @@ class StateStore:
         return row is None or row["value"] != value  # a restatement changes no value
 
 
-def _writes(row: Any, value: str, source_session: str | None) -> bool:
+def _writes(row: Any, value: str | None, source_session: str | None) -> bool:
     """Whether setting ``value`` from ``source_session`` writes a row over the current ``row``:
     a new value does; the same value does only when it moves the value's provenance (restated
-    by another conversation, or by hand over a conversation's)."""
+    by another conversation, or by hand over a conversation's); ``None`` (close) does when
+    there is a current value."""
+    if value is None:
+        return row is not None
     if row is None or row["value"] != value:
         return True
     return row["source_session"] is not None and row["source_session"] != source_session
+
+
+def _joined_ends(chain: list[Any], session_id: str) -> list[str | None]:
+    """The ``valid_until`` of each row of a key's chain (``id, valid_from, valid_until,
+    source_session``, in order) that ``session_id`` did not teach, once its rows are gone: the
+    next remaining row's start (None for the last), or a close met before it (a row ending
+    where no row starts: the key was set to None then)."""
+    kept = [i for i, row in enumerate(chain) if row[3] != session_id]
+    ends: list[str | None] = []
+    for at, i in enumerate(kept):
+        stop = kept[at + 1] if at + 1 < len(kept) else len(chain)
+        end = chain[stop][1] if stop < len(chain) else None
+        for k in range(i, stop):
+            until, following = chain[k][2], chain[k + 1][1] if k + 1 < len(chain) else None
+            if until is not None and until != following:
+                end = until
+                break
+        ends.append(end)
+    return ends
 
 
 def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
@@ -145,7 +177,9 @@ def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
     The values of other sources stay, with their ``valid_from``; each touched key's chain is
     joined up again around the gap (a value's ``valid_until`` becomes the next remaining value's
     ``valid_from``, and the last remaining value is current again), so the key reads as if the
-    conversation had never happened. Standard SQL: the PostgreSQL adapter runs it too.
+    conversation had never happened. A close (the key set to None) is not the conversation's
+    and stays: a remaining value followed, before the next remaining one, by a closed value
+    ends at that close. Standard SQL: the PostgreSQL adapter runs it too.
     """
     erased = 0
     for table in _TABLE.values():
@@ -154,15 +188,16 @@ def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
             (persona, session_id))]
         if not keys:
             continue
+        chains = {key: conn.execute(
+            f"SELECT id, valid_from, valid_until, source_session FROM {table} WHERE persona = ? "
+            "AND key = ? ORDER BY valid_from, id", (persona, key)).fetchall() for key in keys}
         erased += conn.execute(f"DELETE FROM {table} WHERE persona = ? AND source_session = ?",
                                (persona, session_id)).rowcount
         for key in keys:
-            rows = conn.execute(f"SELECT id, valid_from, valid_until FROM {table} "
-                                "WHERE persona = ? AND key = ? ORDER BY valid_from, id",
-                                (persona, key)).fetchall()
+            rows = [r for r in chains[key] if r[3] != session_id]
             if not rows:  # every value of the key came from this conversation
                 continue
-            ends = [nxt[1] for nxt in rows[1:]] + [None]
+            ends = _joined_ends(chains[key], session_id)
             # The current row first, so at no moment two rows of the key are current.
             for row, end in sorted(zip(rows, ends, strict=True), key=lambda p: p[1] is None):
                 if row[2] != end:

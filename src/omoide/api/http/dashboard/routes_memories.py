@@ -9,9 +9,9 @@ here never changes what the persona remembers. The detail page reads without rec
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -44,7 +44,8 @@ def _tags(text: str) -> list[str] | None:
 def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
              q: str = "", mode: str = "hybrid", tags: str = "", date_range: str = "",
              valid_at: str = "", kind: str = "", deleted: bool = False,
-             before: str = "", purged: str = "") -> Response:
+             before: str = "", purged: str = "",
+             said_in: list[str] = Query([], max_length=100)) -> Response:
     now = app.clock.now()
     form = {"q": q, "mode": mode, "tags": tags, "date_range": date_range,
             "valid_at": valid_at, "kind": kind, "deleted": deleted}
@@ -52,7 +53,8 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
                                "form": form, "modes": [str(m) for m in SearchMode],
                                "kinds": [str(k) for k in MemoryKind], "now": now,
                                "closure": closure, "error": None, "hits": None, "rows": [],
-                               "before": before, "next_cursor": None, "purged": purged}
+                               "before": before, "next_cursor": None, "purged": purged,
+                               "said_in": said_in}
     if q.strip():
         try:
             search = app.search.build_request(
@@ -131,6 +133,8 @@ async def purge_memory(request: Request, persona: PersonaPage, key: str, viewer:
     if (await form_data(request)).get("confirm") != key:
         raise InvalidInput("a purge needs its confirmation: use the button on the purge page",
                            field="confirm")
-    also = await run_in_threadpool(app.memories.purge, persona, key)
-    return RedirectResponse(f"/p/{persona}/memories?purged={quote(', '.join([key, *also]))}",
-                            status_code=303)
+    purged = await run_in_threadpool(app.memories.purge, persona, key)
+    # the notice names what was erased, and the conversations (kept) it was drawn from
+    query = urlencode([("purged", ", ".join([key, *purged.also])),
+                       *(("said_in", s) for s in purged.said_in)])
+    return RedirectResponse(f"/p/{quote(persona)}/memories?{query}", status_code=303)

@@ -56,17 +56,18 @@ _INTENSITY = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 class StateMap(RootModel[dict[str, Any]]):
     """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 letters, digits, '_'
     or '-'; values text (not blank, ≤ 2,000 characters once trimmed) or finite numbers (kept as
-    their text); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
+    their text), or null to close the key (its current value stops being true, its history is
+    kept); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
 
     model_config = ConfigDict(json_schema_extra={
         "propertyNames": {"pattern": NAME_PATTERN},
         "maxProperties": MAX_KEYS_PER_UPDATE,
         "properties": {"emotion_intensity": {"anyOf": [
             {"type": "number", "minimum": 0, "maximum": 1},
-            {"type": "string", "pattern": INTENSITY_PATTERN}]}},
+            {"type": "string", "pattern": INTENSITY_PATTERN}, {"type": "null"}]}},
         "additionalProperties": {"anyOf": [
             {"type": "string", "pattern": STATE_VALUE_PATTERN},
-            {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT}]},
+            {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT}, {"type": "null"}]},
     })
     # The service (``service/state.py``) checks every key and value with the same rules.
     root: dict[str, Any]

@@ -157,6 +157,11 @@ class PurgeReply(Response):
     also_purged: list[str] = Field(description=(
         "Remainders erased with it: what evolution kept current of it when a newer memory "
         "contradicted one part (they hold part of its text)."))
+    said_in: list[str] = Field(description=(
+        "The sessions whose turns the memory was drawn from (by provenance: its source events "
+        "and the episode it was consolidated from), sorted; empty when none. A purge does not "
+        "touch conversations: their turns may still hold its words. Erase one with DELETE "
+        "/api/sessions/{persona}/{session_id}."))
 
 
 class StatsOut(Response):

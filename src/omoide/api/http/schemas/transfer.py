@@ -29,3 +29,6 @@ class ImportReply(Response):
     embedded: int | None = None
     moved_keys: dict[str, str] | None = None
     without_text: int | None = None  # a chat file: messages left out as they hold no text
+    # a chat file: the session of each conversation (an OpenAI message list is named by its
+    # content: chat-<16 hex digits>), to read or delete it by
+    session_ids: list[str] | None = None
