@@ -160,7 +160,8 @@ _EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
 # (正直 only as a filler before a comma: 正直な人 is "an honest person")
 # (eighteenth round: the same kind said as a clause: 実を言うと, 念のため書いておくと, 補足すると,
 # "for what it's worth", "as things stand", "just so it's noted")
-_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?|正直(?:に言うと|言って|なところ)?、"
+_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?"
+                         r"|正直(?:に言うと|言って|なところ)?、"
                          r"|(?:実を|改めて)言うと、?|ざっくり言(?:うと|えば)、?|補足すると、?"
                          r"|(?:念のため)?(?:書いて|記して|メモして)おくと、?|念のため記すと、?"
                          r"|そういえば、|覚え書き[:：]\s*")
