@@ -79,6 +79,8 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (r"([てで])(?:おりません|いません|ません|ない|いない)", r"\1いない"),
         (r"([てで])(?:おりました|いました|ました|いた|た)", r"\1いた"),
         (r"(?:でございます|であります|である|です|だ)", ""),
+        # the continuative in its formal wording: 集めており、/ 集めていて、, 薬剤師であり、/ で、
+        (r"([てで])おり", r"\1いて"), (r"であり", "で"),
         (r"ませんでした", "なかった"),
         (r"(?<=[がはもにと人匹頭羽名つ])いました", "いた"), (r"行きました", "行った"),
         (r"来ました", "来た"), (r"しました", "した"),
@@ -156,14 +158,23 @@ _EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
 # happens", "basically", "just to note:") and words that only say it holds now ("currently",
 # "at the moment", "these days": a memory speaks of now).
 # (正直 only as a filler before a comma: 正直な人 is "an honest person")
-_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?|正直(?:に言うと|言って)?、")
+# (eighteenth round: the same kind said as a clause: 実を言うと, 念のため書いておくと, 補足すると,
+# "for what it's worth", "as things stand", "just so it's noted")
+_JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)、?"
+                         r"|正直(?:に言うと|言って|なところ)?、"
+                         r"|(?:実を|改めて)言うと、?|ざっくり言(?:うと|えば)、?|補足すると、?"
+                         r"|(?:念のため)?(?:書いて|記して|メモして)おくと、?|念のため記すと、?"
+                         r"|そういえば、|覚え書き[:：]\s*")
 # "said that he …" is "said he …": the complementiser after a reporting verb.
 _EN_SAID_THAT = re.compile(r"\b(said|says|mentioned|mentions|explained|added|thinks|believes)"
                            r"\s+that\b(?=\s+(?:he|she|they|I|we|it|the|his|her|their|my)\b)")
 _EN_FILLERS = re.compile(
     r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way|btw"
     r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"
-    r"|these days|as of now|right now|nowadays)\b\s*[,:;]?\s*", re.IGNORECASE)
+    r"|these days|as of now|right now|nowadays|for what it's worth|as a matter of fact"
+    r"|as things (?:currently )?stand|just so it's (?:noted|on record)|worth noting(?=:)"
+    r"|to be clear(?=,)|in short(?=,)|^note that|^reminder(?=:))\b\s*[,:;]?\s*",
+    re.IGNORECASE)
 
 
 # Formal nouns and a few common words written in kanji or in kana by convention (子供 /

@@ -32,8 +32,9 @@ either language, a bound on a number turned round ("no more than £60" / "at lea
 :mod:`dedup_clock`), and one word swapped for its converse or another step of one scale, the
 rest unchanged (learns / teaches, mild / severe, most / every, 得意 / 苦手: :mod:`dedup_contrast`);
 in Japanese, one katakana word, or one name in Latin letters, replaced by another with little
-in common, the rest unchanged (:mod:`dedup_katakana`). Like the status and trade rules, a pair
-it finds is never a duplicate. Deterministic and symmetric.
+in common, the rest unchanged (:mod:`dedup_katakana`); and an attempt that fell short, an
+alternative dropped or a purpose said as a result (:mod:`dedup_turn`). Like the status and
+trade rules, a pair it finds is never a duplicate. Deterministic and symmetric.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.classify.dedup_contrast import contrast_swapped
 from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
+from omoide.engine.classify.dedup_turn import turn_changed
 from omoide.engine.lang import is_japanese
 
 __all__ = ["polarity_changed"]
@@ -136,11 +138,12 @@ def polarity_changed(first: str, second: str) -> bool:
     affirmed clause in contrast on one side only, says a favour was received on one side
     only or replaces a katakana word or a Latin name by another (``dedup_katakana``); or an
     English pair says "least" before a word on one side only; or a bound on a number turned
-    round, a clock time moved or a word swapped for its converse or another step of one scale
-    (``dedup_contrast``), either language (module docstring)."""
+    round, a clock time moved, a word swapped for its converse or another step of one scale
+    (``dedup_contrast``) or an attempt, an alternative or a purpose turned (``dedup_turn``),
+    either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
-    if contrast_swapped(first, second):
+    if contrast_swapped(first, second) or turn_changed(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)

@@ -57,17 +57,19 @@ _BARE_NEGATION = {"en": re.compile(r"will not|not (?:going|happening)"),
 _PENDING = {
     "en": r"\bappl(?:ied|ies) (?:for|to)\b|\bsaving (?:up |money )?for\b"
     r"|\b(?:putting|setting) (?:money )?aside for\b|\bconsidering\b|\bstill comparing\b"
-    r"|\bdeciding (?:whether|between)\b",
-    "ja": r"応募|希望し|迷っ|待機|準備|検討|受講|ために(?:勉強|練習|貯金)",
+    r"|\bdeciding (?:whether|between)\b|\bworking towards?\b|\b(?:is|am|are) in training\b"
+    r"|\b(?:studying|training|revising|preparing) (?:\w+ ){1,3}for the\b"
+    r"|\bas (?:the|a|their|my|her|his) (?:goal|aim|target)\b|\baims? to\b",
+    "ja": r"応募|希望し|迷っ|待機|準備|検討|受講|ために(?:勉強|練習|貯金)|目標",
 }
 _OUTCOME = {
     "en": r"(?<!\bbe )(?<!\bbeing )\b(?:accepted|granted|delivered|arrived|healed|published"
     r"|resolved|submitted)\b|\bhas been closed\b|\b(?:handed|turned) in\b",
-    "ja": r"決まった|決めた|決定し|修了|審査が?通|成立|を済ませ|が済ん|届い|受け取っ|退院|完治"
-    r"|治っ|再開",
+    "ja": r"決まった|決めた|決定し|修了|審査が?通|成立|(?<!で)済ませ|が済ん|届い|受け取っ|退院|完治"
+    r"|治っ|再開|走りきっ|走り切っ",
 }
 _STOPPED = {
-    "en": r"\bretir(?:ed|ing)\b",
+    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b",
     "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約",
 }
 _OTHER = {
@@ -85,14 +87,25 @@ _STOP_WORDS = {lang: re.compile(p, re.IGNORECASE) for lang, p in _STOPPED.items(
 _FUTURE = {"en": re.compile(r"\bwill\b|\bgoing to\b|\bwould like\b|\bwants? to\b|\bplan(?:s|ned)? "
                             r"(?:to|for)\b|\bintends? to\b|\bis due\b", re.IGNORECASE),
            "ja": re.compile(r"予定|つもり|したい|考えている")}
+# Irregular pasts the lexicon's list leaves out (read once its "said" is a frame, not a tense).
+_EN_PAST_MORE = frozenset(("sat", "stood", "spoke", "did", "knew", "understood", "sent", "lent",
+                           "threw", "hid", "shot", "dug", "hung", "fought", "sought", "struck",
+                           "bent"))
 _EN_PAST = re.compile(
     r"\b(?:was|were|did|had)\b|\b(?:has|have)\s+(?:already\s+|just\s+)?[a-z]+(?:ed|en|t)\b"
-    r"|\b[a-z]{3,}ed\b|\b(?:" + "|".join(sorted(lex.EN_PAST_IRREGULAR)) + r")\b",
+    r"|(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bbe )(?<!\bbeing )\b[a-z]{3,}ed\b"
+    r"|\b(?:" + "|".join(sorted(lex.EN_PAST_IRREGULAR | _EN_PAST_MORE)) + r")\b",
     re.IGNORECASE)
 # A reported statement's frame (と話していた, とのこと) is not the event's tense.
 _JA_FRAME = re.compile(r"(?:と|って)(?:話して|言って|聞い|書いて)(?:い)?た.*$|とのこと.*$"
                        r"|そう(?:だ|です)?。?$|という.*$")
-_JA_PAST = re.compile(r"(?:た|だ)(?=[。、,.!！)）]|$|と|けど|が|ので|から)")
+# A past ending: before punctuation or a conjunction, or an experience (行ったことがある: the
+# event lies in the past, a plan to do it again is another fact).
+_JA_PAST = re.compile(r"(?:た|だ)(?=[。、,.!！)）]|$|と|けど|が|ので|から|こと[がはも]?あ)")
+# A reported statement's frame ("Elena said", "mentioned that", "according to the user,") is
+# not the event's tense, as in Japanese.
+_EN_FRAME = re.compile(r"^.*?\b(?:said|says|mentioned|mentions|told [a-z]+|explained)\b(?: that)?"
+                       r"|\baccording to [a-z]+,?", re.IGNORECASE)
 
 
 def _ends(text: str, lang: str) -> bool:
@@ -147,7 +160,7 @@ def _past(text: str) -> bool:
     sentence = parse(text)
     if str(sentence.lang) == "ja":
         return _JA_PAST.search(_JA_FRAME.sub("", sentence.text)) is not None
-    return _EN_PAST.search(sentence.text) is not None
+    return _EN_PAST.search(_EN_FRAME.sub("", sentence.text)) is not None
 
 
 def _future_restated(first: str, second: str) -> bool:
