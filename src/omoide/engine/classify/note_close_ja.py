@@ -15,7 +15,7 @@ from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
 from omoide.engine.classify.note_count import ja_counts
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
-__all__ = ["ja_claims"]
+__all__ = ["ja_claims", "ja_sentences"]
 
 _JA_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z0-9々ー・]+"
 _JA_VALUE = rf"(?P<value>{_JA_NOUN}(?:の{_JA_NOUN})*)"
@@ -115,8 +115,10 @@ def _ja_value(value: str, *, name: bool = False, lone: bool = False,
     return frozenset(units)
 
 
-def ja_claims(text: str) -> list[Claim]:
-    out: list[Claim] = []
+def ja_sentences(text: str) -> list[tuple[str | None, str]]:
+    """Each sentence's subject (its topic, else the note's so far; None when unknown) and the
+    rest of it."""
+    out: list[tuple[str | None, str]] = []
     last: str | None = None
     for sentence in re.split(r"(?<=[。！!])", text):
         sentence = sentence.strip()
@@ -127,6 +129,13 @@ def ja_claims(text: str) -> list[Claim]:
         else:
             subject, body = topic, sentence[m.end():] if m else sentence
         last = subject
+        out.append((subject, body))
+    return out
+
+
+def ja_claims(text: str) -> list[Claim]:
+    out: list[Claim] = []
+    for subject, body in ja_sentences(text):
         if subject is None:
             continue
         if _JA_SINGLE.match(body) and not _JA_UNSURE.search(body.split("、")[0]):

@@ -1,0 +1,38 @@
+"""The changes a note tells besides a state's new value or end, for ``note_close`` (pure).
+
+Each kind is a module of its own, read on the note's sentences and the old memory's: a plan
+called off or done (``note_plan``). Here they are gathered into claims and checked in turn
+against the old memory's. No I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from omoide.engine.classify.base import Relation
+from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_plan import plan_claims, plan_ended
+from omoide.engine.classify.signals import Finding
+
+__all__ = ["CHANGE_SHAPES", "change_claims", "change_closes"]
+
+# The shapes an old memory's claims of these kinds take (the rest are a note's).
+CHANGE_SHAPES = ("plan",)
+
+
+def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
+                  old: bool) -> list[Claim]:
+    """The claims of every kind here in ``sentences`` (a subject, None when unknown, and the
+    rest of each sentence as written)."""
+    return plan_claims(sentences, lang, old=old)
+
+
+def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | None:
+    """CONTRADICTORY when a claim of the note ends one of the old memory's, else None."""
+    for was in before:
+        for now in after:
+            named = plan_ended(was, now)
+            if named:
+                return Finding(Relation.CONTRADICTORY, 0.9,
+                               f"note: plan {now.cue} {'/'.join(sorted(named))}")
+    return None
