@@ -11,20 +11,17 @@ from collections.abc import Sequence
 
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_move import move_claims, moved
 from omoide.engine.classify.note_plan import plan_claims, plan_ended
 from omoide.engine.classify.signals import Finding
 
-__all__ = ["CHANGE_SHAPES", "change_claims", "change_closes"]
-
-# The shapes an old memory's claims of these kinds take (the rest are a note's).
-CHANGE_SHAPES = ("plan",)
-
+__all__ = ["change_claims", "change_closes"]
 
 def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
                   old: bool) -> list[Claim]:
     """The claims of every kind here in ``sentences`` (a subject, None when unknown, and the
     rest of each sentence as written)."""
-    return plan_claims(sentences, lang, old=old)
+    return plan_claims(sentences, lang, old=old) + move_claims(sentences, lang, old=old)
 
 
 def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | None:
@@ -35,4 +32,8 @@ def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | 
             if named:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: plan {now.cue} {'/'.join(sorted(named))}")
+            named = moved(was, now)
+            if named:
+                return Finding(Relation.CONTRADICTORY, 0.9,
+                               f"note: {now.shape} {'/'.join(sorted(named))}")
     return None
