@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from omoide.engine.classify.quantity import Quantity
 
-__all__ = ["SINGLE", "Claim", "second", "spanned"]
+__all__ = ["SINGLE", "Claim", "ja_units", "second", "spanned"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -41,3 +42,20 @@ def second(claim: Claim) -> Claim:
         return claim
     return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
                  claim.cue, claim.amount)
+
+
+_JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]{2,}|[A-Za-z0-9]{2,}")
+_KANJI_RUN = re.compile(r"[\u3400-\u9fff々]+")
+
+
+def ja_units(text: str, stop: frozenset[str] = frozenset(), *,
+             lone: bool = False) -> frozenset[str]:
+    """A Japanese text's units, but ``stop``: each kanji run's bigrams (a lone kanji whole
+    when ``lone``), each katakana or Latin run whole."""
+    units: set[str] = set()
+    for run in _JA_RUN.findall(text):
+        if _KANJI_RUN.fullmatch(run) and (len(run) > 1 or not lone):
+            units.update(run[i:i + 2] for i in range(len(run) - 1))
+        else:
+            units.add(run)
+    return frozenset(units - stop)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_claim import Claim, ja_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["move_claims", "moved"]
@@ -99,19 +99,11 @@ _JA_MOVED_THING = re.compile(
     r"(?P<place>[^、。を]{1,20}?)(?:に|へ)(?:移し|移転し|移転させ|引っ越し)(?:た|て)")
 _JA_UNSURE = re.compile(r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|ようと|ようか"
                         r"|検討|考えて|迷って|もし|一時|しばらく|[?？]")
-_JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]{2,}|[A-Za-z0-9]{2,}")
 _JA_STOP = frozenset({"先月", "今月", "来月", "最近", "今年", "去年", "近く", "市内", "郊外"})
 
 
 def _ja_units(text: str) -> frozenset[str]:
-    units: set[str] = set()
-    for run in _JA_RUN.findall(text):
-        if re.fullmatch(r"[\u3400-\u9fff々]+", run):
-            units.update(run[i:i + 2] for i in range(len(run) - 1)) if len(run) > 1 \
-                else units.add(run)
-        else:
-            units.add(run)
-    return frozenset(units - _JA_STOP)
+    return ja_units(text, _JA_STOP, lone=True)
 
 
 def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_claim import Claim, ja_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["plan_claims", "plan_ended"]
@@ -84,7 +84,6 @@ def _en_units(text: str, subject: str, *, names: bool = False) -> frozenset[str]
 def _en_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
     for subject, written in sentences:
-        rest = written.lower().replace("\u2019", "'")
         if old:
             if subject is None:
                 continue
@@ -132,7 +131,6 @@ _JA_NEGATED = re.compile(r"^[^、。]{0,3}?(?:ない|なかっ|ず|ません|ら
 _JA_UNSURE = re.compile(r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討"
                         r"|考えて|迷って|もし|[?？]|そうだ|そうです|そうな")
 _JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")
-_JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]{2,}|[A-Za-z0-9]{2,}")
 _JA_GENERIC = frozenset({
     "予定", "来年", "今年", "再来", "将来", "自分", "一人", "旅行", "試験", "来月", "来週", "今度",
     "休み", "夏休", "冬休", "春休", "最近", "毎日", "一緒", "家族", "友達", "勉強", "練習", "準備",
@@ -140,13 +138,7 @@ _JA_GENERIC = frozenset({
 
 
 def _ja_units(text: str) -> frozenset[str]:
-    units: set[str] = set()
-    for run in _JA_RUN.findall(text):
-        if re.fullmatch(r"[\u3400-\u9fff々]+", run):
-            units.update(run[i:i + 2] for i in range(len(run) - 1))
-        else:
-            units.add(run)
-    return frozenset(units - _JA_GENERIC)
+    return ja_units(text, _JA_GENERIC)
 
 
 def _ja_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
