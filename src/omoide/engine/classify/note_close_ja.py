@@ -22,7 +22,9 @@ _JA_VALUE = rf"(?P<value>{_JA_NOUN}(?:の{_JA_NOUN})*)"
 _JA_SUBJECT = re.compile(
     r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?(?:は、?|、)")
 _JA_TIME_AS_TOPIC = re.compile(rf"{lex.JA_NOW_TOPIC}は")
-_JA_TIME_TOPIC = re.compile(rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から)$")
+_JA_TIME_TOPIC = re.compile(rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から|毎[朝晩日週月年]|週末"
+                            r"|土日|休日|[今昨明先来翌][日週月年朝晩夜]|[月火水木金土日]曜日?|朝|夜"
+                            r"|夕方|夜勤|普段)$")
 _JA_SECOND = re.compile(
     r"掛け持ち|副業|も(?:働|住|勤|通|付)|週末|土日|時々|ときどき|たまに|休みの日")
 _JA_UNSURE = re.compile(
