@@ -14,6 +14,7 @@ from omoide.engine.classify.note_claim import Claim
 from omoide.engine.classify.note_move import move_claims, moved
 from omoide.engine.classify.note_plan import plan_claims, plan_ended
 from omoide.engine.classify.note_turn import turn_claims, turned
+from omoide.engine.classify.note_when import when_claims, when_moved
 from omoide.engine.classify.signals import Finding
 
 __all__ = ["change_claims", "change_closes"]
@@ -23,7 +24,7 @@ def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
     """The claims of every kind here in ``sentences`` (a subject, None when unknown, and the
     rest of each sentence as written)."""
     return plan_claims(sentences, lang, old=old) + move_claims(sentences, lang, old=old) \
-        + turn_claims(sentences, lang, old=old)
+        + turn_claims(sentences, lang, old=old) + when_claims(sentences, lang, old=old)
 
 
 def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | None:
@@ -42,4 +43,9 @@ def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | 
             if named:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: changed ({now.cue}) {'/'.join(sorted(named))}")
+            named = when_moved(was, now)
+            if named:
+                return Finding(Relation.CONTRADICTORY, 0.9,
+                               f"note: when now {'/'.join(sorted(now.span))}, "
+                               f"not {'/'.join(sorted(named))}")
     return None
