@@ -22,15 +22,20 @@ __all__ = ["change_claims", "change_closes"]
 def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
                   old: bool) -> list[Claim]:
     """The claims of every kind here in ``sentences`` (a subject, None when unknown, and the
-    rest of each sentence as written)."""
-    return plan_claims(sentences, lang, old=old) + move_claims(sentences, lang, old=old) \
-        + turn_claims(sentences, lang, old=old) + when_claims(sentences, lang, old=old)
+    rest of each sentence as written); an ``old`` memory's with the changes it tells itself,
+    which a note telling them again does not make new."""
+    found = [c for read in (plan_claims, move_claims, turn_claims, when_claims)
+             for c in read(sentences, lang, old=old)]
+    return found + change_claims(sentences, lang, old=False) if old else found
 
 
 def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | None:
     """CONTRADICTORY when a claim of the note ends one of the old memory's, else None."""
+    told = set(before)
     for was in before:
         for now in after:
+            if now in told:
+                continue  # the old memory told this change already
             named = plan_ended(was, now)
             if named:
                 return Finding(Relation.CONTRADICTORY, 0.9,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from omoide.engine.classify.quantity import Quantity
 
-__all__ = ["SINGLE", "Claim", "ja_units", "second", "spanned"]
+__all__ = ["SINGLE", "Claim", "ja_owner", "ja_units", "second", "spanned"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -59,3 +59,13 @@ def ja_units(text: str, stop: frozenset[str] = frozenset(), *,
         else:
             units.add(run)
     return frozenset(units - stop)
+
+
+_JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")
+
+
+def ja_owner(body: str) -> str | None:
+    """Whose the sentence's first noun is when it opens on a possessive with no subject of its
+    own in that clause (修の個展、延期した → 修; 修の兄が… → None)."""
+    m = _JA_OWNER.match(body)
+    return m.group("s") if m and "が" not in body.split("、")[0] else None

@@ -53,13 +53,14 @@ _EN_PLACE_STOP = word_set(
     "little big small nice lovely shared share two three four mates friends others together "
     "unit shop barn workshop ground floor bed one-bed two-bed keys key got now again back "
     "last week month year weekend move moved") | lex.EN_TIME_WORDS
+_EN_TIME = frozenset(lex.EN_TIME_WORDS)
 
 
-def _en_units(text: str, subject: str) -> frozenset[str]:
+def _en_units(text: str, subject: str, stop: frozenset[str] = _EN_PLACE_STOP) -> frozenset[str]:
+    """The words naming a place (``stop``: the words that name none; a thing's: time words)."""
     words = re.findall(r"[a-z0-9][a-z0-9&\-]*", text.lower().replace("'s", " "))
     return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                     and w not in _EN_PLACE_STOP and w != subject and len(w) > 2
-                     and not w.isdigit())
+                     and w not in stop and w != subject and len(w) > 2 and not w.isdigit())
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
@@ -73,16 +74,16 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             if _EN_UNSURE.search(clause):
                 continue
             if old:
-                words = _en_units(clause, subject)
                 m = _EN_HOME.match(clause)
                 if m:
                     out.append(Claim(subject, "home", "", _en_units(m.group("place"), subject),
                                      "home"))
-                out.append(Claim(subject, "thing", "", words, "located"))
+                out.append(Claim(subject, "thing", "", _en_units(clause, subject, _EN_TIME),
+                                 "located"))
                 continue
             m = _EN_MOVED_THING.match(clause)
             if m:
-                thing = _en_units(m.group("thing"), subject)
+                thing = _en_units(m.group("thing"), subject, _EN_TIME)
                 place = _EN_BREAK.split(m.group("place"), maxsplit=1)[0]
                 out.append(Claim(subject, "thing", "", thing, "moved", _en_units(place, subject)))
             m = _EN_HOME_START.match(clause)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_units
+from omoide.engine.classify.note_claim import Claim, ja_owner, ja_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["plan_claims", "plan_ended"]
@@ -67,7 +67,8 @@ _EN_GENERIC = word_set(
     "trip holiday holidays test exam exams party course plan plans idea job house home place "
     "summer spring autumn fall winter year month week next big new first own money time "
     "bit lot thing things one way abroad away") | lex.EN_TIME_WORDS | word_set(
-    "january february march april may june july august september october november december")
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday")
 
 
 def _en_units(text: str, subject: str, *, names: bool = False) -> frozenset[str]:
@@ -130,7 +131,6 @@ _JA_END = re.compile(
 _JA_NEGATED = re.compile(r"^[^、。]{0,3}?(?:ない|なかっ|ず|ません|られな)")
 _JA_UNSURE = re.compile(r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討"
                         r"|考えて|迷って|もし|[?？]|そうだ|そうです|そうな")
-_JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")
 _JA_GENERIC = frozenset({
     "予定", "来年", "今年", "再来", "将来", "自分", "一人", "旅行", "試験", "来月", "来週", "今度",
     "休み", "夏休", "冬休", "春休", "最近", "毎日", "一緒", "家族", "友達", "勉強", "練習", "準備",
@@ -145,6 +145,7 @@ def _ja_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
     out = []
     for subject, body in sentences:
         if old:
+            subject = subject if subject is not None else ja_owner(body)
             if subject is not None and _JA_PLAN.search(body) and not _JA_NOT_PLAN.search(body):
                 out.append(Claim(subject, "plan", "", _ja_units(body), "plan", cue="plan"))
             continue
@@ -154,10 +155,9 @@ def _ja_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
             continue  # not done, or done by another subject (友達が個展を開いた)
         frame = ""
         if subject is None:
-            owner = _JA_OWNER.match(body)
-            if owner is None or "が" in body[:m.start()]:
+            subject, frame = ja_owner(body), "owner"
+            if subject is None or "が" in body[:m.start()]:
                 continue
-            subject, frame = owner.group("s"), "owner"
         cue = "done" if m.group("done") else "dropped"
         out.append(Claim(subject, "plan", frame, _ja_units(body), "plan end", cue=cue))
     return out

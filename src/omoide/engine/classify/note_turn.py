@@ -85,10 +85,11 @@ def _en_turns(subject: str, clause: str) -> list[Claim]:
         return [claim(m.group("ctx"), m.group("b"), "setting")]
     m = _EN_OFF.match(clause)
     if m:
-        return [claim(m.group("a"), "", "off")]
+        return [claim(re.split(r" (?:for|at|since|after|in|on|last|this) ", m.group("a"))[0],
+                      "", "off")]
     m = _EN_INSTEAD.match(clause)
     if m and _EN_NOW.search(m.group("b")):
-        return [claim(m.group("a"), _EN_NOW.sub(" ", m.group("b")), "from")]
+        return [claim(m.group("a"), _EN_NOW.sub(" ", m.group("b")), "instead")]
     return []
 
 
@@ -147,6 +148,8 @@ def turned(was: Claim, now: Claim) -> set[str]:
         return set()
     if now.cue == "off":
         return set(now.value)
+    if now.cue == "instead":  # "B now, not A": B says what else, A is named as no more
+        return set(now.value) if now.span - was.value else set()
     if not now.span or now.span & was.value or _inside(now.span, was.value):
         return set()
     return set(now.value)

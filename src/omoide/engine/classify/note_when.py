@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_units
+from omoide.engine.classify.note_claim import Claim, ja_owner, ja_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["when_claims", "when_moved"]
@@ -110,6 +110,7 @@ def _ja_when(text: str) -> frozenset[str]:
 def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
     for subject, body in sentences:
+        subject = subject if subject is not None else ja_owner(body)
         if subject is None:
             continue
         for clause in ([body] if old else body.split("、")):
