@@ -47,6 +47,14 @@ CLOSES = [
      "changed (from)"),
     ("航は、合唱部でテノールを歌ってる。",
      "航は、テノールからバスに移ったんだって。", "ja", "changed (from)"),
+    # a never or a dislike turned round
+    ("Tove has never been on a sailing boat.",
+     "Tove went on her first sailing boat trip in Kiel!", "en", "turned round"),
+    ("Bruno can't stand olives.", "Bruno has come round to olives, he eats them daily now.",
+     "en", "turned round"),
+    ("恵は、一度もスキーをしたことがないんだって。", "恵は、初めてスキーに行ったんだって！", "ja",
+     "turned round"),
+    ("亮は、納豆が苦手なんだ。", "亮は、最近納豆にハマってるらしい。", "ja", "turned round"),
     # a when moved
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora swims at the lido on Sunday evenings now.", "en", "when now"),
@@ -85,6 +93,12 @@ STAYS = [
     ("Femi plays trumpet in the town brass band.",
      "Femi switched to decaf at work.", "en"),
     ("航は、合唱部でテノールを歌ってる。", "航は、通勤を自転車から電車に変えた。", "ja"),
+    # a no: still no, another thing, someone else
+    ("Tove has never been on a sailing boat.", "Tove still won't go on a sailing boat now.",
+     "en"),
+    ("Bruno can't stand olives.", "Bruno loves capers now.", "en"),
+    ("Bruno can't stand olives.", "Bruno's sister loves olives now.", "en"),
+    ("亮は、納豆が苦手なんだ。", "亮は、最近も納豆は食べないらしい。", "ja"),
     # a when: also, the same time, another thing
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora also swims at the lido on Sundays now.", "en"),

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_flip import flip_claims, flipped
 from omoide.engine.classify.note_move import move_claims, moved
 from omoide.engine.classify.note_plan import plan_claims, plan_ended
 from omoide.engine.classify.note_turn import turn_claims, turned
@@ -24,7 +25,8 @@ def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
     """The claims of every kind here in ``sentences`` (a subject, None when unknown, and the
     rest of each sentence as written); an ``old`` memory's with the changes it tells itself,
     which a note telling them again does not make new."""
-    found = [c for read in (plan_claims, move_claims, turn_claims, when_claims)
+    found = [c for read in (plan_claims, move_claims, turn_claims, when_claims,
+                                   flip_claims)
              for c in read(sentences, lang, old=old)]
     return found + change_claims(sentences, lang, old=False) if old else found
 
@@ -53,4 +55,8 @@ def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | 
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: when now {'/'.join(sorted(now.span))}, "
                                f"not {'/'.join(sorted(named))}")
+            named = flipped(was, now)
+            if named:
+                return Finding(Relation.CONTRADICTORY, 0.9,
+                               f"note: a no turned round, {'/'.join(sorted(named))}")
     return None
