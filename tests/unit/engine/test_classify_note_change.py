@@ -55,6 +55,14 @@ CLOSES = [
     ("恵は、一度もスキーをしたことがないんだって。", "恵は、初めてスキーに行ったんだって！", "ja",
      "turned round"),
     ("亮は、納豆が苦手なんだ。", "亮は、最近納豆にハマってるらしい。", "ja", "turned round"),
+    # an end in the note's first clause, of a thing the old memory names whole
+    ("Pavel is learning the mandolin from videos.",
+     "Pavel has given up on the mandolin, says his fingers hurt.", "en", "first clause"),
+    ("Noor plays five-a-side with the hospital team.",
+     "Noor packed in the five-a-side, the knee was too sore.", "en", "first clause"),
+    ("萌は、けん玉教室に通ってる。", "萌は、けん玉をやめて、今は絵を描いてる。", "ja",
+     "first clause"),
+    ("剛は、かるた部に入ってる。", "剛は、かるた部を抜けたんだって。", "ja", "first clause"),
     # a when moved
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora swims at the lido on Sunday evenings now.", "en", "when now"),
@@ -80,6 +88,8 @@ STAYS = [
     ("健は、来年の春に北海道へ行く予定なんだ。",
      "健の友達が、北海道旅行を中止したんだって。", "ja"),
     ("健は、来年の春に北海道へ行く予定なんだ。", "健は、北海道旅行を中止するかも。", "ja"),
+    ("健は、来年の春に北海道へ行く予定なんだ。", "健は、北海道旅行をやめたいって。", "ja"),
+    ("萌は、保育士として働いてる。", "萌は、保育士を辞めたいって毎日言ってる。", "ja"),
     # a move: elsewhere in the same place, for a while, someone else's
     ("Greta repairs violins in a studio in Ripon.",
      "Greta has moved the studio to a bigger room in Ripon.", "en"),
@@ -99,6 +109,13 @@ STAYS = [
     ("Bruno can't stand olives.", "Bruno loves capers now.", "en"),
     ("Bruno can't stand olives.", "Bruno's sister loves olives now.", "en"),
     ("亮は、納豆が苦手なんだ。", "亮は、最近も納豆は食べないらしい。", "ja"),
+    # an end: back-story, a part, a drop-off, something the old memory says is not done
+    ("Pavel doesn't eat meat.", "Pavel gave up meat at nineteen, after a farm visit.", "en"),
+    ("Pavel keeps forty sheep on the hill.", "Pavel sold ten of the sheep at the mart.", "en"),
+    ("Pavel takes the kids to school.", "Pavel dropped the kids at school early today.", "en"),
+    ("Pavel is learning the mandolin.", "Pavel might give up on the mandolin.", "en"),
+    ("萌は、けん玉教室に通ってる。", "萌は、けん玉をやめたいって。", "ja"),
+    ("萌は、たばこを吸ってないんだ。", "萌は、二十歳でたばこをやめたんだって。", "ja"),
     # a when: also, the same time, another thing
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora also swims at the lido on Sundays now.", "en"),
