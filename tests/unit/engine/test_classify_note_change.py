@@ -63,6 +63,13 @@ CLOSES = [
     ("萌は、けん玉教室に通ってる。", "萌は、けん玉をやめて、今は絵を描いてる。", "ja",
      "first clause"),
     ("剛は、かるた部に入ってる。", "剛は、かるた部を抜けたんだって。", "ja", "first clause"),
+    # a count said as changed in its own clause
+    ("Ines keeps about twenty ducks by the pond.",
+     "Ines has cut down to five ducks, twenty was a lot of work.", "en", "count said as now"),
+    ("Ines works at the florist, five days a week.", "Ines is down to two days at the florist.",
+     "en", "count said as now"),
+    ("凛は、うさぎを二羽飼ってる。",
+     "凛のうさぎ、四羽に増えたんだって。", "ja", "count said as now"),
     # a when moved
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora swims at the lido on Sunday evenings now.", "en", "when now"),
@@ -116,6 +123,13 @@ STAYS = [
     ("Pavel is learning the mandolin.", "Pavel might give up on the mandolin.", "en"),
     ("萌は、けん玉教室に通ってる。", "萌は、けん玉をやめたいって。", "ja"),
     ("萌は、たばこを吸ってないんだ。", "萌は、二十歳でたばこをやめたんだって。", "ja"),
+    # a count: the same amount, another thing, an event at a number
+    ("Ines keeps about twenty ducks by the pond.", "Ines is down to about twenty ducks now.",
+     "en"),
+    ("Ines works at the florist, five days a week.",
+     "Ines volunteers two days a week now at the shelter.", "en"),
+    ("凛は、タワーの五十階で働いてる。",
+     "凛は、エレベーターが止まって四十階で待つことになったらしい。", "ja"),
     # a when: also, the same time, another thing
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora also swims at the lido on Sundays now.", "en"),
