@@ -68,8 +68,8 @@ CLOSES = [
      "Ines has cut down to five ducks, twenty was a lot of work.", "en", "count said as now"),
     ("Ines works at the florist, five days a week.", "Ines is down to two days at the florist.",
      "en", "count said as now"),
-    ("凛は、うさぎを二羽飼ってる。",
-     "凛のうさぎ、四羽に増えたんだって。", "ja", "count said as now"),
+    ("凛は、ウサギを二羽飼ってる。",
+     "凛のウサギ、四羽に増えたんだって。", "ja", "count said as now"),
     # a when moved
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora swims at the lido on Sunday evenings now.", "en", "when now"),
