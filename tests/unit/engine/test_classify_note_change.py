@@ -109,6 +109,8 @@ STAYS = [
      "Femi switched to tuba in the brass band.", "en"),
     ("Femi plays trumpet in the town brass band.",
      "Femi switched to decaf at work.", "en"),
+    ("Femi works at a bank in Derby.",
+     "Femi switched from the bank in Derby to teaching, though he might go back.", "en"),
     ("航は、合唱部でテノールを歌ってる。", "航は、通勤を自転車から電車に変えた。", "ja"),
     # a no: still no, another thing, someone else
     ("Tove has never been on a sailing boat.", "Tove still won't go on a sailing boat now.",

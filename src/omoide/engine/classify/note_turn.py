@@ -63,6 +63,8 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             if not _EN_UNSURE.search(rest):
                 out.append(Claim(subject, "turn", "", _en_units(rest, subject), "said"))
             continue
+        if _EN_UNSURE.search(rest):
+            continue  # a hedge anywhere in the sentence ("…, might go back") holds the change
         for clause in re.split(r", (?!not |instead |rather )| and | but |; | so | because ",
                                rest):
             clause = _EN_ADVERBS.sub("", clause.strip())
