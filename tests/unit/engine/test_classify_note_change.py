@@ -70,6 +70,9 @@ CLOSES = [
      "en", "count said as now"),
     ("凛は、ウサギを二羽飼ってる。",
      "凛のウサギ、四羽に増えたんだって。", "ja", "count said as now"),
+    # a named workplace said as now
+    ("Ama is a nurse at St Mary's in Leeds.", "Ama works at Airedale Hospital now.", "en",
+     "works at"),
     # a when moved
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora swims at the lido on Sunday evenings now.", "en", "when now"),
@@ -132,6 +135,11 @@ STAYS = [
      "Ines volunteers two days a week now at the shelter.", "en"),
     ("凛は、タワーの五十階で働いてる。",
      "凛は、エレベーターが止まって四十階で待つことになったらしい。", "ja"),
+    # a workplace: the same place, a second one, someone else's
+    ("Ama is a nurse at Leeds General Infirmary.", "Ama works at Leeds General now.", "en"),
+    ("Ama is a nurse at St Mary's in Leeds.", "Ama also works at Airedale Hospital now.", "en"),
+    ("Ama is a nurse at St Mary's in Leeds.", "Ama's brother works at Airedale Hospital now.",
+     "en"),
     # a when: also, the same time, another thing
     ("Dora swims at the lido on Wednesday mornings.",
      "Dora also swims at the lido on Sundays now.", "en"),

@@ -18,6 +18,7 @@ from omoide.engine.classify.note_quit import quit_claims, quitted
 from omoide.engine.classify.note_tally import tallied, tally_claims
 from omoide.engine.classify.note_turn import turn_claims, turned
 from omoide.engine.classify.note_when import when_claims, when_moved
+from omoide.engine.classify.note_work import work_claims, work_moved
 from omoide.engine.classify.signals import Finding
 
 __all__ = ["change_claims", "change_closes"]
@@ -28,7 +29,7 @@ def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
     rest of each sentence as written); an ``old`` memory's with the changes it tells itself,
     which a note telling them again does not make new."""
     found = [c for read in (plan_claims, move_claims, turn_claims, when_claims,
-                                   flip_claims, quit_claims, tally_claims)
+                                   flip_claims, quit_claims, tally_claims, work_claims)
              for c in read(sentences, lang, old=old)]
     return found + change_claims(sentences, lang, old=False) if old else found
 
@@ -65,6 +66,11 @@ def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | 
             if named:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: ended {'/'.join(sorted(named))} ({now.cue}, first clause)")
+            named = work_moved(was, now)
+            if named:
+                return Finding(Relation.CONTRADICTORY, 0.9,
+                               f"note: works at {'/'.join(sorted(now.value))} now, not "
+                               f"{'/'.join(sorted(named))}")
             if tallied(was, now) and now.amount is not None:
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: {now.frame} now {now.amount.value:g} (count said as now)")
