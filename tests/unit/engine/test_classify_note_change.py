@@ -40,6 +40,8 @@ CLOSES = [
     ("Yara teaches art at a primary school.",
      "Yara teaches art at the sixth-form college now, not at the primary school.", "en",
      "changed (instead)"),
+    ("Colm sorts parcels at the depot.", "Colm drives the vans now instead of sorting parcels.",
+     "en", "changed (instead)"),
     ("Colm works nights at the depot.", "Colm has come off nights for good.", "en",
      "changed (off)"),
     ("千里は、卒論のテーマが鎌倉の寺なんだ。",

@@ -90,7 +90,7 @@ def _en_turns(subject: str, clause: str) -> list[Claim]:
         return [claim(re.split(r" (?:for|at|since|after|in|on|last|this) ", m.group("a"))[0],
                       "", "off")]
     m = _EN_INSTEAD.match(clause)
-    if m and _EN_NOW.search(m.group("b")):
+    if m and _EN_NOW.search(clause[:m.start("a")]):
         return [claim(m.group("a"), _EN_NOW.sub(" ", m.group("b")), "instead")]
     return []
 
