@@ -100,6 +100,8 @@ STAYS = [
     ("健は、来年の春に北海道へ行く予定なんだ。",
      "健の友達が、北海道旅行を中止したんだって。", "ja"),
     ("健は、来年の春に北海道へ行く予定なんだ。", "健は、北海道旅行を中止するかも。", "ja"),
+    ("健は、漢検二級に向けて勉強してる。", "健の弟は、漢検二級に合格した。", "ja"),
+    ("Oskar is planning a trip to Portugal.", "Oskar's brother's Portugal trip is off.", "en"),
     ("健は、来年の春に北海道へ行く予定なんだ。", "健は、北海道旅行をやめたいって。", "ja"),
     ("萌は、保育士として働いてる。", "萌は、保育士を辞めたいって毎日言ってる。", "ja"),
     # a move: elsewhere in the same place, for a while, someone else's

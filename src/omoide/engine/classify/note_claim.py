@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.quantity import Quantity
 
 __all__ = ["SINGLE", "Claim", "ja_owner", "ja_units", "second", "spanned"]
@@ -62,10 +63,19 @@ def ja_units(text: str, stop: frozenset[str] = frozenset(), *,
 
 
 _JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")
+# A person (not a pet: a pet's count is its owner's fact) after the possessive: someone else.
+_JA_PETS = frozenset({"ペット", "猫", "愛猫", "子猫", "犬", "愛犬", "子犬", "ハムスター", "うさぎ",
+                      "ウサギ", "インコ", "金魚", "亀", "カメ"})
+_JA_SOMEONE = re.compile("(?:" + "|".join(
+    p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS)
+    + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)")
 
 
 def ja_owner(body: str) -> str | None:
-    """Whose the sentence's first noun is when it opens on a possessive with no subject of its
-    own in that clause (修の個展、延期した → 修; 修の兄が… → None)."""
+    """Whose the sentence's first noun is when it opens on a possessive of a thing, with no
+    subject of its own in that clause (修の個展、延期した → 修; 修の兄が…, ユーザーの弟は… →
+    None: another person's)."""
     m = _JA_OWNER.match(body)
-    return m.group("s") if m and "が" not in body.split("、")[0] else None
+    if m is None or "が" in body.split("、")[0] or _JA_SOMEONE.match(body, m.end()):
+        return None
+    return m.group("s")

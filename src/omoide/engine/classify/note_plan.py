@@ -109,6 +109,10 @@ def _en_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
         whole = f"{subject} {clause}" if subject is not None and not clause.startswith("'s") \
             else f"{subject or ''}{clause}"
         m = _EN_PASSIVE.match(whole.strip())
+        someone = m and re.match(r"([a-z\-]+)'s ", m.group("value"))
+        if someone and (someone.group(1) in lex.EN_PERSONS
+                        or someone.group(1) in lex.EN_CHAIN_PERSONS):
+            continue  # "Ann's brother's trip is off": another person's plan
         if m and not _EN_UNSURE.search(whole) and not _EN_PART.search(whole):
             owner = m.group("owner") or ""
             cue = "done" if m.group("cue") in _EN_DONE_PASSIVE else "dropped"
