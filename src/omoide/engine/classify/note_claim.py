@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.quantity import Quantity
 
-__all__ = ["SINGLE", "Claim", "second", "spanned"]
+__all__ = ["SINGLE", "Claim", "ja_owner", "ja_units", "second", "spanned"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -41,3 +43,39 @@ def second(claim: Claim) -> Claim:
         return claim
     return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
                  claim.cue, claim.amount)
+
+
+_JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]{2,}|[A-Za-z0-9]{2,}")
+_KANJI_RUN = re.compile(r"[\u3400-\u9fff々]+")
+
+
+def ja_units(text: str, stop: frozenset[str] = frozenset(), *,
+             lone: bool = False) -> frozenset[str]:
+    """A Japanese text's units, but ``stop``: each kanji run's bigrams (a lone kanji whole
+    when ``lone``), each katakana or Latin run whole."""
+    units: set[str] = set()
+    for run in _JA_RUN.findall(text):
+        if _KANJI_RUN.fullmatch(run) and (len(run) > 1 or not lone):
+            units.update(run[i:i + 2] for i in range(len(run) - 1))
+        else:
+            units.add(run)
+    return frozenset(units - stop)
+
+
+_JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")
+# A person (not a pet: a pet's count is its owner's fact) after the possessive: someone else.
+_JA_PETS = frozenset({"ペット", "猫", "愛猫", "子猫", "犬", "愛犬", "子犬", "ハムスター", "うさぎ",
+                      "ウサギ", "インコ", "金魚", "亀", "カメ"})
+_JA_SOMEONE = re.compile("(?:" + "|".join(
+    p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS)
+    + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)")
+
+
+def ja_owner(body: str) -> str | None:
+    """Whose the sentence's first noun is when it opens on a possessive of a thing, with no
+    subject of its own in that clause (修の個展、延期した → 修; 修の兄が…, ユーザーの弟は… →
+    None: another person's)."""
+    m = _JA_OWNER.match(body)
+    if m is None or "が" in body.split("、")[0] or _JA_SOMEONE.match(body, m.end()):
+        return None
+    return m.group("s")

@@ -21,10 +21,9 @@ mark of a plan, a hypothetical, a habit of old, a past retold or a second value 
 "used to", "years ago", "also", 予定, たら, 昔, も働いて). Anything else is left to the note
 path as before (never CONTRADICTORY). No I/O; deterministic.
 
-Session 19 added ends said other ways ("no more X", "can't X any more", "sold the X" in
-``note_cues_en``; handed over, shut for good; もう…ない, 引退, 閉めた, 売った), a couple's split
-and being single ended, more home frames, and counts said as changed (``note_count``); each
-named in the reason by its cue. bench/results/note_close.md has what each closes.
+Ends said other ways ("no more X", "sold the X": ``note_cues_en``; もう…ない, 閉めた), a
+couple's split, being single ended and counts said as changed (``note_count``) are read too;
+plans ended, things moved and new homes by ``note_change``. bench/results/note_close*.md.
 """
 
 from __future__ import annotations
@@ -37,8 +36,9 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import note_cues_en as cues
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.note_change import change_claims, change_closes
 from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
-from omoide.engine.classify.note_close_ja import ja_claims
+from omoide.engine.classify.note_close_ja import ja_claims, ja_sentences
 from omoide.engine.classify.note_count import count_changed, en_counts
 from omoide.engine.classify.one_slot import EN_STATE_FRAMES
 from omoide.engine.classify.signals import Finding
@@ -307,7 +307,10 @@ def claims(text: str, lang: str = "auto", *, old: bool = False) -> list[Claim]:
     ``old``: the text is the older memory, whose English clauses of the past drop alone."""
     text = _SUFFIX.sub("", unicodedata.normalize("NFKC", text)).strip()
     chosen = lang if lang in ("en", "ja") else detect_lang(text)
-    return ja_claims(text) if chosen == "ja" else _en_claims(text, old=old)
+    if chosen == "ja":
+        return ja_claims(text) + change_claims(ja_sentences(text), "ja", old=old)
+    told = [(s, w) for s, _, w in _en_sentences(_EN_THE_USER.sub("User", text))]
+    return _en_claims(text, old=old) + change_claims(told, "en", old=old)
 
 
 def note_verdict(candidate: Candidate, after: Sequence[Claim], lang: str = "auto", *,
@@ -330,8 +333,8 @@ def note_closes(old: str, new: str, lang: str = "auto") -> Finding | None:
 
 
 def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
-    before = [c for c in claims(old, lang, old=True)
-              if c.shape in ("state", "role", "activity", "count")]
+    said = claims(old, lang, old=True)
+    before = [c for c in said if c.shape in ("state", "role", "activity", "count")]
     for was in before:
         for now in after:
             if was.subject != now.subject:
@@ -356,7 +359,7 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
                 cue = f" ({now.cue})" if now.cue else ""
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: ended {'/'.join(sorted(named))}{cue}")
-    return None
+    return change_closes(said, after)
 
 
 def _ends(now: Claim, was: Claim) -> bool:

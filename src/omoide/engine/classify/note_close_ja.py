@@ -15,14 +15,16 @@ from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
 from omoide.engine.classify.note_count import ja_counts
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
-__all__ = ["ja_claims"]
+__all__ = ["ja_claims", "ja_sentences"]
 
 _JA_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z0-9々ー・]+"
 _JA_VALUE = rf"(?P<value>{_JA_NOUN}(?:の{_JA_NOUN})*)"
 _JA_SUBJECT = re.compile(
     r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?(?:は、?|、)")
 _JA_TIME_AS_TOPIC = re.compile(rf"{lex.JA_NOW_TOPIC}は")
-_JA_TIME_TOPIC = re.compile(rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から)$")
+_JA_TIME_TOPIC = re.compile(rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から|毎[朝晩日週月年]|週末"
+                            r"|土日|休日|[今昨明先来翌][日週月年朝晩夜]|[月火水木金土日]曜日?|朝|夜"
+                            r"|夕方|夜勤|普段)$")
 _JA_SECOND = re.compile(
     r"掛け持ち|副業|も(?:働|住|勤|通|付)|週末|土日|時々|ときどき|たまに|休みの日")
 _JA_UNSURE = re.compile(
@@ -115,8 +117,10 @@ def _ja_value(value: str, *, name: bool = False, lone: bool = False,
     return frozenset(units)
 
 
-def ja_claims(text: str) -> list[Claim]:
-    out: list[Claim] = []
+def ja_sentences(text: str) -> list[tuple[str | None, str]]:
+    """Each sentence's subject (its topic, else the note's so far; None when unknown) and the
+    rest of it."""
+    out: list[tuple[str | None, str]] = []
     last: str | None = None
     for sentence in re.split(r"(?<=[。！!])", text):
         sentence = sentence.strip()
@@ -127,6 +131,13 @@ def ja_claims(text: str) -> list[Claim]:
         else:
             subject, body = topic, sentence[m.end():] if m else sentence
         last = subject
+        out.append((subject, body))
+    return out
+
+
+def ja_claims(text: str) -> list[Claim]:
+    out: list[Claim] = []
+    for subject, body in ja_sentences(text):
         if subject is None:
             continue
         if _JA_SINGLE.match(body) and not _JA_UNSURE.search(body.split("、")[0]):

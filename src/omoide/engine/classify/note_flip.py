@@ -1,0 +1,110 @@
+"""A "never" or a dislike a note turns round: the subject now does, has or likes what the old
+memory said it never did, could not or would not (pure).
+
+The old memory's clause about its subject says no to something ("has never flown", "can't
+stand olives", "doesn't own a car", 一度もスキーをしたことがない, 納豆が苦手, 車を持ってない);
+the note's clause about the same subject names that thing again, with no negation, as now, as
+a first time or as a change of heart ("orders olives every time now", "first flight ever",
+"has come round to olives", 初めてスキーに行った, 最近は納豆にハマってる, 免許を取った). The
+thing must be named in both (a word of the old clause's object). No I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.note_claim import Claim, ja_units
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+
+__all__ = ["flip_claims", "flipped"]
+
+_EN_NEVER = re.compile(
+    r"^(?:still )?(?:has never|have never|had never|never|can ?not stand|can't stand|cannot"
+    r"|can ?not|can't|hates?|does not|doesn't|do not|don't|won't touch|will not touch"
+    r"|refuses to|is not into|isn't into|dislikes?|has not|hasn't)\b(?P<what>.+)")
+_EN_TURNED = re.compile(
+    r"\b(?:now|these days|nowadays|first|finally|come round to|came round to|got into"
+    r"|hooked on|obsessed with|converted|started|took up|has taken up|signed up|bought"
+    r"|passed|learned|learnt|loves?|new favourite)\b")
+_EN_NEGATED = re.compile(
+    r"\b(?:not|never|no|nothing|none|won't|can't|cannot|hates?|still|if|would|might|will"
+    r"|wants?|hopes?|going to|gonna|planning|thinking)\b|n't\b|\?")
+_EN_STOP = word_set(
+    "stand touch own really at all ever even single one life anyone anything something way "
+    "bit lot much funny funnily enough thing things taste been learned learn able get got "
+    "go going idea sure new first time") | lex.EN_TIME_WORDS
+
+
+def _en_units(text: str, subject: str) -> frozenset[str]:
+    words = re.findall(r"[a-z][a-z&\-]*", text.lower().replace("'s", " "))
+    return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
+                     and w not in _EN_STOP and w != subject and len(w) > 2) \
+        - lex.EN_GENERIC_VERBS
+
+
+def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
+    out = []
+    for subject, written in sentences:
+        if subject is None:
+            continue
+        rest = written.lower().replace("\u2019", "'")
+        for clause in re.split(r", | and | but |; | - | because | since | though ", rest):
+            clause = clause.strip()
+            if old:
+                m = _EN_NEVER.match(clause)
+                if m:
+                    out.append(Claim(subject, "flip", "", _en_units(m.group("what"), subject),
+                                     "never"))
+            elif _EN_TURNED.search(clause) and not _EN_NEGATED.search(clause):
+                out.append(Claim(subject, "flip", "", _en_units(clause, subject), "turned"))
+    return out
+
+
+# --- Japanese ------------------------------------------------------------------------------
+
+# A no said of a thing (納豆が苦手, 一度も海外に行ったことがない, 免許を持ってない), not a
+# condition (ないと, なければ).
+_JA_NEVER = re.compile(r"苦手|嫌い|無理|(?:ことが|事が)ない"
+                       r"|(?:持って|使って|やって|飲めて)(?:い)?な"
+                       r"|(?:飲め|食べ|使わ|飲ま|乗れ|泳げ|弾け|読ま|行か|持た)な")
+_JA_NOT_NEVER = re.compile(r"ないと|なければ|なきゃ|じゃない")
+_JA_TURNED = re.compile(r"初めて|はじめて|ついに|最近|今は|いまは|ようになっ|好きになっ"
+                        r"|大好き|ハマ|はまっ|デビュー|取った|買っ")
+_JA_NEGATED = re.compile(r"ない|なく|なかっ|ず[にで、。]|ません|たい|予定|つもり|かも|なら"
+                         r"|たら(?!しい)")
+_JA_STOP = frozenset({"一度", "全然", "絶対", "最近", "今は", "初め", "自分", "毎朝", "毎日",
+                      "一滴"})
+
+
+def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
+    out = []
+    for subject, body in sentences:
+        if subject is None:
+            continue
+        for clause in body.split("、"):
+            if old:
+                m = _JA_NEVER.search(clause)
+                if m and not _JA_NOT_NEVER.search(clause):
+                    out.append(Claim(subject, "flip", "", ja_units(clause[:m.start()], _JA_STOP),
+                                     "never"))
+            elif _JA_TURNED.search(clause) and not _JA_NEGATED.search(clause):
+                out.append(Claim(subject, "flip", "", ja_units(clause, _JA_STOP), "turned"))
+    return out
+
+
+# --- the decision --------------------------------------------------------------------------
+
+def flip_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
+                old: bool) -> list[Claim]:
+    """What the old memory says no to (``old``), or what a note says is now done or liked."""
+    return _ja_claims(sentences, old) if lang == "ja" else _en_claims(sentences, old)
+
+
+def flipped(was: Claim, now: Claim) -> set[str]:
+    """The words of the old no that the note's clause now says yes to (empty when none)."""
+    if was.shape != "never" or now.shape != "turned" or was.subject != now.subject:
+        return set()
+    return set(was.value & now.value)

@@ -1,0 +1,78 @@
+"""A workplace a note says is the subject's now, by name, against the old one's name (pure).
+
+The old memory's sentence says where its subject works, by name ("is a stonemason at Ely
+Cathedral", "works for Hallam Council", "is the kit man at Rotherham United"); the note's
+clause says, as now, that the same subject works at another named place ("works at Lincoln
+Cathedral these days", "is auctioneering at Carlisle mart now", "is kit man at Doncaster
+now"). The new place must name something the old sentence does not, and the old place
+something the new clause does not (every name of either in the other: the same place, or a
+place inside it). Nothing also, extra, part-time or for a while. No I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.note_claim import Claim
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+
+__all__ = ["work_claims", "work_moved"]
+
+_EN_WORK = re.compile(
+    r"^(?:(?:still |now )?works (?:at|for|in)|is (?:a|an|the) [a-z\- ]{2,40}? (?:at|for|with)"
+    r"|is (?:working|employed|based|teaching|[a-z]+ing) (?:at|for|in)"
+    r"|(?:teaches|nurses|coaches|cooks|drives|manages|runs) [a-z\- ]{0,30}?(?:at|for))"
+    r" (?P<place>.+)")
+_EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b")
+_EN_NOT_SOLE = re.compile(
+    r"\b(?:also|too|as well|extra|another|second|part[- ]time|sometimes|occasionally|odd"
+    r"|weekends?|summers?|volunteer\w*|if|would|might|may|could|should|will|going to|gonna"
+    r"|wants?|hopes?|for (?:the|a) (?:summer|winter|week|month|few|while|couple)|temporarily"
+    r"|until|till|was|were|had|used to|never|not|cover\w*|placement|shadowing|visit\w*"
+    r"|trial|training)\b|n't\b|\?")
+_EN_NAME_STOP = word_set("the a an i user now") | FACT_TOPIC_STOPWORDS
+_EN_PLACE_END = re.compile(r",| - | and | but | because | since | so | now\b| these days"
+                           r"| nowadays| after | when ")
+
+
+def _names(written: str) -> frozenset[str]:
+    """The capitalised words of a place as written: its names."""
+    return frozenset(en_lemma(w.lower()) for w in re.findall(r"\b[A-Z][\w'&\-]*", written)
+                     if w.lower() not in _EN_NAME_STOP)
+
+
+def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
+    out = []
+    for subject, written in sentences:
+        if subject is None:
+            continue
+        for said in re.split(r", (?=and |but )|; | but ", written):
+            said = said.strip()
+            lower = said.lower().replace("\u2019", "'")
+            m = _EN_WORK.match(lower)
+            if m is None or _EN_NOT_SOLE.search(lower) or (not old and not _EN_NOW.search(lower)):
+                continue
+            place = _EN_PLACE_END.split(said[m.start("place"):], maxsplit=1)[0]
+            names = _names(place) - {subject}
+            if names:
+                words = frozenset(en_lemma(w) for w in re.findall(r"[a-z][a-z'&\-]*", lower))
+                out.append(Claim(subject, "work", "named", names, "work" if old else "work now",
+                                 words))
+    return out
+
+
+def work_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
+                old: bool) -> list[Claim]:
+    """Named workplaces of the old memory (``old``), or said as now by a note (English)."""
+    return [] if lang == "ja" else _en_claims(sentences, old)
+
+
+def work_moved(was: Claim, now: Claim) -> set[str]:
+    """The old workplace's names when the note's named one is another place, else empty."""
+    if was.shape != "work" or now.shape != "work now" or was.subject != now.subject:
+        return set()
+    if now.value <= was.span or was.value <= now.span:
+        return set()  # every name of one in the other: the same place, or one inside the other
+    return set(was.value)
