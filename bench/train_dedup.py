@@ -88,8 +88,11 @@ MODEL_FILE = REPO / "src" / "omoide" / "engine" / "classify" / "dedup_judge.json
 # in the seventeenth round (bench/results/dedup_round17.md: the most nested recall with nested
 # drops at most 1.5% pooled and 3% on the worst fold, the margin fresh sets have needed; e5
 # pooled:0.0125 in the sixteenth and fourteenth rounds, pooled:0.01 in the fifteenth,
-# fold:0.02 from the eleventh to the thirteenth, bench/results/dedup_round11.md).
-CHOSEN_RULE = "e5=pooled:0.01,use=fold:0.025"
+# fold:0.02 from the eleventh to the thirteenth, bench/results/dedup_round11.md). Kept in the
+# eighteenth round although e5 pooled:0.01 / USE fold:0.025 now pass the bar by nested LOSO
+# (bench/results/dedup_round18.md): fresh sets have dropped more than nested predicted, and a
+# related fact dropped as a duplicate is a fact lost.
+CHOSEN_RULE = "e5=pooled:0.0075,use=fold:0.02"
 # Features a judge leaves out (a tuning aid; none: the notation cosine held in both embedders'
 # nested LOSO, bench/results/dedup_round13.md).
 WITHOUT = ""
