@@ -7,7 +7,7 @@ against the old memory's. No I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.note_claim import Claim
@@ -34,6 +34,34 @@ def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
     return found + change_claims(sentences, lang, old=False) if old else found
 
 
+def _names(named: Iterable[str]) -> str:
+    return "/".join(sorted(named))
+
+
+def _tallied(was: Claim, now: Claim) -> set[str]:
+    return {now.frame} if now.amount is not None and tallied(was, now) else set()
+
+
+def _tally_reason(now: Claim, named: set[str]) -> str:
+    amount = f"{now.amount.value:g}" if now.amount is not None else "?"
+    return f"{now.frame} now {amount} (count said as now)"
+
+
+# Each kind in the order tried: what of the old claim the new one ends (empty: nothing) and the
+# reason it gives.
+_KINDS: tuple[tuple[Callable[[Claim, Claim], set[str]], Callable[[Claim, set[str]], str]],
+              ...] = (
+    (plan_ended, lambda now, named: f"plan {now.cue} {_names(named)}"),
+    (moved, lambda now, named: f"{now.shape} {_names(named)}"),
+    (turned, lambda now, named: f"changed ({now.cue}) {_names(named)}"),
+    (when_moved, lambda now, named: f"when now {_names(now.span)}, not {_names(named)}"),
+    (flipped, lambda now, named: f"a no turned round, {_names(named)}"),
+    (quitted, lambda now, named: f"ended {_names(named)} ({now.cue}, first clause)"),
+    (work_moved, lambda now, named: f"works at {_names(now.value)} now, not {_names(named)}"),
+    (_tallied, _tally_reason),
+)
+
+
 def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | None:
     """CONTRADICTORY when a claim of the note ends one of the old memory's, else None."""
     told = set(before)
@@ -41,37 +69,8 @@ def change_closes(before: Sequence[Claim], after: Sequence[Claim]) -> Finding | 
         for now in after:
             if now in told:
                 continue  # the old memory told this change already
-            named = plan_ended(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: plan {now.cue} {'/'.join(sorted(named))}")
-            named = moved(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: {now.shape} {'/'.join(sorted(named))}")
-            named = turned(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: changed ({now.cue}) {'/'.join(sorted(named))}")
-            named = when_moved(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: when now {'/'.join(sorted(now.span))}, "
-                               f"not {'/'.join(sorted(named))}")
-            named = flipped(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: a no turned round, {'/'.join(sorted(named))}")
-            named = quitted(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: ended {'/'.join(sorted(named))} ({now.cue}, first clause)")
-            named = work_moved(was, now)
-            if named:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: works at {'/'.join(sorted(now.value))} now, not "
-                               f"{'/'.join(sorted(named))}")
-            if tallied(was, now) and now.amount is not None:
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: {now.frame} now {now.amount.value:g} (count said as now)")
+            for ends, reason in _KINDS:
+                named = ends(was, now)
+                if named:
+                    return Finding(Relation.CONTRADICTORY, 0.9, f"note: {reason(now, named)}")
     return None

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
-__all__ = ["SINGLE", "Claim", "ja_owner", "ja_units", "second", "spanned"]
+__all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_owner", "ja_units", "second",
+           "spanned"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -43,6 +47,30 @@ def second(claim: Claim) -> Claim:
         return claim
     return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
                  claim.cue, claim.amount)
+
+
+def en_owned(sentences: Sequence[tuple[str | None, str]]) -> Iterator[tuple[str, str]]:
+    """Each English sentence that has a subject: (subject, its text in lower case with curly
+    apostrophes straightened)."""
+    for subject, written in sentences:
+        if subject is not None:
+            yield subject, written.lower().replace("\u2019", "'")
+
+
+_EN_WORD = re.compile(r"[a-z][a-z&\-]*")
+_EN_WORD_OR_CODE = re.compile(r"[a-z0-9][a-z0-9&\-]*")
+
+
+def en_units(text: str, subject: str, stop: frozenset[str], *, codes: bool = False,
+             shortest: int = 3, verbs: bool = False) -> frozenset[str]:
+    """An English text's content words, lemmatised: none of the shared stop words or ``stop``,
+    not the subject's own name, at least ``shortest`` letters; words with digits too when
+    ``codes`` ("5k", "a4"); the generic verbs (have, get, do …) only when ``verbs``."""
+    pattern = _EN_WORD_OR_CODE if codes else _EN_WORD
+    units = frozenset(en_lemma(w) for w in pattern.findall(text.lower().replace("'s", " "))
+                      if w not in FACT_TOPIC_STOPWORDS and w not in stop and w != subject
+                      and len(w) >= shortest)
+    return units if verbs else units - lex.EN_GENERIC_VERBS
 
 
 _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]{2,}|[A-Za-z0-9]{2,}")

@@ -15,9 +15,8 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_units
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_units
+from omoide.engine.lang import word_set
 
 __all__ = ["flip_claims", "flipped"]
 
@@ -39,18 +38,12 @@ _EN_STOP = word_set(
 
 
 def _en_units(text: str, subject: str) -> frozenset[str]:
-    words = re.findall(r"[a-z][a-z&\-]*", text.lower().replace("'s", " "))
-    return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                     and w not in _EN_STOP and w != subject and len(w) > 2) \
-        - lex.EN_GENERIC_VERBS
+    return en_units(text, subject, _EN_STOP)
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
-    for subject, written in sentences:
-        if subject is None:
-            continue
-        rest = written.lower().replace("\u2019", "'")
+    for subject, rest in en_owned(sentences):
         for clause in re.split(r", | and | but |; | - | because | since | though ", rest):
             clause = clause.strip()
             if old:

@@ -19,9 +19,8 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_units
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_units
+from omoide.engine.lang import word_set
 
 __all__ = ["move_claims", "moved"]
 
@@ -58,17 +57,13 @@ _EN_TIME = frozenset(lex.EN_TIME_WORDS)
 
 def _en_units(text: str, subject: str, stop: frozenset[str] = _EN_PLACE_STOP) -> frozenset[str]:
     """The words naming a place (``stop``: the words that name none; a thing's: time words)."""
-    words = re.findall(r"[a-z0-9][a-z0-9&\-]*", text.lower().replace("'s", " "))
-    return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                     and w not in stop and w != subject and len(w) > 2 and not w.isdigit())
+    return frozenset(u for u in en_units(text, subject, stop, codes=True, verbs=True)
+                     if not u.isdigit())
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
-    for subject, written in sentences:
-        if subject is None:
-            continue
-        rest = written.lower().replace("\u2019", "'")
+    for subject, rest in en_owned(sentences):
         for clause in re.split(r",? and | but |, |; ", rest):
             clause = _EN_ADVERBS.sub("", clause.strip())
             if _EN_UNSURE.search(clause):

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_owner, ja_units
+from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_owner, ja_units
 from omoide.engine.classify.quantity import Quantity, changed_units, find_quantities
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+from omoide.engine.lang import word_set
 
 __all__ = ["tallied", "tally_claims"]
 
@@ -52,19 +52,16 @@ _JA_STOP = frozenset({"今は", "最近", "現在", "先月", "今月", "来月"
                       "毎週"})
 
 
+_EN_UNIT_STOP = _EN_STOP | frozenset(lex.EN_NUMBER_WORDS)
+
+
 def _en_units(text: str, subject: str) -> frozenset[str]:
-    words = re.findall(r"[a-z][a-z&\-]*", text.lower().replace("'s", " "))
-    return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                     and w not in _EN_STOP and w != subject and len(w) > 2
-                     and w not in lex.EN_NUMBER_WORDS) - lex.EN_GENERIC_VERBS
+    return en_units(text, subject, _EN_UNIT_STOP)
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
-    for subject, written in sentences:
-        if subject is None:
-            continue
-        rest = written.lower().replace("\u2019", "'")
+    for subject, rest in en_owned(sentences):
         if old:
             if _EN_UNSURE.search(rest):
                 continue

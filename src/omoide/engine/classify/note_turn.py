@@ -20,9 +20,8 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_units
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_units
+from omoide.engine.lang import word_set
 
 __all__ = ["turn_claims", "turned"]
 
@@ -47,18 +46,12 @@ _EN_STOP = word_set("one new other same thing things bit lot way") | lex.EN_TIME
 
 
 def _en_units(text: str, subject: str) -> frozenset[str]:
-    words = re.findall(r"[a-z0-9][a-z0-9&\-]*", text.lower().replace("'s", " "))
-    return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                     and w not in _EN_STOP and w != subject and len(w) > 1) \
-        - lex.EN_GENERIC_VERBS
+    return en_units(text, subject, _EN_STOP, codes=True, shortest=2)
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
-    for subject, written in sentences:
-        if subject is None:
-            continue
-        rest = written.lower().replace("\u2019", "'")
+    for subject, rest in en_owned(sentences):
         if old:
             if not _EN_UNSURE.search(rest):
                 out.append(Claim(subject, "turn", "", _en_units(rest, subject), "said"))

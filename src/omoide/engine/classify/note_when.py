@@ -15,9 +15,8 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_owner, ja_units
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_owner, ja_units
+from omoide.engine.lang import word_set
 
 __all__ = ["when_claims", "when_moved"]
 
@@ -59,19 +58,12 @@ def _en_when(text: str) -> frozenset[str]:
 
 
 def _en_topic(text: str, subject: str) -> frozenset[str]:
-    text = _EN_WHEN.sub(" ", text)
-    words = re.findall(r"[a-z][a-z&\-]*", text.replace("'s", " "))
-    return frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                     and w not in _EN_TOPIC_STOP and w != subject and len(w) > 2) \
-        - lex.EN_GENERIC_VERBS
+    return en_units(_EN_WHEN.sub(" ", text), subject, _EN_TOPIC_STOP)
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
-    for subject, written in sentences:
-        if subject is None:
-            continue
-        rest = written.lower().replace("\u2019", "'")
+    for subject, rest in en_owned(sentences):
         if old:
             when = _en_when(rest)
             if when and not _EN_NOT_SOLE.search(rest):
