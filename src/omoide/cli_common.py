@@ -18,7 +18,7 @@ from omoide.config import Settings
 from omoide.errors import OmoideError
 
 __all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
-           "holding", "json_option", "one_line", "persona_option"]
+           "holding", "json_option", "one_line", "page_options", "persona_option"]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -124,6 +124,13 @@ def one_line(text: str, width: int) -> str:
     in "…". A list prints one line per row, so ``grep``, ``wc -l`` and ``head`` count rows."""
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+def page_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--limit`` and ``--offset`` of a list that pages newest first, as its HTTP route."""
+    fn = click.option("--offset", default=0, show_default=True,
+                      help="How many newest to skip.")(fn)
+    return click.option("--limit", default=20, show_default=True, help="How many (1-1000).")(fn)
 
 
 def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:

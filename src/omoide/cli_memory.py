@@ -17,6 +17,7 @@ from omoide.cli_common import (
     holding,
     json_option,
     one_line,
+    page_options,
     persona_option,
 )
 
@@ -98,8 +99,7 @@ def memory_history(data: str | None, as_json: bool, persona: str, key: str) -> N
 @data_option
 @json_option
 @persona_option
-@click.option("--limit", default=20, show_default=True, help="How many (1-1000).")
-@click.option("--offset", default=0, show_default=True, help="How many newest to skip.")
+@page_options
 @friendly
 def memory_list(data: str | None, as_json: bool, persona: str, limit: int,
                 offset: int) -> None:
@@ -160,8 +160,7 @@ def session() -> None:
 @data_option
 @json_option
 @persona_option
-@click.option("--limit", default=20, show_default=True, help="How many (1-1000).")
-@click.option("--offset", default=0, show_default=True, help="How many newest to skip.")
+@page_options
 @friendly
 def session_list(data: str | None, as_json: bool, persona: str, limit: int,
                  offset: int) -> None:
