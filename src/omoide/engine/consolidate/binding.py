@@ -1,0 +1,204 @@
+"""First-person words that refer back to the clause's own "I": a pronoun, not the name (pure).
+
+Rewriting a turn in the third person names the speaker where they said "I"; naming them again
+for every "my" of the same clause reads wrong ("Ken ran Ken's first marathon"). Once the
+clause's subject is the speaker, a later "my"/"mine" becomes "their"/"theirs", "me" becomes
+"them" ("themself" right after the subject's verb: "I got me a bike"), "myself" "themself".
+The store knows no one's gender, so the pronoun is the singular "they", never "his"/"her".
+
+A pronoun must never point at the wrong person, so the name stays whenever another referent
+could take it: a quote, a new clause with a subject of its own ("… and my wife sold my car",
+"when my dog died"), or, between the subject and the word, another person or group ("Sarah",
+"she", "you", "my sister", "the kids"): "I told Sarah about my job" keeps "Ken's job". A
+reflexive binds to its clause's subject whatever stands between ("I told Sarah about myself"
+→ "themself"); outside such a clause "myself" is the name.
+
+Japanese: 「私は私の車を売った」 → 「私は自分の車を売った」 (自分 binds to the subject) when no
+other subject (が/は), quote or sentence end stands between; the plural keeps its suffix
+(私たちは私たちの家 → 私たちは自分たちの家).
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.engine.lang import word_set
+
+__all__ = ["bind_first_person"]
+
+_TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|[^\sA-Za-z]")
+_I_FORMS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d", "I'll", "I’ll"})
+# Punctuation that ends a clause or opens a quote or an aside.
+_BOUNDARY_MARKS = frozenset(".!?;:()[]{}\"“”‘’'«»—–…/")
+# Words that open a clause of their own, whatever follows.
+_SUBORDINATORS = word_set(
+    "because cause cuz when whenever while although though if unless whereas which who whom "
+    "whose where wherever whether"
+)
+# Words (and the comma) that open a new clause only when a subject follows ("and my wife
+# sold …"); before a verb they go on with the same subject ("I quit my job and sold my car").
+_LINKS = word_set("and but or nor so yet that then plus")
+_SUBJECT_STARTERS = word_set(
+    "my our your his her their its the a an this that these those he she they we you it "
+    "there someone somebody everyone everybody nobody people one"
+)
+# Words that name someone a "their"/"them" could be read as: people and groups of them.
+_OTHERS = word_set(
+    """
+    he she him her his hers herself himself they them their theirs themselves themself
+    you your yours yourself yourselves we us our ours ourselves
+    someone somebody anyone anybody everyone everybody nobody people person guy guys girl
+    girls boy boys man men woman women kid kids child children baby babies son sons daughter
+    daughters mom moms mum mums mother mothers dad dads father fathers parent parents sister
+    sisters brother brothers sibling siblings wife wives husband husbands partner partners
+    boyfriend boyfriends girlfriend girlfriends fiance fiancee friend friends buddy buddies
+    family families cousin cousins aunt aunts uncle uncles niece nieces nephew nephews
+    grandma grandpa grandmother grandfather grandparents grandson granddaughter grandkids
+    grandchildren colleague colleagues coworker coworkers boss bosses team teammates
+    neighbor neighbors neighbour neighbours teacher teachers student students doctor doctors
+    coach coaches mentor mentors client clients customer customers group crowd class
+    classmates roommate roommates folks everyone others other
+    """
+)
+# Words that end in "s" without naming several things (a plural "the bikes" could take a
+# "their"): the verbs and function words a clause is made of.
+_NOT_PLURAL = word_set(
+    "is was has does this its us always perhaps sometimes yes thus as plus less unless across "
+    "various serious famous nervous anxious delicious gorgeous previous ridiculous bus gas "
+    "lens news series species christmas whereas besides towards afterwards upwards"
+)
+_PREPOSITIONS = word_set(
+    "with to for at behind about around near beside by on from of without like after before "
+    "towards toward into onto upon against among inside outside"
+)
+_SENTENCE_MARKS = frozenset(".!?")
+_MONTHS_AND_DAYS = word_set(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday"
+)
+_BOUND = {"my": "their", "mine": "theirs", "me": "them", "myself": "themself"}
+
+
+def bind_first_person(sentence: str, *, japanese: bool) -> str:
+    """``sentence`` with the first-person words that refer back to the clause's own "I" as the
+    pronoun a third-person note uses ("I ran my first marathon" → "I ran their first
+    marathon"; 「私は私の車を売った」 → 「私は自分の車を売った」); every other first-person word
+    is left for the name."""
+    return _bind_japanese(sentence) if japanese else _bind_english(sentence)
+
+
+def _bind_english(sentence: str) -> str:
+    tokens = list(_TOKEN.finditer(sentence))
+    replacements: list[tuple[int, int, str]] = []
+    subject = False  # the clause's subject is the speaker's "I"
+    clear = False  # …and no one else a pronoun could mean has come up since
+    others = False  # someone else has come up since the sentence (or quote) began
+    verb_at = -1  # index of the token right after that "I": its verb
+    for index, match in enumerate(tokens):
+        word = match.group(0)
+        low = word.lower().replace("’", "'")
+        if word in _I_FORMS:
+            subject = not _in_compound(tokens, index)  # "Sarah and I": not the speaker alone
+            clear, verb_at = subject and not others, index + 1
+        elif word in _BOUNDARY_MARKS or low in _SUBORDINATORS:
+            subject = clear = False
+            others = others and word not in _SENTENCE_MARKS
+        elif low in _LINKS or word == ",":
+            if _opens_subject(tokens, index + 1):
+                subject = clear = False
+        elif subject and low in _BOUND and word in (low, low.capitalize()):
+            bound = _bound_form(tokens, index, low, clear, verb_at)
+            if bound is not None:
+                replacements.append((match.start(), match.end(), bound))
+        elif _names_someone(tokens, index):
+            clear, others = False, True
+    return _applied(sentence, replacements)
+
+
+def _in_compound(tokens: list[re.Match[str]], index: int) -> bool:
+    before = tokens[index - 1].group(0).lower() if index > 0 else ""
+    after = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
+    return before in {"and", "or", "nor", "&"} or after in {"and", "or", "&"}
+
+
+def _bound_form(tokens: list[re.Match[str]], index: int, word: str, clear: bool,
+                verb_at: int) -> str | None:
+    if word == "myself":
+        return _BOUND[word]  # a reflexive binds to its clause's subject, whoever came between
+    if not clear:
+        return None
+    if word != "me":
+        return _BOUND[word]
+    if index == verb_at + 1:
+        return "themself"  # "I got me a bike": the subject's own verb
+    before = tokens[index - 1].group(0).lower()
+    return "them" if before in _PREPOSITIONS else None  # "I brought it with me"
+
+
+def _opens_subject(tokens: list[re.Match[str]], index: int) -> bool:
+    """Whether the word at ``index`` opens a clause's subject (not the speaker's "I")."""
+    if index >= len(tokens):
+        return False
+    word = tokens[index].group(0)
+    if word in _I_FORMS:
+        return False
+    return word.lower() in _SUBJECT_STARTERS or (word[:1].isupper() and word.isalpha())
+
+
+def _names_someone(tokens: list[re.Match[str]], index: int) -> bool:
+    """Whether the token at ``index`` names a person, a group or several things a "their"
+    could be read as (a name, "she", "my sister", "the bikes")."""
+    if index >= len(tokens):
+        return False
+    word = tokens[index].group(0)
+    low = word.lower().replace("’", "'")
+    if low in _OTHERS:
+        return True
+    if word[:1].isupper() and word not in _I_FORMS and low not in _MONTHS_AND_DAYS:
+        return index > 0  # a capitalised word inside the sentence: a name
+    return (low.endswith("s") and len(low) > 3 and low not in _NOT_PLURAL
+            and not low.endswith(("ss", "us", "is", "ous", "'s")))
+
+
+def _applied(sentence: str, replacements: list[tuple[int, int, str]]) -> str:
+    out, last = [], 0
+    for start, end, word in replacements:
+        original = sentence[start:end]
+        out.extend((sentence[last:start], word.capitalize() if original[0].isupper() else word))
+        last = end
+    out.append(sentence[last:])
+    return "".join(out)
+
+
+_JA_FIRST = r"(?:私(?![立服物用鉄的生])|僕|俺|わたし|あたし)"
+_JA_PLURAL = r"(?:たち|達|ら)"
+# The speaker as the clause's topic or subject: 私は / 僕が / 私たちも.
+_JA_SUBJECT = re.compile(rf"{_JA_FIRST}(?P<plural>{_JA_PLURAL})?(?:は|が|も)")
+# A later first person the particle after it shows is not a subject: 私の, 僕を, 俺に, 私自身.
+_JA_BACK = re.compile(
+    rf"{_JA_FIRST}(?P<plural>{_JA_PLURAL})?(?=の|を|に|へ|と|から|より|まで|で|自身)")
+# What ends the subject's reach: a sentence end, a quote, another subject (が/は), a quoted
+# thought (と思う, って).
+_JA_STOP = re.compile(
+    rf"{_JA_FIRST}{_JA_PLURAL}?(?:は|が|も)|[。．！？!?「」『』（）()\n]|が|は|って|と(?:言|思|聞|話)")
+
+
+def _bind_japanese(sentence: str) -> str:
+    out, last = [], 0
+    for subject in _JA_SUBJECT.finditer(sentence):
+        if subject.start() < last:
+            continue
+        stop = _JA_STOP.search(sentence, subject.end())
+        end = stop.start() if stop else len(sentence)
+        plural = subject.group("plural") is not None
+        out.append(sentence[last:subject.end()])
+        last = subject.end()
+        for back in _JA_BACK.finditer(sentence, subject.end(), end):
+            if (back.group("plural") is not None) != plural:
+                continue
+            out.extend((sentence[last:back.start()], "自分たち" if plural else "自分"))
+            last = back.end()
+        out.append(sentence[last:end])
+        last = end
+    out.append(sentence[last:])
+    return "".join(out)
