@@ -21,6 +21,7 @@ other subject (が/は), quote or sentence end stands between; the plural keeps 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from omoide.engine.lang import word_set
 
@@ -38,8 +39,10 @@ _SUBORDINATORS = word_set(
 # Words (and the comma) that open a new clause only when a subject follows ("and my wife
 # sold …"); before a verb they go on with the same subject ("I quit my job and sold my car").
 _LINKS = word_set("and but or nor so yet that then plus")
+_COMPOUND = frozenset({"and", "or", "nor", "&"})
 _SUBJECT_STARTERS = word_set(
-    "my our your his her their its the a an this that these those he she they we you it "
+    "all both each every many most some none no any my our your his her their its the a an "
+    "this that these those he she they we you it "
     "there someone somebody everyone everybody nobody people one"
 )
 # Words that name someone a "their"/"them" could be read as: people and groups of them.
@@ -90,46 +93,77 @@ def bind_first_person(sentence: str, *, japanese: bool) -> str:
 def _bind_english(sentence: str) -> str:
     tokens = list(_TOKEN.finditer(sentence))
     replacements: list[tuple[int, int, str]] = []
-    subject = False  # the clause's subject is the speaker's "I"
-    clear = False  # …and no one else a pronoun could mean has come up since
-    others = False  # someone else has come up since the sentence (or quote) began
-    verb_at = -1  # index of the token right after that "I": its verb
+    state = _Clause()
     for index, match in enumerate(tokens):
         word = match.group(0)
-        low = word.lower().replace("’", "'")
+        low = _base(word)
         if word in _I_FORMS:
-            subject = not _in_compound(tokens, index)  # "Sarah and I": not the speaker alone
-            clear, verb_at = subject and not others, index + 1
-        elif word in _BOUNDARY_MARKS or low in _SUBORDINATORS:
-            subject = clear = False
-            others = others and word not in _SENTENCE_MARKS
+            state.open(tokens, index)
+        elif _is_boundary(sentence, match) or low in _SUBORDINATORS:
+            state.close(hard=word in _SENTENCE_MARKS, antecedent=low in _SUBORDINATORS)
         elif low in _LINKS or word == ",":
-            if _opens_subject(tokens, index + 1):
-                subject = clear = False
-        elif subject and low in _BOUND and word in (low, low.capitalize()):
-            bound = _bound_form(tokens, index, low, clear, verb_at)
-            if bound is not None:
+            if _opens_subject(tokens, index + 1) or (word == "," and state.subordinate):
+                state.close(hard=False, antecedent=True)
+        elif low in _BOUND and word in (low, low.capitalize()):
+            bound = _bound_form(tokens, index, state)
+            if bound is not None and not sentence.startswith("-", match.end()):  # "me-time"
                 replacements.append((match.start(), match.end(), bound))
+            state.antecedent = state.antecedent or low == "me"
         elif _names_someone(tokens, index):
-            clear, others = False, True
+            state.clear, state.others = False, True
     return _applied(sentence, replacements)
 
 
-def _in_compound(tokens: list[re.Match[str]], index: int) -> bool:
-    before = tokens[index - 1].group(0).lower() if index > 0 else ""
-    after = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
-    return before in {"and", "or", "nor", "&"} or after in {"and", "or", "&"}
+@dataclass
+class _Clause:
+    """What the walk through a sentence knows at the current word."""
+
+    subject: bool = False  # the clause's subject is the speaker's "I"
+    clear: bool = False  # …and no one else a pronoun could mean has come up since
+    subordinate: bool = False  # …in a clause opened by "when", "where" …: a comma ends it
+    others: bool = False  # someone else has come up since the sentence began
+    antecedent: bool = False  # an "I" or "me" a "myself" can refer to
+    verb_at: int = -1  # index of the token right after that "I": its verb
+
+    def open(self, tokens: list[re.Match[str]], index: int) -> None:
+        before = _base(tokens[index - 1].group(0)) if index > 0 else ""
+        after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
+        # "Sarah and I" is not the speaker alone
+        self.subject = before not in _COMPOUND and after not in _COMPOUND
+        self.clear = self.subject and not self.others
+        self.subordinate = before in _SUBORDINATORS or before in {"that", "as", "than"}
+        self.antecedent, self.verb_at = True, index + 1
+
+    def close(self, *, hard: bool, antecedent: bool) -> None:
+        self.subject = self.clear = self.subordinate = False
+        self.others = self.others and not hard
+        self.antecedent = self.antecedent and antecedent
 
 
-def _bound_form(tokens: list[re.Match[str]], index: int, word: str, clear: bool,
-                verb_at: int) -> str | None:
-    if word == "myself":
-        return _BOUND[word]  # a reflexive binds to its clause's subject, whoever came between
-    if not clear:
+def _base(word: str) -> str:
+    """The word without its contraction, lower case: "That'll" → "that"."""
+    return word.lower().replace("’", "'").split("'")[0] if word[1:] else word.lower()
+
+
+def _is_boundary(sentence: str, match: re.Match[str]) -> bool:
+    word = match.group(0)
+    if word == "-":  # a dash between spaces, not a hyphen
+        return sentence[match.start() - 1: match.start()].isspace() and sentence[
+            match.end(): match.end() + 1].isspace()
+    return word in _BOUNDARY_MARKS
+
+
+def _bound_form(tokens: list[re.Match[str]], index: int, state: _Clause) -> str | None:
+    word = tokens[index].group(0).lower()
+    if word == "myself":  # a reflexive binds to its clause's "I" or "me", whoever came between
+        return _BOUND[word] if state.antecedent else None
+    if not (state.subject and state.clear):
         return None
     if word != "me":
         return _BOUND[word]
-    if index == verb_at + 1:
+    if state.subordinate:
+        return None
+    if index == state.verb_at + 1:
         return "themself"  # "I got me a bike": the subject's own verb
     before = tokens[index - 1].group(0).lower()
     return "them" if before in _PREPOSITIONS else None  # "I brought it with me"
@@ -142,7 +176,7 @@ def _opens_subject(tokens: list[re.Match[str]], index: int) -> bool:
     word = tokens[index].group(0)
     if word in _I_FORMS:
         return False
-    return word.lower() in _SUBJECT_STARTERS or (word[:1].isupper() and word.isalpha())
+    return _base(word) in _SUBJECT_STARTERS or (word[:1].isupper() and word.isalpha())
 
 
 def _names_someone(tokens: list[re.Match[str]], index: int) -> bool:
@@ -152,7 +186,7 @@ def _names_someone(tokens: list[re.Match[str]], index: int) -> bool:
         return False
     word = tokens[index].group(0)
     low = word.lower().replace("’", "'")
-    if low in _OTHERS:
+    if _base(word) in _OTHERS:
         return True
     if word[:1].isupper() and word not in _I_FORMS and low not in _MONTHS_AND_DAYS:
         return index > 0  # a capitalised word inside the sentence: a name
