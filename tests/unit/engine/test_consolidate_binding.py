@@ -4,6 +4,7 @@ another referent could take the pronoun, the name stays."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -143,3 +144,23 @@ def test_a_note_names_the_speaker_once() -> None:
     [note] = consolidate_offline(events, notes_per_turn=1).notes
     assert note.content.startswith("Ken ran their first marathon")
     assert note.content.count("Ken") == 1
+
+
+_WORDS = st.lists(st.one_of(
+    st.sampled_from(["I", "I'm", "my", "My", "me", "mine", "myself", "and", "when", ",", ".",
+                     "Sarah", "sister", "bikes", "with", "ran", "got", "her", "-", '"', "me-time",
+                     "私は", "私の", "僕が", "僕を", "姉が", "車", "。", "「", "」", "私たちの"]),
+    st.text(max_size=6)), max_size=16).map(" ".join)
+
+
+@given(_WORDS, st.booleans())
+def test_binding_only_ever_swaps_a_first_person_word(sentence: str, japanese: bool) -> None:
+    bound = bind_first_person(sentence, japanese=japanese)
+    if japanese:  # 私/僕/俺 → 自分 and nothing else
+        first = re.compile(r"私(?![立服物用鉄的生])|僕|俺|わたし|あたし|自分")
+        assert first.sub("X", bound) == first.sub("X", sentence)
+        return
+    before, after = sentence.split(" "), bound.split(" ")
+    assert len(before) == len(after)
+    for old, new in zip(before, after, strict=True):
+        assert old == new or old.lower().strip(".,\"-") in {"my", "mine", "me", "myself"}
