@@ -164,3 +164,26 @@ def test_binding_only_ever_swaps_a_first_person_word(sentence: str, japanese: bo
     assert len(before) == len(after)
     for old, new in zip(before, after, strict=True):
         assert old == new or old.lower().strip(".,\"-") in {"my", "mine", "me", "myself"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        pytest.param("You ran your first marathon!", "Rin ran their first marathon!",
+                     id="your-after-you"),
+        pytest.param("I loved your cake.", "Ken loved Rin's cake.", id="no-you-subject"),
+        pytest.param("Thank you for your help.", "Thank Rin for Rin's help.", id="you-object"),
+        pytest.param("You told me about your job.", "Rin told Ken about Rin's job.",
+                     id="speaker-between"),
+        pytest.param("You and Sarah sold your car.", "Rin and Sarah sold Rin's car.",
+                     id="compound"),
+        pytest.param("Did you enjoy your trip?", "Did Rin enjoy Rin's trip?", id="question"),
+    ],
+)
+def test_the_addressee_is_named_once_too(sentence: str, expected: str) -> None:
+    assert to_third_person(sentence, "Ken", addressee="Rin", japanese=False) == expected
+
+
+def test_your_stays_when_no_one_says_who_you_are() -> None:
+    assert to_third_person("You ran your first marathon!", "Ken",
+                           japanese=False) == "You ran your first marathon!"

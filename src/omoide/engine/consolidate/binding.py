@@ -79,37 +79,69 @@ _MONTHS_AND_DAYS = word_set(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday"
 )
-_BOUND = {"my": "their", "mine": "theirs", "me": "them", "myself": "themself"}
 
 
-def bind_first_person(sentence: str, *, japanese: bool) -> str:
+@dataclass(frozen=True)
+class _Person:
+    """The words of one grammatical person a walk binds: its subject, the words that refer
+    back to it and what they become."""
+
+    bound: dict[str, str]
+    own: frozenset[str]  # its words: never "someone else" to its own walk
+    clause_start_only: bool  # "you" is also an object: a subject only where a clause opens
+
+    def is_subject(self, tokens: list[re.Match[str]], index: int) -> bool:
+        word = tokens[index].group(0)
+        if not self.clause_start_only:
+            return word in _I_FORMS
+        if _base(word) != "you":
+            return False
+        after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
+        before = tokens[index - 1].group(0) if index > 0 else "."
+        return after not in {"know", "guys", "all", "two", "both"} and (
+            before in _BOUNDARY_MARKS or before == "," or _base(before) in _SUBORDINATORS
+            or _base(before) in _LINKS)
+
+
+_FIRST = _Person(bound={"my": "their", "mine": "theirs", "me": "them", "myself": "themself"},
+                 own=word_set("i my mine me myself"), clause_start_only=False)
+_SECOND = _Person(bound={"your": "their", "yours": "theirs"},
+                  own=word_set("you your yours yourself"), clause_start_only=True)
+
+
+def bind_first_person(sentence: str, *, japanese: bool, addressee: bool = False) -> str:
     """``sentence`` with the first-person words that refer back to the clause's own "I" as the
     pronoun a third-person note uses ("I ran my first marathon" → "I ran their first
     marathon"; 「私は私の車を売った」 → 「私は自分の車を売った」); every other first-person word
-    is left for the name."""
-    return _bind_japanese(sentence) if japanese else _bind_english(sentence)
+    is left for the name. With ``addressee`` (the caller names whom "you" means), "your"
+    after the clause's own "you" too ("You ran your first race" → "You ran their first
+    race")."""
+    if japanese:
+        return _bind_japanese(sentence)
+    text = _bind_english(sentence, _FIRST)
+    return _bind_english(text, _SECOND) if addressee else text
 
 
-def _bind_english(sentence: str) -> str:
+def _bind_english(sentence: str, person: _Person) -> str:
     tokens = list(_TOKEN.finditer(sentence))
     replacements: list[tuple[int, int, str]] = []
     state = _Clause()
     for index, match in enumerate(tokens):
         word = match.group(0)
         low = _base(word)
-        if word in _I_FORMS:
+        if person.is_subject(tokens, index):
             state.open(tokens, index)
         elif _is_boundary(sentence, match) or low in _SUBORDINATORS:
             state.close(hard=word in _SENTENCE_MARKS, antecedent=low in _SUBORDINATORS)
         elif low in _LINKS or word == ",":
             if _opens_subject(tokens, index + 1) or (word == "," and state.subordinate):
                 state.close(hard=False, antecedent=True)
-        elif low in _BOUND and word in (low, low.capitalize()):
-            bound = _bound_form(tokens, index, state)
+        elif low in person.bound and word in (low, low.capitalize()):
+            bound = _bound_form(tokens, index, state, person)
             if bound is not None and not sentence.startswith("-", match.end()):  # "me-time"
                 replacements.append((match.start(), match.end(), bound))
             state.antecedent = state.antecedent or low == "me"
-        elif _names_someone(tokens, index):
+        elif _names_someone(tokens, index, person):
             state.clear, state.others = False, True
     return _applied(sentence, replacements)
 
@@ -153,14 +185,15 @@ def _is_boundary(sentence: str, match: re.Match[str]) -> bool:
     return word in _BOUNDARY_MARKS
 
 
-def _bound_form(tokens: list[re.Match[str]], index: int, state: _Clause) -> str | None:
+def _bound_form(tokens: list[re.Match[str]], index: int, state: _Clause,
+                person: _Person) -> str | None:
     word = tokens[index].group(0).lower()
     if word == "myself":  # a reflexive binds to its clause's "I" or "me", whoever came between
-        return _BOUND[word] if state.antecedent else None
+        return person.bound[word] if state.antecedent else None
     if not (state.subject and state.clear):
         return None
     if word != "me":
-        return _BOUND[word]
+        return person.bound[word]
     if state.subordinate:
         return None
     if index == state.verb_at + 1:
@@ -179,16 +212,18 @@ def _opens_subject(tokens: list[re.Match[str]], index: int) -> bool:
     return _base(word) in _SUBJECT_STARTERS or (word[:1].isupper() and word.isalpha())
 
 
-def _names_someone(tokens: list[re.Match[str]], index: int) -> bool:
+def _names_someone(tokens: list[re.Match[str]], index: int, person: _Person) -> bool:
     """Whether the token at ``index`` names a person, a group or several things a "their"
     could be read as (a name, "she", "my sister", "the bikes")."""
     if index >= len(tokens):
         return False
     word = tokens[index].group(0)
     low = word.lower().replace("’", "'")
-    if _base(word) in _OTHERS:
+    if _base(word) in person.own:
+        return False
+    if _base(word) in _OTHERS or word in _I_FORMS or _base(word) in _FIRST.own:
         return True
-    if word[:1].isupper() and word not in _I_FORMS and low not in _MONTHS_AND_DAYS:
+    if word[:1].isupper() and low not in _MONTHS_AND_DAYS:
         return index > 0  # a capitalised word inside the sentence: a name
     return (low.endswith("s") and len(low) > 3 and low not in _NOT_PLURAL
             and not low.endswith(("ss", "us", "is", "ous", "'s")))

@@ -121,7 +121,8 @@ def to_third_person(
 ) -> str:
     """First person → the speaker's name ("I love" → "Nora loves"); second person → the
     addressee's name when the episode tells who that is."""
-    sentence = bind_first_person(sentence, japanese=japanese)  # "I ran my" → "I ran their"
+    # "I ran my …" → "I ran their …", "you ran your …" → "you ran their …"
+    sentence = bind_first_person(sentence, japanese=japanese, addressee=bool(addressee))
     if japanese:
         return _japanese_third_person(sentence, speaker, addressee)
     # After "we" became "Nora and others", "our"/"us" refer back to that group
