@@ -4,13 +4,14 @@ A note is read far from the conversation it came from, so "I went there yesterda
 Nora on 8 May 2023 becomes "Nora went there yesterday (7 May 2023)". First-person
 pronouns become the speaker's name (an English verb after "I" is conjugated: the common verbs
 from a list, any other word unless it reads as a past form, participle, adverb or linking
-word; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"); "you" and
-"your" become the addressee's name when the caller knows who that is (あなた → "<name>さん";
-the unnamed user, 「ユーザー」, takes no honorific).
-Relative dates ("yesterday", "last month", "last Saturday", 先週, 3日前) are kept and followed
-by the date they mean, resolved against the time the turn was said. Month names come from a
-table, never from the locale. Generic "you" ("it makes you think") is rewritten too: a known
-imprecision, cheaper than leaving every "you" unresolved. No I/O, no clock.
+word; "we" becomes "<name> and others", and "our"/"us" next to it "their"/"them"), except a
+"my"/"me"/"myself" that refers back to its clause's own "I" (:mod:`.binding`: "Nora ran their
+first marathon", 「ノラは自分の車を売った」); "you" and "your" become the addressee's name when
+the caller knows who that is (あなた → "<name>さん"; the unnamed user, 「ユーザー」, takes no
+honorific). Relative dates ("yesterday", "last month", "last Saturday", 先週, 3日前) are kept
+and followed by the date they mean, resolved against the time the turn was said. Month names
+come from a table, never from the locale. Generic "you" ("it makes you think") is rewritten
+too: a known imprecision, cheaper than leaving every "you" unresolved. No I/O, no clock.
 """
 
 from __future__ import annotations
@@ -19,26 +20,15 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from omoide.engine.consolidate.binding import bind_first_person
 from omoide.engine.consolidate.voice import is_role_label
 from omoide.engine.lang import word_set
 
 __all__ = ["format_day", "plain_japanese_ending", "resolve_relative_dates", "said_on",
            "to_third_person"]
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 # Verbs that end in -ly: present tense after "I", never adverbs.
@@ -62,11 +52,11 @@ _YOU_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun=_YOU, adverbs=_ADVERBS
 _WE_CLAUSE = re.compile(r"\b(?P<we>[Ww]e)(?P<contraction>['’](?:re|ve|d|ll))?(?![A-Za-z'’])")
 _ME = re.compile(r"\bme\b")
 _US = re.compile(r"\bus\b")
-_MY = re.compile(r"\b(?:[Mm]y|[Mm]ine)\b")
 _OUR = re.compile(r"\b(?:[Oo]ur|[Oo]urs)\b")
 _YOUR = re.compile(r"\b(?:[Yy]our|[Yy]ours)\b")
-_REFLEXIVE = {"myself": "themself", "ourselves": "themselves", "yourself": "themself"}
-_REFLEXIVE_WORD = re.compile(r"\b(?:[Mm]yself|[Oo]urselves|[Yy]ourself)\b")
+_REFLEXIVE = {"ourselves": "themselves", "yourself": "themself"}
+_REFLEXIVE_WORD = re.compile(r"\b(?:[Oo]urselves|[Yy]ourself)\b")
+_MY = re.compile(r"\b(?:[Mm]y|[Mm]ine|[Mm]yself)\b")  # after binding: the speaker by name
 
 _CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will"}
 _WE_CONTRACTIONS = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will"}
@@ -131,6 +121,8 @@ def to_third_person(
 ) -> str:
     """First person → the speaker's name ("I love" → "Nora loves"); second person → the
     addressee's name when the episode tells who that is."""
+    # "I ran my …" → "I ran their …", "you ran your …" → "you ran their …"
+    sentence = bind_first_person(sentence, japanese=japanese, addressee=bool(addressee))
     if japanese:
         return _japanese_third_person(sentence, speaker, addressee)
     # After "we" became "Nora and others", "our"/"us" refer back to that group
@@ -139,7 +131,7 @@ def to_third_person(
     text = _I_CLAUSE.sub(lambda m: _rewrite_subject(m, speaker, open_class=True), sentence)
     text = _WE_CLAUSE.sub(lambda m: _rewrite_we(m, speaker), text)
     text = _REFLEXIVE_WORD.sub(lambda m: _REFLEXIVE[m.group(0).lower()], text)
-    text = _MY.sub(f"{speaker}'s", text)
+    text = _MY.sub(lambda m: speaker if m.group(0).lower() == "myself" else f"{speaker}'s", text)
     text = _OUR.sub("their" if plural else f"{speaker}'s", text)
     text = _ME.sub(speaker, text)
     text = _US.sub("them" if plural else speaker, text)
