@@ -164,8 +164,9 @@ def session() -> None:
 @friendly
 def session_list(data: str | None, as_json: bool, persona: str, limit: int,
                  offset: int) -> None:
-    """The persona's conversations, newest first: one line each with its id, open or ended,
-    its turns' time span, and how many turns and episodes it holds."""
+    """The persona's conversations, newest first: one line each with its id, open or ended
+    (when, and how: client, new_session, idle, import or unknown), its turns' time span, and
+    how many turns and episodes it holds."""
     from omoide.api.render import render_session
 
     app = _build(data)
@@ -176,8 +177,10 @@ def session_list(data: str | None, as_json: bool, persona: str, limit: int,
 
 
 def _session_line(row: dict[str, Any]) -> str:
-    """``id  open|ended <time>  <first turn> .. <last turn>  N turns  M episodes``."""
-    state = "open" if row["ended_at"] is None else f"ended {row['ended_at'][:16]}"
+    """``id  open|ended <time> by <cause>  <first turn> .. <last turn>  N turns  M episodes``
+    (the cause ``unknown`` for a session ended before causes were recorded)."""
+    state = "open" if row["ended_at"] is None else \
+        f"ended {row['ended_at'][:16]} by {row['ended_by'] or 'unknown'}"
     span = (f"{row['first_event_at'][:16]} .. {row['last_event_at'][:16]}"
             if row["first_event_at"] else f"started {row['started_at'][:16]}, no turns")
     return (f"{row['session_id']}  {state}  {span}  {row['events']} turns  "

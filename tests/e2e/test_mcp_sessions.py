@@ -1,7 +1,8 @@
 """No conversation is lost, through MCP (the SDK's client over streamable HTTP, the server's
 fixed clock): a model that never calls session_end loses nothing. The next session_begin ends
 the open session, and the scheduler ends one that went idle; either way it is segmented,
-consolidated and searchable."""
+consolidated and searchable. How each ended is recorded (new_session, idle; client for a
+session_end)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             second = (await ok(client, "session_begin")).structured_content["session_id"]
             wait_for_jobs(server.omoide, "lea")
             closed = server.omoide.sessions.get("lea", first)
-            assert closed.ended_at is not None
+            assert closed.ended_at is not None and closed.ended_by == "new_session"
             assert server.omoide.sessions.get("lea", second).ended_at is None
             episodes = server.omoide.sessions.episodes("lea", first)
             assert episodes and any(notes for _, notes in episodes)
@@ -61,7 +62,8 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             clock.advance(minutes=31)
             assert server.omoide.runner.tick_now()
             wait_for_jobs(server.omoide, "lea")
-            assert server.omoide.sessions.get("lea", second).ended_at is not None
+            idled = server.omoide.sessions.get("lea", second)
+            assert idled.ended_at is not None and idled.ended_by == "idle"
             hits = await ok(client, "episode_search", query="second-hand oboe Lyon")
             assert hits.structured_content["results"]
             episodes = server.omoide.sessions.episodes("lea", second)
@@ -69,5 +71,12 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
                        for ep, _ in episodes)
             notes = await ok(client, "memory_search", query="oboe", include_episodes=False)
             assert any("oboe" in r["content"] for r in notes.structured_content["results"])
+
+            # A model that does call session_end: the session ended by its client.
+            third = (await ok(client, "session_begin")).structured_content["session_id"]
+            await ok(client, "session_record", session_id=third, turns=turns("harp", 2))
+            await ok(client, "session_end", session_id=third)
+            assert server.omoide.sessions.get("lea", third).ended_by == "client"
+            wait_for_jobs(server.omoide, "lea")
 
     anyio.run(scenario)

@@ -5,6 +5,7 @@ refused, and a bad ``OMOIDE_PORT`` named in one line."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import click
@@ -96,11 +97,15 @@ def test_session_list_prints_the_conversations_newest_first(run, tmp_path: Path)
 
     lines = run("session", "list", "-p", "rin").output.splitlines()
     assert lines[0].startswith("second  open  started 2026-11-02T09:00, no turns  0 turns")
-    assert lines[1].startswith("first  ended ")
+    assert lines[1].startswith("first  ended ") and " by client  " in lines[1]
     assert "2026-11-01T09:05 .. 2026-11-01T09:06  2 turns" in lines[1]
     rows = json.loads(run("session", "list", "-p", "rin", "--json").output)
-    assert [(r["session_id"], r["status"], r["events"]) for r in rows] == [
-        ("second", "open", 0), ("first", "ended", 2)]
+    assert [(r["session_id"], r["status"], r["ended_by"], r["events"]) for r in rows] == [
+        ("second", "open", None, 0), ("first", "ended", "client", 2)]
+    with sqlite3.connect(tmp_path / "data" / "omoide.db") as db:  # ended before causes were
+        db.execute("UPDATE sessions SET ended_by = NULL")  # recorded (migration 23)
+    db.close()
+    assert " by unknown  " in run("session", "list", "-p", "rin").output.splitlines()[1]
     assert [r["session_id"] for r in json.loads(run(
         "session", "list", "-p", "rin", "--limit", "1", "--offset", "1", "--json").output)] == [
         "first"]

@@ -8,8 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from omoide.model import SessionEnd
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.migrations import MIGRATIONS, applied_migrations
+from omoide.store.sqlite.sessions import SessionStore
+from omoide.store.sqlite.sessions_meta import SessionMetaStore
 
 
 def test_open_applies_every_migration_in_order(tmp_path: Path) -> None:
@@ -260,4 +263,27 @@ def test_successors_start_when_they_closed_their_predecessor(tmp_path: Path) -> 
     assert starts == {"mem_tokyo": None, "mem_nagoya": None, "mem_osaka": t2,
                       "mem_cat": None, "mem_dog": t1, "mem_tea": None, "mem_coffee": None,
                       "mem_alone": None}
+    new.close()
+
+
+def test_sessions_ended_before_causes_were_recorded_read_as_unknown(tmp_path: Path) -> None:
+    """Migration 23: ``sessions.ended_by`` is NULL for every session ended before it (nothing
+    tells how); an open session ended afterwards gets its cause."""
+    path = tmp_path / "v22.db"
+    old = Database(path, upto=22)
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        for session_id, ended in (("done", "2026-01-02T10:00:00+00:00"), ("open", None)):
+            conn.execute("INSERT INTO sessions (persona_id, session_id, started_at, ended_at, "
+                         "metadata) VALUES (1, ?, '2026-01-02T09:00:00+00:00', ?, '{}')",
+                         (session_id, ended))
+    old.close()
+    new = Database(path)
+    listed = {s.session_id: s for s in SessionMetaStore(new, 1).page(limit=10)}
+    assert listed["done"].ended_at is not None and listed["done"].ended_by is None
+    assert listed["open"].ended_at is None and listed["open"].ended_by is None
+    sessions = SessionStore(new, 1, "rin", "hash", 8)
+    assert sessions.end_open(by=SessionEnd.IDLE) == ["open"]
+    assert sessions.get("open").ended_by == SessionEnd.IDLE
+    assert sessions.get("done").ended_by is None
     new.close()

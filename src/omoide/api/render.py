@@ -136,6 +136,7 @@ def render_session(summary: Any) -> dict[str, Any]:
     return {"session_id": summary.session_id,
             "status": "open" if summary.ended_at is None else "ended",
             "started_at": ts(summary.started_at), "ended_at": ts(summary.ended_at),
+            "ended_by": None if summary.ended_by is None else str(summary.ended_by),
             "first_event_at": ts(summary.first_event_at),
             "last_event_at": ts(summary.last_event_at), "events": summary.events,
             "episodes": summary.episodes}

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from omoide.engine import json_text
+from omoide.model import SessionEnd
 
 __all__ = [
     "FORMAT",
@@ -76,7 +77,10 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
 # Provenance of forgetting: a state row's ``source_session`` (deleting that conversation erases
 # the value) and a version's ``cause`` (the key of the memory whose evolution wrote it).
 # A header's ``ends``: the file ends with its ``end`` record (written since session 13).
+# A session's ``ended_by``: how it was ended (client, new_session, idle, import); null while
+# open or when unknown (ended before causes were recorded, or a file written before them).
 OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {"state": {"source_session": None},
+                                              "session": {"ended_by": None},
                                               "header": {"ends": False}}
 OPTIONAL_VERSION_FIELDS: dict[str, Any] = {"cause": None}
 _VECTOR_TYPES = {"event", "episode", "memory"}
@@ -144,7 +148,8 @@ _FIELD_TYPES: dict[str, dict[str, Any]] = {
               "valid_until": _OPT_TIME, "created_at": "time", "source_session": "str?"},
     "session": {"session_id": "str", "started_at": "time", "ended_at": _OPT_TIME,
                 "metadata": "obj", "segmented_upto_seq": "int", "open_reason": "str",
-                "open_surprise": "num", "last_event_at": _OPT_TIME},
+                "open_surprise": "num", "last_event_at": _OPT_TIME,
+                "ended_by": {*(str(e) for e in SessionEnd), None}},
     "event": {"session_id": "str", "seq": "int", "speaker": "str", "role": "str",
               "content": _TEXT, "timestamp": "time", "external_id": "text?", "metadata": "obj",
               "created_at": "time"},
@@ -203,7 +208,8 @@ def _is_time(text: str) -> bool:
 def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
     for name, kind in types.items():
         if not _fits(record.get(name), kind):
-            allowed = f"one of {sorted(kind)}" if isinstance(kind, set) else kind
+            allowed = f"one of {sorted(kind, key=lambda v: (v is None, str(v)))}" \
+                if isinstance(kind, set) else kind
             return f"{where}{name} must be {allowed}, not {record.get(name)!r:.60}"
     return None
 

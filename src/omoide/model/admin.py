@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.errors import InvalidInput
+from omoide.model.episodes import SessionEnd
 
 __all__ = ["PERSONA_NAME", "ApiKeyRecord", "Erased", "KeyInfo", "KeywordHit", "PersonaSummary",
            "RecordedEmbedder", "SessionRow", "StaleRow", "check_persona_name"]
@@ -94,6 +95,7 @@ class SessionRow:
     ended_at: datetime | None
     turns: int
     episodes: int
+    ended_by: SessionEnd | None = None  # None while open or when unknown
 
 
 @dataclass(frozen=True)

@@ -5,17 +5,28 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "OpenedSession", "Session",
-           "SessionMark", "SessionSummary", "new_session_id"]
+           "SessionEnd", "SessionMark", "SessionSummary", "new_session_id"]
 
 
 def new_session_id() -> str:
     """A session id: short, random, URL-safe."""
     return "ses_" + secrets.token_hex(8)
+
+
+class SessionEnd(StrEnum):
+    """How a session was ended (stored in ``sessions.ended_by``; NULL for sessions ended
+    before it was recorded, shown as unknown)."""
+
+    CLIENT = "client"  # session_end, over HTTP or MCP
+    NEW_SESSION = "new_session"  # session_begin ended the persona's other open sessions
+    IDLE = "idle"  # the scheduler, after session_idle_minutes without a turn
+    IMPORT = "import"  # a chat import ended the conversation it posted
 
 
 @dataclass(frozen=True)
@@ -27,6 +38,7 @@ class Session:
     segmented_upto_seq: int
     open_reason: str  # why the still-open segment (after segmented_upto_seq) was opened
     open_surprise: float
+    ended_by: SessionEnd | None = None  # None while open, or ended before it was recorded
 
 
 @dataclass(frozen=True)
@@ -104,8 +116,9 @@ class SessionMark:
 
 @dataclass(frozen=True)
 class SessionSummary:
-    """One conversation as a list shows it: when it began and ended, the times of its first
-    and last turn (None before the first), and how many turns and episodes it holds."""
+    """One conversation as a list shows it: when it began and ended (and how: None while open
+    or when it ended before that was recorded), the times of its first and last turn (None
+    before the first), and how many turns and episodes it holds."""
 
     session_id: str
     started_at: datetime
@@ -114,6 +127,7 @@ class SessionSummary:
     last_event_at: datetime | None
     events: int
     episodes: int
+    ended_by: SessionEnd | None = None
 
 
 @dataclass(frozen=True)

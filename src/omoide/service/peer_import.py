@@ -26,7 +26,7 @@ from omoide.engine.peer_formats import (
     parse_mem0,
 )
 from omoide.errors import InvalidInput
-from omoide.model import NewMemory
+from omoide.model import NewMemory, SessionEnd
 from omoide.service.memories import MemoryService
 from omoide.service.sessions import (
     MAX_EVENT_CHARS,
@@ -248,7 +248,7 @@ class PeerImportService:
                 if on_progress is not None:
                     on_progress(len(events[start:start + MAX_EVENTS_PER_BATCH]))
             if session.ended_at is None:
-                self.sessions.end(persona, session_id)
+                self.sessions.end(persona, session_id, by=SessionEnd.IMPORT)
             report.sessions += 1
             assert report.session_ids is not None
             if session_id not in report.session_ids:

@@ -7,8 +7,10 @@ Trigger / why / outcome:
   rewritten); every segment but the still-open last one becomes an episode (all of them once
   the session has ended), with its FTS entry and vector, and queues ``episode.consolidate``.
 - a session ends by ``session_end``, by ``session_begin`` (which ends the persona's other open
-  sessions first) or by the scheduler once it heard no turn for ``session_idle_minutes``; all
-  three queue the same final segmentation, so nothing said is left unconsolidated.
+  sessions first) or by the scheduler once it heard no turn for ``session_idle_minutes`` (and a
+  chat import ends the conversations it posts); all queue the same final segmentation, so
+  nothing said is left unconsolidated, and record how it ended (``model.SessionEnd``) in the
+  transaction that ends it.
 - consolidation turns an episode into notes through the normal write path (dedup, evolution,
   classification) with ``source = consolidation``, ``source_ref`` = the episode and provenance
   to the exact events; profile facts also update the bi-temporal user state.
@@ -39,6 +41,7 @@ from omoide.model import (
     NewEvent,
     NewMemory,
     Session,
+    SessionEnd,
     SessionSummary,
     new_session_id,
 )
@@ -152,8 +155,11 @@ class SessionService:
             self.on_enqueue()
         return accepted, duplicates
 
-    def end(self, persona: str, session_id: str) -> Session:
-        """Close the session: its last segment becomes an episode too; consolidation follows."""
+    def end(self, persona: str, session_id: str, *, by: SessionEnd = SessionEnd.CLIENT
+            ) -> Session:
+        """Close the session: its last segment becomes an episode too; consolidation follows.
+        ``by``: how it ended (``session_end`` from a client unless said otherwise); a session
+        already ended keeps its end and its cause."""
         store = self.store.sessions(persona)
         session = store.get(session_id)
 
@@ -161,7 +167,7 @@ class SessionService:
             self._queue(work, store.persona_id, SEGMENT_JOB,
                         {"session_id": session_id, "final": True})
 
-        ended = store.end(session, now=self.clock.now(), after=queue)
+        ended = store.end(session, now=self.clock.now(), by=by, after=queue)
         if self.on_enqueue:
             self.on_enqueue()
         return ended
@@ -169,14 +175,15 @@ class SessionService:
     def end_open(self, persona: str) -> list[str]:
         """End every open session of the persona (``session_begin`` does this first), with the
         same effect as :meth:`end`; returns their ids."""
-        return self._end_where(persona, idle_since=None)
+        return self._end_where(persona, SessionEnd.NEW_SESSION, idle_since=None)
 
     def end_idle(self, persona: str) -> list[str]:
         """End the persona's sessions that heard no turn for ``session_idle_minutes``."""
         minutes = self.settings.get(persona).session_idle_minutes
         if minutes <= 0:
             return []
-        return self._end_where(persona, idle_since=self.clock.now() - timedelta(minutes=minutes))
+        return self._end_where(persona, SessionEnd.IDLE,
+                               idle_since=self.clock.now() - timedelta(minutes=minutes))
 
     def end_idle_sessions(self) -> int:
         """The scheduler's sweep over every persona (one indexed query each); returns how many
@@ -189,14 +196,15 @@ class SessionService:
             ended += len(ids)
         return ended
 
-    def _end_where(self, persona: str, *, idle_since: datetime | None) -> list[str]:
+    def _end_where(self, persona: str, by: SessionEnd, *,
+                   idle_since: datetime | None) -> list[str]:
         store = self.store.sessions(persona)
 
         def queue(work: UnitOfWork, session_id: str) -> None:
             self._queue(work, store.persona_id, SEGMENT_JOB,
                         {"session_id": session_id, "final": True})
 
-        ended = store.end_open(idle_since=idle_since, after=queue)
+        ended = store.end_open(by=by, idle_since=idle_since, after=queue)
         if ended and self.on_enqueue:
             self.on_enqueue()
         return ended

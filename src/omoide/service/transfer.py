@@ -291,6 +291,8 @@ def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
     check_session_id(record["session_id"])
     check_metadata(record["metadata"])
     _times(record, ("started_at", "ended_at", "last_event_at"), now)
+    if record["ended_at"] is None and record["ended_by"] is not None:
+        raise InvalidInput("an open session (ended_at null) has no ended_by", field="ended_by")
 
 
 def _check_event(record: dict[str, Any], now: datetime, _: int) -> None:

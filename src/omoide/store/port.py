@@ -45,6 +45,7 @@ from omoide.model import (
     RecordedEmbedder,
     SearchFilters,
     Session,
+    SessionEnd,
     SessionMark,
     SessionRow,
     SessionSummary,
@@ -155,9 +156,9 @@ class SessionHandle(Protocol):
     def get(self, session_id: str) -> Session: ...
     def numbered(self, base: str) -> list[Session]: ...
     def holding(self, sessions: Sequence[Session], external_id: str) -> set[int]: ...
-    def end(self, session: Session, *, now: datetime,
+    def end(self, session: Session, *, now: datetime, by: SessionEnd = ...,
             after: Callable[[UnitOfWork], None] | None = None) -> Session: ...
-    def end_open(self, *, idle_since: datetime | None = None,
+    def end_open(self, *, by: SessionEnd, idle_since: datetime | None = None,
                  after: Callable[[UnitOfWork, str], None] | None = None) -> list[str]: ...
     def add_events(self, session: Session, events: Sequence[NewEvent], *, now: datetime,
                    after: Callable[[UnitOfWork], None] | None = None,

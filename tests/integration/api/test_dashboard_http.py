@@ -191,3 +191,19 @@ def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None
             assert "digits 0-9" in (_dashboard_error(form) or "")
             assert api.put("/api/settings/rin", json={name: text}).status_code == 422
         assert server.omoide.settings_service.overrides("rin") == before
+
+
+def test_the_sessions_pages_say_how_each_session_ended(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        for session_id in ("told", "open"):
+            assert api.post("/api/sessions/rin", json={"session_id": session_id}
+                            ).status_code == 201
+        api.post("/api/sessions/rin/told/end").raise_for_status()
+    with _signed_in(server, key) as client:
+        listed = client.get("/p/rin/sessions")
+        assert listed.status_code == 200
+        assert re.search(r"<td>[^<]+ by client</td>", listed.text)
+        assert "<td>open</td>" in listed.text
+        page = client.get("/p/rin/sessions/told")
+        assert page.status_code == 200 and " by client;" in page.text

@@ -41,7 +41,7 @@ def test_sessions_are_listed_newest_first_with_their_counts(rin: httpx.Client,
     sessions = {s["session_id"]: s for s in body["sessions"]}
     assert [s["session_id"] for s in body["sessions"]] == ["new", "empty", "old"]
     old, empty, new = sessions["old"], sessions["empty"], sessions["new"]
-    assert (old["status"], old["events"]) == ("ended", 4)
+    assert (old["status"], old["ended_by"], old["events"]) == ("ended", "client", 4)
     assert old["ended_at"] is not None and old["episodes"] >= 1
     assert old["first_event_at"].startswith("2026-11-01T10:00:00")
     assert old["last_event_at"].startswith("2026-11-01T10:03:00")
@@ -49,7 +49,7 @@ def test_sessions_are_listed_newest_first_with_their_counts(rin: httpx.Client,
     assert new["last_event_at"].startswith("2026-11-20T10:01:00")
     assert empty == {"session_id": "empty", "status": "open",
                      "started_at": empty["started_at"], "ended_at": None,
-                     "first_event_at": None, "last_event_at": None, "events": 0,
+                     "ended_by": None, "first_event_at": None, "last_event_at": None, "events": 0,
                      "episodes": 0}
     assert empty["started_at"].startswith("2026-11-10T09:00:00")
 

@@ -108,3 +108,20 @@ def test_files_written_before_provenance_fields_still_read() -> None:
 def test_a_versions_cause_follows_a_moved_key() -> None:
     moved = remap_memory(MEMORY, {"mem_2": "mem_b"})
     assert moved["versions"][0]["cause"] == "mem_b"
+
+
+def test_a_sessions_end_cause_is_optional_and_checked() -> None:
+    """A session line without ``ended_by`` (files written before it) reads as unknown (None);
+    new lines always carry it; a cause the format does not name is refused."""
+    session = {"session_id": "s1", "started_at": MEMORY["created_at"],
+               "ended_at": MEMORY["created_at"], "metadata": {}, "segmented_upto_seq": 0,
+               "open_reason": "start", "open_surprise": 0.0, "last_event_at": None}
+    _, read = decode_line(json.dumps({"type": "session", **session}), 2)
+    assert read["ended_by"] is None
+    for cause in ("client", "new_session", "idle", "import"):
+        written = json.loads(encode_line("session", {**session, "ended_by": cause}))
+        assert written["ended_by"] == cause
+        assert decode_line(json.dumps(written), 2)[1]["ended_by"] == cause
+    assert json.loads(encode_line("session", session))["ended_by"] is None
+    with pytest.raises(FormatError, match="ended_by must be one of"):
+        decode_line(json.dumps({"type": "session", **session, "ended_by": "crash"}), 3)

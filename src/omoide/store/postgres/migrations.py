@@ -24,7 +24,7 @@ import psycopg
 
 from omoide.store.postgres.fts import FOLD_LATIN_BODIES, FTS_PERSONAS
 from omoide.store.postgres.rls import PERSONA_WALLS
-from omoide.store.sqlite.migrations import SUCCESSOR_STARTS
+from omoide.store.sqlite.migrations import SESSION_ENDED_BY, SUCCESSOR_STARTS
 
 __all__ = ["MIGRATIONS", "Migration", "applied_migrations", "apply_migrations", "prepare"]
 
@@ -405,6 +405,8 @@ CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
 """),
     # A successor fact starts when it closed its predecessor (SQLite's migration 22).
     Migration(22, "successor_starts", SUCCESSOR_STARTS),
+    # How a session was ended (SQLite's migration 23).
+    Migration(23, "session_ended_by", SESSION_ENDED_BY),
 )
 
 

@@ -428,6 +428,15 @@ WHERE memories.key = closed.successor AND memories.valid_from IS NULL
 """
 
 
+# How a session was ended (model.SessionEnd: client, new_session, idle, import), written in the
+# transaction that ends it. Sessions ended before this was recorded keep NULL (shown as
+# unknown): nothing tells the three ends apart afterwards. The same statement runs on
+# PostgreSQL (its migration 23).
+SESSION_ENDED_BY = """
+ALTER TABLE sessions ADD COLUMN ended_by TEXT
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core", _script(_CORE)),
     Migration(2, "memory_fts", _fts),
@@ -454,6 +463,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "autoincrement_ids", _autoincrement_ids, rebuilds=True),
     Migration(21, "vector_model_indexes", _script(_VECTOR_MODEL_INDEXES)),
     Migration(22, "successor_starts", _script(SUCCESSOR_STARTS)),
+    Migration(23, "session_ended_by", _script(SESSION_ENDED_BY)),
 )
 
 

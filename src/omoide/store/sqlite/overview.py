@@ -15,7 +15,7 @@ from omoide.clock import iso
 from omoide.errors import NotFound
 from omoide.model import PERIODIC_KINDS, JobRow, PersonaSummary, SessionRow
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.rows import dt, dt_or_none
+from omoide.store.sqlite.rows import dt, dt_or_none, ended_by
 
 __all__ = ["JobRow", "OverviewStore", "PersonaSummary", "SessionRow"]
 
@@ -119,11 +119,12 @@ class OverviewStore:
         return max(found) if found else None
 
     def sessions(self, persona_id: int, *, limit: int, offset: int) -> list[SessionRow]:
-        """Sessions, newest first, with their turn and episode counts."""
+        """Sessions, newest first, with how each ended and their turn and episode counts."""
         rows = self.db.conn().execute(SELECT_SESSIONS, (persona_id, limit, offset)).fetchall()
         return [SessionRow(session_id=r["session_id"], started_at=dt(r["started_at"]),
                            ended_at=dt_or_none(r["ended_at"]), turns=r["turns"],
-                           episodes=r["episodes"]) for r in rows]
+                           episodes=r["episodes"], ended_by=ended_by(r["ended_by"]))
+                for r in rows]
 
     def jobs(self, persona_id: int, status: str, *, limit: int) -> list[JobRow]:
         """The persona's jobs in one status, newest first."""

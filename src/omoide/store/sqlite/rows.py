@@ -15,11 +15,12 @@ from omoide.model import (
     Memory,
     MemoryKind,
     MemoryStatus,
+    SessionEnd,
     Source,
     memory_values,
 )
 
-__all__ = ["dt", "dt_or_none", "iso_or_none", "memory_from_row", "memory_image",
+__all__ = ["dt", "dt_or_none", "ended_by", "iso_or_none", "memory_from_row", "memory_image",
            "persona_counter"]
 
 
@@ -37,6 +38,15 @@ def dt(text: str) -> datetime:
 
 def dt_or_none(text: str | None) -> datetime | None:
     return None if text is None else parse_iso(text)
+
+
+def ended_by(value: str | None) -> SessionEnd | None:
+    """A session's stored end cause; None while open, for one ended before causes were
+    recorded (migration 23), or for a cause this version does not know."""
+    try:
+        return None if value is None else SessionEnd(value)
+    except ValueError:
+        return None
 
 
 def iso_or_none(when: datetime | None) -> str | None:

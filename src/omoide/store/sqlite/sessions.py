@@ -21,12 +21,12 @@ import numpy as np
 from omoide.clock import iso
 from omoide.engine.attachments import turn_text
 from omoide.errors import Conflict, NotFound
-from omoide.model import Episode, Event, KeywordHit, NewEpisode, NewEvent, Session
+from omoide.model import Episode, Event, KeywordHit, NewEpisode, NewEvent, Session, SessionEnd
 from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
-from omoide.store.sqlite.rows import dt, dt_or_none, persona_counter
+from omoide.store.sqlite.rows import dt, dt_or_none, ended_by, persona_counter
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
@@ -50,7 +50,8 @@ def _session(row: sqlite3.Row) -> Session:
     return Session(pk=row["id"], session_id=row["session_id"], started_at=dt(row["started_at"]),
                    ended_at=dt_or_none(row["ended_at"]),
                    segmented_upto_seq=row["segmented_upto_seq"],
-                   open_reason=row["open_reason"], open_surprise=row["open_surprise"])
+                   open_reason=row["open_reason"], open_surprise=row["open_surprise"],
+                   ended_by=ended_by(row["ended_by"]))
 
 
 def _event(row: sqlite3.Row) -> Event:
@@ -135,20 +136,24 @@ class SessionStore:
                 (self.persona_id, external_id, *chunk)).fetchall())
         return held
 
-    def end(self, session: Session, *, now: datetime, after: AfterWrite | None = None) -> Session:
+    def end(self, session: Session, *, now: datetime, by: SessionEnd = SessionEnd.CLIENT,
+            after: AfterWrite | None = None) -> Session:
+        """End the session at ``now`` (``by``: how); an ended session stays as it ended, and
+        ``after`` runs in the same transaction either way."""
         with self.db.write() as conn:
-            conn.execute("UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?",
-                         (iso(now), session.pk))
+            conn.execute("UPDATE sessions SET ended_at = ?, ended_by = ? "
+                         "WHERE id = ? AND ended_at IS NULL", (iso(now), str(by), session.pk))
             if after is not None:
                 after(SqliteUnitOfWork(conn))
         return self.get(session.session_id)
 
-    def end_open(self, *, idle_since: datetime | None = None,
+    def end_open(self, *, by: SessionEnd, idle_since: datetime | None = None,
                  after: Callable[[UnitOfWork, str], None] | None = None) -> list[str]:
         """End the persona's open sessions (only those without a turn since ``idle_since``
-        when it is given); returns their ids. ``ended_at`` is the session's last turn (or its
-        start), when the conversation actually stopped. A session is ended once: the update
-        only touches rows still open, and ``after`` runs for those, in the same transaction.
+        when it is given), ``by`` that cause; returns their ids. ``ended_at`` is the session's
+        last turn (or its start), when the conversation actually stopped. A session is ended
+        once: the update only touches rows still open, and ``after`` runs for those, in the
+        same transaction.
         """
         sql, args = SELECT_OPEN, (self.persona_id,)
         if idle_since is not None:
@@ -158,7 +163,8 @@ class SessionStore:
             for pk, session_id in conn.execute(sql, args).fetchall():
                 changed = conn.execute(
                     "UPDATE sessions SET ended_at = MAX(started_at, COALESCE(last_event_at, "
-                    "started_at)) WHERE id = ? AND ended_at IS NULL", (pk,)).rowcount
+                    "started_at)), ended_by = ? WHERE id = ? AND ended_at IS NULL",
+                    (str(by), pk)).rowcount
                 if changed:
                     ended.append(session_id)
                     if after is not None:

@@ -13,7 +13,7 @@ from datetime import datetime
 from omoide.clock import iso
 from omoide.model import OpenedSession, SessionMark, SessionSummary, new_session_id
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.rows import dt, dt_or_none
+from omoide.store.sqlite.rows import dt, dt_or_none, ended_by
 
 __all__ = ["OpenedSession", "SessionMark", "SessionMetaStore", "SessionSummary",
            "new_session_id"]
@@ -26,7 +26,7 @@ ORDER BY started_at DESC, id DESC LIMIT ?
 # time span (a seek on session_events' UNIQUE (session_pk, seq)) and its episodes' count
 # (episodes_session). Turn times are ISO-8601 UTC text, so MIN and MAX order them as times.
 SELECT_PAGE = """
-SELECT s.session_id, s.started_at, s.ended_at,
+SELECT s.session_id, s.started_at, s.ended_at, s.ended_by,
        (SELECT COUNT(*) FROM session_events e WHERE e.session_pk = s.id) AS events,
        (SELECT MIN(e.timestamp) FROM session_events e WHERE e.session_pk = s.id) AS first_at,
        (SELECT MAX(e.timestamp) FROM session_events e WHERE e.session_pk = s.id) AS last_at,
@@ -58,13 +58,15 @@ class SessionMetaStore:
 
     def page(self, *, limit: int, offset: int = 0) -> list[SessionSummary]:
         """Sessions newest first (by start), ``limit`` of them after skipping ``offset``, each
-        with its turn and episode counts and the times of its first and last turn."""
+        with how it ended, its turn and episode counts and the times of its first and last
+        turn."""
         rows = self.db.conn().execute(SELECT_PAGE, (self.persona_id, limit, offset)).fetchall()
         return [SessionSummary(session_id=r["session_id"], started_at=dt(r["started_at"]),
                                ended_at=dt_or_none(r["ended_at"]),
                                first_event_at=dt_or_none(r["first_at"]),
                                last_event_at=dt_or_none(r["last_at"]), events=int(r["events"]),
-                               episodes=int(r["episodes"])) for r in rows]
+                               episodes=int(r["episodes"]),
+                               ended_by=ended_by(r["ended_by"])) for r in rows]
 
     def begin(self, *, now: datetime) -> OpenedSession:
         """Open a new session at ``now``; the previous one is read in the same transaction."""

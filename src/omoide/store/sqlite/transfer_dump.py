@@ -94,7 +94,8 @@ class PersonaDump:
                 "session_id": s["session_id"], "started_at": s["started_at"],
                 "ended_at": s["ended_at"], "metadata": _json(s["metadata"]),
                 "segmented_upto_seq": s["segmented_upto_seq"], "open_reason": s["open_reason"],
-                "open_surprise": s["open_surprise"], "last_event_at": s["last_event_at"]}
+                "open_surprise": s["open_surprise"], "last_event_at": s["last_event_at"],
+                "ended_by": s["ended_by"]}
             events = self.conn.execute(
                 "SELECT e.*, v.model_id, v.vector FROM session_events e "
                 "LEFT JOIN event_vectors v ON v.event_id = e.id "

@@ -170,11 +170,12 @@ class PersonaRestore:
                 return False
             pk = int(conn.execute(
                 "INSERT INTO sessions (persona_id, session_id, started_at, ended_at, metadata, "
-                "segmented_upto_seq, open_reason, open_surprise, last_event_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "segmented_upto_seq, open_reason, open_surprise, last_event_at, ended_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (self.persona_id, session["session_id"], session["started_at"],
                  session["ended_at"], _js(session["metadata"]), session["segmented_upto_seq"],
-                 session["open_reason"], session["open_surprise"], session["last_event_at"])
+                 session["open_reason"], session["open_surprise"], session["last_event_at"],
+                 session["ended_by"])
             ).fetchone()[0])
             event_ids: dict[int, int] = {}
             for e, vector in zip(events, event_vectors, strict=True):

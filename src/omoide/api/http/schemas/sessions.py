@@ -16,6 +16,7 @@ from omoide.api.http.schemas.common import (
     SessionId,
     Timestamp,
 )
+from omoide.model import SessionEnd
 from omoide.service.sessions import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, ROLES
 
 __all__ = [
@@ -113,6 +114,11 @@ class SessionSummaryOut(Response):
         "timeout)."))
     started_at: str
     ended_at: str | None = Field(description="When it was ended; null while open.")
+    ended_by: SessionEnd | None = Field(description=(
+        "How it was ended: client (session_end over HTTP or MCP), new_session (a "
+        "session_begin ended it), idle (no turn for session_idle_minutes), import (a chat "
+        "import ended the conversation it posted). Null while open, and for a session ended "
+        "before the cause was recorded (unknown)."))
     first_event_at: str | None = Field(description="Its first turn's time; null without turns.")
     last_event_at: str | None = Field(description="Its last turn's time; null without turns.")
     events: int = Field(description="Turns recorded.")
