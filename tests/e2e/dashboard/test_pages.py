@@ -58,13 +58,16 @@ def test_search_uses_mode_and_filters(tab: Tab, site: Site) -> None:
     tab.goto("/p/rin/memories")
     tab.page.fill("input[type=search]", "抹茶")
     tab.page.select_option("select[name=mode]", "keyword")
-    tab.page.click("form.search button[type=submit]")
+    with tab.page.expect_navigation(wait_until="load"):  # the form's GET, not the page before
+        tab.page.click("form.search button[type=submit]")
     hits = tab.page.locator("ol.hits li.hit")
     assert hits.count() >= 1
     assert site.seeded.tea in hits.first.inner_text()
     # a tag filter that the tea memory does not carry removes it (filters before top-k)
     tab.page.fill("input[name=tags]", "plan")
-    tab.page.click("form.search button[type=submit]")
+    with tab.page.expect_navigation(wait_until="load"):
+        tab.page.click("form.search button[type=submit]")
+    assert "tags=plan" in tab.page.url
     assert site.seeded.tea not in tab.page.locator("main").inner_text()
     assert tab.errors == []
 
