@@ -122,6 +122,7 @@ def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
         pytest.param("I don't like rain.", "Melanie doesn't like rain.", id="dont"),
         pytest.param("I went with my kids.", "Melanie went with their kids.", id="past-my"),
         pytest.param("It reminds me of home.", "It reminds Melanie of home.", id="me"),
+        pytest.param("Some me-time helps me.", "Some me-time helps Melanie.", id="me-hyphened"),
         pytest.param("I'd love to go.", "Melanie would love to go.", id="id-would"),
         pytest.param("What can I say?", "What can Melanie say?", id="inverted"),
         pytest.param("We're going camping.", "Melanie and others are going camping.", id="we"),

@@ -76,7 +76,7 @@ def test_a_back_reference_to_the_clause_subject_is_a_pronoun(sentence: str,
         pytest.param("Proud of myself!", "Proud of Ken!", id="reflexive-without-antecedent"),
         pytest.param("When I got home, my dog was asleep.", "When Ken got home, Ken's dog was "
                      "asleep.", id="subordinate-ends-at-comma"),
-        pytest.param("I'm carving out some me-time.", "Ken is carving out some Ken-time.",
+        pytest.param("I'm carving out some me-time.", "Ken is carving out some me-time.",
                      id="me-time"),
         pytest.param("I ran. My legs hurt.", "Ken ran. Ken's legs hurt.", id="next-sentence"),
     ],

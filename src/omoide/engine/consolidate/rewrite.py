@@ -50,13 +50,15 @@ _I_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun="I", adverbs=_ADVERBS))
 _YOU = r"[Yy]ou(?!\s+know\s*[,.!?]|\s+(?:guys|all|two|both)\b)"
 _YOU_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun=_YOU, adverbs=_ADVERBS))
 _WE_CLAUSE = re.compile(r"\b(?P<we>[Ww]e)(?P<contraction>['’](?:re|ve|d|ll))?(?![A-Za-z'’])")
-_ME = re.compile(r"\bme\b")
-_US = re.compile(r"\bus\b")
+# a pronoun, not part of a hyphened word ("me-time", "US-based" stay as written)
+_ME = re.compile(r"(?<![\w-])me(?![\w-])")
+_US = re.compile(r"(?<![\w-])us(?![\w-])")
 _OUR = re.compile(r"\b(?:[Oo]ur|[Oo]urs)\b")
 _YOUR = re.compile(r"\b(?:[Yy]our|[Yy]ours)\b")
 _REFLEXIVE = {"ourselves": "themselves", "yourself": "themself"}
 _REFLEXIVE_WORD = re.compile(r"\b(?:[Oo]urselves|[Yy]ourself)\b")
-_MY = re.compile(r"\b(?:[Mm]y|[Mm]ine|[Mm]yself)\b")  # after binding: the speaker by name
+# after binding: the speaker by name
+_MY = re.compile(r"(?<![\w-])(?:[Mm]y|[Mm]ine|[Mm]yself)(?![\w-])")
 
 _CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will"}
 _WE_CONTRACTIONS = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will"}
