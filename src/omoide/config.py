@@ -21,6 +21,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any, get_type_hints
 
@@ -136,6 +137,13 @@ class PersonaSettings:
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def zone(self) -> tzinfo:
+        """:attr:`timezone` as a time zone (checked when it was set)."""
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(self.timezone)
 
 
 def _declarations() -> tuple[Setting, ...]:

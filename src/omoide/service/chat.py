@@ -21,7 +21,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from omoide.clock import Clock, parse_iso
 from omoide.engine.chat_prompt import ChatPrompt, Recalled, assemble_chat_prompt
@@ -223,7 +222,7 @@ class ChatService:
             persona_state=self.state.get_current_persona_state(persona), user_state=user,
             blocks=[BlockText(b.block_name, b.content, b.priority, b.max_tokens)
                     for b in self.blocks.list_blocks(persona)],
-            memories=[_recalled(h) for h in hits], tz=ZoneInfo(cfg.timezone))
+            memories=[_recalled(h) for h in hits], tz=cfg.zone)
         return Prepared(messages=_with_prompt(_for_upstream(messages), prompt.text),
                         prompt=prompt, query=query)
 

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from omoide.clock import Clock, parse_iso
 from omoide.config import PersonaSettings
@@ -170,7 +169,7 @@ class ContextService:
             recent=[_line(m) for m in recent], important=[_line(m) for m in important],
             stats=_stats(memories, scored), blocks=self._blocks(persona, cfg),
             conversation=[_turn(e) for e in pending],
-            tz=ZoneInfo(cfg.timezone))
+            tz=cfg.zone)
         assembled = assemble_context(inp, budget_tokens=cfg.context_budget_tokens)
         return ContextResult(persona=persona, last_session_at=previous_at, context=assembled,
                              tz=inp.tz)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import tzinfo
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -80,7 +79,7 @@ class EpisodeSearch:
             _place(windows, event, item.score, plan)
             if len(windows) >= limit:
                 break
-        tz = ZoneInfo(cfg.timezone)
+        tz = cfg.zone
         return [self._hit(persona, w, sims, tz) for w in windows]
 
     def _hit(self, persona: str, window: _Window, sims: dict[int, float],

@@ -194,7 +194,8 @@ class PeerImportService:
                      user_name: str, assistant_name: str,
                      on_progress: Callable[[int], None] | None = None) -> PeerReport:
         """Each conversation becomes a session (``chat-<id>``) with its turns, then ended."""
-        report = PeerReport(persona=persona, source="chat", session_ids=[])
+        session_ids: list[str] = []
+        report = PeerReport(persona=persona, source="chat", session_ids=session_ids)
         now = self.clock.now()
         # A turn that shows nothing (only whitespace or invisible characters) is left out, as
         # the parser leaves out empty ones; every other turn is checked as the API checks it
@@ -250,9 +251,8 @@ class PeerImportService:
             if session.ended_at is None:
                 self.sessions.end(persona, session_id, by=SessionEnd.IMPORT)
             report.sessions += 1
-            assert report.session_ids is not None
-            if session_id not in report.session_ids:
-                report.session_ids.append(session_id)
+            if session_id not in session_ids:
+                session_ids.append(session_id)
         logger.info("chat import persona=%s sessions=%d events=%d", persona, report.sessions,
                     report.events)
         return report

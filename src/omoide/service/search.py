@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -127,7 +126,7 @@ class SearchService:
         if date_range is not None and str(date_range).strip():
             with engine_input():
                 span = parse_date_range(check_text(str(date_range), "date_range"),
-                                        now=self.clock.now(), tz=ZoneInfo(cfg.timezone))
+                                        now=self.clock.now(), tz=cfg.zone)
             created_from, created_until = span.start, span.end
         filters = SearchFilters(
             tags=check_tags(tags, limit=MAX_FILTER_TAGS),

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -267,7 +266,7 @@ class SessionService:
                         surprise=session.open_surprise)
         for seg in (first, *closed[1:]):
             members = [by_seq[s] for s in range(seg.start, seg.end + 1) if s in by_seq]
-            text = episode_text(members, ZoneInfo(cfg.timezone))
+            text = episode_text(members, cfg.zone)
             drafts.append(NewEpisode(
                 first_seq=seg.start, last_seq=seg.end, content=text, topic=seg.topic,
                 surprise=seg.surprise, boundary_reason=str(seg.boundary_reason),
@@ -312,7 +311,7 @@ class SessionService:
         cfg = self.settings.get(persona)
         # Times in the persona's zone: a note's date and the days its relative dates resolve
         # to ("yesterday (7 May 2023)") are the user's calendar days, not UTC's.
-        tz = ZoneInfo(cfg.timezone)
+        tz = cfg.zone
         result = self.consolidator_for(cfg).consolidate(
             [EventText(event_id=e.id, speaker=e.speaker, role=e.role, text=e.content,
                        timestamp=e.timestamp.astimezone(tz),

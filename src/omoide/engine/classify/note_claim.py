@@ -11,8 +11,8 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
-__all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_owner", "ja_units", "second",
-           "spanned"]
+__all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_another_subject", "ja_owner",
+           "ja_units", "second", "spanned"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -88,6 +88,12 @@ def ja_units(text: str, stop: frozenset[str] = frozenset(), *,
         else:
             units.add(run)
     return frozenset(units - stop)
+
+
+def ja_another_subject(body: str, at: int) -> bool:
+    """Whether the clause that runs up to ``at`` names a subject of its own (が): what follows
+    is someone else's doing (友達が個展を開いた)."""
+    return "が" in body[:at].split("、")[-1]
 
 
 _JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")

@@ -19,7 +19,13 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_units
+from omoide.engine.classify.note_claim import (
+    Claim,
+    en_owned,
+    en_units,
+    ja_another_subject,
+    ja_units,
+)
 from omoide.engine.lang import word_set
 
 __all__ = ["move_claims", "moved"]
@@ -111,7 +117,7 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             out.append(Claim(subject, "thing", "", _ja_units(body), "located"))
             continue
         for m in _JA_MOVED_THING.finditer(body):
-            if "が" in body[:m.start()].split("、")[-1]:
+            if ja_another_subject(body, m.start()):
                 continue  # another subject moved it
             thing = m.group("thing").rpartition("の")[2]
             out.append(Claim(subject, "thing", "", _ja_units(thing[-4:]), "moved",

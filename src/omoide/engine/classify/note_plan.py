@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, ja_owner, ja_units
+from omoide.engine.classify.note_claim import Claim, ja_another_subject, ja_owner, ja_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["plan_claims", "plan_ended"]
@@ -155,7 +155,7 @@ def _ja_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
             continue
         m = _JA_END.search(body)
         if m is None or _JA_UNSURE.search(body) or _JA_NEGATED.match(body[m.end():]) \
-                or "が" in body[:m.start()].split("、")[-1]:
+                or ja_another_subject(body, m.start()):
             continue  # not done, or done by another subject (友達が個展を開いた)
         frame = ""
         if subject is None:

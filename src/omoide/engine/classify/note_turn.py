@@ -20,7 +20,13 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_units
+from omoide.engine.classify.note_claim import (
+    Claim,
+    en_owned,
+    en_units,
+    ja_another_subject,
+    ja_units,
+)
 from omoide.engine.lang import word_set
 
 __all__ = ["turn_claims", "turned"]
@@ -112,7 +118,7 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             continue
         for cue, pattern in (("from", _JA_FROM_TO), ("setting", _JA_TO), ("off", _JA_OFF)):
             for m in pattern.finditer(body):
-                if "が" in body[:m.start()].split("、")[-1]:
+                if ja_another_subject(body, m.start()):
                     continue  # another subject's change
                 b = m.groupdict().get("b") or ""
                 out.append(Claim(subject, "turn", cue, ja_units(m.group("a"), _JA_STOP), "turn",
