@@ -10,7 +10,7 @@ dead row versions that still held the erased text are removed from the data file
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -60,7 +60,13 @@ def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
                    now: datetime) -> list[str]:
     """Erase memories of ``memories``' persona, and their remainders, inside an erasing
     transaction; returns the keys erased."""
-    found = with_remainders(conn, memories.persona_id, ids)
+    return _purge_found(conn, memories, with_remainders(conn, memories.persona_id, ids),
+                        now=now)
+
+
+def _purge_found(conn: Any, memories: MemoryStore, found: Mapping[int, str], *,
+                 now: datetime) -> list[str]:
+    """:func:`purge_memories` of memories already closed over their remainders (id → key)."""
     if not found:
         return []
     ids, keys = list(found), list(found.values())
@@ -87,10 +93,9 @@ def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
 def purge_memory(db: PgDatabase, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing(memories.persona_id, _MEMORY_TABLES) as conn:
-        target = memories.id_of(key)
-        sessions = said_in(conn, memories.persona_id,
-                           list(with_remainders(conn, memories.persona_id, [target])))
-        keys = purge_memories(conn, memories, [target], now=now)
+        found = with_remainders(conn, memories.persona_id, [memories.id_of(key)])
+        sessions = said_in(conn, memories.persona_id, list(found))
+        keys = _purge_found(conn, memories, found, now=now)
     return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
 
 

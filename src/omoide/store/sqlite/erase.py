@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -82,7 +82,13 @@ def purge_memories(conn: sqlite3.Connection, memories: MemoryStore, ids: Sequenc
     row and job naming it. A surviving memory that pointed at one of them loses the pointer,
     with a version row (its before-image holds the erased memory's key, never its text).
     """
-    found = with_remainders(conn, memories.persona_id, ids)
+    return _purge_found(conn, memories, with_remainders(conn, memories.persona_id, ids),
+                        now=now)
+
+
+def _purge_found(conn: sqlite3.Connection, memories: MemoryStore, found: Mapping[int, str], *,
+                 now: datetime) -> list[str]:
+    """:func:`purge_memories` of memories already closed over their remainders (id → key)."""
     if not found:
         return []
     ids, keys = list(found), list(found.values())
@@ -230,10 +236,9 @@ def _scrub_tags(conn: Any, memory_id: int, drop: set[str]) -> None:
 def purge_memory(db: Database, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing() as conn:
-        target = memories.id_of(key)
-        sessions = said_in(conn, memories.persona_id,
-                           list(with_remainders(conn, memories.persona_id, [target])))
-        keys = purge_memories(conn, memories, [target], now=now)
+        found = with_remainders(conn, memories.persona_id, [memories.id_of(key)])
+        sessions = said_in(conn, memories.persona_id, list(found))
+        keys = _purge_found(conn, memories, found, now=now)
     return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
 
 
