@@ -18,6 +18,7 @@ from omoide.model import (
     MemoryVersion,
     Purged,
     SearchHit,
+    SessionSummary,
     Source,
     memory_values,
 )
@@ -130,9 +131,8 @@ def render_stats(stats: MemoryStats) -> dict[str, Any]:
             "links": stats.links, "oldest": ts(stats.oldest), "newest": ts(stats.newest)}
 
 
-def render_session(summary: Any) -> dict[str, Any]:
-    """A conversation as ``GET /api/sessions/{persona}`` and ``omoide session list`` show it
-    (a ``model.SessionSummary``)."""
+def render_session(summary: SessionSummary) -> dict[str, Any]:
+    """A conversation as ``GET /api/sessions/{persona}`` and ``omoide session list`` show it."""
     return {"session_id": summary.session_id,
             "status": "open" if summary.ended_at is None else "ended",
             "started_at": ts(summary.started_at), "ended_at": ts(summary.ended_at),
