@@ -80,6 +80,15 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
+    # entity feedback (engine/feedback.py; 0 terms: off): the rare entity-like words of the
+    # first feedback_docs notes, searched again as keywords; a note's coverage of them is
+    # added to its score × feedback_weight
+    feedback_terms: int = 0
+    feedback_docs: int = 3
+    feedback_weight: float = 0.1
+    feedback_max_share: float = 0.05
+    feedback_capitalised: bool = True
+    feedback_turns: bool = False  # the same second pass on the conversation turns
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -160,6 +169,12 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
+    "ef3": replace(DEFAULT_PLAN, feedback_terms=3),
+    "ef5": replace(DEFAULT_PLAN, feedback_terms=5),
+    "ef5_w2": replace(DEFAULT_PLAN, feedback_terms=5, feedback_weight=0.2),
+    "ef5_rare": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False),
+    "ef5_d1": replace(DEFAULT_PLAN, feedback_terms=5, feedback_docs=1),
+    "ef5_turns": replace(DEFAULT_PLAN, feedback_terms=5, feedback_turns=True),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

@@ -24,7 +24,7 @@ from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.companion import Companion
 from omoide.service.memories import with_live_strength
-from omoide.service.retrieval import HybridRetriever, NoteTier, member
+from omoide.service.retrieval import HybridRetriever, NoteTier, entity_feedback, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     MAX_FILTER_TAGS,
@@ -168,6 +168,10 @@ class SearchService:
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
+            if plan.feedback_terms:
+                ranked = entity_feedback(NoteTier(memories), request.query, ranked,
+                                         lambda ids: [m.content for m in rows.read(ids).values()],
+                                         plan=plan, pool=pool)
         top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
                               allowed)[: request.top_k]
         notes = [hit for _, hit in top]
