@@ -47,7 +47,8 @@ def _capitalised(text: str) -> set[str]:
 def entity_terms(query: str, head: Sequence[str], pool: Sequence[str], *, limit: int,
                  max_share: float, capitalised: bool = True) -> list[str]:
     """Up to ``limit`` terms of the ``head`` texts (the first results) to search for again:
-    entity-like, rare in ``pool`` (the candidates' texts, head included), not in ``query``.
+    entity-like, rare in ``pool`` (the candidates' texts, head included) but held by some candidate
+    outside the head, not in ``query``.
     Terms held by more head texts come first, then rarer ones, then alphabetical."""
     if limit <= 0 or not head:
         return []
@@ -58,6 +59,8 @@ def entity_terms(query: str, head: Sequence[str], pool: Sequence[str], *, limit:
     for text in head:
         found = _capitalised(text) if capitalised else words(text)
         in_head.update(w for w in found if len(w) >= _MIN_CHARS)
-    chosen = [w for w in in_head if w[:_STEM_CHARS] not in asked and df[w] <= ceiling]
+    # a term only the head holds finds nothing new
+    chosen = [w for w in in_head if w[:_STEM_CHARS] not in asked
+              and in_head[w] < df[w] <= ceiling]
     chosen.sort(key=lambda w: (-in_head[w], df[w], w))
     return chosen[:limit]
