@@ -88,7 +88,9 @@ class SearchPlan:
     feedback_weight: float = 0.1
     feedback_max_share: float = 0.05
     feedback_capitalised: bool = True
-    feedback_turns: bool = False  # the same second pass on the conversation turns
+    feedback_turns: bool = False
+    # convex fusion's semantic min-max from the score at this rank (0: the list's lowest)
+    semantic_anchor: int = 0  # the same second pass on the conversation turns
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -169,6 +171,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
+    "anchor30": replace(DEFAULT_PLAN, semantic_anchor=30),
+    "anchor60": replace(DEFAULT_PLAN, semantic_anchor=60),
+    "anchor120": replace(DEFAULT_PLAN, semantic_anchor=120),
     "ef5": replace(DEFAULT_PLAN, feedback_terms=5),
     "ef_rare3": replace(DEFAULT_PLAN, feedback_terms=3, feedback_capitalised=False),
     "ef_rare5": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False),

@@ -139,8 +139,8 @@ class HybridRetriever:
             keyword = credit_cross_script(
                 keyword, semantic, script_of={s.id: tier.script(s.id) for s in semantic},
                 query_script=query_script, share=plan.cross_script_credit)
-        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion),
-                          query_vector)
+        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion,
+                               semantic_anchor=plan.semantic_anchor), query_vector)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:
