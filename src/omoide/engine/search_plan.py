@@ -90,7 +90,11 @@ class SearchPlan:
     feedback_capitalised: bool = True
     feedback_turns: bool = False
     # convex fusion's semantic min-max from the score at this rank (0: the list's lowest)
-    semantic_anchor: int = 0  # the same second pass on the conversation turns
+    semantic_anchor: int = 0
+    # spreading activation over note links: a note linked to one of the first link_head
+    # candidates gains link_boost × that candidate's score (0: off)
+    link_boost: float = 0.0
+    link_head: int = 5  # the same second pass on the conversation turns
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -174,6 +178,10 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "anchor30": replace(DEFAULT_PLAN, semantic_anchor=30),
     "anchor60": replace(DEFAULT_PLAN, semantic_anchor=60),
     "anchor120": replace(DEFAULT_PLAN, semantic_anchor=120),
+    "links05": replace(DEFAULT_PLAN, link_boost=0.05),
+    "links10": replace(DEFAULT_PLAN, link_boost=0.1),
+    "links10_h10": replace(DEFAULT_PLAN, link_boost=0.1, link_head=10),
+    "links20": replace(DEFAULT_PLAN, link_boost=0.2),
     "ef5": replace(DEFAULT_PLAN, feedback_terms=5),
     "ef_rare3": replace(DEFAULT_PLAN, feedback_terms=3, feedback_capitalised=False),
     "ef_rare5": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False),
