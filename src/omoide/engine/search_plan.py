@@ -178,6 +178,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "anchor30": replace(DEFAULT_PLAN, semantic_anchor=30),
     "anchor60": replace(DEFAULT_PLAN, semantic_anchor=60),
     "anchor120": replace(DEFAULT_PLAN, semantic_anchor=120),
+    "pool250": replace(DEFAULT_PLAN, note_pool_min=250),
     "links05": replace(DEFAULT_PLAN, link_boost=0.05),
     "links10": replace(DEFAULT_PLAN, link_boost=0.1),
     "links10_h10": replace(DEFAULT_PLAN, link_boost=0.1, link_head=10),
