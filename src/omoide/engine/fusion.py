@@ -158,24 +158,10 @@ def fuse(
     *,
     weights: FusionWeights = DEFAULT_WEIGHTS,
     method: str = DEFAULT_METHOD,
-    semantic_anchor: int = 0,
 ) -> list[Scored]:
-    """One ranking from the keyword (BM25) and semantic (cosine) candidates, best first.
-    ``semantic_anchor`` > 0 (convex only): the semantic side's min-max runs from the score at
-    that rank (the list's last when shorter) instead of the list's lowest, below it 0, so the
-    spread does not depend on how many candidates were fetched."""
+    """One ranking from the keyword (BM25) and semantic (cosine) candidates, best first."""
     method = FusionMethod(method)
     keyword, semantic = _by_score(keyword), _by_score(semantic)
-    if semantic_anchor > 0 and method == FusionMethod.CONVEX and semantic:
-        low = semantic[min(semantic_anchor, len(semantic)) - 1].score
-        high = semantic[0].score
-        span = high - low
-        sem_scores = {i.id: max(0.0, (i.score - low) / span) if span > 0 else 1.0
-                      for i in semantic}
-        kw_scores = _clipped(keyword)[0]
-        return _ranked({item: weights.keyword * kw_scores.get(item, 0.0)
-                        + weights.semantic * sem_scores.get(item, 0.0)
-                        for item in kw_scores.keys() | sem_scores.keys()})
     if method == FusionMethod.RRF:
         return rrf(
             [[i.id for i in keyword], [i.id for i in semantic]],

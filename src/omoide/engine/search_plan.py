@@ -80,21 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # entity feedback (engine/feedback.py; 0 terms: off): the rare entity-like words of the
-    # first feedback_docs notes, searched again as keywords; a note's coverage of them is
-    # added to its score × feedback_weight
-    feedback_terms: int = 0
-    feedback_docs: int = 3
-    feedback_weight: float = 0.1
-    feedback_max_share: float = 0.05
-    feedback_capitalised: bool = True
-    feedback_turns: bool = False
-    # convex fusion's semantic min-max from the score at this rank (0: the list's lowest)
-    semantic_anchor: int = 0
-    # spreading activation over note links: a note linked to one of the first link_head
-    # candidates gains link_boost × that candidate's score (0: off)
-    link_boost: float = 0.0
-    link_head: int = 5  # the same second pass on the conversation turns
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -175,23 +160,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
-    "anchor30": replace(DEFAULT_PLAN, semantic_anchor=30),
-    "anchor60": replace(DEFAULT_PLAN, semantic_anchor=60),
-    "anchor120": replace(DEFAULT_PLAN, semantic_anchor=120),
-    "pool250": replace(DEFAULT_PLAN, note_pool_min=250),
-    "links05": replace(DEFAULT_PLAN, link_boost=0.05),
-    "links10": replace(DEFAULT_PLAN, link_boost=0.1),
-    "links10_h10": replace(DEFAULT_PLAN, link_boost=0.1, link_head=10),
-    "links20": replace(DEFAULT_PLAN, link_boost=0.2),
-    "ef5": replace(DEFAULT_PLAN, feedback_terms=5),
-    "ef_rare3": replace(DEFAULT_PLAN, feedback_terms=3, feedback_capitalised=False),
-    "ef_rare5": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False),
-    "ef_rare5_w05": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False,
-                            feedback_weight=0.05),
-    "ef_rare5_d5": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False,
-                           feedback_docs=5),
-    "ef_rare5_turns": replace(DEFAULT_PLAN, feedback_terms=5, feedback_capitalised=False,
-                              feedback_turns=True),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

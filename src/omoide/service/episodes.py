@@ -22,7 +22,7 @@ from omoide.embed.base import Embedder
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.companion import Companion
-from omoide.service.retrieval import HybridRetriever, TurnTier, entity_feedback
+from omoide.service.retrieval import HybridRetriever, TurnTier
 from omoide.service.sessions import day_header, turn_passage
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store
@@ -70,14 +70,6 @@ class EpisodeSearch:
                 query, ranked, lambda ids: {i: turn_passage(events[i].speaker, events[i].text)
                                             for i in ids if i in events},
                 weight=plan.episode_companion_weight, pool=plan.companion_pool)
-        if plan.feedback_terms and plan.feedback_turns and mode == SearchMode.HYBRID:
-            ranked = entity_feedback(
-                tier, query, ranked, lambda ids: [turn_passage(events[i].speaker, events[i].text)
-                                                  for i in ids if i in events],
-                plan=plan, pool=plan.episode_pool)
-            missing = [s.id for s in ranked if s.id not in events]
-            if missing:
-                events.update(store.events_by_ids(missing))
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:

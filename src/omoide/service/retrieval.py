@@ -13,7 +13,7 @@ turns — so the retriever never knows which.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -21,7 +21,6 @@ from typing import Protocol
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.feedback import entity_terms
 from omoide.engine.fusion import Scored, credit_cross_script, fuse
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
@@ -29,7 +28,7 @@ from omoide.model import SearchMode
 from omoide.store.port import MemoryHandle, SessionHandle
 from omoide.store.vectors import language_of
 
-__all__ = ["Candidates", "HybridRetriever", "NoteTier", "Tier", "TurnTier", "entity_feedback"]
+__all__ = ["Candidates", "HybridRetriever", "NoteTier", "Tier", "TurnTier"]
 
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-search")
 
@@ -139,34 +138,11 @@ class HybridRetriever:
             keyword = credit_cross_script(
                 keyword, semantic, script_of={s.id: tier.script(s.id) for s in semantic},
                 query_script=query_script, share=plan.cross_script_credit)
-        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion,
-                               semantic_anchor=plan.semantic_anchor), query_vector)
+        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion),
+                          query_vector)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:
     """Whether ``value`` is in the sorted id array."""
     pos = int(np.searchsorted(sorted_ids, value))
     return pos < sorted_ids.size and int(sorted_ids[pos]) == value
-
-
-def entity_feedback(tier: Tier, query: str, ranked: list[Scored],
-                    texts: Callable[[list[int]], list[str]], *, plan: SearchPlan,
-                    pool: int) -> list[Scored]:
-    """``ranked`` re-scored by a second keyword pass over the entity-like words its first
-    results share (``engine.feedback``): each candidate's coverage of those words × the
-    plan's ``feedback_weight`` is added; a row only the second pass finds joins at that score.
-    Unchanged when no term qualifies."""
-    if not ranked:
-        return ranked
-    head = texts([s.id for s in ranked[:plan.feedback_docs]])
-    everything = texts([s.id for s in ranked[:pool]])
-    terms = entity_terms(query, head, everything, limit=plan.feedback_terms,
-                         max_share=plan.feedback_max_share,
-                         capitalised=plan.feedback_capitalised)
-    if not terms:
-        return ranked
-    extra = {h.id: h.score for h in tier.keyword(" ".join(terms), limit=pool)}
-    scores = {s.id: s.score for s in ranked}
-    for row_id, coverage in extra.items():
-        scores[row_id] = scores.get(row_id, 0.0) + plan.feedback_weight * min(1.0, coverage)
-    return sorted((Scored(i, s) for i, s in scores.items()), key=lambda s: (-s.score, s.id))

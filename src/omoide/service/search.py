@@ -24,7 +24,7 @@ from omoide.errors import InvalidInput, NotFound
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.companion import Companion
 from omoide.service.memories import with_live_strength
-from omoide.service.retrieval import HybridRetriever, NoteTier, entity_feedback, member
+from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     MAX_FILTER_TAGS,
@@ -168,12 +168,6 @@ class SearchService:
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
-            if plan.feedback_terms:
-                ranked = entity_feedback(NoteTier(memories), request.query, ranked,
-                                         lambda ids: [m.content for m in rows.read(ids).values()],
-                                         plan=plan, pool=pool)
-            if plan.link_boost:
-                ranked = _link_spread(rows, ranked, plan)
         top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
                               allowed)[: request.top_k]
         notes = [hit for _, hit in top]
@@ -348,30 +342,6 @@ class _Rows:
             self._read.update({i: found.get(i) for i in missing})
         return {i: memory for i in sorted(set(ids))
                 if (memory := self._read[i]) is not None}
-
-
-def _link_spread(rows: _Rows, ranked: list[Scored], plan: SearchPlan) -> list[Scored]:
-    """Spreading activation over the notes' links: a note linked to one of the first
-    ``link_head`` candidates gains ``link_boost`` × that candidate's score (the best such)."""
-    head = ranked[:plan.link_head]
-    found = rows.read([s.id for s in head])
-    bonus: dict[int, float] = {}
-    for item in head:
-        memory = found.get(item.id)
-        if memory is None:
-            continue
-        for link in rows.memories.links(memory.key):
-            try:
-                other = rows.memories.id_of(link.other_key)
-            except NotFound:
-                continue
-            bonus[other] = max(bonus.get(other, 0.0), plan.link_boost * item.score)
-    if not bonus:
-        return ranked
-    scores = {s.id: s.score for s in ranked}
-    for row_id, extra in bonus.items():
-        scores[row_id] = scores.get(row_id, 0.0) + extra
-    return sorted((Scored(i, v) for i, v in scores.items()), key=lambda s: (-s.score, s.id))
 
 
 def _head_hits(rows: _Rows, ranked: list[Scored], facts: Mapping[int, RankFacts],
