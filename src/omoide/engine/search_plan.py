@@ -80,9 +80,6 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
-    # a matching turn that is a question is shown with this many turns after it and none
-    # before (0: off, the usual neighbours either side)
-    question_forward: int = 0
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
@@ -163,8 +160,6 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
-    "qfwd1": replace(DEFAULT_PLAN, question_forward=1),
-    "qfwd2": replace(DEFAULT_PLAN, question_forward=2),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

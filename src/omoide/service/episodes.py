@@ -103,12 +103,8 @@ def _place(windows: list[_Window], event: Event, score: float, plan: SearchPlan)
     """Add the turn's window, merging it with overlapping or touching windows of the same
     episode (the merged window keeps the earlier, better rank) up to ``plan.max_window`` turns
     (so that one hit cannot eat a context budget)."""
-    before, after = plan.neighbours, plan.neighbours
-    if plan.question_forward and event.text.rstrip().endswith(("?", "？")):
-        # a question's answer is what follows it: shown forward, not around
-        before, after = 0, plan.question_forward
-    new = _Window(event.episode_id, event.session_id, event.seq - before,
-                  event.seq + after, score)
+    new = _Window(event.episode_id, event.session_id, event.seq - plan.neighbours,
+                  event.seq + plan.neighbours, score)
     for window in windows:
         if _touches(window, new) and _span(window, new) <= plan.max_window:
             window.first, window.last = min(window.first, new.first), max(window.last, new.last)
