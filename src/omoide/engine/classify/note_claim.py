@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_another_subject", "ja_owner",
-           "ja_units", "second", "spanned"]
+           "ja_units", "second", "spanned", "wide", "wide_place"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -47,6 +47,34 @@ def second(claim: Claim) -> Claim:
         return claim
     return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
                  claim.cue, claim.amount)
+
+
+# Countries and continents: a home said as one of these holds every town inside it ("lives in
+# Canada" → "lives in Winnipeg" narrows, it does not move), so it is never replaced by a value.
+_WIDE = word_set(
+    "africa america americas asia europe oceania antarctica abroad overseas uk britain england "
+    "scotland wales ireland usa us states canada mexico brazil argentina chile peru colombia "
+    "france germany spain portugal italy netherlands holland belgium switzerland austria poland "
+    "sweden norway denmark finland iceland greece turkey russia ukraine romania hungary czechia "
+    "croatia china japan korea india pakistan bangladesh nepal thailand vietnam cambodia "
+    "malaysia singapore indonesia philippines taiwan australia zealand egypt morocco kenya "
+    "nigeria ghana ethiopia tanzania uganda israel dubai emirates qatar saudi iran iraq") | {
+    "アメリカ", "米国", "カナダ", "イギリス", "英国", "フランス", "ドイツ", "イタリア", "スペイン",
+    "オランダ", "スイス", "北欧", "欧州", "ヨーロッパ", "アジア", "中国", "韓国", "台湾", "タイ",
+    "ベトナム", "インド", "シンガポール", "マレーシア", "フィリピン", "インドネシア",
+    "オーストラリア",
+    "豪州", "ニュージーランド", "ブラジル", "海外", "外国", "日本", "国内", "アフリカ", "ハワイ"}
+
+
+def wide_place(value: frozenset[str]) -> bool:
+    """Whether a place's words name only countries or continents (a town may be inside)."""
+    return bool(value) and value <= _WIDE
+
+
+def wide(claim: Claim) -> Claim:
+    """A home said as a country or a continent held as ``second`` holds one: ended by name,
+    never replaced (a town named later may be inside it)."""
+    return second(claim) if claim.kind == "home" and wide_place(claim.value) else claim
 
 
 def en_owned(sentences: Sequence[tuple[str | None, str]]) -> Iterator[tuple[str, str]]:

@@ -13,6 +13,19 @@ import re
 __all__ = ["CANNOT", "COUPLE_SPLIT", "NO_LONGER", "NO_MORE", "PARTNER", "PARTNERED", "PERFECT",
            "SINGLE", "SOLD", "rewrite"]
 
+# The user's kin or friend named at the sentence's head ("User's best friend Ruaridh lives …",
+# "User's mum Verity has …"): the sentence is about that person, said by name, as a note about
+# them is ("Ruaridh has moved back …"). Someone's thing ("User's sister Ann's dog") is no one.
+_NAMED_KIN = re.compile(
+    r"^User['\u2019]s (?:[a-z\-]+ ){1,3}(?P<n>[A-Z][a-z\-]+)(?:, \d+,)?(?= [a-z])")
+# The user's one-of-a-kind kin unnamed ("User's mum lives …", "User's dad, 78, still …"): one
+# subject, the same in every note (a sister or a son may be one of several: not read).
+_ONE_KIN = re.compile(
+    r"^User['\u2019]s (?P<r>mum|mother|mom|dad|father|wife|husband|partner|boyfriend|girlfriend"
+    r"|gran|grandma|grandmother|grandad|granddad|grandfather|nan)(?:, \d+,)?(?= [a-z])")
+_KIN_SAME = {"mother": "mum", "mom": "mum", "father": "dad", "granddad": "grandad",
+             "grandma": "gran", "grandmother": "gran", "nan": "gran", "grandfather": "grandad"}
+
 NO_LONGER = re.compile(r"^(?:is )?no longer (?P<rest>.+)|^does not (?P<neg>.+) any ?more\b")
 # "can't climb any more": what one does, ended (named whole, as "no more").
 CANNOT = re.compile(r"^(?:ca|can) ?not (?P<value>.+?) any ?more\b")
@@ -66,6 +79,8 @@ PERFECT = re.compile(
 def rewrite(raw: str) -> str:
     """The sentence with "'s" read as "has" or "is" where a participle or "down to" follows,
     and "has had to stop" as the end done ("stopped")."""
+    raw = _NAMED_KIN.sub(r"\g<n>", raw)
+    raw = _ONE_KIN.sub(lambda m: f"User-{_KIN_SAME.get(m.group('r'), m.group('r'))}", raw)
     raw = HAS.sub(r"\g<s> has ", raw)
     raw = IS.sub(r"\g<s> is ", raw)
     return HAD_TO.sub(lambda m: ("" if m.group(0)[0] == "h" else " ") + HAD_TO_DONE[m.group(1)],

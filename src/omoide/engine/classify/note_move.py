@@ -25,6 +25,7 @@ from omoide.engine.classify.note_claim import (
     en_units,
     ja_another_subject,
     ja_units,
+    wide_place,
 )
 from omoide.engine.lang import word_set
 
@@ -142,6 +143,6 @@ def moved(was: Claim, now: Claim) -> set[str]:
             and now.value <= was.value and not (now.span & was.value):
         return set(now.value)
     if was.shape == "home" and now.shape == "home start" and was.value \
-            and not (now.value & was.value):
+            and not (now.value & was.value) and not wide_place(was.value):
         return set(was.value)
     return set()

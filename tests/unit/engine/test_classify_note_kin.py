@@ -1,0 +1,56 @@
+"""A note about the user's kin or friend closes what an older memory said of them by name or as
+the user's one-of-a-kind kin; a home said as a country is narrowed, not moved, by a town in it;
+a year is no place (``note_cues_en``, ``note_close_ja``, ``note_claim.wide``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from omoide.engine.classify import Relation, note_closes
+
+CLOSES = [
+    ("The user's friend Oona teaches pilates at a gym in Hove.",
+     "Oona has stopped teaching pilates, her back went.", "en"),
+    ("The user's brother Tiago lives in a flat above a pub in Margate.",
+     "Tiago has moved out of the flat above the pub.", "en"),
+    ("The user's mum plays bridge at the golf club.",
+     "The user's mother has given up bridge, the club moved it to evenings.", "en"),
+    ("The user's dad, 81, still keeps bees at the allotment.",
+     "The user's dad has given up the bees, his knees are bad.", "en"),
+    ("The user's cousin Rhiannon lives in Canada.",
+     "Rhiannon has moved back from Canada to Swansea.", "en"),
+    ("ユーザーの友達の早紀は書道を習っている。", "早紀は書道をやめて、今は陶芸をしてる。", "ja"),
+    ("ユーザーの父親は趣味で将棋を指している。", "ユーザーのお父さんは将棋をやめたんだって。", "ja"),
+]
+
+STAYS = [
+    # someone else's, or another one of several
+    ("The user's friend Oona teaches pilates at a gym in Hove.",
+     "Oona's sister has stopped teaching pilates.", "en"),
+    ("The user's sister lives in a flat in Leeds.",
+     "The user's sister has moved out of the flat in Leeds.", "en"),
+    ("The user's mum plays bridge at the golf club.",
+     "The user's dad has given up bridge.", "en"),
+    ("ユーザーの兄は札幌で消防士をしている。", "ユーザーの兄は消防士をやめた。", "ja"),
+    ("ユーザーの友達の早紀は書道を習っている。", "ユーザーの母は書道をやめた。", "ja"),
+    # a country narrowed to a town in it
+    ("The user's cousin Rhiannon lives in Canada.",
+     "Rhiannon lives in Winnipeg and works for a bank.", "en"),
+    ("Sven lives in Australia.", "Sven has got a flat of his own in Perth.", "en"),
+    ("由紀はアメリカに住んでいる。", "由紀はシアトルに住んでる。", "ja"),
+    # a year is no place
+    ("瑞穂は東京から長野に移住して、一人暮らしをしている。",
+     "瑞穂は二〇二三年に移住して、古い家を借りてる。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), CLOSES)
+def test_a_note_about_kin_closes_what_was_said_of_them(old: str, new: str, lang: str) -> None:
+    found = note_closes(old, new, lang)
+    assert found is not None and found.relation is Relation.CONTRADICTORY, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), STAYS)
+def test_another_person_a_town_in_a_country_or_a_year_does_not_close(old: str, new: str,
+                                                                      lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)
