@@ -20,7 +20,8 @@ CLOSES = [
     ("The user's cousin Rhiannon lives in Canada.",
      "Rhiannon has moved back from Canada to Swansea.", "en"),
     ("ユーザーの友達の早紀は書道を習っている。", "早紀は書道をやめて、今は陶芸をしてる。", "ja"),
-    ("ユーザーの父親は趣味で将棋を指している。", "ユーザーのお父さんは将棋をやめたんだって。", "ja"),
+    ("ユーザーの父親は趣味で将棋を指している。",
+     "ユーザーのお父さんは将棋をやめたんだって。", "ja"),
 ]
 
 STAYS = [
@@ -53,4 +54,34 @@ def test_a_note_about_kin_closes_what_was_said_of_them(old: str, new: str, lang:
 @pytest.mark.parametrize(("old", "new", "lang"), STAYS)
 def test_another_person_a_town_in_a_country_or_a_year_does_not_close(old: str, new: str,
                                                                       lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)
+
+
+# Round 22's other readings: a Japanese no turned round said of the thing whole (甘いもの, 犬),
+# ずっと is no negation, a deed in a year said outright is back-story, "also rents" a second.
+MORE_CLOSES = [
+    ("詩織は、辛いものが大の苦手なんだって。",
+     "詩織は、最近辛いものが大好きになったらしい。", "ja"),
+    ("大地は、猫が苦手なんだ。", "大地は、すっかり猫好きになって、二匹飼ってる。", "ja"),
+    ("蓮は、週末はずっと庭で盆栽をいじってるんだって。",
+     "蓮は、盆栽はもう卒業して、今は釣りばかり。", "ja"),
+]
+MORE_STAYS = [
+    ("大地は、猫が苦手なんだ。", "大地は、猫カフェの隣の店が大好きになったらしい。", "ja"),
+    ("大地は、猫が苦手なんだ。", "大地は、やっぱり猫好きにはなれないって。", "ja"),
+    ("Ines plans to run the Great Eastern Run in May.",
+     "Ines ran the Great Eastern Run in 2019 as well.", "en"),
+    ("Ines rents a studio flat in Hythe.", "Ines also rents a garage in Folkestone for the bike.",
+     "en"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), MORE_CLOSES)
+def test_round_22_readings_close(old: str, new: str, lang: str) -> None:
+    found = note_closes(old, new, lang)
+    assert found is not None and found.relation is Relation.CONTRADICTORY, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), MORE_STAYS)
+def test_round_22_readings_stay(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)

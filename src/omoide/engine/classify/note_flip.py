@@ -68,6 +68,14 @@ _JA_TURNED = re.compile(r"初めて|はじめて|ついに|最近|今は|いま�
                         r"|大好き|ハマ|はまっ|デビュー|取った|買っ")
 _JA_NEGATED = re.compile(r"ない|なく|なかっ|ず[にで、。]|ません|たい|予定|つもり|かも|なら"
                          r"|たら(?!しい)")
+# The thing a no is said of, whole with its kana (甘いものが苦手, 犬が大の苦手, 数学がめちゃくちゃ
+# 嫌い): the noun right before the cue's が / は / も, past any degree word.
+_JA_THING = re.compile(r"(?P<thing>[^、。はがをにでと]{1,12}?)[がはも](?:大の|超|めっちゃ"
+                       r"|めちゃくちゃ|すごく|とても|本当に|ほんとに|かなり)?$")
+# A liking or an ease said now of a thing (犬好きになって, 甘いものが大好きになった, 数学が一番
+# 好きな教科になった, 高いところも平気になった).
+_JA_LIKED = re.compile(r"好きになっ|大好き|一番好き|好物|平気になっ|ハマっ|はまっ|夢中"
+                       r"|(?:られる|れる|める|げる)ようになっ")
 _JA_STOP = frozenset({"一度", "全然", "絶対", "最近", "今は", "初め", "自分", "毎朝", "毎日",
                       "一滴"})
 
@@ -83,8 +91,14 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                 if m and not _JA_NOT_NEVER.search(clause):
                     out.append(Claim(subject, "flip", "", ja_units(clause[:m.start()], _JA_STOP),
                                      "never"))
+                    thing = _JA_THING.search(clause[:m.start()])
+                    if thing:
+                        out.append(Claim(subject, "flip", "whole",
+                                         frozenset({thing.group("thing")}), "never"))
             elif _JA_TURNED.search(clause) and not _JA_NEGATED.search(clause):
                 out.append(Claim(subject, "flip", "", ja_units(clause, _JA_STOP), "turned"))
+            if not old and _JA_LIKED.search(clause) and not _JA_NEGATED.search(clause):
+                out.append(Claim(subject, "flip", "whole", frozenset({clause}), "turned"))
     return out
 
 
@@ -98,6 +112,18 @@ def flip_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
 
 def flipped(was: Claim, now: Claim) -> set[str]:
     """The words of the old no that the note's clause now says yes to (empty when none)."""
-    if was.shape != "never" or now.shape != "turned" or was.subject != now.subject:
+    if was.shape != "never" or now.shape != "turned" or was.subject != now.subject \
+            or was.frame != now.frame:
         return set()
+    if was.frame == "whole":
+        return {t for t in was.value for clause in now.value if _ja_named(t, clause)}
     return set(was.value & now.value)
+
+
+def _ja_named(thing: str, clause: str) -> bool:
+    """Whether a liking clause names the old no's thing whole: a single kanji (犬) only right
+    before a particle or 好き (犬好き, 犬が), not inside another word (犬小屋)."""
+    at = clause.find(thing)
+    if at < 0:
+        return False
+    return len(thing) > 1 or clause[at + 1:at + 2] in ("が", "は", "も", "好", "を")

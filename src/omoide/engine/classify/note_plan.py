@@ -57,6 +57,8 @@ _EN_PASSIVE = re.compile(
 # A part done, not the whole ("finished the first half of the quilt"): the plan goes on.
 _EN_PART = re.compile(r"\b(?:first|second|half of|part of|stage|chapter|section|draft|round"
                       r"|leg|bit of|some of|most of|still)\b")
+# A deed done in a year said outright ("ran the Leeds half in 2022"): back-story, not the plan.
+_EN_YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
 _EN_DONE_PASSIVE = frozenset({"finished", "done", "over", "complete", "completed"})
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|perhaps|probably|thinking|considering"
@@ -102,7 +104,7 @@ def _en_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
             for cue, pattern in (("dropped", _EN_DROPPED), ("done", _EN_DONE)):
                 m = pattern.match(clause)
                 if m and not _EN_UNSURE.search(clause) and not (
-                        cue == "done" and _EN_PART.search(clause)):
+                        cue == "done" and (_EN_PART.search(clause) or _EN_YEAR.search(clause))):
                     named = said[m.start("value"):]
                     out.append(Claim(subject, "plan", "", _en_units(named, subject), "plan end",
                                      _en_units(named, subject, names=True), cue=cue))

@@ -98,7 +98,7 @@ _JA_UNSURE = re.compile(r"予定|つもり|かも|かな|なら|たら(?!しい)
 _JA_TRIM = re.compile(r"(?:作り|通い|づくり|の仕事|の活動|の練習|の勉強)$")
 _JA_OLD_PAST = re.compile(r"昔|以前|前は|当時|頃|ころ|時代")
 # An old clause of an absence or an end already (吸ってない, 引退した): nothing held now.
-_JA_OLD_NONE = re.compile(r"ない|なく|ず|やめ|辞め|引退|卒業")
+_JA_OLD_NONE = re.compile(r"ない|なく|ず(?!っと|つ|いぶん)|やめ|辞め|引退|卒業")
 # An end told as back-story (二十歳でやめた, 学生の頃に).
 _JA_BACKSTORY = re.compile(r"[歳才]で|の頃|のころ|の時|年前|時代|昔|以前|当時")
 
