@@ -65,8 +65,15 @@ MORE_CLOSES = [
     ("大地は、猫が苦手なんだ。", "大地は、すっかり猫好きになって、二匹飼ってる。", "ja"),
     ("蓮は、週末はずっと庭で盆栽をいじってるんだって。",
      "蓮は、盆栽はもう卒業して、今は釣りばかり。", "ja"),
+    # a count of a phrase's head noun, a Japanese count a week in days
+    ("Bryn keeps about forty Jacob sheep on the common.", "Bryn is down to ten sheep now.", "en"),
+    ("早紀は週に四日ヨガに通ってる。", "早紀はヨガを週一回に減らしたんだって。", "ja"),
 ]
 MORE_STAYS = [
+    ("Bryn keeps about forty Jacob sheep on the common.", "Bryn is down to about forty sheep.",
+     "en"),
+    ("Bryn keeps forty sheep and two dogs.", "Bryn is down to one sheepdog now.", "en"),
+    ("早紀は週に四日ヨガに通ってる。", "早紀は英会話を週一回に減らしたんだって。", "ja"),
     ("大地は、猫が苦手なんだ。", "大地は、猫カフェの隣の店が大好きになったらしい。", "ja"),
     ("大地は、猫が苦手なんだ。", "大地は、やっぱり猫好きにはなれないって。", "ja"),
     ("Ines plans to run the Great Eastern Run in May.",
