@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.note_claim import Claim
 from omoide.engine.classify.note_flip import flip_claims, flipped
+from omoide.engine.classify.note_gone import gone, gone_claims
+from omoide.engine.classify.note_house import house_changed, house_claims
 from omoide.engine.classify.note_move import move_claims, moved
 from omoide.engine.classify.note_plan import plan_claims, plan_ended
 from omoide.engine.classify.note_quit import quit_claims, quitted
@@ -29,7 +31,8 @@ def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
     rest of each sentence as written); an ``old`` memory's with the changes it tells itself,
     which a note telling them again does not make new."""
     found = [c for read in (plan_claims, move_claims, turn_claims, when_claims,
-                                   flip_claims, quit_claims, tally_claims, work_claims)
+                                   flip_claims, quit_claims, tally_claims, work_claims,
+                                   house_claims, gone_claims)
              for c in read(sentences, lang, old=old)]
     return found + change_claims(sentences, lang, old=False) if old else found
 
@@ -59,6 +62,8 @@ _KINDS: tuple[tuple[Callable[[Claim, Claim], set[str]], Callable[[Claim, set[str
     (quitted, lambda now, named: f"ended {_names(named)} ({now.cue}, first clause)"),
     (work_moved, lambda now, named: f"works at {_names(now.value)} now, not {_names(named)}"),
     (_tallied, _tally_reason),
+    (house_changed, lambda now, named: f"household changed ({now.cue or 'now'})"),
+    (gone, lambda now, named: f"{_names(named)} died"),
 )
 
 

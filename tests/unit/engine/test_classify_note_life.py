@@ -1,0 +1,69 @@
+"""A household changed (someone moved in, another number now: ``note_house``) and one named
+who died (``note_gone``) close what the old memory said; written probes, both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from omoide.engine.classify import Relation, note_closes
+
+CLOSES = [
+    ("Ottoline lives alone in a flat above the bakery.",
+     "Ottoline's nephew Rob moved in with Ottoline after his divorce.", "en", "household"),
+    ("Brannagh lives on her own in a cottage by the quay.",
+     "Brannagh's son and his wife have moved into the cottage.", "en", "household"),
+    ("Ulf lives alone in a bungalow in Crieff.",
+     "Ulf's sister has moved into Ulf's spare room.", "en", "household"),
+    ("久美子は、金沢で一人暮らしをしてるんだって。",
+     "久美子は、去年結婚して、今は夫と義父と三人で暮らしてる。", "ja", "household"),
+    ("勇は、妻と二人暮らし。",
+     "勇のところに、息子夫婦が引っ越してきて一緒に住んでるんだって。", "ja", "household"),
+    ("Tamsin has a lurcher called Bramble who sleeps in the van.",
+     "Bramble was put to sleep on Friday, he was sixteen.", "en", "died"),
+    ("Odile keeps two rabbits, Clover and Fig, in the garden.",
+     "Odile buried Fig under the apple tree.", "en", "died"),
+    ("The user has a cat called Pudding.", "Pudding died in her sleep last week.", "en", "died"),
+    ("真司は、猫のチャコを飼ってる。", "チャコが先月、老衰で亡くなったんだって。", "ja", "died"),
+    ("真司の犬は柴犬で、名前はまめ。", "真司のまめは、十五歳で死んじゃったらしい。", "ja", "died"),
+]
+
+STAYS = [
+    # for a while, someone else's home, or the one who lived alone moving in elsewhere
+    ("Ottoline lives alone in a flat above the bakery.",
+     "Ottoline's nephew is staying with Ottoline for a few weeks.", "en"),
+    ("Ulf lives alone in a bungalow in Crieff.",
+     "Ulf's sister has moved into a flat in Perth.", "en"),
+    ("Ulf lives alone in a bungalow in Crieff.", "Ulf's sister has moved into the flat.", "en"),
+    ("久美子は、金沢で一人暮らしをしてるんだって。", "久美子は、しばらく三人で暮らす予定。", "ja"),
+    ("勇は、妻と二人暮らし。", "勇は、今も妻と二人で暮らしてる。", "ja"),
+    # a way of speaking, a near miss, another one's death, a death said as a modifier
+    ("Kit does stand-up at open mics three nights a week.",
+     "Kit died on stage on Tuesday, nobody laughed.", "en"),
+    ("Tamsin has a lurcher called Bramble who sleeps in the van.",
+     "Bramble nearly died after eating chocolate.", "en"),
+    ("Tamsin has a lurcher called Bramble who sleeps in the van.",
+     "Tamsin's neighbour's dog died last week.", "en"),
+    ("吉川さんは毎朝仏壇にお茶を供える。",
+     "吉川さんは毎朝、亡くなった夫が好きだった茶を供えている。", "ja"),
+    ("真司は、猫のチャコを飼ってる。", "真司の友達のハナが亡くなったんだって。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang", "kind"), CLOSES)
+def test_a_household_changed_or_one_gone_closes(old: str, new: str, lang: str,
+                                                kind: str) -> None:
+    found = note_closes(old, new, lang)
+    assert found is not None and found.relation is Relation.CONTRADICTORY, (old, new)
+    assert kind in found.reason
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), STAYS)
+def test_a_stay_a_way_of_speaking_or_another_one_does_not_close(old: str, new: str,
+                                                                lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang", "kind"), CLOSES)
+def test_a_memory_telling_it_itself_is_not_closed(old: str, new: str, lang: str,
+                                                  kind: str) -> None:
+    assert note_closes(new, new, lang) is None
