@@ -67,3 +67,39 @@ def test_a_stay_a_way_of_speaking_or_another_one_does_not_close(old: str, new: s
 def test_a_memory_telling_it_itself_is_not_closed(old: str, new: str, lang: str,
                                                   kind: str) -> None:
     assert note_closes(new, new, lang) is None
+
+
+DIET_CLOSES = [
+    ("Casimir is teetotal, always on the lemonade.",
+     "Casimir has a pint of bitter with the darts team on Thursdays now.", "en"),
+    ("Petronella is a strict vegetarian.", "Petronella eats chicken again since the autumn.",
+     "en"),
+    ("Alwyn doesn't drink coffee.", "Alwyn is on two espressos a day at the new job.", "en"),
+    ("宏は、お酒が全然飲めないんだって。", "宏は、最近は毎晩ビールを一本飲んでるらしい。", "ja"),
+    ("千代は肉を食べない。", "千代は最近、焼き鳥屋に通ってるんだって。", "ja"),
+]
+DIET_STAYS = [
+    # narrowed, another thing, the end told again, cooked or sold, not drunk
+    ("Alwyn doesn't drink coffee after 3 pm.", "Alwyn has an espresso every morning.", "en"),
+    ("Alwyn doesn't eat pork.", "Alwyn has a weakness for lamb kebabs.", "en"),
+    ("Alwyn doesn't drink coffee.", "Alwyn stopped drinking coffee years ago.", "en"),
+    ("Petronella is a strict vegetarian.", "Petronella cooks bacon every morning at the cafe.",
+     "en"),
+    ("Casimir is teetotal.", "Casimir has an energy drink before every match.", "en"),
+    ("宏は、平日はお酒を飲まない。", "宏は、土曜の夜に居酒屋で飲むのが楽しみだ。", "ja"),
+    ("宏は、生魚が食べられない。", "宏は、焼き魚が大好物だ。", "ja"),
+    ("宏は、お酒を一滴も飲まない。", "宏は、冬は甘酒を飲みながら火の番をしてる。", "ja"),
+    ("千代は肉を食べない。", "千代は三年前から肉を食べるのをやめたんだって。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), DIET_CLOSES)
+def test_a_diet_turned_round_closes(old: str, new: str, lang: str) -> None:
+    found = note_closes(old, new, lang)
+    assert found is not None and "kept off" in found.reason, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), DIET_STAYS)
+def test_a_narrowed_diet_another_food_or_the_start_retold_does_not_close(old: str, new: str,
+                                                                         lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

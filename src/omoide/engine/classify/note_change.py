@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_diet import diet_claims, diet_turned
 from omoide.engine.classify.note_flip import flip_claims, flipped
 from omoide.engine.classify.note_gone import gone, gone_claims
 from omoide.engine.classify.note_house import house_changed, house_claims
@@ -32,7 +33,7 @@ def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
     which a note telling them again does not make new."""
     found = [c for read in (plan_claims, move_claims, turn_claims, when_claims,
                                    flip_claims, quit_claims, tally_claims, work_claims,
-                                   house_claims, gone_claims)
+                                   house_claims, gone_claims, diet_claims)
              for c in read(sentences, lang, old=old)]
     return found + change_claims(sentences, lang, old=False) if old else found
 
@@ -64,6 +65,7 @@ _KINDS: tuple[tuple[Callable[[Claim, Claim], set[str]], Callable[[Claim, set[str
     (_tallied, _tally_reason),
     (house_changed, lambda now, named: f"household changed ({now.cue or 'now'})"),
     (gone, lambda now, named: f"{_names(named)} died"),
+    (diet_turned, lambda now, named: f"kept off {_names(named)}, takes it now"),
 )
 
 
