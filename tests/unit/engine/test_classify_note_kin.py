@@ -92,3 +92,27 @@ def test_round_22_readings_close(old: str, new: str, lang: str) -> None:
 @pytest.mark.parametrize(("old", "new", "lang"), MORE_STAYS)
 def test_round_22_readings_stay(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# Two people as one subject: what they do together is the first one's too; a split is not.
+TWO_CLOSES = [
+    ("Wilhelmina and Wilhelmina's husband Ivo live in a flat in Hove.",
+     "Wilhelmina and Ivo have moved to a cottage in Lewes.", "en"),
+    ("Wilhelmina and Ivo are planning a trip to Orkney in June.",
+     "Wilhelmina and Ivo have called off Orkney, the ferry was cancelled.", "en"),
+]
+TWO_STAYS = [
+    ("Wilhelmina lives in a flat in Hove.", "Ivo and Wilhelmina's sister moved to Lewes.", "en"),
+    ("Rafe is building a skate ramp with Rafe's mate Sonny.",
+     "Rafe and Sonny finished painting Sonny's bedroom.", "en"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), TWO_CLOSES)
+def test_two_people_as_one_subject_close(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is not None, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), TWO_STAYS)
+def test_another_pair_or_an_owner_named_does_not_close(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

@@ -23,6 +23,12 @@ _NAMED_KIN = re.compile(
 _ONE_KIN = re.compile(
     r"^User['\u2019]s (?P<r>mum|mother|mom|dad|father|wife|husband|partner|boyfriend|girlfriend"
     r"|gran|grandma|grandmother|grandad|granddad|grandfather|nan)(?:, \d+,)?(?= [a-z])")
+# Two people as one subject ("Imogen and Kofi have moved", "Fergus and Fergus's wife Moira
+# live"): what they do together is the first one's too (not a split: that is told of both).
+_TWO = re.compile(
+    r"^(?P<a>[A-Z][a-z\-]+) and (?:(?P=a)['\u2019]s (?:[a-z\-]+ ){1,2})?[A-Z][a-z\-]+"
+    r"(?= (?!(?:have |had |finally |decided to |both )*(?:split|broke|separated|divorced"
+    r"|called it quits|went their|go their))[a-z])")
 _KIN_SAME = {"mother": "mum", "mom": "mum", "father": "dad", "granddad": "grandad",
              "grandma": "gran", "grandmother": "gran", "nan": "gran", "grandfather": "grandad"}
 
@@ -80,6 +86,7 @@ def rewrite(raw: str) -> str:
     """The sentence with "'s" read as "has" or "is" where a participle or "down to" follows,
     and "has had to stop" as the end done ("stopped")."""
     raw = _NAMED_KIN.sub(r"\g<n>", raw)
+    raw = _TWO.sub(r"\g<a>", raw)
     raw = _ONE_KIN.sub(lambda m: f"User-{_KIN_SAME.get(m.group('r'), m.group('r'))}", raw)
     raw = HAS.sub(r"\g<s> has ", raw)
     raw = IS.sub(r"\g<s> is ", raw)

@@ -74,9 +74,11 @@ _EN_GENERIC = word_set(
 
 
 def _en_units(text: str, subject: str, *, names: bool = False) -> frozenset[str]:
-    """The words naming a plan (``names``: only those written with a capital: its names)."""
+    """The words naming a plan (``names``: only those written with a capital: its names); a
+    name in a possessive ("Sonny's bedroom") is an owner, not the plan's thing."""
+    text = re.sub(r"\b[A-Z][\w\-]*'s\b", " ", text.replace("\u2019", "'"))
     words = re.findall(r"[A-Z][A-Za-z0-9'&\-]*" if names else r"[A-Za-z0-9][A-Za-z0-9'&\-]*",
-                       text.replace("\u2019", "'"))
+                       text)
     words = [w.lower() for w in words]
     return frozenset(en_lemma(w.removesuffix("'s")) for w in words
                      if w not in FACT_TOPIC_STOPWORDS and w not in _EN_GENERIC
