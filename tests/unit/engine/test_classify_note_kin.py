@@ -116,3 +116,36 @@ def test_two_people_as_one_subject_close(old: str, new: str, lang: str) -> None:
 @pytest.mark.parametrize(("old", "new", "lang"), TWO_STAYS)
 def test_another_pair_or_an_owner_named_does_not_close(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# A when moved: a clock time is a time of day, an owner's thing moved, a Japanese も inside a
+# word is no "also"; the days or the times must be said on both sides to be moved.
+WHEN_CLOSES = [
+    ("Anselm swims at the baths at 6am every weekday.",
+     "Anselm swims at the baths in the evenings now.", "en"),
+    ("Anselm plays darts at the Crown on Tuesday nights.",
+     "Anselm's darts has moved to Friday nights.", "en"),
+    ("彩は毎週土曜の朝、子ども食堂で手伝いをしてる。",
+     "彩の子ども食堂の手伝いは日曜の夕方に変わった。", "ja"),
+    ("彩は毎週水曜日の夜にバドミントンをしてる。", "彩のバドミントンが金曜の夜に変わった。", "ja"),
+]
+WHEN_STAYS = [
+    ("Anselm plays darts on Tuesdays.", "Anselm plays darts in the evenings now.", "en"),
+    ("Anselm plays darts at the Crown on Tuesday nights.",
+     "Anselm's brother's darts has moved to Friday nights.", "en"),
+    ("彩は毎週水曜日の夜にバドミントンをしてる。", "彩のバドミントンが金曜の夜にも増えた。", "ja"),
+    ("彩は毎週水曜日の夜にバドミントンをしてる。",
+     "彩の兄が金曜の夜にバドミントンを始めた。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), WHEN_CLOSES)
+def test_a_when_moved_closes(old: str, new: str, lang: str) -> None:
+    found = note_closes(old, new, lang)
+    assert found is not None and "when now" in found.reason, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), WHEN_STAYS)
+def test_a_when_on_another_axis_also_or_of_another_does_not_close(old: str, new: str,
+                                                                  lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

@@ -128,16 +128,24 @@ _JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?
 # A person (not a pet: a pet's count is its owner's fact) after the possessive: someone else.
 _JA_PETS = frozenset({"ペット", "猫", "愛猫", "子猫", "犬", "愛犬", "子犬", "ハムスター", "うさぎ",
                       "ウサギ", "インコ", "金魚", "亀", "カメ"})
-_JA_SOMEONE = re.compile("(?:" + "|".join(
-    p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS)
+_JA_PEOPLE = [p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS]
+# A word of two or more letters is a person only whole (子ども, not 子ども食堂; 家族, not 家族旅行);
+# one kanji is one at any length (兄, 兄貴).
+_JA_SOMEONE = re.compile(
+    "(?:" + "|".join(p for p in _JA_PEOPLE if len(p) > 1)
+    + r")(?![\u3400-\u9fff\u30a0-\u30ffー])|(?:" + "|".join(p for p in _JA_PEOPLE if len(p) == 1)
     + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)")
 
 
 def ja_owner(body: str) -> str | None:
     """Whose the sentence's first noun is when it opens on a possessive of a thing, with no
-    subject of its own in that clause (修の個展、延期した → 修; 修の兄が…, ユーザーの弟は… →
-    None: another person's)."""
+    subject of its own in that clause but the thing (修の個展、延期した → 修; 修のフットサルが
+    変わった → 修; 修の兄が…, ユーザーの弟は… → None: another person's)."""
     m = _JA_OWNER.match(body)
-    if m is None or "が" in body.split("、")[0] or _JA_SOMEONE.match(body, m.end()):
+    if m is None or _JA_SOMEONE.match(body, m.end()):
         return None
-    return m.group("s")
+    # the thing owned may be the clause's が (修のフットサルが金曜に変わった); any other が is
+    # another subject
+    thing = re.match(r"[^、。がはをにでの]{1,12}?が", body[m.end():])
+    rest = body.split("、")[0][m.end() + (thing.end() if thing else 0):]
+    return None if "が" in rest else m.group("s")
