@@ -149,3 +149,30 @@ def test_a_when_moved_closes(old: str, new: str, lang: str) -> None:
 def test_a_when_on_another_axis_also_or_of_another_does_not_close(old: str, new: str,
                                                                   lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# A value replaced: "from A to B" up to B's setting; 立川の消防署に異動 against 八王子の消防署
+# (the same kind of place elsewhere); 秋田から長野の花火工場に移った.
+VALUE_CLOSES = [
+    ("Ilona sings alto in a chamber choir in Bath.",
+     "Ilona has moved from alto to soprano in the choir.", "en"),
+    ("賢治は、消防士として府中の消防署に勤めてる。", "賢治は、四月から調布の消防署に異動になった。",
+     "ja"),
+    ("賢治は、秋田の酒蔵で働いてる。", "賢治は、秋田から新潟の酒蔵に移ったんだって。", "ja"),
+]
+VALUE_STAYS = [
+    ("Ilona sings alto in a chamber choir in Bath.",
+     "Ilona has moved from the chamber choir to a bigger choir in Bath, still alto.", "en"),
+    ("賢治は、市役所で働いてる。", "賢治は、四月から財政課に異動になった。", "ja"),
+    ("賢治は、府中の消防署に勤めてる。", "賢治は、府中の消防署の救助隊に異動になった。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), VALUE_CLOSES)
+def test_a_value_replaced_closes(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is not None, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), VALUE_STAYS)
+def test_a_value_kept_or_a_part_of_it_does_not_close(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

@@ -75,7 +75,8 @@ _JA_END = (
 )
 _JA_START = (
     ("home", "", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
-    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
+    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)(?:し|になっ)"
+                            rf"{_JA_DONE}")),
 )
 # "もう X はしてない": an end of what the clause names, every noun of it named in the old
 # memory (a one-kanji noun never is: もう夜は飲まない narrows, it does not end).
@@ -202,6 +203,12 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
                 if not _own(body, m.start()) or (cue == "closed" and _JA_DAILY.search(body)):
                     continue
                 frame = "" if shape == "end" else "at"
+                if shape == "state" and kind == "work" and "の" in m.group("value"):
+                    # 立川の消防署に異動した: another of the same kind of place (its head said)
+                    out += _ja_states(subject, kind, frame, m.group("value"))[1:]
+                    continue
+                if "異動" in m.group(0):
+                    frame = "within"  # a section of the same employer: not another employer
                 value = _ja_value(m.group("value"), name=kind == "partner", lone=kind == "home")
                 if cue == "closed" and m.group("value").endswith("店"):
                     value |= {_SHOP}  # the shop: the one the subject runs

@@ -79,8 +79,9 @@ def _en_turns(subject: str, clause: str) -> list[Claim]:
                      cue=cue)
 
     m = _EN_FROM_TO.match(clause)
-    if m:
-        return [claim(m.group("a"), m.group("b"), "from")]
+    if m:  # B up to its setting ("soprano in the choir": the choir is where, not what)
+        b = re.split(r" (?:in|at|on|for|with|since|after|because|as) ", m.group("b"))[0]
+        return [claim(m.group("a"), b, "from")]
     m = _EN_TO.match(clause)
     if m and m.group("ctx"):
         return [claim(m.group("ctx"), m.group("b"), "setting")]
@@ -121,6 +122,8 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                 if ja_another_subject(body, m.start()):
                     continue  # another subject's change
                 b = m.groupdict().get("b") or ""
+                if cue == "from" and "の" in b:
+                    b = b.rpartition("の")[0]  # 長野の花火工場: 長野 is what is new
                 out.append(Claim(subject, "turn", cue, ja_units(m.group("a"), _JA_STOP), "turn",
                                  ja_units(b, _JA_STOP), cue=cue))
     return out
