@@ -176,3 +176,31 @@ def test_a_value_replaced_closes(old: str, new: str, lang: str) -> None:
 @pytest.mark.parametrize(("old", "new", "lang"), VALUE_STAYS)
 def test_a_value_kept_or_a_part_of_it_does_not_close(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# A never turned round in other words (a flight, swimming, a phone); "'s" + a verb in -ing
+# with its object is "is"; an end after so many years is no back-story.
+MORE_EN_CLOSES = [
+    ("Dorcas has never been on an aeroplane.", "Dorcas flew to Malaga on Tuesday.", "en"),
+    ("Dorcas can't swim.", "Dorcas swam two lengths at the baths on Sunday.", "en"),
+    ("Dorcas doesn't own a TV.", "Dorcas caved and bought a TV for the lounge.", "en"),
+    ("Dorcas's learning the ukulele from a book.", "Dorcas gave up on the ukulele.", "en"),
+    ("Dorcas is a teacher and volunteers with the lifeboat crew.",
+     "Dorcas stood down from the lifeboat crew after twelve years.", "en"),
+]
+MORE_EN_STAYS = [
+    ("Dorcas has never been on an aeroplane.", "Dorcas's sister flew to Malaga.", "en"),
+    ("Dorcas can't swim.", "Dorcas still can't swim two lengths.", "en"),
+    ("Dorcas's wedding ring is her gran's.", "Dorcas gave up on the ring.", "en"),
+    ("Dorcas doesn't drink coffee.", "Dorcas gave up coffee years ago.", "en"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), MORE_EN_CLOSES)
+def test_more_english_readings_close(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is not None, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), MORE_EN_STAYS)
+def test_more_english_readings_stay(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

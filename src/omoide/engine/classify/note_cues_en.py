@@ -49,7 +49,11 @@ HAS = re.compile(
     r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled|sold|become"
     r"|switched|swapped|dropped|joined|retired|closed|shut|split)\b)"
     r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
-IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b)")
+# "'s" before a verb in -ing with its object or place after ("Imogen's learning the banjo") is
+# "is"; not a noun in -ing ("Imogen's wedding ring", "Imogen's painting is lovely").
+IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b"
+                r"|[a-z]+ing (?:the|a|an|to|at|in|on|for|with|from|about|up|out|over|his|her"
+                r"|their|some|two|three|four|five)\b)")
 # "has had to stop X": the end done ("stopped X"), not a past retold.
 HAD_TO = re.compile(
     r"(?:(?<=[a-z] )(?:has|have) |(?<=[a-z])['\u2019]s )had to (stop|quit|give up|close|shut"

@@ -27,7 +27,7 @@ _EN_NEVER = re.compile(
 _EN_TURNED = re.compile(
     r"\b(?:now|these days|nowadays|first|finally|come round to|came round to|got into"
     r"|hooked on|obsessed with|converted|started|took up|has taken up|signed up|bought"
-    r"|passed|learned|learnt|loves?|new favourite)\b")
+    r"|passed|learned|learnt|loves?|new favourite|flew|flown|swam)\b")
 _EN_NEGATED = re.compile(
     r"\b(?:not|never|no|nothing|none|won't|can't|cannot|hates?|still|if|would|might|will"
     r"|wants?|hopes?|going to|gonna|planning|thinking)\b|n't\b|\?")
@@ -37,8 +37,17 @@ _EN_STOP = word_set(
     "go going idea sure new first time") | lex.EN_TIME_WORDS
 
 
+# Words of one doing, said one way: a flight ("never been on a plane" → "flew to Toronto"),
+# swimming ("can't swim" → "swam two lengths"), a phone ("no smartphone" → "got a mobile").
+_EN_SAME = {"plane": "fly", "aeroplane": "fly", "airplane": "fly", "flight": "fly",
+            "flew": "fly", "flown": "fly", "flying": "fly", "swam": "swim", "swimming": "swim",
+            "length": "swim", "lengths": "swim", "smartphone": "phone", "mobile": "phone",
+            "iphone": "phone"}
+
+
 def _en_units(text: str, subject: str) -> frozenset[str]:
-    return en_units(text, subject, _EN_STOP)
+    words = re.sub(r"[a-z]+", lambda m: _EN_SAME.get(m.group(), m.group()), text)
+    return en_units(words, subject, _EN_STOP, shortest=2)
 
 
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:

@@ -44,7 +44,8 @@ _EN_OLD_PAST = re.compile(r"\b(?:was|were|had|used to|ago|once|\d{4}|last (?:yea
 # An end told as back-story: at an age or a stage of life ("gave up meat at fourteen").
 _EN_BACKSTORY = re.compile(
     r"\b(?:at (?:\d+|age|the age|university|uni|school|college|[a-z]+teen|twenty|thirty|forty"
-    r"|fifty|sixty|seventy|eighty)|when|ago|years|as a (?:kid|child|teen\w*|student)"
+    r"|fifty|sixty|seventy|eighty)|when|ago|years (?:ago|earlier|before|back)|as a (?:kid|child"
+    r"|teen\w*|student)"
     r"|back in|in \d{4})\b")
 _EN_STOP = word_set("the a an his her their its my our whole entire old lot") \
     | lex.EN_TIME_WORDS
