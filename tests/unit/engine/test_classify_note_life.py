@@ -103,3 +103,28 @@ def test_a_diet_turned_round_closes(old: str, new: str, lang: str) -> None:
 def test_a_narrowed_diet_another_food_or_the_start_retold_does_not_close(old: str, new: str,
                                                                          lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# A Japanese can't or don't-have turned round: the ability (泳げない → 泳げるようになった), a
+# thing got (免許を持ってない → 免許を取った); not inside another word, not another's.
+JA_FLIP_CLOSES = [
+    ("正夫は泳げない。", "正夫は市民プールに通って、五十メートル泳げるようになった。", "ja"),
+    ("正夫は、車の免許を持ってなくて、駅まで歩いてる。",
+     "正夫は、夏に免許を取って、今は車で通ってる。", "ja"),
+    ("正夫は、スマホを持ってない。", "正夫は、孫にすすめられてスマホデビューしたんだって。", "ja"),
+]
+JA_FLIP_STAYS = [
+    ("正夫は車を持っていない。", "正夫は自転車を持っている。", "ja"),
+    ("正夫は、車の免許を持ってない。", "正夫は、弟が免許を取ったって喜んでた。", "ja"),
+    ("正夫は泳げない。", "正夫は、やっぱり泳げるようにはならなかった。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), JA_FLIP_CLOSES)
+def test_a_japanese_cannot_turned_round_closes(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is not None, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), JA_FLIP_STAYS)
+def test_a_japanese_cannot_kept_or_of_another_stays(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

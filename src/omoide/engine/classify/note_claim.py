@@ -12,7 +12,7 @@ from omoide.engine.classify.quantity import Quantity
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_another_subject", "ja_owner",
-           "ja_units", "second", "spanned", "wide", "wide_place"]
+           "ja_someone_acts", "ja_units", "second", "spanned", "wide", "wide_place"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -135,6 +135,13 @@ _JA_SOMEONE = re.compile(
     "(?:" + "|".join(p for p in _JA_PEOPLE if len(p) > 1)
     + r")(?![\u3400-\u9fff\u30a0-\u30ffー])|(?:" + "|".join(p for p in _JA_PEOPLE if len(p) == 1)
     + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)")
+
+
+def ja_someone_acts(clause: str) -> bool:
+    """Whether a person of the subject's circle is the clause's own subject (弟が, 友達は,
+    健さんが): what it says is that person's doing."""
+    return any(re.match(r"[がは]", clause[m.end():m.end() + 1])
+               for m in _JA_SOMEONE.finditer(clause))
 
 
 def ja_owner(body: str) -> str | None:
