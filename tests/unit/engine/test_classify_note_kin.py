@@ -204,3 +204,33 @@ def test_more_english_readings_close(old: str, new: str, lang: str) -> None:
 @pytest.mark.parametrize(("old", "new", "lang"), MORE_EN_STAYS)
 def test_more_english_readings_stay(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# A job said by name, begun or now, against the old one's: another job closes; the same job,
+# a role of life or a second job does not.
+JOB_CLOSES = [
+    ("Leofric is a glazier at a firm in Hull.", "Leofric has started as a postman in Beverley.",
+     "en"),
+    ("Leofric works as a porter at the infirmary.", "Leofric is a ward clerk now.", "en"),
+]
+JOB_STAYS = [
+    ("Leofric is a glazier at a firm in Hull.", "Leofric is a dad now!", "en"),
+    ("Leofric is a glazier at a firm in Hull.",
+     "Leofric has started as a senior glazier at the same firm.", "en"),
+    ("Leofric is a glazier at a firm in Hull.",
+     "Leofric has also started as a barman at weekends.", "en"),
+    ("Leofric is a glazier at a firm in Hull.",
+     "Leofric's brother has started as a postman in Beverley.", "en"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), JOB_CLOSES)
+def test_another_job_closes(old: str, new: str, lang: str) -> None:
+    found = note_closes(old, new, lang)
+    assert found is not None and "works as" in found.reason, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), JOB_STAYS)
+def test_the_same_job_a_role_of_life_or_a_second_job_stays(old: str, new: str,
+                                                          lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)

@@ -61,7 +61,8 @@ _KINDS: tuple[tuple[Callable[[Claim, Claim], set[str]], Callable[[Claim, set[str
     (when_moved, lambda now, named: f"when now {_names(now.span)}, not {_names(named)}"),
     (flipped, lambda now, named: f"a no turned round, {_names(named)}"),
     (quitted, lambda now, named: f"ended {_names(named)} ({now.cue}, first clause)"),
-    (work_moved, lambda now, named: f"works at {_names(now.value)} now, not {_names(named)}"),
+    (work_moved, lambda now, named: f"works {'as' if now.frame == 'job' else 'at'} "
+                                    f"{_names(now.value)} now, not {_names(named)}"),
     (_tallied, _tally_reason),
     (house_changed, lambda now, named: f"household changed ({now.cue or 'now'})"),
     (gone, lambda now, named: f"{_names(named)} died"),
