@@ -128,3 +128,24 @@ def test_a_japanese_cannot_turned_round_closes(old: str, new: str, lang: str) ->
 @pytest.mark.parametrize(("old", "new", "lang"), JA_FLIP_STAYS)
 def test_a_japanese_cannot_kept_or_of_another_stays(old: str, new: str, lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+# A Japanese end said as given or sold to someone, all of it; a part given is no end.
+JA_GIVEN_CLOSES = [
+    ("和夫は町内会の会計をやってる。", "和夫は町内会の会計を後任に譲ったんだって。", "ja"),
+    ("和夫はニワトリを十羽飼ってる。", "和夫はニワトリを全部近所の人に譲ったらしい。", "ja"),
+]
+JA_GIVEN_STAYS = [
+    ("和夫はニワトリを十羽飼ってる。", "和夫はニワトリを三羽近所の人に譲ったらしい。", "ja"),
+    ("和夫はニワトリを十羽飼ってる。", "和夫の兄がニワトリを全部近所の人に譲った。", "ja"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), JA_GIVEN_CLOSES)
+def test_a_japanese_end_given_away_closes(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is not None, (old, new)
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), JA_GIVEN_STAYS)
+def test_a_part_given_or_another_giving_stays(old: str, new: str, lang: str) -> None:
+    assert note_closes(old, new, lang) is None, (old, new)
