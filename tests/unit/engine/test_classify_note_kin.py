@@ -234,3 +234,11 @@ def test_another_job_closes(old: str, new: str, lang: str) -> None:
 def test_the_same_job_a_role_of_life_or_a_second_job_stays(old: str, new: str,
                                                           lang: str) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
+
+
+def test_b_decided_instead_of_a_closes_and_a_one_off_does_not() -> None:
+    old = "Ottoline plays the oboe in the county youth orchestra."
+    assert note_closes(old, "Ottoline has decided on the clarinet instead of the oboe.",
+                       "en") is not None
+    assert note_closes(old, "Ottoline played the clarinet instead of the oboe at the fair.",
+                       "en") is None

@@ -43,7 +43,8 @@ _EN_TO = re.compile(
     r"(?: (?:in|at|on|for|with) (?P<ctx>.+))?$")
 _EN_INSTEAD = re.compile(r"^(?P<b>.+?),? (?:now )?(?:instead of|rather than|not) (?P<a>.+)$")
 _EN_OFF = re.compile(r"^(?:come|came|been taken|been moved) off (?P<a>.+)")
-_EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b")
+_EN_NOW = re.compile(r"\b(?:now|these days|nowadays|decided|decides|chose|chosen|opted"
+                     r"|settled on)\b")
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"
     r"|plans?|thinking|for (?:the|a) (?:summer|winter|week|month|few|while|couple)|while"
