@@ -1,8 +1,12 @@
 """The changes a note tells besides a state's new value or end, for ``note_close`` (pure).
 
 Each kind is a module of its own, read on the note's sentences and the old memory's: a plan
-called off or done (``note_plan``). Here they are gathered into claims and checked in turn
-against the old memory's. No I/O.
+called off or done (``note_plan``), a thing moved or a new home (``note_move``), a value
+changed (``note_turn``), a when moved (``note_when``), a no turned round (``note_flip``), an
+end in the first clause (``note_quit``), a count said as now (``note_tally``), a workplace or a
+job by name (``note_work``), a household changed (``note_house``), one named who died
+(``note_gone``), a diet turned round (``note_diet``). Here they are gathered into claims and
+checked in turn against the old memory's. No I/O.
 """
 
 from __future__ import annotations
