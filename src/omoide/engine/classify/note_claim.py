@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS
+from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_another_subject", "ja_owner",
-           "ja_units", "second", "spanned"]
+           "ja_someone_acts", "ja_units", "second", "spanned", "wide", "wide_place"]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -47,6 +47,34 @@ def second(claim: Claim) -> Claim:
         return claim
     return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
                  claim.cue, claim.amount)
+
+
+# Countries and continents: a home said as one of these holds every town inside it ("lives in
+# Canada" → "lives in Winnipeg" narrows, it does not move), so it is never replaced by a value.
+_WIDE = word_set(
+    "africa america americas asia europe oceania antarctica abroad overseas uk britain england "
+    "scotland wales ireland usa us states canada mexico brazil argentina chile peru colombia "
+    "france germany spain portugal italy netherlands holland belgium switzerland austria poland "
+    "sweden norway denmark finland iceland greece turkey russia ukraine romania hungary czechia "
+    "croatia china japan korea india pakistan bangladesh nepal thailand vietnam cambodia "
+    "malaysia singapore indonesia philippines taiwan australia zealand egypt morocco kenya "
+    "nigeria ghana ethiopia tanzania uganda israel dubai emirates qatar saudi iran iraq") | {
+    "アメリカ", "米国", "カナダ", "イギリス", "英国", "フランス", "ドイツ", "イタリア", "スペイン",
+    "オランダ", "スイス", "北欧", "欧州", "ヨーロッパ", "アジア", "中国", "韓国", "台湾", "タイ",
+    "ベトナム", "インド", "シンガポール", "マレーシア", "フィリピン", "インドネシア",
+    "オーストラリア",
+    "豪州", "ニュージーランド", "ブラジル", "海外", "外国", "日本", "国内", "アフリカ", "ハワイ"}
+
+
+def wide_place(value: frozenset[str]) -> bool:
+    """Whether a place's words name only countries or continents (a town may be inside)."""
+    return bool(value) and value <= _WIDE
+
+
+def wide(claim: Claim) -> Claim:
+    """A home said as a country or a continent held as ``second`` holds one: ended by name,
+    never replaced (a town named later may be inside it)."""
+    return second(claim) if claim.kind == "home" and wide_place(claim.value) else claim
 
 
 def en_owned(sentences: Sequence[tuple[str | None, str]]) -> Iterator[tuple[str, str]]:
@@ -100,16 +128,31 @@ _JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?
 # A person (not a pet: a pet's count is its owner's fact) after the possessive: someone else.
 _JA_PETS = frozenset({"ペット", "猫", "愛猫", "子猫", "犬", "愛犬", "子犬", "ハムスター", "うさぎ",
                       "ウサギ", "インコ", "金魚", "亀", "カメ"})
-_JA_SOMEONE = re.compile("(?:" + "|".join(
-    p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS)
+_JA_PEOPLE = [p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS]
+# A word of two or more letters is a person only whole (子ども, not 子ども食堂; 家族, not 家族旅行);
+# one kanji is one at any length (兄, 兄貴).
+_JA_SOMEONE = re.compile(
+    "(?:" + "|".join(p for p in _JA_PEOPLE if len(p) > 1)
+    + r")(?![\u3400-\u9fff\u30a0-\u30ffー])|(?:" + "|".join(p for p in _JA_PEOPLE if len(p) == 1)
     + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)")
+
+
+def ja_someone_acts(clause: str) -> bool:
+    """Whether a person of the subject's circle is the clause's own subject (弟が, 友達は,
+    健さんが): what it says is that person's doing."""
+    return any(re.match(r"[がは]", clause[m.end():m.end() + 1])
+               for m in _JA_SOMEONE.finditer(clause))
 
 
 def ja_owner(body: str) -> str | None:
     """Whose the sentence's first noun is when it opens on a possessive of a thing, with no
-    subject of its own in that clause (修の個展、延期した → 修; 修の兄が…, ユーザーの弟は… →
-    None: another person's)."""
+    subject of its own in that clause but the thing (修の個展、延期した → 修; 修のフットサルが
+    変わった → 修; 修の兄が…, ユーザーの弟は… → None: another person's)."""
     m = _JA_OWNER.match(body)
-    if m is None or "が" in body.split("、")[0] or _JA_SOMEONE.match(body, m.end()):
+    if m is None or _JA_SOMEONE.match(body, m.end()):
         return None
-    return m.group("s")
+    # the thing owned may be the clause's が (修のフットサルが金曜に変わった); any other が is
+    # another subject
+    thing = re.match(r"[^、。がはをにでの]{1,12}?が", body[m.end():])
+    rest = body.split("、")[0][m.end() + (thing.end() if thing else 0):]
+    return None if "が" in rest else m.group("s")

@@ -37,7 +37,7 @@ from omoide.engine.classify import note_cues_en as cues
 from omoide.engine.classify.base import Candidate, Relation, Verdict
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_change import change_claims, change_closes
-from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
+from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned, wide
 from omoide.engine.classify.note_close_ja import ja_claims, ja_sentences
 from omoide.engine.classify.note_count import count_changed, en_counts
 from omoide.engine.classify.one_slot import EN_STATE_FRAMES
@@ -109,7 +109,7 @@ _EN_END = (
                         r"|handed in (?:his |her |their |[a-z\-]+'s )?notice (?:at|to)"
                         r"|graduated from)"
                         r" (?P<value>.+)")),
-    ("home", re.compile(r"^(?:moved (?:out |away )?from|moved out of) (?P<value>.+)")),
+    ("home", re.compile(r"^(?:moved (?:out |away |back )?from|moved out of) (?P<value>.+)")),
     ("partner", re.compile(r"^(?:broke up with|split (?:up )?(?:with|from)|separated from"
                            r"|divorced|dumped) (?P<value>.+)")),
 )
@@ -222,7 +222,7 @@ def _en_claims(text: str, *, old: bool = False) -> list[Claim]:
             if not _EN_SECOND.search(rest):
                 found += [c for c in en_counts(subject, clause)
                           if c.cue == "count now" or not _en_past(clause)]
-        out += [second(c) for c in found] if _EN_SECOND.search(rest) else found
+        out += [second(c) if _EN_SECOND.search(rest) else wide(c) for c in found]
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned
+from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned, wide
 from omoide.engine.classify.note_count import ja_counts
 from omoide.engine.classify.one_slot import JA_STATE_FRAMES
 
@@ -30,7 +30,8 @@ _JA_SECOND = re.compile(
 _JA_UNSURE = re.compile(
     r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて|迷って"
     r"|夢|昔|以前|前は|当時|頃|ころ|時代|まで"
-    r"|将来|いつか|来年|来月|来週|再来|もし|って言|と言|みたい|年前|\d{4}年|？|\?")
+    r"|将来|いつか|来年|来月|来週|再来|もし|って言|と言|みたい|年前|\d{4}年|[〇一二三四五六七八九]{4}年"
+    r"|？|\?")
 # A past event told (選ばれた, 終えたんだ, 行ったらしい): the sentence's last predicate in the past.
 _JA_PAST = re.compile(r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
                       r"|ね|わ|そう|みたい|なあ|な)*[。！!～〜笑wｗ\s]*$")
@@ -74,7 +75,8 @@ _JA_END = (
 )
 _JA_START = (
     ("home", "", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
-    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)し{_JA_DONE}")),
+    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)(?:し|になっ)"
+                            rf"{_JA_DONE}")),
 )
 # "もう X はしてない": an end of what the clause names, every noun of it named in the old
 # memory (a one-kanji noun never is: もう夜は飲まない narrows, it does not end).
@@ -117,6 +119,29 @@ def _ja_value(value: str, *, name: bool = False, lone: bool = False,
     return frozenset(units)
 
 
+# The user's kin or friend at the head: by name (ユーザーの友達の梢は → 梢, as a note about them
+# says), or one-of-a-kind kin unnamed, each said one way (ユーザーのお母さんは → ユーザーの母).
+_JA_ONE_KIN = {"母": "母", "母親": "母", "お母さん": "母", "父": "父", "父親": "父",
+               "お父さん": "父", "夫": "夫", "旦那": "夫", "旦那さん": "夫", "主人": "夫",
+               "ご主人": "夫", "妻": "妻", "奥さん": "妻", "嫁": "妻", "祖母": "祖母",
+               "おばあちゃん": "祖母", "祖父": "祖父", "おじいちゃん": "祖父"}
+_JA_KIN = re.compile(
+    "^ユーザーの(?:(?:" + "|".join((*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS, "猫", "犬", "愛犬"
+                                   , "愛猫")) + ")の(?P<name>[^、。はがをにでのと\\s「」]{1,8}?)"
+    "(?:さん|ちゃん|くん|君)?|(?P<kin>" + "|".join(sorted(_JA_ONE_KIN, key=len, reverse=True))
+    + "))(?:は、?|、)")
+
+
+def _kin(m: re.Match[str]) -> str | None:
+    """The subject a head match names: a name, one kin said one way, or the topic."""
+    if "kin" not in m.groupdict():
+        return m.group("s")
+    if m.group("kin"):
+        return "ユーザーの" + _JA_ONE_KIN[m.group("kin")]
+    name = m.group("name")
+    return None if name in lex.JA_PERSONS or name in lex.JA_CHAIN_PERSONS else name
+
+
 def ja_sentences(text: str) -> list[tuple[str | None, str]]:
     """Each sentence's subject (its topic, else the note's so far; None when unknown) and the
     rest of it."""
@@ -124,8 +149,8 @@ def ja_sentences(text: str) -> list[tuple[str | None, str]]:
     last: str | None = None
     for sentence in re.split(r"(?<=[。！!])", text):
         sentence = sentence.strip()
-        m = _JA_SUBJECT.match(sentence)
-        topic = m.group("s") if m else None
+        m = _JA_KIN.match(sentence) or _JA_SUBJECT.match(sentence)
+        topic = _kin(m) if m else None
         if topic is None or _JA_TIME_TOPIC.match(topic):
             subject, body = last, sentence  # no topic of its own: the note's subject goes on
         else:
@@ -148,7 +173,7 @@ def ja_claims(text: str) -> list[Claim]:
         found = [spanned(c, span) for c in _ja_sentence(subject, body)]
         if not _JA_SECOND.search(body):
             found += [c for clause in body.split("、") for c in ja_counts(subject, clause)]
-        out += [second(c) for c in found] if _JA_SECOND.search(body) else found
+        out += [second(c) if _JA_SECOND.search(body) else wide(c) for c in found]
     return out
 
 
@@ -178,6 +203,12 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
                 if not _own(body, m.start()) or (cue == "closed" and _JA_DAILY.search(body)):
                     continue
                 frame = "" if shape == "end" else "at"
+                if shape == "state" and kind == "work" and "の" in m.group("value"):
+                    # 立川の消防署に異動した: another of the same kind of place (its head said)
+                    out += _ja_states(subject, kind, frame, m.group("value"))[1:]
+                    continue
+                if "異動" in m.group(0):
+                    frame = "within"  # a section of the same employer: not another employer
                 value = _ja_value(m.group("value"), name=kind == "partner", lone=kind == "home")
                 if cue == "closed" and m.group("value").endswith("店"):
                     value |= {_SHOP}  # the shop: the one the subject runs

@@ -13,6 +13,25 @@ import re
 __all__ = ["CANNOT", "COUPLE_SPLIT", "NO_LONGER", "NO_MORE", "PARTNER", "PARTNERED", "PERFECT",
            "SINGLE", "SOLD", "rewrite"]
 
+# The user's kin or friend named at the sentence's head ("User's best friend Ruaridh lives …",
+# "User's mum Verity has …"): the sentence is about that person, said by name, as a note about
+# them is ("Ruaridh has moved back …"). Someone's thing ("User's sister Ann's dog") is no one.
+_NAMED_KIN = re.compile(
+    r"^User['\u2019]s (?:[a-z\-]+ ){1,3}(?P<n>[A-Z][a-z\-]+)(?:, \d+,)?(?= [a-z])")
+# The user's one-of-a-kind kin unnamed ("User's mum lives …", "User's dad, 78, still …"): one
+# subject, the same in every note (a sister or a son may be one of several: not read).
+_ONE_KIN = re.compile(
+    r"^User['\u2019]s (?P<r>mum|mother|mom|dad|father|wife|husband|partner|boyfriend|girlfriend"
+    r"|gran|grandma|grandmother|grandad|granddad|grandfather|nan)(?:, \d+,)?(?= [a-z])")
+# Two people as one subject ("Imogen and Kofi have moved", "Fergus and Fergus's wife Moira
+# live"): what they do together is the first one's too (not a split: that is told of both).
+_TWO = re.compile(
+    r"^(?P<a>[A-Z][a-z\-]+) and (?:(?P=a)['\u2019]s (?:[a-z\-]+ ){1,2})?[A-Z][a-z\-]+"
+    r"(?= (?!(?:have |had |finally |decided to |both )*(?:split|broke|separated|divorced"
+    r"|called it quits|went their|go their))[a-z])")
+_KIN_SAME = {"mother": "mum", "mom": "mum", "father": "dad", "granddad": "grandad",
+             "grandma": "gran", "grandmother": "gran", "nan": "gran", "grandfather": "grandad"}
+
 NO_LONGER = re.compile(r"^(?:is )?no longer (?P<rest>.+)|^does not (?P<neg>.+) any ?more\b")
 # "can't climb any more": what one does, ended (named whole, as "no more").
 CANNOT = re.compile(r"^(?:ca|can) ?not (?P<value>.+?) any ?more\b")
@@ -30,7 +49,11 @@ HAS = re.compile(
     r"|taken|stopped|packed|handed|started|signed|finished|stepped|stood|settled|sold|become"
     r"|switched|swapped|dropped|joined|retired|closed|shut|split)\b)"
     r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)")
-IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b)")
+# "'s" before a verb in -ing with its object or place after ("Imogen's learning the banjo") is
+# "is"; not a noun in -ing ("Imogen's wedding ring", "Imogen's painting is lovely").
+IS = re.compile(r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b"
+                r"|[a-z]+ing (?:the|a|an|to|at|in|on|for|with|from|about|up|out|over|his|her"
+                r"|their|some|two|three|four|five)\b)")
 # "has had to stop X": the end done ("stopped X"), not a past retold.
 HAD_TO = re.compile(
     r"(?:(?<=[a-z] )(?:has|have) |(?<=[a-z])['\u2019]s )had to (stop|quit|give up|close|shut"
@@ -66,6 +89,9 @@ PERFECT = re.compile(
 def rewrite(raw: str) -> str:
     """The sentence with "'s" read as "has" or "is" where a participle or "down to" follows,
     and "has had to stop" as the end done ("stopped")."""
+    raw = _NAMED_KIN.sub(r"\g<n>", raw)
+    raw = _TWO.sub(r"\g<a>", raw)
+    raw = _ONE_KIN.sub(lambda m: f"User-{_KIN_SAME.get(m.group('r'), m.group('r'))}", raw)
     raw = HAS.sub(r"\g<s> has ", raw)
     raw = IS.sub(r"\g<s> is ", raw)
     return HAD_TO.sub(lambda m: ("" if m.group(0)[0] == "h" else " ") + HAD_TO_DONE[m.group(1)],

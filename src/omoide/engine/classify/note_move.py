@@ -25,6 +25,7 @@ from omoide.engine.classify.note_claim import (
     en_units,
     ja_another_subject,
     ja_units,
+    wide_place,
 )
 from omoide.engine.lang import word_set
 
@@ -50,7 +51,8 @@ _EN_HOME = re.compile(
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"
     r"|plans?|thinking|for (?:the|a) (?:summer|winter|week|month|few|while|couple)|while"
-    r"|temporarily|until|till|holiday|weekends?|second|used to|not|never|was|were|had)\b"
+    r"|temporarily|until|till|holiday|weekends?|second|also|too|as well|another|used to|not"
+    r"|never|was|were|had)\b"
     r"|n't\b|\?")
 _EN_BREAK = re.compile(r",| - | because | since | so | to (?:save|be|get|help)\b| after | when ")
 _EN_PLACE_STOP = word_set(
@@ -71,9 +73,9 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
     out = []
     for subject, rest in en_owned(sentences):
         for clause in re.split(r",? and | but |, |; ", rest):
-            clause = _EN_ADVERBS.sub("", clause.strip())
-            if _EN_UNSURE.search(clause):
+            if _EN_UNSURE.search(clause):  # read before "also" and the like are dropped
                 continue
+            clause = _EN_ADVERBS.sub("", clause.strip())
             if old:
                 m = _EN_HOME.match(clause)
                 if m:
@@ -142,6 +144,6 @@ def moved(was: Claim, now: Claim) -> set[str]:
             and now.value <= was.value and not (now.span & was.value):
         return set(now.value)
     if was.shape == "home" and now.shape == "home start" and was.value \
-            and not (now.value & was.value):
+            and not (now.value & was.value) and not wide_place(was.value):
         return set(was.value)
     return set()

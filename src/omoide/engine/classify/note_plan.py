@@ -57,6 +57,8 @@ _EN_PASSIVE = re.compile(
 # A part done, not the whole ("finished the first half of the quilt"): the plan goes on.
 _EN_PART = re.compile(r"\b(?:first|second|half of|part of|stage|chapter|section|draft|round"
                       r"|leg|bit of|some of|most of|still)\b")
+# A deed done in a year said outright ("ran the Leeds half in 2022"): back-story, not the plan.
+_EN_YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
 _EN_DONE_PASSIVE = frozenset({"finished", "done", "over", "complete", "completed"})
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|perhaps|probably|thinking|considering"
@@ -72,9 +74,11 @@ _EN_GENERIC = word_set(
 
 
 def _en_units(text: str, subject: str, *, names: bool = False) -> frozenset[str]:
-    """The words naming a plan (``names``: only those written with a capital: its names)."""
+    """The words naming a plan (``names``: only those written with a capital: its names); a
+    name in a possessive ("Sonny's bedroom") is an owner, not the plan's thing."""
+    text = re.sub(r"\b[A-Z][\w\-]*'s\b", " ", text.replace("\u2019", "'"))
     words = re.findall(r"[A-Z][A-Za-z0-9'&\-]*" if names else r"[A-Za-z0-9][A-Za-z0-9'&\-]*",
-                       text.replace("\u2019", "'"))
+                       text)
     words = [w.lower() for w in words]
     return frozenset(en_lemma(w.removesuffix("'s")) for w in words
                      if w not in FACT_TOPIC_STOPWORDS and w not in _EN_GENERIC
@@ -102,7 +106,7 @@ def _en_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
             for cue, pattern in (("dropped", _EN_DROPPED), ("done", _EN_DONE)):
                 m = pattern.match(clause)
                 if m and not _EN_UNSURE.search(clause) and not (
-                        cue == "done" and _EN_PART.search(clause)):
+                        cue == "done" and (_EN_PART.search(clause) or _EN_YEAR.search(clause))):
                     named = said[m.start("value"):]
                     out.append(Claim(subject, "plan", "", _en_units(named, subject), "plan end",
                                      _en_units(named, subject, names=True), cue=cue))

@@ -44,7 +44,8 @@ _EN_OLD_PAST = re.compile(r"\b(?:was|were|had|used to|ago|once|\d{4}|last (?:yea
 # An end told as back-story: at an age or a stage of life ("gave up meat at fourteen").
 _EN_BACKSTORY = re.compile(
     r"\b(?:at (?:\d+|age|the age|university|uni|school|college|[a-z]+teen|twenty|thirty|forty"
-    r"|fifty|sixty|seventy|eighty)|when|ago|years|as a (?:kid|child|teen\w*|student)"
+    r"|fifty|sixty|seventy|eighty)|when|ago|years (?:ago|earlier|before|back)|as a (?:kid|child"
+    r"|teen\w*|student)"
     r"|back in|in \d{4})\b")
 _EN_STOP = word_set("the a an his her their its my our whole entire old lot") \
     | lex.EN_TIME_WORDS
@@ -85,7 +86,11 @@ def _en_past(clause: str) -> bool:
 # The ended thing: back to the clause's start or its topic, then を / は and an ending verb done.
 _JA_END = re.compile(
     r"(?:^|[、は])(?P<what>[^、。はがをにで]{2,14})(?:を|は)(?:もう)?(?P<cue>やめ|辞め|抜け|卒業し"
-    r"|引退し|退い|譲っ|手放し|閉め|たたん)(?P<after>.{0,4})")
+    r"|引退し|退い|譲っ|手放し|閉め|たたん)(?P<after>.{0,4})"
+    # given or sold to someone, all of it (民生委員を後任に譲った, ニワトリを全部近所の人に譲った,
+    # バイクを売って)
+    r"|(?:^|[、は])(?P<given>[^、。はがをにで]{2,14})を(?:全部|すべて)?(?:[^、。をがは]{1,8}?に)?"
+    r"(?P<cue2>譲っ|手放し|売っ|売り払っ)(?P<after2>.{0,4})")
 # Done, not asked for, wished or denied: やめた, やめて…, not やめてほしい, やめたい, やめてない.
 _JA_DONE = re.compile(r"^(?:た(?!い|く|かっ|が)|だ(?!い|く|かっ|が)|ちゃ|じゃ"
                       r"|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ|な|い)"
@@ -95,10 +100,11 @@ _JA_PAST = re.compile(r"(?:た|だった|でした|ました)(?:んだ|んです
                       r"|ね|わ|そう|なあ|な)*[。！!～〜笑wｗ\s]*$")
 _JA_UNSURE = re.compile(r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて"
                         r"|迷って|もし|ことに(?:し|な)|[?？]")
+_JA_PART = re.compile(r"[〇一二三四五六七八九十百千\d]|半分|一部|何|いくつ|少し|残り")
 _JA_TRIM = re.compile(r"(?:作り|通い|づくり|の仕事|の活動|の練習|の勉強)$")
 _JA_OLD_PAST = re.compile(r"昔|以前|前は|当時|頃|ころ|時代")
 # An old clause of an absence or an end already (吸ってない, 引退した): nothing held now.
-_JA_OLD_NONE = re.compile(r"ない|なく|ず|やめ|辞め|引退|卒業")
+_JA_OLD_NONE = re.compile(r"ない|なく|ず(?!っと|つ|いぶん)|やめ|辞め|引退|卒業")
 # An end told as back-story (二十歳でやめた, 学生の頃に).
 _JA_BACKSTORY = re.compile(r"[歳才]で|の頃|のころ|の時|年前|時代|昔|以前|当時")
 
@@ -116,10 +122,12 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
         if _JA_UNSURE.search(body) or _JA_BACKSTORY.search(body):
             continue
         for m in _JA_END.finditer(body):
-            what = _JA_TRIM.sub("", m.group("what"))
-            if len(what) >= 2 and _JA_DONE.match(m.group("after")):
+            if m.group("given") and _JA_PART.search(body[m.end("given"):m.start("cue2")]):
+                continue  # some of them given (三羽を近所の人に), not the whole
+            what = _JA_TRIM.sub("", m.group("what") or m.group("given"))
+            if len(what) >= 2 and _JA_DONE.match(m.group("after") or m.group("after2") or ""):
                 out.append(Claim(subject, "quit", "ja", frozenset({what}), "quit",
-                                 cue=m.group("cue")))
+                                 cue=m.group("cue") or m.group("cue2")))
     return out
 
 

@@ -66,7 +66,9 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             if _EN_UNSURE.search(rest):
                 continue
             topic = _en_units(rest, subject)
-            out += [_claim(subject, q, topic, "tally", "en") for q in find_quantities(rest, "en")]
+            found = find_quantities(rest, "en")
+            out += [_claim(subject, q, topic, "tally", "en")
+                    for q in (*found, *_heads(rest, found))]
             continue
         clause = _EN_ADVERBS.sub("", re.split(r", | - |; ", rest, maxsplit=1)[0].strip())
         if not _EN_CHANGE.search(clause) or _EN_UNSURE.search(clause):
@@ -75,6 +77,46 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
         out += [_claim(subject, q, topic, "tally now", "en")
                 for q in find_quantities(clause, "en")]
     return out
+
+
+# The words after a count up to a break: "about thirty laying hens and …" counts hens too,
+# "800 Welsh Mountain ewes on the hills" ewes.
+_EN_COUNTED = re.compile(r"\b(?:\d[\d,]*|" + "|".join(lex.EN_NUMBER_WORDS)
+                         + r") (?P<words>[a-z\-]+(?: [a-z\-]+){0,3})")
+_EN_COUNT_BREAK = word_set("and or but on in at of for to from with who which that a the by "
+                           "each every per since after before") | lex.EN_TIME_WORDS
+
+
+def _heads(text: str, found: Sequence[Quantity]) -> list[Quantity]:
+    """The same counts again with each later word of the counted phrase as the unit (the
+    phrase's head noun is its last word, the unit ``find_quantities`` takes its first)."""
+    out = []
+    for m in _EN_COUNTED.finditer(text):
+        first, *rest = m.group("words").split()
+        unit = en_lemma(en_lemma(first))
+        for q in found:
+            if q.unit != unit:
+                continue
+            for word in rest:
+                if word in _EN_COUNT_BREAK:
+                    break
+                out.append(Quantity(q.value, word, q.bound))
+    return out
+
+
+# 週四日, 週に三日, 週五に: days or times a week (quantity reads 週N回 only).
+_JA_WEEKLY = re.compile(r"週に?(?P<n>[一二三四五六七1-7])(?:日|回)?"
+                        r"(?=[^\d〇一二三四五六七八九十時人年かヶ週分]|$)")
+_JA_DIGIT = {k: float(i) for i, k in enumerate("一二三四五六七", start=1)}
+
+
+def _ja_found(text: str) -> tuple[Quantity, ...]:
+    found = find_quantities(text, "ja")
+    if any(q.unit == "freq" for q in found):
+        return found
+    weekly = tuple(Quantity(_JA_DIGIT.get(m.group("n")) or float(m.group("n")), "freq")
+                   for m in _JA_WEEKLY.finditer(text))
+    return found + weekly
 
 
 def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
@@ -86,13 +128,13 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
         body = _JA_ORDINAL.sub("、", body)
         if old:
             topic = ja_units(body, _JA_STOP)
-            out += [_claim(subject, q, topic, "tally", "ja") for q in find_quantities(body, "ja")]
+            out += [_claim(subject, q, topic, "tally", "ja") for q in _ja_found(body)]
             continue
         for clause in body.split("、"):
             if _JA_CHANGE.search(clause):
                 topic = ja_units(clause, _JA_STOP) | ja_units(body, _JA_STOP)
                 out += [_claim(subject, q, topic, "tally now", "ja")
-                        for q in find_quantities(clause, "ja")]
+                        for q in _ja_found(clause)]
     return out
 
 

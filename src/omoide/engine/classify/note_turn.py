@@ -43,7 +43,8 @@ _EN_TO = re.compile(
     r"(?: (?:in|at|on|for|with) (?P<ctx>.+))?$")
 _EN_INSTEAD = re.compile(r"^(?P<b>.+?),? (?:now )?(?:instead of|rather than|not) (?P<a>.+)$")
 _EN_OFF = re.compile(r"^(?:come|came|been taken|been moved) off (?P<a>.+)")
-_EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b")
+_EN_NOW = re.compile(r"\b(?:now|these days|nowadays|decided|decides|chose|chosen|opted"
+                     r"|settled on)\b")
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"
     r"|plans?|thinking|for (?:the|a) (?:summer|winter|week|month|few|while|couple)|while"
@@ -79,8 +80,9 @@ def _en_turns(subject: str, clause: str) -> list[Claim]:
                      cue=cue)
 
     m = _EN_FROM_TO.match(clause)
-    if m:
-        return [claim(m.group("a"), m.group("b"), "from")]
+    if m:  # B up to its setting ("soprano in the choir": the choir is where, not what)
+        b = re.split(r" (?:in|at|on|for|with|since|after|because|as) ", m.group("b"))[0]
+        return [claim(m.group("a"), b, "from")]
     m = _EN_TO.match(clause)
     if m and m.group("ctx"):
         return [claim(m.group("ctx"), m.group("b"), "setting")]
@@ -121,6 +123,8 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                 if ja_another_subject(body, m.start()):
                     continue  # another subject's change
                 b = m.groupdict().get("b") or ""
+                if cue == "from" and "の" in b:
+                    b = b.rpartition("の")[0]  # 長野の花火工場: 長野 is what is new
                 out.append(Claim(subject, "turn", cue, ja_units(m.group("a"), _JA_STOP), "turn",
                                  ja_units(b, _JA_STOP), cue=cue))
     return out

@@ -45,8 +45,18 @@ _EN_TOPIC_STOP = word_set(
     "put been mostly usually most") | lex.EN_TIME_WORDS
 
 
+# A clock time, by class ("at 6am", "5:10pm"): the same classes as the words.
+_EN_CLOCK = re.compile(r"\b(?P<h>\d{1,2})(?::\d\d)? ?(?P<m>am|pm)\b")
+
+
+def _clock(hour: int, meridiem: str) -> str:
+    hour = hour % 12 + (12 if meridiem == "pm" else 0)
+    return "night" if hour < 4 or hour >= 22 else "morning" if hour < 11 else (
+        "day" if hour < 16 else "evening")
+
+
 def _en_when(text: str) -> frozenset[str]:
-    found = set()
+    found = {_clock(int(m.group("h")), m.group("m")) for m in _EN_CLOCK.finditer(text)}
     for m in _EN_WHEN.finditer(text):
         if m.group("time") and _EN_NOT_TIME.search(text[:m.start()]):
             continue
@@ -61,9 +71,25 @@ def _en_topic(text: str, subject: str) -> frozenset[str]:
     return en_units(_EN_WHEN.sub(" ", text), subject, _EN_TOPIC_STOP)
 
 
+# "Zeke's robot club has moved to Mondays": the owner's own thing, its when moved (not a
+# person's: "Zeke's mum has moved to nights" is the mum's).
+_EN_OWNER = re.compile(r"^(?P<s>[a-z][\w\-]*)'s (?P<rest>(?P<thing>[a-z][a-z\- ]*?) "
+                       r"(?:has |have |is |'s )?(?:been )?(?:moved|switched|changed|gone)"
+                       r" (?:to|onto)\b.*)")
+
+
+def _en_owner(sentences: Sequence[tuple[str | None, str]]) -> list[tuple[str, str]]:
+    out = []
+    for subject, written in sentences:
+        m = _EN_OWNER.match(written.lower().replace("\u2019", "'")) if subject is None else None
+        if m and m.group("thing").split()[0] not in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS:
+            out.append((m.group("s"), m.group("rest")))
+    return out
+
+
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
-    for subject, rest in en_owned(sentences):
+    for subject, rest in [*en_owned(sentences), *_en_owner(sentences)]:
         if old:
             when = _en_when(rest)
             if when and not _EN_NOT_SOLE.search(rest):
@@ -89,7 +115,9 @@ _JA_TIMES = {"朝": "morning", "早朝": "morning", "午前": "morning", "早番
 _JA_WHEN = re.compile(r"(?P<day>[月火水木金土日])曜|(?P<time>" + "|".join(
     sorted(_JA_TIMES, key=len, reverse=True)) + ")")
 _JA_CHANGE = re.compile(r"に変わっ|に変え|に替わっ|に替え|になっ|に移っ|今は|いまは|現在は")
-_JA_NOT_SOLE = re.compile(r"も|時々|ときどき|たまに|予定|つもり|たい(?!へん)|かも|なら|たら|れば"
+# も as "also" (木曜にも), not inside a word (子ども, いつも, とても, もう, もの).
+_JA_NOT_SOLE = re.compile(r"(?<!子ど)(?<!いつ)(?<!とて)(?<!ども)も(?!う|っと|の|ち|ら)"
+                          r"|時々|ときどき|たまに|予定|つもり|たい(?!へん)|かも|なら|たら|れば"
                           r"|しばらく|一時|[?？]")
 _JA_STOP = frozenset({"毎週", "毎日", "毎朝", "毎晩", "今は", "最近", "先月", "今月", "来月"})
 
@@ -126,9 +154,19 @@ def when_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
 def when_moved(was: Claim, now: Claim) -> set[str]:
     """The old days or times a note's ``now`` replaces (empty when they overlap, or when the
     two are not about one thing)."""
-    if was.shape != "when" or now.shape != "when now" or was.subject != now.subject \
-            or was.span & now.span:
+    if was.shape != "when" or now.shape != "when now" or was.subject != now.subject:
         return set()
-    if was.value & now.value or (now.frame == "moved" and was.frame == "shift"):
+    # some kind of when (the days, the time of day) both name, with none in common there
+    moved = [kind for kind in (_TIME, None) if _of(was.span, kind) and _of(now.span, kind)
+             and not _of(was.span, kind) & _of(now.span, kind)]
+    if moved and (was.value & now.value or (now.frame == "moved" and was.frame == "shift")):
         return set(was.span)
     return set()
+
+
+_TIME = frozenset({"morning", "day", "evening", "night"})
+
+
+def _of(span: frozenset[str], kind: frozenset[str] | None) -> frozenset[str]:
+    """The times of day in ``span`` (``kind`` the classes), or its days (None)."""
+    return span & kind if kind is not None else span - _TIME

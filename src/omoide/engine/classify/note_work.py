@@ -63,14 +63,52 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
     return out
 
 
+# A job said by its name: the old memory's ("is a taxidermist at …", "works as a porter"), and a
+# note's new one, said as begun or as now ("has started as a conservator", "got taken on as
+# sous chef", "is a ward clerk now"). Not a role of life (a mum, a member, a fan).
+_EN_ROLE_OLD = re.compile(r"^(?:is|works as) (?:a|an|the) (?P<role>[a-z\- ]+?)"
+                          r"(?= at | for | in | on | with | and |,|$)")
+_EN_ROLE_NEW = re.compile(
+    r"^(?:has |have )?(?:(?:started|starts|begun|began) (?:work |working )?as"
+    r"|(?:got|landed|taken|took) (?:a |the )?(?:job|post|position|role) as"
+    r"|(?:been |got )?(?:taken on|made|promoted to|appointed) (?:as )?"
+    r"|(?:retrained|qualified) as|is now) (?:a |an |the )?(?P<role>[a-z\- ]+?)"
+    r"(?= at | for | in | on | with |,|$)"
+    r"|^is (?:a|an|the) (?P<now>[a-z\- ]+?) now\b")
+_EN_NOT_JOB = word_set("mum mom dad mother father parent grandma grandmother grandad grandfather "
+                       "grandparent member fan vegetarian vegan regular wife husband partner "
+                       "friend neighbour owner customer patient student volunteer retired former "
+                       "ex")
+
+
+def _en_roles(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
+    out = []
+    for subject, written in sentences:
+        if subject is None:
+            continue
+        lower = written.lower().replace("\u2019", "'")
+        said = re.split(r", | - |; | and (?!a |an )| but ", lower)[0].strip()
+        m = (_EN_ROLE_OLD if old else _EN_ROLE_NEW).match(said)
+        if m is None or _EN_NOT_SOLE.search(said):
+            continue
+        role = m.group("role") or m.groupdict().get("now") or ""
+        words = frozenset(en_lemma(w) for w in role.split())
+        if words and not words & _EN_NOT_JOB:
+            out.append(Claim(subject, "work", "job", words, "job" if old else "job now"))
+    return out
+
+
 def work_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
                 old: bool) -> list[Claim]:
-    """Named workplaces of the old memory (``old``), or said as now by a note (English)."""
-    return [] if lang == "ja" else _en_claims(sentences, old)
+    """Named workplaces and jobs of the old memory (``old``), or said as now by a note
+    (English)."""
+    return [] if lang == "ja" else _en_claims(sentences, old) + _en_roles(sentences, old)
 
 
 def work_moved(was: Claim, now: Claim) -> set[str]:
     """The old workplace's names when the note's named one is another place, else empty."""
+    if was.shape == "job" and now.shape == "job now" and was.subject == now.subject:
+        return set(was.value) if not was.value & now.value else set()  # another job
     if was.shape != "work" or now.shape != "work now" or was.subject != now.subject:
         return set()
     if now.value <= was.span or was.value <= now.span:
