@@ -99,7 +99,10 @@ def recorded_text(recorded: dict[str, Any]) -> str:
 
 
 def ended_text(ended: dict[str, Any]) -> str:
-    return f"session {ended['session_id']} ended; consolidating"
+    """``session … ended 2026-03-01 10:00 by client; consolidating`` (the cause is the one
+    it first ended by: an ended session stays as it ended)."""
+    return (f"session {ended['session_id']} ended {_day(ended['ended_at'])} by "
+            f"{ended['ended_by'] or 'unknown'}; consolidating")
 
 
 def search_text(result: dict[str, Any]) -> str:
