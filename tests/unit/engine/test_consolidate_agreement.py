@@ -46,6 +46,9 @@ def third(sentence: str) -> str:
     ("Did you finish?", "Did Ken finish?"),
     ("I wish you luck.", "Rin wishes Ken luck."),
     ("Thank you for the help.", "Thank Ken for the help."),
+    # a joint subject takes the plural verb
+    ("Sarah and I love hiking.", "Sarah and Rin love hiking."),
+    ("My sister and I bake bread.", "Rin's sister and Rin bake bread."),
 ])
 def test_the_verb_agrees_with_the_name(said: str, note: str) -> None:
     assert third(said) == note
@@ -53,6 +56,8 @@ def test_the_verb_agrees_with_the_name(said: str, note: str) -> None:
 
 @pytest.mark.parametrize(("said", "note"), [
     ("I sold my car and my bike.", "Rin sold their car and their bike."),
+    ("I bake bread and I love my oven.", "Rin bakes bread and Rin loves their oven."),
+    ("Sarah and I sold my car.", "Sarah and Rin sold Rin's car."),
     ("You never finish your projects, but you really enjoy your hobbies and your classes.",
      "Ken never finishes their projects, but Ken really enjoys their hobbies and their "
      "classes."),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.consolidate.binding import names_a_person
 from omoide.engine.lang import word_set
 
 __all__ = ["I_CLAUSE", "YOU_CLAUSE", "rewrite_subject"]
@@ -144,8 +145,9 @@ def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False
         return f"{subject} {_CONTRACTIONS[contraction.lower()]}{adverbs}{tail}"
     if verb is None:
         return f"{subject}{adverbs}"
-    if inverted or _after_auxiliary(match):
-        return f"{subject}{adverbs}{tail}"  # "what can I say", "do you like" keep it bare
+    if inverted or _after_auxiliary(match) or _joint_subject(match):
+        # "what can I say", "do you like", "Sarah and I love" keep it bare
+        return f"{subject}{adverbs}{tail}"
     opens = open_class or _opens_clause(match)
     return f"{subject}{adverbs} {_conjugate(verb, open_class=opens)}"
 
@@ -170,6 +172,13 @@ def _would_or_had(verb: str | None) -> str:
 def _after_auxiliary(match: re.Match[str]) -> bool:
     before = match.string[: match.start()].split()
     return bool(before) and before[-1].lower().strip(",") in _AUXILIARIES
+
+
+def _joint_subject(match: re.Match[str]) -> bool:
+    """"Sarah and I", "my sister and you": a plural subject, whose verb takes no -s."""
+    before = match.string[: match.start()].split()
+    return (len(before) >= 2 and before[-1].lower() in {"and", "&"}
+            and names_a_person(before[-2].strip(",")))
 
 
 def _opens_clause(match: re.Match[str]) -> bool:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from omoide.engine.lang import word_set
 
-__all__ = ["bind_first_person"]
+__all__ = ["bind_first_person", "names_a_person"]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|[^\sA-Za-z]")
 _I_FORMS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d", "I'll", "I’ll"})
@@ -167,8 +167,9 @@ class _Clause:
     def open(self, tokens: list[re.Match[str]], index: int) -> None:
         before = _base(tokens[index - 1].group(0)) if index > 0 else ""
         after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
-        # "Sarah and I" is not the speaker alone
-        self.subject = before not in _COMPOUND and after not in _COMPOUND
+        # "Sarah and I" is not the speaker alone; in "… last spring and I love my cat" he is
+        compound = before in _COMPOUND and index > 1 and names_a_person(tokens[index - 2].group(0))
+        self.subject = not compound and after not in _COMPOUND
         self.clear = self.subject and not self.others
         self.subordinate = before in _SUBORDINATORS or before in {"that", "as", "than"}
         self.antecedent, self.verb_at = True, index + 1
@@ -244,6 +245,12 @@ def _names_someone(tokens: list[re.Match[str]], index: int, person: _Person) -> 
         return index > 0  # a capitalised word inside the sentence: a name
     return (low.endswith("s") and len(low) > 3 and low not in _NOT_PLURAL
             and not low.endswith(("ss", "us", "is", "ous", "'s")))
+
+
+def names_a_person(word: str) -> bool:
+    """A word that names a person or a group of people ("Sarah", "sister", "kids", "he")."""
+    return _base(word) in _OTHERS or (word[:1].isupper() and word.isalpha() and word not in
+                                      _I_FORMS and word.lower() not in _MONTHS_AND_DAYS)
 
 
 def _plural_thing(tokens: list[re.Match[str]], index: int) -> bool:
