@@ -28,7 +28,7 @@ router = APIRouter(tags=["sessions"])
 
 Persona = Annotated[str, Depends(persona_access)]
 SessionPath = Annotated[str, Path(pattern=SESSION_ID_PATTERN, description=(
-    "Session id: 1-128 letters, digits or _ . : @ -"))]
+    "Session id: 1-128 ASCII letters, digits or _ . : @ -"))]
 READ = errors(401, 403, 404, 422)
 WRITE = errors(401, 403, 404, 413, 422)
 
