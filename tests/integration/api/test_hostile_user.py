@@ -81,6 +81,20 @@ def test_refusals_state_the_rule_not_the_regex(rin: httpx.Client, method: str, p
     assert "pattern" not in error["message"] and "\\x" not in error["message"]
 
 
+@pytest.mark.parametrize(("params", "field"), [
+    ({"date_range": "z" * 5000}, "date_range"), ({"date_range": "2026-01-0" + "1" * 5000},
+                                                  "date_range"),
+    ({"valid_at": "z" * 5000}, "valid_at"), ({"valid_at": "2026-02-30" + " " * 4000}, "valid_at"),
+])
+def test_a_huge_refused_value_is_echoed_cut(rin: httpx.Client, params: dict[str, str],
+                                            field: str) -> None:
+    """A 5,000-character date range or time came back whole in its refusal (5 KB of message);
+    it is echoed cut to 80 characters, as every other refused value is."""
+    error = refused(rin.get("/api/search/rin", params={"q": "x", **params}), 422)
+    assert error["field"] == field
+    assert "…" in error["message"] and len(error["message"]) < 1000, len(error["message"])
+
+
 def test_settings_take_iana_zones_only_with_one_message(rin: httpx.Client) -> None:
     """A time zone is an IANA name. The schema used to accept ``localtime`` (the machine's own
     zone) while refusing ``posixrules`` with a message listing 600 zones."""
