@@ -1,6 +1,6 @@
 """``omoide memory …`` and ``omoide session …``: one persona's memories (add, get, history,
-list, delete or purge), the list of its conversations and the erasure of one. The commands that
-write hold the data folder's lock shared (``cli_common.holding``), so none runs during
+list, delete or purge), the list of its conversations, the end and the erasure of one. The
+commands that write hold the data folder's lock shared (``cli_common.holding``), so none runs during
 ``omoide reindex``."""
 
 from __future__ import annotations
@@ -204,3 +204,22 @@ def session_delete(data: str | None, as_json: bool, persona: str, session_id: st
             "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
            lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
                      f"episodes, {len(d['notes'])} notes)")
+
+
+@session.command("end")
+@data_option
+@json_option
+@persona_option
+@click.argument("session_id")
+@friendly
+def session_end(data: str | None, as_json: bool, persona: str, session_id: str) -> None:
+    """End a conversation, as session_end does: its last turns become an episode and its
+    consolidation is queued (a running server or `omoide jobs wait` does it). Says when and
+    how it ended (client, or how it had already ended: new_session, idle, import)."""
+    from omoide.api.render import render_session_end
+
+    with holding(data, "session end") as app:
+        ended = render_session_end(app.sessions.end(persona, session_id))
+    _print({**ended, "queued": True}, as_json,
+           lambda d: f"ended {d['session_id']} {d['ended_at'][:16]} by "
+                     f"{d['ended_by'] or 'unknown'} (consolidation queued)")

@@ -19,7 +19,7 @@ import functools
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import tzinfo
 from pathlib import Path
@@ -462,34 +462,41 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         env = dict(os.environ if environ is None else environ)
-        values: dict[str, Any] = {
-            "data_dir": Path(env.get("OMOIDE_DATA") or "data"),
-            "host": env.get("OMOIDE_HOST") or "127.0.0.1",
-            "port": _env_int(env, "OMOIDE_PORT", 8765),
-            "admin_key": env.get("OMOIDE_ADMIN_KEY") or None,
-            "dashboard_secret": _env_dashboard_secret(env),
-            "embedder": env.get("OMOIDE_EMBEDDER") or "e5",
-            "embed_threads": _env_int(env, "OMOIDE_EMBED_THREADS", 1),
-            "embed_base_url": env.get("OMOIDE_EMBED_BASE_URL") or None,
-            "embed_model": env.get("OMOIDE_EMBED_MODEL") or None,
-            "embed_api_key": env.get("OMOIDE_EMBED_API_KEY") or None,
-            "embed_batch": _env_int(env, "OMOIDE_EMBED_BATCH", 64),
-            "embed_timeout_s": _env_float(env, "OMOIDE_EMBED_TIMEOUT", 30.0),
-            "workers": _env_int(env, "OMOIDE_WORKERS", 1),
-            "max_body_bytes": _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
-            "max_import_bytes": _env_int(env, "OMOIDE_MAX_IMPORT_BYTES", 1 << 30),
-            "job_lease_s": _env_lease(env),
-            "mcp_max_sessions": _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
-            "mcp_session_idle_minutes": _env_float(env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
-            "chat_summary_cooldown_s": _env_float(env, "OMOIDE_CHAT_SUMMARY_COOLDOWN", 60.0),
-            "database_url": (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
-            "pg_ann_rows": _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
-            "search_companion": (env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower(),
-            "vector_cache": _env_int(env, "OMOIDE_VECTOR_CACHE", 10_000),
-            "persona_defaults": persona_defaults(env),
-            "llm": llm_config_from_env(env),
+        # Each value is read when no override (a command-line flag) gives it, so a flag wins
+        # over a bad environment value instead of failing on a variable it replaces.
+        readers: dict[str, Callable[[], Any]] = {
+            "data_dir": lambda: Path(env.get("OMOIDE_DATA") or "data"),
+            "host": lambda: env.get("OMOIDE_HOST") or "127.0.0.1",
+            "port": lambda: _env_int(env, "OMOIDE_PORT", 8765),
+            "admin_key": lambda: env.get("OMOIDE_ADMIN_KEY") or None,
+            "dashboard_secret": lambda: _env_dashboard_secret(env),
+            "embedder": lambda: env.get("OMOIDE_EMBEDDER") or "e5",
+            "embed_threads": lambda: _env_int(env, "OMOIDE_EMBED_THREADS", 1),
+            "embed_base_url": lambda: env.get("OMOIDE_EMBED_BASE_URL") or None,
+            "embed_model": lambda: env.get("OMOIDE_EMBED_MODEL") or None,
+            "embed_api_key": lambda: env.get("OMOIDE_EMBED_API_KEY") or None,
+            "embed_batch": lambda: _env_int(env, "OMOIDE_EMBED_BATCH", 64),
+            "embed_timeout_s": lambda: _env_float(env, "OMOIDE_EMBED_TIMEOUT", 30.0),
+            "workers": lambda: _env_int(env, "OMOIDE_WORKERS", 1),
+            "max_body_bytes": lambda: _env_int(env, "OMOIDE_MAX_BODY_BYTES", 1_000_000),
+            "max_import_bytes": lambda: _env_int(env, "OMOIDE_MAX_IMPORT_BYTES", 1 << 30),
+            "job_lease_s": lambda: _env_lease(env),
+            "mcp_max_sessions": lambda: _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
+            "mcp_session_idle_minutes": lambda: _env_float(
+                env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
+            "chat_summary_cooldown_s": lambda: _env_float(
+                env, "OMOIDE_CHAT_SUMMARY_COOLDOWN", 60.0),
+            "database_url": lambda: (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
+            "pg_ann_rows": lambda: _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
+            "search_companion": lambda: (
+                env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower(),
+            "vector_cache": lambda: _env_int(env, "OMOIDE_VECTOR_CACHE", 10_000),
+            "persona_defaults": lambda: persona_defaults(env),
+            "llm": lambda: llm_config_from_env(env),
         }
-        values.update({k: v for k, v in overrides.items() if v is not None})
+        given = {k: v for k, v in overrides.items() if v is not None}
+        values: dict[str, Any] = {**{k: read() for k, read in readers.items() if k not in given},
+                                  **given}
         if values["pg_ann_rows"] < 1:
             raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
         if not 0 <= values["port"] <= 65535:  # a traceback from bind() at start-up before

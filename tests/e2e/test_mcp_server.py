@@ -106,5 +106,12 @@ def test_repeating_an_idempotent_write_changes_nothing_more(app: Omoide, persona
                 "create", "update"]
             again = await client.call_tool("update_context", {"user_info": {"name": "Rau"}})
             assert again.structured_content["changed"]["user_info"] == []
+            # a key given null is said to be closed, not recorded
+            both = await client.call_tool("update_context", {"user_info": {
+                "name": None, "nickname": "Rau-chan"}})
+            assert sorted(both.structured_content["changed"]["user_info"]) == [
+                "name", "nickname"]
+            assert both.content[0].text.startswith(
+                "Recorded user_info nickname; closed user_info name (")
 
     anyio.run(scenario)

@@ -12,6 +12,7 @@ import anyio
 from mcp_checks import http_client, ok
 from omoide_testing import LiveServer, wait_for_jobs
 
+from omoide.api.render import ts
 from omoide.clock import FixedClock
 
 
@@ -75,8 +76,17 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             # A model that does call session_end: the session ended by its client.
             third = (await ok(client, "session_begin")).structured_content["session_id"]
             await ok(client, "session_record", session_id=third, turns=turns("harp", 2))
-            await ok(client, "session_end", session_id=third)
+            ended = await ok(client, "session_end", session_id=third)
             assert server.omoide.sessions.get("lea", third).ended_by == "client"
+            assert ended.structured_content["ended_by"] == "client"
+            assert f"session {third} ended " in ended.content[0].text
+            assert " by client; consolidating" in ended.content[0].text
+            # Ending the one the idle sweep ended says so, with its first end.
+            again = await ok(client, "session_end", session_id=second)
+            assert again.structured_content == {"session_id": second,
+                                                "ended_at": ts(idled.ended_at),
+                                                "ended_by": "idle"}
+            assert " by idle; consolidating" in again.content[0].text
             wait_for_jobs(server.omoide, "lea")
 
     anyio.run(scenario)

@@ -93,7 +93,7 @@ def test_blocks_are_per_persona(app: Omoide, persona: str) -> None:
 @pytest.mark.parametrize(("fields", "message"), [
     pytest.param({"block_name": ""}, "block_name '' is invalid", id="empty-name"),
     pytest.param({"block_name": "a/b"}, "block_name 'a/b' is invalid", id="slash"),
-    pytest.param({"block_name": "x" * 65}, "use 1-64 letters", id="long-name"),
+    pytest.param({"block_name": "x" * 65}, "use 1-64 ASCII letters", id="long-name"),
     pytest.param({"content": None}, "content must be a string", id="null-content"),
     pytest.param({"max_tokens": 0}, "max_tokens must be an integer from 1 to 100,000", id="zero"),
     pytest.param({"max_tokens": 100_001}, "from 1 to 100,000, got 100001", id="huge"),

@@ -456,3 +456,31 @@ def test_bad_numbers_on_the_command_line_are_errors_not_tracebacks(run) -> None:
     assert run("persona", "create", "rin").exit_code == 0
     revoked = CliRunner().invoke(main, ["persona", "key", "revoke", "rin", str(10**23)])
     assert isinstance(revoked.exception, SystemExit) and "KEY_ID" in revoked.output
+
+
+def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
+    """``OMOIDE_PORT=abc omoide serve --port N`` serves on N (the flag replaces the variable);
+    the same environment without the flag is one line naming the variable."""
+    port = free_port()
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
+           "OMOIDE_PORT": "abc"}
+    omoide = Path(sys.executable).parent / "omoide"
+    refused = subprocess.run([str(omoide), "serve"], env=env, capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == "Error: OMOIDE_PORT must be an integer, got 'abc'"
+    proc = subprocess.Popen([str(omoide), "serve", "--port", str(port)], env=env,
+                            stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    try:
+        reply = None
+        deadline = time.monotonic() + 30
+        while reply is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                reply = httpx.get(f"http://127.0.0.1:{port}/api/personas")
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert reply is not None, f"not served on --port {port} (exit {proc.poll()})"
+        assert reply.status_code == 401
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -117,6 +117,37 @@ def test_session_list_prints_the_conversations_newest_first(run, tmp_path: Path)
     assert ghost.exit_code == 1 and "ghost" in ghost.output
 
 
+def test_session_end_says_when_and_how_it_ended(run, tmp_path: Path) -> None:
+    """``omoide session end`` ends a conversation as session_end does and says its end and
+    cause; an ended one keeps both (the idle sweep's end stays ``idle``)."""
+    from omoide.config import Settings
+    from omoide.model import SessionEnd
+    from omoide.wiring import build
+
+    run("persona", "create", "rin")
+    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"),
+                llm=None)
+    for sid in ("talk", "quiet"):
+        app.sessions.open("rin", session_id=sid, started_at="2026-11-01T09:00:00Z")
+    quiet = app.sessions.end("rin", "quiet", by=SessionEnd.IDLE)
+    app.close()
+
+    ended = run("session", "end", "-p", "rin", "talk")
+    assert ended.exit_code == 0, ended.output
+    assert ended.output.startswith("ended talk ")
+    assert ended.output.strip().endswith(" by client (consolidation queued)")
+    again = json.loads(run("session", "end", "-p", "rin", "quiet", "--json").output)
+    assert quiet.ended_at is not None
+    assert again == {"session_id": "quiet", "ended_at": quiet.ended_at.isoformat(),
+                     "ended_by": "idle", "queued": True}
+    listed = {r["session_id"]: r["ended_by"] for r in json.loads(
+        run("session", "list", "-p", "rin", "--json").output)}
+    assert listed == {"talk": "client", "quiet": "idle"}
+    ghost = run("session", "end", "-p", "rin", "nope")
+    assert ghost.exit_code == 1 and "nope" in ghost.output
+    assert len(ghost.output.strip().splitlines()) == 1
+
+
 def test_jobs_status_prints_the_counts_and_failures(run) -> None:
     run("persona", "create", "rin")
     run("memory", "add", "-p", "rin", "Rin grows tomatoes")

@@ -58,3 +58,21 @@ def test_both_search_weights_at_zero_in_the_environment_stop_start_up() -> None:
     with pytest.raises(InvalidInput, match="OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT"):
         Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0", "OMOIDE_SEMANTIC_WEIGHT": "0"})
     assert Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0"}).persona_defaults.keyword_weight == 0
+
+
+@pytest.mark.parametrize(("var", "value", "override"), [
+    ("OMOIDE_PORT", "abc", {"port": 9000}), ("OMOIDE_PORT", "70000", {"port": 0}),
+    ("OMOIDE_WORKERS", "many", {"workers": 2}),
+])
+def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
+                                                       override: dict[str, object]) -> None:
+    """A command-line flag (``serve --port``) replaces the variable, so its bad value is
+    never read; without the flag the same value is still refused naming the variable."""
+    settings = Settings.from_env({var: value}, **override)
+    name, given = next(iter(override.items()))
+    assert getattr(settings, name) == given
+
+
+def test_a_bad_port_without_an_override_is_refused_naming_the_variable() -> None:
+    with pytest.raises(InvalidInput, match="OMOIDE_PORT must be an integer, got 'abc'"):
+        Settings.from_env({"OMOIDE_PORT": "abc"})

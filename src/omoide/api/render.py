@@ -18,6 +18,7 @@ from omoide.model import (
     MemoryVersion,
     Purged,
     SearchHit,
+    Session,
     SessionSummary,
     Source,
     memory_values,
@@ -39,6 +40,8 @@ __all__ = [
     "render_memory",
     "render_purged",
     "render_search",
+    "render_session",
+    "render_session_end",
     "render_session_start",
     "render_state_entry",
     "render_state_history",
@@ -140,6 +143,14 @@ def render_session(summary: SessionSummary) -> dict[str, Any]:
             "first_event_at": ts(summary.first_event_at),
             "last_event_at": ts(summary.last_event_at), "events": summary.events,
             "episodes": summary.episodes}
+
+
+def render_session_end(session: Session) -> dict[str, Any]:
+    """A session's end as every reply that reports it says it (``session_end`` over HTTP, MCP
+    and the CLI, a session's episodes): when, and how (``ended_by``: client, new_session,
+    idle, import; null while open or when the cause predates its recording)."""
+    return {"session_id": session.session_id, "ended_at": ts(session.ended_at),
+            "ended_by": None if session.ended_by is None else str(session.ended_by)}
 
 
 def render_episode(episode: Any, notes: list[str]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from enum import StrEnum
 
 from omoide.engine.errors import DateRangeError, EngineValueError, ParameterError
 
-__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range"]
+__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range", "quoted"]
 
 ACCEPTED_FORMS: tuple[str, ...] = (
     "today",
@@ -44,6 +44,13 @@ ACCEPTED_FORMS: tuple[str, ...] = (
     "N日前 / N週間前 / Nヶ月前 (か月, カ月, ケ月) / N年前",
     "過去N日 / 直近N日",
 )
+
+
+def quoted(value: object, limit: int = 80) -> str:
+    """``value`` as a refusal echoes it: its repr, cut to ``limit`` characters ("…") so that a
+    5,000-character input does not make a 5,000-character message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class _Unit(StrEnum):
@@ -135,24 +142,24 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
         raise
     except _NoOffset as exc:
         raise DateRangeError(
-            f"date range {text!r}: the time {exc.args[0]!r} has no UTC offset, so the instant "
-            f"it names is unknown; add Z or the offset, e.g. '{exc.args[0]}Z' or "
+            f"date range {quoted(text)}: the time {exc.args[0]!r} has no UTC offset, so the "
+            f"instant it names is unknown; add Z or the offset, e.g. '{exc.args[0]}Z' or "
             f"'{exc.args[0]}+09:00', or give whole days (read in the persona's time zone)",
             field="date_range") from None
     except (ValueError, OverflowError) as exc:
         raise DateRangeError(
-            f"date range {text!r} is not a valid calendar date in years 1-9999; "
+            f"date range {quoted(text)} is not a valid calendar date in years 1-9999; "
             f"accepted forms: {_forms()}",
             field="date_range",
         ) from exc
     if found is None:
         raise DateRangeError(
-            f"cannot read {text!r} as a date range; accepted forms: {_forms()}",
+            f"cannot read {quoted(text)} as a date range; accepted forms: {_forms()}",
             field="date_range",
         )
     if found.start >= found.end:
         problem = "is empty" if found.start == found.end else "ends before it starts"
-        raise DateRangeError(f"date range {text!r} {problem}", field="date_range")
+        raise DateRangeError(f"date range {quoted(text)} {problem}", field="date_range")
     return found
 
 

@@ -69,7 +69,9 @@ def _role(value: Any, where: str) -> str | None:
 
 def _part_kinds(content: Any) -> str:
     """What a message without text held: its parts' types ("image_url", "image_asset_pointer"…),
-    or "empty"."""
+    "a number" (or "a boolean") where its text belongs, or "empty"."""
+    if isinstance(content, bool | int | float):  # a value where text belongs: say what
+        return "a number" if not isinstance(content, bool) else "a boolean"
     parts = content.get("parts") if isinstance(content, dict) else content
     if isinstance(content, dict) and not isinstance(parts, list):
         parts = [content]

@@ -20,7 +20,7 @@ def check_persona_name(name: str) -> str:
     """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
     if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):  # "ab\n" too
         raise InvalidInput(
-            f"invalid persona name {name!r}: use 1-64 letters, digits, '_' or '-'",
+            f"invalid persona name {name!r}: use 1-64 ASCII letters, digits, '_' or '-'",
             persona=name if isinstance(name, str) else None)
     return name
 

@@ -72,7 +72,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     """Text (not blank, at most 2,000 characters once trimmed) or a finite number, kept as its
     text; ``emotion_intensity`` is a number from 0 to 1 (or its decimal text). (An update's
     ``None``, which closes the key, is taken before: :func:`_check_map`.)"""
-    where = f"{field}.{key}"
+    where = f"{field}.{key}" if field else key
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and not math.isfinite(value):
         raise InvalidInput(f"{where} must be a finite number, got {value!r}", field=where)
@@ -101,16 +101,20 @@ def check_state_value(key: str, value: Any, field: str = "value") -> str:
     return _check_value(key, value, field)
 
 
-def _check_map(values: Any, kind: StateKind) -> dict[str, str | None]:
-    """Each key checked, each value checked as text; ``None`` stays None: close the key."""
-    field = _FIELD[kind]
+def _check_map(values: Any, kind: StateKind, *, flat: bool = False
+               ) -> dict[str, str | None]:
+    """Each key checked, each value checked as text; ``None`` stays None: close the key.
+    ``flat``: the map is the whole request body (``PUT /api/user-state/{p}``), so a refusal's
+    ``field`` is the key as sent (``name``), not ``user_info.name``."""
+    field = "" if flat else _FIELD[kind]
+    label = field or "the request body"
     if not isinstance(values, Mapping):
-        raise InvalidInput(f"{field} must be a JSON object of key → value", field=field)
+        raise InvalidInput(f"{label} must be a JSON object of key → value", field=field or None)
     if len(values) > MAX_KEYS_PER_UPDATE:
-        raise InvalidInput(f"{field} has {len(values)} keys; the limit is "
-                           f"{MAX_KEYS_PER_UPDATE} per update", field=field)
-    return {check_state_key(k, field=field): None if v is None else _check_value(k, v, field)
-            for k, v in values.items()}
+        raise InvalidInput(f"{label} has {len(values)} keys; the limit is "
+                           f"{MAX_KEYS_PER_UPDATE} per update", field=field or None)
+    return {check_state_key(k, field=field or str(k)): None if v is None
+            else _check_value(k, v, field) for k, v in values.items()}
 
 
 class StateService:
@@ -128,10 +132,12 @@ class StateService:
         return self.history(persona, StateKind.USER, key, at)
 
     def update_user_state(self, persona: str, values: Any, *,
-                          source_session: str | None = None) -> list[str]:
+                          source_session: str | None = None, flat: bool = False) -> list[str]:
         """Set user state values; ``source_session`` names the conversation they were learned
-        from, so that deleting it erases them."""
-        return self.update(persona, user=values, source_session=source_session).user
+        from, so that deleting it erases them; ``flat``: ``values`` is the whole request body
+        (refusals name the key alone)."""
+        return self.update(persona, user=values, source_session=source_session,
+                           flat=flat).user
 
     # -- persona state -------------------------------------------------------------------
 
@@ -142,20 +148,21 @@ class StateService:
                                   ) -> list[StateEntry]:
         return self.history(persona, StateKind.PERSONA, key, at)
 
-    def update_persona_state(self, persona: str, values: Any) -> list[str]:
-        return self.update(persona, persona_state=values).persona
+    def update_persona_state(self, persona: str, values: Any, *, flat: bool = False
+                             ) -> list[str]:
+        return self.update(persona, persona_state=values, flat=flat).persona
 
     # -- both ----------------------------------------------------------------------------
 
     def update(self, persona: str, *, user: Any = None, persona_state: Any = None,
-               source_session: str | None = None) -> StateChanges:
+               source_session: str | None = None, flat: bool = False) -> StateChanges:
         """Validate both maps first, then write every change in ONE transaction. A key given
         None is closed (listed as changed when it had a current value)."""
         changes: dict[StateKind, dict[str, str | None]] = {}
         if user is not None:
-            changes[StateKind.USER] = _check_map(user, StateKind.USER)
+            changes[StateKind.USER] = _check_map(user, StateKind.USER, flat=flat)
         if persona_state is not None:
-            changes[StateKind.PERSONA] = _check_map(persona_state, StateKind.PERSONA)
+            changes[StateKind.PERSONA] = _check_map(persona_state, StateKind.PERSONA, flat=flat)
         state = self.store.state(persona)
         changed = state.apply(changes, now=self.clock.now(),
                               source_session=source_session) if changes else {}

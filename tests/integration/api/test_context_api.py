@@ -52,8 +52,10 @@ def test_unchanged_user_state_reports_nothing_changed(rin: httpx.Client) -> None
 
 
 # One server per test is the slow part, so each table of bad bodies runs in one test.
-BAD_USER_STATE = [({"name": ""}, "user_info.name"), ({"name": ["x"]}, "user_info.name"),
-                  ({"bad key": "x"}, "user_info")]
+# The body is the flat map, so ``field`` is the key as sent (PUT /api/context's nested
+# ``user_info.name`` was reported here too, a path the request did not have).
+BAD_USER_STATE = [({"name": ""}, "name"), ({"name": ["x"]}, "name"),
+                  ({"bad key": "x"}, "bad key"), ({"emotion_intensity": 5}, "emotion_intensity")]
 
 
 def test_user_state_put_refuses_bad_values(rin: httpx.Client) -> None:
@@ -61,7 +63,13 @@ def test_user_state_put_refuses_bad_values(rin: httpx.Client) -> None:
         reply = rin.put("/api/user-state/rin", json=body)
         assert reply.status_code == 422, body
         assert reply.json()["error"]["field"] == field, body
+        assert "user_info" not in reply.json()["error"]["message"], body
     assert rin.get("/api/user-state/rin").json()["state"] == {}
+    too_many = rin.put("/api/persona-state/rin", json={f"k{i}": "v" for i in range(51)})
+    assert too_many.status_code == 422 and "field" not in too_many.json()["error"]
+    assert too_many.json()["error"]["message"].startswith("the request body has 51 keys")
+    nested = rin.put("/api/context/rin", json={"user_info": {"name": ""}})
+    assert nested.json()["error"]["field"] == "user_info.name"
 
 
 def test_user_state_history_needs_a_key(rin: httpx.Client) -> None:

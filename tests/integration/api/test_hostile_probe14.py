@@ -36,6 +36,7 @@ def test_a_different_turn_under_a_used_external_id_is_refused(mio: httpx.Client)
     assert other.status_code == 409, other.text
     error = other.json()["error"]
     assert error["code"] == "conflict" and "m-1" in error["message"], error
+    assert "another turn in session 's1'" in error["message"], error
     assert error.get("field") == "events[1].external_id", error
     again = _post(mio, {"speaker": "Ken", "content": "Something new.", "external_id": "m-2"})
     assert again.json()["accepted"] == 1, "the refused batch wrote its first turn"
@@ -55,5 +56,8 @@ def test_two_different_turns_under_one_external_id_in_a_batch_are_refused(
     clash = _post(mio, {"speaker": "Ken", "content": "One.", "external_id": "b-2"},
                   {"speaker": "Ken", "content": "Two.", "external_id": "b-2"})
     assert clash.status_code == 409 and "b-2" in clash.json()["error"]["message"], clash.text
+    # the turn it clashes with is the batch's own, not one the session holds
+    assert "earlier in this batch (events[0])" in clash.json()["error"]["message"], clash.text
+    assert clash.json()["error"]["field"] == "events[1].external_id"
     assert _post(mio, {"speaker": "Ken", "content": "One.", "external_id": "b-2"}
                  ).json()["accepted"] == 1

@@ -51,9 +51,12 @@ def test_identical_concurrent_writes_store_one_memory(server: LiveServer,
     pytest.param("POST", "/api/memories/rin", {"content": "x", "tags": ["a,b"]}, "tags[0]",
                  "without a comma", id="tag-with-comma"),
     pytest.param("POST", "/api/sessions/rin", {"session_id": "a/b"}, "session_id",
-                 "1-128 letters, digits or _ . : @ -", id="session-id"),
+                 "1-128 ASCII letters, digits or _ . : @ -", id="session-id"),
     pytest.param("POST", "/api/blocks/rin", {"block_name": "a b", "content": "c"}, "block_name",
-                 "1-64 letters, digits, '_' or '-'", id="block-name"),
+                 "1-64 ASCII letters, digits, '_' or '-'", id="block-name"),
+    # 日本 are letters too: the rule says which letters it means
+    pytest.param("POST", "/api/blocks/rin", {"block_name": "日本", "content": "c"},
+                 "block_name", "1-64 ASCII letters", id="block-name-unicode"),
     pytest.param("POST", "/api/sessions/rin/s1/events",
                  {"events": [{"speaker": "u", "content": "x", "external_id": "a\nb"}]},
                  "events[0].external_id", "without control characters", id="external-id"),
@@ -64,7 +67,7 @@ def test_identical_concurrent_writes_store_one_memory(server: LiveServer,
     pytest.param("GET", "/api/search/rin?q=%20", None, "q", "must not be empty",
                  id="blank-query"),
     pytest.param("GET", "/api/user-state/rin/history?key=a%20b", None, "key",
-                 "1-64 letters", id="state-key-query"),
+                 "1-64 ASCII letters", id="state-key-query"),
 ])
 def test_refusals_state_the_rule_not_the_regex(rin: httpx.Client, method: str, path: str,
                                                body: Any, field: str, says: str) -> None:
@@ -76,6 +79,20 @@ def test_refusals_state_the_rule_not_the_regex(rin: httpx.Client, method: str, p
     assert error["field"] == field
     assert says in error["message"], error["message"]
     assert "pattern" not in error["message"] and "\\x" not in error["message"]
+
+
+@pytest.mark.parametrize(("params", "field"), [
+    ({"date_range": "z" * 5000}, "date_range"), ({"date_range": "2026-01-0" + "1" * 5000},
+                                                  "date_range"),
+    ({"valid_at": "z" * 5000}, "valid_at"), ({"valid_at": "2026-02-30" + " " * 4000}, "valid_at"),
+])
+def test_a_huge_refused_value_is_echoed_cut(rin: httpx.Client, params: dict[str, str],
+                                            field: str) -> None:
+    """A 5,000-character date range or time came back whole in its refusal (5 KB of message);
+    it is echoed cut to 80 characters, as every other refused value is."""
+    error = refused(rin.get("/api/search/rin", params={"q": "x", **params}), 422)
+    assert error["field"] == field
+    assert "…" in error["message"] and len(error["message"]) < 1000, len(error["message"])
 
 
 def test_settings_take_iana_zones_only_with_one_message(rin: httpx.Client) -> None:

@@ -1,4 +1,5 @@
-"""How a session ended (``ended_by``), as ``GET /api/sessions/{persona}`` lists it, through a
+"""How a session ended (``ended_by``), as ``GET /api/sessions/{persona}`` lists it and as
+``POST …/end`` and ``GET …/episodes`` report it, through a
 real server with the fixed clock: ``client`` (session_end), ``new_session`` (a session_begin
 ended it), ``idle`` (the scheduler's sweep after ``session_idle_minutes``), ``import`` (a chat
 import ended what it posted); null while open. The cause travels through export and import;
@@ -64,6 +65,9 @@ def test_each_way_a_session_ends_is_listed(server: LiveServer, clock: FixedClock
     with server.client(server.create_persona("nora")) as c:
         current = _ended_in_every_way(server, clock, c)
         causes = _causes(c, "nora")
+        open_one = c.get(f"/api/sessions/nora/{current}/episodes")
+        assert open_one.status_code == 200, open_one.text
+        assert (open_one.json()["ended_at"], open_one.json()["ended_by"]) == (None, None)
         chat = next(sid for sid in causes if sid.startswith("chat-"))
         assert causes == {"told": ("ended", "client"), "quiet": ("ended", "idle"),
                           "left": ("ended", "new_session"), chat: ("ended", "import"),
@@ -82,9 +86,17 @@ def test_an_ended_session_keeps_its_end_and_its_cause(server: LiveServer,
         clock.advance(minutes=5)
         again = c.post("/api/sessions/nora/quiet/end")
         assert again.status_code == 200, again.text
-        assert again.json()["ended_at"] == before["ended_at"]
+        assert again.json() == {"session_id": "quiet", "ended_at": before["ended_at"],
+                                "ended_by": "idle", "queued": True}
         _turn(c, "nora", "told")
-        c.post("/api/sessions/nora/told/end").raise_for_status()
+        told = c.post("/api/sessions/nora/told/end")
+        assert told.status_code == 200, told.text
+        assert told.json()["ended_by"] == "client"
+        episodes = {sid: c.get(f"/api/sessions/nora/{sid}/episodes").json()
+                    for sid in ("quiet", "told")}
+        assert {sid: (e["ended_at"], e["ended_by"]) for sid, e in episodes.items()} == {
+            "quiet": (before["ended_at"], "idle"),
+            "told": (told.json()["ended_at"], "client")}
         clock.advance(hours=2)
         assert server.omoide.runner.tick_now()
         wait_for_jobs(server.omoide, "nora")

@@ -28,7 +28,7 @@ def test_a_pattern_is_told_as_its_rule() -> None:
         "msg": f"String should match pattern '{NAME_PATTERN}'",
         "ctx": {"pattern": NAME_PATTERN}}])
     assert where == "block_name"
-    assert message == "block_name must be 1-64 letters, digits, '_' or '-', got 'a b'"
+    assert message == "block_name must be 1-64 ASCII letters, digits, '_' or '-', got 'a b'"
     assert NON_BLANK_PATTERN in PATTERN_RULES
 
 

@@ -16,11 +16,8 @@ from omoide.engine.consolidate import (
     consolidate_offline,
     note_budget,
 )
-from omoide.engine.consolidate.rewrite import (
-    plain_japanese_ending,
-    resolve_relative_dates,
-    to_third_person,
-)
+from omoide.engine.consolidate.relative_dates import resolve_relative_dates
+from omoide.engine.consolidate.rewrite import plain_japanese_ending, to_third_person
 from omoide.engine.consolidate.text import split_sentences
 
 SAID = datetime(2023, 5, 8, 13, 56)

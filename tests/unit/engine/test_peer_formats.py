@@ -101,3 +101,14 @@ def test_a_conversation_without_an_id_is_named_by_what_was_said() -> None:
     claude = [{"chat_messages": [{"sender": "human", "text": "I keep bees."}]}]
     assert parse_chat(claude)[0].id == f"claude-{parse_chat(said[:1])[0].id}"
     assert parse_chat([{**claude[0], "uuid": "u1"}])[0].id == "u1"
+
+
+@pytest.mark.parametrize(("content", "kind"), [(5, "a number"), (1.5, "a number"),
+                                               (True, "a boolean"), ("", "empty"), (None, "empty")])
+def test_a_message_whose_content_is_no_text_says_what_it_held(content: object,
+                                                             kind: str) -> None:
+    """``{"role": "user", "content": 5}`` was reported as holding nothing ("empty"); the
+    report says a number stood where the text belongs."""
+    (conversation,) = parse_chat([{"role": "user", "content": content},
+                                  {"role": "user", "content": "I keep bees."}])
+    assert conversation.without_text == (kind,)

@@ -14,7 +14,7 @@ from omoide.wiring import Omoide
 __all__ = ["App", "Caller", "PersonaPath", "get_app", "persona_access", "principal"]
 
 PersonaPath = Annotated[str, Path(pattern=NAME_PATTERN, description=(
-    "Persona name: 1-64 letters, digits, '_' or '-'."))]
+    "Persona name: 1-64 ASCII letters, digits, '_' or '-'."))]
 
 
 def get_app(request: Request) -> Omoide:

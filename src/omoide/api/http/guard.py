@@ -260,8 +260,8 @@ _SINGLE_HEADERS = {b"authorization": "Authorization", b"x-omoide-persona": "X-Om
                    b"x-omoide-session": "X-Omoide-Session"}
 
 
-_HEADER_RULES = {"X-Omoide-Persona": "1-64 letters, digits, '_' or '-'",
-                 "X-Omoide-Session": "1-128 letters, digits or _ . : @ -"}
+_HEADER_RULES = {"X-Omoide-Persona": "1-64 ASCII letters, digits, '_' or '-'",
+                 "X-Omoide-Session": "1-128 ASCII letters, digits or _ . : @ -"}
 
 
 def _header_not_ascii(scope: Scope) -> tuple[str, str] | None:

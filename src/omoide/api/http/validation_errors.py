@@ -26,8 +26,8 @@ __all__ = ["field_path", "validation_message"]
 # pattern.
 PATTERN_RULES = {
     NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
-    NAME_PATTERN: "must be 1-64 letters, digits, '_' or '-'",
-    SESSION_ID_PATTERN: "must be 1-128 letters, digits or _ . : @ - (no '/' or spaces)",
+    NAME_PATTERN: "must be 1-64 ASCII letters, digits, '_' or '-'",
+    SESSION_ID_PATTERN: "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spaces)",
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
     TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma",
     TAGS_QUERY_PATTERN: "must be at most 20 comma-separated tags of 1-64 characters each",

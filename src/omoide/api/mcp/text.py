@@ -99,7 +99,10 @@ def recorded_text(recorded: dict[str, Any]) -> str:
 
 
 def ended_text(ended: dict[str, Any]) -> str:
-    return f"session {ended['session_id']} ended; consolidating"
+    """``session … ended 2026-03-01 10:00 by client; consolidating`` (the cause is the one
+    it first ended by: an ended session stays as it ended)."""
+    return (f"session {ended['session_id']} ended {_day(ended['ended_at'])} by "
+            f"{ended['ended_by'] or 'unknown'}; consolidating")
 
 
 def search_text(result: dict[str, Any]) -> str:
@@ -166,8 +169,19 @@ def state_history_text(history: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def changes_text(changes: dict[str, Any]) -> str:
-    parts = [f"{field} {', '.join(keys)}" for field, keys in changes["changed"].items() if keys]
-    if not parts:
+def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None
+                 ) -> str:
+    """``Recorded user_info name; closed user_info nickname (…)``: ``closed`` holds the keys
+    the call gave null (they stopped being current), so they are not said to be recorded."""
+    shut = closed or {}
+    recorded = [f"{field} {', '.join(k for k in keys if k not in shut.get(field, set()))}"
+                for field, keys in changes["changed"].items()
+                if any(k not in shut.get(field, set()) for k in keys)]
+    ended = [f"{field} {', '.join(k for k in keys if k in shut.get(field, set()))}"
+             for field, keys in changes["changed"].items()
+             if any(k in shut.get(field, set()) for k in keys)]
+    if not recorded and not ended:
         return "Nothing changed: every value given was already current."
-    return "Recorded " + "; ".join(parts) + " (earlier values stay in the history)."
+    said = "; ".join([*(["Recorded " + "; ".join(recorded)] if recorded else []),
+                      *(["closed " + "; ".join(ended)] if ended else [])])
+    return said[0].upper() + said[1:] + " (earlier values stay in the history)."

@@ -108,12 +108,17 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         Example: update_context(user_info={"name": "Rau", "preferred_address": "Rau-san"},
         persona_state={"mood": "happy"})."""
 
+        given = {"user_info": _values(user_info), "persona_state": _values(persona_state)}
+        # the keys given null: the text says they were closed, not recorded
+        closed = {field: {k for k, v in (values or {}).items() if v is None}
+                  for field, values in given.items()}
+
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             return render_changes(persona, context.update_context(
-                persona, user_info=_values(user_info), persona_state=_values(persona_state)))
+                persona, user_info=given["user_info"], persona_state=given["persona_state"]))
 
-        return answer(body, text.changes_text)
+        return answer(body, lambda changes: text.changes_text(changes, closed=closed))
 
     @server.tool(title="User state history", annotations=READ_ONLY)
     def user_state_history(

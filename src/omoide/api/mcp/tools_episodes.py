@@ -23,7 +23,7 @@ from omoide.api.mcp.tooling import (
     SearchText,
     answer,
 )
-from omoide.api.render import render_search, ts
+from omoide.api.render import render_search, render_session_end
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
@@ -93,12 +93,12 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
         """Mark the conversation as finished, at its end (goodbye, or the user leaving). The
         last turns become an episode and everything is consolidated into notes in the
         background (a session you forget to end is ended after session_idle_minutes without a
-        turn, or by the next session_begin). Returns {session_id, ended_at}.
+        turn, or by the next session_begin). Returns {session_id, ended_at, ended_by}: ended_by
+        is client, or how it had already ended (new_session, idle, import).
         Example: session_end(session_id="ses_…")."""
 
         def body() -> dict[str, Any]:
-            ended = sessions.end(persona_of(ctx), session_id)
-            return {"session_id": ended.session_id, "ended_at": ts(ended.ended_at)}
+            return render_session_end(sessions.end(persona_of(ctx), session_id))
 
         return answer(body, text.ended_text)
 

@@ -10,7 +10,7 @@ a wrong guess in the question ("You live in Chicago, right?" — "No.") stays a 
 
 from __future__ import annotations
 
-from omoide.engine.consolidate.rewrite import said_on
+from omoide.engine.consolidate.relative_dates import said_on
 from omoide.engine.consolidate.rules import is_question, strip_interjections
 from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind

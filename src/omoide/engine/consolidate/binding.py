@@ -8,8 +8,9 @@ The store knows no one's gender, so the pronoun is the singular "they", never "h
 
 A pronoun must never point at the wrong person, so the name stays whenever another referent
 could take it: a quote, a new clause with a subject of its own ("… and my wife sold my car",
-"when my dog died"), or, between the subject and the word, another person or group ("Sarah",
-"she", "you", "my sister", "the kids"): "I told Sarah about my job" keeps "Ken's job". A
+"when my dog died"; a short "… and my bike." that ends the clause is one more object), or,
+between the subject and the word, another person or group ("Sarah", "she", "you", "my
+sister", "the kids"): "I told Sarah about my job" keeps "Ken's job". A
 reflexive binds to its clause's subject whatever stands between ("I told Sarah about myself"
 → "themself"); outside such a clause "myself" is the name.
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 from omoide.engine.lang import word_set
 
-__all__ = ["bind_first_person"]
+__all__ = ["bind_first_person", "names_a_person"]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|[^\sA-Za-z]")
 _I_FORMS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d", "I'll", "I’ll"})
@@ -134,7 +135,8 @@ def _bind_english(sentence: str, person: _Person) -> str:
         elif _is_boundary(sentence, match) or low in _SUBORDINATORS:
             state.close(hard=word in _SENTENCE_MARKS, antecedent=low in _SUBORDINATORS)
         elif low in _LINKS or word == ",":
-            if _opens_subject(tokens, index + 1) or (word == "," and state.subordinate):
+            if (_opens_subject(tokens, index + 1) and not _object_only(sentence, tokens, index + 1)
+                    ) or (word == "," and state.subordinate):
                 state.close(hard=False, antecedent=True)
         elif low in person.bound and word in (low, low.capitalize()):
             bound = _bound_form(tokens, index, state, person)
@@ -142,7 +144,12 @@ def _bind_english(sentence: str, person: _Person) -> str:
                 replacements.append((match.start(), match.end(), bound))
             state.antecedent = state.antecedent or low == "me"
         elif _names_someone(tokens, index, person):
-            state.clear, state.others = False, True
+            thing = _plural_thing(tokens, index)
+            # the subject's own things ("their hobbies and their classes") are no one else a
+            # "their" could mean; other things ("the bikes") stand between a subject and its
+            # "their"; a person ("Sarah", "my sister") keeps the name for the whole sentence
+            if not (thing and replacements and replacements[-1][1] == tokens[index - 1].end()):
+                state.clear, state.others = False, state.others or not thing
     return _applied(sentence, replacements)
 
 
@@ -153,15 +160,16 @@ class _Clause:
     subject: bool = False  # the clause's subject is the speaker's "I"
     clear: bool = False  # …and no one else a pronoun could mean has come up since
     subordinate: bool = False  # …in a clause opened by "when", "where" …: a comma ends it
-    others: bool = False  # someone else has come up since the sentence began
+    others: bool = False  # someone else (a person) has come up since the sentence began
     antecedent: bool = False  # an "I" or "me" a "myself" can refer to
     verb_at: int = -1  # index of the token right after that "I": its verb
 
     def open(self, tokens: list[re.Match[str]], index: int) -> None:
         before = _base(tokens[index - 1].group(0)) if index > 0 else ""
         after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
-        # "Sarah and I" is not the speaker alone
-        self.subject = before not in _COMPOUND and after not in _COMPOUND
+        # "Sarah and I" is not the speaker alone; in "… last spring and I love my cat" he is
+        compound = before in _COMPOUND and index > 1 and names_a_person(tokens[index - 2].group(0))
+        self.subject = not compound and after not in _COMPOUND
         self.clear = self.subject and not self.others
         self.subordinate = before in _SUBORDINATORS or before in {"that", "as", "than"}
         self.antecedent, self.verb_at = True, index + 1
@@ -212,6 +220,16 @@ def _opens_subject(tokens: list[re.Match[str]], index: int) -> bool:
     return _base(word) in _SUBJECT_STARTERS or (word[:1].isupper() and word.isalpha())
 
 
+def _object_only(sentence: str, tokens: list[re.Match[str]], index: int) -> bool:
+    """Whether the words from ``index`` are a short noun phrase that ends its clause (no room
+    for a verb): "I sold my car and my bike." — one more object of the same subject, not a
+    clause of its own ("… and my wife sold it")."""
+    for ahead in tokens[index + 1: index + 4]:
+        if _is_boundary(sentence, ahead) or ahead.group(0) == ",":
+            return True
+    return index + 4 > len(tokens) and index + 1 < len(tokens)
+
+
 def _names_someone(tokens: list[re.Match[str]], index: int, person: _Person) -> bool:
     """Whether the token at ``index`` names a person, a group or several things a "their"
     could be read as (a name, "she", "my sister", "the bikes")."""
@@ -227,6 +245,18 @@ def _names_someone(tokens: list[re.Match[str]], index: int, person: _Person) -> 
         return index > 0  # a capitalised word inside the sentence: a name
     return (low.endswith("s") and len(low) > 3 and low not in _NOT_PLURAL
             and not low.endswith(("ss", "us", "is", "ous", "'s")))
+
+
+def names_a_person(word: str) -> bool:
+    """A word that names a person or a group of people ("Sarah", "sister", "kids", "he")."""
+    return _base(word) in _OTHERS or (word[:1].isupper() and word.isalpha() and word not in
+                                      _I_FORMS and word.lower() not in _MONTHS_AND_DAYS)
+
+
+def _plural_thing(tokens: list[re.Match[str]], index: int) -> bool:
+    """A plural noun ("the bikes") rather than a person or a group of people."""
+    word = tokens[index].group(0)
+    return word.islower() and _base(word) not in _OTHERS and _base(word) not in _FIRST.own
 
 
 def _applied(sentence: str, replacements: list[tuple[int, int, str]]) -> str:

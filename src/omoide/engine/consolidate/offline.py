@@ -45,11 +45,8 @@ from omoide.engine.consolidate.profile import (
     describe_profile,
     find_profile_statements,
 )
-from omoide.engine.consolidate.rewrite import (
-    resolve_relative_dates,
-    said_on,
-    to_third_person,
-)
+from omoide.engine.consolidate.relative_dates import resolve_relative_dates, said_on
+from omoide.engine.consolidate.rewrite import to_third_person
 from omoide.engine.consolidate.rules import (
     Cue,
     SentenceScore,

@@ -192,11 +192,16 @@ _JA_NAMED = re.compile(
 
 
 _TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*)$")
+# ", Sam," inside a sentence: a vocative unless it is an item of a list ("Anna, Sam, and I",
+# "Anna, Sam and Mia"): no name before it, no "and"/"or" after it.
+_INNER_VOCATIVE = re.compile(
+    r"(?<![A-Z][\w'’-])(?<![A-Z][\w'’-]{2})(?<![A-Z][\w'’-]{3})(?<![A-Z][\w'’-]{4}),\s*"
+    r"(?P<name>[A-Z][\w'’-]*)\s*,(?!\s*(?:and|or|&)\b)(?=\s*\S)")
 
 
 def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
-    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、" and a closing ", Sam!"; keep the rest
-    as written."""
+    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、", a closing ", Sam!" and an inner ", Sam,"
+    ("You never rest, Sam, but …"); keep the rest as written."""
     text = sentence.strip()
     while True:
         before = text
@@ -209,7 +214,8 @@ def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
     trailing = _TRAILING_VOCATIVE.search(text)
     if trailing and is_vocative(trailing.group("name"), participants):
         text = text[: trailing.start()] + trailing.group("end")
-    return text
+    return _INNER_VOCATIVE.sub(
+        lambda m: "," if is_vocative(m.group("name"), participants) else m.group(0), text)
 
 
 def is_question(sentence: str) -> bool:

@@ -18,10 +18,11 @@ from omoide.service.validate.text import check_text
 
 
 def check_name(value: Any, field: str, what: str) -> str:
-    """A persona name, block name or state key: 1–64 letters, digits, ``_`` or ``-``."""
+    """A persona name, block name or state key: 1–64 ASCII letters, digits, ``_`` or ``-``."""
     if not isinstance(value, str) or not matches(NAME_PATTERN, value):
-        raise InvalidInput(f"{what} {value!r} is invalid: use 1-64 letters, digits, '_' or '-'",
-                           field=field)
+        raise InvalidInput(
+            f"{what} {value!r} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
+            field=field)
     return value
 
 
@@ -30,7 +31,7 @@ def check_session_id(value: Any, field: str = "session_id") -> str:
     '.' or '..', the dot segments every URL-normalising client rewrites (…/sessions/p/../x is
     read as …/sessions/x), so such a session could not be named in a path."""
     if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
-        raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 letters, digits or "
+        raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 ASCII letters, digits or "
                            "_ . : @ -", field=field)
     if value in (".", ".."):
         raise InvalidInput(f"{field} {value!r} is a URL path's dot segment, which clients "

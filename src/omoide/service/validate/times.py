@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from omoide.engine.dates import quoted
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     MAX_AHEAD,
@@ -39,7 +40,7 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
             # RFC 3339 allows a lower-case t and z, as the date ranges read them
             when = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "Zz" else text)
         except ValueError:
-            raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
+            raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {quoted(value)} "
                                "(no such day or time)", field=name) from None
         if leap:
             when = _leap_second(when, value, name)
@@ -49,7 +50,7 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
             when = when.replace(tzinfo=UTC)
     else:
         raise InvalidInput(
-            f"{name} is not a valid ISO-8601 date or timestamp: {value!r} "
+            f"{name} is not a valid ISO-8601 date or timestamp: {quoted(value)} "
             "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)", field=name)
     try:
         utc = when.astimezone(UTC)
@@ -57,7 +58,7 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         utc = None
     if utc is None or not MIN_YEAR <= utc.year <= MAX_YEAR:
         raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
-                           f"{value!r}", field=name)
+                           f"{quoted(value)}", field=name)
     return utc
 
 
@@ -74,8 +75,8 @@ def _leap_second(when: datetime, value: str, name: str) -> datetime:
         return when  # refused below for its missing offset
     utc = when.astimezone(UTC)
     if (utc.hour, utc.minute, utc.second) != (23, 59, 59):
-        raise InvalidInput(f"{name} {value!r} has second 60, which only a leap second has, at "
-                           "23:59:60 UTC (in the offset's local time); give a time whose "
+        raise InvalidInput(f"{name} {quoted(value)} has second 60, which only a leap second "
+                           "has, at 23:59:60 UTC (in the offset's local time); give a time whose "
                            "seconds are 00-59", field=name)
     return when.replace(microsecond=999999)
 

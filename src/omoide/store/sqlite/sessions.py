@@ -225,17 +225,22 @@ class SessionStore:
                 f"WHERE session_pk = ? AND external_id IN ({','.join('?' * len(chunk))})",
                 (session.pk, *chunk)).fetchall()
             known.update({r[0]: (r[1], r[2], r[3]) for r in rows})
+        stored = set(known)
+        first_in_batch: dict[str, int] = {}
         for n, event in enumerate(events):
             if event.external_id is None:
                 continue
             turn = (event.speaker, event.role, event.content)
             held = known.setdefault(event.external_id, turn)
+            earlier = first_in_batch.setdefault(event.external_id, n)
             if held != turn:
+                where = (f"in session {session.session_id!r}" if event.external_id in stored else
+                         f"earlier in this batch (events[{earlier}])")
                 raise Conflict(
-                    f"external_id {event.external_id!r} already names another turn in session "
-                    f"{session.session_id!r} (other speaker, role or content); a retry must "
-                    "resend the same turn, a new turn needs a new external_id (nothing of "
-                    "this batch was written)", field=f"events[{n}].external_id")
+                    f"external_id {event.external_id!r} already names another turn {where} "
+                    "(other speaker, role or content); a retry must resend the same turn, a "
+                    "new turn needs a new external_id (nothing of this batch was written)",
+                    field=f"events[{n}].external_id")
 
     def events_after(self, session: Session, seq: int) -> list[Event]:
         rows = self.db.conn().execute(

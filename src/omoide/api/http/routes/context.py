@@ -68,7 +68,7 @@ def _state_routes(path: str, kind: StateKind, noun: str) -> None:
         write = app.state.update_user_state if kind == StateKind.USER \
             else app.state.update_persona_state
         return {"persona": persona,
-                "changed": await run_in_threadpool(write, persona, values.root)}
+                "changed": await run_in_threadpool(write, persona, values.root, flat=True)}
 
     @router.get(f"/api/{path}/{{persona}}/history", tags=["state"],
                 name=f"{kind}_state_history",

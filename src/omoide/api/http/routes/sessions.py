@@ -20,7 +20,7 @@ from omoide.api.http.schemas import (
     SessionOpened,
     errors,
 )
-from omoide.api.render import render_episode, render_session, ts
+from omoide.api.render import render_episode, render_session, render_session_end, ts
 from omoide.service.sessions import MAX_LIST_LIMIT
 from omoide.service.validate import MAX_INT, SESSION_ID_PATTERN
 
@@ -28,7 +28,7 @@ router = APIRouter(tags=["sessions"])
 
 Persona = Annotated[str, Depends(persona_access)]
 SessionPath = Annotated[str, Path(pattern=SESSION_ID_PATTERN, description=(
-    "Session id: 1-128 letters, digits or _ . : @ -"))]
+    "Session id: 1-128 ASCII letters, digits or _ . : @ -"))]
 READ = errors(401, 403, 404, 422)
 WRITE = errors(401, 403, 404, 413, 422)
 
@@ -78,8 +78,7 @@ async def record_events(persona: Persona, session_id: SessionPath, body: EventsI
              summary="End a session: queues its last segmentation and the consolidation",
              responses={200: {"model": SessionEndReply}, **READ})
 def end_session(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
-    session = app.sessions.end(persona, session_id)
-    return {"session_id": session.session_id, "ended_at": ts(session.ended_at), "queued": True}
+    return {**render_session_end(app.sessions.end(persona, session_id)), "queued": True}
 
 
 @router.get("/api/sessions/{persona}/{session_id}/episodes", response_model=None,
@@ -88,7 +87,7 @@ def end_session(persona: Persona, session_id: SessionPath, app: App) -> dict[str
             responses={200: {"model": EpisodesReply}, **READ})
 def episodes(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
     session = app.sessions.get(persona, session_id)
-    return {"session_id": session_id, "ended_at": ts(session.ended_at),
+    return {**render_session_end(session),
             "episodes": [render_episode(ep, notes)
                          for ep, notes in app.sessions.episodes(persona, session_id)]}
 

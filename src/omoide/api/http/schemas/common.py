@@ -100,12 +100,12 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 PersonaName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
-    "Persona name: 1-64 letters, digits, '_' or '-'."))]
+    "Persona name: 1-64 ASCII letters, digits, '_' or '-'."))]
 BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
-    "Block name: 1-64 letters, digits, '_' or '-'."))]
+    "Block name: 1-64 ASCII letters, digits, '_' or '-'."))]
 StateKey = Annotated[str, Field(pattern=NAME_PATTERN)]
 SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
-    "Session id: 1-128 letters, digits or _ . : @ -; a new session's id is not '.' or '..' "
+    "Session id: 1-128 ASCII letters, digits or _ . : @ -; a new session's id is not '.' or '..' "
     "(the server refuses those dot segments, which URL-normalising clients rewrite)."))]
 Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
     "A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."))]

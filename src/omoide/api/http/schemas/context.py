@@ -54,7 +54,7 @@ _INTENSITY = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class StateMap(RootModel[dict[str, Any]]):
-    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 letters, digits, '_'
+    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 ASCII letters, digits, '_'
     or '-'; values text (not blank, ≤ 2,000 characters once trimmed) or finite numbers (kept as
     their text), or null to close the key (its current value stops being true, its history is
     kept); ``emotion_intensity`` is a number 0-1; at most 50 keys."""

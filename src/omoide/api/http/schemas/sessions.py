@@ -69,9 +69,20 @@ class EventsReply(Response):
     duplicates: int
 
 
+# How a session was ended, as every reply that reports its end says it.
+EndedBy = Annotated[SessionEnd | None, Field(description=(
+    "How it was ended: client (session_end over HTTP or MCP), new_session (a "
+    "session_begin ended it), idle (no turn for session_idle_minutes), import (a chat "
+    "import ended the conversation it posted). Null while open, and for a session ended "
+    "before the cause was recorded (unknown)."))]
+
+
 class SessionEndReply(Response):
     session_id: str
-    ended_at: str | None
+    ended_at: str | None = Field(description=(
+        "When it was ended: now, or when it had already ended (an ended session stays as it "
+        "ended)."))
+    ended_by: EndedBy
     queued: Literal[True]
 
 
@@ -94,7 +105,8 @@ class EpisodeOut(Response):
 
 class EpisodesReply(Response):
     session_id: str
-    ended_at: str | None
+    ended_at: str | None = Field(description="When the session was ended; null while open.")
+    ended_by: EndedBy
     episodes: list[EpisodeOut]
 
 
@@ -114,11 +126,7 @@ class SessionSummaryOut(Response):
         "timeout)."))
     started_at: str
     ended_at: str | None = Field(description="When it was ended; null while open.")
-    ended_by: SessionEnd | None = Field(description=(
-        "How it was ended: client (session_end over HTTP or MCP), new_session (a "
-        "session_begin ended it), idle (no turn for session_idle_minutes), import (a chat "
-        "import ended the conversation it posted). Null while open, and for a session ended "
-        "before the cause was recorded (unknown)."))
+    ended_by: EndedBy
     first_event_at: str | None = Field(description="Its first turn's time; null without turns.")
     last_event_at: str | None = Field(description="Its last turn's time; null without turns.")
     events: int = Field(description="Turns recorded.")

@@ -1,0 +1,213 @@
+"""English subject–verb agreement when a name replaces "I" or "you" (pure, offline).
+
+"I love" becomes "Nora loves", "I'm into" "Nora is into", "I've sunk" "Nora has sunk", "I'd
+gone" "Nora had gone", "I wanna" "Nora wants to". After "I", which is always a subject, the
+common verbs come from a list and any other word is conjugated unless it reads as a past form,
+participle, adverb or linking word. "You" is also an object ("I wish you luck"), so after it
+only the listed verbs are conjugated, and any word only where "you" opens a clause (the
+sentence's start, after a comma or after "when", "and", "that" …: "When you finish" → "When
+Sam finishes"). An auxiliary that stands before the subject agrees with it too ("Do you
+watch" → "Does Sam watch", "Have you been" → "Has Sam been", "Are you" → "Is Sam"); a modal
+keeps its bare verb ("what can I say").
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.engine.consolidate.binding import names_a_person
+from omoide.engine.lang import word_set
+
+__all__ = ["I_CLAUSE", "YOU_CLAUSE", "rewrite_subject"]
+
+# Verbs that end in -ly: present tense after "I", never adverbs.
+_LY_VERBS = "apply|reply|supply|comply|imply|multiply|fly|rely|ally|bully|tally|rally|dally"
+_ADVERBS = (
+    r"really|just|also|always|still|usually|never|often|sometimes|actually|totally|definitely|"
+    r"even|finally|recently|now|only|truly|absolutely|mostly|rarely|already|kinda|kind of|"
+    r"sort of|particularly|especially|honestly|seriously|constantly|occasionally|generally|"
+    # any other -ly adverb ("I hardly sleep"), not one of the verbs in -ly
+    rf"(?!(?:{_LY_VERBS})\b)[a-z]{{2,}}ly"
+)
+
+# Auxiliaries that agree with the subject after them ("Do you …?", "Where were you?").
+_INVERTED = r"do|don['’]t|have|haven['’]t|am|are|aren['’]t|were|weren['’]t"
+_SUBJECT_TEMPLATE = (
+    r"(?:\b(?P<inverted>(?i:{inverted}))\s+)?"
+    r"\b{pronoun}(?P<contraction>['’](?:m|re|ve|d|ll))?(?P<adverbs>(?:\s+(?:{adverbs}))*)"
+    r"(?:\s+(?P<verb>[A-Za-z]+(?:['’]t)?))?(?![A-Za-z'’])"
+)
+I_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun="I", adverbs=_ADVERBS,
+                                               inverted=_INVERTED))
+# "you know," is a filler and "you guys" / "you two" are plural: those stay as written.
+_YOU = r"[Yy]ou(?!\s+know\s*[,.!?]|\s+(?:guys|all|two|both)\b)"
+YOU_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun=_YOU, adverbs=_ADVERBS,
+                                                 inverted=_INVERTED))
+# What comes right before a "you" that opens a clause (and so is its subject).
+_CLAUSE_OPENERS = word_set(
+    "and but or so yet then that when whenever while if unless because cause cuz since "
+    "although though once until till where wherever whether as"
+)
+
+_CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will"}
+_IRREGULAR = {
+    "am": "is",
+    "are": "is",
+    "were": "was",
+    "aren't": "isn't",
+    "weren't": "wasn't",
+    "have": "has",
+    "do": "does",
+    "don't": "doesn't",
+    "haven't": "hasn't",
+    "go": "goes",
+    "ain't": "isn't",
+    "doesn't": "doesn't",
+    # casual forms a note spells out ("I wanna" → "Nora wants to", not "wannas")
+    "wanna": "wants to",
+    "gotta": "has to",
+    "hafta": "has to",
+    "gonna": "is going to",
+}
+_BASE_VERBS = word_set(
+    """
+    love like hate prefer enjoy adore dislike want need think feel know believe hope plan try
+    live work play miss find keep take make get see use run teach study paint cook bake draw
+    sing dance swim hike travel visit volunteer help care mean remember forget wish agree
+    understand guess appreciate own drive walk watch listen collect practice practise spend
+    attend learn wonder worry struggle mentor seem look sound admire recommend focus stay wear
+    bring buy sell call come give grow join lead manage meet pay prepare sleep talk tend write
+    usually say consider dream imagine fancy crave teach train coach support create build
+    celebrate exercise meditate journal knit garden sew paint value cherish treasure carry
+    speak ski surf skate climb juggle crochet
+    """
+)
+# Past forms that never take -s, forms that are past and present alike (read, put, cut …:
+# they stay as written), and the words that follow "I" without being its verb (a
+# preposition-like or adverb-like word). An unlisted word after "I" is conjugated only when
+# it is none of these (nor a participle) and does not read as past (-ed), an adverb (-ly) or a
+# negation. Participles that are no past form come first: after "I'd" they, and any past
+# form, mean "had" ("I'd sunk", "I'd bought" → "had"), never "would".
+_PARTICIPLES = word_set(
+    """
+    been seen done gone taken given eaten driven written spoken broken chosen fallen
+    forgotten frozen hidden ridden risen shaken stolen sworn thrown torn woken worn known grown
+    flown drawn begun drunk sung sunk swum rung shrunk sprung gotten
+    """
+)
+_PAST_FORMS = word_set(
+    """
+    arose awoke bore beat became began bent bit bled blew broke bred brought built burnt bought
+    caught chose clung came crept dealt dug did drew dreamt drank drove ate fell fed felt fought
+    found fled flung flew forbade forgot forgave froze got gave went ground grew hung had heard
+    hid held kept knelt knew laid led leant leapt learnt left lent lay lit lost made meant met
+    mistook overcame paid rode rang rose ran said saw sought sold sent shook shone shot shrank
+    sang sank sat slept slid slung smelt spoke sped spelt spent spilt spun spat spoilt sprang
+    stood stole stuck stung stank strode struck strove swore swept swam swung took taught tore
+    told thought threw trod understood undertook woke wore wove wept won wound withdrew wrung
+    wrote
+    """
+)
+_SAME_FORMS = word_set(
+    """
+    read put cut let set hit quit hurt cost shut spread bet cast burst fit split shed thrust
+    """
+)
+_FUNCTION_WORDS = word_set(
+    """
+    and or but nor too then once first here there so as alone if when while who that which
+    than almost ever soon later maybe somehow instead either neither both rather yet again
+    myself personally anyway though for to of in on at with from by about into over after
+    before up out off back down away home today tonight tomorrow
+    """
+)
+_NOT_PRESENT = _PARTICIPLES | _PAST_FORMS | _SAME_FORMS | _FUNCTION_WORDS
+_AUXILIARIES = word_set(
+    "can could do does did should will would may might must shall am was were are have has had"
+)
+_PAST_PARTICIPLE_HINT = frozenset({"been", "never", "already", "just", "gone", "done", "had"})
+
+
+def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False) -> str:
+    """A match of :data:`I_CLAUSE` or :data:`YOU_CLAUSE` with ``name`` as its subject:
+    ``I'm really into`` → ``Nora is really into``; ``you love`` → ``Sam loves``; ``do you
+    watch`` → ``does Sam watch``. ``open_class``: any word that reads as a present-tense verb
+    is conjugated, not only the listed ones (after "I"; after "you" where it opens a clause)."""
+    inverted = match.group("inverted")
+    subject = _agreeing(inverted) + " " + name if inverted else name
+    contraction = (match.group("contraction") or "").replace("’", "'")
+    adverbs = match.group("adverbs") or ""
+    verb = match.group("verb")
+    tail = f" {verb}" if verb else ""
+    if contraction == "'d":
+        return f"{subject} {_would_or_had(verb)}{adverbs}{tail}"
+    if contraction:
+        return f"{subject} {_CONTRACTIONS[contraction.lower()]}{adverbs}{tail}"
+    if verb is None:
+        return f"{subject}{adverbs}"
+    if inverted or _after_auxiliary(match) or _joint_subject(match):
+        # "what can I say", "do you like", "Sarah and I love" keep it bare
+        return f"{subject}{adverbs}{tail}"
+    opens = open_class or _opens_clause(match)
+    return f"{subject}{adverbs} {_conjugate(verb, open_class=opens)}"
+
+
+def _agreeing(auxiliary: str) -> str:
+    """``Do`` → ``Does``, ``were`` → ``was``: the third-person form, in the word's case."""
+    low = auxiliary.lower().replace("’", "'")
+    agreed = _IRREGULAR.get(low, low)
+    return agreed.capitalize() if auxiliary[:1].isupper() else agreed
+
+
+def _would_or_had(verb: str | None) -> str:
+    """"I'd love" → would; "I'd been", "I'd sunk", "I'd tried", "I'd never" → had."""
+    if verb is None:
+        return "would"
+    low = verb.lower()
+    past = (low in _PAST_PARTICIPLE_HINT or low in _PARTICIPLES or low in _PAST_FORMS
+            or (low.endswith("ed") and len(low) > 3))
+    return "had" if past else "would"
+
+
+def _after_auxiliary(match: re.Match[str]) -> bool:
+    before = match.string[: match.start()].split()
+    return bool(before) and before[-1].lower().strip(",") in _AUXILIARIES
+
+
+def _joint_subject(match: re.Match[str]) -> bool:
+    """"Sarah and I", "my sister and you": a plural subject, whose verb takes no -s."""
+    before = match.string[: match.start()].split()
+    return (len(before) >= 2 and before[-1].lower() in {"and", "&"}
+            and names_a_person(before[-2].strip(",")))
+
+
+def _opens_clause(match: re.Match[str]) -> bool:
+    """The pronoun of ``match`` begins a clause (so it is that clause's subject)."""
+    before = match.string[: match.start()].rstrip()
+    if not before or before[-1] in ".!?;:,(—–\"“":
+        return True
+    words = before.split()
+    return words[-1].lower() in _CLAUSE_OPENERS
+
+
+def _conjugate(verb: str, *, open_class: bool = False) -> str:
+    """Third-person singular of a known present-tense verb; anything else stays as written."""
+    low = verb.lower().replace("’", "'")
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low not in _BASE_VERBS and not (open_class and _reads_present(verb)):
+        return verb
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return f"{verb}es"
+    if low.endswith("y") and low[-2:-1] not in set("aeiou"):
+        return f"{verb[:-1]}ies"
+    return f"{verb}s"
+
+
+def _reads_present(verb: str) -> bool:
+    """An unlisted word after "I" that can only be a present-tense verb ("I drink", "I rent"):
+    lower case, not a past form, participle, adverb, negation or linking word."""
+    low = verb.lower()
+    return (verb.isalpha() and verb.islower() and len(low) > 1 and low not in _NOT_PRESENT
+            and low not in _AUXILIARIES and not low.endswith(("ed", "ing"))
+            and (not low.endswith("ly") or low in _LY_VERBS.split("|")))

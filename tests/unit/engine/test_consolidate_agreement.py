@@ -1,0 +1,82 @@
+"""English agreement when a name replaces "I" or "you" in a note (engine/consolidate/agreement),
+the possessives of one person kept alike in a sentence (binding), and an inner vocative
+dropped (rules.strip_interjections): probes of each verb shape, not of one benchmark text."""
+
+from __future__ import annotations
+
+import pytest
+
+from omoide.engine.consolidate.rewrite import to_third_person
+from omoide.engine.consolidate.rules import strip_interjections
+
+
+def third(sentence: str) -> str:
+    return to_third_person(sentence, "Rin", addressee="Ken", japanese=False)
+
+
+@pytest.mark.parametrize(("said", "note"), [
+    # "you" opening a clause takes any present verb, as "I" does
+    ("When you finish work, you go running.", "When Ken finishes work, Ken goes running."),
+    ("If you bake, you win.", "If Ken bakes, Ken wins."),
+    ("You never finish your food.", "Ken never finishes their food."),
+    ("So you travel a lot.", "So Ken travels a lot."),
+    ("When I finish work, I go running.", "When Rin finishes work, Rin goes running."),
+    # have/has, be and do forms, also before the subject in a question
+    ("I've sunk tons of time into it.", "Rin has sunk tons of time into it."),
+    ("You've been great.", "Ken has been great."),
+    ("Have you seen it?", "Has Ken seen it?"),
+    ("Do you watch TV?", "Does Ken watch TV?"),
+    ("What do you think?", "What does Ken think?"),
+    ("Don't you like it?", "Doesn't Ken like it?"),
+    ("Where were you?", "Where was Ken?"),
+    ("Are you ok?", "Is Ken ok?"),
+    ("Am I wrong?", "Is Rin wrong?"),
+    ("Do I look ok?", "Does Rin look ok?"),
+    ("You are right and I am wrong.", "Ken is right and Rin is wrong."),
+    # "I'd" + a participle or past form is "had", else "would"
+    ("I'd sunk money into it.", "Rin had sunk money into it."),
+    ("I'd bought a van.", "Rin had bought a van."),
+    ("I'd tried twice.", "Rin had tried twice."),
+    ("I'd love to.", "Rin would love to."),
+    # casual forms are spelled out, not given an -s
+    ("I wanna learn Spanish.", "Rin wants to learn Spanish."),
+    ("I gotta go.", "Rin has to go."),
+    # a modal or an auxiliary keeps its bare verb; "you" as an object is left alone
+    ("What can I say.", "What can Rin say."),
+    ("Did you finish?", "Did Ken finish?"),
+    ("I wish you luck.", "Rin wishes Ken luck."),
+    ("Thank you for the help.", "Thank Ken for the help."),
+    # a joint subject takes the plural verb
+    ("Sarah and I love hiking.", "Sarah and Rin love hiking."),
+    ("My sister and I bake bread.", "Rin's sister and Rin bake bread."),
+])
+def test_the_verb_agrees_with_the_name(said: str, note: str) -> None:
+    assert third(said) == note
+
+
+@pytest.mark.parametrize(("said", "note"), [
+    ("I sold my car and my bike.", "Rin sold their car and their bike."),
+    ("I bake bread and I love my oven.", "Rin bakes bread and Rin loves their oven."),
+    ("Sarah and I sold my car.", "Sarah and Rin sold Rin's car."),
+    ("You never finish your projects, but you really enjoy your hobbies and your classes.",
+     "Ken never finishes their projects, but Ken really enjoys their hobbies and their "
+     "classes."),
+    # someone else between keeps the name (a "their" could mean them)
+    ("I told Sarah about my job.", "Rin told Sarah about Rin's job."),
+    ("I love my kids and my job.", "Rin loves their kids and Rin's job."),
+    ("I sold my car and my wife sold my bike.", "Rin sold their car and Rin's wife sold "
+     "Rin's bike."),
+])
+def test_one_persons_possessives_stay_alike_in_a_sentence(said: str, note: str) -> None:
+    assert third(said) == note
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("You never rest, Ken, but you try.", "You never rest, but you try."),
+    ("I think, Ken, that it works.", "I think, that it works."),
+    ("I met Anna, Ken, and Mia.", "I met Anna, Ken, and Mia."),  # a list, not a vocative
+    ("Anna, Ken and Mia came.", "Anna, Ken and Mia came."),
+    ("Paris, France, is nice.", "Paris, France, is nice."),  # not a participant
+])
+def test_an_inner_vocative_is_dropped(said: str, kept: str) -> None:
+    assert strip_interjections(said, frozenset({"Rin", "Ken"})) == kept
