@@ -16,6 +16,7 @@ that differs stays different. Deterministic.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["ja_forms"]
 
@@ -42,10 +43,13 @@ def _minutes(match: re.Match[str]) -> str:
 # Minutes in kanji after a digit hour (十分 alone is "enough", so only after 時).
 _KANJI_MINUTES = re.compile(rf"(?<=[0-9])時([{_KANJI_DIGITS}十]{{1,3}})分")
 _ZERO_MINUTES = re.compile(r"(?<=[0-9])時0?0分")
-# A lone kanji digit (not 一: 統一, 唯一) after a kanji word, before a particle or the end of
-# a clause: 要介護二で, ベスト八に, レベル三の.
-_LONE_DIGIT = re.compile(r"(?<=[\u4e00-\u9fff\u30a1-\u30fa\u30fc])([二三四五六七八九])"
-                         r"(?=[でにのはをもと、。．.]|$)")
+# A lone kanji digit after a katakana word, before a particle or the end of a clause
+# (ベスト八に, レベル三の; not after kanji: 尺八, 七五三), or before a katakana counter
+# (六フィート, 三コマ; not 三ノ宮).
+_LONE_DIGIT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])([二三四五六七八九])"
+                         r"(?=[でにのはをもと、。．.]|$)"
+                         rf"|(?<![{_KANJI_DIGITS}十百千万0-9])([{_KANJI_DIGITS}])"
+                         r"(?=[\u30a1-\u30fa\u30fc])(?!ノ)")
 # Every other day, week or month: 隔日 / 1日おき / 2日ごと, 隔週 / 1週間おき / 2週間ごと /
 # 2週おき is read as every two (2週おき is not every third, but it is said so).
 _ALTERNATE = (
@@ -67,6 +71,23 @@ _COMMA_RANGE = re.compile(rf"(?<![0-9{_KANJI_DIGITS}十])([0-9]+|[二三四五�
                           r"(?=[回人日個本枚冊度年件軒]|時間|週間|か月|ヶ月)")
 # One person, in kana or in digits: ひとりで / 1人で, ひとり暮らし / 1人暮らし.
 _ALONE = re.compile(r"(?:ひとり|独り)(?!ひとり)")
+# Other forms of one value or time: ひとつ / 1つ, 土日 / 週末, 毎週末 / 週末ごとに / 週末に (a
+# habit), 週三で / 週3で, この4月 / 今年の4月, 1か月に / 毎月, 円まで / 円以内 (an amount's
+# bound), 深夜0時 / 24時 / 0時, 13時から始まる / 13時開始, 火・金 / 火曜と金曜, 幼い頃 /
+# 子どものころ, ご近所さん / 近所の人.
+_ONE_WAY: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
+    (re.compile(pattern), replacement) for pattern, replacement in (
+        (r"ひとつ", "1つ"), (r"土日", "週末"), (r"毎週末|週末ごとに?|週末になると", "週末に"),
+        (r"(?<=[週月年])([二三四五六七八九])(?=で|回|度)",
+         lambda m: str(_VALUE[m.group(1)])),
+        (r"(?<![0-9])この([0-9]{1,2}月)", r"今年の\1"),
+        (r"(?<![0-9])1(?:か|ヶ|カ|ケ)月(?:に|で)", "毎月"), (r"(?<![0-9])1週間(?:に|で)", "毎週"),
+        (r"(?<=[0-9])(円|回|個|杯|本|人|時間|kg|g)まで", r"\1以内"),
+        (r"(?:深夜)?(?:零|0)時|(?<![0-9])24時(?!間)", "0時"),
+        (r"(?<=[0-9]時|[0-9]分)(?:から)?(?:始まる|開始|スタート)", "から"),
+        (r"(?<![月火水木金土日])([月火水木金土日])・([月火水木金土日])(?![曜])", r"\1曜と\2曜"),
+        (r"(?:幼い|小さい)(?:ころ|頃)", "子どものころ"), (r"ご近所さん", "近所の人"),
+    ))
 # An evening hour after 毎晩 / 今晩 / 毎夜 / 今夜: 毎晩11時 is 23時 (a small hour stays: 毎晩1時).
 _EVENING = re.compile(r"(毎晩|今晩|毎夜|今夜)(?:の)?([0-9]{1,2})時")
 
@@ -87,7 +108,7 @@ def ja_forms(text: str) -> str:
     way."""
     text = _KANJI_MINUTES.sub(_minutes, text)
     text = _ZERO_MINUTES.sub("時", text)
-    text = _LONE_DIGIT.sub(lambda m: str(_VALUE[m.group(1)]), text)
+    text = _LONE_DIGIT.sub(lambda m: str(_VALUE[m.group(1) or m.group(2)]), text)
     for pattern, replacement in _ALTERNATE:
         text = pattern.sub(replacement, text)
     text = _ALTERNATE_WORD.sub(r"\1", text)
@@ -97,4 +118,6 @@ def ja_forms(text: str) -> str:
     text = _TIMES.sub(r"\1回", text)
     text = _COMMA_RANGE.sub(_range, text)
     text = _ALONE.sub("1人", text)
+    for pattern, replacement in _ONE_WAY:
+        text = pattern.sub(replacement, text)
     return _EVENING.sub(_evening, text)
