@@ -124,3 +124,4 @@ def ja_forms(text: str) -> str:
     for pattern, replacement in _ONE_WAY:
         text = pattern.sub(replacement, text)
     return _EVENING.sub(_evening, text)
+

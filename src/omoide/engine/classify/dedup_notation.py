@@ -51,7 +51,12 @@ from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
 from omoide.engine.classify.dedup_negated import negated_otherwise
-from omoide.engine.classify.dedup_respell import ja_same_words, same_lengths, same_pounds
+from omoide.engine.classify.dedup_respell import (
+    ja_same_words,
+    same_aspect,
+    same_lengths,
+    same_pounds,
+)
 from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
 from omoide.engine.classify.dedup_synonyms import en_synonyms
 from omoide.engine.classify.dedup_veto import one_notation
@@ -370,6 +375,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         b = _same_particles(a, _respelled(a, b, reading))
         b = same_direction(a, b)
         b = ja_same_words(a, same_lengths(a, b, japanese=True))
+        a, b = same_aspect(b, a), same_aspect(a, b)
         a, b = negated_otherwise(a, b, "ja")
     elif not is_japanese(a) and not is_japanese(b):
         a, b = abbreviated(b, a), abbreviated(a, b)

@@ -21,7 +21,7 @@ import re
 from omoide.engine.classify.dedup_spans import aligned
 from omoide.engine.classify.value_numbers import numeral_value
 
-__all__ = ["ja_same_words", "same_lengths", "same_pounds"]
+__all__ = ["ja_same_words", "same_aspect", "same_lengths", "same_pounds"]
 
 # Units of one kind of length of time, in one base unit each (minutes; months; days).
 _JA_UNITS: tuple[dict[str, float], ...] = (
@@ -130,3 +130,43 @@ def ja_same_words(first: str, second: str) -> str:
         old, new = first[i1:i2], second[j1:j2]
         out.append(old if differs and old and new and _members(old, new) else new)
     return "".join(out)
+
+
+# A habit (毎日, 毎週, いつも, 週3回, …) said in the plain present or with 〜ている: 毎日5キロ走る /
+# 毎日5キロ走っている, 毎朝コーヒーを飲む / 飲んでいる. Where both texts name a habit and one
+# ends a clause with the plain verb, the other's 〜ている of that verb (its te-form agreeing
+# with the plain ending) is written as the plain verb. A past, a negative, or a verb without a
+# habit keeps its form (結婚する / 結婚している differ).
+_HABIT = re.compile(r"毎[日週月年朝晩夜回]|いつも|よく|普段|ふだん|週末"
+                    r"|[日週月年]に?[0-9]|[0-9]+回")
+_CLAUSE_END = r"(?=[。．.、，,!！?？」）)]*$|[。．.、，,!！?？])"
+_E_ROW = "えけげせぜてでねへべぺめれ"
+_STEM = rf"[\u4e00-\u9fff]+[{_E_ROW}]?|を"  # を: ボランティアをする / をしている
+_TE_IRU = re.compile(rf"({_STEM})([っんいし]?[てで])いる{_CLAUSE_END}")
+_TE_FORM = {"う": "って", "つ": "って", "る": "って", "む": "んで", "ぶ": "んで", "ぬ": "んで",
+            "く": "いて", "ぐ": "いで", "す": "して", "する": "して"}
+
+
+def _plain(first: str, stem: str, te: str) -> str | None:
+    """The plain ending ``first`` gives ``stem`` at a clause end, if its te-form is ``te``."""
+    match = re.search(rf"{re.escape(stem)}(する|[うつるむぶぬくぐす]){_CLAUSE_END}", first)
+    if match is None:
+        return None
+    ending = match.group(1)
+    ichidan = ending == "る" and stem[-1] in _E_ROW
+    return ending if te == ("て" if ichidan else _TE_FORM[ending]) else None
+
+
+def same_aspect(first: str, second: str) -> str:
+    """``second`` with a habit's 〜ている written as ``first``'s plain verb (see above)."""
+    if not (_HABIT.search(first) and _HABIT.search(second)):
+        return second
+
+    def one(match: re.Match[str]) -> str:
+        stem = match.group(1)
+        for start in range(len(stem) - (2 if stem[-1] in _E_ROW else 1), -1, -1):
+            ending = _plain(first, stem[start:], match.group(2))  # 飲, then 杯飲
+            if ending is not None:
+                return stem + ending
+        return match.group()
+    return _TE_IRU.sub(one, second)
