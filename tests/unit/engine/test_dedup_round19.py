@@ -12,7 +12,12 @@ from omoide.engine.classify import find_dedup_change, pair_notation
 from omoide.engine.classify.dedup_en_forms import en_forms
 from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_notation import text_notation
-from omoide.engine.classify.dedup_respell import ja_same_words, same_lengths, same_pounds
+from omoide.engine.classify.dedup_respell import (
+    ja_same_words,
+    same_aspect,
+    same_lengths,
+    same_pounds,
+)
 
 
 def _change(first: str, second: str) -> object:
@@ -48,6 +53,13 @@ def _change(first: str, second: str) -> object:
     ("Mio pays £2,400 a year for insurance.",
      "Mio pays two thousand four hundred pounds a year for insurance."),
     ("Mio replaces the filter every 2 days.", "Mio replaces the filter every 48 hours."),
+    ("ミオは毎日3キロ泳ぐ。", "ミオは毎日3キロ泳いでいる。"),
+    ("ミオは毎週末ボランティアをする。", "ミオは週末ごとにボランティアをしている。"),
+    ("ミオは日に2杯紅茶を飲む。", "ミオは毎日2杯紅茶を飲む。"),
+    ("Mio can't stand olives.", "Mio hates olives."),
+    ("Mio's visa expires in May 2027.", "Mio's visa is valid until May 2027."),
+    ("Mio is sitting the C1 exam in June.", "Mio is taking the C1 exam in June."),
+    ("Mio takes 5 mg of a statin each night.", "Mio takes 5 milligrams of a statin every night."),
 ])
 def test_a_value_or_word_said_another_way_is_no_change(first: str, second: str) -> None:
     assert _change(first, second) is None
@@ -71,6 +83,11 @@ def test_a_value_or_word_said_another_way_is_no_change(first: str, second: str) 
     ("Mio moved to Leeds in March '24.", "Mio moved to Leeds in March 2025."),
     ("Mio sees a physio every fortnight.", "Mio sees a physio every week."),
     ("Mio replaces the filter every 2 days.", "Mio replaces the filter every 36 hours."),
+    ("ミオは毎日3キロ泳ぐ。", "ミオは毎日5キロ泳いでいる。"),
+    ("ミオは来月結婚する。", "ミオは去年結婚している。"),
+    ("Mio's visa expires in May 2027.", "Mio's visa is valid until May 2028."),
+    ("Mio's release ships on the first Monday of each month.",
+     "Mio's release ships on the first Monday of each quarter."),
 ])
 def test_a_changed_value_still_vetoes(first: str, second: str) -> None:
     assert _change(first, second) is not None
@@ -85,6 +102,9 @@ def test_one_text_forms_leave_words_alone() -> None:
     # a short day name as the first word, or after "the", is not a day
     assert en_forms("Sat the exam in May.").startswith("Sat ")
     assert "the Sun" in en_forms("Mio reads the Sun.")
+    # a habit's 〜ている is read as the plain verb only where both texts name a habit
+    assert same_aspect("ミオは毎日泳ぐ。", "ミオは毎日泳いでいる。") == "ミオは毎日泳ぐ。"
+    assert same_aspect("ミオは泳ぐ。", "ミオは泳いでいる。") == "ミオは泳いでいる。"
     # a past in だ after ん is kept (住んだ), not read as the copula
     assert text_notation("ミオは神戸に住んだ。").endswith("住んだ。")
 
