@@ -17,7 +17,12 @@ the statement holds now ("As it happens,", "currently", ちなみに, 実は), a
 "United Nations") or a hyphen ("e-mail" / "email"); a formal noun or common word in kanji or
 kana by convention (甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning
 (昨年 / 去年, 来春 / 来年の春), 〜中 / 〜している, a polite past (行きました / 行った), a kanji
-digit before a counter no list holds, a clipped katakana word (スマホ / スマートフォン). Outcome:
+digit before a counter no list holds, a clipped katakana word (スマホ / スマートフォン); since the
+nineteenth round numbers, steps and bounds said another way (7時十分 / 7:10, 隔週 / 2週間ごと,
+上回った / 超えた, "Tue" / "Tuesday", "a quarter to 10" / 9:45: ``dedup_ja_forms``,
+``dedup_en_forms``), a length of time in another unit (1時間 / 60分, "3 days" / "72 h"), a sum in
+pounds written out, a habit's 〜ている against the plain verb and common synonyms whose words
+have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``). Outcome:
 the two texts rewritten so that such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
