@@ -31,7 +31,9 @@ _NOUNS: tuple[tuple[str, ...], ...] = (
     ("昼食", "昼ごはん", "昼ご飯", "昼御飯", "昼飯"),
     ("夕食", "晩ごはん", "晩ご飯", "晩御飯", "夕飯", "晩飯", "夜ごはん", "夜ご飯"),
     ("休日", "休みの日"), ("自転車", "チャリ"), ("パソコン", "PC"),
-    ("夫", "旦那", "主人(?!公)"), ("妻", "家内"), ("父", "父親"), ("母", "母親"),
+    ("夫", "旦那", "主人(?!公)"), ("妻", "家内", "奥さん", "奥様"), ("父", "父親", "お父さん"),
+    ("母", "母親", "お母さん"), ("祖父", "おじいさん", "おじいちゃん"),
+    ("祖母", "おばあさん", "おばあちゃん"), ("未婚", "結婚していない", "独身"),
     ("教師", "先生"), ("料金", "代金"), ("トイレ", "お手洗い"), ("アルバイト", "バイト"),
     ("規則", "ルール"), ("贈り物", "プレゼント"), ("献立", "メニュー"),
     ("スーパー", "スーパーマーケット"), ("切符", "チケット"),
@@ -39,6 +41,9 @@ _NOUNS: tuple[tuple[str, ...], ...] = (
 # Verbs: the native verb's te-, ta-, plain and negative forms, and the Sino-Japanese noun said
 # with する (所有している / 持っている, 購入した / 買った), or a second native verb's forms.
 _ENDS = ("して", "した", "する", "しない")
+_QUIT = tuple(f"たばこをやめ{end}" for end in ("て", "た", "る", "ない"))
+_QUITTING = (("禁煙", _ENDS), *((f"{w}を{s}", ("て", "た", "る", "ない"))
+                               for w in ("タバコ", "煙草") for s in ("やめ", "止め")))
 _VERBS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     *((native, tuple(noun + end for end in _ENDS)) for native, noun in (
         (("買って", "買った", "買う", "買わない"), "購入"),
@@ -51,6 +56,11 @@ _VERBS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (tuple("勉強" + end for end in _ENDS), ("学んで", "学んだ", "学ぶ", "学ばない")),
     (tuple("合格" + end for end in _ENDS), ("受かって", "受かった", "受かる", "受からない")),
     (("働いて", "働いた", "働く", "働かない"), ("勤めて", "勤めた", "勤める", "勤めない")),
+    # (nineteenth round) 勤める takes に where 働く takes で; 禁煙 is quitting tobacco
+    # (written たばこをやめる, which the reader reads as a stop)
+    (("で働いて", "で働いた", "で働く", "で働かない"),
+     ("に勤めて", "に勤めた", "に勤める", "に勤めない")),
+    *((_QUIT, tuple(word + end for end in ends)) for word, ends in _QUITTING),
 )
 _SETS: tuple[tuple[str, ...], ...] = (
     *_NOUNS, *((form, other[i]) for native, other in _VERBS for i, form in enumerate(native)))

@@ -17,7 +17,12 @@ the statement holds now ("As it happens,", "currently", ちなみに, 実は), a
 "United Nations") or a hyphen ("e-mail" / "email"); a formal noun or common word in kanji or
 kana by convention (甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning
 (昨年 / 去年, 来春 / 来年の春), 〜中 / 〜している, a polite past (行きました / 行った), a kanji
-digit before a counter no list holds, a clipped katakana word (スマホ / スマートフォン). Outcome:
+digit before a counter no list holds, a clipped katakana word (スマホ / スマートフォン); since the
+nineteenth round numbers, steps and bounds said another way (7時十分 / 7:10, 隔週 / 2週間ごと,
+上回った / 超えた, "Tue" / "Tuesday", "a quarter to 10" / 9:45: ``dedup_ja_forms``,
+``dedup_en_forms``), a length of time in another unit (1時間 / 60分, "3 days" / "72 h"), a sum in
+pounds written out, a habit's 〜ている against the plain verb and common synonyms whose words
+have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``). Outcome:
 the two texts rewritten so that such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
@@ -44,11 +49,19 @@ import unicodedata
 from collections.abc import Callable
 
 from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
+from omoide.engine.classify.dedup_en_forms import en_forms
 from omoide.engine.classify.dedup_formats import en_scaled
+from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
 from omoide.engine.classify.dedup_negated import negated_otherwise
+from omoide.engine.classify.dedup_respell import (
+    ja_same_words,
+    same_aspect,
+    same_lengths,
+    same_pounds,
+)
 from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
 from omoide.engine.classify.dedup_synonyms import en_synonyms
 from omoide.engine.classify.dedup_veto import one_notation
@@ -78,7 +91,10 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (r"(?<=[がはもにと人匹頭羽名つ])いません", "いない"),
         (r"([てで])(?:おりません|いません|ません|ない|いない)", r"\1いない"),
         (r"([てで])(?:おりました|いました|ました|いた|た)", r"\1いた"),
-        (r"(?:でございます|であります|である|です|だ)", ""),
+        # (nineteenth round) the explanatory のだ / んだ after a plain form (移るんだ / 移る,
+        # 好きなんです / 好き); a past in だ after ん is a verb's (住んだ, 読んだ), not the copula
+        (r"(?<=[うくぐすつぬぶむるたい])[んの](?:だ|です)", ""), (r"な[んの](?:だ|です)", ""),
+        (r"(?:でございます|であります|である|です|(?<!ん)だ)", ""),
         # the continuative in its formal wording: 集めており、/ 集めていて、, 薬剤師であり、/ で、
         (r"([てで])おり", r"\1いて"), (r"であり", "で"),
         (r"ませんでした", "なかった"),
@@ -207,7 +223,7 @@ def text_notation(text: str) -> str:
     and dates first (``one_notation``: "sixty-eight kilograms" is then read as "68 kg")."""
     text = one_notation(unicodedata.normalize("NFKC", text).strip())
     if is_japanese(text):
-        text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], text)
+        text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], ja_forms(text))
         text = _JA_FILLERS.sub("", text)
         text = _JA_USER.sub("私", text)
         for pattern, replacement in _JA_WORDS:
@@ -216,7 +232,7 @@ def text_notation(text: str) -> str:
         for pattern, replacement in _JA_ENDINGS:
             text = pattern.sub(replacement, text)
         return ja_synonyms(text)
-    text = text.replace("\u2019", "'")
+    text = en_forms(text.replace("\u2019", "'"))
     text = _EN_FILLERS.sub("", text)
     for pattern, replacement in _EN_TITLES:
         text = pattern.sub(replacement, text)
@@ -363,10 +379,14 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         b = long_vowels(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
         b = same_direction(a, b)
+        b = ja_same_words(a, same_lengths(a, b, japanese=True))
+        a, b = same_aspect(b, a), same_aspect(a, b)
         a, b = negated_otherwise(a, b, "ja")
     elif not is_japanese(a) and not is_japanese(b):
         a, b = abbreviated(b, a), abbreviated(a, b)
         a, b = lettered(b, a), lettered(a, b)
         a, b = _joined(b, a), _joined(a, b)
+        b = same_pounds(a, same_lengths(a, b, japanese=False))
+        a = same_pounds(b, a)
         a, b = negated_otherwise(a, b, "en")
     return a, b

@@ -104,7 +104,7 @@ _EN_CLOCK = re.compile(
     r"|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night)(?![a-z])", re.IGNORECASE)
 _EN_HALF_PAST = re.compile(r"\b(half|quarter)\s+past\s+(\d{1,2})\b", re.IGNORECASE)
 # (毎朝 / 翌朝 7時 keep their 朝: every or next morning, then the hour)
-_JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨])(?:朝|夜|夕方))(\d{1,2})時")
+_JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時")
 _EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後", "夜", "夕方"})
 
 

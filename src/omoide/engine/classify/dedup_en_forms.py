@@ -1,0 +1,74 @@
+"""Dedup's notation of one English text: days, clocks, years and steps said another way (pure).
+
+A part of ``dedup_notation.text_notation`` (nineteenth round), after the numbers are read in
+one notation (``dedup_veto.one_notation``). Trigger: a near-copy that keeps every value but
+writes it otherwise, where the veto saw a changed time or number: a day of the week shortened
+("Tue and Thu" / "Tuesdays and Thursdays"), a quarter to the hour ("a quarter to 10" / "9:45"),
+a year shortened after a month ("August '25" / "August 2025"), a fortnight as a step ("every 2
+weeks" / "fortnightly"), noon or midday as the hour (12), a sum paid "over" a number of
+instalments (not more than them), and a few common phrases of one meaning (``_SAME``).
+Outcome: each written one way; a day, an hour, a year or a step that differs stays
+different. Deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["en_forms"]
+
+_DAYS = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
+         "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday",
+         "sat": "Saturday", "sun": "Sunday"}
+# A capitalised short day name, not the first word ("Sat the exam") nor after "the" ("the Sun").
+_SHORT_DAY = re.compile(r"(?<!^)(?<!\bthe )\b(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?![-'’])")
+_QUARTER_TO = re.compile(r"\b(?:a )?quarter to (\d{1,2})\b", re.IGNORECASE)
+_SHORT_YEAR = re.compile(r"\b(January|February|March|April|May|June|July|August|September|"
+                         r"October|November|December) ['’](\d{2})\b")
+_FORTNIGHT = re.compile(r"\bevery (?:2 weeks|fortnight|14 days)\b", re.IGNORECASE)
+_NOON = re.compile(r"\b(?:12 )?(?:noon|midday)\b", re.IGNORECASE)
+# One meaning in common words: "can't stand" / "hates", "is based in" / "lives in", "family
+# doctor" / "general practitioner" / "GP", "each morning" / "every morning", sitting an exam /
+# taking it, "gets up" / "wakes up", "expires in" / "runs out in" / "is valid until",
+# "licence" / "license" (the noun's British and American spellings: defence, offence).
+_SAME: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\b(I|we|they|you) can(?:'t|not| not) stand\b", r"\1 hate"),
+        (r"\bcan(?:'t|not| not) stand\b", "hates"),
+        (r"\b(is|are) based in\b", "lives in"),
+        (r"\b(?:family doctor|general practitioner)\b", "GP"),
+        (r"\beach (day|week|month|quarter|year|morning|afternoon|evening|night|weekend)\b",
+         r"every \1"),
+        (r"\b(?:is|are) sitting\b(?=[\w' -]{0,40}\b(?:exam|exams|test)\b)", "is taking"),
+        (r"\bsits\b(?=[\w' -]{0,40}\b(?:exam|exams|test)\b)", "takes"),
+        (r"\b(?:expires|runs out|run out)(?: (?:in|on))?\b", "is valid until"),
+        (r"\b(?:is|are) valid until\b", "is valid until"),
+        (r"\b(licen|defen|offen|preten)ce(s)?\b", r"\1se\2"),
+        (r"\bgets up\b", "wakes up"), (r"\bget up\b", "wake up"), (r"\bgot up\b", "woke up"),
+        (r"\bmilligrams?\b", "mg"), (r"\bmillilit(?:re|er)s?\b", "ml"),
+    ))
+_OVER_INSTALMENTS = re.compile(r"\bover(?= \d+ (?:\w+ )?(?:instalments|installments|payments)\b)",
+                               re.IGNORECASE)
+
+
+def _quarter_to(match: re.Match[str]) -> str:
+    hour = int(match.group(1))
+    return f"{(hour - 1) or 12}:45" if 1 <= hour <= 24 else match.group()
+
+
+def _year(match: re.Match[str]) -> str:
+    century = "20" if int(match.group(2)) < 50 else "19"
+    return f"{match.group(1)} {century}{match.group(2)}"
+
+
+def en_forms(text: str) -> str:
+    """``text`` (number words already digits) with the forms of the module docstring written
+    one way."""
+    text = _SHORT_DAY.sub(lambda m: _DAYS[m.group(1).lower()], text)
+    text = _QUARTER_TO.sub(_quarter_to, text)
+    text = _SHORT_YEAR.sub(_year, text)
+    text = _FORTNIGHT.sub("every other week", text)
+    text = _NOON.sub("12", text)
+    for pattern, replacement in _SAME:
+        text = pattern.sub(replacement, text)
+    return _OVER_INSTALMENTS.sub("in", text)
