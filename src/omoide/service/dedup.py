@@ -153,6 +153,8 @@ class DedupDecider:
     def _screen(self, old: str, new: str, in_band: bool) -> tuple[bool | None, ValueChange | None]:
         """The rules that decide before the judge (both texts already in dedup's notation):
         (verdict, None) when one decides, else (None, the veto's finding)."""
+        if old == new:  # the same text once read in one notation: 2 / two, です / だ
+            return True, None
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False, None
         if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
