@@ -70,7 +70,8 @@ def test_a_text_that_reads_the_same_in_one_notation_is_a_duplicate_in_the_band_t
 
     decider = DedupDecider(bundled("e5"), counting)
     for old, new in (("The user has two sisters.", "The user has 2 sisters."),
-                     ("ユーザーは毎日コーヒーを三杯飲んでいます", "ユーザーは毎日コーヒーを3杯飲んでいる")):
+                     ("ユーザーは毎日コーヒーを三杯飲んでいます",
+                      "ユーザーは毎日コーヒーを3杯飲んでいる")):
         assert decider.is_duplicate(old, new, 0.5, in_band=True)
     assert built == []  # decided before the judge: no part embedder needed
 
