@@ -250,7 +250,8 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
 # training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
 # also read alone) it fires on 21 pairs, all CONTRADICTORY
 # (``bench/classify_veto_fires.py --signal changed_from_old``).
-SURE_ONLY: tuple[str, ...] = ("changed_from_old",)
+SURE_ONLY: tuple[str, ...] = ("changed_from_old", "swapped_old", "rate_restated",
+                              "rate_restated_whole", "slot_refilled")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
