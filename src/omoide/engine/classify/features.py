@@ -49,7 +49,6 @@ from omoide.engine.classify.quantity import (
     changed_values,
     within_bound,
 )
-from omoide.engine.classify.rate import RATE_FEATURES, rate_features
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slot_refill import SLOT_REFILL_FEATURES, slot_refill_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
@@ -112,7 +111,6 @@ TEXT_FEATURES: tuple[str, ...] = (
     *IDENT_FEATURES,
     *LEADS_TO_FEATURES,
     *FROM_TO_FEATURES,
-    *RATE_FEATURES,
     *SLOT_REFILL_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
@@ -180,7 +178,6 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += ident_features(old_s, new_s)
     values += leads_to_features(old_s, new_s)
     values += from_to_features(old_s, new_s)
-    values += rate_features(old_s, new_s)
     values += slot_refill_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
