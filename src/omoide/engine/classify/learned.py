@@ -249,8 +249,9 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
 # does not, or a move told with both its ends (``from_to.changed_from_old``), the same told as
 # an exchange (``from_to.swapped_old``), one named slot of one owner given a value sharing no
 # word with the old one (``slot_refill.slot_refilled``). The judge does not weigh them either;
-# on the seen training sources (round 22: the pairs, 32 writers, 13 notes sets) they fire on
-# 62, 21 and 65 pairs, all CONTRADICTORY (``bench/classify_veto_fires.py --signal …``).
+# on the seen training sources (round 22: the pairs, 32 writers, 13 notes sets, whole pairs)
+# they fire on 62, 21 and 65 pairs, all CONTRADICTORY (``bench/classify_veto_fires.py
+# --signal …`` reads the same and each sentence of a note).
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "swapped_old", "slot_refilled")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
