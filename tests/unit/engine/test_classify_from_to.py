@@ -8,7 +8,7 @@ import pytest
 
 from omoide.engine.classify import read_pair
 from omoide.engine.classify.features import TEXT_FEATURES
-from omoide.engine.classify.from_to import changed_from_old, swapped_old
+from omoide.engine.classify.from_to import changed_from_old
 from omoide.engine.classify.learned import SURE_ONLY, sure_close
 from omoide.engine.classify.text import parse
 
@@ -70,35 +70,6 @@ def test_another_subject_is_left_to_the_judge() -> None:
     assert not sure_close(text)
 
 
-def _swapped(old: str, new: str) -> bool:
-    return swapped_old(parse(old, "auto"), parse(new, "auto"))
-
-
-@pytest.mark.parametrize(("old", "new"), [
-    ("The user drives a grey Polo to work.", "The user swapped the Polo for an electric Zoe."),
-    ("The user reads on a Kindle.", "The user replaced her Kindle with a Kobo in March."),
-    ("Ines plays a Yamaha upright piano.", "Ines traded the Yamaha for a digital piano."),
-    ("ユーザーは格安SIMのAプランを使っている。", "ユーザーはAプランをBプランに変えた。"),
-    ("ユーザーの車は軽自動車だ。", "ユーザーは軽自動車をミニバンに買い替えた。"),
-])
-def test_an_exchange_of_the_old_value_fires(old: str, new: str) -> None:
-    assert _swapped(old, new)
-
-
-@pytest.mark.parametrize(("old", "new"), [
-    # swapped with a person: an occasion, not an exchange of values
-    ("The user works night shifts.", "The user swapped shifts with a colleague this week."),
-    # the old value is what was got in the exchange
-    ("The user drives an electric Zoe.", "The user swapped the Polo for an electric Zoe."),
-    ("ユーザーはBプランを使っている。", "ユーザーはAプランをBプランに変えた。"),
-    # planned, or another thing given up
-    ("The user drives a grey Polo to work.", "The user will swap the Polo for a Zoe."),
-    ("The user drives a grey Polo to work.", "The user swapped her old bike for a scooter."),
-])
-def test_other_exchanges_do_not_fire(old: str, new: str) -> None:
-    assert not _swapped(old, new)
-
-
-def test_the_signals_are_close_only() -> None:
-    assert {"changed_from_old", "swapped_old"} <= set(SURE_ONLY)
-    assert {"changed_from_old", "swapped_old"} <= set(TEXT_FEATURES)
+def test_the_signal_is_close_only() -> None:
+    assert SURE_ONLY == ("changed_from_old",)
+    assert "changed_from_old" in TEXT_FEATURES

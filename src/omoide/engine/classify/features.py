@@ -50,7 +50,6 @@ from omoide.engine.classify.quantity import (
     within_bound,
 )
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
-from omoide.engine.classify.slot_refill import SLOT_REFILL_FEATURES, slot_refill_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
 from omoide.engine.classify.swap import SWAP_FEATURES, swap_features
@@ -111,7 +110,6 @@ TEXT_FEATURES: tuple[str, ...] = (
     *IDENT_FEATURES,
     *LEADS_TO_FEATURES,
     *FROM_TO_FEATURES,
-    *SLOT_REFILL_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -178,7 +176,6 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += ident_features(old_s, new_s)
     values += leads_to_features(old_s, new_s)
     values += from_to_features(old_s, new_s)
-    values += slot_refill_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

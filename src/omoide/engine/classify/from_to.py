@@ -11,11 +11,8 @@ of one kind. An old memory that tells where someone came from ("grew up in Leeds
 生まれた) is left alone: a later move from there does not end it.
 
 ``changed_from_old`` is 1 for such a pair: a sure close, not a feature the model reads
-(``learned.SURE_ONLY``). ``swapped_old`` reads the same change told as an exchange: "swapped /
-traded / exchanged A for B", "replaced A with B", 「AをBに変えた / 替えた / 乗り換えた」 (the
-old memory says A and not B): the thing given up is named, and so is what took its place.
-Neither is read when the change is only planned or wished for, or when the new memory is about
-someone else (the judge's subject check). No I/O; deterministic.
+(``learned.SURE_ONLY``). It is not read when the change is only planned or wished for, or
+when the new memory is about someone else (the judge's subject check). No I/O; deterministic.
 """
 
 from __future__ import annotations
@@ -24,9 +21,9 @@ import re
 
 from omoide.engine.classify.text import Sentence
 
-__all__ = ["FROM_TO_FEATURES", "changed_from_old", "from_to_features", "swapped_old"]
+__all__ = ["FROM_TO_FEATURES", "changed_from_old", "from_to_features"]
 
-FROM_TO_FEATURES: tuple[str, ...] = ("changed_from_old", "swapped_old")
+FROM_TO_FEATURES: tuple[str, ...] = ("changed_from_old",)
 
 # 「AからBに変わった / 変えた / 変更した / 替えた / 切り替えた / 乗り換えた」, and a move told
 # with both ends: 「AからBに移った / 移した / 引っ越した / 転職 / 異動 / 転校 / 転園 / 転院 /
@@ -40,20 +37,6 @@ _EN = re.compile(r"\b(?:changed|switched|converted|went|moved|transferred|upgrad
                  r"[^.;]{0,30}?\bfrom "
                  r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<src>[\w'\- ]{1,30}?) to "
                  r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<dst>[\w'\-]+)")
-# An exchange: "swapped / traded / exchanged / replaced (the) A for / with (a) B"; A up to
-# " for " / " with ", B its first word after a determiner.
-_DET = r"(?:(?:a|an|the|her|his|their|my|our|its|some) )?"
-# (One swaps a thing *for* another but swaps shifts *with* a colleague: "with" only after
-# replaced.)
-_EN_SWAP = re.compile(rf"\b(?:(?:swapped|swopped|traded|exchanged) {_DET}(?P<src>[\w'\- ]{{1,30}}?)"
-                      rf" for|replaced {_DET}(?P<src2>[\w'\- ]{{1,30}}?) with) "
-                      rf"{_DET}(?P<dst>[\w'\-]+)")
-# 「AをBに変えた / 替えた / 切り替えた / 乗り換えた / 買い替えた / 取り替えた」: A is the part after
-# the last topic or subject particle, B the part before に.
-_JA_SWAP = re.compile(r"(?P<src>[^、。，．はがをにで]{1,15}?)を"
-                      r"(?P<dst>(?:(?!から)[^、。，．はがを]){1,15}?)"
-                      r"に(?:変え|替え|切り替え|切りかえ|乗り換え|乗りかえ|買い替え|買いかえ"
-                      r"|取り替え|取りかえ|変更し)")
 # An old memory about where someone came from, not where they are.
 _ORIGIN = re.compile(r"\bgrew up\b|\bwas born\b|\bcomes? from\b|育った|生まれ")
 # A change not (yet) made: planned, wished for, considered, possible.
@@ -63,23 +46,12 @@ _NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|\
 
 def changed_from_old(old: Sentence, new: Sentence) -> bool:
     """Whether ``new`` tells a change from a value ``old`` states to one it does not."""
-    return _told(old, new, (_JA, _EN))
-
-
-def swapped_old(old: Sentence, new: Sentence) -> bool:
-    """Whether ``new`` tells an exchange of a value ``old`` states for one it does not."""
-    return _told(old, new, (_JA_SWAP, _EN_SWAP))
-
-
-def _told(old: Sentence, new: Sentence, patterns: tuple[re.Pattern[str], ...]) -> bool:
-    """Whether one of ``patterns`` reads a source ``old`` states and a result it does not."""
     if _NOT_MADE.search(new.text) or _ORIGIN.search(old.text):
         return False
     old_text = old.text.lower()
-    for pattern in patterns:
+    for pattern in (_JA, _EN):
         for match in pattern.finditer(new.text):
-            src = (match.group("src") or match.groupdict().get("src2") or "").strip()
-            dst = match.group("dst").strip()
+            src, dst = match.group("src").strip(), match.group("dst").strip()
             if src and dst and src != dst and not src.isdigit() \
                     and _says(old_text, src.lower()) and not _says(old_text, dst.lower()):
                 return True
@@ -96,4 +68,4 @@ def _says(text: str, phrase: str) -> bool:
 
 def from_to_features(old: Sentence, new: Sentence) -> list[float]:
     """``FROM_TO_FEATURES`` for one pair."""
-    return [float(changed_from_old(old, new)), float(swapped_old(old, new))]
+    return [float(changed_from_old(old, new))]

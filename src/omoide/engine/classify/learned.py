@@ -245,14 +245,12 @@ _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
 # subject (``ident.two_identified_things``).
 VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
-# Text features that only close: a change told from a value the old memory states to one it
-# does not, or a move told with both its ends (``from_to.changed_from_old``), the same told as
-# an exchange (``from_to.swapped_old``), one named slot of one owner given a value sharing no
-# word with the old one (``slot_refill.slot_refilled``). The judge does not weigh them either;
-# on the seen training sources (round 22: the pairs, 32 writers, 13 notes sets, whole pairs)
-# they fire on 62, 21 and 65 pairs, all CONTRADICTORY (``bench/classify_veto_fires.py
-# --signal …`` reads the same and each sentence of a note).
-SURE_ONLY: tuple[str, ...] = ("changed_from_old", "swapped_old", "slot_refilled")
+# Text features that only close: a change or a move told from a value the old memory states to
+# one it does not (``from_to.changed_from_old``). The judge does not weigh them either; on the
+# seen training sources (round 22: the pairs, 32 writers, 13 notes sets, whole pairs) it fires
+# on 62 pairs, all CONTRADICTORY (``bench/classify_veto_fires.py --signal changed_from_old``
+# reads the same and each sentence of a note).
+SURE_ONLY: tuple[str, ...] = ("changed_from_old",)
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
