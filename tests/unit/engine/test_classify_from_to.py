@@ -25,13 +25,6 @@ def _fires(old: str, new: str) -> bool:
     ("The user writes code in Vim.", "The user switched from Vim to Emacs last spring."),
     ("Noor drinks black tea every morning.",
      "Noor changed from black tea to green tea in the mornings."),
-    # a move told with both its ends
-    ("The user lives in Leeds with two cats.", "The user moved from Leeds to York in March."),
-    ("Priya studies law at Kingsford.", "Priya transferred from law to history this term."),
-    ("ユーザーは経理部で働いている。", "ユーザーは経理部から営業部に異動した。"),
-    ("ユーザーの娘はさくら小学校に通っている。",
-     "ユーザーの娘はさくら小学校から港小学校に転校した。"),
-    ("ユーザーは大阪に住んでいる。", "ユーザーは春に大阪から福岡へ引っ越した。"),
 ])
 def test_a_change_from_the_old_value_to_another_fires(old: str, new: str) -> None:
     assert _fires(old, new)
@@ -52,13 +45,6 @@ def test_a_change_from_the_old_value_to_another_fires(old: str, new: str) -> Non
     ("The user sleeps 7 hours.", "The user went from 7 to 8 hours of sleep."),
     # no change verb: a route, not a change
     ("ユーザーは東京に住んでいる。", "ユーザーは東京から大阪に出張した。"),
-    # the old memory tells where someone came from: a later move from there does not end it
-    ("The user grew up in Leeds.", "The user moved from Leeds to York in March."),
-    ("ユーザーは大阪で生まれた。", "ユーザーは春に大阪から福岡へ引っ越した。"),
-    # the old value is where the move arrived
-    ("The user lives in York.", "The user moved from Leeds to York in March."),
-    # a move only planned
-    ("The user lives in Leeds.", "The user plans to move from Leeds to York."),
 ])
 def test_other_shapes_do_not_fire(old: str, new: str) -> None:
     assert not _fires(old, new)

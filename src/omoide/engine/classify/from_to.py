@@ -3,12 +3,9 @@
 When the new memory says that something *changed from* a value the old memory states *to* a
 value the old memory does not state, the old value is no longer current, whatever else the
 two memories say: 「名前は佐藤花子です」 / 「名前が佐藤花子から鈴木花子に変わった」, "The user's
-editor is Vim" / "The user switched from Vim to Emacs"; a move told so is one too ("lives in
-Leeds" / "moved from Leeds to York", 「経理部にいる」 / 「経理部から営業部に異動した」). The
-explicit source names the old fact and the explicit result names its successor, so the change
-cannot be an origin story (that would put the old value on the result side) or a second thing
-of one kind. An old memory that tells where someone came from ("grew up in Leeds", 札幌で
-生まれた) is left alone: a later move from there does not end it.
+editor is Vim" / "The user switched from Vim to Emacs". The explicit source names the old
+fact and the explicit result names its successor, so the change cannot be an origin story
+(that would put the old value on the result side) or a second thing of one kind.
 
 ``changed_from_old`` is 1 for such a pair: a sure close, not a feature the model reads
 (``learned.SURE_ONLY``). It is not read when the change is only planned or wished for, or
@@ -25,20 +22,15 @@ __all__ = ["FROM_TO_FEATURES", "changed_from_old", "from_to_features"]
 
 FROM_TO_FEATURES: tuple[str, ...] = ("changed_from_old",)
 
-# 「AからBに変わった / 変えた / 変更した / 替えた / 切り替えた / 乗り換えた」, and a move told
-# with both ends: 「AからBに移った / 移した / 引っ越した / 転職 / 異動 / 転校 / 転園 / 転院 /
-# 移籍」: A is the part after the last topic, subject or object particle, B the part before に / へ.
+# 「AからBに変わった / 変えた / 変更した / 替えた / 切り替えた / 乗り換えた」: A is the part after
+# the last topic, subject or object particle, B the part before に / へ.
 _JA = re.compile(r"(?P<src>[^、。，．はがをにで]{1,15}?)から(?P<dst>[^、。，．はがを]{1,15}?)"
-                 r"(?:に|へ)(?:変わ|変え|変更|替え|切り替え|切りかえ|乗り換え|乗りかえ"
-                 r"|移っ|移り|移し|引っ越|転職|異動|転校|転園|転院|転居|移籍)")
-# "changed / switched / converted / went / moved / transferred / upgraded / downgraded … from A
-# to B" (``Sentence.text`` is lower case in English): A up to " to ", B its first word.
-_EN = re.compile(r"\b(?:changed|switched|converted|went|moved|transferred|upgraded|downgraded)\b"
-                 r"[^.;]{0,30}?\bfrom "
+                 r"(?:に|へ)(?:変わ|変え|変更|替え|切り替え|切りかえ|乗り換え|乗りかえ)")
+# "changed / switched / converted / went … from A to B" (``Sentence.text`` is lower case in
+# English): A up to " to ", B its first word.
+_EN = re.compile(r"\b(?:changed|switched|converted|went)\b[^.;]{0,30}?\bfrom "
                  r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<src>[\w'\- ]{1,30}?) to "
                  r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<dst>[\w'\-]+)")
-# An old memory about where someone came from, not where they are.
-_ORIGIN = re.compile(r"\bgrew up\b|\bwas born\b|\bcomes? from\b|育った|生まれ")
 # A change not (yet) made: planned, wished for, considered, possible.
 _NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|\bplan|\bwill\b|\bmight\b"
                        r"|\bconsider|\bthinking\b|\bwants? to\b|\bmay\b|\bwould\b")
@@ -46,7 +38,7 @@ _NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|\
 
 def changed_from_old(old: Sentence, new: Sentence) -> bool:
     """Whether ``new`` tells a change from a value ``old`` states to one it does not."""
-    if _NOT_MADE.search(new.text) or _ORIGIN.search(old.text):
+    if _NOT_MADE.search(new.text):
         return False
     old_text = old.text.lower()
     for pattern in (_JA, _EN):

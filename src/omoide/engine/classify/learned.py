@@ -245,11 +245,11 @@ _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
 # subject (``ident.two_identified_things``).
 VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
-# Text features that only close: a change or a move told from a value the old memory states to
-# one it does not (``from_to.changed_from_old``). The judge does not weigh them either; on the
-# seen training sources (round 22: the pairs, 32 writers, 13 notes sets, whole pairs) it fires
-# on 62 pairs, all CONTRADICTORY (``bench/classify_veto_fires.py --signal changed_from_old``
-# reads the same and each sentence of a note).
+# Text features that only close: a change told from a value the old memory states to one it
+# does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen
+# training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
+# also read alone) it fires on 21 pairs, all CONTRADICTORY
+# (``bench/classify_veto_fires.py --signal changed_from_old``).
 SURE_ONLY: tuple[str, ...] = ("changed_from_old",)
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
