@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify import find_dedup_change, pair_notation
+from omoide.engine.classify import find_dedup_change, pair_notation, status_changed
 from omoide.engine.classify.dedup_en_forms import en_forms
 from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_notation import text_notation
@@ -121,3 +121,29 @@ def test_pair_rewrites_need_the_other_text() -> None:
     assert ja_same_words("私は会社で働く", "私は職場で働く") == "私は会社で働く"
     assert ja_same_words("私は会社で働く", "私は学校で働く") == "私は学校で働く"
     assert ja_same_words("要介護二で", "要介護2で") == "要介護二で"
+
+
+@pytest.mark.parametrize(("now", "former"), [
+    ("ユーザーは市民センターで書道を教えている。",
+     "ユーザーは以前、市民センターで書道を教えていた。"),
+    ("ユーザーは市民センターで書道を教えています。",
+     "ユーザーはかつて市民センターで書道を教えていました。"),
+    ("ユーザーは看護師だ。", "ユーザーは昔は看護師だった。"),
+    ("The user teaches piano at a music school.",
+     "The user previously taught piano at a music school."),
+    ("The user is a volunteer at the food bank.",
+     "The user was formerly a volunteer at the food bank."),
+])
+def test_a_state_said_as_former_is_a_change_of_status(now: str, former: str) -> None:
+    assert status_changed(*pair_notation(now, former))
+    assert status_changed(*pair_notation(former, now))
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ユーザーは以前から市民センターで書道を教えている。",
+     "ユーザーは市民センターで書道を教えている。"),
+    ("ユーザーは以前、富士山に登ったことがある。", "ユーザーは富士山に登ったことがある。"),
+    ("The user previously taught piano.", "The user formerly taught piano."),
+])
+def test_a_state_going_on_or_a_past_event_is_no_former_state(first: str, second: str) -> None:
+    assert not status_changed(*pair_notation(first, second))

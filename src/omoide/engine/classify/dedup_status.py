@@ -21,7 +21,9 @@ these families of status words they hold (the 3-op classifier's lexicon):
 Dedup adds general words of its own to the families (fifteenth round): waiting on an outcome
 (applied for, 応募, 受講, 準備, 検討) with the plans; an outcome reached (accepted, delivered,
 arrived, handed in, 決まった, 修了, 審査が通った, 再開) with the completions; a stop (retired, 退職,
-一時停止, 解約) with the endings; the sixteenth round adds studying for a thing (ために勉強) with
+一時停止, 解約) and a state said as former (previously, formerly; 以前 — not 以前から, which
+goes on —, かつて or 昔は before a past state, 〜ていた / だった; session 22) with the
+endings; the sixteenth round adds studying for a thing (ために勉強) with
 the plans, and a single-valued status named on both sides with
 different values (``lexicon.STATUS_SLOTS``: engaged / married, 小学校 / 中学校) is a change.
 And a plan said as a future on one side only (will, going
@@ -69,8 +71,9 @@ _OUTCOME = {
     r"|治っ|再開|走りきっ|走り切っ",
 }
 _STOPPED = {
-    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b",
-    "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約",
+    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b|\b(?:previously|formerly)\b",
+    "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約"
+    r"|(?:以前(?!から)|かつて|昔は).*?(?:[てで]い(?:た|ました)|だった|でした)",
 }
 _OTHER = {
     _COMPLETED: {lang: re.compile(f"{lex.COMPLETED[lang]}|{_OUTCOME[lang]}", re.IGNORECASE)
