@@ -37,18 +37,28 @@ from omoide.errors import OmoideError
 
 __all__ = ["main"]
 
+_SERVERS = frozenset(("serve", "mcp"))  # commands that run until stopped
+
 
 @click.group()
 @click.version_option(package_name="omoide")
-@click.option("-v", "--verbose", is_flag=True, help="Debug logging on stderr.")
-def main(verbose: bool) -> None:
+@click.option("-v", "--verbose", is_flag=True,
+              help="Debug logging on stderr (without it a one-shot command logs warnings only).")
+@click.pass_context
+def main(ctx: click.Context, verbose: bool) -> None:
     """Omoide (思い出): long-term memory for AI personas."""
+    import logging
+
     from omoide.config import log_format_from_env
     from omoide.logs import configure_logging
 
     os.umask(0o077)  # every file this process creates is private (the folder 0700, files 0600)
+    # A server logs what it does (requests, jobs); a one-shot command prints its own result,
+    # so the in-process job runner's and the services' info lines would only be noise.
+    level = (logging.DEBUG if verbose
+             else logging.INFO if ctx.invoked_subcommand in _SERVERS else logging.WARNING)
     try:
-        configure_logging(verbose=verbose, fmt=log_format_from_env())
+        configure_logging(level=level, fmt=log_format_from_env())
     except OmoideError as exc:
         raise click.ClickException(exc.message) from None
 

@@ -34,7 +34,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure_logging(*, verbose: bool = False, fmt: str = "auto") -> None:
+def configure_logging(*, level: int = logging.INFO, fmt: str = "auto") -> None:
     """Log to stderr: JSON lines unless ``fmt`` is text, or auto and stderr is a terminal.
 
     Like :func:`logging.basicConfig`, it leaves a root logger that already has handlers (a host
@@ -47,4 +47,4 @@ def configure_logging(*, verbose: bool = False, fmt: str = "auto") -> None:
     as_json = fmt == "json" or (fmt == "auto" and not sys.stderr.isatty())
     handler.setFormatter(JsonFormatter() if as_json else logging.Formatter(_TEXT))
     root.addHandler(handler)
-    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    root.setLevel(level)

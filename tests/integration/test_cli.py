@@ -484,3 +484,24 @@ def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_one_shot_commands_log_warnings_only_unless_verbose(tmp_path: Path) -> None:
+    """A one-shot command prints its result; the job runner's and the services' info lines
+    (``job … done``, ``created persona``) stay out of stderr unless ``-v`` asks for them."""
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
+           "OMOIDE_LOG_FORMAT": "json"}
+    omoide = Path(sys.executable).parent / "omoide"
+
+    def omoide_run(*args: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([str(omoide), *args], env=env, capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    quiet = omoide_run("persona", "create", "rin")
+    added = omoide_run("memory", "add", "-p", "rin", "The user plays the cello.")
+    assert '"level": "info"' not in quiet.stderr + added.stderr
+    assert "created persona" not in quiet.stderr and "job " not in added.stderr
+    loud = omoide_run("-v", "memory", "add", "-p", "rin", "The user lives in Nara.")
+    assert '"level": "info"' in loud.stderr and "job " in loud.stderr
