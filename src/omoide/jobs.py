@@ -153,12 +153,12 @@ class JobRunner:
             done.set()
             beat.join()
             backoff = min(_MAX_BACKOFF_S, self.backoff_base_s * 2 ** (job.attempts - 1))
-            status = self.jobs.fail(job, f"{type(exc).__name__}: {exc}", now=self.clock.now(),
-                                    backoff_s=backoff)
+            error = f"{type(exc).__name__}: {exc}"
+            status = self.jobs.fail(job, error, now=self.clock.now(), backoff_s=backoff)
             if status == "lost" and self._discarded(job):
                 return
             logger.warning("job %d %s persona=%s attempt %d failed (%s): %s", job.id, job.kind,
-                           job.persona, job.attempts, status, type(exc).__name__,
+                           job.persona, job.attempts, status, error[:300],
                            exc_info=logger.isEnabledFor(logging.DEBUG))
             return
         finally:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+
+import pytest
 
 from omoide.clock import FixedClock
 from omoide.jobs import JobRunner
@@ -139,3 +142,19 @@ def test_start_up_recovery_relies_on_leases_not_pids(app: Omoide, persona: str,
     finally:
         here.kill()
         here.wait()
+
+
+def test_a_failed_attempt_is_logged_with_its_message(app: Omoide, persona: str,
+                                                     clock: FixedClock,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """The warning names the error and says what it was ("Conflict: session was segmented
+    concurrently"), not the exception's class alone."""
+    persona_id = app.store.get_persona(persona).id
+    app.jobs.enqueue(kind="explode", persona_id=persona_id, payload={}, now=clock.now())
+
+    def explode(job: Job) -> None:
+        raise RuntimeError("the session was segmented concurrently")
+
+    with caplog.at_level(logging.WARNING, logger="omoide.jobs"):
+        assert JobRunner(app.jobs, clock, {"explode": explode}).run_once()
+    assert "failed (pending): RuntimeError: the session was segmented concurrently" in caplog.text
