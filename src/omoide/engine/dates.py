@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from enum import StrEnum
 
-from omoide.engine.errors import DateRangeError, EngineValueError, ParameterError
+from omoide.engine.errors import DateRangeError, EngineValueError, ParameterError, quoted
 
-__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range", "quoted"]
+__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range"]
 
 ACCEPTED_FORMS: tuple[str, ...] = (
     "today",
@@ -44,13 +44,6 @@ ACCEPTED_FORMS: tuple[str, ...] = (
     "N日前 / N週間前 / Nヶ月前 (か月, カ月, ケ月) / N年前",
     "過去N日 / 直近N日",
 )
-
-
-def quoted(value: object, limit: int = 80) -> str:
-    """``value`` as a refusal echoes it: its repr, cut to ``limit`` characters ("…") so that a
-    5,000-character input does not make a 5,000-character message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class _Unit(StrEnum):

@@ -15,7 +15,15 @@ This module imports nothing, so every engine module and subpackage may use it.
 
 from __future__ import annotations
 
-__all__ = ["DateRangeError", "EngineValueError", "ModelDataError", "ParameterError"]
+__all__ = [
+    "DateRangeError", "EngineValueError", "ModelDataError", "ParameterError", "quoted"]
+
+
+def quoted(value: object, limit: int = 80) -> str:
+    """``value`` as a refusal echoes it: its repr, cut to ``limit`` characters ("…") so that a
+    5,000-character input does not make a 5,000-character message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class EngineValueError(ValueError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omoide.engine.errors import quoted
 from omoide.service.chat import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
@@ -85,13 +86,10 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
     if kind == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
         if rule is not None:
-            return f"{subject} {rule}, got {_shown(error.get('input'))}", where
+            return f"{subject} {rule}, got {quoted(error.get('input'))}", where
     message = f"{subject}: {error.get('msg', 'invalid value')}"
     if len(message) > _MAX_MESSAGE:
         message = message[:_MAX_MESSAGE - 1] + "…"
     return message, where
 
 
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:79] + "…"

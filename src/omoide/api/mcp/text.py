@@ -174,12 +174,14 @@ def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None 
     """``Recorded user_info name; closed user_info nickname (…)``: ``closed`` holds the keys
     the call gave null (they stopped being current), so they are not said to be recorded."""
     shut = closed or {}
-    recorded = [f"{field} {', '.join(k for k in keys if k not in shut.get(field, set()))}"
-                for field, keys in changes["changed"].items()
-                if any(k not in shut.get(field, set()) for k in keys)]
-    ended = [f"{field} {', '.join(k for k in keys if k in shut.get(field, set()))}"
-             for field, keys in changes["changed"].items()
-             if any(k in shut.get(field, set()) for k in keys)]
+    recorded: list[str] = []
+    ended: list[str] = []
+    for field, keys in changes["changed"].items():
+        gone = shut.get(field, set())
+        for out, picked in ((recorded, [k for k in keys if k not in gone]),
+                            (ended, [k for k in keys if k in gone])):
+            if picked:
+                out.append(f"{field} {', '.join(picked)}")
     if not recorded and not ended:
         return "Nothing changed: every value given was already current."
     said = "; ".join([*(["Recorded " + "; ".join(recorded)] if recorded else []),

@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from omoide.engine.dates import quoted
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     MAX_AHEAD,
