@@ -24,7 +24,6 @@ import numpy as np
 from _classify_common import CachedEmbedder, load_pairs
 from lib.reports import REPO
 from omoide.embed import make_embedder
-from omoide.engine.classify.features import embedding_features
 from omoide.engine.classify import (
     EMBEDDING_FEATURES,
     SURE_ONLY,
@@ -32,6 +31,7 @@ from omoide.engine.classify import (
     VETO_ONLY,
     JudgeModel,
     note_closes,
+    pair_vector,
     read_pair,
     sentence_score,
     statements,
@@ -55,7 +55,8 @@ STATEMENT_SETS: dict[str, Path] = {
 MODEL_FEATURES: tuple[str, ...] = tuple(
     f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY) + EMBEDDING_FEATURES
 READINGS = ("raw", "norm")
-_DATE_SUFFIX = re.compile(r"\s*(?:\([^()]*\d[^()]*\)|（[^（）]*[\d〇一二三四五六七八九十][^（）]*）)\s*$")
+_DATE_SUFFIX = re.compile(
+    r"\s*(?:\([^()]*\d[^()]*\)|（[^（）]*[\d〇一二三四五六七八九十][^（）]*）)\s*$")
 
 
 def note_form(text: str) -> str:
@@ -114,9 +115,7 @@ def measure_all(sources: dict[str, Path], cache: Path | None) -> Measured:
         sims = measure(read, [(o, s, t) for (o, s, _), t in zip(pairs, texts, strict=True)])
         rows, v, u, j = [], [], [], []
         for t, s in zip(texts, sims, strict=True):
-            full = np.concatenate([np.asarray(t.features, dtype=float),
-                                   np.asarray(embedding_features(s, t), dtype=float)])
-            rows.append(full[cols])
+            rows.append(pair_vector(t, s, names)[cols])
             v.append(vetoed(t))
             u.append(sure_close(t))
             j.append(sentence_score(t, s, model))
