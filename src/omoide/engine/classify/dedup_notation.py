@@ -55,6 +55,7 @@ from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
+from omoide.engine.classify.dedup_quantity import same_quantities
 from omoide.engine.classify.dedup_negated import negated_otherwise
 from omoide.engine.classify.dedup_respell import (
     ja_same_words,
@@ -369,6 +370,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
     one swapped case particle as ``first``'s; in English, a name written out where the other
     holds its acronym, and a hyphenated word where the other joins or spaces it."""
     a, b = text_notation(first), text_notation(second)
+    b = same_quantities(a, b)
     if is_japanese(a) and is_japanese(b):
         a, b = _kilo(b, a), _kilo(a, b)
         a, b = counted(b, a), counted(a, b)

@@ -23,7 +23,9 @@ Dedup adds general words of its own to the families (fifteenth round): waiting o
 arrived, handed in, 決まった, 修了, 審査が通った, 再開) with the completions; a stop (retired, 退職,
 一時停止, 解約) and a state said as former (previously, formerly; 以前 — not 以前から, which
 goes on —, かつて or 昔は before a past state, 〜ていた / だった; session 22) with the
-endings; the sixteenth round adds studying for a thing (ために勉強) with
+endings; the twentieth round adds a place on a waiting list and standing for election (with
+the plans), stepping down, resigning and a request turned down or refused (with the endings);
+the sixteenth round adds studying for a thing (ために勉強) with
 the plans, and a single-valued status named on both sides with
 different values (``lexicon.STATUS_SLOTS``: engaged / married, 小学校 / 中学校) is a change.
 And a plan said as a future on one side only (will, going
@@ -61,7 +63,9 @@ _PENDING = {
     r"|\b(?:putting|setting) (?:money )?aside for\b|\bconsidering\b|\bstill comparing\b"
     r"|\bdeciding (?:whether|between)\b|\bworking towards?\b|\b(?:is|am|are) in training\b"
     r"|\b(?:studying|training|revising|preparing) (?:\w+ ){1,3}for the\b"
-    r"|\bas (?:the|a|their|my|her|his) (?:goal|aim|target)\b|\baims? to\b",
+    r"|\bas (?:the|a|their|my|her|his) (?:goal|aim|target)\b|\baims? to\b"
+    r"|\bon (?:the|a) waiting list\b|\bwaiting to (?:be|have)\b"
+    r"|\b(?:standing|running) (?:to be|for (?:election|re-?election|office)|as a candidate)\b",
     "ja": r"応募|希望し|迷っ|待機|準備|検討|受講|ために(?:勉強|練習|貯金)|目標",
 }
 _OUTCOME = {
@@ -71,7 +75,9 @@ _OUTCOME = {
     r"|治っ|再開|走りきっ|走り切っ",
 }
 _STOPPED = {
-    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b|\b(?:previously|formerly)\b",
+    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b|\b(?:previously|formerly)\b"
+    r"|\bstep(?:ped|s)? down\b|\bresign(?:ed|s)\b"
+    r"|\b(?:turned down|rejected)\b|\b(?:was|were|been|got) (?:refused|declined)\b",
     "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約"
     r"|(?:以前(?!から)|かつて|昔は).*?(?:[てで]い(?:た|ました)|だった|でした)",
 }
