@@ -37,7 +37,8 @@ def _apart(first: str, second: str) -> bool:
      "Noa's request to move to the Leeds office in June was turned down."),
     ("Noa has been given a council flat in Leith.",
      "Noa is on the waiting list for a council flat in Leith."),
-    ("Noa was elected to the parish council.", "Noa is standing for election to the parish council."),
+    ("Noa was elected to the parish council.",
+     "Noa is standing for election to the parish council."),
     # a dislike said as a fear, against a liking
     ("ノアは犬が好きだ。", "ノアは犬が怖い。"),
     # a quantity in another unit with another value
@@ -66,7 +67,8 @@ def test_a_changed_degree_status_or_value_keeps_the_pair_apart(first: str, secon
     ("Noa naps for 30 minutes after lunch.", "Noa naps for half an hour after lunch."),
     ("Noa moved to York in March 2025.", "Noa moved to York in 03/2025."),
     ("Noa has a lesson one day a week.", "Noa has a lesson 1 day a week."),
-    ("ノアは図書館で働いていて、絵本を担当している。", "ノアは図書館で働いておりまして、絵本を担当しております。"),
+    ("ノアは図書館で働いていて、絵本を担当している。",
+     "ノアは図書館で働いておりまして、絵本を担当しております。"),
     ("ノアは来年の春に卒業する。", "ノアは来年の春に卒業いたします。"),
     ("ノアはクモが怖い。", "ノアはクモが苦手だ。"),
     ("Noa is scared of heights.", "Noa is afraid of heights."),

@@ -55,8 +55,8 @@ from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
-from omoide.engine.classify.dedup_quantity import same_quantities
 from omoide.engine.classify.dedup_negated import negated_otherwise
+from omoide.engine.classify.dedup_quantity import same_quantities
 from omoide.engine.classify.dedup_respell import (
     ja_same_words,
     same_aspect,
