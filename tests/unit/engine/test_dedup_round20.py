@@ -1,5 +1,6 @@
 """Dedup's twentieth round, on probes of our own ("Noa" / ノア): a frequency turned round, a rank
-prefix, a status ended or pending said with new words and a dislike said as a fear keep a pair
+prefix, a word denied by 不, a verb said in the past, a status ended or pending said with
+new words and a dislike said as a fear keep a pair
 apart; a quantity in another unit, a part of an hour in words, a month and year in digits,
 "one day a week" and the humble おりまして are read alike, while a different value stays
 different."""
@@ -39,6 +40,10 @@ def _apart(first: str, second: str) -> bool:
      "Noa is on the waiting list for a council flat in Leith."),
     ("Noa was elected to the parish council.",
      "Noa is standing for election to the parish council."),
+    # a word denied by 不; a state said in the past, word for word
+    ("ノアは去年、漢検2級に合格した。", "ノアは去年、漢検2級を受けたが不合格だった。"),
+    ("Noa works at the bakery and lives above it.",
+     "Noa worked at the bakery and lived above it."),
     # a dislike said as a fear, against a liking
     ("ノアは犬が好きだ。", "ノアは犬が怖い。"),
     # a quantity in another unit with another value
@@ -75,6 +80,7 @@ def test_a_changed_degree_status_or_value_keeps_the_pair_apart(first: str, secon
     ("ノアはときどき映画館に行く。", "ノアはたまに映画館に行く。"),
     ("ノアはいつも0時ごろに寝る。", "ノアはたいてい0時ごろに寝る。"),
     ("Noa usually cycles to work.", "Noa normally cycles to work."),
+    ("Noa moved to Leeds and started a new job.", "Noa moved to Leeds and started a new job."),
 ])
 def test_one_value_said_another_way_reads_alike(first: str, second: str) -> None:
     assert not _apart(first, second)
@@ -84,6 +90,11 @@ def test_one_value_said_another_way_reads_alike(first: str, second: str) -> None
 def test_a_frequency_on_one_side_only_is_left_to_the_judge() -> None:
     assert degree_change("Noa cycles to work.", "Noa usually cycles to work.") is None
     assert degree_change("ノアは電車で本を読む。", "ノアはいつも電車で本を読む。") is None
+
+
+def test_a_word_denied_by_fu_is_left_alone_against_a_text_that_denies() -> None:
+    assert degree_change("ノアは不眠に悩んでいる。", "ノアは眠れない夜が続いている。") is None
+    assert degree_change("ノアは採用された。", "ノアは不採用だった。") is not None
 
 
 def test_a_rank_word_is_read_only_in_the_same_place() -> None:

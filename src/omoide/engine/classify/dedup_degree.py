@@ -15,6 +15,9 @@ second loses the fact. Outcome: a ``ValueChange`` when
   side, and the other side holds the same word bare after the same word or character ("was
   elected head" / "was elected deputy head"; not "accounts assistant job" / "the job").
 
+- a Japanese word denied by 不 on one side (不合格 / 合格), held bare on the other, which
+  denies nothing (未経験 / 経験がない is left to the polarity readers).
+
 Levels said with a bare negation (never, めったに…ない) are the polarity readers'. Deterministic
 and symmetric.
 """
@@ -113,9 +116,28 @@ def _rank(first: str, second: str, lang: str) -> ValueChange | None:
     return None
 
 
+# A Japanese word denied by 不 (不合格 / 合格, 不採用 / 採用), against a text that holds it bare and
+# denies nothing (未経験 / 経験がない is one fact said twice).
+_JA_DENIED = re.compile(r"不([\u4e00-\u9fff]{2})")
+_JA_DENIAL = re.compile(r"ない|なかっ|ません|ず[、。に]|無")
+
+
+def _denied(first: str, second: str) -> ValueChange | None:
+    for x, y, flip in ((first, second, False), (second, first, True)):
+        if _JA_DENIAL.search(y):
+            continue
+        for word in sorted({m.group(1) for m in _JA_DENIED.finditer(x)}):
+            if re.search(rf"(?<!不){word}", y) and not re.search(rf"(?<!不){word}", x):
+                old, new = (f"不{word}",), (word,)
+                return ValueChange(ChangeKind.NEGATION, *((new, old) if flip else (old, new)))
+    return None
+
+
 def degree_change(first: str, second: str) -> ValueChange | None:
-    """A frequency or a rank the two texts hold with different values (module docstring)."""
+    """A frequency, a rank or a 不 the two texts hold with different values (module
+    docstring)."""
     lang = _lang(first)
     if lang != _lang(second):
         return None
-    return _frequency(first, second, lang) or _rank(first, second, lang)
+    return (_frequency(first, second, lang) or _rank(first, second, lang)
+            or (_denied(first, second) if lang == "ja" else None))
