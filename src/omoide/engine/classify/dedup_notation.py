@@ -22,7 +22,8 @@ nineteenth round numbers, steps and bounds said another way (7時十分 / 7:10, 
 上回った / 超えた, "Tue" / "Tuesday", "a quarter to 10" / 9:45: ``dedup_ja_forms``,
 ``dedup_en_forms``), a length of time in another unit (1時間 / 60分, "3 days" / "72 h"), a sum in
 pounds written out, a habit's 〜ている against the plain verb and common synonyms whose words
-have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``). Outcome:
+have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``), a distance, weight or temperature
+in another unit with the same value ("100-mile" / "160 km": ``dedup_quantity``). Outcome:
 the two texts rewritten so that such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
