@@ -6,7 +6,9 @@ writes it otherwise, where the veto saw a changed time or number: a day of the w
 ("Tue and Thu" / "Tuesdays and Thursdays"), a quarter to the hour ("a quarter to 10" / "9:45"),
 a year shortened after a month ("August '25" / "August 2025"), a fortnight as a step ("every 2
 weeks" / "fortnightly"), noon or midday as the hour (12), a sum paid "over" a number of
-instalments (not more than them), and a few common phrases of one meaning (``_SAME``).
+instalments (not more than them), and a few common phrases of one meaning (``_SAME``); the
+twentieth round adds a part of an hour in words ("half an hour" / 30 minutes), a month and
+year in digits (03/2026 / March 2026) and "one" before a rate ("one day a week").
 Outcome: each written one way; a day, an hour, a year or a step that differs stays
 different. Deterministic.
 """
@@ -27,6 +29,25 @@ _SHORT_YEAR = re.compile(r"\b(January|February|March|April|May|June|July|August|
                          r"October|November|December) ['’](\d{2})\b")
 _FORTNIGHT = re.compile(r"\bevery (?:2 weeks|fortnight|14 days)\b", re.IGNORECASE)
 _NOON = re.compile(r"\b(?:12 )?(?:noon|midday)\b", re.IGNORECASE)
+# A part of an hour in words (after ``one_notation``: "an" is "a", "three" is 3): "half an hour"
+# / "30 minutes", "three-quarters of an hour" / 45 minutes, "for an hour" / "for 1 hour"
+# (twentieth round).
+_PART_OF_HOUR: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+        (r"\b(?:a |1 )?half (?:of )?a hour\b", "30 minutes"),
+        (r"\b3[- ]quarters of a hour\b", "45 minutes"),
+        (r"\b(?:a |1 )?quarter of a hour\b", "15 minutes"),
+        (r"\ba hour and a half\b", "90 minutes"),
+        (r"\bfor a hour\b", "for 1 hour"),
+    ))
+# A month and year in digits: 03/2026 / March 2026 (a month from 1 to 12, a four-digit year).
+_MONTH_YEAR = re.compile(r"(?<![\d/])(0?[1-9]|1[0-2])/(\d{4})(?![\d/])")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+# "one" before a unit of time and a rate: "one day a week" / "1 day a week" ("one" is left a
+# word elsewhere: "one of the", "the one").
+_ONE_PER = re.compile(r"\bone (?=(?:day|night|evening|morning|afternoon|week|weekend|month|year|"
+                      r"hour|session|lesson|class|shift)s? (?:a|per|every|each)\b)", re.IGNORECASE)
 # One meaning in common words: "can't stand" / "hates", "is based in" / "lives in", "family
 # doctor" / "general practitioner" / "GP", "each morning" / "every morning", sitting an exam /
 # taking it, "gets up" / "wakes up", "expires in" / "runs out in" / "is valid until",
@@ -46,6 +67,7 @@ _SAME: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(licen|defen|offen|preten)ce(s)?\b", r"\1se\2"),
         (r"\bgets up\b", "wakes up"), (r"\bget up\b", "wake up"), (r"\bgot up\b", "woke up"),
         (r"\bmilligrams?\b", "mg"), (r"\bmillilit(?:re|er)s?\b", "ml"),
+        (r"\b(?:scared|frightened) of\b", "afraid of"),
     ))
 _OVER_INSTALMENTS = re.compile(r"\bover(?= \d+ (?:\w+ )?(?:instalments|installments|payments)\b)",
                                re.IGNORECASE)
@@ -69,6 +91,10 @@ def en_forms(text: str) -> str:
     text = _SHORT_YEAR.sub(_year, text)
     text = _FORTNIGHT.sub("every other week", text)
     text = _NOON.sub("12", text)
+    for pattern, replacement in _PART_OF_HOUR:
+        text = pattern.sub(replacement, text)
+    text = _MONTH_YEAR.sub(lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {m.group(2)}", text)
+    text = _ONE_PER.sub("1 ", text)
     for pattern, replacement in _SAME:
         text = pattern.sub(replacement, text)
     return _OVER_INSTALMENTS.sub("in", text)

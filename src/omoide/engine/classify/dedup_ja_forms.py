@@ -75,7 +75,7 @@ _ALONE = re.compile(r"(?:ひとり|独り)(?!ひとり)")
 # habit), 週三で / 週3で, この4月 / 今年の4月, 1か月に / 毎月, 円まで / 円以内 (an amount's
 # bound), 深夜0時 / 24時 / 0時, 13時から始まる / 13時開始, 火・金 / 火曜と金曜, 幼い頃 /
 # 子どものころ, ご近所さん / 近所の人, 日に3杯 / 毎日3杯, スムージーのみ /
-# だけ.
+# だけ, が怖い / が苦手 (twentieth round).
 _ONE_WAY: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(pattern), replacement) for pattern, replacement in (
         (r"ひとつ", "1つ"), (r"土日", "週末"), (r"毎週末|週末ごとに?|週末になると", "週末に"),
@@ -90,6 +90,11 @@ _ONE_WAY: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ..
         (r"(?:幼い|小さい)(?:ころ|頃)", "子どものころ"), (r"ご近所さん", "近所の人"),
         (r"(?<![0-9月毎今昨明翌前同当初])日に(?=[0-9])", "毎日"),
         (r"(?<=[\u4e00-\u9fff\u30a1-\u30fa\u30fc])のみ(?![込物会屋])", "だけ"),
+        # the humble おります before a clause joins (働いておりまして / 働いていて), いたします
+        (r"([てで])おりまして", r"\1いて"), (r"(?<=[\u4e00-\u9fff])いた(?=し)", ""),
+        # a dislike said as a fear or a weakness (クモが怖い / 苦手, 朝が弱い / 苦手), read as
+        # 苦手, the word the polarity reader knows: against 好き it is then a change
+        (r"が(?:怖い|こわい|弱い)|を(?:怖|こわ)が(?:る|っている|ります|っています)", "が苦手"),
     ))
 # An evening hour after 毎晩 / 今晩 / 毎夜 / 今夜: 毎晩11時 is 23時 (a small hour stays: 毎晩1時).
 _EVENING = re.compile(r"(毎晩|今晩|毎夜|今夜)(?:の)?([0-9]{1,2})時")

@@ -22,7 +22,8 @@ nineteenth round numbers, steps and bounds said another way (7時十分 / 7:10, 
 上回った / 超えた, "Tue" / "Tuesday", "a quarter to 10" / 9:45: ``dedup_ja_forms``,
 ``dedup_en_forms``), a length of time in another unit (1時間 / 60分, "3 days" / "72 h"), a sum in
 pounds written out, a habit's 〜ている against the plain verb and common synonyms whose words
-have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``). Outcome:
+have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``), a distance, weight or temperature
+in another unit with the same value ("100-mile" / "160 km": ``dedup_quantity``). Outcome:
 the two texts rewritten so that such differences vanish, and nothing else changed.
 
 Each text is rewritten on its own (NFKC, numbers and dates, endings, units, contractions,
@@ -56,6 +57,7 @@ from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
 from omoide.engine.classify.dedup_negated import negated_otherwise
+from omoide.engine.classify.dedup_quantity import same_quantities
 from omoide.engine.classify.dedup_respell import (
     ja_same_words,
     same_aspect,
@@ -369,6 +371,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
     one swapped case particle as ``first``'s; in English, a name written out where the other
     holds its acronym, and a hyphenated word where the other joins or spaces it."""
     a, b = text_notation(first), text_notation(second)
+    b = same_quantities(a, b)
     if is_japanese(a) and is_japanese(b):
         a, b = _kilo(b, a), _kilo(a, b)
         a, b = counted(b, a), counted(a, b)

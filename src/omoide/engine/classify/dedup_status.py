@@ -23,7 +23,11 @@ Dedup adds general words of its own to the families (fifteenth round): waiting o
 arrived, handed in, 決まった, 修了, 審査が通った, 再開) with the completions; a stop (retired, 退職,
 一時停止, 解約) and a state said as former (previously, formerly; 以前 — not 以前から, which
 goes on —, かつて or 昔は before a past state, 〜ていた / だった; session 22) with the
-endings; the sixteenth round adds studying for a thing (ために勉強) with
+endings; the twentieth round adds a place on a waiting list and standing for election (with
+the plans), stepping down, resigning and a request turned down or refused (with the endings),
+and an English verb in the present on one side said in the past on the other, word for word
+("lives in halls" / "lived in halls": a state said as former);
+the sixteenth round adds studying for a thing (ために勉強) with
 the plans, and a single-valued status named on both sides with
 different values (``lexicon.STATUS_SLOTS``: engaged / married, 小学校 / 中学校) is a change.
 And a plan said as a future on one side only (will, going
@@ -39,6 +43,7 @@ Deterministic and symmetric.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from omoide.engine.classify import lexicon as lex
@@ -61,7 +66,9 @@ _PENDING = {
     r"|\b(?:putting|setting) (?:money )?aside for\b|\bconsidering\b|\bstill comparing\b"
     r"|\bdeciding (?:whether|between)\b|\bworking towards?\b|\b(?:is|am|are) in training\b"
     r"|\b(?:studying|training|revising|preparing) (?:\w+ ){1,3}for the\b"
-    r"|\bas (?:the|a|their|my|her|his) (?:goal|aim|target)\b|\baims? to\b",
+    r"|\bas (?:the|a|their|my|her|his) (?:goal|aim|target)\b|\baims? to\b"
+    r"|\bon (?:the|a) waiting list\b|\bwaiting to (?:be|have)\b"
+    r"|\b(?:standing|running) (?:to be|for (?:election|re-?election|office)|as a candidate)\b",
     "ja": r"応募|希望し|迷っ|待機|準備|検討|受講|ために(?:勉強|練習|貯金)|目標",
 }
 _OUTCOME = {
@@ -71,7 +78,9 @@ _OUTCOME = {
     r"|治っ|再開|走りきっ|走り切っ",
 }
 _STOPPED = {
-    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b|\b(?:previously|formerly)\b",
+    "en": r"\bretir(?:ed|ing|e)\b|\bstop(?:ped|s)? working\b|\b(?:previously|formerly)\b"
+    r"|\bstep(?:ped|s)? down\b|\bresign(?:ed|s)\b"
+    r"|\b(?:turned down|rejected)\b|\b(?:was|were|been|got) (?:refused|declined)\b",
     "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約"
     r"|(?:以前(?!から)|かつて|昔は).*?(?:[てで]い(?:た|ました)|だった|でした)",
 }
@@ -176,6 +185,33 @@ def _future_restated(first: str, second: str) -> bool:
     return False
 
 
+_EN_WORDS = re.compile(r"[a-z]+")
+
+
+def _past_of(present: str, past: str) -> bool:
+    """``past`` is the regular past of the present ``present`` (lives / lived, studies /
+    studied, works / worked)."""
+    if not present.endswith("s") or present.endswith("ss") or not past.endswith("ed"):
+        return False
+    stems = {present[:-1], present[:-2] if present.endswith("es") else present[:-1]}
+    if present.endswith("ies"):
+        stems.add(present[:-3] + "i")
+    return any(past in (stem + "d", stem + "ed") for stem in stems if len(stem) >= 3)
+
+
+def _said_as_past(first: str, second: str) -> bool:
+    """An English verb in the present on one side is in the past on the other, word for word
+    ("studies … and lives in halls" / "studied … and lived in halls": a state said as former;
+    twentieth round)."""
+    a, b = (_EN_WORDS.findall(parse(t).text) for t in (first, second))
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1 and any(
+                _past_of(x, y) or _past_of(y, x)
+                for x, y in zip(a[i1:i2], b[j1:j2], strict=True)):
+            return True
+    return False
+
+
 def status_changed(first: str, second: str) -> bool:
     """True when one text holds a family of status words the other does not (but a future
     said as a plan on one side only, the other not in the past), or the two name different
@@ -183,4 +219,4 @@ def status_changed(first: str, second: str) -> bool:
     families = status_families(first) ^ status_families(second)
     if families == {_PLANNED} and _future_restated(first, second):
         return _slot_moved(first, second)
-    return bool(families) or _slot_moved(first, second)
+    return bool(families) or _slot_moved(first, second) or _said_as_past(first, second)

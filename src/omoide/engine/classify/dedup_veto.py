@@ -36,6 +36,7 @@ import re
 from collections import Counter
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_degree import degree_change
 from omoide.engine.classify.dedup_formats import (
     en_amounts,
     en_said_times,
@@ -386,4 +387,5 @@ def find_dedup_change(first: str, second: str) -> ValueChange | None:
     change = compare(a, b)
     if change is not None and not _spelled_out(change):
         return change
-    return _added(a, b) or _marker_change(a, b) or _ja_swapped(a, b)
+    return (_added(a, b) or _marker_change(a, b) or _ja_swapped(a, b)
+            or degree_change(a.text, b.text))
