@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from omoide.api.http.deps import App, persona_access
 from omoide.api.http.guard import JsonRefused, is_json_media, strict_json
 from omoide.api.http.schemas import errors
-from omoide.api.http.schemas.transfer import ImportReply
+from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.errors import InvalidInput
 
 router = APIRouter(tags=["transfer"])
@@ -73,7 +73,7 @@ _BODY = {"requestBody": {"required": True, "description": (
     "content": {
         NDJSON: {"schema": {"type": "string"}},
         # Mem0 and chat files are one JSON document: a list, or an object holding one
-        "application/json": {"schema": {"oneOf": [{"type": "array"}, {"type": "object"}]}},
+        "application/json": {"schema": IMPORT_JSON_BODY},
         "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
 
 
