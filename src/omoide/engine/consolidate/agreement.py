@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.consolidate.binding import names_a_person
+from omoide.engine.consolidate.binding import names_a_person_at
 from omoide.engine.lang import word_set
 
 __all__ = ["I_CLAUSE", "YOU_CLAUSE", "rewrite_subject"]
@@ -176,9 +176,9 @@ def _after_auxiliary(match: re.Match[str]) -> bool:
 
 def _joint_subject(match: re.Match[str]) -> bool:
     """"Sarah and I", "my sister and you": a plural subject, whose verb takes no -s."""
-    before = match.string[: match.start()].split()
+    before = [word.strip(",") for word in match.string[: match.start()].split()]
     return (len(before) >= 2 and before[-1].lower() in {"and", "&"}
-            and names_a_person(before[-2].strip(",")))
+            and names_a_person_at(before, len(before) - 2))
 
 
 def _opens_clause(match: re.Match[str]) -> bool:
