@@ -80,3 +80,50 @@ def test_one_persons_possessives_stay_alike_in_a_sentence(said: str, note: str) 
 ])
 def test_an_inner_vocative_is_dropped(said: str, kept: str) -> None:
     assert strip_interjections(said, frozenset({"Rin", "Ken"})) == kept
+
+
+@pytest.mark.parametrize(("said", "note"), [
+    # a second verb joined to the speaker's clause by "and" shares the name and agrees
+    ("I go to Boston every summer and play tennis there.",
+     "Rin goes to Boston every summer and plays tennis there."),
+    ("I usually go to the gym and lift weights.", "Rin usually goes to the gym and lifts weights."),
+    ("I work downtown and ride my bike to the office.",
+     "Rin works downtown and rides their bike to the office."),
+    ("I moved here last year and love the beaches.",
+     "Rin moved here last year and loves the beaches."),
+    ("I collect radios and restore them.", "Rin collects radios and restores them."),
+    ("I cook and clean every day.", "Rin cooks and cleans every day."),
+    ("I go to school and study hard.", "Rin goes to school and studies hard."),
+    ("I stay positive and find a way.", "Rin stays positive and finds a way."),
+    ("I'm 30 and work as a nurse.", "Rin is 30 and works as a nurse."),
+    ("I smoke but never drink.", "Rin smokes but never drinks."),
+    ("I run every morning and swim on weekends.", "Rin runs every morning and swims on weekends."),
+    # left bare: an infinitive, a modal or a negation governs it, or it is the clause of another
+    ("I love to cook and bake bread.", "Rin loves to cook and bake bread."),
+    ("I want to travel and explore the world.", "Rin wants to travel and explore the world."),
+    ("I can sing and dance all night.", "Rin can sing and dance all night."),
+    ("I didn't go and buy it.", "Rin didn't go and buy it."),
+    ("I'll go and see the doctor.", "Rin will go and see the doctor."),
+    ("I used to swim and run.", "Rin used to swim and run."),
+    ("I help kids read and write.", "Rin helps kids read and write."),
+    ("I go there and my wife stays home.", "Rin goes there and Rin's wife stays home."),
+    ("I went there and it was great and love filled the room.",
+     "Rin went there and it was great and love filled the room."),
+    ("I know why I chase it and keep me going.", "Rin knows why Rin chases it and keep Rin going."),
+    ("I struggled, and support I got was helpful.",
+     "Rin struggled, and support Rin got was helpful."),
+    ("I am happy around those who accept and love me.",
+     "Rin is happy around those who accept and love Rin."),
+    # left alone: a noun after "and" (two things liked), a past form, a word already agreeing
+    ("I love music and dance.", "Rin loves music and dance."),
+    ("I enjoy hiking and travel a lot.", "Rin enjoys hiking and travel a lot."),
+    ("I like tea and cake a lot.", "Rin likes tea and cake a lot."),
+    ("I love the freedom and connection it brings.",
+     "Rin loves the freedom and connection it brings."),
+    ("I moved here and loved it.", "Rin moved here and loved it."),
+    ("I find it helps me relax and increase my focus.",
+     "Rin finds it helps Rin relax and increase Rin's focus."),
+    ("Sarah and I play tennis and swim.", "Sarah and Rin play tennis and swim."),
+])
+def test_a_verb_joined_by_and_agrees_with_the_name(said: str, note: str) -> None:
+    assert third(said) == note
