@@ -24,6 +24,7 @@ from omoide.api.mcp.tooling import (
     answer,
 )
 from omoide.api.render import render_search, render_session_end
+from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
@@ -82,8 +83,11 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
             persona = persona_of(ctx)
             # An unknown id is an error, as HTTP's 404 (it used to open that session, so a
             # mistyped id split a conversation): "no session '…'; start one with session_begin".
-            accepted, duplicates = sessions.record(persona, session_id,
-                                                   [t.event() for t in turns])
+            try:
+                accepted, duplicates = sessions.record(persona, session_id,
+                                                       [t.event() for t in turns])
+            except OmoideError as exc:
+                raise _as_turns(exc) from exc
             return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
 
         return answer(body, text.recorded_text)
@@ -124,3 +128,13 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
             return render_search(persona, search.search_episodes(persona, request))
 
         return answer(body, text.search_text)
+
+
+def _as_turns(exc: OmoideError) -> OmoideError:
+    """``exc`` with the turns named as this tool's argument names them (``turns[0]``), not as
+    the service, which speaks HTTP's body (``events[0].timestamp``)."""
+    exc.message = exc.message.replace("events[", "turns[")
+    exc.args = (exc.message,)
+    exc.fields = {name: value.replace("events[", "turns[") if isinstance(value, str) else value
+                  for name, value in exc.fields.items()}
+    return exc
