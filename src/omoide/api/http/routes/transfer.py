@@ -102,7 +102,10 @@ async def import_persona(
             try:  # one JSON document: read as strictly as any JSON body of the API
                 strict_json(path.read_bytes())
             except JsonRefused as exc:
-                raise InvalidInput(str(exc), field=exc.field) from None
+                # an export sent as application/json, or with no content type (curl -d)
+                lines = (" (an Omoide export is JSON Lines, one record a line: send it as "
+                         f"Content-Type: {NDJSON})") if source == "omoide" else ""
+                raise InvalidInput(f"{exc}{lines}", field=exc.field) from None
         if source != "omoide":
             report = await run_in_threadpool(
                 app.peers.import_text, persona, source, path.read_text(encoding="utf-8"),
