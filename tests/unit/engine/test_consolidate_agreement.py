@@ -4,8 +4,14 @@ dropped (rules.strip_interjections): probes of each verb shape, not of one bench
 
 from __future__ import annotations
 
-import pytest
+from datetime import UTC, datetime
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.engine.consolidate import EventText, consolidate_offline
+from omoide.engine.consolidate.agreement import name_the_speaker
 from omoide.engine.consolidate.rewrite import to_third_person
 from omoide.engine.consolidate.rules import strip_interjections
 
@@ -124,6 +130,48 @@ def test_an_inner_vocative_is_dropped(said: str, kept: str) -> None:
     ("I find it helps me relax and increase my focus.",
      "Rin finds it helps Rin relax and increase Rin's focus."),
     ("Sarah and I play tennis and swim.", "Sarah and Rin play tennis and swim."),
+    # a sentence that stops at "and" (this raised IndexError, failing the consolidation job)
+    ("I go and", "Rin goes and"),
+    ("I love it and and", "Rin loves it and and"),
+    ("I go to and", "Rin goes to and"),
+    ("I and", "Rin and"),
 ])
 def test_a_verb_joined_by_and_agrees_with_the_name(said: str, note: str) -> None:
     assert third(said) == note
+
+
+def test_a_note_says_the_joined_verb_in_agreement() -> None:
+    """End to end through the consolidator: the known shape "X goes to … and play …"."""
+    when = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    events = [EventText(0, "Ken", "user", "I go to Boston every summer and play tennis with "
+                        "my cousin there.", when),
+              EventText(1, "Rin", "assistant", "Sounds fun!", when)]
+    [note] = consolidate_offline(events, notes_per_turn=1).notes
+    assert note.content.startswith(
+        "Ken goes to Boston every summer and plays tennis with their cousin there."), note.content
+
+
+_WORDS = st.lists(st.sampled_from(
+    ["I", "I'm", "I'll", "and", "or", "but", "to", "the", "my", "it", "go", "play", "love",
+     "cook", "lift", "music", "dance", "tennis", "Boston", "can", "didn't", ",", ".", "who",
+     "swim", "helps", "restore", "them", "hiking", "every", "morning", "she", "was"]),
+    max_size=14).map(" ".join)
+
+
+@given(_WORDS)
+def test_agreement_only_ever_adds_an_ending_or_names_the_speaker(sentence: str) -> None:
+    """Whatever the words, naming the speaker changes "I" (and its contraction or auxiliary)
+    and verbs' endings: every other word stays, in order."""
+    out = name_the_speaker(sentence, "Rin").split()
+    kept = [w for w in sentence.split() if w not in {"I", "I'm", "I'll"}]
+    words = [w for w in out if w not in {"Rin", "is", "will"}]
+    assert len(words) == len(kept)
+    for said, written in zip(kept, words, strict=True):
+        assert written == said or (written.startswith(said.rstrip("y")) and written[-1] == "s"
+                                   ) or (said, written) in {("go", "goes"), ("didn't", "didn't")}
+
+
+@given(st.lists(st.sampled_from([*"I and to go it, .'m\n", "play", "I'm", " and"]),
+                max_size=40).map("".join))
+def test_naming_the_speaker_never_fails(sentence: str) -> None:
+    assert isinstance(name_the_speaker(sentence, "Rin"), str)

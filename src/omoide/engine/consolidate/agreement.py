@@ -38,7 +38,7 @@ _INVERTED = r"do|don['’]t|have|haven['’]t|am|are|aren['’]t|were|weren['’
 _SUBJECT_TEMPLATE = (
     r"(?:\b(?P<inverted>(?i:{inverted}))\s+)?"
     r"\b{pronoun}(?P<contraction>['’](?:m|re|ve|d|ll))?(?P<adverbs>(?:\s+(?:{adverbs}))*)"
-    r"(?:\s+(?P<verb>[A-Za-z]+(?:['’]t)?))?(?![A-Za-z'’])"
+    r"(?:\s+(?P<verb>(?!I(?![A-Za-z'’]))[A-Za-z]+(?:['’]t)?))?(?![A-Za-z'’])"
 )
 I_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun="I", adverbs=_ADVERBS,
                                                inverted=_INVERTED))
@@ -297,11 +297,11 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
         j = i + 1
         while j < len(words) and words[j] in _LINK_ADVERBS:
             j += 1
-        candidate = tokens[j].group(0)
-        if j >= len(words) or words[j] in _CLAUSE_SUBJECTS or not candidate.islower():
+        if j >= len(words) or words[j] in _CLAUSE_SUBJECTS or not tokens[j].group(0).islower():
             break  # "… and it was awesome", "… and Sarah cooks": a clause of its own
         if i and words[i - 1] == ",":
             continue  # "…, and look at my students": often a clause (or a command) of its own
+        candidate = tokens[j].group(0)
         if _joined_verb(candidate, [*words[j + 1: j + 3], ".", "."],
                         right_after_verb=tokens[i].start() <= last_verb + 1,
                         before=words[i - 1] if i else ""):
