@@ -175,3 +175,19 @@ def test_agreement_only_ever_adds_an_ending_or_names_the_speaker(sentence: str) 
                 max_size=40).map("".join))
 def test_naming_the_speaker_never_fails(sentence: str) -> None:
     assert isinstance(name_the_speaker(sentence, "Rin"), str)
+
+
+@pytest.mark.parametrize(("said", "note"), [
+    # a "you" that opens a clause is its subject: the verb joined to it agrees too
+    ("You go to Boston and play tennis.", "Ken goes to Boston and plays tennis."),
+    ("When you finish work and go home, you rest.",
+     "When Ken finishes work and goes home, Ken rests."),
+    ("You cook and bake so well.", "Ken cooks and bakes so well."),
+    # "you" as an object, after an inverted auxiliary, or under an infinitive: left bare
+    ("I told you and left.", "Rin told Ken and left."),
+    ("Do you still paint and sell your art?", "Does Ken still paint and sell Ken's art?"),
+    ("You love to cook and bake.", "Ken loves to cook and bake."),
+    ("You and I go and play.", "Ken and Rin go and play."),
+])
+def test_a_verb_joined_to_the_addressee_agrees(said: str, note: str) -> None:
+    assert third(said) == note

@@ -21,7 +21,8 @@ import re
 from omoide.engine.consolidate.binding import names_a_person_at
 from omoide.engine.lang import SEARCH_STOPWORDS, word_set
 
-__all__ = ["I_CLAUSE", "YOU_CLAUSE", "coordinated_verbs", "name_the_speaker", "rewrite_subject"]
+__all__ = ["I_CLAUSE", "YOU_CLAUSE", "coordinated_verbs", "name_the_addressee",
+           "name_the_speaker", "rewrite_subject"]
 
 # Verbs that end in -ly: present tense after "I", never adverbs.
 _LY_VERBS = "apply|reply|supply|comply|imply|multiply|fly|rely|ally|bully|tally|rally|dally"
@@ -258,6 +259,24 @@ def name_the_speaker(sentence: str, name: str) -> str:
     for match in I_CLAUSE.finditer(sentence):
         edits.append((match.start(), match.end(), rewrite_subject(match, name, open_class=True)))
         edits += coordinated_verbs(sentence, match)
+    return _edited(sentence, edits)
+
+
+def name_the_addressee(sentence: str, name: str) -> str:
+    """Every "you" of ``sentence`` as ``name`` (:func:`rewrite_subject`); where that "you"
+    opens a clause, and so is its subject, the verbs joined to it agree too ("When you finish
+    work and go home" → "When Sam finishes work and goes home"; "I told you and left" keeps
+    "left")."""
+    edits: list[tuple[int, int, str]] = []
+    for match in YOU_CLAUSE.finditer(sentence):
+        edits.append((match.start(), match.end(), rewrite_subject(match, name)))
+        if _opens_clause(match):
+            edits += coordinated_verbs(sentence, match)
+    return _edited(sentence, edits)
+
+
+def _edited(sentence: str, edits: list[tuple[int, int, str]]) -> str:
+    """``sentence`` with each (start, end, text) edit made; one overlapping another is left."""
     out, at = [], 0
     for start, end, text in sorted(edits):
         if start >= at:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.consolidate.agreement import YOU_CLAUSE, name_the_speaker, rewrite_subject
+from omoide.engine.consolidate.agreement import name_the_addressee, name_the_speaker
 from omoide.engine.consolidate.binding import bind_first_person
 from omoide.engine.consolidate.voice import is_role_label
 
@@ -57,7 +57,7 @@ def to_third_person(
     text = _US.sub("them" if plural else speaker, text)
     if addressee:
         text = _YOUR.sub(f"{addressee}'s", text)
-        text = YOU_CLAUSE.sub(lambda m: rewrite_subject(m, addressee), text)
+        text = name_the_addressee(text, addressee)
     return text
 
 
