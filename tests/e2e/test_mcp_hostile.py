@@ -272,3 +272,26 @@ def test_session_record_names_the_turns_as_its_argument_does(server: LiveServer)
                 assert "turns[" in message and "events" not in message, message
 
     anyio.run(scenario)
+
+
+def test_a_turn_field_session_record_does_not_have_is_refused(server: LiveServer) -> None:
+    """HTTP refuses a field an event does not have; session_record dropped it from a turn
+    ({"text": …} beside content, a "metadata" object) and recorded the turn without it. The
+    tools' input schemas now say what call_tool enforces: no argument beyond the listed ones
+    (probe 23)."""
+    key = server.create_persona("rin")
+    begun: list[str] = []
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            session = (await ok(client, "session_begin")).structured_content["session_id"]
+            begun.append(session)
+            message = await tool_error(client, "session_record", session_id=session, turns=[
+                {"speaker": "Ken", "content": "I adopted a cat.", "metadata": {"mood": "glad"}}])
+            assert "turns.0.metadata" in message, message
+            tools = (await client.list_tools()).tools
+            assert all(t.input_schema.get("additionalProperties") is False for t in tools)
+
+    anyio.run(scenario)
+    store = server.omoide.store.sessions("rin")
+    assert store.events_after(store.get(begun[0]), 0) == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.api.mcp import text
 from omoide.api.mcp.tooling import (
@@ -35,6 +35,10 @@ SessionId = Annotated[str, Field(min_length=1, max_length=128, description=(
 
 class Turn(BaseModel):
     """One conversation turn."""
+
+    # a field the turn does not have ("text", "metadata") is refused, as HTTP refuses it in
+    # an event: it was dropped and the turn recorded without it
+    model_config = ConfigDict(extra="forbid")
 
     speaker: Annotated[str, Field(min_length=1, max_length=200, description=(
         "Who said it, e.g. the user's name or yours."))]
