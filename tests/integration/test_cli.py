@@ -505,3 +505,20 @@ def test_one_shot_commands_log_warnings_only_unless_verbose(tmp_path: Path) -> N
     assert "created persona" not in quiet.stderr and "job " not in added.stderr
     loud = omoide_run("-v", "memory", "add", "-p", "rin", "The user lives in Nara.")
     assert '"level": "info"' in loud.stderr and "job " in loud.stderr
+
+
+@pytest.mark.parametrize("text", ['[{"memory": "The user likes tea"}]\n',
+                                  '{"results": [{"memory": "The user likes tea"}]}\n',
+                                  '[\n  {"role": "user", "content": "hi"}\n]\n'])
+def test_another_systems_file_imported_as_an_export_is_told_to_use_from(
+        run, tmp_path: Path, text: str) -> None:
+    """A Mem0 list, a Mem0 object or a pretty-printed chat file given to `omoide import`
+    without --from was refused with 'line 1: a record must be a JSON object' or 'unknown record
+    type None', which does not say the file is of another kind (probe 23)."""
+    path = tmp_path / "other.json"
+    path.write_text(text, encoding="utf-8")
+    result = run("import", "-p", "rin", str(path))
+    assert result.exit_code == 1, result.output
+    assert "line 1:" in result.output and "--from" in result.output, result.output
+    assert "source=mem0" in result.output and "Traceback" not in result.output
+    assert run("persona", "list").output.strip() in ("", "(no personas)")  # nothing was made

@@ -39,3 +39,14 @@ def test_an_export_sent_as_one_json_document_is_told_its_content_type(
         done = kai.post("/api/import/kai", content=export,
                         headers={"content-type": "application/x-ndjson"})
         assert done.status_code == 200 and done.json()["memories"] == 1, done.text
+
+
+def test_a_mem0_file_sent_as_an_export_is_told_its_source(rin: httpx.Client) -> None:
+    """A Mem0 export posted without ?source=mem0 was refused with 'line 1: unknown record type
+    None'; the message now says what an export starts with and how to import the file."""
+    reply = rin.post("/api/import/rin", content=b'{"results": [{"memory": "Ken likes tea."}]}\n',
+                     headers={"content-type": "application/x-ndjson"})
+    assert reply.status_code == 422 and reply.json()["error"]["line"] == 1, reply.text
+    message = reply.json()["error"]["message"]
+    assert "source=mem0" in message and "header" in message, message
+    assert rin.get("/api/memories/rin").json()["memories"] == []
