@@ -522,3 +522,24 @@ def test_another_systems_file_imported_as_an_export_is_told_to_use_from(
     assert "line 1:" in result.output and "--from" in result.output, result.output
     assert "source=mem0" in result.output and "Traceback" not in result.output
     assert run("persona", "list").output.strip() in ("", "(no personas)")  # nothing was made
+
+
+@pytest.mark.parametrize("command", [["persona", "list"], ["memory", "add", "-p", "rin", "x y"],
+                                     ["serve"], ["mcp", "--persona", "rin"]])
+@pytest.mark.parametrize("under", [False, True])
+def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(
+        tmp_path: Path, command: list[str], under: bool) -> None:
+    """`--data notes.txt` (or OMOIDE_DATA=/dev/null, or a folder under a file) stopped every
+    command with a NotADirectoryError traceback from the folder lock or the database."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a folder", encoding="utf-8")
+    data = afile / "data" if under else afile
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data),
+           "OMOIDE_PORT": str(free_port())}
+    omoide = Path(sys.executable).parent / "omoide"
+    done = subprocess.run([str(omoide), *command], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("Error: OMOIDE_DATA (--data)")
+    assert "not a folder" in done.stderr and afile.read_text(encoding="utf-8") == "not a folder"
