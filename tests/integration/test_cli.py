@@ -543,3 +543,20 @@ def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("Error: OMOIDE_DATA (--data)")
     assert "not a folder" in done.stderr and afile.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_an_unreachable_database_is_one_line_with_the_password_hidden(
+        run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OMOIDE_DATABASE_URL or `migrate --to` naming a database that cannot be reached (down,
+    a wrong host or port) stopped every command with psycopg's traceback."""
+    url = f"postgresql://ken:hunter2secret@127.0.0.1:{free_port()}/omoide"
+    run("persona", "create", "rin")  # a folder to copy
+    moved = run("migrate", "--to", url)
+    assert moved.exit_code == 1 and moved.output.startswith("Error: cannot connect"), moved.output
+    monkeypatch.setenv("OMOIDE_DATABASE_URL", url)
+    for args in (["persona", "list"], ["memory", "add", "-p", "rin", "x y"]):
+        result = run(*args)
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: cannot connect to the PostgreSQL database")
+        assert "hunter2secret" not in result.output and "ken:***@" in result.output
+        assert "Traceback" not in result.output
