@@ -520,4 +520,18 @@ class Settings:
             raise InvalidInput("OMOIDE_CHAT_SUMMARY_COOLDOWN must be 0 or more seconds")
         if isinstance(values["data_dir"], str):
             values["data_dir"] = Path(values["data_dir"])
+        _check_data_folder(values["data_dir"])
         return cls(**values)
+
+
+def _check_data_folder(path: Path) -> None:
+    """A data folder that is a file (``--data notes.txt``, ``/dev/null``) or lies under one
+    stopped every command with a NotADirectoryError traceback from the lock or the database; a
+    missing folder is fine (it is created)."""
+    existing = path
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        where = "is" if existing == path else f"lies under {str(existing)!r}, which is"
+        raise InvalidInput(f"OMOIDE_DATA (--data) {str(path)!r} {where} not a folder; give a "
+                           "folder (it is created when missing)")

@@ -53,7 +53,7 @@ def test_mcp_refuses_nul_invisible_text_and_far_future_turns(server: LiveServer)
             session = (await ok(client, "session_begin")).structured_content["session_id"]
             message = await tool_error(client, "session_record", session_id=session, turns=[
                 {"speaker": "Ken", "content": "later", "timestamp": "9999-01-01T00:00:00Z"}])
-            assert "turns" in message or "events[0].timestamp" in message
+            assert "turns[0].timestamp" in message and "events[" not in message
             assert "24 hours" in message
             assert "invisible" in await tool_error(client, "session_record",
                                                    session_id=session,
@@ -249,3 +249,49 @@ def test_an_mcp_message_naming_a_key_twice_is_refused_as_http_refuses_it(
         error = reply.json()["error"]
         assert error["code"] == -32700 and "'content' twice" in error["message"], error
     assert server.omoide.memories.list_recent("rin") == []
+
+
+def test_session_record_names_the_turns_as_its_argument_does(server: LiveServer) -> None:
+    """The service speaks HTTP's body (``events[0].timestamp``); a model calling
+    session_record sent ``turns``, and read about events it never named (probe 23)."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            session = (await ok(client, "session_begin")).structured_content["session_id"]
+            refusals = [
+                [{"speaker": "Ken", "content": "hi", "timestamp": "2026-01-01T10:00:00"}],
+                [{"speaker": "\u200b", "content": "hi"}],
+                [{"speaker": "Ken", "content": "hi", "external_id": "\x01"}],
+                [{"speaker": "Ken", "content": "hi", "external_id": "e1"},
+                 {"speaker": "Ken", "content": "other", "external_id": "e1"}],
+            ]
+            for turns in refusals:
+                message = await tool_error(client, "session_record", session_id=session,
+                                           turns=turns)
+                assert "turns[" in message and "events" not in message, message
+
+    anyio.run(scenario)
+
+
+def test_a_turn_field_session_record_does_not_have_is_refused(server: LiveServer) -> None:
+    """HTTP refuses a field an event does not have; session_record dropped it from a turn
+    ({"text": …} beside content, a "metadata" object) and recorded the turn without it. The
+    tools' input schemas now say what call_tool enforces: no argument beyond the listed ones
+    (probe 23)."""
+    key = server.create_persona("rin")
+    begun: list[str] = []
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            session = (await ok(client, "session_begin")).structured_content["session_id"]
+            begun.append(session)
+            message = await tool_error(client, "session_record", session_id=session, turns=[
+                {"speaker": "Ken", "content": "I adopted a cat.", "metadata": {"mood": "glad"}}])
+            assert "turns.0.metadata" in message, message
+            tools = (await client.list_tools()).tools
+            assert all(t.input_schema.get("additionalProperties") is False for t in tools)
+
+    anyio.run(scenario)
+    store = server.omoide.store.sessions("rin")
+    assert store.events_after(store.get(begun[0]), 0) == []

@@ -505,3 +505,58 @@ def test_one_shot_commands_log_warnings_only_unless_verbose(tmp_path: Path) -> N
     assert "created persona" not in quiet.stderr and "job " not in added.stderr
     loud = omoide_run("-v", "memory", "add", "-p", "rin", "The user lives in Nara.")
     assert '"level": "info"' in loud.stderr and "job " in loud.stderr
+
+
+@pytest.mark.parametrize("text", ['[{"memory": "The user likes tea"}]\n',
+                                  '{"results": [{"memory": "The user likes tea"}]}\n',
+                                  '[\n  {"role": "user", "content": "hi"}\n]\n'])
+def test_another_systems_file_imported_as_an_export_is_told_to_use_from(
+        run, tmp_path: Path, text: str) -> None:
+    """A Mem0 list, a Mem0 object or a pretty-printed chat file given to `omoide import`
+    without --from was refused with 'line 1: a record must be a JSON object' or 'unknown record
+    type None', which does not say the file is of another kind (probe 23)."""
+    path = tmp_path / "other.json"
+    path.write_text(text, encoding="utf-8")
+    result = run("import", "-p", "rin", str(path))
+    assert result.exit_code == 1, result.output
+    assert "line 1:" in result.output and "--from" in result.output, result.output
+    assert "source=mem0" in result.output and "Traceback" not in result.output
+    assert run("persona", "list").output.strip() in ("", "(no personas)")  # nothing was made
+
+
+@pytest.mark.parametrize("command", [["persona", "list"], ["memory", "add", "-p", "rin", "x y"],
+                                     ["serve"], ["mcp", "--persona", "rin"]])
+@pytest.mark.parametrize("under", [False, True])
+def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(
+        tmp_path: Path, command: list[str], under: bool) -> None:
+    """`--data notes.txt` (or OMOIDE_DATA=/dev/null, or a folder under a file) stopped every
+    command with a NotADirectoryError traceback from the folder lock or the database."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a folder", encoding="utf-8")
+    data = afile / "data" if under else afile
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data),
+           "OMOIDE_PORT": str(free_port())}
+    omoide = Path(sys.executable).parent / "omoide"
+    done = subprocess.run([str(omoide), *command], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("Error: OMOIDE_DATA (--data)")
+    assert "not a folder" in done.stderr and afile.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_an_unreachable_database_is_one_line_with_the_password_hidden(
+        run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OMOIDE_DATABASE_URL or `migrate --to` naming a database that cannot be reached (down,
+    a wrong host or port) stopped every command with psycopg's traceback."""
+    url = f"postgresql://ken:hunter2secret@127.0.0.1:{free_port()}/omoide"
+    run("persona", "create", "rin")  # a folder to copy
+    moved = run("migrate", "--to", url)
+    assert moved.exit_code == 1 and moved.output.startswith("Error: cannot connect"), moved.output
+    monkeypatch.setenv("OMOIDE_DATABASE_URL", url)
+    for args in (["persona", "list"], ["memory", "add", "-p", "rin", "x y"]):
+        result = run(*args)
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: cannot connect to the PostgreSQL database")
+        assert "hunter2secret" not in result.output and "ken:***@" in result.output
+        assert "Traceback" not in result.output

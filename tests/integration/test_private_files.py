@@ -6,10 +6,13 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from omoide.cli import main
+from omoide.errors import InvalidInput
 from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.files import private_folder
 
 
 def mode(path: Path) -> int:
@@ -53,3 +56,18 @@ def test_the_cli_runs_with_a_private_umask(tmp_path: Path) -> None:
             assert mode(path) == 0o600, path
     finally:
         os.umask(previous)
+
+
+def test_a_file_given_as_the_folder_keeps_its_mode(tmp_path: Path) -> None:
+    """private_folder chmodded an existing path 0700 without asking whether it was a folder:
+    `OMOIDE_DATA=/dev/null omoide stats` made /dev/null unwritable for every other user, and
+    `--data notes.txt` changed the file's mode (probe 23). It is refused and left alone."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine", encoding="utf-8")
+    os.chmod(afile, 0o644)
+    with pytest.raises(InvalidInput, match="not a folder"):
+        private_folder(afile)
+    assert mode(afile) == 0o644
+    with pytest.raises(InvalidInput, match="not a folder"):
+        Database(afile / "omoide.db")
+    assert mode(afile) == 0o644 and afile.read_text(encoding="utf-8") == "mine"

@@ -144,6 +144,10 @@ def _categories(value: Any, index: int) -> list[Any]:
         return [value]
     if not isinstance(value, list):
         raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts")
+    for i, item in enumerate(value):
+        if not isinstance(item, str):  # it was left out without a word
+            raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts; "
+                                  f"categories[{i}] is {json.dumps(item)[:40]}")
     return value
 
 

@@ -187,8 +187,8 @@ class TransferService:
         for number, kind, record in _records(lines):
             if scan is None:
                 if kind != "header":
-                    raise InvalidInput("line 1: the file must start with an Omoide export "
-                                       "header", line=1)
+                    raise InvalidInput(f"line {number}: the file must start with an Omoide "
+                                       f"export header; {NOT_AN_EXPORT}", line=number)
                 scan = _Scan(record, [], set(), set(), set(), 0)
                 continue
             if scan.ended:
@@ -355,17 +355,28 @@ def _check_end(counted: int, read: int, number: int) -> None:
                            "it was exported; nothing was imported", line=number)
 
 
+# What a file that is not an Omoide export is told (a Mem0 list, a chat export, a file
+# pretty-printed over many lines): the refusal of its first line said only "unknown record type
+# None" or "a record must be a JSON object".
+NOT_AN_EXPORT = ("an Omoide export (JSON Lines) starts with its header record {\"type\": "
+                 "\"header\", \"format\": \"omoide-export\", …}; a Mem0, MCP memory or chat "
+                 "file is imported with source=mem0, mcp-memory or chat (omoide import --from)")
+
+
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    first = True
     for number, line in enumerate(lines(), start=1):
         if line.strip():
             try:
                 kind, record = decode_line(line, number)
                 record = nfc(record, kind)  # user text is kept in NFC (validate.nfc)
             except FormatError as exc:
-                raise InvalidInput(exc.message, line=exc.line) from None
+                hint = f"; {NOT_AN_EXPORT}" if first else ""
+                raise InvalidInput(exc.message + hint, line=exc.line) from None
             except InvalidInput as exc:
                 raise InvalidInput(f"line {number}: {exc.message}", line=number,
                                    field=exc.fields.get("field")) from None
+            first = False
             yield number, kind, record
 
 

@@ -114,8 +114,10 @@ def test_mem0_categories_and_metadata_of_odd_types_over_http(server: LiveServer)
         assert done.status_code == 200, done.text
         tags = {m["content"]: m["tags"] for m in c.get("/api/memories/rin").json()["memories"]}
         assert tags == {"ユーザーは抹茶が好き": ["food"], "The user plays the cello": []}
+        # a list holding something else than text was imported with that item left out
         for bad in ({"categories": 5}, {"categories": True}, {"categories": {"a": 1}},
-                    {"metadata": "x"}, {"metadata": [1]}):
+                    {"categories": ["food", 1]}, {"categories": [{"a": 1}]},
+                    {"categories": [None]}, {"metadata": "x"}, {"metadata": [1]}):
             refused = post([{"memory": "The user rows on Sundays", **bad}])
             assert refused.status_code == 422, (bad, refused.text)
             assert "memory 0" in refused.json()["error"]["message"]

@@ -187,3 +187,28 @@ def test_the_addressee_is_named_once_too(sentence: str, expected: str) -> None:
 def test_your_stays_when_no_one_says_who_you_are() -> None:
     assert to_third_person("You ran your first marathon!", "Ken",
                            japanese=False) == "You ran your first marathon!"
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    # a capitalised word where a place stands is no one a "their" could mean
+    ("I live in Kyoto with my cat.", "Ken lives in Kyoto with their cat."),
+    ("I moved to Kyoto last spring and I love my cat.",
+     "Ken moved to Kyoto last spring and Ken loves their cat."),
+    ("I live in Tokyo and I love my cat.", "Ken lives in Tokyo and Ken loves their cat."),
+    ("I flew back from Osaka to my parents' house.",
+     "Ken flew back from Osaka to their parents' house."),
+    ("I drove through Ohio in my old truck.", "Ken drove through Ohio in their old truck."),
+    ("I moved to New York with my sister.", "Ken moved to New York with their sister."),
+    ("In Denver I ride my bike.", "In Denver Ken rides their bike."),
+    ("I work at Google and I love my team.", "Ken works at Google and Ken loves their team."),
+    ("I spent Christmas at home with my family.", "Ken spent Christmas at home with their family."),
+    # a person stays a person: with, told, gave to, a possessive, a joint subject
+    ("I went to Paris with Sarah and lost my passport.",
+     "Ken went to Paris with Sarah and lost Ken's passport."),
+    ("I showed Mike my new guitar.", "Ken showed Mike Ken's new guitar."),
+    ("I talked to Sarah about my job.", "Ken talked to Sarah about Ken's job."),
+    ("I stayed in Sarah's flat with my dog.", "Ken stayed in Sarah's flat with Ken's dog."),
+    ("Sarah and I love our dog.", "Sarah and Ken love Ken's dog."),
+])
+def test_a_place_name_is_not_taken_for_a_person(sentence: str, expected: str) -> None:
+    assert _en(sentence) == expected

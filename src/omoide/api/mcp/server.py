@@ -92,6 +92,8 @@ class OmoideMCP(MCPServer):
         tool = tool_for(fn, name=name, title=title, description=description,
                         annotations=annotations, icons=icons, meta=meta,
                         structured_output=structured_output)
+        # call_tool refuses an argument the tool does not have: the schema says so too
+        tool.parameters["additionalProperties"] = False
         if self._tool_manager.get_tool(tool.name) is None:
             self._tool_manager._tools[tool.name] = tool
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.api.mcp import text
 from omoide.api.mcp.tooling import (
@@ -24,6 +24,7 @@ from omoide.api.mcp.tooling import (
     answer,
 )
 from omoide.api.render import render_search, render_session_end
+from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
@@ -34,6 +35,10 @@ SessionId = Annotated[str, Field(min_length=1, max_length=128, description=(
 
 class Turn(BaseModel):
     """One conversation turn."""
+
+    # a field the turn does not have ("text", "metadata") is refused, as HTTP refuses it in
+    # an event: it was dropped and the turn recorded without it
+    model_config = ConfigDict(extra="forbid")
 
     speaker: Annotated[str, Field(min_length=1, max_length=200, description=(
         "Who said it, e.g. the user's name or yours."))]
@@ -82,8 +87,11 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
             persona = persona_of(ctx)
             # An unknown id is an error, as HTTP's 404 (it used to open that session, so a
             # mistyped id split a conversation): "no session '…'; start one with session_begin".
-            accepted, duplicates = sessions.record(persona, session_id,
-                                                   [t.event() for t in turns])
+            try:
+                accepted, duplicates = sessions.record(persona, session_id,
+                                                       [t.event() for t in turns])
+            except OmoideError as exc:
+                raise _as_turns(exc) from exc
             return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
 
         return answer(body, text.recorded_text)
@@ -124,3 +132,13 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
             return render_search(persona, search.search_episodes(persona, request))
 
         return answer(body, text.search_text)
+
+
+def _as_turns(exc: OmoideError) -> OmoideError:
+    """``exc`` with the turns named as this tool's argument names them (``turns[0]``), not as
+    the service, which speaks HTTP's body (``events[0].timestamp``)."""
+    exc.message = exc.message.replace("events[", "turns[")
+    exc.args = (exc.message,)
+    exc.fields = {name: value.replace("events[", "turns[") if isinstance(value, str) else value
+                  for name, value in exc.fields.items()}
+    return exc

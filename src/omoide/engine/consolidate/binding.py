@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from omoide.engine.lang import word_set
 
-__all__ = ["bind_first_person", "names_a_person"]
+__all__ = ["bind_first_person", "names_a_person", "names_a_person_at"]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|[^\sA-Za-z]")
 _I_FORMS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d", "I'll", "I’ll"})
@@ -76,9 +76,27 @@ _PREPOSITIONS = word_set(
     "towards toward into onto upon against among inside outside"
 )
 _SENTENCE_MARKS = frozenset(".!?")
+# A capitalised word is a place, not a person, after a preposition of place ("in Kyoto", "at
+# Google", "through Ohio"), after "to" or "from" that follow a verb of going or being ("moved
+# to Kyoto", "flew back from Osaka", "I'm from Leeds"), or as what is visited ("visited Paris").
+# "with Sarah", "told Sarah", "gave it to Sarah" and "Sarah's" stay people.
+_PLACE_PREPOSITIONS = word_set(
+    "in at near through across around into inside outside via throughout within toward towards")
+_VISITING = word_set("visit visits visited visiting explore explores explored exploring tour "
+                     "tours toured touring")
+_GOING = word_set(
+    """
+    go goes went gone going move moves moved moving fly flies flew flying drive drives drove
+    driving travel travels traveled travelled traveling travelling come comes came coming
+    return returns returned returning head heads headed heading walk walks walked walking
+    ride rides rode riding commute commutes commuted relocate relocates relocated relocating
+    get gets got getting trip trips flight flights back way home am is are was were i'm
+    """
+)
 _MONTHS_AND_DAYS = word_set(
     "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday"
+    "monday tuesday wednesday thursday friday saturday sunday "
+    "christmas easter halloween thanksgiving hanukkah diwali ramadan eid"  # days, not people
 )
 
 
@@ -168,7 +186,8 @@ class _Clause:
         before = _base(tokens[index - 1].group(0)) if index > 0 else ""
         after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
         # "Sarah and I" is not the speaker alone; in "… last spring and I love my cat" he is
-        compound = before in _COMPOUND and index > 1 and names_a_person(tokens[index - 2].group(0))
+        compound = before in _COMPOUND and index > 1 and names_a_person_at(
+            [t.group(0) for t in tokens], index - 2)
         self.subject = not compound and after not in _COMPOUND
         self.clear = self.subject and not self.others
         self.subordinate = before in _SUBORDINATORS or before in {"that", "as", "than"}
@@ -242,7 +261,8 @@ def _names_someone(tokens: list[re.Match[str]], index: int, person: _Person) -> 
     if _base(word) in _OTHERS or word in _I_FORMS or _base(word) in _FIRST.own:
         return True
     if word[:1].isupper() and low not in _MONTHS_AND_DAYS:
-        return index > 0  # a capitalised word inside the sentence: a name
+        # a capitalised word inside the sentence: a name, unless it names a place
+        return index > 0 and not is_place([t.group(0) for t in tokens], index)
     return (low.endswith("s") and len(low) > 3 and low not in _NOT_PLURAL
             and not low.endswith(("ss", "us", "is", "ous", "'s")))
 
@@ -251,6 +271,33 @@ def names_a_person(word: str) -> bool:
     """A word that names a person or a group of people ("Sarah", "sister", "kids", "he")."""
     return _base(word) in _OTHERS or (word[:1].isupper() and word.isalpha() and word not in
                                       _I_FORMS and word.lower() not in _MONTHS_AND_DAYS)
+
+
+def names_a_person_at(words: list[str], index: int) -> bool:
+    """:func:`names_a_person` for the word at ``index`` of a sentence's ``words``, read in its
+    place: "Sarah and I" is two people, "in Kyoto and I" is the speaker alone."""
+    return names_a_person(words[index]) and not is_place(words, index)
+
+
+def is_place(words: list[str], index: int) -> bool:
+    """Whether the capitalised word at ``index`` of ``words`` (a sentence's words in order)
+    names a place by where it stands ("in Kyoto", "moved to New York", "visited Paris")."""
+    if not (words[index][:1].isupper() and words[index].isalpha()):
+        return False
+    start = index
+    while start > 0 and words[start - 1][:1].isupper() and words[start - 1].isalpha() and (
+            _lower(words[start - 1]) not in _PLACE_PREPOSITIONS | _VISITING | {"to", "from"}):
+        start -= 1  # "New York", "Los Angeles": the name's first word
+    if start == 0:
+        return False
+    before = _lower(words[start - 1])
+    if before in _PLACE_PREPOSITIONS or before in _VISITING:
+        return True
+    return before in {"to", "from"} and start > 1 and _lower(words[start - 2]) in _GOING
+
+
+def _lower(word: str) -> str:
+    return word.lower().replace("’", "'")
 
 
 def _plural_thing(tokens: list[re.Match[str]], index: int) -> bool:

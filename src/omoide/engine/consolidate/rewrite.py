@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.consolidate.agreement import I_CLAUSE, YOU_CLAUSE, rewrite_subject
+from omoide.engine.consolidate.agreement import name_the_addressee, name_the_speaker
 from omoide.engine.consolidate.binding import bind_first_person
 from omoide.engine.consolidate.voice import is_role_label
 
@@ -48,7 +48,7 @@ def to_third_person(
     # After "we" became "Nora and others", "our"/"us" refer back to that group
     # ("… put their hearts into it"); alone, "our kids" are the speaker's kids.
     plural = _WE_CLAUSE.search(sentence) is not None
-    text = I_CLAUSE.sub(lambda m: rewrite_subject(m, speaker, open_class=True), sentence)
+    text = name_the_speaker(sentence, speaker)
     text = _WE_CLAUSE.sub(lambda m: _rewrite_we(m, speaker), text)
     text = _REFLEXIVE_WORD.sub(lambda m: _REFLEXIVE[m.group(0).lower()], text)
     text = _MY.sub(lambda m: speaker if m.group(0).lower() == "myself" else f"{speaker}'s", text)
@@ -57,7 +57,7 @@ def to_third_person(
     text = _US.sub("them" if plural else speaker, text)
     if addressee:
         text = _YOUR.sub(f"{addressee}'s", text)
-        text = YOU_CLAUSE.sub(lambda m: rewrite_subject(m, addressee), text)
+        text = name_the_addressee(text, addressee)
     return text
 
 

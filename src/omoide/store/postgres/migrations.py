@@ -16,12 +16,14 @@ Never edit a released migration: add the next one.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 
+from omoide.errors import InvalidInput
 from omoide.store.postgres.fts import FOLD_LATIN_BODIES, FTS_PERSONAS
 from omoide.store.postgres.rls import PERSONA_WALLS
 from omoide.store.sqlite.migrations import SESSION_ENDED_BY, SUCCESSOR_STARTS
@@ -412,12 +414,27 @@ CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
 
 def prepare(url: str) -> None:
     """Create the extensions the schema uses (pgvector), once per database."""
-    with psycopg.connect(url, autocommit=True) as raw:
+    try:
+        raw = psycopg.connect(url, autocommit=True)
+    except psycopg.OperationalError as exc:
+        # a database down, a wrong host, port, user or password: every command stopped with
+        # psycopg's traceback
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InvalidInput(f"cannot connect to the PostgreSQL database {_shown(url)}: {reason}; "
+                           "check the URL (OMOIDE_DATABASE_URL, or migrate --to) and that the "
+                           "server is running and reachable") from None
+    with raw:
         raw.execute("SELECT pg_advisory_lock(%s, %s)", _LOCK)
         try:
             raw.execute("CREATE EXTENSION IF NOT EXISTS vector")
         finally:
             raw.execute("SELECT pg_advisory_unlock(%s, %s)", _LOCK)
+
+
+def _shown(url: str) -> str:
+    """``url`` with its password hidden (postgresql://ken:***@host/db)."""
+    hidden = re.sub(r"(://[^:/@]*:)[^/]*@", r"\1***@", url)
+    return re.sub(r"(?i)(password=)[^&]*", r"\1***", hidden)
 
 
 def _statements(sql: str) -> list[str]:

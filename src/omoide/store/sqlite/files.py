@@ -13,6 +13,8 @@ import os
 import stat
 from pathlib import Path
 
+from omoide.errors import InvalidInput
+
 __all__ = ["FILE_MODE", "FOLDER_MODE", "private_database", "private_folder"]
 
 FOLDER_MODE = 0o700
@@ -28,6 +30,10 @@ def private_folder(path: Path) -> None:
         os.chmod(path, FOLDER_MODE)  # mkdir's mode is filtered by the umask
         return
     info = path.stat()
+    if not stat.S_ISDIR(info.st_mode):
+        # a file (or a device: --data /dev/null) is no folder, and its mode is not ours to
+        # change: chmod 0700 here once made /dev/null unwritable for every other user
+        raise InvalidInput(f"the data folder {str(path)!r} is not a folder")
     if info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX:
         with contextlib.suppress(PermissionError):
             os.chmod(path, FOLDER_MODE)

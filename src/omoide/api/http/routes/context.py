@@ -51,7 +51,9 @@ router = APIRouter()
 
 Persona = Annotated[str, Depends(persona_access)]
 READ = errors(401, 403, 404, 422)
-WRITE = errors(401, 403, 404, 413, 422)
+# a write may also lose a race with an erase of what it refers to: 409 (docs/api.md)
+WRITE = errors(401, 403, 404, 409, 413, 422)
+ACT = errors(401, 403, 404, 409, 422)  # a write that takes no body
 
 
 def _state_routes(path: str, kind: StateKind, noun: str) -> None:
@@ -108,7 +110,7 @@ def get_block(persona: Persona, app: App,
              summary="Create or update a block (block_name + content required)",
              response_model=None,
              responses={200: {"model": WriteBlockReply},
-                        **errors(401, 403, 404, 409, 413, 422)})
+                        **WRITE})
 async def write_block(persona: Persona, body: BlockWrite, app: App) -> dict[str, Any]:
     given = {k: (UNSET if v is None else v) for k, v in body.model_dump(exclude_unset=True)
              .items()}
@@ -117,7 +119,7 @@ async def write_block(persona: Persona, body: BlockWrite, app: App) -> dict[str,
 
 
 @router.delete("/api/blocks/{persona}/{block_name}", tags=["blocks"], summary="Delete a block",
-               response_model=None, responses={200: {"model": OkReply}, **READ})
+               response_model=None, responses={200: {"model": OkReply}, **ACT})
 def delete_block(persona: Persona, app: App,
                  block_name: str = Path(pattern=NAME_PATTERN)) -> dict[str, Any]:
     app.blocks.delete_block(persona, block_name)
@@ -135,7 +137,7 @@ def get_context(persona: Persona, app: App) -> dict[str, Any]:
 
 @router.post("/api/context/{persona}/session", tags=["context"], status_code=201,
              summary="session_begin: open a session and return its context",
-             response_model=None, responses={201: {"model": SessionStartOut}, **READ})
+             response_model=None, responses={201: {"model": SessionStartOut}, **ACT})
 def session_begin(persona: Persona, app: App) -> JSONResponse:
     return JSONResponse(render_session_start(app.context.session_begin(persona)),
                         status_code=201)
@@ -167,7 +169,7 @@ def get_settings(persona: Persona, app: App) -> dict[str, Any]:
 @router.put("/api/settings/{persona}", tags=["settings"],
             summary="Override some settings (validated; unknown names are refused)",
             response_model=None, responses={200: {"model": SettingsReply},
-                                            **errors(401, 403, 404, 409, 413, 422)})
+                                            **WRITE})
 async def put_settings(persona: Persona, app: App,
                        patch: Annotated[SettingsPatch, Body()]) -> dict[str, Any]:  # type: ignore[valid-type]
     await run_in_threadpool(app.settings_service.update, persona,

@@ -42,7 +42,7 @@ def _allowed(name: str, caller: Caller, app: App) -> str:
 
 
 @router.post("/api/personas/{name}/keys", status_code=201, response_model=IssuedKeyOut,
-             responses=_RESPONSES,
+             responses={**_RESPONSES, **errors(409)},  # the persona erased meanwhile
              summary="Issue another key for a persona (admin, or the persona's own key); "
                      "the reply is the only time it is shown")
 def issue_key(name: PersonaName, caller: Caller, app: App) -> dict[str, Any]:

@@ -35,7 +35,9 @@ router = APIRouter(tags=["memories"])
 
 Persona = Annotated[str, Depends(persona_access)]
 READ = errors(401, 403, 404, 422)
-WRITE = errors(401, 403, 404, 413, 422)
+# a write may also lose a race with an erase of what it refers to: 409 (docs/api.md)
+WRITE = errors(401, 403, 404, 409, 413, 422)
+ACT = errors(401, 403, 404, 409, 422)  # a write that takes no body
 
 
 @router.post("/api/memories/{persona}", status_code=201, response_model=None,
@@ -70,7 +72,7 @@ def read_memory(persona: Persona, key: str, app: App) -> dict[str, Any]:
 
 @router.patch("/api/memories/{persona}/{key}", summary="Update fields (importance is immutable)",
               response_model=None, responses={200: {"model": MemoryOut},
-                                              **errors(401, 403, 404, 409, 413, 422)})
+                                              **WRITE})
 async def update_memory(persona: Persona, key: str, body: MemoryPatch, app: App
                         ) -> dict[str, Any]:
     memory = await run_in_threadpool(app.memories.update, persona, key,
@@ -82,7 +84,7 @@ async def update_memory(persona: Persona, key: str, body: MemoryPatch, app: App
                summary="Delete: a tombstone (history is kept), or with purge=true erase it",
                responses={200: {"model": MemoryOut | PurgeReply,
                                 "description": "The tombstoned memory, or {status: purged}."},
-                          **READ})
+                          **ACT})
 def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
         False, description="Erase the memory with all its versions, links, sources and index "
                            "rows, so that its text is nowhere in the data folder (the user "

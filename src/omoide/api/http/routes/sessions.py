@@ -30,7 +30,9 @@ Persona = Annotated[str, Depends(persona_access)]
 SessionPath = Annotated[str, Path(pattern=SESSION_ID_PATTERN, description=(
     "Session id: 1-128 ASCII letters, digits or _ . : @ -"))]
 READ = errors(401, 403, 404, 422)
-WRITE = errors(401, 403, 404, 413, 422)
+# a write may also lose a race with an erase of what it refers to: 409 (docs/api.md)
+WRITE = errors(401, 403, 404, 409, 413, 422)
+ACT = errors(401, 403, 404, 409, 422)  # a write that takes no body
 
 
 @router.post("/api/sessions/{persona}", status_code=201, response_model=None,
@@ -65,7 +67,7 @@ def list_sessions(persona: Persona, app: App,
 @router.post("/api/sessions/{persona}/{session_id}/events", response_model=None,
              summary="Append events in a batch (a turn re-sent under its external_id is a "
                      "duplicate; another turn under a used external_id is a 409)",
-             responses={200: {"model": EventsReply}, **errors(401, 403, 404, 409, 413, 422)})
+             responses={200: {"model": EventsReply}, **WRITE})
 async def record_events(persona: Persona, session_id: SessionPath, body: EventsIn,
                         app: App) -> dict[str, Any]:
     events = [e.model_dump(exclude_none=True) for e in body.events]
@@ -76,7 +78,7 @@ async def record_events(persona: Persona, session_id: SessionPath, body: EventsI
 
 @router.post("/api/sessions/{persona}/{session_id}/end", response_model=None,
              summary="End a session: queues its last segmentation and the consolidation",
-             responses={200: {"model": SessionEndReply}, **READ})
+             responses={200: {"model": SessionEndReply}, **ACT})
 def end_session(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
     return {**render_session_end(app.sessions.end(persona, session_id)), "queued": True}
 
@@ -94,7 +96,7 @@ def episodes(persona: Persona, session_id: SessionPath, app: App) -> dict[str, A
 
 @router.delete("/api/sessions/{persona}/{session_id}", response_model=None,
                summary="Erase a conversation: its events and episodes (with_notes: its notes)",
-               responses={200: {"model": SessionErased}, **READ})
+               responses={200: {"model": SessionErased}, **ACT})
 def delete_session(persona: Persona, session_id: SessionPath, app: App,
                    with_notes: bool = Query(
                        False, description="Also erase the notes consolidated from this "

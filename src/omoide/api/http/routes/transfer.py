@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from omoide.api.http.deps import App, persona_access
 from omoide.api.http.guard import JsonRefused, is_json_media, strict_json
 from omoide.api.http.schemas import errors
-from omoide.api.http.schemas.transfer import ImportReply
+from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.errors import InvalidInput
 
 router = APIRouter(tags=["transfer"])
@@ -73,7 +73,7 @@ _BODY = {"requestBody": {"required": True, "description": (
     "content": {
         NDJSON: {"schema": {"type": "string"}},
         # Mem0 and chat files are one JSON document: a list, or an object holding one
-        "application/json": {"schema": {"oneOf": [{"type": "array"}, {"type": "object"}]}},
+        "application/json": {"schema": IMPORT_JSON_BODY},
         "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
 
 
@@ -102,7 +102,10 @@ async def import_persona(
             try:  # one JSON document: read as strictly as any JSON body of the API
                 strict_json(path.read_bytes())
             except JsonRefused as exc:
-                raise InvalidInput(str(exc), field=exc.field) from None
+                # an export sent as application/json, or with no content type (curl -d)
+                lines = (" (an Omoide export is JSON Lines, one record a line: send it as "
+                         f"Content-Type: {NDJSON})") if source == "omoide" else ""
+                raise InvalidInput(f"{exc}{lines}", field=exc.field) from None
         if source != "omoide":
             report = await run_in_threadpool(
                 app.peers.import_text, persona, source, path.read_text(encoding="utf-8"),

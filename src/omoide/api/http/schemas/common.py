@@ -81,7 +81,8 @@ _MEANING = {
     401: "No API key, or an unknown or revoked one.",
     403: "The key does not grant this persona (or this admin action).",
     404: "Unknown persona, memory, session, block … (for this persona).",
-    409: "Conflicts with existing state (e.g. the persona name is taken).",
+    409: "Conflicts with existing state (e.g. the persona name is taken), or what the write "
+         "refers to was erased by a concurrent request (nothing was written).",
     413: "The request body is larger than the server's limit (OMOIDE_MAX_BODY_BYTES; for a "
          "file import, OMOIDE_MAX_IMPORT_BYTES).",
     422: "A field or parameter is invalid; error.field names it.",
