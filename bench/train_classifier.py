@@ -56,13 +56,16 @@ level / aligned-span features of ``engine/classify/align.py``), which embedding 
 (``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the regularisation ``C``
 of the logistic regression, whether sure rules decide alone (a rule right on every pair of the
 fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
-probability from which the LOSO CONTRADICTORY precision of that language, the left-out sources'
-calls pooled (since the nineteenth round, the lower end of that precision's Wilson interval at
-z = 1), stays ≥ ``--precision`` all the way up (one threshold per language), raised by
-``MARGIN`` steps when it sits on a cliff, then by ``RULE.margin`` (one step since the sixteenth
-round) whatever the curve (``_classify_thresholds.RULE``; until the twelfth round
-every source had to keep it alone, which nested LOSO found far too cautious:
-``bench/classify_nested.py``). Precision first: a configuration whose thresholds keep the
+probability from which the LOSO CONTRADICTORY precision of that language stays ≥
+``--precision`` all the way up (one threshold per language), raised by ``MARGIN`` steps when it
+sits on a cliff, then by ``RULE.margin`` steps whatever the curve (``_classify_thresholds.RULE``).
+Since the twenty-third round that precision is the judge's own (the pairs a deciding rule
+settles left out) and is read per left-out writer: three writers in four (the 0.25 quantile of
+the sources' precisions, each source with ``MIN_CALLS`` calls) must keep it. Rounds 13-22
+pooled the left-out sources' calls, rule verdicts included (since the nineteenth round the
+lower end of the pooled precision's Wilson interval at z = 1, one step of margin); until the
+twelfth round every source had to keep it alone, which nested LOSO found far too cautious
+(``bench/classify_nested.py``). Precision first: a configuration whose thresholds keep the
 pooled target in each language, with no source more than ``FAR`` under it, beats any that does
 not, whatever its macro-F1. The embedder whose judge every server runs (``judge_embedder`` in
 ``judge.json``) is chosen the same way between the two. Grouped 5-fold cross-validation over all
@@ -267,13 +270,13 @@ def main(argv: list[str] | None = None) -> int:
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
              "everything else, score the one left out); the final model is fitted on all of them. "
              "Each language's threshold is the lowest from which the left-out sources' "
-             f"CONTRADICTORY calls, pooled ({RULE.label()}), keep precision ≥ "
+             f"CONTRADICTORY calls ({RULE.label()}) keep precision ≥ "
              f"{args.precision} all the way up "
-             f"(a threshold with fewer than {MIN_CALLS} pooled calls counts as keeping it), "
-             f"raised by {MARGIN} steps when one step lower the pooled precision falls more "
+             f"(a threshold where no source makes {MIN_CALLS} calls counts as keeping it), "
+             f"raised by {MARGIN} steps when one step lower that precision falls more "
              f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
              "rule chosen by nested LOSO, "
-             "`bench/results/classify_nested.md`); a configuration keeps precision when "
+             "`bench/results/classify_nested_protocol23.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
              f"the target. Judge embedder (every server's): {judge_name}"
              + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
