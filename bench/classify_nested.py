@@ -58,6 +58,32 @@ RULES: dict[str, ThresholdRule] = {
     "Wilson z=1.0, cliff +2": ThresholdRule(pool="wilson", z=1.0),
     "Wilson z=1.0, cliff +2, margin +1 (the nineteenth round's)": ThresholdRule(
         pool="wilson", z=1.0, margin=1),
+    # round 23: the judge's own calls (a deciding rule's verdicts out of the pool), and the
+    # sources' precisions averaged (each writer weighs one) or bounded below
+    "own calls, Wilson z=1.0, cliff +2, margin +1": ThresholdRule(
+        pool="wilson", z=1.0, margin=1, calls="own"),
+    "own calls, Wilson z=1.0, cliff +2": ThresholdRule(pool="wilson", z=1.0, calls="own"),
+    "own calls, Wilson z=1.0, cliff +2, margin +2": ThresholdRule(
+        pool="wilson", z=1.0, margin=2, calls="own"),
+    "own calls, Wilson z=1.64, cliff +2, margin +1": ThresholdRule(
+        pool="wilson", z=1.64, margin=1, calls="own"),
+    "own calls, pooled, cliff +2, margin +1": ThresholdRule(pool="pooled", margin=1,
+                                                           calls="own"),
+    "source mean, cliff +2, margin +1": ThresholdRule(pool="macro", margin=1),
+    "own calls, source mean, cliff +2, margin +1": ThresholdRule(pool="macro", margin=1,
+                                                                calls="own"),
+    "own calls, a quarter of the sources under, cliff +2 (the twenty-third round's)":
+        ThresholdRule(pool="quantile", quantile=0.25, calls="own"),
+    "own calls, a fifth of the sources under, cliff +2": ThresholdRule(
+        pool="quantile", quantile=0.2, calls="own"),
+    "own calls, a third of the sources under, cliff +2": ThresholdRule(
+        pool="quantile", quantile=1 / 3, calls="own"),
+    "own calls, a quarter of the sources under, cliff +2, margin +1": ThresholdRule(
+        pool="quantile", quantile=0.25, calls="own", margin=1),
+    "Wilson z=1.0, every fold (20 calls) >= 0.90, cliff +2, margin +1": ThresholdRule(
+        pool="wilson", z=1.0, margin=1, floor=0.90, min_calls=20),
+    "own calls, Wilson z=1.0, every fold (20 calls) >= 0.90, cliff +2, margin +1":
+        ThresholdRule(pool="wilson", z=1.0, margin=1, floor=0.90, min_calls=20, calls="own"),
 }
 
 

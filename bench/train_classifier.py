@@ -4,8 +4,8 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on forty-six sources written by forty-six different people: every pair of
-``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the twenty-eight
+The judge is trained on forty-eight sources written by forty-eight different people: every pair of
+``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the thirty-three
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
@@ -24,16 +24,17 @@ work-state memories), ``classify_holdout23.jsonl`` (384), ``classify_holdout24.j
 mostly coding and research assistants' memories), ``classify_holdout25.jsonl`` (360),
 ``classify_holdout26.jsonl`` (360), ``classify_holdout27.jsonl`` (360),
 ``classify_holdout28.jsonl`` (360), ``classify_holdout29.jsonl`` (360),
-``classify_holdout30.jsonl`` (360), ``classify_holdout31.jsonl`` (360) and
-``classify_holdout32.jsonl`` (360), a general assistant's
+``classify_holdout30.jsonl`` (360), ``classify_holdout31.jsonl`` (360),
+``classify_holdout32.jsonl`` (360) and ``classify_holdout33.jsonl`` (360), a general assistant's
 ``memory_save`` lines, the issue's own style, each scored once in an earlier round and seen
 since, and ``classify_notes1.jsonl`` (317), ``classify_notes2.jsonl`` (305),
 ``classify_notes3.jsonl`` (300), ``classify_notes4.jsonl`` (309), ``classify_notes5.jsonl``
 (300), ``classify_notes6.jsonl`` (300), ``classify_notes7.jsonl`` (306),
 ``classify_notes8.jsonl`` (308), ``classify_notes9.jsonl`` (328),
 ``classify_notes10.jsonl`` (319), ``classify_notes11.jsonl`` (321),
-``classify_notes12.jsonl`` (306) and ``classify_notes13.jsonl`` (300), notes of one to three
-sentences written as Omoide's own consolidator writes them by thirteen writers (folds like the
+``classify_notes12.jsonl`` (306), ``classify_notes13.jsonl`` (300) and
+``classify_notes14.jsonl`` (300), notes of one to three
+sentences written as Omoide's own consolidator writes them by fourteen writers (folds like the
 others; a note is read as the server reads a consolidated note, ``classify(..., note=True)``:
 it never closes through the statements' threshold, only through the sentence threshold, so
 the notes folds make no call on the statements' curve). A new memory of several sentences is
@@ -55,13 +56,16 @@ level / aligned-span features of ``engine/classify/align.py``), which embedding 
 (``BLOCK_SETS``: with or without the symmetric |new − old| and new ∘ old), the regularisation ``C``
 of the logistic regression, whether sure rules decide alone (a rule right on every pair of the
 fitting sources where it fired about one subject), and the CONTRADICTORY threshold: the lowest
-probability from which the LOSO CONTRADICTORY precision of that language, the left-out sources'
-calls pooled (since the nineteenth round, the lower end of that precision's Wilson interval at
-z = 1), stays ≥ ``--precision`` all the way up (one threshold per language), raised by
-``MARGIN`` steps when it sits on a cliff, then by ``RULE.margin`` (one step since the sixteenth
-round) whatever the curve (``_classify_thresholds.RULE``; until the twelfth round
-every source had to keep it alone, which nested LOSO found far too cautious:
-``bench/classify_nested.py``). Precision first: a configuration whose thresholds keep the
+probability from which the LOSO CONTRADICTORY precision of that language stays ≥
+``--precision`` all the way up (one threshold per language), raised by ``MARGIN`` steps when it
+sits on a cliff, then by ``RULE.margin`` steps whatever the curve (``_classify_thresholds.RULE``).
+Since the twenty-third round that precision is the judge's own (the pairs a deciding rule
+settles left out) and is read per left-out writer: three writers in four (the 0.25 quantile of
+the sources' precisions, each source with ``MIN_CALLS`` calls) must keep it. Rounds 13-22
+pooled the left-out sources' calls, rule verdicts included (since the nineteenth round the
+lower end of the pooled precision's Wilson interval at z = 1, one step of margin); until the
+twelfth round every source had to keep it alone, which nested LOSO found far too cautious
+(``bench/classify_nested.py``). Precision first: a configuration whose thresholds keep the
 pooled target in each language, with no source more than ``FAR`` under it, beats any that does
 not, whatever its macro-F1. The embedder whose judge every server runs (``judge_embedder`` in
 ``judge.json``) is chosen the same way between the two. Grouped 5-fold cross-validation over all
@@ -251,9 +255,9 @@ def main(argv: list[str] | None = None) -> int:
              + (f" --judge {args.judge}" if args.judge else "") + "`"
              + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
                 if only else ""),
-             "", "Forty-six sources by forty-six writers: `pairs` "
+             "", "Forty-eight sources by forty-eight writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             "held-out sets `holdout1` … `holdout32`, `notes1` … `notes13` "
+             "held-out sets `holdout1` … `holdout33`, `notes1` … `notes14` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. The notes folds are read as the server reads a "
              "consolidated note (`classify(..., note=True)`): never closed through the "
@@ -266,13 +270,13 @@ def main(argv: list[str] | None = None) -> int:
              "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
              "everything else, score the one left out); the final model is fitted on all of them. "
              "Each language's threshold is the lowest from which the left-out sources' "
-             f"CONTRADICTORY calls, pooled ({RULE.label()}), keep precision ≥ "
+             f"CONTRADICTORY calls ({RULE.label()}) keep precision ≥ "
              f"{args.precision} all the way up "
-             f"(a threshold with fewer than {MIN_CALLS} pooled calls counts as keeping it), "
-             f"raised by {MARGIN} steps when one step lower the pooled precision falls more "
+             f"(a threshold where no source makes {MIN_CALLS} calls counts as keeping it), "
+             f"raised by {MARGIN} steps when one step lower that precision falls more "
              f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
              "rule chosen by nested LOSO, "
-             "`bench/results/classify_nested.md`); a configuration keeps precision when "
+             "`bench/results/classify_nested_protocol23.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
              f"the target. Judge embedder (every server's): {judge_name}"
              + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),

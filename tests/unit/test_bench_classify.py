@@ -147,13 +147,55 @@ def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
     assert chosen["ja"] == thresholds[0]
 
 
+def _own(row: dict[str, float], ruled: dict[str, tuple[float, float]] | None = None
+         ) -> dict[str, float]:
+    """A curve row with the judge's own counts: ``ruled`` (language → (calls, right) a deciding
+    rule made) taken out of the counts, none by default."""
+    out = dict(row)
+    for lang in ("en", "ja"):
+        calls, right = (ruled or {}).get(lang, (0.0, 0.0))
+        n = row[f"{lang}_calls"] - calls
+        k = row[f"{lang}_precision"] * row[f"{lang}_calls"] - right
+        out[f"{lang}_own_calls"] = n
+        out[f"{lang}_own_precision"] = k / n if n else 1.0
+    return out
+
+
+def test_a_deciding_rule_s_sure_closes_do_not_lower_the_judge_s_threshold() -> None:
+    # 40 judge calls, 37 right (0.925) under 0.8; a rule's 40 sure closes lift the pool to 0.96
+    thresholds = thresholds_mod.THRESHOLDS
+    rows = [_own({"threshold": t, "en_precision": 1.0 if t >= 0.8 else 77 / 80,
+                  "ja_precision": 1.0, "en_calls": 80.0, "ja_calls": 50.0},
+                 {"en": (40.0, 40.0)}) for t in thresholds]
+    pooled = thresholds_mod.ThresholdRule(pool="pooled", cliff_margin=0)
+    own = thresholds_mod.ThresholdRule(pool="pooled", cliff_margin=0, calls="own")
+    assert pooled.choose({"a": rows}, 0.95)["en"] == thresholds[0]
+    assert own.choose({"a": rows}, 0.95)["en"] == 0.8
+
+
+def test_three_writers_in_four_must_keep_the_target() -> None:
+    def writer(under: float) -> list[dict[str, float]]:  # under ``under``: 0.9 precision
+        return [_own({"threshold": t, "en_precision": 0.9 if t < under else 1.0,
+                      "ja_precision": 1.0, "en_calls": 40.0, "ja_calls": 40.0})
+                for t in thresholds_mod.THRESHOLDS]
+
+    rule = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.25, calls="own",
+                                        cliff_margin=0)
+    # one writer of five falls under the target below 0.8: the quarter quantile holds there
+    assert rule.choose({"a": writer(0.8), **{k: writer(0.3) for k in "bcde"}},
+                       0.95)["en"] == thresholds_mod.THRESHOLDS[0]
+    # two of five: it does not, and the threshold is where the second one keeps it
+    assert rule.choose({"a": writer(0.8), "b": writer(0.7), **{k: writer(0.3) for k in "cde"}},
+                       0.95)["en"] == 0.7
+
+
 def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -> None:
     # One false alarm among three calls is noise, not a precision the threshold can keep.
     few = thresholds_mod.MIN_CALLS - 1
     thresholds = thresholds_mod.THRESHOLDS
     # (below 0.9 every call is right: a precision every rule keeps, Wilson's lower bound too)
-    rows = [{"threshold": t, "en_precision": 1.0 if t < 0.9 else 0.67, "ja_precision": 1.0,
-             "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0}
+    rows = [_own({"threshold": t, "en_precision": 1.0 if t < 0.9 else 0.67, "ja_precision": 1.0,
+                  "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0})
             for t in thresholds]
     for rule in (thresholds_mod.FOLD_RULE, thresholds_mod.RULE):  # (RULE: its margin above)
         assert thresholds_mod.choose_thresholds({"a": rows}, 0.95, rule)["en"] == thresholds[
@@ -183,8 +225,8 @@ def test_one_source_far_under_the_target_fails_precision_even_when_the_pool_keep
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
     def row(t: float, en: float, calls: float = 50.0) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": calls,
-                "ja_calls": 50.0}
+        return _own({"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": calls,
+                     "ja_calls": 50.0})
 
     thresholds = thresholds_mod.THRESHOLDS
     # from 0.7 every call is right (a precision every rule keeps, Wilson's lower bound too);
