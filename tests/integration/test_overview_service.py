@@ -37,6 +37,39 @@ def test_memory_pages_cover_every_memory_once_newest_first(app: Omoide, persona:
     assert everything.next_cursor is None
 
 
+def test_filtered_memory_pages_cover_every_match_once_newest_first(
+        app: Omoide, persona: str, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dashboard's list with filters and no query: each page holds the newest matches,
+    read a batch of ids at a time (a small batch here, so a page spans several)."""
+    from omoide.service import overview
+
+    monkeypatch.setattr(overview, "_FILTER_BATCH", 4)
+    tagged = []
+    for i in range(20):
+        made = app.memories.create(persona, app.memories.build_new(
+            content=f"memory number {i} about topic {i * 13}",
+            tags=["bees"] if i % 3 == 0 else ["other"], kind="fact" if i % 2 else "note"))
+        assert made.memory is not None
+        if i % 3 == 0:
+            tagged.append(made.memory.key)
+        clock.advance(minutes=1)
+    app.memories.delete(persona, tagged[1])  # a filter, as a search, leaves deleted ones out
+    filters = app.search.build_filters(persona, tags=["bees"])
+    seen, cursor = [], None
+    while True:
+        page = app.overview.memory_page(persona, before=cursor, limit=2, filters=filters)
+        seen += [m.key for m in page.memories]
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert seen == [k for k in reversed(tagged) if k != tagged[1]]
+    both = app.search.build_filters(persona, tags=["bees"], kind="fact")
+    keys = [m.key for m in app.overview.memory_page(persona, filters=both).memories]
+    assert keys and all(app.memories.get(persona, k, recall=False).kind == "fact" for k in keys)
+    none = app.search.build_filters(persona, date_range="1999")
+    assert app.overview.memory_page(persona, filters=none).memories == []
+
+
 @pytest.mark.parametrize("cursor", ["junk", "2026-11-30T09:00:00+00:00~x", "~12"])
 def test_memory_page_refuses_a_malformed_cursor(app: Omoide, persona: str, cursor: str) -> None:
     with pytest.raises(InvalidInput):

@@ -130,6 +130,9 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     _check(kind, record, number)
     for name, default in OPTIONAL_FIELDS.get(kind, {}).items():
         record.setdefault(name, default)
+    if kind == "memory" and isinstance(record["emotion_type"], str) and \
+            not record["emotion_type"].strip():
+        record["emotion_type"] = None  # an empty label, stored before blank ones were refused
     for version in record.get("versions", []) if kind == "memory" else []:
         for name, default in OPTIONAL_VERSION_FIELDS.items():
             version.setdefault(name, default)

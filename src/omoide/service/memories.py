@@ -87,7 +87,7 @@ class MemoryService:
                   valid_from: Any = None, valid_until: Any = None,
                   metadata: Any = None) -> NewMemory:
         """Validate user-supplied fields into a :class:`NewMemory` (422 on the first mistake)."""
-        check_emotion_type(emotion_type)
+        emotion_type = check_emotion_type(emotion_type)
         if metadata is not None:
             check_metadata(metadata)
         start = check_timestamp(valid_from, "valid_from")

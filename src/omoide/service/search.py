@@ -121,6 +121,18 @@ class SearchService:
         except ValueError:
             raise InvalidInput(f"mode must be one of hybrid, semantic, keyword; got {mode!r}",
                                field="mode") from None
+        filters = self.build_filters(persona, tags=tags, date_range=date_range,
+                                     valid_at=valid_at, min_importance=min_importance, kind=kind)
+        weight = None if importance_weight is None else check_unit_interval(
+            importance_weight, "importance_weight")
+        return SearchRequest(query=query.strip(), top_k=top_k, mode=search_mode, filters=filters,
+                             importance_weight=weight, include_episodes=include_episodes)
+
+    def build_filters(self, persona: str, *, tags: Any = None, date_range: Any = None,
+                      valid_at: Any = None, min_importance: Any = None,
+                      kind: Any = None) -> SearchFilters:
+        """Validate a search's filters (the same with a query or without one: the dashboard's
+        list applies them alone)."""
         cfg = self.settings.get(persona)
         created_from = created_until = None
         if date_range is not None and str(date_range).strip():
@@ -128,17 +140,13 @@ class SearchService:
                 span = parse_date_range(check_text(str(date_range), "date_range"),
                                         now=self.clock.now(), tz=cfg.zone)
             created_from, created_until = span.start, span.end
-        filters = SearchFilters(
+        return SearchFilters(
             tags=check_tags(tags, limit=MAX_FILTER_TAGS),
             created_from=created_from, created_until=created_until,
             min_importance=None if min_importance is None
             else check_unit_interval(min_importance, "min_importance"),
             kind=None if kind is None else check_kind(kind),
             valid_at=self._valid_at(valid_at))
-        weight = None if importance_weight is None else check_unit_interval(
-            importance_weight, "importance_weight")
-        return SearchRequest(query=query.strip(), top_k=top_k, mode=search_mode, filters=filters,
-                             importance_weight=weight, include_episodes=include_episodes)
 
     def _valid_at(self, value: Any) -> datetime | None:
         if value is None or value == "":

@@ -173,6 +173,13 @@ class StateService:
         """The current value of every key."""
         return {k: e.value for k, e in self.store.state(persona).current(kind).items()}
 
+    def closed_keys(self, persona: str, kind: StateKind) -> list[str]:
+        """Keys that held a value and hold none now (closed with null): their history is
+        kept and readable with :meth:`history`."""
+        state = self.store.state(persona)
+        current = state.current(kind)
+        return [key for key in state.keys(kind) if key not in current]
+
     def history(self, persona: str, kind: StateKind, key: Any, at: Any = None
                 ) -> list[StateEntry]:
         """Oldest first; with ``at`` (ISO time), only the row valid then (or nothing)."""

@@ -76,7 +76,7 @@ class ImportReport:
     persona: str
     memories: int = 0
     duplicates: int = 0
-    skipped: int = 0  # already present (a re-run)
+    skipped: int = 0  # sessions and memories already present (a re-run, or a request at once)
     sessions: int = 0
     events: int = 0
     episodes: int = 0
@@ -515,8 +515,12 @@ class _Run:
                              payload={"session_id": session["session_id"],
                                       "final": session["ended_at"] is not None}, now=now)
 
-        self.restore.restore_session(session, events, episodes, event_vectors, episode_vectors,
-                                     after=queue)
+        if not self.restore.restore_session(session, events, episodes, event_vectors,
+                                            episode_vectors, after=queue):
+            # another import wrote it since has_session above (the same file sent twice at
+            # once): this request wrote none of it, and says so
+            self.report.skipped += 1
+            return
         self.report.sessions += 1
         self.report.events += len(events)
         self.report.episodes += len(episodes)
@@ -543,7 +547,9 @@ class _Run:
                     work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
                                  payload={"key": key}, now=self.s.clock.now())
 
-        self.report.memories += self.restore.restore_memories(fresh, vectors, after=queue)
+        written = self.restore.restore_memories(fresh, vectors, after=queue)
+        self.report.memories += written
+        self.report.skipped += len(fresh) - written  # written by another import meanwhile
 
     def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray
                      ) -> tuple[list[dict[str, Any]], np.ndarray]:

@@ -28,6 +28,12 @@ Trigger / why / outcome:
   one won silently (a valid key before a wrong one was let in), as a query parameter or JSON
   key given twice used to.
 
+A refused body (not JSON, or JSON the API does not read, NaN to NUL above) is not answered by
+the guard: it hands the app the request without its body and the refusal in its state
+(:data:`REFUSED_BODY`), so the route is found first (404, 405), then the key (401, 403), and
+only then ``query_check.refuse_refused_body`` answers the 422. A 413, a query string or path
+that is not text, and a header given twice are answered here.
+
 The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
 middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
 
@@ -53,12 +59,13 @@ from omoide.engine import json_text
 from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
 
-__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "BodyGuard", "JsonRefused", "is_json_media",
-           "strict_json"]
+__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "BodyGuard", "JsonRefused",
+           "is_json_media", "refused_body", "strict_json"]
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
 _JSON_PATHS = ("/api/", "/v1/")
+REFUSED_BODY = "omoide.refused_body"
 
 
 class JsonRefused(ValueError):
@@ -149,20 +156,20 @@ class BodyGuard:
         body = bytes(buffer)
         media = _foreign_media(scope) if body.strip() else None
         if media is not None:
-            await _answer(send, 422, "invalid_input",
-                          f"the request body must be JSON, sent with Content-Type: "
-                          f"application/json (got {media[:80]!r})")
+            refused = JsonRefused(f"the request body must be JSON, sent with Content-Type: "
+                                  f"application/json (got {media[:80]!r})")
+            await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
             return
         if body and _is_api_json(scope):
             try:
                 value = strict_json(body)
                 normal = nfc(value)
             except JsonRefused as exc:
-                await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
+                await self.app(_refusing(scope, exc), _replay(b"", None, receive), send)
                 return
             except InvalidInput as exc:
-                await _answer(send, 422, "invalid_input", exc.message,
-                              field=exc.fields.get("field"))
+                refused = JsonRefused(exc.message, field=exc.fields.get("field"))
+                await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
                 return
             if normal != value:
                 body = json.dumps(normal, ensure_ascii=False).encode("utf-8")
@@ -322,6 +329,20 @@ def _query_pair(piece: bytes) -> tuple[str, str]:
 
 def _query_text(raw: bytes) -> str:
     return unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+
+
+def _refusing(scope: Scope, refused: JsonRefused) -> Scope:
+    """``scope`` carrying a refused body (:data:`REFUSED_BODY` in its state) and no body: the
+    app routes it first (404 for an unknown route, 405), the route's dependencies ask who is
+    calling (401, 403), and only then :func:`refused_body` answers 422."""
+    state = {**scope.get("state", {}), REFUSED_BODY: refused}
+    return {**_with_header(scope, b"content-length", b"0"), "state": state}
+
+
+def refused_body(state: Mapping[str, Any]) -> JsonRefused | None:
+    """The refusal :class:`BodyGuard` put in a request's state, if any."""
+    refused = state.get(REFUSED_BODY)
+    return refused if isinstance(refused, JsonRefused) else None
 
 
 def _with_header(scope: Scope, name: bytes, value: bytes) -> Scope:

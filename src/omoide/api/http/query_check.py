@@ -20,11 +20,23 @@ from fastapi import Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
+from omoide.api.http.guard import refused_body
 from omoide.errors import InvalidInput
 
-__all__ = ["refuse_unexpected_body", "refuse_unknown_query"]
+__all__ = ["refuse_refused_body", "refuse_unexpected_body", "refuse_unknown_query"]
 
 _CHECKED = ("/api/", "/v1/")
+
+
+async def refuse_refused_body(request: Request) -> None:
+    """An app-wide dependency, the first: a body the guard refused (not JSON, JSON the API does
+    not read) is answered here, once the request has a route (an unknown path is a 404, a
+    wrong method a 405) and after who may ask (401, 403), not before."""
+    refused = refused_body(request.scope.get("state", {}))
+    if refused is None:
+        return
+    _may_ask(request)
+    raise InvalidInput(str(refused), **({"field": refused.field} if refused.field else {}))
 
 
 async def refuse_unknown_query(request: Request) -> None:

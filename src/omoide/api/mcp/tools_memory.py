@@ -58,7 +58,8 @@ def _given(**fields: Any) -> dict[str, Any]:
 
 
 def _bound(value: str | None) -> str | Unset | None:
-    """A validity bound for memory_update: absent → leave alone, ``"none"`` → remove it."""
+    """A validity bound or the emotion label for memory_update: absent → leave alone,
+    ``"none"`` (or ``"null"``, ``""``) → remove it (a tool cannot send null to clear)."""
     if value is None:
         return UNSET
     return None if value.strip().lower() in ("none", "null", "") else value
@@ -124,7 +125,8 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(
             max_length=32, description="Replaces all tags.")] = None,
         kind: KindArg = None,
-        emotion_type: Annotated[str | None, Field(max_length=64)] = None,
+        emotion_type: Annotated[str | None, Field(max_length=64, description=(
+            "The feeling attached, or 'none' to remove it."))] = None,
         emotion_intensity: Annotated[Unit | None, Field(description="0-1.")] = None,
         valid_from: Annotated[str | None, Field(max_length=64, description=(
             "ISO-8601 start of validity (a time with its offset), or 'none' to remove it."))]
@@ -144,11 +146,11 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         content="The user's sister Mei lives in Kyoto", tags=["family"])."""
 
         def body() -> dict[str, Any]:
-            changes = _given(content=content, tags=tags, kind=kind, emotion_type=emotion_type,
+            changes = _given(content=content, tags=tags, kind=kind,
                              emotion_intensity=emotion_intensity, metadata=metadata)
             return render_memory(memories.update(
                 persona_of(ctx), key, changed_by="mcp", valid_from=_bound(valid_from),
-                valid_until=_bound(valid_until), **changes))
+                valid_until=_bound(valid_until), emotion_type=_bound(emotion_type), **changes))
 
         return answer(body, text.updated_text)
 

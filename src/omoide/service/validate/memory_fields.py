@@ -33,11 +33,20 @@ def check_content(content: Any, *, max_chars: int) -> str:
 
 
 def check_emotion_type(value: Any) -> str | None:
-    """A memory's emotion label: None, or a string of at most 64 characters."""
-    if value is not None and (not isinstance(value, str) or len(value) > MAX_EMOTION_CHARS):
+    """A memory's emotion label: None (no label), or text that is not blank, at most 64
+    characters, trimmed as tags are. ``""`` is refused as a blank tag or state value is (it
+    was stored as an empty label, neither a label nor none): leave the field out or send null
+    for none."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_EMOTION_CHARS:
         raise InvalidInput(f"emotion_type must be a string of at most {MAX_EMOTION_CHARS} "
                            "characters", field="emotion_type")
-    return None if value is None else check_text(value, "emotion_type")
+    if is_blank(value):
+        raise InvalidInput("emotion_type must not be empty (nor only whitespace or invisible "
+                           "characters); leave it out or send null for no emotion",
+                           field="emotion_type")
+    return check_text(value, "emotion_type").strip()
 
 
 def check_unit_interval(value: Any, name: str) -> float:

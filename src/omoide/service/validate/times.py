@@ -4,6 +4,7 @@ the future) and validity windows."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,8 +32,8 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         if value.tzinfo is None or value.utcoffset() is None:
             raise InvalidInput(_no_offset(name, value.isoformat()), field=name)
         when = value
-    elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, value):
-        text = value.strip()
+    elif isinstance(value, str) and matches(TIMESTAMP_PATTERN, _folded(value)):
+        text = _folded(value).strip()
         leap = _LEAP.search(text)
         if leap:  # read as second 59, then checked and moved to its last microsecond below
             text = text[:leap.start(1)] + "59" + text[leap.end():]
@@ -60,6 +61,13 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
                            f"{quoted(value)}", field=name)
     return utc
+
+
+def _folded(value: str) -> str:
+    """``value`` with full-width digits, letters and signs read as ASCII (NFKC), as a date range
+    reads them: ``２０２６－０３－０１`` typed with a Japanese input method is 2026-03-01 in every
+    date the API reads (``valid_at``, ``valid_from``, ``at``, a turn's ``timestamp`` …)."""
+    return value if value.isascii() else unicodedata.normalize("NFKC", value)
 
 
 # Second 60 (with its fraction) of a time of day: RFC 3339's leap second.

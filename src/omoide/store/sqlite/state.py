@@ -38,6 +38,7 @@ _TABLE = {StateKind.USER: "user_state_history", StateKind.PERSONA: "persona_stat
 SELECT_CURRENT = "SELECT * FROM {table} WHERE persona = ? AND valid_until IS NULL ORDER BY key"
 SELECT_CURRENT_KEY = "SELECT * FROM {table} WHERE persona = ? AND key = ? AND valid_until IS NULL"
 SELECT_HISTORY = "SELECT * FROM {table} WHERE persona = ? AND key = ? ORDER BY valid_from, id"
+SELECT_KEYS = "SELECT DISTINCT key FROM {table} WHERE persona = ?"
 SELECT_VALID_AT = """
 SELECT * FROM {table} WHERE persona = ? AND key = ? AND valid_from <= ?
     AND (valid_until IS NULL OR valid_until > ?)
@@ -65,6 +66,11 @@ class StateStore:
     def current(self, kind: StateKind) -> dict[str, StateEntry]:
         rows = self.db.conn().execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))
         return {row["key"]: _entry(row) for row in rows}
+
+    def keys(self, kind: StateKind) -> list[str]:
+        """Every key that has held a value, current or closed, in key order."""
+        rows = self.db.conn().execute(SELECT_KEYS.format(table=_TABLE[kind]), (self.persona,))
+        return sorted(row[0] for row in rows)  # one order on both stores (collations differ)
 
     def history(self, kind: StateKind, key: str) -> list[StateEntry]:
         """Every value the key has had, oldest first (a value restated by another source,

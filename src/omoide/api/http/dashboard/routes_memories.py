@@ -54,7 +54,7 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
                                "kinds": [str(k) for k in MemoryKind], "now": now,
                                "closure": closure, "error": None, "hits": None, "rows": [],
                                "before": before, "next_cursor": None, "purged": purged,
-                               "said_in": said_in}
+                               "said_in": said_in, "filtered": False, "keep": ""}
     if q.strip():
         try:
             search = app.search.build_request(
@@ -64,10 +64,22 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
         except InvalidInput as exc:
             context["error"] = exc.message
             return render(request, "memories.html", status=422, **context)
-    else:
-        page = app.overview.memory_page(persona, before=before or None, limit=PAGE,
-                                        include_deleted=deleted)
-        context.update(rows=page.memories, next_cursor=page.next_cursor)
+    else:  # the filters apply without a query too: the newest memories that pass them
+        try:
+            filters = app.search.build_filters(
+                persona, tags=_tags(tags), date_range=date_range or None,
+                valid_at=valid_at or None, kind=kind or None)
+            page = app.overview.memory_page(persona, before=before or None, limit=PAGE,
+                                            include_deleted=deleted, filters=filters)
+        except InvalidInput as exc:
+            context["error"] = exc.message
+            return render(request, "memories.html", status=422, **context)
+        kept = {name: value for name, value in (("tags", tags), ("date_range", date_range),
+                                                 ("valid_at", valid_at), ("kind", kind))
+                if value}
+        context.update(rows=page.memories, next_cursor=page.next_cursor,
+                       filtered=not filters.empty,
+                       keep=urlencode({**kept, **({"deleted": "true"} if deleted else {})}))
     return render(request, "memories.html", **context)
 
 

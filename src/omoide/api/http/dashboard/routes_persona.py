@@ -51,8 +51,11 @@ def state(request: Request, persona: PersonaPage, viewer: SignedIn, app: App) ->
     for kind, title in ((StateKind.USER, "User state"), (StateKind.PERSONA, "Persona state")):
         current = app.state.current(persona, kind)
         timelines = {key: app.state.history(persona, kind, key) for key in current}
+        # keys closed with null keep their bi-temporal history: shown folded, below
+        closed = {key: app.state.history(persona, kind, key)
+                  for key in app.state.closed_keys(persona, kind)}
         kinds.append({"kind": str(kind), "title": title, "current": current,
-                      "timelines": timelines})
+                      "timelines": timelines, "closed": closed})
     return render(request, "state.html", viewer=viewer, persona=persona, tab="state",
                   kinds=kinds)
 

@@ -119,7 +119,8 @@ NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
 TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD (that day at 00:00 UTC), or "
                          "YYYY-MM-DD, T (or a space), HH:MM[:SS[.ffffff]] and its UTC offset, "
                          "Z or ±HH:MM (t and z may be lower-case; a time of day without an "
-                         "offset is refused), e.g. "
+                         "offset is refused; full-width digits and signs read as ASCII), "
+                         "e.g. "
                          "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
                          "1900-9999 once normalised to UTC.")
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "timestamp"},

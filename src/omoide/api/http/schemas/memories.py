@@ -17,7 +17,7 @@ from omoide.api.http.schemas.common import (
 )
 from omoide.model import MemoryKind
 from omoide.service.memories import MAX_CONTENT_CHARS
-from omoide.service.validate import MAX_TAGS
+from omoide.service.validate import MAX_TAGS, NON_BLANK_PATTERN
 
 __all__ = [
     "CreateReply",
@@ -36,7 +36,8 @@ __all__ = [
 
 # An enum member is given by its value (strict mode would want the Python member itself).
 Kind = Annotated[MemoryKind, Field(strict=False)]
-_EMOTION = Field(None, max_length=64, description="A label such as joy or worry (≤ 64 chars).")
+_EMOTION = Field(None, max_length=64, pattern=NON_BLANK_PATTERN, description=(
+    "A label such as joy or worry (≤ 64 chars, not blank); null or absent: none."))
 
 
 class MemoryCreate(Request):
