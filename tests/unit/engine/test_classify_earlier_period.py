@@ -33,6 +33,9 @@ _COLUMN = TEXT_FEATURES.index("earlier_period_other_value")
     ("ユーザーは恋人と来年の秋に結婚する予定だ。",
      "前の彼氏とも一度結婚の話が出たけど、まとまらなかった。"),
     ("ユーザーは毎朝コーヒーを飲んでいる。", "ユーザーは昔、紅茶党だった。"),
+    # an end told of a previous one of a role is that one's end
+    ("The user and her boyfriend plan to marry next spring.",
+     "The user's ex-boyfriend proposed once, but they broke up."),
 ])
 def test_another_value_in_an_earlier_period_is_history(old, new) -> None:
     assert earlier_period_other_value(parse(old), parse(new))
@@ -45,6 +48,9 @@ def test_another_value_in_an_earlier_period_is_history(old, new) -> None:
     ("The user lives in Bristol.", "The user used to live in Bristol."),
     ("ユーザーは名古屋に住んでいる。", "ユーザーは以前は名古屋に住んでいた。"),
     ("ユーザーはタバコを吸っている。", "ユーザーは昔はタバコを吸っていた。"),
+    # an end told in the new memory: the old fact ended, a change
+    ("The user smokes a pack a day.", "The user used to smoke but quit last year."),
+    ("ユーザーは毎晩ワインを一本飲んでいる。", "ユーザーは昔は飲んでいたが、やめた。"),
     # a word of the present: what holds now is told too
     ("The user lives in Bristol.", "The user lived in Leeds as a student and now lives in York."),
     ("ユーザーは金沢に住んでいる。", "ユーザーは以前は仙台に住んでいたが、今は福岡に住んでいる。"),

@@ -6,8 +6,9 @@ before a role noun, 若いころ, 学生時代, 昔, 以前は, 前の / 元の 
 or 職場) — and is told in the past tense; the old memory has no such frame and is not past; and
 the slot's value differs: the new memory, read without its period marker, drops a topic word
 of the old one and adds one of its own. A word of the present ("now", "these days",
-"anymore", 今は, 現在, 最近) in the new memory, or the same frame in the old one, keeps the
-reading off.
+"anymore", 今は, 現在, 最近) or an end ("quit", "gave up", やめた) in the new memory, or the
+same frame in the old one, keeps the reading off (an end told of a previous one of a role, "split
+up with an ex", 前の彼氏と別れた, is that one's end, and does not).
 
 A date is no period of life: "back in May", "two years ago" date a change and are not read
 (nor "got used to", 駅前の, a place name such as 元町).
@@ -31,7 +32,7 @@ import re
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.signals import EN_GENERIC, found_in
-from omoide.engine.classify.text import Sentence, parse
+from omoide.engine.classify.text import Sentence, cue, parse
 
 __all__ = ["EARLIER_PERIOD_FEATURES", "earlier_period", "earlier_period_features",
            "earlier_period_other_value"]
@@ -48,6 +49,13 @@ _EN_ROLES = (r"(?:boy|girl)friends?|partners?|husbands?|wife|wives|spouses?|fian
 _JA_ROLES = (r"彼氏|彼女|カレ|カノ|夫|妻|旦那|奥さん|恋人|パートナー|婚約者|職場|会社|勤め先|仕事"
              r"|上司|同僚|部署|家|住まい|アパート|マンション|部屋|学校|病院|主治医|担当|バイト"
              r"|パート|店|車")
+# "A previous / former / ex-" one of a role: the new memory is about another one of it.
+_PREVIOUS = {
+    "en": rf"\b(?:previous|former|ex-?)\s*(?:{_EN_ROLES})\b|\bex\b",
+    "ja": (r"(?<![0-9\u4e00-\u9fff])前の(?:" + _JA_ROLES + r")"
+           r"|(?<![\u4e00-\u9fff])元(?:の)?(?:" + _JA_ROLES + r")|元カレ|元カノ|元彼"),
+}
+_PREVIOUS_ONE = {lang: re.compile(pattern) for lang, pattern in _PREVIOUS.items()}
 _MARKER = {
     "en": re.compile(
         r"\bwhen (?:i|he|she|they|the user|user) (?:was|were) (?:young|younger|little|small"
@@ -60,12 +68,11 @@ _MARKER = {
         r"|school days|college days)\b|\bgrowing up\b|\bin (?:the|those) (?:old )?days\b"
         r"|(?<!\bgot )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bam )"
         r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bused to\b"  # not "got used to" (accustomed)
-        rf"|\b(?:previous|former|ex-?)\s*(?:{_EN_ROLES})\b|\bex\b"),
+        r"|" + _PREVIOUS["en"]),
     "ja": re.compile(
         r"(?:若い|幼い|小さい|子供の|子どもの|こどもの|独身の|新人の|学生の|新婚の)(?:ころ|頃|時|とき)"
         r"|(?:学生|大学|高校|中学|小学校|独身|新人|現役|新婚|若手|子供|子ども)時代|昔|以前(?![よとに])|かつて"
-        r"|当時|若かった|(?<![0-9\u4e00-\u9fff])前の(?:" + _JA_ROLES + r")"
-        r"|(?<![\u4e00-\u9fff])元(?:の)?(?:" + _JA_ROLES + r")|元カレ|元カノ|元彼"),
+        r"|当時|若かった|" + _PREVIOUS["ja"]),
 }
 # A past-tense predicate: English, a past auxiliary, "used to", a past verb form (or an
 # irregular past, ``lexicon.EN_PAST_IRREGULAR``); Japanese,
@@ -109,6 +116,8 @@ def earlier_period_other_value(old: Sentence, new: Sentence) -> bool:
         return False
     if _PRESENT[new.lang].search(new.text) is not None:
         return False
+    if cue(lex.STOPPED, new) and _PREVIOUS_ONE[new.lang].search(new.text) is None:
+        return False  # "used to smoke but quit": the old fact ended, a change
     body = _without_marker(new)
     generic = lex.JA_GENERIC_STEMS if new.lang == "ja" else EN_GENERIC
     added = [u for u in body.content if u not in generic and not _said(u, old)]
