@@ -308,6 +308,8 @@ TURNED = [
     ("ユーザーは一度もスキーをしたことがない", "ユーザーはこの冬、初めてスキーをした"),
     ("ユーザーは看護師として働いている", "ユーザーは今は病院の事務長をしている"),
     ("ユーザーの家賃は月8万円だ", "ユーザーの家賃が月8万5千円に上がった"),
+    # The same value in a past frame, with its end told: a change the round-23b veto leaves be.
+    ("The user smokes a pack a day.", "The user used to smoke but quit last year."),
 ]
 NOT_TURNED = [
     ("Tomás hates running.", "Tomás's brother loves running."),
@@ -329,6 +331,14 @@ NOT_TURNED = [
     ("Invoice #318 to the landlord for $900 is unpaid.",
      "Invoice #325 to the landlord for $450 is unpaid."),
     ("ユーザーの注文#5521は発送された。", "ユーザーの注文#7730は発送された。"),
+    # Another value told in an earlier period of life beside the present fact: history, vetoed
+    # since round 23b (earlier_period.earlier_period_other_value).
+    ("The user teaches maths at a secondary school.",
+     "As a student, the user waited tables in a café."),
+    ("ユーザーは夫と二人で金沢のマンションに住んでいる。",
+     "ユーザーは若いころ、仙台の寮に住んでいた。"),
+    ("ユーザーは恋人と来年の秋に結婚する予定だ。",
+     "前の彼氏とも一度結婚の話が出たけど、まとまらなかった。"),
 ]
 
 

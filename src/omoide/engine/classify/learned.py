@@ -243,8 +243,10 @@ _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # Text features that only veto: the judge does not weigh them (training leaves them out of
 # every feature set): a cleft that presupposes the old fact and tells why
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
-# subject (``ident.two_identified_things``).
-VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things")
+# subject (``ident.two_identified_things``); another value told in an earlier period of life
+# beside the old present fact (``earlier_period.earlier_period_other_value``).
+VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
+                              "earlier_period_other_value")
 # Text features that only close: a change told from a value the old memory states to one it
 # does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen
 # training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
