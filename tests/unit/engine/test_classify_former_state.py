@@ -26,6 +26,9 @@ from omoide.engine.classify.text import parse
     ("ユーザーはタバコを吸っている。", "ユーザーは昔はタバコを吸っていた。"),
     ("ユーザーは合唱団で歌っている。", "ユーザーはかつて合唱団で歌っていた。"),
     ("ユーザーは陶芸教室に通っている。", "ユーザーはもう陶芸教室に通っていない。"),
+    # a reason or a step told in another clause adds nothing to the frame
+    ("The user wears glasses.", "After the eye surgery, the user no longer wears glasses."),
+    ("ユーザーはジムに通っている。", "ユーザーはジムを退会し、もう通っていない。"),
 ])
 def test_the_same_value_said_as_former_closes(old: str, new: str) -> None:
     assert former_same_value(parse(old), parse(new))
@@ -48,6 +51,13 @@ def test_the_same_value_said_as_former_closes(old: str, new: str) -> None:
     # the old memory is itself past or negated
     ("The user retired at 62.", "The user retired at 62 and no longer worked after that."),
     ("The user doesn't smoke.", "The user used to smoke."),
+    # the frame's clause adds a value of its own: another or a narrower value was former
+    ("The user works at Acme.", "The user previously worked at Acme's biggest rival."),
+    ("The user plays tennis.", "The user used to play tennis twice a week."),
+    ("The user has a dog.", "The user used to have a dog too, before this one."),
+    ("The user likes jazz.", "The user no longer likes only jazz."),
+    ("ユーザーは東京で働いている。", "ユーザーは以前は東京の別の会社で働いていた。"),
+    ("ユーザーは犬を飼っている。", "ユーザーは昔は犬を二匹飼っていた。"),
     # 名前は is "the name is", not "before"
     ("ユーザーの犬はポチだ。", "ユーザーの犬の名前はポチだった。"),
 ])

@@ -1,16 +1,17 @@
 """The present fact said again as a former state: "used to smoke" against "smokes" (pure).
 
 **Trigger.** The new memory says the old memory's value again — every topic word of the old
-memory is said in it and nothing of the old value is replaced — but frames it as a former
-state: a former marker with a past tense ("used to", "previously", "formerly", "in the
-past", 以前は, かつて, 昔は, 前は, with ていた / だった / でした), or a present told as ended
-("no longer", "not … anymore", もう…ない). The old memory has no such frame and no period of
-life (``earlier_period``), is not about a finished past occasion and is not negated; both are
-about one subject (the owner read by ``text.parse``, and no person in the new memory's
-subject that the old one's lacks, ``subject.new_person_in_subject``; the judge's subject check
-and vetoes also apply, ``learned.sure_close``). A word saying the value still holds ("still",
-"to this day", "now", 今も, 今でも, まだ, 今は) or a plan or condition ("will", "if", 予定,
-つもり, たら) keeps it off.
+memory is said in it, and the clause that holds the frame adds no topic word or amount of its
+own ("used to play tennis twice a week" is a narrower value; a reason in another clause, "after
+surgery, …", adds nothing) — but frames it as a former state: a former marker with a past tense
+("used to", "previously", "formerly", "in the past", 以前は, かつて, 昔は, 前は, with ていた /
+だった / でした), or a present told as ended ("no longer", "not … anymore", もう…ない). The old
+memory has no such frame, no period of life (``earlier_period``), no past tense and no
+negation; both are about one subject (the owner read by ``text.parse``, and no person in the
+new memory's subject that the old one's lacks, ``subject.new_person_in_subject``; the judge's
+subject check and vetoes also apply, ``learned.sure_close``). A word saying the value still
+holds ("still", "now", 今も, まだ, 今は), another one or a part of it ("too", "only", だけ), or a
+plan or condition ("will", "if", 予定, つもり, たら) keeps it off.
 
 **Why.** Saying a present fact's own value as a former state tells that it holds no longer:
 "The user used to smoke" against "The user smokes", 以前は名古屋に住んでいた against 名古屋に住
@@ -60,11 +61,14 @@ _EN_OLD_PAST = re.compile(r"\b(?:was|were|had|did)\b|(?<!\bis )(?<!\bare )(?<!\b
                           r"(?<!\bbeen )(?<!'s )(?<!\ba )(?<!\ban )(?<!\bthe )\b[a-z]{2,}ed\b")
 _JA_PAST = re.compile(r"(?:た|だった|でした|ました|ていた|てた|かった)"
                       r"(?:けど|が|し|よ|ね|な|わ|[、,。.!！]|$)")
-# Words saying the value still holds: the former frame is then not an end.
+# Words saying the value still holds (the former frame is then not an end), or that the frame
+# is about another one of a kind ("too", "also") or a part of the value ("only", だけ).
 _STILL = {
     "en": re.compile(r"\bstill\b|\bto this day\b|\bever since\b|\bcontinues?\b|\bagain\b"
-                     r"|\bnow\b|\bthese days\b|\bcurrently\b"),
-    "ja": re.compile(r"今も|今でも|いまも|まだ|相変わらず|引き続き|再び|また|今は|現在|最近"),
+                     r"|\bnow\b|\bthese days\b|\bcurrently\b"
+                     r"|\btoo\b|\balso\b|\bas well\b|\bonly\b|\bjust\b"),
+    "ja": re.compile(r"今も|今でも|いまも|まだ|相変わらず|引き続き|再び|また|今は|現在|最近"
+                     r"|だけ|のみ"),
 }
 # A change not (yet) made: planned, wished for, considered, possible (``from_to``'s list),
 # or a condition.
@@ -121,7 +125,34 @@ def former_same_value(old: Sentence, new: Sentence) -> bool:
     body = _body(new)
     generic = lex.JA_GENERIC_STEMS if new.lang == "ja" else EN_GENERIC
     topic = [u for u in old.content if u not in generic]
-    return bool(topic) and all(_said(u, body) for u in topic)
+    if not topic or not all(_said(u, body) for u in topic):
+        return False
+    return not _frame_adds(old, new, generic)
+
+
+def _frame_adds(old: Sentence, new: Sentence, generic: frozenset[str] | set[str]) -> bool:
+    """Whether the clause that holds the former frame adds a value of its own: a topic word or
+    an amount the old memory lacks ("used to work at Acme's rival", "used to play tennis twice
+    a week", 以前は別の会社で働いていた, 昔は犬を二匹飼っていた). The past frame then covers that
+    narrower or other value, not the old fact. A reason or a step told in another clause
+    ("after surgery, …", 解約し、もう…) adds nothing to the frame."""
+    clause = next((c for c in _clauses(new) if former_frame(parse(c, new.lang))), new.text)
+    framed = _body(parse(clause, new.lang))
+    if any(q not in old.quantities for q in framed.quantities):
+        return True
+    return any(u not in generic and not _said(u, old) for u in framed.content)
+
+
+# Clause boundaries: punctuation, and (English) a conjunction that starts another clause.
+_CLAUSE = {"en": re.compile(r"[,;:]|(?=(?:since|after|because|and|but|so|when|before|"
+                            r"until|as|though|although|while)\b)"),
+           "ja": re.compile(r"[、，,;；。]")}
+
+
+def _clauses(sentence: Sentence) -> list[str]:
+    """The sentence's clauses (see ``_CLAUSE``); the whole text when it has one."""
+    parts = [c for c in _CLAUSE[sentence.lang].split(sentence.text) if c.strip()]
+    return parts or [sentence.text]
 
 
 def _said(unit: str, sentence: Sentence) -> bool:

@@ -252,7 +252,7 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # also read alone) it fires on 21 pairs, all CONTRADICTORY
 # (``bench/classify_veto_fires.py --signal changed_from_old``). The old memory's present
 # value said again as a former state, "used to smoke" / "no longer smokes" against "smokes"
-# (``former_state.former_same_value``, round 23c): 24 seen pairs, all CONTRADICTORY.
+# (``former_state.former_same_value``, round 23c): 18 seen pairs, all CONTRADICTORY.
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
