@@ -310,6 +310,11 @@ TURNED = [
     ("ユーザーの家賃は月8万円だ", "ユーザーの家賃が月8万5千円に上がった"),
     # The same value in a past frame, with its end told: a change the round-23b veto leaves be.
     ("The user smokes a pack a day.", "The user used to smoke but quit last year."),
+    # The same value said as a former state, no end told: a sure close since round 23c
+    # (former_state.former_same_value; round 23's judge left them at C 0.86, 0.67 and 0.46).
+    ("The user smokes.", "The user used to smoke."),
+    ("ユーザーは名古屋に住んでいる。", "ユーザーは以前は名古屋に住んでいた。"),
+    ("ユーザーはタバコを吸っている。", "ユーザーは昔はタバコを吸っていた。"),
 ]
 NOT_TURNED = [
     ("Tomás hates running.", "Tomás's brother loves running."),
@@ -339,6 +344,9 @@ NOT_TURNED = [
      "ユーザーは若いころ、仙台の寮に住んでいた。"),
     ("ユーザーは恋人と来年の秋に結婚する予定だ。",
      "前の彼氏とも一度結婚の話が出たけど、まとまらなかった。"),
+    # Another person's former state, or the value said to hold still: not round 23c's close.
+    ("The user smokes.", "The user's father used to smoke."),
+    ("ユーザーは名古屋に住んでいる。", "ユーザーは以前から名古屋に住んでいて、今も住んでいる。"),
 ]
 
 

@@ -40,6 +40,7 @@ from omoide.engine.classify.earlier_period import (
     EARLIER_PERIOD_FEATURES,
     earlier_period_features,
 )
+from omoide.engine.classify.former_state import FORMER_STATE_FEATURES, former_state_features
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.from_to import FROM_TO_FEATURES, from_to_features
 from omoide.engine.classify.ident import IDENT_FEATURES, ident_features
@@ -115,6 +116,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *LEADS_TO_FEATURES,
     *FROM_TO_FEATURES,
     *EARLIER_PERIOD_FEATURES,
+    *FORMER_STATE_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -182,6 +184,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += leads_to_features(old_s, new_s)
     values += from_to_features(old_s, new_s)
     values += earlier_period_features(old_s, new_s)
+    values += former_state_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

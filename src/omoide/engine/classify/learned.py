@@ -152,8 +152,7 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     (``amount_left_alone``)."""
     may_contradict = may_contradict and not nothing_differs(text) and not vetoed(text)
     if may_contradict and sure_close(text):
-        return Judgement(Relation.CONTRADICTORY, 1.0,
-                         "rule: changed from the old value to another")
+        return Judgement(Relation.CONTRADICTORY, 1.0, f"rule: {_sure_reason(text)}")
     sure = rule_decides(text, model.rule_overrides)
     if sure and (may_contradict or text.finding.relation is not Relation.CONTRADICTORY):
         f = text.finding
@@ -251,8 +250,10 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen
 # training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
 # also read alone) it fires on 21 pairs, all CONTRADICTORY
-# (``bench/classify_veto_fires.py --signal changed_from_old``).
-SURE_ONLY: tuple[str, ...] = ("changed_from_old",)
+# (``bench/classify_veto_fires.py --signal changed_from_old``). The old memory's present
+# value said again as a former state, "used to smoke" / "no longer smokes" against "smokes"
+# (``former_state.former_same_value``, round 23c): 18 seen pairs, all CONTRADICTORY.
+SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
@@ -264,6 +265,16 @@ def sure_close(text: PairText) -> bool:
     memories are about one subject ("Ken switched from tea to coffee" does not close "Yumi
     drinks tea"). Vetoes still win (``judge``)."""
     return any(text.features[i] for i in _SURE_COLUMNS) and not text.features[_SUBJECT_DIFFERS]
+
+
+_SURE_REASONS = {"changed_from_old": "changed from the old value to another",
+                 "former_same_value": "the old value said as a former state"}
+
+
+def _sure_reason(text: PairText) -> str:
+    """The reason a sure close gives: the first ``SURE_ONLY`` signal set."""
+    name = next(n for n, i in zip(SURE_ONLY, _SURE_COLUMNS, strict=True) if text.features[i])
+    return _SURE_REASONS[name]
 
 
 def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:

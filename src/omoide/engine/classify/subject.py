@@ -30,8 +30,8 @@ from omoide.engine.classify.signals import anchors
 from omoide.engine.classify.text import Sentence
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
-__all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "other_person_alone",
-           "subject_chain", "subject_features"]
+__all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "new_person_in_subject",
+           "other_person_alone", "subject_chain", "subject_features"]
 
 SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs", "other_person_alone")
 
@@ -158,6 +158,13 @@ def other_person_alone(old: Sentence, new: Sentence) -> bool:
     root = a[0]
     return _EN_BACK.search(rest) is None and root not in {en_lemma(w) for w in re.findall(
         r"[a-z]+", rest)}
+
+
+def new_person_in_subject(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory's subject names a person (or pet) the old memory's subject does
+    not ("Her brother Tom …" / "The user …", ユーザーの父は… / ユーザーは…)."""
+    a = subject_chain(old)
+    return any(u not in a and _is_person(u, new.lang) for u in subject_chain(new))
 
 
 def _mentions(sentence: Sentence, unit: str) -> bool:
