@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from omoide.engine.classify import find_dedup_change, pair_notation
+from omoide.engine.classify.dedup_number_notation import one_notation
 from omoide.engine.classify.dedup_scope import scope_changed
 from omoide.engine.classify.dedup_status import status_families
-from omoide.engine.classify.dedup_veto import one_notation
 
 
 @pytest.mark.parametrize(("text", "expected"), [

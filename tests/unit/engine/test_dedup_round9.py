@@ -8,7 +8,7 @@ import pytest
 
 from omoide.engine.classify import find_dedup_change, pair_notation
 from omoide.engine.classify.dedup_notation import text_notation
-from omoide.engine.classify.dedup_veto import one_notation
+from omoide.engine.classify.dedup_number_notation import one_notation
 from omoide.engine.classify.value_numbers import en_number_runs
 
 

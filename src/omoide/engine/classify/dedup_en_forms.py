@@ -1,14 +1,14 @@
 """Dedup's notation of one English text: days, clocks, years and steps said another way (pure).
 
-A part of ``dedup_notation.text_notation`` (nineteenth round), after the numbers are read in
-one notation (``dedup_veto.one_notation``). Trigger: a near-copy that keeps every value but
-writes it otherwise, where the veto saw a changed time or number: a day of the week shortened
-("Tue and Thu" / "Tuesdays and Thursdays"), a quarter to the hour ("a quarter to 10" / "9:45"),
-a year shortened after a month ("August '25" / "August 2025"), a fortnight as a step ("every 2
-weeks" / "fortnightly"), noon or midday as the hour (12), a sum paid "over" a number of
-instalments (not more than them), and a few common phrases of one meaning (``_SAME``); the
-twentieth round adds a part of an hour in words ("half an hour" / 30 minutes), a month and
-year in digits (03/2026 / March 2026) and "one" before a rate ("one day a week").
+A part of ``dedup_notation.text_notation`` (nineteenth round), after the numbers are read in one
+notation (``dedup_number_notation.one_notation``). Trigger: a near-copy that keeps every value
+but writes it otherwise, where the veto saw a changed time or number: a day of the week
+shortened ("Tue and Thu" / "Tuesdays and Thursdays"), a quarter to the hour ("a quarter to 10" /
+"9:45"), a year shortened after a month ("August '25" / "August 2025"), a fortnight as a step
+("every 2 weeks" / "fortnightly"), noon or midday as the hour (12), a sum paid "over" a number
+of instalments (not more than them), and a few common phrases of one meaning (``_SAME``); the
+twentieth round adds a part of an hour in words ("half an hour" / 30 minutes), a month and year
+in digits (03/2026 / March 2026) and "one" before a rate ("one day a week").
 Outcome: each written one way; a day, an hour, a year or a step that differs stays
 different. Deterministic.
 """

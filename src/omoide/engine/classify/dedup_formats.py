@@ -1,13 +1,13 @@
 """Dedup's notation of numbers, rates and dates written more ways than one (pure).
 
-A part of ``dedup_veto.one_notation`` (the fifteenth round's readings; see its docstring), each
-step a function called at its place there. Trigger: a near-copy that writes one amount, rate
-or date another way ("£42k" / "£42,000", "seven and a half hours" / "7.5 hours", 月に一度 /
-毎月, 1日に30分 / 毎日30分, 2027-08-31 / 2027年8月31日, 15時〜24時 / 15時から24時まで,
-"second-hand" / "used"). Why: the veto read the two as different numbers, or as a number on
-one side only, and kept a paraphrase. Outcome: the text with the amount, rate or date written
-one way; a number that differs still differs (£2.4k / £2.6k, 月に一度 / 月に二度, 二か月に一度
-/ 毎月). Deterministic.
+A part of ``dedup_number_notation.one_notation`` (the fifteenth round's readings; see its
+docstring), each step a function called at its place there. Trigger: a near-copy that writes one
+amount, rate or date another way ("£42k" / "£42,000", "seven and a half hours" / "7.5 hours",
+月に一度 / 毎月, 1日に30分 / 毎日30分, 2027-08-31 / 2027年8月31日, 15時〜24時 /
+15時から24時まで, "second-hand" / "used"). Why: the veto read the two as different numbers, or
+as a number on one side only, and kept a paraphrase. Outcome: the text with the amount, rate or
+date written one way; a number that differs still differs (£2.4k / £2.6k, 月に一度 / 月に二度,
+二か月に一度 / 毎月). Deterministic.
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
 """Dedup's notation of one Japanese text: numbers, steps and bounds said another way (pure).
 
-A part of ``dedup_notation.text_notation`` (nineteenth round), after the numbers are read in
-one notation (``dedup_veto.one_notation``). Trigger: a near-copy that keeps every value but
-writes it otherwise, where the veto or the judge saw a changed number or bound: minutes in
-kanji after an hour (7時十分 / 7時10分), an hour with a zero minute (7時00分 / 7時), a lone kanji
-digit after a word and before a particle (要介護二で / 要介護2で), a step of every other day,
-week or month in words or as a count (隔週 / 2週間ごと / 1週おき), "more than" said with
+A part of ``dedup_notation.text_notation`` (nineteenth round), after the numbers are read in one
+notation (``dedup_number_notation.one_notation``). Trigger: a near-copy that keeps every value
+but writes it otherwise, where the veto or the judge saw a changed number or bound: minutes in
+kanji after an hour (7時十分 / 7時10分), an hour with a zero minute (7時00分 / 7時), a lone
+kanji digit after a word and before a particle (要介護二で / 要介護2で), a step of every other
+day, week or month in words or as a count (隔週 / 2週間ごと / 1週おき), "more than" said with
 上回る (超えた / 上回った), "since" said with 以来 (2020年以来 / 2020年から), a count said per
-one (ずつ: 月3万円ずつ / 月3万円), 度 as 回 after a period (週に2度 / 週に2回), a range said with
-a comma (2、3回 / 2〜3回), one person in kana (ひとりで / 1人で), and an evening hour
-after 毎晩 or 今夜 (毎晩11時 / 23時). Outcome: each written one way; a number, a bound or a step
+one (ずつ: 月3万円ずつ / 月3万円), 度 as 回 after a period (週に2度 / 週に2回), a range said
+with a comma (2、3回 / 2〜3回), one person in kana (ひとりで / 1人で), and an evening hour after
+毎晩 or 今夜 (毎晩11時 / 23時). Outcome: each written one way; a number, a bound or a step
 that differs stays different. Deterministic.
 """
 

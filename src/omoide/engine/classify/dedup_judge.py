@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
+from omoide.engine.classify.dedup_number_notation import one_notation
 from omoide.engine.classify.dedup_scope import scope_changed
-from omoide.engine.classify.dedup_veto import one_notation
 from omoide.engine.classify.value_change import ChangeKind, ValueChange
 from omoide.engine.errors import ModelDataError
 from omoide.engine.lang import is_japanese
