@@ -34,7 +34,7 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.signals import EN_GENERIC, found_in
 from omoide.engine.classify.text import Sentence, cue, parse
 
-__all__ = ["EARLIER_PERIOD_FEATURES", "earlier_period", "earlier_period_features",
+__all__ = ["EARLIER_PERIOD_FEATURES", "USED_TO", "earlier_period", "earlier_period_features",
            "earlier_period_other_value"]
 
 EARLIER_PERIOD_FEATURES: tuple[str, ...] = ("earlier_period_other_value",)
@@ -55,6 +55,9 @@ _PREVIOUS = {
     "ja": (r"(?<![0-9\u4e00-\u9fff])前の(?:" + _JA_ROLES + r")"
            r"|(?<![\u4e00-\u9fff])元(?:の)?(?:" + _JA_ROLES + r")|元カレ|元カノ|元彼"),
 }
+# "Used to" of a habit or state of the past, not "got used to" (accustomed).
+USED_TO = (r"(?<!\bgot )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bam )"
+           r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bused to\b")
 _PREVIOUS_ONE = {lang: re.compile(pattern) for lang, pattern in _PREVIOUS.items()}
 _MARKER = {
     "en": re.compile(
@@ -66,9 +69,7 @@ _MARKER = {
         r"|\bback when (?:i|he|she|they|we|the user|user) (?:was|were)\b"
         r"|\bin (?:his|her|my|their) (?:youth|teens|twenties|thirties|student days"
         r"|school days|college days)\b|\bgrowing up\b|\bin (?:the|those) (?:old )?days\b"
-        r"|(?<!\bgot )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bam )"
-        r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bused to\b"  # not "got used to" (accustomed)
-        r"|" + _PREVIOUS["en"]),
+        r"|" + USED_TO + r"|" + _PREVIOUS["en"]),
     "ja": re.compile(
         r"(?:若い|幼い|小さい|子供の|子どもの|こどもの|独身の|新人の|学生の|新婚の)(?:ころ|頃|時|とき)"
         r"|(?:学生|大学|高校|中学|小学校|独身|新人|現役|新婚|若手|子供|子ども)時代|昔|以前(?![よとに])|かつて"
@@ -91,8 +92,13 @@ _PRESENT = {
 def earlier_period(sentence: Sentence) -> bool:
     """Whether ``sentence`` is set in an earlier period of life: a period marker and a past
     tense (see the module docstring)."""
-    if _MARKER[sentence.lang].search(sentence.text) is None:
-        return False
+    return _MARKER[sentence.lang].search(sentence.text) is not None and past_tense(sentence)
+
+
+def past_tense(sentence: Sentence) -> bool:
+    """Whether ``sentence`` has a past-tense predicate: English a past auxiliary, "used to", a
+    past verb form or an irregular past (``lexicon.EN_PAST_IRREGULAR``); Japanese a past ending
+    at the end of a clause."""
     if sentence.lang == "ja":
         return _JA_PAST.search(sentence.text) is not None
     return (_EN_PAST.search(sentence.text) is not None

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.earlier_period import earlier_period
+from omoide.engine.classify.earlier_period import USED_TO, earlier_period, past_tense
 from omoide.engine.classify.signals import EN_GENERIC
 from omoide.engine.classify.subject import new_person_in_subject
 from omoide.engine.classify.text import Sentence, parse
@@ -42,9 +42,7 @@ FORMER_STATE_FEATURES: tuple[str, ...] = ("former_same_value",)
 # A former marker that needs a past tense beside it.
 _FORMER = {
     "en": re.compile(
-        r"(?<!\bgot )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bam )"
-        r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bused to\b"  # not "got used to" (accustomed)
-        r"|\bpreviously\b|\bformerly\b|\bin the past\b"),
+        USED_TO + r"|\bpreviously\b|\bformerly\b|\bin the past\b"),
     # (not 名前は "the name is", nor 結婚前は / 震災の前は / その前は "before X": a period)
     "ja": re.compile(r"以前(?:は|まで)|かつて(?:は)?|昔は"
                      r"|(?<![0-9\u4e00-\u9fffのそ])前(?:は|まで)"),
@@ -54,13 +52,10 @@ _ENDED = {
     "en": re.compile(r"\bno longer\b|\b(?:not|n't|never)\b[^.;,]{0,30}\bany ?more\b"),
     "ja": re.compile(r"もう[^。、]{0,15}(?:ない|ません|なくなった|なくなりました)"),
 }
-_EN_PAST = re.compile(r"\b(?:was|were|had|did|used to|[a-z]{2,}ed)\b")
 # A past verb in the old memory: a past auxiliary, or an -ed word not after a form of "be" /
 # "get" (a state: "is married", "got engaged" is read as past, "is retired" is not).
 _EN_OLD_PAST = re.compile(r"\b(?:was|were|had|did)\b|(?<!\bis )(?<!\bare )(?<!\bam )(?<!\bbe )"
                           r"(?<!\bbeen )(?<!'s )(?<!\ba )(?<!\ban )(?<!\bthe )\b[a-z]{2,}ed\b")
-_JA_PAST = re.compile(r"(?:た|だった|でした|ました|ていた|てた|かった)"
-                      r"(?:けど|が|し|よ|ね|な|わ|[、,。.!！]|$)")
 # Words saying the value still holds (the former frame is then not an end), or that the frame
 # is about another one of a kind ("too", "also") or a part of the value ("only", だけ).
 _STILL = {
@@ -83,12 +78,7 @@ def former_frame(sentence: Sentence) -> bool:
     lang = sentence.lang
     if _ENDED[lang].search(sentence.text) is not None:
         return True
-    if _FORMER[lang].search(sentence.text) is None:
-        return False
-    if lang == "ja":
-        return _JA_PAST.search(sentence.text) is not None
-    return (_EN_PAST.search(sentence.text) is not None
-            or any(w in lex.EN_PAST_IRREGULAR for w in re.findall(r"[a-z]+", sentence.text)))
+    return _FORMER[lang].search(sentence.text) is not None and past_tense(sentence)
 
 
 def _old_is_present(old: Sentence) -> bool:
@@ -99,8 +89,9 @@ def _old_is_present(old: Sentence) -> bool:
         return False
     if _FORMER[old.lang].search(old.text) is not None:
         return False
-    past = _JA_PAST if old.lang == "ja" else _EN_OLD_PAST
-    return past.search(old.text) is None
+    if old.lang == "ja":
+        return not past_tense(old)
+    return _EN_OLD_PAST.search(old.text) is None
 
 
 def _body(sentence: Sentence) -> Sentence:
