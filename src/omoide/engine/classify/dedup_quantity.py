@@ -69,10 +69,11 @@ def same_quantities(first: str, second: str) -> str:
     """``second`` with each quantity that ``first`` holds in another unit (and ``second`` does
     not hold as ``first`` writes it) written as ``first`` writes it."""
     mine, theirs = _quantities(first), _quantities(second)
+    held = {(v, u) for v, u, _, _ in mine}
     written = {(v, u) for v, u, _, _ in theirs}
     out, last = [], 0
     for value, unit, start, end in theirs:
-        if (value, unit) in {(v, u) for v, u, _, _ in mine}:
+        if (value, unit) in held:
             continue
         match = next((first[s:e] for v, u, s, e in mine
                       if (v, u) not in written and _same((v, u), (value, unit))), None)
