@@ -563,6 +563,8 @@ class _Run:
                      if current else None)
             if found is None:
                 keep.append(i)
+            elif found[0].key == record["key"]:
+                self.report.skipped += 1  # this very record, written by another import meanwhile
             else:
                 self.keys[record["key"]] = found[0].key
                 self.report.duplicates += 1
