@@ -24,6 +24,7 @@ from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
 from omoide.api.http.query_check import (
     refuse_refused_body,
+    refuse_refused_header,
     refuse_unexpected_body,
     refuse_unknown_query,
 )
@@ -57,8 +58,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                 omoide.runner.stop()
 
     app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
-                  dependencies=[Depends(refuse_refused_body), Depends(refuse_unknown_query),
-                                Depends(refuse_unexpected_body)],
+                  dependencies=[Depends(refuse_refused_header), Depends(refuse_refused_body),
+                                Depends(refuse_unknown_query), Depends(refuse_unexpected_body)],
                   docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
                   description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
