@@ -78,3 +78,18 @@ def test_a_refused_header_is_judged_after_the_route(server: LiveServer) -> None:
             ("X-Omoide-Session", "b"), ("content-type", "application/json")]), 422)
         assert both["field"] == "X-Omoide-Session", both  # the header before the body
         assert refused(client.post("/mcp", headers=twice), 401)["code"] == "unauthorized"
+
+
+def test_health_reads_no_header_and_a_big_body_is_a_413_everywhere(server: LiveServer) -> None:
+    """The OpenAPI document now declares 413 on every route and 422 on every API route: both
+    happen as declared."""
+    twice = [("Authorization", "Bearer a"), ("Authorization", "Bearer b")]
+    big = b"x" * (server.omoide.settings.max_body_bytes + 1)
+    with httpx.Client(base_url=server.url) as client:
+        assert client.get("/health", headers=twice).status_code == 200
+        assert refused(client.request("GET", "/health", content=big), 413
+                       )["code"] == "payload_too_large"
+    with server.admin() as admin:
+        assert refused(admin.request("GET", "/api/personas", content=big), 413
+                       )["code"] == "payload_too_large"
+        assert refused(admin.get("/api/personas", params={"x": "1"}), 422)["field"] == "x"
