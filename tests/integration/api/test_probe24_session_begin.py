@@ -18,7 +18,7 @@ def test_concurrent_session_begins_leave_one_open_session(server: LiveServer) ->
         for _ in range(12):
             start = threading.Barrier(3)
 
-            def begin() -> None:
+            def begin(start: threading.Barrier = start) -> None:
                 start.wait()
                 with server.client(key) as own:
                     statuses.append(own.post("/api/context/rin/session").status_code)

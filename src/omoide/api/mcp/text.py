@@ -114,9 +114,16 @@ def search_text(result: dict[str, Any]) -> str:
         ident = hit.get("key") or f"episode {hit.get('id')}"
         extra = past_mark(hit) + folded_mark(hit)
         when = f" · {_day(hit['created_at'])}" if hit.get("created_at") else ""
-        lines.append(f"{n}. {ident} (score {hit['score']:.3f}{when}){extra}: "
-                     f"{_preview(hit['content'])}")
+        lines.append(f"{n}. {ident} (score {hit['score']:.3f}{similarity_mark(hit)}{when})"
+                     f"{extra}: {_preview(hit['content'])}")
     return "\n".join(lines)
+
+
+def similarity_mark(hit: dict[str, Any]) -> str:
+    """`` · similarity 0.412``: the raw cosine beside the score, which ranks within the query
+    only (its weakest candidate scores 0.000 there, however related it is)."""
+    similarity = hit.get("similarity")
+    return "" if similarity is None else f" · similarity {similarity:.3f}"
 
 
 def folded_mark(hit: dict[str, Any]) -> str:
