@@ -87,7 +87,10 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
         if rule is not None:
             return f"{subject} {rule}, got {quoted(error.get('input'))}", where
-    message = f"{subject}: {error.get('msg', 'invalid value')}"
+    said = str(error.get("msg", "invalid value"))
+    if kind == "value_error":  # a validator's own words, without pydantic's "Value error, "
+        said = said.removeprefix("Value error, ")
+    message = f"{subject}: {said}"
     if len(message) > _MAX_MESSAGE:
         message = message[:_MAX_MESSAGE - 1] + "…"
     return message, where

@@ -176,10 +176,11 @@ def state_history_text(history: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None
-                 ) -> str:
+def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None,
+                 given: bool = True) -> str:
     """``Recorded user_info name; closed user_info nickname (…)``: ``closed`` holds the keys
-    the call gave null (they stopped being current), so they are not said to be recorded."""
+    the call gave null (they stopped being current), so they are not said to be recorded;
+    ``given`` is False when the call named no key at all (``user_info={}``)."""
     shut = closed or {}
     recorded: list[str] = []
     ended: list[str] = []
@@ -189,6 +190,9 @@ def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None 
                             (ended, [k for k in keys if k in gone])):
             if picked:
                 out.append(f"{field} {', '.join(picked)}")
+    if not recorded and not ended and not given:  # {} said "every value given was current"
+        return ("Nothing changed: no key was given; name at least one, e.g. "
+                "user_info={\"name\": \"Rau\"}.")
     if not recorded and not ended:
         return "Nothing changed: every value given was already current."
     said = "; ".join([*(["Recorded " + "; ".join(recorded)] if recorded else []),

@@ -1,0 +1,45 @@
+"""Session 24's probe, what a demanding user met (real HTTP and the MCP SDK client, both
+stores): a settings value sent as text over HTTP was told to use "the digits 0-9" (which text
+over HTTP never may: a JSON number is asked for), ``PUT /api/context`` with ``{}`` answered
+with pydantic's "Value error," and MCP ``update_context(user_info={})`` said "every value given
+was already current" when none was given."""
+
+from __future__ import annotations
+
+import anyio
+from mcp_checks import http_client, ok
+from omoide_testing import LiveServer, refused
+
+
+def test_a_settings_number_sent_as_text_is_told_to_send_a_json_number(
+        server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        for text in ("日本語", "30", "３０"):
+            error = refused(rin.put("/api/settings/rin", json={"session_idle_minutes": text}),
+                            422)
+            assert error["message"] == ("setting 'session_idle_minutes' must be a JSON number, "
+                                        f"got the text {text!r}"), error
+            assert error["setting"] == "session_idle_minutes"
+        assert rin.put("/api/settings/rin", json={"session_idle_minutes": 30}).status_code == 200
+
+
+def test_an_empty_context_update_is_told_what_to_give(server: LiveServer) -> None:
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        error = refused(rin.put("/api/context/rin", json={}), 422)
+    assert "Value error" not in error["message"], error
+    assert error["message"].startswith("request body: give user_info and/or persona_state, "
+                                       "e.g."), error
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            empty = await ok(client, "update_context", user_info={})
+            said = empty.content[0].text  # type: ignore[union-attr]
+            assert said.startswith("Nothing changed: no key was given"), said
+            await ok(client, "update_context", user_info={"name": "Ken"})
+            again = await ok(client, "update_context", user_info={"name": "Ken"})
+            assert again.content[0].text == (  # type: ignore[union-attr]
+                "Nothing changed: every value given was already current.")
+
+    anyio.run(scenario)
