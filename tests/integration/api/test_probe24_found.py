@@ -7,6 +7,7 @@ was already current" when none was given."""
 from __future__ import annotations
 
 import anyio
+import pytest
 from mcp_checks import http_client, ok
 from omoide_testing import LiveServer, refused
 
@@ -43,3 +44,39 @@ def test_an_empty_context_update_is_told_what_to_give(server: LiveServer) -> Non
                 "Nothing changed: every value given was already current.")
 
     anyio.run(scenario)
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_body_or_import_file_saved_with_a_byte_order_mark_is_read(server: LiveServer) -> None:
+    """A file saved by Windows Notepad starts with a UTF-8 byte order mark; sent with curl
+    ``--data-binary @file`` it was refused with Python's "Unexpected UTF-8 BOM (decode using
+    utf-8-sig)". RFC 8259 lets a reader ignore it, and the API now does: a body, an import."""
+    rin_key, kai_key = server.create_persona("rin"), server.create_persona("kai")
+    json_type = {"content-type": "application/json"}
+    with server.client(rin_key) as rin:
+        made = rin.post("/api/memories/rin", content=BOM + b'{"content": "Ken drinks tea."}',
+                        headers=json_type)
+        assert made.status_code == 201, made.text
+        assert made.json()["memory"]["content"] == "Ken drinks tea."
+        export = rin.get("/api/export/rin").content
+    with server.client(kai_key) as kai:
+        imported = kai.post("/api/import/kai", content=BOM + export.replace(b'"rin"', b'"kai"'),
+                            headers={"content-type": "application/x-ndjson"})
+        assert imported.status_code == 200, imported.text
+        listed = kai.get("/api/memories/kai").json()["memories"]
+        assert [m["content"] for m in listed] == ["Ken drinks tea."]
+
+
+@pytest.mark.parametrize(("body", "got"), [(b'"Ken drinks tea."', "a string"),
+                                           (b'[{"content": "x"}]', "an array"),
+                                           (b"null", "null"), (b"5", "a number")])
+def test_a_body_that_is_not_an_object_is_told_so(server: LiveServer, body: bytes,
+                                                 got: str) -> None:
+    """Was pydantic's "Input should be a valid dictionary or object to extract fields from"."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        error = refused(rin.post("/api/memories/rin", content=body,
+                                 headers={"content-type": "application/json"}), 422)
+    assert error["message"] == f"the request body must be a JSON object ({{…}}), got {got}"

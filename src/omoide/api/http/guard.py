@@ -70,6 +70,7 @@ DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off inst
 _JSON_PATHS = ("/api/", "/v1/")
 REFUSED_BODY = "omoide.refused_body"
 REFUSED_HEADER = "omoide.refused_header"
+_BOM = json_text.BOM.encode("utf-8")
 _KEYLESS = ("/health",)  # reads no header: one sent twice is nothing to it
 
 
@@ -170,7 +171,7 @@ class BodyGuard:
                 refused = JsonRefused(exc.message, field=exc.fields.get("field"))
                 await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
                 return
-            if normal != value:
+            if normal != value or body.startswith(_BOM):  # the route's reader gets neither
                 body = json.dumps(normal, ensure_ascii=False).encode("utf-8")
                 scope = _with_header(scope, b"content-length", str(len(body)).encode())
             if not any(name == b"content-type" for name, _ in scope.get("headers", ())):

@@ -68,6 +68,22 @@ def _skipped(i: int, part: Any) -> bool:
         i > 1 and isinstance(part, str) and _UNION_TAG.fullmatch(part) is not None)
 
 
+_NOT_AN_OBJECT = {"model_attributes_type", "dict_type", "model_type"}
+
+
+def _json_type(value: Any) -> str:
+    """What a JSON value is, in JSON's words (``[1]`` is an array, not a list)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def validation_message(errors: list[Any]) -> tuple[str, str]:
     """(message, field path) of pydantic's first error; a value that fits no member of a union
     (text or an integer …) is told every member's complaint."""
@@ -81,6 +97,9 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         error = {**error, "msg": "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))}
     subject = where or "request body"
     kind = error.get("type")
+    if not where and kind in _NOT_AN_OBJECT:  # pydantic: "a valid dictionary or object to
+        return (f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
+                f"{_json_type(error.get('input'))}"), where
     if kind == "missing":
         return f"{subject} is required", where
     if kind == "string_pattern_mismatch":
