@@ -229,3 +229,19 @@ def test_the_sessions_pages_say_how_each_session_ended(server: LiveServer) -> No
         assert "<td>open</td>" in listed.text
         page = client.get("/p/rin/sessions/told")
         assert page.status_code == 200 and " by client;" in page.text
+
+
+def test_deleting_a_deleted_memory_again_goes_back_to_its_page(server: LiveServer) -> None:
+    """A second delete (another tab, a double click) raised the API's refusal as an error
+    page; the memory is deleted, which the page it goes back to shows."""
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        made = api.post("/api/memories/rin", json={"content": "Ken drinks green tea."}).json()
+    memory = made["memory"]["key"]
+    with _signed_in(server, key) as client:
+        for _ in range(2):
+            page = client.get(f"/p/rin/memories/{memory}")
+            gone = client.post(f"/p/rin/memories/{memory}/delete", data={"csrf": _csrf(page)})
+            assert gone.status_code == 303, gone.text
+    with server.client(key) as api:
+        assert api.get(f"/api/memories/rin/{memory}").json()["status"] == "tombstoned"

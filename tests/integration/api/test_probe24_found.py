@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from mcp_checks import http_client, ok
+from mcp_checks import http_client, ok, tool_error
 from omoide_testing import LiveServer, refused
 
 
@@ -80,3 +80,29 @@ def test_a_body_that_is_not_an_object_is_told_so(server: LiveServer, body: bytes
         error = refused(rin.post("/api/memories/rin", content=body,
                                  headers={"content-type": "application/json"}), 422)
     assert error["message"] == f"the request body must be a JSON object ({{…}}), got {got}"
+
+
+def test_deleting_a_deleted_memory_again_is_a_conflict_not_a_404(server: LiveServer) -> None:
+    """It was a 404 "already deleted" (and over MCP "find the right key with memory_search")
+    for a memory a read returns: the key is right, the memory is in a state that refuses it,
+    as an update of a deleted memory is (409). A purge still erases it."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        memory = rin.post("/api/memories/rin", json={"content": "Ken drinks green tea."}
+                          ).json()["memory"]["key"]
+        assert rin.delete(f"/api/memories/rin/{memory}").status_code == 200
+        again = refused(rin.delete(f"/api/memories/rin/{memory}"), 409)
+        assert "already deleted" in again["message"] and "purge" in again["message"], again
+        assert rin.get(f"/api/memories/rin/{memory}").status_code == 200
+        assert rin.delete(f"/api/memories/rin/{memory}", params={"purge": "true"}
+                          ).status_code == 200
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            made = await ok(client, "memory_create", content="Ken plays the cello.")
+            doomed = made.structured_content["memory"]["key"]  # type: ignore[index]
+            await ok(client, "memory_delete", key=doomed)
+            said = await tool_error(client, "memory_delete", key=doomed)
+            assert "already deleted" in said and "memory_search" not in said, said
+
+    anyio.run(scenario)
