@@ -106,3 +106,17 @@ def test_deleting_a_deleted_memory_again_is_a_conflict_not_a_404(server: LiveSer
             assert "already deleted" in said and "memory_search" not in said, said
 
     anyio.run(scenario)
+
+
+def test_the_key_routes_write_times_as_every_other_route(server: LiveServer) -> None:
+    """The key routes wrote '…Z' (their response model re-serialised the times), every other
+    route '…+00:00'; a client parsing one format failed on the other."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        issued = rin.post("/api/personas/rin/keys").json()
+        listed = rin.get("/api/personas/rin/keys").json()["keys"]
+        made = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}).json()
+    stamps = [issued["created_at"], *(k["created_at"] for k in listed),
+              made["memory"]["created_at"]]
+    assert all(stamp.endswith("+00:00") for stamp in stamps), stamps
+    assert issued["api_key"].startswith("omo_p_") and issued["persona"] == "rin"
