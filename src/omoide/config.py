@@ -251,12 +251,23 @@ def _check_timezone(name: str, origin: str) -> None:
 
     try:
         ZoneInfo(name)
+        known = name in iana_zones()  # else a file of the zone folder that is no zone name
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r}",
-                           setting="timezone") from None
-    if name not in iana_zones():  # a file of the zone folder that is no zone name
-        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r} (e.g. "
-                           "Asia/Tokyo, Europe/Paris, UTC)", setting="timezone")
+        known = False
+    if not known:
+        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r} "
+                           f"({_zone_hint(name)})", setting="timezone")
+
+
+def _zone_hint(name: str) -> str:
+    """"did you mean 'Asia/Tokyo'?" for 'asia/tokyo' or 'Asia/Tokyo ' (the zone names are
+    case-sensitive), else examples and what is not a zone (JST, +09:00)."""
+    folded = name.strip().casefold()
+    match = next((zone for zone in sorted(iana_zones()) if zone.casefold() == folded), None)
+    if match is not None:
+        return f"did you mean {match!r}?"
+    return ("e.g. Asia/Tokyo, Europe/Paris, UTC; an abbreviation such as JST or an offset "
+            "such as +09:00 is not a zone name")
 
 
 def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:

@@ -86,3 +86,16 @@ def test_a_persona_setting_in_the_environment_reads_full_width_digits() -> None:
     assert (defaults.session_idle_minutes, defaults.keep_recent) == (30.0, 12)
     with pytest.raises(InvalidInput, match="digits 0-9"):
         Settings.from_env({"OMOIDE_KEEP_RECENT": "٣"})
+
+
+@pytest.mark.parametrize(("zone", "says"), [
+    pytest.param("asia/tokyo", "did you mean 'Asia/Tokyo'?", id="case"),
+    pytest.param("Asia/Tokyo ", "did you mean 'Asia/Tokyo'?", id="trailing-space"),
+    pytest.param("JST", "an abbreviation such as JST", id="abbreviation"),
+    pytest.param("+09:00", "e.g. Asia/Tokyo", id="offset"),
+])
+def test_an_unknown_time_zone_is_told_the_name_it_may_mean(zone: str, says: str) -> None:
+    """'asia/tokyo' was refused with no hint that zone names are case-sensitive."""
+    with pytest.raises(InvalidInput, match="not a known IANA time zone") as refused:
+        Settings.from_env({"OMOIDE_TIMEZONE": zone})
+    assert says in refused.value.message
