@@ -9,6 +9,8 @@ stores."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from omoide_testing import LiveServer, refused
@@ -93,3 +95,41 @@ def test_health_reads_no_header_and_a_big_body_is_a_413_everywhere(server: LiveS
         assert refused(admin.request("GET", "/api/personas", content=big), 413
                        )["code"] == "payload_too_large"
         assert refused(admin.get("/api/personas", params={"x": "1"}), 422)["field"] == "x"
+
+
+def _every_route(server: LiveServer) -> list[tuple[str, str]]:
+    from omoide.api.http.app import create_app
+
+    paths = create_app(server.omoide, start_workers=False).openapi()["paths"]
+    return [(method.upper(), path) for path, ops in sorted(paths.items())
+            for method in sorted(ops)]
+
+
+def _url(path: str, persona: str) -> str:
+    url = path.replace("{persona}", persona).replace("{name}", persona)
+    return re.sub(r"\{[a-z_]+\}", "1", url)
+
+
+def test_every_route_answers_who_may_ask_before_a_refused_body_or_query(
+        server: LiveServer) -> None:
+    """Every operation of the OpenAPI document, asked by another persona's key with a body
+    the guard refuses (NaN) and an unknown query parameter: 403 (or 401/404 where the route
+    has no persona), never the 422 of the body or the query. With the admin key and an unknown
+    persona: 404 wherever a persona is named."""
+    rin = server.create_persona("rin")
+    server.create_persona("kai")
+    headers = {**JSON, "X-Omoide-Persona": "kai"}
+    routes = _every_route(server)
+    assert len(routes) >= 40
+    with server.client(rin) as client, server.admin() as admin:
+        for method, path in routes:
+            if path == "/health":
+                continue
+            reply = client.request(method, _url(path, "kai"), params={"zzz": "1"},
+                                   content=b'{"x": NaN}', headers=headers)
+            assert reply.status_code == 403, (method, path, reply.text)
+            if "{persona}" in path or "{name}" in path:
+                unknown = admin.request(method, _url(path, "nobody"), params={"zzz": "1"},
+                                        content=b'{"x": NaN}', headers=JSON)
+                assert unknown.status_code == 404, (method, path, unknown.text)
+                assert unknown.json()["error"].get("persona") == "nobody", unknown.text

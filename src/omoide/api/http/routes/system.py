@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from omoide import __version__
-from omoide.api.http.deps import Admin, App, PersonaPath, persona_access
+from omoide.api.http.deps import Admin, App, named_persona_access, persona_access
 from omoide.api.http.schemas import (
     HealthOut,
     JobsOut,
@@ -46,7 +46,8 @@ def list_personas(_: Admin, app: App) -> dict[str, Any]:
                summary="Erase a persona and everything it remembers (admin); its keys stop working",
                response_model=None,
                responses={200: {"model": PersonaErased}, **errors(401, 403, 404, 422)})
-def delete_persona(name: PersonaPath, _: Admin, app: App) -> dict[str, Any]:
+def delete_persona(name: Annotated[str, Depends(named_persona_access)], _: Admin,
+                   app: App) -> dict[str, Any]:
     erased = app.forget.delete_persona(name)
     return {"name": name, "status": "erased", "memories": erased.memories,
             "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes,
