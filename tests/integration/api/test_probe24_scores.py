@@ -58,3 +58,23 @@ def test_the_cli_prints_score_then_similarity(tmp_path: Path,
     assert len(lines) == 5, lines
     score, similarity, memory_key = lines[-1].split()[:3]
     assert score == "0.000" and float(similarity) != 0.0 and memory_key.startswith("mem_")
+
+
+def test_the_dashboard_search_shows_the_similarity_beside_the_score(server: LiveServer) -> None:
+    import re
+
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        for fact in FACTS:
+            assert rin.post("/api/memories/rin", json={"content": fact}).status_code == 201
+        hits = rin.get("/api/search/rin", params={"q": QUERY, "top_k": 5}).json()["results"]
+    with server.client() as client:
+        page = client.get("/login")
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert csrf is not None
+        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}
+                           ).status_code == 303
+        found = client.get("/p/rin/memories", params={"q": QUERY})
+    shown = re.findall(r"similarity (-?[0-9.]+)</span>", found.text)
+    assert len(shown) == len(FACTS), found.text[:2000]
+    assert f"{hits[0]['similarity']:.3f}" in shown
