@@ -120,3 +120,21 @@ def test_the_key_routes_write_times_as_every_other_route(server: LiveServer) -> 
               made["memory"]["created_at"]]
     assert all(stamp.endswith("+00:00") for stamp in stamps), stamps
     assert issued["api_key"].startswith("omo_p_") and issued["persona"] == "rin"
+
+
+def test_an_mcp_argument_of_the_wrong_container_type_is_told_in_json_words(
+        server: LiveServer) -> None:
+    """update_context(user_info="name: Hanako") was told "Input should be a valid dictionary
+    or instance of UserInfo" (a class of ours); tags="music" "a valid list"."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            said = await tool_error(client, "update_context", user_info="name: Hanako")
+            assert "'user_info': must be an object ({…}) (got \"name: Hanako\")" in said, said
+            assert "UserInfo" not in said
+            tags = await tool_error(client, "memory_create", content="Ken plays the oboe.",
+                                    tags="music")
+            assert "'tags': must be an array ([…]) (got \"music\")" in tags, tags
+
+    anyio.run(scenario)
