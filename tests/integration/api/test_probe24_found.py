@@ -138,3 +138,19 @@ def test_an_mcp_argument_of_the_wrong_container_type_is_told_in_json_words(
             assert "'tags': must be an array ([…]) (got \"music\")" in tags, tags
 
     anyio.run(scenario)
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"content": "Ken plays the oboe.", "tags": "music"},
+     "tags must be an array ([…]), got a string"),
+    ({"content": "Ken plays the oboe.", "metadata": ["a"]},
+     "metadata must be an object ({…}), got an array"),
+    ({"user_info": "name: Hanako"}, "user_info must be an object ({…}), got a string"),
+])
+def test_a_field_of_the_wrong_container_type_is_told_in_json_words(
+        server: LiveServer, body: dict[str, object], message: str) -> None:
+    key = server.create_persona("rin")
+    path = "/api/context/rin" if "user_info" in body else "/api/memories/rin"
+    with server.client(key) as rin:
+        reply = rin.put(path, json=body) if "user_info" in body else rin.post(path, json=body)
+    assert refused(reply, 422)["message"] == message

@@ -100,6 +100,9 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
     if not where and kind in _NOT_AN_OBJECT:  # pydantic: "a valid dictionary or object to
         return (f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
                 f"{_json_type(error.get('input'))}"), where
+    if kind in _NOT_AN_OBJECT or kind == "list_type":  # in JSON's words, as MCP says it
+        wanted = "an array ([…])" if kind == "list_type" else "an object ({…})"
+        return f"{subject} must be {wanted}, got {_json_type(error.get('input'))}", where
     if kind == "missing":
         return f"{subject} is required", where
     if kind == "string_pattern_mismatch":
