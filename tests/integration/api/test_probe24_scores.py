@@ -6,6 +6,7 @@ raw cosine (``similarity``) beside the score, and the docs say what each means."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -21,12 +22,19 @@ FACTS = ["The user lives in Tokyo with two cats.", "The user's favourite food is
 QUERY = "where does the user live"
 
 
-def test_every_rendering_shows_the_similarity_beside_the_score(server: LiveServer) -> None:
+def _rin_with_facts(server: LiveServer) -> tuple[str, list[dict[str, Any]]]:
+    """rin's key once FACTS are stored, and the API's results for QUERY."""
     key = server.create_persona("rin")
     with server.client(key) as rin:
         for fact in FACTS:
             assert rin.post("/api/memories/rin", json={"content": fact}).status_code == 201
-        results = rin.get("/api/search/rin", params={"q": QUERY, "top_k": 5}).json()["results"]
+        return key, rin.get("/api/search/rin", params={"q": QUERY, "top_k": 5}
+                            ).json()["results"]
+
+
+def test_every_rendering_shows_the_similarity_beside_the_score(server: LiveServer) -> None:
+    key, results = _rin_with_facts(server)
+    with server.client(key) as rin:
         assert results[-1]["score"] == 0.0  # the weakest candidate of this query
         assert all(isinstance(r["similarity"], float) for r in results), results
         keyword = rin.get("/api/search/rin", params={"q": "Tokyo", "mode": "keyword"}).json()
@@ -63,11 +71,7 @@ def test_the_cli_prints_score_then_similarity(tmp_path: Path,
 def test_the_dashboard_search_shows_the_similarity_beside_the_score(server: LiveServer) -> None:
     import re
 
-    key = server.create_persona("rin")
-    with server.client(key) as rin:
-        for fact in FACTS:
-            assert rin.post("/api/memories/rin", json={"content": fact}).status_code == 201
-        hits = rin.get("/api/search/rin", params={"q": QUERY, "top_k": 5}).json()["results"]
+    key, hits = _rin_with_facts(server)
     with server.client() as client:
         page = client.get("/login")
         csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
