@@ -168,13 +168,18 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
     from omoide.api.mcp.text import past_mark
     from omoide.api.render import render_search
 
+    def similarity(row: dict[str, Any]) -> str:
+        value = row.get("similarity")
+        return f"{'-':^5}" if value is None else f"{value:.3f}"
+
     app = _build(data)
     request = app.search.build_request(persona, query=query, top_k=top_k, mode=mode,
                                        tags=list(tags), date_range=date_range,
                                        valid_at=valid_at)
     rows = render_search(persona, app.search.search(persona, request))["results"]
     _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['score']:.3f}  {r.get('key') or r.get('id')}  {one_line(r['content'], 80)}"
+        f"{r['score']:.3f}  {similarity(r)}  {r.get('key') or r.get('id')}  "
+        f"{one_line(r['content'], 80)}"
         f"{past_mark(r)}" for r in rs)
         or "(no results)")
 

@@ -42,9 +42,12 @@ def memory() -> None:
 def memory_add(data: str | None, as_json: bool, persona: str, content: str,
                importance: float | None, tags: tuple[str, ...], kind: str | None,
                emotion_intensity: float | None) -> None:
-    """Store CONTENT as a memory of the persona (deduplicated)."""
+    """Store CONTENT as a memory of the persona (deduplicated); CONTENT - reads it from
+    standard input (e.g. a note piped in)."""
     from omoide.api.render import render_create
 
+    if content == "-":  # was stored as the memory "-"
+        content = click.get_text_stream("stdin").read()
     with holding(data, "memory add") as app:
         new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
                                      kind=kind, emotion_intensity=emotion_intensity)

@@ -162,9 +162,9 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     if kind is bool:
         if isinstance(value, bool):
             result: Any = value
-        elif isinstance(value, str) and value.lower() in {"1", "true", "yes", "on"}:
+        elif isinstance(value, str) and _half_width(value).lower() in {"1", "true", "yes", "on"}:
             result = True
-        elif isinstance(value, str) and value.lower() in {"0", "false", "no", "off"}:
+        elif isinstance(value, str) and _half_width(value).lower() in {"0", "false", "no", "off"}:
             result = False
         else:
             raise InvalidInput(f"{origin} must be true or false, got {value!r}",
@@ -208,15 +208,23 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
 
 # A number as JSON writes it, the one form the HTTP API reads: ASCII digits only, no sign but
 # a leading minus, no digit separators. Python's int() and float() read more than this (other
-# scripts' digits such as full-width ones, underscores between digits, "+5", ".5", "5.",
-# "infinity"), so text read by them took values the API refused.
+# scripts' digits, underscores between digits, "+5", ".5", "5.", "infinity"), so text read by
+# them took values the API refused. Full-width forms (３０, －１, ０．５, typed with a Japanese
+# input method) are read as their ASCII letters first, as every date the API reads does.
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def _half_width(text: str) -> str:
+    """``text`` with the full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space read
+    as ASCII; nothing else changes (other scripts' digits stay refused)."""
+    return text if text.isascii() else text.translate(_FULL_WIDTH)
 
 
 def _number_text(text: str, kind: type, setting: Setting, origin: str) -> int | float:
     """Text read as the JSON number it writes (around it, JSON's own white space), so that it
     is then checked, with the same messages, as the HTTP API checks that number."""
-    stripped = text.strip(" \t\r\n")
+    stripped = _half_width(text).strip(" \t\r\n")
     if _JSON_NUMBER.fullmatch(stripped) is None:
         raise InvalidInput(
             f"{origin} must be {'an integer' if kind is int else 'a number'} written with "
@@ -243,12 +251,23 @@ def _check_timezone(name: str, origin: str) -> None:
 
     try:
         ZoneInfo(name)
+        known = name in iana_zones()  # else a file of the zone folder that is no zone name
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r}",
-                           setting="timezone") from None
-    if name not in iana_zones():  # a file of the zone folder that is no zone name
-        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r} (e.g. "
-                           "Asia/Tokyo, Europe/Paris, UTC)", setting="timezone")
+        known = False
+    if not known:
+        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r} "
+                           f"({_zone_hint(name)})", setting="timezone")
+
+
+def _zone_hint(name: str) -> str:
+    """"did you mean 'Asia/Tokyo'?" for 'asia/tokyo' or 'Asia/Tokyo ' (the zone names are
+    case-sensitive), else examples and what is not a zone (JST, +09:00)."""
+    folded = name.strip().casefold()
+    match = next((zone for zone in sorted(iana_zones()) if zone.casefold() == folded), None)
+    if match is not None:
+        return f"did you mean {match!r}?"
+    return ("e.g. Asia/Tokyo, Europe/Paris, UTC; an abbreviation such as JST or an offset "
+            "such as +09:00 is not a zone name")
 
 
 def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:

@@ -373,7 +373,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
         memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
         context=ContextService(store, clock, settings_service, state, blocks,
-                               end_open_sessions=sessions.end_open),
+                               begin_session=sessions.begin),
         sessions=sessions, forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
         reindex=ReindexService(store, vector_models, embedder, clock),

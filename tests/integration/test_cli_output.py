@@ -197,3 +197,14 @@ def test_a_bad_omoide_port_is_one_line_naming_the_variable(run, monkeypatch: pyt
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: {says}"
+
+
+def test_memory_add_reads_its_text_from_stdin_given_a_dash(run) -> None:
+    """``omoide memory add -p rin -`` stored the memory "-"; a dash reads standard input, and
+    a blank input is refused as blank text is."""
+    assert run("persona", "create", "rin").exit_code == 0
+    added = run("memory", "add", "-p", "rin", "-", "--json", input="Ken drinks green tea.\n")
+    assert added.exit_code == 0, added.output
+    assert json.loads(added.output)["memory"]["content"] == "Ken drinks green tea."
+    blank = run("memory", "add", "-p", "rin", "-", input="  \n")
+    assert blank.exit_code == 1 and "content must not be empty" in blank.output

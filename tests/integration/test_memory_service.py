@@ -158,7 +158,7 @@ def test_delete_is_a_tombstone_that_keeps_history(app: Omoide, persona: str) -> 
     for mode in ("keyword", "semantic", "hybrid"):
         request = app.search.build_request(persona, query="Tokyo", mode=mode)
         assert app.search.search(persona, request).results == []
-    with pytest.raises(NotFound):
+    with pytest.raises(Conflict, match="already deleted"):  # it exists: not a NotFound
         app.memories.delete(persona, memory.key)
 
 

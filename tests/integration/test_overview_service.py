@@ -38,12 +38,8 @@ def test_memory_pages_cover_every_memory_once_newest_first(app: Omoide, persona:
 
 
 def test_filtered_memory_pages_cover_every_match_once_newest_first(
-        app: Omoide, persona: str, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The dashboard's list with filters and no query: each page holds the newest matches,
-    read a batch of ids at a time (a small batch here, so a page spans several)."""
-    from omoide.service import overview
-
-    monkeypatch.setattr(overview, "_FILTER_BATCH", 4)
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    """The dashboard's list with filters and no query: each page holds the newest matches."""
     tagged = []
     for i in range(20):
         made = app.memories.create(persona, app.memories.build_new(
@@ -68,6 +64,26 @@ def test_filtered_memory_pages_cover_every_match_once_newest_first(
     assert keys and all(app.memories.get(persona, k, recall=False).kind == "fact" for k in keys)
     none = app.search.build_filters(persona, date_range="1999")
     assert app.overview.memory_page(persona, filters=none).memories == []
+
+
+def test_a_filtered_page_costs_what_an_unfiltered_page_costs(app: Omoide, persona: str,
+                                                             clock: FixedClock) -> None:
+    """A filter on the dashboard's list read every active id of the persona (the ids a filter
+    allows, then the list a batch of 1,000 at a time until enough passed: a rare tag on a large
+    persona read them all, in Python). The filter is now part of the page's query, on both
+    stores: the same statements as an unfiltered page."""
+    rare = _add(app, persona, "the only memory about the lighthouse keeper")
+    app.memories.update(persona, rare, tags=["rare"])
+    for i in range(12):
+        clock.advance(minutes=1)
+        _add(app, persona, f"memory number {i} about topic {i * 13}")
+    filters = app.search.build_filters(persona, tags=["rare"])
+    with app.store.db.trace() as plain:
+        app.overview.memory_page(persona, limit=2)
+    with app.store.db.trace() as filtered:
+        page = app.overview.memory_page(persona, limit=2, filters=filters)
+    assert [m.key for m in page.memories] == [rare] and page.next_cursor is None
+    assert len(filtered) == len(plain), filtered
 
 
 @pytest.mark.parametrize("cursor", ["junk", "2026-11-30T09:00:00+00:00~x", "~12"])

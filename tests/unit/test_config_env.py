@@ -76,3 +76,26 @@ def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
 def test_a_bad_port_without_an_override_is_refused_naming_the_variable() -> None:
     with pytest.raises(InvalidInput, match="OMOIDE_PORT must be an integer, got 'abc'"):
         Settings.from_env({"OMOIDE_PORT": "abc"})
+
+
+def test_a_persona_setting_in_the_environment_reads_full_width_digits() -> None:
+    """OMOIDE_SESSION_IDLE_MINUTES=３０ was refused ("digits 0-9") while dates take full-width
+    digits everywhere; other scripts' digits are still refused."""
+    defaults = Settings.from_env({"OMOIDE_SESSION_IDLE_MINUTES": "３０",
+                                  "OMOIDE_KEEP_RECENT": "１２"}).persona_defaults
+    assert (defaults.session_idle_minutes, defaults.keep_recent) == (30.0, 12)
+    with pytest.raises(InvalidInput, match="digits 0-9"):
+        Settings.from_env({"OMOIDE_KEEP_RECENT": "٣"})
+
+
+@pytest.mark.parametrize(("zone", "says"), [
+    pytest.param("asia/tokyo", "did you mean 'Asia/Tokyo'?", id="case"),
+    pytest.param("Asia/Tokyo ", "did you mean 'Asia/Tokyo'?", id="trailing-space"),
+    pytest.param("JST", "an abbreviation such as JST", id="abbreviation"),
+    pytest.param("+09:00", "e.g. Asia/Tokyo", id="offset"),
+])
+def test_an_unknown_time_zone_is_told_the_name_it_may_mean(zone: str, says: str) -> None:
+    """'asia/tokyo' was refused with no hint that zone names are case-sensitive."""
+    with pytest.raises(InvalidInput, match="not a known IANA time zone") as refused:
+        Settings.from_env({"OMOIDE_TIMEZONE": zone})
+    assert says in refused.value.message

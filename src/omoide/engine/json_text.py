@@ -27,9 +27,11 @@ import math
 import re
 from typing import Any
 
-__all__ = ["BODY_DEPTH", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "key_twice", "loads"]
+__all__ = ["BODY_DEPTH", "BOM", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "key_twice",
+           "loads"]
 
 MAX_DEPTH = 64
+BOM = "\ufeff"  # a byte order mark (EF BB BF in UTF-8)
 BODY_DEPTH = 32
 MAX_SAFE_INT = 2**53 - 1
 _INT_DIGITS = len(str(MAX_SAFE_INT)) + 1
@@ -47,12 +49,17 @@ class JsonTextError(ValueError):
 
 
 def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
-    """The JSON value of ``text`` (bytes are read as UTF-8), or :class:`JsonTextError`."""
+    """The JSON value of ``text`` (bytes are read as UTF-8), or :class:`JsonTextError`.
+
+    One byte order mark at the start is ignored, as RFC 8259 §8.1 lets a reader do: Windows
+    Notepad wrote one before every file it saved as UTF-8, and the refusal said "Unexpected
+    UTF-8 BOM (decode using utf-8-sig)"."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise JsonTextError(f"not UTF-8 (byte {exc.start})") from None
+    text = text.removeprefix(BOM)
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
                            parse_float=_finite_float, object_pairs_hook=_unique_keys)

@@ -44,7 +44,7 @@ from omoide.engine.context import (
 )
 from omoide.engine.fsrs import current_strength
 from omoide.errors import InvalidInput, NotFound
-from omoide.model import Event, Memory, SessionMark
+from omoide.model import Event, Memory, OpenedSession, SessionMark
 from omoide.service.blocks import BlockService
 from omoide.service.memories import with_live_strength
 from omoide.service.settings import SettingsService
@@ -87,13 +87,14 @@ class SessionStart:
 class ContextService:
     def __init__(self, store: Store, clock: Clock, settings: SettingsService,
                  state: StateService, blocks: BlockService,
-                 end_open_sessions: Callable[[str], object] | None = None) -> None:
+                 begin_session: Callable[..., OpenedSession] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
         self.state = state
         self.blocks = blocks
-        self.end_open_sessions = end_open_sessions
+        # ends the persona's open sessions and opens one, in one transaction (SessionService)
+        self.begin_session = begin_session
 
     def get_context(self, persona: str) -> ContextResult:
         """The context as of now; reads only."""
@@ -107,11 +108,10 @@ class ContextService:
     def session_begin(self, persona: str) -> SessionStart:
         """End the persona's other open sessions (as ``session_end`` would), then open a
         session and return its id with the context for it."""
-        if self.end_open_sessions is not None:
-            self.end_open_sessions(persona)
         now = self.clock.now()
         meta = self.store.sessions_meta(persona)
-        opened = meta.begin(now=now)
+        opened = meta.begin(now=now) if self.begin_session is None else \
+            self.begin_session(persona, now=now)
         previous = None if opened.previous is None else opened.previous.last_seen
         current = opened.session.session_id
         pending = self._pending(persona, meta.latest(PENDING_SESSIONS + 1), current=current)

@@ -29,8 +29,6 @@ from omoide.store.port import JobQueue, OverviewReads, Store
 
 __all__ = ["EpisodeView", "MemoryPage", "OverviewService", "SessionView"]
 
-_FILTER_BATCH = 1000  # ids read at a time when a filter picks a page
-
 JOB_STATUSES = ("pending", "running", "failed", "done")
 MAX_PAGE = 500
 
@@ -102,13 +100,11 @@ class OverviewService:
         memories a search with them could find: active ones only, as in a search."""
         _check_page(limit)
         memories = self.store.memories(persona)
-        if filters is None or filters.empty:
-            rows = self.read.memory_ids(memories.persona_id, before=_cursor(before),
-                                        limit=limit + 1, include_tombstoned=include_deleted)
-        else:
-            rows = self._filtered_ids(memories.persona_id, set(memories.allowed_ids(filters)
-                                                               .tolist()),
-                                      before=_cursor(before), limit=limit + 1)
+        searched = filters is not None and not filters.empty  # a search finds active ones only
+        rows = self.read.memory_ids(memories.persona_id, before=_cursor(before),
+                                    limit=limit + 1,
+                                    include_tombstoned=include_deleted and not searched,
+                                    filters=filters)
         found = memories.by_ids([row_id for row_id, _ in rows[:limit]])
         now = self.clock.now()
         page = [with_live_strength(found[row_id], now) for row_id, _ in rows[:limit]
@@ -116,20 +112,6 @@ class OverviewService:
         last = rows[limit - 1] if len(rows) > limit else None
         return MemoryPage(memories=page,
                           next_cursor=None if last is None else f"{last[1]}~{last[0]}")
-
-    def _filtered_ids(self, persona_id: int, allowed: set[int], *,
-                      before: tuple[str, int] | None, limit: int) -> list[tuple[int, str]]:
-        """The newest ``limit`` of the ids a filter allows, before the cursor: the list's own
-        order, read a batch at a time (ids and dates only) until enough pass."""
-        out: list[tuple[int, str]] = []
-        while allowed and len(out) < limit:
-            rows = self.read.memory_ids(persona_id, before=before, limit=_FILTER_BATCH,
-                                        include_tombstoned=False)
-            out += [row for row in rows if row[0] in allowed]
-            if len(rows) < _FILTER_BATCH:
-                break
-            before = (rows[-1][1], rows[-1][0])
-        return out[:limit]
 
     def sessions(self, persona: str, *, limit: int = 50, offset: int = 0) -> list[SessionRow]:
         _check_page(limit, offset)

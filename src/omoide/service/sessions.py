@@ -39,6 +39,7 @@ from omoide.model import (
     NewEpisode,
     NewEvent,
     NewMemory,
+    OpenedSession,
     Session,
     SessionEnd,
     SessionSummary,
@@ -175,6 +176,24 @@ class SessionService:
         """End every open session of the persona (``session_begin`` does this first), with the
         same effect as :meth:`end`; returns their ids."""
         return self._end_where(persona, SessionEnd.NEW_SESSION, idle_since=None)
+
+    def begin(self, persona: str, *, now: datetime) -> OpenedSession:
+        """Open a session for ``session_begin``: the persona's open sessions are ended (as
+        :meth:`end_open`) in the same transaction, so concurrent calls leave one open."""
+        store = self.store.sessions(persona)
+        ended: list[str] = []
+
+        def queue(work: UnitOfWork, session_id: str) -> None:
+            self._queue(work, store.persona_id, SEGMENT_JOB,
+                        {"session_id": session_id, "final": True})
+
+        def end_others() -> None:
+            ended.extend(store.end_open(by=SessionEnd.NEW_SESSION, after=queue))
+
+        opened = self.store.sessions_meta(persona).begin(now=now, first=end_others)
+        if ended and self.on_enqueue:  # once committed, so a woken worker sees the jobs
+            self.on_enqueue()
+        return opened
 
     def end_idle(self, persona: str) -> list[str]:
         """End the persona's sessions that heard no turn for ``session_idle_minutes``."""

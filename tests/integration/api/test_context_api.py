@@ -242,10 +242,11 @@ BAD_SETTINGS = [
     ({"context_budget_tokens": 5}, "context_budget_tokens",
      "setting 'context_budget_tokens' must be ≥ 100"),
     ({"importance_weight": 2}, "importance_weight", "setting 'importance_weight' must be ≤ 1"),
+    # text for a number or a boolean, readable or not, is told the JSON type (session 24)
     ({"context_include_blocks": "maybe"}, "context_include_blocks",
-     "setting 'context_include_blocks' must be true or false"),
+     "setting 'context_include_blocks' must be a JSON boolean (true or false), got the text"),
     ({"context_recent_count": "five"}, "context_recent_count",
-     "setting 'context_recent_count' must be an integer"),
+     "setting 'context_recent_count' must be a JSON integer, got the text 'five'"),
     ({"context_recent_count": 2.5}, "context_recent_count",
      "setting 'context_recent_count' must be an integer"),
     ({"language": "fr"}, "language", "setting 'language' must be one of"),

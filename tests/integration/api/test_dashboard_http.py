@@ -9,6 +9,7 @@ import stat
 from collections.abc import Iterator
 
 import httpx
+import pytest
 from omoide_testing import LiveServer
 
 from omoide.api.http.dashboard.session import SECRET_FILE
@@ -147,9 +148,9 @@ NUMBER_TEXTS = [("keep_recent", "9"), ("keep_recent", " 7 "), ("keep_recent", "1
                 ("keep_recent", "7.5"), ("keep_recent", "300"), ("keep_recent", "-1"),
                 ("importance_weight", "0.25"), ("importance_weight", "2.5e-1"),
                 ("importance_weight", "1e400"), ("importance_weight", "0")]
-NOT_NUMBERS = [("keep_recent", "１"), ("keep_recent", "1_0"), ("keep_recent", "+5"),
+NOT_NUMBERS = [("keep_recent", "1_0"), ("keep_recent", "+5"),
                ("keep_recent", "٣"), ("keep_recent", "0x10"), ("keep_recent", "07"),
-               ("importance_weight", "０.５"), ("importance_weight", ".5"),
+               ("keep_recent", "１_０"), ("importance_weight", ".5"),
                ("importance_weight", "5."), ("importance_weight", "nan"),
                ("importance_weight", "Infinity"), ("importance_weight", "1_0.5")]
 
@@ -193,6 +194,27 @@ def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None
         assert server.omoide.settings_service.overrides("rin") == before
 
 
+@pytest.mark.parametrize(("name", "text", "value"), [
+    pytest.param("session_idle_minutes", "３０", 30.0, id="full-width-digits"),
+    pytest.param("keep_recent", "　１２　", 12, id="ideographic-spaces"),
+    pytest.param("importance_weight", "０．２５", 0.25, id="full-width-stop"),
+    pytest.param("importance_weight", "２．５ｅ－１", 0.25, id="full-width-exponent"),
+    pytest.param("context_include_blocks", "ｔｒｕｅ", True, id="full-width-boolean"),
+])
+def test_settings_form_reads_full_width_digits_as_ascii(server: LiveServer, name: str,
+                                                        text: str, value: object) -> None:
+    """"３０" for session_idle_minutes, typed with a Japanese input method, was refused while
+    every date the API reads takes full-width digits; the form now reads full-width forms as
+    their ASCII letters (other scripts' digits, such as "٣", stay refused)."""
+    key = server.create_persona("rin")
+    with _signed_in(server, key) as client:
+        page = client.get("/p/rin/settings")
+        form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
+                                                    "value": text})
+        assert form.status_code == 303, _dashboard_error(form)
+    assert server.omoide.settings_service.overrides("rin")[name] == value
+
+
 def test_the_sessions_pages_say_how_each_session_ended(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as api:
@@ -207,3 +229,19 @@ def test_the_sessions_pages_say_how_each_session_ended(server: LiveServer) -> No
         assert "<td>open</td>" in listed.text
         page = client.get("/p/rin/sessions/told")
         assert page.status_code == 200 and " by client;" in page.text
+
+
+def test_deleting_a_deleted_memory_again_goes_back_to_its_page(server: LiveServer) -> None:
+    """A second delete (another tab, a double click) raised the API's refusal as an error
+    page; the memory is deleted, which the page it goes back to shows."""
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        made = api.post("/api/memories/rin", json={"content": "Ken drinks green tea."}).json()
+    memory = made["memory"]["key"]
+    with _signed_in(server, key) as client:
+        for _ in range(2):
+            page = client.get(f"/p/rin/memories/{memory}")
+            gone = client.post(f"/p/rin/memories/{memory}/delete", data={"csrf": _csrf(page)})
+            assert gone.status_code == 303, gone.text
+    with server.client(key) as api:
+        assert api.get(f"/api/memories/rin/{memory}").json()["status"] == "tombstoned"

@@ -52,6 +52,22 @@ def test_every_operation_documents_its_replies_and_errors(app: Omoide) -> None:
             assert {"413", "422"} <= set(responses), (method, path)
 
 
+def test_every_operation_declares_the_app_wide_errors_and_only_them(app: Omoide) -> None:
+    """A body over the limit is a 413 on every route (the guard answers before routing), and
+    under /api and /v1 an unknown query parameter or a body on a bodiless route is a 422; routes
+    without a body did not declare the 413, GET /api/personas not the 422. /health reads no
+    key: a 401 cannot happen there and is not declared."""
+    for method, path, op in operations(app):
+        codes = set(op["responses"])
+        assert "413" in codes, (method, path)
+        if path.startswith(("/api/", "/v1/")):
+            assert "422" in codes, (method, path)
+        if "requestBody" not in op:
+            assert "takes no body" in op["responses"]["413"]["description"], (method, path)
+    health = next(op for m, p, op in operations(app) if p == "/health")
+    assert set(health["responses"]) == {"200", "413"}
+
+
 def test_the_published_not_blank_pattern_is_the_servers_rule(app: Omoide) -> None:
     """The document's not-blank pattern stopped at U+FFFF while the server was to catch the
     rest; a client validating with the schema and the server now agree on every character,

@@ -66,3 +66,14 @@ def test_json_within_the_limits_reads_as_json_loads_does() -> None:
     assert loads('{"a": [1, 2.5, "x", null, true, "\\ud83d\\ude00"]}') == {
         "a": [1, 2.5, "x", None, True, "😀"]}
     assert loads(str(MAX_SAFE_INT)) == MAX_SAFE_INT and loads(str(-MAX_SAFE_INT)) == -MAX_SAFE_INT
+
+
+@pytest.mark.parametrize("text", [b'\xef\xbb\xbf{"a": 1}', '\ufeff{"a": 1}'])
+def test_one_leading_byte_order_mark_is_ignored(text: str | bytes) -> None:
+    """RFC 8259 §8.1 lets a reader ignore it; Windows Notepad wrote one before UTF-8 files."""
+    assert loads(text) == {"a": 1}
+
+
+def test_a_byte_order_mark_elsewhere_is_still_not_json() -> None:
+    with pytest.raises(JsonTextError):
+        loads('{"a": 1}\ufeff')

@@ -24,11 +24,13 @@ from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
 from omoide.api.http.query_check import (
     refuse_refused_body,
+    refuse_refused_header,
     refuse_unexpected_body,
     refuse_unknown_query,
 )
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
+from omoide.api.http.schemas import errors
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
 from omoide.errors import OmoideError
@@ -57,8 +59,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                 omoide.runner.stop()
 
     app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
-                  dependencies=[Depends(refuse_refused_body), Depends(refuse_unknown_query),
-                                Depends(refuse_unexpected_body)],
+                  dependencies=[Depends(refuse_refused_header), Depends(refuse_refused_body),
+                                Depends(refuse_unknown_query), Depends(refuse_unexpected_body)],
                   docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
                   description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
@@ -71,6 +73,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
     install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
+    _declare_app_wide_errors(app)
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
@@ -79,6 +82,43 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     _install_middleware(app)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
+
+
+_BODILESS_413 = ("A body was sent and is larger than the server's limit (OMOIDE_MAX_BODY_BYTES), "
+                 "answered before the route is found; this route takes no body, and refuses a "
+                 "smaller one with 422.")
+_APP_WIDE_422 = ("An unknown or repeated query parameter, a body sent to a route that takes "
+                 "none, or an X-Omoide-Persona / X-Omoide-Session header sent twice or not in "
+                 "ASCII; error.field names it.")
+_ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+
+
+def _declare_app_wide_errors(app: FastAPI) -> None:
+    """Declare on every operation the statuses the layers around the routes give (the guard's
+    413 for any body over the limit; under /api and /v1 the app-wide 422s of
+    ``query_check``), so the OpenAPI document lists what can happen and only that."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build()
+            for path, operations in document.get("paths", {}).items():
+                for operation in operations.values():
+                    _declare(operation, api=path.startswith(("/api/", "/v1/")))
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _declare(operation: dict[str, Any], *, api: bool) -> None:
+    responses = operation.setdefault("responses", {})
+    if "413" not in responses:
+        text = _BODILESS_413 if "requestBody" not in operation else errors(413)[413]["description"]
+        responses["413"] = {"description": text, "content": _ERROR_BODY}
+    if api and "422" not in responses:
+        responses["422"] = {"description": _APP_WIDE_422, "content": _ERROR_BODY}
+    operation["responses"] = dict(sorted(responses.items()))
 
 
 def _install_error_handlers(app: FastAPI) -> None:

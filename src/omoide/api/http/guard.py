@@ -26,13 +26,16 @@ Trigger / why / outcome:
 - a header the API reads (``Authorization``, ``X-Omoide-Persona``, ``X-Omoide-Session``)
   given twice → 401 for ``Authorization``, 422 naming the header for the others: the first
   one won silently (a valid key before a wrong one was let in), as a query parameter or JSON
-  key given twice used to.
+  key given twice used to. A persona or session header that is not ASCII → 422 naming it.
 
 A refused body (not JSON, or JSON the API does not read, NaN to NUL above) is not answered by
 the guard: it hands the app the request without its body and the refusal in its state
-(:data:`REFUSED_BODY`), so the route is found first (404, 405), then the key (401, 403), and
-only then ``query_check.refuse_refused_body`` answers the 422. A 413, a query string or path
-that is not text, and a header given twice are answered here.
+(:data:`REFUSED_BODY`), so the route is found first (404, 405), then the key (401, 403, 404
+for an unknown persona), and only then ``query_check.refuse_refused_body`` answers the 422. A
+refused header under ``/api`` and ``/v1`` goes the same way (:data:`REFUSED_HEADER`): the route
+first, then ``query_check.refuse_refused_header`` (401 for ``Authorization``; a key first, then
+422, for the others), before the body. A 413, a query string or path that is not text, and a
+refused header elsewhere (``/mcp``, the dashboard) are answered here.
 
 The guard replays the body it read to the app, so routes parse it as usual; it is a pure ASGI
 middleware (no buffering of responses), so streaming replies and ``/mcp`` are unaffected.
@@ -59,13 +62,16 @@ from omoide.engine import json_text
 from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
 
-__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "BodyGuard", "JsonRefused",
-           "is_json_media", "refused_body", "strict_json"]
+__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "REFUSED_HEADER", "BodyGuard",
+           "JsonRefused", "is_json_media", "refused_body", "refused_header", "strict_json"]
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
 _JSON_PATHS = ("/api/", "/v1/")
 REFUSED_BODY = "omoide.refused_body"
+REFUSED_HEADER = "omoide.refused_header"
+_BOM = json_text.BOM.encode("utf-8")
+_KEYLESS = ("/health",)  # reads no header: one sent twice is nothing to it
 
 
 class JsonRefused(ValueError):
@@ -118,20 +124,14 @@ class BodyGuard:
             return
         if query is not None:
             scope = {**scope, "query_string": query}
-        foreign = _header_not_ascii(scope)
-        if foreign is not None:
-            name, shown = foreign
-            await _answer(send, 422, "invalid_input", f"{name} must be {_HEADER_RULES[name]}, "
-                          f"got {shown!r} (a header value is ASCII)", field=name)
-            return
-        twice = _header_twice(scope)
-        if twice is not None:
-            name, count = twice
-            status, code = (401, "unauthorized") if name == "Authorization" else \
+        header = None if scope.get("path") in _KEYLESS else _header_refused(scope)
+        if header is not None and not _is_api(scope):
+            status, code = (401, "unauthorized") if header.field is None else \
                 (422, "invalid_input")
-            await _answer(send, status, code, f"the request sends the {name} header {count} "
-                          "times; send it once", field=None if status == 401 else name)
+            await _answer(send, status, code, str(header), field=header.field)
             return
+        if header is not None:  # the API answers it once routed (refuse_refused_header)
+            scope = {**scope, "state": {**scope.get("state", {}), REFUSED_HEADER: header}}
         limit = self._stream_limit(scope)
         if limit is not None:
             if _declared_length(scope) > limit:
@@ -171,7 +171,7 @@ class BodyGuard:
                 refused = JsonRefused(exc.message, field=exc.fields.get("field"))
                 await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
                 return
-            if normal != value:
+            if normal != value or body.startswith(_BOM):  # the route's reader gets neither
                 body = json.dumps(normal, ensure_ascii=False).encode("utf-8")
                 scope = _with_header(scope, b"content-length", str(len(body)).encode())
             if not any(name == b"content-type" for name, _ in scope.get("headers", ())):
@@ -280,6 +280,32 @@ def _header_not_ascii(scope: Scope) -> tuple[str, str] | None:
         if shown in _HEADER_RULES and not value.isascii():
             return shown, value.decode("utf-8", "replace")
     return None
+
+
+def _header_refused(scope: Scope) -> JsonRefused | None:
+    """A header the API reads that is not ASCII or is sent twice (``field`` None: the
+    ``Authorization`` header, a 401)."""
+    foreign = _header_not_ascii(scope)
+    if foreign is not None:
+        name, shown = foreign
+        return JsonRefused(f"{name} must be {_HEADER_RULES[name]}, got {shown!r} (a header "
+                           "value is ASCII)", field=name)
+    twice = _header_twice(scope)
+    if twice is None:
+        return None
+    name, count = twice
+    return JsonRefused(f"the request sends the {name} header {count} times; send it once",
+                       field=None if name == "Authorization" else name)
+
+
+def refused_header(state: Mapping[str, Any]) -> JsonRefused | None:
+    """The header refusal :class:`BodyGuard` put in an API request's state, if any."""
+    refused = state.get(REFUSED_HEADER)
+    return refused if isinstance(refused, JsonRefused) else None
+
+
+def _is_api(scope: Scope) -> bool:
+    return scope.get("path", "").startswith(_JSON_PATHS)
 
 
 def _header_twice(scope: Scope) -> tuple[str, int] | None:

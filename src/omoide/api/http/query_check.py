@@ -20,12 +20,27 @@ from fastapi import Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from omoide.api.http.guard import refused_body
-from omoide.errors import InvalidInput
+from omoide.api.http.deps import check_access
+from omoide.api.http.guard import refused_body, refused_header
+from omoide.errors import InvalidInput, Unauthorized
 
-__all__ = ["refuse_refused_body", "refuse_unexpected_body", "refuse_unknown_query"]
+__all__ = ["refuse_refused_body", "refuse_refused_header", "refuse_unexpected_body",
+           "refuse_unknown_query"]
 
 _CHECKED = ("/api/", "/v1/")
+
+
+async def refuse_refused_header(request: Request) -> None:
+    """An app-wide dependency, the first: a header the guard refused (sent twice, not ASCII),
+    once the request has a route. ``Authorization`` twice is a 401; another header is judged
+    after the key (401), as an input."""
+    refused = refused_header(request.scope.get("state", {}))
+    if refused is None:
+        return
+    if refused.field is None:
+        raise Unauthorized(str(refused))
+    request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
+    raise InvalidInput(str(refused), field=refused.field)
 
 
 async def refuse_refused_body(request: Request) -> None:
@@ -79,11 +94,9 @@ async def refuse_unexpected_body(request: Request) -> None:
 
 
 def _may_ask(request: Request) -> None:
-    """Who may ask comes first, as on every route: 401, then 403 for another persona's key."""
-    caller = request.app.state.omoide.auth.authenticate(request.headers.get("authorization"))
-    persona = request.path_params.get("persona")
-    if isinstance(persona, str):
-        caller.require_persona(persona)
+    """Who may ask comes first, as on every route: 401, 403 (another persona's key, a route for
+    the admin), 404 for an unknown persona (``deps.check_access``)."""
+    check_access(request)
 
 
 def _reads_body(route: APIRoute) -> bool:

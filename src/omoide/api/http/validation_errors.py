@@ -68,6 +68,22 @@ def _skipped(i: int, part: Any) -> bool:
         i > 1 and isinstance(part, str) and _UNION_TAG.fullmatch(part) is not None)
 
 
+_NOT_AN_OBJECT = {"model_attributes_type", "dict_type", "model_type"}
+
+
+def _json_type(value: Any) -> str:
+    """What a JSON value is, in JSON's words (``[1]`` is an array, not a list)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def validation_message(errors: list[Any]) -> tuple[str, str]:
     """(message, field path) of pydantic's first error; a value that fits no member of a union
     (text or an integer …) is told every member's complaint."""
@@ -81,13 +97,22 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         error = {**error, "msg": "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))}
     subject = where or "request body"
     kind = error.get("type")
+    if not where and kind in _NOT_AN_OBJECT:  # pydantic: "a valid dictionary or object to
+        return (f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
+                f"{_json_type(error.get('input'))}"), where
+    if kind in _NOT_AN_OBJECT or kind == "list_type":  # in JSON's words, as MCP says it
+        wanted = "an array ([…])" if kind == "list_type" else "an object ({…})"
+        return f"{subject} must be {wanted}, got {_json_type(error.get('input'))}", where
     if kind == "missing":
         return f"{subject} is required", where
     if kind == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
         if rule is not None:
             return f"{subject} {rule}, got {quoted(error.get('input'))}", where
-    message = f"{subject}: {error.get('msg', 'invalid value')}"
+    said = str(error.get("msg", "invalid value"))
+    if kind == "value_error":  # a validator's own words, without pydantic's "Value error, "
+        said = said.removeprefix("Value error, ")
+    message = f"{subject}: {said}"
     if len(message) > _MAX_MESSAGE:
         message = message[:_MAX_MESSAGE - 1] + "…"
     return message, where

@@ -194,12 +194,19 @@ def _json_type(value: Any) -> str:
         else "object"
 
 
+# pydantic's words for a value of the wrong container type named its classes ("a valid
+# dictionary or instance of UserInfo"); a model reads JSON's.
+_PLAIN = {"model_type": "must be an object ({…})", "dict_type": "must be an object ({…})",
+          "model_attributes_type": "must be an object ({…})",
+          "list_type": "must be an array ([…])"}
+
+
 def _invalid_arguments(error: ValidationError) -> InvalidInput:
     """One ``'argument': what is wrong (got value)`` clause per problem, in schema order."""
     where = [".".join(str(part) for part in item["loc"]) or "arguments"
              for item in error.errors()]
     problems = [
-        f"'{name}': {item['msg']}"
+        f"'{name}': {_PLAIN.get(item['type'], item['msg'])}"
         + ("" if item["type"] == "missing" else f" (got {_short(item.get('input'))})")
         for name, item in zip(where, error.errors(), strict=True)]
     noun = "invalid argument" if len(problems) == 1 else "invalid arguments"

@@ -114,9 +114,16 @@ def search_text(result: dict[str, Any]) -> str:
         ident = hit.get("key") or f"episode {hit.get('id')}"
         extra = past_mark(hit) + folded_mark(hit)
         when = f" · {_day(hit['created_at'])}" if hit.get("created_at") else ""
-        lines.append(f"{n}. {ident} (score {hit['score']:.3f}{when}){extra}: "
-                     f"{_preview(hit['content'])}")
+        lines.append(f"{n}. {ident} (score {hit['score']:.3f}{similarity_mark(hit)}{when})"
+                     f"{extra}: {_preview(hit['content'])}")
     return "\n".join(lines)
+
+
+def similarity_mark(hit: dict[str, Any]) -> str:
+    """`` · similarity 0.412``: the raw cosine beside the score, which ranks within the query
+    only (its weakest candidate scores 0.000 there, however related it is)."""
+    similarity = hit.get("similarity")
+    return "" if similarity is None else f" · similarity {similarity:.3f}"
 
 
 def folded_mark(hit: dict[str, Any]) -> str:
@@ -169,10 +176,11 @@ def state_history_text(history: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None
-                 ) -> str:
+def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None,
+                 given: bool = True) -> str:
     """``Recorded user_info name; closed user_info nickname (…)``: ``closed`` holds the keys
-    the call gave null (they stopped being current), so they are not said to be recorded."""
+    the call gave null (they stopped being current), so they are not said to be recorded;
+    ``given`` is False when the call named no key at all (``user_info={}``)."""
     shut = closed or {}
     recorded: list[str] = []
     ended: list[str] = []
@@ -182,6 +190,9 @@ def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None 
                             (ended, [k for k in keys if k in gone])):
             if picked:
                 out.append(f"{field} {', '.join(picked)}")
+    if not recorded and not ended and not given:  # {} said "every value given was current"
+        return ("Nothing changed: no key was given; name at least one, e.g. "
+                "user_info={\"name\": \"Rau\"}.")
     if not recorded and not ended:
         return "Nothing changed: every value given was already current."
     said = "; ".join([*(["Recorded " + "; ".join(recorded)] if recorded else []),

@@ -118,7 +118,9 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
             return render_changes(persona, context.update_context(
                 persona, user_info=given["user_info"], persona_state=given["persona_state"]))
 
-        return answer(body, lambda changes: text.changes_text(changes, closed=closed))
+        named = any(values for values in given.values())
+        return answer(body, lambda changes: text.changes_text(changes, closed=closed,
+                                                              given=named))
 
     @server.tool(title="User state history", annotations=READ_ONLY)
     def user_state_history(

@@ -214,7 +214,9 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         "[past: valid until …, superseded by …]" (current=false in the data). Call it before
         answering anything about the user's life, past conversations or earlier promises, and
         before saying you don't remember. Each result has its key (notes) or id (conversation
-        excerpts, type "episode"), content, score and sources.
+        excerpts, type "episode"), content, score (the order within this query: the last
+        result may show 0.000 and still be related), similarity (raw cosine, comparable
+        across queries) and sources.
         Returns {persona, query, mode, results: [...]}.
         Example: memory_search(query="user's favourite food", top_k=5, date_range="last month")."""
 

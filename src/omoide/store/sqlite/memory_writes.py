@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from omoide.clock import iso
-from omoide.errors import NotFound
+from omoide.errors import Conflict
 from omoide.model import LinkType, Memory, NewMemory, VersionChange
 from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database
@@ -261,9 +261,10 @@ class MemoryWrites:
             row = self._one(conn, key)
             memory_id = int(row["id"])
             before = memory_from_row(row, self.persona)
-            if before.status == "tombstoned":
-                raise NotFound(f"memory {key!r} of persona {self.persona!r} is already deleted",
-                               persona=self.persona, key=key)
+            if before.status == "tombstoned":  # it exists (a read shows it): not a 404
+                raise Conflict(f"memory {key!r} of persona {self.persona!r} is already deleted "
+                               "(a tombstone, kept with its history); to erase it, delete it "
+                               "with purge", persona=self.persona, key=key)
             conn.execute("UPDATE memories SET status = 'tombstoned', updated_at = ? "
                          "WHERE id = ? AND persona_id = ?", (iso(now), memory_id, self.persona_id))
             MEMORY_FTS.unindex(conn, [memory_id], persona_id=self.persona_id)

@@ -13,8 +13,9 @@ from datetime import datetime
 
 from omoide.clock import iso
 from omoide.errors import NotFound
-from omoide.model import PERIODIC_KINDS, JobRow, PersonaSummary, SessionRow
+from omoide.model import PERIODIC_KINDS, JobRow, PersonaSummary, SearchFilters, SessionRow
 from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.memories import build_filter_sql
 from omoide.store.sqlite.rows import dt, dt_or_none, ended_by
 
 __all__ = ["JobRow", "OverviewStore", "PersonaSummary", "SessionRow"]
@@ -44,8 +45,8 @@ SELECT persona_id, COUNT(*) FROM jobs WHERE status IN ('pending', 'running')
 # Keyset pagination, newest first: a seek on (persona_id, created_at, rowid), so a page deep in
 # the list costs what the first one does (OFFSET would step over every row before it).
 PAGE_IDS = """
-SELECT id, created_at FROM memories WHERE persona_id = ? {status} {before}
-ORDER BY created_at DESC, id DESC LIMIT ?
+SELECT m.id, m.created_at FROM memories m WHERE m.persona_id = ? {status} {before} {filters}
+ORDER BY m.created_at DESC, m.id DESC LIMIT ?
 """
 SELECT_SESSIONS = """
 SELECT s.*, (SELECT COUNT(*) FROM session_events e WHERE e.session_pk = s.id) AS turns,
@@ -100,16 +101,23 @@ class OverviewStore:
             last_activity=self._last_activity(conn, p["id"])) for p in personas]
 
     def memory_ids(self, persona_id: int, *, before: tuple[str, int] | None, limit: int,
-                   include_tombstoned: bool) -> list[tuple[int, str]]:
+                   include_tombstoned: bool,
+                   filters: SearchFilters | None = None) -> list[tuple[int, str]]:
         """(id, created_at) of a page of memories, newest first, strictly before ``before``
-        (a (created_at, id) pair from the previous page)."""
+        (a (created_at, id) pair from the previous page); with ``filters``, only the memories
+        they let through (a search's filters, in the query: a rare one no longer reads every
+        id of the persona)."""
         params: list[object] = [persona_id]
         cursor = ""
         if before is not None:
-            cursor = "AND (created_at, id) < (?, ?)"
+            cursor = "AND (m.created_at, m.id) < (?, ?)"
             params += [before[0], before[1]]
-        sql = PAGE_IDS.format(status="" if include_tombstoned else "AND status = 'active'",
-                              before=cursor)
+        fragment = ""
+        if filters is not None and not filters.empty:
+            where, filter_params = build_filter_sql(filters, persona_id)
+            fragment, params = f"AND {where}", [*params, *filter_params]
+        sql = PAGE_IDS.format(status="" if include_tombstoned else "AND m.status = 'active'",
+                              before=cursor, filters=fragment)
         return [(r[0], r[1]) for r in self.db.conn().execute(sql, (*params, limit))]
 
     def _last_activity(self, conn: sqlite3.Connection, persona_id: int) -> datetime | None:

@@ -8,6 +8,7 @@ ending a session) lives in its own module on the same ``sessions`` table.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime
 
 from omoide.clock import iso
@@ -68,10 +69,17 @@ class SessionMetaStore:
                                episodes=int(r["episodes"]),
                                ended_by=ended_by(r["ended_by"])) for r in rows]
 
-    def begin(self, *, now: datetime) -> OpenedSession:
-        """Open a new session at ``now``; the previous one is read in the same transaction."""
+    def begin(self, *, now: datetime, first: Callable[[], object] | None = None
+              ) -> OpenedSession:
+        """Open a new session at ``now``; the previous one is read in the same transaction, and
+        ``first`` (ending the persona's open sessions) runs in it before the new row: two
+        ``session_begin`` at once each ended the open sessions, then each opened one, and left
+        two open. The persona's writes are serialised (SQLite's one writer, PostgreSQL's
+        advisory lock), so the later one now ends the earlier one's."""
         session_id = new_session_id()
         with self.db.write() as conn:
+            if first is not None:
+                first()
             row = conn.execute(SELECT_LATEST, (self.persona_id, 1)).fetchone()
             conn.execute(INSERT_SESSION, (self.persona_id, session_id, iso(now)))
         return OpenedSession(session=SessionMark(session_id, now, None),

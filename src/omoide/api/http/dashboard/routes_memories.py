@@ -8,6 +8,7 @@ here never changes what the persona remembers. The detail page reads without rec
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -25,7 +26,7 @@ from omoide.api.http.dashboard.web import (
     render,
 )
 from omoide.api.http.deps import App
-from omoide.errors import InvalidInput, NotFound
+from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import MemoryKind, SearchMode
 from omoide.wiring import Omoide
 
@@ -125,7 +126,8 @@ async def edit_memory(request: Request, persona: PersonaPage, key: str, viewer: 
 
 @router.post("/p/{persona}/memories/{key}/delete")
 def delete_memory(persona: PersonaPage, key: str, viewer: SignedIn, app: App) -> Response:
-    app.memories.delete(persona, key)
+    with contextlib.suppress(Conflict):  # already deleted (a second tab, a double click):
+        app.memories.delete(persona, key)  # the page it goes back to shows it deleted
     return RedirectResponse(f"/p/{persona}/memories/{key}", status_code=303)
 
 

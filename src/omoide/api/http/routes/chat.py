@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from omoide.api.http.deps import App, Caller
+from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
 from omoide.model import check_persona_name
@@ -40,6 +40,8 @@ router = APIRouter(tags=["chat (OpenAI-compatible)"])
 CLIENT_CLOSED = 499  # the client went away; nobody reads this status
 
 
+@access_replay(lambda request, caller: chat_persona(
+    caller, get_app(request), request.headers.get("x-omoide-persona")))
 def chat_persona(caller: Caller, app: App, named: str | None = Header(
         None, alias="X-Omoide-Persona", pattern=NAME_PATTERN,
         description="With the admin key: the persona to chat as (required then).")) -> str:

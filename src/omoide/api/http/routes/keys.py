@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Depends, Path
 
-from omoide.api.http.deps import App, Caller
+from omoide.api.http.deps import App, named_persona_access
 from omoide.api.http.schemas.common import errors
 from omoide.api.http.schemas.keys import IssuedKeyOut, KeyList, KeyOut
 from omoide.api.render import ts
-from omoide.model import KeyInfo, check_persona_name
+from omoide.model import KeyInfo
 
 __all__ = ["router"]
 
@@ -23,8 +23,7 @@ router = APIRouter(tags=["keys"])
 
 _RESPONSES = errors(401, 403, 404, 422)
 
-PersonaName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
-                                  description="Persona name.")]
+PersonaName = Annotated[str, Depends(named_persona_access)]  # admin or the persona's own key
 KeyId = Annotated[int, Path(ge=1, le=2**62, description="The key's id (from the key list).")]
 
 
@@ -34,32 +33,28 @@ def _out(info: KeyInfo) -> dict[str, Any]:
             "revoked_at": ts(info.revoked_at)}
 
 
-def _allowed(name: str, caller: Caller, app: App) -> str:
-    caller.require_persona(name)
-    check_persona_name(name)
-    app.maintenance.require_persona(name)
-    return name
-
-
-@router.post("/api/personas/{name}/keys", status_code=201, response_model=IssuedKeyOut,
-             responses={**_RESPONSES, **errors(409)},  # the persona erased meanwhile
+# response_model=None as on every other route: the reply's times as render.ts writes them
+# (…+00:00); a response model re-serialised them as …Z, the one place that did.
+@router.post("/api/personas/{name}/keys", status_code=201, response_model=None,
+             responses={201: {"model": IssuedKeyOut}, **_RESPONSES,
+                        **errors(409)},  # 409: the persona erased meanwhile
              summary="Issue another key for a persona (admin, or the persona's own key); "
                      "the reply is the only time it is shown")
-def issue_key(name: PersonaName, caller: Caller, app: App) -> dict[str, Any]:
-    issued = app.auth.issue_key(_allowed(name, caller, app))
+def issue_key(name: PersonaName, app: App) -> dict[str, Any]:
+    issued = app.auth.issue_key(name)
     return {**_out(issued.info), "persona": name, "api_key": issued.api_key}
 
 
-@router.get("/api/personas/{name}/keys", response_model=KeyList, responses=_RESPONSES,
+@router.get("/api/personas/{name}/keys", response_model=None,
+            responses={200: {"model": KeyList}, **_RESPONSES},
             summary="A persona's keys (ids, fingerprints, creation, last use, revocation)")
-def list_keys(name: PersonaName, caller: Caller, app: App) -> dict[str, Any]:
-    return {"persona": name,
-            "keys": [_out(k) for k in app.auth.list_keys(_allowed(name, caller, app))]}
+def list_keys(name: PersonaName, app: App) -> dict[str, Any]:
+    return {"persona": name, "keys": [_out(k) for k in app.auth.list_keys(name)]}
 
 
-@router.delete("/api/personas/{name}/keys/{key_id}", response_model=KeyOut,
-               responses=_RESPONSES,
+@router.delete("/api/personas/{name}/keys/{key_id}", response_model=None,
+               responses={200: {"model": KeyOut}, **_RESPONSES},
                summary="Revoke one key of a persona; it stops working at once, on every "
                        "transport")
-def revoke_key(name: PersonaName, key_id: KeyId, caller: Caller, app: App) -> dict[str, Any]:
-    return _out(app.auth.revoke_key(_allowed(name, caller, app), key_id))
+def revoke_key(name: PersonaName, key_id: KeyId, app: App) -> dict[str, Any]:
+    return _out(app.auth.revoke_key(name, key_id))

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
 from omoide import __version__
-from omoide.api.http.deps import App, Caller, PersonaPath, persona_access
+from omoide.api.http.deps import Admin, App, named_persona_access, persona_access
 from omoide.api.http.schemas import (
     HealthOut,
     JobsOut,
@@ -30,16 +30,14 @@ Persona = Annotated[str, Depends(persona_access)]
 @router.post("/api/personas", status_code=201, tags=["personas"], response_model=None,
              summary="Create a persona (admin); the reply is the only time its key is shown",
              responses={201: {"model": PersonaCreated}, **errors(401, 403, 409, 413, 422)})
-def create_persona(body: PersonaCreate, caller: Caller, app: App) -> Any:
-    caller.require_admin()
+def create_persona(body: PersonaCreate, _: Admin, app: App) -> Any:
     persona, key = app.auth.create_persona(body.name)
     return JSONResponse({"name": persona.name, "api_key": key}, status_code=201)
 
 
 @router.get("/api/personas", tags=["personas"], summary="List personas (admin)",
             response_model=None, responses={200: {"model": PersonaList}, **errors(401, 403)})
-def list_personas(caller: Caller, app: App) -> dict[str, Any]:
-    caller.require_admin()
+def list_personas(_: Admin, app: App) -> dict[str, Any]:
     return {"personas": [{"name": p.name, "created_at": ts(p.created_at),
                           "memories": p.memories} for p in app.maintenance.personas()]}
 
@@ -48,8 +46,8 @@ def list_personas(caller: Caller, app: App) -> dict[str, Any]:
                summary="Erase a persona and everything it remembers (admin); its keys stop working",
                response_model=None,
                responses={200: {"model": PersonaErased}, **errors(401, 403, 404, 422)})
-def delete_persona(name: PersonaPath, caller: Caller, app: App) -> dict[str, Any]:
-    caller.require_admin()
+def delete_persona(name: Annotated[str, Depends(named_persona_access)], _: Admin,
+                   app: App) -> dict[str, Any]:
     erased = app.forget.delete_persona(name)
     return {"name": name, "status": "erased", "memories": erased.memories,
             "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes,
@@ -92,8 +90,7 @@ async def health(app: App) -> dict[str, Any]:  # on the event loop: no wait for 
             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                              "description": "Prometheus text exposition format."},
                        **errors(401, 403)})
-def metrics(request: Request, caller: Caller, app: App) -> PlainTextResponse:
-    caller.require_admin()
+def metrics(request: Request, _: Admin, app: App) -> PlainTextResponse:
     counts = app.maintenance.metric_counts()
     text = request.app.state.metrics.render(memories=counts.memories,
                                             job_depth=counts.job_depth,

@@ -145,7 +145,8 @@ class ContextUpdate(Request):
     @model_validator(mode="after")
     def _one_given(self) -> ContextUpdate:
         if not self.model_fields_set:
-            raise ValueError("give user_info and/or persona_state")
+            raise ValueError("give user_info and/or persona_state, e.g. "
+                             '{"user_info": {"name": "Rau"}}')
         return self
 
 
@@ -195,13 +196,13 @@ class _SettingsBase(Request):
         """The declarations' own check first (``config.validate_setting_patch``), so a bad
         value is refused with the message and ``setting`` field it has everywhere else."""
         if isinstance(data, dict):
-            validate_setting_patch({k: v for k, v in data.items() if v is not None})
             for name, value in data.items():  # text the declarations read ("true", "5") is
-                kind = _SETTING_TYPES.get(name)  # for the environment and the dashboard form
-                if isinstance(value, str) and kind in (bool, int, float):
-                    raise InvalidInput(f"setting {name!r} must be a JSON "
+                kind = _SETTING_TYPES.get(name)  # for the environment and the dashboard form;
+                if isinstance(value, str) and kind in (bool, int, float):  # said first, so
+                    raise InvalidInput(f"setting {name!r} must be a JSON "  # "日本語" is not
                                        f"{_JSON_TYPE_NAMES[kind]}, got the text {value!r}",
-                                       setting=name)
+                                       setting=name)  # told to use the digits 0-9 as text
+            validate_setting_patch({k: v for k, v in data.items() if v is not None})
             validate_setting_patch({k: getattr(PersonaSettings(), k, None)
                                     for k, v in data.items() if v is None})
         return data

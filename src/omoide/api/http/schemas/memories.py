@@ -185,8 +185,15 @@ class SearchHitOut(Response):
     key: str | None = None
     id: str | None = None
     content: str
-    score: float
-    similarity: float | None
+    score: float = Field(description=(
+        "What the results are ordered by: keyword and semantic evidence relative to this "
+        "query's other candidates (with strength blended in by importance_weight). It ranks; it "
+        "is not comparable across queries, and 0 means the weakest candidate considered, not "
+        "an irrelevant one (docs/search.md#reading-the-results)."))
+    similarity: float | None = Field(description=(
+        "Raw cosine between the query and the text (for an excerpt, its best turn) on the "
+        "server's embedder, the scale its thresholds use; comparable across queries (in "
+        "keyword mode too). null only for a text with no stored vector."))
     sources: list[SourceOut]
 
 
