@@ -34,10 +34,11 @@ _JA_QUOTED = re.compile(r"「([^」]+)」")
 _JA_USER_WORDS = re.compile(r"ユーザー|わたし|私|僕|自分")
 _JA_PERSON = "|".join(lex.JA_PERSONS)
 # 「ユーザーの夫の母は」: the owner is the last person of the chain (夫の母), not 夫; a sentence
-# that opens on a relation (妹のマイは, 父は) is about the user's relation.
+# that opens on a relation as its topic (妹のマイは, 父は) is about the user's relation.
 _JA_OWNER = re.compile(
-    rf"(?:(?:ユーザー|わたし|私|僕|自分)の|^)(?P<person>(?:{_JA_PERSON})(?:の(?:{_JA_PERSON}))*)"
+    rf"(?:ユーザー|わたし|私|僕|自分)の(?P<person>(?:{_JA_PERSON})(?:の(?:{_JA_PERSON}))*)"
     r"(?:さん)?(?:は|が|も|には|では|の|、)"
+    rf"|^(?P<bare>(?:{_JA_PERSON})(?:の(?:{_JA_PERSON}))*)(?:さん)?(?:の[^はがをにで、。]{{1,10}})?(?:は|も)"
     r"|(?P<user>ユーザー|わたし|私|僕|自分)(?:は|が|も|には|って|、)"
     r"|(?:^|、)(?P<name>[\u30a1-\u30ff]{2,})(?:は|が|も)"
 )
@@ -294,8 +295,8 @@ def _ja_owner(text: str) -> str:
     match = _JA_OWNER.search(text)
     if match is None:
         return USER
-    if match.group("person"):
-        return match.group("person")
+    if match.group("person") or match.group("bare"):
+        return match.group("person") or match.group("bare")
     if match.group("name") and match.group("name") != "ユーザー":
         return match.group("name")
     return USER
