@@ -84,7 +84,8 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
         parts = [p for p in parts if p]
         if parts and parts[0] in ("ユーザー", "私", "わたし", "僕"):
             parts[0] = "user"
-        elif parts and any(p == parts[0] + h for p in _JA_PERSON_UNITS for h in ("", "さん")):
+        elif (parts and m.group()[-1] in "はも"  # a topic: not 友人が…ので、ユーザーは
+              and any(p == parts[0] + h for p in _JA_PERSON_UNITS for h in ("", "さん"))):
             parts.insert(0, "user")  # 妹のマイは: the user's sister
         return tuple(parts)
     m = _EN_CHAIN.match(_EN_LEADING_ADVERBIAL.sub("", text, count=1))
