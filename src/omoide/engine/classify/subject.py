@@ -94,8 +94,6 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
     root = m.group(1).split()
     if len(root) == 2 and root[0] not in _EN_DETERMINERS:
         root = root[:1]  # "tiago wants": the name alone
-    if root == ["i"]:
-        return ("user",)  # "I work …": the user, as ユーザーは / 私は
     if root[-1] in _EN_PRONOUNS or (root[-1] in FACT_TOPIC_STOPWORDS and root[-1] != "user"):
         return ()
     links = [w for w in re.split(r"['’]s\s+", m.group(2)) if w.strip()]
