@@ -368,3 +368,42 @@ def test_another_person_a_second_plan_or_a_bound_filled_keeps_the_old_memory(
         old: str, new: str) -> None:
     verdict = _verdict(old, new)
     assert verdict.relation is not Relation.CONTRADICTORY, verdict.reason
+
+
+# Outside probes of session 24 (written for these tests, in no labelled set; issue 9): a sentence
+# opening on a possessive or a bare relation ("Her brother Tom …", 兄のケンは…, 父は…) is that
+# relation's own fact, not the user's. Round 23's judge closed six of the twelve (C 0.93-1.00:
+# "Her brother Tom has moved out of Leeds to York" against "The user lives in Leeds").
+RELATION_OWN_FACT = [
+    ("The user lives in Leeds.", "Her brother Tom has moved out of Leeds to York."),
+    ("The user smokes.", "Her father Jim quit smoking last year."),
+    ("The user works at Acme.", "His wife Ana no longer works at Acme."),
+    ("The user plays tennis on Saturdays.",
+     "Her daughter Mia now plays tennis on Sundays instead."),
+    ("The user is allergic to cats.", "His son Ben is no longer allergic to cats."),
+    ("The user is learning Spanish.", "Their cousin Luis gave up learning Spanish."),
+    ("ユーザーは東京で働いている。", "父は東京の会社を辞めて大阪に移った。"),
+    ("ユーザーはタバコを吸っている。", "兄のケンはタバコをやめた。"),
+    ("ユーザーは名古屋に住んでいる。", "母はもう名古屋に住んでいない。"),
+    ("ユーザーは毎週土曜にテニスをしている。", "娘のミカは今は日曜にテニスをしている。"),
+    ("ユーザーは猫アレルギーだ。", "夫は猫アレルギーが治った。"),
+    ("ユーザーはスペイン語を勉強している。", "姉のユキはスペイン語の勉強をやめた。"),
+]
+# The same relation however it is opened: its own fact changed still closes.
+RELATION_CHANGED = [
+    ("The user's brother lives in Leeds.", "Her brother Tom moved to York."),
+    ("ユーザーの妹は大阪に住んでいる。", "妹のマイは京都に引っ越した。"),
+    ("ユーザーの父は医者をしている。", "父は去年医者を引退した。"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), RELATION_OWN_FACT)
+def test_a_relations_own_fact_keeps_the_users_memory(old: str, new: str) -> None:
+    verdict = _verdict(old, new)
+    assert verdict.relation is not Relation.CONTRADICTORY, verdict.reason
+
+
+@pytest.mark.parametrize(("old", "new"), RELATION_CHANGED)
+def test_the_same_relations_fact_changed_closes_the_old_memory(old: str, new: str) -> None:
+    verdict = _verdict(old, new)
+    assert verdict.relation is Relation.CONTRADICTORY, verdict.reason

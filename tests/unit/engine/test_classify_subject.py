@@ -193,3 +193,47 @@ def test_everyday_relation_nouns_are_another_person(old: str, new: str, lang: st
 def test_a_japanese_relation_noun_owns_the_fact(noun: str) -> None:
     assert noun in lex.JA_PERSONS
     assert parse(f"ユーザーの{noun}は毎朝走っている。", "ja").owner == noun
+
+
+# A possessive and a relation opening the sentence, often with the name in apposition ("Her
+# brother Tom …", "My dad Ken …", 妹のマイは…): the user's relation, another person, in every
+# consumer's reading (the chain, the owner, the judge's features), not the user.
+@pytest.mark.parametrize(("old", "new", "lang", "owner"), [
+    ("The user lives in Leeds.", "Her brother Tom moved to York.", "en", "brother"),
+    ("The user works as a nurse.", "His sister Mai works as a teacher.", "en", "sister"),
+    ("The user works as a nurse.", "My dad Ken works as a teacher.", "en", "dad"),
+    ("The user is learning Spanish.", "Their cousin speaks Spanish fluently.", "en", "cousin"),
+    ("ユーザーは大阪に住んでいる。", "妹のマイは京都に住んでいる。", "ja", "妹"),
+    ("ユーザーは教師だ。", "父は医者をしている。", "ja", "父"),
+])
+def test_a_relation_opened_by_a_possessive_is_another_person(old: str, new: str, lang: str,
+                                                             owner: str) -> None:
+    o, n = parse(old, lang), parse(new, lang)
+    assert subject_chain(n)[0] == "user" and len(subject_chain(n)) >= 2
+    assert n.owner == owner
+    assert subject_features(o, n)[:2] == [0.0, 1.0]
+    assert subject_features(n, o)[:2] == [0.0, 1.0]
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["subject_differs"] == 1.0
+
+
+@pytest.mark.parametrize(("old", "new", "lang"), [
+    ("The user's brother lives in Leeds.", "Her brother Tom moved to York.", "en"),
+    ("ユーザーの妹は大阪に住んでいる。", "妹のマイは京都に引っ越した。", "ja"),
+    ("Her job is in Leeds.", "Her job moved to York.", "en"),  # a thing, not a person
+])
+def test_the_same_relation_however_opened_is_not_another_subject(old: str, new: str,
+                                                                lang: str) -> None:
+    assert subject_features(parse(old, lang), parse(new, lang))[1] == 0.0
+
+
+def test_i_keeps_its_reading_and_my_relation_is_still_another_owner() -> None:
+    # "I …" is left as it was (no chain of its own: round subj23's "I" = the user changed 99
+    # "I … / I …" rows and was dropped); "My dad Ken …" against it is another owner all the same.
+    old, new = "I work as a nurse.", "My dad Ken works as a teacher."
+    o, n = parse(old, "en"), parse(new, "en")
+    assert subject_chain(o) == ()
+    assert subject_chain(n) == ("user", "dad")
+    assert (o.owner, n.owner) == ("user", "dad")
+    values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
+    assert values["same_owner"] == 0.0 and values["both_user"] == 0.0

@@ -36,6 +36,7 @@ __all__ = ["SUBJECT_FEATURES", "cue_about_old", "cue_clauses", "new_person_in_su
 SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs", "other_person_alone")
 
 _EN_DETERMINERS = frozenset({"the", "my", "his", "her", "their", "our", "a", "an", "your"})
+_EN_POSSESSIVES = frozenset({"my", "his", "her", "their", "our", "your"})
 _EN_PRONOUNS = frozenset({"he", "she", "they", "it", "i", "we", "you", "this", "that", "there"})
 _EN_MODIFIERS = r"(?:former|ex|late|old|new|younger|older|elder|little|big|best)\s+"
 _EN_CHAIN = re.compile(
@@ -83,6 +84,9 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
         parts = [p for p in parts if p]
         if parts and parts[0] in ("ユーザー", "私", "わたし", "僕"):
             parts[0] = "user"
+        elif (parts and m.group()[-1] in "はも"  # a topic: not 友人が…ので、ユーザーは
+              and any(p == parts[0] + h for p in _JA_PERSON_UNITS for h in ("", "さん"))):
+            parts.insert(0, "user")  # 妹のマイは: the user's sister
         return tuple(parts)
     m = _EN_CHAIN.match(_EN_LEADING_ADVERBIAL.sub("", text, count=1))
     if m is None:
@@ -93,7 +97,10 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
     if root[-1] in _EN_PRONOUNS or (root[-1] in FACT_TOPIC_STOPWORDS and root[-1] != "user"):
         return ()
     links = [w for w in re.split(r"['’]s\s+", m.group(2)) if w.strip()]
-    return (en_lemma(root[-1]), *(_en_link(w.split()) for w in links))
+    chain = (en_lemma(root[-1]), *(_en_link(w.split()) for w in links))
+    if root[0] in _EN_POSSESSIVES and _is_person(chain[0], "en"):
+        return ("user", *chain)  # "her brother tom …", "my dad …": the user's relation
+    return chain
 
 
 def _en_link(words: list[str]) -> str:

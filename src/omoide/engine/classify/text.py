@@ -33,13 +33,18 @@ _JA_COMPOUND = re.compile(
 _JA_QUOTED = re.compile(r"「([^」]+)」")
 _JA_USER_WORDS = re.compile(r"ユーザー|わたし|私|僕|自分")
 _JA_PERSON = "|".join(lex.JA_PERSONS)
-# 「ユーザーの夫の母は」: the owner is the last person of the chain (夫の母), not 夫.
+# 「ユーザーの夫の母は」: the owner is the last person of the chain (夫の母), not 夫; a sentence
+# that opens on a relation as its topic (妹のマイは, 父は) is about the user's relation.
 _JA_OWNER = re.compile(
     rf"(?:ユーザー|わたし|私|僕|自分)の(?P<person>(?:{_JA_PERSON})(?:の(?:{_JA_PERSON}))*)"
     r"(?:さん)?(?:は|が|も|には|では|の|、)"
+    rf"|^(?P<bare>(?:{_JA_PERSON})(?:の(?:{_JA_PERSON}))*)(?:さん)?(?:の[^はがをにで、。]{{1,10}})?(?:は|も)"
     r"|(?P<user>ユーザー|わたし|私|僕|自分)(?:は|が|も|には|って|、)"
     r"|(?:^|、)(?P<name>[\u30a1-\u30ff]{2,})(?:は|が|も)"
 )
+# A sentence that opens on a possessive and a relation ("Her brother Tom …", "His wife …") is
+# about that relation of the user's: memories speak of the user in the third person.
+_EN_POSSESSIVES = frozenset({"her", "his", "their", "our", "your"})
 _EN_SKIP_BEFORE_PERSON = word_set(
     "best close old childhood little big twin step former late new current"
 )
@@ -182,6 +187,10 @@ def _en_owner(raw: str, tokens: list[str]) -> tuple[str, frozenset[str]]:
     raw_words = re.findall(r"[A-Za-z]+(?:'s)?", raw.replace("\u2019", "'"))
     for i, tok in enumerate(tokens):
         bare = tok.removesuffix("'s")
+        if bare in _EN_POSSESSIVES and i == 0:  # "Her brother Tom …": the user's brother
+            person = _en_person(tokens, i + 1)
+            if person:
+                return person, frozenset({bare, *re.findall(r"[a-z]+", person)})
         if bare in ("user", "i", "my", "she", "he"):
             person = _en_person(tokens, i + 1) if tok.endswith("'s") or bare == "my" else None
             if person:
@@ -286,8 +295,8 @@ def _ja_owner(text: str) -> str:
     match = _JA_OWNER.search(text)
     if match is None:
         return USER
-    if match.group("person"):
-        return match.group("person")
+    if match.group("person") or match.group("bare"):
+        return match.group("person") or match.group("bare")
     if match.group("name") and match.group("name") != "ユーザー":
         return match.group("name")
     return USER
