@@ -46,6 +46,7 @@ from omoide.engine.classify.from_to import FROM_TO_FEATURES, from_to_features
 from omoide.engine.classify.ident import IDENT_FEATURES, ident_features
 from omoide.engine.classify.leads_to import LEADS_TO_FEATURES, leads_to_features
 from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_features
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
 from omoide.engine.classify.quantity import (
@@ -117,6 +118,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *FROM_TO_FEATURES,
     *EARLIER_PERIOD_FEATURES,
     *FORMER_STATE_FEATURES,
+    *NOTE_SHAPE_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -185,6 +187,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += from_to_features(old_s, new_s)
     values += earlier_period_features(old_s, new_s)
     values += former_state_features(old_s, new_s)
+    values += note_shape_features(old, new, old_s.lang)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))
