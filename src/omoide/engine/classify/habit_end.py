@@ -2,7 +2,7 @@
 Thursday five-a-side"; ネットフリックスを契約している → 解約した (pure).
 
 **Trigger** (``habit_ended``). The old memory states a present fact or habit: no no, no past,
-no former frame (``former_state._old_is_present``), no plan ("will", 予定) and no end of its
+no former frame (``former_state.old_is_present``), no plan ("will", 予定) and no end of its
 own ("is deciding whether to quit", 辞めるか迷っている). The new memory tells an end ("quit",
 "gave up", "stopped", "packed in", "let … lapse", "handed … back", "stepped down", "cut out",
 "cancelled", やめた, 辞めた, 退会, 解約, 手放した, 引退), not negated or hedged in the clause that
@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.former_state import _NOT_MADE, _old_is_present, _said
-from omoide.engine.classify.negation_turn import _CLAUSE, _same_people, _topic
+from omoide.engine.classify.former_state import NOT_MADE, old_is_present, said_in
+from omoide.engine.classify.negation_turn import CLAUSE, same_people, topic_words
 from omoide.engine.classify.text import Sentence, parse
 
 __all__ = ["HABIT_END_FEATURES", "habit_end_features", "habit_ended"]
@@ -66,7 +66,7 @@ _GENERIC = {"en": frozenset(parse("plan plans trip visit party event idea thing 
 def habit_ended(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory ends the old memory's present fact (module docstring)."""
     lang = new.lang
-    if _PLAN[lang].search(old.text) or not _old_is_present(old) or not _same_people(old, new):
+    if _PLAN[lang].search(old.text) or not old_is_present(old) or not same_people(old, new):
         return False
     if re.search(lex.STOPPED[lang], old.text) or _BACKSTORY[lang].search(new.text):
         return False  # the old memory tells an end itself; an end told as back-story
@@ -76,17 +76,17 @@ def habit_ended(old: Sentence, new: Sentence) -> bool:
 def _cue_names_old(old: Sentence, new: Sentence, cue: re.Pattern[str]) -> bool:
     """The clause of ``new`` that holds ``cue`` is not negated or hedged, and its topic words
     are all the old memory's, one at least."""
-    if _NOT_MADE.search(new.text) is not None:
+    if NOT_MADE.search(new.text) is not None:
         return False
-    parts = [c for c in _CLAUSE[new.lang].split(new.text) if c.strip()]
+    parts = [c for c in CLAUSE[new.lang].split(new.text) if c.strip()]
     clause = next((c for c in parts if cue.search(c)), None)
     if clause is None or _NOT_DONE[new.lang].search(clause):
         return False
     said = parse(cue.sub(" ", clause), new.lang)
-    topic = [u for u in _topic(said) if u not in _GENERIC[new.lang]]
+    topic = [u for u in topic_words(said) if u not in _GENERIC[new.lang]]
     if not topic or said.quantities:
         return False
-    return all(_said(u, old) for u in topic)
+    return all(said_in(u, old) for u in topic)
 
 
 def habit_end_features(old: Sentence, new: Sentence) -> list[float]:

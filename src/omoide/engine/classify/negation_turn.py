@@ -2,7 +2,7 @@
 insulin"; 眼鏡をかけている → 眼鏡をかけていない (pure).
 
 **Trigger** (``now_negated``). The old memory states a present fact with no negation, no past,
-no former frame and no amount (``former_state._old_is_present``); the new memory says no in a
+no former frame and no amount (``former_state.old_is_present``); the new memory says no in a
 clause that says every topic word of the old memory again and adds none of its own (not the
 narrower "doesn't eat red meat" against "eats meat") and no amount; not a limit ("no more
 than", 満たない); no plan, wish, condition or pursuit ("will", "if", 予定, に向けて). One owner,
@@ -26,12 +26,13 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.former_state import _NOT_MADE, _old_is_present, _said, former_frame
+from omoide.engine.classify.former_state import NOT_MADE, former_frame, old_is_present, said_in
 from omoide.engine.classify.signals import EN_GENERIC
 from omoide.engine.classify.subject import new_person_in_subject, subject_chain
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["NEGATION_TURN_FEATURES", "negation_turn_features", "now_negated"]
+__all__ = ["CLAUSE", "NEGATION_TURN_FEATURES", "negation_turn_features", "now_negated",
+           "same_people", "topic_words"]
 
 NEGATION_TURN_FEATURES: tuple[str, ...] = ("now_negated",)
 
@@ -47,7 +48,7 @@ _NO_FILLER = {"en": re.compile(r"\b(?:yet|ever|once|single|even|at all|any|in (?
                                r" life)\b"),
               "ja": re.compile(r"一度も|一回も|まだ|全く|まったく|一切|ほとんど")}
 _JA_RUN = re.compile(r"[\u3400-\u9fff々\u30a0-\u30ffー]")
-_CLAUSE = {"en": re.compile(r"[,;:]|(?=\b(?:since|after|because|and|but|so|when|before|until"
+CLAUSE = {"en": re.compile(r"[,;:]|(?=\b(?:since|after|because|and|but|so|when|before|until"
                             r"|though|although|while)\b)"),
            "ja": re.compile(r"[、，,;；。]|が、")}
 
@@ -56,21 +57,21 @@ def now_negated(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory says no to the old memory's present fact as it stands (see the
     module docstring)."""
     lang = new.lang
-    if not _same_people(old, new) or old.negative or not new.negative or _unsure(new):
+    if not same_people(old, new) or old.negative or not new.negative or _unsure(new):
         return False
-    if not _old_is_present(old) or former_frame(new) or old.quantities:
+    if not old_is_present(old) or former_frame(new) or old.quantities:
         return False
     clause = _no_clause(new)
     if clause is None or _LIMIT[lang].search(clause):
         return False
     said = parse(_NO_FILLER[lang].sub(" ", clause), lang)
-    topic = _topic(old)
+    topic = topic_words(old)
     if not topic or said.quantities or not all(_named(u, said) for u in topic):
         return False
-    return all(_said(u, old) for u in _topic(said))
+    return all(said_in(u, old) for u in topic_words(said))
 
 
-def _same_people(old: Sentence, new: Sentence) -> bool:
+def same_people(old: Sentence, new: Sentence) -> bool:
     """One owner, and no person or link in the new subject that the old one lacks."""
     if old.owner != new.owner or new_person_in_subject(old, new):
         return False
@@ -79,26 +80,27 @@ def _same_people(old: Sentence, new: Sentence) -> bool:
 
 def _unsure(sentence: Sentence) -> bool:
     """A plan, a wish, a condition or a pursuit: nothing said as done or held."""
-    return (_NOT_MADE.search(sentence.text) is not None
+    return (NOT_MADE.search(sentence.text) is not None
             or re.search(lex.PURSUIT[sentence.lang], sentence.text) is not None)
 
 
 def _no_clause(sentence: Sentence) -> str | None:
     """The first clause of the sentence that says no."""
-    parts = [c for c in _CLAUSE[sentence.lang].split(sentence.text) if c.strip()]
+    parts = [c for c in CLAUSE[sentence.lang].split(sentence.text) if c.strip()]
     return next((c for c in parts if _NO[sentence.lang].search(c)), None)
 
 
-def _topic(sentence: Sentence) -> list[str]:
+def topic_words(sentence: Sentence) -> list[str]:
+    """The sentence's topic units, generic verbs and stems left out."""
     generic = lex.JA_GENERIC_STEMS if sentence.lang == "ja" else EN_GENERIC
     return [u for u in sentence.content if u not in generic]
 
 
 def _named(unit: str, sentence: Sentence) -> bool:
-    """A topic unit said in ``sentence`` (``former_state._said``); a Japanese unit not as the
+    """A topic unit said in ``sentence`` (``former_state.said_in``); a Japanese unit not as the
     tail of a longer word (車 is not said by 自転車)."""
     if sentence.lang != "ja":
-        return _said(unit, sentence)
+        return said_in(unit, sentence)
     text = sentence.text
     start = text.find(unit)
     while start >= 0:
