@@ -43,9 +43,12 @@ from omoide.engine.classify.earlier_period import (
 from omoide.engine.classify.former_state import FORMER_STATE_FEATURES, former_state_features
 from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.from_to import FROM_TO_FEATURES, from_to_features
+from omoide.engine.classify.habit_end import HABIT_END_FEATURES, habit_end_features
 from omoide.engine.classify.ident import IDENT_FEATURES, ident_features
 from omoide.engine.classify.leads_to import LEADS_TO_FEATURES, leads_to_features
 from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.negation_turn import NEGATION_TURN_FEATURES, negation_turn_features
+from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_features
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
 from omoide.engine.classify.quantity import (
@@ -117,6 +120,9 @@ TEXT_FEATURES: tuple[str, ...] = (
     *FROM_TO_FEATURES,
     *EARLIER_PERIOD_FEATURES,
     *FORMER_STATE_FEATURES,
+    *NOTE_SHAPE_FEATURES,
+    *NEGATION_TURN_FEATURES,
+    *HABIT_END_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -185,6 +191,9 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += from_to_features(old_s, new_s)
     values += earlier_period_features(old_s, new_s)
     values += former_state_features(old_s, new_s)
+    values += note_shape_features(old, new, old_s.lang)
+    values += negation_turn_features(old_s, new_s)
+    values += habit_end_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

@@ -34,8 +34,8 @@ from omoide.engine.classify.signals import EN_GENERIC
 from omoide.engine.classify.subject import new_person_in_subject
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["FORMER_STATE_FEATURES", "former_frame", "former_same_value",
-           "former_state_features"]
+__all__ = ["FORMER_STATE_FEATURES", "NOT_MADE", "former_frame", "former_same_value",
+           "former_state_features", "old_is_present", "said_in"]
 
 FORMER_STATE_FEATURES: tuple[str, ...] = ("former_same_value",)
 
@@ -67,7 +67,7 @@ _STILL = {
 }
 # A change not (yet) made: planned, wished for, considered, possible (``from_to``'s list),
 # or a condition.
-_NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|なら|たら|\bplan|\bwill\b"
+NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|なら|たら|\bplan|\bwill\b"
                        r"|\bmight\b|\bconsider|\bthinking\b|\bwants? to\b|\bmay\b|\bwould\b"
                        r"|\bif\b")
 
@@ -81,7 +81,7 @@ def former_frame(sentence: Sentence) -> bool:
     return _FORMER[lang].search(sentence.text) is not None and past_tense(sentence)
 
 
-def _old_is_present(old: Sentence) -> bool:
+def old_is_present(old: Sentence) -> bool:
     """The old memory states a present fact: no former frame, no period of life, no finished
     past occasion, no past tense ("retired at 62" is a past event, "is retired" a state), not
     negated."""
@@ -109,14 +109,14 @@ def former_same_value(old: Sentence, new: Sentence) -> bool:
     (see the module docstring)."""
     if old.lang != new.lang or old.owner != new.owner or not former_frame(new):
         return False
-    if new_person_in_subject(old, new) or not _old_is_present(old):
+    if new_person_in_subject(old, new) or not old_is_present(old):
         return False
-    if _STILL[new.lang].search(new.text) or _NOT_MADE.search(new.text):
+    if _STILL[new.lang].search(new.text) or NOT_MADE.search(new.text):
         return False
     body = _body(new)
     generic = lex.JA_GENERIC_STEMS if new.lang == "ja" else EN_GENERIC
     topic = [u for u in old.content if u not in generic]
-    if not topic or not all(_said(u, body) for u in topic):
+    if not topic or not all(said_in(u, body) for u in topic):
         return False
     return not _frame_adds(old, new, generic)
 
@@ -131,7 +131,7 @@ def _frame_adds(old: Sentence, new: Sentence, generic: frozenset[str] | set[str]
     framed = _body(parse(clause, new.lang))
     if any(q not in old.quantities for q in framed.quantities):
         return True
-    return any(u not in generic and not _said(u, old) for u in framed.content)
+    return any(u not in generic and not said_in(u, old) for u in framed.content)
 
 
 # Clause boundaries: punctuation, and (English) a conjunction that starts another clause.
@@ -146,7 +146,7 @@ def _clauses(sentence: Sentence) -> list[str]:
     return parts or [sentence.text]
 
 
-def _said(unit: str, sentence: Sentence) -> bool:
+def said_in(unit: str, sentence: Sentence) -> bool:
     """A unit of the old memory said in ``sentence``: as a unit or word, or (English) a word
     (lemma or as written) with its first four letters ("smokes" / "used to smoke", "lives" /
     "lived")."""

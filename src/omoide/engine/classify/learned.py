@@ -252,8 +252,14 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # also read alone) it fires on 21 pairs, all CONTRADICTORY
 # (``bench/classify_veto_fires.py --signal changed_from_old``). The old memory's present
 # value said again as a former state, "used to smoke" / "no longer smokes" against "smokes"
-# (``former_state.former_same_value``, round 23c): 18 seen pairs, all CONTRADICTORY.
-SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value")
+# (``former_state.former_same_value``, round 23c): 18 seen pairs, all CONTRADICTORY. A change
+# the note path is sure of, read on a one-statement pair: an end, a plan called off or done, a
+# "never" turned round, a state with another value (``note_shapes.note_shape_close``, round
+# 24); the old present fact said again with a no (``negation_turn.now_negated``); the old
+# fact told ended later in the sentence (``habit_end.habit_ended``). On round 23's nested
+# leave-one-writer-out the three fire on 555 writers' pairs, all CONTRADICTORY.
+SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
+                              "now_negated", "habit_ended")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
@@ -268,7 +274,10 @@ def sure_close(text: PairText) -> bool:
 
 
 _SURE_REASONS = {"changed_from_old": "changed from the old value to another",
-                 "former_same_value": "the old value said as a former state"}
+                 "former_same_value": "the old value said as a former state",
+                 "note_shape_close": "a change the note reader is sure of",
+                 "now_negated": "the old fact said again with a no",
+                 "habit_ended": "the old fact told ended"}
 
 
 def _sure_reason(text: PairText) -> str:
