@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify.dedup_en_forms import en_forms
+from omoide.engine.classify.dedup_en_frames import en_frames
 from omoide.engine.classify.dedup_formats import en_scaled
 from omoide.engine.classify.dedup_synonyms import en_synonyms
 
@@ -117,4 +118,4 @@ def en_notation(text: str) -> str:
     text = en_synonyms(text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
-    return _EN_SAID_THAT.sub(r"\1", text)
+    return en_frames(_EN_SAID_THAT.sub(r"\1", text))

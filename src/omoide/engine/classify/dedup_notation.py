@@ -50,7 +50,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
+from omoide.engine.classify.dedup_abbrev import abbreviated, clipped, lettered, numbered
 from omoide.engine.classify.dedup_en_notation import en_notation
 from omoide.engine.classify.dedup_ja_notation import ja_notation
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
@@ -64,7 +64,14 @@ from omoide.engine.classify.dedup_respell import (
     same_lengths,
     same_pounds,
 )
-from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
+from omoide.engine.classify.dedup_spans import (
+    aligned,
+    counted,
+    dropped_particle,
+    same_direction,
+    unclipped,
+)
+from omoide.engine.classify.dedup_voice import active_voice
 from omoide.engine.lang import Script, is_japanese, script_runs
 
 __all__ = ["Reading", "pair_notation", "text_notation"]
@@ -213,14 +220,18 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = katakana_spelled(a, b), katakana_spelled(b, a)
         b = long_vowels(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
+        a, b = dropped_particle(b, a), dropped_particle(a, b)
         b = same_direction(a, b)
         b = ja_same_words(a, same_lengths(a, b, japanese=True))
         a, b = same_aspect(b, a), same_aspect(a, b)
         a, b = negated_otherwise(a, b, "ja")
     elif not is_japanese(a) and not is_japanese(b):
+        a, b = active_voice(b, a), active_voice(a, b)
         a, b = abbreviated(b, a), abbreviated(a, b)
         a, b = lettered(b, a), lettered(a, b)
+        a, b = numbered(b, a), numbered(a, b)
         a, b = _joined(b, a), _joined(a, b)
+        a, b = clipped(b, a), clipped(a, b)
         b = same_pounds(a, same_lengths(a, b, japanese=False))
         a = same_pounds(b, a)
         a, b = negated_otherwise(a, b, "en")
