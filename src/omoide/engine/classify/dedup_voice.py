@@ -50,6 +50,8 @@ _IRREGULAR: tuple[tuple[str, str, str], ...] = (
     ("write", "wrote", "written"),
 )
 _BY_PARTICIPLE = {pp: (base, past) for base, past, pp in _IRREGULAR}
+_DETERMINERS = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "its", "this",
+                          "that"})
 _AUX_TENSE = {"is": "present", "are": "present", "am": "present", "was": "past",
               "were": "past", "has been": "perfect", "have been": "perfect"}
 # A passive with its agent: "<aux> <participle> by".
@@ -138,9 +140,10 @@ def active_voice(first: str, second: str) -> str:
         agent = second[match.end():agent_end].strip()
         if not subject or not agent:
             continue
-        if start == 0 and subject[0].isupper() and subject.split()[0].lower() in {
-                "a", "an", "the", "my", "his", "her", "their", "our", "its", "this", "that"}:
-            subject = subject[0].lower() + subject[1:]
+        head = subject.split()[0]
+        if start == 0 and head[0].isupper() and (head.lower() in _DETERMINERS or re.search(
+                rf"\b{re.escape(head.lower())}\b", first)):
+            subject = subject[0].lower() + subject[1:]  # capitalised only to open the text
         lead = second[:start]
         return f"{lead}{agent} {verb} {subject}{second[agent_end:]}"
     return second
