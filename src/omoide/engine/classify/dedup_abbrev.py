@@ -87,7 +87,7 @@ def numbered(first: str, second: str) -> str:
 _ENDINGS = frozenset({"s", "es", "ed", "d", "er", "ers", "ing", "ings", "ist", "ists", "ian",
                       "ians", "or", "ors", "ery", "ry", "y", "ly", "al", "ment", "ments",
                       "ness", "ity", "ies", "ation", "ations", "ive", "ful", "less", "ic",
-                      "ical", "able", "ship", "hood", "ie", "ies", "ee", "ees"})
+                      "ical", "able", "ship", "hood", "ie", "ee", "ees"})
 _WORD = re.compile(r"[A-Za-z]+\.?")
 
 

@@ -8,16 +8,18 @@ two texts do not share, and a note form, a voice change or a politer ending chan
 them while the facts stay; a related pair changes a content word and little grammar (on the
 twenty-four sources above the floor, the share alone ranks a paraphrase below a related pair
 with AUC 0.89 in English and 0.90 in Japanese).
-Outcome: the share of the changed tokens that are *content*: English words other than function words (articles, auxiliaries, pronouns, common
-prepositions and conjunctions; a negation, a quantifier or a bound such as "before", "under",
-"only" is content), Japanese characters other than hiragana (kanji, katakana, Latin letters
-and digits: particles, endings and auxiliaries are written in hiragana). Deterministic.
+Outcome: the share of the changed tokens that are *content*: English words other than function
+words (articles, auxiliaries, pronouns, common prepositions and conjunctions; a negation, a
+quantifier or a bound such as "before", "under", "only" is content), Japanese characters other
+than hiragana (kanji, katakana, Latin letters and digits: particles, endings and auxiliaries are
+written in hiragana). Deterministic.
 """
 
 from __future__ import annotations
 
 import re
-from omoide.engine.lang.stopwords import SEARCH_STOPWORDS, word_set
+
+from omoide.engine.lang import SEARCH_STOPWORDS, word_set
 
 __all__ = ["changed_content"]
 

@@ -11,7 +11,8 @@ word, the frame's words were a changed or added part, which the judge weighed as
 Outcome: the frame read away: the reported clause with the user's pronouns in the first person
 ("they are" as "I am", "their" as "my"), "works as a" as "is a" ("am a" after "I"), and
 "their" / "themselves" as "my" / "myself" in a text whose subject is the user (one that opens
-with "I": "my parents sold their house" keeps "their"). A text that reports someone else ("Tom says he …") keeps its frame. Deterministic.
+with "I": "my parents sold their house" keeps "their"). A text that reports someone else ("Tom
+says he …") keeps its frame. Deterministic.
 """
 
 from __future__ import annotations

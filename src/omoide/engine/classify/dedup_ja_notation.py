@@ -8,8 +8,8 @@ veto and the learned judge saw a changed word: a polite or contracted ending (�
 180cm), a discourse filler (ちなみに, 実は, 補足すると), the user named in the first person
 (ユーザーは / 私は), a formal noun or common word in kanji or kana by convention (子供 / 子ども,
 甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning (昨年 / 去年, 来春 /
-来年の春), 〜中 / 〜している and a reported statement's frame (と話していた / とのこと / しているそう,
-since the twenty-fourth round); then numbers, steps and bounds said another way
+来年の春), 〜中 / 〜している and a reported statement's frame (と話していた / とのこと /
+しているそう, since the twenty-fourth round); then numbers, steps and bounds said another way
 (``dedup_ja_forms``) and everyday synonyms (``dedup_ja_synonyms``). Outcome: the text with each
 written one way; a word that differs stays different. Deterministic.
 """

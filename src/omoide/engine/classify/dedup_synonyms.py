@@ -45,7 +45,8 @@ _SETS: tuple[tuple[str, ...], ...] = (
     ("pyjamas", "pajamas"), ("aluminium", "aluminum"), ("mobile phone", "cell phone"),
     ("car park", "parking lot"), ("motorway", "highway"), ("postcode", "zip code"),
     ("mother", "mum", "mom"), ("father", "dad"), ("mothers", "mums", "moms"),
-    ("fathers", "dads"), ("timetable", "schedule"), ("rubbish", "trash", "garbage"), ("biscuits", "cookies"),
+    ("fathers", "dads"), ("timetable", "schedule"), ("rubbish", "trash", "garbage"),
+    ("biscuits", "cookies"),
 )
 # Every member but the first is rewritten, in both texts alike ("check" the verb becomes
 # "cheque" in both, so a pair differs only where it did).

@@ -58,8 +58,8 @@ _AUX_TENSE = {"is": "present", "are": "present", "am": "present", "was": "past",
 _PASSIVE = re.compile(r"\b(is|are|am|was|were|has been|have been)\s+([a-z]+)\s+by\s+",
                       re.IGNORECASE)
 # Where a clause starts before the passive's subject, and where the agent ends.
-_CLAUSE_START = re.compile(r"[,;:(—–]\s*|\b(?:and|but|so|because|while|which|that|who|said|says)\s+",
-                           re.IGNORECASE)
+_CLAUSE_START = re.compile(
+    r"[,;:(—–]\s*|\b(?:and|but|so|because|while|which|that|who|said|says)\s+", re.IGNORECASE)
 _AGENT_END = re.compile(
     r"\s*[,;:.!?()—–]|\s+(?:in|on|at|during|since|for|from|to|every|each|last|this|next|until|"
     r"till|after|before|with|because|so|and|but|while|when|who|which|that|as|once|twice|"
