@@ -75,7 +75,7 @@ def test_another_number_or_word_is_not_read_as_an_abbreviation(first: str, secon
 
 
 def test_frames_only_for_the_user() -> None:
-    assert en_frames("Tom says he is colour-blind.") == "Tom says he is colour-blind."
+    assert en_frames("Tom says he is colour-blind.") == "Tom said he is colour-blind."
     assert en_frames("my parents sold their house.") == "my parents sold their house."
     assert en_frames("I mentioned they testify in court.") == "I testifies in court."
     assert clipped("Noa is a marine eng.", "Noa is a marine engineer.") == "Noa is a marine eng."

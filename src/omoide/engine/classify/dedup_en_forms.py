@@ -10,7 +10,8 @@ of instalments (not more than them), and a few common phrases of one meaning (``
 twentieth round adds a part of an hour in words ("half an hour" / 30 minutes), a month and year
 in digits (03/2026 / March 2026) and "one" before a rate ("one day a week"); the twenty-fourth
 an age with "years old" or without, and a rate said with every, each, per or as an adverb
-("every day" / "a day" / "daily" at the end of a clause).
+("every day" / "a day" / "daily" at the end of a clause), and a calendar date written one way
+(``dedup_en_dates``: 30/06/2019 / 30 June 2019, "9th September" / "September 9").
 Outcome: each written one way; a day, an hour, a year or a step that differs stays
 different. Deterministic.
 """
@@ -18,6 +19,8 @@ different. Deterministic.
 from __future__ import annotations
 
 import re
+
+from omoide.engine.classify.dedup_en_dates import en_dates
 
 __all__ = ["en_forms"]
 
@@ -111,7 +114,7 @@ def en_forms(text: str) -> str:
     text = _ONE_PER.sub("1 ", text)
     for pattern, replacement in _SAME:
         text = pattern.sub(replacement, text)
-    text = _AGE.sub(r"\1 \2", text)
+    text = en_dates(_AGE.sub(r"\1 \2", text))
     text = _EVERY.sub(r"a \1", text)
     text = _PERIODIC.sub(lambda m: _PERIOD[m.group(1).lower()], text)
     return _OVER_INSTALMENTS.sub("in", text)

@@ -10,6 +10,7 @@ own things said with "their" ("the user keeps their albums" / "my albums"). Why:
 word, the frame's words were a changed or added part, which the judge weighed as a new fact.
 Outcome: the frame read away: the reported clause with the user's pronouns in the first person
 ("they are" as "I am", "their" as "my"), "works as a" as "is a" ("am a" after "I"), and
+one reporting verb ("mentioned" / "says" as "said"), and
 "their" / "themselves" as "my" / "myself" in a text whose subject is the user (one that opens
 with "I": "my parents sold their house" keeps "their"). A text that reports someone else ("Tom
 says he …") keeps its frame. Deterministic.
@@ -48,6 +49,9 @@ _THEIR = ((re.compile(r"\btheir\b"), "my"), (re.compile(r"\bthemselves\b"), "mys
 # A job said with "works as" or "is employed as".
 _WORKS_AS = re.compile(r"\b(I\s+)?(?:works|work|is working|am working|is employed|am employed)"
                        r"\s+as\s+(?=[a-z])")
+# A reporting verb before the reported clause: one verb ("mentioned that he" / "said he").
+_REPORTING = re.compile(r"\b(?:mentioned|mentions|says|explained|noted|stated|told us|tells us)"
+                        r"(?=\s+(?:that|he|she|they|I|we|it|his|her|their|my|[A-Z][a-z]+)\b)")
 _ABOUT_USER = re.compile(r"\bI\b(?=.*\b(?:their|themselves)\b)")
 
 
@@ -59,7 +63,7 @@ def en_frames(text: str) -> str:
         text = text[reported.end():]
         for pattern, replacement in (*_THEY, *_THEIR):
             text = pattern.sub(replacement, text)
-    text = _HEADED.sub("I ", text)
+    text = _REPORTING.sub("said", _HEADED.sub("I ", text))
     text = _WORKS_AS.sub(lambda m: "I am " if m.group(1) else "is ", text)
     user = _ABOUT_USER.search(text)
     if user is not None:
