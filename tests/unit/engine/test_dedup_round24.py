@@ -95,3 +95,7 @@ def test_changed_content_counts_content_words_of_the_change() -> None:
     assert changed_content("", "", japanese=False) == 0.0
     assert changed_content("です", "だ", japanese=True) == 0.0
     assert changed_content("紅茶", "コーヒー", japanese=True) == 1.0
+    # a word in kana is content, an ending is not
+    assert changed_content("こむぎ", "おもち", japanese=True) == 1.0
+    assert changed_content("よく", "たまに", japanese=True) == 1.0
+    assert changed_content("る", "ます", japanese=True) == 0.0

@@ -11,8 +11,9 @@ with AUC 0.89 in English and 0.90 in Japanese).
 Outcome: the share of the changed tokens that are *content*: English words other than function
 words (articles, auxiliaries, pronouns, common prepositions and conjunctions; a negation, a
 quantifier or a bound such as "before", "under", "only" is content), Japanese characters other
-than hiragana (kanji, katakana, Latin letters and digits: particles, endings and auxiliaries are
-written in hiragana). Deterministic.
+than the grammar written in hiragana (particles, endings and auxiliaries; a hiragana run that is
+not made of them is a word in kana, a name or an adverb: こむぎ / おもち, よく / たまに).
+Deterministic.
 """
 
 from __future__ import annotations
@@ -32,7 +33,40 @@ _CONTENT_STOPWORDS = word_set(
     """
 )
 _FUNCTION = (SEARCH_STOPWORDS - _CONTENT_STOPWORDS) | word_set("per whose via")
-_JA_FUNCTION = re.compile(r"[\u3041-\u309f\s。、，,.!！?？「」『』()（）・:：;；〜~-]+")
+_JA_PUNCTUATION = re.compile(r"[\s。、，,.!！?？「」『』()（）・:：;；〜~-]")
+_HIRAGANA_RUN = re.compile(r"[\u3041-\u309f]+")
+# The grammar a Japanese change is written in: particles and the pieces of endings. A changed
+# run of hiragana made only of these is grammar (ています / ている, ので / から); any other is a
+# word written in kana (こむぎ / おもち, よく / たまに) and counts as content.
+_JA_GRAMMAR = word_set("""
+    は が を に で と も へ の や か ね よ な た て い る だ ん
+    ます ました ません ましょう です でした である だった ない なかった ず ぬ
+    ている ていた てる てた ておく とく ちゃう られる られ れる れ させ せる
+    する した して しない します しました しません しており おり おります ござい
+    いる いた ある あった なる なった から まで より けど けれど ので のに には では とは
+    こと もの よう そう らしい みたい という って
+""")
+
+
+def _grammar(run: str) -> bool:
+    """Whether a hiragana run splits whole into :data:`_JA_GRAMMAR` pieces."""
+    ok = [True] + [False] * len(run)
+    for end in range(1, len(run) + 1):
+        ok[end] = any(ok[start] and run[start:end] in _JA_GRAMMAR
+                      for start in range(max(0, end - 5), end))
+    return ok[len(run)]
+
+
+def _ja_tokens(part: str) -> tuple[int, int]:
+    """(content characters, all characters) of a Japanese changed part."""
+    total = content = 0
+    for block in part.split():
+        block = _JA_PUNCTUATION.sub("", block)
+        total += len(block)
+        grammar = sum(len(m.group()) for m in _HIRAGANA_RUN.finditer(block)
+                      if _grammar(m.group()))
+        content += len(block) - grammar
+    return content, total
 
 
 def changed_content(removed: str, added: str, japanese: bool) -> float:
@@ -40,8 +74,8 @@ def changed_content(removed: str, added: str, japanese: bool) -> float:
     what each text says that the other does not (``dedup_judge.changed_parts``: English words
     joined by spaces, Japanese characters); 0 when nothing changed."""
     if japanese:
-        changed = [c for c in removed + added if not c.isspace()]
-        content = [c for c in changed if not _JA_FUNCTION.fullmatch(c)]
+        (c1, t1), (c2, t2) = _ja_tokens(removed), _ja_tokens(added)
+        return (c1 + c2) / (t1 + t2) if t1 + t2 else 0.0
     else:
         changed = removed.split() + added.split()
         content = [w for w in changed if w not in _FUNCTION]
