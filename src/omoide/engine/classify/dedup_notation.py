@@ -41,7 +41,11 @@ and a katakana word as the other's long-vowel spelling (``dedup_kana_words``: �
 にて when that is the pair's only difference (``dedup_spans``); for English, a run of words as
 the acronym the other text holds (``dedup_abbrev``: "UN", "LISA" for "Lifetime ISA", "wpm"), a
 word as its first letter before a hyphen ("e-bike"), and a hyphenated word as the other text
-joins or spaces it. Deterministic.
+joins or spaces it; since the twenty-first round also a passive clause in the active voice where
+the other text holds the verb at the same tense (``dedup_voice``: "X is led by Y" / "Y leads X"),
+a word and a number as the other's capital and number ("Year 3" / "Y3"), a word as the other's
+clipping of it ("spectrometer" / "spec": ``dedup_abbrev``) and, in Japanese, a case particle the
+other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``). Deterministic.
 """
 
 from __future__ import annotations
