@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["abbreviated", "lettered"]
+__all__ = ["abbreviated", "clipped", "lettered", "numbered"]
 
 # An acronym: two to six capitals, or two to five lower-case consonants ("wpm", "mph", "bpm":
 # no English word is written without a vowel).
-_ACRONYM = re.compile(r"\b(?:[A-Z]{2,6}|[b-df-hj-np-tv-xz]{2,5})\b")
+# Since the twenty-fourth round also with a digit among its capitals ("T1D", "2FA") and in the
+# plural ("PRs" for "pull requests").
+_ACRONYM = re.compile(r"\b(?:(?=[0-9]*[A-Z][0-9]*[A-Z])[A-Z0-9]{2,6}s?|"
+                      r"[b-df-hj-np-tv-xz]{2,5})\b")
 _ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9']*")
 _CAPITALS = re.compile(r"[A-Z]{2,6}")
 # A word clipped to its first letter before a hyphen: e-bike, e-scooter.
 _LETTERED = re.compile(r"\b([A-Za-z])-([A-Za-z]{2,})\b")
@@ -58,9 +61,59 @@ def abbreviated(first: str, second: str) -> str:
     for acronym in dict.fromkeys(_ACRONYM.findall(first)):
         if re.search(rf"\b{acronym}\b", second):
             continue
-        span = _initials_run(second, acronym)
-        if span is not None:
+        plural = acronym.endswith("s") and acronym[:-1].isupper()
+        span = _initials_run(second, acronym[:-1] if plural else acronym)
+        if span is not None and (not plural or second[:span[1]].endswith("s")):
             second = second[:span[0]] + acronym + second[span[1]:]
+    return second
+
+
+# A capital and a number ("Y3", "U11") for a word with that initial and the number ("Year 3",
+# "under-11").
+_NUMBERED = re.compile(r"\b([A-Z])([0-9]{1,2})\b")
+
+
+def numbered(first: str, second: str) -> str:
+    """``second`` with "Word N" written "WN" where ``first`` writes the word's initial and the
+    same number as one token ("Year 3" / "Y3", "under-11" / "U11"); another number stays."""
+    for letter, number in dict.fromkeys(_NUMBERED.findall(first)):
+        second = re.sub(rf"\b{letter}[a-z]+[\s-]{number}\b", f"{letter}{number}", second,
+                        flags=re.IGNORECASE)
+    return second
+
+
+# What a word may end with after a shorter word and still be another word (nurse / nursery,
+# teach / teacher, paint / painting): never read as a clipping.
+_ENDINGS = frozenset({"s", "es", "ed", "d", "er", "ers", "ing", "ings", "ist", "ists", "ian",
+                      "ians", "or", "ors", "ery", "ry", "y", "ly", "al", "ment", "ments",
+                      "ness", "ity", "ies", "ation", "ations", "ive", "ful", "less", "ic",
+                      "ical", "able", "ship", "hood", "ie", "ee", "ees"})
+_WORD = re.compile(r"[A-Za-z]+\.?")
+
+
+def clipped(first: str, second: str) -> str:
+    """``second`` with a word written as ``first`` clips it where both have the same word
+    next to it: "spec" for "spectrometer", "eng." for "engineer" (the clipping four letters or
+    more, or marked by a full stop; the rest four letters or more and not an ending such as
+    -ness: "with" is not "without"; nor a word of ``first``: "part time" is not "parttime")."""
+    a = [m.group() for m in _WORD.finditer(first)]
+    b = list(_WORD.finditer(second))
+    a_words = {w.rstrip(".").lower() for w in a}
+    b_words = [m.group().rstrip(".").lower() for m in b]
+    for k, short in enumerate(a):
+        stem = short.rstrip(".").lower()
+        if (len(stem) < 4 and not (short.endswith(".") and len(stem) >= 2)) or stem in b_words:
+            continue
+        neighbours = {w.rstrip(".").lower() for w in a[max(k - 1, 0):k] + a[k + 1:k + 2]}
+        for j, word in enumerate(b_words):
+            rest = word[len(stem):]
+            if (word.startswith(stem) and len(rest) >= 4 and rest not in _ENDINGS
+                    and not any(w.startswith(rest) for w in a_words)
+                    and word not in a_words
+                    and neighbours & set(b_words[max(j - 1, 0):j] + b_words[j + 1:j + 2])):
+                m = b[j]
+                second = second[:m.start()] + short.rstrip(".") + second[m.start() + len(word):]
+                return clipped(first, second)
     return second
 
 

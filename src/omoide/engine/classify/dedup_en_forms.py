@@ -8,7 +8,10 @@ shortened ("Tue and Thu" / "Tuesdays and Thursdays"), a quarter to the hour ("a 
 ("every 2 weeks" / "fortnightly"), noon or midday as the hour (12), a sum paid "over" a number
 of instalments (not more than them), and a few common phrases of one meaning (``_SAME``); the
 twentieth round adds a part of an hour in words ("half an hour" / 30 minutes), a month and year
-in digits (03/2026 / March 2026) and "one" before a rate ("one day a week").
+in digits (03/2026 / March 2026) and "one" before a rate ("one day a week"); the twenty-fourth
+an age with "years old" or without, and a rate said with every, each, per or as an adverb
+("every day" / "a day" / "daily" at the end of a clause), and a calendar date written one way
+(``dedup_en_dates``: 30/06/2019 / 30 June 2019, "9th September" / "September 9").
 Outcome: each written one way; a day, an hour, a year or a step that differs stays
 different. Deterministic.
 """
@@ -16,6 +19,8 @@ different. Deterministic.
 from __future__ import annotations
 
 import re
+
+from omoide.engine.classify.dedup_en_dates import en_dates
 
 __all__ = ["en_forms"]
 
@@ -73,6 +78,18 @@ _OVER_INSTALMENTS = re.compile(r"\bover(?= \d+ (?:\w+ )?(?:instalments|installme
                                re.IGNORECASE)
 
 
+# (twenty-fourth round) an age with or without "years old" ("is 12" / "is 12 years old"), and a
+# rate said with every, each or per, or as an adverb ("every day" / "a day" / "daily").
+_AGE = re.compile(r"\b(is|am|are|was|were|turned|turns|aged)\s+([0-9]{1,3})\s+years?\s+old\b",
+                  re.IGNORECASE)
+_EVERY = re.compile(r"(?<!\bof )\b(?:every|each|per)\s+(day|week|month|year)\b",
+                    re.IGNORECASE)  # not "the first Monday of every month"
+_PERIOD = {"daily": "a day", "weekly": "a week", "monthly": "a month", "yearly": "a year",
+           "annually": "a year"}
+_PERIODIC = re.compile(r"\b(daily|weekly|monthly|yearly|annually)\b(?=\s*(?:[.,;:!?)]|$))",
+                       re.IGNORECASE)
+
+
 def _quarter_to(match: re.Match[str]) -> str:
     hour = int(match.group(1))
     return f"{(hour - 1) or 12}:45" if 1 <= hour <= 24 else match.group()
@@ -97,4 +114,7 @@ def en_forms(text: str) -> str:
     text = _ONE_PER.sub("1 ", text)
     for pattern, replacement in _SAME:
         text = pattern.sub(replacement, text)
+    text = en_dates(_AGE.sub(r"\1 \2", text))
+    text = _EVERY.sub(r"a \1", text)
+    text = _PERIODIC.sub(lambda m: _PERIOD[m.group(1).lower()], text)
     return _OVER_INSTALMENTS.sub("in", text)

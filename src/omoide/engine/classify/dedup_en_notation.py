@@ -10,8 +10,9 @@ that only says the statement holds now ("As it happens,", "currently"), a title 
 "theatre" / "theater", "foetal" / "fetal"), the user named in the first person ("the user's
 wife" / "my wife") and "said that he" / "said he"; with days, clocks and steps said another way
 (``dedup_en_forms``), a scaled amount (``dedup_formats.en_scaled``) and everyday synonyms
-(``dedup_synonyms``). Outcome: the text with each written one way; a word that differs stays
-different. Deterministic.
+(``dedup_synonyms``); then the frames a fact about the user is said in (``dedup_en_frames``:
+"the user says they are …", "works as a"). Outcome: the text with each written one way; a word
+that differs stays different. Deterministic.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify.dedup_en_forms import en_forms
+from omoide.engine.classify.dedup_en_frames import en_frames
 from omoide.engine.classify.dedup_formats import en_scaled
 from omoide.engine.classify.dedup_synonyms import en_synonyms
 
@@ -117,4 +119,4 @@ def en_notation(text: str) -> str:
     text = en_synonyms(text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
-    return _EN_SAID_THAT.sub(r"\1", text)
+    return en_frames(_EN_SAID_THAT.sub(r"\1", text))

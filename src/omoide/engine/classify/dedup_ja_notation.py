@@ -8,7 +8,8 @@ veto and the learned judge saw a changed word: a polite or contracted ending (�
 180cm), a discourse filler (ちなみに, 実は, 補足すると), the user named in the first person
 (ユーザーは / 私は), a formal noun or common word in kanji or kana by convention (子供 / 子ども,
 甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning (昨年 / 去年, 来春 /
-来年の春) and 〜中 / 〜している; then numbers, steps and bounds said another way
+来年の春), 〜中 / 〜している and a reported statement's frame (と話していた / とのこと /
+しているそう, since the twenty-fourth round); then numbers, steps and bounds said another way
 (``dedup_ja_forms``) and everyday synonyms (``dedup_ja_synonyms``). Outcome: the text with each
 written one way; a word that differs stays different. Deterministic.
 """
@@ -75,6 +76,10 @@ _JA_FILLERS = re.compile(r"(?:ちなみに|実は|やっぱり|やはり|一応)
                          r"|そういえば、|覚え書き[:：]\s*")
 
 
+# (twenty-fourth round) a reported statement's frame, one way: と話していた, と言っていた,
+# とのこと and a plain ending's hearsay そうだ (しているそう; not 降りそう, a look).
+_JA_HEARSAY = re.compile(r"(?:と|って)(?:話して|言って)(?:い)?た|とのこと(?:だ|です)?"
+                         r"|(?<=[るたいだ])そう(?:だ|です)?(?=[。.!！]?$)")
 # Formal nouns and a few common words written in kanji or in kana by convention (子供 /
 # 子ども, 友達 / 友だち, 甘い物 / 甘いもの, 走る事 / 走ること, 子供の頃 / 子どものころ, 一緒に /
 # いっしょに), and relative times said in two words of one meaning (昨年 / 去年, 来春 / 来年の春,
@@ -107,4 +112,5 @@ def ja_notation(text: str) -> str:
     text = _JA_ONGOING.sub(r"\1している", text)
     for pattern, replacement in _JA_ENDINGS:
         text = pattern.sub(replacement, text)
+    text = _JA_HEARSAY.sub("と言っていた", text)
     return ja_synonyms(text)

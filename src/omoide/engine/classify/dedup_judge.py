@@ -27,6 +27,11 @@ weighs a few general signals instead of adding one rule per miss:
   closer to its twin and a changed value does not. The same as ``cosine`` when the notation
   changed neither text; else the two read texts are embedded (in one call for all of a
   write's candidates, ``service.dedup.DedupDecider.first_duplicate``).
+- ``changed_content`` (twenty-fourth round): the share of the changed tokens that are content
+  words (:mod:`dedup_content`): a note form, a voice change or another ending changes grammar,
+  a related fact changes a content word; ``word_part_cosine``: ``part_cosine`` when the veto
+  found a word replaced (0 otherwise), so that the judge can weigh a replaced word by how close
+  the part embedder puts the two (a synonym) apart from the pairs where nothing was vetoed.
   A model may leave a feature out (``features`` in its JSON; none does today).
 
 A logistic regression over them (weights in ``dedup_judge.json``, one model per embedder,
@@ -48,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from omoide.engine.classify.dedup_content import changed_content
 from omoide.engine.classify.dedup_number_notation import one_notation
 from omoide.engine.classify.dedup_scope import scope_changed
 from omoide.engine.classify.value_change import ChangeKind, ValueChange
@@ -60,6 +66,7 @@ __all__ = ["DEDUP_FEATURES", "DedupModel", "changed_parts", "dedup_features", "f
 DEDUP_FEATURES: tuple[str, ...] = (
     "cosine", "veto_value", "veto_word", "part_cosine", "one_sided", "changed_share",
     "only_added", "only_removed", "blocks", "scope", "japanese", "notation_cosine",
+    "changed_content", "word_part_cosine",
 )
 _MAX_BLOCKS = 4
 
@@ -129,6 +136,9 @@ def dedup_features(first: str, second: str, *, cosine: float, part_cosine: float
         "scope": float(scope_changed(first, second)),
         "japanese": float(_japanese(first, second)),
         "notation_cosine": cosine if notation_cosine is None else notation_cosine,
+        "changed_content": changed_content(removed, added, _japanese(first, second)),
+        "word_part_cosine": (0.0 if part_cosine is None or kind is None or kind in _VALUE_KINDS
+                             else part_cosine),
     }
     return np.array([row[name] for name in DEDUP_FEATURES], dtype=np.float64)
 

@@ -41,7 +41,11 @@ and a katakana word as the other's long-vowel spelling (``dedup_kana_words``: �
 にて when that is the pair's only difference (``dedup_spans``); for English, a run of words as
 the acronym the other text holds (``dedup_abbrev``: "UN", "LISA" for "Lifetime ISA", "wpm"), a
 word as its first letter before a hyphen ("e-bike"), and a hyphenated word as the other text
-joins or spaces it. Deterministic.
+joins or spaces it; since the twenty-first round also a passive clause in the active voice where
+the other text holds the verb at the same tense (``dedup_voice``: "X is led by Y" / "Y leads X"),
+a word and a number as the other's capital and number ("Year 3" / "Y3"), a word as the other's
+clipping of it ("spectrometer" / "spec": ``dedup_abbrev``) and, in Japanese, a case particle the
+other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``). Deterministic.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from omoide.engine.classify.dedup_abbrev import abbreviated, lettered
+from omoide.engine.classify.dedup_abbrev import abbreviated, clipped, lettered, numbered
 from omoide.engine.classify.dedup_en_notation import en_notation
 from omoide.engine.classify.dedup_ja_notation import ja_notation
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
@@ -64,7 +68,14 @@ from omoide.engine.classify.dedup_respell import (
     same_lengths,
     same_pounds,
 )
-from omoide.engine.classify.dedup_spans import aligned, counted, same_direction, unclipped
+from omoide.engine.classify.dedup_spans import (
+    aligned,
+    counted,
+    dropped_particle,
+    same_direction,
+    unclipped,
+)
+from omoide.engine.classify.dedup_voice import active_voice
 from omoide.engine.lang import Script, is_japanese, script_runs
 
 __all__ = ["Reading", "pair_notation", "text_notation"]
@@ -213,14 +224,18 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = katakana_spelled(a, b), katakana_spelled(b, a)
         b = long_vowels(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
+        a, b = dropped_particle(b, a), dropped_particle(a, b)
         b = same_direction(a, b)
         b = ja_same_words(a, same_lengths(a, b, japanese=True))
         a, b = same_aspect(b, a), same_aspect(a, b)
         a, b = negated_otherwise(a, b, "ja")
     elif not is_japanese(a) and not is_japanese(b):
+        a, b = active_voice(b, a), active_voice(a, b)
         a, b = abbreviated(b, a), abbreviated(a, b)
         a, b = lettered(b, a), lettered(a, b)
+        a, b = numbered(b, a), numbered(a, b)
         a, b = _joined(b, a), _joined(a, b)
+        a, b = clipped(b, a), clipped(a, b)
         b = same_pounds(a, same_lengths(a, b, japanese=False))
         a = same_pounds(b, a)
         a, b = negated_otherwise(a, b, "en")

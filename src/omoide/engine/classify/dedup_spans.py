@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-__all__ = ["aligned", "counted", "same_direction", "unclipped"]
+__all__ = ["aligned", "counted", "dropped_particle", "same_direction", "unclipped"]
 
 # A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
 _LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
@@ -93,6 +93,26 @@ def same_direction(first: str, second: str) -> str:
     if i1 == 0 or not any(pair == same for same in _SAME_PARTICLES):
         return second
     return second[:j1] + first[i1:i2] + second[j2:]
+
+
+# A case particle casual speech leaves out between a noun and its verb (コーヒー買う /
+# コーヒーを買う, スマホ持っていない / スマホは持っていない).
+_DROPPABLE = frozenset({"を", "は", "が"})
+_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a1-\u30fa\u30fcA-Za-z0-9]")
+
+
+def dropped_particle(first: str, second: str) -> str:
+    """``second`` without each lone は, が or を that it adds after a noun (a kanji, katakana
+    or Latin character) where ``first`` has none, the rest around it equal: a particle casual
+    speech drops. A particle in place of another is left to the swap readers."""
+    out, last = [], 0
+    for differs, i1, i2, j1, j2 in aligned(first, second):
+        if (differs and i1 == i2 and j2 == j1 + 1 and second[j1] in _DROPPABLE and j1 > 0
+                and _NOUN_END.match(second[j1 - 1]) and j2 < len(second)
+                and not second[j2].isspace()):
+            out.append(second[last:j1])
+            last = j2
+    return "".join(out) + second[last:]
 
 
 def aligned(first: str, second: str, gap: int = 0) -> list[tuple[bool, int, int, int, int]]:

@@ -44,7 +44,12 @@ _SETS: tuple[tuple[str, ...], ...] = (
     ("cheque", "check"), ("cheques", "checks"), ("jewellery", "jewelry"),
     ("pyjamas", "pajamas"), ("aluminium", "aluminum"), ("mobile phone", "cell phone"),
     ("car park", "parking lot"), ("motorway", "highway"), ("postcode", "zip code"),
-    ("timetable", "schedule"), ("rubbish", "trash", "garbage"), ("biscuits", "cookies"),
+    ("mother", "mum", "mom"), ("father", "dad"), ("mothers", "mums", "moms"),
+    ("fathers", "dads"), ("timetable", "schedule"), ("rubbish", "trash", "garbage"),
+    ("biscuits", "cookies"),
+    # (twenty-fourth round) phrasal verbs of one meaning
+    ("quit", "gave up", "given up"), ("quits", "gives up"), ("quitting", "giving up"),
+    ("canceled", "called off"), ("closed", "shut down"),
 )
 # Every member but the first is rewritten, in both texts alike ("check" the verb becomes
 # "cheque" in both, so a pair differs only where it did).
