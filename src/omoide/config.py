@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, get_type_hints
 
 from omoide.engine import json_text
+from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
 
@@ -162,9 +163,9 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     if kind is bool:
         if isinstance(value, bool):
             result: Any = value
-        elif isinstance(value, str) and _half_width(value).lower() in {"1", "true", "yes", "on"}:
+        elif isinstance(value, str) and half_width(value).lower() in {"1", "true", "yes", "on"}:
             result = True
-        elif isinstance(value, str) and _half_width(value).lower() in {"0", "false", "no", "off"}:
+        elif isinstance(value, str) and half_width(value).lower() in {"0", "false", "no", "off"}:
             result = False
         else:
             raise InvalidInput(f"{origin} must be true or false, got {value!r}",
@@ -212,19 +213,12 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
 # them took values the API refused. Full-width forms (３０, －１, ０．５, typed with a Japanese
 # input method) are read as their ASCII letters first, as every date the API reads does.
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
-
-
-def _half_width(text: str) -> str:
-    """``text`` with the full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space read
-    as ASCII; nothing else changes (other scripts' digits stay refused)."""
-    return text if text.isascii() else text.translate(_FULL_WIDTH)
 
 
 def _number_text(text: str, kind: type, setting: Setting, origin: str) -> int | float:
     """Text read as the JSON number it writes (around it, JSON's own white space), so that it
     is then checked, with the same messages, as the HTTP API checks that number."""
-    stripped = _half_width(text).strip(" \t\r\n")
+    stripped = half_width(text).strip(" \t\r\n")
     if _JSON_NUMBER.fullmatch(stripped) is None:
         raise InvalidInput(
             f"{origin} must be {'an integer' if kind is int else 'a number'} written with "

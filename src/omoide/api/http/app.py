@@ -28,6 +28,7 @@ from omoide.api.http.query_check import (
     refuse_unexpected_body,
     refuse_unknown_query,
 )
+from omoide.api.http.query_numbers import QueryNumbers
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
@@ -67,15 +68,16 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     app.state.omoide = omoide
     app.state.metrics = Metrics()
     app.state.mcp = mcp
-    for router in (system.router, memories.router, search.router, sessions.router,
-                   context.router, chat.router, keys.router, transfer_routes.router,
-                   *extra_routers):
+    routers = (system.router, memories.router, search.router, sessions.router, context.router,
+               chat.router, keys.router, transfer_routes.router, *extra_routers)
+    for router in routers:
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
     install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
     _declare_app_wide_errors(app)
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
+    app.add_middleware(QueryNumbers, routes=[r for router in routers for r in router.routes])
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
                        streamed={"/api/import/": omoide.settings.max_import_bytes})
     app.add_middleware(HeadAsGet)
