@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
+from omoide.api.http.validation_errors import PATTERN_RULES
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -206,11 +207,21 @@ def _invalid_arguments(error: ValidationError) -> InvalidInput:
     where = [".".join(str(part) for part in item["loc"]) or "arguments"
              for item in error.errors()]
     problems = [
-        f"'{name}': {_PLAIN.get(item['type'], item['msg'])}"
+        f"'{name}': {_plain(item)}"
         + ("" if item["type"] == "missing" else f" (got {_short(item.get('input'))})")
         for name, item in zip(where, error.errors(), strict=True)]
     noun = "invalid argument" if len(problems) == 1 else "invalid arguments"
     return InvalidInput(f"{noun} " + "; ".join(problems), field=where[0] if where else None)
+
+
+def _plain(item: Any) -> str:
+    """pydantic's complaint in the API's words: a pattern is told as the rule it checks, as
+    HTTP tells it (``validation_errors.PATTERN_RULES``), not as the regular expression."""
+    if item["type"] == "string_pattern_mismatch":
+        rule = PATTERN_RULES.get(str((item.get("ctx") or {}).get("pattern")))
+        if rule is not None:
+            return rule
+    return _PLAIN.get(item["type"], item["msg"])
 
 
 def _short(value: Any, limit: int = 60) -> str:

@@ -25,11 +25,14 @@ from omoide.api.mcp.tooling import (
 )
 from omoide.api.render import render_search, render_session_end
 from omoide.errors import OmoideError
+from omoide.service.validate import SESSION_ID_PATTERN
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
 
-SessionId = Annotated[str, Field(min_length=1, max_length=128, description=(
+# The pattern HTTP's session ids follow: a malformed id is told the rule (as HTTP tells it),
+# not "no session".
+SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
     "The session_id that session_begin returned."))]
 
 
