@@ -27,6 +27,7 @@ from omoide.cli_common import (
     holding,
     json_option,
     one_line,
+    persona_name,
     persona_option,
 )
 from omoide.cli_interop import register as _register_interop
@@ -105,7 +106,7 @@ def persona() -> None:
 @persona.command("create")
 @data_option
 @json_option
-@click.argument("name")
+@click.argument("name", callback=persona_name)
 @friendly
 def persona_create(data: str | None, as_json: bool, name: str) -> None:
     """Create persona NAME and print its API key (shown only once)."""
@@ -131,7 +132,7 @@ def persona_list(data: str | None, as_json: bool) -> None:
 @persona.command("delete")
 @data_option
 @json_option
-@click.argument("name")
+@click.argument("name", callback=persona_name)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @friendly
 def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
@@ -186,7 +187,7 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
 
 @main.command()
 @data_option
-@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
+@persona_option(help="Only this persona (default: all).", required=False)
 @click.option("--batch", default=64, show_default=True)
 @friendly
 def reindex(data: str | None, persona: str | None, batch: int) -> None:
@@ -219,7 +220,7 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
 
 @main.command()
 @data_option
-@click.option("--persona", "-p", default=None, help="Only this persona (default: all).")
+@persona_option(help="Only this persona (default: all).", required=False)
 @friendly
 def decay(data: str | None, persona: str | None) -> None:
     """Recompute FSRS strength for all memories now."""

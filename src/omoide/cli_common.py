@@ -18,7 +18,8 @@ from omoide.config import Settings
 from omoide.errors import OmoideError
 
 __all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
-           "holding", "json_option", "one_line", "page_options", "persona_option"]
+           "holding", "json_option", "one_line", "page_options", "persona_name",
+           "persona_option"]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -133,5 +134,24 @@ def page_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--limit", default=20, show_default=True, help="How many (1-1000).")(fn)
 
 
-def persona_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--persona", "-p", required=True, help="Persona name.")(fn)
+def persona_name(_ctx: click.Context, _param: click.Parameter, value: str | None
+                 ) -> str | None:
+    """A click callback: a persona name (an option or argument) refused as it is read, before
+    the command builds the app (which opens the data folder and loads the embedder: a second
+    or more) — one line on stderr, exit status 1, as for any other error."""
+    if value is None:
+        return None
+    from omoide.model.admin import check_persona_name
+
+    try:
+        return check_persona_name(value)
+    except OmoideError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+def persona_option(fn: Callable[..., Any] | None = None, *, help: str = "Persona name.",
+                   required: bool = True) -> Any:
+    """``--persona/-p NAME``, its name checked as it is read (:func:`persona_name`)."""
+    option = click.option("--persona", "-p", required=required, default=None, help=help,
+                          callback=persona_name)
+    return option if fn is None else option(fn)

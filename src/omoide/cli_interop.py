@@ -13,7 +13,15 @@ from typing import Any
 
 import click
 
-from omoide.cli_common import _build, _print, data_option, friendly, holding, json_option
+from omoide.cli_common import (
+    _build,
+    _print,
+    data_option,
+    friendly,
+    holding,
+    json_option,
+    persona_option,
+)
 from omoide.errors import Conflict, InvalidInput
 
 __all__ = ["register"]
@@ -44,7 +52,7 @@ def _lines(path: Path) -> Iterator[str]:
 
 @click.command("export")
 @data_option
-@click.option("--persona", "-p", required=True, help="Persona name.")
+@persona_option
 @click.option("--out", "out", type=_FILE, default=None,
               help="File to write (default: stdout).")
 @click.option("--with-vectors", is_flag=True,
@@ -77,7 +85,7 @@ def export_command(data: str | None, persona: str, out: Path | None,
 @click.command("import")
 @data_option
 @json_option
-@click.option("--persona", "-p", required=True, help="Persona name (created if missing).")
+@persona_option(help="Persona name (created if missing).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--merge", is_flag=True,
               help="Import into a persona that already holds data (what it already holds is "

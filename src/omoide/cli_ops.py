@@ -16,6 +16,7 @@ from omoide.cli_common import (
     folder_hold,
     friendly,
     json_option,
+    persona_name,
 )
 from omoide.service.validate import MAX_INT
 
@@ -42,7 +43,7 @@ def key_group() -> None:
 @key_group.command("create")
 @data_option
 @json_option
-@click.argument("name")
+@click.argument("name", callback=persona_name)
 @friendly
 def key_create(data: str | None, as_json: bool, name: str) -> None:
     """Issue another key for persona NAME and print it (shown only once)."""
@@ -56,7 +57,7 @@ def key_create(data: str | None, as_json: bool, name: str) -> None:
 @key_group.command("list")
 @data_option
 @json_option
-@click.argument("name")
+@click.argument("name", callback=persona_name)
 @friendly
 def key_list(data: str | None, as_json: bool, name: str) -> None:
     """List the keys of persona NAME (ids, fingerprints, creation, last use, revocation)."""
@@ -72,7 +73,7 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 @key_group.command("revoke")
 @data_option
 @json_option
-@click.argument("name")
+@click.argument("name", callback=persona_name)
 @click.argument("key_id", type=click.IntRange(min=1, max=MAX_INT))
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
