@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 
 import httpx
@@ -65,3 +66,30 @@ def test_mcp_is_labelled_in_metrics(server: LiveServer) -> None:
     assert 'omoide_http_requests_total{method="POST",route="/mcp",status="401"} 1' in text
     assert 'route="unmatched"' not in text
     assert "omoide_mcp_sessions 1" in text
+
+
+def test_a_query_rewritten_on_the_way_in_keeps_its_route_and_persona_in_the_log(
+        server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
+    """The guard (a raw non-ASCII query) and the full-width number reading (``top_k=１０``)
+    rewrite the query string; the access log outside them still names the route the router
+    matched and the persona (a copied scope lost both: "unmatched", no persona)."""
+    key = server.create_persona("rin")
+    caplog.set_level(logging.INFO)
+    with server.client(key) as rin:
+        assert rin.get("/api/search/rin", params={"q": "東京", "top_k": "１０"}).status_code == 200
+    raw = f"GET /api/search/rin?q=京都&top_k=3 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}" \
+          "\r\nConnection: close\r\n\r\n"
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(raw.encode())
+        reply = sock.recv(65536)
+    assert reply.startswith(b"HTTP/1.1 200"), reply[:200]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and sum(
+            getattr(r, "route", None) == "/api/search/{persona}" for r in caplog.records) < 2:
+        time.sleep(0.05)
+    fields = [{k: getattr(r, k, None) for k in ("route", "status", "persona")}
+              for r in caplog.records if r.name == "omoide.access"]
+    searches = [f for f in fields if f["route"] == "/api/search/{persona}"]
+    assert searches == [{"route": "/api/search/{persona}", "status": 200, "persona": "rin"}] * 2, \
+        fields
