@@ -70,13 +70,21 @@ def test_mcp_is_labelled_in_metrics(server: LiveServer) -> None:
 
 def test_a_query_rewritten_on_the_way_in_keeps_its_route_and_persona_in_the_log(
         server: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
-    """The guard (a raw non-ASCII query) and the full-width number reading (``top_k=１０``)
-    rewrite the query string; the access log outside them still names the route the router
-    matched and the persona (a copied scope lost both: "unmatched", no persona)."""
+    """The guard (a raw non-ASCII query, a body it refuses, normalises or strips of a BOM) and
+    the full-width number reading (``top_k=１０``) hand the app a changed copy of the scope; the
+    access log outside them still names the route the router matched and the persona (before:
+    "unmatched", no persona)."""
     key = server.create_persona("rin")
     caplog.set_level(logging.INFO)
     with server.client(key) as rin:
         assert rin.get("/api/search/rin", params={"q": "東京", "top_k": "１０"}).status_code == 200
+        json_type = {"content-type": "application/json"}
+        assert rin.post("/api/memories/rin", content=b"not json", headers=json_type
+                        ).status_code == 422
+        assert rin.post("/api/memories/rin", json={"content": "Cafe\u0301 at noon"}
+                        ).status_code == 201
+        assert rin.post("/api/memories/rin", content='\ufeff{"content": "a BOM first"}'.encode(),
+                        headers=json_type).status_code == 201
     raw = f"GET /api/search/rin?q=京都&top_k=3 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}" \
           "\r\nConnection: close\r\n\r\n"
     host, port = server.url.removeprefix("http://").split(":")
@@ -93,3 +101,6 @@ def test_a_query_rewritten_on_the_way_in_keeps_its_route_and_persona_in_the_log(
     searches = [f for f in fields if f["route"] == "/api/search/{persona}"]
     assert searches == [{"route": "/api/search/{persona}", "status": 200, "persona": "rin"}] * 2, \
         fields
+    writes = [f for f in fields if f["route"] == "/api/memories/{persona}"]
+    assert [w["status"] for w in writes] == [422, 201, 201], fields
+    assert all(w["persona"] == "rin" for w in writes), fields

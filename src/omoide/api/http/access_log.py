@@ -11,10 +11,11 @@ import logging
 import time
 from typing import Any
 
+from starlette.requests import Request
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["PERSONA_SCOPE_KEY", "AccessLog", "route_template"]
+__all__ = ["PERSONA_SCOPE_KEY", "ROUTED_SCOPE_KEY", "AccessLog", "record_route", "route_template"]
 
 logger = logging.getLogger("omoide.access")
 
@@ -23,6 +24,25 @@ PERSONA_SCOPE_KEY = "omoide.persona"
 
 UNMATCHED = "unmatched"
 
+ROUTED_SCOPE_KEY = "omoide.routed"
+"""A dict :class:`AccessLog` puts in the scope and :func:`record_route` fills with the matched
+route and path parameters: a middleware inside (the guard, the full-width number reading) hands
+the app a changed copy of the scope, and the router records the route in that copy only; the
+dict is shared by every copy, so the layers outside (this log, the metrics) still see it."""
+
+
+def record_route(request: Request) -> None:
+    """An app-wide dependency, the first: what the router matched, for the layers outside."""
+    routed = request.scope.get(ROUTED_SCOPE_KEY)
+    if isinstance(routed, dict):
+        routed["route"] = request.scope.get("route")
+        routed["path_params"] = request.scope.get("path_params")
+
+
+def _routed(scope: Scope) -> Scope:
+    routed = scope.get(ROUTED_SCOPE_KEY)
+    return {**scope, **routed} if routed else scope
+
 
 def route_template(scope: Scope) -> str:
     """The template of the route that served ``scope`` (e.g. ``/mcp``), else "unmatched".
@@ -30,6 +50,7 @@ def route_template(scope: Scope) -> str:
     FastAPI routes record themselves in the scope; a plain Starlette route (the MCP endpoint,
     static files) does not, so it is looked up among the app's routes.
     """
+    scope = _routed(scope)
     route = scope.get("route")
     if route is not None:
         return str(getattr(route, "path", UNMATCHED))
@@ -43,6 +64,7 @@ def route_template(scope: Scope) -> str:
 
 
 def _persona(scope: Scope) -> str | None:
+    scope = _routed(scope)
     params: dict[str, Any] = scope.get("path_params") or {}
     found = scope.get(PERSONA_SCOPE_KEY) or params.get("persona") or params.get("name")
     return found if isinstance(found, str) else None
@@ -60,6 +82,7 @@ class AccessLog:
             return
         started = time.perf_counter()
         status = [500]
+        scope[ROUTED_SCOPE_KEY] = {}
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":

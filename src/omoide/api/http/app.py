@@ -17,7 +17,7 @@ from starlette.routing import Match
 
 from omoide import __version__
 from omoide.api.errors import error_body, error_response, raced_erase
-from omoide.api.http.access_log import AccessLog, route_template
+from omoide.api.http.access_log import AccessLog, record_route, route_template
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
@@ -60,8 +60,9 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                 omoide.runner.stop()
 
     app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
-                  dependencies=[Depends(refuse_refused_header), Depends(refuse_refused_body),
-                                Depends(refuse_unknown_query), Depends(refuse_unexpected_body)],
+                  dependencies=[Depends(record_route), Depends(refuse_refused_header),
+                                Depends(refuse_refused_body), Depends(refuse_unknown_query),
+                                Depends(refuse_unexpected_body)],
                   docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
                   description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
                               "facts, hybrid search. Authenticate with `Authorization: Bearer`.")

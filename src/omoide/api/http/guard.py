@@ -122,10 +122,8 @@ class BodyGuard:
         except JsonRefused as exc:
             await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
             return
-        # the scope is changed in place, not copied: the access log outside reads the route
-        # and path parameters the router records in it
         if query is not None:
-            scope["query_string"] = query
+            scope = {**scope, "query_string": query}
         header = None if scope.get("path") in _KEYLESS else _header_refused(scope)
         if header is not None and not _is_api(scope):
             status, code = (401, "unauthorized") if header.field is None else \
@@ -133,7 +131,7 @@ class BodyGuard:
             await _answer(send, status, code, str(header), field=header.field)
             return
         if header is not None:  # the API answers it once routed (refuse_refused_header)
-            scope["state"] = {**scope.get("state", {}), REFUSED_HEADER: header}
+            scope = {**scope, "state": {**scope.get("state", {}), REFUSED_HEADER: header}}
         limit = self._stream_limit(scope)
         if limit is not None:
             if _declared_length(scope) > limit:

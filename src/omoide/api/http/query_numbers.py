@@ -41,8 +41,8 @@ class QueryNumbers:
         query = scope.get("query_string", b"") if scope["type"] == "http" else b""
         if b"%" in query:  # full-width forms arrive percent-encoded (BodyGuard)
             names = self._names(scope)
-            if names:  # in place: the access log outside reads the route the router sets
-                scope["query_string"] = _read_as_ascii(query, names)
+            if names:
+                scope = {**scope, "query_string": _read_as_ascii(query, names)}
         await self.app(scope, receive, send)
 
     def _names(self, scope: Scope) -> frozenset[str]:
