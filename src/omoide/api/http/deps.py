@@ -17,6 +17,7 @@ from fastapi import Depends, Path, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
+from omoide.api.http.validation_errors import PATTERN_RULES
 from omoide.errors import InvalidInput
 from omoide.model import PERSONA_NAME
 from omoide.service.auth import Principal
@@ -111,9 +112,9 @@ def named_persona_access(name: NamedPersona, caller: Caller, app: App) -> str:
 
 
 def _open(persona: str, field: str, caller: Principal, app: Omoide) -> str:
-    if not PERSONA_NAME.fullmatch(persona):  # as the path's pattern says it (validation_errors)
-        raise InvalidInput(f"{field} must be 1-64 ASCII letters, digits, '_' or '-', "
-                           f"got {persona!r}", field=field)
+    if not PERSONA_NAME.fullmatch(persona):  # said as the path's pattern is said
+        raise InvalidInput(f"{field} {PATTERN_RULES[NAME_PATTERN]}, got {persona!r}",
+                           field=field)
     caller.require_persona(persona)
     app.maintenance.require_persona(persona)
     return persona
