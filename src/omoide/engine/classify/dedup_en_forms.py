@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.classify.dedup_en_dates import en_dates
+from omoide.engine.classify.dedup_en_dates import MONTHS, en_dates
 
 __all__ = ["en_forms"]
 
@@ -30,8 +30,7 @@ _DAYS = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday
 # A capitalised short day name, not the first word ("Sat the exam") nor after "the" ("the Sun").
 _SHORT_DAY = re.compile(r"(?<!^)(?<!\bthe )\b(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?![-'’])")
 _QUARTER_TO = re.compile(r"\b(?:a )?quarter to (\d{1,2})\b", re.IGNORECASE)
-_SHORT_YEAR = re.compile(r"\b(January|February|March|April|May|June|July|August|September|"
-                         r"October|November|December) ['’](\d{2})\b")
+_SHORT_YEAR = re.compile(rf"\b({'|'.join(MONTHS)}) ['’](\d{{2}})\b")
 _FORTNIGHT = re.compile(r"\bevery (?:2 weeks|fortnight|14 days)\b", re.IGNORECASE)
 _NOON = re.compile(r"\b(?:12 )?(?:noon|midday)\b", re.IGNORECASE)
 # A part of an hour in words (after ``one_notation``: "an" is "a", "three" is 3): "half an hour"
@@ -47,8 +46,6 @@ _PART_OF_HOUR: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     ))
 # A month and year in digits: 03/2026 / March 2026 (a month from 1 to 12, a four-digit year).
 _MONTH_YEAR = re.compile(r"(?<![\d/])(0?[1-9]|1[0-2])/(\d{4})(?![\d/])")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
 # "one" before a unit of time and a rate: "one day a week" / "1 day a week" ("one" is left a
 # word elsewhere: "one of the", "the one").
 _ONE_PER = re.compile(r"\bone (?=(?:day|night|evening|morning|afternoon|week|weekend|month|year|"
@@ -110,7 +107,7 @@ def en_forms(text: str) -> str:
     text = _NOON.sub("12", text)
     for pattern, replacement in _PART_OF_HOUR:
         text = pattern.sub(replacement, text)
-    text = _MONTH_YEAR.sub(lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {m.group(2)}", text)
+    text = _MONTH_YEAR.sub(lambda m: f"{MONTHS[int(m.group(1)) - 1]} {m.group(2)}", text)
     text = _ONE_PER.sub("1 ", text)
     for pattern, replacement in _SAME:
         text = pattern.sub(replacement, text)
