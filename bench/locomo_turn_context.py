@@ -64,15 +64,21 @@ def blended(own: np.ndarray, same_session: Sequence[bool], weight: float) -> np.
     return normalise(out)
 
 
+def caption_passages(events: Sequence[Event]) -> list[tuple[Event, str]]:
+    """The turns that share a photo, each with its caption as a passage of its own."""
+    return [(e, turn_passage(e.speaker, f"[image: {caption}]")) for e in events
+            if (caption := image_caption(e.metadata))]
+
+
 def captioned(app: object, handle: object, events: Sequence[Event], weight: float
               ) -> tuple[list[Event], np.ndarray]:
     """The photo turns and their vectors blended with their caption's own vector."""
-    photos = [e for e in events if image_caption(e.metadata)]
-    if not photos:
+    pairs = caption_passages(events)
+    if not pairs:
         return [], np.zeros((0, 0), dtype=np.float32)
+    photos = [e for e, _ in pairs]
     own = handle.event_vectors([e.id for e in photos])  # type: ignore[attr-defined]
-    pictures = app.embedder.embed_passages(  # type: ignore[attr-defined]
-        [turn_passage(e.speaker, f"[image: {image_caption(e.metadata)}]") for e in photos])
+    pictures = app.embedder.embed_passages([p for _, p in pairs])  # type: ignore[attr-defined]
     mixed = np.stack([own[e.id] for e in photos]).astype(np.float64) + weight * np.asarray(
         pictures, dtype=np.float64)
     return photos, normalise(mixed)
