@@ -12,7 +12,10 @@ Variants (``--context``):
 - ``prev``: the previous turn's ``Speaker: text`` line, then the turn's own, embedded together;
 - ``prev_next``: previous, own and next turn's lines embedded together;
 - ``blend:A``: no new embedding: normalise(own vector + A × previous turn's own vector), read
-  from the folder (which must hold own-turn vectors, as ingestion stores them).
+  from the folder (which must hold own-turn vectors, as ingestion stores them);
+- ``caption:A``: only turns that share a photo: normalise(own vector + A × the vector of
+  ``Speaker: [image: caption]`` alone), so a photo turn whose words are about something else is
+  also found by its picture (round 25).
 
     .venv/bin/python bench/locomo_turn_context.py COPY --context prev [--conversations 26,30,41]
 
@@ -31,6 +34,7 @@ import numpy as np
 from lib.harness import open_app
 from lib.reports import log
 from omoide.embed.base import normalise
+from omoide.engine.attachments import image_caption
 from omoide.model import Event
 from omoide.service.sessions import turn_passage
 
@@ -60,10 +64,30 @@ def blended(own: np.ndarray, same_session: Sequence[bool], weight: float) -> np.
     return normalise(out)
 
 
+def caption_passages(events: Sequence[Event]) -> list[tuple[Event, str]]:
+    """The turns that share a photo, each with its caption as a passage of its own."""
+    return [(e, turn_passage(e.speaker, f"[image: {caption}]")) for e in events
+            if (caption := image_caption(e.metadata))]
+
+
+def captioned(app: object, handle: object, events: Sequence[Event], weight: float
+              ) -> tuple[list[Event], np.ndarray]:
+    """The photo turns and their vectors blended with their caption's own vector."""
+    pairs = caption_passages(events)
+    if not pairs:
+        return [], np.zeros((0, 0), dtype=np.float32)
+    photos = [e for e, _ in pairs]
+    own = handle.event_vectors([e.id for e in photos])  # type: ignore[attr-defined]
+    pictures = app.embedder.embed_passages([p for _, p in pairs])  # type: ignore[attr-defined]
+    mixed = np.stack([own[e.id] for e in photos]).astype(np.float64) + weight * np.asarray(
+        pictures, dtype=np.float64)
+    return photos, normalise(mixed)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="A COPY of a kept data folder (rewritten).")
-    parser.add_argument("--context", required=True, help="prev, prev_next or blend:A")
+    parser.add_argument("--context", required=True, help="prev, prev_next, blend:A or caption:A")
     parser.add_argument("--conversations", default="", help="e.g. 26,30,41; default all")
     args = parser.parse_args(argv)
     wanted = [c for c in args.conversations.split(",") if c]
@@ -78,7 +102,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         by_id = handle.events_by_ids([r[0] for r in rows])
         events = [by_id[r[0]] for r in rows]
         same = [i > 0 and rows[i - 1][1] == rows[i][1] for i in range(len(rows))]
-        if args.context.startswith("blend:"):
+        if args.context.startswith("caption:"):
+            events, vectors = captioned(app, handle, events, float(args.context.split(":", 1)[1]))
+        elif args.context.startswith("blend:"):
             own = handle.event_vectors([e.id for e in events])
             vectors = blended(np.stack([own[e.id] for e in events]), same,
                               float(args.context.split(":", 1)[1]))

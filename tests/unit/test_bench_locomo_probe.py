@@ -38,3 +38,11 @@ def test_blend_adds_the_previous_vector_within_a_session_and_stays_unit() -> Non
     assert np.allclose(np.linalg.norm(out, axis=1), 1.0)
     assert np.allclose(out[1], np.array([1, 1, 0]) / np.sqrt(2))
     assert np.allclose(out[2], own[2])  # a new session: nothing blended in
+
+
+def test_only_photo_turns_get_a_caption_passage_of_their_own() -> None:
+    photo = Event(id=4, session_id="s", seq=4, speaker="Ana", role="user", content="Look!",
+                  timestamp=datetime(2023, 5, 8, tzinfo=UTC), external_id=None, episode_id=None,
+                  metadata={"image_caption": "a red kite"})
+    pairs = probe.caption_passages([_event(1, "Ana", "Hi."), photo])
+    assert pairs == [(photo, "Ana: [image: a red kite]")]
