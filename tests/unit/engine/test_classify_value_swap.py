@@ -55,6 +55,9 @@ def test_one_value_swapped_closes(old: str, new: str) -> None:
     ("The user works as a nurse at a clinic in town.",
      "The user works as a nurse at the clinic near the park."),
     ("Order #4821 shipped on Monday.", "Order #7710 shipped on Monday."),
+    # a calendar date names an occasion: two gigs
+    ("The user has a paid gig at the Blue Lantern on Saturday 4 March.",
+     "The user has a paid gig at the Blue Lantern on Saturday 9 May."),
 ])
 def test_two_things_of_one_kind_stay_open_en(old: str, new: str) -> None:
     assert not value_swapped(parse(old), parse(new))
@@ -69,6 +72,7 @@ def test_two_things_of_one_kind_stay_open_en(old: str, new: str) -> None:
     # the topic swapped, two trips on two occasions, a value made precise
     ("ユーザーの職場は駅の北口にある", "ユーザーの実家は駅の北口にある"),
     ("ユーザーは来週名古屋に出張する", "ユーザーは再来週仙台に出張する"),
+    ("ユーザーは3月4日に市民ホールで演奏する", "ユーザーは5月9日に市民ホールで演奏する"),
     ("ユーザーは二年生の担任だ", "ユーザーは二年三組の担任だ"),
 ])
 def test_two_things_of_one_kind_stay_open_ja(old: str, new: str) -> None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify.dedup_en_dates import MONTHS
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot, one_slot_features
 from omoide.engine.classify.text import Sentence
 
@@ -65,6 +66,9 @@ _EN_ADJUNCT = re.compile(r"^(?:in|at|on|to|by|near|next|from|for|with|into|outsi
                          r"|around|across|off|over|under|within|without|since|until|after"
                          r"|before|during)\b")
 _EN_VAGUE = re.compile(r"\b(?:some|several|many|few|a few|various|lots?|plenty|much)\b")
+# A calendar date in a span names an occasion ("a gig on 4 March" → "a gig on 9 May": two
+# gigs), not one value of a standing fact.
+_EN_DATE = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
 _EN_STOP = frozenset({"of", "in", "at", "on", "to", "for", "with", "and", "her", "his", "their",
                       "my", "our", "your", "by", "from"})
 
@@ -74,9 +78,10 @@ _JA_MANY = re.compile(r"^(?:[^はがをにで]{0,6})?(?:を|が|も|に|と)?(?:
                       r"|についての|に関する|購読|買っ|買う|購入|好き|話せ|話す|会っ|会う|訪れ"
                       r"|行っ|飼って|飼う|集め|観て|見て|注文|予約)")
 _JA_TOPIC = re.compile(r"^[はがも]")
-# An occasion named in a span (来週名古屋 → 再来週仙台): two trips, not one value replaced.
+# An occasion named in a span (来週名古屋 → 再来週仙台, a calendar date): two trips, not one
+# value replaced.
 _JA_OCCASION = re.compile(r"来週|先週|今週|明日|明後日|昨日|今日|今度|来月|先月|今月|去年|来年"
-                          r"|今年|昨年")
+                          r"|今年|昨年|[0-9一二三四五六七八九十]+月[0-9一二三四五六七八九十]+日")
 _JA_RUN = re.compile(r"[\u3400-\u9fff]+|[\u30a0-\u30ff]+|[A-Za-z0-9]+")
 
 
@@ -100,6 +105,8 @@ def _en_swapped(old_span: str, new_span: str, before: str) -> bool:
     if not _EN_PREDICATE.search(before) or _EN_MANY.search(before):
         return False
     if _EN_ADJUNCT.match(old_span) or _EN_ADJUNCT.match(new_span) or _EN_VAGUE.search(old_span):
+        return False
+    if _EN_DATE.search(old_span) or _EN_DATE.search(new_span):
         return False
     if (set(a) & set(b)) - _EN_STOP:
         return False
