@@ -259,8 +259,8 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # fact told ended later in the sentence (``habit_end.habit_ended``). On round 23's nested
 # leave-one-writer-out the three fire on 555 writers' pairs, all CONTRADICTORY. The old
 # statement said again with one single-valued slot's value swapped
-# (``value_swap.value_swapped``, round 25): 274 seen one-statement pairs and sentences, all
-# CONTRADICTORY (``bench/results/classify_round25.md``).
+# (``value_swap.value_swapped``, round 25): 317 seen pairs (whole or a note's sentence),
+# all CONTRADICTORY (``bench/results/classify_round25.md``).
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
                               "now_negated", "habit_ended", "value_swapped")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
