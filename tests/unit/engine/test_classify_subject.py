@@ -237,3 +237,15 @@ def test_i_keeps_its_reading_and_my_relation_is_still_another_owner() -> None:
     assert (o.owner, n.owner) == ("user", "dad")
     values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
     assert values["same_owner"] == 0.0 and values["both_user"] == 0.0
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    # a pet opening the sentence only to be counted: how many the user keeps
+    ("猫は四匹になった", "user"),
+    ("インコは二羽だけだ", "user"),
+    # a pet's own fact stays the pet's
+    ("犬は十二歳になった", "犬"),
+    ("ハムスターは夜に走り回る", "ハムスター"),
+])
+def test_a_counted_pet_is_the_users_fact(text: str, owner: str) -> None:
+    assert parse(text).owner == owner

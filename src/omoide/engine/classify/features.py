@@ -64,6 +64,7 @@ from omoide.engine.classify.swap import SWAP_FEATURES, swap_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
 from omoide.engine.classify.transition import TRANSITION_FEATURES, transition_features
 from omoide.engine.classify.turn import TURN_FEATURES, turn_features
+from omoide.engine.classify.value_swap import VALUE_SWAP_FEATURES, value_swap_features
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
@@ -123,6 +124,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *NOTE_SHAPE_FEATURES,
     *NEGATION_TURN_FEATURES,
     *HABIT_END_FEATURES,
+    *VALUE_SWAP_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -194,6 +196,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += note_shape_features(old, new, old_s.lang)
     values += negation_turn_features(old_s, new_s)
     values += habit_end_features(old_s, new_s)
+    values += value_swap_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

@@ -257,9 +257,12 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # "never" turned round, a state with another value (``note_shapes.note_shape_close``, round
 # 24); the old present fact said again with a no (``negation_turn.now_negated``); the old
 # fact told ended later in the sentence (``habit_end.habit_ended``). On round 23's nested
-# leave-one-writer-out the three fire on 555 writers' pairs, all CONTRADICTORY.
+# leave-one-writer-out the three fire on 555 writers' pairs, all CONTRADICTORY. The old
+# statement said again with one single-valued slot's value swapped
+# (``value_swap.value_swapped``, round 25): 317 seen pairs (whole or a note's sentence),
+# all CONTRADICTORY (``bench/results/classify_round25.md``).
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
-                              "now_negated", "habit_ended")
+                              "now_negated", "habit_ended", "value_swapped")
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
@@ -277,7 +280,8 @@ _SURE_REASONS = {"changed_from_old": "changed from the old value to another",
                  "former_same_value": "the old value said as a former state",
                  "note_shape_close": "a change the note reader is sure of",
                  "now_negated": "the old fact said again with a no",
-                 "habit_ended": "the old fact told ended"}
+                 "habit_ended": "the old fact told ended",
+                 "value_swapped": "the old statement again with one value swapped"}
 
 
 def _sure_reason(text: PairText) -> str:

@@ -1,0 +1,90 @@
+"""Round 25's sure close: the old statement said again with one single-valued slot's value
+swapped (``value_swap.value_swapped``, in ``learned.SURE_ONLY``). Positive probes and
+two-things-of-one-kind negatives in English and Japanese, written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from omoide.engine.classify import read_pair
+from omoide.engine.classify.features import TEXT_FEATURES
+from omoide.engine.classify.learned import SURE_ONLY, sure_close
+from omoide.engine.classify.text import parse
+from omoide.engine.classify.value_swap import value_swapped
+
+
+def _closes(old: str, new: str) -> bool:
+    return sure_close(read_pair(old, new))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a medicine, a voice part, a supplier, a place of work, a brand, a weekday
+    ("The user takes Keppra for her seizures.", "The user takes Lamictal for her seizures."),
+    ("Iris plays viola in the county youth orchestra.",
+     "Iris plays cello in the county youth orchestra."),
+    ("The user buys his coffee beans from a roaster in Leith.",
+     "The user buys his coffee beans from a cooperative in Huila."),
+    ("The user is a paramedic at a station in Dundee.",
+     "The user is a paramedic at a station in Perth."),
+    ("The user commutes on a Brompton bike.", "The user commutes on a Giant e-bike."),
+    ("Tom's choir rehearses on Tuesdays at the church hall.",
+     "Tom's choir rehearses on Fridays at the church hall."),
+    ("ユーザーは電気窯で陶器を焼いている", "ユーザーはガス窯で陶器を焼いている"),
+    ("ユーザーは仙台の工場で溶接工として働いている",
+     "ユーザーは郡山の工場で溶接工として働いている"),
+    ("ユーザーは自転車で駅まで通っている", "ユーザーはバスで駅まで通っている"),
+])
+def test_one_value_swapped_closes(old: str, new: str) -> None:
+    assert value_swapped(parse(old), parse(new))
+    assert _closes(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # two things of one kind: having, owning, reading, subscribing, meeting
+    ("The user has a red scarf.", "The user has a green scarf."),
+    ("The user owns a Honda motorbike.", "The user owns a Vespa scooter."),
+    ("The user is reading a novel about Lisbon.", "The user is reading a novel about Prague."),
+    ("The user is subscribed to Netflix.", "The user is subscribed to Disney+."),
+    ("The user has a meeting with her dentist on Monday.",
+     "The user has a meeting with her lawyer on Monday."),
+    # an addition, an event, the subject swapped, a vague value made precise, an adjunct
+    ("The user also plays tennis on Sundays.", "The user also plays squash on Sundays."),
+    ("The user visited Porto in May.", "The user visited Seville in May."),
+    ("The user's sister lives in Leeds.", "The user's cousin lives in Leeds."),
+    ("The user reads several books a month.", "The user reads about six books a month."),
+    ("The user works as a nurse at a clinic in town.",
+     "The user works as a nurse at the clinic near the park."),
+    ("Order #4821 shipped on Monday.", "Order #7710 shipped on Monday."),
+    # a calendar date names an occasion: two gigs
+    ("The user has a paid gig at the Blue Lantern on Saturday 4 March.",
+     "The user has a paid gig at the Blue Lantern on Saturday 9 May."),
+])
+def test_two_things_of_one_kind_stay_open_en(old: str, new: str) -> None:
+    assert not value_swapped(parse(old), parse(new))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # two things of one kind: having, keeping a pet, reading about, subscribing
+    ("ユーザーは赤い傘を持っている", "ユーザーは黒い傘を持っている"),
+    ("ユーザーは柴犬を飼っている", "ユーザーはハムスターを飼っている"),
+    ("ユーザーは京都についての本を読んでいる", "ユーザーは奈良についての本を読んでいる"),
+    ("ユーザーは朝刊を購読している", "ユーザーは週刊誌を購読している"),
+    # the topic swapped, two trips on two occasions, a value made precise
+    ("ユーザーの職場は駅の北口にある", "ユーザーの実家は駅の北口にある"),
+    ("ユーザーは来週名古屋に出張する", "ユーザーは再来週仙台に出張する"),
+    ("ユーザーは3月4日に市民ホールで演奏する", "ユーザーは5月9日に市民ホールで演奏する"),
+    ("ユーザーは二年生の担任だ", "ユーザーは二年三組の担任だ"),
+])
+def test_two_things_of_one_kind_stay_open_ja(old: str, new: str) -> None:
+    assert not value_swapped(parse(old), parse(new))
+
+
+def test_another_persons_value_does_not_close() -> None:
+    # one owner asked for: the brother's medicine is not the user's
+    assert not _closes("The user takes Keppra for her seizures.",
+                       "Her brother Sam takes Lamictal for his seizures.")
+
+
+def test_value_swapped_is_a_sure_only_text_feature() -> None:
+    assert "value_swapped" in SURE_ONLY
+    assert "value_swapped" in TEXT_FEATURES
