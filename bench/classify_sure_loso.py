@@ -19,6 +19,7 @@ after. ``--list`` lists every fire.
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import sys
 from pathlib import Path
@@ -37,7 +38,14 @@ from omoide.engine.classify import (
     vetoed,
 )
 
-THRESHOLDS = {"en": 0.91, "ja": 0.80}  # the shipped judge's (judge.json, round 23)
+JUDGE = REPO / "src" / "omoide" / "engine" / "classify" / "judge.json"
+
+
+def shipped_thresholds(embedder: str = "multilingual-e5") -> dict[str, float]:
+    """The per-language contradiction thresholds of the shipped judge for one embedder."""
+    models = json.loads(JUDGE.read_text(encoding="utf-8"))["models"]
+    model = next(m for m in models if m["embedder"].startswith(embedder))
+    return {lang: float(t) for lang, t in model["language_thresholds"].items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     capped = data.several | data.note | veto
     stmt = ~data.note & ~data.several
     fold = stmt & (data.sources != "pairs")
-    thr = np.array([THRESHOLDS[lang] for lang in data.langs])
+    thresholds = shipped_thresholds()
+    thr = np.array([thresholds[lang] for lang in data.langs])
     rule = ruled & ~(capped & (data.rule_says == c))
     other = np.where(probs[:, 0] >= probs[:, 1], 0, 1)
     calls = np.where(rule, data.rule_says, np.where((probs[:, c] >= thr) & ~capped, c, other))
