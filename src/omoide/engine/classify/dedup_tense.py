@@ -29,6 +29,7 @@ _CLAUSE = re.compile(r"[。、．，,.!！?？]+")
 _PAST = ("ました", "でした", "だった", "かった", "した", "った", "んだ", "いた", "いだ", "た", "だ")
 _NON_PAST = ("します", "ます", "です", "する", "だ", "い", "る", "う", "く", "ぐ", "す", "つ",
              "ぬ", "ぶ", "む")
+_COPULA_PAST = ("だった", "でした")
 _SAME_STEM = 4  # characters before the ending that must agree (the verb and what it governs)
 # A reporting frame's tense (と言っている / と言っていた) is not the fact's.
 _FRAME = re.compile(r"(?:と|って)(?:言っ|話し|聞い|書い)てい$")
@@ -44,7 +45,10 @@ def _stems(clause: str, endings: tuple[str, ...]) -> set[tuple[str, str]]:
 
 def _turned(present: str, past: str) -> bool:
     """``present`` ends in a non-past form and ``past`` in a past form of the same verb (two
-    clauses ending alike, 東京の学生だ / 京都の学生だ, are not a turn)."""
+    clauses ending alike, 東京の学生だ / 京都の学生だ, are not a turn); a noun predicate whose
+    copula the notation dropped (司書 / 司書だった) is the non-past of だった / でした."""
+    if past.endswith(_COPULA_PAST) and past[:-3] == present:
+        return True
     return any(len(a) >= _SAME_STEM and a[-_SAME_STEM:] == b[-_SAME_STEM:] and ea != eb
                and not _FRAME.search(a)
                and not present.endswith(eb) and not past.endswith(ea)
