@@ -89,3 +89,22 @@ def test_values_traded_across_clauses_or_a_direction_are_traded(first: str,
 ])
 def test_free_order_stays_free(first: str, second: str) -> None:
     assert swapped_parts(*_read(first, second)) is None
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Noa, the user's sister, lives in Bergen.", "The user's sister Noa lives in Bergen."),
+    ("The user's landlord, Mr Berg, is raising the rent.",
+     "The user's landlord Mr Berg is raising the rent."),
+    ("The user signs up, and Noa, their cousin, pays.", "The user signs up, and their cousin "
+                                                        "Noa pays."),
+])
+def test_a_person_named_in_apposition_reads_alike(first: str, second: str) -> None:
+    assert pair_notation(first, second)[0] == pair_notation(first, second)[1]
+
+
+def test_apposition_keeps_a_changed_value_and_a_preposition() -> None:
+    a, b = pair_notation("Noa, the user's sister, lives in Bergen.",
+                         "The user's sister Noa lives in Oslo.")
+    assert a != b
+    a, _ = pair_notation("In July, the user's landlord raised the rent.", "x")
+    assert a.startswith("In July, my landlord")
