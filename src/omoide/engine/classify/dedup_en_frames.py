@@ -11,6 +11,7 @@ word, the frame's words were a changed or added part, which the judge weighed as
 Outcome: the frame read away: the reported clause with the user's pronouns in the first person
 ("they are" as "I am", "their" as "my"), "works as a" as "is a" ("am a" after "I"), and
 one reporting verb ("mentioned" / "says" as "said"), and
+a person named in apposition without the commas ("Kit, my son, is" as "my son Kit is"), and
 "their" / "themselves" as "my" / "myself" in a text whose subject is the user (one that opens
 with "I": "my parents sold their house" keeps "their"). A text that reports someone else ("Tom
 says he …") keeps its frame. Deterministic.
@@ -52,6 +53,14 @@ _WORKS_AS = re.compile(r"\b(I\s+)?(?:works|work|is working|am working|is employe
 # A reporting verb before the reported clause: one verb ("mentioned that he" / "said he").
 _REPORTING = re.compile(r"\b(?:mentioned|mentions|says|explained|noted|stated|told us|tells us)"
                         r"(?=\s+(?:that|he|she|they|I|we|it|his|her|their|my|[A-Z][a-z]+)\b)")
+# A person named in apposition: "Kit, my son, is …" / "my son Kit is …", "my landlord, Mr Ali,
+# is …" / "my landlord Mr Ali is …" (round 22: 71 paraphrase pairs of five writers and the
+# calibration pairs say one of the two). The name opens the text or follows a relative or a
+# coordinator ("which Gillian, my manager, signs off"), never a preposition ("In July, my …").
+_NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+_APPOSED = re.compile(r"(?:^|(?<=\band )|(?<=\bwhich )|(?<=\bwho )|(?<=\bwith )|(?<=\bthat ))"
+                      rf"({_NAME}), (my|his|her|their|our) ([a-z]+(?: [a-z]+)?), ")
+_APPOSED_AFTER = re.compile(rf"\b(my|his|her|their|our) ([a-z]+(?: [a-z]+)?), ({_NAME}), ")
 _ABOUT_USER = re.compile(r"\bI\b(?=.*\b(?:their|themselves)\b)")
 
 
@@ -64,6 +73,7 @@ def en_frames(text: str) -> str:
         for pattern, replacement in (*_THEY, *_THEIR):
             text = pattern.sub(replacement, text)
     text = _REPORTING.sub("said", _HEADED.sub("I ", text))
+    text = _APPOSED.sub(r"\2 \3 \1 ", _APPOSED_AFTER.sub(r"\1 \2 \3 ", text))
     text = _WORKS_AS.sub(lambda m: "I am " if m.group(1) else "is ", text)
     user = _ABOUT_USER.search(text)
     if user is not None:

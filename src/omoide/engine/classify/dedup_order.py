@@ -51,11 +51,22 @@ _SHORT_JA = (8, 4)
 # share (白炭ではなく黒炭: 炭), so its words between may be longer.
 _JA_CONTRAST = re.compile(r"(?:では|じゃ|で)なく")
 _SHORT_JA_CONTRAST = 8
+# Two short values in two clauses: the words between join the clauses ("allergic to latex, so
+# they wear nitrile gloves") or, in Japanese, hold the second clause's own holder with its
+# particle (弁護士が5人、事務員が3人: 事務員が; 普段は眼鏡だが、法廷ではコンタクト: 法廷では), so
+# each clause's value changed (round 22: three writers' sets). Longest words between.
+_EN_CLAUSE_WORDS = frozenset({"so", "but", "while", "whereas", "because", "though", "although",
+                              "yet"})
+_JA_HOLDER = re.compile(r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc](?:では|には|が|は)")
+_ACROSS_CLAUSES = (10, 12)
 
 
 def _free_order(part: list[str], between: list[str], other: list[str], sep: str) -> bool:
     """The two parts may trade places without changing what is said (module docstring)."""
     short = _SHORT_EN if sep else _SHORT_JA
+    if (max(len(part), len(other)) <= short[0] and not _coordinated(between, sep)
+            and _across_clauses(between, sep)):
+        return False
     longest_between = short[1]
     if not sep and _JA_CONTRAST.search("".join(between)):
         longest_between = _SHORT_JA_CONTRAST
@@ -68,6 +79,27 @@ def _free_order(part: list[str], between: list[str], other: list[str], sep: str)
                 or (part[0] in _EN_PREPOSITIONS and other[0] in _EN_PREPOSITIONS))
     return "".join(part).endswith(_JA_ROLE_PARTICLES) or "".join(other).endswith(
         _JA_ROLE_PARTICLES)
+
+
+def _direction(before: list[str], between: list[str]) -> bool:
+    """"from A to B" / "from B to A", whatever the length of A and B ("from the site to the lab
+    in town" and back): a direction turned round. The articles both parts open with may sit
+    in the common start ("from the") and after "to"."""
+    k = len(before) - 1
+    while k >= 0 and before[k] in _EN_ARTICLES:
+        k -= 1
+    return (k >= 0 and before[k] == "from" and bool(between) and between[0] == "to"
+            and all(word in _EN_ARTICLES for word in between[1:]))
+
+
+def _across_clauses(between: list[str], sep: str) -> bool:
+    """The words between two short values join two clauses, each with its own value (see
+    ``_EN_CLAUSE_WORDS``): "latex so they always wear nitrile", 人事務員が."""
+    if sep:
+        return (len(between) <= _ACROSS_CLAUSES[0]
+                and any(word in _EN_CLAUSE_WORDS for word in between))
+    return (len(between) <= _ACROSS_CLAUSES[1]
+            and _JA_HOLDER.search("".join(between)) is not None)
 
 
 def _respective(before: str, part: list[str], between: list[str], other: list[str],
@@ -118,6 +150,8 @@ def swapped_parts(first: str, second: str) -> tuple[str, str, str] | None:
             between = mid_a[x:n - y]
             part, other = mid_a[:x], mid_a[n - y:]
             traded = other == mid_b[:y] and between == mid_b[y:n - x] and part != other
+            if traded and sep and _direction(a[:start], between):
+                return sep.join(part), sep.join(between), sep.join(other)
             if traded and (not _free_order(part, between, other, sep)
                            or _respective(a[start - 1] if start else "", part, between, other,
                                           sep)):

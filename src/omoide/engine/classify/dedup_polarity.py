@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from omoide.engine.classify.dedup_agent import agent_changed
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.classify.dedup_contrast import contrast_swapped
@@ -139,11 +140,14 @@ def polarity_changed(first: str, second: str) -> bool:
     only or replaces a katakana word or a Latin name by another (``dedup_katakana``); or an
     English pair says "least" before a word on one side only; or a bound on a number turned
     round, a clock time moved, a word swapped for its converse or another step of one scale
-    (``dedup_contrast``) or an attempt, an alternative or a purpose turned (``dedup_turn``),
-    either language (module docstring)."""
+    (``dedup_contrast``), an attempt, an alternative or a purpose turned (``dedup_turn``) or
+    the one who acts or pays turned to the subject itself (``dedup_agent``), either language
+    (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
     if contrast_swapped(first, second) or turn_changed(first, second):
+        return True
+    if agent_changed(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)

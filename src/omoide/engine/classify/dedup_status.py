@@ -47,6 +47,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.dedup_tense import tense_turned
 from omoide.engine.classify.refusal import stop_cues
 from omoide.engine.classify.text import parse
 from omoide.engine.classify.transition import UNDONE
@@ -214,9 +215,11 @@ def _said_as_past(first: str, second: str) -> bool:
 
 def status_changed(first: str, second: str) -> bool:
     """True when one text holds a family of status words the other does not (but a future
-    said as a plan on one side only, the other not in the past), or the two name different
-    values of one single-valued status."""
+    said as a plan on one side only, the other not in the past), the two name different
+    values of one single-valued status, or one verb is said in the present on one side and
+    in the past on the other (English ``_said_as_past``, Japanese ``dedup_tense``)."""
     families = status_families(first) ^ status_families(second)
     if families == {_PLANNED} and _future_restated(first, second):
         return _slot_moved(first, second)
-    return bool(families) or _slot_moved(first, second) or _said_as_past(first, second)
+    return (bool(families) or _slot_moved(first, second) or _said_as_past(first, second)
+            or tense_turned(first, second))
