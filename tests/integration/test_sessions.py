@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from bundled_models import bundled
 
 from omoide.clock import FixedClock
+from omoide.engine.classify import note_closes
 from omoide.engine.consolidate import Consolidation, NoteDraft, NoteKind, ProfileUpdate
 from omoide.errors import InvalidInput, NotFound
 from omoide.jobs import JobRunner
@@ -230,3 +233,44 @@ def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
     history = app.state.get_user_state_history(persona, "name")
     assert len(history) == 1 and history[0].value in ("Rau", "Rowan")
     assert app.sessions.consolidate(persona, episode.id) == 0
+
+
+def test_a_consolidated_note_closes_an_older_note_it_contradicts(
+        make_app: Callable[..., Omoide], clock: FixedClock) -> None:
+    """Two conversations, one note each: the later note changes what the earlier one said
+    (the commute by train, now by car). No sure note rule reads the pair; the learned judge,
+    reading the one-sentence note as a statement under the notes' own bar in both readings
+    (as written and undated, engine.classify.note_judge), closes the earlier note. A server
+    on e5 (the hashing embedder keeps the rules alone)."""
+    app = make_app(embedder=bundled("e5"))
+    persona = "rin"
+    app.auth.create_persona(persona)
+    earlier = "ユーザーは毎日電車で通勤している。（2026年5月3日）"
+    later = "ユーザーは最近は毎日車で通勤している。（2026年6月9日）"
+    assert note_closes(earlier, later) is None  # the note rules alone leave it open
+    drafts = iter([earlier, later])
+
+    class Scripted:
+        def consolidate(self, events: Any, *, max_notes: int | None = None) -> Consolidation:
+            first = next(e for e in events if e.role == "user")
+            return Consolidation(notes=(NoteDraft(content=next(drafts), kind=NoteKind.FACT,
+                                                  importance=0.5,
+                                                  source_event_ids=(first.event_id,)),),
+                                 profile=())
+
+    app.sessions.consolidator_for = lambda cfg: Scripted()
+    keys = []
+    for number, turns in enumerate((GARDEN, TRIP), start=1):
+        session, _ = app.sessions.open(persona, session_id=f"s{number}")
+        app.sessions.record(persona, session.session_id, events(turns, 10 * number, clock))
+        app.sessions.end(persona, session.session_id)
+        app.runner.run_until_idle()
+        (_, notes), = app.sessions.episodes(persona, session.session_id)
+        keys += notes
+        clock.advance(days=30)
+    old, new = (app.memories.get(persona, key, recall=False) for key in keys)
+    assert (old.content, new.content) == (earlier, later)
+    assert new.source == "consolidation"
+    assert old.superseded_by == new.key
+    assert old.valid_until is not None
+    assert new.superseded_by is None

@@ -45,12 +45,15 @@ from omoide.engine.classify import (
     Verdict,
     judge,
     judge_note,
+    judge_one_note,
     languages_differ,
+    needs_undated,
     note_claims,
     note_verdict,
     one_statement,
     read_pair,
     statements,
+    undated,
 )
 from omoide.service.vector_cache import VectorCache
 
@@ -163,14 +166,13 @@ class LearnedClassifier:
         than ``new`` is INDEPENDENT, as with the rules (the judge reads words). A new memory of
         several sentences never contradicts as a whole (``offline.one_statement``); it closes a
         candidate only when one of its sentences, read alone, reaches the judge's sentence
-        threshold (``learned.judge_note``). A consolidated ``note`` of one sentence is held to
-        that threshold too, not to the statements' (chosen on memories saved as statements):
-        the sentence threshold is the one chosen on the notes folds, and on notes the
-        statements' threshold closed true facts (notes4, a fresh writer: 3 of 7 calls false;
-        a LoCoMo ingest: every note it closed, falsely). What closes a note is a sure shape
-        read in one of its sentences (``engine.classify.note_close``): a single-valued state
-        with another value, or an explicit end of the old memory's value. ``known``: vectors
-        the caller holds; read only when made by the judge's own embedder."""
+        threshold (``learned.judge_note``). A consolidated ``note`` of one sentence is judged as
+        a statement, but a close by probability must reach the notes' own threshold read both
+        as written and without the notes' dates (``engine.classify.note_judge``: on notes the
+        statements' thresholds closed true facts). A note of any length also closes on a sure
+        shape read in one of its sentences (``engine.classify.note_close``): a single-valued
+        state with another value, or an explicit end of the old memory's value. ``known``:
+        vectors the caller holds; read only when made by the judge's own embedder."""
         held = known.by_text if (
             known is not None and known.model_id == self.embedder.model_id) else {}
         read = partial(self._embed, held)
@@ -181,12 +183,17 @@ class LearnedClassifier:
         if self.model.uses_embeddings and same:
             sims = list(measure(read, [(c.content, new, t)
                                        for c, t in zip(same, texts, strict=True)]))
-        notes = self._sentences(same, new, lang, read) if not may_contradict else {}
+        one_note = note and one_statement(new, lang)
+        notes = self._sentences(same, new, lang, read) if not (may_contradict or one_note) else {}
+        plain = self._undated(same, texts, sims, new, lang, read) if one_note else {}
         after = note_claims(new, lang) if note and same else []
         judged = {}
         for candidate, text, sim in zip(same, texts, sims, strict=True):
-            j = judge(text, sim, self.model, may_contradict=may_contradict)
-            if not may_contradict:
+            if one_note:
+                j = judge_one_note((text, sim), plain.get(candidate.key), self.model)
+            else:
+                j = judge(text, sim, self.model, may_contradict=may_contradict)
+            if not (may_contradict or one_note):
                 j = judge_note(j, notes.get(candidate.key, []), self.model)
             sure = note_verdict(candidate, after, lang, prefix="rule: ") if note else None
             judged[candidate.key] = sure if sure is not None else Verdict(
@@ -194,6 +201,22 @@ class LearnedClassifier:
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]
+
+    def _undated(self, candidates: list[Candidate], texts: list[PairText],
+                 sims: list[Similarities | None], new: str, lang: str,
+                 read: Callable[[list[str]], Mapping[str, np.ndarray]]
+                 ) -> dict[str, tuple[PairText, Similarities | None]]:
+        """For ``judge_one_note``: each candidate the judge would close by probability
+        (``needs_undated``) against ``new``, both read without their dates (``undated``)."""
+        chosen = [c for c, t, s in zip(candidates, texts, sims, strict=True)
+                  if needs_undated(judge(t, s, self.model))]
+        pairs = [(undated(c.content), undated(new)) for c in chosen]
+        plain = [read_pair(old, note, lang=lang) for old, note in pairs]
+        measured: list[Similarities | None] = [None] * len(pairs)
+        if self.model.uses_embeddings and pairs:
+            measured = list(measure(read, [(o, n, t) for (o, n), t
+                                           in zip(pairs, plain, strict=True)]))
+        return {c.key: (t, s) for c, t, s in zip(chosen, plain, measured, strict=True)}
 
     def _sentences(self, candidates: list[Candidate], new: str, lang: str,
                    read: Callable[[list[str]], Mapping[str, np.ndarray]]

@@ -31,6 +31,7 @@ from omoide.engine.classify.compound import (
     sentence_count,
     split_compound,
     statements,
+    undated,
 )
 from omoide.engine.classify.dedup_judge import (
     DEDUP_FEATURES,
@@ -70,6 +71,7 @@ from omoide.engine.classify.learned import (
 )
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
+from omoide.engine.classify.note_judge import NOTE_THRESHOLDS, judge_one_note, needs_undated
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
     OfflineClassifier,
@@ -88,6 +90,7 @@ __all__ = [
     "CROSS_LANGUAGE",
     "DEDUP_FEATURES",
     "EMBEDDING_FEATURES",
+    "NOTE_THRESHOLDS",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",
     "SUBJECT_FEATURES",
@@ -120,7 +123,9 @@ __all__ = [
     "fit_logistic",
     "judge",
     "judge_note",
+    "judge_one_note",
     "languages_differ",
+    "needs_undated",
     "note_claims",
     "note_closes",
     "note_verdict",
@@ -139,5 +144,6 @@ __all__ = [
     "status_changed",
     "sure_close",
     "swapped_parts",
+    "undated",
     "vetoed",
 ]

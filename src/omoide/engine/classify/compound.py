@@ -26,7 +26,7 @@ from omoide.engine.classify.signals import found_in
 from omoide.engine.classify.text import parse
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, detect_lang, word_set
 
-__all__ = ["Compound", "remainder", "sentence_count", "split_compound", "statements"]
+__all__ = ["Compound", "remainder", "sentence_count", "split_compound", "statements", "undated"]
 
 _EN_SUBJECT = re.compile(
     r"^(?P<subject>(?:the\s+)?user(?:'s\s+[a-z]+(?:-in-law)?)?|i|my\s+[a-z]+|she|he|"
@@ -176,6 +176,12 @@ def _read(text: str, lang: str) -> tuple[str, list[str], list[str], str]:
     masked, spans = _protect(body)
     sentences = [x.strip() for x in _SENTENCE_END[lang].split(masked) if x.strip()]
     return lang, sentences, spans, suffix
+
+
+def undated(text: str) -> str:
+    """``text`` without its trailing bracketed group (a consolidated note's date, "… (8 May
+    2026)", 「…（2026年5月8日）」); unchanged when it has none."""
+    return _split_suffix(text)[0]
 
 
 def _split_suffix(text: str) -> tuple[str, str]:

@@ -1,0 +1,59 @@
+"""The learned judge on a consolidated note of one sentence: held to the notes' own bar (pure).
+
+A note of one sentence ("The user moved to Leeds. (8 May 2026)") is read by the judge as a
+statement is, and its verdict stands unless it is CONTRADICTORY by probability: then the
+judge must be sure of the pair read both ways, as written and without the two notes' trailing
+dates (``compound.undated``), at the note threshold of the pair's language
+(``NOTE_THRESHOLDS``). A date suffix reads to the text signals as a changed number and to the
+cosines as a changed part, so a close only one of the readings believes is left open. The
+judge's sure rules and vetoes decide as on statements. Below the bar the verdict is the judge's
+likelier of INDEPENDENT / EXTENDABLE, as before.
+
+Chosen on the notes folds ``classify_notes11`` … ``classify_notes16`` by ``bench/note_path.py``:
+per language the lowest threshold from which the closes this path adds to the note rules keep
+precision ≥ 0.99 all the way up (leave-one-set-out for the held-out numbers, then on all six;
+``bench/results/note_path_round25.md``). The statements' thresholds (0.92 / 0.80) closed true
+facts on notes (six of 26 Japanese closes on one writer). Several-sentence notes are unchanged
+(``learned.judge_note``). No I/O.
+"""
+
+from __future__ import annotations
+
+from omoide.engine.classify.base import Relation
+from omoide.engine.classify.features import TEXT_FEATURES, PairText, Similarities
+from omoide.engine.classify.learned import Judgement, JudgeModel, judge, sentence_score
+
+__all__ = ["NOTE_THRESHOLDS", "judge_one_note", "needs_undated"]
+
+# The judge's CONTRADICTORY probability a one-sentence note needs, per language, in both
+# readings (as written, undated).
+NOTE_THRESHOLDS: dict[str, float] = {"en": 0.99, "ja": 0.94}
+
+_LANG_JA = TEXT_FEATURES.index("lang_ja")
+
+
+def needs_undated(verdict: Judgement) -> bool:
+    """Whether the judge's statement verdict on a one-sentence note is a close by probability
+    (not by a sure rule), which the undated reading must confirm."""
+    return verdict.relation is Relation.CONTRADICTORY and not verdict.reason.startswith("rule: ")
+
+
+def judge_one_note(written: tuple[PairText, Similarities | None],
+                   plain: tuple[PairText, Similarities | None] | None,
+                   model: JudgeModel) -> Judgement:
+    """The verdict for a consolidated note of one sentence against one old memory: ``written``
+    the pair as stored, ``plain`` the same pair read ``undated`` (needed only when
+    ``needs_undated``; None reads as not sure). The judge's verdict on ``written`` as a
+    statement, except that a close by probability needs ``NOTE_THRESHOLDS`` in both readings."""
+    text, sims = written
+    verdict = judge(text, sims, model)
+    if not needs_undated(verdict):
+        return verdict
+    if plain is None:
+        return judge(text, sims, model, may_contradict=False)
+    lang = "ja" if text.features[_LANG_JA] else "en"
+    sure = min(sentence_score(text, sims, model), sentence_score(*plain, model))
+    if sure >= NOTE_THRESHOLDS[lang]:
+        return Judgement(Relation.CONTRADICTORY, round(sure, 4),
+                         f"note: {verdict.reason} (both readings ≥ {NOTE_THRESHOLDS[lang]:.2f})")
+    return judge(text, sims, model, may_contradict=False)

@@ -1,0 +1,116 @@
+"""A consolidated note of one sentence: the judge's statement verdict under the notes' bar."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from omoide.engine.classify import (
+    NOTE_THRESHOLDS,
+    TEXT_FEATURES,
+    JudgeModel,
+    Relation,
+    judge,
+    judge_one_note,
+    needs_undated,
+    read_pair,
+    undated,
+)
+
+CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
+EN = ("User likes green tea. (3 May 2026)", "User mostly drinks coffee these days. (9 June 2026)")
+JA = ("ユーザーは緑茶が好きだ（2026年5月3日）",
+      "ユーザーは最近コーヒーばかり飲んでいる（2026年6月9日）")
+
+
+def _model(**weights: float) -> JudgeModel:
+    """P(CONTRADICTORY) = e^z / (e^z + 2), z the weighted sum of the named text features; the
+    statements' threshold low (0.5), so the judge closes as a statement whenever z > ln 2."""
+    d = len(TEXT_FEATURES)
+    w = np.zeros((3, d))
+    for name, value in weights.items():
+        w[2, TEXT_FEATURES.index(name)] = value
+    return JudgeModel(embedder="", features=TEXT_FEATURES, classes=CLASSES, mean=np.zeros(d),
+                      scale=np.ones(d), weights=w, bias=np.zeros(3), contradiction_threshold=0.5)
+
+
+def _readings(old: str, new: str) -> tuple[tuple, tuple]:
+    return (read_pair(old, new), None), (read_pair(undated(old), undated(new)), None)
+
+
+def _weight_for(p: float) -> float:
+    """The weight that puts P(CONTRADICTORY) at ``p`` for a feature valued 1."""
+    return math.log(2 * p / (1 - p))
+
+
+def test_undated_drops_only_a_trailing_bracketed_group() -> None:
+    assert undated("User moved to Leeds. (8 May 2026)") == "User moved to Leeds."
+    assert undated("ユーザーは猫を飼っている（2026年5月8日）") == "ユーザーは猫を飼っている"
+    assert undated("User (Ken) likes tea.") == "User (Ken) likes tea."
+    assert undated("(8 May 2026)") == "(8 May 2026)"  # nothing but the group: kept
+
+
+def test_a_note_closes_when_the_judge_is_sure_in_both_readings() -> None:
+    written, plain = _readings(*EN)
+    verdict = judge_one_note(written, plain, _model(lost_share=12.0))
+    assert verdict.relation is Relation.CONTRADICTORY
+    assert verdict.reason.startswith("note: judge")
+
+
+def test_a_close_only_the_dated_reading_believes_stays_open() -> None:
+    # the two dates read as a changed number (slot_numbers_different) on the written pair only
+    written, plain = _readings(*EN)
+    model = _model(slot_numbers_different=12.0)
+    assert judge(*written, model).relation is Relation.CONTRADICTORY  # as a statement
+    verdict = judge_one_note(written, plain, model)
+    assert verdict == judge(*written, model, may_contradict=False)
+    assert verdict.relation is not Relation.CONTRADICTORY
+    # unmeasured (None) is not sure either
+    assert judge_one_note(written, None, model).relation is not Relation.CONTRADICTORY
+
+
+@pytest.mark.parametrize(("pair", "lang"), [(EN, "en"), (JA, "ja")])
+def test_each_language_needs_its_own_note_threshold(pair: tuple[str, str], lang: str) -> None:
+    written, plain = _readings(*pair)
+    at = judge_one_note(written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang])
+                                               + 1e-6))
+    below = judge_one_note(written, plain, _model(lost_share=_weight_for(
+        NOTE_THRESHOLDS[lang]) - 0.05))
+    assert at.relation is Relation.CONTRADICTORY
+    assert below.relation is not Relation.CONTRADICTORY
+    # both are closes as statements (threshold 0.5): the note's bar is higher
+    assert needs_undated(judge(*written, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang])
+                                                - 0.05)))
+
+
+def test_the_notes_bar_is_above_the_statements() -> None:
+    assert NOTE_THRESHOLDS["en"] >= 0.92 and NOTE_THRESHOLDS["ja"] >= 0.8
+
+
+@pytest.mark.parametrize("pair", [EN, JA, ("User likes green tea.", "User likes green tea with "
+                                           "honey. (9 June 2026)")])
+@pytest.mark.parametrize("weight", [0.0, 0.5, 3.0, 12.0])
+def test_a_verdict_that_is_no_close_by_probability_is_the_statements(pair: tuple[str, str],
+                                                                      weight: float) -> None:
+    written, plain = _readings(*pair)
+    model = _model(lost_share=weight)
+    statement = judge(*written, model)
+    verdict = judge_one_note(written, plain, model)
+    if not needs_undated(statement):
+        assert verdict == statement
+    else:  # a close by probability: kept (both readings sure) or the likelier of the others
+        assert verdict.relation is Relation.CONTRADICTORY or (
+            verdict == judge(*written, model, may_contradict=False))
+
+
+def test_a_sure_rule_closes_a_note_as_it_closes_a_statement() -> None:
+    # a plan called off (a sure close of the judge's rules) needs no probability
+    old, new = "User plans to visit Kyoto in May.", "User cancelled the Kyoto trip. (9 June 2026)"
+    written, _ = _readings(old, new)
+    statement = judge(*written, _model())
+    assert statement.relation is Relation.CONTRADICTORY
+    assert statement.reason.startswith("rule: ")
+    assert not needs_undated(statement)
+    assert judge_one_note(written, None, _model()) == statement
