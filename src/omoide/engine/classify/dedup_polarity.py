@@ -43,11 +43,11 @@ import re
 from difflib import SequenceMatcher
 
 from omoide.engine.classify.dedup_agent import agent_changed
-from omoide.engine.classify.dedup_rank import rank_changed
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.classify.dedup_contrast import contrast_swapped
 from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
+from omoide.engine.classify.dedup_rank import rank_changed
 from omoide.engine.classify.dedup_turn import turn_changed
 from omoide.engine.lang import is_japanese
 

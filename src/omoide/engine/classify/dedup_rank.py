@@ -17,14 +17,16 @@ it differ:
   head, lead, principal, higher, acting, trainee, probationary, interim, sous, co-) before a
   post word, or "chair / head of" a plural post ("chair of trustees" grades "trustee"). The
   last grade word of a run is itself the post when no word follows ("a senior associate in" /
-  "an associate in"). A bare post counts only after a function word or the word that stood
-  before the grade ("takes acting lessons" / "takes drama lessons" is not read), a grade after
-  a capitalised word is part of a name ("Crossgate Junior School"), and a verb of the grade on
+  "an associate in"). A bare post against a graded one counts when the two stand after the
+  same word or both after function words ("takes acting lessons" / "takes drama lessons",
+  "an accounts assistant job" / "a job as an accounts assistant" are not read; "chair / head
+  of" is read after any word), a grade after a capitalised word is part of a name ("Hillside
+  Junior School"), and a verb of the grade on
   the other side is a paraphrase frame ("heads the team" / "is head of the team", "chairs" /
   "is chair of");
-- Japanese: a grade before a post (副, 准, 準, 上級, 見習い, 主任, 筆頭, 首席: 副会長 / 会長), a grade
-  after it (長 not followed by a kanji, 代理, 補佐, 見習い, の見習い: 理事 / 理事長, 課長代理 / 課長)
-  on one side only, or one rank title (主任, 係長, 課長, 次長, 部長 …) put for another with the
+- Japanese: a grade before a post (副, 准, 準, 上級, 見習い, 主任, 筆頭, 首席: 副会長 / 会長),
+  a grade after it (長 not followed by a kanji, 代理, 補佐, 見習い, の見習い: 理事 / 理事長,
+  課長代理 / 課長) on one side only, or one rank title (主任, 係長, 課長, 次長, 部長 …) put for another with the
   rest of the text the same. 長男, 長野 and 副業 are not grades (長 before a kanji, a post of
   one character), and a 長 said on the other side in any form (町内会長 / 町内会の会長) is not read.
 
@@ -78,7 +80,8 @@ def _en_posts(text: str) -> tuple[_Posts, dict[str, str], dict[str, str]]:
     i = 0
     while i < len(words):
         start = i
-        while i < len(words) and _grade(tokens, i, text):
+        while (i < len(words) and _grade(tokens, i, text)
+               and words[i + 1:i + 2] != ["of"]):  # "head of governors": below
             i += 1
         grades = words[start:i]
         if (i + 2 < len(words) and words[i] in _OF_GRADES and words[i + 1] == "of"
