@@ -24,11 +24,12 @@ it differ:
   Junior School"), and a verb of the grade on
   the other side is a paraphrase frame ("heads the team" / "is head of the team", "chairs" /
   "is chair of");
-- Japanese: a grade before a post (副, 准, 準, 上級, 見習い, 主任, 筆頭, 首席: 副会長 / 会長),
-  a grade after it (長 not followed by a kanji, 代理, 補佐, 見習い, の見習い: 理事 / 理事長,
-  課長代理 / 課長) on one side only, or one rank title (主任, 係長, 課長, 次長, 部長 …) put
-  for another with the rest of the text the same. 長男, 長野 and 副業 are not grades (長 before a kanji, a post of
-  one character), and a 長 said on the other side in any form (町内会長 / 町内会の会長) is not read.
+- Japanese: a grade before a post (副, 准, 準, 上級, 見習い, 主任, 筆頭, 首席: 副会長 /
+  会長), a grade after it (長 not followed by a kanji, 代理, 補佐, 見習い, の見習い: 理事 /
+  理事長, 課長代理 / 課長) on one side only, or one rank title (主任, 係長, 課長, 次長,
+  部長 …) put for another with the rest of the text the same. 長男, 長野 and 副業 are not
+  grades (長 before a kanji, a post of one character), and a 長 said on the other side in any
+  form (町内会長 / 町内会の会長) is not read.
 
 Deterministic and symmetric.
 """
