@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from omoide.config import Settings
@@ -74,7 +76,9 @@ def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
 
 
 def test_a_bad_port_without_an_override_is_refused_naming_the_variable() -> None:
-    with pytest.raises(InvalidInput, match="OMOIDE_PORT must be an integer, got 'abc'"):
+    with pytest.raises(InvalidInput, match=re.escape(
+            "OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
+            "300), got 'abc'")):
         Settings.from_env({"OMOIDE_PORT": "abc"})
 
 
