@@ -22,6 +22,10 @@ Bounds (docs/api.md lists them):
 - persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
 - tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
+- tags and emotion labels hold no control character (C0, tab and newline included; DEL; C1;
+  the bidirectional embeddings, overrides and isolates), state values none but tab and line
+  breaks (:func:`check_controls`); an import replaces each with a space
+  (:func:`replace_controls`) and counts them in its report;
 - external ids: 1–200 characters, no control characters;
 - metadata: a JSON object of at most 10,000 characters as JSON, nested at most 8 deep.
 
@@ -56,6 +60,8 @@ from omoide.service.validate.names import (
     check_session_id,
 )
 from omoide.service.validate.patterns import (
+    CONTROLS,
+    EMOTION_PATTERN,
     EXTERNAL_ID_PATTERN,
     INVISIBLE,
     MAX_AHEAD,
@@ -73,14 +79,17 @@ from omoide.service.validate.patterns import (
     SESSION_ID_PATTERN,
     TAG_PATTERN,
     TAGS_QUERY_PATTERN,
+    TEXT_CONTROLS,
     TIMESTAMP_PATTERN,
     WHITESPACE,
     matches,
 )
 from omoide.service.validate.text import (
+    check_controls,
     check_text,
     is_blank,
     nfc,
+    replace_controls,
     replace_unstorable,
 )
 from omoide.service.validate.times import (
@@ -91,6 +100,8 @@ from omoide.service.validate.times import (
 )
 
 __all__ = [
+    "CONTROLS",
+    "EMOTION_PATTERN",
     "EXTERNAL_ID_PATTERN",
     "INVISIBLE",
     "MAX_AHEAD",
@@ -108,9 +119,11 @@ __all__ = [
     "SESSION_ID_PATTERN",
     "TAGS_QUERY_PATTERN",
     "TAG_PATTERN",
+    "TEXT_CONTROLS",
     "TIMESTAMP_PATTERN",
     "WHITESPACE",
     "check_content",
+    "check_controls",
     "check_emotion_type",
     "check_external_id",
     "check_happened",
@@ -130,5 +143,6 @@ __all__ = [
     "matches",
     "nfc",
     "nul_at",
+    "replace_controls",
     "replace_unstorable",
 ]
