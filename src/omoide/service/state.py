@@ -23,7 +23,7 @@ from omoide.service.validate import (
     TEXT_CONTROLS,
     WHITESPACE,
     check_controls,
-    check_name,
+    check_state_key,
     check_text,
     check_timestamp,
     is_blank,
@@ -66,10 +66,6 @@ class StateChanges:
 
     user: list[str]
     persona: list[str]
-
-
-def check_state_key(key: Any, *, field: str = "key") -> str:
-    return check_name(key, field, "state key")
 
 
 def _check_value(key: str, value: Any, field: str) -> str:

@@ -19,7 +19,8 @@ Bounds (docs/api.md lists them):
   it) and no lone surrogate; text that must not be blank holds a character that shows (not
   only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
-- persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
+- persona names and block names: 1–64 of ``A-Z a-z 0-9 _ -``; state keys: 1–64 letters,
+  marks or digits of any script, ``_`` or ``-`` (case matters: ``Name`` and ``name`` are two);
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
 - tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
 - tags and emotion labels hold no control character (C0, tab and newline included; DEL; C1;
@@ -58,6 +59,7 @@ from omoide.service.validate.names import (
     check_external_id,
     check_name,
     check_session_id,
+    check_state_key,
 )
 from omoide.service.validate.patterns import (
     CONTROLS,
@@ -77,6 +79,7 @@ from omoide.service.validate.patterns import (
     NAME_PATTERN,
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
+    STATE_KEY_PATTERN,
     TAG_PATTERN,
     TAGS_QUERY_PATTERN,
     TEXT_CONTROLS,
@@ -117,6 +120,7 @@ __all__ = [
     "NAME_PATTERN",
     "NON_BLANK_PATTERN",
     "SESSION_ID_PATTERN",
+    "STATE_KEY_PATTERN",
     "TAGS_QUERY_PATTERN",
     "TAG_PATTERN",
     "TEXT_CONTROLS",
@@ -131,6 +135,7 @@ __all__ = [
     "check_metadata",
     "check_name",
     "check_session_id",
+    "check_state_key",
     "check_tags",
     "check_text",
     "check_timestamp",

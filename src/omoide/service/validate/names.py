@@ -3,6 +3,7 @@ ids."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from omoide.errors import InvalidInput
@@ -12,6 +13,7 @@ from omoide.service.validate.patterns import (
     MIN_INT,
     NAME_PATTERN,
     SESSION_ID_PATTERN,
+    STATE_KEY_PATTERN,
     matches,
 )
 from omoide.service.validate.text import check_text
@@ -23,6 +25,21 @@ def check_name(value: Any, field: str, what: str) -> str:
         raise InvalidInput(
             f"{what} {value!r} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
             field=field)
+    return value
+
+
+def check_state_key(value: Any, field: str = "key") -> str:
+    """A user- or persona-state key: 1–64 letters, marks or digits of any script, ``_`` or
+    ``-`` (``name``, ``名前``, ``prénom``), in NFC as every text the API reads. Keys were ASCII
+    only, so every stored key is still one; case matters as before (``Name`` and ``name`` are
+    two keys: folding them would merge keys a persona may already hold apart)."""
+    if isinstance(value, str):
+        value = unicodedata.normalize("NFC", value)
+    if not isinstance(value, str) or not matches(STATE_KEY_PATTERN, value) or not all(
+            ch in "_-" or unicodedata.category(ch)[0] in "LMN" for ch in value):
+        raise InvalidInput(
+            f"state key {value!r} is invalid: use 1-64 letters or digits (any script, e.g. "
+            "name or 名前), '_' or '-'", field=field)
     return value
 
 

@@ -54,6 +54,13 @@ TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u20
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
 # Persona names, block names, state keys.
 NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+# A state key: 1–64 letters, marks and digits of any script, ``_`` or ``-`` (``name``, ``名前``,
+# ``prénom``). The pattern leaves out what no key holds (ASCII punctuation but ``_`` and ``-``,
+# whitespace, invisible and control characters); ``check_state_key`` then keeps letters, marks
+# and digits only (Unicode categories L, M, N), which a pattern common to Python's re, Rust's
+# regex and ECMA-262 cannot say. Case matters, as in JSON: ``Name`` and ``name`` are two keys.
+STATE_KEY_PATTERN = (f"^[^{WHITESPACE}{INVISIBLE}{CONTROLS}\\x21-\\x2c\\x2e\\x2f\\x3a-\\x40"
+                     "\\x5b-\\x5e\\x60\\x7b-\\x7e]{1,64}$")
 SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
 EXTERNAL_ID_PATTERN = "^[^\\x00-\\x1f\\x7f]{1,200}$"
 # One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas),
