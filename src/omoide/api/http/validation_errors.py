@@ -22,6 +22,7 @@ from omoide.service.validate import (
     TAGS_QUERY_PATTERN,
     TIMESTAMP_PATTERN,
 )
+from omoide.service.validate.names import STATE_KEY_RULE
 
 __all__ = ["field_path", "validation_message"]
 
@@ -30,8 +31,7 @@ __all__ = ["field_path", "validation_message"]
 PATTERN_RULES = {
     NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
     NAME_PATTERN: "must be 1-64 ASCII letters, digits, '_' or '-'",
-    STATE_KEY_PATTERN: "must be 1-64 letters or digits (any script, e.g. name or 名前), '_' or "
-                       "'-'",
+    STATE_KEY_PATTERN: STATE_KEY_RULE.replace("use ", "must be ", 1),
     SESSION_ID_PATTERN: "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spaces)",
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
     TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma or a control character",

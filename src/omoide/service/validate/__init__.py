@@ -19,8 +19,9 @@ Bounds (docs/api.md lists them):
   it) and no lone surrogate; text that must not be blank holds a character that shows (not
   only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
-- persona names and block names: 1–64 of ``A-Z a-z 0-9 _ -``; state keys: 1–64 letters,
-  marks or digits of any script, ``_`` or ``-`` (case matters: ``Name`` and ``name`` are two);
+- persona names and block names: 1–64 of ``A-Z a-z 0-9 _ -``; state keys: 1–64 characters
+  of any script but whitespace, controls, invisibles and the ASCII punctuation other than ``_``
+  and ``-`` (case matters: ``Name`` and ``name`` are two);
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
 - tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
 - tags and emotion labels hold no control character (C0, tab and newline included; DEL; C1;

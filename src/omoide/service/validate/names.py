@@ -29,18 +29,19 @@ def check_name(value: Any, field: str, what: str) -> str:
 
 
 def check_state_key(value: Any, field: str = "key") -> str:
-    """A user- or persona-state key: 1–64 letters, marks or digits of any script, ``_`` or
-    ``-`` (``name``, ``名前``, ``prénom``), in NFC as every text the API reads. Keys were ASCII
-    only, so every stored key is still one; case matters as before (``Name`` and ``name`` are
-    two keys: folding them would merge keys a persona may already hold apart)."""
+    """A user- or persona-state key (``STATE_KEY_PATTERN``: ``name``, ``名前``, ``prénom``), in
+    NFC as every text the API reads. Keys were ASCII only, so every stored key is still one;
+    case matters as before (``Name`` and ``name`` are two keys: folding them would merge keys a
+    persona may already hold apart)."""
     if isinstance(value, str):
         value = unicodedata.normalize("NFC", value)
-    if not isinstance(value, str) or not matches(STATE_KEY_PATTERN, value) or not all(
-            ch in "_-" or unicodedata.category(ch)[0] in "LMN" for ch in value):
-        raise InvalidInput(
-            f"state key {value!r} is invalid: use 1-64 letters or digits (any script, e.g. "
-            "name or 名前), '_' or '-'", field=field)
-    return value
+    if not isinstance(value, str) or not matches(STATE_KEY_PATTERN, value):
+        raise InvalidInput(f"state key {value!r} is invalid: {STATE_KEY_RULE}", field=field)
+    return check_text(value, field)
+
+
+STATE_KEY_RULE = ("use 1-64 characters of any script (e.g. name or 名前) without spaces, "
+                  "control or invisible characters, or ASCII punctuation other than '_' and '-'")
 
 
 def check_session_id(value: Any, field: str = "session_id") -> str:

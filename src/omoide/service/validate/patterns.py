@@ -54,11 +54,10 @@ TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u20
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
 # Persona names, block names, state keys.
 NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
-# A state key: 1–64 letters, marks and digits of any script, ``_`` or ``-`` (``name``, ``名前``,
-# ``prénom``). The pattern leaves out what no key holds (ASCII punctuation but ``_`` and ``-``,
-# whitespace, invisible and control characters); ``check_state_key`` then keeps letters, marks
-# and digits only (Unicode categories L, M, N), which a pattern common to Python's re, Rust's
-# regex and ECMA-262 cannot say. Case matters, as in JSON: ``Name`` and ``name`` are two keys.
+# A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
+# invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
+# ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and
+# ``name`` are two keys.
 STATE_KEY_PATTERN = (f"^[^{WHITESPACE}{INVISIBLE}{CONTROLS}\\x21-\\x2c\\x2e\\x2f\\x3a-\\x40"
                      "\\x5b-\\x5e\\x60\\x7b-\\x7e]{1,64}$")
 SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
@@ -71,7 +70,8 @@ TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,
 EMOTION_PATTERN = (f"^[{WHITESPACE}]*[^{CONTROLS}]*[^{WHITESPACE}{INVISIBLE}{CONTROLS}]"
                    f"[^{CONTROLS}]*[{WHITESPACE}]*$")
 # A search query value: tags separated by commas (blank pieces are skipped), at most 20.
-_PIECE = f"[{WHITESPACE}]*(?:[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?[{WHITESPACE}]*)?"
+_PIECE = (f"[{WHITESPACE}]*(?:[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
+          f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*)?")
 TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
 # The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
 # the syntax and is refused by check_timestamp with its own message.

@@ -54,8 +54,9 @@ _INTENSITY = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class StateMap(RootModel[dict[str, Any]]):
-    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 letters or digits of
-    any script (``名前``), '_' or '-', case-sensitive; values text (not blank, ≤ 2,000
+    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 characters of any
+    script (``名前``) but spaces, controls and ASCII punctuation other than '_' and '-',
+    case-sensitive; values text (not blank, ≤ 2,000
     characters once trimmed, no control characters but tab and line breaks) or finite numbers
     (kept as their text), or null to close the key (its current value stops being true, its
     history is kept); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
