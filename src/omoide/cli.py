@@ -17,6 +17,8 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
+    INTEGER,
+    NUMBER,
     VERBATIM,
     _build,
     _print,
@@ -70,7 +72,7 @@ def main(ctx: click.Context, verbose: bool) -> None:
               help="Bind address (127.0.0.1).")
 # No envvar= here: Settings reads OMOIDE_PORT itself, so a bad value is refused naming the
 # variable ("OMOIDE_PORT must be an integer"), not an option the user never typed.
-@click.option("--port", default=None, type=int, help="Port (default: $OMOIDE_PORT or 8765).")
+@click.option("--port", default=None, type=INTEGER, help="Port (default: $OMOIDE_PORT or 8765).")
 @friendly
 def serve(data: str | None, host: str | None, port: int | None) -> None:
     """Run the HTTP API (and MCP at /mcp) with background workers."""
@@ -156,7 +158,7 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
 @json_option
 @persona_option
 @click.argument("query")
-@click.option("--top-k", default=10, show_default=True)
+@click.option("--top-k", default=10, type=INTEGER, show_default=True)
 @click.option("--mode", default="hybrid", show_default=True,
               type=click.Choice(["hybrid", "semantic", "keyword"]))
 @click.option("--tag", "tags", multiple=True)
@@ -188,7 +190,7 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
 @main.command()
 @data_option
 @persona_option(help="Only this persona (default: all).", required=False)
-@click.option("--batch", default=64, show_default=True)
+@click.option("--batch", default=64, type=INTEGER, show_default=True)
 @friendly
 def reindex(data: str | None, persona: str | None, batch: int) -> None:
     """Re-embed memories, conversation turns and episodes with the configured embedder (after
@@ -273,7 +275,7 @@ def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
 @data_option
 @json_option
 @persona_option
-@click.option("--timeout", default=600.0, show_default=True, help="Seconds.")
+@click.option("--timeout", default=600.0, type=NUMBER, show_default=True, help="Seconds.")
 @click.option("--run/--no-run", default=True, show_default=True,
               help="Run ready jobs in this process too (else only wait for the server).")
 @friendly

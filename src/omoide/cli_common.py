@@ -17,8 +17,9 @@ import click
 from omoide.config import Settings
 from omoide.errors import OmoideError
 
-__all__ = ["VERBATIM", "_build", "_print", "_settings", "data_option", "folder_hold", "friendly",
-           "holding", "json_option", "one_line", "page_options", "persona_name",
+__all__ = ["INTEGER", "NUMBER", "VERBATIM", "NumberText", "_build", "_print", "_settings",
+           "data_option", "folder_hold", "friendly", "holding", "json_option", "one_line",
+           "page_options", "persona_name",
            "persona_option"]
 
 
@@ -30,6 +31,49 @@ class _Verbatim(click.types.StringParamType):
 
 
 VERBATIM = _Verbatim()
+
+
+class NumberText(click.ParamType):
+    """A number option or argument read as the HTTP query and the settings form read one
+    (``engine.number_text``): ``--top-k 1_0`` was ten to ``int()``; it is refused, as are
+    ``+5``, ``.5``, ``inf``, ``nan`` and other scripts' digits, with one message; full-width
+    digits are read as ASCII. ``minimum``/``maximum`` bound it, when given."""
+
+    def __init__(self, kind: type, minimum: int | None = None,
+                 maximum: int | None = None) -> None:
+        self.kind = kind
+        self.name = "integer" if kind is int else "float"  # what --help shows
+        self.minimum, self.maximum = minimum, maximum
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        from omoide.engine import json_text
+        from omoide.engine.errors import ParameterError
+        from omoide.engine.number_text import read_number
+
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number: int | float = value  # a default
+        else:
+            try:
+                number = read_number(str(value), kind=self.kind)
+            except ParameterError as exc:
+                self.fail(exc.message, param, ctx)
+            except json_text.JsonTextError as exc:
+                self.fail(exc.message, param, ctx)
+        if self.kind is int:
+            if not float(number).is_integer():
+                self.fail(f"must be an integer, got {value!r}", param, ctx)
+            number = int(number)
+        else:
+            number = float(number)
+        if (self.minimum is not None and number < self.minimum) or \
+                (self.maximum is not None and number > self.maximum):
+            self.fail(f"must be {self.minimum}-{self.maximum}, got {value!r}", param, ctx)
+        return number
+
+
+INTEGER = NumberText(int)
+NUMBER = NumberText(float)
 
 
 def _nfc_text(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -129,9 +173,10 @@ def one_line(text: str, width: int) -> str:
 
 def page_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--limit`` and ``--offset`` of a list that pages newest first, as its HTTP route."""
-    fn = click.option("--offset", default=0, show_default=True,
+    fn = click.option("--offset", default=0, type=INTEGER, show_default=True,
                       help="How many newest to skip.")(fn)
-    return click.option("--limit", default=20, show_default=True, help="How many (1-1000).")(fn)
+    return click.option("--limit", default=20, type=INTEGER, show_default=True,
+                        help="How many (1-1000).")(fn)
 
 
 def persona_name(_ctx: click.Context, _param: click.Parameter, value: str | None

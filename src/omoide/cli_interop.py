@@ -138,7 +138,9 @@ def _import_into(app: Any, persona: str, file: Path, *, merge: bool, source: str
             f"imported into {persona}: {d['memories']} memories, {d['sessions']} sessions "
             f"({d['events']} turns, {d['episodes']} episodes), {d['blocks']} blocks, "
             f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
-            f"{d['duplicates']} duplicates skipped"))
+            f"{d['duplicates']} duplicates skipped"
+            + (f"; {d['controls_replaced']} control characters in tags, emotion labels or "
+               "state values read as spaces" if d["controls_replaced"] else "")))
         return
     try:
         text = file.read_text(encoding="utf-8")

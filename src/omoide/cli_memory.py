@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
+    NUMBER,
     _build,
     _print,
     data_option,
@@ -34,10 +35,10 @@ def memory() -> None:
 @json_option
 @persona_option
 @click.argument("content")
-@click.option("--importance", type=float, default=None, help="0-1 (default 0.5).")
+@click.option("--importance", type=NUMBER, default=None, help="0-1 (default 0.5).")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--kind", default=None, help="note, fact, preference, profile, event, instruction.")
-@click.option("--emotion-intensity", type=float, default=None, help="0-1.")
+@click.option("--emotion-intensity", type=NUMBER, default=None, help="0-1.")
 @friendly
 def memory_add(data: str | None, as_json: bool, persona: str, content: str,
                importance: float | None, tags: tuple[str, ...], kind: str | None,

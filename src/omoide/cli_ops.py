@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
+    NumberText,
     _build,
     _print,
     _settings,
@@ -74,7 +75,7 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 @data_option
 @json_option
 @click.argument("name", callback=persona_name)
-@click.argument("key_id", type=click.IntRange(min=1, max=MAX_INT))
+@click.argument("key_id", type=NumberText(int, 1, MAX_INT))
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
     """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""

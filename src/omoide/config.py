@@ -18,7 +18,6 @@ import contextlib
 import functools
 import math
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import tzinfo
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Any, get_type_hints
 
 from omoide.engine import json_text
+from omoide.engine.errors import ParameterError
+from omoide.engine.number_text import read_number
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
@@ -207,28 +208,16 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     return result
 
 
-# A number as JSON writes it, the one form the HTTP API reads: ASCII digits only, no sign but
-# a leading minus, no digit separators. Python's int() and float() read more than this (other
-# scripts' digits, underscores between digits, "+5", ".5", "5.", "infinity"), so text read by
-# them took values the API refused. Full-width forms (３０, －１, ０．５, typed with a Japanese
-# input method) are read as their ASCII letters first, as every date the API reads does.
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-
-
 def _number_text(text: str, kind: type, setting: Setting, origin: str) -> int | float:
-    """Text read as the JSON number it writes (around it, JSON's own white space), so that it
-    is then checked, with the same messages, as the HTTP API checks that number."""
-    stripped = half_width(text).strip(" \t\r\n")
-    if _JSON_NUMBER.fullmatch(stripped) is None:
-        raise InvalidInput(
-            f"{origin} must be {'an integer' if kind is int else 'a number'} written with "
-            f"the digits 0-9 (as in JSON: e.g. 5, 0.25, 1e3), got {text!r}",
-            setting=setting.name)
-    try:  # the API's reader of a JSON text: a number beyond ±(2^53 - 1) is refused alike
-        number: int | float = json_text.loads(stripped)
-    except json_text.JsonTextError as exc:
+    """Text read as the JSON number it writes (``engine.number_text``: the one reader of a
+    number typed as text), so that it is then checked, with the same messages, as the HTTP API
+    checks that number in a body."""
+    try:
+        return read_number(text, kind=kind)
+    except json_text.JsonTextError as exc:  # the API's reader: beyond ±(2^53 - 1) alike
         raise InvalidInput(f"{origin}: {exc.message}", setting=setting.name) from None
-    return number
+    except ParameterError as exc:
+        raise InvalidInput(f"{origin} {exc.message}", setting=setting.name) from None
 
 
 @functools.cache
@@ -320,10 +309,7 @@ def _env_lease(environ: Mapping[str, str]) -> float:
     var, raw = "OMOIDE_JOB_LEASE_SECONDS", environ.get("OMOIDE_JOB_LEASE_SECONDS")
     if raw is None or raw == "":
         return 60.0
-    try:
-        value = float(raw)
-    except ValueError:
-        raise InvalidInput(f"{var} must be a number of seconds, got {raw!r}") from None
+    value = _number_in(raw, var, float)
     if not 1.0 <= value <= 86_400.0:
         raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {raw!r}")
     return value
@@ -333,10 +319,21 @@ def _env_int(environ: Mapping[str, str], var: str, default: int) -> int:
     raw = environ.get(var)
     if raw is None or raw == "":
         return default
+    return int(_number_in(raw, var, int))
+
+
+def _number_in(raw: str, var: str, kind: type) -> int | float:
+    """A process variable's number, read as a persona setting's is (``engine.number_text``):
+    ``OMOIDE_PORT=8_765`` is refused, as ``int()`` read it as 8765."""
     try:
-        return int(raw)
-    except ValueError:
-        raise InvalidInput(f"{var} must be an integer, got {raw!r}") from None
+        value = read_number(raw, kind=kind)
+    except json_text.JsonTextError as exc:
+        raise InvalidInput(f"{var}: {exc.message}") from None
+    except ParameterError as exc:
+        raise InvalidInput(f"{var} {exc.message}") from None
+    if kind is int and not float(value).is_integer():
+        raise InvalidInput(f"{var} must be an integer, got {raw!r}")
+    return value
 
 
 # Process integers that only make sense from a least value: below it, OMOIDE_MAX_BODY_BYTES
@@ -365,13 +362,7 @@ def _env_float(environ: Mapping[str, str], var: str, default: float) -> float:
     raw = environ.get(var)
     if raw is None or raw == "":
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise InvalidInput(f"{var} must be a number, got {raw!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise InvalidInput(f"{var} must be a finite number, got {raw!r}")
-    return value
+    return float(_number_in(raw, var, float))
 
 
 def log_format_from_env(environ: Mapping[str, str] | None = None) -> str:
@@ -388,13 +379,9 @@ def _env_number(env: Mapping[str, str], name: str, cast: type[int] | type[float]
     if name not in env:
         return default
     try:
-        value = cast(env[name])
-    except ValueError:
-        kind = "a whole number" if cast is int else "a number of seconds"
-        raise InvalidInput(f"{name} must be {kind}, not {env[name]!r}", field=name) from None
-    if not math.isfinite(value):
-        raise InvalidInput(f"{name} must be a finite number, not {env[name]!r}", field=name)
-    return value
+        return _number_in(env[name], name, cast)
+    except InvalidInput as exc:
+        raise InvalidInput(exc.message, field=name) from None
 
 
 def llm_config_from_env(environ: Mapping[str, str]) -> LLMConfig:

@@ -40,6 +40,7 @@ def test_a_malformed_state_key_is_told_the_rule(server: LiveServer) -> None:
         async with http_client(server.url, key) as client:
             message = await tool_error(client, "user_state_history", key="first name")
             assert "'key'" in message, message
-            assert "must be 1-64 ASCII letters, digits, '_' or '-'" in message, message
+            assert "must be 1-64 characters of any script (e.g. name or 名前) without spaces" \
+                in message, message
 
     anyio.run(scenario)

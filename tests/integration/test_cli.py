@@ -468,7 +468,8 @@ def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
     refused = subprocess.run([str(omoide), "serve"], env=env, capture_output=True, text=True,
                              timeout=60)
     assert refused.returncode == 1
-    assert refused.stderr.strip() == "Error: OMOIDE_PORT must be an integer, got 'abc'"
+    assert refused.stderr.strip() == ("Error: OMOIDE_PORT must be an integer written with the "
+                                      "digits 0-9 (as in JSON: e.g. 5 or 300), got 'abc'")
     proc = subprocess.Popen([str(omoide), "serve", "--port", str(port)], env=env,
                             stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from omoide.config import Settings
@@ -74,7 +76,9 @@ def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
 
 
 def test_a_bad_port_without_an_override_is_refused_naming_the_variable() -> None:
-    with pytest.raises(InvalidInput, match="OMOIDE_PORT must be an integer, got 'abc'"):
+    with pytest.raises(InvalidInput, match=re.escape(
+            "OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
+            "300), got 'abc'")):
         Settings.from_env({"OMOIDE_PORT": "abc"})
 
 
@@ -99,3 +103,26 @@ def test_an_unknown_time_zone_is_told_the_name_it_may_mean(zone: str, says: str)
     with pytest.raises(InvalidInput, match="not a known IANA time zone") as refused:
         Settings.from_env({"OMOIDE_TIMEZONE": zone})
     assert says in refused.value.message
+
+
+@pytest.mark.parametrize(("var", "value"), [
+    ("OMOIDE_MAX_BODY_BYTES", "1_000_000"), ("OMOIDE_PORT", "+8765"), ("OMOIDE_WORKERS", "٣"),
+    ("OMOIDE_EMBED_TIMEOUT", "inf"), ("OMOIDE_EMBED_TIMEOUT", ".5"),
+    ("OMOIDE_JOB_LEASE_SECONDS", "6_0"), ("OMOIDE_LLM_TIMEOUT", "1_0"),
+])
+def test_a_process_number_is_read_as_a_json_number(var: str, value: str) -> None:
+    """Session 25: ``int()``/``float()`` read ``OMOIDE_MAX_BODY_BYTES=1_000_000`` and
+    ``OMOIDE_EMBED_TIMEOUT=.5``; process variables read numbers as persona settings do."""
+    with pytest.raises(InvalidInput, match="digits 0-9") as refused:
+        env = {var: value}
+        if var.startswith("OMOIDE_LLM_"):
+            env |= {"OMOIDE_LLM_PROVIDER": "openai", "OMOIDE_LLM_MODEL": "m"}
+        Settings.from_env(env)
+    assert repr(value) in refused.value.message
+
+
+def test_a_process_number_reads_full_width_digits_and_json_forms() -> None:
+    settings = Settings.from_env({"OMOIDE_PORT": "８７６６", "OMOIDE_EMBED_TIMEOUT": "2.5e1",
+                                  "OMOIDE_MAX_BODY_BYTES": " 2000000 "})
+    assert (settings.port, settings.embed_timeout_s, settings.max_body_bytes) == \
+        (8766, 25.0, 2_000_000)

@@ -66,8 +66,9 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     except RecursionError:
         raise JsonTextError("arrays or objects nested too deeply to read") from None
     except json.JSONDecodeError as exc:
-        raise JsonTextError(f"not valid JSON: {exc.msg} at line {exc.lineno} column "
-                            f"{exc.colno}") from None
+        # "Unterminated string starting at", "Invalid control character at": the place follows
+        raise JsonTextError(f"not valid JSON: {exc.msg.removesuffix(' at')} at line "
+                            f"{exc.lineno} column {exc.colno}") from None
     _check_tree(value, max_depth=max_depth, has_escapes="\\u" in text or "\\U" in text)
     return value
 

@@ -20,8 +20,10 @@ from omoide.clock import Clock
 from omoide.errors import InvalidInput
 from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
+    TEXT_CONTROLS,
     WHITESPACE,
-    check_name,
+    check_controls,
+    check_state_key,
     check_text,
     check_timestamp,
     is_blank,
@@ -49,7 +51,9 @@ PERSONA_STATE_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity"
 MAX_VALUE_CHARS = 2000
 MAX_KEYS_PER_UPDATE = 50
 # A value as text: not blank, at most 2,000 characters once trimmed.
-STATE_VALUE_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE}](?:[\\s\\S]{{0,1998}}[^{WHITESPACE}])?"
+# No control character but tab and line breaks (``TEXT_CONTROLS``).
+STATE_VALUE_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE}{TEXT_CONTROLS}]"
+                       f"(?:[^{TEXT_CONTROLS}]{{0,1998}}[^{WHITESPACE}{TEXT_CONTROLS}])?"
                        f"[{WHITESPACE}]*$")
 # ``emotion_intensity`` given as text: a decimal from 0 to 1.
 INTENSITY_PATTERN = f"^[{WHITESPACE}]*(?:0(?:[.][0-9]{{1,6}})?|1(?:[.]0{{1,6}})?)[{WHITESPACE}]*$"
@@ -62,10 +66,6 @@ class StateChanges:
 
     user: list[str]
     persona: list[str]
-
-
-def check_state_key(key: Any, *, field: str = "key") -> str:
-    return check_name(key, field, "state key")
 
 
 def _check_value(key: str, value: Any, field: str) -> str:
@@ -90,6 +90,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     if is_blank(value):
         raise InvalidInput(f"{where} must not be empty (nor only whitespace or invisible "
                            "characters)", field=where)
+    check_controls(check_text(value.strip(), where), where, lines=True)
     if not matches(STATE_VALUE_PATTERN, value):  # what is left: the length
         raise InvalidInput(f"{where} is {len(value.strip()):,} characters; the limit is "
                            f"{MAX_VALUE_CHARS:,}", field=where)

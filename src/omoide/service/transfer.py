@@ -57,7 +57,9 @@ from omoide.service.validate import (
     check_timestamp,
     check_unit_interval,
     holds_nul,
+    is_blank,
     nfc,
+    replace_controls,
 )
 from omoide.store.port import PersonaRestoreHandle, Store, TransferStore
 
@@ -84,6 +86,9 @@ class ImportReport:
     state: int = 0
     links: int = 0
     embedded: int = 0
+    # control characters in tags, emotion labels and state values of the file (written before
+    # they were refused), each read as a space (``_replace_controls``)
+    controls_replaced: int = 0
     moved_keys: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -184,7 +189,7 @@ class TransferService:
         last = 0
         now = self.clock.now()
         number = 0
-        for number, kind, record in _records(lines):
+        for number, kind, record, _ in _records(lines):
             if scan is None:
                 if kind != "header":
                     raise InvalidInput(f"line {number}: the file must start with an Omoide "
@@ -363,7 +368,8 @@ NOT_AN_EXPORT = ("an Omoide export (JSON Lines) starts with its header record {\
                  "file is imported with source=mem0, mcp-memory or chat (omoide import --from)")
 
 
-def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
+def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
+    """Each record (number, type, record, control characters replaced in it)."""
     first = True
     for number, line in enumerate(lines(), start=1):
         if line.strip():
@@ -377,7 +383,35 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any]]]:
                 raise InvalidInput(f"line {number}: {exc.message}", line=number,
                                    field=exc.fields.get("field")) from None
             first = False
-            yield number, kind, record
+            yield number, kind, record, _replace_controls(kind, record)
+
+
+def _replace_controls(kind: str, record: dict[str, Any]) -> int:
+    """A file written before control characters were refused in tags, emotion labels and state
+    values (``validate.check_controls``) still imports: each one is read as a space, and they
+    are counted (the report's ``controls_replaced``). A tag left blank is dropped, a label left
+    blank is none, a state value left blank is U+FFFD (its key stays)."""
+    count = 0
+    if kind == "memory":
+        if isinstance(record.get("tags"), list):
+            tags = []
+            for tag in record["tags"]:
+                if isinstance(tag, str):
+                    tag, n = replace_controls(tag.strip())
+                    count += n
+                    if n and is_blank(tag):
+                        continue
+                tags.append(tag)
+            record["tags"] = tags
+        if isinstance(record.get("emotion_type"), str):
+            label, n = replace_controls(record["emotion_type"].strip())
+            count += n
+            record["emotion_type"] = None if n and is_blank(label) else label
+    elif kind == "state" and isinstance(record.get("value"), str):
+        value, n = replace_controls(record["value"].strip(), lines=True)
+        count += n
+        record["value"] = "\ufffd" if n and is_blank(value) else value
+    return count
 
 
 class _Run:
@@ -402,7 +436,8 @@ class _Run:
         self.episodes: list[dict[str, Any]] = []
 
     def run(self, lines: Lines) -> ImportReport:
-        for _number, kind, record in _records(lines):
+        for _number, kind, record, replaced in _records(lines):
+            self.report.controls_replaced += replaced
             if kind in ("header", "end"):
                 continue
             if kind in ("event", "episode"):

@@ -245,3 +245,26 @@ def test_deleting_a_deleted_memory_again_goes_back_to_its_page(server: LiveServe
             assert gone.status_code == 303, gone.text
     with server.client(key) as api:
         assert api.get(f"/api/memories/rin/{memory}").json()["status"] == "tombstoned"
+
+
+@pytest.mark.parametrize(("text", "stored"), [("1_0", None), ("+5", None), ("٣", None),
+                                              ("7.5", None), ("1e400", None), ("１２", 12),
+                                              (" 12 ", 12), ("1.2e1", 12)])
+def test_the_blocks_form_reads_numbers_as_the_settings_form(server: LiveServer, text: str,
+                                                            stored: int | None) -> None:
+    """Session 25's probe: the blocks form read ``priority`` with ``int()``, so ``1_0`` was
+    ten; it reads a number as the settings form and the query do (``engine.number_text``)."""
+    key = server.create_persona("rin")
+    with _signed_in(server, key) as client:
+        page = client.get("/p/rin/blocks")
+        reply = client.post("/p/rin/blocks", data={"csrf": _csrf(page), "block_name": "b1",
+                                                   "content": "y", "max_tokens": "50",
+                                                   "priority": text})
+        blocks = server.omoide.blocks.list_blocks("rin")
+        if stored is None:
+            assert reply.status_code == 422, reply.text
+            assert "priority" in (_dashboard_error(reply) or ""), reply.text
+            assert blocks == []
+        else:
+            assert reply.status_code == 303, reply.text
+            assert [b.priority for b in blocks] == [stored]

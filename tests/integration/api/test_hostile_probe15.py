@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import select
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -69,6 +70,30 @@ def test_a_request_line_http_cannot_read_is_answered_in_the_error_shape(
     status, body = _raw_get(server, rin.headers["X-Test-Key"], b"/api/search/rin?q=a b")
     assert status == 400 and body["error"]["code"] == "bad_request", body
     assert "percent-encode" in body["error"]["message"], body
+
+
+@pytest.mark.parametrize(("line", "headers", "status", "code"), [
+    (b"/api/search/rin?q=" + b"a" * 40_000, b"", 414, "uri_too_long"),
+    (b"/api/search/rin?q=tea", b"".join(b"X-%d: %s\r\n" % (i, b"y" * 100) for i in range(400)),
+     431, "headers_too_large"),
+])
+def test_a_request_too_long_to_read_says_so(server: LiveServer, rin: httpx.Client, line: bytes,
+                                            headers: bytes, status: int, code: str) -> None:
+    """Session 25's probe: a 300,000-character URL (ASCII) was answered "malformed … a URL
+    must be ASCII"; it is a 414 (headers: 431) saying what is too long."""
+    url = urlsplit(server.url)
+    data = b"GET " + line + b" HTTP/1.1\r\nHost: x\r\n" + headers + b"\r\n"
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        for start in range(0, len(data), 4096):  # several reads, as a slow client sends
+            sock.sendall(data[start:start + 4096])
+            if select.select([sock], [], [], 0.1)[0]:
+                break  # answered: what is left would not be read
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert int(head.split(b" ")[1]) == status, reply[:300]
+    assert json.loads(body)["error"]["code"] == code
 
 
 _HEADER = json.dumps({"type": "header", "format": "omoide-export", "version": 1, "persona": "x",

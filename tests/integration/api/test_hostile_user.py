@@ -67,7 +67,7 @@ def test_identical_concurrent_writes_store_one_memory(server: LiveServer,
     pytest.param("GET", "/api/search/rin?q=%20", None, "q", "must not be empty",
                  id="blank-query"),
     pytest.param("GET", "/api/user-state/rin/history?key=a%20b", None, "key",
-                 "1-64 ASCII letters", id="state-key-query"),
+                 "1-64 characters of any script", id="state-key-query"),
 ])
 def test_refusals_state_the_rule_not_the_regex(rin: httpx.Client, method: str, path: str,
                                                body: Any, field: str, says: str) -> None:

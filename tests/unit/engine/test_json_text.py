@@ -77,3 +77,17 @@ def test_one_leading_byte_order_mark_is_ignored(text: str | bytes) -> None:
 def test_a_byte_order_mark_elsewhere_is_still_not_json() -> None:
     with pytest.raises(JsonTextError):
         loads('{"a": 1}\ufeff')
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('{"a": "tea', "not valid JSON: Unterminated string starting at line 1 column 7"),
+    ('{"a": "t\tea"}', "not valid JSON: Invalid control character at line 1 column 9"),
+    ('{"a": 1,}', "not valid JSON: Expecting property name enclosed in double quotes at line 1"),
+])
+def test_a_json_error_names_its_place_once(text: str, says: str) -> None:
+    """Session 25's probe: Python's messages that end in "at" were followed by " at line …"
+    ("Unterminated string starting at at line 1 column 7")."""
+    with pytest.raises(JsonTextError) as refused:
+        loads(text)
+    assert refused.value.message.startswith(says), refused.value.message
+    assert " at at " not in refused.value.message

@@ -90,7 +90,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
 _BODILESS_413 = ("A body was sent and is larger than the server's limit (OMOIDE_MAX_BODY_BYTES), "
                  "answered before the route is found; this route takes no body, and refuses a "
                  "smaller one with 422.")
-_APP_WIDE_422 = ("An unknown or repeated query parameter, a body sent to a route that takes "
+_APP_WIDE_422 = ("An unknown or repeated query parameter, a numeric query parameter that is not a "
+                 "number as JSON writes it, a body sent to a route that takes "
                  "none, or an X-Omoide-Persona / X-Omoide-Session header sent twice or not in "
                  "ASCII; error.field names it.")
 _ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}

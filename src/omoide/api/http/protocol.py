@@ -12,6 +12,9 @@ Trigger / why / outcome:
 - a request h11 cannot read (a malformed request line or header) → the 400 is in the API's one
   error shape (``bad_request``) with a message that says what to fix, instead of uvicorn's
   plain-text "Invalid HTTP request received.".
+- a request line or header block longer than h11 reads (16 KiB, unless it arrives in one
+  read) → 414 (the request line) or 431 (the headers) saying so: it was answered "malformed
+  … a URL must be ASCII", about a URL that was ASCII and only long.
 """
 
 from __future__ import annotations
@@ -32,6 +35,15 @@ _BAD_REQUEST = json.dumps(error_body(
     "bad_request", "the request is not valid HTTP/1.1 and was not read (its request line or a "
     "header is malformed); a URL must be ASCII: percent-encode other characters as UTF-8 "
     "(curl: -G --data-urlencode 'q=…')"), ensure_ascii=False).encode("utf-8")
+
+
+_HEAD_MAX = h11._connection.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE  # uvicorn's, as it sets none
+_TOO_LONG = {
+    414: ("uri_too_long", "the request line (the URL) is longer than the server reads "
+                          f"({_HEAD_MAX // 1024} KiB); send long text in a request body"),
+    431: ("headers_too_large", "the request's headers are larger than the server reads "
+                               f"({_HEAD_MAX // 1024} KiB)"),
+}
 
 
 def encode_request_target(data: bytes) -> bytes:
@@ -58,9 +70,16 @@ class OmoideH11Protocol(H11Protocol):
         super().data_received(data)
 
     def send_400_response(self, msg: str) -> None:
+        status, body, reason = 400, _BAD_REQUEST, b"Bad Request"
+        pending = self.conn.trailing_data[0]
+        if len(pending) > _HEAD_MAX and b"\r\n\r\n" not in pending and b"\n\n" not in pending:
+            status = 414 if b"\n" not in pending else 431
+            code, message = _TOO_LONG[status]
+            body = json.dumps(error_body(code, message)).encode("utf-8")
+            reason = b"URI Too Long" if status == 414 else b"Request Header Fields Too Large"
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-        self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers,
-                                                         reason=b"Bad Request")))
-        self.transport.write(self.conn.send(h11.Data(data=_BAD_REQUEST)))
+        self.transport.write(self.conn.send(h11.Response(status_code=status, headers=headers,
+                                                         reason=reason)))
+        self.transport.write(self.conn.send(h11.Data(data=body)))
         self.transport.write(self.conn.send(h11.EndOfMessage()))
         self.transport.close()

@@ -10,6 +10,8 @@ their own links and forms).
   text. A client that sends a body there meant something the route does not do; the message
   names the parameters it does take. An empty body, whitespace and ``{}`` ask for nothing and
   pass (some clients always send one).
+- A numeric query parameter whose value is not a number as JSON writes it (``top_k=1_0``):
+  ``query_numbers`` reads the values and leaves its refusal here, to be said after who may ask.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fastapi.routing import APIRoute
 
 from omoide.api.http.deps import check_access
 from omoide.api.http.guard import refused_body, refused_header
+from omoide.api.http.query_numbers import refused_number
 from omoide.errors import InvalidInput, Unauthorized
 
 __all__ = ["refuse_refused_body", "refuse_refused_header", "refuse_unexpected_body",
@@ -74,6 +77,10 @@ async def refuse_unknown_query(request: Request) -> None:
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
+    refused = refused_number(request.scope.get("state", {}))
+    if refused is not None:  # a numeric value that is not a number (``query_numbers``)
+        _may_ask(request)
+        raise refused
 
 
 async def refuse_unexpected_body(request: Request) -> None:

@@ -1,9 +1,12 @@
-"""A number in the query string may be typed with full-width digits and signs (``top_k=１０``,
-``min_importance=０．５``, ``offset=－１``), as every date the API reads and the settings form's
-numbers may: a Japanese input method types them. Only the values of a route's numeric query
-parameters (``int``, ``float``) are read as ASCII; text parameters (``q``, tags …) reach the
-route as sent. Other scripts' digits (``٣``) are left as they are, and the route's validation
-refuses them (422) as before.
+"""A number in the query string is read as the settings form's numbers are: as the JSON number
+it writes (:func:`~omoide.engine.number_text.read_number`). Full-width digits and signs
+(``top_k=１０``, ``min_importance=０．５``, ``offset=－１``, typed with a Japanese input method) are
+read as ASCII, as every date the API reads; ``1e1`` is 10, as in a body. What Python's
+``int()``/``float()`` read but JSON does not write (``top_k=1_0`` was read as 10; ``+5``, ``.5``,
+``inf``, ``nan``, other scripts' digits) is refused (422, ``field`` the parameter) once the
+request has a route and after who may ask (``query_check``). Only the values of a route's
+numeric query parameters (``int``, ``float``) are read; text parameters (``q``, tags …) reach
+the route as sent.
 
 The query string comes from :class:`~omoide.api.http.guard.BodyGuard`, which re-encodes a
 non-ASCII one as UTF-8 percent-escapes.
@@ -20,35 +23,42 @@ from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from omoide.engine.width import half_width
+from omoide.engine import json_text
+from omoide.engine.errors import ParameterError
+from omoide.engine.number_text import read_number
+from omoide.errors import InvalidInput
 
-__all__ = ["QueryNumbers"]
+__all__ = ["QueryNumbers", "refused_number"]
 
 _NUMERIC = (int, float)
+REFUSED_NUMBER = "omoide.refused_number"
 
 
 class QueryNumbers:
     """ASGI middleware, inside the guard: the values of the numeric query parameters of the
-    route a request goes to, with full-width forms read as ASCII. ``routes`` are the API's
-    routes (the routers' own, as declared)."""
+    route a request goes to, read as JSON numbers (a refusal is put in the request's state).
+    ``routes`` are the API's routes (the routers' own, as declared)."""
 
     def __init__(self, app: ASGIApp, *, routes: Iterable[BaseRoute]) -> None:
         self.app = app
-        self.routes = [(route, frozenset(_numeric_names(route.dependant)))
+        self.routes = [(route, _numeric_names(route.dependant))
                        for route in routes if isinstance(route, APIRoute)]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         query = scope.get("query_string", b"") if scope["type"] == "http" else b""
-        if b"%" in query:  # full-width forms arrive percent-encoded (BodyGuard)
+        if query:
             names = self._names(scope)
             if names:
-                scope = {**scope, "query_string": _read_as_ascii(query, names)}
+                read, refused = _read_numbers(query, names)
+                scope = {**scope, "query_string": read}
+                if refused is not None:
+                    scope["state"] = {**scope.get("state", {}), REFUSED_NUMBER: refused}
         await self.app(scope, receive, send)
 
-    def _names(self, scope: Scope) -> frozenset[str]:
+    def _names(self, scope: Scope) -> dict[str, type]:
         """The numeric query parameters of the route the path and method match, else of the
         first route on the path alone (which answers 405 whatever the query)."""
-        partial: frozenset[str] = frozenset()
+        partial: dict[str, type] = {}
         for route, names in self.routes:
             match = route.matches(scope)[0]
             if match == Match.FULL:
@@ -58,26 +68,57 @@ class QueryNumbers:
         return partial
 
 
-def _read_as_ascii(query: bytes, names: frozenset[str]) -> bytes:
-    pieces = []
+def refused_number(state: Any) -> InvalidInput | None:
+    """The refusal :class:`QueryNumbers` put in a request's state, if any."""
+    refused = state.get(REFUSED_NUMBER) if isinstance(state, dict) else None
+    return refused if isinstance(refused, InvalidInput) else None
+
+
+def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidInput | None]:
+    """The query with each numeric value written as the number it reads as, and the refusal
+    of the first value that is not a number (left as sent)."""
+    pieces, refused = [], None
     for piece in query.split(b"&"):
         raw_name, eq, raw_value = piece.partition(b"=")
-        if eq and unquote(raw_name.decode("ascii", "replace")) in names:
+        name = unquote(raw_name.decode("ascii", "replace"))
+        if eq and name in names:
             value = unquote(raw_value.decode("ascii", "replace").replace("+", " "))
-            ascii_value = half_width(value)
-            if ascii_value != value:
-                piece = raw_name + b"=" + quote(ascii_value, safe="").encode("ascii")
+            try:
+                number = read_number(value, kind=names[name], name=name)
+            except json_text.JsonTextError as exc:
+                refused = refused or InvalidInput(f"query parameter {name!r}: {exc.message}",
+                                                  field=name)
+            except ParameterError as exc:
+                refused = refused or InvalidInput(f"query parameter {name!r} {exc.message}",
+                                                  field=name)
+            else:
+                piece = raw_name + b"=" + quote(_written(number), safe="").encode("ascii")
         pieces.append(piece)
-    return b"&".join(pieces)
+    return b"&".join(pieces), refused
 
 
-def _numeric_names(dependant: Dependant) -> set[str]:
-    """The query parameters of a route's function and its dependencies that take a number."""
-    names = {param.alias for param in dependant.query_params
+def _written(number: int | float) -> str:
+    """``number`` as the route's validation reads it: a whole float as an integer (``1e1`` is
+    10, as a body's ``1e1`` is for an integer field)."""
+    if isinstance(number, float) and number.is_integer():
+        return str(int(number))
+    return repr(number)
+
+
+def _numeric_names(dependant: Dependant) -> dict[str, type]:
+    """The query parameters of a route's function and its dependencies that take a number,
+    each with its kind (``int`` or ``float``, for the refusal's words)."""
+    names = {param.alias: _kind(param.field_info.annotation) for param in dependant.query_params
              if _takes_number(param.field_info.annotation)}
     for sub in dependant.dependencies:
         names |= _numeric_names(sub)
     return names
+
+
+def _kind(annotation: Any) -> type:
+    if annotation is int:
+        return int
+    return int if any(_kind(arg) is int for arg in get_args(annotation)) else float
 
 
 def _takes_number(annotation: Any) -> bool:

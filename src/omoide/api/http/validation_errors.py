@@ -12,14 +12,17 @@ from omoide.engine.errors import quoted
 from omoide.service.chat import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
+    EMOTION_PATTERN,
     EXTERNAL_ID_PATTERN,
     NAME_PATTERN,
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
+    STATE_KEY_PATTERN,
     TAG_PATTERN,
     TAGS_QUERY_PATTERN,
     TIMESTAMP_PATTERN,
 )
+from omoide.service.validate.names import STATE_KEY_RULE
 
 __all__ = ["field_path", "validation_message"]
 
@@ -28,13 +31,17 @@ __all__ = ["field_path", "validation_message"]
 PATTERN_RULES = {
     NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
     NAME_PATTERN: "must be 1-64 ASCII letters, digits, '_' or '-'",
+    STATE_KEY_PATTERN: STATE_KEY_RULE.replace("use ", "must be ", 1),
     SESSION_ID_PATTERN: "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spaces)",
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
-    TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma",
+    TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma or a control character",
+    EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline "
+                     "included)",
     TAGS_QUERY_PATTERN: "must be at most 20 comma-separated tags of 1-64 characters each",
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
                        "2026-03-01T09:30:00+09:00",
-    STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed",
+    STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed, without control "
+                         "characters but tab and line breaks",
     INTENSITY_PATTERN: "must be a number between 0 and 1 (as text: at most 6 decimals, "
                        "e.g. \"0.75\")",
 }

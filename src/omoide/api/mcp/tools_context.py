@@ -20,7 +20,7 @@ from omoide.api.render import (
     render_session_start,
     render_state_history,
 )
-from omoide.service.validate import NAME_PATTERN
+from omoide.service.validate import STATE_KEY_PATTERN
 from omoide.wiring import Omoide
 
 __all__ = ["register_context_tools"]
@@ -52,7 +52,7 @@ class PersonaState(BaseModel):
     goals: StateValue = Field(None, description="Several goals joined with '; '.")
 
 
-StateKey = Annotated[str, Field(pattern=NAME_PATTERN, description=(
+StateKey = Annotated[str, Field(pattern=STATE_KEY_PATTERN, description=(
     "The user-state key: name, nickname, preferred_address, or any other key you stored."))]
 
 

@@ -19,9 +19,15 @@ Bounds (docs/api.md lists them):
   it) and no lone surrogate; text that must not be blank holds a character that shows (not
   only whitespace or invisible format characters);
 - integers a caller sends are within ±(2^53 − 1), exact in any JSON parser; floats are finite;
-- persona names, block names and state keys: 1–64 of ``A-Z a-z 0-9 _ -``;
+- persona names and block names: 1–64 of ``A-Z a-z 0-9 _ -``; state keys: 1–64 characters
+  of any script but whitespace, controls, invisibles and the ASCII punctuation other than ``_``
+  and ``-`` (case matters: ``Name`` and ``name`` are two);
 - session ids: 1–128 of ``A-Z a-z 0-9 _ . : @ -``;
 - tags: 1–64 characters without a comma (surrounding whitespace is trimmed), at most 20;
+- tags and emotion labels hold no control character (C0, tab and newline included; DEL; C1;
+  the bidirectional embeddings, overrides and isolates), state values none but tab and line
+  breaks (:func:`check_controls`); an import replaces each with a space
+  (:func:`replace_controls`) and counts them in its report;
 - external ids: 1–200 characters, no control characters;
 - metadata: a JSON object of at most 10,000 characters as JSON, nested at most 8 deep.
 
@@ -54,8 +60,11 @@ from omoide.service.validate.names import (
     check_external_id,
     check_name,
     check_session_id,
+    check_state_key,
 )
 from omoide.service.validate.patterns import (
+    CONTROLS,
+    EMOTION_PATTERN,
     EXTERNAL_ID_PATTERN,
     INVISIBLE,
     MAX_AHEAD,
@@ -71,16 +80,20 @@ from omoide.service.validate.patterns import (
     NAME_PATTERN,
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
+    STATE_KEY_PATTERN,
     TAG_PATTERN,
     TAGS_QUERY_PATTERN,
+    TEXT_CONTROLS,
     TIMESTAMP_PATTERN,
     WHITESPACE,
     matches,
 )
 from omoide.service.validate.text import (
+    check_controls,
     check_text,
     is_blank,
     nfc,
+    replace_controls,
     replace_unstorable,
 )
 from omoide.service.validate.times import (
@@ -91,6 +104,8 @@ from omoide.service.validate.times import (
 )
 
 __all__ = [
+    "CONTROLS",
+    "EMOTION_PATTERN",
     "EXTERNAL_ID_PATTERN",
     "INVISIBLE",
     "MAX_AHEAD",
@@ -106,11 +121,14 @@ __all__ = [
     "NAME_PATTERN",
     "NON_BLANK_PATTERN",
     "SESSION_ID_PATTERN",
+    "STATE_KEY_PATTERN",
     "TAGS_QUERY_PATTERN",
     "TAG_PATTERN",
+    "TEXT_CONTROLS",
     "TIMESTAMP_PATTERN",
     "WHITESPACE",
     "check_content",
+    "check_controls",
     "check_emotion_type",
     "check_external_id",
     "check_happened",
@@ -118,6 +136,7 @@ __all__ = [
     "check_metadata",
     "check_name",
     "check_session_id",
+    "check_state_key",
     "check_tags",
     "check_text",
     "check_timestamp",
@@ -130,5 +149,6 @@ __all__ = [
     "matches",
     "nfc",
     "nul_at",
+    "replace_controls",
     "replace_unstorable",
 ]

@@ -15,7 +15,7 @@ from omoide.service.validate.patterns import (
     TAG_PATTERN,
     matches,
 )
-from omoide.service.validate.text import check_text, is_blank
+from omoide.service.validate.text import check_controls, check_text, is_blank
 
 
 def check_content(content: Any, *, max_chars: int) -> str:
@@ -46,7 +46,7 @@ def check_emotion_type(value: Any) -> str | None:
         raise InvalidInput("emotion_type must not be empty (nor only whitespace or invisible "
                            "characters); leave it out or send null for no emotion",
                            field="emotion_type")
-    return check_text(value, "emotion_type").strip()
+    return check_controls(check_text(value, "emotion_type").strip(), "emotion_type")
 
 
 def check_unit_interval(value: Any, name: str) -> float:
@@ -58,8 +58,8 @@ def check_unit_interval(value: Any, name: str) -> float:
 
 
 def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
-    """At most ``limit`` tags given; each 1–64 characters once stripped, no comma. Duplicates
-    are dropped, order kept."""
+    """At most ``limit`` tags given; each 1–64 characters once stripped, no comma, no control
+    character. Duplicates are dropped, order kept."""
     if tags is None:
         return ()
     if isinstance(tags, str) or not isinstance(tags, Iterable):
@@ -75,7 +75,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {tag.strip()[:20]!r}… is {len(tag.strip())} characters; "
                                f"the limit is {MAX_TAG_CHARS}", field="tags")
-        check_text(tag, "tags")
+        check_controls(check_text(tag, "tags").strip(), "tags")
         if not matches(TAG_PATTERN, tag):  # what is left: a comma
             raise InvalidInput(f"tag {tag!r} holds a comma (commas separate tags in a search)",
                                field="tags")

@@ -3,6 +3,7 @@ ids."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from omoide.errors import InvalidInput
@@ -12,6 +13,7 @@ from omoide.service.validate.patterns import (
     MIN_INT,
     NAME_PATTERN,
     SESSION_ID_PATTERN,
+    STATE_KEY_PATTERN,
     matches,
 )
 from omoide.service.validate.text import check_text
@@ -24,6 +26,22 @@ def check_name(value: Any, field: str, what: str) -> str:
             f"{what} {value!r} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
             field=field)
     return value
+
+
+def check_state_key(value: Any, field: str = "key") -> str:
+    """A user- or persona-state key (``STATE_KEY_PATTERN``: ``name``, ``名前``, ``prénom``), in
+    NFC as every text the API reads. Keys were ASCII only, so every stored key is still one;
+    case matters as before (``Name`` and ``name`` are two keys: folding them would merge keys a
+    persona may already hold apart)."""
+    if isinstance(value, str):
+        value = unicodedata.normalize("NFC", value)
+    if not isinstance(value, str) or not matches(STATE_KEY_PATTERN, value):
+        raise InvalidInput(f"state key {value!r} is invalid: {STATE_KEY_RULE}", field=field)
+    return check_text(value, field)
+
+
+STATE_KEY_RULE = ("use 1-64 characters of any script (e.g. name or 名前) without spaces, "
+                  "control or invisible characters, or ASCII punctuation other than '_' and '-'")
 
 
 def check_session_id(value: Any, field: str = "session_id") -> str:

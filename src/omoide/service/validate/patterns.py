@@ -42,18 +42,36 @@ INVISIBLE = ("\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
              "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
              "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
              "\U000e0000-\U000e007f\U000e0100-\U000e01ef")
+# Control characters a label (a tag, an emotion label) cannot hold: C0 (tab and newline too:
+# a label is one line), DEL, C1, and the bidirectional embeddings, overrides and isolates
+# (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them ("Trojan Source").
+# ``TEXT_CONTROLS``: the same but tab, newline and carriage return, which multi-line text (a
+# state value) may hold. At the ends, the control characters that are whitespace are trimmed.
+CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
 # Persona names, block names, state keys.
 NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+# A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
+# invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
+# ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and
+# ``name`` are two keys.
+STATE_KEY_PATTERN = (f"^[^{WHITESPACE}{INVISIBLE}{CONTROLS}\\x21-\\x2c\\x2e\\x2f\\x3a-\\x40"
+                     "\\x5b-\\x5e\\x60\\x7b-\\x7e]{1,64}$")
 SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
 EXTERNAL_ID_PATTERN = "^[^\\x00-\\x1f\\x7f]{1,200}$"
-# One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas).
-TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?"
-               f"[{WHITESPACE}]*$")
+# One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas),
+# no control character.
+TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
+               f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*$")
+# An emotion label: not blank, no control character (its length is checked apart).
+EMOTION_PATTERN = (f"^[{WHITESPACE}]*[^{CONTROLS}]*[^{WHITESPACE}{INVISIBLE}{CONTROLS}]"
+                   f"[^{CONTROLS}]*[{WHITESPACE}]*$")
 # A search query value: tags separated by commas (blank pieces are skipped), at most 20.
-_PIECE = f"[{WHITESPACE}]*(?:[^{WHITESPACE},](?:[^,]{{0,62}}[^{WHITESPACE},])?[{WHITESPACE}]*)?"
+_PIECE = (f"[{WHITESPACE}]*(?:[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
+          f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*)?")
 TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
 # The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
 # the syntax and is refused by check_timestamp with its own message.

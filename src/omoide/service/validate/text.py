@@ -1,4 +1,5 @@
-"""Text as the stores keep it: storable (no NUL, no lone surrogate) and not blank."""
+"""Text as the stores keep it: storable (no NUL, no lone surrogate), not blank, and for labels
+and state values without control characters."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import unicodedata
 from typing import Any
 
 from omoide.errors import InvalidInput
-from omoide.service.validate.patterns import NON_BLANK_PATTERN
+from omoide.service.validate.patterns import CONTROLS, NON_BLANK_PATTERN, TEXT_CONTROLS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what check_text refuses
 _VISIBLE = re.compile(NON_BLANK_PATTERN)
+_CONTROL = {False: re.compile(f"[{CONTROLS}]"), True: re.compile(f"[{TEXT_CONTROLS}]")}
 
 
 def check_text(value: str, field: str) -> str:
@@ -25,6 +27,26 @@ def check_text(value: str, field: str) -> str:
         raise InvalidInput(f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode",
                            field=field)
     return value
+
+
+def check_controls(value: str, field: str, *, lines: bool = False) -> str:
+    """``value`` (already trimmed) if it holds no control character (``patterns.CONTROLS``; with
+    ``lines``, tab, newline and carriage return are allowed: ``TEXT_CONTROLS``), else refused
+    naming the field and the first one: a tag holding ESC or a right-to-left override shows as
+    something else than it is, and no one types one on purpose."""
+    found = _CONTROL[lines].search(value)
+    if found is not None:
+        allowed = " (tab and line breaks are allowed)" if lines else ""
+        raise InvalidInput(
+            f"{field} holds a control character (U+{ord(found.group()):04X} at position "
+            f"{found.start() + 1}), which it cannot hold{allowed}; remove it", field=field)
+    return value
+
+
+def replace_controls(value: str, *, lines: bool = False) -> tuple[str, int]:
+    """``value`` with each control character :func:`check_controls` refuses as a space, and how
+    many there were: for text written before they were refused (an older export)."""
+    return _CONTROL[lines].subn(" ", value)
 
 
 def replace_unstorable(value: str) -> str:

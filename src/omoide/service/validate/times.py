@@ -4,11 +4,11 @@ the future) and validity windows."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
 from omoide.engine.errors import quoted
+from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     MAX_AHEAD,
@@ -64,10 +64,12 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
 
 
 def _folded(value: str) -> str:
-    """``value`` with full-width digits, letters and signs read as ASCII (NFKC), as a date range
-    reads them: ``２０２６－０３－０１`` typed with a Japanese input method is 2026-03-01 in every
-    date the API reads (``valid_at``, ``valid_from``, ``at``, a turn's ``timestamp`` …)."""
-    return value if value.isascii() else unicodedata.normalize("NFKC", value)
+    """``value`` with full-width digits, letters and signs read as ASCII (``half_width``, the
+    one fold of a typed value, as numbers and switches are read): ``２０２６－０３－０１``
+    typed with a Japanese input method is 2026-03-01 in every date the API reads (``valid_at``,
+    ``valid_from``, ``at``, a turn's ``timestamp`` …). Other compatibility forms NFKC would also
+    fold (superscript ``²``, circled ``①``) are no date a user types, and stay refused."""
+    return half_width(value)
 
 
 # Second 60 (with its fraction) of a time of day: RFC 3339's leap second.

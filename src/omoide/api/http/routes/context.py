@@ -42,7 +42,7 @@ from omoide.api.render import (
 )
 from omoide.model import UNSET
 from omoide.service.state import StateKind
-from omoide.service.validate import NAME_PATTERN
+from omoide.service.validate import NAME_PATTERN, STATE_KEY_PATTERN
 
 __all__ = ["render_block", "render_changes", "render_context", "render_session_start",
            "render_state_entry", "router"]
@@ -77,7 +77,8 @@ def _state_routes(path: str, kind: StateKind, noun: str) -> None:
                 summary=f"Every value of one {noun} state key, oldest first",
                 response_model=None, responses={200: {"model": StateHistory}, **READ})
     def history(persona: Persona, app: App,
-                key: str = Query(..., pattern=NAME_PATTERN, description="The key, e.g. name."),
+                key: str = Query(..., pattern=STATE_KEY_PATTERN,
+                                 description="The key, e.g. name or 名前."),
                 at: str | None = Query(None, json_schema_extra={"format": "timestamp"},
                                        description="Only the value valid then: an "
                                                    + TIMESTAMP_DESCRIPTION)

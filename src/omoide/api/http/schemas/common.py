@@ -22,6 +22,7 @@ from omoide.service.validate import (
     NAME_PATTERN,
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
+    STATE_KEY_PATTERN,
     TAG_PATTERN,
 )
 
@@ -104,7 +105,7 @@ PersonaName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
     "Persona name: 1-64 ASCII letters, digits, '_' or '-'."))]
 BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
     "Block name: 1-64 ASCII letters, digits, '_' or '-'."))]
-StateKey = Annotated[str, Field(pattern=NAME_PATTERN)]
+StateKey = Annotated[str, Field(pattern=STATE_KEY_PATTERN)]
 SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
     "Session id: 1-128 ASCII letters, digits or _ . : @ -; a new session's id is not '.' or '..' "
     "(the server refuses those dot segments, which URL-normalising clients rewrite)."))]

@@ -27,7 +27,7 @@ from omoide.service.state import (
     MAX_KEYS_PER_UPDATE,
     STATE_VALUE_PATTERN,
 )
-from omoide.service.validate import MAX_INT, MIN_INT, NAME_PATTERN
+from omoide.service.validate import MAX_INT, MIN_INT, STATE_KEY_PATTERN
 
 __all__ = [
     "BlockList",
@@ -54,13 +54,15 @@ _INTENSITY = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class StateMap(RootModel[dict[str, Any]]):
-    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 ASCII letters, digits, '_'
-    or '-'; values text (not blank, ≤ 2,000 characters once trimmed) or finite numbers (kept as
-    their text), or null to close the key (its current value stops being true, its history is
-    kept); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
+    """A flat ``{key: value}`` map, e.g. ``{"name": "Rau"}``: keys 1-64 characters of any
+    script (``名前``) but spaces, controls and ASCII punctuation other than '_' and '-',
+    case-sensitive; values text (not blank, ≤ 2,000
+    characters once trimmed, no control characters but tab and line breaks) or finite numbers
+    (kept as their text), or null to close the key (its current value stops being true, its
+    history is kept); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
 
     model_config = ConfigDict(json_schema_extra={
-        "propertyNames": {"pattern": NAME_PATTERN},
+        "propertyNames": {"pattern": STATE_KEY_PATTERN},
         "maxProperties": MAX_KEYS_PER_UPDATE,
         "properties": {"emotion_intensity": {"anyOf": [
             {"type": "number", "minimum": 0, "maximum": 1},

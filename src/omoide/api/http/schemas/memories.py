@@ -17,7 +17,7 @@ from omoide.api.http.schemas.common import (
 )
 from omoide.model import MemoryKind
 from omoide.service.memories import MAX_CONTENT_CHARS
-from omoide.service.validate import MAX_TAGS, NON_BLANK_PATTERN
+from omoide.service.validate import EMOTION_PATTERN, MAX_TAGS
 
 __all__ = [
     "CreateReply",
@@ -36,8 +36,9 @@ __all__ = [
 
 # An enum member is given by its value (strict mode would want the Python member itself).
 Kind = Annotated[MemoryKind, Field(strict=False)]
-_EMOTION = Field(None, max_length=64, pattern=NON_BLANK_PATTERN, description=(
-    "A label such as joy or worry (≤ 64 chars, not blank); null or absent: none."))
+_EMOTION = Field(None, max_length=64, pattern=EMOTION_PATTERN, description=(
+    "A label such as joy or worry (≤ 64 chars, not blank, no control characters); null or "
+    "absent: none."))
 
 
 class MemoryCreate(Request):

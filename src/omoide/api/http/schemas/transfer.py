@@ -27,6 +27,9 @@ class ImportReply(Response):
     blocks: int | None = None
     state: int | None = None
     embedded: int | None = None
+    # an Omoide export: control characters in tags, emotion labels and state values (written
+    # before they were refused), each read as a space
+    controls_replaced: int | None = None
     moved_keys: dict[str, str] | None = None
     without_text: int | None = None  # a chat file: messages left out as they hold no text
     # a chat file: the session of each conversation (an OpenAI message list is named by its
