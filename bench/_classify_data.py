@@ -21,6 +21,7 @@ from lib.reports import REPO
 from omoide.engine.classify import (
     ALIGN_FEATURES,
     EMBEDDING_FEATURES,
+    JUDGE_CAPS,
     SUBJECT_FEATURES,
     SURE_ONLY,
     TEXT_FEATURES,
@@ -55,7 +56,7 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # the third round and left the grid.)
 # The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
 # weighs them.
-_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY)
+_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS)
 _BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),

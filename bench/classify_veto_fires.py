@@ -1,6 +1,7 @@
 """Where a veto-only or close-only signal fires on the seen training pairs, by gold label.
 
-A veto blocks a close whatever the model says (``learned.VETO_ONLY``), so the count that
+A veto blocks a close whatever the model says (``learned.VETO_ONLY``; a ``JUDGE_CAPS`` signal
+blocks only the model's close), so the count that
 matters is how many true CONTRADICTORY pairs it would block against how many false closes it
 could prevent. A close-only signal (``learned.SURE_ONLY``) closes whatever the model says:
 there, what matters is how many pairs of the other two labels it fires on. Every training
@@ -24,13 +25,20 @@ from _classify_common import load_pairs
 from _classify_data import HOLDOUTS, NOTES
 from _classify_sentences import sentence_pairs
 from lib.reports import REPO, RESULTS, md_table, write_results
-from omoide.engine.classify import SURE_ONLY, TEXT_FEATURES, VETO_ONLY, one_statement, read_pair
+from omoide.engine.classify import (
+    JUDGE_CAPS,
+    SURE_ONLY,
+    TEXT_FEATURES,
+    VETO_ONLY,
+    one_statement,
+    read_pair,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--veto", "--signal", dest="veto", choices=VETO_ONLY + SURE_ONLY,
-                        required=True)
+    parser.add_argument("--veto", "--signal", dest="veto",
+                        choices=VETO_ONLY + SURE_ONLY + JUDGE_CAPS, required=True)
     parser.add_argument("--show", action="store_true", help="print every pair it fires on")
     args = parser.parse_args(argv)
     column = TEXT_FEATURES.index(args.veto)

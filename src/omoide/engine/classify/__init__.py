@@ -54,6 +54,7 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.learned import (
+    JUDGE_CAPS,
     SURE_ONLY,
     VETO_FEATURES,
     VETO_ONLY,
@@ -90,6 +91,7 @@ __all__ = [
     "CROSS_LANGUAGE",
     "DEDUP_FEATURES",
     "EMBEDDING_FEATURES",
+    "JUDGE_CAPS",
     "NOTE_THRESHOLDS",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",

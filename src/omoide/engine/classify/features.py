@@ -50,6 +50,7 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.negation_turn import NEGATION_TURN_FEATURES, negation_turn_features
 from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_features
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
+from omoide.engine.classify.one_off import ONE_OFF_FEATURES, one_off_features
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
 from omoide.engine.classify.quantity import (
     amount_untouched,
@@ -125,6 +126,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *NEGATION_TURN_FEATURES,
     *HABIT_END_FEATURES,
     *VALUE_SWAP_FEATURES,
+    *ONE_OFF_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -197,6 +199,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += negation_turn_features(old_s, new_s)
     values += habit_end_features(old_s, new_s)
     values += value_swap_features(old_s, new_s)
+    values += one_off_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

@@ -13,7 +13,8 @@ of it is said in the old memory, one at least (a word any end or plan has, "plan
 予定, names nothing): "stopped volunteering at the shelter" ends "volunteers at the animal
 shelter"; "gave up sugar in her coffee" names sugar, which "drinks coffee every morning" does
 not, and is left to the judge. One owner and no person or link in the new subject the old one
-lacks (``negation_turn``'s check).
+lacks (``negation_turn``'s check). The old memory does not say the thing under a no ("drinks no
+coffee": an end of it is a reason, ``ended_negated``).
 
 **Why.** The note reader (``note_shapes``) needs the end right after the subject; an end said
 later in the sentence ("… so the youth court hearing was cancelled", 潜るのをやめ) was left open
@@ -30,6 +31,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.ended_negated import negated_in_old
 from omoide.engine.classify.former_state import NOT_MADE, old_is_present, said_in
 from omoide.engine.classify.negation_turn import CLAUSE, same_people, topic_words
 from omoide.engine.classify.text import Sentence, parse
@@ -86,7 +88,7 @@ def _cue_names_old(old: Sentence, new: Sentence, cue: re.Pattern[str]) -> bool:
     topic = [u for u in topic_words(said) if u not in _GENERIC[new.lang]]
     if not topic or said.quantities:
         return False
-    return all(said_in(u, old) for u in topic)
+    return all(said_in(u, old) for u in topic) and not negated_in_old(topic, old.text, old.lang)
 
 
 def habit_end_features(old: Sentence, new: Sentence) -> list[float]:

@@ -36,7 +36,7 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel", "Judgement",
+__all__ = ["JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel", "Judgement",
            "amount_left_alone", "another_persons_fact", "decide_relation", "judge", "judge_note",
            "nothing_differs", "pair_vector", "rule_decides", "sentence_score", "sure_close",
            "vetoed"]
@@ -159,6 +159,7 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
                                             model.block_dim))
+    may_contradict = may_contradict and not judge_capped(text)
     threshold = model.threshold_for(text) if may_contradict else float("inf")
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
@@ -214,6 +215,8 @@ def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel)
         return 1.0
     if rule_decides(text, model.rule_overrides):
         return float(text.finding.relation is Relation.CONTRADICTORY)
+    if judge_capped(text):
+        return 0.0
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
                                             model.block_dim))
     return float(probs[model.classes.index(Relation.CONTRADICTORY)])
@@ -263,6 +266,18 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # all CONTRADICTORY (``bench/results/classify_round25.md``).
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
                               "now_negated", "habit_ended", "value_swapped")
+# Text features that cap the judge only: a sure rule still closes, the model may not. One
+# occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b).
+JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit",)
+_CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
+
+
+def judge_capped(text: PairText) -> bool:
+    """Whether the model may not close the pair (a ``JUDGE_CAPS`` signal is set); a sure rule
+    and a deciding rule still may."""
+    return any(text.features[i] for i in _CAP_COLUMNS)
+
+
 # The text features that each veto a close (``vetoed``), one list for the server and training.
 VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
 _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)

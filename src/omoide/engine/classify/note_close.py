@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import note_cues_en as cues
 from omoide.engine.classify.base import Candidate, Relation, Verdict
+from omoide.engine.classify.ended_negated import negated_in_old
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_change import change_claims, change_closes
 from omoide.engine.classify.note_claim import SINGLE, Claim, second, spanned, wide
@@ -355,7 +356,8 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
                 continue  # "no more X" closes only what the old sentence names whole
             if now.cue == "sold" and (was.frame in ("whole", "home") or not named - {was.cue}):
                 continue  # a thing sold is what the old clause's verb takes, not the verb
-            if now.shape == "end" and _ends(now, was) and named:
+            if now.shape == "end" and _ends(now, was) and named \
+                    and not negated_in_old(named, old, lang):  # "drinks no coffee": no end
                 cue = f" ({now.cue})" if now.cue else ""
                 return Finding(Relation.CONTRADICTORY, 0.9,
                                f"note: ended {'/'.join(sorted(named))}{cue}")
@@ -391,8 +393,6 @@ def _head(one: str, unit: str) -> bool:
 
 
 _KANJI = re.compile(r"[\u3400-\u9fff々]+")
-
-
 _WHOLE_RUN = re.compile(r"[\u30a0-\u30ffー・]+")
 
 

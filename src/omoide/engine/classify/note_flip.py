@@ -66,7 +66,8 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                 if m:
                     out.append(Claim(subject, "flip", "", _en_units(m.group("what"), subject),
                                      "never"))
-            elif _EN_TURNED.search(clause) and not _EN_NEGATED.search(clause):
+            elif _EN_TURNED.search(clause) and not _EN_NEGATED.search(clause) \
+                    and not re.search(lex.STOPPED["en"], clause):  # an end turns no no round
                 out.append(Claim(subject, "flip", "", _en_units(clause, subject), "turned"))
     return out
 
@@ -119,7 +120,8 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                     if said - {""}:
                         out.append(Claim(subject, "flip", "whole", frozenset(said - {""}),
                                          "never"))
-            elif _JA_TURNED.search(clause) and not _JA_NEGATED.search(clause):
+            elif _JA_TURNED.search(clause) and not _JA_NEGATED.search(clause) \
+                    and not re.search(lex.STOPPED["ja"], clause):
                 out.append(Claim(subject, "flip", "", ja_units(clause, _JA_STOP), "turned"))
             if not old and _JA_LIKED.search(clause) and not _JA_NEGATED.search(clause):
                 out.append(Claim(subject, "flip", "whole", frozenset({clause}), "turned"))
