@@ -35,12 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from lib.datasets import LocomoConversation, LocomoQA
-from lib.harness import kept_ingest_parser, open_app
-from lib.metrics import CATEGORIES, Retrieved, contains_answer, pack, to_retrieved
+from lib.metrics import CATEGORIES, Retrieved, contains_answer, pack
 
 sys.path.insert(0, str(Path(__file__).parent))
-from locomo import load_selected, questions_of
-from locomo_misses import where
+from locomo_misses import miss_parser, ranked_questions, where
 
 RECALL_KINDS = ("not_retrieved", "below_budget")
 CONTAIN_KINDS = ("in_evidence_turn", "in_caption", "in_neighbour", "in_session_date",
@@ -167,35 +165,21 @@ def render(item: dict[str, Any], conv: LocomoConversation) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = kept_ingest_parser(__doc__)
-    parser.add_argument("--plan", default="default")
-    parser.add_argument("--top-k", type=int, default=50)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
-    from omoide.api.render import render_hit
-    from omoide.engine.search_plan import preset
-
-    app = open_app(args.folder, None, args.now)
-    plan = preset(args.plan)
-    names = [p.name for p in app.store.list_personas()]
+    args = miss_parser(__doc__).parse_args(argv)
     items: list[dict[str, Any]] = []
     shown: list[str] = []
     traits: dict[str, Counter[str]] = {"none": Counter(), "below": Counter()}
-    for conv in load_selected(args.data, args.conversations):
-        persona = next(n for n in names if n.startswith(f"locomo-{conv.sample_id}-"))
-        for qa in questions_of(conv):
-            if not qa.evidence:
-                continue
-            request = app.search.build_request(persona, query=qa.question, top_k=args.top_k)
-            hits = app.search.search(persona, request, recall=False, plan=plan).results
-            item = classify(qa, [to_retrieved(render_hit(h)) for h in hits], conv, args.budget)
-            items.append(item)
-            for e, p in item["places"].items():
-                if p != "budget":
-                    traits[("none" if p == "none" else "below")].update(turn_traits(e, conv))
-                    traits[("none" if p == "none" else "below")]["turns"] += 1
-            if item["contain"] in CONTAIN_KINDS[:4]:
-                shown.append(render(item, conv))
+    for conv, qa, ranked in ranked_questions(args):
+        if not qa.evidence:
+            continue
+        item = classify(qa, ranked, conv, args.budget)
+        items.append(item)
+        for e, p in item["places"].items():
+            if p != "budget":
+                traits[("none" if p == "none" else "below")].update(turn_traits(e, conv))
+                traits[("none" if p == "none" else "below")]["turns"] += 1
+        if item["contain"] in CONTAIN_KINDS[:4]:
+            shown.append(render(item, conv))
     report = (f"## Recall misses (some evidence turn outside the {args.budget}-token budget)\n\n"
               + table(items, "recall", ("hit", *RECALL_KINDS))
               + "\n\n## Containment misses (answer not in the budget's text)\n\n"

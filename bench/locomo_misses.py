@@ -17,9 +17,10 @@ showing more evidence, and this number tells the two apart.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,26 +126,37 @@ def summary(items: Sequence[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = kept_ingest_parser(__doc__)
+def miss_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options of a miss study on a kept ingest: the kept folder's, a plan, top_k, --out."""
+    parser = kept_ingest_parser(doc)
     parser.add_argument("--plan", default="default")
     parser.add_argument("--top-k", type=int, default=50)
     parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def ranked_questions(args: argparse.Namespace
+                     ) -> Iterator[tuple[LocomoConversation, LocomoQA, list[Retrieved]]]:
+    """Each question of the selected conversations with what the kept folder's search ranks
+    for it (``args`` from ``miss_parser``), in-process, at the plan and top_k asked for."""
     from omoide.api.render import render_hit
     from omoide.engine.search_plan import preset
 
     app = open_app(args.folder, None, args.now)
     plan = preset(args.plan)
     names = [p.name for p in app.store.list_personas()]
-    items = []
     for conv in load_selected(args.data, args.conversations):
         persona = next(n for n in names if n.startswith(f"locomo-{conv.sample_id}-"))
         for qa in questions_of(conv):
             request = app.search.build_request(persona, query=qa.question, top_k=args.top_k)
             hits = app.search.search(persona, request, recall=False, plan=plan).results
-            ranked = [to_retrieved(render_hit(h)) for h in hits]
-            items.append(read_question(qa, ranked, conv, args.budget))
+            yield conv, qa, [to_retrieved(render_hit(h)) for h in hits]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = miss_parser(__doc__).parse_args(argv)
+    items = [read_question(qa, ranked, conv, args.budget)
+             for conv, qa, ranked in ranked_questions(args)]
     table = summary(items)
     scored = [i["recall_whole"] for i in items if i["recall_whole"] is not None]
     table += (f"\n\nEvidence recall counting only turns shown whole: "
