@@ -11,7 +11,7 @@ word, the frame's words were a changed or added part, which the judge weighed as
 Outcome: the frame read away: the reported clause with the user's pronouns in the first person
 ("they are" as "I am", "their" as "my"), "works as a" as "is a" ("am a" after "I"), and
 one reporting verb ("mentioned" / "says" as "said"), and
-a person named in apposition without the commas ("Kit, my son, is" as "my son Kit is"), and
+a person named in apposition without the commas ("Sam, my son, is" as "my son Sam is"), and
 "their" / "themselves" as "my" / "myself" in a text whose subject is the user (one that opens
 with "I": "my parents sold their house" keeps "their"). A text that reports someone else ("Tom
 says he …") keeps its frame. Deterministic.
@@ -53,8 +53,8 @@ _WORKS_AS = re.compile(r"\b(I\s+)?(?:works|work|is working|am working|is employe
 # A reporting verb before the reported clause: one verb ("mentioned that he" / "said he").
 _REPORTING = re.compile(r"\b(?:mentioned|mentions|says|explained|noted|stated|told us|tells us)"
                         r"(?=\s+(?:that|he|she|they|I|we|it|his|her|their|my|[A-Z][a-z]+)\b)")
-# A person named in apposition: "Kit, my son, is …" / "my son Kit is …", "my landlord, Mr Ali,
-# is …" / "my landlord Mr Ali is …" (round 22: 71 paraphrase pairs of five writers and the
+# A person named in apposition: "Sam, my son, is …" / "my son Sam is …", "my landlord, Mr Okoro,
+# is …" / "my landlord Mr Okoro is …" (round 22: 71 paraphrase pairs of five writers and the
 # calibration pairs say one of the two). The name opens the text or follows a relative or a
 # coordinator ("which Gillian, my manager, signs off"), never a preposition ("In July, my …").
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"

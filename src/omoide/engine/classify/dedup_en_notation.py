@@ -11,7 +11,7 @@ that only says the statement holds now ("As it happens,", "currently"), a title 
 wife" / "my wife") and "said that he" / "said he"; with days, clocks and steps said another way
 (``dedup_en_forms``), a scaled amount (``dedup_formats.en_scaled``) and everyday synonyms
 (``dedup_synonyms``); then the frames a fact about the user is said in (``dedup_en_frames``:
-"the user says they are …", "works as a", "Kit, my son," as "my son Kit"). Outcome: the text
+"the user says they are …", "works as a", "Sam, my son," as "my son Sam"). Outcome: the text
 with each written one way; a word that differs stays different. Deterministic.
 """
 

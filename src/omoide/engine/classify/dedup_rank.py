@@ -1,14 +1,13 @@
 """Dedup's rank rule: one post said with a grade on one side and without it, or with another
 grade, on the other (pure).
 
-Trigger: dedup asks whether a near-copy is a duplicate. Why: "is a Higher Executive Officer" /
-"is an Executive Officer", "a planning officer" / "a senior planning officer", "a trustee of" /
-"the chair of trustees of", "a school governor" / "chair of governors", 理事 / 理事長, 実行委員 /
-実行委員長, 研ぎ師 / 研ぎ師の見習い keep the post and every other value and change only its grade,
-so the cosine (0.97-0.99) and the aligned difference see one word; yet the grade is the fact
-(seen in four writers' sets, rounds 9, 22, 23 and 24). ``dedup_degree`` reads four English
-prefixes (deputy, vice, assistant, acting) after the same word, for the judge; this rule reads
-every grade and refuses the pair outright.
+Trigger: dedup asks whether a near-copy is a duplicate. Why: "is a staff nurse" / "is a senior
+staff nurse", "a trustee of" / "the chair of trustees of", "a member of the board" / "head of
+the board", 委員 / 委員長, 大工 / 大工の見習い keep the post and every other value and change
+only its grade, so the cosine (0.97-0.99) and the aligned difference see one word; yet the
+grade is the fact (seen in four writers' sets, rounds 9, 22, 23 and 24). ``dedup_degree``
+reads four English prefixes (deputy, vice, assistant, acting) after the same word, for the
+judge; this rule reads every grade and refuses the pair outright.
 
 Outcome: ``rank_changed`` is True when a post is held by both texts and the grades said next to
 it differ:
