@@ -7,16 +7,16 @@ readers and the aligned difference all see (almost) nothing; yet 夏より冬が
 say opposite things. Outcome: the two parts and the words between them, or None.
 
 Free word order is not reported: a swap around a coordinator ("tea and coffee" / "coffee and
-tea", 猫と犬 / 犬と猫) or a copula ("X's wife is Anjali" / "Anjali is X's wife"), two English
+tea", 猫と犬 / 犬と猫) or a copula ("X's wife is Mei" / "Mei is X's wife"), two English
 phrases that both open with a preposition (adjuncts: "on weekends … in the hills"), a phrase
 moved from one end of the difference to the other, clauses or long phrases moved ("back home
-in Taipei my parents run a bakery" / "my parents run a bakery in Taipei, back home"), and
+in Lyon my parents run a café" / "my parents run a café in Lyon, back home"), and
 Japanese parts that carry their own role particle (毎朝 / ユーザーは: the particle moves with
 the part, so the roles stay). A trade of bare parts while the particles stay where they were
 (兄が弟を / 弟が兄を, 夏より冬 / 冬より夏) is reported, also around a contrast whose words
 between carry what both parts share (白炭ではなく黒炭 / 黒炭ではなく白炭), and so are two English
 values that each follow the same preposition and trade places between two coordinated
-holders ("a MacBook for work and a PC for gaming" / "a MacBook for gaming and a PC for work",
+holders ("a laptop for work and a PC for gaming" / "a laptop for gaming and a PC for work",
 "maths on Mondays and art on Fridays" / "maths on Fridays and art on Mondays": each holder's
 value changed); with no other holder between them ("for work and for gaming") their order
 stays free. Some swaps
@@ -105,7 +105,7 @@ def _across_clauses(between: list[str], sep: str) -> bool:
 def _respective(before: str, part: list[str], between: list[str], other: list[str],
                 sep: str) -> bool:
     """Two English values, each after the same preposition, traded between two coordinated
-    holders: "a MacBook for work and a PC for gaming" / "a MacBook for gaming and a PC for
+    holders: "a laptop for work and a PC for gaming" / "a laptop for gaming and a PC for
     work" (each holder has its own value: the assignment changed). The holders must differ
     ("for work and for gaming" has one, and its order is free)."""
     if not sep or before not in _EN_PREPOSITIONS or not between or between[-1] != before:

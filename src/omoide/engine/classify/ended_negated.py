@@ -5,8 +5,8 @@ said in the old memory only under a no in its own clause: English a no word befo
 no coffee", "doesn't drink coffee", "never smokes", "without sugar"), Japanese a no after it
 (コーヒーは飲まない, 肉を食べず; not X しか…ない, "only X").
 
-**Why.** "Drinks no coffee, only green tea" already holds the end state; "gave up coffee after
-palpitations" tells why, it does not change it. The end readings (``note_close``'s "ended X",
+**Why.** "Drinks no beer, only cider" already holds the end state; "gave up beer after a
+health scare" tells why, it does not change it. The end readings (``note_close``'s "ended X",
 ``habit_end.habit_ended``) closed such pairs as sure changes (round 25b: two false closes on
 the writers of holdout36 / notes17). An end contradicts only an old memory that says the thing
 holds.

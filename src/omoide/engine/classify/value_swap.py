@@ -1,5 +1,5 @@
 """One part replaced: the old statement said again with one value swapped in the predicate's
-slot ("takes Keppra for her seizures" → "takes Lamictal for her seizures"; 電気窯で焼いている
+slot ("takes drug A for her migraines" → "takes drug B for her migraines"; 電気窯で焼いている
 → ガス窯で焼いている) (pure).
 
 **Trigger** (``value_swapped``). The two statements are alike but for one short span on each
