@@ -42,6 +42,7 @@ __all__ = [
     "JA_IDIOMS_NOT_NEGATION",
     "JA_NOW_TOPIC",
     "JA_PERSONS",
+    "JA_PETS",
     "JA_REASON_CLAUSE",
     "JA_TIME_WORDS",
     "NARROWING",
@@ -81,6 +82,7 @@ EN_PERSONS = word_set(
     " pet cat kitten dog puppy hamster rabbit bunny bird parrot budgie turtle tortoise horse"
 )
 
+_JA_PET_WORDS = "ペット 猫 愛猫 子猫 犬 愛犬 子犬 ハムスター うさぎ ウサギ インコ 金魚 亀 カメ"
 JA_PERSONS = longest_first(
     "お父さん お母さん 父親 母親 両親 父 母 兄 姉 弟 妹 兄弟 姉妹 お兄さん お姉さん 息子 娘 子供 "
     "子ども 長男 長女 次男 次女 妻 夫 旦那 嫁 奥さん 彼氏 彼女 恋人 婚約者 祖母 祖父 "
@@ -88,9 +90,11 @@ JA_PERSONS = longest_first(
     "友達 友人 親友 隣人 同僚 上司 部下 先輩 後輩 先生 担任 大家 同級生 ルームメイト 家族 "
     "実家 義母 義父 義理の母 義理の父 "
     "同期 仲間 元夫 元妻 元旦那 赤ちゃん ママ パパ 甥っ子 姪っ子 ばあちゃん じいちゃん 恩師 師匠 "
-    "相棒 先輩方 店長 社長 部長 課長 "
-    "ペット 猫 愛猫 子猫 犬 愛犬 子犬 ハムスター うさぎ ウサギ インコ 金魚 亀 カメ"
+    "相棒 先輩方 店長 社長 部長 課長 " + _JA_PET_WORDS
 )
+# The animals among them: a pet holds its own facts (犬は十歳だ), but the count of a user's
+# pets is the user's fact (猫は三匹になった).
+JA_PETS = frozenset(_JA_PET_WORDS.split())
 
 # More words that name a person when they stand in a possessive chain ("Marcus's ex",
 # "Dana's stepson", 林さんの元カレ): read by the subject chain only, so the readers of

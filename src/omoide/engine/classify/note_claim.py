@@ -126,9 +126,7 @@ def ja_another_subject(body: str, at: int) -> bool:
 
 _JA_OWNER = re.compile(r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?の")
 # A person (not a pet: a pet's count is its owner's fact) after the possessive: someone else.
-_JA_PETS = frozenset({"ペット", "猫", "愛猫", "子猫", "犬", "愛犬", "子犬", "ハムスター", "うさぎ",
-                      "ウサギ", "インコ", "金魚", "亀", "カメ"})
-_JA_PEOPLE = [p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in _JA_PETS]
+_JA_PEOPLE = [p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in lex.JA_PETS]
 # A word of two or more letters is a person only whole (子ども, not 子ども食堂; 家族, not 家族旅行);
 # one kanji is one at any length (兄, 兄貴).
 _JA_SOMEONE = re.compile(

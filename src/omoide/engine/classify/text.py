@@ -290,11 +290,9 @@ def _parse_ja(norm: str) -> Sentence:
     )
 
 
-# The animals among the person words, and a head count of animals: a sentence that opens on
-# a pet as its topic and counts them (猫は三匹になった) tells how many the user keeps, a fact of
-# the user's, not one the pet holds (犬は十歳だ).
-_JA_ANIMALS = frozenset({"ペット", "猫", "愛猫", "子猫", "犬", "愛犬", "子犬", "ハムスター",
-                        "うさぎ", "ウサギ", "インコ", "金魚", "亀", "カメ"})
+# A head count of animals: a sentence that opens on a pet (``lexicon.JA_PETS``) as its topic
+# and counts them (猫は三匹になった) tells how many the user keeps, a fact of the user's, not
+# one the pet holds (犬は十歳だ).
 _JA_HEAD_COUNT = re.compile(r"[0-9一二三四五六七八九十何数]+(?:匹|頭|羽)")
 
 
@@ -304,7 +302,7 @@ def _ja_owner(text: str) -> str:
     match = _JA_OWNER.search(text)
     if match is None:
         return USER
-    if match.group("bare") in _JA_ANIMALS and _JA_HEAD_COUNT.search(text):
+    if match.group("bare") in lex.JA_PETS and _JA_HEAD_COUNT.search(text):
         return USER
     if match.group("person") or match.group("bare"):
         return match.group("person") or match.group("bare")
