@@ -47,18 +47,14 @@ class NumberText(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
-        from omoide.engine import json_text
-        from omoide.engine.errors import ParameterError
-        from omoide.engine.number_text import read_number
+        from omoide.engine.number_text import REFUSED, read_number
 
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number: int | float = value  # a default
         else:
             try:
                 number = read_number(str(value), kind=self.kind)
-            except ParameterError as exc:
-                self.fail(exc.message, param, ctx)
-            except json_text.JsonTextError as exc:
+            except REFUSED as exc:
                 self.fail(exc.message, param, ctx)
         if self.kind is int:
             if not float(number).is_integer():

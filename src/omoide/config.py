@@ -24,9 +24,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from omoide.engine import json_text
-from omoide.engine.errors import ParameterError
-from omoide.engine.number_text import read_number
+from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
@@ -212,12 +210,10 @@ def _number_text(text: str, kind: type, setting: Setting, origin: str) -> int | 
     """Text read as the JSON number it writes (``engine.number_text``: the one reader of a
     number typed as text), so that it is then checked, with the same messages, as the HTTP API
     checks that number in a body."""
-    try:
+    try:  # the API's reader: beyond ±(2^53 - 1) alike
         return read_number(text, kind=kind)
-    except json_text.JsonTextError as exc:  # the API's reader: beyond ±(2^53 - 1) alike
-        raise InvalidInput(f"{origin}: {exc.message}", setting=setting.name) from None
-    except ParameterError as exc:
-        raise InvalidInput(f"{origin} {exc.message}", setting=setting.name) from None
+    except REFUSED as exc:
+        raise InvalidInput(refusal(origin, exc), setting=setting.name) from None
 
 
 @functools.cache
@@ -327,10 +323,8 @@ def _number_in(raw: str, var: str, kind: type) -> int | float:
     ``OMOIDE_PORT=8_765`` is refused, as ``int()`` read it as 8765."""
     try:
         value = read_number(raw, kind=kind)
-    except json_text.JsonTextError as exc:
-        raise InvalidInput(f"{var}: {exc.message}") from None
-    except ParameterError as exc:
-        raise InvalidInput(f"{var} {exc.message}") from None
+    except REFUSED as exc:
+        raise InvalidInput(refusal(var, exc)) from None
     if kind is int and not float(value).is_integer():
         raise InvalidInput(f"{var} must be an integer, got {raw!r}")
     return value

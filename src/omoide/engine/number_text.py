@@ -19,7 +19,7 @@ from omoide.engine import json_text
 from omoide.engine.errors import ParameterError, quoted
 from omoide.engine.width import half_width
 
-__all__ = ["read_number", "what_number"]
+__all__ = ["REFUSED", "read_number", "refusal", "what_number"]
 
 # ASCII digits, a leading minus only, no digit separators; a fraction and an exponent as JSON.
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -45,3 +45,15 @@ def read_number(text: str, *, kind: type = float, name: str | None = None) -> in
                              field=name)
     number: int | float = json_text.loads(stripped)
     return number
+
+
+# What ``read_number`` raises: text that is not a JSON number, a number out of JSON's range.
+REFUSED = (ParameterError, json_text.JsonTextError)
+
+
+def refusal(what: str, refused: ParameterError | json_text.JsonTextError) -> str:
+    """The words of a refusal ``read_number`` raised, after the name of ``what`` was read:
+    "top_k must be an integer …, got '1_0'", "OMOIDE_PORT: a number outside …"."""
+    if isinstance(refused, ParameterError):
+        return f"{what} {refused.message}"
+    return f"{what}: {refused.message}"

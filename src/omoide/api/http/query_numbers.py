@@ -23,9 +23,7 @@ from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from omoide.engine import json_text
-from omoide.engine.errors import ParameterError
-from omoide.engine.number_text import read_number
+from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.errors import InvalidInput
 
 __all__ = ["QueryNumbers", "refused_number"]
@@ -85,11 +83,8 @@ def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidI
             value = unquote(raw_value.decode("ascii", "replace").replace("+", " "))
             try:
                 number = read_number(value, kind=names[name], name=name)
-            except json_text.JsonTextError as exc:
-                refused = refused or InvalidInput(f"query parameter {name!r}: {exc.message}",
-                                                  field=name)
-            except ParameterError as exc:
-                refused = refused or InvalidInput(f"query parameter {name!r} {exc.message}",
+            except REFUSED as exc:
+                refused = refused or InvalidInput(refusal(f"query parameter {name!r}", exc),
                                                   field=name)
             else:
                 piece = raw_name + b"=" + quote(_written(number), safe="").encode("ascii")

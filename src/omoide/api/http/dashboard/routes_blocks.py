@@ -14,9 +14,7 @@ from omoide.api.http.dashboard.web import (
     render,
 )
 from omoide.api.http.deps import App
-from omoide.engine.errors import ParameterError
-from omoide.engine.json_text import JsonTextError
-from omoide.engine.number_text import read_number
+from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import InvalidInput
 from omoide.model import DEFAULT_MAX_TOKENS
@@ -56,10 +54,8 @@ def _int(form: dict[str, str], name: str) -> int:
     (``engine.number_text``: ``1_0`` was ten to ``int()``)."""
     try:
         number = read_number(form.get(name, ""), kind=int, name=name)
-    except ParameterError as exc:
-        raise InvalidInput(f"{name} {exc.message}", field=name) from None
-    except JsonTextError as exc:
-        raise InvalidInput(f"{name}: {exc.message}", field=name) from None
+    except REFUSED as exc:
+        raise InvalidInput(refusal(name, exc), field=name) from None
     if not float(number).is_integer():
         raise InvalidInput(f"{name} must be a whole number, got {number!r}", field=name)
     return int(number)
