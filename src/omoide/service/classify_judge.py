@@ -37,6 +37,7 @@ from omoide.engine.classify import (
     CROSS_LANGUAGE,
     Candidate,
     Classifier,
+    Judgement,
     JudgeModel,
     OfflineClassifier,
     PairText,
@@ -185,12 +186,16 @@ class LearnedClassifier:
                                        for c, t in zip(same, texts, strict=True)]))
         one_note = note and one_statement(new, lang)
         notes = self._sentences(same, new, lang, read) if not (may_contradict or one_note) else {}
-        plain = self._undated(same, texts, sims, new, lang, read) if one_note else {}
+        # a one-sentence note: the judge's statement verdicts, read once
+        firsts = [judge(t, s, self.model) for t, s in zip(texts, sims, strict=True)
+                  ] if one_note else []
+        plain = self._undated(same, firsts, new, lang, read) if one_note else {}
         after = note_claims(new, lang) if note and same else []
         judged = {}
-        for candidate, text, sim in zip(same, texts, sims, strict=True):
+        for i, (candidate, text, sim) in enumerate(zip(same, texts, sims, strict=True)):
             if one_note:
-                j = judge_one_note((text, sim), plain.get(candidate.key), self.model)
+                j = judge_one_note((text, sim), plain.get(candidate.key), self.model,
+                                   verdict=firsts[i])
             else:
                 j = judge(text, sim, self.model, may_contradict=may_contradict)
             if not (may_contradict or one_note):
@@ -202,19 +207,18 @@ class LearnedClassifier:
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]
 
-    def _undated(self, candidates: list[Candidate], texts: list[PairText],
-                 sims: list[Similarities | None], new: str, lang: str,
-                 read: Callable[[list[str]], Mapping[str, np.ndarray]]
+    def _undated(self, candidates: list[Candidate], verdicts: list[Judgement], new: str,
+                 lang: str, read: Callable[[list[str]], Mapping[str, np.ndarray]]
                  ) -> dict[str, tuple[PairText, Similarities | None]]:
-        """For ``judge_one_note``: each candidate of one statement the judge would close by
-        probability (``needs_undated``) against ``new``, both read without their dates
-        (``undated``). A candidate of several sentences is left out, so the judge does not
-        close it by probability: the judge was trained on one statement against one, and on a
-        LoCoMo ingest its only two closes of such notes (C ≥ 0.99) were both false; on the
-        notes sets 1 of its 67 closes had an old note of several sentences. The note rules
-        still read such a candidate sentence by sentence."""
-        chosen = [c for c, t, s in zip(candidates, texts, sims, strict=True)
-                  if one_statement(c.content, lang) and needs_undated(judge(t, s, self.model))]
+        """For ``judge_one_note``: each candidate of one statement the judge's verdict
+        (``verdicts``) closes by probability (``needs_undated``) against ``new``, both read
+        without their dates (``undated``). A candidate of several sentences is left out, so
+        the judge does not close it by probability: the judge was trained on one statement
+        against one, and on a LoCoMo ingest its only two closes of such notes (C ≥ 0.99) were
+        both false; on the notes sets 1 of its 67 closes had an old note of several sentences.
+        The note rules still read such a candidate sentence by sentence."""
+        chosen = [c for c, v in zip(candidates, verdicts, strict=True)
+                  if one_statement(c.content, lang) and needs_undated(v)]
         pairs = [(undated(c.content), undated(new)) for c in chosen]
         plain = [read_pair(old, note, lang=lang) for old, note in pairs]
         measured: list[Similarities | None] = [None] * len(pairs)

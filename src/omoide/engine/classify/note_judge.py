@@ -40,13 +40,14 @@ def needs_undated(verdict: Judgement) -> bool:
 
 def judge_one_note(written: tuple[PairText, Similarities | None],
                    plain: tuple[PairText, Similarities | None] | None,
-                   model: JudgeModel) -> Judgement:
+                   model: JudgeModel, *, verdict: Judgement | None = None) -> Judgement:
     """The verdict for a consolidated note of one sentence against one old memory: ``written``
     the pair as stored, ``plain`` the same pair read ``undated`` (needed only when
     ``needs_undated``; None reads as not sure). The judge's verdict on ``written`` as a
-    statement, except that a close by probability needs ``NOTE_THRESHOLDS`` in both readings."""
+    statement (``verdict``, when the caller has it already), except that a close by
+    probability needs ``NOTE_THRESHOLDS`` in both readings."""
     text, sims = written
-    verdict = judge(text, sims, model)
+    verdict = verdict if verdict is not None else judge(text, sims, model)
     if not needs_undated(verdict):
         return verdict
     if plain is None:
