@@ -20,7 +20,9 @@ top of that, the slot must hold one value at a time:
 * each span is a short value (English one to three words, not opening on a preposition, the
   old one not vague; Japanese a run with no の) and the two share no word (English), no whole
   run nor their first character (Japanese): 二年生 → 二年三組 makes the value precise, 電気窯
-  → ガス窯 replaces it; no number is spelled out in words.
+  → ガス窯 replaces it; no number is spelled out in words. A habit's frequency opening both
+  Japanese spans (毎週, 毎朝, 毎月) is not part of the value: 毎週火曜 → 毎週木曜 compares
+  火曜 with 木曜 (session 26).
 
 **Why.** The judge weighs the one-slot shape but leaves most such pairs under its thresholds
 (``bench/results/classify_round25.md``): a restated frame with one value changed reads to
@@ -82,6 +84,8 @@ _JA_TOPIC = re.compile(r"^[はがも]")
 # value replaced.
 _JA_OCCASION = re.compile(r"来週|先週|今週|明日|明後日|昨日|今日|今度|来月|先月|今月|去年|来年"
                           r"|今年|昨年|[0-9一二三四五六七八九十]+月[0-9一二三四五六七八九十]+日")
+# A habit's frequency opening both spans (毎週, 毎朝, 毎月): not part of the value.
+_JA_HABIT_OPENING = re.compile(r"^(?:毎週|毎朝|毎晩|毎日|毎月|毎年)(?=.)")
 _JA_RUN = re.compile(r"[\u3400-\u9fff]+|[\u30a0-\u30ff]+|[A-Za-z0-9]+")
 
 
@@ -114,6 +118,10 @@ def _en_swapped(old_span: str, new_span: str, before: str) -> bool:
 
 
 def _ja_swapped(old_span: str, new_span: str, after: str) -> bool:
+    opening = _JA_HABIT_OPENING.match(old_span)
+    if opening and new_span.startswith(opening.group()) and len(new_span) > opening.end():
+        # a habit's frequency said on both sides (毎週水曜 → 毎週金曜): the value is the rest
+        old_span, new_span = old_span[opening.end():], new_span[opening.end():]
     if "の" in old_span + new_span or _JA_TOPIC.match(after) or _JA_MANY.match(after):
         return False
     if _JA_OCCASION.search(old_span + new_span):
