@@ -400,7 +400,11 @@ def _changed_to(old: Sentence, new: Sentence) -> bool:
         units = set(re.findall(r"[\u3400-\u9fff々]{2,}|[\u30a0-\u30ff]{2,}", old.text))
         units = {u for u in units if not re.search(r"[一二三四五六七八九十百千万]", u)}
         return bool(units) and 2 * sum(u in new.text for u in units) >= len(units)
-    words = {en_lemma(w) for w in _EN_CONTENT.findall(old.text) if w not in _EN_FUNCTION}
+    words = {
+        en_lemma(w)
+        for w in _EN_CONTENT.findall(old.text)
+        if w not in _EN_FUNCTION and not _en_is_number(w)
+    }
     new_words = {en_lemma(w) for w in _EN_CONTENT.findall(new.text)}
     return bool(words) and 2 * len(words & new_words) >= len(words)
 
