@@ -94,7 +94,9 @@ def test_each_language_is_judged_under_its_own_threshold() -> None:
                     language_thresholds=(("en", 0.7), ("ja", 0.9)))
     model = JudgeModel.from_dict(model.to_dict())
     en = read_pair("User's locker is number 12.", "User's locker is number 40.")
-    ja = read_pair("ユーザーのロッカーは12番だ", "ユーザーのロッカーは40番だ")
+    # (no sure rule may decide the Japanese pair: a changed number would close it whatever
+    # the model says, ``amount_swap``)
+    ja = read_pair("ユーザーのロッカーは12番だ", "ユーザーのロッカーは更衣室の奥にある")
     assert model.threshold_for(en) == 0.7 and model.threshold_for(ja) == 0.9
     assert judge(en, None, model).relation is Relation.CONTRADICTORY
     assert judge(ja, None, model).relation is not Relation.CONTRADICTORY

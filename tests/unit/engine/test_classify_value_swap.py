@@ -33,6 +33,15 @@ def _closes(old: str, new: str) -> bool:
     ("ユーザーは仙台の工場で溶接工として働いている",
      "ユーザーは郡山の工場で溶接工として働いている"),
     ("ユーザーは自転車で駅まで通っている", "ユーザーはバスで駅まで通っている"),
+    # a habit's frequency opening both spans is not part of the value (session 26)
+    ("ユーザーは毎週火曜の夜に書道教室に通っている",
+     "ユーザーは毎週木曜の夜に書道教室に通っている"),
+    ("ユーザーは毎朝電車で職場に向かう", "ユーザーは毎朝自転車で職場に向かう"),
+    # a modifier on both sides: one kind of value replaced (session 26)
+    ("ユーザーのかかりつけは駅前の青木医院だ", "ユーザーのかかりつけは港町の森下医院だ"),
+    # a record's label before the value (session 26)
+    ("Gym coach: Dana (Tuesdays)", "Gym coach: Omar (Tuesdays)"),
+    ("The user's brother: plumber in Leeds.", "The user's brother: plumber in York."),
 ])
 def test_one_value_swapped_closes(old: str, new: str) -> None:
     assert value_swapped(parse(old), parse(new))
@@ -74,9 +83,19 @@ def test_two_things_of_one_kind_stay_open_en(old: str, new: str) -> None:
     ("ユーザーは来週名古屋に出張する", "ユーザーは再来週仙台に出張する"),
     ("ユーザーは3月4日に市民ホールで演奏する", "ユーザーは5月9日に市民ホールで演奏する"),
     ("ユーザーは二年生の担任だ", "ユーザーは二年三組の担任だ"),
+    # the same frequency said with one more word is no other value
+    ("ユーザーは毎週火曜に泳いでいる", "ユーザーは毎週火曜日に泳いでいる"),
+    # a modifier on one side only makes the value precise
+    ("ユーザーはバイクに乗っている", "ユーザーはホンダのバイクに乗っている"),
 ])
 def test_two_things_of_one_kind_stay_open_ja(old: str, new: str) -> None:
     assert not value_swapped(parse(old), parse(new))
+
+
+def test_a_record_naming_a_person_in_the_span_stays_open() -> None:
+    # a label, then whose child: two children, not one value replaced
+    assert not value_swapped(parse("Note: Ana, son Leo (6), swimming on Mondays."),
+                             parse("Note: Ana, daughter Mia (3), swimming on Mondays."))
 
 
 def test_another_persons_value_does_not_close() -> None:

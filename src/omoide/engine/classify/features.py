@@ -33,6 +33,7 @@ import numpy as np
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import signals as sig
 from omoide.engine.classify.align import ALIGN_FEATURES, align_features
+from omoide.engine.classify.amount_swap import AMOUNT_SWAP_FEATURES, amount_swap_features
 from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_features
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_features
@@ -127,6 +128,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *HABIT_END_FEATURES,
     *VALUE_SWAP_FEATURES,
     *ONE_OFF_FEATURES,
+    *AMOUNT_SWAP_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -200,6 +202,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += habit_end_features(old_s, new_s)
     values += value_swap_features(old_s, new_s)
     values += one_off_features(old_s, new_s)
+    values += amount_swap_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

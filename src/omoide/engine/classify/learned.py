@@ -263,9 +263,11 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # leave-one-writer-out the three fire on 555 writers' pairs, all CONTRADICTORY. The old
 # statement said again with one single-valued slot's value swapped
 # (``value_swap.value_swapped``, round 25): 317 seen pairs (whole or a note's sentence),
-# all CONTRADICTORY (``bench/results/classify_round25.md``).
+# all CONTRADICTORY (``bench/results/classify_round25.md``). The old statement said again with
+# its one amount changed (``amount_swap.amount_swapped``, session 26;
+# ``bench/results/classify_val26.md``).
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
-                              "now_negated", "habit_ended", "value_swapped")
+                              "now_negated", "habit_ended", "value_swapped", "amount_swapped")
 # Text features that cap the judge only: a sure rule still closes, the model may not. One
 # occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b).
 JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit",)
@@ -296,7 +298,8 @@ _SURE_REASONS = {"changed_from_old": "changed from the old value to another",
                  "note_shape_close": "a change the note reader is sure of",
                  "now_negated": "the old fact said again with a no",
                  "habit_ended": "the old fact told ended",
-                 "value_swapped": "the old statement again with one value swapped"}
+                 "value_swapped": "the old statement again with one value swapped",
+                 "amount_swapped": "the old statement again with its amount changed"}
 
 
 def _sure_reason(text: PairText) -> str:

@@ -10,17 +10,21 @@ neither side is negated (:func:`one_slot.one_slot_features`: ``slot_value_replac
 top of that, the slot must hold one value at a time:
 
 * the span comes after the predicate (English: the shared words before it hold a verb or the
-  copula; Japanese: the span is not the topic, and the shared words after it go on to the
-  predicate), so it is not the thing the statement is about ("the user's studio" / "the
-  user's garage … is on the ground floor");
+  copula, or end on a record's label, "rent: …", with no person in the spans; Japanese: the
+  span is not the topic, and the shared words after it go on to the predicate), so it is not
+  the thing the statement is about ("the user's studio" / "the user's garage … is on the
+  ground floor");
 * the predicate is not one that holds many things of one kind at once: having, owning,
   keeping, buying, reading, watching, subscribing, liking, speaking, meeting, visiting
   (English: the shared words right before the span; Japanese: right after it) — "has a red
   scarf" / "has a green scarf" are two things;
 * each span is a short value (English one to three words, not opening on a preposition, the
-  old one not vague; Japanese a run with no の) and the two share no word (English), no whole
+  old one not vague; Japanese a run with no の, or の on both sides: 駅前のA医院 → 港町のB医院)
+  and the two share no word (English), no whole
   run nor their first character (Japanese): 二年生 → 二年三組 makes the value precise, 電気窯
-  → ガス窯 replaces it; no number is spelled out in words.
+  → ガス窯 replaces it; no number is spelled out in words. A habit's frequency opening both
+  Japanese spans (毎週, 毎朝, 毎月) is not part of the value: 毎週火曜 → 毎週木曜 compares
+  火曜 with 木曜 (session 26).
 
 **Why.** The judge weighs the one-slot shape but leaves most such pairs under its thresholds
 (``bench/results/classify_round25.md``): a restated frame with one value changed reads to
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.dedup_en_dates import MONTHS
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot, one_slot_features
 from omoide.engine.classify.text import Sentence
@@ -48,6 +53,9 @@ _EN_MAX_WORDS = 3
 _EN_PREDICATE = re.compile(
     r"\b(?:is|are|am|was|were|[a-z]{2,}(?<!'s)(?<!ss)(?<!us)(?<!is)s|[a-z]{3,}ed|[a-z]{3,}ing"
     r"|i|we|you|they)\b")
+# A record's label before the span ("rent: 700 a month", "the user's sister: midwife in …"):
+# the value of the label's one slot, as after a predicate (session 26).
+_EN_LABEL = re.compile(r"(?:^|\s):(?: [a-z0-9'&.\-]+){0,4}$")
 # A predicate that holds many things of one kind at once, right before the span.
 _EN_MANY = re.compile(
     r"\b(?:has|have|had|having|owns?|owned|keeps?|kept|buys?|bought|orders?|ordered|reads?"
@@ -82,6 +90,8 @@ _JA_TOPIC = re.compile(r"^[はがも]")
 # value replaced.
 _JA_OCCASION = re.compile(r"来週|先週|今週|明日|明後日|昨日|今日|今度|来月|先月|今月|去年|来年"
                           r"|今年|昨年|[0-9一二三四五六七八九十]+月[0-9一二三四五六七八九十]+日")
+# A habit's frequency opening both spans (毎週, 毎朝, 毎月): not part of the value.
+_JA_HABIT_OPENING = re.compile(r"^(?:毎週|毎朝|毎晩|毎日|毎月|毎年)(?=.)")
 _JA_RUN = re.compile(r"[\u3400-\u9fff]+|[\u30a0-\u30ff]+|[A-Za-z0-9]+")
 
 
@@ -102,8 +112,11 @@ def _en_swapped(old_span: str, new_span: str, before: str) -> bool:
     a, b = old_span.split(), new_span.split()
     if not (len(a) <= _EN_MAX_WORDS and len(b) <= _EN_MAX_WORDS):
         return False
-    if not _EN_PREDICATE.search(before) or _EN_MANY.search(before):
+    predicate = bool(_EN_PREDICATE.search(before))
+    if not (predicate or _EN_LABEL.search(before)) or _EN_MANY.search(before):
         return False
+    if not predicate and any(w in lex.EN_PERSONS for w in a + b):
+        return False  # a record naming a person in the span: whose value, not which value
     if _EN_ADJUNCT.match(old_span) or _EN_ADJUNCT.match(new_span) or _EN_VAGUE.search(old_span):
         return False
     if _EN_DATE.search(old_span) or _EN_DATE.search(new_span):
@@ -114,7 +127,13 @@ def _en_swapped(old_span: str, new_span: str, before: str) -> bool:
 
 
 def _ja_swapped(old_span: str, new_span: str, after: str) -> bool:
-    if "の" in old_span + new_span or _JA_TOPIC.match(after) or _JA_MANY.match(after):
+    opening = _JA_HABIT_OPENING.match(old_span)
+    if opening and new_span.startswith(opening.group()) and len(new_span) > opening.end():
+        # a habit's frequency said on both sides (毎週水曜 → 毎週金曜): the value is the rest
+        old_span, new_span = old_span[opening.end():], new_span[opening.end():]
+    # a modifier (の) on one side only makes the value precise or tells another slot; on both
+    # sides (駅前のA歯科 → 商店街のB歯科) it is the same kind of value, replaced (session 26)
+    if ("の" in old_span) != ("の" in new_span) or _JA_TOPIC.match(after) or _JA_MANY.match(after):
         return False
     if _JA_OCCASION.search(old_span + new_span):
         return False
