@@ -35,7 +35,7 @@ REFUSED_NUMBER = "omoide.refused_number"
 class QueryNumbers:
     """ASGI middleware, inside the guard: the values of the numeric query parameters of the
     route a request goes to, read as JSON numbers (a refusal is put in the request's state).
-    ``routes`` are the API's routes (the routers' own, as declared)."""
+    ``routes`` are the app's routes: the API's and the dashboard's pages (``page=``, ``after=``)."""
 
     def __init__(self, app: ASGIApp, *, routes: Iterable[BaseRoute]) -> None:
         self.app = app
