@@ -1,0 +1,36 @@
+"""Session 26's hand probe: what a hostile client found, each through real HTTP."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from omoide_testing import LiveServer
+
+NDJSON = {"content-type": "application/x-ndjson"}
+
+
+@pytest.mark.parametrize(("kind", "field", "value"), [
+    ("state", "kind", ["user"]), ("memory", "kind", {"fact": 1}),
+    ("memory", "status", ["active"]), ("session", "ended_by", ["idle"]),
+])
+def test_a_list_or_object_in_a_field_of_fixed_words_is_a_422(
+        server: LiveServer, kind: str, field: str, value: object) -> None:
+    """An export line whose ``kind``, ``status`` or ``ended_by`` held a list or an object raised
+    TypeError (unhashable) in the format check: a 500. It is refused naming the line."""
+    with server.client(server.create_persona("rin")) as rin:
+        assert rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}).status_code \
+            == 201
+        assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
+        assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
+        assert rin.post("/api/sessions/rin/s1/end").status_code == 200
+        records = [json.loads(line) for line in rin.get("/api/export/rin").text.splitlines()]
+    number = next(i for i, r in enumerate(records, start=1) if r["type"] == kind)
+    records[number - 1][field] = value
+    body = "".join(json.dumps(r) + "\n" for r in records).encode()
+    with server.client(server.create_persona("kai")) as kai:
+        reply = kai.post("/api/import/kai", content=body, headers=NDJSON)
+        assert reply.status_code == 422, reply.text
+        error = reply.json()["error"]
+        assert error["message"].startswith(f"line {number}: {kind} record: {field} must be one of")
+        assert kai.get("/api/memories/kai").json()["memories"] == []
