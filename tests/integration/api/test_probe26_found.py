@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -34,3 +35,26 @@ def test_a_list_or_object_in_a_field_of_fixed_words_is_a_422(
         error = reply.json()["error"]
         assert error["message"].startswith(f"line {number}: {kind} record: {field} must be one of")
         assert kai.get("/api/memories/kai").json()["memories"] == []
+
+
+@pytest.mark.parametrize("coding", ["gzip", "br", "GZIP, identity"])
+def test_a_compressed_body_is_told_to_be_sent_uncompressed(server: LiveServer,
+                                                           coding: str) -> None:
+    """A gzip body (Content-Encoding: gzip) was read as text: "request body: not UTF-8 (byte
+    1)", which did not say why. The API reads bodies as sent, and says so; the file import,
+    which reads its body as a stream, alike. ``identity`` is no encoding."""
+    packed = gzip.compress(b'{"content": "Ken drinks tea."}')
+    with server.client(server.create_persona("rin")) as rin:
+        for path, kind in (("/api/memories/rin", "application/json"),
+                           ("/api/import/rin", "application/x-ndjson")):
+            reply = rin.post(path, content=packed, headers={"content-type": kind,
+                                                            "content-encoding": coding})
+            assert reply.status_code == 422, (path, reply.text)
+            assert reply.json()["error"]["message"] == (
+                f"the request body is sent with Content-Encoding {coding!r}, which this server "
+                "does not decode: send it uncompressed, without that header")
+        plain = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."},
+                         headers={"content-encoding": "identity"})
+        assert plain.status_code == 201, plain.text
+        assert rin.post("/api/memories/nobody", content=packed, headers={
+            "content-encoding": coding}).status_code == 403  # who may ask comes first
