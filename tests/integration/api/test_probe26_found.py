@@ -58,3 +58,25 @@ def test_a_compressed_body_is_told_to_be_sent_uncompressed(server: LiveServer,
         assert plain.status_code == 201, plain.text
         assert rin.post("/api/memories/nobody", content=packed, headers={
             "content-encoding": coding}).status_code == 403  # who may ask comes first
+
+
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+@pytest.mark.parametrize("shape", ["openai", "chatgpt", "claude"])
+def test_a_chat_time_past_the_calendar_in_utc_is_a_422(server: LiveServer, when: str,
+                                                        shape: str) -> None:
+    """A chat file's time on the calendar's first or last day with an offset that carries it
+    past year 1 or 9999 in UTC raised OverflowError while read (peer_formats.foreign_time): a
+    500. It is kept as written and refused as any time outside the years the API reads."""
+    turn = {"openai": [{"role": "user", "content": "hi", "timestamp": when}],
+            "chatgpt": [{"mapping": {"a": {"message": {"author": {"role": "user"},
+                                                       "content": {"parts": ["hi"]},
+                                                       "create_time": when}}}}],
+            "claude": [{"uuid": "c1", "chat_messages": [{"sender": "human", "text": "hi",
+                                                         "created_at": when}]}]}[shape]
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post("/api/import/rin", params={"source": "chat"},
+                         content=json.dumps(turn).encode(),
+                         headers={"content-type": "application/json"})
+        assert reply.status_code == 422, reply.text
+        assert when in reply.json()["error"]["message"]
+        assert rin.get("/api/sessions/rin").json()["sessions"] == []
