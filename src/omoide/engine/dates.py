@@ -23,7 +23,7 @@ from enum import StrEnum
 from omoide.engine.errors import DateRangeError, EngineValueError, ParameterError, quoted
 from omoide.engine.width import half_width
 
-__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range"]
+__all__ = ["ACCEPTED_FORMS", "DateRange", "local_day", "parse_date_range"]
 
 ACCEPTED_FORMS: tuple[str, ...] = (
     "today",
@@ -272,3 +272,14 @@ _END = datetime.max.replace(tzinfo=UTC)
 def _local_midnight(day: date, tz: tzinfo) -> datetime:
     # Built from the local date, never by adding hours, so DST days are 23 or 25 hours long.
     return datetime(day.year, day.month, day.day, tzinfo=tz).astimezone(UTC)
+
+
+def local_day(when: datetime, tz: tzinfo) -> date:
+    """The calendar day of the instant ``when`` in ``tz`` (a note's or a turn's date as the
+    persona reads it). An instant whose day there lies past the calendar (9999-12-31T23:59Z,
+    a fact's last possible end, is 10000-01-01 in UTC+14; 0001-01-01T00:00Z in UTC−1) keeps
+    its UTC day: converting it raised OverflowError."""
+    try:
+        return when.astimezone(tz).date()
+    except OverflowError:
+        return when.astimezone(UTC).date()

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.dates import ACCEPTED_FORMS, DateRange, parse_date_range
+from omoide.engine.dates import ACCEPTED_FORMS, DateRange, local_day, parse_date_range
 from omoide.engine.errors import DateRangeError
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -355,3 +355,15 @@ def test_a_span_reaching_the_last_day_of_9999_ends_at_the_end_of_time(text: str)
     found = parse(text, tz=NEW_YORK)
     assert found.end == datetime.max.replace(tzinfo=UTC)
     assert found.start < found.end
+
+
+@pytest.mark.parametrize(("when", "zone", "day"), [
+    (datetime(2026, 3, 1, 20, 0, tzinfo=UTC), "Asia/Tokyo", D(2026, 3, 2)),
+    (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC), "Pacific/Kiritimati", D(9999, 12, 31)),
+    (datetime(1, 1, 1, 0, 30, tzinfo=UTC), "America/New_York", D(1, 1, 1)),
+])
+def test_local_day_is_the_zones_day_or_utcs_past_the_calendar(when: datetime, zone: str,
+                                                               day: date) -> None:
+    """A fact valid until 9999-12-31T23:59:59Z, dated for a persona in UTC+14, raised
+    OverflowError in the chat prompt (a 500): past the calendar the day is UTC's."""
+    assert local_day(when, ZoneInfo(zone)) == day
