@@ -114,4 +114,4 @@ def test_a_page_number_that_is_no_number_shows_an_error_page(tab: Tab, site: Sit
         assert "got '1_0'" in said
     assert tab.goto("/p/rin/sessions?page=２").status == 200
     assert "page 2" in tab.page.locator("main").inner_text()
-    assert tab.errors == []
+    assert all("status of 422" in error for error in tab.errors), tab.errors  # the two pages
