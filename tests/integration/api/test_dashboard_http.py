@@ -288,5 +288,8 @@ def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query
         assert client.get("/p/rin/sessions?page=２").status_code == 200  # full width: 2
         assert client.get("/p/rin/sessions/s-1?after=1e1").status_code == 200
         assert client.get("/p/kai/sessions?page=1_0").status_code == 403  # who may ask first
+        csrf = _csrf(client.get("/p/rin"))  # a job id in the path is read alike
+        retried = client.post("/p/rin/jobs/1_0/retry", data={"csrf": csrf})
+        assert retried.status_code == 422 and "job_id" in html.unescape(retried.text)
     with httpx.Client(base_url=server.url) as signed_out:
         assert signed_out.get("/p/rin/sessions?page=1_0").headers["location"] == "/login"

@@ -80,3 +80,27 @@ def test_a_chat_time_past_the_calendar_in_utc_is_a_422(server: LiveServer, when:
         assert reply.status_code == 422, reply.text
         assert when in reply.json()["error"]["message"]
         assert rin.get("/api/sessions/rin").json()["sessions"] == []
+
+
+@pytest.mark.parametrize("key_id", ["1_0", "%2B2", "٢"])
+def test_a_key_id_in_the_path_that_is_no_json_number_is_a_422(server: LiveServer,
+                                                               key_id: str) -> None:
+    """``DELETE /api/personas/rin/keys/1_0`` revoked key 10 (``int()`` reads underscores, as
+    the query's ``top_k=1_0`` was read before): a number in the path is read as the query's
+    numbers are, after who may ask."""
+    server.create_persona("rin")
+    with server.admin() as admin:
+        for _ in range(11):
+            assert admin.post("/api/personas/rin/keys").status_code == 201
+        reply = admin.delete(f"/api/personas/rin/keys/{key_id}")
+        assert reply.status_code == 422, reply.text
+        assert reply.json()["error"]["field"] == "key_id"
+        if key_id == "1_0":
+            assert reply.json()["error"]["message"] == (
+                "path parameter 'key_id' must be an integer written with the digits 0-9 (as in "
+                "JSON: e.g. 5 or 300), got '1_0'")
+        assert all(k["revoked_at"] is None for k in admin.get("/api/personas/rin/keys").json()[
+            "keys"])
+        assert admin.delete("/api/personas/nobody/keys/1_0").status_code == 404
+    with server.client("omo_p_wrong") as stranger:
+        assert stranger.delete(f"/api/personas/rin/keys/{key_id}").status_code == 401
