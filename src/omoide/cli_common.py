@@ -37,34 +37,48 @@ class NumberText(click.ParamType):
     """A number option or argument read as the HTTP query and the settings form read one
     (``engine.number_text``): ``--top-k 1_0`` was ten to ``int()``; it is refused, as are
     ``+5``, ``.5``, ``inf``, ``nan`` and other scripts' digits, with one message; full-width
-    digits are read as ASCII. ``minimum``/``maximum`` bound it, when given."""
+    digits are read as ASCII. ``minimum``/``maximum`` bound it, when given, and a number out of
+    bounds (or out of JSON's exact range) is refused naming the bounds ("must be an integer
+    from 1 to 9,007,199,254,740,991 (an id that `omoide persona key list` shows), got '0'":
+    ``hint`` is what the parentheses say)."""
 
     def __init__(self, kind: type, minimum: int | None = None,
-                 maximum: int | None = None) -> None:
+                 maximum: int | None = None, *, hint: str = "") -> None:
         self.kind = kind
         self.name = "integer" if kind is int else "float"  # what --help shows
         self.minimum, self.maximum = minimum, maximum
+        self.hint = hint
+
+    def _bounds(self) -> str:
+        """"an integer from 1 to 9,007,199,254,740,991", "a number of at least 0" …"""
+        what = "an integer" if self.kind is int else "a number"
+        if self.minimum is not None and self.maximum is not None:
+            span = f"from {self.minimum:,} to {self.maximum:,}"
+        elif self.minimum is not None:
+            span = f"of at least {self.minimum:,}"
+        else:
+            span = f"of at most {self.maximum:,}"
+        return f"{what} {span}" + (f" ({self.hint})" if self.hint else "")
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
-        from omoide.engine.number_text import REFUSED, read_number
+        from omoide.engine.json_text import JsonTextError
+        from omoide.engine.number_text import REFUSED, read_integer, read_number
 
+        bounded = self.minimum is not None or self.maximum is not None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number: int | float = value  # a default
         else:
             try:
-                number = read_number(str(value), kind=self.kind)
+                number = read_integer(str(value)) if self.kind is int else \
+                    float(read_number(str(value)))
             except REFUSED as exc:
+                if bounded and isinstance(exc, JsonTextError):  # a number, far out of bounds
+                    self.fail(f"must be {self._bounds()}, got {str(value)!r}", param, ctx)
                 self.fail(exc.message, param, ctx)
-        if self.kind is int:
-            if not float(number).is_integer():
-                self.fail(f"must be an integer, got {value!r}", param, ctx)
-            number = int(number)
-        else:
-            number = float(number)
         if (self.minimum is not None and number < self.minimum) or \
                 (self.maximum is not None and number > self.maximum):
-            self.fail(f"must be {self.minimum}-{self.maximum}, got {value!r}", param, ctx)
+            self.fail(f"must be {self._bounds()}, got {str(value)!r}", param, ctx)
         return number
 
 

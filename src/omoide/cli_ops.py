@@ -75,7 +75,8 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 @data_option
 @json_option
 @click.argument("name", callback=persona_name)
-@click.argument("key_id", type=NumberText(int, 1, MAX_INT))
+@click.argument("key_id", type=NumberText(int, 1, MAX_INT,
+                                         hint="an id that `omoide persona key list` shows"))
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
     """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""

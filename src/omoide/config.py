@@ -24,7 +24,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from omoide.engine.number_text import REFUSED, read_number, refusal
+from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
@@ -322,12 +322,9 @@ def _number_in(raw: str, var: str, kind: type) -> int | float:
     """A process variable's number, read as a persona setting's is (``engine.number_text``):
     ``OMOIDE_PORT=8_765`` is refused, as ``int()`` read it as 8765."""
     try:
-        value = read_number(raw, kind=kind)
+        return read_integer(raw) if kind is int else read_number(raw, kind=kind)
     except REFUSED as exc:
         raise InvalidInput(refusal(var, exc)) from None
-    if kind is int and not float(value).is_integer():
-        raise InvalidInput(f"{var} must be an integer, got {raw!r}")
-    return value
 
 
 # Process integers that only make sense from a least value: below it, OMOIDE_MAX_BODY_BYTES

@@ -458,6 +458,18 @@ def test_bad_numbers_on_the_command_line_are_errors_not_tracebacks(run) -> None:
     assert isinstance(revoked.exception, SystemExit) and "KEY_ID" in revoked.output
 
 
+@pytest.mark.parametrize("key_id", ["0", str(10**23), "9007199254740992", "1e400"])
+def test_a_key_id_out_of_range_is_refused_naming_the_range(run, key_id: str) -> None:
+    """The range was worded "must be 1-9007199254740991" (a key id beyond JSON's exact
+    integers: "integer … is outside ±9007199254740991"); it names the range in words and where
+    a key's id is seen."""
+    assert run("persona", "create", "rin").exit_code == 0
+    revoked = run("persona", "key", "revoke", "rin", key_id)
+    assert revoked.exit_code == 2
+    assert ("must be an integer from 1 to 9,007,199,254,740,991 (an id that `omoide persona "
+            f"key list` shows), got '{key_id}'") in " ".join(revoked.output.split())
+
+
 def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
     """``OMOIDE_PORT=abc omoide serve --port N`` serves on N (the flag replaces the variable);
     the same environment without the flag is one line naming the variable."""

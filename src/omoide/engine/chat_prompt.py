@@ -18,6 +18,7 @@ from datetime import UTC, datetime, tzinfo
 from omoide.engine.compact import count_tokens as estimate_tokens
 from omoide.engine.compact import cut_to_tokens as truncate_to_tokens
 from omoide.engine.context import BlockText, user_address
+from omoide.engine.dates import local_day
 from omoide.engine.lang import Lang
 
 __all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
@@ -117,11 +118,11 @@ def _address(user_state: Mapping[str, str], words: dict[str, str]) -> list[str]:
 def _memory_line(memory: Recalled, words: dict[str, str], tz: tzinfo, max_tokens: int) -> str:
     marks = []
     if memory.when is not None:
-        marks.append(memory.when.astimezone(tz).date().isoformat())
+        marks.append(local_day(memory.when, tz).isoformat())
     if memory.excerpt:
         marks.append(words["excerpt"])
     if memory.valid_until is not None:
-        until = memory.valid_until.astimezone(tz).date().isoformat()
+        until = local_day(memory.valid_until, tz).isoformat()
         marks.append(words["closed"].format(until=until))
     content = memory.content.strip()
     if memory.excerpt:  # an excerpt's own "[date]" header line is already in the marks

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 
+from omoide.engine.dates import local_day
 from omoide.engine.lang import Lang, is_japanese
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
@@ -382,11 +383,11 @@ def _cut(memory: MemoryLine, max_tokens: int) -> MemoryLine:
 
 
 def _memory_line(memory: MemoryLine, tz: tzinfo) -> str:
-    return f"- [{memory.created_at.astimezone(tz).date().isoformat()}] {memory.content}"
+    return f"- [{local_day(memory.created_at, tz).isoformat()}] {memory.content}"
 
 
 def _turn_line(turn: TurnLine, tz: tzinfo) -> str:
-    return (f"- [{turn.said_at.astimezone(tz).date().isoformat()}] {_one_line(turn.speaker)}: "
+    return (f"- [{local_day(turn.said_at, tz).isoformat()}] {_one_line(turn.speaker)}: "
             f"{turn.content}")
 
 

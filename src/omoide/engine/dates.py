@@ -15,15 +15,15 @@ cannot read raises ``DateRangeError`` listing ``ACCEPTED_FORMS``; nothing is ign
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from enum import StrEnum
 
 from omoide.engine.errors import DateRangeError, EngineValueError, ParameterError, quoted
+from omoide.engine.width import half_width
 
-__all__ = ["ACCEPTED_FORMS", "DateRange", "parse_date_range"]
+__all__ = ["ACCEPTED_FORMS", "DateRange", "local_day", "parse_date_range"]
 
 ACCEPTED_FORMS: tuple[str, ...] = (
     "today",
@@ -96,7 +96,8 @@ _PHRASES: dict[str, tuple[_Unit, int]] = {
 }
 
 _KANJI_DIGITS = "一二三四五六七八九"
-# ASCII digits (full-width ones are folded to ASCII by NFKC first) or a kanji numeral 1..99.
+# ASCII digits (full-width ones are folded to ASCII by ``half_width`` first) or a kanji numeral
+# 1..99.
 _NUM = rf"([0-9]+|[{_KANJI_DIGITS}]?十[{_KANJI_DIGITS}]?|[{_KANJI_DIGITS}])"
 _AGO: tuple[tuple[re.Pattern[str], _Unit], ...] = (
     (re.compile(rf"{_NUM} days? ago"), _Unit.DAY),
@@ -105,7 +106,7 @@ _AGO: tuple[tuple[re.Pattern[str], _Unit], ...] = (
     (re.compile(rf"{_NUM} years? ago"), _Unit.YEAR),
     (re.compile(rf"{_NUM} ?日前"), _Unit.DAY),
     (re.compile(rf"{_NUM} ?週間?前"), _Unit.WEEK),
-    (re.compile(rf"{_NUM} ?[かカヵケヶ箇]月前"), _Unit.MONTH),
+    (re.compile(rf"{_NUM} ?[かカヵケヶ箇ｶｹ]月前"), _Unit.MONTH),  # ｶ, ｹ: half-width kana
     (re.compile(rf"{_NUM} ?年前"), _Unit.YEAR),
 )
 _ROLLING_DAYS: tuple[re.Pattern[str], ...] = (
@@ -126,8 +127,10 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
     """
     if now.tzinfo is None:
         raise ParameterError("now must be timezone-aware", field="now")
-    # NFKC folds full-width digits, letters and tildes ("３日前", "ｔｏｄａｙ") to ASCII.
-    normal = " ".join(unicodedata.normalize("NFKC", text).split())
+    # Full-width digits, letters, signs and tildes ("３日前", "ｔｏｄａｙ", "～") are read as
+    # ASCII (``half_width``, the one fold of a typed value, as every timestamp and number the
+    # API reads): a superscript "²" or a circled "①", which NFKC also folded, stays refused.
+    normal = " ".join(half_width(text).split())
     try:
         span = _relative(normal.casefold(), now.astimezone(tz).date(), text)
         found = _to_utc(span, tz) if span else _iso_range(normal.upper(), tz)
@@ -269,3 +272,14 @@ _END = datetime.max.replace(tzinfo=UTC)
 def _local_midnight(day: date, tz: tzinfo) -> datetime:
     # Built from the local date, never by adding hours, so DST days are 23 or 25 hours long.
     return datetime(day.year, day.month, day.day, tzinfo=tz).astimezone(UTC)
+
+
+def local_day(when: datetime, tz: tzinfo) -> date:
+    """The calendar day of the instant ``when`` in ``tz`` (a note's or a turn's date as the
+    persona reads it). An instant whose day there lies past the calendar (9999-12-31T23:59Z,
+    a fact's last possible end, is 10000-01-01 in UTC+14; 0001-01-01T00:00Z in UTC−1) keeps
+    its UTC day: converting it raised OverflowError."""
+    try:
+        return when.astimezone(tz).date()
+    except OverflowError:
+        return when.astimezone(UTC).date()

@@ -19,7 +19,7 @@ from omoide.engine import json_text
 from omoide.engine.errors import ParameterError, quoted
 from omoide.engine.width import half_width
 
-__all__ = ["REFUSED", "read_number", "refusal", "what_number"]
+__all__ = ["REFUSED", "read_integer", "read_number", "refusal", "what_number"]
 
 # ASCII digits, a leading minus only, no digit separators; a fraction and an exponent as JSON.
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -47,7 +47,19 @@ def read_number(text: str, *, kind: type = float, name: str | None = None) -> in
     return number
 
 
-# What ``read_number`` raises: text that is not a JSON number, a number out of JSON's range.
+def read_integer(text: str, *, name: str | None = None) -> int:
+    """The whole number ``text`` writes (:func:`read_number`; ``7.0`` and ``1e1`` are whole);
+    a fraction (``7.5``) raises :class:`ParameterError` with ``read_number``'s words ("must be
+    an integer written with the digits 0-9 (…), got '7.5'"), the one check of a typed integer
+    (the CLI's options, ``OMOIDE_*`` variables, the dashboard's forms)."""
+    number = read_number(text, kind=int, name=name)
+    if not float(number).is_integer():
+        raise ParameterError(f"must be {what_number(int)}, got {quoted(text)}", field=name)
+    return int(number)
+
+
+# What ``read_number`` and ``read_integer`` raise: text that is not a JSON number (or, for
+# ``read_integer``, not a whole one), a number out of JSON's range.
 REFUSED = (ParameterError, json_text.JsonTextError)
 
 

@@ -91,9 +91,9 @@ def foreign_time(value: Any) -> Stamp:
     if isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
+            return parsed.astimezone(UTC) if parsed.tzinfo else value
+        except (ValueError, OverflowError):  # past the calendar once in UTC: 0001-01-01+14:00
             return value
-        return parsed.astimezone(UTC) if parsed.tzinfo else value
     return str(value)
 
 

@@ -180,8 +180,8 @@ _SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
 
 
 def _fits(value: Any, kind: Any) -> bool:
-    if isinstance(kind, set):
-        return value in kind
+    if isinstance(kind, set):  # its words (and None): a list or object is none of them
+        return (value is None or isinstance(value, str)) and value in kind
     if kind.endswith("?"):
         if value is None:
             return True

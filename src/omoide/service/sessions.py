@@ -30,6 +30,7 @@ from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
 from omoide.engine.consolidate import Consolidator, EventText
+from omoide.engine.dates import local_day
 from omoide.engine.segment import OfflineSegmenter, Segmenter, SegmentParams, Turn
 from omoide.errors import InvalidInput
 from omoide.model import (
@@ -95,7 +96,7 @@ def turn_passage(speaker: str, text: str) -> str:
 def day_header(when: datetime, tz: tzinfo = UTC) -> str:
     """``[YYYY-MM-DD]``: the day of ``when`` in ``tz`` (the persona's ``timezone`` setting, so
     a turn said at 08:30 in Tokyo is on that day, not on the UTC day before)."""
-    return f"[{when.astimezone(tz).date().isoformat()}]"
+    return f"[{local_day(when, tz).isoformat()}]"
 
 
 def episode_text(events: list[Event], tz: tzinfo = UTC) -> str:

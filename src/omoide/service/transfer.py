@@ -33,6 +33,7 @@ from omoide.engine.transfer_format import (
     remap_memory,
 )
 from omoide.errors import Conflict, InvalidInput
+from omoide.model.transfer import ExistingRows
 from omoide.service.blocks import check_block
 from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.sessions import (
@@ -169,16 +170,20 @@ class TransferService:
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
         check_present_sessions(restore, persona, scan.sessions.sessions, existing.session_ids)
+        # a stored state row is the file's row when it reads as the import reads the file's
+        # (its control characters as spaces): an own export of values stored before controls
+        # were refused, imported back, finds them there (it was a 409, or with merge a second,
+        # empty row beside each)
+        held = {_as_imported(row) for row in existing.state_rows} & scan.state_rows
         if not merge and not existing.empty:
-            foreign = (set(existing.memory_keys) - {keys.get(k, k) for k in scan.memory_keys}
-                       or set(existing.session_ids) - scan.session_ids
-                       or set(existing.block_names) - scan.block_names
-                       or set(existing.state_rows) - scan.state_rows)
+            foreign = _foreign(existing, scan, keys)
             if foreign:
                 raise Conflict(f"persona {persona!r} already holds data that is not in this "
-                               "file; import into an empty persona, or merge with --merge "
-                               "(HTTP: ?merge=true)", persona=persona)
-        report = _Run(self, restore, scan, keys, merge, on_progress).run(lines)
+                               f"file ({foreign}); import into an empty persona, or merge "
+                               "with --merge (HTTP: ?merge=true), which adds the file's "
+                               "records to what the persona holds", persona=persona)
+        report = _Run(self, restore, scan, keys, merge, on_progress,
+                      held - set(existing.state_rows)).run(lines)
         if self.on_enqueue is not None:
             self.on_enqueue()
         logger.info("import persona=%s %s", persona, report.as_dict())
@@ -369,7 +374,10 @@ NOT_AN_EXPORT = ("an Omoide export (JSON Lines) starts with its header record {\
 
 
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
-    """Each record (number, type, record, control characters replaced in it)."""
+    """Each record (number, type, record, control characters replaced in it). Both passes
+    read the file through here, each decoding its own copy of a record: the scan checks the
+    record as it will be stored (controls already spaces, which the validators require), the
+    restore stores it; only the restore adds the count to the report (once per file)."""
     first = True
     for number, line in enumerate(lines(), start=1):
         if line.strip():
@@ -384,6 +392,40 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
                                    field=exc.fields.get("field")) from None
             first = False
             yield number, kind, record, _replace_controls(kind, record)
+
+
+def _foreign(existing: ExistingRows, scan: _Scan, keys: dict[str, str]) -> str:
+    """What the persona holds that the file does not, in words ("2 memories, e.g.
+    'mem_…'; 1 state value: user 'name'"), or "" when it holds nothing else."""
+    said = []
+    for what, extra in (
+            ("memory", set(existing.memory_keys) - {keys.get(k, k) for k in scan.memory_keys}),
+            ("session", set(existing.session_ids) - scan.session_ids),
+            ("block", set(existing.block_names) - scan.block_names)):
+        if extra:
+            plural = "memories" if what == "memory" else f"{what}s"
+            said.append(f"{len(extra)} {what if len(extra) == 1 else plural}, e.g. "
+                        f"{min(extra)!r}")
+    rows = {row for row in existing.state_rows if _as_imported(row) not in scan.state_rows}
+    if rows:
+        kind, key, _, _ = min(rows)
+        said.append(f"{len(rows)} state value{'' if len(rows) == 1 else 's'}, e.g. {kind} "
+                    f"{key!r}")
+    return "; ".join(said)
+
+
+def _as_imported(row: tuple[str, str, str, str]) -> tuple[str, str, str, str]:
+    """A stored state row (kind, key, value, valid_from) as an import reads the same row of a
+    file: its value's control characters as spaces (:func:`_state_value`)."""
+    kind, key, value, valid_from = row
+    return kind, key, _state_value(value)[0], valid_from
+
+
+def _state_value(value: str) -> tuple[str, int]:
+    """A state value of a file, its control characters read as spaces, and how many there
+    were; a value left blank is U+FFFD (its key stays)."""
+    value, count = replace_controls(value.strip(), lines=True)
+    return ("\ufffd" if count and is_blank(value) else value), count
 
 
 def _replace_controls(kind: str, record: dict[str, Any]) -> int:
@@ -408,9 +450,8 @@ def _replace_controls(kind: str, record: dict[str, Any]) -> int:
             count += n
             record["emotion_type"] = None if n and is_blank(label) else label
     elif kind == "state" and isinstance(record.get("value"), str):
-        value, n = replace_controls(record["value"].strip(), lines=True)
+        record["value"], n = _state_value(record["value"])
         count += n
-        record["value"] = "\ufffd" if n and is_blank(value) else value
     return count
 
 
@@ -418,8 +459,10 @@ class _Run:
     """One pass of restoring; batches flushed as their section ends or fills."""
 
     def __init__(self, service: TransferService, restore: PersonaRestoreHandle, scan: _Scan,
-                 keys: dict[str, str], merge: bool, on_progress: Progress | None) -> None:
+                 keys: dict[str, str], merge: bool, on_progress: Progress | None,
+                 held: set[tuple[str, str, str, str]]) -> None:
         self.s = service
+        self.held = held  # the file's state rows stored already, controls and all
         persona = restore.persona
         self.persona = persona
         self.scan = scan
@@ -447,6 +490,9 @@ class _Run:
             if kind == "session":
                 self.session = record
                 continue
+            if kind == "state" and (record["kind"], record["key"], record["value"],
+                                    record["valid_from"]) in self.held:
+                continue  # stored with the control characters the file's copy has as spaces
             if kind != self.pending_kind or len(self.pending) >= self.s.batch:
                 self._flush()
             self.pending_kind = kind

@@ -97,3 +97,21 @@ def test_docs_work_offline(tab: Tab, site: Site) -> None:
     assert tab.page.locator(".opblock").count() > 20  # the API's operations are listed
     assert all(url.startswith(site.url) for url in tab.requests), tab.requests
     assert tab.errors == []
+
+
+def test_a_page_number_that_is_no_number_shows_an_error_page(tab: Tab, site: Site) -> None:
+    """``?page=1_0`` (a mistyped or edited link) was read as page 10 by ``int()``: the page
+    says which parameter is not a number, with a 422, as the API does; ``?page=２`` (typed with
+    a Japanese input method) is page 2."""
+    tab.sign_in(site.admin_key)
+    for path, name in (("/p/rin/sessions?page=1_0", "page"),
+                       (f"/p/rin/sessions/{site.seeded.session_id}?after=1_0", "after")):
+        reply = tab.goto(path)
+        assert reply.status == 422, path
+        said = tab.page.locator("main").inner_text()
+        assert f"query parameter '{name}' must be an integer written with the digits 0-9" \
+            in said, said
+        assert "got '1_0'" in said
+    assert tab.goto("/p/rin/sessions?page=２").status == 200
+    assert "page 2" in tab.page.locator("main").inner_text()
+    assert all("status of 422" in error for error in tab.errors), tab.errors  # the two pages

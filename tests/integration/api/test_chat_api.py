@@ -850,3 +850,25 @@ def test_an_empty_tool_calls_list_is_not_sent_upstream(proxy: LiveServer,
         assert assistants[1]["tool_calls"] == [call]
         # with nothing else to say what the assistant did, its content is "" (not null)
         assert assistants[2] == {"role": "assistant", "content": ""}
+
+
+def test_a_fact_valid_until_the_last_day_is_dated_in_a_zone_past_it(
+        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    """A memory valid until 9999-12-31T23:59:59Z, recalled for a persona in UTC+14: its end's
+    local day is past the calendar, and the prompt's date raised OverflowError (a 500). The
+    prompt dates it by its UTC day."""
+    key = proxy.create_persona("rin")
+    with proxy.client(key) as c:
+        assert c.put("/api/settings/rin", json={"timezone": "Pacific/Kiritimati"}
+                     ).status_code == 200
+        made = c.post("/api/memories/rin", json={
+            "content": "The user lives in Sapporo with a cat named Mochi",
+            "valid_until": "9999-12-31T23:59:59Z"})
+        assert made.status_code == 201, made.text
+        assert c.get("/api/context/rin").status_code == 200
+    fake_api.queue(Reply(body=openai_answer("You live in Sapporo!")))
+    reply = sdk(proxy, key).chat.completions.create(
+        model="anything", messages=[{"role": "user", "content": "where do I live? cat"}])
+    assert reply.choices[0].message.content == "You live in Sapporo!"
+    system = fake_api.bodies[-1]["messages"][0]["content"]
+    assert "9999-12-31" in system and "Sapporo" in system

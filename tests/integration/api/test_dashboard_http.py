@@ -268,3 +268,28 @@ def test_the_blocks_form_reads_numbers_as_the_settings_form(server: LiveServer, 
         else:
             assert reply.status_code == 303, reply.text
             assert [b.priority for b in blocks] == [stored]
+
+
+@pytest.mark.parametrize("query", ["page=1_0", "page=%2B2", "page=.5", "page=nan", "page=٢",
+                                   "page=2.5"])
+def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query: str) -> None:
+    """``page=1_0`` (and ``after=1_0``) was read as 10 by ``int()``: the dashboard's numbers
+    are read as the API's query numbers are, and refused with the parameter's name."""
+    key = server.create_persona("rin")
+    with server.client(key) as api:
+        assert api.post("/api/sessions/rin", json={"session_id": "s-1"}).status_code in (200, 201)
+    with _signed_in(server, key) as client:
+        reply = client.get(f"/p/rin/sessions?{query}")
+        assert reply.status_code == 422, reply.text
+        assert "page" in html.unescape(reply.text)
+        after = client.get(f"/p/rin/sessions/s-1?{query.replace('page', 'after')}")
+        assert after.status_code == 422
+        assert "after" in html.unescape(after.text)
+        assert client.get("/p/rin/sessions?page=２").status_code == 200  # full width: 2
+        assert client.get("/p/rin/sessions/s-1?after=1e1").status_code == 200
+        assert client.get("/p/kai/sessions?page=1_0").status_code == 403  # who may ask first
+        csrf = _csrf(client.get("/p/rin"))  # a job id in the path is read alike
+        retried = client.post("/p/rin/jobs/1_0/retry", data={"csrf": csrf})
+        assert retried.status_code == 422 and "job_id" in html.unescape(retried.text)
+    with httpx.Client(base_url=server.url) as signed_out:
+        assert signed_out.get("/p/rin/sessions?page=1_0").headers["location"] == "/login"

@@ -20,6 +20,9 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def run(*args: str | Path, env: dict[str, str] | None = None) -> str:
+    """``args`` run without ``PYTHONPATH``: a checkout's ``src`` on it (``PYTHONPATH=src
+    pytest``) came before the fresh venv, so the wheel's ``omoide`` was never the one run."""
+    env = {k: v for k, v in (os.environ if env is None else env).items() if k != "PYTHONPATH"}
     done = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env,
                           timeout=300, check=False)
     assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"

@@ -123,6 +123,7 @@ def test_note_drops_greeting_and_question_sentences_of_a_kept_turn() -> None:
         pytest.param("I'd love to go.", "Melanie would love to go.", id="id-would"),
         pytest.param("What can I say?", "What can Melanie say?", id="inverted"),
         pytest.param("We're going camping.", "Melanie and others are going camping.", id="we"),
+        pytest.param("We'd've won.", "Melanie and others would have won.", id="we-d-ve"),
         pytest.param(
             "We put our hearts into it.", "Melanie and others put their hearts into it.", id="our"
         ),

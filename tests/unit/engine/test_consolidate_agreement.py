@@ -44,6 +44,11 @@ def third(sentence: str) -> str:
     ("I'd bought a van.", "Rin had bought a van."),
     ("I'd tried twice.", "Rin had tried twice."),
     ("I'd love to.", "Rin would love to."),
+    # a double contraction is read whole ("I'd've" stayed in the first person)
+    ("I'd've loved to come.", "Rin would have loved to come."),
+    ("I’d’ve gone.", "Rin would have gone."),
+    ("I'll've finished by then.", "Rin will have finished by then."),
+    ("You'd've liked it.", "Ken would have liked it."),
     # casual forms are spelled out, not given an -s
     ("I wanna learn Spanish.", "Rin wants to learn Spanish."),
     ("I gotta go.", "Rin has to go."),

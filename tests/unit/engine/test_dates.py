@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.dates import ACCEPTED_FORMS, DateRange, parse_date_range
+from omoide.engine.dates import ACCEPTED_FORMS, DateRange, local_day, parse_date_range
 from omoide.engine.errors import DateRangeError
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -173,12 +173,28 @@ def test_parse_date_range_gives_23_hour_day_when_dst_starts() -> None:
     assert found.end - found.start == timedelta(hours=23)
 
 
+FULL_TO_ASCII = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 @pytest.mark.parametrize(
     "text",
     ["  Last Week ", "LAST   WEEK", "last\tweek", "ｌａｓｔ ｗｅｅｋ", "\u3000先週\u3000"],
 )
 def test_parse_date_range_ignores_case_width_and_spacing(text: str) -> None:
     assert parse(text) == local_days(D(2026, 11, 23), D(2026, 11, 30))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["３　ｄａｙｓ　ａｇｏ", "ＬＡＳＴ ３ ＤＡＹＳ", "３日前", "３ｶ月前", "３ヶ月前",
+     "２０２６－１１－２７", "２０２６－１１－２７～２０２６－１１－２７",
+     "2026-11-27T00:00＋09:00..2026-11-27T12:00＋09:00"],
+)
+def test_full_width_forms_of_every_kind_of_phrase_are_read(text: str) -> None:
+    """Typed with a Japanese input method: digits, letters, signs, the tilde, the ideographic
+    space (``width.half_width``) and the half-width kana ｶ of ヶ月 are read as their ASCII or
+    full-width forms."""
+    assert parse(text) == parse(text.translate(FULL_TO_ASCII).replace("ｶ", "ヶ"))
 
 
 @pytest.mark.parametrize(
@@ -231,6 +247,10 @@ def test_parse_date_range_keeps_exact_instants_when_range_has_timestamps(
         pytest.param("2026-03-01..2026-03-05..2026-03-09", id="three-parts"),
         pytest.param("03/01/2026", id="us-date"),
         pytest.param("20260301", id="basic-iso"),
+        # folded by NFKC, no digit a user types: refused, as in every other date the API reads
+        pytest.param("²日前", id="superscript-digit"),
+        pytest.param("①日前", id="circled-digit"),
+        pytest.param("2026-03-0¹", id="superscript-in-iso"),
     ],
 )
 def test_parse_date_range_lists_accepted_forms_when_text_unrecognised(text: str) -> None:
@@ -335,3 +355,15 @@ def test_a_span_reaching_the_last_day_of_9999_ends_at_the_end_of_time(text: str)
     found = parse(text, tz=NEW_YORK)
     assert found.end == datetime.max.replace(tzinfo=UTC)
     assert found.start < found.end
+
+
+@pytest.mark.parametrize(("when", "zone", "day"), [
+    (datetime(2026, 3, 1, 20, 0, tzinfo=UTC), "Asia/Tokyo", D(2026, 3, 2)),
+    (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC), "Pacific/Kiritimati", D(9999, 12, 31)),
+    (datetime(1, 1, 1, 0, 30, tzinfo=UTC), "America/New_York", D(1, 1, 1)),
+])
+def test_local_day_is_the_zones_day_or_utcs_past_the_calendar(when: datetime, zone: str,
+                                                               day: date) -> None:
+    """A fact valid until 9999-12-31T23:59:59Z, dated for a persona in UTC+14, raised
+    OverflowError in the chat prompt (a 500): past the calendar the day is UTC's."""
+    assert local_day(when, ZoneInfo(zone)) == day

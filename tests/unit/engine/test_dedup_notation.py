@@ -42,6 +42,7 @@ def reading(text: str) -> str:
     pytest.param("庭は200平米、池は2メートル", "庭は200平米、池は2m", id="ja-unit"),
     pytest.param("僕は釣りが好き", "私は釣りが好き", id="ja-first-person"),
     pytest.param("I'm gonna sell the van", "I am going to sell the van", id="en-contractions"),
+    pytest.param("I'd've sold the van", "I would have sold the van", id="en-d-ve"),
     pytest.param("The user can't swim", "I cannot swim", id="en-user-and-cannot"),
     pytest.param("Jo organises a colourful theatre festival",
                  "Jo organizes a colorful theater festival", id="en-british-spelling"),

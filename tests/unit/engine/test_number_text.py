@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from omoide.engine.errors import ParameterError
 from omoide.engine.json_text import JsonTextError
-from omoide.engine.number_text import read_number
+from omoide.engine.number_text import read_integer, read_number
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -42,3 +42,17 @@ def test_every_safe_integer_reads_back(number: int) -> None:
     if abs(number) >= 1000:  # Python writes digit separators; the reader refuses them
         with pytest.raises(ParameterError):
             read_number(f"{number:_}")
+
+
+@pytest.mark.parametrize(("text", "value"), [("7", 7), ("7.0", 7), ("1e1", 10), ("－３", -3)])
+def test_a_whole_number_is_read_as_an_int(text: str, value: int) -> None:
+    read = read_integer(text)
+    assert read == value and type(read) is int
+
+
+@pytest.mark.parametrize("text", ["7.5", "1e-1", "1_0", "nan"])
+def test_a_fraction_or_no_number_is_refused_as_an_integer(text: str) -> None:
+    with pytest.raises(ParameterError, match="must be an integer written with the digits 0-9") \
+            as refused:
+        read_integer(text, name="priority")
+    assert refused.value.field == "priority" and repr(text) in refused.value.message

@@ -10,6 +10,7 @@ import pytest
 from omoide.engine.peer_chats import parse_chat
 from omoide.engine.peer_formats import (
     PeerFormatError,
+    foreign_time,
     parse_mcp_memory,
     parse_mem0,
 )
@@ -112,3 +113,10 @@ def test_a_message_whose_content_is_no_text_says_what_it_held(content: object,
     (conversation,) = parse_chat([{"role": "user", "content": content},
                                   {"role": "user", "content": "I keep bees."}])
     assert conversation.without_text == (kind,)
+
+
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_a_time_past_the_calendar_in_utc_is_kept_as_written(when: str) -> None:
+    """It raised OverflowError (a 500 on import); as any time it cannot read as UTC, it stays
+    the text it was, for the import's time check to refuse naming it."""
+    assert foreign_time(when) == when

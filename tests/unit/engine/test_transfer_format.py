@@ -50,6 +50,11 @@ def test_a_record_goes_out_and_back_with_its_vector() -> None:
     ("importance", "high", "importance must be num"),
     ("importance", 3, "within 0-1"),
     ("kind", "poem", "kind must be one of"),
+    # a list or an object in a field of fixed words raised TypeError (unhashable): a 500
+    ("kind", ["fact"], "kind must be one of"),
+    ("status", {"active": True}, "status must be one of"),
+    ("kind", 1, "kind must be one of"),
+    ("versions", [{**MEMORY["versions"][0], "change": ["create"]}], "versions[0].change"),
     ("created_at", "yesterday", "created_at must be time"),
     ("tags", ["", "x"], "tags must be non-empty"),
     ("access_count", 1.5, "access_count must be int"),

@@ -18,6 +18,7 @@ from starlette.routing import Match
 from omoide import __version__
 from omoide.api.errors import error_body, error_response, raced_erase
 from omoide.api.http.access_log import AccessLog, record_route, route_template
+from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
@@ -78,7 +79,9 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     _declare_app_wide_errors(app)
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
-    app.add_middleware(QueryNumbers, routes=[r for router in routers for r in router.routes])
+    # the API's routes and the dashboard's pages (``page=``, ``after=``) alike
+    app.add_middleware(QueryNumbers, routes=[r for router in (*routers, *DASHBOARD_ROUTERS)
+                                             for r in router.routes])
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
                        streamed={"/api/import/": omoide.settings.max_import_bytes})
     app.add_middleware(HeadAsGet)

@@ -15,6 +15,8 @@ Trigger / why / outcome:
 - a body under ``/api`` or ``/v1`` sent with a content type that is not JSON (form data, text)
   → 422 that says to send JSON (FastAPI would read it as no object and say so, misleadingly);
   one sent without a content type is read as JSON (the route is told it is), as documented.
+  One sent with a ``Content-Encoding`` (gzip …) → 422 that says to send it uncompressed (it
+  was "not UTF-8 (byte 1)"); the streamed import says the same (``encoding_refusal``).
 - a query string whose bytes, percent-encoded or raw, are not UTF-8 → 422 naming the parameter
   (Starlette would silently replace them with U+FFFD); a path or query string holding NUL
   (``%00``) → 422. Raw bytes that are UTF-8 are read as UTF-8 (as percent-encoded ones are),
@@ -63,7 +65,8 @@ from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "REFUSED_HEADER", "BodyGuard",
-           "JsonRefused", "is_json_media", "refused_body", "refused_header", "strict_json"]
+           "JsonRefused", "encoding_refusal", "is_json_media", "refused_body", "refused_header",
+           "strict_json"]
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -154,6 +157,12 @@ class BodyGuard:
                 await self._too_large(receive, send, already=more)
                 return
         body = bytes(buffer)
+        encoded = encoding_refusal(_header(scope, b"content-encoding")) \
+            if body.strip() and _is_api(scope) else None
+        if encoded is not None:
+            await self.app(_refusing(scope, JsonRefused(encoded)), _replay(b"", None, receive),
+                           send)
+            return
         media = _foreign_media(scope) if body.strip() else None
         if media is not None:
             refused = JsonRefused(f"the request body must be JSON, sent with Content-Type: "
@@ -251,16 +260,28 @@ def _is_api_json(scope: Scope) -> bool:
     return is_json_media(None)
 
 
+def encoding_refusal(coding: str | None) -> str | None:
+    """Why a body sent with ``Content-Encoding: coding`` is refused, or None (none, or
+    ``identity``): the server reads bodies as sent, and a gzip body was refused as "not UTF-8
+    (byte 1)", which did not say why."""
+    if coding is None or coding.strip().lower() in ("", "identity"):
+        return None
+    return (f"the request body is sent with Content-Encoding {coding.strip()[:40]!r}, which "
+            "this server does not decode: send it uncompressed, without that header")
+
+
+def _header(scope: Scope, wanted: bytes) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == wanted:
+            return str(value.decode("latin-1"))
+    return None
+
+
 def _foreign_media(scope: Scope) -> str | None:
     """The content type of an API body that is not JSON (every API route but the streamed
     import reads JSON; FastAPI would read such a body as no object at all)."""
-    if not scope.get("path", "").startswith(_JSON_PATHS):
-        return None
-    for name, value in scope.get("headers", ()):
-        if name == b"content-type":
-            media = value.decode("latin-1")
-            return None if is_json_media(media) else media
-    return None
+    media = _header(scope, b"content-type") if _is_api(scope) else None
+    return None if media is None or is_json_media(media) else media
 
 
 _SINGLE_HEADERS = {b"authorization": "Authorization", b"x-omoide-persona": "X-Omoide-Persona",

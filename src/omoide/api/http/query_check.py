@@ -10,8 +10,9 @@ their own links and forms).
   text. A client that sends a body there meant something the route does not do; the message
   names the parameters it does take. An empty body, whitespace and ``{}`` ask for nothing and
   pass (some clients always send one).
-- A numeric query parameter whose value is not a number as JSON writes it (``top_k=1_0``):
-  ``query_numbers`` reads the values and leaves its refusal here, to be said after who may ask.
+- A numeric query parameter whose value is not a number as JSON writes it (``top_k=1_0``), or
+  such a number in the path (``…/keys/1_0``): ``query_numbers`` reads the values and leaves its
+  refusal here, to be said after who may ask.
 """
 
 from __future__ import annotations
@@ -59,11 +60,19 @@ async def refuse_refused_body(request: Request) -> None:
 
 async def refuse_unknown_query(request: Request) -> None:
     """An app-wide dependency: runs before the route, on the route the request matched."""
-    if not request.query_params or not request.url.path.startswith(_CHECKED):
-        return
     route = request.scope.get("route")
-    if not isinstance(route, APIRoute):
+    if not request.url.path.startswith(_CHECKED) or not isinstance(route, APIRoute):
         return
+    if request.query_params:
+        _refuse_unknown(request, route)
+    refused = refused_number(request.scope.get("state", {}))
+    if refused is not None:  # a numeric value that is not a number (``query_numbers``)
+        _may_ask(request)
+        raise refused
+
+
+def _refuse_unknown(request: Request, route: APIRoute) -> None:
+    """A query parameter the route does not have, or one of a single value given twice."""
     known = _names(route.dependant)  # a few names, read only when a query is sent
     unknown = [name for name in request.query_params if name not in known]
     counts = {name: len(request.query_params.getlist(name))
@@ -77,10 +86,6 @@ async def refuse_unknown_query(request: Request) -> None:
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
                            f"{takes}", field=unknown[0])
-    refused = refused_number(request.scope.get("state", {}))
-    if refused is not None:  # a numeric value that is not a number (``query_numbers``)
-        _may_ask(request)
-        raise refused
 
 
 async def refuse_unexpected_body(request: Request) -> None:

@@ -35,23 +35,47 @@ REFUSED_NUMBER = "omoide.refused_number"
 class QueryNumbers:
     """ASGI middleware, inside the guard: the values of the numeric query parameters of the
     route a request goes to, read as JSON numbers (a refusal is put in the request's state).
-    ``routes`` are the API's routes (the routers' own, as declared)."""
+    ``routes`` are the app's routes: the API's and the dashboard's pages (``page=``, ``after=``)."""
 
     def __init__(self, app: ASGIApp, *, routes: Iterable[BaseRoute]) -> None:
         self.app = app
-        self.routes = [(route, _numeric_names(route.dependant))
-                       for route in routes if isinstance(route, APIRoute)]
+        api = [route for route in routes if isinstance(route, APIRoute)]
+        self.routes = [(route, _numeric_names(route.dependant)) for route in api]
+        # the routes with a number in their path (a key id, a job id), and its names
+        self.path_routes = [(route, names) for route in api
+                            if (names := _numeric_names(route.dependant, path=True))]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused = self._path_refusal(scope) if scope["type"] == "http" else None
         query = scope.get("query_string", b"") if scope["type"] == "http" else b""
         if query:
             names = self._names(scope)
             if names:
-                read, refused = _read_numbers(query, names)
+                read, query_refused = _read_numbers(query, names)
                 scope = {**scope, "query_string": read}
-                if refused is not None:
-                    scope["state"] = {**scope.get("state", {}), REFUSED_NUMBER: refused}
+                refused = refused or query_refused
+        if refused is not None:
+            scope = {**scope, "state": {**scope.get("state", {}), REFUSED_NUMBER: refused}}
         await self.app(scope, receive, send)
+
+    def _path_refusal(self, scope: Scope) -> InvalidInput | None:
+        """A number in the path that is not one as JSON writes it: ``DELETE
+        …/keys/1_0`` revoked key 10, as ``int()`` reads it. Refused alike (a path's id is
+        written by a program: its full-width form is no id either)."""
+        for route, names in self.path_routes:
+            match, child = route.matches(scope)
+            if match != Match.FULL:
+                continue
+            for name, kind in names.items():
+                value = child.get("path_params", {}).get(name)
+                if not isinstance(value, str) or not value.isascii():
+                    continue  # the route's own check refuses it ("a valid integer")
+                try:
+                    read_number(value, kind=kind, name=name)
+                except REFUSED as exc:
+                    return InvalidInput(refusal(f"path parameter {name!r}", exc), field=name)
+            return None
+        return None
 
     def _names(self, scope: Scope) -> dict[str, type]:
         """The numeric query parameters of the route the path and method match, else of the
@@ -100,13 +124,14 @@ def _written(number: int | float) -> str:
     return repr(number)
 
 
-def _numeric_names(dependant: Dependant) -> dict[str, type]:
-    """The query parameters of a route's function and its dependencies that take a number,
-    each with its kind (``int`` or ``float``, for the refusal's words)."""
-    names = {param.alias: _kind(param.field_info.annotation) for param in dependant.query_params
+def _numeric_names(dependant: Dependant, *, path: bool = False) -> dict[str, type]:
+    """The query (or ``path``) parameters of a route's function and its dependencies that take
+    a number, each with its kind (``int`` or ``float``, for the refusal's words)."""
+    params = dependant.path_params if path else dependant.query_params
+    names = {param.alias: _kind(param.field_info.annotation) for param in params
              if _takes_number(param.field_info.annotation)}
     for sub in dependant.dependencies:
-        names |= _numeric_names(sub)
+        names |= _numeric_names(sub, path=path)
     return names
 
 

@@ -44,7 +44,8 @@ _EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
         (r"\bcan't\b", "cannot"), (r"\bcan not\b", "cannot"), (r"\bwon't\b", "will not"),
         (r"\bain't\b", "is not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\b(i)'m\b", r"\1 am"),
-        (r"\b(\w+)'re\b", r"\1 are"), (r"\b(\w+)'ve\b", r"\1 have"),
+        (r"\b(\w+)'re\b", r"\1 are"), (r"\b(\w+)'d've\b", r"\1 would have"),
+        (r"\b(\w+)'ve\b", r"\1 have"),
         (r"\b(\w+)'ll\b", r"\1 will"), (r"\bgonna\b", "going to"), (r"\bwanna\b", "want to"),
         (r"\bgotta\b", "got to"),
     ))

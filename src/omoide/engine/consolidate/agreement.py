@@ -38,7 +38,8 @@ _ADVERBS = (
 _INVERTED = r"do|don['’]t|have|haven['’]t|am|are|aren['’]t|were|weren['’]t"
 _SUBJECT_TEMPLATE = (
     r"(?:\b(?P<inverted>(?i:{inverted}))\s+)?"
-    r"\b{pronoun}(?P<contraction>['’](?:m|re|ve|d|ll))?(?P<adverbs>(?:\s+(?:{adverbs}))*)"
+    r"\b{pronoun}(?P<contraction>['’](?:m|re|ve|(?:d|ll)(?:['’]ve)?))?"
+    r"(?P<adverbs>(?:\s+(?:{adverbs}))*)"
     r"(?:\s+(?P<verb>(?!I(?![A-Za-z'’]))[A-Za-z]+(?:['’]t)?))?(?![A-Za-z'’])"
 )
 I_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun="I", adverbs=_ADVERBS,
@@ -53,7 +54,10 @@ _CLAUSE_OPENERS = word_set(
     "although though once until till where wherever whether as"
 )
 
-_CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will"}
+# "I'd've" and "I'll've" (would have, will have) are read whole: "I'd've gone" → "Nora would
+# have gone".
+_CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will", "'d've": "would have",
+                 "'ll've": "will have"}
 _IRREGULAR = {
     "am": "is",
     "are": "is",
@@ -143,7 +147,7 @@ def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False
     adverbs = match.group("adverbs") or ""
     verb = match.group("verb")
     tail = f" {verb}" if verb else ""
-    if contraction == "'d":
+    if contraction.lower() == "'d":
         return f"{subject} {_would_or_had(verb)}{adverbs}{tail}"
     if contraction:
         return f"{subject} {_CONTRACTIONS[contraction.lower()]}{adverbs}{tail}"

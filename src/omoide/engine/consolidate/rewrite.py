@@ -22,7 +22,8 @@ from omoide.engine.consolidate.voice import is_role_label
 __all__ = ["plain_japanese_ending", "to_third_person"]
 
 
-_WE_CLAUSE = re.compile(r"\b(?P<we>[Ww]e)(?P<contraction>['’](?:re|ve|d|ll))?(?![A-Za-z'’])")
+_WE_CLAUSE = re.compile(
+    r"\b(?P<we>[Ww]e)(?P<contraction>['’](?:re|ve|(?:d|ll)(?:['’]ve)?))?(?![A-Za-z'’])")
 # a pronoun, not part of a hyphened word ("me-time", "US-based" stay as written)
 _ME = re.compile(r"(?<![\w-])me(?![\w-])")
 _US = re.compile(r"(?<![\w-])us(?![\w-])")
@@ -33,7 +34,8 @@ _REFLEXIVE_WORD = re.compile(r"\b(?:[Oo]urselves|[Yy]ourself)\b")
 # after binding: the speaker by name
 _MY = re.compile(r"(?<![\w-])(?:[Mm]y|[Mm]ine|[Mm]yself)(?![\w-])")
 
-_WE_CONTRACTIONS = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will"}
+_WE_CONTRACTIONS = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will",
+                    "'d've": "would have", "'ll've": "will have"}
 
 
 def to_third_person(
@@ -62,7 +64,7 @@ def to_third_person(
 
 
 def _rewrite_we(match: re.Match[str], speaker: str) -> str:
-    contraction = (match.group("contraction") or "").replace("’", "'")
+    contraction = (match.group("contraction") or "").replace("’", "'").lower()
     subject = f"{speaker} and others"
     return f"{subject} {_WE_CONTRACTIONS[contraction]}" if contraction else subject
 

@@ -23,9 +23,12 @@ from omoide.api.http.dashboard.session import SessionSigner, load_secret
 from omoide.api.http.dashboard.web import Dashboard, make_environment
 from omoide.wiring import Omoide
 
-__all__ = ["STATIC_DIR", "install_dashboard"]
+__all__ = ["ROUTERS", "STATIC_DIR", "install_dashboard"]
 
 STATIC_DIR = Path(__file__).parent / "static"
+# The pages' routers, as declared (the app's query-number reader reads their ``page=``, ``after=``).
+ROUTERS = tuple(module.router for module in (routes_auth, routes_persona, routes_memories,
+                                            routes_blocks, docs))
 
 
 def install_dashboard(app: FastAPI, omoide: Omoide) -> None:
@@ -35,6 +38,6 @@ def install_dashboard(app: FastAPI, omoide: Omoide) -> None:
                                     signer=SessionSigner(load_secret(
                                         omoide.settings.data_dir,
                                         omoide.settings.dashboard_secret)))
-    for module in (routes_auth, routes_persona, routes_memories, routes_blocks, docs):
-        app.include_router(module.router)
+    for router in ROUTERS:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

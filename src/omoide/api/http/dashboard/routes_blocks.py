@@ -14,7 +14,7 @@ from omoide.api.http.dashboard.web import (
     render,
 )
 from omoide.api.http.deps import App
-from omoide.engine.number_text import REFUSED, read_number, refusal
+from omoide.engine.number_text import REFUSED, read_integer, refusal
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import InvalidInput
 from omoide.model import DEFAULT_MAX_TOKENS
@@ -53,12 +53,9 @@ def _int(form: dict[str, str], name: str) -> int:
     """A whole number typed in the form, read as the settings form reads its numbers
     (``engine.number_text``: ``1_0`` was ten to ``int()``)."""
     try:
-        number = read_number(form.get(name, ""), kind=int, name=name)
+        return read_integer(form.get(name, ""), name=name)
     except REFUSED as exc:
         raise InvalidInput(refusal(name, exc), field=name) from None
-    if not float(number).is_integer():
-        raise InvalidInput(f"{name} must be a whole number, got {number!r}", field=name)
-    return int(number)
 
 
 @router.post("/p/{persona}/blocks")

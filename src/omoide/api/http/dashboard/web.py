@@ -22,6 +22,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
+from omoide.api.http.query_numbers import refused_number
 from omoide.errors import Forbidden, OmoideError, Unauthorized
 from omoide.model import check_persona_name
 from omoide.service.auth import Principal
@@ -120,11 +121,16 @@ async def signed_in(request: Request, app: App) -> Viewer:
 SignedIn = Annotated[Viewer, Depends(signed_in)]
 
 
-def persona_page(persona: str, viewer: SignedIn, app: App) -> str:
-    """The API's persona check for a dashboard page: 403 (another persona) → 422 → 404."""
+def persona_page(request: Request, persona: str, viewer: SignedIn, app: App) -> str:
+    """The API's persona check for a dashboard page: 403 (another persona) → 422 → 404; then
+    a numeric query value that is no number as JSON writes it (``page=1_0``, which ``int()``
+    read as 10: ``query_numbers``) is a 422, as on the API."""
     viewer.principal.require_persona(persona)
     check_persona_name(persona)
     app.maintenance.require_persona(persona)
+    refused = refused_number(request.scope.get("state", {}))
+    if refused is not None:
+        raise refused
     return persona
 
 

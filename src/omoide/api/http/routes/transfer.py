@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from omoide.api.http.deps import App, persona_access
-from omoide.api.http.guard import JsonRefused, is_json_media, strict_json
+from omoide.api.http.guard import JsonRefused, encoding_refusal, is_json_media, strict_json
 from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.errors import InvalidInput
@@ -97,6 +97,9 @@ async def import_persona(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "import.jsonl"
+        encoded = encoding_refusal(request.headers.get("content-encoding"))
+        if encoded is not None:  # a gzip file, read as text, was "not UTF-8 text (byte 1)"
+            raise InvalidInput(encoded)
         await _spool(request, path)
         if is_json_media(request.headers.get("content-type")):
             try:  # one JSON document: read as strictly as any JSON body of the API
