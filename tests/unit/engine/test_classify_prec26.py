@@ -27,7 +27,7 @@ from omoide.engine.classify.learned import (
 from omoide.engine.classify.note_close import note_closes
 from omoide.engine.classify.one_off import long_ago_beside_present, once_beside_state
 from omoide.engine.classify.others_act import negated_act_of_other
-from omoide.engine.classify.reason_told import reason_for_old_fact
+from omoide.engine.classify.reason_told import duration_of_old_state, reason_for_old_fact
 from omoide.engine.classify.text import parse
 
 _CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
@@ -66,6 +66,11 @@ _CAPPED = [
     ("another_added", "The user keeps hens in the back garden.",
      "The user keeps two ducks as well."),
     ("another_added", "ユーザーは胃の薬を飲んでいる。", "ユーザーは目の薬も飲み始めた。"),
+    # how long the old state has held
+    ("duration_of_old_state", "The user is a vegan and cooks for a café.",
+     "The user has been vegan for nine years."),
+    ("duration_of_old_state", "ユーザーは菜食主義者で、卵も食べない。",
+     "ユーザーは菜食主義者になってから、もう五年になる。"),
     # the old fact said again with a reason
     ("reason_for_old_fact", "The user is a teacher and walks to school every day.",
      "The user walks to school because the school closed its car park."),
@@ -148,6 +153,15 @@ def test_an_act_the_subject_does_itself_is_not_capped(old: str, new: str) -> Non
 ])
 def test_a_change_with_a_reason_is_not_capped(old: str, new: str) -> None:
     assert not reason_for_old_fact(parse(old), parse(new))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The user is a vegan.", "The user had been vegan for nine years but now eats fish."),
+    ("ユーザーは菜食主義者だ。", "ユーザーは菜食主義者になってから五年たったが、今は魚も食べる。"),
+    ("The user is a vegan.", "The user's sister has been vegan for nine years."),
+])
+def test_a_duration_beside_a_change_is_not_capped(old: str, new: str) -> None:
+    assert not duration_of_old_state(parse(old), parse(new))
 
 
 @pytest.mark.parametrize(("old", "new", "lang"), [

@@ -274,11 +274,11 @@ SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_sha
 # kept for removing more false closes than true ones on sources it was not written from
 # (``bench/results/classify_prec26.md``): one occasion counted once beside a present fact,
 # an occasion years back beside a present fact or plan (``one_off``), one more of a kind told
-# as an addition (``addition.another_added``), the old fact said again with a reason
-# (``reason_told.reason_for_old_fact``).
+# as an addition (``addition.another_added``), the old fact said again with a reason, or how
+# long the old state has held (``reason_told``).
 JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
                                "long_ago_beside_present", "another_added",
-                               "reason_for_old_fact")
+                               "reason_for_old_fact", "duration_of_old_state")
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 
 

@@ -1,4 +1,4 @@
-"""A reason told for the old fact: the old fact said again, then "because …" (pure).
+"""A reason or a duration told for the old fact, not a change of it (pure).
 
 **Trigger** (``reason_for_old_fact``). An English new memory is a head clause and a reason
 ("because …", ", as …"); the head says nothing the old memory does not (every content word of
@@ -13,7 +13,16 @@ fact and its reason (EXTENDABLE). The end word inside the reason drew the judge 
 (round 26, a fresh writer's, C 0.94). "Since" is left out: it also tells a time ("takes the 8:15
 bus since her hours moved" is a change).
 
-**Outcome.** ``reason_for_old_fact`` is 1 for such a pair: a cap on the judge's close
+**Duration** (``duration_of_old_state``, both languages). The new memory tells how long the
+old memory's state has held: Japanese a state reached or begun, then から / 以来 and a length
+(ベジタリアンになってから、もう八年になる, 茶道を始めて以来十年); English "has been X for N
+years", "since becoming X". The state (its first two letters in Japanese, a word of four
+letters or more in English) is in the old memory, the old memory tells no finished past
+occasion, the new one says no no and no end, "instead", "now", "no longer" or "but" (でも,
+けど, が、, 今は) beside it. "Became X eight years ago" read beside "is X, eats no meat" drew
+the judge to a close (round 26, C 0.85, the stance of the old no read as turned).
+
+**Outcome.** Each signal is 1 for such a pair: a cap on the judge's close
 (``learned.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
 """
 
@@ -27,9 +36,10 @@ from omoide.engine.classify.one_off import undated
 from omoide.engine.classify.quantity import changed_units
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["REASON_TOLD_FEATURES", "reason_for_old_fact", "reason_told_features"]
+__all__ = ["REASON_TOLD_FEATURES", "duration_of_old_state", "reason_for_old_fact",
+           "reason_told_features"]
 
-REASON_TOLD_FEATURES: tuple[str, ...] = ("reason_for_old_fact",)
+REASON_TOLD_FEATURES: tuple[str, ...] = ("reason_for_old_fact", "duration_of_old_state")
 
 _REASON = re.compile(r"\bbecause\b|, as\b")
 _OWN_CHANGE = re.compile(lex.STOPPED["en"] + "|" + lex.CHANGE["en"]
@@ -56,6 +66,36 @@ def reason_for_old_fact(old: Sentence, new: Sentence) -> bool:
     return set(head.content) <= set(old.content) | set(old.words)
 
 
+# A state reached or begun, then "since" and (later) a length.
+_JA_SINCE = re.compile(r"(?P<state>[\u3400-\u9fff々\u30a0-\u30ffー]{2,})(?:に|を|と)"
+                       r"(?:なって|始めて|して|住んで|勤めて|働いて|通って|飼って|続けて)(?:から|以来)")
+_JA_LENGTH = re.compile(r"年|ヶ月|か月|カ月|週間")
+_EN_SINCE = re.compile(r"\bsince (?:becoming|(?:she|he|i|they|we|the user) became|starting"
+                       r"|taking up|joining)\b|\b(?:has|have|'s|'ve) been (?:a |an )?\w+(?: \w+)?"
+                       r" for (?:\w+ )?(?:years?|months?|decades?)\b")
+_BESIDE = {"en": re.compile(lex.STOPPED["en"] + r"|\binstead\b|\bnow\b|\bno longer\b|\bbut\b"),
+           "ja": re.compile(lex.STOPPED["ja"] + r"|今は|でも|けど|が、")}
+
+
+def duration_of_old_state(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory tells how long the old memory's state has held (docstring)."""
+    old, new = undated(old), undated(new)
+    if old.lang != new.lang or not same_people(old, new) or new.negative or old.past_occasion:
+        return False
+    lang = new.lang
+    if lang == "ja":
+        since = _JA_SINCE.search(new.text)
+        if since is None or since.group("state")[:2] not in old.text:
+            return False
+        rest = new.text[since.end():]
+        return not _BESIDE[lang].search(rest) and _JA_LENGTH.search(rest) is not None
+    since = _EN_SINCE.search(new.text)
+    if since is None or _BESIDE[lang].search(new.text.replace(since.group(), " ")):
+        return False
+    words = [w for w in re.findall(r"[a-z]+", new.text[since.start():]) if len(w) > 3][:4]
+    return any(w[:4] in old.text for w in words)
+
+
 def reason_told_features(old: Sentence, new: Sentence) -> list[float]:
     """The REASON_TOLD_FEATURES row of a pair."""
-    return [float(reason_for_old_fact(old, new))]
+    return [float(reason_for_old_fact(old, new)), float(duration_of_old_state(old, new))]
