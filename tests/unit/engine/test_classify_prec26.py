@@ -54,7 +54,7 @@ _CAPPED = [
      "The user drove the van to the depot once last week."),
     ("once_beside_state", "ユーザーは土曜は休みだ。", "ユーザーは先週、土曜に一度だけ出勤した。"),
     ("once_beside_state", "ユーザーは自転車で配達している。",
-     "ユーザーはこの前、知人の引っ越しで軽トラを一日だけ運転した。"),
+     "ユーザーは先週、親戚の転居の手伝いでバンを一日だけ運転した。"),
     # an occasion years back beside a present fact or a plan
     ("long_ago_beside_present", "The user plans a trip to Lisbon in the spring.",
      "The user went to Lisbon on a school exchange twenty years ago."),
@@ -69,11 +69,11 @@ _CAPPED = [
     # how long the old state has held
     ("duration_of_old_state", "The user is a vegan and cooks for a café.",
      "The user has been vegan for nine years."),
-    ("duration_of_old_state", "ユーザーは菜食主義者で、卵も食べない。",
-     "ユーザーは菜食主義者になってから、もう五年になる。"),
+    ("duration_of_old_state", "ユーザーは茶道を習っていて、着物も自分で着る。",
+     "ユーザーは茶道を始めて以来、十年になる。"),
     # the old fact said again with a reason
     ("reason_for_old_fact", "The user is a teacher and walks to school every day.",
-     "The user walks to school because the school closed its car park."),
+     "The user walks to school because the bus company stopped the route."),
 ]
 
 
@@ -116,10 +116,10 @@ def test_a_negated_act_told_of_another_person_is_vetoed(old: str, new: str) -> N
 
 @pytest.mark.parametrize(("old", "new"), [
     # an addition to what the old memory said was the only one
-    ("The shop delivers on weekdays only.", "The shop delivers on Saturdays too."),
+    ("The café opens on weekdays only.", "The café opens on Sundays too."),
     ("ユーザーは紅茶しか飲まない。", "ユーザーはコーヒーも飲むようになった。"),
     # the marked item is the old memory's own: another value of it
-    ("The user works from home on Fridays.", "The user is in the office on Fridays too."),
+    ("The user swims at the pool on Mondays.", "The user is at the gym on Mondays too."),
     # a replacement, an end, a now
     ("The user takes a statin.", "The user takes iron tablets instead, and also vitamin D."),
     ("The user takes a statin.", "The user now also takes aspirin."),
@@ -145,9 +145,9 @@ def test_an_act_the_subject_does_itself_is_not_capped(old: str, new: str) -> Non
 
 @pytest.mark.parametrize(("old", "new"), [
     # "since" also tells a time: a change
-    ("The user takes the 7:40 bus.", "The user takes the 8:15 bus since her hours moved."),
+    ("The user catches the 6:50 train.", "The user catches the 7:05 since his shift changed."),
     # a value of its own in the head, or an end, a now
-    ("The user has two cats.", "The user has three cats because she took in a stray."),
+    ("The user has two dogs.", "The user has three dogs because a neighbour moved abroad."),
     ("The user walks to work.", "The user no longer walks to work because of his knee."),
     ("The user walks to work.", "The user now cycles because the bus route closed."),
 ])

@@ -12,11 +12,11 @@ nothing exclusive ("only", "just", だけ, しか, のみ, a no) and is not nega
 end, change-of-value or no word ("stopped", "instead", "switched", "no longer", "now",
 やめた, 代わりに, 変えた, ない), and both are about one subject.
 
-**Why.** "Takes a blood-pressure pill" and "has also started a pill for gout" are two facts:
-one more of a kind is an addition, not a replacement. The judge read such pairs as changes
-(round 26: a fresh writer's 〜の薬も飲み始めた was closed at C 0.94). An addition does change
-an old memory that said "only" ("delivers on weekdays only" → "on Saturdays too"), or when
-the marked item is the old one's own ("works from home on Fridays" → "in the office on Fridays
+**Why.** "Takes a statin" and "has also started iron tablets" are two facts: one more of a
+kind is an addition, not a replacement. The judge read such pairs as changes (round 26: a fresh
+writer's second medicine told with も was closed at C 0.94). An addition does change an old
+memory that said "only" ("the café opens on weekdays only" → "opens on Sundays too"), or when
+the marked item is the old one's own ("swims at the pool on Mondays" → "is at the gym on Mondays
 too"): both are left to the judge.
 
 **Outcome.** ``another_added`` is 1 for such a pair: a cap on the judge's close

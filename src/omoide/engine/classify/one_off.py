@@ -23,15 +23,16 @@ does turn it round ("has never flown" → "flew to Osaka once"), a change the ju
 
 - ``once_beside_state``: the occasion is *counted* once ("just once", "for one day", 一度,
   一回, 一日だけ; not 一回戦, 月一回, "once a week") and the old memory is any present fact, a
-  routine said without a frequency word too ("has Sundays off" / "worked one Sunday last
-  month"; 日曜は休み / 日曜に一度出勤した). A count of one says the occasion did not last;
+  routine said without a frequency word too ("has Saturdays off" / "worked one Saturday
+  once"; 土曜は休み / 土曜に一度だけ出た). A count of one says the occasion did not last;
   a time word alone ("last month") does not, so a past event that ends a state (moved,
   discharged, paid off) is not read so. A duration bounded by the count (一日だけ, "for one
-  day") lasts no longer even with a change word beside it (a friend's move it helped with).
+  day") lasts no longer even with a change word beside it (a van driven for one day to help
+  with someone's house move).
 - ``long_ago_beside_present``: the occasion is placed years back ("ten years ago", "as a
   child", 十年前, 学生時代) and the old memory is a present fact or a plan ("plans a trip to
-  Okinawa" / "went to Okinawa on honeymoon ten years ago"): what happened years ago is older
-  than the present fact and cannot be the change of it.
+  Lisbon" / "went to Lisbon on a school exchange twenty years ago"): what happened years ago
+  is older than the present fact and cannot be the change of it.
 
 Both keep the end and change words out (as ``one_off_beside_habit``), a "never" or a no in the
 old memory out (one occasion does turn a never round), and a no in the new one out.

@@ -6,21 +6,22 @@ it is in the old memory, no number of its own), with no no, end or change word o
 ("not", "stopped", "now", "no longer", "still", "again", "back"), no amount the old one
 does not have (``quantity.changed_units``), and both are about one
 subject. What follows "because" may tell of an end or a change ("I walk to work because the
-office gave up its car park"): that is the reason, not a change of the old fact.
+bus company stopped the route"): that is the reason, not a change of the old fact.
 
-**Why.** "Is a nurse and walks to the hospital" and "walks because the car park closed" are one
+**Why.** "Is a nurse and walks to the hospital" and "walks because the bus was cut" are one
 fact and its reason (EXTENDABLE). The end word inside the reason drew the judge to a close
-(round 26, a fresh writer's, C 0.94). "Since" is left out: it also tells a time ("takes the 8:15
-bus since her hours moved" is a change).
+(round 26, a fresh writer's, C 0.94). "Since" is left out: it also tells a time ("catches the 7:05
+train since his shift changed" is a change).
 
 **Duration** (``duration_of_old_state``, both languages). The new memory tells how long the
 old memory's state has held: Japanese a state reached or begun, then から / 以来 and a length
-(ベジタリアンになってから、もう八年になる, 茶道を始めて以来十年); English "has been X for N
+(茶道を始めて以来十年になる, 菜食になってから五年); English "has been X for N
 years", "since becoming X". The state (its first two letters in Japanese, a word of four
 letters or more in English) is in the old memory, the old memory tells no finished past
 occasion, the new one says no no and no end, "instead", "now", "no longer" or "but" (でも,
-けど, が、, 今は) beside it. "Became X eight years ago" read beside "is X, eats no meat" drew
-the judge to a close (round 26, C 0.85, the stance of the old no read as turned).
+けど, が、, 今は) beside it. A state said as reached some years ago, beside an old memory that
+holds it with a no of its own ("is vegan, eats no eggs"), drew the judge to a close (round 26,
+C 0.85: the old no read as turned).
 
 **Outcome.** Each signal is 1 for such a pair: a cap on the judge's close
 (``learned.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
