@@ -32,6 +32,7 @@ import numpy as np
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify import signals as sig
+from omoide.engine.classify.addition import ADDITION_FEATURES, addition_features
 from omoide.engine.classify.align import ALIGN_FEATURES, align_features
 from omoide.engine.classify.amount_swap import AMOUNT_SWAP_FEATURES, amount_swap_features
 from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_features
@@ -53,12 +54,14 @@ from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_f
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_off import ONE_OFF_FEATURES, one_off_features
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
+from omoide.engine.classify.others_act import OTHERS_ACT_FEATURES, others_act_features
 from omoide.engine.classify.quantity import (
     amount_untouched,
     changed_units,
     changed_values,
     within_bound,
 )
+from omoide.engine.classify.reason_told import REASON_TOLD_FEATURES, reason_told_features
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
@@ -129,6 +132,9 @@ TEXT_FEATURES: tuple[str, ...] = (
     *VALUE_SWAP_FEATURES,
     *ONE_OFF_FEATURES,
     *AMOUNT_SWAP_FEATURES,
+    *ADDITION_FEATURES,
+    *OTHERS_ACT_FEATURES,
+    *REASON_TOLD_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -203,6 +209,9 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += value_swap_features(old_s, new_s)
     values += one_off_features(old_s, new_s)
     values += amount_swap_features(old_s, new_s)
+    values += addition_features(old_s, new_s)
+    values += others_act_features(old_s, new_s)
+    values += reason_told_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

@@ -247,8 +247,11 @@ _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
 # subject (``ident.two_identified_things``); another value told in an earlier period of life
 # beside the old present fact (``earlier_period.earlier_period_other_value``).
+# The old memory's negated act told in the new one only of another person ("doesn't drink" /
+# "booked a table for a friend who drinks", ``others_act.negated_act_of_other``, round 26):
+# the judge and the note reader's diet turn both closed such pairs.
 VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
-                              "earlier_period_other_value")
+                              "earlier_period_other_value", "negated_act_of_other")
 # Text features that only close: a change told from a value the old memory states to one it
 # does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen
 # training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
@@ -269,8 +272,15 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
                               "now_negated", "habit_ended", "value_swapped", "amount_swapped")
 # Text features that cap the judge only: a sure rule still closes, the model may not. One
-# occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b).
-JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit",)
+# occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b); round 26's, each
+# kept for removing more false closes than true ones on sources it was not written from
+# (``bench/results/classify_prec26.md``): one occasion counted once beside a present fact,
+# an occasion years back beside a present fact or plan (``one_off``), one more of a kind told
+# as an addition (``addition.another_added``), the old fact said again with a reason, or how
+# long the old state has held (``reason_told``).
+JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
+                               "long_ago_beside_present", "another_added",
+                               "reason_for_old_fact", "duration_of_old_state")
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 
 

@@ -15,6 +15,12 @@ import re
 from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.another_kind import (
+    en_compounds,
+    ja_head,
+    ja_other_of_kind,
+    other_of_kind,
+)
 from omoide.engine.classify.note_claim import (
     Claim,
     en_owned,
@@ -56,6 +62,12 @@ def _en_units(text: str, subject: str) -> frozenset[str]:
     return en_units(words, subject, _EN_STOP, shortest=2)
 
 
+def _en_pairs(text: str, subject: str) -> frozenset[str]:
+    """The "modifier head" pairs of a clause (``another_kind.en_compounds``), kept in a flip
+    claim's ``span``."""
+    return en_compounds(text, lambda word: _en_units(word, subject))
+
+
 def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
     out = []
     for subject, rest in en_owned(sentences):
@@ -65,10 +77,11 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                 m = _EN_NEVER.match(clause)
                 if m:
                     out.append(Claim(subject, "flip", "", _en_units(m.group("what"), subject),
-                                     "never"))
+                                     "never", _en_pairs(m.group("what"), subject)))
             elif _EN_TURNED.search(clause) and not _EN_NEGATED.search(clause) \
                     and not re.search(lex.STOPPED["en"], clause):  # an end turns no no round
-                out.append(Claim(subject, "flip", "", _en_units(clause, subject), "turned"))
+                out.append(Claim(subject, "flip", "", _en_units(clause, subject), "turned",
+                                 _en_pairs(clause, subject)))
     return out
 
 
@@ -110,19 +123,20 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             if old:
                 m = _JA_NEVER.search(clause)
                 if m and not _JA_NOT_NEVER.search(clause):
-                    out.append(Claim(subject, "flip", "", ja_units(clause[:m.start()], _JA_STOP),
-                                     "never"))
                     thing = _JA_THING.search(clause[:m.start()])
+                    out.append(Claim(subject, "flip", "", ja_units(clause[:m.start()], _JA_STOP),
+                                     "never", frozenset({thing.group("thing")} if thing else ())))
                     can = _JA_CANNOT.search(clause)
-                    # the head after a possessive (車の免許 → 免許), not a word's own の (もの)
-                    said = {re.split(r"の(?=.)", thing.group("thing"))[-1]} if thing else set()
+                    # the thing with its modifier (車の免許); its head is what a turn names
+                    said = {thing.group("thing")} if thing else set()
                     said |= {can.group("stem")} if can else set()
                     if said - {""}:
                         out.append(Claim(subject, "flip", "whole", frozenset(said - {""}),
                                          "never"))
             elif _JA_TURNED.search(clause) and not _JA_NEGATED.search(clause) \
                     and not re.search(lex.STOPPED["ja"], clause):
-                out.append(Claim(subject, "flip", "", ja_units(clause, _JA_STOP), "turned"))
+                out.append(Claim(subject, "flip", "", ja_units(clause, _JA_STOP), "turned",
+                                 frozenset({clause})))
             if not old and _JA_LIKED.search(clause) and not _JA_NEGATED.search(clause):
                 out.append(Claim(subject, "flip", "whole", frozenset({clause}), "turned"))
     return out
@@ -142,8 +156,12 @@ def flipped(was: Claim, now: Claim) -> set[str]:
             or was.frame != now.frame:
         return set()
     if was.frame == "whole":
-        return {t for t in was.value for clause in now.value if _ja_named(t, clause)}
-    return set(was.value & now.value)
+        return {ja_head(t)[1] for t in was.value for clause in now.value
+                if _ja_named(ja_head(t)[1], clause) and not ja_other_of_kind(*ja_head(t), clause)}
+    shared = set(was.value & now.value)
+    if shared and other_of_kind(shared, was.span, now.span, was.value, now.value):
+        return set()  # one thing said no to, another of its kind said yes to
+    return shared
 
 
 def _ja_named(thing: str, clause: str) -> bool:

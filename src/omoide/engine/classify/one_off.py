@@ -19,9 +19,27 @@ unless it says so. The judge read such pairs as changes at C 0.85–0.98 (round 
 A "never" in the old memory is left out on purpose: one occasion of the thing never done
 does turn it round ("has never flown" → "flew to Osaka once"), a change the judge must keep.
 
-**Outcome.** ``one_off_beside_habit`` is 1 for such a pair: a cap on the judge's close, not
-a feature the model reads and not a veto of a sure rule (``learned.JUDGE_CAPS``): the judge
-may not close it, its other two classes decide. No I/O; deterministic.
+**Two more shapes of the kind** (round 26), each its own signal so its fires are counted apart:
+
+- ``once_beside_state``: the occasion is *counted* once ("just once", "for one day", 一度,
+  一回, 一日だけ; not 一回戦, 月一回, "once a week") and the old memory is any present fact, a
+  routine said without a frequency word too ("has Saturdays off" / "worked one Saturday
+  once"; 土曜は休み / 土曜に一度だけ出た). A count of one says the occasion did not last;
+  a time word alone ("last month") does not, so a past event that ends a state (moved,
+  discharged, paid off) is not read so. A duration bounded by the count (一日だけ, "for one
+  day") lasts no longer even with a change word beside it (a van driven for one day to help
+  with someone's house move).
+- ``long_ago_beside_present``: the occasion is placed years back ("ten years ago", "as a
+  child", 十年前, 学生時代) and the old memory is a present fact or a plan ("plans a trip to
+  Lisbon" / "went to Lisbon on a school exchange twenty years ago"): what happened years ago
+  is older than the present fact and cannot be the change of it.
+
+Both keep the end and change words out (as ``one_off_beside_habit``), a "never" or a no in the
+old memory out (one occasion does turn a never round), and a no in the new one out.
+
+**Outcome.** Each signal is 1 for such a pair: a cap on the judge's close, not a feature the
+model reads and not a veto of a sure rule (``learned.JUDGE_CAPS``): the judge may not close it,
+its other two classes decide. No I/O; deterministic.
 """
 
 from __future__ import annotations
@@ -33,17 +51,21 @@ from omoide.engine.classify.former_state import old_is_present
 from omoide.engine.classify.negation_turn import same_people
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["ONE_OFF_FEATURES", "one_off_beside_habit", "one_off_features", "single_occasion"]
+__all__ = ["EN_TIMES", "ONE_OFF_FEATURES", "long_ago_beside_present", "once_beside_state",
+           "one_off_beside_habit", "one_off_features", "single_occasion", "undated"]
 
-ONE_OFF_FEATURES: tuple[str, ...] = ("one_off_beside_habit",)
+ONE_OFF_FEATURES: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
+                                     "long_ago_beside_present")
 
-_EN_TIMES = (r"week|weekend|month|year|summer|winter|spring|autumn|fall|night|time|season"
-             r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter")
+# Words of a time of the calendar or the day (an "occasion" word after "last", an item no
+# addition adds: "on Sundays too").
+EN_TIMES = (r"week|weekend|month|year|summer|winter|spring|autumn|fall|night|time|season"
+            r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter")
 # A word that places the occasion once.
 _ONCE = {
     "en": re.compile(r"\bonce\b(?! (?:a|an|per|every|each|or twice)\b)|\bone (?:day|time|evening"
                      r"|morning|night|afternoon|weekend)\b|\bthe other day\b|\byesterday\b"
-                     rf"|\blast (?:{_EN_TIMES})\b|\b(?:a|one|two|three|few|\d+) (?:days?|weeks?"
+                     rf"|\blast (?:{EN_TIMES})\b|\b(?:a|one|two|three|few|\d+) (?:days?|weeks?"
                      r"|months?|years?) ago\b"),
     "ja": re.compile(r"一度(?!も)|一回(?!も)|去年|昨年|先週|先月|昨日|この前|この間|ある日|先日"
                      r"|年前|の日に|前回"),
@@ -76,8 +98,7 @@ _DATED = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 def single_occasion(new: Sentence) -> bool:
     """Whether ``new`` tells one finished past occasion and nothing that lasts (docstring)."""
-    if _DATED.search(new.text):
-        new = parse(_DATED.sub("", new.text), new.lang)
+    new = undated(new)
     if not new.past_occasion or new.negative:
         return False
     return _ONCE[new.lang].search(new.text) is not None and not _LASTS[new.lang].search(new.text)
@@ -87,12 +108,75 @@ def one_off_beside_habit(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory is one occasion told beside the old habit or present fact."""
     if old.lang != new.lang or not same_people(old, new):
         return False
-    if _DATED.search(old.text):
-        old = parse(_DATED.sub("", old.text), old.lang)
+    old = undated(old)
     return (old_is_present(old) and _HABIT[old.lang].search(old.text) is not None
             and single_occasion(new))
 
 
+# An occasion counted once (not "once a week", 月一回, 一回戦, 一度も).
+_COUNTED_ONCE = {
+    "en": re.compile(r"\bonce\b(?! (?:a|an|per|every|each|or twice|again|more)\b)|\bone time\b"
+                     r"|\bonly one (?:day|night|time)\b"),
+    "ja": re.compile(r"(?<![月週年日毎])(?:一度|一回)(?![も目戦ず分])"),
+}
+# A duration the count bounds: it lasted no longer, whatever change word stands beside it.
+_BOUNDED = {
+    "en": re.compile(r"\bfor (?:just |only )?(?:a|one) (?:single )?(?:day|night|evening"
+                     r"|afternoon|morning|shift|weekend)\b|\bjust (?:one|for the) day\b"),
+    "ja": re.compile(r"一日だけ|一晩だけ|一日限り|一日きり"),
+}
+# An occasion placed years back.
+_LONG_AGO = {
+    "en": re.compile(r"\b(?:\w+|\d+) years ago\b|\bdecades? ago\b|\bas a (?:child|kid|teenager"
+                     r"|student|boy|girl)\b|\bwhen (?:i|he|she|they|the user) (?:was|were)"
+                     r" (?:a |an )?(?:child|kid|young|little|small|teenager|student|\d+)\b"),
+    "ja": re.compile(r"[0-9一二三四五六七八九十数何]+年前|子供の頃|子どもの頃|学生時代|若い頃"
+                     r"|小さい頃|大学時代|高校時代"),
+}
+_JA_PAST = re.compile(r"(?:た|[んい]だ|でした|ました)[。.!！]?$")
+_EN_PAST = re.compile(r"\b(?:was|were|did|had|went|took|drove|came|got|gave|made|saw|ran|rode"
+                      r"|flew|ate|spent|stayed|won|lost|met|left|sat|spoke|swam|wrote)\b"
+                      r"|\b[a-z]{2,}ed\b")
+
+
+def once_beside_state(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory is one occasion counted once (or for one bounded stretch)
+    beside the old present fact (docstring)."""
+    old, new = undated(old), undated(new)
+    if not _beside_present(old, new):
+        return False
+    lang = new.lang
+    if _BOUNDED[lang].search(new.text):
+        return re.search(lex.STOPPED[lang], new.text) is None
+    return _COUNTED_ONCE[lang].search(new.text) is not None and not _LASTS[lang].search(new.text)
+
+
+def long_ago_beside_present(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory is an occasion placed years back beside the old present fact
+    or plan (docstring)."""
+    old, new = undated(old), undated(new)
+    return (_beside_present(old, new) and _LONG_AGO[new.lang].search(new.text) is not None
+            and not _LASTS[new.lang].search(new.text))
+
+
+def undated(sentence: Sentence) -> Sentence:
+    """The sentence without a note's date in brackets ("(2026年5月30日)"): no part of the
+    telling."""
+    if _DATED.search(sentence.text):
+        return parse(_DATED.sub("", sentence.text), sentence.lang)
+    return sentence
+
+
+def _beside_present(old: Sentence, new: Sentence) -> bool:
+    """One subject, the old memory a present fact (``old_is_present``: not a never), the new
+    one a past telling with no no of its own."""
+    if old.lang != new.lang or not same_people(old, new) or new.negative:
+        return False
+    past = _JA_PAST if new.lang == "ja" else _EN_PAST
+    return old_is_present(old) and past.search(new.text) is not None
+
+
 def one_off_features(old: Sentence, new: Sentence) -> list[float]:
     """The ONE_OFF_FEATURES row of a pair."""
-    return [float(one_off_beside_habit(old, new))]
+    return [float(one_off_beside_habit(old, new)), float(once_beside_state(old, new)),
+            float(long_ago_beside_present(old, new))]

@@ -1,0 +1,102 @@
+"""A reason or a duration told for the old fact, not a change of it (pure).
+
+**Trigger** (``reason_for_old_fact``). An English new memory is a head clause and a reason
+("because …", ", as …"); the head says nothing the old memory does not (every content word of
+it is in the old memory, no number of its own), with no no, end or change word of its own
+("not", "stopped", "now", "no longer", "still", "again", "back"), no amount the old one
+does not have (``quantity.changed_units``), and both are about one
+subject. What follows "because" may tell of an end or a change ("I walk to work because the
+bus company stopped the route"): that is the reason, not a change of the old fact.
+
+**Why.** "Is a nurse and walks to the hospital" and "walks because the bus was cut" are one
+fact and its reason (EXTENDABLE). The end word inside the reason drew the judge to a close
+(round 26, a fresh writer's, C 0.94). "Since" is left out: it also tells a time ("catches the 7:05
+train since his shift changed" is a change).
+
+**Duration** (``duration_of_old_state``, both languages). The new memory tells how long the
+old memory's state has held: Japanese a state reached or begun, then から / 以来 and a length
+(茶道を始めて以来十年になる, 菜食になってから五年); English "has been X for N
+years", "since becoming X". The state (its first two letters in Japanese, a word of four
+letters or more in English) is in the old memory, the old memory tells no finished past
+occasion, the new one says no no and no end, "instead", "now", "no longer" or "but" (でも,
+けど, が、, 今は) beside it. A state said as reached some years ago, beside an old memory that
+holds it with a no of its own ("is vegan, eats no eggs"), drew the judge to a close (round 26,
+C 0.85: the old no read as turned).
+
+**Outcome.** Each signal is 1 for such a pair: a cap on the judge's close
+(``learned.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.negation_turn import same_people
+from omoide.engine.classify.one_off import undated
+from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.text import Sentence, parse
+
+__all__ = ["REASON_TOLD_FEATURES", "duration_of_old_state", "reason_for_old_fact",
+           "reason_told_features"]
+
+REASON_TOLD_FEATURES: tuple[str, ...] = ("reason_for_old_fact", "duration_of_old_state")
+
+_REASON = re.compile(r"\bbecause\b|, as\b")
+_OWN_CHANGE = re.compile(lex.STOPPED["en"] + "|" + lex.CHANGE["en"]
+                         + r"|\bnot\b|\bno\b|\bnever\b|\bstill\b|\bagain\b|\bback\b|\binstead\b")
+_NUMBER = re.compile(r"\d+")
+
+
+def reason_for_old_fact(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory is the old fact said again with a reason (docstring)."""
+    old, new = undated(old), undated(new)
+    if old.lang != "en" or new.lang != "en" or not same_people(old, new):
+        return False
+    reason = _REASON.search(new.text)
+    if reason is None or reason.start() == 0:
+        return False
+    said = new.text[:reason.start()]
+    head = parse(said, "en")
+    if not head.content or head.negative or _OWN_CHANGE.search(said):
+        return False
+    if not set(_NUMBER.findall(said)) <= set(_NUMBER.findall(old.text)) \
+            or changed_units(old.quantities, head.quantities) \
+            or {q.unit for q in head.quantities} - {q.unit for q in old.quantities}:
+        return False
+    return set(head.content) <= set(old.content) | set(old.words)
+
+
+# A state reached or begun, then "since" and (later) a length.
+_JA_SINCE = re.compile(r"(?P<state>[\u3400-\u9fff々\u30a0-\u30ffー]{2,})(?:に|を|と)"
+                       r"(?:なって|始めて|して|住んで|勤めて|働いて|通って|飼って|続けて)(?:から|以来)")
+_JA_LENGTH = re.compile(r"年|ヶ月|か月|カ月|週間")
+_EN_SINCE = re.compile(r"\bsince (?:becoming|(?:she|he|i|they|we|the user) became|starting"
+                       r"|taking up|joining)\b|\b(?:has|have|'s|'ve) been (?:a |an )?\w+(?: \w+)?"
+                       r" for (?:\w+ )?(?:years?|months?|decades?)\b")
+_BESIDE = {"en": re.compile(lex.STOPPED["en"] + r"|\binstead\b|\bnow\b|\bno longer\b|\bbut\b"),
+           "ja": re.compile(lex.STOPPED["ja"] + r"|今は|でも|けど|が、")}
+
+
+def duration_of_old_state(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory tells how long the old memory's state has held (docstring)."""
+    old, new = undated(old), undated(new)
+    if old.lang != new.lang or not same_people(old, new) or new.negative or old.past_occasion:
+        return False
+    lang = new.lang
+    if lang == "ja":
+        since = _JA_SINCE.search(new.text)
+        if since is None or since.group("state")[:2] not in old.text:
+            return False
+        rest = new.text[since.end():]
+        return not _BESIDE[lang].search(rest) and _JA_LENGTH.search(rest) is not None
+    since = _EN_SINCE.search(new.text)
+    if since is None or _BESIDE[lang].search(new.text.replace(since.group(), " ")):
+        return False
+    words = [w for w in re.findall(r"[a-z]+", new.text[since.start():]) if len(w) > 3][:4]
+    return any(w[:4] in old.text for w in words)
+
+
+def reason_told_features(old: Sentence, new: Sentence) -> list[float]:
+    """The REASON_TOLD_FEATURES row of a pair."""
+    return [float(reason_for_old_fact(old, new)), float(duration_of_old_state(old, new))]
