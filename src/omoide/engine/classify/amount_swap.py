@@ -39,6 +39,7 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.one_slot import OneSlot, one_slot
 from omoide.engine.classify.text import Sentence, cue
 from omoide.engine.classify.value_numbers import find_values, numeral_value
+from omoide.engine.lang import word_set
 
 __all__ = ["AMOUNT_SWAP_FEATURES", "amount_swap_features", "amount_swapped"]
 
@@ -48,95 +49,25 @@ AMOUNT_SWAP_FEATURES: tuple[str, ...] = ("amount_swapped",)
 
 _EN_TOKEN = re.compile(r"[$£€¥]?[a-z0-9][a-z0-9'&.,\-]*(?::\d+)*|:")
 # Left out of the alignment: articles, and the adverbs that put a statement in the present.
-_EN_DROP = frozenset({"a", "an", "the", "now", "currently", "still", "just", "only"})
+_EN_DROP = word_set(
+    "a an the now currently still just only"
+)
 # A tail after the restated statement: a reason or a time, not a second thing.
-_EN_TAIL = frozenset(
-    {
-        "since",
-        "after",
-        "because",
-        "following",
-        "from",
-        "when",
-        "as",
-        "this",
-        "at",
-        "in",
-        "on",
-        "until",
-        "thanks",
-        "due",
-    }
+_EN_TAIL = word_set(
+    "since after because following from when as this at in on until thanks due"
 )
 _EN_MAX_SPAN = 4
 _EN_DIGITS = re.compile(r"^[$£€¥]?\d[\d,]*(?:\.\d+)?(?:st|nd|rd|th)?$")
-_EN_NUMBER_WORDS = frozenset(
-    (
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "thousand",
-        "million",
-        "dozen",
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "sixth",
-        "seventh",
-        "eighth",
-        "ninth",
-        "tenth",
-    )
+_EN_NUMBER_WORDS = word_set(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred thousand million dozen first second third fourth fifth sixth seventh "
+    "eighth ninth tenth"
 )
 _EN_MULTIPLES = {"once": ("1", "times"), "twice": ("2", "times"), "thrice": ("3", "times")}
-_EN_ROUGH = frozenset(
-    {
-        "about",
-        "around",
-        "roughly",
-        "approximately",
-        "nearly",
-        "almost",
-        "some",
-        "over",
-        "under",
-        "more",
-        "less",
-        "than",
-        "least",
-        "up",
-        "to",
-        "at",
-        "most",
-        "plus",
-    }
+_EN_ROUGH = word_set(
+    "about around roughly approximately nearly almost some over under more less than least up "
+    "to at most plus"
 )
 _EN_DATE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november"
@@ -337,42 +268,9 @@ _JA_CHANGED_TO = re.compile(
 # Once, as an experience (…になったことがある): an occasion, not the standing amount.
 _JA_ONCE = re.compile(r"ことがあ|こともあ|ことがな")
 _EN_CONTENT = re.compile(r"[a-z][a-z'\-]{2,}")
-_EN_FUNCTION = frozenset(
-    {
-        "the",
-        "and",
-        "for",
-        "with",
-        "from",
-        "user",
-        "user's",
-        "his",
-        "her",
-        "their",
-        "has",
-        "have",
-        "had",
-        "is",
-        "are",
-        "was",
-        "now",
-        "this",
-        "that",
-        "about",
-        "around",
-        "each",
-        "every",
-        "per",
-        "day",
-        "week",
-        "month",
-        "year",
-        "days",
-        "weeks",
-        "months",
-        "years",
-        "times",
-    }
+_EN_FUNCTION = word_set(
+    "the and for with from user user's his her their has have had is are was now this that "
+    "about around each every per day week month year days weeks months years times"
 )
 
 
