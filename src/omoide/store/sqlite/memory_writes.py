@@ -104,19 +104,27 @@ class MemoryWrites:
         def _hydrate(self, rows: Sequence[sqlite3.Row], *, with_links: bool
                      ) -> list[Memory]: ...
         def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]: ...
+        def _stored_revision(self, conn: sqlite3.Connection) -> int: ...
         def get(self, key: str, *, with_links: bool = True) -> Memory: ...
 
     # -- writes --------------------------------------------------------------------------
 
     def insert(self, new: NewMemory, *, vector: np.ndarray, stability: float, now: datetime,
                changed_by: str = "user",
-               after_insert: Callable[[UnitOfWork, Memory], None] | None = None) -> Memory:
+               after_insert: Callable[[UnitOfWork, Memory], None] | None = None,
+               if_revision: int | None = None) -> Memory | None:
         """Memory + strength + version 1 + FTS + vector (+ sources), one transaction.
 
         ``after_insert(unit_of_work, memory)`` runs inside the same transaction (e.g. to enqueue the
-        evolution job atomically with the write that causes it).
+        evolution job atomically with the write that causes it). ``if_revision``: insert only
+        if the persona's revision (:meth:`revision`) is still that one, checked inside the
+        write (SQLite's one writer, PostgreSQL's per-persona lock); else nothing is written
+        and None returned: a memory was written, changed or removed since the caller read
+        the rows its decision rests on (dedup, by another thread or process).
         """
         with self.db.write() as conn:
+            if if_revision is not None and self._stored_revision(conn) != if_revision:
+                return None
             memory_id, memory = self._insert_row(conn, new, vector=vector, stability=stability,
                                                  now=now, changed_by=changed_by)
             if after_insert is not None:
@@ -317,6 +325,7 @@ class MemoryWrites:
         valid_until); ``remainders``: (memory, vector, stability) written as new memories —
         the unchanged part of a superseded compound memory. Returns False when this memory was
         already evolved (a re-run after a crash), so the effect is exactly once.
+
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
