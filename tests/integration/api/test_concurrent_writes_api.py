@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from omoide_testing import LiveServer, serve_in_thread
+from omoide_testing import LiveServer, serve_in_thread, wait_for_jobs
 
 from omoide.api.http.app import create_app
+from omoide.engine.classify import Candidate, Relation, Verdict
 from omoide.service.memories import MemoryService
 from omoide.wiring import Omoide
 
@@ -107,3 +108,55 @@ def test_the_same_memory_sent_at_once_through_two_servers_is_stored_once(
     assert created == {m["key"] for m in stored}
     assert {r["duplicate_of"]["key"] for r in replies if r["status"] == "duplicate"} <= created
 
+
+class _Contradicts:
+    """A classifier that takes ``seconds`` to find that a move contradicts every place the user
+    lived or moved to (and nothing else): the 3-op judge's verdicts without its timing."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def classify(self, new: str, candidates: list[Candidate], **_: Any) -> list[Verdict]:
+        time.sleep(self.seconds)
+        return [Verdict(c.key, Relation.CONTRADICTORY
+                        if "lives in" in c.content or "moved to" in c.content
+                        else Relation.INDEPENDENT, 0.9, "a move") for c in candidates]
+
+
+def test_new_facts_evolved_at_once_close_an_old_fact_once(
+        make_app: Callable[..., Omoide], data_dir: Path) -> None:
+    """Four moves posted at once, evolved by four workers at once, each judged to contradict
+    where the user lived: the old fact is closed once (one SUPERSEDE version, one remainder of
+    its unchanged part), every move but the last is closed once, and one place is current.
+    Each job closed the old fact again (as many versions as jobs) and each wrote its own copy
+    of the remainder (its unchanged part, "The user works as a nurse.", up to four times)."""
+    app = make_app({"OMOIDE_WORKERS": "4"})
+    with ExitStack() as stack:
+        server = _serve(app, data_dir, stack)
+        key = server.create_persona("rin")
+        with server.client(key) as rin:
+            assert rin.put("/api/settings/rin", json={"classify_band_low": 0}).status_code == 200
+            old = rin.post("/api/memories/rin", json={
+                "content": "The user lives in Osaka and works as a nurse."}).json()["memory"]
+            wait_for_jobs(app, "rin")
+            app.evolution.classifier_for = lambda cfg: _Contradicts(0.3)  # type: ignore[method-assign]
+
+            def move(i: int) -> str:
+                city = ("Kyoto", "Sendai", "Nagoya", "Kobe")[i]
+                with server.client(key) as client:
+                    reply = client.post("/api/memories/rin",
+                                        json={"content": f"The user moved to {city}."})
+                assert reply.status_code == 201, reply.text
+                return str(reply.json()["memory"]["key"])
+
+            moves = _at_once(4, move)
+            wait_for_jobs(app, "rin")
+            stored = rin.get("/api/memories/rin", params={"limit": 100}).json()["memories"]
+            closes = {m["key"]: [v for v in rin.get(f"/api/memories/rin/{m['key']}/history")
+                                 .json()["versions"] if v["change"] == "supersede"]
+                      for m in stored}
+    places = [m for m in stored if m["key"] in {old["key"], *moves}]
+    assert len([m for m in places if m["superseded_by"] is None]) == 1, places
+    assert all(len(closes[m["key"]]) == (m["superseded_by"] is not None) for m in places), closes
+    remainders = [m for m in stored if m["metadata"].get("remainder_of") == old["key"]]
+    assert len(remainders) == 1, remainders  # which part is kept depends on which move closed it

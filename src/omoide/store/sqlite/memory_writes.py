@@ -326,6 +326,9 @@ class MemoryWrites:
         the unchanged part of a superseded compound memory. Returns False when this memory was
         already evolved (a re-run after a crash), so the effect is exactly once.
 
+        A memory another memory's evolution closed since this one's was judged (two new facts
+        contradicting one old fact, evolved at once by two workers or processes) stays as
+        that one closed it: closed once, its remainder written once.
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
@@ -347,6 +350,12 @@ class MemoryWrites:
                 self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
                                        now=now, change=VersionChange.EXTEND,
                                        changed_by="evolution", cause=new_key)
+            # only what is still there and open: another evolution may have closed it since
+            # this one was judged (it stays as that one closed it), or a purge erased it
+            still_open = self._present(
+                conn, "SELECT id FROM memories WHERE persona_id = ? AND superseded_by IS NULL "
+                "AND id IN", [old_id for old_id, _ in supersedes])
+            supersedes = [(old_id, until) for old_id, until in supersedes if old_id in still_open]
             closed = [self._versioned_update(conn, old_id, {"valid_until": valid_until,
                                                             "superseded_by": new_key},
                                              now=now, change=VersionChange.SUPERSEDE,
@@ -354,7 +363,7 @@ class MemoryWrites:
                       for old_id, valid_until in supersedes]
             self._start_successor(conn, row, supersedes, closed_key=next(
                 (key for key in closed if key is not None), None), now=now)
-            remainders = self._still_split(conn, remainders)
+            remainders = self._still_split(conn, remainders, closed)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
                                           now=now, changed_by="evolution")[0]
@@ -382,21 +391,21 @@ class MemoryWrites:
                                cause=closed_key)
 
     def _still_split(self, conn: sqlite3.Connection,
-                     remainders: Sequence[tuple[NewMemory, np.ndarray, float]]
-                     ) -> list[tuple[NewMemory, np.ndarray, float]]:
-        """The remainders whose closed memory (``source_ref``) is still stored, each with the
-        source turns that still exist. Evolution reads the closed memory before this
-        transaction: a purge or a conversation's erasure committed in between must not write
-        the erased text (or a source on an erased turn) back."""
-        refs = sorted({new.source_ref for new, _, _ in remainders if new.source_ref is not None})
-        turns = sorted({e for new, _, _ in remainders for e in new.source_event_ids})
-        stored = self._present(conn, "SELECT key FROM memories WHERE persona_id = ? AND key IN",
-                               refs)
+                     remainders: Sequence[tuple[NewMemory, np.ndarray, float]],
+                     closed: Sequence[str | None]) -> list[tuple[NewMemory, np.ndarray, float]]:
+        """The remainders of the memories this transaction ``closed`` (their ``source_ref``),
+        each with the source turns that still exist. Evolution reads the closed memory before
+        this transaction: a purge committed in between leaves the memory out of ``closed`` (it
+        is no longer there to close), and a conversation's erasure its turns out of the
+        sources, so no erased text (or source on an erased turn) is written back; a memory
+        another evolution closed meanwhile is not in ``closed`` either (its remainder is that
+        one's)."""
+        kept = [r for r in remainders if r[0].source_ref in closed]
+        turns = sorted({e for new, _, _ in kept for e in new.source_event_ids})
         said = self._present(conn, "SELECT id FROM session_events WHERE persona_id = ? AND id IN",
                              turns)
         return [(replace(new, source_event_ids=tuple(e for e in new.source_event_ids if e in said)),
-                 vector, stability) for new, vector, stability in remainders
-                if new.source_ref is None or new.source_ref in stored]
+                 vector, stability) for new, vector, stability in kept]
 
     def _present(self, conn: sqlite3.Connection, select: str, values: Sequence[Any]
                  ) -> set[Any]:
