@@ -51,6 +51,10 @@ logger = logging.getLogger(__name__)
 
 EVOLVE_JOB = "memory.evolve"
 MAX_CONTENT_CHARS = 50_000
+# Dedup decisions a write makes before it inserts without checking the revision: every retry
+# means another write of the persona committed meanwhile, so only a persona written to without
+# pause from other processes gets there; saving a possible duplicate then beats losing a write.
+_CREATE_ATTEMPTS = 8
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
@@ -75,9 +79,9 @@ class MemoryService:
         self.settings = settings
         self.max_content_chars = max_content_chars
         self.on_enqueue = on_enqueue
-        # dedup and insert of one persona run one at a time in this process: two identical
-        # concurrent writes would otherwise both find no duplicate and both be stored (a
-        # persona's lock lives only while someone holds or waits for it)
+        # dedup and insert of one persona run one at a time in this process, so its writes
+        # queue here rather than decide again (a persona's lock lives only while someone holds
+        # or waits for it); another process is kept apart by the store (``create``)
         self.create_locks = KeyedLocks()
 
     # -- create --------------------------------------------------------------------------
@@ -119,20 +123,32 @@ class MemoryService:
                          payload={"key": memory.key}, now=now)
 
         with self.create_locks.hold(persona):
-            duplicate = self._find_duplicate(persona, new.content, vector,
-                                             cfg.dedup_threshold, now)
-            if duplicate is not None:
-                found, similarity = duplicate
-                logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
-                            found.key, similarity)
-                # the turns that restated it are its sources too: erasing the conversation
-                # that first said it must not take a fact another one still states
-                memories.add_sources(found.key, new.source_event_ids)
-                return CreateOutcome(status="duplicate", duplicate_of=found,
-                                     similarity=similarity)
-            memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
-                                     stability=initial_stability(new.emotion_intensity),
-                                     after_insert=queue_evolution)
+            memory: Memory | None = None
+            attempt = 0
+            while memory is None:
+                attempt += 1
+                # The rows dedup reads are those of this revision or later; the insert happens
+                # only if the persona's memories are still at it, checked inside the write under
+                # the store's per-persona lock (another process, or a background write, may have
+                # stored the same memory meanwhile): else dedup decides again.
+                seen = memories.revision() if attempt < _CREATE_ATTEMPTS else None
+                duplicate = self._find_duplicate(persona, new.content, vector,
+                                                 cfg.dedup_threshold, now)
+                if duplicate is not None:
+                    found, similarity = duplicate
+                    logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
+                                found.key, similarity)
+                    # the turns that restated it are its sources too: erasing the conversation
+                    # that first said it must not take a fact another one still states
+                    memories.add_sources(found.key, new.source_event_ids)
+                    return CreateOutcome(status="duplicate", duplicate_of=found,
+                                         similarity=similarity)
+                memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
+                                         stability=initial_stability(new.emotion_intensity),
+                                         after_insert=queue_evolution, if_revision=seen)
+                if memory is None:
+                    logger.debug("memory_create persona=%s: its memories changed during dedup "
+                                 "(attempt %d); deciding again", persona, attempt)
         if self.on_enqueue is not None:
             self.on_enqueue()
         return CreateOutcome(status="created", memory=with_live_strength(memory, now))

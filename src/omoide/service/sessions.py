@@ -32,7 +32,7 @@ from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_ca
 from omoide.engine.consolidate import Consolidator, EventText
 from omoide.engine.dates import local_day
 from omoide.engine.segment import OfflineSegmenter, Segmenter, SegmentParams, Turn
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
     Episode,
     Event,
@@ -76,6 +76,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 SEGMENT_JOB = "session.segment"
+_SEGMENT_ATTEMPTS = 5  # cuts of one segmentation job before a Conflict goes to the job queue
 CONSOLIDATE_JOB = "episode.consolidate"
 
 ROLES = ("user", "assistant", "other")
@@ -262,7 +263,22 @@ class SessionService:
     # -- background work -----------------------------------------------------------------
 
     def segment(self, persona: str, session_id: str, *, final: bool) -> list[int]:
-        """Cut the turns after the last closed episode into episodes; returns new episode ids."""
+        """Cut the turns after the last closed episode into episodes; returns new episode ids.
+
+        Two segmentations of one session at once (a job per posted batch, taken by two workers
+        or processes; a session ended while one runs): the one that commits second finds the
+        session moved on (``add_episodes`` refuses its stale cut with a :class:`Conflict`) and
+        cuts again from where the other stopped, at once: no attempt of the job used, no
+        backoff, no failure logged."""
+        for _ in range(_SEGMENT_ATTEMPTS - 1):
+            try:
+                return self._segment(persona, session_id, final=final)
+            except Conflict:
+                logger.debug("session %s persona=%s was segmented meanwhile; cutting again",
+                             session_id, persona)
+        return self._segment(persona, session_id, final=final)  # a Conflict now: job retry
+
+    def _segment(self, persona: str, session_id: str, *, final: bool) -> list[int]:
         store = self.store.sessions(persona)
         session = store.get(session_id)
         final = final or session.ended_at is not None

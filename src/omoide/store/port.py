@@ -122,9 +122,18 @@ class MemoryHandle(Protocol):
     def links(self, key: str) -> list[Link]: ...
     def stats(self) -> MemoryStats: ...
 
+    def revision(self) -> int:
+        """The persona's memory revision now; every write that adds, changes or removes a
+        memory's vector moves it in its own transaction."""
+        ...
     def insert(self, new: NewMemory, *, vector: np.ndarray, stability: float, now: datetime,
                changed_by: str = "user",
-               after_insert: Callable[[UnitOfWork, Memory], None] | None = None) -> Memory: ...
+               after_insert: Callable[[UnitOfWork, Memory], None] | None = None,
+               if_revision: int | None = None) -> Memory | None:
+        """One new memory, in one transaction; with ``if_revision``, only while the persona's
+        revision is still that one, checked inside the write under the persona's write lock
+        (None, nothing written, when it moved: the caller decides again)."""
+        ...
     def insert_many(self, news: Sequence[NewMemory], vectors: np.ndarray, *,
                     stabilities: Sequence[float], now: datetime,
                     changed_by: str = "user") -> list[Memory]: ...

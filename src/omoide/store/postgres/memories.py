@@ -91,6 +91,13 @@ class PgMemoryStore(MemoryStore):
         least that new is current without asking again."""
         self._seen.value = (revision, time.monotonic())
 
+    def revision(self) -> int:
+        """As on SQLite, read from the database; this thread's next index lookup then takes no
+        index older than it (the one-second shortcut of :meth:`_revision`)."""
+        value = super().revision()
+        self.saw_revision(value)
+        return value
+
     def _revision(self, conn: Any) -> int:
         seen = getattr(self._seen, "value", None)
         index = self._vectors

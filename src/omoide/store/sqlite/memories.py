@@ -96,8 +96,17 @@ class MemoryStore(MemoryWrites):
             return self._vectors
 
     def _revision(self, conn: sqlite3.Connection) -> int:
+        return self._stored_revision(conn)
+
+    def _stored_revision(self, conn: sqlite3.Connection) -> int:
         return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
                                             (self.persona_id,)).fetchone(), self.persona)
+
+    def revision(self) -> int:
+        """The persona's memory revision as stored now. Every write that adds, changes or
+        removes a memory's vector moves it in its own transaction (``_bump``): a decision read
+        at this revision still holds while it has not moved (``insert``'s ``if_revision``)."""
+        return self._stored_revision(self.db.conn())
 
     def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]:
         """Inside a write: the index (current as of before this write) and the new revision."""

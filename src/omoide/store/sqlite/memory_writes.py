@@ -104,19 +104,27 @@ class MemoryWrites:
         def _hydrate(self, rows: Sequence[sqlite3.Row], *, with_links: bool
                      ) -> list[Memory]: ...
         def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]: ...
+        def _stored_revision(self, conn: sqlite3.Connection) -> int: ...
         def get(self, key: str, *, with_links: bool = True) -> Memory: ...
 
     # -- writes --------------------------------------------------------------------------
 
     def insert(self, new: NewMemory, *, vector: np.ndarray, stability: float, now: datetime,
                changed_by: str = "user",
-               after_insert: Callable[[UnitOfWork, Memory], None] | None = None) -> Memory:
+               after_insert: Callable[[UnitOfWork, Memory], None] | None = None,
+               if_revision: int | None = None) -> Memory | None:
         """Memory + strength + version 1 + FTS + vector (+ sources), one transaction.
 
         ``after_insert(unit_of_work, memory)`` runs inside the same transaction (e.g. to enqueue the
-        evolution job atomically with the write that causes it).
+        evolution job atomically with the write that causes it). ``if_revision``: insert only
+        if the persona's revision (:meth:`revision`) is still that one, checked inside the
+        write (SQLite's one writer, PostgreSQL's per-persona lock); else nothing is written
+        and None returned: a memory was written, changed or removed since the caller read
+        the rows its decision rests on (dedup, by another thread or process).
         """
         with self.db.write() as conn:
+            if if_revision is not None and self._stored_revision(conn) != if_revision:
+                return None
             memory_id, memory = self._insert_row(conn, new, vector=vector, stability=stability,
                                                  now=now, changed_by=changed_by)
             if after_insert is not None:
@@ -317,6 +325,10 @@ class MemoryWrites:
         valid_until); ``remainders``: (memory, vector, stability) written as new memories —
         the unchanged part of a superseded compound memory. Returns False when this memory was
         already evolved (a re-run after a crash), so the effect is exactly once.
+
+        A memory another memory's evolution closed since this one's was judged (two new facts
+        contradicting one old fact, evolved at once by two workers or processes) stays as
+        that one closed it: closed once, its remainder written once.
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
@@ -338,6 +350,12 @@ class MemoryWrites:
                 self._versioned_update(conn, old_id, {"tags": tags, "importance": importance},
                                        now=now, change=VersionChange.EXTEND,
                                        changed_by="evolution", cause=new_key)
+            # only what is still there and open: another evolution may have closed it since
+            # this one was judged (it stays as that one closed it), or a purge erased it
+            still_open = self._present(
+                conn, "SELECT id FROM memories WHERE persona_id = ? AND superseded_by IS NULL "
+                "AND id IN", [old_id for old_id, _ in supersedes])
+            supersedes = [(old_id, until) for old_id, until in supersedes if old_id in still_open]
             closed = [self._versioned_update(conn, old_id, {"valid_until": valid_until,
                                                             "superseded_by": new_key},
                                              now=now, change=VersionChange.SUPERSEDE,
@@ -345,7 +363,7 @@ class MemoryWrites:
                       for old_id, valid_until in supersedes]
             self._start_successor(conn, row, supersedes, closed_key=next(
                 (key for key in closed if key is not None), None), now=now)
-            remainders = self._still_split(conn, remainders)
+            remainders = self._still_split(conn, remainders, closed)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
                                           now=now, changed_by="evolution")[0]
@@ -373,21 +391,21 @@ class MemoryWrites:
                                cause=closed_key)
 
     def _still_split(self, conn: sqlite3.Connection,
-                     remainders: Sequence[tuple[NewMemory, np.ndarray, float]]
-                     ) -> list[tuple[NewMemory, np.ndarray, float]]:
-        """The remainders whose closed memory (``source_ref``) is still stored, each with the
-        source turns that still exist. Evolution reads the closed memory before this
-        transaction: a purge or a conversation's erasure committed in between must not write
-        the erased text (or a source on an erased turn) back."""
-        refs = sorted({new.source_ref for new, _, _ in remainders if new.source_ref is not None})
-        turns = sorted({e for new, _, _ in remainders for e in new.source_event_ids})
-        stored = self._present(conn, "SELECT key FROM memories WHERE persona_id = ? AND key IN",
-                               refs)
+                     remainders: Sequence[tuple[NewMemory, np.ndarray, float]],
+                     closed: Sequence[str | None]) -> list[tuple[NewMemory, np.ndarray, float]]:
+        """The remainders of the memories this transaction ``closed`` (their ``source_ref``),
+        each with the source turns that still exist. Evolution reads the closed memory before
+        this transaction: a purge committed in between leaves the memory out of ``closed`` (it
+        is no longer there to close), and a conversation's erasure its turns out of the
+        sources, so no erased text (or source on an erased turn) is written back; a memory
+        another evolution closed meanwhile is not in ``closed`` either (its remainder is that
+        one's)."""
+        kept = [r for r in remainders if r[0].source_ref in closed]
+        turns = sorted({e for new, _, _ in kept for e in new.source_event_ids})
         said = self._present(conn, "SELECT id FROM session_events WHERE persona_id = ? AND id IN",
                              turns)
         return [(replace(new, source_event_ids=tuple(e for e in new.source_event_ids if e in said)),
-                 vector, stability) for new, vector, stability in remainders
-                if new.source_ref is None or new.source_ref in stored]
+                 vector, stability) for new, vector, stability in kept]
 
     def _present(self, conn: sqlite3.Connection, select: str, values: Sequence[Any]
                  ) -> set[Any]:
