@@ -281,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
              f"(a threshold where no source makes {MIN_CALLS} calls counts as keeping it), "
              f"raised by {MARGIN} steps when one step lower that precision falls more "
              f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
-             "rule chosen by nested LOSO, "
-             "`bench/results/classify_nested_protocol23.md`); a configuration keeps precision when "
+             "rule chosen by lite-nested LOSO, "
+             "`bench/results/classify_round26.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
              f"the target. Judge embedder (every server's): {judge_name}"
              + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
