@@ -80,6 +80,15 @@ RULES: dict[str, ThresholdRule] = {
         pool="quantile", quantile=1 / 3, calls="own"),
     "own calls, a quarter of the sources under, cliff +2, margin +1": ThresholdRule(
         pool="quantile", quantile=0.25, calls="own", margin=1),
+    # round 26: every close that ships on a left-out source (sure rules and the judge), each
+    # source weighing one (a sure reading that takes the easy true closes no longer raises it)
+    "all closes, a quarter of the sources under, cliff +2": ThresholdRule(
+        pool="quantile", quantile=0.25),
+    "all closes, a fifth of the sources under, cliff +2": ThresholdRule(
+        pool="quantile", quantile=0.2),
+    "all closes, a tenth of the sources under, cliff +2": ThresholdRule(
+        pool="quantile", quantile=0.1),
+    "all closes, every fold (20 calls), cliff +2": ThresholdRule(min_calls=20),
     "Wilson z=1.0, every fold (20 calls) >= 0.90, cliff +2, margin +1": ThresholdRule(
         pool="wilson", z=1.0, margin=1, floor=0.90, min_calls=20),
     "own calls, Wilson z=1.0, every fold (20 calls) >= 0.90, cliff +2, margin +1":

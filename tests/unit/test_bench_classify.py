@@ -189,6 +189,38 @@ def test_three_writers_in_four_must_keep_the_target() -> None:
                        0.95)["en"] == 0.7
 
 
+def test_a_sure_reading_that_takes_the_easy_closes_does_not_raise_the_threshold() -> None:
+    # Four writers. Under 0.8 the judge's own calls are 0.925 right (37 of 40); on each writer
+    # a sure reading closes 40 more pairs, all right, that the judge would have closed itself.
+    # What ships there is 77 of 80 (0.9625): the threshold stays low; read off the judge's own
+    # calls it would climb to 0.8 though no shipped close became less right.
+    rows = [_own({"threshold": t, "en_precision": 1.0 if t >= 0.8 else 77 / 80,
+                  "ja_precision": 1.0, "en_calls": 80.0, "ja_calls": 50.0},
+                 {"en": (40.0, 40.0)}) for t in thresholds_mod.THRESHOLDS]
+    curves = {w: rows for w in "abcd"}
+    assert thresholds_mod.RULE.calls == "all"
+    assert thresholds_mod.choose_thresholds(curves, 0.95)["en"] == thresholds_mod.THRESHOLDS[0]
+    own = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.1, calls="own")
+    assert own.choose(curves, 0.95)["en"] == 0.8
+
+
+def test_nine_writers_in_ten_must_keep_the_target() -> None:
+    def writer(under: float) -> list[dict[str, float]]:  # under ``under``: 0.9 precision
+        return [_own({"threshold": t, "en_precision": 0.9 if t < under else 1.0,
+                      "ja_precision": 1.0, "en_calls": 40.0, "ja_calls": 40.0})
+                for t in thresholds_mod.THRESHOLDS]
+
+    rule = thresholds_mod.RULE
+    assert rule.quantile == 0.1 and rule.pool == "quantile"
+    keep = {str(k): writer(0.3) for k in range(9)}
+    # one writer of ten falls under the target below 0.8: the tenth quantile holds there
+    assert rule.choose({"a": writer(0.8), **keep}, 0.95)["en"] == thresholds_mod.THRESHOLDS[0]
+    # two of ten: it does not, and the threshold is where the second one keeps it (no cliff:
+    # one step lower the measure is 0.9, not more than CLIFF under the target)
+    two = {"a": writer(0.8), "b": writer(0.7), **dict(list(keep.items())[:8])}
+    assert rule.choose(two, 0.95)["en"] == 0.7
+
+
 def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -> None:
     # One false alarm among three calls is noise, not a precision the threshold can keep.
     few = thresholds_mod.MIN_CALLS - 1
