@@ -92,11 +92,40 @@ class ChatRequest(Request):
         return data
 
 
+class ChatInjected(Response):
+    """What the memory step added to the system prompt."""
+
+    memories: list[str] = Field(description="The keys of the memories shown.")
+    blocks: list[str] = Field(description="The names of the blocks shown.")
+    user_state: list[str] = Field(description="The user state keys shown.")
+    persona_state: list[str] = Field(description="The persona state keys shown.")
+    tokens: int
+
+
+class ChatCompaction(Response):
+    """How the conversation was fitted into chat_budget_tokens."""
+
+    stage: int = Field(description="0 untouched; 1-3 mechanical trims; 4 summarised.")
+    tokens_before: int
+    tokens_after: int
+    summary: Literal["llm", "offline", "cached", "failed", "cooldown"] | None = Field(
+        description="The stage-4 summary: made by the llm, offline, or cached (stage 4); "
+                    "failed (the LLM call failed) or cooldown (a call failed recently, none "
+                    "was made), both with the stage-3 result sent (stage 3); null when no "
+                    "summary was needed.")
+
+
+class ChatInfo(Response):
+    session_id: str
+    injected: ChatInjected
+    compaction: ChatCompaction
+
+
 class ChatCompletion(Response):
     """The upstream's ``chat.completion`` with an ``omoide`` object (session, what was
     injected, compaction); with ``stream: true`` a ``text/event-stream`` of chunks instead."""
 
-    omoide: dict[str, Any]
+    omoide: ChatInfo
 
 
 class ModelOut(Response):

@@ -145,5 +145,5 @@ Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
 JsonValue = TypeAliasType(
     "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None")
 Metadata = Annotated[dict[str, JsonValue], Field(description=(
-    f"Any JSON object: at most {MAX_METADATA_CHARS:,} characters as JSON, nested at most "
-    f"{MAX_METADATA_DEPTH} levels, finite numbers only."))]
+    f"Free-form (the caller's own): any JSON object, at most {MAX_METADATA_CHARS:,} "
+    f"characters as JSON, nested at most {MAX_METADATA_DEPTH} levels, finite numbers only."))]

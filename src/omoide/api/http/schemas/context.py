@@ -117,7 +117,7 @@ class BlockOut(Response):
     block_type: str
     max_tokens: int
     priority: int
-    metadata: dict[str, Any]
+    metadata: Metadata
     tokens: int
     created_at: str
     updated_at: str
@@ -157,10 +157,78 @@ class ContextChanges(Response):
     changed: dict[str, list[str]]
 
 
+class PersonaSection(Response):
+    name: str
+    state: dict[str, str] = Field(description="The persona's current state, key to value.")
+
+
+class UserSection(Response):
+    address: str | None = Field(description="How the user is addressed; null when unknown or "
+                                            "the section was trimmed to fit the budget.")
+    state: dict[str, str] = Field(description="What is known of the user, key to value.")
+
+
+class SessionSection(Response):
+    last_session_at: str | None = Field(description="When the previous session began; null "
+                                                    "for a first session.")
+    since_last_session: str = Field(description="The gap in words (e.g. '3 days ago'); empty "
+                                                "when the line was trimmed.")
+
+
+class ContextBlock(Response):
+    block_name: str
+    content: str
+    priority: int
+    max_tokens: int
+
+
+class TurnSource(Response):
+    event_id: int
+    external_id: str | None
+
+
+class ConversationExcerpt(Response):
+    """Turns of one session not yet consolidated into notes: a date header, then one
+    ``Speaker: text`` line per turn, each turn one source."""
+
+    session_id: str
+    said_at: str
+    content: str
+    sources: list[TurnSource]
+
+
+class ContextMemory(Response):
+    key: str
+    content: str
+    created_at: str
+    strength: float
+
+
+class ContextStats(Response):
+    active: int
+    superseded: int
+    mean_strength: float
+    links: int
+
+
+class ContextSections(Response):
+    """The context's parts as data (``text`` renders them)."""
+
+    persona: PersonaSection
+    user: UserSection
+    session: SessionSection
+    blocks: list[ContextBlock]
+    last_conversation: list[ConversationExcerpt]
+    recent_memories: list[ContextMemory]
+    important_memories: list[ContextMemory]
+    stats: ContextStats | None = Field(description="The memory counts; null when the stats "
+                                                   "line was trimmed to fit the budget.")
+
+
 class ContextOut(Response):
     persona: str
     text: str
-    sections: dict[str, Any]
+    sections: ContextSections
     language: str
     tokens: int
     budget_tokens: int
@@ -218,7 +286,26 @@ SettingsPatch: type[BaseModel] = create_model(
        for s in PERSONA_SETTINGS})
 
 
+def _reply_type(setting: Setting) -> Any:
+    if setting.choices:
+        return Literal[setting.choices]
+    return setting.type
+
+
+EffectiveSettings: type[BaseModel] = create_model(
+    "EffectiveSettings", __base__=Response,
+    __doc__="Every per-persona setting's value in effect: the persona's override, else the "
+            "server default (docs/settings.md).",
+    **{s.name: (_reply_type(s), Field(description=s.help)) for s in PERSONA_SETTINGS})
+
+SettingOverrides: type[BaseModel] = create_model(
+    "SettingOverrides", __base__=Response,
+    __doc__="The settings this persona overrides (only those; the others follow the server "
+            "default).",
+    **{s.name: (_reply_type(s), Field(None, description=s.help)) for s in PERSONA_SETTINGS})
+
+
 class SettingsReply(Response):
     persona: str
-    settings: dict[str, Any]
-    overrides: dict[str, Any]
+    settings: EffectiveSettings  # type: ignore[valid-type]
+    overrides: SettingOverrides  # type: ignore[valid-type]

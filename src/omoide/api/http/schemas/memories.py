@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -107,7 +107,7 @@ class MemoryOut(Response):
     superseded_by: str | None
     summary_ref: str | None
     status: str
-    metadata: dict[str, Any] | None
+    metadata: Metadata | None
     sources: list[SourceOut]
     links: list[LinkOut]
 
@@ -131,13 +131,32 @@ class MemoryList(Response):
     memories: list[MemoryOut]
 
 
+class MemoryImage(Response):
+    """A memory as one version found it: the fields a change can touch (model.memory's
+    VERSIONED_FIELDS). A history imported from an older export may lack some of them."""
+
+    content: str | None = None
+    kind: str | None = None
+    importance: float | None = None
+    tags: list[str] | None = None
+    emotion_type: str | None = None
+    emotion_intensity: float | None = None
+    valid_from: str | None = None
+    valid_until: str | None = None
+    superseded_by: str | None = None
+    summary_ref: str | None = None
+    status: str | None = None
+    metadata: Metadata | None = None
+
+
 class VersionOut(Response):
     version: int
     change: str
     changed_by: str | None
     changed_at: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
+    before: MemoryImage | None = Field(description="The memory before the change; null for "
+                                                   "its creation.")
+    after: MemoryImage | None
 
 
 class HistoryReply(Response):

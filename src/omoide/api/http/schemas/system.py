@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -52,6 +52,16 @@ class PersonaErased(Response):
         "running: dropped with it, never run or retried."))
 
 
+class JobFailure(Response):
+    """A background job that failed for good (its last attempt's error)."""
+
+    id: int
+    kind: str = Field(description="What it did, e.g. consolidate or evolve.")
+    attempts: int
+    last_error: str | None
+    finished_at: str | None
+
+
 class JobsOut(Response):
     persona: str
     pending: int
@@ -59,7 +69,8 @@ class JobsOut(Response):
     failed: int
     done: int
     scheduled: int
-    failures: list[dict[str, Any]]
+    failures: list[JobFailure] = Field(description="The latest failures, newest first (at "
+                                                   "most 20).")
 
 
 class JobsWaitOut(Response):
