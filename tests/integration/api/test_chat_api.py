@@ -25,7 +25,7 @@ from llm_fakes import (
 )
 from omoide_testing import LiveServer, serve_in_thread
 
-from omoide.api.http.schemas.chat import ChatInfo
+from omoide.api.http.schemas.chat import ChatCompaction, ChatCompletion, ChatInfo, ChatInjected
 from omoide.engine.compact import CLEARED_TOOL_RESULT, SUMMARY_PREFIX
 from omoide.errors import NotFound
 from omoide.llm import LLMConfig
@@ -136,9 +136,12 @@ def test_chat_adds_memories_after_the_clients_system_prompt(proxy: LiveServer,
     assert raw.headers["x-omoide-injected"].startswith("memories=1;")
     assert raw.headers["x-omoide-session"].startswith("chat-")
     # the omoide object is what the document's ChatInfo names, no more (schema26)
-    info = ChatInfo.model_validate(reply.model_extra["omoide"])
-    assert not (info.model_extra or info.injected.model_extra or info.compaction.model_extra)
-    assert info.compaction.stage == 0 and info.compaction.summary is None
+    info = reply.model_extra["omoide"]
+    ChatCompletion.model_validate({"omoide": info})
+    assert set(info) == set(ChatInfo.__annotations__)
+    assert set(info["injected"]) == set(ChatInjected.__annotations__)
+    assert set(info["compaction"]) == set(ChatCompaction.__annotations__)
+    assert (info["compaction"]["stage"], info["compaction"]["summary"]) == (0, None)
 
 
 def test_streaming_relays_chunks_and_ends_with_done(proxy: LiveServer, fake_api: FakeAPI

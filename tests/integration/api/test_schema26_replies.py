@@ -8,6 +8,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 from omoide_testing import LiveServer, post_unended_chat
 from pydantic import BaseModel
 
@@ -16,19 +17,48 @@ from omoide.api.http.schemas.memories import HistoryReply
 from omoide.api.http.schemas.system import JobsOut
 from omoide.api.http.schemas.transfer import ImportReply
 
+_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
+          "null": type(None), "object": dict, "array": list}
 
-def exactly(model: type[BaseModel], reply: dict[str, Any]) -> None:
-    """``reply`` validates as ``model`` and every object in it is one the model names: no
-    field the document leaves out (a free-form map is a dict, not a model: not walked)."""
-    def walk(value: Any, where: str) -> None:
-        if isinstance(value, BaseModel):
-            assert not value.model_extra, (where, value.model_extra)
-            for name in type(value).model_fields:
-                walk(getattr(value, name), f"{where}.{name}")
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                walk(item, f"{where}[{i}]")
-    walk(model.model_validate(reply), model.__name__)
+
+def _conforms(value: Any, schema: dict[str, Any], components: dict[str, Any],
+              where: str) -> list[str]:
+    """Where ``value`` is not what ``schema`` says: a missing or unnamed key of an object
+    whose properties are listed, a value of another type (free-form maps are not walked)."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return [] if name == "JsonValue" else _conforms(value, components[name], components,
+                                                        where)
+    if "anyOf" in schema:
+        tries = [_conforms(value, sub, components, where) for sub in schema["anyOf"]]
+        return [] if [] in tries else min(tries, key=len)
+    kind = schema.get("type")
+    if (kind and not isinstance(value, _TYPES[kind])) or (kind in ("integer", "number")
+                                                        and isinstance(value, bool)):
+        return [f"{where}: {type(value).__name__}, not {kind}"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where}: {value!r} not in {schema['enum']}"]
+    found = []
+    if kind == "object" and schema.get("properties"):
+        props = schema["properties"]
+        found += [f"{where}.{k}: not in the document" for k in value if k not in props]
+        found += [f"{where}.{k}: missing" for k in schema.get("required", [])
+                  if k not in value]
+        for k, v in value.items():
+            if k in props:
+                found += _conforms(v, props[k], components, f"{where}.{k}")
+    if kind == "array" and "items" in schema:
+        for i, item in enumerate(value):
+            found += _conforms(item, schema["items"], components, f"{where}[{i}]")
+    return found
+
+
+def exactly(server: LiveServer, model: type[BaseModel], reply: dict[str, Any]) -> None:
+    """``reply`` holds exactly what the served OpenAPI document's ``model`` names: every
+    required key, no key it leaves out, each value of its type (the client's parse, too)."""
+    components = httpx.get(f"{server.url}/openapi.json").json()["components"]["schemas"]
+    assert _conforms(reply, components[model.__name__], components, model.__name__) == []
+    model.model_validate(reply)
 
 
 def test_blocks_context_settings_history_and_jobs_match_their_models(
@@ -49,19 +79,19 @@ def test_blocks_context_settings_history_and_jobs_match_their_models(
         assert rin.post("/api/sessions/rin/s1/end").status_code == 200
 
         block = rin.get("/api/blocks/rin/plans").json()
-        exactly(BlockOut, block)
+        exactly(server, BlockOut, block)
         assert block["metadata"]["deep"] == {"ok": None}
         context = rin.get("/api/context/rin").json()
-        exactly(ContextOut, context)
+        exactly(server, ContextOut, context)
         sections = context["sections"]
         assert sections["blocks"] and sections["last_conversation"]
         assert sections["recent_memories"] and sections["user"]["state"] == {"name": "Ken"}
         settings = rin.get("/api/settings/rin").json()
-        exactly(SettingsReply, settings)
+        exactly(server, SettingsReply, settings)
         assert settings["overrides"] == {"context_include_blocks": True,
                                          "timezone": "Asia/Tokyo"}
         history = rin.get(f"/api/memories/rin/{key}/history").json()
-        exactly(HistoryReply, history)
+        exactly(server, HistoryReply, history)
         assert [v["before"] is None for v in history["versions"]] == [True, False]
 
         persona_id = server.omoide.store.get_persona("rin").id
@@ -74,7 +104,7 @@ def test_blocks_context_settings_history_and_jobs_match_their_models(
             assert job is not None
         assert jobs.fail(job, "boom", now=datetime.now(UTC), backoff_s=0) == "failed"
         report = rin.get("/api/jobs/rin").json()
-        exactly(JobsOut, report)
+        exactly(server, JobsOut, report)
         assert report["failures"][0]["last_error"] == "boom"
 
 
@@ -86,6 +116,14 @@ def test_an_mcp_memory_imports_skipped_items_match_their_model(server: LiveServe
         reply = rin.post("/api/import/rin?source=mcp-memory", content=body.encode(),
                          headers={"content-type": "application/x-ndjson"})
         assert reply.status_code == 200, reply.text
-        exactly(ImportReply, reply.json())
+        exactly(server, ImportReply, reply.json())
         assert reply.json()["skipped_items"] == [
             {"line": 1, "entity": "Ken", "observation": 1, "reason": "blank observation"}]
+
+
+def test_the_conformance_walk_finds_a_missing_an_unnamed_and_a_mistyped_key() -> None:
+    schema = {"type": "object", "required": ["a", "b"], "properties": {
+        "a": {"type": "integer"}, "b": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
+    assert _conforms({"a": True, "c": 1}, schema, {}, "r") == [
+        "r.c: not in the document", "r.b: missing", "r.a: bool, not integer"]
+    assert _conforms({"a": 1, "b": None}, schema, {}, "r") == []

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
+from typing_extensions import TypedDict
 
-from omoide.api.http.schemas.common import JsonValue, Request, Response
+from omoide.api.http.schemas.common import JsonValue, Request, Response, reply_shape
 from omoide.service.chat import ASSISTANT_WITHOUT_CONTENT, MAX_MESSAGES, check_messages
 
 __all__ = ["AssistantMessage", "ChatCompletion", "ChatMessage", "ChatRequest",
@@ -92,30 +93,32 @@ class ChatRequest(Request):
         return data
 
 
-class ChatInjected(Response):
+@reply_shape
+class ChatInjected(TypedDict):
     """What the memory step added to the system prompt."""
 
-    memories: list[str] = Field(description="The keys of the memories shown.")
-    blocks: list[str] = Field(description="The names of the blocks shown.")
-    user_state: list[str] = Field(description="The user state keys shown.")
-    persona_state: list[str] = Field(description="The persona state keys shown.")
+    memories: Annotated[list[str], Field(description="The keys of the memories shown.")]
+    blocks: Annotated[list[str], Field(description="The names of the blocks shown.")]
+    user_state: Annotated[list[str], Field(description="The user state keys shown.")]
+    persona_state: Annotated[list[str], Field(description="The persona state keys shown.")]
     tokens: int
 
 
-class ChatCompaction(Response):
-    """How the conversation was fitted into chat_budget_tokens."""
+@reply_shape
+class ChatCompaction(TypedDict):
+    """How the conversation was fitted into chat_budget_tokens (stage 0 untouched, 1-3
+    mechanical trims, 4 summarised) and the stage-4 summary: made by the llm, offline, or
+    cached; failed (the LLM call failed) or cooldown (a call failed recently, none was made),
+    both sending the stage-3 result; null when no summary was needed."""
 
-    stage: int = Field(description="0 untouched; 1-3 mechanical trims; 4 summarised.")
+    stage: int
     tokens_before: int
     tokens_after: int
-    summary: Literal["llm", "offline", "cached", "failed", "cooldown"] | None = Field(
-        description="The stage-4 summary: made by the llm, offline, or cached (stage 4); "
-                    "failed (the LLM call failed) or cooldown (a call failed recently, none "
-                    "was made), both with the stage-3 result sent (stage 3); null when no "
-                    "summary was needed.")
+    summary: Literal["llm", "offline", "cached", "failed", "cooldown"] | None
 
 
-class ChatInfo(Response):
+@reply_shape
+class ChatInfo(TypedDict):
     session_id: str
     injected: ChatInjected
     compaction: ChatCompaction

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from omoide.api.http.schemas.common import (
     Metadata,
@@ -14,6 +15,7 @@ from omoide.api.http.schemas.common import (
     Tag,
     Timestamp,
     UnitInterval,
+    reply_shape,
 )
 from omoide.model import MemoryKind
 from omoide.service.memories import MAX_CONTENT_CHARS
@@ -131,22 +133,23 @@ class MemoryList(Response):
     memories: list[MemoryOut]
 
 
-class MemoryImage(Response):
+@reply_shape
+class MemoryImage(TypedDict, total=False):
     """A memory as one version found it: the fields a change can touch (model.memory's
     VERSIONED_FIELDS). A history imported from an older export may lack some of them."""
 
-    content: str | None = None
-    kind: str | None = None
-    importance: float | None = None
-    tags: list[str] | None = None
-    emotion_type: str | None = None
-    emotion_intensity: float | None = None
-    valid_from: str | None = None
-    valid_until: str | None = None
-    superseded_by: str | None = None
-    summary_ref: str | None = None
-    status: str | None = None
-    metadata: Metadata | None = None
+    content: str
+    kind: str
+    importance: float
+    tags: list[str]
+    emotion_type: str | None
+    emotion_intensity: float
+    valid_from: str | None
+    valid_until: str | None
+    superseded_by: str | None
+    summary_ref: str | None
+    status: str
+    metadata: Metadata
 
 
 class VersionOut(Response):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
-from omoide.api.http.schemas.common import PersonaName, Request, Response
+from omoide.api.http.schemas.common import PersonaName, Request, Response, reply_shape
 
 __all__ = [
     "HealthOut",
@@ -52,11 +53,12 @@ class PersonaErased(Response):
         "running: dropped with it, never run or retried."))
 
 
-class JobFailure(Response):
+@reply_shape
+class JobFailure(TypedDict):
     """A background job that failed for good (its last attempt's error)."""
 
     id: int
-    kind: str = Field(description="What it did, e.g. consolidate or evolve.")
+    kind: Annotated[str, Field(description="What it did, e.g. memory.evolve.")]
     attempts: int
     last_error: str | None
     finished_at: str | None

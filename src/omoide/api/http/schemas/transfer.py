@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
-from omoide.api.http.schemas.common import Response
+from omoide.api.http.schemas.common import Response, reply_shape
 
 __all__ = ["IMPORT_JSON_BODY", "ImportReply"]
 
 
-class SkippedItem(Response):
+@reply_shape
+class SkippedItem(TypedDict):
     """An MCP memory file's observation left out of the import (engine.peer_formats)."""
 
-    line: int = Field(description="The file's line (1-based) of the entity.")
-    entity: str = Field(description="The entity's name.")
-    observation: int = Field(description="Its index in the entity's observations (0-based).")
-    reason: str = Field(description="Why it was left out, e.g. 'blank observation'.")
+    line: Annotated[int, Field(description="The file's line (1-based) of the entity.")]
+    entity: Annotated[str, Field(description="The entity's name.")]
+    observation: Annotated[int, Field(description="Its index in the entity's observations "
+                                                  "(0-based).")]
+    reason: Annotated[str, Field(description="Why it was left out, e.g. 'blank "
+                                             "observation'.")]
 
 
 class ImportReply(Response):
