@@ -142,10 +142,15 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
             f"instant it names is unknown; add Z or the offset, e.g. '{exc.args[0]}Z' or "
             f"'{exc.args[0]}+09:00', or give whole days (read in the persona's time zone)",
             field="date_range") from None
+    except _NotCalendar as exc:
+        raise DateRangeError(
+            f"date range {quoted(text)}: {exc.args[0]!r} is not a valid calendar date (a "
+            f"month 01-12, a day that month has, a time 00:00-23:59:59, years 0001-9999); "
+            f"accepted forms: {_forms()}", field="date_range") from None
     except (ValueError, OverflowError) as exc:
         raise DateRangeError(
-            f"date range {quoted(text)} is not a valid calendar date in years 1-9999; "
-            f"accepted forms: {_forms()}",
+            f"date range {quoted(text)} reaches outside the calendar (years 0001-9999): give "
+            f"a smaller N or a date in those years; accepted forms: {_forms()}",
             field="date_range",
         ) from exc
     if found is None:
@@ -153,14 +158,24 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
             f"cannot read {quoted(text)} as a date range; accepted forms: {_forms()}",
             field="date_range",
         )
-    if found.start >= found.end:
-        problem = "is empty" if found.start == found.end else "ends before it starts"
-        raise DateRangeError(f"date range {quoted(text)} {problem}", field="date_range")
+    if found.start == found.end:
+        raise DateRangeError(
+            f"date range {quoted(text)} is a single instant, a range without time in it: "
+            f"give a start and an end, A..B (e.g. 2026-03-01T09:00Z..2026-03-01T18:00Z), or "
+            f"a whole day, month or year (2026-03-01, 2026-03, 2026)", field="date_range")
+    if found.start > found.end:
+        raise DateRangeError(
+            f"date range {quoted(text)} ends before it starts: give the earlier end first, "
+            f"A..B (e.g. 2026-03-01..2026-03-15)", field="date_range")
     return found
 
 
 class _NoOffset(ValueError):
     """An ISO time of day without its UTC offset (the argument: that time as written)."""
+
+
+class _NotCalendar(ValueError):
+    """An ISO date or time that names no real day or time (the argument: that part)."""
 
 
 def _forms() -> str:
@@ -233,7 +248,17 @@ def _iso_range(text: str, tz: tzinfo) -> DateRange | None:
 
 
 def _iso_point(text: str, tz: tzinfo) -> DateRange | None:
-    """An ISO year, month or day as its local span, or a timestamp as the instant [t, t]."""
+    """An ISO year, month or day as its local span, or a timestamp as the instant [t, t];
+    a part that names no real day or time (2026-02-30, 25:00) raises :class:`_NotCalendar`."""
+    try:
+        return _iso_span(text, tz)
+    except _NoOffset:
+        raise
+    except ValueError:
+        raise _NotCalendar(text) from None
+
+
+def _iso_span(text: str, tz: tzinfo) -> DateRange | None:
     if _ISO_YEAR.fullmatch(text):
         year = int(text)
         return _to_utc((date(year, 1, 1), _after(lambda: date(year + 1, 1, 1))), tz)
@@ -247,7 +272,7 @@ def _iso_point(text: str, tz: tzinfo) -> DateRange | None:
         instant = datetime.fromisoformat(text)
         if instant.tzinfo is None:  # as every timestamp of the API (service.validate)
             raise _NoOffset(text)
-        instant = instant.astimezone(UTC)
+        instant = _utc(instant)
         return DateRange(instant, instant)
     return None
 
@@ -267,11 +292,22 @@ def _to_utc(span: tuple[date, date | None], tz: tzinfo) -> DateRange:
 
 # The last instant a datetime holds: the end of a span that reaches the last day of 9999.
 _END = datetime.max.replace(tzinfo=UTC)
+# The first: where 0001-01-01 begins in a zone east of UTC (its midnight is in year 0 there).
+_START = datetime.min.replace(tzinfo=UTC)
 
 
 def _local_midnight(day: date, tz: tzinfo) -> datetime:
     # Built from the local date, never by adding hours, so DST days are 23 or 25 hours long.
-    return datetime(day.year, day.month, day.day, tzinfo=tz).astimezone(UTC)
+    return _utc(datetime(day.year, day.month, day.day, tzinfo=tz))
+
+
+def _utc(when: datetime) -> datetime:
+    """``when`` in UTC; an instant of the calendar's first or last day that falls outside it
+    there (0001-01-01T00:00+09:00, 9999-12-31T23:00-05:00) is its first or last instant."""
+    try:
+        return when.astimezone(UTC)
+    except OverflowError:
+        return _START if when.year == 1 else _END
 
 
 def local_day(when: datetime, tz: tzinfo) -> date:

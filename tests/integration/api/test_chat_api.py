@@ -25,6 +25,7 @@ from llm_fakes import (
 )
 from omoide_testing import LiveServer, serve_in_thread
 
+from omoide.api.http.schemas.chat import ChatCompaction, ChatCompletion, ChatInfo, ChatInjected
 from omoide.engine.compact import CLEARED_TOOL_RESULT, SUMMARY_PREFIX
 from omoide.errors import NotFound
 from omoide.llm import LLMConfig
@@ -134,6 +135,13 @@ def test_chat_adds_memories_after_the_clients_system_prompt(proxy: LiveServer,
     assert reply.model_extra["omoide"]["injected"]["memories"] == [memory]
     assert raw.headers["x-omoide-injected"].startswith("memories=1;")
     assert raw.headers["x-omoide-session"].startswith("chat-")
+    # the omoide object is what the document's ChatInfo names, no more (schema26)
+    info = reply.model_extra["omoide"]
+    ChatCompletion.model_validate({"omoide": info})
+    assert set(info) == set(ChatInfo.__annotations__)
+    assert set(info["injected"]) == set(ChatInjected.__annotations__)
+    assert set(info["compaction"]) == set(ChatCompaction.__annotations__)
+    assert (info["compaction"]["stage"], info["compaction"]["summary"]) == (0, None)
 
 
 def test_streaming_relays_chunks_and_ends_with_done(proxy: LiveServer, fake_api: FakeAPI

@@ -291,5 +291,11 @@ def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query
         csrf = _csrf(client.get("/p/rin"))  # a job id in the path is read alike
         retried = client.post("/p/rin/jobs/1_0/retry", data={"csrf": csrf})
         assert retried.status_code == 422 and "job_id" in html.unescape(retried.text)
+        half = client.post("/p/rin/jobs/7.5/retry", data={"csrf": csrf})
+        assert half.status_code == 422 and "job_id" in html.unescape(half.text)
+        assert "valid integer" not in html.unescape(half.text)
+        for read in ("1e0", "１"):  # the reader's numbers: job 1, which does not exist
+            assert client.post(f"/p/rin/jobs/{read}/retry",
+                               data={"csrf": csrf}).status_code == 404
     with httpx.Client(base_url=server.url) as signed_out:
         assert signed_out.get("/p/rin/sessions?page=1_0").headers["location"] == "/login"

@@ -87,42 +87,73 @@ def test_the_published_not_blank_pattern_is_the_servers_rule(app: Omoide) -> Non
     assert is_blank("\U000e0001\U0001d173 ") and not is_blank("\U0001f600")
 
 
+_JSON_VALUE = "#/components/schemas/JsonValue"
+
+
 def _untyped(schema: dict[str, Any], components: dict[str, Any], where: str,
-             seen: frozenset[str] = frozenset()) -> list[str]:
+             seen: frozenset[str] = frozenset(), free_form: bool = False) -> list[str]:
     """Places in ``schema`` that say only "an object" or "an array": no properties, no
-    additionalProperties, no items (a client cannot tell what to send)."""
+    typed additionalProperties, no items (a client cannot tell what it sends or gets). A map
+    of any JSON values is allowed only where the description says it is free-form."""
     if "$ref" in schema:
+        if schema["$ref"] == _JSON_VALUE:  # any JSON value, defined once
+            return []
         name = schema["$ref"].rsplit("/", 1)[-1]
         return [] if name in seen else _untyped(components[name], components, where,
                                                 seen | {name})
+    free_form = free_form or "free-form" in schema.get("description", "").lower()
     found = []
-    if schema.get("type") == "object" and not (
-            schema.get("properties") or schema.get("additionalProperties")):
-        found.append(where)
+    extra = schema.get("additionalProperties")
+    if schema.get("type") == "object" and not schema.get("properties"):
+        if not isinstance(extra, dict):
+            found.append(where)
+        elif extra.get("$ref") == _JSON_VALUE and not free_form:
+            found.append(f"{where} (any JSON values, not described as free-form)")
     if schema.get("type") == "array" and not schema.get("items"):
         found.append(where)
     for name, sub in schema.get("properties", {}).items():
         found += _untyped(sub, components, f"{where}.{name}", seen)
     for key in ("anyOf", "oneOf", "allOf"):
         for i, sub in enumerate(schema.get(key, [])):
-            found += _untyped(sub, components, f"{where}|{key}[{i}]", seen)
+            found += _untyped(sub, components, f"{where}|{key}[{i}]", seen, free_form)
     for key in ("items", "additionalProperties"):
         if isinstance(schema.get(key), dict):
             found += _untyped(schema[key], components, f"{where}.{key}", seen)
     return found
 
 
-def test_no_request_body_is_an_untyped_object_or_array(app: Omoide) -> None:
-    """The import's JSON body was published as 'an array or an object' and nothing more; every
-    request body now names the fields it reads (probe 23)."""
-    document = create_app(app, start_workers=False).openapi()
-    components = document["components"]["schemas"]
-    untyped = [
-        place
-        for method, path, op in operations(app) if "requestBody" in op
-        for media, content in op["requestBody"]["content"].items()
-        for place in _untyped(content.get("schema", {}), components, f"{method} {path} {media}")]
+def _bodies(app: Omoide) -> list[tuple[str, dict[str, Any]]]:
+    """Every request and reply body's schema, named by method, path and status."""
+    found = []
+    for method, path, op in operations(app):
+        parts = [("request", op.get("requestBody", {})), *op["responses"].items()]
+        for part, body in parts:
+            for media, content in body.get("content", {}).items():
+                found.append((f"{method} {path} {part} {media}", content.get("schema", {})))
+    return found
+
+
+def test_no_body_is_an_untyped_object_or_array(app: Omoide) -> None:
+    """The import's JSON body was published as 'an array or an object' and nothing more
+    (probe 23); replies had the same hole: a block's metadata, the context's sections, the
+    settings, job failures, an import's skipped items, a version's before and after, the chat
+    reply's omoide object were each just "an object" (schema26). Every body now names its
+    fields; the caller's own metadata is the one free-form map, and says so."""
+    components = create_app(app, start_workers=False).openapi()["components"]["schemas"]
+    untyped = [place for where, schema in _bodies(app)
+               for place in _untyped(schema, components, where)]
     assert untyped == []
+
+
+def test_the_walker_finds_an_untyped_reply() -> None:
+    components = {"Out": {"type": "object", "properties": {
+        "a": {"type": "object", "additionalProperties": True},
+        "b": {"type": "object", "additionalProperties": {"$ref": _JSON_VALUE}},
+        "c": {"type": "object", "additionalProperties": {"$ref": _JSON_VALUE},
+              "description": "Free-form: anything"},
+        "d": {"type": "array", "items": {"type": "object"}}}}}
+    found = _untyped({"$ref": "#/components/schemas/Out"}, components, "r")
+    assert found == ["r.a", "r.b (any JSON values, not described as free-form)", "r.d.items"]
 
 
 # Writes whose own rows cannot lose a race with an erase: erasing a persona, revoking a key.

@@ -267,16 +267,18 @@ def test_parse_date_range_lists_accepted_forms_when_text_unrecognised(text: str)
         pytest.param("0 days ago", "positive whole number", id="zero-days"),
         pytest.param("0日前", "positive whole number", id="zero-nichi"),
         pytest.param("last 0 days", "positive whole number", id="last-zero-days"),
-        pytest.param("2026-13", "not a valid calendar date", id="month-13"),
+        pytest.param("2026-13", "'2026-13' is not a valid calendar date", id="month-13"),
         pytest.param("2026-02-30", "not a valid calendar date", id="february-30"),
-        pytest.param("2026-03-01T25:00..2026-03-02", "not a valid calendar date", id="hour-25"),
-        pytest.param("99999 years ago", "not a valid calendar date", id="before-year-1"),
-        pytest.param("10000000000 days ago", "not a valid calendar date", id="day-overflow"),
+        pytest.param("2026-03-01T25:00..2026-03-02", "'2026-03-01T25:00' is not a valid",
+                     id="hour-25"),
+        pytest.param("99999 years ago", "reaches outside the calendar", id="before-year-1"),
+        pytest.param("10000000000 days ago", "reaches outside the calendar",
+                     id="day-overflow"),
         pytest.param("2026-03-15..2026-03-01", "ends before it starts", id="inverted-days"),
         pytest.param(
             "2026-03-01T18:00Z/2026-03-01T09:00Z", "ends before it starts", id="inverted-stamps"
         ),
-        pytest.param("2026-03-01T09:00Z", "is empty", id="lone-instant"),
+        pytest.param("2026-03-01T09:00Z", "is a single instant", id="lone-instant"),
         pytest.param("2026-03-01T09:00..2026-03-01T18:00Z", "has no UTC offset",
                      id="time-without-offset"),
         pytest.param("2026-03-01..2026-03-02T12:00", "has no UTC offset",
@@ -367,3 +369,33 @@ def test_local_day_is_the_zones_day_or_utcs_past_the_calendar(when: datetime, zo
     """A fact valid until 9999-12-31T23:59:59Z, dated for a persona in UTC+14, raised
     OverflowError in the chat prompt (a 500): past the calendar the day is UTC's."""
     assert local_day(when, ZoneInfo(zone)) == day
+
+
+@pytest.mark.parametrize("text", ["0001", "0001-01", "0001-01-01", "0001..2026",
+                                  "0001-01-01T00:00+09:00..0001-01-02"])
+def test_a_span_from_the_first_day_of_year_1_east_of_utc_starts_at_the_start_of_time(
+        text: str) -> None:
+    """schema26: "0001" for a persona in Asia/Tokyo was refused as "not a valid calendar
+    date" (its first midnight is in year 0 in UTC); it starts at the first instant a datetime
+    holds, as "9999" ends at the last, and reads as it does in UTC."""
+    found = parse(text, tz=TOKYO)
+    assert found.start == datetime.min.replace(tzinfo=UTC)
+    assert found.start < found.end
+    assert parse(text, tz=UTC).start == found.start  # where UTC, too, starts it
+    if text == "0001":
+        assert found.end == datetime(2, 1, 1, tzinfo=TOKYO).astimezone(UTC)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("2026-03-01T09:00Z", "give a start and an end, A..B"),
+    ("2026-03-01T09:00Z..2026-03-01T18:00+09:00", "give a start and an end, A..B"),
+    ("2026-03-15..2026-03-01", "give the earlier end first, A..B"),
+    ("0000", "years 0001-9999"),
+    ("2026-02-30", "a day that month has"),
+])
+def test_a_range_that_holds_no_time_says_what_is_accepted(text: str, says: str) -> None:
+    """schema26: a lone timestamp was "is empty", an inverted range "ends before it starts",
+    neither saying what to send instead."""
+    with pytest.raises(DateRangeError) as caught:
+        parse(text, tz=TOKYO)
+    assert says in caught.value.message and caught.value.field == "date_range"

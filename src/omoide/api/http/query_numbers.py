@@ -6,7 +6,9 @@ read as ASCII, as every date the API reads; ``1e1`` is 10, as in a body. What Py
 ``inf``, ``nan``, other scripts' digits) is refused (422, ``field`` the parameter) once the
 request has a route and after who may ask (``query_check``). Only the values of a route's
 numeric query parameters (``int``, ``float``) are read; text parameters (``q``, tags …) reach
-the route as sent.
+the route as sent. A number in the path (a key id, a job id) is read alike, an integer by
+:func:`~omoide.engine.number_text.read_integer` (``7.5`` is refused in its words, not
+pydantic's "a valid integer").
 
 The query string comes from :class:`~omoide.api.http.guard.BodyGuard`, which re-encodes a
 non-ASCII one as UTF-8 percent-escapes.
@@ -20,10 +22,10 @@ from urllib.parse import quote, unquote
 
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Match, replace_params
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from omoide.engine.number_text import REFUSED, read_number, refusal
+from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.errors import InvalidInput
 
 __all__ = ["QueryNumbers", "refused_number"]
@@ -46,7 +48,9 @@ class QueryNumbers:
                             if (names := _numeric_names(route.dependant, path=True))]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        refused = self._path_refusal(scope) if scope["type"] == "http" else None
+        refused = None
+        if scope["type"] == "http":
+            scope, refused = self._path_numbers(scope)
         query = scope.get("query_string", b"") if scope["type"] == "http" else b""
         if query:
             names = self._names(scope)
@@ -58,24 +62,35 @@ class QueryNumbers:
             scope = {**scope, "state": {**scope.get("state", {}), REFUSED_NUMBER: refused}}
         await self.app(scope, receive, send)
 
-    def _path_refusal(self, scope: Scope) -> InvalidInput | None:
-        """A number in the path that is not one as JSON writes it: ``DELETE
-        …/keys/1_0`` revoked key 10, as ``int()`` reads it. Refused alike (a path's id is
-        written by a program: its full-width form is no id either)."""
+    def _path_numbers(self, scope: Scope) -> tuple[Scope, InvalidInput | None]:
+        """The numbers in the path read as the query's are: ``…/keys/１０`` and ``…/keys/1e1``
+        are key 10 (the path is rewritten with the number as the route reads it); ``1_0``
+        (``int()`` read it as 10), ``٢`` or ``7.5`` for an integer is refused with the
+        reader's words, naming the path parameter."""
         for route, names in self.path_routes:
             match, child = route.matches(scope)
             if match != Match.FULL:
                 continue
+            params = dict(child.get("path_params", {}))
+            written = {}
             for name, kind in names.items():
-                value = child.get("path_params", {}).get(name)
-                if not isinstance(value, str) or not value.isascii():
-                    continue  # the route's own check refuses it ("a valid integer")
+                value = params.get(name)
+                if not isinstance(value, str):
+                    continue
                 try:
-                    read_number(value, kind=kind, name=name)
+                    number = read_integer(value, name=name) if kind is int else \
+                        read_number(value, kind=kind, name=name)
                 except REFUSED as exc:
-                    return InvalidInput(refusal(f"path parameter {name!r}", exc), field=name)
-            return None
-        return None
+                    return scope, InvalidInput(refusal(f"path parameter {name!r}", exc),
+                                               field=name)
+                if _written(number) != value:
+                    written[name] = _written(number)
+            if not written:
+                return scope, None
+            path, _ = replace_params(route.path_format, route.param_convertors,
+                                     {**params, **written})
+            return {**scope, "path": _root(scope) + path}, None
+        return scope, None
 
     def _names(self, scope: Scope) -> dict[str, type]:
         """The numeric query parameters of the route the path and method match, else of the
@@ -88,6 +103,13 @@ class QueryNumbers:
             if match == Match.PARTIAL and not partial:
                 partial = names
         return partial
+
+
+def _root(scope: Scope) -> str:
+    """The ``root_path`` in front of the route's path in ``scope["path"]`` (as Starlette's
+    routing strips it), else ``""``."""
+    root = scope.get("root_path", "")
+    return root if root and scope["path"].startswith(root + "/") else ""
 
 
 def refused_number(state: Any) -> InvalidInput | None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
+from typing_extensions import TypedDict
 
-from omoide.api.http.schemas.common import JsonValue, Request, Response
+from omoide.api.http.schemas.common import JsonValue, Request, Response, reply_shape
 from omoide.service.chat import ASSISTANT_WITHOUT_CONTENT, MAX_MESSAGES, check_messages
 
 __all__ = ["AssistantMessage", "ChatCompletion", "ChatMessage", "ChatRequest",
@@ -92,11 +93,42 @@ class ChatRequest(Request):
         return data
 
 
+@reply_shape
+class ChatInjected(TypedDict):
+    """What the memory step added to the system prompt."""
+
+    memories: Annotated[list[str], Field(description="The keys of the memories shown.")]
+    blocks: Annotated[list[str], Field(description="The names of the blocks shown.")]
+    user_state: Annotated[list[str], Field(description="The user state keys shown.")]
+    persona_state: Annotated[list[str], Field(description="The persona state keys shown.")]
+    tokens: int
+
+
+@reply_shape
+class ChatCompaction(TypedDict):
+    """How the conversation was fitted into chat_budget_tokens (stage 0 untouched, 1-3
+    mechanical trims, 4 summarised) and the stage-4 summary: made by the llm, offline, or
+    cached; failed (the LLM call failed) or cooldown (a call failed recently, none was made),
+    both sending the stage-3 result; null when no summary was needed."""
+
+    stage: int
+    tokens_before: int
+    tokens_after: int
+    summary: Literal["llm", "offline", "cached", "failed", "cooldown"] | None
+
+
+@reply_shape
+class ChatInfo(TypedDict):
+    session_id: str
+    injected: ChatInjected
+    compaction: ChatCompaction
+
+
 class ChatCompletion(Response):
     """The upstream's ``chat.completion`` with an ``omoide`` object (session, what was
     injected, compaction); with ``stream: true`` a ``text/event-stream`` of chunks instead."""
 
-    omoide: dict[str, Any]
+    omoide: ChatInfo
 
 
 class ModelOut(Response):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, with_config
 from typing_extensions import TypeAliasType
 
 from omoide.service.validate import (
@@ -46,6 +46,7 @@ __all__ = [
     "UnitInterval",
     "bounded_int",
     "errors",
+    "reply_shape",
 ]
 
 
@@ -62,6 +63,13 @@ class Response(BaseModel):
     """Base of documented replies (documentation only: routes return the rendered dicts)."""
 
     model_config = ConfigDict(extra="allow")
+
+
+def reply_shape(cls: Any) -> Any:
+    """A ``TypedDict`` as a documented object inside a reply: the client
+    (:mod:`omoide.client`) parses it to a plain ``dict``, as it did while the document said
+    only "an object"; keys a newer server adds are kept (as :class:`Response` keeps them)."""
+    return with_config(ConfigDict(extra="allow"))(cls)
 
 
 class ErrorDetail(BaseModel):
@@ -145,5 +153,5 @@ Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
 JsonValue = TypeAliasType(
     "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None")
 Metadata = Annotated[dict[str, JsonValue], Field(description=(
-    f"Any JSON object: at most {MAX_METADATA_CHARS:,} characters as JSON, nested at most "
-    f"{MAX_METADATA_DEPTH} levels, finite numbers only."))]
+    f"Free-form (the caller's own): any JSON object, at most {MAX_METADATA_CHARS:,} "
+    f"characters as JSON, nested at most {MAX_METADATA_DEPTH} levels, finite numbers only."))]

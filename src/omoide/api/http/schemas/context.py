@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model, model_validator
+from typing_extensions import TypedDict
 
 from omoide.api.http.schemas.common import (
     BlockName,
@@ -12,6 +13,7 @@ from omoide.api.http.schemas.common import (
     Request,
     Response,
     bounded_int,
+    reply_shape,
 )
 from omoide.config import (
     PERSONA_SETTINGS,
@@ -117,7 +119,7 @@ class BlockOut(Response):
     block_type: str
     max_tokens: int
     priority: int
-    metadata: dict[str, Any]
+    metadata: Metadata
     tokens: int
     created_at: str
     updated_at: str
@@ -157,10 +159,91 @@ class ContextChanges(Response):
     changed: dict[str, list[str]]
 
 
+@reply_shape
+class PersonaSection(TypedDict):
+    name: str
+    state: Annotated[dict[str, str], Field(description="The persona's current state, key to "
+                                                       "value.")]
+
+
+@reply_shape
+class UserSection(TypedDict):
+    address: Annotated[str | None, Field(description="How the user is addressed; null when "
+                                                     "unknown or the section was trimmed to "
+                                                     "fit the budget.")]
+    state: Annotated[dict[str, str], Field(description="What is known of the user, key to "
+                                                       "value.")]
+
+
+@reply_shape
+class SessionSection(TypedDict):
+    last_session_at: Annotated[str | None, Field(description="When the previous session "
+                                                             "began; null for a first one.")]
+    since_last_session: Annotated[str, Field(description="The gap in words (e.g. '3 days "
+                                                         "ago'); empty when the line was "
+                                                         "trimmed.")]
+
+
+@reply_shape
+class ContextBlock(TypedDict):
+    block_name: str
+    content: str
+    priority: int
+    max_tokens: int
+
+
+@reply_shape
+class TurnSource(TypedDict):
+    event_id: int
+    external_id: str | None
+
+
+@reply_shape
+class ConversationExcerpt(TypedDict):
+    """Turns of one session not yet consolidated into notes: a date header, then one
+    ``Speaker: text`` line per turn, each turn one source."""
+
+    session_id: str
+    said_at: str
+    content: str
+    sources: list[TurnSource]
+
+
+@reply_shape
+class ContextMemory(TypedDict):
+    key: str
+    content: str
+    created_at: str
+    strength: float
+
+
+@reply_shape
+class ContextStats(TypedDict):
+    active: int
+    superseded: int
+    mean_strength: float
+    links: int
+
+
+@reply_shape
+class ContextSections(TypedDict):
+    """The context's parts as data (``text`` renders them); ``stats`` is null when its line
+    was trimmed to fit the budget."""
+
+    persona: PersonaSection
+    user: UserSection
+    session: SessionSection
+    blocks: list[ContextBlock]
+    last_conversation: list[ConversationExcerpt]
+    recent_memories: list[ContextMemory]
+    important_memories: list[ContextMemory]
+    stats: ContextStats | None
+
+
 class ContextOut(Response):
     persona: str
     text: str
-    sections: dict[str, Any]
+    sections: ContextSections
     language: str
     tokens: int
     budget_tokens: int
@@ -218,7 +301,22 @@ SettingsPatch: type[BaseModel] = create_model(
        for s in PERSONA_SETTINGS})
 
 
+def _reply_type(setting: Setting) -> Any:
+    kind = Literal[setting.choices] if setting.choices else setting.type
+    return Annotated[kind, Field(description=setting.help)]
+
+
+EffectiveSettings: Any = reply_shape(TypedDict(  # type: ignore[operator]
+    "EffectiveSettings", {s.name: _reply_type(s) for s in PERSONA_SETTINGS}))
+EffectiveSettings.__doc__ = ("Every per-persona setting's value in effect: the persona's "
+                             "override, else the server default (docs/settings.md).")
+SettingOverrides: Any = reply_shape(TypedDict(  # type: ignore[operator]
+    "SettingOverrides", {s.name: _reply_type(s) for s in PERSONA_SETTINGS}, total=False))
+SettingOverrides.__doc__ = ("The settings this persona overrides (only those; the others "
+                            "follow the server default).")
+
+
 class SettingsReply(Response):
     persona: str
-    settings: dict[str, Any]
-    overrides: dict[str, Any]
+    settings: EffectiveSettings
+    overrides: SettingOverrides

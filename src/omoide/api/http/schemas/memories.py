@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from omoide.api.http.schemas.common import (
     Metadata,
@@ -14,6 +15,7 @@ from omoide.api.http.schemas.common import (
     Tag,
     Timestamp,
     UnitInterval,
+    reply_shape,
 )
 from omoide.model import MemoryKind
 from omoide.service.memories import MAX_CONTENT_CHARS
@@ -107,7 +109,7 @@ class MemoryOut(Response):
     superseded_by: str | None
     summary_ref: str | None
     status: str
-    metadata: dict[str, Any] | None
+    metadata: Metadata | None
     sources: list[SourceOut]
     links: list[LinkOut]
 
@@ -131,13 +133,33 @@ class MemoryList(Response):
     memories: list[MemoryOut]
 
 
+@reply_shape
+class MemoryImage(TypedDict, total=False):
+    """A memory as one version found it: the fields a change can touch (model.memory's
+    VERSIONED_FIELDS). A history imported from an older export may lack some of them."""
+
+    content: str
+    kind: str
+    importance: float
+    tags: list[str]
+    emotion_type: str | None
+    emotion_intensity: float
+    valid_from: str | None
+    valid_until: str | None
+    superseded_by: str | None
+    summary_ref: str | None
+    status: str
+    metadata: Metadata
+
+
 class VersionOut(Response):
     version: int
     change: str
     changed_by: str | None
     changed_at: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
+    before: MemoryImage | None = Field(description="The memory before the change; null for "
+                                                   "its creation.")
+    after: MemoryImage | None
 
 
 class HistoryReply(Response):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
-from omoide.api.http.schemas.common import PersonaName, Request, Response
+from omoide.api.http.schemas.common import PersonaName, Request, Response, reply_shape
 
 __all__ = [
     "HealthOut",
@@ -52,6 +53,17 @@ class PersonaErased(Response):
         "running: dropped with it, never run or retried."))
 
 
+@reply_shape
+class JobFailure(TypedDict):
+    """A background job that failed for good (its last attempt's error)."""
+
+    id: int
+    kind: Annotated[str, Field(description="What it did, e.g. memory.evolve.")]
+    attempts: int
+    last_error: str | None
+    finished_at: str | None
+
+
 class JobsOut(Response):
     persona: str
     pending: int
@@ -59,7 +71,8 @@ class JobsOut(Response):
     failed: int
     done: int
     scheduled: int
-    failures: list[dict[str, Any]]
+    failures: list[JobFailure] = Field(description="The latest failures, newest first (at "
+                                                   "most 20).")
 
 
 class JobsWaitOut(Response):

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from omoide.api.http.schemas.common import Response
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from omoide.api.http.schemas.common import Response, reply_shape
 
 __all__ = ["IMPORT_JSON_BODY", "ImportReply"]
+
+
+@reply_shape
+class SkippedItem(TypedDict):
+    """An MCP memory file's observation left out of the import (engine.peer_formats)."""
+
+    line: Annotated[int, Field(description="The file's line (1-based) of the entity.")]
+    entity: Annotated[str, Field(description="The entity's name.")]
+    observation: Annotated[int, Field(description="Its index in the entity's observations "
+                                                  "(0-based).")]
+    reason: Annotated[str, Field(description="Why it was left out, e.g. 'blank "
+                                             "observation'.")]
 
 
 class ImportReply(Response):
@@ -22,7 +37,7 @@ class ImportReply(Response):
     source: str | None = None  # another system's file
     # an Omoide export: rows already there (a re-run); an MCP memory file: blank observations
     skipped: int | None = None
-    skipped_items: list[dict[str, Any]] | None = None  # MCP memory: each skipped, and why
+    skipped_items: list[SkippedItem] | None = None  # MCP memory: each skipped, and why
     episodes: int | None = None
     blocks: int | None = None
     state: int | None = None
@@ -50,7 +65,9 @@ _MEM0_MEMORY: dict[str, Any] = {
         "id": _JSON, "user_id": _JSON, "agent_id": _JSON, "run_id": _JSON, "hash": _JSON,
         "categories": {"anyOf": [{"type": "array", "items": {"type": "string"}},
                                  {"type": "null"}], "description": "become tags"},
-        "metadata": {"anyOf": [{"type": "object", **_OTHER}, {"type": "null"}]},
+        "metadata": {"anyOf": [{"type": "object", **_OTHER}, {"type": "null"}],
+                     "description": "free-form: any JSON object, kept as the memory's "
+                                    "metadata"},
         "created_at": _TIME, "updated_at": _TIME}}
 _CHAT_MESSAGE: dict[str, Any] = {
     "title": "OpenAIChatMessage", "type": "object", "required": ["role"], **_OTHER,
@@ -63,8 +80,8 @@ _CHAT_MESSAGE: dict[str, Any] = {
 _CHATGPT: dict[str, Any] = {
     "title": "ChatGPTConversation", "type": "object", "required": ["mapping"], **_OTHER,
     "properties": {
-        "mapping": {"type": "object", "description": "the message tree, read from "
-                    "current_node up its parents", **_OTHER},
+        "mapping": {"type": "object", "description": "free-form: the message tree (node id "
+                    "to node), read from current_node up its parents", **_OTHER},
         "current_node": {"type": "string"}, "title": {"type": "string"},
         "conversation_id": {"type": "string"}, "id": {"type": "string"},
         "create_time": _TIME}}
