@@ -1,0 +1,82 @@
+"""Dedup's twenty-sixth round (round 23), on probes of our own ("Noa" / ノア, "リサ"): a person
+named beside the user's relation in another Japanese frame, an everyday verb, noun or adverb
+written in kanji or in hiragana, and 今は / 現在 with a topic は on one side only, read alike;
+another relation, another name, another verb or word, and a kanji compound stay apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from omoide.engine.classify import find_dedup_change, pair_notation
+from omoide.engine.classify.dedup_ja_frames import ja_frames
+
+
+def _alike(first: str, second: str) -> bool:
+    a, b = pair_notation(first, second)
+    c, d = pair_notation(second, first)
+    return a == b and c == d
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ユーザーの妹のリサさんは司書だ。", "リサさんはユーザーの妹で、司書だ。"),
+    ("ユーザーの妹のリサさんは司書だ。", "リサさん(ユーザーの妹)は司書だ。"),
+    ("私の上司の森課長は、締め切りに厳しい。", "森課長は私の上司で、締め切りに厳しい。"),
+    ("私の息子の陸は高校の二年生だ。", "陸は私の息子で、高校の二年生だ。"),
+    ("私の犬のモモは十歳だ。", "モモ（私の犬）は十歳だ。"),
+])
+def test_a_person_named_beside_the_relation_reads_alike(first: str, second: str) -> None:
+    assert _alike(first, second)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ユーザーの妹のリサさんは司書だ。", "リサさんはユーザーの姉で、司書だ。"),
+    ("ユーザーの妹のリサさんは司書だ。", "ミナさんはユーザーの妹で、司書だ。"),
+    ("私の息子の陸は高校の二年生だ。", "陸は私の息子で、高校の三年生だ。"),
+])
+def test_another_relation_name_or_value_stays_apart(first: str, second: str) -> None:
+    a, b = pair_notation(first, second)
+    assert a != b and find_dedup_change(a, b) is not None
+
+
+def test_the_frame_is_read_only_where_it_opens_the_text() -> None:
+    text = "昨日、リサさんは私の妹で、と話した。"
+    assert ja_frames(text) == text
+    assert ja_frames("私は私の妹で、") == "私は私の妹で、"  # 私 is not a name
+    assert ja_frames("リサさんは私の担当で、来る。") == "リサさんは私の担当で、来る。"
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ノアは毎朝ビタミン剤を一錠飲んでいる。", "ノアは毎朝ビタミン剤を一錠のんでいる。"),
+    ("ノアは週末に木の椅子を作っている。", "ノアは週末に木の椅子をつくっている。"),
+    ("ノアは寝る前に歯を磨く。", "ノアはねる前に歯をみがく。"),
+    ("ノアは日曜に部屋の掃除をする。", "ノアは日曜に部屋のそうじをする。"),
+    ("ノアは主に週末に働いている。", "ノアはおもに週末に働いている。"),
+    ("ノアは冬は薬が手放せない。", "ノアは冬はくすりが手放せない。"),
+    ("ノアは料理の時は手袋をする。", "ノアは料理のときは手ぶくろをする。"),
+])
+def test_an_everyday_word_in_kanji_or_kana_reads_alike(first: str, second: str) -> None:
+    assert _alike(first, second)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ノアは作家として働いている。", "ノアはつくりてとして働いている。"),  # 作家 is not 作る
+    ("ノアは点鼻薬を使っている。", "ノアはくすりを使っている。"),  # a compound, not 薬
+    ("ノアは毎朝7時に起きる。", "ノアは毎朝ときどき起きる。"),  # 7時 is a clock
+    ("ノアは毎朝ビタミン剤を一錠飲んでいる。", "ノアは毎朝ビタミン剤を一錠もらっている。"),
+])
+def test_another_word_or_a_compound_stays_apart(first: str, second: str) -> None:
+    a, b = pair_notation(first, second)
+    assert a != b
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ノアは町内会の役員で、今は二期目だ。", "ノアは町内会の役員で、現在二期目だ。"),
+    ("ノアは今は横浜に住んでいる。", "ノアは現在横浜に住んでいる。"),
+])
+def test_now_with_or_without_a_topic_reads_alike(first: str, second: str) -> None:
+    assert _alike(first, second)
+
+
+def test_another_time_word_stays_apart() -> None:
+    a, b = pair_notation("ノアは今は横浜に住んでいる。", "ノアは以前横浜に住んでいた。")
+    assert a != b
