@@ -1,14 +1,18 @@
 """Dedup's twenty-sixth round (round 23), on probes of our own ("Noa" / ノア, "リサ"): a person
 named beside the user's relation in another Japanese frame, an everyday verb, noun or adverb
 written in kanji or in hiragana, and 今は / 現在 with a topic は on one side only, read alike;
-another relation, another name, another verb or word, and a kanji compound stay apart."""
+another relation, another name, another verb or word, and a kanji compound stay apart; how
+often said with words of another meaning is never a duplicate, one meaning in two wordings or
+a frequency on one side only is not read."""
 
 from __future__ import annotations
 
 import pytest
 
 from omoide.engine.classify import find_dedup_change, pair_notation
+from omoide.engine.classify.dedup_frequency import frequency_changed
 from omoide.engine.classify.dedup_ja_frames import ja_frames
+from omoide.engine.classify.dedup_polarity import polarity_changed
 
 
 def _alike(first: str, second: str) -> bool:
@@ -80,3 +84,30 @@ def test_now_with_or_without_a_topic_reads_alike(first: str, second: str) -> Non
 def test_another_time_word_stays_apart() -> None:
     a, b = pair_notation("ノアは今は横浜に住んでいる。", "ノアは以前横浜に住んでいた。")
     assert a != b
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Noa works night shifts on alternate weekends.", "Noa works night shifts every weekend."),
+    ("Noa sometimes walks to the office.", "Noa usually walks to the office."),
+    ("Noa visits the market every week.", "Noa visits the market every month."),
+    ("ノアは仕事で島に渡ることもある。", "ノアは仕事で島に毎日渡っている。"),
+    ("ノアは大会のたびに受付を手伝っている。", "ノアは前回の大会で初めて受付を手伝った。"),
+    ("ノアはいつも駅まで歩く。", "ノアはたまに駅まで歩く。"),
+])
+def test_how_often_said_with_another_meaning_is_never_a_duplicate(first: str,
+                                                                 second: str) -> None:
+    assert frequency_changed(first, second) and frequency_changed(second, first)
+    assert polarity_changed(*pair_notation(first, second))
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Noa always takes the stairs.", "Noa takes the stairs every time."),  # one meaning
+    ("Noa never drives at night.", "Noa always takes a taxi at night."),  # the polarity's
+    ("Noa swims every day, and sometimes twice.", "Noa swims every day."),  # one side adds
+    ("Noa swims every day.", "Noa swims before work."),  # one side only
+    ("ノアは毎年三月一日に必ず山に行く。", "ノアは三月一日には毎年欠かさず山に行く。"),
+    ("ノアは毎朝コーヒーを飲む。", "ノアは毎日朝にコーヒーを飲む。"),
+    ("ノアはよく眠れる。", "ノアはときどき眠れない。"),  # よく is not read
+])
+def test_one_frequency_or_a_frequency_on_one_side_is_not_read(first: str, second: str) -> None:
+    assert not frequency_changed(first, second)
