@@ -111,3 +111,21 @@ def test_how_often_said_with_another_meaning_is_never_a_duplicate(first: str,
 ])
 def test_one_frequency_or_a_frequency_on_one_side_is_not_read(first: str, second: str) -> None:
     assert not frequency_changed(first, second)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ノアは危険物取扱者の乙種を持っている。", "ノアは危険物取扱者の乙種を取得している。"),
+    ("ノアは市の合唱団に入っている。", "ノアは市の合唱団に所属している。"),
+    ("ノアは毎月、町内の清掃に参加している。", "ノアは毎月、町内の清掃に出ている。"),
+    ("ノアは去年、銀行を退職した。", "ノアは去年、銀行を辞めた。"),
+])
+def test_a_held_licence_membership_attendance_or_leaving_said_otherwise_reads_alike(
+        first: str, second: str) -> None:
+    assert _alike(first, second)
+
+
+def test_another_group_or_year_stays_apart_after_the_synonyms() -> None:
+    a, b = pair_notation("ノアは市の合唱団に入っている。", "ノアは県の合唱団に所属している。")
+    assert a != b and find_dedup_change(a, b) is not None
+    a, b = pair_notation("ノアは去年、銀行を退職した。", "ノアは今年、銀行を辞めた。")
+    assert a != b
