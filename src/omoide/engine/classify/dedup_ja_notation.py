@@ -9,9 +9,11 @@ veto and the learned judge saw a changed word: a polite or contracted ending (�
 (ユーザーは / 私は), a formal noun or common word in kanji or kana by convention (子供 / 子ども,
 甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning (昨年 / 去年, 来春 /
 来年の春), 〜中 / 〜している and a reported statement's frame (と話していた / とのこと /
-しているそう, since the twenty-fourth round); then numbers, steps and bounds said another way
-(``dedup_ja_forms``) and everyday synonyms (``dedup_ja_synonyms``). Outcome: the text with each
-written one way; a word that differs stays different. Deterministic.
+しているそう, since the twenty-fourth round), a person named beside the user's relation
+(リサさんは私の妹で、 / 私の妹のリサさんは: ``dedup_ja_frames``, since the twenty-sixth); then
+numbers, steps and bounds said another way (``dedup_ja_forms``) and everyday synonyms
+(``dedup_ja_synonyms``). Outcome: the text with each written one way; a word that differs stays
+different. Deterministic.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 from collections.abc import Callable
 
 from omoide.engine.classify.dedup_ja_forms import ja_forms
+from omoide.engine.classify.dedup_ja_frames import ja_frames
 from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 
 __all__ = ["ja_notation"]
@@ -106,7 +109,7 @@ def ja_notation(text: str) -> str:
     module docstring)."""
     text = _JA_UNIT.sub(lambda m: _JA_UNITS[m.group(1)], ja_forms(text))
     text = _JA_FILLERS.sub("", text)
-    text = _JA_USER.sub("私", text)
+    text = ja_frames(_JA_USER.sub("私", text))
     for pattern, replacement in _JA_WORDS:
         text = pattern.sub(replacement, text)
     text = _JA_ONGOING.sub(r"\1している", text)

@@ -4,14 +4,15 @@ or loanword (pure).
 A part of ``dedup_notation.text_notation`` (see its docstring; sixteenth round). Trigger: a
 near-copy that swaps one common word for its near-synonym and keeps everything else (台所 /
 キッチン, 打ち合わせ / ミーティング, 在宅勤務 / テレワーク, 朝ご飯 / 朝食, 受かった / 合格した,
-購入した / 買った, 勤めている / 働いている). Why: the veto read the swap as a word replaced (a
-kanji word for a katakana one looks like 緑茶 / コーヒー to it), and the judge weighed that
-against the cosine. Outcome: each member of a set written as the set's first word (the native
-word where there is one, so that 台所 / 庭 stays a kanji word replaced), in both texts alike,
-so the swap vanishes and a replaced word of another meaning does not. The sets
-are general Japanese (a verb's stems listed form by form); a katakana member is read only
-as a whole katakana word (コック, not コックピット), and words whose senses differ by context
-(会議, 家) are in none. Deterministic.
+購入した / 買った, 勤めている / 働いている; since the twenty-sixth round 取得している /
+持っている, 所属している / 入っている, に参加する / に出る, 退職した / 辞めた). Why: the veto
+read the swap as a word replaced (a kanji word for a katakana one looks like 緑茶 / コーヒー to
+it), and the judge weighed that against the cosine. Outcome: each member of a set written as the
+set's first word (the native word where there is one, so that 台所 / 庭 stays a kanji word
+replaced), in both texts alike, so the swap vanishes and a replaced word of another meaning does
+not. The sets are general Japanese (a verb's stems listed form by form); a katakana member is
+read only as a whole katakana word (コック, not コックピット), and words whose senses differ by
+context (会議, 家) are in none. Deterministic.
 """
 
 from __future__ import annotations
@@ -61,6 +62,16 @@ _VERBS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("で働いて", "で働いた", "で働く", "で働かない"),
      ("に勤めて", "に勤めた", "に勤める", "に勤めない")),
     *((_QUIT, tuple(word + end for end in ends)) for word, ends in _QUITTING),
+    # (twenty-sixth round) a licence or grade held, said with 取得している; membership said
+    # with 所属; an event attended, with に参加; leaving a job, with 退職 (each seen in four or
+    # more writers' paraphrases, in no related pair)
+    (("持って",), ("取得して",)),
+    (("に入って", "に入った", "に入る", "に入らない"),
+     ("に所属して", "に所属した", "に所属する", "に所属しない")),
+    (("に出て", "に出た", "に出る", "に出ない"),
+     ("に参加して", "に参加した", "に参加する", "に参加しない")),
+    (("辞めて", "辞めた", "辞める", "辞めない", "辞めて、"),
+     ("退職して", "退職した", "退職する", "退職しない", "退職し、")),
 )
 _SETS: tuple[tuple[str, ...], ...] = (
     *_NOUNS, *((form, other[i]) for native, other in _VERBS for i, form in enumerate(native)))

@@ -11,7 +11,9 @@ first looked like a word swapped for one of another script (the veto keeps those
 コーヒー), and the second like a changed katakana word. Outcome: ``second``'s katakana word
 written as ``first`` writes it, where ``first`` holds the kanji of that word (a general table
 of words conventionally written either way, read only across the pair: a kanji never becomes
-katakana unless the other text writes that katakana) or the same katakana word but for ー.
+katakana unless the other text writes that katakana; since the twenty-sixth round also
+everyday verbs by stem, 作って / つくって, and nouns and adverbs, 掃除 / そうじ, 主に / おもに) or
+the same katakana word but for ー.
 Deterministic.
 """
 
@@ -65,6 +67,37 @@ _KANJI_HIRAGANA = {
     "山葵": "わさび", "油揚げ": "あぶらあげ", "厚揚げ": "あつあげ", "蒟蒻": "こんにゃく",
     "胡椒": "こしょう", "辣韮": "らっきょう", "椎茸": "しいたけ",
 }
+# (twenty-sixth round) Everyday verbs whose kanji is as often left in hiragana (作る / つくる,
+# 飲んで / のんで, 手伝って / てつだって), by stem: the kanji stem, its hiragana, and the kana a
+# form of the verb puts after the stem (so 作家 and 飲料 are not read).
+_GODAN_M, _GODAN_R, _GODAN_K = "まみむめもん", "らりるれろっ", "かきくけこい"
+_GODAN_T, _GODAN_U, _GODAN_B = "たちつてとっ", "わいうえおっ", "ばびぶべぼん"
+_ICHIDAN = "るたてなまれよずさ"
+_VERBS = (
+    ("作", "つく", _GODAN_R), ("飲", "の", _GODAN_M), ("持", "も", _GODAN_T),
+    ("磨", "みが", _GODAN_K), ("手伝", "てつだ", _GODAN_U), ("焚", "た", _GODAN_K),
+    ("貰", "もら", _GODAN_U), ("頂", "いただ", _GODAN_K), ("分か", "わか", _GODAN_R),
+    ("遊", "あそ", _GODAN_B), ("休", "やす", _GODAN_M), ("頼", "たの", _GODAN_M),
+    ("食べ", "たべ", _ICHIDAN), ("寝", "ね", _ICHIDAN), ("纏め", "まとめ", _ICHIDAN),
+    ("揃え", "そろえ", _ICHIDAN), ("片付け", "かたづけ", _ICHIDAN), ("掛け", "かけ", _ICHIDAN),
+)
+# Everyday nouns and adverbs written in kanji or, as often, in hiragana (掃除 / そうじ, 主に /
+# おもに, 時々 / ときどき), a lone kanji only where no other kanji stands beside it (薬 /
+# くすり, not 点鼻薬).
+_LONE = r"(?<![\u4e00-\u9fff]){}()(?![\u4e00-\u9fff])"
+_WORDS = (
+    ("掃除", "そうじ"), ("手袋", "てぶくろ"), ("手袋", "手ぶくろ"), ("趣味", "しゅみ"),
+    ("主に", "おもに"), ("時々", "ときどき"), ("難し", "むずかし"), ("全部", "ぜんぶ"),
+    ("洗濯", "せんたく"), ("荒れ", "あれ"), ("凝り", "こり"), ("神輿", "みこし"),
+    ("薬", "くすり"), ("娘", "むすめ"), ("鍋", "なべ"),
+)
+_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    *((re.compile(f"{kanji}(?=([{ends}]))"), kana) for kanji, kana, ends in _VERBS),
+    *((re.compile(_LONE.format(kanji) if len(kanji) == 1 else kanji + "()"), kana)
+      for kanji, kana in _WORDS),
+    # 時 as the formal noun after a clause or の (寝る時は / 寝るときは; not 7時)
+    (re.compile(r"(?<=[のたるい])時()(?=[はにのも、])"), "とき"),
+)
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 
 
@@ -75,6 +108,9 @@ def katakana_spelled(first: str, second: str) -> str:
         for kanji, kana in table.items():
             if kanji in first and kana in second and kana not in first:
                 first = first.replace(kanji, kana)
+    for pattern, kana in _FORMS:
+        # a form is written in kana where ``second`` writes that form (stem and ending) in kana
+        first = pattern.sub(lambda m, k=kana: k if k + m.group(1) in second else m.group(), first)
     return first
 
 

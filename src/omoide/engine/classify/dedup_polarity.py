@@ -46,6 +46,7 @@ from omoide.engine.classify.dedup_agent import agent_changed
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.classify.dedup_contrast import contrast_swapped
+from omoide.engine.classify.dedup_frequency import frequency_changed
 from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
 from omoide.engine.classify.dedup_rank import rank_changed
 from omoide.engine.classify.dedup_turn import turn_changed
@@ -143,12 +144,15 @@ def polarity_changed(first: str, second: str) -> bool:
     round, a clock time moved, a word swapped for its converse or another step of one scale
     (``dedup_contrast``), an attempt, an alternative or a purpose turned (``dedup_turn``) or
     the one who acts or pays turned to the subject itself (``dedup_agent``) or a post said
-    with another grade (``dedup_rank``), either language (module docstring)."""
+    with another grade (``dedup_rank``) or how often said with words of another meaning
+    (``dedup_frequency``), either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
     if contrast_swapped(first, second) or turn_changed(first, second):
         return True
     if agent_changed(first, second) or rank_changed(first, second):
+        return True
+    if frequency_changed(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)

@@ -116,7 +116,9 @@ _NUMERAL = re.compile(r"[0-9〇一二三四五六七八九十百千万]+")
 def _members(old: str, new: str) -> bool:
     if _NUMERAL.fullmatch(old) and _NUMERAL.fullmatch(new):
         return numeral_value(old) == numeral_value(new) is not None  # 要介護一 / 要介護1
-    for x, y in ((old, new), (old.removeprefix("の"), new), (old, new.removeprefix("の"))):
+    # (twenty-sixth round) also with a topic は on one side only: 今は2期目 / 現在2期目
+    for x, y in ((old, new), (old.removeprefix("の"), new), (old, new.removeprefix("の")),
+                 (old.removesuffix("は"), new), (old, new.removesuffix("は"))):
         if x != y and any(x in words and y in words for words in _JA_SETS):
             return True
     return False
