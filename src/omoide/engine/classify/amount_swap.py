@@ -36,7 +36,7 @@ import re
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.one_slot import OneSlot, one_slot
+from omoide.engine.classify.one_slot import OneSlot, one_slot, shared_ends
 from omoide.engine.classify.text import Sentence, cue
 from omoide.engine.classify.value_numbers import find_values, numeral_value
 from omoide.engine.lang import word_set
@@ -121,23 +121,13 @@ def _has_number(span: list[str]) -> bool:
     return any(_en_is_number(t) or any(_en_is_number(p) for p in t.split("-") if p) for t in span)
 
 
-def _shared(a: list[str], b: list[str]) -> tuple[int, int]:
-    """The lengths of the common prefix and the common suffix (not overlapping)."""
-    p = 0
-    while p < min(len(a), len(b)) and a[p] == b[p]:
-        p += 1
-    s = 0
-    while s < min(len(a), len(b)) - p and a[-1 - s] == b[-1 - s]:
-        s += 1
-    return p, s
-
 
 def _en_swapped(old: str, new: str) -> bool:
     a, b = _en_tokens(old), _en_tokens(new)
     cuts = [len(b)] + [k for k in range(2, len(b)) if b[k] in _EN_TAIL]
     for cut in cuts:
         head = b[:cut]
-        p, s = _shared(a, head)
+        p, s = shared_ends(a, head)
         ma, mb = a[p : len(a) - s], head[p : len(head) - s]
         if not (ma and mb and len(ma) <= _EN_MAX_SPAN and len(mb) <= _EN_MAX_SPAN):
             continue
@@ -243,7 +233,7 @@ def _ja_changed_end(old: Sentence, new: Sentence) -> OneSlot | None:
         return None
     b = b[: end.start()]
     a = _JA_OLD_END.sub("", a, count=1)
-    p, s = _shared(list(a), list(b))
+    p, s = shared_ends(list(a), list(b))
     ma, mb = a[p : len(a) - s], b[p : len(b) - s]
     if not ma or not mb or len(ma) > 10 or len(mb) > 10 or p + s < 4:
         return None

@@ -38,7 +38,7 @@ from omoide.engine.classify.signals import Finding
 from omoide.engine.classify.text import Sentence, cue
 
 __all__ = ["EN_STATE_FRAMES", "JA_STATE_FRAMES", "ONE_SLOT_FEATURES", "OneSlot", "one_slot",
-           "one_slot_features", "state_replaced"]
+           "one_slot_features", "shared_ends", "state_replaced"]
 
 ONE_SLOT_FEATURES: tuple[str, ...] = (
     "slot_value_replaced", "slot_state_replaced", "slot_event_replaced", "slot_subject_replaced",
@@ -146,7 +146,7 @@ def one_slot(old: Sentence, new: Sentence) -> OneSlot | None:
 def _en_slot(old: str, new: str) -> OneSlot | None:
     a = [t.strip(".") for t in _EN_TOKEN.findall(old) if t not in _EN_DROP]
     b = [t.strip(".") for t in _EN_TOKEN.findall(new) if t not in _EN_DROP]
-    p, s = _shared(a, b)
+    p, s = shared_ends(a, b)
     ma, mb = a[p:len(a) - s], b[p:len(b) - s]
     if not (len(ma) <= _EN_MAX_SPAN and 0 < len(mb) <= _EN_MAX_SPAN):
         return None
@@ -157,7 +157,7 @@ def _en_slot(old: str, new: str) -> OneSlot | None:
 
 def _ja_slot(old: str, new: str) -> OneSlot | None:
     a, b = _JA_PUNCT.sub("", old), _JA_PUNCT.sub("", new)
-    p, s = _shared(list(a), list(b))
+    p, s = shared_ends(list(a), list(b))
     # Widen the spans to whole runs of one script (東京 / 東北 differ in 京 / 北 only).
     while 0 < p < len(a) - s and _run_goes_on(a[p - 1], a[p]):
         p -= 1
@@ -186,7 +186,7 @@ def _kind(ch: str) -> str:
     return "latin" if ch.isascii() and ch.isalnum() else "other"
 
 
-def _shared(a: list[str], b: list[str]) -> tuple[int, int]:
+def shared_ends(a: list[str], b: list[str]) -> tuple[int, int]:
     """The lengths of the common prefix and the common suffix (not overlapping)."""
     p = 0
     while p < min(len(a), len(b)) and a[p] == b[p]:
