@@ -7,14 +7,12 @@ English and Japanese, written for these tests."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from judge_fakes import sure_of_change
 
 from omoide.engine.classify import Relation, read_pair
 from omoide.engine.classify.ended_negated import negated_in_old
-from omoide.engine.classify.features import TEXT_FEATURES
 from omoide.engine.classify.learned import (
-    JudgeModel,
     judge,
     judge_capped,
     sentence_score,
@@ -23,17 +21,6 @@ from omoide.engine.classify.learned import (
 from omoide.engine.classify.note_close import note_closes
 from omoide.engine.classify.one_off import one_off_beside_habit
 from omoide.engine.classify.text import parse
-
-_CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
-
-
-def _sure_of_change() -> JudgeModel:
-    """A model that reads every pair as CONTRADICTORY (its bias alone)."""
-    d = len(TEXT_FEATURES)
-    return JudgeModel(embedder="", features=TEXT_FEATURES, classes=_CLASSES, mean=np.zeros(d),
-                      scale=np.ones(d), weights=np.zeros((3, d)), bias=np.array([0.0, 0.0, 9.0]),
-                      contradiction_threshold=0.5)
-
 
 _ONE_OFF = [
     ("The user plays chess online every evening.",
@@ -55,7 +42,7 @@ def test_one_occasion_beside_a_habit_caps_the_judge(old: str, new: str) -> None:
     assert one_off_beside_habit(parse(old), parse(new))
     text = read_pair(old, new)
     assert judge_capped(text)
-    model = _sure_of_change()
+    model = sure_of_change()
     assert judge(text, None, model).relation is not Relation.CONTRADICTORY
     assert sentence_score(text, None, model) == 0.0
 

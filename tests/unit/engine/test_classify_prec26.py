@@ -9,8 +9,8 @@ for these tests."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from judge_fakes import sure_of_change
 
 from omoide.engine.classify import Relation, read_pair
 from omoide.engine.classify.addition import another_added
@@ -18,7 +18,6 @@ from omoide.engine.classify.another_kind import en_compounds, ja_head, ja_other_
 from omoide.engine.classify.features import TEXT_FEATURES
 from omoide.engine.classify.learned import (
     JUDGE_CAPS,
-    JudgeModel,
     judge,
     judge_capped,
     sure_close,
@@ -29,16 +28,6 @@ from omoide.engine.classify.one_off import long_ago_beside_present, once_beside_
 from omoide.engine.classify.others_act import negated_act_of_other
 from omoide.engine.classify.reason_told import duration_of_old_state, reason_for_old_fact
 from omoide.engine.classify.text import parse
-
-_CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
-
-
-def _sure_of_change() -> JudgeModel:
-    """A model that reads every pair as CONTRADICTORY (its bias alone)."""
-    d = len(TEXT_FEATURES)
-    return JudgeModel(embedder="", features=TEXT_FEATURES, classes=_CLASSES, mean=np.zeros(d),
-                      scale=np.ones(d), weights=np.zeros((3, d)), bias=np.array([0.0, 0.0, 9.0]),
-                      contradiction_threshold=0.5)
 
 
 def _capped_by(old: str, new: str) -> set[str]:
@@ -82,7 +71,7 @@ def test_each_shape_caps_the_judge(cap: str, old: str, new: str) -> None:
     assert cap in _capped_by(old, new)
     text = read_pair(old, new)
     assert judge_capped(text)
-    assert judge(text, None, _sure_of_change()).relation is not Relation.CONTRADICTORY
+    assert judge(text, None, sure_of_change()).relation is not Relation.CONTRADICTORY
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -111,7 +100,7 @@ def test_a_negated_act_told_of_another_person_is_vetoed(old: str, new: str) -> N
     assert negated_act_of_other(parse(old), parse(new))
     text = read_pair(old, new)
     assert vetoed(text)
-    assert judge(text, None, _sure_of_change()).relation is not Relation.CONTRADICTORY
+    assert judge(text, None, sure_of_change()).relation is not Relation.CONTRADICTORY
 
 
 @pytest.mark.parametrize(("old", "new"), [
