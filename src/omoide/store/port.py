@@ -324,8 +324,11 @@ class PersonaRestoreHandle(Protocol):
                         after: Callable[[UnitOfWork, list[int]], None] | None = None
                         ) -> bool: ...
     def restore_memories(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *,
-                         after: Callable[[UnitOfWork, list[str]], None] | None = None
-                         ) -> int: ...
+                         after: Callable[[UnitOfWork, list[str]], None] | None = None,
+                         if_revision: int | None = None) -> int | None:
+        """How many were inserted; with ``if_revision``, only while the persona's memory
+        revision is still that one (None, nothing written, when it moved)."""
+        ...
     def restore_links(self, records: Sequence[dict[str, Any]]) -> int: ...
 
 
