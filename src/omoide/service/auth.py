@@ -116,10 +116,8 @@ class AuthService:
 
     def create_persona(self, name: str) -> tuple[Persona, str]:
         """A new persona and its API key (the only time the key is visible)."""
-        persona = self.store.create_persona(name, now=self.clock.now())
         key = _new_key("p")
-        self.store.add_api_key(key_hash=hash_key(key), persona=name, is_admin=False,
-                               now=self.clock.now())
+        persona = self.store.create_persona(name, now=self.clock.now(), key_hash=hash_key(key))
         logger.info("created persona %s", name)
         return persona, key
 

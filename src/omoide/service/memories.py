@@ -51,10 +51,11 @@ logger = logging.getLogger(__name__)
 
 EVOLVE_JOB = "memory.evolve"
 MAX_CONTENT_CHARS = 50_000
-# Dedup decisions a write makes before it inserts without checking the revision: every retry
-# means another write of the persona committed meanwhile, so only a persona written to without
-# pause from other processes gets there; saving a possible duplicate then beats losing a write.
-_CREATE_ATTEMPTS = 8
+# Dedup decisions a write (or a merge import's batch) makes before it inserts without checking
+# the revision: every retry means another write of the persona committed meanwhile, so only a
+# persona written to without pause from other processes gets there; saving a possible duplicate
+# then beats losing a write.
+DEDUP_ATTEMPTS = 8
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
@@ -131,7 +132,7 @@ class MemoryService:
                 # only if the persona's memories are still at it, checked inside the write under
                 # the store's per-persona lock (another process, or a background write, may have
                 # stored the same memory meanwhile): else dedup decides again.
-                seen = memories.revision() if attempt < _CREATE_ATTEMPTS else None
+                seen = memories.revision() if attempt < DEDUP_ATTEMPTS else None
                 duplicate = self._find_duplicate(persona, new.content, vector,
                                                  cfg.dedup_threshold, now)
                 if duplicate is not None:

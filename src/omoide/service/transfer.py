@@ -35,7 +35,7 @@ from omoide.engine.transfer_format import (
 from omoide.errors import Conflict, InvalidInput
 from omoide.model.transfer import ExistingRows
 from omoide.service.blocks import check_block
-from omoide.service.memories import EVOLVE_JOB, MemoryService
+from omoide.service.memories import DEDUP_ATTEMPTS, EVOLVE_JOB, MemoryService
 from omoide.service.sessions import (
     CONSOLIDATE_JOB,
     EPISODE_EMBED_CHARS,
@@ -618,8 +618,6 @@ class _Run:
         if not fresh:
             return
         vectors = self._embed(fresh, [r["content"] for r in fresh])
-        if self.merge:
-            fresh, vectors = self._deduplicate(fresh, vectors)
         evolve = {r["key"] for r in fresh if r["evolved_at"] is None and r["status"] == "active"}
 
         def queue(work: Any, keys: list[str]) -> None:
@@ -628,15 +626,36 @@ class _Run:
                     work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
                                  payload={"key": key}, now=self.s.clock.now())
 
-        written = self.restore.restore_memories(fresh, vectors, after=queue)
-        self.report.memories += written
-        self.report.skipped += len(fresh) - written  # written by another import meanwhile
+        for attempt in range(1, DEDUP_ATTEMPTS + 1):
+            # Merging, as a normal write: the batch is written only if the persona's memories
+            # are still at the revision its duplicate check read, checked inside the write
+            # (another process, or a write of this one, may have stored one of them
+            # meanwhile); else the check is made again.
+            seen = None
+            dedup = _Dedup(fresh, vectors, {}, 0)
+            if self.merge:
+                seen = self.s.store.memories(self.persona).revision() \
+                    if attempt < DEDUP_ATTEMPTS else None
+                dedup = self._deduplicate(fresh, vectors)
+            written = self.restore.restore_memories(dedup.records, dedup.vectors, after=queue,
+                                                    if_revision=seen)
+            if written is not None:
+                self.keys.update(dedup.moved)
+                self.report.duplicates += len(dedup.moved)
+                self.report.memories += written
+                # this very record found stored by the check, or by the write: written by
+                # another import meanwhile
+                self.report.skipped += dedup.skipped + len(dedup.records) - written
+                return
+            logger.debug("import persona=%s: its memories changed during the merge's duplicate "
+                         "check (attempt %d); checking again", self.persona, attempt)
 
-    def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray
-                     ) -> tuple[list[dict[str, Any]], np.ndarray]:
+    def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray) -> _Dedup:
         """Merge: a current memory that a normal write would refuse is not imported; links
-        that named it go to the memory it duplicates."""
+        that named it go to the memory it duplicates (``moved``, applied once written)."""
         keep = []
+        moved: dict[str, str] = {}
+        skipped = 0
         for i, record in enumerate(records):
             current = (record["status"] == "active" and record["superseded_by"] is None
                        and record["valid_until"] is None)
@@ -645,8 +664,19 @@ class _Run:
             if found is None:
                 keep.append(i)
             elif found[0].key == record["key"]:
-                self.report.skipped += 1  # this very record, written by another import meanwhile
+                skipped += 1  # this very record, written by another import meanwhile
             else:
-                self.keys[record["key"]] = found[0].key
-                self.report.duplicates += 1
-        return [records[i] for i in keep], vectors[keep]
+                moved[record["key"]] = found[0].key
+        return _Dedup([records[i] for i in keep], vectors[keep], moved, skipped)
+
+
+@dataclass(frozen=True)
+class _Dedup:
+    """A merge batch's duplicate check: the records to write (and their vectors), the keys of
+    those not written mapped to the memories they duplicate, and how many were this very
+    record already stored."""
+
+    records: list[dict[str, Any]]
+    vectors: np.ndarray
+    moved: dict[str, str]
+    skipped: int

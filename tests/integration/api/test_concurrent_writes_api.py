@@ -315,3 +315,35 @@ def test_turns_posted_while_the_idle_sweep_ends_their_session_are_all_kept(
         episodes = client.get("/api/sessions/rin/s1/episodes").json()["episodes"]
     covered = [seq for e in episodes for seq in range(e["first_seq"], e["last_seq"] + 1)]
     assert sorted(covered) == list(range(1, 14)), episodes
+
+
+def test_a_merge_import_and_writes_of_the_same_memories_at_once_store_each_once(
+        two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge import of five memories through one server while eight writes of the same five
+    go through both: each is stored once, and the import reports each as written or as a
+    duplicate. The import's duplicate check was not held against writes meanwhile: a memory
+    written after the import checked it was stored twice."""
+    a, b = two_servers
+    source = a.create_persona("src")
+    with a.client(source) as src:
+        for text in sorted(set(BIKES)):
+            assert src.post("/api/memories/src", json={"content": text}).status_code == 201
+        export = src.get("/api/export/src").content
+    key = a.create_persona("rin")
+    _slowed(monkeypatch, MemoryService, "_find_duplicate", 0.1)
+
+    def act(i: int) -> dict[str, Any]:
+        with (a, b)[i % 2].client(key) as client:
+            if i == 0:
+                reply = client.post("/api/import/rin", params={"merge": "true"}, content=export,
+                                    headers={"content-type": "application/x-ndjson"})
+            else:
+                reply = client.post("/api/memories/rin", json={"content": BIKES[i]})
+        assert reply.status_code in (200, 201), reply.text
+        return dict(reply.json())
+
+    report, *_ = _at_once(9, act)
+    with b.client(key) as client:
+        stored = client.get("/api/memories/rin", params={"limit": 100}).json()["memories"]
+    assert sorted(m["content"] for m in stored) == sorted(set(BIKES)), stored
+    assert report["memories"] + report["duplicates"] == 5, report

@@ -26,8 +26,8 @@ from psycopg import sql as pgsql
 
 from omoide.clock import iso
 from omoide.engine.fsrs import recall_anchor, strengths
-from omoide.errors import Conflict, NotFound
-from omoide.model import Erased, Persona
+from omoide.errors import NotFound
+from omoide.model import Erased
 from omoide.store.postgres.db import CrossPersonaDb, PersonaDb, PgDatabase
 from omoide.store.postgres.erase import erase_persona, erase_session, purge_memory
 from omoide.store.postgres.memories import PgMemoryStore
@@ -37,7 +37,7 @@ from omoide.store.postgres.term_stats import TermStats
 from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
 from omoide.store.postgres.vectors import ANN_PERSONA_ROWS, CJK_CLASS
 from omoide.store.sqlite.blocks import BlockStore
-from omoide.store.sqlite.keys import KeyStore, fingerprint
+from omoide.store.sqlite.keys import KeyStore
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
@@ -60,6 +60,8 @@ def is_postgres_url(url: str | None) -> bool:
 
 class PostgresStore(SqliteStore):
     """Every persona in one PostgreSQL database. Thread-safe; many processes may share it."""
+
+    _name_taken = psycopg.errors.UniqueViolation
 
     def __init__(self, url: str, *, model_id: str, dim: int, pool_size: int = 16,
                  ann_rows: int = ANN_PERSONA_ROWS) -> None:
@@ -131,16 +133,6 @@ class PostgresStore(SqliteStore):
 
     # -- personas ------------------------------------------------------------------------
 
-    def create_persona(self, name: str, *, now: datetime) -> Persona:
-        check_persona_name(name)
-        try:
-            with self.db.write() as conn:
-                cur = conn.execute("INSERT INTO personas (name, created_at) VALUES (?, ?)",
-                                   (name, iso(now)))
-        except psycopg.errors.UniqueViolation:
-            raise Conflict(f"persona {name!r} already exists", persona=name) from None
-        return Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
-
     def persona_settings(self, name: str) -> dict[str, Any]:
         """The stored overrides, in one statement (a search reads them twice)."""
         check_persona_name(name)
@@ -163,17 +155,6 @@ class PostgresStore(SqliteStore):
             conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
                          (json.dumps(stored, ensure_ascii=False), persona.id))
         return stored
-
-    def add_api_key(self, *, key_hash: str, persona: str | None, is_admin: bool,
-                    now: datetime) -> None:
-        """As in SQLite; the same key added again is a no-op (servers sharing the database
-        start together with one configured admin key)."""
-        persona_id = self.get_persona(persona).id if persona else None
-        with self.db.write() as conn:
-            conn.execute("INSERT OR IGNORE INTO api_keys (key_hash, prefix, persona_id, "
-                         "is_admin, created_at) VALUES (?, ?, ?, ?, ?)",
-                         (key_hash, fingerprint(key_hash), persona_id, int(is_admin),
-                          iso(now)))
 
     # -- forgetting ----------------------------------------------------------------------
 

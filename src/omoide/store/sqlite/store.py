@@ -19,7 +19,7 @@ from omoide.model import PERSONA_NAME, ApiKeyRecord, Erased, Persona, check_pers
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.erase import erase_persona, erase_session, purge_memory
-from omoide.store.sqlite.keys import KeyStore, fingerprint
+from omoide.store.sqlite.keys import KeyStore
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.sqlite.sessions import SessionStore
@@ -57,6 +57,9 @@ def merge_overrides(stored: dict[str, Any], changes: dict[str, Any]) -> dict[str
 class SqliteStore:
     """One SQLite file holding every persona. Thread-safe."""
 
+    # what the driver raises for a persona name already taken (UNIQUE personas.name)
+    _name_taken: type[Exception] = sqlite3.IntegrityError
+
     def __init__(self, path: Path | str, *, model_id: str, dim: int,
                  vector_index: Callable[[int], VectorIndex] = VectorIndex) -> None:
         """``vector_index(dim)`` makes each persona's empty vector index (its search options:
@@ -79,15 +82,22 @@ class SqliteStore:
 
     # -- personas ------------------------------------------------------------------------
 
-    def create_persona(self, name: str, *, now: datetime) -> Persona:
+    def create_persona(self, name: str, *, now: datetime,
+                       key_hash: str | None = None) -> Persona:
+        """A new persona; with ``key_hash``, its first API key in the same transaction (a
+        failure after the persona's row leaves neither, so a retry of the name is no 409)."""
         check_persona_name(name)
-        try:
-            with self.db.write() as conn:
+        with self.db.write() as conn:
+            try:
                 cur = conn.execute("INSERT INTO personas (name, created_at) VALUES (?, ?)",
                                    (name, iso(now)))
-        except sqlite3.IntegrityError:
-            raise Conflict(f"persona {name!r} already exists", persona=name) from None
-        return Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
+            except self._name_taken:
+                raise Conflict(f"persona {name!r} already exists", persona=name) from None
+            persona = Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
+            if key_hash is not None:
+                self._keys.add(key_hash=key_hash, persona_id=persona.id, is_admin=False,
+                               now=now)
+        return persona
 
     def get_persona(self, name: str) -> Persona:
         check_persona_name(name)
@@ -217,14 +227,6 @@ class SqliteStore:
         return index
 
     # -- API keys ------------------------------------------------------------------------
-
-    def add_api_key(self, *, key_hash: str, persona: str | None, is_admin: bool,
-                    now: datetime) -> None:
-        persona_id = self.get_persona(persona).id if persona else None
-        with self.db.write() as conn:
-            conn.execute("INSERT INTO api_keys (key_hash, prefix, persona_id, is_admin, "
-                         "created_at) VALUES (?, ?, ?, ?, ?)",
-                         (key_hash, fingerprint(key_hash), persona_id, int(is_admin), iso(now)))
 
     @property
     def keys(self) -> KeyStore:

@@ -21,6 +21,7 @@ from omoide.model.transfer import ExistingRows
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
+from omoide.store.sqlite.rows import persona_counter
 
 __all__ = ["PersonaRestore"]
 
@@ -225,12 +226,17 @@ class PersonaRestore:
     # -- memories ------------------------------------------------------------------------
 
     def restore_memories(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *,
-                         after: AfterWrite | None = None) -> int:
+                         after: AfterWrite | None = None,
+                         if_revision: int | None = None) -> int | None:
         """Memories with strength, versions, tags, sources, vector and keyword rows; one
         transaction. A key already present is skipped. ``after(conn, inserted keys)`` runs
-        inside it. Returns how many were inserted."""
+        inside it. Returns how many were inserted. ``if_revision``: only while the persona's
+        memory revision (``MemoryHandle.revision``) is still that one, checked inside the
+        write (as ``MemoryHandle.insert``'s); else nothing is written and None returned."""
         inserted: list[str] = []
         with self.db.write() as conn:
+            if if_revision is not None and self._revision(conn) != if_revision:
+                return None
             for m, vector in zip(records, vectors, strict=True):
                 if conn.execute("SELECT 1 FROM memories WHERE key = ?", (m["key"],)).fetchone():
                     continue
@@ -242,6 +248,10 @@ class PersonaRestore:
             if after is not None:
                 after(SqliteUnitOfWork(conn), inserted)
         return len(inserted)
+
+    def _revision(self, conn: sqlite3.Connection) -> int:
+        return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
+                                            (self.persona_id,)).fetchone(), self.persona)
 
     def _memory(self, conn: sqlite3.Connection, m: dict[str, Any], vector: np.ndarray) -> int:
         memory_id = int(conn.execute(
