@@ -32,10 +32,11 @@ either language, a bound on a number turned round ("no more than £60" / "at lea
 :mod:`dedup_clock`), and one word swapped for its converse or another step of one scale, the
 rest unchanged (learns / teaches, mild / severe, most / every, 得意 / 苦手: :mod:`dedup_contrast`);
 in Japanese, one katakana word, or one name in Latin letters, replaced by another with little
-in common, the rest unchanged (:mod:`dedup_katakana`); a word negated by a prefix on one side only (合格 / 不合格, "paid" /
-"unpaid": :mod:`dedup_prefix`); and an attempt that fell short, an
-alternative dropped or a purpose said as a result (:mod:`dedup_turn`). Like the status and
-trade rules, a pair it finds is never a duplicate. Deterministic and symmetric.
+in common, the rest unchanged (:mod:`dedup_katakana`); in either language, a word negated
+by a prefix on one side only (合格 / 不合格, "paid" / "unpaid": :mod:`dedup_prefix`); and an
+attempt that fell short, an alternative dropped or a purpose said as a result
+(:mod:`dedup_turn`). Like the status and trade rules, a pair it finds is never a duplicate.
+Deterministic and symmetric.
 """
 
 from __future__ import annotations
