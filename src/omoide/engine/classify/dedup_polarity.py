@@ -32,9 +32,11 @@ either language, a bound on a number turned round ("no more than £60" / "at lea
 :mod:`dedup_clock`), and one word swapped for its converse or another step of one scale, the
 rest unchanged (learns / teaches, mild / severe, most / every, 得意 / 苦手: :mod:`dedup_contrast`);
 in Japanese, one katakana word, or one name in Latin letters, replaced by another with little
-in common, the rest unchanged (:mod:`dedup_katakana`); and an attempt that fell short, an
-alternative dropped or a purpose said as a result (:mod:`dedup_turn`). Like the status and
-trade rules, a pair it finds is never a duplicate. Deterministic and symmetric.
+in common, the rest unchanged (:mod:`dedup_katakana`); in either language, a word negated
+by a prefix on one side only (合格 / 不合格, "paid" / "unpaid": :mod:`dedup_prefix`); and an
+attempt that fell short, an alternative dropped or a purpose said as a result
+(:mod:`dedup_turn`). Like the status and trade rules, a pair it finds is never a duplicate.
+Deterministic and symmetric.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.classify.dedup_contrast import contrast_swapped
 from omoide.engine.classify.dedup_frequency import frequency_changed
 from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
+from omoide.engine.classify.dedup_prefix import prefix_negated
 from omoide.engine.classify.dedup_rank import rank_changed
 from omoide.engine.classify.dedup_turn import turn_changed
 from omoide.engine.lang import is_japanese
@@ -145,14 +148,15 @@ def polarity_changed(first: str, second: str) -> bool:
     (``dedup_contrast``), an attempt, an alternative or a purpose turned (``dedup_turn``) or
     the one who acts or pays turned to the subject itself (``dedup_agent``) or a post said
     with another grade (``dedup_rank``) or how often said with words of another meaning
-    (``dedup_frequency``), either language (module docstring)."""
+    (``dedup_frequency``) or a word negated by a prefix on one side only (``dedup_prefix``),
+    either language (module docstring)."""
     if bound_turned(first, second) or clock_changed(first, second):
         return True
     if contrast_swapped(first, second) or turn_changed(first, second):
         return True
     if agent_changed(first, second) or rank_changed(first, second):
         return True
-    if frequency_changed(first, second):
+    if frequency_changed(first, second) or prefix_negated(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
         return _least_turned(first, second) or _least_turned(second, first)
