@@ -113,3 +113,34 @@ def test_a_negated_statement_is_left_alone() -> None:
 def test_amount_swapped_is_a_sure_only_text_feature() -> None:
     assert "amount_swapped" in SURE_ONLY
     assert "amount_swapped" in TEXT_FEATURES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user owns canoe number 4.", "The user owns canoe number 7."),
+        ("The user has allotment plot no. 12.", "The user has allotment plot no. 15."),
+        ("ユーザーは3号機のドローンを持っている。", "ユーザーは5号機のドローンを持っている。"),
+        ("ユーザーは7番の鳩を飼っている。", "ユーザーは9番の鳩を飼っている。"),
+    ],
+)
+def test_a_held_thing_named_by_another_number_is_a_second_thing(old: str, new: str) -> None:
+    # One may own both: the number names the thing (an identifier), it does not count it.
+    assert not amount_swapped(parse(old), parse(new))
+    assert not _closes(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # an identifier as a copula's value still swaps; a held count still swaps
+        (
+            "The user's locker at the pool is number 31.",
+            "The user's locker at the pool is number 58 since the refit.",
+        ),
+        ("The user keeps twelve hens.", "The user keeps fifteen hens."),
+        ("ユーザーはインコを二羽飼っている。", "ユーザーはインコを三羽飼っている。"),
+    ],
+)
+def test_an_identifier_slot_or_a_held_count_still_swaps(old: str, new: str) -> None:
+    assert amount_swapped(parse(old), parse(new))

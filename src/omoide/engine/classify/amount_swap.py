@@ -19,7 +19,10 @@ the renewal"); Japanese may end on a change (…になった, …に増えた). 
 * a span names a calendar date or a weekday (a month name, 月 / 日 / 曜 in Japanese) — an
   appointment on another day may be another appointment;
 * a span holds a rough bound ("about", "over", 以上, ほど) and the values lie within a
-  quarter of each other, or the old one is a bound the new value fills in.
+  quarter of each other, or the old one is a bound the new value fills in;
+* the number names the thing a many-holding verb holds ("owns boat number 3" → "owns boat
+  number 4", 2号機を持っている → 3号機を持っている): an identifier, not an amount — one may own
+  both (an identifier as a copula's value, "the locker is number 12", still swaps).
 
 **Why.** The judge weighs a changed quantity (``quantity_changed``) but, where the new
 statement repeats the old one with a tail or in other words around the number, leaves it
@@ -342,11 +345,28 @@ def _ja_amounts(text: str) -> list[tuple[float, str]]:
 
 # --- both ---------------------------------------------------------------------------------
 
+# A thing named by a number, held by a verb one may hold many things with (present tense):
+# English the verb before "number N" / "no. N" / "#N"; Japanese N号 / N番 before the verb.
+_EN_HELD_ID = re.compile(r"\b(?:owns?|has|have|keeps?)\b.*?(?:\bnumber|\bno\.|#)\s?(\d+)\b")
+_JA_HELD_ID = re.compile(
+    rf"([{_JA_DIGIT}]+)(?:号|番(?!目)).*?(?:持っている|飼っている|所有している)"
+)
+
+
+def _held_identifiers(old: Sentence, new: Sentence) -> bool:
+    """Whether both statements hold a thing named by a number and the numbers differ: two
+    things of a kind, not one amount changed."""
+    pattern = _JA_HELD_ID if old.lang == "ja" else _EN_HELD_ID
+    a, b = pattern.search(old.text), pattern.search(new.text)
+    return a is not None and b is not None and a.group(1) != b.group(1)
+
 
 def amount_swapped(old: Sentence, new: Sentence) -> bool:
     """Whether the new statement repeats the old one with its one amount changed (see the
     module's trigger)."""
     if old.owner != new.owner or old.negative or new.negative or cue(lex.ADDITIVE, new):
+        return False
+    if _held_identifiers(old, new):
         return False
     if _changed_to(old, new):
         return True
