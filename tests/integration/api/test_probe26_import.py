@@ -9,7 +9,7 @@ import json
 
 import httpx
 import pytest
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, wait_for_jobs
 
 pytestmark = pytest.mark.sqlite_only  # the older rows are written into SQLite by hand
 
@@ -23,6 +23,7 @@ def _older_rows(server: LiveServer, client: httpx.Client) -> str:
                                                   "tags": ["tea"], "emotion_type": "joy"})
     assert made.status_code == 201, made.text
     assert client.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
+    wait_for_jobs(server.omoide, "rin")  # evolution stamps evolved_at: let it finish first
     with server.omoide.store.db.write() as conn:  # type: ignore[attr-defined]
         conn.execute("UPDATE memories SET tags = ?, emotion_type = ?",
                      (json.dumps(["green\x1btea"]), "jo\u202ey"))
