@@ -33,7 +33,13 @@ from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.fts import KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
-from omoide.store.sqlite.rows import dt, dt_or_none, memory_from_row, persona_counter
+from omoide.store.sqlite.rows import (
+    dt,
+    dt_or_none,
+    memory_from_row,
+    memory_revision,
+    persona_counter,
+)
 from omoide.store.vectors import VectorIndex
 
 __all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
@@ -99,8 +105,7 @@ class MemoryStore(MemoryWrites):
         return self._stored_revision(conn)
 
     def _stored_revision(self, conn: sqlite3.Connection) -> int:
-        return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
-                                            (self.persona_id,)).fetchone(), self.persona)
+        return memory_revision(conn, self.persona_id, self.persona)
 
     def revision(self) -> int:
         """The persona's memory revision as stored now. Every write that adds, changes or

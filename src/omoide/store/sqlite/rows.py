@@ -32,6 +32,12 @@ def persona_counter(row: Any, persona: str) -> int:
     return int(row[0])
 
 
+def memory_revision(conn: Any, persona_id: int, persona: str) -> int:
+    """The persona's memory revision as stored (``personas.revision``), read in ``conn``."""
+    return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
+                                        (persona_id,)).fetchone(), persona)
+
+
 def dt(text: str) -> datetime:
     return parse_iso(text)
 

@@ -21,7 +21,7 @@ from omoide.model.transfer import ExistingRows
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
-from omoide.store.sqlite.rows import persona_counter
+from omoide.store.sqlite.rows import memory_revision
 
 __all__ = ["PersonaRestore"]
 
@@ -250,8 +250,7 @@ class PersonaRestore:
         return len(inserted)
 
     def _revision(self, conn: sqlite3.Connection) -> int:
-        return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
-                                            (self.persona_id,)).fetchone(), self.persona)
+        return memory_revision(conn, self.persona_id, self.persona)
 
     def _memory(self, conn: sqlite3.Connection, m: dict[str, Any], vector: np.ndarray) -> int:
         memory_id = int(conn.execute(
