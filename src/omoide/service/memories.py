@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
@@ -45,7 +45,10 @@ from omoide.service.validate import (
 )
 from omoide.store.port import Store, UnitOfWork
 
-__all__ = ["EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "with_live_strength"]
+__all__ = [
+    "EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "with_live_strength",
+    "write_deduplicated",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +59,31 @@ MAX_CONTENT_CHARS = 50_000
 # persona written to without pause from other processes gets there; saving a possible duplicate
 # then beats losing a write.
 DEDUP_ATTEMPTS = 8
+
+Decision = TypeVar("Decision")
+Written = TypeVar("Written")
+
+
+def write_deduplicated(revision: Callable[[], int], decide: Callable[[], Decision],
+                       write: Callable[[Decision, int | None], Written | None], *,
+                       what: str) -> Written:
+    """A write that depends on a duplicate check, kept apart from other writers' (one way
+    for a create and a merge import's batch).
+
+    ``decide`` reads the persona's memories (which are duplicates); ``write`` applies the
+    decision, only while the persona's memory revision is still the one read before
+    ``decide`` (checked inside its transaction, under the store's per-persona lock) and
+    returns None, having written nothing, when it moved: another process, or a background
+    write, may have stored the same memory meanwhile, so the check is made again. The last of
+    :data:`DEDUP_ATTEMPTS` writes is made without the check (None as the revision)."""
+    for attempt in range(1, DEDUP_ATTEMPTS + 1):
+        seen = revision() if attempt < DEDUP_ATTEMPTS else None
+        written = write(decide(), seen)
+        if written is not None:
+            return written
+        logger.debug("%s: its memories changed during the duplicate check (attempt %d); "
+                     "checking again", what, attempt)
+    raise AssertionError("the last write is made without the revision check")
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
@@ -123,36 +151,32 @@ class MemoryService:
             work.enqueue(kind=EVOLVE_JOB, persona_id=memories.persona_id,
                          payload={"key": memory.key}, now=now)
 
+        def decide() -> tuple[Memory, float] | None:
+            return self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold, now)
+
+        def write(duplicate: tuple[Memory, float] | None,
+                  seen: int | None) -> CreateOutcome | Memory | None:
+            if duplicate is not None:
+                found, similarity = duplicate
+                logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
+                            found.key, similarity)
+                # the turns that restated it are its sources too: erasing the conversation
+                # that first said it must not take a fact another one still states
+                memories.add_sources(found.key, new.source_event_ids)
+                return CreateOutcome(status="duplicate", duplicate_of=found,
+                                     similarity=similarity)
+            return memories.insert(new, vector=vector, now=now, changed_by=changed_by,
+                                   stability=initial_stability(new.emotion_intensity),
+                                   after_insert=queue_evolution, if_revision=seen)
+
         with self.create_locks.hold(persona):
-            memory: Memory | None = None
-            attempt = 0
-            while memory is None:
-                attempt += 1
-                # The rows dedup reads are those of this revision or later; the insert happens
-                # only if the persona's memories are still at it, checked inside the write under
-                # the store's per-persona lock (another process, or a background write, may have
-                # stored the same memory meanwhile): else dedup decides again.
-                seen = memories.revision() if attempt < DEDUP_ATTEMPTS else None
-                duplicate = self._find_duplicate(persona, new.content, vector,
-                                                 cfg.dedup_threshold, now)
-                if duplicate is not None:
-                    found, similarity = duplicate
-                    logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
-                                found.key, similarity)
-                    # the turns that restated it are its sources too: erasing the conversation
-                    # that first said it must not take a fact another one still states
-                    memories.add_sources(found.key, new.source_event_ids)
-                    return CreateOutcome(status="duplicate", duplicate_of=found,
-                                         similarity=similarity)
-                memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
-                                         stability=initial_stability(new.emotion_intensity),
-                                         after_insert=queue_evolution, if_revision=seen)
-                if memory is None:
-                    logger.debug("memory_create persona=%s: its memories changed during dedup "
-                                 "(attempt %d); deciding again", persona, attempt)
+            done = write_deduplicated(memories.revision, decide, write,
+                                      what=f"memory_create persona={persona}")
+        if isinstance(done, CreateOutcome):
+            return done
         if self.on_enqueue is not None:
             self.on_enqueue()
-        return CreateOutcome(status="created", memory=with_live_strength(memory, now))
+        return CreateOutcome(status="created", memory=with_live_strength(done, now))
 
     def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
                         now: datetime) -> tuple[Memory, float] | None:
