@@ -35,7 +35,7 @@ from omoide.engine.transfer_format import (
 from omoide.errors import Conflict, InvalidInput
 from omoide.model.transfer import ExistingRows
 from omoide.service.blocks import check_block
-from omoide.service.memories import EVOLVE_JOB, MemoryService, write_deduplicated
+from omoide.service.memories import EVOLVE_JOB, MemoryService, Pending, write_deduplicated
 from omoide.service.sessions import (
     CONSOLIDATE_JOB,
     EPISODE_EMBED_CHARS,
@@ -651,21 +651,31 @@ class _Run:
 
     def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray) -> _Dedup:
         """Merge: a current memory that a normal write would refuse is not imported; links
-        that named it go to the memory it duplicates (``moved``, applied once written)."""
+        that named it go to the memory it duplicates (``moved``, applied once written). The
+        batch is checked as the same writes made one after another: a record is checked against
+        the stored memories and the batch's records before it that will be written."""
         keep = []
         moved: dict[str, str] = {}
         skipped = 0
+        before: list[Pending] = []  # the records before it that will be written and searched
         for i, record in enumerate(records):
             current = (record["status"] == "active" and record["superseded_by"] is None
                        and record["valid_until"] is None)
-            found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i])
+            found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i],
+                                                    written_before=before)
                      if current else None)
             if found is None:
                 keep.append(i)
-            elif found[0].key == record["key"]:
+                if record["status"] == "active":  # a tombstoned memory is not searched
+                    before.append(Pending(
+                        key=record["key"], content=record["content"], vector=vectors[i],
+                        superseded_by=record["superseded_by"],
+                        valid_from=check_timestamp(record["valid_from"], "valid_from"),
+                        valid_until=check_timestamp(record["valid_until"], "valid_until")))
+            elif found[0] == record["key"]:
                 skipped += 1  # this very record, written by another import meanwhile
             else:
-                moved[record["key"]] = found[0].key
+                moved[record["key"]] = found[0]
         return _Dedup([records[i] for i in keep], vectors[keep], moved, skipped)
 
 
