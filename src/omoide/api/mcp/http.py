@@ -15,11 +15,15 @@ gets a 404 for the old session id and initializes again).
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
 parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
+A message whose envelope is wrong (an array, no ``"jsonrpc": "2.0"``, a ``method`` that is not a
+string, ``params`` that are not an object) is answered 400 with a JSON-RPC error naming the
+field (``protocol.envelope_problem``), not pydantic's report of the SDK's union.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator
 
@@ -32,6 +36,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
+from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text
 from omoide.errors import OmoideError
@@ -86,14 +91,15 @@ class McpEndpoint:
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
         if scope.get("method") == "POST":
-            receive = await self._unique_keys(scope, receive, send)
+            receive = await self._checked_body(scope, receive, send)
             if receive is None:
                 return
         await self._manager.handle_request(scope, receive, send)
 
     @staticmethod
-    async def _unique_keys(scope: Scope, receive: Receive, send: Send) -> Receive | None:
-        """The body read (and handed on), or None once a duplicate key was answered."""
+    async def _checked_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
+        """The body read (and handed on), or None once a duplicate key or a wrong envelope
+        (``protocol.envelope_problem``) was answered."""
         messages: list[Message] = []
         more = True
         while more:
@@ -102,9 +108,12 @@ class McpEndpoint:
             more = message["type"] == "http.request" and message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         twice = json_text.key_twice(body) if body else None
-        if twice is not None:
-            error = JSONRPCError(jsonrpc="2.0", id=None,
-                                 error=ErrorData(code=PARSE_ERROR, message=f"Parse error: {twice}"))
+        problem = (PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
+            else _envelope(body)
+        if problem is not None:
+            code, words, answer_id = problem
+            error = JSONRPCError(jsonrpc="2.0", id=answer_id,
+                                 error=ErrorData(code=code, message=words))
             await Response(error.model_dump_json(by_alias=True, exclude_unset=True),
                            status_code=400, media_type="application/json")(scope, receive, send)
             return None
@@ -122,6 +131,16 @@ class McpEndpoint:
         except OmoideError as exc:
             return error_response(exc)
         return None
+
+
+def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
+    """The envelope problem of a body that parses as JSON (one the SDK cannot parse gets its
+    own parse error, which says where)."""
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None
+    return envelope_problem(message)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
