@@ -109,3 +109,27 @@ def test_an_initialize_without_its_fields_names_them(server: LiveServer) -> None
         assert error["code"] == -32602, error
         for name in ("params.protocolVersion", "params.capabilities", "params.clientInfo"):
             assert f"'{name}': Field required" in error["message"], error
+
+
+@pytest.mark.parametrize(("headers", "status", "words"), [
+    ({"Content-Type": "text/plain"}, 400,
+     "a POST to /mcp is sent with Content-Type: application/json (got 'text/plain')"),
+    ({"Host": "evil.example"}, 421, "the Host header 'evil.example' is not one this server"),
+    ({"Origin": "http://evil.example"}, 403, "a page from 'http://evil.example' may not call"),
+])
+def test_the_sdks_plain_text_refusals_are_json_rpc_errors_that_say_what_to_send(
+        server: LiveServer, headers: dict[str, str], status: int, words: str) -> None:
+    """The SDK answered these with bare text ("Invalid Content-Type header"): now the JSON-RPC
+    error its other refusals are, with the same status. A wrong content type is said before
+    the envelope (which is not read as JSON then)."""
+    key = server.create_persona("rin")
+    with httpx.Client(base_url=server.url, timeout=30,
+                      headers={**HEADERS, "Authorization": f"Bearer {key}"}) as http:
+        reply = http.post("/mcp", headers=headers, content=json.dumps({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "probe", "version": "1"}}}))
+        assert reply.status_code == status, reply.text
+        assert reply.headers["content-type"].startswith("application/json")
+        error = reply.json()["error"]
+        assert error["code"] == -32600 and words in error["message"], error

@@ -30,7 +30,7 @@ from collections.abc import AsyncIterator
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
@@ -94,7 +94,7 @@ class McpEndpoint:
             receive = await self._checked_body(scope, receive, send)
             if receive is None:
                 return
-        await self._manager.handle_request(scope, receive, send)
+        await self._manager.handle_request(scope, receive, _json_refusals(scope, send))
 
     @staticmethod
     async def _checked_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
@@ -109,7 +109,7 @@ class McpEndpoint:
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         twice = json_text.key_twice(body) if body else None
         problem = (PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
-            else _envelope(body)
+            else _envelope(body) if _is_json(scope) else None  # else the SDK's 415 comes first
         if problem is not None:
             code, words, answer_id = problem
             error = JSONRPCError(jsonrpc="2.0", id=answer_id,
@@ -133,6 +133,58 @@ class McpEndpoint:
         return None
 
 
+def _sdk_words(text: str, scope: Scope) -> str:
+    """The SDK's plain-text refusals of a request's headers, in words that say what to send."""
+    if text == "Invalid Content-Type header":
+        got = _header(scope, b"content-type")
+        return ("a POST to /mcp is sent with Content-Type: application/json (got "
+                f"{got!r:.80})" if got else "a POST to /mcp is sent with Content-Type: "
+                "application/json (none was sent)")
+    if text == "Invalid Host header":
+        return (f"the Host header {(_header(scope, b'host') or '')!r:.80} is not one this "
+                "server answers MCP for: connect to the address it listens on (127.0.0.1 or "
+                "localhost); other names are refused as a guard against DNS rebinding")
+    if text == "Invalid Origin header":
+        return (f"a page from {(_header(scope, b'origin') or '')!r:.80} may not call this "
+                "server's MCP (only pages of the host it listens on may, a guard against DNS "
+                "rebinding)")
+    return text
+
+
+def _json_refusals(scope: Scope, send: Send) -> Send:
+    """``send`` with the SDK's plain-text refusals (a 400 "Invalid Content-Type header", a 421
+    or 403 for the Host or Origin header) answered as the JSON-RPC errors its other refusals
+    are, in words that say what to send."""
+    held: Message | None = None
+    chunks: list[bytes] = []
+
+    async def sending(message: Message) -> None:
+        nonlocal held
+        if message["type"] == "http.response.start" and message["status"] >= 400 and not any(
+                name.lower() == b"content-type" and value.startswith(b"application/json")
+                for name, value in message.get("headers", ())):
+            held = message
+            return
+        if held is None or message["type"] != "http.response.body":
+            await send(message)
+            return
+        chunks.append(message.get("body", b""))
+        if message.get("more_body", False):
+            return
+        text = b"".join(chunks).decode("utf-8", "replace").strip()
+        error = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+            code=INVALID_REQUEST, message=_sdk_words(text, scope) or f"HTTP {held['status']}"))
+        body = error.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+        headers = [(name, value) for name, value in held.get("headers", ())
+                   if name.lower() not in (b"content-type", b"content-length")]
+        headers += [(b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode())]
+        await send({**held, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return sending
+
+
 def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
     """The envelope problem of a body that parses as JSON (one the SDK cannot parse gets its
     own parse error, which says where)."""
@@ -141,6 +193,12 @@ def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
     except ValueError:
         return None
     return envelope_problem(message)
+
+
+def _is_json(scope: Scope) -> bool:
+    """Sent as JSON, as the SDK requires of a POST (it refuses another type with 415)."""
+    media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    return media == "application/json"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
