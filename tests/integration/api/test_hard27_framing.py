@@ -74,3 +74,31 @@ def test_a_malformed_content_length_is_a_400_naming_it(
     assert status == 400 and body["error"]["code"] == "bad_request", body
     assert words in body["error"]["message"] and "URL" not in body["error"]["message"], body
     assert server.omoide.memories.list_recent("rin") == []
+
+
+@pytest.mark.parametrize(("request_bytes", "words"), [
+    (b"GET /health HTTP/1.1\r\n\r\n", "sends a Host header (this one sent none)"),
+    (b"GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "Host header twice"),
+    (b"POST /api/memories/rin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+     b"Content-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", "chunked body is malformed"),
+    (b"POST /api/memories/rin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+     "Transfer-Encoding must be chunked"),
+])
+def test_a_malformed_request_is_a_400_saying_what_is_wrong(
+        server: LiveServer, request_bytes: bytes, words: str) -> None:
+    """These were answered "… a URL must be ASCII: percent-encode …" about a URL that was
+    fine."""
+    url = urlsplit(server.url)
+    assert url.hostname is not None and url.port is not None
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        sock.sendall(request_bytes)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), reply[:300]
+    if b"transfer-encoding: chunked" in head.lower():  # the 400 sent while a body was read
+        body = body.split(b"\r\n", 1)[1].rsplit(b"\r\n0\r\n", 1)[0]
+    error = json.loads(body)["error"]
+    assert error["code"] == "bad_request" and words in error["message"], error
+    assert "URL" not in error["message"]
