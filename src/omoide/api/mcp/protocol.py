@@ -12,13 +12,14 @@ by ``server.OmoideMCP`` (a tool error per argument).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST
 from pydantic import ValidationError
 
-__all__ = ["ClearParams", "envelope_problem", "plain", "short_json"]
+__all__ = ["ClearParams", "clauses", "envelope_problem", "plain", "short_json"]
 
 # pydantic's words for a value of the wrong container type named its classes ("a valid
 # dictionary or instance of UserInfo"); a model reads JSON's.
@@ -84,14 +85,16 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
     return None
 
 
-def params_clauses(error: ValidationError) -> list[str]:
-    """One ``'field': what is wrong (got value)`` clause per problem (``loc`` joined by
-    dots)."""
+def clauses(error: ValidationError, *, words: Callable[[Any], str] = plain,
+            root: str = "params") -> list[str]:
+    """One ``'field': what is wrong (got value)`` clause per problem (``loc`` joined by dots,
+    ``root`` for the whole value), the complaint in ``words``: a method's params here, a
+    tool's arguments in ``server``."""
     out = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or "params"
+        where = ".".join(str(part) for part in item["loc"]) or root
         got = "" if item["type"] == "missing" else f" (got {short_json(item.get('input'))})"
-        out.append(f"'{where}': {plain(item)}{got}")
+        out.append(f"'{where}': {words(item)}{got}")
     return out
 
 
@@ -105,4 +108,4 @@ class ClearParams:
             return await call_next(ctx)
         except ValidationError as exc:
             raise MCPError(code=INVALID_PARAMS, message=f"invalid params of {ctx.method}: "
-                           + "; ".join(params_clauses(exc))) from None
+                           + "; ".join(clauses(exc))) from None

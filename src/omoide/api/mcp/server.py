@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from omoide import __version__
 from omoide.api.errors import tool_error_message
 from omoide.api.http.validation_errors import PATTERN_RULES
-from omoide.api.mcp.protocol import ClearParams, plain, short_json
+from omoide.api.mcp.protocol import ClearParams, clauses, plain, short_json
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -197,14 +197,11 @@ def _json_type(value: Any) -> str:
 
 def _invalid_arguments(error: ValidationError) -> InvalidInput:
     """One ``'argument': what is wrong (got value)`` clause per problem, in schema order."""
-    where = [".".join(str(part) for part in item["loc"]) or "arguments"
-             for item in error.errors()]
-    problems = [
-        f"'{name}': {_plain(item)}"
-        + ("" if item["type"] == "missing" else f" (got {short_json(item.get('input'))})")
-        for name, item in zip(where, error.errors(), strict=True)]
+    problems = clauses(error, words=_plain, root="arguments")
+    first = error.errors()[0]["loc"] if error.errors() else ()
     noun = "invalid argument" if len(problems) == 1 else "invalid arguments"
-    return InvalidInput(f"{noun} " + "; ".join(problems), field=where[0] if where else None)
+    return InvalidInput(f"{noun} " + "; ".join(problems),
+                        field=".".join(str(part) for part in first) or "arguments")
 
 
 def _plain(item: Any) -> str:
