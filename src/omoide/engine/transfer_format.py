@@ -121,8 +121,8 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     if not isinstance(record, dict):
         raise FormatError(f"line {number}: a record must be a JSON object", line=number)
     kind = record.get("type")
-    if kind not in RECORD_FIELDS:
-        raise FormatError(f"line {number}: unknown record type {kind!r}", line=number)
+    if not isinstance(kind, str) or kind not in RECORD_FIELDS:  # a list or object is no type
+        raise FormatError(f"line {number}: unknown record type {kind!r:.60}", line=number)
     missing = [name for name in RECORD_FIELDS[kind] if name not in record]
     if missing:
         raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",

@@ -61,6 +61,7 @@ from omoide.model.memory import (
     Unset,
     VersionChange,
     memory_values,
+    valid_between,
 )
 
 __all__ = [
@@ -74,5 +75,5 @@ __all__ = [
     "SessionRow",
     "SessionSummary", "Source",
     "StaleRow", "StateEntry", "StateKind", "Unset", "VersionChange", "check_persona_name",
-    "memory_values", "new_session_id",
+    "memory_values", "new_session_id", "valid_between",
 ]

@@ -29,6 +29,7 @@ __all__ = [
     "Unset",
     "VersionChange",
     "memory_values",
+    "valid_between",
 ]
 
 
@@ -124,13 +125,19 @@ class Memory:
 
     def valid_at(self, when: datetime) -> bool:
         """Spec semantics: valid_from <= t < valid_until, NULL bounds open."""
-        if self.valid_from is not None and self.valid_from > when:
-            return False
-        return self.valid_until is None or self.valid_until > when
+        return valid_between(self.valid_from, self.valid_until, when)
 
     def closed_at(self, when: datetime) -> bool:
         """A past fact at ``when``: superseded, or its validity window has ended."""
         return closed_fact(self.superseded_by, self.valid_until, when)
+
+
+def valid_between(valid_from: datetime | None, valid_until: datetime | None,
+                  when: datetime) -> bool:
+    """valid_from <= when < valid_until, NULL bounds open (:meth:`Memory.valid_at`)."""
+    if valid_from is not None and valid_from > when:
+        return False
+    return valid_until is None or valid_until > when
 
 
 def closed_fact(superseded_by: str | None, valid_until: datetime | None, when: datetime) -> bool:

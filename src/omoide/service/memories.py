@@ -8,9 +8,12 @@ classification) is enqueued in the same transaction as the insert and runs in th
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
@@ -27,6 +30,7 @@ from omoide.model import (
     NewMemory,
     Purged,
     Unset,
+    valid_between,
 )
 from omoide.service.dedup import DedupDecider
 from omoide.service.keyed_locks import KeyedLocks
@@ -45,7 +49,10 @@ from omoide.service.validate import (
 )
 from omoide.store.port import Store, UnitOfWork
 
-__all__ = ["EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "with_live_strength"]
+__all__ = [
+    "EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "Pending", "with_live_strength",
+    "write_deduplicated",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +63,47 @@ MAX_CONTENT_CHARS = 50_000
 # persona written to without pause from other processes gets there; saving a possible duplicate
 # then beats losing a write.
 DEDUP_ATTEMPTS = 8
+
+Decision = TypeVar("Decision")
+Written = TypeVar("Written")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A memory written in the same transaction before the one being checked for duplicates
+    (a merge import's batch): what the duplicate check reads of a stored one."""
+
+    key: str
+    content: str
+    vector: np.ndarray
+    superseded_by: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+
+    def valid_at(self, when: datetime) -> bool:
+        return valid_between(self.valid_from, self.valid_until, when)
+
+
+def write_deduplicated(revision: Callable[[], int], decide: Callable[[], Decision],
+                       write: Callable[[Decision, int | None], Written | None], *,
+                       what: str) -> Written:
+    """A write that depends on a duplicate check, kept apart from other writers' (one way
+    for a create and a merge import's batch).
+
+    ``decide`` reads the persona's memories (which are duplicates); ``write`` applies the
+    decision, only while the persona's memory revision is still the one read before
+    ``decide`` (checked inside its transaction, under the store's per-persona lock) and
+    returns None, having written nothing, when it moved: another process, or a background
+    write, may have stored the same memory meanwhile, so the check is made again. The last of
+    :data:`DEDUP_ATTEMPTS` writes is made without the check (None as the revision)."""
+    for attempt in range(1, DEDUP_ATTEMPTS + 1):
+        seen = revision() if attempt < DEDUP_ATTEMPTS else None
+        written = write(decide(), seen)
+        if written is not None:
+            return written
+        logger.debug("%s: its memories changed during the duplicate check (attempt %d); "
+                     "checking again", what, attempt)
+    raise AssertionError("the last write is made without the revision check")
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
@@ -123,39 +171,37 @@ class MemoryService:
             work.enqueue(kind=EVOLVE_JOB, persona_id=memories.persona_id,
                          payload={"key": memory.key}, now=now)
 
+        def decide() -> tuple[Memory | Pending, float] | None:
+            return self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold, now)
+
+        def write(duplicate: tuple[Memory | Pending, float] | None,
+                  seen: int | None) -> CreateOutcome | Memory | None:
+            if duplicate is not None:
+                found, similarity = duplicate
+                assert isinstance(found, Memory)  # no memory written before it here
+                logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
+                            found.key, similarity)
+                # the turns that restated it are its sources too: erasing the conversation
+                # that first said it must not take a fact another one still states
+                memories.add_sources(found.key, new.source_event_ids)
+                return CreateOutcome(status="duplicate", duplicate_of=found,
+                                     similarity=similarity)
+            return memories.insert(new, vector=vector, now=now, changed_by=changed_by,
+                                   stability=initial_stability(new.emotion_intensity),
+                                   after_insert=queue_evolution, if_revision=seen)
+
         with self.create_locks.hold(persona):
-            memory: Memory | None = None
-            attempt = 0
-            while memory is None:
-                attempt += 1
-                # The rows dedup reads are those of this revision or later; the insert happens
-                # only if the persona's memories are still at it, checked inside the write under
-                # the store's per-persona lock (another process, or a background write, may have
-                # stored the same memory meanwhile): else dedup decides again.
-                seen = memories.revision() if attempt < DEDUP_ATTEMPTS else None
-                duplicate = self._find_duplicate(persona, new.content, vector,
-                                                 cfg.dedup_threshold, now)
-                if duplicate is not None:
-                    found, similarity = duplicate
-                    logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
-                                found.key, similarity)
-                    # the turns that restated it are its sources too: erasing the conversation
-                    # that first said it must not take a fact another one still states
-                    memories.add_sources(found.key, new.source_event_ids)
-                    return CreateOutcome(status="duplicate", duplicate_of=found,
-                                         similarity=similarity)
-                memory = memories.insert(new, vector=vector, now=now, changed_by=changed_by,
-                                         stability=initial_stability(new.emotion_intensity),
-                                         after_insert=queue_evolution, if_revision=seen)
-                if memory is None:
-                    logger.debug("memory_create persona=%s: its memories changed during dedup "
-                                 "(attempt %d); deciding again", persona, attempt)
+            done = write_deduplicated(memories.revision, decide, write,
+                                      what=f"memory_create persona={persona}")
+        if isinstance(done, CreateOutcome):
+            return done
         if self.on_enqueue is not None:
             self.on_enqueue()
-        return CreateOutcome(status="created", memory=with_live_strength(memory, now))
+        return CreateOutcome(status="created", memory=with_live_strength(done, now))
 
     def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
-                        now: datetime) -> tuple[Memory, float] | None:
+                        now: datetime, written_before: Sequence[Pending] = ()
+                        ) -> tuple[Memory | Pending, float] | None:
         """The closest *current* memory above the calibrated dedup threshold that states the
         same values, if any (spec §dedup; DESIGN write path step 2).
 
@@ -170,15 +216,27 @@ class MemoryService:
         with a floor also weighs candidates a little below the threshold, down to it, with the
         band's own probability threshold (:meth:`DedupDecider.floor`; the bundled judges have
         none).
+
+        ``written_before``: memories written in the same transaction before this one (a merge
+        import's batch), not yet in the store; they are weighed as stored ones, so a batch
+        deduplicates as the same writes made one after another.
         """
         memories = self.store.memories(persona)
         raw = self.embedder.calibration.to_raw(threshold)
         floor = min(raw, self.dedup.floor(self.embedder.calibration, threshold))
-        hits = [(i, s) for i, s in memories.vectors.search(vector, limit=5) if s > floor]
-        found = memories.by_ids([i for i, _ in hits]) if hits else {}
-        candidates = [(memory, similarity) for memory_id, similarity in hits
-                      if (memory := found.get(memory_id)) is not None
-                      and memory.superseded_by is None and memory.valid_at(now)]
+        # the nearest 5 of the stored memories and those written before it, as the store's
+        # search would rank them once those were stored (raw cosine, best first)
+        hits: list[tuple[int | Pending, float]] = list(memories.vectors.search(vector, limit=5))
+        hits += [(p, float(np.dot(p.vector, vector))) for p in written_before]
+        hits = sorted(hits, key=lambda hit: -hit[1])[:5]
+        hits = [(i, s) for i, s in hits if s > floor]
+        ids = [i for i, _ in hits if isinstance(i, int)]
+        found = memories.by_ids(ids) if ids else {}
+        candidates: list[tuple[Memory | Pending, float]] = [
+            (memory, similarity) for memory_id, similarity in hits
+            if (memory := (memory_id if isinstance(memory_id, Pending)
+                           else found.get(memory_id))) is not None
+            and memory.superseded_by is None and memory.valid_at(now)]
         # every candidate judged at once: their notation cosines come from one embed call
         first = self.dedup.first_duplicate(
             content, [(m.content, s, s <= raw) for m, s in candidates])
@@ -189,12 +247,15 @@ class MemoryService:
             return None
         return candidates[first]
 
-    def find_duplicate(self, persona: str, content: str, vector: Any
-                       ) -> tuple[Memory, float] | None:
-        """The current memory that a write of ``content`` would be refused as a duplicate of
-        (imports with ``merge`` deduplicate as a normal write does)."""
-        return self._find_duplicate(persona, content, vector,
-                                    self.settings.get(persona).dedup_threshold, self.clock.now())
+    def find_duplicate(self, persona: str, content: str, vector: Any, *,
+                       written_before: Sequence[Pending] = ()) -> tuple[str, float] | None:
+        """The key of the current memory that a write of ``content`` would be refused as a
+        duplicate of, and its cosine (imports with ``merge`` deduplicate as a normal write
+        does); ``written_before`` as in :meth:`_find_duplicate`."""
+        found = self._find_duplicate(persona, content, vector,
+                                     self.settings.get(persona).dedup_threshold, self.clock.now(),
+                                     written_before)
+        return None if found is None else (found[0].key, found[1])
 
     # -- read ----------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from omoide.engine.transfer_format import (
 from omoide.errors import Conflict, InvalidInput
 from omoide.model.transfer import ExistingRows
 from omoide.service.blocks import check_block
-from omoide.service.memories import DEDUP_ATTEMPTS, EVOLVE_JOB, MemoryService
+from omoide.service.memories import EVOLVE_JOB, MemoryService, Pending, write_deduplicated
 from omoide.service.sessions import (
     CONSOLIDATE_JOB,
     EPISODE_EMBED_CHARS,
@@ -626,47 +626,56 @@ class _Run:
                     work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
                                  payload={"key": key}, now=self.s.clock.now())
 
-        for attempt in range(1, DEDUP_ATTEMPTS + 1):
-            # Merging, as a normal write: the batch is written only if the persona's memories
-            # are still at the revision its duplicate check read, checked inside the write
-            # (another process, or a write of this one, may have stored one of them
-            # meanwhile); else the check is made again.
-            seen = None
-            dedup = _Dedup(fresh, vectors, {}, 0)
-            if self.merge:
-                seen = self.s.store.memories(self.persona).revision() \
-                    if attempt < DEDUP_ATTEMPTS else None
-                dedup = self._deduplicate(fresh, vectors)
+        def write(dedup: _Dedup, seen: int | None) -> int | None:
+            """How many were written; None, nothing written, when the revision moved."""
             written = self.restore.restore_memories(dedup.records, dedup.vectors, after=queue,
                                                     if_revision=seen)
-            if written is not None:
-                self.keys.update(dedup.moved)
-                self.report.duplicates += len(dedup.moved)
-                self.report.memories += written
-                # this very record found stored by the check, or by the write: written by
-                # another import meanwhile
-                self.report.skipped += dedup.skipped + len(dedup.records) - written
-                return
-            logger.debug("import persona=%s: its memories changed during the merge's duplicate "
-                         "check (attempt %d); checking again", self.persona, attempt)
+            if written is None:
+                return None
+            self.keys.update(dedup.moved)
+            self.report.duplicates += len(dedup.moved)
+            self.report.memories += written
+            # this very record found stored by the check, or by the write: written by
+            # another import meanwhile
+            self.report.skipped += dedup.skipped + len(dedup.records) - written
+            return written
+
+        if not self.merge:
+            write(_Dedup(fresh, vectors, {}, 0), None)
+            return
+        # Merging, as a normal write: the batch is written only if the persona's memories are
+        # still at the revision its duplicate check read (else the check is made again)
+        write_deduplicated(self.s.store.memories(self.persona).revision,
+                           lambda: self._deduplicate(fresh, vectors), write,
+                           what=f"import persona={self.persona}")
 
     def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray) -> _Dedup:
         """Merge: a current memory that a normal write would refuse is not imported; links
-        that named it go to the memory it duplicates (``moved``, applied once written)."""
+        that named it go to the memory it duplicates (``moved``, applied once written). The
+        batch is checked as the same writes made one after another: a record is checked against
+        the stored memories and the batch's records before it that will be written."""
         keep = []
         moved: dict[str, str] = {}
         skipped = 0
+        before: list[Pending] = []  # the records before it that will be written and searched
         for i, record in enumerate(records):
             current = (record["status"] == "active" and record["superseded_by"] is None
                        and record["valid_until"] is None)
-            found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i])
+            found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i],
+                                                    written_before=before)
                      if current else None)
             if found is None:
                 keep.append(i)
-            elif found[0].key == record["key"]:
+                if record["status"] == "active":  # a tombstoned memory is not searched
+                    before.append(Pending(
+                        key=record["key"], content=record["content"], vector=vectors[i],
+                        superseded_by=record["superseded_by"],
+                        valid_from=check_timestamp(record["valid_from"], "valid_from"),
+                        valid_until=check_timestamp(record["valid_until"], "valid_until")))
+            elif found[0] == record["key"]:
                 skipped += 1  # this very record, written by another import meanwhile
             else:
-                moved[record["key"]] = found[0].key
+                moved[record["key"]] = found[0]
         return _Dedup([records[i] for i in keep], vectors[keep], moved, skipped)
 
 

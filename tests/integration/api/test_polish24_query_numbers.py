@@ -28,7 +28,7 @@ def test_full_width_numbers_in_the_query_read_as_ascii(server: LiveServer) -> No
         negative = rin.get("/api/memories/rin", params={"offset": "－１"})
         assert negative.status_code == 422, negative.text
         assert negative.json()["error"]["field"] == "offset"
-        assert "greater than or equal to 0" in negative.json()["error"]["message"]
+        assert negative.json()["error"]["message"] == "offset must be at least 0, got -1"
 
 
 def test_text_parameters_keep_their_full_width_digits(server: LiveServer) -> None:

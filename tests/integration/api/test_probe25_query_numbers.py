@@ -53,3 +53,22 @@ def test_a_refused_number_is_said_after_who_may_ask(server: LiveServer) -> None:
         assert mio.get("/api/search/rin?q=tea&top_k=1_0").status_code == 403
         unknown = mio.get("/api/search/mio?q=tea&top_k=1_0&colour=red")
         assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "colour"
+
+
+@pytest.mark.parametrize(("path", "name", "value"), [
+    ("/api/search/rin?q=tea", "top_k", "7.5"), ("/api/memories/rin?", "limit", "2.5"),
+    ("/api/memories/rin?", "offset", "0.5"), ("/api/search/rin?q=tea", "top_k", "１．５"),
+    ("/api/memories/rin?", "limit", "2.5e0"),
+])
+def test_a_fraction_for_an_integer_is_refused_in_the_readers_words(
+        server: LiveServer, path: str, name: str, value: str) -> None:
+    """``top_k=7.5`` was pydantic's "Input should be a valid integer, unable to parse string
+    as an integer": now the number reader's words, as a path's ``7.5`` and the CLI's."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        refused = rin.get(f"{path}&{name}={value}")
+        assert refused.status_code == 422, refused.text
+        error = refused.json()["error"]
+        assert error["field"] == name
+        assert error["message"].startswith(f"query parameter {name!r} must be an integer")
+        assert "valid integer" not in error["message"]

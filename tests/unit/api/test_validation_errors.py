@@ -46,3 +46,23 @@ def test_a_union_is_told_every_member_and_a_long_message_is_cut() -> None:
     assert validation_message([]) == ("request body: invalid value", "")
     assert validation_message([{"loc": ("body", "content"), "type": "missing"}]) == (
         "content is required", "content")
+
+
+def test_a_value_of_another_type_or_out_of_bounds_is_told_with_the_value() -> None:
+    """pydantic's "Input should be a valid integer" / "… less than or equal to 600" named
+    neither the value nor, for a bound, in the API's words."""
+    def said(error: dict[str, object]) -> str:
+        return validation_message([{"loc": ("body", "x"), "msg": "pydantic's", **error}])[0]
+
+    assert said({"type": "int_type", "input": 7.5}) == \
+        "x must be an integer (a whole number, e.g. 5), got 7.5"
+    assert said({"type": "int_type", "input": "7"}) == \
+        'x must be an integer (a whole number, e.g. 5), got "7"'
+    assert said({"type": "float_type", "input": "high"}) == \
+        'x must be a number (e.g. 0.5), got "high"'
+    assert said({"type": "bool_type", "input": "yes"}) == 'x must be true or false, got "yes"'
+    assert said({"type": "string_type", "input": 5}) == "x must be a string, got 5"
+    assert said({"type": "less_than_equal", "input": 1e9, "ctx": {"le": 600}}) == \
+        "x must be at most 600, got 1000000000.0"
+    assert said({"type": "greater_than_equal", "input": -1, "ctx": {"ge": 0}}) == \
+        "x must be at least 0, got -1"

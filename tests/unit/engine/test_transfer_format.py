@@ -80,6 +80,10 @@ def test_headers_and_unknown_lines_are_refused() -> None:
         decode_line('{"type": "secret"}', 3)
     with pytest.raises(FormatError, match="line 4: not valid JSON"):
         decode_line("{", 4)
+    # a type that is a list or an object was looked up in a dict: TypeError, a 500
+    for kind in ([], ["memory"], {}, {"a": 1}, True, 5, None):
+        with pytest.raises(FormatError, match="line 5: unknown record type"):
+            decode_line(json.dumps({"type": kind}), 5)
 
 
 def test_moved_keys_are_stable_and_every_pointer_follows() -> None:

@@ -143,9 +143,16 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         headers = dict(exc.headers or {})
+        message = str(exc.detail)
         if exc.status_code == 405:  # every method of the path, not only the first route's
             headers["Allow"] = _allowed_methods(app, request.url.path)
-        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code,
+            if message == "Method Not Allowed":  # the router's own words: which, and what is
+                message = (f"{request.method} is not allowed on {request.url.path}; it takes "
+                           f"{headers['Allow']}")
+        elif exc.status_code == 404 and message == "Not Found":  # no route has this path
+            message = (f"no route {request.url.path}: the API's routes are listed at /docs "
+                       "(OpenAPI: /openapi.json)")
+        return JSONResponse(error_body(code, message), status_code=exc.status_code,
                             headers=headers or None)
 
     @app.exception_handler(Exception)

@@ -4,7 +4,9 @@ JSON body of the API is parsed strictly, before any route (and so any write) see
 Trigger / why / outcome:
 - a body over ``max_body_bytes`` (a ``Content-Length`` that says so, or the bytes received,
   chunked or not) → 413 with the one error shape. The rest of the body is read and dropped (up
-  to ``DRAIN_BYTES``) so that the client, still sending, gets to read the 413 instead of a reset.
+  to ``DRAIN_BYTES``, while it keeps coming) so that the client, still sending, gets to read
+  the 413 instead of a reset; one that declared more than it sends gets it after a second of
+  silence.
 - a JSON body under ``/api`` or ``/v1`` that Python's ``json`` would read into something no
   route should see → 422 ``invalid_input``: ``NaN``/``Infinity`` (or a literal that overflows to
   it), a number beyond ±(2^53 − 1) (so never an integer of 4,300 digits), a string with a lone
@@ -57,6 +59,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, unquote_to_bytes, urlencode
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
@@ -70,6 +73,7 @@ __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "REFUSED_HEADER", "B
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
+DRAIN_SILENCE_S = 1.0  # a drain that receives nothing for this long stops (the 413 is sent)
 _JSON_PATHS = ("/api/", "/v1/")
 REFUSED_BODY = "omoide.refused_body"
 REFUSED_HEADER = "omoide.refused_header"
@@ -138,12 +142,12 @@ class BodyGuard:
         limit = self._stream_limit(scope)
         if limit is not None:
             if _declared_length(scope) > limit:
-                await self._too_large(receive, send, limit=limit)
+                await self._too_large(receive, send, limit=limit, scope=scope)
                 return
             await self.app(scope, _counted(receive, limit), send)
             return
         if _declared_length(scope) > self.max_body_bytes:
-            await self._too_large(receive, send)
+            await self._too_large(receive, send, scope=scope)
             return
         buffer, more = bytearray(), True
         while more:
@@ -197,18 +201,30 @@ class BodyGuard:
                      if path.startswith(prefix)), None)
 
     async def _too_large(self, receive: Receive, send: Send, *, already: bool = True,
-                         limit: int | None = None) -> None:
-        more = await _drain(receive) if already else False
+                         limit: int | None = None, scope: Scope | None = None) -> None:
+        """The 413; ``scope`` when the declared length says so: a client that waits for
+        ``100 Continue`` before it sends is answered at once (reading would ask it for the
+        body), and the connection closed."""
+        waiting = scope is not None and (_header(scope, b"expect") or "").lower() == \
+            "100-continue"
+        more = True if waiting else await _drain(receive) if already else False
         await _answer(send, 413, "payload_too_large",
                       f"request body is larger than {limit or self.max_body_bytes:,} bytes",
                       close=more)
 
 
 async def _drain(receive: Receive) -> bool:
-    """Read and drop the rest of a body (up to :data:`DRAIN_BYTES`); True if some is left."""
+    """Read and drop the rest of a body (up to :data:`DRAIN_BYTES`, and while its bytes keep
+    coming: :data:`DRAIN_SILENCE_S` without any ends it); True if some is left. A client that
+    declared more than it sends (``Content-Length: 1000000000000`` and a few bytes) waited for
+    the 413 until it gave up, as the drain waited for the rest."""
     drained, more = 0, True
     while more and drained <= DRAIN_BYTES:
-        message = await receive()
+        message: Message | None = None
+        with anyio.move_on_after(DRAIN_SILENCE_S):
+            message = await receive()
+        if message is None:
+            return True
         if message["type"] != "http.request":
             return False
         drained += len(message.get("body", b""))

@@ -12,6 +12,9 @@ Trigger / why / outcome:
 - a request h11 cannot read (a malformed request line or header) → the 400 is in the API's one
   error shape (``bad_request``) with a message that says what to fix, instead of uvicorn's
   plain-text "Invalid HTTP request received.".
+- a malformed ``Content-Length`` (not digits, negative, over 20 digits, two that differ), a
+  ``Transfer-Encoding`` other than chunked, a malformed chunked body, no ``Host`` header or two
+  → the 400 names what is wrong.
 - a request line or header block longer than h11 reads (16 KiB, unless it arrives in one
   read) → 414 (the request line) or 431 (the headers) saying so: it was answered "malformed
   … a URL must be ASCII", about a URL that was ASCII and only long.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -44,6 +48,34 @@ _TOO_LONG = {
     431: ("headers_too_large", "the request's headers are larger than the server reads "
                                f"({_HEAD_MAX // 1024} KiB)"),
 }
+
+
+# h11's refusals of a body's framing or of the Host header, by the start of its words, in words
+# that name what is wrong (the message above blamed the URL)
+_FRAMING = (
+    ("bad Content-Length", "the Content-Length header must be the body's size in bytes, "
+                           "written with the digits 0-9 (at most 20 of them); the request was "
+                           "not read"),
+    ("conflicting Content-Length headers", "the request sends Content-Length twice with "
+                                           "different values; send it once"),
+    ("Only Transfer-Encoding: chunked is supported", "Transfer-Encoding must be chunked (or "
+                                                     "left out, with a Content-Length)"),
+    ("multiple Transfer-Encoding headers", "the request sends Transfer-Encoding twice; send "
+                                           "it once (chunked)"),
+    ("illegal chunk header", "the request's chunked body is malformed: each chunk is its size "
+                             "in hexadecimal, CRLF, its bytes and CRLF, and a chunk of size 0 "
+                             "ends the body; the request was not read"),
+    ("malformed chunk footer", "the request's chunked body is malformed: each chunk's bytes "
+                               "end with CRLF; the request was not read"),
+    ("Missing mandatory Host: header", "an HTTP/1.1 request sends a Host header (this one "
+                                       "sent none); the request was not read"),
+    ("Found multiple Host: headers", "the request sends the Host header twice; send it once"),
+)
+
+
+def _framing_words(error: BaseException | None) -> str | None:
+    text = str(error) if error is not None else ""
+    return next((words for start, words in _FRAMING if text.startswith(start)), None)
 
 
 def encode_request_target(data: bytes) -> bytes:
@@ -71,6 +103,11 @@ class OmoideH11Protocol(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         status, body, reason = 400, _BAD_REQUEST, b"Bad Request"
+        # uvicorn calls this inside its ``except h11.RemoteProtocolError``, and passes its own
+        # words: h11's are the error being handled
+        said = _framing_words(sys.exc_info()[1])
+        if said is not None:
+            body = json.dumps(error_body("bad_request", said)).encode("utf-8")
         pending = self.conn.trailing_data[0]
         if len(pending) > _HEAD_MAX and b"\r\n\r\n" not in pending and b"\n\n" not in pending:
             status = 414 if b"\n" not in pending else 431

@@ -6,9 +6,9 @@ read as ASCII, as every date the API reads; ``1e1`` is 10, as in a body. What Py
 ``inf``, ``nan``, other scripts' digits) is refused (422, ``field`` the parameter) once the
 request has a route and after who may ask (``query_check``). Only the values of a route's
 numeric query parameters (``int``, ``float``) are read; text parameters (``q``, tags …) reach
-the route as sent. A number in the path (a key id, a job id) is read alike, an integer by
-:func:`~omoide.engine.number_text.read_integer` (``7.5`` is refused in its words, not
-pydantic's "a valid integer").
+the route as sent. A number in the path (a key id, a job id) is read alike. An integer (in the
+query or the path) is read by :func:`~omoide.engine.number_text.read_integer` (``top_k=7.5`` is
+refused in its words, not pydantic's "a valid integer").
 
 The query string comes from :class:`~omoide.api.http.guard.BodyGuard`, which re-encodes a
 non-ASCII one as UTF-8 percent-escapes.
@@ -78,8 +78,7 @@ class QueryNumbers:
                 if not isinstance(value, str):
                     continue
                 try:
-                    number = read_integer(value, name=name) if kind is int else \
-                        read_number(value, kind=kind, name=name)
+                    number = _read(value, kind, name)
                 except REFUSED as exc:
                     return scope, InvalidInput(refusal(f"path parameter {name!r}", exc),
                                                field=name)
@@ -128,7 +127,7 @@ def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidI
         if eq and name in names:
             value = unquote(raw_value.decode("ascii", "replace").replace("+", " "))
             try:
-                number = read_number(value, kind=names[name], name=name)
+                number = _read(value, names[name], name)
             except REFUSED as exc:
                 refused = refused or InvalidInput(refusal(f"query parameter {name!r}", exc),
                                                   field=name)
@@ -136,6 +135,13 @@ def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidI
                 piece = raw_name + b"=" + quote(_written(number), safe="").encode("ascii")
         pieces.append(piece)
     return b"&".join(pieces), refused
+
+
+def _read(value: str, kind: type, name: str) -> int | float:
+    """A path or query value as the number it writes: an integer parameter's by
+    :func:`read_integer` (``7.5`` refused in its words, ``7.0`` is 7)."""
+    return read_integer(value, name=name) if kind is int else read_number(value, kind=kind,
+                                                                           name=name)
 
 
 def _written(number: int | float) -> str:

@@ -5,6 +5,7 @@ expression that checks it.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -76,6 +77,14 @@ def _skipped(i: int, part: Any) -> bool:
 
 
 _NOT_AN_OBJECT = {"model_attributes_type", "dict_type", "model_type"}
+# a JSON value of another type than the field's (the body models are strict: "7" is no integer,
+# 7.5 neither, 7.0 is 7)
+_SCALAR_TYPES = {"int_type": "an integer (a whole number, e.g. 5)",
+                 "int_from_float": "an integer (a whole number, e.g. 5)",
+                 "float_type": "a number (e.g. 0.5)", "bool_type": "true or false",
+                 "string_type": "a string"}
+_BOUNDS = {"less_than_equal": ("at most", "le"), "greater_than_equal": ("at least", "ge"),
+           "less_than": ("less than", "lt"), "greater_than": ("more than", "gt")}
 
 
 def _json_type(value: Any) -> str:
@@ -99,8 +108,9 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
     members = [e for e in errors if len(e.get("loc", ())) == len(error.get("loc", ()))
                and e.get("type") != "string_pattern_mismatch"
                and field_path(e.get("loc", ())) == where]
-    if len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
-            str(error["loc"][-1])):
+    union = len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
+        str(error["loc"][-1])) is not None
+    if union:
         error = {**error, "msg": "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))}
     subject = where or "request body"
     kind = error.get("type")
@@ -112,6 +122,15 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         return f"{subject} must be {wanted}, got {_json_type(error.get('input'))}", where
     if kind == "missing":
         return f"{subject} is required", where
+    if kind in _SCALAR_TYPES and not union:  # pydantic: "Input should be a valid integer"
+        shown = json.dumps(error.get("input"), ensure_ascii=False, default=str)
+        shown = shown if len(shown) <= 60 else shown[:59] + "…"
+        return f"{subject} must be {_SCALAR_TYPES[kind]}, got {shown}", where
+    bound = _BOUNDS.get(str(kind))
+    if bound is not None and not union:  # pydantic: "Input should be less than or equal to 600"
+        words, name = bound
+        limit = (error.get("ctx") or {}).get(name)
+        return f"{subject} must be {words} {limit}, got {error.get('input')}", where
     if kind == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
         if rule is not None:

@@ -15,23 +15,28 @@ gets a 404 for the old session id and initializes again).
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
 parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
+A message whose envelope is wrong (an array, no ``"jsonrpc": "2.0"``, a ``method`` that is not a
+string, ``params`` that are not an object) is answered 400 with a JSON-RPC error naming the
+field (``protocol.envelope_problem``), not pydantic's report of the SDK's union.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
+from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text
 from omoide.errors import OmoideError
@@ -86,14 +91,15 @@ class McpEndpoint:
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
         if scope.get("method") == "POST":
-            receive = await self._unique_keys(scope, receive, send)
+            receive = await self._checked_body(scope, receive, send)
             if receive is None:
                 return
-        await self._manager.handle_request(scope, receive, send)
+        await self._manager.handle_request(scope, receive, _json_refusals(scope, send))
 
     @staticmethod
-    async def _unique_keys(scope: Scope, receive: Receive, send: Send) -> Receive | None:
-        """The body read (and handed on), or None once a duplicate key was answered."""
+    async def _checked_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
+        """The body read (and handed on), or None once a duplicate key or a wrong envelope
+        (``protocol.envelope_problem``) was answered."""
         messages: list[Message] = []
         more = True
         while more:
@@ -102,9 +108,12 @@ class McpEndpoint:
             more = message["type"] == "http.request" and message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         twice = json_text.key_twice(body) if body else None
-        if twice is not None:
-            error = JSONRPCError(jsonrpc="2.0", id=None,
-                                 error=ErrorData(code=PARSE_ERROR, message=f"Parse error: {twice}"))
+        problem = (PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
+            else _envelope(body) if _is_json(scope) else None  # else the SDK's 415 comes first
+        if problem is not None:
+            code, words, answer_id = problem
+            error = JSONRPCError(jsonrpc="2.0", id=answer_id,
+                                 error=ErrorData(code=code, message=words))
             await Response(error.model_dump_json(by_alias=True, exclude_unset=True),
                            status_code=400, media_type="application/json")(scope, receive, send)
             return None
@@ -122,6 +131,74 @@ class McpEndpoint:
         except OmoideError as exc:
             return error_response(exc)
         return None
+
+
+def _sdk_words(text: str, scope: Scope) -> str:
+    """The SDK's plain-text refusals of a request's headers, in words that say what to send."""
+    if text == "Invalid Content-Type header":
+        got = _header(scope, b"content-type")
+        return ("a POST to /mcp is sent with Content-Type: application/json (got "
+                f"{got!r:.80})" if got else "a POST to /mcp is sent with Content-Type: "
+                "application/json (none was sent)")
+    if text == "Invalid Host header":
+        return (f"the Host header {(_header(scope, b'host') or '')!r:.80} is not one this "
+                "server answers MCP for: connect to the address it listens on (127.0.0.1 or "
+                "localhost); other names are refused as a guard against DNS rebinding")
+    if text == "Invalid Origin header":
+        return (f"a page from {(_header(scope, b'origin') or '')!r:.80} may not call this "
+                "server's MCP (only pages of the host it listens on may, a guard against DNS "
+                "rebinding)")
+    return text
+
+
+def _json_refusals(scope: Scope, send: Send) -> Send:
+    """``send`` with the SDK's plain-text refusals (a 400 "Invalid Content-Type header", a 421
+    or 403 for the Host or Origin header) answered as the JSON-RPC errors its other refusals
+    are, in words that say what to send."""
+    held: Message | None = None
+    chunks: list[bytes] = []
+
+    async def sending(message: Message) -> None:
+        nonlocal held
+        if message["type"] == "http.response.start" and message["status"] >= 400 and not any(
+                name.lower() == b"content-type" and value.startswith(b"application/json")
+                for name, value in message.get("headers", ())):
+            held = message
+            return
+        if held is None or message["type"] != "http.response.body":
+            await send(message)
+            return
+        chunks.append(message.get("body", b""))
+        if message.get("more_body", False):
+            return
+        text = b"".join(chunks).decode("utf-8", "replace").strip()
+        error = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+            code=INVALID_REQUEST, message=_sdk_words(text, scope) or f"HTTP {held['status']}"))
+        body = error.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+        headers = [(name, value) for name, value in held.get("headers", ())
+                   if name.lower() not in (b"content-type", b"content-length")]
+        headers += [(b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode())]
+        await send({**held, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return sending
+
+
+def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
+    """The envelope problem of a body that parses as JSON (one the SDK cannot parse gets its
+    own parse error, which says where)."""
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None
+    return envelope_problem(message)
+
+
+def _is_json(scope: Scope) -> bool:
+    """Sent as JSON, as the SDK requires of a POST (it refuses another type with 415)."""
+    media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    return media == "application/json"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

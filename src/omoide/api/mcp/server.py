@@ -13,7 +13,6 @@ never a traceback or a repr.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -25,6 +24,7 @@ from pydantic import ValidationError
 from omoide import __version__
 from omoide.api.errors import tool_error_message
 from omoide.api.http.validation_errors import PATTERN_RULES
+from omoide.api.mcp.protocol import ClearParams, clauses, plain, short_json
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -164,7 +164,7 @@ def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]
             continue
         wanted = " or ".join(sorted(t for t in allowed if t != "null"))
         return InvalidInput(f"invalid argument '{name}': must be {wanted}"
-                            f"{' or null' if 'null' in allowed else ''} (got {_short(value)})",
+                            f"{' or null' if 'null' in allowed else ''} (got {short_json(value)})",
                             field=name)
     return None
 
@@ -195,23 +195,13 @@ def _json_type(value: Any) -> str:
         else "object"
 
 
-# pydantic's words for a value of the wrong container type named its classes ("a valid
-# dictionary or instance of UserInfo"); a model reads JSON's.
-_PLAIN = {"model_type": "must be an object ({…})", "dict_type": "must be an object ({…})",
-          "model_attributes_type": "must be an object ({…})",
-          "list_type": "must be an array ([…])"}
-
-
 def _invalid_arguments(error: ValidationError) -> InvalidInput:
     """One ``'argument': what is wrong (got value)`` clause per problem, in schema order."""
-    where = [".".join(str(part) for part in item["loc"]) or "arguments"
-             for item in error.errors()]
-    problems = [
-        f"'{name}': {_plain(item)}"
-        + ("" if item["type"] == "missing" else f" (got {_short(item.get('input'))})")
-        for name, item in zip(where, error.errors(), strict=True)]
+    problems = clauses(error, words=_plain, root="arguments")
+    first = error.errors()[0]["loc"] if error.errors() else ()
     noun = "invalid argument" if len(problems) == 1 else "invalid arguments"
-    return InvalidInput(f"{noun} " + "; ".join(problems), field=where[0] if where else None)
+    return InvalidInput(f"{noun} " + "; ".join(problems),
+                        field=".".join(str(part) for part in first) or "arguments")
 
 
 def _plain(item: Any) -> str:
@@ -221,18 +211,14 @@ def _plain(item: Any) -> str:
         rule = PATTERN_RULES.get(str((item.get("ctx") or {}).get("pattern")))
         if rule is not None:
             return rule
-    return _PLAIN.get(item["type"], item["msg"])
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return plain(item)
 
 
 def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:
     """The MCP server with every tool registered, bound to ``omoide`` and a persona resolver."""
     server = OmoideMCP("omoide", title="Omoide memory", version=__version__,
-                       instructions=INSTRUCTIONS, log_level="WARNING")
+                       instructions=INSTRUCTIONS, log_level="WARNING",
+                       middleware=[ClearParams()])
     register_context_tools(server, omoide, persona_of)
     register_memory_tools(server, omoide, persona_of)
     register_episode_tools(server, omoide, persona_of)

@@ -1,0 +1,111 @@
+"""JSON-RPC messages the SDK refuses, told in words that name the field.
+
+The SDK answers a message whose envelope is wrong (an array, ``"jsonrpc"`` missing, a
+``method`` that is not a string, ``params`` that are not an object) with pydantic's report of
+four union members, docs URLs included, and params that fail a method's schema (``tools/call``
+without ``name``, ``arguments`` that are not an object) with a bare "Invalid request
+parameters". :func:`envelope_problem` is checked by the HTTP endpoint before the SDK reads the
+message; :class:`ClearParams` is server middleware (both transports). Tool arguments are told
+by ``server.OmoideMCP`` (a tool error per argument).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST
+from pydantic import ValidationError
+
+__all__ = ["ClearParams", "clauses", "envelope_problem", "plain", "short_json"]
+
+# pydantic's words for a value of the wrong container type named its classes ("a valid
+# dictionary or instance of UserInfo"); a model reads JSON's.
+_PLAIN = {"model_type": "must be an object ({…})", "dict_type": "must be an object ({…})",
+          "model_attributes_type": "must be an object ({…})",
+          "list_type": "must be an array ([…])"}
+
+_EXAMPLE = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
+
+
+def plain(item: Any) -> str:
+    """pydantic's complaint about one value, with JSON's words for a container type."""
+    return str(_PLAIN.get(item["type"], item["msg"]))
+
+
+def short_json(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string" if isinstance(value, str) else "an array" if isinstance(value, list) \
+        else "an object"
+
+
+def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
+    """What is wrong with a JSON-RPC message's envelope (the parsed body), if anything: the
+    error code, the message naming the field, and the id to answer with (the message's own
+    when it is usable). A response (``result`` or ``error``) and a method's params are left
+    to the SDK and :class:`ClearParams`."""
+    if isinstance(message, list):
+        return (INVALID_REQUEST, "a JSON array (a batch) is not accepted: send one JSON-RPC "
+                f"message per request, e.g. {_EXAMPLE}", None)
+    if not isinstance(message, dict):
+        return (INVALID_REQUEST, f"a JSON-RPC message is a JSON object, e.g. {_EXAMPLE}; got "
+                f"{_json_kind(message)}", None)
+    given = message.get("id")
+    usable = given if isinstance(given, str | int) and not isinstance(given, bool) \
+        else int(given) if isinstance(given, float) and given.is_integer() else None
+    if message.get("jsonrpc") != "2.0":
+        got = f"got {short_json(message['jsonrpc'])}" if "jsonrpc" in message else "missing"
+        return INVALID_REQUEST, f"'jsonrpc' must be \"2.0\" ({got})", usable
+    if "id" in message and usable is None:
+        return (INVALID_REQUEST, "'id' must be a string or an integer (got "
+                f"{short_json(given)})", None)
+    if "method" not in message:
+        if "result" in message or "error" in message:
+            return None  # a response to a request of the server's
+        return (INVALID_REQUEST, "'method' is missing: a request names its method and id, "
+                f"e.g. {_EXAMPLE}", usable)
+    if not isinstance(message["method"], str):
+        return (INVALID_REQUEST, "'method' must be a string, e.g. \"tools/list\" (got "
+                f"{short_json(message['method'])})", usable)
+    if "params" in message and not isinstance(message["params"], dict):
+        return (INVALID_PARAMS, f"'params' must be an object ({{…}}) (got "
+                f"{short_json(message['params'])})", usable)
+    return None
+
+
+def clauses(error: ValidationError, *, words: Callable[[Any], str] = plain,
+            root: str = "params") -> list[str]:
+    """One ``'field': what is wrong (got value)`` clause per problem (``loc`` joined by dots,
+    ``root`` for the whole value), the complaint in ``words``: a method's params here, a
+    tool's arguments in ``server``."""
+    out = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or root
+        got = "" if item["type"] == "missing" else f" (got {short_json(item.get('input'))})"
+        out.append(f"'{where}': {words(item)}{got}")
+    return out
+
+
+class ClearParams:
+    """Server middleware: a request whose params fail its method's schema is an invalid-params
+    error naming each field ("invalid params of tools/call: 'params.name': Field required"),
+    not the SDK's bare "Invalid request parameters"."""
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        try:
+            return await call_next(ctx)
+        except ValidationError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=f"invalid params of {ctx.method}: "
+                           + "; ".join(clauses(exc))) from None
