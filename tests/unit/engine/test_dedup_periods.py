@@ -32,6 +32,7 @@ from omoide.engine.classify.dedup_periods import en_periods, ja_periods
     ("Noa's best time is 12.5 seconds.", "Noa's best time is 12 point 5 seconds."),
     ("Noa is on a 12-month contract.", "Noa is on a one-year contract."),
     ("Noa's walk to work takes 30 minutes.", "Noa's walk to work takes half an hour."),
+    ("Noa is paid time and a half on Sundays.", "Noa is paid 1.5 times the rate on Sundays."),
 ])
 def test_one_value_written_two_ways_reads_alike(first: str, second: str) -> None:
     a, b = pair_notation(first, second)
@@ -47,6 +48,7 @@ def test_one_value_written_two_ways_reads_alike(first: str, second: str) -> None
     ("Noa rents a flat for £650 a month.", "Noa rents a flat for £700 pcm."),
     ("Noa is on a 12-month contract.", "Noa is on a 6-month contract."),
     ("Noa works nights every third weekend.", "Noa works nights one weekend in four."),
+    ("Noa is paid time and a half on Sundays.", "Noa is paid double time on Sundays."),
 ])
 def test_a_value_that_differs_still_differs(first: str, second: str) -> None:
     a, b = pair_notation(first, second)

@@ -111,6 +111,10 @@ _EN_QUARTERLY = re.compile(r"\bquarterly\b", re.IGNORECASE)
 _EN_ONCE_EVERY = re.compile(r"\bonce (?=every\b)", re.IGNORECASE)
 _EN_ONE_IN = re.compile(r"\b(?:one|1) ([a-z]+) in ([0-9]+)\b(?! (?:the|a|my|our|their|his|her)\b)",
                         re.IGNORECASE)
+# A pay rate said as a multiple of the normal one: "time and a half" / "1.5 times", "double
+# time" / "2 times", "triple time" / "3 times".
+_EN_PAY_MULTIPLE = re.compile(r"\b(time and a half|double time|triple time)\b", re.IGNORECASE)
+_MULTIPLE = {"time and a half": "1.5 times", "double time": "2 times", "triple time": "3 times"}
 _EN_HALF_HOUR = re.compile(r"\b(?:half an hour|a half-hour|half-hour)\b", re.IGNORECASE)
 # A length of time as a compound adjective, as the plain amount ("a 12-month contract" / "a
 # one-year contract" / "for 12 months"): the notation then writes 12 months as 1 years.
@@ -133,6 +137,7 @@ def en_periods(text: str) -> str:
     text = _EN_ONCE_EVERY.sub("", text)
     text = _EN_ONE_IN.sub(lambda m: f"every {_ordinal(int(m.group(2)))} {m.group(1)}", text)
     text = _EN_HALF_HOUR.sub("30 min", text)
+    text = _EN_PAY_MULTIPLE.sub(lambda m: _MULTIPLE[m.group(1).lower()], text)
     text = _EN_ONE_UNIT.sub(r"1-\1", text)
     text = _EN_UNIT_ADJECTIVE.sub(lambda m: f"{m.group(1)} {m.group(2).lower()}s", text)
     text = _EN_POUND_ADJECTIVE.sub(r"\1 lb", text)
