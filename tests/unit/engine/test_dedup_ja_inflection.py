@@ -10,6 +10,7 @@ import pytest
 
 from omoide.engine.classify import find_dedup_change, pair_notation
 from omoide.engine.classify.dedup_ja_inflection import ja_inflections
+from omoide.engine.classify.dedup_polarity import polarity_changed
 
 
 @pytest.mark.parametrize(("first", "second"), [
@@ -49,3 +50,22 @@ def test_a_negation_on_one_side_still_differs(first: str, second: str) -> None:
 ])
 def test_words_ending_in_zu_are_left_alone(text: str) -> None:
     assert ja_inflections(text) == text
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    # one predicate denied on one side only, the other side holding a negation elsewhere
+    ("ノアは夜に眠れず、薬を飲んでいる。", "ノアは夜に眠れないが、薬は飲んでいない。"),
+    ("ノアは雨の日は走らないで、ジムに行く。", "ノアは雨の日は走らないし、ジムにも行かない。"),
+])
+def test_a_second_negation_on_one_side_is_a_polarity_change(first: str, second: str) -> None:
+    a, b = pair_notation(first, second)
+    assert polarity_changed(a, b) and polarity_changed(b, a)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("ノアは夜に眠れず、薬を飲んでいる。", "ノアは夜に眠れないので、薬を飲んでいる。"),
+    ("ノアは車を持たず、バスで通う。", "ノアは車を持っていないので、バスで通う。"),
+])
+def test_one_negation_each_side_is_no_polarity_change(first: str, second: str) -> None:
+    a, b = pair_notation(first, second)
+    assert not polarity_changed(a, b)
