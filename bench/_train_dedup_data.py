@@ -31,7 +31,8 @@ SOURCES = ("dedup_pairs", "dedup_holdout", "dedup_holdout2", "dedup_holdout3", "
            "dedup_holdout13", "dedup_holdout14", "dedup_holdout15", "dedup_holdout16",
            "dedup_holdout17", "dedup_holdout18", "dedup_holdout19",
            "dedup_holdout20", "dedup_holdout21", "dedup_holdout22", "dedup_holdout23",
-           "dedup_holdout24", "dedup_holdout25", "calibration_pairs")
+           "dedup_holdout24", "dedup_holdout25", "dedup_holdout26", "dedup_holdout27",
+           "calibration_pairs")
 # The calibration pairs (duplicate / related / unrelated, some across languages) hold what the
 # dedup sets hold little of: facts on one topic in other words, where the floor reaches.
 PATHS = {"calibration_pairs": REPO / "src" / "omoide" / "embed" / "calibration_pairs.jsonl"}

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--rules", default=RULES)
     bench.add_argument("--l2", type=float, default=10.0)
     bench.add_argument("--margins", default="0,0.01,0.02,0.03,0.04,0.05")
-    bench.add_argument("--show", default="dedup_holdout23,dedup_holdout24,dedup_holdout25")
+    bench.add_argument("--show", default="dedup_holdout25,dedup_holdout26,dedup_holdout27")
     bench.add_argument("--cache", type=Path, default=None)
     args = bench.parse_args(argv)
     if args.cache is not None and args.cache.is_file():

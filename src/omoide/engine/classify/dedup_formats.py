@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify.dedup_periods import en_periods, ja_periods
+
 __all__ = ["en_amounts", "en_said_times", "en_scaled", "en_words", "ja_dates", "ja_one_oclock",
            "ja_rates"]
 
@@ -145,6 +147,7 @@ def en_words(text: str) -> str:
 
 def en_amounts(text: str) -> str:
     """Thousands written with "k" and "… and a half" as digits (after the number words)."""
+    text = en_periods(text)
     text = _EN_THOUSANDS_K.sub(_thousands, text)
     text = _EN_ONE_AND_A_HALF.sub(lambda m: f"1.5 {m.group(1)}s", text)
     return _EN_AND_A_HALF.sub(lambda m: f"{m.group(1)}.5{m.group(2) or ''}", text)
@@ -160,6 +163,7 @@ def ja_dates(text: str) -> str:
 
 def ja_rates(text: str) -> str:
     """1年半 as 1.5年, a rate over one period as 毎 (月に一度 / 毎月, 1日に30分 / 毎日30分)."""
+    text = ja_periods(text)
     text = _JA_AND_A_HALF.sub(lambda m: f"{m.group(1)}.5{m.group(2)}", text)
     text = _JA_AMOUNT_PER.sub(r"\1", text)
     text = _JA_EVERY_N.sub(_every_n, text)

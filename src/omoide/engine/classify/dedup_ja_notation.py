@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_ja_frames import ja_frames
+from omoide.engine.classify.dedup_ja_inflection import ja_inflections
 from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
 
 __all__ = ["ja_notation"]
@@ -112,7 +113,7 @@ def ja_notation(text: str) -> str:
     text = ja_frames(_JA_USER.sub("私", text))
     for pattern, replacement in _JA_WORDS:
         text = pattern.sub(replacement, text)
-    text = _JA_ONGOING.sub(r"\1している", text)
+    text = _JA_ONGOING.sub(r"\1している", ja_inflections(text))
     for pattern, replacement in _JA_ENDINGS:
         text = pattern.sub(replacement, text)
     text = _JA_HEARSAY.sub("と言っていた", text)

@@ -15,8 +15,10 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
   two texts share a verb's stem and differ from there on, where one side's ending is a
   grammatical negation (ない, なかった, なく, ません, ず; after one kana of the verb's own
   ending: 飲ま|ない / 飲|む, し|ない / す|る) and the other side's ending holds no negation,
-  grammatical or lexical (やめる, 嫌い, 苦手, …): 見|ない / 見|る. A negation said with another
-  word (飲めない / 下戸) changes the stem and is left to the judge;
+  grammatical or lexical (やめる, 嫌い, 苦手, …): 見|ない / 見|る; since the twenty-fourth
+  round the other side may hold negations elsewhere, fewer than the denied side holds (眠れず、
+  薬を飲んでいる / 眠れないが、薬は飲んでいない). A negation said with another word (飲めない /
+  下戸) changes the stem and is left to the judge;
 - **a denial is widened or narrowed**: one text holds a denied and an affirmed clause in
   contrast (〜ないが / けど / のに 〜る, 〜ではなく〜, a clause in brackets) and the other does not
   (AはしないがBはする / AもBもしない);
@@ -103,14 +105,18 @@ def _favour_turned(first: str, second: str) -> bool:
     return False
 
 
+def _negations(text: str) -> int:
+    return len(_ANY_NEGATION.findall(text))
+
+
 def _same_predicate_denied(first: str, second: str) -> bool:
     a, b = _IGNORED.sub("", first), _IGNORED.sub("", second)
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal" or i1 == 0 or j1 == 0 or not _STEM_END.search(a[:i1]):
             continue
-        for x, y, other in ((a[i1:i2], b[j1:j2], b), (b[j1:j2], a[i1:i2], a)):
+        for x, y, denied, other in ((a[i1:i2], b[j1:j2], a, b), (b[j1:j2], a[i1:i2], b, a)):
             if (_DENIED_ENDING.match(x) and (not y or _VERB_ENDING.match(y))
-                    and not _ANY_NEGATION.search(other)):
+                    and _negations(other) < _negations(denied)):
                 return True
     return False
 
