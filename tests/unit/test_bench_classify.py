@@ -199,7 +199,9 @@ def test_a_sure_reading_that_takes_the_easy_closes_does_not_raise_the_threshold(
                  {"en": (40.0, 40.0)}) for t in thresholds_mod.THRESHOLDS]
     curves = {w: rows for w in "abcd"}
     assert thresholds_mod.RULE.calls == "all"
-    assert thresholds_mod.choose_thresholds(curves, 0.95)["en"] == thresholds_mod.THRESHOLDS[0]
+    # (the training rule: 308 of 320 pooled, a Wilson lower bound just over 0.95, then its margin)
+    assert thresholds_mod.choose_thresholds(curves, 0.95)["en"] == thresholds_mod.THRESHOLDS[
+        thresholds_mod.RULE.margin]
     own = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.1, calls="own")
     assert own.choose(curves, 0.95)["en"] == 0.8
 
@@ -210,8 +212,7 @@ def test_nine_writers_in_ten_must_keep_the_target() -> None:
                       "ja_precision": 1.0, "en_calls": 40.0, "ja_calls": 40.0})
                 for t in thresholds_mod.THRESHOLDS]
 
-    rule = thresholds_mod.RULE
-    assert rule.quantile == 0.1 and rule.pool == "quantile"
+    rule = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.1)  # round 26's rule
     keep = {str(k): writer(0.3) for k in range(9)}
     # one writer of ten falls under the target below 0.8: the tenth quantile holds there
     assert rule.choose({"a": writer(0.8), **keep}, 0.95)["en"] == thresholds_mod.THRESHOLDS[0]
@@ -337,6 +338,24 @@ def test_the_wilson_rule_asks_for_evidence_as_well_as_a_clean_record() -> None:
     assert pooled.choose({"a": few}, 0.95)["en"] == 0.9
     assert wilson.choose({"a": few}, 0.95)["en"] == ts[-1]
     assert wilson.choose({"a": many}, 0.95)["en"] == 0.9
+
+
+def test_the_training_rule_is_the_pooled_wilson_bound_one_step_up() -> None:
+    # Chosen on fresh writers (round 27, ``bench/classify_split.py``): the writers' closes
+    # pooled, read through the lower end of their Wilson interval at z = 1, one step of margin.
+    ts = thresholds_mod.THRESHOLDS
+    rule = thresholds_mod.RULE
+    assert (rule.pool, rule.z, rule.margin, rule.calls) == ("wilson", 1.0, 1, "all")
+    # under 0.8 three writers make 40 calls each, 38 right (pooled 0.95, a bound of 0.926: it
+    # fails, but less than CLIFF under the target); from 0.8 all right (120 of 120, 0.99)
+    writers = {w: _rows([(1.0 if t >= 0.8 else 0.95, 40.0) for t in ts]) for w in "abc"}
+    assert thresholds_mod.choose_thresholds(writers, 0.95)["en"] == 0.81
+    # a writer that falls to 0.9 on its own 40 calls is outvoted by 900 calls at 0.99 elsewhere
+    # (pooled 0.986, bound 0.982): the fold rule would have stopped at 0.8
+    many = {w: _rows([(0.99, 100.0) for _ in ts]) for w in "defghijkl"}
+    dip = _rows([(1.0 if t >= 0.8 else 0.9, 40.0) for t in ts])
+    assert thresholds_mod.choose_thresholds({"z": dip, **many}, 0.95)["en"] == ts[1]
+    assert thresholds_mod.FOLD_RULE.choose({"z": dip, **many}, 0.95)["en"] == 0.8
 
 
 def test_a_margin_raises_the_threshold_whatever_the_curve() -> None:
