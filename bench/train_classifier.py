@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
              f"raised by {MARGIN} steps when one step lower that precision falls more "
              f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
              "rule chosen on fresh writers by a train → choose split, "
-             "`bench/results/classify_split27.md`); a configuration keeps precision when "
+             "`bench/results/classify_round27.md`); a configuration keeps precision when "
              f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
              f"the target. Judge embedder (every server's): {judge_name}"
              + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
