@@ -22,6 +22,7 @@ import _classify_loso as loso  # noqa: E402
 import _classify_model as model  # noqa: E402
 import _classify_thresholds as thresholds_mod  # noqa: E402
 import classify  # noqa: E402
+import classify_split  # noqa: E402
 from _classify_common import CachedEmbedder, Pair, load_pairs  # noqa: E402
 from omoide.embed.hashing import HashEmbedder  # noqa: E402
 
@@ -370,3 +371,29 @@ def test_a_source_that_calls_nothing_contradictory_keeps_precision() -> None:
     wrong = {"en_cp": 0.0, "en_calls": 2, "ja_cp": 1.0, "ja_calls": 12}
     assert thresholds_mod.keeps_precision({"cross": {"a": quiet}}, 0.95)
     assert not thresholds_mod.keeps_precision({"cross": {"a": wrong}}, 0.95)
+
+
+def _split_result(rule: str, target: float | None, f1: float, en: float, ja: float
+                  ) -> dict[str, object]:
+    return {"rule": rule, "target": target, "thresholds": {"en": 0.9, "ja": 0.8}, "f1": f1,
+            "en": {"precision": en, "recall": 0.5, "calls": 100, "false": 0},
+            "ja": {"precision": ja, "recall": 0.5, "calls": 100, "false": 0}}
+
+
+def test_the_split_winner_keeps_precision_on_the_fresh_writers_then_f1() -> None:
+    report = {"rules": [
+        _split_result("keeps", 0.95, 0.77, 0.956, 0.963),
+        _split_result("safer", 0.95, 0.75, 0.99, 0.99),
+        _split_result("falls in Japanese", 0.95, 0.78, 0.96, 0.937),
+        _split_result("aimed lower", 0.90, 0.79, 0.96, 0.96),  # keeps 0.95 by luck: not a rival
+        _split_result("stored judge", None, 0.80, 0.99, 0.99)]}
+    assert classify_split.winner(report, 0.95)["rule"] == "keeps"
+    assert classify_split.winner({"rules": report["rules"][2:]}, 0.95) is None
+
+
+def test_the_split_reads_the_fresh_notes_as_statements_and_fits_on_none_of_them() -> None:
+    sources, scored = classify_split.sources_of(("holdout38", "notes18"))
+    assert scored == ["holdout38", "notes18" + classify_split.AS_STATEMENTS]
+    assert "notes18" not in sources and scored[1] in sources  # one reading, under another name
+    assert scored[1] not in cdata.NOTES  # so ``load_data`` reads it as statements
+    assert "holdout38" in sources and "notes17" in sources
