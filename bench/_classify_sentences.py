@@ -33,7 +33,7 @@ from omoide.engine.classify import statements
 # where the sentence threshold is chosen
 SENTENCE_FOLDS = ("notes1", "notes2", "notes3", "notes4", "notes5", "notes6", "notes7", "notes8",
                   "notes9", "notes10", "notes11", "notes12", "notes13", "notes14",
-                  "notes15", "notes16", "notes17")
+                  "notes15", "notes16", "notes17", "notes18", "notes19")
 SENTENCE_MIN_CALLS = 5  # a fold's precision counts at a threshold where it makes this many calls
 SENTENCE_Z = 1.96  # the pooled precision's Wilson interval (95%) must clear the target
 
