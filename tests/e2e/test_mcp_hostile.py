@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from mcp_checks import http_client, ok, tool_error
+from mcp_checks import http_client, ok, raw_initialized, tool_error
 from omoide_testing import LiveServer
 
 from omoide.errors import NotFound
@@ -234,14 +234,7 @@ def test_an_mcp_message_naming_a_key_twice_is_refused_as_http_refuses_it(
     headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json",
                "Accept": "application/json, text/event-stream"}
     with httpx.Client(base_url=server.url, headers=headers, timeout=30) as http:
-        opened = http.post("/mcp", json={
-            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "probe", "version": "1"}}})
-        assert opened.status_code == 200, opened.text
-        if session := opened.headers.get("mcp-session-id"):
-            http.headers["mcp-session-id"] = session
-        http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        raw_initialized(http)
         call = (b'{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": '
                 b'"memory_create", "arguments": {"content": "tea", "content": "coffee"}}}')
         reply = http.post("/mcp", content=call)

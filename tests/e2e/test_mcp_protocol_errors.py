@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, ok
+from mcp_checks import http_client, ok, raw_initialized
 from omoide_testing import LiveServer
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -26,19 +26,7 @@ def _opened(server: LiveServer, key: str) -> Iterator[httpx.Client]:
     """A raw HTTP client of an initialized MCP session."""
     with httpx.Client(base_url=server.url, timeout=30,
                       headers={**HEADERS, "Authorization": f"Bearer {key}"}) as http:
-        yield _initialized(http)
-
-
-def _initialized(http: httpx.Client) -> httpx.Client:
-    opened = http.post("/mcp", json={
-        "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "probe", "version": "1"}}})
-    assert opened.status_code == 200, opened.text
-    if session := opened.headers.get("mcp-session-id"):
-        http.headers["mcp-session-id"] = session
-    http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"})
-    return http
+        yield raw_initialized(http)
 
 
 def _error(reply: httpx.Response) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import httpx2
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
@@ -219,3 +220,18 @@ async def check_done_when(client: Client, omoide: Omoide, persona: str,
     blocks = shown.structured_content["sections"]["blocks"]
     assert [b["block_name"] for b in blocks] == ["active_context"]
     assert "Raura" in text_of(shown)
+
+
+def raw_initialized(http: httpx.Client) -> httpx.Client:
+    """A raw HTTP client (its auth and JSON/SSE Accept headers set) with an MCP session
+    opened: ``initialize`` answered, its session id kept, ``initialized`` notified. For tests
+    that send messages the SDK's client cannot."""
+    opened = http.post("/mcp", json={
+        "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"}}})
+    assert opened.status_code == 200, opened.text
+    if session := opened.headers.get("mcp-session-id"):
+        http.headers["mcp-session-id"] = session
+    http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return http
