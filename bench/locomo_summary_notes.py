@@ -44,7 +44,7 @@ import numpy as np
 
 from lib.harness import open_app
 from lib.reports import log
-from omoide.engine.lang.words import note_content_words
+from omoide.engine.lang import note_content_words
 from omoide.model.memory import MemoryKind, NewMemory
 
 NOW = "2026-12-01T17:00:00+00:00"
