@@ -53,8 +53,8 @@ def test_schema_violations_read_as_one_line_naming_each_argument(app: Omoide,
             return text_of(result)
 
     assert anyio.run(scenario) == (
-        "Error executing tool memory_search: invalid arguments 'top_k': Input should be "
-        "greater than or equal to 1 (got 0); 'mode': Input should be 'hybrid', 'semantic' or "
+        "Error executing tool memory_search: invalid arguments 'top_k': must be at least 1 "
+        "(got 0); 'mode': Input should be 'hybrid', 'semantic' or "
         "'keyword' (got \"fuzzy\"); fix the argument and call again")
 
 

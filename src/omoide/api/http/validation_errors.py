@@ -25,7 +25,7 @@ from omoide.service.validate import (
 )
 from omoide.service.validate.names import STATE_KEY_RULE
 
-__all__ = ["field_path", "validation_message"]
+__all__ = ["bound_rule", "field_path", "validation_message"]
 
 # What each pattern of service/validate/patterns.py means, said to the client instead of the
 # pattern.
@@ -87,6 +87,17 @@ _BOUNDS = {"less_than_equal": ("at most", "le"), "greater_than_equal": ("at leas
            "less_than": ("less than", "lt"), "greater_than": ("more than", "gt")}
 
 
+def bound_rule(error: Any) -> str | None:
+    """A bound pydantic checked, in the API's words ("must be at least 1"; pydantic: "Input
+    should be greater than or equal to 1"), or None for another kind of error. HTTP and the
+    MCP tools' arguments say bounds this one way."""
+    bound = _BOUNDS.get(str(error.get("type")))
+    if bound is None:
+        return None
+    words, name = bound
+    return f"must be {words} {(error.get('ctx') or {}).get(name)}"
+
+
 def _json_type(value: Any) -> str:
     """What a JSON value is, in JSON's words (``[1]`` is an array, not a list)."""
     if value is None:
@@ -126,11 +137,9 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         shown = json.dumps(error.get("input"), ensure_ascii=False, default=str)
         shown = shown if len(shown) <= 60 else shown[:59] + "…"
         return f"{subject} must be {_SCALAR_TYPES[kind]}, got {shown}", where
-    bound = _BOUNDS.get(str(kind))
-    if bound is not None and not union:  # pydantic: "Input should be less than or equal to 600"
-        words, name = bound
-        limit = (error.get("ctx") or {}).get(name)
-        return f"{subject} must be {words} {limit}, got {error.get('input')}", where
+    rule = bound_rule(error)
+    if rule is not None and not union:  # pydantic: "Input should be less than or equal to 600"
+        return f"{subject} {rule}, got {error.get('input')}", where
     if kind == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
         if rule is not None:

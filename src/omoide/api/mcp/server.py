@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
-from omoide.api.http.validation_errors import PATTERN_RULES
+from omoide.api.http.validation_errors import PATTERN_RULES, bound_rule
 from omoide.api.mcp.protocol import ClearParams, clauses, plain, short_json
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
@@ -205,8 +205,11 @@ def _invalid_arguments(error: ValidationError) -> InvalidInput:
 
 
 def _plain(item: Any) -> str:
-    """pydantic's complaint in the API's words: a pattern is told as the rule it checks, as
-    HTTP tells it (``validation_errors.PATTERN_RULES``), not as the regular expression."""
+    """pydantic's complaint in the API's words: a pattern is told as the rule it checks and a
+    bound as "must be at least 1", as HTTP tells them (``validation_errors.PATTERN_RULES``,
+    ``bound_rule``), not as the regular expression or "Input should be greater than …"."""
+    if (rule := bound_rule(item)) is not None:
+        return rule
     if item["type"] == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str((item.get("ctx") or {}).get("pattern")))
         if rule is not None:
