@@ -25,7 +25,7 @@ from omoide.service.validate import (
 )
 from omoide.service.validate.names import STATE_KEY_RULE
 
-__all__ = ["bound_rule", "field_path", "validation_message"]
+__all__ = ["bound_rule", "field_path", "json_type", "short_json", "validation_message"]
 
 # What each pattern of service/validate/patterns.py means, said to the client instead of the
 # pattern.
@@ -98,7 +98,7 @@ def bound_rule(error: Any) -> str | None:
     return f"must be {words} {(error.get('ctx') or {}).get(name)}"
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     """What a JSON value is, in JSON's words (``[1]`` is an array, not a list)."""
     if value is None:
         return "null"
@@ -109,6 +109,12 @@ def _json_type(value: Any) -> str:
     if isinstance(value, str):
         return "a string"
     return "an array" if isinstance(value, list) else "an object"
+
+
+def short_json(value: Any, limit: int = 60) -> str:
+    """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…")."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def validation_message(errors: list[Any]) -> tuple[str, str]:
@@ -127,16 +133,15 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
     kind = error.get("type")
     if not where and kind in _NOT_AN_OBJECT:  # pydantic: "a valid dictionary or object to
         return (f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
-                f"{_json_type(error.get('input'))}"), where
+                f"{json_type(error.get('input'))}"), where
     if kind in _NOT_AN_OBJECT or kind == "list_type":  # in JSON's words, as MCP says it
         wanted = "an array ([…])" if kind == "list_type" else "an object ({…})"
-        return f"{subject} must be {wanted}, got {_json_type(error.get('input'))}", where
+        return f"{subject} must be {wanted}, got {json_type(error.get('input'))}", where
     if kind == "missing":
         return f"{subject} is required", where
     if kind in _SCALAR_TYPES and not union:  # pydantic: "Input should be a valid integer"
-        shown = json.dumps(error.get("input"), ensure_ascii=False, default=str)
-        shown = shown if len(shown) <= 60 else shown[:59] + "…"
-        return f"{subject} must be {_SCALAR_TYPES[kind]}, got {shown}", where
+        return f"{subject} must be {_SCALAR_TYPES[kind]}, got {short_json(error.get('input'))}", \
+            where
     rule = bound_rule(error)
     if rule is not None and not union:  # pydantic: "Input should be less than or equal to 600"
         return f"{subject} {rule}, got {error.get('input')}", where

@@ -11,7 +11,6 @@ by ``server.OmoideMCP`` (a tool error per argument).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +18,9 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST
 from pydantic import ValidationError
 
-__all__ = ["ClearParams", "clauses", "envelope_problem", "plain", "short_json"]
+from omoide.api.http.validation_errors import json_type, short_json
+
+__all__ = ["ClearParams", "clauses", "envelope_problem", "plain"]
 
 # pydantic's words for a value of the wrong container type named its classes ("a valid
 # dictionary or instance of UserInfo"); a model reads JSON's.
@@ -35,22 +36,6 @@ def plain(item: Any) -> str:
     return str(_PLAIN.get(item["type"], item["msg"]))
 
 
-def short_json(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return "a string" if isinstance(value, str) else "an array" if isinstance(value, list) \
-        else "an object"
-
-
 def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
     """What is wrong with a JSON-RPC message's envelope (the parsed body), if anything: the
     error code, the message naming the field, and the id to answer with (the message's own
@@ -61,7 +46,7 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
                 f"message per request, e.g. {_EXAMPLE}", None)
     if not isinstance(message, dict):
         return (INVALID_REQUEST, f"a JSON-RPC message is a JSON object, e.g. {_EXAMPLE}; got "
-                f"{_json_kind(message)}", None)
+                f"{json_type(message)}", None)
     given = message.get("id")
     usable = given if isinstance(given, str | int) and not isinstance(given, bool) \
         else int(given) if isinstance(given, float) and given.is_integer() else None

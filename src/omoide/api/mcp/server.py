@@ -23,8 +23,8 @@ from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
-from omoide.api.http.validation_errors import PATTERN_RULES, bound_rule
-from omoide.api.mcp.protocol import ClearParams, clauses, plain, short_json
+from omoide.api.http.validation_errors import PATTERN_RULES, bound_rule, short_json
+from omoide.api.mcp.protocol import ClearParams, clauses, plain
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
