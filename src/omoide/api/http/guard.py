@@ -69,7 +69,7 @@ from omoide.service.validate import nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "REFUSED_HEADER", "BodyGuard",
            "JsonRefused", "encoding_refusal", "is_json_media", "refused_body", "refused_header",
-           "strict_json"]
+           "scope_header", "strict_json"]
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -161,7 +161,7 @@ class BodyGuard:
                 await self._too_large(receive, send, already=more)
                 return
         body = bytes(buffer)
-        encoded = encoding_refusal(_header(scope, b"content-encoding")) \
+        encoded = encoding_refusal(scope_header(scope, b"content-encoding")) \
             if body.strip() and _is_api(scope) else None
         if encoded is not None:
             await self.app(_refusing(scope, JsonRefused(encoded)), _replay(b"", None, receive),
@@ -205,7 +205,7 @@ class BodyGuard:
         """The 413; ``scope`` when the declared length says so: a client that waits for
         ``100 Continue`` before it sends is answered at once (reading would ask it for the
         body), and the connection closed."""
-        waiting = scope is not None and (_header(scope, b"expect") or "").lower() == \
+        waiting = scope is not None and (scope_header(scope, b"expect") or "").lower() == \
             "100-continue"
         more = True if waiting else await _drain(receive) if already else False
         await _answer(send, 413, "payload_too_large",
@@ -286,17 +286,20 @@ def encoding_refusal(coding: str | None) -> str | None:
             "this server does not decode: send it uncompressed, without that header")
 
 
-def _header(scope: Scope, wanted: bytes) -> str | None:
+def scope_header(scope: Scope, wanted: bytes) -> str | None:
+    """The first value of the header ``wanted`` (lower case, as ASGI names them) in an ASGI
+    scope, as text (Latin-1, as HTTP reads header bytes); None when it was not sent. The one
+    reader of a header before a request has a route (the guard, ``/mcp``)."""
     for name, value in scope.get("headers", ()):
-        if name == wanted:
-            return str(value.decode("latin-1"))
+        if name.lower() == wanted:
+            return bytes(value).decode("latin-1")
     return None
 
 
 def _foreign_media(scope: Scope) -> str | None:
     """The content type of an API body that is not JSON (every API route but the streamed
     import reads JSON; FastAPI would read such a body as no object at all)."""
-    media = _header(scope, b"content-type") if _is_api(scope) else None
+    media = scope_header(scope, b"content-type") if _is_api(scope) else None
     return None if media is None or is_json_media(media) else media
 
 
