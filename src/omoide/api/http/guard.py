@@ -2,6 +2,9 @@
 JSON body of the API is parsed strictly, before any route (and so any write) sees it.
 
 Trigger / why / outcome:
+- first, the request target (``target.origin_form``): a full URL (absolute-form) is read as its
+  path and authority; a target that is neither that nor a path → 400, a path that is not UTF-8
+  once percent-decoded → 422.
 - a body over ``max_body_bytes`` (a ``Content-Length`` that says so, or the bytes received,
   chunked or not) → 413 with the one error shape. The rest of the body is read and dropped (up
   to ``DRAIN_BYTES``, while it keeps coming) so that the client, still sending, gets to read
@@ -63,6 +66,7 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
+from omoide.api.http.target import TargetRefused, origin_form
 from omoide.engine import json_text
 from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
@@ -121,6 +125,12 @@ class BodyGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        try:
+            scope = origin_form(scope)
+        except TargetRefused as exc:
+            code = "bad_request" if exc.status == 400 else "invalid_input"
+            await _answer(send, exc.status, code, str(exc), close=exc.status == 400)
             return
         try:
             query = _normal_query(scope.get("query_string", b""))
