@@ -11,29 +11,18 @@ by ``server.OmoideMCP`` (a tool error per argument).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST
 from pydantic import ValidationError
 
-from omoide.api.http.validation_errors import json_type, short_json
+from omoide.api.http.validation_errors import json_path, value_rule
+from omoide.engine.errors import json_type, short_json
 
-__all__ = ["ClearParams", "clauses", "envelope_problem", "plain"]
-
-# pydantic's words for a value of the wrong container type named its classes ("a valid
-# dictionary or instance of UserInfo"); a model reads JSON's.
-_PLAIN = {"model_type": "must be an object ({…})", "dict_type": "must be an object ({…})",
-          "model_attributes_type": "must be an object ({…})",
-          "list_type": "must be an array ([…])"}
+__all__ = ["ClearParams", "clauses", "envelope_problem"]
 
 _EXAMPLE = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
-
-
-def plain(item: Any) -> str:
-    """pydantic's complaint about one value, with JSON's words for a container type."""
-    return str(_PLAIN.get(item["type"], item["msg"]))
 
 
 def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
@@ -66,26 +55,31 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
                 f"{short_json(message['method'])})", usable)
     if "params" in message and not isinstance(message["params"], dict):
         return (INVALID_PARAMS, f"'params' must be an object ({{…}}) (got "
-                f"{short_json(message['params'])})", usable)
+                f"{json_type(message['params'])})", usable)
     return None
 
 
-def clauses(error: ValidationError, *, words: Callable[[Any], str] = plain,
-            root: str = "params") -> list[str]:
-    """One ``'field': what is wrong (got value)`` clause per problem (``loc`` joined by dots,
-    ``root`` for the whole value), the complaint in ``words``: a method's params here, a
+def clauses(error: ValidationError, *, root: str = "params") -> list[str]:
+    """One clause per problem, in HTTP's words (``validation_errors.value_rule``): ``'top_k'
+    must be at least 1 (got 0)``, ``'turns[0].speaker' is required``; a validator's own words
+    after a colon (``'when': …``). ``root`` names the whole value: a method's params here, a
     tool's arguments in ``server``."""
     out = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or root
-        got = "" if item["type"] == "missing" else f" (got {short_json(item.get('input'))})"
-        out.append(f"'{where}': {words(item)}{got}")
+        where = json_path(item["loc"]) or root
+        told = value_rule(item)
+        if told is None:
+            said = str(item["msg"]).removeprefix("Value error, ")
+            out.append(f"'{where}': {said} (got {short_json(item.get('input'))})")
+            continue
+        rule, got = told
+        out.append(f"'{where}' {rule}" + ("" if got is None else f" (got {got})"))
     return out
 
 
 class ClearParams:
     """Server middleware: a request whose params fail its method's schema is an invalid-params
-    error naming each field ("invalid params of tools/call: 'params.name': Field required"),
+    error naming each field ("invalid params of tools/call: 'params.name' is required"),
     not the SDK's bare "Invalid request parameters"."""
 
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
@@ -94,3 +88,4 @@ class ClearParams:
         except ValidationError as exc:
             raise MCPError(code=INVALID_PARAMS, message=f"invalid params of {ctx.method}: "
                            + "; ".join(clauses(exc))) from None
+
