@@ -7,20 +7,31 @@ without ``name``, ``arguments`` that are not an object) with a bare "Invalid req
 parameters". :func:`envelope_problem` is checked by the HTTP endpoint before the SDK reads the
 message; :class:`ClearParams` is server middleware (both transports). Tool arguments are told
 by ``server.OmoideMCP`` (a tool error per argument).
+
+Over stdio the SDK dropped a line that is not a JSON-RPC message (not JSON, or JSON of another
+shape) after logging it at debug level, so the client waited for an answer that never came.
+:class:`AnsweredLines` answers it as JSON-RPC 2.0 says and as the SDK's HTTP transport does: a
+parse error (-32700) for a line that is not JSON, an invalid request (-32600) naming the field
+for JSON that is no message (``envelope_problem``), with ``"id": null`` unless the line's id
+could be read. A blank line is skipped.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, INVALID_REQUEST
+from mcp.shared.message import SessionMessage
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
 from omoide.api.http.validation_errors import json_path, value_rule
 from omoide.engine.errors import json_type, short_json
 
-__all__ = ["ClearParams", "clauses", "envelope_problem"]
+__all__ = ["AnsweredLines", "ClearParams", "clauses", "envelope_problem", "line_problem"]
+
+logger = logging.getLogger(__name__)
 
 _EXAMPLE = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
 
@@ -89,3 +100,73 @@ class ClearParams:
             raise MCPError(code=INVALID_PARAMS, message=f"invalid params of {ctx.method}: "
                            + "; ".join(clauses(exc))) from None
 
+
+def line_problem(error: Exception) -> JSONRPCError | None:
+    """The answer to a line the SDK's stdio reader could not read as a message (``error``, its
+    pydantic report), or None for a blank line and for an error of another kind."""
+    if not isinstance(error, ValidationError) or not error.errors():
+        return None
+    errors = error.errors()
+    first = errors[0]
+    if first["type"] == "json_invalid":
+        if not str(first.get("input", "")).strip():
+            return None
+        why = str((first.get("ctx") or {}).get("error", "not JSON"))
+        return _answer(PARSE_ERROR, f"Parse error: {why}: each line is one JSON-RPC message, "
+                                    f"e.g. {_EXAMPLE}", None)
+    # every member of the SDK's message union that wants a field the line lacks reports the
+    # whole message as its input ("missing"); one that wants an object, the whole value
+    whole = next((e["input"] for e in errors if len(e["loc"]) <= 1 or e["type"] == "missing"),
+                 None)
+    problem = envelope_problem(whole) if whole is not None else None
+    code, words, answer_id = problem or (
+        INVALID_REQUEST, f"not a JSON-RPC message this server reads, e.g. {_EXAMPLE}", None)
+    return _answer(code, words, answer_id)
+
+
+def _answer(code: int, words: str, answer_id: str | int | None) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(code=code, message=words))
+
+
+class AnsweredLines:
+    """The SDK's stdio read stream, with each line that is not a message answered on the
+    write stream (:func:`line_problem`) instead of handed on, where the SDK dropped it."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last item (the SDK's dispatcher reads it)."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        return await self._next(self._inner.receive)
+
+    def __aiter__(self) -> AnsweredLines:
+        return self
+
+    async def __anext__(self) -> Any:
+        return await self._next(self._inner.__anext__)
+
+    async def _next(self, read: Any) -> Any:
+        while True:
+            item = await read()
+            if not isinstance(item, Exception):
+                return item
+            answer = line_problem(item)
+            if answer is not None:
+                logger.warning("stdio: answered a line that is not a JSON-RPC message: %s",
+                               answer.error.message[:200])
+                await self._write.send(SessionMessage(answer))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> AnsweredLines:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return bool(await self._inner.__aexit__(*exc))

@@ -19,12 +19,13 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
 from omoide.api.http.validation_errors import TYPE_WORDS, json_path
-from omoide.api.mcp.protocol import ClearParams, clauses
+from omoide.api.mcp.protocol import AnsweredLines, ClearParams, clauses
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -85,7 +86,15 @@ def persona_for_key(auth: AuthService, authorization: str | None) -> str:
 
 
 class OmoideMCP(MCPServer):
-    """MCPServer whose argument errors read as one clear line per bad argument."""
+    """MCPServer whose argument errors read as one clear line per bad argument, and whose
+    stdio answers a line that is not a JSON-RPC message (``protocol.AnsweredLines``)."""
+
+    async def run_stdio_async(self) -> None:
+        """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading."""
+        lowlevel = self._lowlevel_server
+        async with stdio_server() as (read_stream, write_stream):
+            await lowlevel.run(AnsweredLines(read_stream, write_stream), write_stream,
+                               lowlevel.create_initialization_options())
 
     def add_tool(self, fn: Any, name: str | None = None, title: str | None = None,
                  description: str | None = None, annotations: Any = None, icons: Any = None,
