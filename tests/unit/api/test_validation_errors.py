@@ -101,6 +101,7 @@ def test_a_value_of_another_type_or_out_of_bounds_is_told_with_the_value() -> No
     ({"type": "bool_parsing", "input": "maybe"}, 'x must be true or false, got "maybe"'),
     ({"type": "list_type", "input": "a"}, "x must be an array ([…]), got a string"),
     ({"type": "dict_type", "input": [1]}, "x must be an object ({…}), got an array"),
+    ({"type": "finite_number", "input": float("inf")}, "x must be a finite number, got Infinity"),
     ({"type": "extra_forbidden", "input": 1},
      "x is not a field this takes (unknown fields are refused, not ignored)"),
 ])

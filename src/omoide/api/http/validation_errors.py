@@ -139,6 +139,8 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
     if kind == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str(ctx.get("pattern")))
         return None if rule is None else (rule, echo)
+    if kind == "finite_number":  # NaN or Infinity where a number is read
+        return "must be a finite number", echo
     if kind == "missing":
         return "is required", None
     if kind == "extra_forbidden":
