@@ -24,6 +24,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from omoide.engine.errors import short_json
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
@@ -157,7 +158,8 @@ _BY_NAME = {s.name: s for s in PERSONA_SETTINGS}
 
 
 def _coerce(setting: Setting, value: Any, origin: str) -> Any:
-    """Check one value against its declaration; ``origin`` names where it came from."""
+    """Check one value against its declaration; ``origin`` names where it came from. A refused
+    value is echoed as JSON writes it (``true``, ``"x"``), a body's or a variable's alike."""
     kind = setting.type
     if kind is bool:
         if isinstance(value, bool):
@@ -167,38 +169,42 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         elif isinstance(value, str) and half_width(value).lower() in {"0", "false", "no", "off"}:
             result = False
         else:
-            raise InvalidInput(f"{origin} must be true or false, got {value!r}",
+            raise InvalidInput(f"{origin} must be true or false, got {short_json(value)}",
                                setting=setting.name)
     elif kind in (int, float):
         if isinstance(value, bool):
-            raise InvalidInput(f"{origin} must be a number, got {value!r}", setting=setting.name)
+            raise InvalidInput(f"{origin} must be a number, got {short_json(value)}",
+                               setting=setting.name)
         if isinstance(value, str):  # the environment's and the dashboard form's text
             value = _number_text(value, kind, setting, origin)
         try:
             result = kind(value)
         except (TypeError, ValueError, OverflowError):
             raise InvalidInput(
-                f"{origin} must be {'an integer' if kind is int else 'a number'}, got {value!r}",
+                f"{origin} must be {'an integer' if kind is int else 'a number'}, got "
+                f"{short_json(value)}",
                 setting=setting.name,
             ) from None
         if isinstance(result, float) and not math.isfinite(result):
-            raise InvalidInput(f"{origin} must be a finite number, got {value!r}",
+            raise InvalidInput(f"{origin} must be a finite number, got {short_json(value)}",
                                setting=setting.name)
         if kind is int and isinstance(value, float) and not value.is_integer():
-            raise InvalidInput(f"{origin} must be an integer, got {value!r}", setting=setting.name)
+            raise InvalidInput(f"{origin} must be an integer, got {short_json(value)}",
+                               setting=setting.name)
         if setting.minimum is not None and result < setting.minimum:
-            raise InvalidInput(f"{origin} must be ≥ {setting.minimum}, got {value!r}",
+            raise InvalidInput(f"{origin} must be ≥ {setting.minimum}, got {short_json(value)}",
                                setting=setting.name)
         if setting.maximum is not None and result > setting.maximum:
-            raise InvalidInput(f"{origin} must be ≤ {setting.maximum}, got {value!r}",
+            raise InvalidInput(f"{origin} must be ≤ {setting.maximum}, got {short_json(value)}",
                                setting=setting.name)
     else:
         if not isinstance(value, str):
-            raise InvalidInput(f"{origin} must be a string, got {value!r}", setting=setting.name)
+            raise InvalidInput(f"{origin} must be a string, got {short_json(value)}",
+                               setting=setting.name)
         result = value
         if setting.choices and value not in setting.choices:
             raise InvalidInput(
-                f"{origin} must be one of {', '.join(setting.choices)}, got {value!r}",
+                f"{origin} must be one of {', '.join(setting.choices)}, got {short_json(value)}",
                 setting=setting.name,
             )
     if setting.name == "timezone":

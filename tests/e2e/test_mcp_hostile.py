@@ -175,14 +175,17 @@ def test_mcp_refuses_scalar_arguments_of_another_type_as_http_does(server: LiveS
             made = await ok(client, "memory_create", content="Ken drinks green tea.")
             memory = made.structured_content["memory"]["key"]
             for name, arguments, wanted in [
-                    ("memory_search", {"query": "tea", "top_k": True}, "must be integer"),
-                    ("memory_search", {"query": "tea", "top_k": "5"}, "must be integer"),
-                    ("memory_delete", {"key": memory, "purge": "yes"}, "must be boolean"),
-                    ("memory_delete", {"key": memory, "purge": 1}, "must be boolean"),
+                    ("memory_search", {"query": "tea", "top_k": True},
+                     "'top_k' must be an integer (a whole number, e.g. 5) (got true)"),
+                    ("memory_search", {"query": "tea", "top_k": "5"},
+                     "must be an integer (a whole number, e.g. 5) (got \"5\")"),
+                    ("memory_delete", {"key": memory, "purge": "yes"},
+                     "'purge' must be true or false (got \"yes\")"),
+                    ("memory_delete", {"key": memory, "purge": 1}, "must be true or false"),
                     ("memory_create", {"content": "Ken owns a cello.", "importance": "0.5"},
-                     "must be number"),
+                     "must be a number (e.g. 0.5) (got \"0.5\")"),
                     ("memory_update", {"key": memory, "emotion_intensity": False},
-                     "must be number or null")]:
+                     "must be a number (e.g. 0.5) or null (got false)")]:
                 message = await tool_error(client, name, **arguments)
                 assert wanted in message and next(iter(
                     a for a in arguments if a not in ("query", "key", "content"))) in message, \
@@ -281,7 +284,7 @@ def test_a_turn_field_session_record_does_not_have_is_refused(server: LiveServer
             begun.append(session)
             message = await tool_error(client, "session_record", session_id=session, turns=[
                 {"speaker": "Ken", "content": "I adopted a cat.", "metadata": {"mood": "glad"}}])
-            assert "turns.0.metadata" in message, message
+            assert "turns[0].metadata" in message, message
             tools = (await client.list_tools()).tools
             assert all(t.input_schema.get("additionalProperties") is False for t in tools)
 

@@ -53,9 +53,9 @@ def test_schema_violations_read_as_one_line_naming_each_argument(app: Omoide,
             return text_of(result)
 
     assert anyio.run(scenario) == (
-        "Error executing tool memory_search: invalid arguments 'top_k': must be at least 1 "
-        "(got 0); 'mode': Input should be 'hybrid', 'semantic' or "
-        "'keyword' (got \"fuzzy\"); fix the argument and call again")
+        "Error executing tool memory_search: invalid arguments 'top_k' must be at least 1 "
+        "(got 0); 'mode' must be one of 'hybrid', 'semantic' or 'keyword' (got \"fuzzy\"); "
+        "fix the argument and call again")
 
 
 # (read_only, destructive, idempotent) per tool, as the official client lists them. Idempotent

@@ -152,8 +152,13 @@ def test_bad_persona_state_writes_no_user_state_either(app: Omoide, persona: str
     pytest.param({"name": "x" * 2001}, "is 2,001 characters; the limit is 2,000", id="long"),
     pytest.param({"name": ["a"]}, "must be a string or a number (join several values with",
                  id="list"),
-    pytest.param({"name": True}, "user_info.name must be a string or a number, got bool",
+    pytest.param({"name": True}, "user_info.name must be a string or a number, got a boolean",
                  id="bool"),
+    pytest.param({"city": {"a": 1}}, "user_info.city must be a string or a number, got an "
+                 "object", id="object"),
+    pytest.param({"city": 1e300}, "user_info.city is a number outside ±", id="wide-number"),
+    pytest.param({"emotion_intensity": True}, "user_info.emotion_intensity must be a number "
+                 "between 0 and 1", id="intensity-bool"),
     pytest.param(["name"], "user_info must be a JSON object", id="not-a-map"),
 ])
 def test_update_refuses_bad_input_with_a_clear_message(app: Omoide, persona: str,
@@ -232,3 +237,15 @@ def test_deleting_a_conversation_keeps_a_close_the_user_made(app: Omoide, person
     assert app.state.get_current_user_state(persona) == {}
     assert [(e.value, e.valid_until) for e in
             app.state.get_user_state_history(persona, "nickname")] == [("Bis", closed)]
+
+
+def test_a_refused_value_is_told_in_jsons_words(app: Omoide, persona: str) -> None:
+    """"got True", "got bool", "got dict": Python's words, in an API spoken in JSON (HTTP's
+    PUT …-state and MCP's update_context share this check)."""
+    with pytest.raises(InvalidInput) as caught:
+        app.state.update_user_state(persona, {"emotion_intensity": True})
+    assert str(caught.value).endswith('e.g. "0.75"), got true')
+    with pytest.raises(InvalidInput) as caught:
+        app.state.update_user_state(persona, {"city": [1, 2]})
+    assert str(caught.value) == ("user_info.city must be a string or a number (join several "
+                                 "values with '; '), got an array")

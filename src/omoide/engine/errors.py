@@ -10,13 +10,17 @@ hands a caller's value to the engine maps these to ``InvalidInput`` (422 / a too
         ├── ParameterError  a parameter outside what the function accepts
         └── ModelDataError  a bundled model or calibration whose data does not fit
 
-This module imports nothing, so every engine module and subpackage may use it.
+This module imports only the standard library, so every engine module and subpackage may use it.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 __all__ = [
-    "DateRangeError", "EngineValueError", "ModelDataError", "ParameterError", "quoted"]
+    "DateRangeError", "EngineValueError", "ModelDataError", "ParameterError", "json_type",
+    "quoted", "short_json"]
 
 
 def quoted(value: object, limit: int = 80) -> str:
@@ -24,6 +28,25 @@ def quoted(value: object, limit: int = 80) -> str:
     5,000-character input does not make a 5,000-character message."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def json_type(value: Any) -> str:
+    """What a JSON value is, in JSON's words (``[1]`` is an array, not a list)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def short_json(value: Any, limit: int = 60) -> str:
+    """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…")."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class EngineValueError(ValueError):

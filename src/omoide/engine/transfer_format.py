@@ -122,7 +122,10 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
         raise FormatError(f"line {number}: a record must be a JSON object", line=number)
     kind = record.get("type")
     if not isinstance(kind, str) or kind not in RECORD_FIELDS:  # a list or object is no type
-        raise FormatError(f"line {number}: unknown record type {kind!r:.60}", line=number)
+        got = "none" if "type" not in record else \
+            json.dumps(kind, ensure_ascii=False, default=str)[:60]
+        raise FormatError(f"line {number}: unknown record type ({got}): a record's \"type\" "
+                          f"is one of {', '.join(RECORD_FIELDS)}", line=number)
     missing = [name for name in RECORD_FIELDS[kind] if name not in record]
     if missing:
         raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",

@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock
+from omoide.engine.errors import json_type, short_json
 from omoide.errors import InvalidInput
 from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
+    MAX_INT,
+    MIN_INT,
     TEXT_CONTROLS,
     WHITESPACE,
     check_controls,
@@ -75,18 +78,22 @@ def _check_value(key: str, value: Any, field: str) -> str:
     where = f"{field}.{key}" if field else key
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and not math.isfinite(value):
-        raise InvalidInput(f"{where} must be a finite number, got {value!r}", field=where)
+        raise InvalidInput(f"{where} must be a finite number, got {short_json(value)}",
+                           field=where)
+    if number and not MIN_INT <= value <= MAX_INT:  # as HTTP's guard refuses it in any body
+        raise InvalidInput(f"{where} is a number outside ±(2^53 − 1), which a JSON parser reads "
+                           "back rounded; send it as text", field=where)
     in_range = (0 <= value <= 1) if number else (isinstance(value, str)
                                                  and matches(INTENSITY_PATTERN, value))
     if key == "emotion_intensity" and not in_range:
         raise InvalidInput(f"{where} must be a number between 0 and 1 (as text: at most 6 "
-                           f"decimals, e.g. \"0.75\"), got {value!r}", field=where)
+                           f"decimals, e.g. \"0.75\"), got {short_json(value)}", field=where)
     if number:
         return repr(value) if isinstance(value, float) else str(value)
     if not isinstance(value, str):
         hint = " (join several values with '; ')" if isinstance(value, list) else ""
         raise InvalidInput(f"{where} must be a string or a number{hint}, got "
-                           f"{type(value).__name__}", field=where)
+                           f"{json_type(value)}", field=where)
     if is_blank(value):
         raise InvalidInput(f"{where} must not be empty (nor only whitespace or invisible "
                            "characters)", field=where)

@@ -258,6 +258,11 @@ BAD_SETTINGS = [
      "setting 'context_recent_count' must be a JSON integer"),
     ({"importance_weight": "0.5"}, "importance_weight",
      "setting 'importance_weight' must be a JSON number"),
+    # a JSON value echoed as JSON writes it ("got True" before, Python's word)
+    ({"timezone": True}, "timezone", "setting 'timezone' must be a string, got true"),
+    ({"keyword_weight": False}, "keyword_weight",
+     "setting 'keyword_weight' must be a number, got false"),
+    ({"language": ["en"]}, "language", "setting 'language' must be a string, got [\"en\"]"),
 ]
 
 

@@ -13,7 +13,7 @@ from omoide_testing import LiveServer, post_unended_chat
 from pydantic import BaseModel
 
 from omoide.api.http.schemas.context import BlockOut, ContextOut, SettingsReply
-from omoide.api.http.schemas.memories import HistoryReply
+from omoide.api.http.schemas.memories import HistoryReply, MemoryOut
 from omoide.api.http.schemas.system import JobsOut
 from omoide.api.http.schemas.transfer import ImportReply
 
@@ -92,6 +92,9 @@ def test_blocks_context_settings_history_and_jobs_match_their_models(
                                          "timezone": "Asia/Tokyo"}
         history = rin.get(f"/api/memories/rin/{key}/history").json()
         exactly(server, HistoryReply, history)
+        memory = rin.get(f"/api/memories/rin/{key}").json()
+        exactly(server, MemoryOut, memory)  # metadata an object, never null
+        assert memory["metadata"] == {} == history["versions"][-1]["after"]["metadata"]
         assert [v["before"] is None for v in history["versions"]] == [True, False]
 
         persona_id = server.omoide.store.get_persona("rin").id

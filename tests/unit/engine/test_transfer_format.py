@@ -84,6 +84,15 @@ def test_headers_and_unknown_lines_are_refused() -> None:
     for kind in ([], ["memory"], {}, {"a": 1}, True, 5, None):
         with pytest.raises(FormatError, match="line 5: unknown record type"):
             decode_line(json.dumps({"type": kind}), 5)
+    # in JSON's words, not Python's ("unknown record type None" for a record without one)
+    with pytest.raises(FormatError) as caught:
+        decode_line('{"a": 1}', 6)
+    assert str(caught.value).startswith('line 6: unknown record type (none): a record\'s "type" '
+                                        "is one of header, ")
+    with pytest.raises(FormatError, match=r"unknown record type \(null\)"):
+        decode_line('{"type": null}', 7)
+    with pytest.raises(FormatError, match=r'unknown record type \("secret"\)'):
+        decode_line('{"type": "secret"}', 8)
 
 
 def test_moved_keys_are_stable_and_every_pointer_follows() -> None:

@@ -2,6 +2,9 @@
 JSON body of the API is parsed strictly, before any route (and so any write) sees it.
 
 Trigger / why / outcome:
+- first, the request target (``target.origin_form``): a full URL (absolute-form) is read as its
+  path and authority; a target that is neither that nor a path → 400, a path that is not UTF-8
+  once percent-decoded → 422.
 - a body over ``max_body_bytes`` (a ``Content-Length`` that says so, or the bytes received,
   chunked or not) → 413 with the one error shape. The rest of the body is read and dropped (up
   to ``DRAIN_BYTES``, while it keeps coming) so that the client, still sending, gets to read
@@ -63,13 +66,14 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
+from omoide.api.http.target import TargetRefused, origin_form
 from omoide.engine import json_text
 from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
 
 __all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "REFUSED_HEADER", "BodyGuard",
            "JsonRefused", "encoding_refusal", "is_json_media", "refused_body", "refused_header",
-           "strict_json"]
+           "scope_header", "strict_json"]
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -123,6 +127,12 @@ class BodyGuard:
             await self.app(scope, receive, send)
             return
         try:
+            scope = origin_form(scope)
+        except TargetRefused as exc:
+            code = "bad_request" if exc.status == 400 else "invalid_input"
+            await _answer(send, exc.status, code, str(exc), close=exc.status == 400)
+            return
+        try:
             query = _normal_query(scope.get("query_string", b""))
             if "\x00" in scope.get("path", ""):
                 raise JsonRefused("the path holds a NUL character (%00); remove it")
@@ -161,7 +171,7 @@ class BodyGuard:
                 await self._too_large(receive, send, already=more)
                 return
         body = bytes(buffer)
-        encoded = encoding_refusal(_header(scope, b"content-encoding")) \
+        encoded = encoding_refusal(scope_header(scope, b"content-encoding")) \
             if body.strip() and _is_api(scope) else None
         if encoded is not None:
             await self.app(_refusing(scope, JsonRefused(encoded)), _replay(b"", None, receive),
@@ -205,7 +215,7 @@ class BodyGuard:
         """The 413; ``scope`` when the declared length says so: a client that waits for
         ``100 Continue`` before it sends is answered at once (reading would ask it for the
         body), and the connection closed."""
-        waiting = scope is not None and (_header(scope, b"expect") or "").lower() == \
+        waiting = scope is not None and (scope_header(scope, b"expect") or "").lower() == \
             "100-continue"
         more = True if waiting else await _drain(receive) if already else False
         await _answer(send, 413, "payload_too_large",
@@ -286,17 +296,20 @@ def encoding_refusal(coding: str | None) -> str | None:
             "this server does not decode: send it uncompressed, without that header")
 
 
-def _header(scope: Scope, wanted: bytes) -> str | None:
+def scope_header(scope: Scope, wanted: bytes) -> str | None:
+    """The first value of the header ``wanted`` (lower case, as ASGI names them) in an ASGI
+    scope, as text (Latin-1, as HTTP reads header bytes); None when it was not sent. The one
+    reader of a header before a request has a route (the guard, ``/mcp``)."""
     for name, value in scope.get("headers", ()):
-        if name == wanted:
-            return str(value.decode("latin-1"))
+        if name.lower() == wanted:
+            return bytes(value).decode("latin-1")
     return None
 
 
 def _foreign_media(scope: Scope) -> str | None:
     """The content type of an API body that is not JSON (every API route but the streamed
     import reads JSON; FastAPI would read such a body as no object at all)."""
-    media = _header(scope, b"content-type") if _is_api(scope) else None
+    media = scope_header(scope, b"content-type") if _is_api(scope) else None
     return None if media is None or is_json_media(media) else media
 
 

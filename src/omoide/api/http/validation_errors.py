@@ -5,11 +5,10 @@ expression that checks it.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from omoide.engine.errors import quoted
+from omoide.engine.errors import json_type, short_json
 from omoide.service.chat import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
@@ -25,7 +24,7 @@ from omoide.service.validate import (
 )
 from omoide.service.validate.names import STATE_KEY_RULE
 
-__all__ = ["bound_rule", "field_path", "json_type", "short_json", "validation_message"]
+__all__ = ["TYPE_WORDS", "field_path", "json_path", "validation_message", "value_rule"]
 
 # What each pattern of service/validate/patterns.py means, said to the client instead of the
 # pattern.
@@ -55,11 +54,18 @@ _MAX_MESSAGE = 300  # a Literal of 600 time zones is not a message
 
 def field_path(loc: Any) -> str:
     """``("body", "events", 0, "content")`` → ``events[0].content``."""
+    return json_path([part for i, part in enumerate(loc)
+                      if isinstance(part, int) or not (_skipped(i, part) or _message_role(loc, i))])
+
+
+def json_path(parts: Any) -> str:
+    """``("turns", 0, "role")`` → ``turns[0].role``: a place in a JSON value as a refusal names
+    it (HTTP's fields, MCP's arguments and params)."""
     path = ""
-    for i, part in enumerate(loc):
+    for part in parts:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif not _skipped(i, part) and not _message_role(loc, i):
+        else:
             path += f".{part}" if path else str(part)
     return path
 
@@ -78,43 +84,79 @@ def _skipped(i: int, part: Any) -> bool:
 
 _NOT_AN_OBJECT = {"model_attributes_type", "dict_type", "model_type"}
 # a JSON value of another type than the field's (the body models are strict: "7" is no integer,
-# 7.5 neither, 7.0 is 7)
-_SCALAR_TYPES = {"int_type": "an integer (a whole number, e.g. 5)",
-                 "int_from_float": "an integer (a whole number, e.g. 5)",
-                 "float_type": "a number (e.g. 0.5)", "bool_type": "true or false",
-                 "string_type": "a string"}
+# 7.5 neither, 7.0 is 7; MCP's arguments are read laxly, so "x" may fail as a string to parse)
+TYPE_WORDS = {"integer": "an integer (a whole number, e.g. 5)", "number": "a number (e.g. 0.5)",
+              "boolean": "true or false", "string": "a string", "array": "an array ([…])",
+              "object": "an object ({…})", "null": "null"}
+"""A JSON Schema type as a refusal names it ("must be an integer (a whole number, e.g. 5)")."""
+_TYPES = {"int_type": "integer", "int_from_float": "integer", "int_parsing": "integer",
+          "float_type": "number", "float_parsing": "number", "bool_type": "boolean",
+          "bool_parsing": "boolean", "string_type": "string", "list_type": "array",
+          **dict.fromkeys(_NOT_AN_OBJECT, "object")}
 _BOUNDS = {"less_than_equal": ("at most", "le"), "greater_than_equal": ("at least", "ge"),
            "less_than": ("less than", "lt"), "greater_than": ("more than", "gt")}
+_CONTAINERS = {"list_type", *_NOT_AN_OBJECT}
+_CHOICES = 200  # the choices of a Literal of 600 time zones are cut here ("…")
 
 
-def bound_rule(error: Any) -> str | None:
-    """A bound pydantic checked, in the API's words ("must be at least 1"; pydantic: "Input
-    should be greater than or equal to 1"), or None for another kind of error. HTTP and the
-    MCP tools' arguments say bounds this one way."""
-    bound = _BOUNDS.get(str(error.get("type")))
-    if bound is None:
-        return None
-    words, name = bound
-    return f"must be {words} {(error.get('ctx') or {}).get(name)}"
+def value_rule(error: Any) -> tuple[str, str | None] | None:
+    """What a value must be, in the API's words, and what was sent as the refusal echoes it
+    (None: nothing to echo), for each kind of pydantic error a client can cause; None for a
+    validator's own words (``value_error``) and kinds not listed here. pydantic says "Input
+    should be greater than or equal to 1", "Input should be 'a' or 'b'", "String should have at
+    most 64 characters", "Extra inputs are not permitted"; HTTP bodies and queries and the MCP
+    tools' arguments and params say "must be at least 1" … this one way."""
+    kind = str(error.get("type"))
+    ctx = error.get("ctx") or {}
+    value = error.get("input")
+    echo = short_json(value)
+    if kind in _BOUNDS:  # a query's number is read from its text: told as sent, unquoted
+        words, name = _BOUNDS[kind]
+        return f"must be {words} {ctx.get(name)}", value if isinstance(value, str) else echo
+    if kind in _TYPES:
+        return (f"must be {TYPE_WORDS[_TYPES[kind]]}",
+                json_type(value) if kind in _CONTAINERS else echo)
+    if kind in ("literal_error", "enum"):
+        choices = str(ctx.get("expected", ""))
+        if len(choices) > _CHOICES:
+            choices = choices[:_CHOICES - 1] + "…"
+        return f"must be one of {choices}", echo
+    if kind == "string_too_short":
+        least = ctx.get("min_length")
+        return ("must not be empty" if least == 1 else f"must be at least {least} characters",
+                echo)
+    if kind == "string_too_long":
+        return (f"must be at most {ctx.get('max_length')} characters",
+                f"{len(value):,}" if isinstance(value, str) else echo)
+    if kind in ("too_short", "too_long"):
+        words, name = ("at least", "min_length") if kind == "too_short" else \
+            ("at most", "max_length")
+        count = ctx.get(name)
+        what = "item" if ctx.get("field_type") != "Dictionary" else "key"
+        got = ctx.get("actual_length")
+        return (f"must have {words} {count} {what}{'' if count == 1 else 's'}",
+                None if got is None else f"{got:,}")
+    if kind == "string_pattern_mismatch":
+        rule = PATTERN_RULES.get(str(ctx.get("pattern")))
+        return None if rule is None else (rule, echo)
+    if kind == "finite_number":  # NaN or Infinity where a number is read
+        return "must be a finite number", echo
+    if kind == "missing":
+        return "is required", None
+    if kind == "extra_forbidden":
+        return "is not a field this takes (unknown fields are refused, not ignored)", None
+    return None
 
 
-def json_type(value: Any) -> str:
-    """What a JSON value is, in JSON's words (``[1]`` is an array, not a list)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
-
-
-def short_json(value: Any, limit: int = 60) -> str:
-    """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…")."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _union_message(subject: str, members: list[Any]) -> str:
+    """A value that fits no member of a union: ``external_id must be a string or an integer
+    (…), got 1.5``; pydantic's words joined when some member's complaint has no rule."""
+    told = [value_rule(e) for e in members]
+    if all(t is not None and t[0].startswith("must be ") for t in told):
+        rules = " or ".join(dict.fromkeys(t[0].removeprefix("must be ") for t in told if t))
+        return f"{subject} must be {rules}, got {short_json(members[0].get('input'))}"
+    message = f"{subject}: " + "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))
+    return message if len(message) <= _MAX_MESSAGE else message[:_MAX_MESSAGE - 1] + "…"
 
 
 def validation_message(errors: list[Any]) -> tuple[str, str]:
@@ -127,28 +169,17 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
                and field_path(e.get("loc", ())) == where]
     union = len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
         str(error["loc"][-1])) is not None
-    if union:
-        error = {**error, "msg": "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))}
     subject = where or "request body"
+    if union:
+        return _union_message(subject, members), where
     kind = error.get("type")
     if not where and kind in _NOT_AN_OBJECT:  # pydantic: "a valid dictionary or object to
         return (f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
                 f"{json_type(error.get('input'))}"), where
-    if kind in _NOT_AN_OBJECT or kind == "list_type":  # in JSON's words, as MCP says it
-        wanted = "an array ([…])" if kind == "list_type" else "an object ({…})"
-        return f"{subject} must be {wanted}, got {json_type(error.get('input'))}", where
-    if kind == "missing":
-        return f"{subject} is required", where
-    if kind in _SCALAR_TYPES and not union:  # pydantic: "Input should be a valid integer"
-        return f"{subject} must be {_SCALAR_TYPES[kind]}, got {short_json(error.get('input'))}", \
-            where
-    rule = bound_rule(error)
-    if rule is not None and not union:  # pydantic: "Input should be less than or equal to 600"
-        return f"{subject} {rule}, got {error.get('input')}", where
-    if kind == "string_pattern_mismatch":
-        rule = PATTERN_RULES.get(str((error.get("ctx") or {}).get("pattern")))
-        if rule is not None:
-            return f"{subject} {rule}, got {quoted(error.get('input'))}", where
+    told = value_rule(error)
+    if told is not None:
+        rule, got = told
+        return f"{subject} {rule}" + ("" if got is None else f", got {got}"), where
     said = str(error.get("msg", "invalid value"))
     if kind == "value_error":  # a validator's own words, without pydantic's "Value error, "
         said = said.removeprefix("Value error, ")

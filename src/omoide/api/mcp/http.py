@@ -36,6 +36,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
+from omoide.api.http.guard import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text
@@ -124,7 +125,7 @@ class McpEndpoint:
         return replay
 
     async def _refusal(self, scope: Scope) -> JSONResponse | None:
-        header = _header(scope, b"authorization")
+        header = scope_header(scope, b"authorization")
         try:
             persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
             scope[PERSONA_SCOPE_KEY] = persona  # for the request log
@@ -136,16 +137,16 @@ class McpEndpoint:
 def _sdk_words(text: str, scope: Scope) -> str:
     """The SDK's plain-text refusals of a request's headers, in words that say what to send."""
     if text == "Invalid Content-Type header":
-        got = _header(scope, b"content-type")
+        got = scope_header(scope, b"content-type")
         return ("a POST to /mcp is sent with Content-Type: application/json (got "
                 f"{got!r:.80})" if got else "a POST to /mcp is sent with Content-Type: "
                 "application/json (none was sent)")
     if text == "Invalid Host header":
-        return (f"the Host header {(_header(scope, b'host') or '')!r:.80} is not one this "
+        return (f"the Host header {(scope_header(scope, b'host') or '')!r:.80} is not one this "
                 "server answers MCP for: connect to the address it listens on (127.0.0.1 or "
                 "localhost); other names are refused as a guard against DNS rebinding")
     if text == "Invalid Origin header":
-        return (f"a page from {(_header(scope, b'origin') or '')!r:.80} may not call this "
+        return (f"a page from {(scope_header(scope, b'origin') or '')!r:.80} may not call this "
                 "server's MCP (only pages of the host it listens on may, a guard against DNS "
                 "rebinding)")
     return text
@@ -197,12 +198,6 @@ def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
 
 def _is_json(scope: Scope) -> bool:
     """Sent as JSON, as the SDK requires of a POST (it refuses another type with 415)."""
-    media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    media = (scope_header(scope, b"content-type") or "").split(";")[0].strip().lower()
     return media == "application/json"
 
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None

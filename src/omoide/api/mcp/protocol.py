@@ -7,33 +7,33 @@ without ``name``, ``arguments`` that are not an object) with a bare "Invalid req
 parameters". :func:`envelope_problem` is checked by the HTTP endpoint before the SDK reads the
 message; :class:`ClearParams` is server middleware (both transports). Tool arguments are told
 by ``server.OmoideMCP`` (a tool error per argument).
+
+Over stdio the SDK dropped a line that is not a JSON-RPC message (not JSON, or JSON of another
+shape) after logging it at debug level, so the client waited for an answer that never came.
+:class:`AnsweredLines` answers it as JSON-RPC 2.0 says and as the SDK's HTTP transport does: a
+parse error (-32700) for a line that is not JSON, an invalid request (-32600) naming the field
+for JSON that is no message (``envelope_problem``), with ``"id": null`` unless the line's id
+could be read. A blank line is skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, INVALID_REQUEST
+from mcp.shared.message import SessionMessage
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
-from omoide.api.http.validation_errors import json_type, short_json
+from omoide.api.http.validation_errors import json_path, value_rule
+from omoide.engine.errors import json_type, short_json
 
-__all__ = ["ClearParams", "clauses", "envelope_problem", "plain"]
+__all__ = ["AnsweredLines", "ClearParams", "clauses", "envelope_problem", "line_problem"]
 
-# pydantic's words for a value of the wrong container type named its classes ("a valid
-# dictionary or instance of UserInfo"); a model reads JSON's.
-_PLAIN = {"model_type": "must be an object ({…})", "dict_type": "must be an object ({…})",
-          "model_attributes_type": "must be an object ({…})",
-          "list_type": "must be an array ([…])"}
+logger = logging.getLogger(__name__)
 
 _EXAMPLE = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
-
-
-def plain(item: Any) -> str:
-    """pydantic's complaint about one value, with JSON's words for a container type."""
-    return str(_PLAIN.get(item["type"], item["msg"]))
 
 
 def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
@@ -66,26 +66,31 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
                 f"{short_json(message['method'])})", usable)
     if "params" in message and not isinstance(message["params"], dict):
         return (INVALID_PARAMS, f"'params' must be an object ({{…}}) (got "
-                f"{short_json(message['params'])})", usable)
+                f"{json_type(message['params'])})", usable)
     return None
 
 
-def clauses(error: ValidationError, *, words: Callable[[Any], str] = plain,
-            root: str = "params") -> list[str]:
-    """One ``'field': what is wrong (got value)`` clause per problem (``loc`` joined by dots,
-    ``root`` for the whole value), the complaint in ``words``: a method's params here, a
+def clauses(error: ValidationError, *, root: str = "params") -> list[str]:
+    """One clause per problem, in HTTP's words (``validation_errors.value_rule``): ``'top_k'
+    must be at least 1 (got 0)``, ``'turns[0].speaker' is required``; a validator's own words
+    after a colon (``'when': …``). ``root`` names the whole value: a method's params here, a
     tool's arguments in ``server``."""
     out = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or root
-        got = "" if item["type"] == "missing" else f" (got {short_json(item.get('input'))})"
-        out.append(f"'{where}': {words(item)}{got}")
+        where = json_path(item["loc"]) or root
+        told = value_rule(item)
+        if told is None:
+            said = str(item["msg"]).removeprefix("Value error, ")
+            out.append(f"'{where}': {said} (got {short_json(item.get('input'))})")
+            continue
+        rule, got = told
+        out.append(f"'{where}' {rule}" + ("" if got is None else f" (got {got})"))
     return out
 
 
 class ClearParams:
     """Server middleware: a request whose params fail its method's schema is an invalid-params
-    error naming each field ("invalid params of tools/call: 'params.name': Field required"),
+    error naming each field ("invalid params of tools/call: 'params.name' is required"),
     not the SDK's bare "Invalid request parameters"."""
 
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
@@ -94,3 +99,74 @@ class ClearParams:
         except ValidationError as exc:
             raise MCPError(code=INVALID_PARAMS, message=f"invalid params of {ctx.method}: "
                            + "; ".join(clauses(exc))) from None
+
+
+def line_problem(error: Exception) -> JSONRPCError | None:
+    """The answer to a line the SDK's stdio reader could not read as a message (``error``, its
+    pydantic report), or None for a blank line and for an error of another kind."""
+    if not isinstance(error, ValidationError) or not error.errors():
+        return None
+    errors = error.errors()
+    first = errors[0]
+    if first["type"] == "json_invalid":
+        if not str(first.get("input", "")).strip():
+            return None
+        why = str((first.get("ctx") or {}).get("error", "not JSON"))
+        return _answer(PARSE_ERROR, f"Parse error: {why}: each line is one JSON-RPC message, "
+                                    f"e.g. {_EXAMPLE}", None)
+    # every member of the SDK's message union that wants a field the line lacks reports the
+    # whole message as its input ("missing"); one that wants an object, the whole value
+    whole = next((e["input"] for e in errors if len(e["loc"]) <= 1 or e["type"] == "missing"),
+                 None)
+    problem = envelope_problem(whole) if whole is not None else None
+    code, words, answer_id = problem or (
+        INVALID_REQUEST, f"not a JSON-RPC message this server reads, e.g. {_EXAMPLE}", None)
+    return _answer(code, words, answer_id)
+
+
+def _answer(code: int, words: str, answer_id: str | int | None) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(code=code, message=words))
+
+
+class AnsweredLines:
+    """The SDK's stdio read stream, with each line that is not a message answered on the
+    write stream (:func:`line_problem`) instead of handed on, where the SDK dropped it."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last item (the SDK's dispatcher reads it)."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        return await self._next(self._inner.receive)
+
+    def __aiter__(self) -> AnsweredLines:
+        return self
+
+    async def __anext__(self) -> Any:
+        return await self._next(self._inner.__anext__)
+
+    async def _next(self, read: Any) -> Any:
+        while True:
+            item = await read()
+            if not isinstance(item, Exception):
+                return item
+            answer = line_problem(item)
+            if answer is not None:
+                logger.warning("stdio: answered a line that is not a JSON-RPC message: %s",
+                               answer.error.message[:200])
+                await self._write.send(SessionMessage(answer))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> AnsweredLines:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return bool(await self._inner.__aexit__(*exc))

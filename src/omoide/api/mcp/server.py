@@ -19,20 +19,22 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from pydantic import ValidationError
 
 from omoide import __version__
 from omoide.api.errors import tool_error_message
-from omoide.api.http.validation_errors import PATTERN_RULES, bound_rule, short_json
-from omoide.api.mcp.protocol import ClearParams, clauses, plain
+from omoide.api.http.validation_errors import TYPE_WORDS, json_path
+from omoide.api.mcp.protocol import AnsweredLines, ClearParams, clauses
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
 from omoide.api.mcp.tools_episodes import register_episode_tools
 from omoide.api.mcp.tools_memory import register_memory_tools
+from omoide.engine.errors import short_json
 from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
-from omoide.service.validate import nfc, nul_at
+from omoide.service.validate import nfc, non_finite_at, nul_at
 from omoide.wiring import Omoide
 
 __all__ = [
@@ -84,7 +86,15 @@ def persona_for_key(auth: AuthService, authorization: str | None) -> str:
 
 
 class OmoideMCP(MCPServer):
-    """MCPServer whose argument errors read as one clear line per bad argument."""
+    """MCPServer whose argument errors read as one clear line per bad argument, and whose
+    stdio answers a line that is not a JSON-RPC message (``protocol.AnsweredLines``)."""
+
+    async def run_stdio_async(self) -> None:
+        """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading."""
+        lowlevel = self._lowlevel_server
+        async with stdio_server() as (read_stream, write_stream):
+            await lowlevel.run(AnsweredLines(read_stream, write_stream), write_stream,
+                               lowlevel.create_initialization_options())
 
     def add_tool(self, fn: Any, name: str | None = None, title: str | None = None,
                  description: str | None = None, annotations: Any = None, icons: Any = None,
@@ -112,6 +122,15 @@ class OmoideMCP(MCPServer):
                     InvalidInput(f"unknown argument {', '.join(map(repr, unknown))}; {name} "
                                  f"takes {', '.join(known) or 'no arguments'}",
                                  field=unknown[0])))
+            # Trigger: NaN or ±Infinity in any argument (the SDK's parser reads them; 1e999 is
+            # Infinity). Why: min_importance=NaN was told "must be at most 1.0 (got NaN)",
+            # top_k=NaN "must be an integer". Outcome: one tool error naming the argument, in
+            # the words HTTP's body guard refuses them with.
+            where = non_finite_at(arguments)
+            if where is not None:
+                raise ToolError(f"Error executing tool {name}: " + tool_error_message(
+                    InvalidInput(f"argument '{where}': NaN and Infinity are not numbers this "
+                                 "reader accepts (numbers must be finite)", field=where)))
             # Trigger: a scalar argument of another JSON type than its schema's (top_k=true,
             # top_k="5", purge="yes", importance="0.5"). Why: pydantic's lax mode read true as
             # 1 and "yes" as true, so a wrong type ran as another call; HTTP's models are
@@ -143,7 +162,8 @@ class OmoideMCP(MCPServer):
             if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
                 raise
             # Trigger: the arguments failed the input schema. Why: pydantic's report carries
-            # reprs and a docs URL. Outcome: "mode: Input should be …" via the one mapping.
+            # reprs and a docs URL. Outcome: "'mode' must be one of 'hybrid', …", in HTTP's
+            # words (validation_errors.value_rule, through protocol.clauses).
             raise ToolError(f"Error executing tool {name}: "
                             f"{tool_error_message(_invalid_arguments(cause))}") from cause
 
@@ -162,8 +182,8 @@ def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]
         kind = _json_type(value)
         if kind in allowed or (kind == "integer" and "number" in allowed):
             continue
-        wanted = " or ".join(sorted(t for t in allowed if t != "null"))
-        return InvalidInput(f"invalid argument '{name}': must be {wanted}"
+        wanted = " or ".join(TYPE_WORDS[t] for t in sorted(allowed) if t != "null")
+        return InvalidInput(f"invalid argument '{name}' must be {wanted}"
                             f"{' or null' if 'null' in allowed else ''} (got {short_json(value)})",
                             field=name)
     return None
@@ -196,25 +216,12 @@ def _json_type(value: Any) -> str:
 
 
 def _invalid_arguments(error: ValidationError) -> InvalidInput:
-    """One ``'argument': what is wrong (got value)`` clause per problem, in schema order."""
-    problems = clauses(error, words=_plain, root="arguments")
+    """One ``'argument' must be … (got value)`` clause per problem (``protocol.clauses``)."""
+    problems = clauses(error, root="arguments")
     first = error.errors()[0]["loc"] if error.errors() else ()
     noun = "invalid argument" if len(problems) == 1 else "invalid arguments"
     return InvalidInput(f"{noun} " + "; ".join(problems),
-                        field=".".join(str(part) for part in first) or "arguments")
-
-
-def _plain(item: Any) -> str:
-    """pydantic's complaint in the API's words: a pattern is told as the rule it checks and a
-    bound as "must be at least 1", as HTTP tells them (``validation_errors.PATTERN_RULES``,
-    ``bound_rule``), not as the regular expression or "Input should be greater than …"."""
-    if (rule := bound_rule(item)) is not None:
-        return rule
-    if item["type"] == "string_pattern_mismatch":
-        rule = PATTERN_RULES.get(str((item.get("ctx") or {}).get("pattern")))
-        if rule is not None:
-            return rule
-    return plain(item)
+                        field=json_path(first) or "arguments")
 
 
 def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:

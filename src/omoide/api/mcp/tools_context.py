@@ -29,9 +29,11 @@ StateValue = Annotated[str | None, Field(min_length=1, max_length=2000)]
 
 
 class UserInfo(BaseModel):
-    """What the persona knows about the user; other keys (e.g. birthday, city) are allowed."""
+    """What the persona knows about the user; other keys (e.g. birthday, city) are allowed.
+    Strict, as the tools' scalar arguments are (``server.OmoideMCP``): a value of another JSON
+    type is refused, not converted (``"nickname": 5`` is not the text "5")."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
     name: StateValue = Field(None, description="The user's name, e.g. 'Rau'.")
     nickname: StateValue = Field(None, description="A nickname, e.g. 'Rau-chan'.")
@@ -40,9 +42,10 @@ class UserInfo(BaseModel):
 
 
 class PersonaState(BaseModel):
-    """The persona's own state; other keys are allowed."""
+    """The persona's own state; other keys are allowed. Strict: ``emotion_intensity=true`` was
+    read as 1.0 and ``"0.5"`` as 0.5 (HTTP refuses true; MCP's schema says a number)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
     emotion: StateValue = Field(None, description="e.g. 'joy', 'worry'.")
     emotion_intensity: Annotated[float | None, Field(ge=0.0, le=1.0)] = Field(

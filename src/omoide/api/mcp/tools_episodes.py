@@ -40,8 +40,9 @@ class Turn(BaseModel):
     """One conversation turn."""
 
     # a field the turn does not have ("text", "metadata") is refused, as HTTP refuses it in
-    # an event: it was dropped and the turn recorded without it
-    model_config = ConfigDict(extra="forbid")
+    # an event: it was dropped and the turn recorded without it. Strict, as the tools' scalar
+    # arguments are: a value of another JSON type is refused, not converted.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     speaker: Annotated[str, Field(min_length=1, max_length=200, description=(
         "Who said it, e.g. the user's name or yours."))]

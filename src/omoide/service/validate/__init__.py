@@ -54,6 +54,7 @@ from omoide.service.validate.memory_fields import (
 from omoide.service.validate.metadata import (
     check_metadata,
     holds_nul,
+    non_finite_at,
     nul_at,
 )
 from omoide.service.validate.names import (
@@ -148,6 +149,7 @@ __all__ = [
     "is_blank",
     "matches",
     "nfc",
+    "non_finite_at",
     "nul_at",
     "replace_controls",
     "replace_unstorable",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from typing import Any
 
 from omoide.errors import InvalidInput
@@ -49,15 +51,32 @@ def nul_at(value: Any) -> str | None:
     """Where the first key or string of a JSON value holding U+0000 is (``events[0].content``;
     an object's path when one of its keys holds it; ``""``: the value itself), or None. No
     recursion."""
+    return _first_at(value, text=lambda s: "\x00" in s)
+
+
+def non_finite_at(value: Any) -> str | None:
+    """Where the first NaN or ±Infinity of a JSON value is (``persona_state.emotion_intensity``;
+    ``""``: the value itself), or None: what a parser that reads ``NaN`` hands over (the MCP
+    SDK's does; the HTTP guard refuses it in a body)."""
+    return _first_at(value, number=lambda n: isinstance(n, float) and not math.isfinite(n))
+
+
+def _first_at(value: Any, *, text: Callable[[str], bool] = lambda _: False,
+              number: Callable[[Any], bool] = lambda _: False) -> str | None:
+    """The path of the first string or key for which ``text`` holds (a key: its object's path),
+    or number (int or float, not bool) for which ``number`` holds. No recursion."""
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         item, path = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
+            if text(item):
+                return path
+        elif isinstance(item, int | float) and not isinstance(item, bool):
+            if number(item):
                 return path
         elif isinstance(item, dict):
             for key, child in item.items():
-                if "\x00" in str(key):
+                if text(str(key)):
                     return path
                 stack.append((child, f"{path}.{key}" if path else str(key)))
         elif isinstance(item, list | tuple):

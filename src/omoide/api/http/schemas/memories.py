@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_type_hints
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -17,7 +17,7 @@ from omoide.api.http.schemas.common import (
     UnitInterval,
     reply_shape,
 )
-from omoide.model import MemoryKind
+from omoide.model import VERSIONED_FIELDS, MemoryKind
 from omoide.service.memories import MAX_CONTENT_CHARS
 from omoide.service.validate import EMOTION_PATTERN, MAX_TAGS
 
@@ -109,7 +109,7 @@ class MemoryOut(Response):
     superseded_by: str | None
     summary_ref: str | None
     status: str
-    metadata: Metadata | None
+    metadata: Metadata  # never null: a memory without metadata has {}
     sources: list[SourceOut]
     links: list[LinkOut]
 
@@ -133,23 +133,21 @@ class MemoryList(Response):
     memories: list[MemoryOut]
 
 
-@reply_shape
-class MemoryImage(TypedDict, total=False):
-    """A memory as one version found it: the fields a change can touch (model.memory's
-    VERSIONED_FIELDS). A history imported from an older export may lack some of them."""
+def _image_of(memory: type[Response]) -> Any:
+    """``MemoryImage``: a memory as one version found it, the fields a change can touch
+    (model.memory's VERSIONED_FIELDS), each typed as ``memory`` (MemoryOut) types it, so the two
+    cannot drift apart. A TypedDict with keys that may be absent: a history imported from an
+    older export may lack some of them."""
+    hints = get_type_hints(memory, include_extras=True)
+    image = TypedDict("MemoryImage", {name: hints[name] for name in VERSIONED_FIELDS},  # type: ignore[misc]
+                      total=False)
+    image.__doc__ = ("A memory as one version found it: the fields a change can touch "
+                     "(model.memory's\nVERSIONED_FIELDS). A history imported from an older "
+                     "export may lack some of them.")
+    return reply_shape(image)
 
-    content: str
-    kind: str
-    importance: float
-    tags: list[str]
-    emotion_type: str | None
-    emotion_intensity: float
-    valid_from: str | None
-    valid_until: str | None
-    superseded_by: str | None
-    summary_ref: str | None
-    status: str
-    metadata: Metadata
+
+MemoryImage = _image_of(MemoryOut)
 
 
 class VersionOut(Response):

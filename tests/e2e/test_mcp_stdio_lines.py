@@ -1,0 +1,65 @@
+"""MCP over stdio: a line that is not a JSON-RPC message is answered (the SDK dropped it after a
+debug log, and the client waited for nothing). A parse error (-32700) for a line that is not
+JSON, an invalid request naming the field for JSON that is no message, with ``"id": null``
+unless the line's id could be read; a blank line is skipped, and the session serves on."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp_checks import stdio_params
+
+_INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "raw-lines", "version": "1"}}}
+
+
+def _answers(data_dir: Path, persona: str, environ: dict[str, str], lines: list[str],
+             expected: int) -> list[dict[str, Any]]:
+    """``omoide mcp`` as a desktop client starts it, sent ``lines``: the first ``expected``
+    messages it writes on stdout (then its input is closed and it exits)."""
+    params = stdio_params(data_dir, persona, environ)
+    with subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env={**os.environ, **(params.env or {})}) as child:
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write("".join(line + "\n" for line in lines))
+        child.stdin.flush()
+        out = []
+        deadline = time.monotonic() + 60
+        while len(out) < expected:
+            ready, _, _ = select.select([child.stdout], [], [], deadline - time.monotonic())
+            assert ready, f"no answer in 60 s after {out}"
+            out.append(json.loads(child.stdout.readline()))
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
+    return out
+
+
+@pytest.mark.sqlite_only
+def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
+        data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
+    answers = _answers(data_dir, persona, store_environ, [
+        "hello", "", '{"jsonrpc": "2.0", "id": 1', "[]",
+        '{"jsonrpc": "2.0", "id": 7, "method": 5}', json.dumps(_INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}'], expected=6)
+    errors = [a for a in answers if "error" in a]
+    assert [(e["id"], e["error"]["code"]) for e in errors] == [
+        (None, -32700), (None, -32700), (None, -32600), (7, -32600)]
+    assert errors[0]["error"]["message"].startswith(
+        "Parse error: expected value at line 1 column 1: each line is one JSON-RPC message")
+    assert "a JSON array (a batch) is not accepted" in errors[2]["error"]["message"]
+    assert errors[3]["error"]["message"] == "'method' must be a string, e.g. \"tools/list\" " \
+                                            "(got 5)"
+    results = {a["id"]: a["result"] for a in answers if "result" in a}
+    assert results[1]["serverInfo"]["name"] == "omoide"  # the session opened after them
+    assert "memory_search" in {tool["name"] for tool in results[2]["tools"]}
+    assert all("pydantic" not in json.dumps(a) for a in answers)
