@@ -276,6 +276,37 @@ def check(
     return out
 
 
+def close_path(reason: str) -> str:
+    """Which part of the classifier closed, read from a verdict's reason."""
+    if reason.startswith("note: judge"):
+        return "judge, one-sentence note (note_judge)"
+    if reason.startswith("judge"):
+        return "judge"
+    if reason.startswith("rule: note:") or reason.startswith("rule: completed"):
+        return "rules reading a note (note_close)"
+    return "sure rules"
+
+
+def close_paths(
+    judged: list[tuple[Judged, list[str], bool]], classifier: Classifier, setting: tuple[float, int]
+) -> dict:
+    """Every close at ``setting`` (raw band, cap), the pair re-judged alone for its reason:
+    counts by language, target or distractor, and path."""
+    out: dict[str, int] = {}
+    band, cap = setting
+    for j, olds, note in judged:
+        for i, s in select_candidates(j.ranked, band, cap):
+            if j.verdicts[i] != C:
+                continue
+            (verdict,) = classifier.classify(
+                j.pair.new, [Candidate(str(i), olds[i], s)], lang=SETTINGS.language, note=note
+            )
+            whose = "target" if i == j.target else "distractor"
+            key = f"{j.pair.lang}/{whose}/{close_path(verdict.reason)}"
+            out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def main() -> int:
     bench = parser(__doc__, out="classify_store")
     bench.add_argument(
@@ -309,6 +340,12 @@ def main() -> int:
         help="re-judge the choose sets (every set run when none is) with the "
         "default's and the proposal's candidates alone (the verdicts must "
         "match) and time those calls",
+    )
+    bench.add_argument(
+        "--paths",
+        action="store_true",
+        help="re-judge every close at the default alone and count which part of the "
+        "classifier closed it (judge, note judge, note rules, sure rules)",
     )
     args = bench.parse_args()
     everything = {**OLDER, **CHOOSE}
@@ -414,6 +451,21 @@ def main() -> int:
         report["check"] = check(
             rows, embedder, classifier, [(calibration.to_raw(b), c) for b, c in chosen]
         )
+    if args.paths:
+        raw = (calibration.to_raw(default[0]), default[1])
+        report["paths"] = {
+            group: close_paths(
+                [
+                    (j, olds_of[name, j.pair.lang], name.startswith("notes"))
+                    for name in judged
+                    if name in members
+                    for j in judged[name]
+                ],
+                classifier,
+                raw,
+            )
+            for group, members in (("older", OLDER), ("choose", CHOOSE))
+        }
     for made in embedders.values():
         if isinstance(made, CachedEmbedder):
             made.save()
@@ -568,6 +620,16 @@ def render(report: dict, default: tuple[float, int], proposed: tuple[float, int]
         f"evolution; not replayed): {report['above_dedup']}.",
         "",
     ]
+    if "paths" in report:
+        lines += [f"## Which part of the classifier closed, at band {band0} cap {cap0}", ""]
+        keys = sorted({k for counts in report["paths"].values() for k in counts})
+        lines += [
+            md_table(
+                ["lang / whose / path", *report["paths"]],
+                [[k, *(report["paths"][g].get(k, 0) for g in report["paths"])] for k in keys],
+            ),
+            "",
+        ]
     if "check" in report:
         lines += [
             f"Re-judged ({', '.join(report['checked_sets'])}) with each setting's "

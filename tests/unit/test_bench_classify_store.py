@@ -75,3 +75,10 @@ def test_the_nearest_only_what_if_leaves_a_farther_close_undone() -> None:
     # ranked second, is not closed either
     assert (counts["closes"], counts["distractor_closes"], counts["c_hits"]) == (0, 0, 0)
     assert counts["e_hits"] == 1
+
+
+def test_a_close_is_put_down_to_the_part_that_made_it() -> None:
+    assert store.close_path("judge (I=0.01, E=0.02, C=0.97)") == "judge"
+    assert store.close_path("note: judge (I=0.00, E=0.00, C=1.00)").startswith("judge, one")
+    assert store.close_path("rule: note: ended piano") == "rules reading a note (note_close)"
+    assert store.close_path("rule: changed from the old value to another") == "sure rules"
