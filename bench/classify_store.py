@@ -392,6 +392,7 @@ def main() -> int:
             lambda pairs=pairs, name=name: judge_set(
                 name, pairs, embedder, classifier, band=low, cap=wide, note=name.startswith("notes")
             ),
+            embedder=args.embedder,
         )
         for made in embedders.values():
             if isinstance(made, CachedEmbedder):
@@ -475,10 +476,12 @@ def main() -> int:
     return 0
 
 
-def _traced(cache: Path | None, name: str, stamp: str, pairs: list[Pair], run) -> list[Judged]:
+def _traced(
+    cache: Path | None, name: str, stamp: str, pairs: list[Pair], run, *, embedder: str
+) -> list[Judged]:
     """One set's judged memories, read back from ``cache`` when the same judge, embedder and
     pool made them (a long run can be resumed, or split between processes)."""
-    path = cache / "classify_store" / f"{name}.json" if cache is not None else None
+    path = cache / "classify_store" / f"{name}_{embedder}.json" if cache is not None else None
     by_id = {p.id: p for p in pairs}
     if path is not None and path.is_file():
         saved = json.loads(path.read_text(encoding="utf-8"))
