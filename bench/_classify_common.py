@@ -86,10 +86,11 @@ class CachedEmbedder:
     """An embedder that remembers passage vectors in a file (``.npz``) between runs, so
     retraining with other features does not re-embed the same texts. Queries pass through."""
 
-    def __init__(self, inner: Embedder, path: Path) -> None:
-        self.inner, self.path = inner, path
+    def __init__(self, inner: Embedder, path: Path, *, autosave: bool = True) -> None:
+        self.inner, self.path, self.autosave = inner, path, autosave
         self.model_id, self.dim, self.calibration = inner.model_id, inner.dim, inner.calibration
         self._vectors: dict[str, np.ndarray] = {}
+        self._unsaved = False
         if path.is_file():
             with np.load(path, allow_pickle=False) as data:
                 self._vectors = dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
@@ -98,11 +99,21 @@ class CachedEmbedder:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if missing:
             self._vectors.update(zip(missing, self.inner.embed_passages(missing), strict=True))
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            keys = list(self._vectors)
-            np.savez(self.path, texts=np.array(keys), vectors=np.stack(
-                [self._vectors[k] for k in keys]))
+            self._unsaved = True
+            if self.autosave:
+                self.save()
         return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, self.dim))
+
+    def save(self) -> None:
+        """Write the vectors to the file (after every new batch unless ``autosave`` is off:
+        a caller embedding many small batches saves once, at the end)."""
+        if not self._unsaved:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        keys = list(self._vectors)
+        np.savez(self.path, texts=np.array(keys), vectors=np.stack(
+            [self._vectors[k] for k in keys]))
+        self._unsaved = False
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.inner.embed_query(text)

@@ -91,7 +91,8 @@ class PersonaSettings:
     evolution_min_chars: int = setting(30, "Evolution is skipped for shorter content.", 0, 10000)
     classify_band_low: float = setting(0.35,
         "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
-        "changing pairs with either embedder: bench/classify_band.py).", 0, 1)
+        "the shared dev set's changing pairs with either embedder: bench/classify_band.py; "
+        "what a server closes among many memories: bench/classify_store.py).", 0, 1)
     classify_max_candidates: int = setting(5, "Candidates judged per new memory.", 0, 20)
     classifier: str = setting("auto", "3-op classifier: auto (LLM when configured), offline, llm.",
         choices=("auto", "offline", "llm"))

@@ -25,6 +25,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
+from omoide.engine.candidates import select_candidates
 from omoide.engine.classify import (
     Candidate,
     Classifier,
@@ -88,9 +89,8 @@ class EvolutionService:
             neighbours = [ids[m.key] for m, s in current if s >= low]
             neighbours = neighbours[: cfg.evolution_max_neighbours]
 
-        band = to_raw(cfg.classify_band_low)
-        candidates = [Candidate(m.key, m.content, s) for m, s in current if s >= band]
-        candidates = candidates[: cfg.classify_max_candidates]
+        candidates = [Candidate(m.key, m.content, s) for m, s in select_candidates(
+            current, to_raw(cfg.classify_band_low), cfg.classify_max_candidates)]
         by_key = {m.key: m for m, _ in current}
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})

@@ -1,0 +1,35 @@
+"""Which current memories the evolution job classifies a new memory against: those from the band
+up, best first, at most the cap (``engine.candidates.select_candidates``)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.engine.candidates import select_candidates
+
+RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
+
+
+def test_the_band_keeps_memories_from_its_edge_up() -> None:
+    assert select_candidates(RANKED, 0.86, 5) == [("a", 0.95), ("b", 0.90), ("c", 0.86)]
+
+
+def test_a_lower_band_lets_a_less_similar_memory_be_judged() -> None:
+    assert ("d", 0.84) not in select_candidates(RANKED, 0.862, 5)
+    assert ("d", 0.84) in select_candidates(RANKED, 0.838, 5)
+
+
+def test_the_cap_drops_the_least_similar_above_the_band() -> None:
+    assert select_candidates(RANKED, 0.0, 2) == [("a", 0.95), ("b", 0.90)]
+    assert select_candidates(RANKED, 0.0, 0) == []
+    assert select_candidates([], 0.5, 5) == []
+
+
+@given(st.lists(st.floats(-1, 1), max_size=30), st.floats(-1, 1), st.integers(0, 10))
+def test_a_prefix_of_the_ranking_above_the_band(scores: list[float], band: float, cap: int) -> None:
+    ranked = [(i, s) for i, s in enumerate(sorted(scores, reverse=True))]
+    chosen = select_candidates(ranked, band, cap)
+    assert len(chosen) == min(cap, sum(s >= band for _, s in ranked))
+    assert chosen == ranked[: len(chosen)]
+    assert all(s >= band for _, s in chosen)

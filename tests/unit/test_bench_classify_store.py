@@ -1,0 +1,84 @@
+"""The end-to-end classification bench (``bench/classify_store.py``): what a server closes and
+extends among many stored memories, counted per (band, cap); and the embedding cache that saves
+once."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))  # scripts run as `python bench/x.py` import `lib.*`
+
+import classify_store as store  # noqa: E402
+from _classify_common import CachedEmbedder, Pair  # noqa: E402
+from omoide.embed.hashing import HashEmbedder  # noqa: E402
+
+
+def judged(
+    label: str, target: int, ranked: list[tuple[int, float]], verdicts: dict[int, str]
+) -> store.Judged:
+    pair = Pair(
+        id=f"p{target}{label[0]}", lang="en", old="old", new="new", label=label, difficulty="easy"
+    )
+    cosine = dict(ranked)[target]
+    return store.Judged(pair, target, cosine, ranked, verdicts)
+
+
+ROWS = [
+    # a contradiction whose target is the second nearest, at 0.84: under a band of 0.86
+    judged("CONTRADICTORY", 1, [(0, 0.9), (1, 0.84)], {0: "INDEPENDENT", 1: "CONTRADICTORY"}),
+    # an extension whose target is nearest; a distractor is closed by it
+    judged("EXTENDABLE", 2, [(2, 0.95), (3, 0.88)], {2: "EXTENDABLE", 3: "CONTRADICTORY"}),
+    # a contradiction ranked third: the cap of 2 cuts it whatever the band
+    judged(
+        "CONTRADICTORY",
+        4,
+        [(5, 0.97), (6, 0.96), (4, 0.95)],
+        {5: "INDEPENDENT", 6: "INDEPENDENT", 4: "CONTRADICTORY"},
+    ),
+]
+
+
+def test_a_high_band_cuts_the_target_and_a_low_one_closes_it() -> None:
+    high = store.outcome(ROWS, 0.86, 2)
+    assert (high["c_hits"], high["c_cut_band"], high["c_cut_cap"]) == (0, 1, 1)
+    assert (high["closes"], high["distractor_closes"], high["e_hits"]) == (1, 1, 1)
+    low = store.outcome(ROWS, 0.8, 2)
+    assert (low["c_hits"], low["c_cut_band"], low["closes"]) == (1, 0, 2)
+    assert store.rates(low)["c_precision"] == 0.5
+    assert store.rates(low)["c_recall"] == 0.5
+    assert low["calls"] == 6
+
+
+def test_a_wider_cap_reaches_the_third_memory() -> None:
+    counts = store.outcome(ROWS, 0.8, 3)
+    assert (counts["c_hits"], counts["c_cut_cap"]) == (2, 0)
+
+
+def test_the_cache_without_autosave_writes_only_when_saved(tmp_path: Path) -> None:
+    path = tmp_path / "v.npz"
+    cached = CachedEmbedder(HashEmbedder(16), path, autosave=False)
+    vectors = cached.embed_passages(["a cat", "a dog"])
+    assert not path.exists()
+    cached.save()
+    again = CachedEmbedder(HashEmbedder(16), path)
+    assert np.allclose(again.embed_passages(["a cat", "a dog"]), vectors)
+
+
+def test_the_nearest_only_what_if_leaves_a_farther_close_undone() -> None:
+    counts = store.outcome(ROWS, 0.8, 2, nearest_only=True)
+    # the second row's distractor (ranked second) is no longer closed; the first row's target,
+    # ranked second, is not closed either
+    assert (counts["closes"], counts["distractor_closes"], counts["c_hits"]) == (0, 0, 0)
+    assert counts["e_hits"] == 1
+
+
+def test_a_close_is_put_down_to_the_part_that_made_it() -> None:
+    assert store.close_path("judge (I=0.01, E=0.02, C=0.97)") == "judge"
+    assert store.close_path("note: judge (I=0.00, E=0.00, C=1.00)").startswith("judge, one")
+    assert store.close_path("rule: note: ended piano") == "rules reading a note (note_close)"
+    assert store.close_path("rule: changed from the old value to another") == "sure rules"
