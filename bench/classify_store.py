@@ -18,9 +18,10 @@ measures that path:
   runs (``offline_classifier_for`` as the wiring builds it: rules + the packaged judge on its own
   embedder) with the candidates in rank
   order, the persona's default ``language`` and ``note=True`` for a notes set (the server's
-  ``note`` for a consolidated memory), the stored vectors handed in as ``known``; a
-  CONTRADICTORY verdict closes that memory (supersede), EXTENDABLE extends it
-  (``EvolutionService._judge``).
+  ``note`` for a consolidated memory), the stored vectors handed in as ``known``; the nearest
+  candidate judged CONTRADICTORY is closed (supersede; ``engine.candidates.closable``, since
+  session 28 — ``close_any`` replays the rule before, every such candidate closed), EXTENDABLE
+  extends it (``EvolutionService._judge``).
 
 The store is replayed in memory (vectors from the embedder, exact cosine ranking as the stores
 do), not written through SQLite; the new memories do not enter the store (each is judged
@@ -63,7 +64,7 @@ from lib.reports import command_line, fmt, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import select_candidates
+from omoide.engine.candidates import closable, close_order, select_candidates
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.evolution import _NEIGHBOUR_POOL
@@ -158,10 +159,15 @@ def judge_set(
     return out
 
 
-def outcome(judged: list[Judged], band: float, cap: int, *, nearest_only: bool = False) -> dict:
-    """The end-to-end counts of one (band, cap): what the server closes and extends.
-    ``nearest_only`` is a what-if, not the server: only the nearest candidate judged
-    CONTRADICTORY is closed (the others are left as they are); extends are unchanged."""
+def outcome(
+    judged: list[Judged], band: float, cap: int, *, same_fact: float, close_any: bool = False
+) -> dict:
+    """The end-to-end counts of one (band, cap): what the server closes and extends. Closes
+    go through ``engine.candidates.close_order`` and ``closable`` (the nearest candidate, past
+    any at or above ``same_fact``, the raw duplicate threshold, that is not judged
+    CONTRADICTORY; only when judged so), as the server's evolution job closes; ``close_any`` is
+    a what-if, the rule
+    before session 28: every candidate judged CONTRADICTORY is closed."""
     n = {C: 0, E: 0}
     hits = {C: 0, E: 0}
     cut_band = {C: 0, E: 0}
@@ -177,11 +183,13 @@ def outcome(judged: list[Judged], band: float, cap: int, *, nearest_only: bool =
                 cut_band[gold] += 1
             elif j.target not in chosen:
                 cut_cap[gold] += 1
-        for rank, i in enumerate(chosen):
+        contradicted = {i for i in chosen if j.verdicts[i] == C}
+        closed = contradicted if close_any else set(closable(close_order(
+            select_candidates(j.ranked, band, cap), contradicted, same_fact=same_fact),
+            contradicted))
+        for i in chosen:
             verdict = j.verdicts[i]
-            if verdict == C and nearest_only and rank > 0:
-                continue
-            if verdict == C:
+            if i in closed:
                 closes += 1
                 if i != j.target:
                     distractor += 1
@@ -288,15 +296,21 @@ def close_path(reason: str) -> str:
 
 
 def close_paths(
-    judged: list[tuple[Judged, list[str], bool]], classifier: Classifier, setting: tuple[float, int]
+    judged: list[tuple[Judged, list[str], bool]],
+    classifier: Classifier,
+    setting: tuple[float, int],
+    same_fact: float,
 ) -> dict:
-    """Every close at ``setting`` (raw band, cap), the pair re-judged alone for its reason:
-    counts by language, target or distractor, and path."""
+    """Every close the server makes at ``setting`` (raw band, cap), the pair re-judged alone
+    for its reason: counts by language, target or distractor, and path."""
     out: dict[str, int] = {}
     band, cap = setting
     for j, olds, note in judged:
-        for i, s in select_candidates(j.ranked, band, cap):
-            if j.verdicts[i] != C:
+        chosen = select_candidates(j.ranked, band, cap)
+        contradicted = {i for i, _ in chosen if j.verdicts[i] == C}
+        closed = closable(close_order(chosen, contradicted, same_fact=same_fact), contradicted)
+        for i, s in chosen:
+            if i not in closed:
                 continue
             (verdict,) = classifier.classify(
                 j.pair.new, [Candidate(str(i), olds[i], s)], lang=SETTINGS.language, note=note
@@ -375,6 +389,7 @@ def main() -> int:
     )
     calibration = embedder.calibration
     band_raw = {b: calibration.to_raw(b) for b in BANDS}
+    same_fact = calibration.to_raw(SETTINGS.dedup_threshold)
     low, wide = min(band_raw.values()), max(CAPS)
     stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}"
 
@@ -413,17 +428,18 @@ def main() -> int:
     }
 
     def grid(rows: list[Judged], *, full: bool = True) -> dict:
-        """Every (band, cap) and the nearest-only what-if; a set alone (``full`` off) gets
+        """Every (band, cap) and the close-any what-if; a set alone (``full`` off) gets
         every band at the default cap and every cap at the default band."""
         out = {}
         for b in BANDS:
             for c in CAPS:
                 if not full and b != default[0] and c != default[1]:
                     continue
-                out[f"{b}/{c}"] = {**(o := outcome(rows, band_raw[b], c)), **rates(o)}
+                o = outcome(rows, band_raw[b], c, same_fact=same_fact)
+                out[f"{b}/{c}"] = {**o, **rates(o)}
                 if full:
-                    o = outcome(rows, band_raw[b], c, nearest_only=True)
-                    out[f"{b}/{c}/nearest"] = {**o, **rates(o)}
+                    o = outcome(rows, band_raw[b], c, same_fact=same_fact, close_any=True)
+                    out[f"{b}/{c}/any"] = {**o, **rates(o)}
         return out
 
     for name, rows in judged.items():
@@ -464,6 +480,7 @@ def main() -> int:
                 ],
                 classifier,
                 raw,
+                same_fact,
             )
             for group, members in (("older", OLDER), ("choose", CHOOSE))
         }
@@ -577,8 +594,8 @@ def render(report: dict, default: tuple[float, int], proposed: tuple[float, int]
     ]
     lines += [md_table(_GRID_HEAD, rows), ""]
     lines += [
-        f"## Pooled: every cap at the band {band0}, and the what-if where only the "
-        "nearest candidate may be closed (`nearest`; not what a server does)",
+        f"## Pooled: every cap at the band {band0}, and the what-if where every candidate "
+        "judged CONTRADICTORY is closed (`any`: the rule before session 28)",
         "",
     ]
     rows = [
@@ -586,7 +603,7 @@ def render(report: dict, default: tuple[float, int], proposed: tuple[float, int]
             key, band0, report["bands"][str(band0)], f"{c}{suffix}", grid[f"{band0}/{c}{suffix}"]
         )
         for key, grid in report["pooled"].items()
-        for suffix in ("", "/nearest")
+        for suffix in ("", "/any")
         for c in CAPS
     ]
     lines += [md_table(_GRID_HEAD, rows), ""]

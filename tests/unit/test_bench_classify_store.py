@@ -44,10 +44,10 @@ ROWS = [
 
 
 def test_a_high_band_cuts_the_target_and_a_low_one_closes_it() -> None:
-    high = store.outcome(ROWS, 0.86, 2)
+    high = store.outcome(ROWS, 0.86, 2, same_fact=0.99, close_any=True)
     assert (high["c_hits"], high["c_cut_band"], high["c_cut_cap"]) == (0, 1, 1)
     assert (high["closes"], high["distractor_closes"], high["e_hits"]) == (1, 1, 1)
-    low = store.outcome(ROWS, 0.8, 2)
+    low = store.outcome(ROWS, 0.8, 2, same_fact=0.99, close_any=True)
     assert (low["c_hits"], low["c_cut_band"], low["closes"]) == (1, 0, 2)
     assert store.rates(low)["c_precision"] == 0.5
     assert store.rates(low)["c_recall"] == 0.5
@@ -55,7 +55,7 @@ def test_a_high_band_cuts_the_target_and_a_low_one_closes_it() -> None:
 
 
 def test_a_wider_cap_reaches_the_third_memory() -> None:
-    counts = store.outcome(ROWS, 0.8, 3)
+    counts = store.outcome(ROWS, 0.8, 3, same_fact=0.99, close_any=True)
     assert (counts["c_hits"], counts["c_cut_cap"]) == (2, 0)
 
 
@@ -69,8 +69,8 @@ def test_the_cache_without_autosave_writes_only_when_saved(tmp_path: Path) -> No
     assert np.allclose(again.embed_passages(["a cat", "a dog"]), vectors)
 
 
-def test_the_nearest_only_what_if_leaves_a_farther_close_undone() -> None:
-    counts = store.outcome(ROWS, 0.8, 2, nearest_only=True)
+def test_the_server_closes_only_the_nearest_candidate() -> None:
+    counts = store.outcome(ROWS, 0.8, 2, same_fact=0.99)
     # the second row's distractor (ranked second) is no longer closed; the first row's target,
     # ranked second, is not closed either
     assert (counts["closes"], counts["distractor_closes"], counts["c_hits"]) == (0, 0, 0)
@@ -82,3 +82,11 @@ def test_a_close_is_put_down_to_the_part_that_made_it() -> None:
     assert store.close_path("note: judge (I=0.00, E=0.00, C=1.00)").startswith("judge, one")
     assert store.close_path("rule: note: ended piano") == "rules reading a note (note_close)"
     assert store.close_path("rule: changed from the old value to another") == "sure rules"
+
+
+def test_a_restatement_nearer_than_the_contradicted_memory_is_passed_over() -> None:
+    # the nearest (0.97) says the new memory's fact again (not contradicted): the close falls on
+    # the next, the memory the new one changes; under a higher duplicate threshold it does not
+    row = judged("CONTRADICTORY", 8, [(7, 0.97), (8, 0.9)], {7: "EXTENDABLE", 8: "CONTRADICTORY"})
+    assert store.outcome([row], 0.8, 5, same_fact=0.95)["c_hits"] == 1
+    assert store.outcome([row], 0.8, 5, same_fact=0.99)["c_hits"] == 0

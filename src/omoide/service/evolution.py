@@ -6,7 +6,10 @@ Outcome (spec §Memory Evolution, §3-op): up to N neighbours from the evolution
 (the spec's band [evolution, dedup], plus memories above dedup that were kept because a value
 changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
 classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
-CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``).
+CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
+only the nearest candidate still open when the effects are applied is ever closed, passing
+over the same fact said before: ``engine.candidates.close_order`` here, ``closable`` in the
+store's transaction).
 A closed memory that held more than the fact that changed ("lives in Tokyo with her two
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
 (``engine.classify.split_compound``)
@@ -25,7 +28,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import select_candidates
+from omoide.engine.candidates import close_order, select_candidates
 from omoide.engine.classify import (
     Candidate,
     Classifier,
@@ -100,7 +103,10 @@ class EvolutionService:
             key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
             link_cap=LINK_CAP,
             extends=[(ids[k], tags, imp) for k, tags, imp in extends],
-            supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders)
+            supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders,
+            judged=[ids[k] for k in close_order(
+                [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
+                same_fact=to_raw(cfg.dedup_threshold))])
         logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
                     "remainders", key, persona, len(neighbours), len(extends), len(supersedes),
                     len(remainders))

@@ -147,10 +147,12 @@ class MemoryHandle(Protocol):
                         link_increment: float, link_cap: float,
                         extends: Sequence[tuple[int, tuple[str, ...], float]],
                         supersedes: Sequence[tuple[int, datetime]],
-                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = ()
-                        ) -> bool:
+                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = (),
+                        judged: Sequence[int] = ()) -> bool:
         """Evolution's effects on the memory ``new_key``, at most once (False if already
-        applied): the exactly-once guarantee of evolution jobs lives here."""
+        applied): the exactly-once guarantee of evolution jobs lives here. ``judged``: the
+        classified candidates, nearest first; when given, only the nearest of them still open
+        is closed, if ``supersedes`` holds it (``engine.candidates.closable``)."""
         ...
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.candidates import select_candidates
+from omoide.engine.candidates import closable, close_order, select_candidates
 
 RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
 
@@ -33,3 +33,28 @@ def test_a_prefix_of_the_ranking_above_the_band(scores: list[float], band: float
     assert len(chosen) == min(cap, sum(s >= band for _, s in ranked))
     assert chosen == ranked[: len(chosen)]
     assert all(s >= band for _, s in chosen)
+
+
+def test_only_the_nearest_candidate_is_closed_and_only_when_contradicted() -> None:
+    assert closable(["home", "gym"], {"home", "gym"}) == ["home"]
+    assert closable(["home", "gym"], {"gym"}) == []
+    assert closable([], {"gym"}) == []
+
+
+def test_the_same_fact_said_before_does_not_shield_the_memory_it_changes() -> None:
+    ranked = [("note", 0.97), ("home", 0.91), ("gym", 0.88)]
+    assert close_order(ranked, {"home"}, same_fact=0.95) == ["home", "gym"]
+    assert closable(close_order(ranked, {"home"}, same_fact=0.95), {"home"}) == ["home"]
+    # a restatement the judge does find contradicted is the nearest, and closed
+    assert close_order(ranked, {"note", "home"}, same_fact=0.95)[0] == "note"
+    # under the duplicate threshold a nearer memory is another fact: it stands in the way
+    assert closable(close_order(ranked, {"home"}, same_fact=0.99), {"home"}) == []
+
+
+@given(st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=12,
+                unique_by=lambda t: t[0]),
+       st.sets(st.integers(0, 9)), st.floats(0, 1))
+def test_at_most_one_memory_is_closed_and_it_was_contradicted(
+        ranked: list[tuple[int, float]], contradicted: set[int], same_fact: float) -> None:
+    closed = closable(close_order(ranked, contradicted, same_fact=same_fact), contradicted)
+    assert len(closed) <= 1 and set(closed) <= contradicted

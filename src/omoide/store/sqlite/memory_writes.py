@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.candidates import closable
 from omoide.errors import Conflict
 from omoide.model import LinkType, Memory, NewMemory, VersionChange
 from omoide.store.port import UnitOfWork
@@ -317,8 +318,8 @@ class MemoryWrites:
                         link_increment: float, link_cap: float,
                         extends: Sequence[tuple[int, tuple[str, ...], float]],
                         supersedes: Sequence[tuple[int, datetime]],
-                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = ()
-                        ) -> bool:
+                        remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = (),
+                        judged: Sequence[int] = ()) -> bool:
         """Step 4 of the write path for ``new_key``, all in one transaction, at most once.
 
         ``extends``: (old id, merged tags, merged importance); ``supersedes``: (old id,
@@ -329,6 +330,11 @@ class MemoryWrites:
         A memory another memory's evolution closed since this one's was judged (two new facts
         contradicting one old fact, evolved at once by two workers or processes) stays as
         that one closed it: closed once, its remainder written once.
+
+        ``judged``: the classified candidates' ids, nearest first. When given, only the nearest
+        of them that is still open may be closed (``engine.candidates.closable``), read in this
+        transaction: a new memory closes the nearest current memory it contradicts, and when
+        another evolution closed that one meanwhile, the next still open is the nearest.
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
@@ -354,8 +360,10 @@ class MemoryWrites:
             # this one was judged (it stays as that one closed it), or a purge erased it
             still_open = self._present(
                 conn, "SELECT id FROM memories WHERE persona_id = ? AND superseded_by IS NULL "
-                "AND id IN", [old_id for old_id, _ in supersedes])
-            supersedes = [(old_id, until) for old_id, until in supersedes if old_id in still_open]
+                "AND id IN", list(dict.fromkeys([*judged, *(old_id for old_id, _ in supersedes)])))
+            allowed = set(closable([i for i in judged if i in still_open],
+                                   {old_id for old_id, _ in supersedes})) if judged else still_open
+            supersedes = [(old_id, until) for old_id, until in supersedes if old_id in allowed]
             closed = [self._versioned_update(conn, old_id, {"valid_until": valid_until,
                                                             "superseded_by": new_key},
                                              now=now, change=VersionChange.SUPERSEDE,
