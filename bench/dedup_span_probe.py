@@ -44,7 +44,7 @@ import _train_dedup_choice as choice_module
 from _train_dedup_choice import Rule, choose, decide, fit, nested, rates
 from _train_dedup_data import CACHE, DEDUP_FEATURES, SOURCES, Rows, embedded, load, read
 from lib.cli import parser
-from lib.reports import emit, md_table
+from lib.reports import command_line, emit, md_table
 from omoide.config import PersonaSettings
 from omoide.engine.classify import DedupModel, changed_parts, notation_tokens, pair_notation
 
@@ -236,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         head.append("nested (train + choose)")
     lines = [
         f"# Dedup span probe — {name} (`{model_id}`)",
+        "",
+        f"`{command_line()}`",
         "",
         f"Rule {rule}, floor {margin}, L2 {args.l2}; training sources: {len(SOURCES)} "
         f"(`train_dedup.SOURCES`); choose: {', '.join(CHOOSE)} (scored by the judge fitted "
