@@ -39,6 +39,7 @@ from omoide.engine.classify.dedup_judge import (
     changed_parts,
     dedup_features,
     fit_logistic,
+    notation_tokens,
 )
 from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
@@ -128,6 +129,7 @@ __all__ = [
     "judge_one_note",
     "languages_differ",
     "needs_undated",
+    "notation_tokens",
     "note_claims",
     "note_closes",
     "note_verdict",
