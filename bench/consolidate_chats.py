@@ -53,10 +53,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from consolidate import content_set
+from consolidate import stem
 from lib.cli import parser as bench_parser
 from lib.reports import REPO, RESULTS, command_line, md_table, write_results
-from omoide.engine.lang import cjk_terms, note_content_words
+from omoide.engine.lang import NOTE_STOPWORDS, cjk_terms, note_content_words
 
 DEFAULT_DATA = REPO / "bench" / "data" / "consolidate_chats_a.jsonl"
 ADMIN_KEY = "omo_admin_consolidate-chats"
@@ -66,6 +66,9 @@ _CLOSING = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)\s*$")
 _JA_SENTENCE = re.compile(r"(?<=[。！？!?])")
 _EN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _KEPT_SECTION = "## Before and after"
+_EN_TOKEN = re.compile(r"[a-z0-9][a-z0-9']*")
+_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve"
+_NUMBERS = {word: str(n) for n, word in enumerate(_NUMBER_WORDS.split(), start=1)}
 
 
 # -- content words ------------------------------------------------------------------------------
@@ -81,7 +84,14 @@ def content(text: str, japanese: bool, user: str) -> set[str]:
     text = without_closing(text)
     if not japanese:
         name = user.lower()
-        return {w for w in content_set(text) if w not in {name, f"{name}'s", "user"}}
+        words = (_NUMBERS.get(t, t) for t in _EN_TOKEN.findall(text.lower()))
+        return {
+            stem(w)
+            for w in words
+            if w not in NOTE_STOPWORDS
+            and (len(w) > 1 or w.isdigit())
+            and stem(w) not in {name, "user"}
+        }
     text = text.replace(user, " ").replace("ユーザー", " ")
     units: set[str] = set()
     for term in cjk_terms(text):
