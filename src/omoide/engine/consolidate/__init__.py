@@ -11,6 +11,7 @@ from omoide.engine.consolidate.offline import (
     DEFAULT_NOTES_PER_TURN,
     OfflineConsolidator,
     consolidate_offline,
+    count_persona_turns,
     note_budget,
 )
 from omoide.engine.consolidate.text import split_sentences, strip_speaker_labels
@@ -33,6 +34,7 @@ __all__ = [
     "OfflineConsolidator",
     "ProfileUpdate",
     "consolidate_offline",
+    "count_persona_turns",
     "note_budget",
     "split_sentences",
     "strip_speaker_labels",

@@ -13,7 +13,10 @@ notes with provenance. Offline, without an LLM:
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
 3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns rounded up
-   (and always fewer notes than turns), so a note summarises instead of copying the episode;
+   (and always fewer notes than turns), so a note summarises instead of copying the episode.
+   When the persona takes part, its turns are not the user's to summarise: the budget is then
+   one note per turn of the people (:func:`note_budget`), so a run of the user's turns between
+   two of the persona's is not cut to half;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
    first person → the speaker's name ("the user" / 「ユーザー」 when the turn is labelled
    only with the user's role, see :func:`~omoide.engine.consolidate.voice.spoken_name`),
@@ -36,7 +39,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from omoide.engine.consolidate.answers import answer_note
 from omoide.engine.consolidate.machine import is_machine_text
@@ -50,9 +53,18 @@ from omoide.engine.consolidate.rewrite import to_third_person
 from omoide.engine.consolidate.rules import (
     Cue,
     SentenceScore,
+    carries_content,
     main_cue,
+    mentions_speaker,
+    names_itself,
     score_sentence,
     score_turn,
+)
+from omoide.engine.consolidate.subjects import (
+    Referents,
+    bind_pronouns,
+    referents_by_turn,
+    restore_dropped_subject,
 )
 from omoide.engine.consolidate.text import voiced_sentences
 from omoide.engine.consolidate.types import (
@@ -77,6 +89,7 @@ __all__ = [
     "DEFAULT_NOTES_PER_TURN",
     "OfflineConsolidator",
     "consolidate_offline",
+    "count_persona_turns",
     "note_budget",
 ]
 
@@ -127,6 +140,7 @@ class _Candidate:
     position: int  # the event's index in the episode, to restore conversation order
     score: float
     note: NoteDraft
+    opens_unnamed: bool = False  # its words name nobody, its first sentence has no subject
 
 
 def consolidate_offline(
@@ -152,26 +166,43 @@ def consolidate_offline(
         max_sentences=max_sentences_per_note,
     )
     addressees = _addressees(events)
+    referents = referents_by_turn(events)
     candidates = [
         candidate
-        for position, event in enumerate(events)
-        if (candidate := _candidate(position, event, addressees[position], selection)
-            or _answer_candidate(position, events, selection)) is not None
+        for position in range(len(events))
+        if (candidate := _turn_candidate(position, events, addressees[position], selection,
+                                         referents[position])) is not None
     ]
-    budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
+    budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes,
+                         persona_turns=count_persona_turns(events))
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
     notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
     return Consolidation(notes=notes, profile=_profile_updates(events))
 
 
-def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None) -> int:
+def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None,
+                persona_turns: int = 0) -> int:
     """How many notes an episode of ``turns`` turns may yield: ``notes_per_turn`` × turns rounded
     up (a short exchange of user, persona, user keeps both of the user's facts at 0.5), at least
-    1, fewer than the turns when there are two or more, and at most ``max_notes``."""
-    budget = max(1, math.ceil(turns * notes_per_turn)) if turns else 0
+    1, fewer than the turns when there are two or more, and at most ``max_notes``.
+
+    ``persona_turns`` of them are the persona's (role ``assistant``), which never make a note:
+    then every turn of the people may make one (the score bar decides), since half of all turns
+    starves a chat where the user speaks several times in a row (seven informative user turns
+    among ten gave five notes). Between people only (no persona turn, as LoCoMo is posted) the
+    budget is ``notes_per_turn`` × turns, where each turn is half of an exchange."""
+    if persona_turns:
+        budget = max(1, turns - persona_turns)
+    else:
+        budget = max(1, math.ceil(turns * notes_per_turn)) if turns else 0
     if turns >= 2:
         budget = min(budget, turns - 1)
     return budget if max_notes is None else min(budget, max(max_notes, 0))
+
+
+def count_persona_turns(events: Sequence[EventText]) -> int:
+    """How many of ``events`` the persona said (role ``assistant``): see :func:`note_budget`."""
+    return sum(event.role == "assistant" for event in events)
 
 
 def _addressees(events: Sequence[EventText]) -> list[str | None]:
@@ -185,7 +216,8 @@ def _addressees(events: Sequence[EventText]) -> list[str | None]:
 
 
 def _candidate(
-    position: int, event: EventText, addressee: str | None, selection: _Selection
+    position: int, event: EventText, addressee: str | None, selection: _Selection,
+    referents: Referents | None = None,
 ) -> _Candidate | None:
     if event.role not in _NOTE_ROLES or is_machine_text(event.text):
         return None  # a pasted table or log stays in the episode, but is no statement
@@ -201,6 +233,12 @@ def _candidate(
     chosen = _choose(scored, selection)
     if not chosen:
         return None
+    restored, bound = _with_subjects([s.text for s in scored], referents or Referents(),
+                                     own_voice=not voices.labelled)
+    where = [next(i for i, s in enumerate(scored) if s is c) for c in chosen]
+    opens_unnamed = not names_itself(restored[where[0]]) and not mentions_speaker(
+        [restored[i] for i in where])
+    chosen = [replace(scored[i], text=bound[i]) for i in where]
     score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
     best = max(chosen, key=lambda s: s.score)
@@ -211,7 +249,46 @@ def _candidate(
         importance=_importance(score, cues),
         tags=_tags(cues),
     )
-    return _Candidate(position, score, note)
+    return _Candidate(position, score, note, opens_unnamed=opens_unnamed)
+
+
+def _with_subjects(texts: list[str], referents: Referents, *, own_voice: bool
+                   ) -> tuple[list[str], list[str]]:
+    """The turn's sentences with the "I" they left out given back, each read against the
+    sentences before it, and then also with an opening "she"/"he" bound to whom it can only
+    mean (:mod:`omoide.engine.consolidate.subjects`). A pasted exchange (not the speaker's
+    own voice) is left as written."""
+    if not own_voice:
+        return texts, texts
+    restored = [restore_dropped_subject(text, texts[:i]) for i, text in enumerate(texts)]
+    return restored, bind_pronouns(restored, referents)
+
+
+def _turn_candidate(position: int, events: Sequence[EventText], addressee: str | None,
+                    selection: _Selection, referents: Referents) -> _Candidate | None:
+    """The turn's note: its own sentences, or, when it is a short answer to the persona's
+    question, the answer read with the question. A short answer wins over the turn's own
+    sentences when a piece of it would be lost without the question ("September. After the
+    breakup I needed something of my own." after "When did you start running again?": the
+    month says nothing alone and would be dropped), and when its words say nobody's name and
+    open with no subject ("every Wednesday, 45 minutes" after "How often are your lessons?");
+    it keeps the priority and the kind the turn's own sentences earned."""
+    own = _candidate(position, events[position], addressee, selection, referents)
+    answer = _answer_candidate(position, events, selection)
+    if own is None or answer is None:
+        return own or answer
+    if own.score >= _PROFILE_PRIORITY or not (
+            own.opens_unnamed or _loses_a_piece(events[position], selection)):
+        return own
+    return _Candidate(position, own.score, replace(answer.note, kind=own.note.kind))
+
+
+def _loses_a_piece(event: EventText, selection: _Selection) -> bool:
+    """Some sentence of the turn says something, yet scores too low to ride along."""
+    return any(
+        score_sentence(sentence, selection.participants).score < selection.min_companion_score
+        and carries_content(sentence, selection.participants)
+        for sentence, _ in voiced_sentences(event.text))
 
 
 def _caption_piece(caption: str, words: str, selection: _Selection) -> SentenceScore:

@@ -19,9 +19,12 @@ from omoide.engine.lang import is_japanese, note_content_words, word_set, word_t
 __all__ = [
     "Cue",
     "SentenceScore",
+    "carries_content",
     "is_question",
     "is_vocative",
     "main_cue",
+    "mentions_speaker",
+    "names_itself",
     "score_sentence",
     "score_turn",
     "strip_interjections",
@@ -191,6 +194,8 @@ _JA_NAMED = re.compile(
 )
 
 
+# "ハル、聞いて。", "ミナさん！": Japanese calls the listener by name before the sentence.
+_JA_VOCATIVE = re.compile(r"^(?P<name>[^\s、。！？!?,]{1,12}?)(?:さん|ちゃん|くん|君)?[、,！!]\s*")
 _TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*)$")
 # ", Sam," inside a sentence: a vocative unless it is an item of a list ("Anna, Sam, and I",
 # "Anna, Sam and Mia"): no name before it, no "and"/"or" after it.
@@ -200,8 +205,8 @@ _INNER_VOCATIVE = re.compile(
 
 
 def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
-    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、", a closing ", Sam!" and an inner ", Sam,"
-    ("You never rest, Sam, but …"); keep the rest as written."""
+    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、", "ハルさん、", a closing ", Sam!" and an
+    inner ", Sam," ("You never rest, Sam, but …"); keep the rest as written."""
     text = sentence.strip()
     while True:
         before = text
@@ -209,6 +214,9 @@ def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
         first, _, rest = text.partition(" ")
         if first[-1:] in {",", "!", "."} and is_vocative(first.rstrip(",!.~"), participants):
             text = rest.lstrip()
+        called = _JA_VOCATIVE.match(text)
+        if called and called.group("name") in participants:
+            text = text[called.end():]
         if text == before:
             break
     trailing = _TRAILING_VOCATIVE.search(text)
@@ -334,6 +342,50 @@ def _score_japanese(text: str) -> SentenceScore:
     score = 0.3 * min(content / 2, 8) + sum(_CUE_WEIGHTS[c] for c in cues)
     score += 0.6 * min(len(entities), 3)
     return SentenceScore(text, score, cues)
+
+
+# How the speaker feels right now ("tired.", 眠い) and hedges around it ("fine though lol"):
+# a passing state, not something to keep.
+_MOOD = word_set(
+    """
+    tired busy exhausted sleepy bored nervous stressed anxious worried sad upset sick ill
+    hungry full excited relieved terrified scared okay ok-ish ish alright fine meh though
+    lol lmao haha god
+    """
+)
+_JA_MOOD = re.compile(r"眠|疲れ|暇|忙し|緊張|不安|元気|大丈夫|まあまあ|微妙")
+
+
+def carries_content(sentence: str, participants: frozenset[str]) -> bool:
+    """Whether a sentence says something besides greetings, reactions and how the speaker
+    feels: "September.", "Four days.", 「経理。」 do; "haha", "tired.", 「うん。」, 「眠い」 do
+    not. A short piece like these scores 0 alone, yet answers the question it follows."""
+    text = strip_interjections(sentence, participants)
+    if not text or _QUESTION_END.search(text):
+        return False
+    if is_japanese(text):
+        residue = _JA_MOOD.sub("", _JA_FILLER.sub("", text))
+        return len(_JA_CONTENT.findall(residue)) >= 2
+    return any(w not in _EVALUATIVE and w not in _MOOD for w in note_content_words(text))
+
+
+# A sentence that opens with its own subject: a pronoun, a demonstrative or a possessive.
+_OPENING_SUBJECT = re.compile(
+    r"^(?:I|I['’]\w+|me|my|we|we['’]\w+|our|you|your|he|she|they|it|it['’]s|its|his|her|their|"
+    r"this|that|that['’]s|these|those|there|there['’]s|here)\b", re.IGNORECASE)
+
+
+def names_itself(sentence: str) -> bool:
+    """Whether a sentence opens with a subject of its own ("She moved …", "That's why …")
+    or is Japanese (whose subject the note's topic gives back); "every Monday, 45 minutes" and
+    "mostly walking dogs" do not."""
+    return is_japanese(sentence) or bool(_OPENING_SUBJECT.match(sentence.strip()))
+
+
+def mentions_speaker(sentences: list[str]) -> bool:
+    """Whether the sentences speak of the speaker ("I", "my", "we"): a note of them names
+    the speaker once "I" becomes their name."""
+    return any(_FIRST_PERSON.search(s) or _JA_FIRST_PERSON.search(s) for s in sentences)
 
 
 def score_turn(chosen: list[SentenceScore], text: str) -> float:
