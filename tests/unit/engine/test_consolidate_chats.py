@@ -141,6 +141,7 @@ def test_what_counts_as_a_piece_of_an_answer(piece: str, content: bool) -> None:
     ("adopted her from the shelter on saturday.", ["guess what"],
      "I adopted her from the shelter on saturday."),
     ("finally got a cat", [], "I finally got a cat"),
+    ("started volunteering on Saturdays", [], "I started volunteering on Saturdays"),
     ("said I can use her as a reference", ["she was kind about it."],
      "said I can use her as a reference"),
     ("Got it, see you then", [], "Got it, see you then"),

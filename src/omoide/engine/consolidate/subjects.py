@@ -47,7 +47,8 @@ _ADJECTIVE_ED = word_set(
     supposed based related allowed done
     """
 )
-# After a regular past form, what an action takes ("adopted her", "moved to", "handed in").
+# After a regular past form, what an action takes ("adopted her", "moved to", "handed in");
+# a form in -ing after it is a verb too ("started volunteering").
 _AFTER_VERB = word_set(
     """
     her him it them a an the my our his their this that these those some in to up out back on
@@ -112,7 +113,7 @@ def restore_dropped_subject(sentence: str, earlier: Sequence[str]) -> str:
         return sentence  # "Got it." acknowledges
     verb, following = match.group("verb"), match.group("next") or ""
     regular = (verb.endswith("ed") and len(verb) > 4 and verb not in _ADJECTIVE_ED
-               and following in _AFTER_VERB)
+               and (following in _AFTER_VERB or following.endswith("ing")))
     if verb in _IRREGULAR_PAST or regular:
         return f"I {sentence[:1].lower()}{sentence[1:]}"
     return sentence
