@@ -235,7 +235,17 @@ def test_a_japanese_turn_is_left_as_written() -> None:
     events = chat(("u", "妹の美咲が来月結婚するの。"), ("a", "おめでとう！"),
                   ("u", "彼女は大学の同級生と付き合ってた。"), user="さき", persona="ハル")
     assert referents_by_turn(events)[-1] == Referents()
-    assert names_itself("週に三回くらい。")
+
+
+def test_a_short_japanese_answer_is_read_with_its_question() -> None:
+    """Japanese leaves out the topic the question set: 「松本。長野の」 says where home is only
+    next to 「地元ってどこだっけ？」."""
+    assert not names_itself("週に三回くらい。")
+    notes = consolidate_offline(chat(
+        ("u", "来月、地元に戻ることにした。"), ("a", "おめでとう！地元ってどこだっけ？"),
+        ("u", "松本。長野の山のほう"), user="ゆう", persona="ミナ")).notes
+    assert notes[-1].source_event_ids == (15, 25)
+    assert "地元ってどこだっけ？" in notes[-1].content and "松本" in notes[-1].content
 
 
 # -- a Japanese vocative -------------------------------------------------------------------------

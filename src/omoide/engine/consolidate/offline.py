@@ -41,7 +41,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from omoide.engine.consolidate.answers import answer_note
+from omoide.engine.consolidate.answers import answer_note, leans_on_the_question
 from omoide.engine.consolidate.machine import is_machine_text
 from omoide.engine.consolidate.profile import (
     beyond_profile,
@@ -236,7 +236,12 @@ def _candidate(
     restored, bound = _with_subjects([s.text for s in scored], referents or Referents(),
                                      own_voice=not voices.labelled)
     where = [next(i for i, s in enumerate(scored) if s is c) for c in chosen]
-    opens_unnamed = not names_itself(restored[where[0]]) and not mentions_speaker(
+    # English: the first sentence kept; Japanese: the turn's first one that says something,
+    # kept or not (a noun alone, 「松本。」, is not kept, yet it is what the turn answers)
+    opening = where[0] if not is_japanese(event.text) else next(
+        (i for i, s in enumerate(scored) if carries_content(s.text, selection.participants)),
+        where[0])
+    opens_unnamed = not names_itself(restored[opening]) and not mentions_speaker(
         [restored[i] for i in where])
     chosen = [replace(scored[i], text=bound[i]) for i in where]
     score = score_turn(chosen, event.text)
@@ -271,14 +276,18 @@ def _turn_candidate(position: int, events: Sequence[EventText], addressee: str |
     sentences when a piece of it would be lost without the question ("September. After the
     breakup I needed something of my own." after "When did you start running again?": the
     month says nothing alone and would be dropped), and when its words say nobody's name and
-    open with no subject ("every Wednesday, 45 minutes" after "How often are your lessons?");
-    it keeps the priority and the kind the turn's own sentences earned."""
+    open with no subject ("every Wednesday, 45 minutes" after "How often are your lessons?";
+    a Japanese piece, 「松本。長野の」), and when a Japanese answer repeats none of the
+    question's words: Japanese leaves out the topic the question set (「通勤中とか？」 —
+    「そうそう。電車で四十分あるから」); it keeps the priority and the kind the turn's own
+    sentences earned."""
     own = _candidate(position, events[position], addressee, selection, referents)
     answer = _answer_candidate(position, events, selection)
     if own is None or answer is None:
         return own or answer
     if own.score >= _PROFILE_PRIORITY or not (
-            own.opens_unnamed or _loses_a_piece(events[position], selection)):
+            own.opens_unnamed or _loses_a_piece(events[position], selection)
+            or leans_on_the_question(events[position - 1], events[position])):
         return own
     return _Candidate(position, own.score, replace(answer.note, kind=own.note.kind))
 

@@ -375,11 +375,28 @@ _OPENING_SUBJECT = re.compile(
     r"this|that|that['’]s|these|those|there|there['’]s|here)\b", re.IGNORECASE)
 
 
+# A Japanese sentence that ends in a predicate (a verb, an adjective, です/ます, a past
+# tense), with the sentence-final particles and marks casual speech adds after it.
+_JA_PREDICATE_END = re.compile(
+    r"(?:[たるいうくすつぬぶむぐてだ]|ない|ます|です)"
+    r"(?:んだ|のだ|の|よね|よ|ね|な|なあ|わ|さ|けど|けどね|から|し)?[。．！!？?…〜～ー笑wｗ\s]*$")
+
+
+# … but not the particles of amount and extent that end a noun phrase (「週に三回くらい」).
+_JA_PIECE_END = re.compile(r"(?:くらい|ぐらい|ほう|だけ|まで|ばかり|ばっか|など|とか)"
+                           r"[。．！!？?…〜～ー笑wｗ\s]*$")
+
+
 def names_itself(sentence: str) -> bool:
-    """Whether a sentence opens with a subject of its own ("She moved …", "That's why …")
-    or is Japanese (whose subject the note's topic gives back); "every Monday, 45 minutes" and
-    "mostly walking dogs" do not."""
-    return is_japanese(sentence) or bool(_OPENING_SUBJECT.match(sentence.strip()))
+    """Whether a sentence stands as a statement of its own: in English, it opens with a
+    subject ("She moved …", "That's why …"; "every Monday, 45 minutes" and "mostly walking
+    dogs" do not). Japanese leaves the subject out as a rule, so there it is a predicate at
+    the end (「柴犬を飼っています。」, 「英会話やめちゃった」); a noun or a particle there is a
+    piece whose topic the question set (「松本。」, 「中小企業の」, 「四月から」)."""
+    if is_japanese(sentence):
+        text = sentence.strip()
+        return bool(_JA_PREDICATE_END.search(text)) and not _JA_PIECE_END.search(text)
+    return bool(_OPENING_SUBJECT.match(sentence.strip()))
 
 
 def mentions_speaker(sentences: list[str]) -> bool:
