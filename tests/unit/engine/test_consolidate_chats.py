@@ -258,3 +258,29 @@ def test_a_japanese_vocative_is_not_part_of_the_note() -> None:
     notes = consolidate_offline(chat(("u", "ミナ、聞いて。会社辞めることにした"),
                                      ("a", "えっ、ほんとに？"), user="ゆう", persona="ミナ")).notes
     assert notes and "ミナ" not in notes[0].content
+
+
+def test_a_japanese_answer_that_repeats_none_of_the_questions_words_leans_on_it() -> None:
+    from omoide.engine.consolidate.answers import leans_on_the_question
+
+    [question, answer] = chat(("a", "名前はもう決めました？"),
+                              ("u", "候補は二つあって、まだ迷ってる"), user="だい", persona="ミナ")
+    assert leans_on_the_question(question, answer)
+    [pets, dog] = chat(("a", "ペットは飼っていますか？"), ("u", "柴犬を飼っています。"))
+    assert not leans_on_the_question(pets, dog)  # it repeats 飼: it says its own topic
+    [how, news] = chat(("a", "どうしたの？"), ("u", "英会話やめちゃった"))
+    assert not leans_on_the_question(how, news)  # no word to lean on
+
+
+def test_a_wrong_guess_corrected_in_japanese_stays_out_of_the_note() -> None:
+    notes = consolidate_offline(chat(
+        ("a", "お仕事は看護師さんでしたよね？"), ("u", "いいえ、図書館の司書として働いています。"),
+        user="花子", persona="ハル")).notes
+    assert notes and "看護師" not in notes[-1].content and "司書" in notes[-1].content
+
+
+def test_an_answer_note_resolves_its_relative_dates() -> None:
+    notes = consolidate_offline(chat(
+        ("u", "I'm visiting my aunt."), ("a", "Nice! When are you going?"),
+        ("u", "next week. the train is booked"))).notes
+    assert "next week (the week after 2 March 2026)" in notes[-1].content

@@ -63,6 +63,7 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
 # not the kanji that ask (何, 誰).
 _JA_TERM = re.compile(r"[\u3400-\u9fff]|[\u30a1-\u30fa\u30fc]{2,}")
 _JA_ASKING = frozenset("何誰幾")
+_JA_NO = re.compile(r"(?:いいえ|いや|ううん|違)")
 
 
 def leans_on_the_question(question: EventText, answer: EventText) -> bool:
@@ -70,10 +71,13 @@ def leans_on_the_question(question: EventText, answer: EventText) -> bool:
     follows (「名前はもう決めました？」 — 「候補は二つあって、まだ妻ともめてます」): Japanese
     leaves out the topic the question set, so the answer says what it is about only next to
     it. A question with no such word (「どうしたの？」) sets no topic; an answer that repeats
-    one (「ペットは飼っていますか？」 — 「柴犬を飼っています」) says it itself."""
+    one (「ペットは飼っていますか？」 — 「柴犬を飼っています」) says it itself, and so does one
+    that opens with a no (「いいえ、司書です」 after a wrong guess, which stays out)."""
     asked = split_sentences(question.text)
     if not asked or not is_japanese(answer.text):
         return False
+    if _JA_NO.match(answer.text.strip()):
+        return False  # a correction says its own topic; the guess stays out of the note
     terms = {t for t in _JA_TERM.findall(asked[-1]) if t not in _JA_ASKING}
     return bool(terms) and not any(term in answer.text for term in terms)
 

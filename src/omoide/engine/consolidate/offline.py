@@ -37,7 +37,6 @@ events always give the same consolidation.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -48,13 +47,11 @@ from omoide.engine.consolidate.profile import (
     describe_profile,
     find_profile_statements,
 )
-from omoide.engine.consolidate.relative_dates import resolve_relative_dates, said_on
-from omoide.engine.consolidate.rewrite import to_third_person
+from omoide.engine.consolidate.render import note_importance, note_kind, render_note
 from omoide.engine.consolidate.rules import (
     Cue,
     SentenceScore,
     carries_content,
-    main_cue,
     mentions_speaker,
     names_itself,
     score_sentence,
@@ -62,9 +59,8 @@ from omoide.engine.consolidate.rules import (
 )
 from omoide.engine.consolidate.subjects import (
     Referents,
-    bind_pronouns,
     referents_by_turn,
-    restore_dropped_subject,
+    with_subjects,
 )
 from omoide.engine.consolidate.text import voiced_sentences
 from omoide.engine.consolidate.types import (
@@ -76,10 +72,7 @@ from omoide.engine.consolidate.types import (
 )
 from omoide.engine.consolidate.voice import (
     Voices,
-    has_own_topic,
     is_role_label,
-    joined,
-    names_speaker,
     sentence_start,
     spoken_name,
 )
@@ -233,7 +226,7 @@ def _candidate(
     chosen = _choose(scored, selection)
     if not chosen:
         return None
-    restored, bound = _with_subjects([s.text for s in scored], referents or Referents(),
+    restored, bound = with_subjects([s.text for s in scored], referents or Referents(),
                                      own_voice=not voices.labelled)
     where = [next(i for i, s in enumerate(scored) if s is c) for c in chosen]
     # English: the first sentence kept; Japanese: the turn's first one that says something,
@@ -248,25 +241,13 @@ def _candidate(
     cues = frozenset().union(*(s.cues for s in chosen))
     best = max(chosen, key=lambda s: s.score)
     note = NoteDraft(
-        content=_render(event, voices, chosen),
-        kind=_kind(best),
+        content=render_note(event, voices, chosen),
+        kind=note_kind(best),
         source_event_ids=(event.event_id,),
-        importance=_importance(score, cues),
+        importance=note_importance(score, cues),
         tags=_tags(cues),
     )
     return _Candidate(position, score, note, opens_unnamed=opens_unnamed)
-
-
-def _with_subjects(texts: list[str], referents: Referents, *, own_voice: bool
-                   ) -> tuple[list[str], list[str]]:
-    """The turn's sentences with the "I" they left out given back, each read against the
-    sentences before it, and then also with an opening "she"/"he" bound to whom it can only
-    mean (:mod:`omoide.engine.consolidate.subjects`). A pasted exchange (not the speaker's
-    own voice) is left as written."""
-    if not own_voice:
-        return texts, texts
-    restored = [restore_dropped_subject(text, texts[:i]) for i, text in enumerate(texts)]
-    return restored, bind_pronouns(restored, referents)
 
 
 def _turn_candidate(position: int, events: Sequence[EventText], addressee: str | None,
@@ -346,7 +327,7 @@ def _profile_candidate(
     ][: max(selection.max_sentences - len(lead), 0)]
     cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in rest))
     note = NoteDraft(
-        content=_render(event, voices, rest, lead=lead),
+        content=render_note(event, voices, rest, lead=lead),
         kind=NoteKind.PROFILE,
         source_event_ids=(event.event_id,),
         importance=_PROFILE_IMPORTANCE,
@@ -388,87 +369,6 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
     photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
     return [scored[i] for i in sorted({*top, *photos})]
-
-
-def _render(
-    event: EventText,
-    voices: Voices,
-    sentences: Sequence[SentenceScore],
-    *,
-    lead: Sequence[str] = (),
-) -> str:
-    """Third person, dates resolved, a closing date; ``lead`` is already in third person.
-    A note that does not name its speaker says who said it in its closing brackets (a
-    ``Name:`` label would read as a transcript line). Each sentence keeps its own language
-    (a turn may switch between English and Japanese) and its own voice (:class:`Voices`)."""
-    words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
-    captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
-    japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
-        " ".join([event.text, *captions]))
-    parts = [(text, is_japanese(text)) for text in lead]
-    for sentence in words:
-        in_japanese = is_japanese(sentence)
-        speaker, addressee = voices.of(sentence)
-        text = _capitalised(to_third_person(
-            sentence, spoken_name(speaker, japanese=in_japanese),
-            addressee=None if addressee is None else spoken_name(addressee,
-                                                                 japanese=in_japanese),
-            japanese=in_japanese))
-        if event.timestamp is not None:
-            text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
-        parts.append((text, in_japanese))
-    content = joined(parts)
-    shown_by = spoken_name(event.speaker, japanese=japanese)
-    for caption in captions:
-        if not content:  # the image was the whole turn: its caption is the statement
-            content = (f"{shown_by}が共有した画像は「{caption}」" if japanese
-                       else _capitalised(f"{shown_by} shared an image showing {caption}"))
-            continue
-        clause = (f"（{shown_by}が共有した画像は「{caption}」）" if japanese
-                  else f"({shown_by} shared an image showing {caption})")
-        content = f"{content}{'' if japanese else ' '}{clause}"
-    unnamed = bool(event.speaker) and not names_speaker(content, event.speaker)
-    first = parts[0] if parts else ("", False)
-    if unnamed and japanese and first[1] and not has_own_topic(first[0]):
-        # Japanese drops the subject: give it back as the topic (the first sentence's voice)
-        topic = voices.of(words[0])[0] if words and not lead else event.speaker
-        content = f"{spoken_name(topic, japanese=True)}は、{content}"
-        unnamed = not names_speaker(content, event.speaker)
-    return content + said_on(event.timestamp, japanese=japanese,
-                             speaker=spoken_name(event.speaker, japanese=japanese)
-                             if unnamed else None, content=content)
-
-
-# "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.
-_LEADING_AND = re.compile(r"^and\s+(?=\S)", re.IGNORECASE)
-
-
-def _capitalised(sentence: str) -> str:
-    """A sentence whose leading interjection was dropped ("Ha, honestly I prefer …") starts
-    with a capital again, without a leading "and"; a word capitalised inside ("iPhone") is
-    left as written."""
-    sentence = _LEADING_AND.sub("", sentence)
-    if sentence[:1].islower() and not sentence[1:2].isupper():
-        return sentence[0].upper() + sentence[1:]
-    return sentence
-
-
-def _kind(best: SentenceScore) -> NoteKind:
-    """The kind of the turn's most informative sentence; a profile cue only counts when the
-    speaker talks about themselves ("my sister", "I work as"), which the cues already check."""
-    cue = main_cue(best.text)
-    if cue == Cue.PREFERENCE and Cue.PREFERENCE in best.cues:
-        return NoteKind.PREFERENCE
-    if cue == Cue.PROFILE and Cue.PROFILE in best.cues:
-        return NoteKind.PROFILE
-    return NoteKind.FACT
-
-
-def _importance(score: float, cues: frozenset[str]) -> float:
-    """Saturating map of the turn score; profile facts and life events weigh a bit more."""
-    base = 1.0 - math.exp(-score / 4.0)
-    bonus = 0.1 * len(cues & {Cue.PROFILE, Cue.LIFE_EVENT})
-    return round(min(0.95, max(0.1, base + bonus)), 3)
 
 
 def _profile_updates(events: Sequence[EventText]) -> tuple[ProfileUpdate, ...]:

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from omoide.engine.consolidate.types import EventText
 from omoide.engine.lang import word_set
 
-__all__ = ["Referents", "bind_pronouns", "referents_by_turn", "restore_dropped_subject"]
+__all__ = ["Referents", "bind_pronouns", "referents_by_turn", "restore_dropped_subject",
+           "with_subjects"]
 
 # Past forms that open a sentence whose "I" was dropped ("went to …", "got a cat").
 _IRREGULAR_PAST = word_set(
@@ -219,3 +220,15 @@ def _followed_by_verb(rest: str) -> bool:
     next word ("Her husband got …") is taken as possessive."""
     word = rest.strip().split(" ", 1)[0].lower().strip(",.!?")
     return not word or not word.isalpha()
+
+
+def with_subjects(texts: list[str], referents: Referents, *, own_voice: bool
+                   ) -> tuple[list[str], list[str]]:
+    """The turn's sentences with the "I" they left out given back, each read against the
+    sentences before it, and then also with an opening "she"/"he" bound to whom it can only
+    mean (:mod:`omoide.engine.consolidate.subjects`). A pasted exchange (not the speaker's
+    own voice) is left as written."""
+    if not own_voice:
+        return texts, texts
+    restored = [restore_dropped_subject(text, texts[:i]) for i, text in enumerate(texts)]
+    return restored, bind_pronouns(restored, referents)
