@@ -284,3 +284,11 @@ def test_an_answer_note_resolves_its_relative_dates() -> None:
         ("u", "I'm visiting my aunt."), ("a", "Nice! When are you going?"),
         ("u", "next week. the train is booked"))).notes
     assert "next week (the week after 2 March 2026)" in notes[-1].content
+
+
+def test_a_preference_said_in_two_words_is_a_note() -> None:
+    notes = consolidate_offline(chat(("a", "Any snacks you like?"), ("u", "I do love popcorn."),
+                                     ("a", "Nice!"))).notes
+    assert [(n.content, n.kind) for n in notes] == [
+        ("Rin does love popcorn. (2 March 2026)", NoteKind.PREFERENCE)]
+    assert consolidate_offline(chat(("u", "I love it!"), ("a", "Great."))).notes == ()

@@ -219,10 +219,11 @@ _CUE_WEIGHTS = {
 def _words_needed(text: str) -> int:
     """How many content words and names a sentence needs to be a fact: a hobby or skill is one
     even in three words ("I play saxophone"), and so is the speaker's own home, work, study or
-    family said in two ("I work at a bakery.", "I quit my job."); anything else needs three."""
+    family said in two ("I work at a bakery.", "I quit my job."), and what they love or hate
+    ("I do love popcorn."); anything else needs three."""
     if _HOBBY.search(text):
         return 1
-    if _PROFILE.search(text) and _FIRST_PERSON.search(text):
+    if (_PROFILE.search(text) or _PREFERENCE.search(text)) and _FIRST_PERSON.search(text):
         return 2
     return 3
 
