@@ -12,8 +12,11 @@ from omoide.clock import FixedClock
 
 USER, PERSONA = "Rin", "Mika"
 TURNS = [
-    (USER, "user", "I finally switched from black tea to rooibos, my dentist said the "
-                   "tannins stain my teeth."),
+    (
+        USER,
+        "user",
+        "I finally switched from black tea to rooibos, my dentist said the tannins stain my teeth.",
+    ),
     (USER, "user", "My brother Teo is moving to Valencia in March."),
     (PERSONA, "assistant", "Valencia! What's taking him there?"),
     (USER, "user", "He got a job at a robotics lab there."),
@@ -26,8 +29,9 @@ TURNS = [
 ]
 
 
-def test_every_informative_user_turn_of_a_chat_becomes_a_note(server: LiveServer,
-                                                               clock: FixedClock) -> None:
+def test_every_informative_user_turn_of_a_chat_becomes_a_note(
+    server: LiveServer, clock: FixedClock
+) -> None:
     key = server.create_persona("rin")
     with server.client(key) as c:
         notes = chat_notes(c, server.omoide, "rin", "tea", TURNS, start=clock.now(), step_s=20)

@@ -31,8 +31,13 @@ SAID = datetime(2026, 3, 2, 10, 0)
 def chat(*turns: tuple[str, str], user: str = "Rin", persona: str = "Mika") -> list[EventText]:
     """``("u", text)`` is the user's turn, ``("a", text)`` the persona's; ids 5, 15, 25 …"""
     return [
-        EventText(event_id=10 * i + 5, speaker=user if who == "u" else persona,
-                  role="user" if who == "u" else "assistant", text=text, timestamp=SAID)
+        EventText(
+            event_id=10 * i + 5,
+            speaker=user if who == "u" else persona,
+            role="user" if who == "u" else "assistant",
+            text=text,
+            timestamp=SAID,
+        )
         for i, (who, text) in enumerate(turns)
     ]
 
@@ -82,52 +87,73 @@ def test_a_run_of_informative_user_turns_keeps_every_one_of_them() -> None:
 
 
 def test_an_answer_whose_first_piece_would_be_lost_is_read_with_the_question() -> None:
-    notes = consolidate_offline(chat(
-        ("u", "I ran a half marathon on Sunday!"),
-        ("a", "Amazing! When did you start running?"),
-        ("u", "march. after the move I needed a routine of my own"),
-    )).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "I ran a half marathon on Sunday!"),
+            ("a", "Amazing! When did you start running?"),
+            ("u", "march. after the move I needed a routine of my own"),
+        )
+    ).notes
     last = notes[-1]
     assert last.source_event_ids == (15, 25)
     assert "When did you start running?" in last.content and "march." in last.content
 
 
 def test_a_subjectless_answer_is_read_with_the_question() -> None:
-    notes = consolidate_offline(chat(
-        ("u", "I joined a pottery class."),
-        ("a", "Fun! How often does it meet?"),
-        ("u", "every tuesday evening, two hours. it's at the community centre downtown"),
-    )).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "I joined a pottery class."),
+            ("a", "Fun! How often does it meet?"),
+            ("u", "every tuesday evening, two hours. it's at the community centre downtown"),
+        )
+    ).notes
     assert notes[-1].source_event_ids == (15, 25)
     assert notes[-1].content.startswith("Asked “Fun! How often does it meet?”") or (
-        "How often does it meet?" in notes[-1].content)
+        "How often does it meet?" in notes[-1].content
+    )
 
 
 def test_an_answer_keeps_the_kind_its_own_sentences_have() -> None:
-    notes = consolidate_offline(chat(
-        ("u", "I tried every tea at the new shop."),
-        ("a", "Do you even like green tea?"),
-        ("u", "honestly not really. I love the roasted kind though, the dark one"),
-    )).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "I tried every tea at the new shop."),
+            ("a", "Do you even like green tea?"),
+            ("u", "honestly not really. I love the roasted kind though, the dark one"),
+        )
+    ).notes
     assert notes[-1].source_event_ids == (15, 25)
     assert notes[-1].kind == NoteKind.PREFERENCE
 
 
 def test_a_turn_that_names_its_subject_keeps_its_own_words() -> None:
-    notes = consolidate_offline(chat(
-        ("u", "Long week."),
-        ("a", "What happened?"),
-        ("u", "I handed in my notice at the agency on Friday."),
-    )).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "Long week."),
+            ("a", "What happened?"),
+            ("u", "I handed in my notice at the agency on Friday."),
+        )
+    ).notes
     assert [n.source_event_ids for n in notes] == [(25,)]
     assert notes[0].content.startswith("Rin handed in")
 
 
-@pytest.mark.parametrize(("piece", "content"), [
-    ("september.", True), ("four days.", True), ("only partly.", True), ("経理。", True),
-    ("tired.", False), ("busy.", False), ("not really lol.", False), ("yes!!", False),
-    ("ok-ish.", False), ("うん。", False), ("眠い。", False), ("What about you?", False),
-])
+@pytest.mark.parametrize(
+    ("piece", "content"),
+    [
+        ("september.", True),
+        ("four days.", True),
+        ("only partly.", True),
+        ("経理。", True),
+        ("tired.", False),
+        ("busy.", False),
+        ("not really lol.", False),
+        ("yes!!", False),
+        ("ok-ish.", False),
+        ("うん。", False),
+        ("眠い。", False),
+        ("What about you?", False),
+    ],
+)
 def test_what_counts_as_a_piece_of_an_answer(piece: str, content: bool) -> None:
     assert carries_content(piece, frozenset()) is content
 
@@ -135,28 +161,38 @@ def test_what_counts_as_a_piece_of_an_answer(piece: str, content: bool) -> None:
 # -- the speaker's dropped "I" -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("sentence", "earlier", "restored"), [
-    ("went to the dentist this morning", [], "I went to the dentist this morning"),
-    ("Booked it for May 3", [], "I booked it for May 3"),
-    ("adopted her from the shelter on saturday.", ["guess what"],
-     "I adopted her from the shelter on saturday."),
-    ("finally got a cat", [], "I finally got a cat"),
-    ("started volunteering on Saturdays", [], "I started volunteering on Saturdays"),
-    ("said I can use her as a reference", ["she was kind about it."],
-     "said I can use her as a reference"),
-    ("Got it, see you then", [], "Got it, see you then"),
-    ("excited for the trip next week", [], "excited for the trip next week"),
-    ("tired of client deadlines", [], "tired of client deadlines"),
-    ("used to be ten minutes", [], "used to be ten minutes"),
-    ("Ellie won the spelling bee", [], "Ellie won the spelling bee"),
-])
+@pytest.mark.parametrize(
+    ("sentence", "earlier", "restored"),
+    [
+        ("went to the dentist this morning", [], "I went to the dentist this morning"),
+        ("Booked it for May 3", [], "I booked it for May 3"),
+        (
+            "adopted her from the shelter on saturday.",
+            ["guess what"],
+            "I adopted her from the shelter on saturday.",
+        ),
+        ("finally got a cat", [], "I finally got a cat"),
+        ("started volunteering on Saturdays", [], "I started volunteering on Saturdays"),
+        (
+            "said I can use her as a reference",
+            ["she was kind about it."],
+            "said I can use her as a reference",
+        ),
+        ("Got it, see you then", [], "Got it, see you then"),
+        ("excited for the trip next week", [], "excited for the trip next week"),
+        ("tired of client deadlines", [], "tired of client deadlines"),
+        ("used to be ten minutes", [], "used to be ten minutes"),
+        ("Ellie won the spelling bee", [], "Ellie won the spelling bee"),
+    ],
+)
 def test_a_dropped_i_is_given_back(sentence: str, earlier: list[str], restored: str) -> None:
     assert restore_dropped_subject(sentence, earlier) == restored
 
 
 def test_a_note_of_a_dropped_i_names_the_speaker() -> None:
-    (note,) = consolidate_offline(chat(("u", "ok-ish. went to the clinic this morning for a "
-                                             "checkup"), ("a", "Good for you!"))).notes
+    (note,) = consolidate_offline(
+        chat(("u", "ok-ish. went to the clinic this morning for a checkup"), ("a", "Good for you!"))
+    ).notes
     assert note.content.startswith("Rin went to the clinic")
 
 
@@ -185,32 +221,42 @@ def test_an_opening_pronoun_is_bound_to_the_person_introduced_before() -> None:
 
 
 def test_a_relation_without_a_name_binds_as_the_speakers_relation() -> None:
-    notes = consolidate_offline(chat(
-        ("u", "my grandma is in the hospital, it's her hip"),
-        ("a", "Oh no. What happened?"),
-        ("u", "she fell in her kitchen on tuesday and broke her hip"),
-    )).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "my grandma is in the hospital, it's her hip"),
+            ("a", "Oh no. What happened?"),
+            ("u", "she fell in her kitchen on tuesday and broke her hip"),
+        )
+    ).notes
     assert notes[-1].content.startswith("Rin's grandma fell in her kitchen")
 
 
 def test_a_possessive_opening_is_bound_too() -> None:
     assert bind_pronouns(["His mom runs the kitchen."], Referents(she=None, he="Chris")) == [
-        "Chris's mom runs the kitchen."]
+        "Chris's mom runs the kitchen."
+    ]
 
 
-@pytest.mark.parametrize("between", [
-    ("a", "Does Omar mind?"),  # the persona names someone else
-    ("u", "I asked Omar to help too."),  # so does the user
-])
+@pytest.mark.parametrize(
+    "between",
+    [
+        ("a", "Does Omar mind?"),  # the persona names someone else
+        ("u", "I asked Omar to help too."),  # so does the user
+    ],
+)
 def test_a_name_said_in_between_leaves_the_pronoun_unbound(between: tuple[str, str]) -> None:
-    events = chat(("u", "My friend Sol moved to Quito."), between,
-                  ("u", "He says the altitude is rough."))
+    events = chat(
+        ("u", "My friend Sol moved to Quito."), between, ("u", "He says the altitude is rough.")
+    )
     assert referents_by_turn(events)[-1] == Referents()
 
 
 def test_two_people_a_pronoun_may_mean_bind_neither() -> None:
-    events = chat(("u", "My sister and my mom are visiting."), ("a", "Nice!"),
-                  ("u", "She booked a hotel near the harbour last week."))
+    events = chat(
+        ("u", "My sister and my mom are visiting."),
+        ("a", "Nice!"),
+        ("u", "She booked a hotel near the harbour last week."),
+    )
     assert referents_by_turn(events)[-1].she is None
     assert consolidate_offline(events).notes[-1].content.startswith("She booked")
 
@@ -227,13 +273,20 @@ def test_another_persons_turn_in_between_leaves_the_pronoun_unbound() -> None:
 
 
 def test_a_pronoun_after_someone_new_in_the_same_turn_is_left_to_its_note() -> None:
-    assert bind_pronouns(["My aunt Vera called.", "She sounded well."],
-                         Referents(she="Lucia")) == ["My aunt Vera called.", "She sounded well."]
+    assert bind_pronouns(["My aunt Vera called.", "She sounded well."], Referents(she="Lucia")) == [
+        "My aunt Vera called.",
+        "She sounded well.",
+    ]
 
 
 def test_a_japanese_turn_is_left_as_written() -> None:
-    events = chat(("u", "妹の美咲が来月結婚するの。"), ("a", "おめでとう！"),
-                  ("u", "彼女は大学の同級生と付き合ってた。"), user="さき", persona="ハル")
+    events = chat(
+        ("u", "妹の美咲が来月結婚するの。"),
+        ("a", "おめでとう！"),
+        ("u", "彼女は大学の同級生と付き合ってた。"),
+        user="さき",
+        persona="ハル",
+    )
     assert referents_by_turn(events)[-1] == Referents()
 
 
@@ -241,9 +294,15 @@ def test_a_short_japanese_answer_is_read_with_its_question() -> None:
     """Japanese leaves out the topic the question set: 「松本。長野の」 says where home is only
     next to 「地元ってどこだっけ？」."""
     assert not names_itself("週に三回くらい。")
-    notes = consolidate_offline(chat(
-        ("u", "来月、地元に戻ることにした。"), ("a", "おめでとう！地元ってどこだっけ？"),
-        ("u", "松本。長野の山のほう"), user="ゆう", persona="ミナ")).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "来月、地元に戻ることにした。"),
+            ("a", "おめでとう！地元ってどこだっけ？"),
+            ("u", "松本。長野の山のほう"),
+            user="ゆう",
+            persona="ミナ",
+        )
+    ).notes
     assert notes[-1].source_event_ids == (15, 25)
     assert "地元ってどこだっけ？" in notes[-1].content and "松本" in notes[-1].content
 
@@ -255,16 +314,26 @@ def test_a_japanese_vocative_is_not_part_of_the_note() -> None:
     assert strip_interjections("ミナ、聞いて。", frozenset({"ミナ"})) == "聞いて。"
     assert strip_interjections("ハルさん！会社辞めた", frozenset({"ハル"})) == "会社辞めた"
     assert strip_interjections("妹、結婚した", frozenset({"ミナ"})) == "妹、結婚した"
-    notes = consolidate_offline(chat(("u", "ミナ、聞いて。会社辞めることにした"),
-                                     ("a", "えっ、ほんとに？"), user="ゆう", persona="ミナ")).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "ミナ、聞いて。会社辞めることにした"),
+            ("a", "えっ、ほんとに？"),
+            user="ゆう",
+            persona="ミナ",
+        )
+    ).notes
     assert notes and "ミナ" not in notes[0].content
 
 
 def test_a_japanese_answer_that_repeats_none_of_the_questions_words_leans_on_it() -> None:
     from omoide.engine.consolidate.answers import leans_on_the_question
 
-    [question, answer] = chat(("a", "名前はもう決めました？"),
-                              ("u", "候補は二つあって、まだ迷ってる"), user="だい", persona="ミナ")
+    [question, answer] = chat(
+        ("a", "名前はもう決めました？"),
+        ("u", "候補は二つあって、まだ迷ってる"),
+        user="だい",
+        persona="ミナ",
+    )
     assert leans_on_the_question(question, answer)
     [pets, dog] = chat(("a", "ペットは飼っていますか？"), ("u", "柴犬を飼っています。"))
     assert not leans_on_the_question(pets, dog)  # it repeats 飼: it says its own topic
@@ -273,22 +342,33 @@ def test_a_japanese_answer_that_repeats_none_of_the_questions_words_leans_on_it(
 
 
 def test_a_wrong_guess_corrected_in_japanese_stays_out_of_the_note() -> None:
-    notes = consolidate_offline(chat(
-        ("a", "お仕事は看護師さんでしたよね？"), ("u", "いいえ、図書館の司書として働いています。"),
-        user="花子", persona="ハル")).notes
+    notes = consolidate_offline(
+        chat(
+            ("a", "お仕事は看護師さんでしたよね？"),
+            ("u", "いいえ、図書館の司書として働いています。"),
+            user="花子",
+            persona="ハル",
+        )
+    ).notes
     assert notes and "看護師" not in notes[-1].content and "司書" in notes[-1].content
 
 
 def test_an_answer_note_resolves_its_relative_dates() -> None:
-    notes = consolidate_offline(chat(
-        ("u", "I'm visiting my aunt."), ("a", "Nice! When are you going?"),
-        ("u", "next week. the train is booked"))).notes
+    notes = consolidate_offline(
+        chat(
+            ("u", "I'm visiting my aunt."),
+            ("a", "Nice! When are you going?"),
+            ("u", "next week. the train is booked"),
+        )
+    ).notes
     assert "next week (the week after 2 March 2026)" in notes[-1].content
 
 
 def test_a_preference_said_in_two_words_is_a_note() -> None:
-    notes = consolidate_offline(chat(("a", "Any snacks you like?"), ("u", "I do love popcorn."),
-                                     ("a", "Nice!"))).notes
+    notes = consolidate_offline(
+        chat(("a", "Any snacks you like?"), ("u", "I do love popcorn."), ("a", "Nice!"))
+    ).notes
     assert [(n.content, n.kind) for n in notes] == [
-        ("Rin does love popcorn. (2 March 2026)", NoteKind.PREFERENCE)]
+        ("Rin does love popcorn. (2 March 2026)", NoteKind.PREFERENCE)
+    ]
     assert consolidate_offline(chat(("u", "I love it!"), ("a", "Great."))).notes == ()

@@ -44,7 +44,8 @@ _TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*
 # "Anna, Sam and Mia"): no name before it, no "and"/"or" after it.
 _INNER_VOCATIVE = re.compile(
     r"(?<![A-Z][\w'’-])(?<![A-Z][\w'’-]{2})(?<![A-Z][\w'’-]{3})(?<![A-Z][\w'’-]{4}),\s*"
-    r"(?P<name>[A-Z][\w'’-]*)\s*,(?!\s*(?:and|or|&)\b)(?=\s*\S)")
+    r"(?P<name>[A-Z][\w'’-]*)\s*,(?!\s*(?:and|or|&)\b)(?=\s*\S)"
+)
 
 
 def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
@@ -59,15 +60,15 @@ def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
             text = rest.lstrip()
         called = _JA_VOCATIVE.match(text)
         if called and called.group("name") in participants:
-            text = text[called.end():]
+            text = text[called.end() :]
         if text == before:
             break
     trailing = _TRAILING_VOCATIVE.search(text)
     if trailing and is_vocative(trailing.group("name"), participants):
         text = text[: trailing.start()] + trailing.group("end")
     return _INNER_VOCATIVE.sub(
-        lambda m: "," if is_vocative(m.group("name"), participants) else m.group(0), text)
-
+        lambda m: "," if is_vocative(m.group("name"), participants) else m.group(0), text
+    )
 
 
 def is_vocative(word: str, participants: frozenset[str]) -> bool:

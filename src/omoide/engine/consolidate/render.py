@@ -40,17 +40,25 @@ def render_note(
     (a turn may switch between English and Japanese) and its own voice (:class:`Voices`)."""
     words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
     captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
-    japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
-        " ".join([event.text, *captions]))
+    japanese = (
+        is_japanese(" ".join([*lead, *words]))
+        if words or lead
+        else is_japanese(" ".join([event.text, *captions]))
+    )
     parts = [(text, is_japanese(text)) for text in lead]
     for sentence in words:
         in_japanese = is_japanese(sentence)
         speaker, addressee = voices.of(sentence)
-        text = capitalised(to_third_person(
-            sentence, spoken_name(speaker, japanese=in_japanese),
-            addressee=None if addressee is None else spoken_name(addressee,
-                                                                 japanese=in_japanese),
-            japanese=in_japanese))
+        text = capitalised(
+            to_third_person(
+                sentence,
+                spoken_name(speaker, japanese=in_japanese),
+                addressee=None
+                if addressee is None
+                else spoken_name(addressee, japanese=in_japanese),
+                japanese=in_japanese,
+            )
+        )
         if event.timestamp is not None:
             text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
         parts.append((text, in_japanese))
@@ -58,11 +66,17 @@ def render_note(
     shown_by = spoken_name(event.speaker, japanese=japanese)
     for caption in captions:
         if not content:  # the image was the whole turn: its caption is the statement
-            content = (f"{shown_by}が共有した画像は「{caption}」" if japanese
-                       else capitalised(f"{shown_by} shared an image showing {caption}"))
+            content = (
+                f"{shown_by}が共有した画像は「{caption}」"
+                if japanese
+                else capitalised(f"{shown_by} shared an image showing {caption}")
+            )
             continue
-        clause = (f"（{shown_by}が共有した画像は「{caption}」）" if japanese
-                  else f"({shown_by} shared an image showing {caption})")
+        clause = (
+            f"（{shown_by}が共有した画像は「{caption}」）"
+            if japanese
+            else f"({shown_by} shared an image showing {caption})"
+        )
         content = f"{content}{'' if japanese else ' '}{clause}"
     unnamed = bool(event.speaker) and not names_speaker(content, event.speaker)
     first = parts[0] if parts else ("", False)
@@ -71,9 +85,12 @@ def render_note(
         topic = voices.of(words[0])[0] if words and not lead else event.speaker
         content = f"{spoken_name(topic, japanese=True)}は、{content}"
         unnamed = not names_speaker(content, event.speaker)
-    return content + said_on(event.timestamp, japanese=japanese,
-                             speaker=spoken_name(event.speaker, japanese=japanese)
-                             if unnamed else None, content=content)
+    return content + said_on(
+        event.timestamp,
+        japanese=japanese,
+        speaker=spoken_name(event.speaker, japanese=japanese) if unnamed else None,
+        content=content,
+    )
 
 
 # "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.

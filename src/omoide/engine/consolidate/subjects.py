@@ -28,8 +28,13 @@ from dataclasses import dataclass
 from omoide.engine.consolidate.types import EventText
 from omoide.engine.lang import word_set
 
-__all__ = ["Referents", "bind_pronouns", "referents_by_turn", "restore_dropped_subject",
-           "with_subjects"]
+__all__ = [
+    "Referents",
+    "bind_pronouns",
+    "referents_by_turn",
+    "restore_dropped_subject",
+    "with_subjects",
+]
 
 # Past forms that open a sentence whose "I" was dropped ("went to …", "got a cat").
 _IRREGULAR_PAST = word_set(
@@ -105,7 +110,7 @@ _AMBIGUOUS = "\0"  # two people fit one pronoun: it binds neither
 
 
 def restore_dropped_subject(sentence: str, earlier: Sequence[str]) -> str:
-    """"went to the dentist" → "I went to the dentist" (the speaker's dropped "I"), unless a
+    """ "went to the dentist" → "I went to the dentist" (the speaker's dropped "I"), unless a
     sentence ``earlier`` in the turn speaks of someone else."""
     match = _OPENING_VERB.match(sentence[:1].lower() + sentence[1:])
     if match is None or any(_OTHER_SUBJECT.search(text) for text in earlier):
@@ -113,8 +118,12 @@ def restore_dropped_subject(sentence: str, earlier: Sequence[str]) -> str:
     if match.group("verb") == "got" and match.group("next") == "it":
         return sentence  # "Got it." acknowledges
     verb, following = match.group("verb"), match.group("next") or ""
-    regular = (verb.endswith("ed") and len(verb) > 4 and verb not in _ADJECTIVE_ED
-               and (following in _AFTER_VERB or following.endswith("ing")))
+    regular = (
+        verb.endswith("ed")
+        and len(verb) > 4
+        and verb not in _ADJECTIVE_ED
+        and (following in _AFTER_VERB or following.endswith("ing"))
+    )
     if verb in _IRREGULAR_PAST or regular:
         return f"I {sentence[:1].lower()}{sentence[1:]}"
     return sentence
@@ -154,8 +163,7 @@ def referents_by_turn(events: Sequence[EventText]) -> list[Referents]:
         if event.role == "assistant":
             out.append(Referents())
         else:
-            out.append(Referents(**{k: None if v == _AMBIGUOUS else v
-                                    for k, v in slots.items()}))
+            out.append(Referents(**{k: None if v == _AMBIGUOUS else v for k, v in slots.items()}))
         people = introduced(event.text) if event.role != "assistant" else []
         names = _inner_names(event.text)
         if names - seen - {name for name, _ in people}:
@@ -174,7 +182,8 @@ def referents_by_turn(events: Sequence[EventText]) -> list[Referents]:
 # time ("to Leeds", "in May", "on Sunday"), not a month or weekday.
 _INNER_NAME = re.compile(
     r"(?<![.!?]\s)(?<!^)(?<![.!?])(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)"
-    r"(?<!\bnear\s)(?<!\binto\s)(?<!\bon\s)(?<!\bof\s)\b[A-Z][a-z]+\b")
+    r"(?<!\bnear\s)(?<!\binto\s)(?<!\bon\s)(?<!\bof\s)\b[A-Z][a-z]+\b"
+)
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 _CALENDAR = word_set(
     """
@@ -189,7 +198,8 @@ def _inner_names(text: str) -> set[str]:
     opens a sentence is capitalised anyway and is not read as a name)."""
     return {
         match.group(0)
-        for line in text.splitlines() for match in _INNER_NAME.finditer(line.strip())
+        for line in text.splitlines()
+        for match in _INNER_NAME.finditer(line.strip())
         if match.group(0) not in _CALENDAR and match.group(0) not in _NOT_NAMES
     }
 
@@ -207,23 +217,24 @@ def bind_pronouns(sentences: Sequence[str], referents: Referents) -> list[str]:
             out.append(sentence)
             continue
         possessive = match.group("pronoun").lower() in {"her", "his"}
-        if possessive and _followed_by_verb(sentence[match.end():]):
+        if possessive and _followed_by_verb(sentence[match.end() :]):
             out.append(sentence)  # "her" as an object is not the sentence's subject
             continue
         replacement = f"{who}'s" if possessive else who
-        out.append(replacement + sentence[match.end():])
+        out.append(replacement + sentence[match.end() :])
     return out
 
 
 def _followed_by_verb(rest: str) -> bool:
-    """"Her hip …" is possessive; "Her, I never liked" is not worth guessing: only a noun-like
+    """ "Her hip …" is possessive; "Her, I never liked" is not worth guessing: only a noun-like
     next word ("Her husband got …") is taken as possessive."""
     word = rest.strip().split(" ", 1)[0].lower().strip(",.!?")
     return not word or not word.isalpha()
 
 
-def with_subjects(texts: list[str], referents: Referents, *, own_voice: bool
-                   ) -> tuple[list[str], list[str]]:
+def with_subjects(
+    texts: list[str], referents: Referents, *, own_voice: bool
+) -> tuple[list[str], list[str]]:
     """The turn's sentences with the "I" they left out given back, each read against the
     sentences before it, and then also with an opening "she"/"he" bound to whom it can only
     mean (:mod:`omoide.engine.consolidate.subjects`). A pasted exchange (not the speaker's
