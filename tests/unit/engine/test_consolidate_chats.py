@@ -291,53 +291,53 @@ def test_a_japanese_turn_is_left_as_written() -> None:
 
 
 def test_a_short_japanese_answer_is_read_with_its_question() -> None:
-    """Japanese leaves out the topic the question set: 「松本。長野の」 says where home is only
+    """Japanese leaves out the topic the question set: 「仙台。宮城の」 says where home is only
     next to 「地元ってどこだっけ？」."""
     assert not names_itself("週に三回くらい。")
     notes = consolidate_offline(
         chat(
             ("u", "来月、地元に戻ることにした。"),
             ("a", "おめでとう！地元ってどこだっけ？"),
-            ("u", "松本。長野の山のほう"),
+            ("u", "仙台。宮城の海のほう"),
             user="ゆう",
-            persona="ミナ",
+            persona="ユリ",
         )
     ).notes
     assert notes[-1].source_event_ids == (15, 25)
-    assert "地元ってどこだっけ？" in notes[-1].content and "松本" in notes[-1].content
+    assert "地元ってどこだっけ？" in notes[-1].content and "仙台" in notes[-1].content
 
 
 # -- a Japanese vocative -------------------------------------------------------------------------
 
 
 def test_a_japanese_vocative_is_not_part_of_the_note() -> None:
-    assert strip_interjections("ミナ、聞いて。", frozenset({"ミナ"})) == "聞いて。"
+    assert strip_interjections("ユリ、聞いて。", frozenset({"ユリ"})) == "聞いて。"
     assert strip_interjections("ハルさん！会社辞めた", frozenset({"ハル"})) == "会社辞めた"
-    assert strip_interjections("妹、結婚した", frozenset({"ミナ"})) == "妹、結婚した"
+    assert strip_interjections("妹、結婚した", frozenset({"ユリ"})) == "妹、結婚した"
     notes = consolidate_offline(
         chat(
-            ("u", "ミナ、聞いて。会社辞めることにした"),
+            ("u", "ユリ、聞いて。会社辞めることにした"),
             ("a", "えっ、ほんとに？"),
             user="ゆう",
-            persona="ミナ",
+            persona="ユリ",
         )
     ).notes
-    assert notes and "ミナ" not in notes[0].content
+    assert notes and "ユリ" not in notes[0].content
 
 
 def test_a_japanese_answer_that_repeats_none_of_the_questions_words_leans_on_it() -> None:
     from omoide.engine.consolidate.answers import leans_on_the_question
 
     [question, answer] = chat(
-        ("a", "名前はもう決めました？"),
-        ("u", "候補は二つあって、まだ迷ってる"),
+        ("a", "引っ越し先は決まった？"),
+        ("u", "三つまで絞ったけど、まだ迷ってる"),
         user="だい",
-        persona="ミナ",
+        persona="ユリ",
     )
     assert leans_on_the_question(question, answer)
     [pets, dog] = chat(("a", "ペットは飼っていますか？"), ("u", "柴犬を飼っています。"))
     assert not leans_on_the_question(pets, dog)  # it repeats 飼: it says its own topic
-    [how, news] = chat(("a", "どうしたの？"), ("u", "英会話やめちゃった"))
+    [how, news] = chat(("a", "どうしたの？"), ("u", "ピアノ教室やめちゃった"))
     assert not leans_on_the_question(how, news)  # no word to lean on
 
 
@@ -366,9 +366,9 @@ def test_an_answer_note_resolves_its_relative_dates() -> None:
 
 def test_a_preference_said_in_two_words_is_a_note() -> None:
     notes = consolidate_offline(
-        chat(("a", "Any snacks you like?"), ("u", "I do love popcorn."), ("a", "Nice!"))
+        chat(("a", "Anything you won't eat?"), ("u", "I really hate olives."), ("a", "Nice!"))
     ).notes
     assert [(n.content, n.kind) for n in notes] == [
-        ("Rin does love popcorn. (2 March 2026)", NoteKind.PREFERENCE)
+        ("Rin really hates olives. (2 March 2026)", NoteKind.PREFERENCE)
     ]
     assert consolidate_offline(chat(("u", "I love it!"), ("a", "Great."))).notes == ()

@@ -68,7 +68,7 @@ _JA_NO = re.compile(r"(?:いいえ|いや|ううん|違)")
 
 def leans_on_the_question(question: EventText, answer: EventText) -> bool:
     """A Japanese answer that repeats none of the kanji and katakana words of the question it
-    follows (「名前はもう決めました？」 — 「候補は二つあって、まだ妻ともめてます」): Japanese
+    follows (「引っ越し先は決まった？」 — 「三つまで絞ったけど、まだ迷ってる」): Japanese
     leaves out the topic the question set, so the answer says what it is about only next to
     it. A question with no such word (「どうしたの？」) sets no topic; an answer that repeats
     one (「ペットは飼っていますか？」 — 「柴犬を飼っています」) says it itself, and so does one

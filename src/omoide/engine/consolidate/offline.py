@@ -230,7 +230,7 @@ def _candidate(
                                      own_voice=not voices.labelled)
     where = [next(i for i, s in enumerate(scored) if s is c) for c in chosen]
     # English: the first sentence kept; Japanese: the turn's first one that says something,
-    # kept or not (a noun alone, 「松本。」, is not kept, yet it is what the turn answers)
+    # kept or not (a noun alone, 「仙台。」, is not kept, yet it is what the turn answers)
     opening = where[0] if not is_japanese(event.text) else next(
         (i for i, s in enumerate(scored) if carries_content(s.text, selection.participants)),
         where[0])
@@ -254,13 +254,13 @@ def _turn_candidate(position: int, events: Sequence[EventText], addressee: str |
                     selection: _Selection, referents: Referents) -> _Candidate | None:
     """The turn's note: its own sentences, or, when it is a short answer to the persona's
     question, the answer read with the question. A short answer wins over the turn's own
-    sentences when a piece of it would be lost without the question ("September. After the
-    breakup I needed something of my own." after "When did you start running again?": the
+    sentences when a piece of it would be lost without the question ("March. The new job gave
+    me my evenings back." after "When did you take up the violin again?": the
     month says nothing alone and would be dropped), and when its words say nobody's name and
     open with no subject ("every Wednesday, 45 minutes" after "How often are your lessons?";
-    a Japanese piece, 「松本。長野の」), and when a Japanese answer repeats none of the
-    question's words: Japanese leaves out the topic the question set (「通勤中とか？」 —
-    「そうそう。電車で四十分あるから」); it keeps the priority and the kind the turn's own
+    a Japanese piece, 「仙台。宮城の」), and when a Japanese answer repeats none of the
+    question's words: Japanese leaves out the topic the question set (「寝る前とか？」 —
+    「うん。布団で三十分くらい」); it keeps the priority and the kind the turn's own
     sentences earned."""
     own = _candidate(position, events[position], addressee, selection, referents)
     answer = _answer_candidate(position, events, selection)

@@ -220,7 +220,7 @@ def _words_needed(text: str) -> int:
     """How many content words and names a sentence needs to be a fact: a hobby or skill is one
     even in three words ("I play saxophone"), and so is the speaker's own home, work, study or
     family said in two ("I work at a bakery.", "I quit my job."), and what they love or hate
-    ("I do love popcorn."); anything else needs three."""
+    ("I really hate olives."); anything else needs three."""
     if _HOBBY.search(text):
         return 1
     if (_PROFILE.search(text) or _PREFERENCE.search(text)) and _FIRST_PERSON.search(text):
@@ -329,8 +329,8 @@ def names_itself(sentence: str) -> bool:
     """Whether a sentence stands as a statement of its own: in English, it opens with a
     subject ("She moved …", "That's why …"; "every Monday, 45 minutes" and "mostly walking
     dogs" do not). Japanese leaves the subject out as a rule, so there it is a predicate at
-    the end (「柴犬を飼っています。」, 「英会話やめちゃった」); a noun or a particle there is a
-    piece whose topic the question set (「松本。」, 「中小企業の」, 「四月から」)."""
+    the end (「柴犬を飼っています。」, 「ピアノ教室やめちゃった」); a noun or a particle there is a
+    piece whose topic the question set (「仙台。」, 「大手の」, 「来週から」)."""
     if is_japanese(sentence):
         text = sentence.strip()
         return bool(_JA_PREDICATE_END.search(text)) and not _JA_PIECE_END.search(text)

@@ -85,7 +85,7 @@ _EITHER = word_set(
 )
 _RELATION = "|".join(sorted(_FEMALE | _MALE | _EITHER, key=len, reverse=True))
 _INTRODUCED = re.compile(
-    r"\bmy\s+(?:(?:best|older|younger|little|big|old|new|thesis|twin)\s+)?"
+    r"\bmy\s+(?:(?:best|older|younger|little|big|old|new|twin)\s+)?"
     rf"(?P<relation>{_RELATION})(?![\w-])(?:['’]s)?"
     r"(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[A-Z][a-z]+)?)))?",
     re.IGNORECASE,
