@@ -28,6 +28,7 @@ from omoide.engine.consolidate import (
     NoteKind,
     OfflineConsolidator,
     ProfileUpdate,
+    count_persona_turns,
     note_budget,
     strip_speaker_labels,
 )
@@ -98,7 +99,8 @@ class LLMConsolidator:
     ) -> Consolidation:
         if not events:
             return Consolidation(notes=(), profile=())
-        budget = note_budget(len(events), notes_per_turn=self._notes_per_turn, max_notes=max_notes)
+        budget = note_budget(len(events), notes_per_turn=self._notes_per_turn, max_notes=max_notes,
+                             persona_turns=count_persona_turns(events))
         try:
             answer = complete_json(
                 self._llm,

@@ -2,15 +2,17 @@
 
 The public face: the :class:`Consolidator` port and its types, and the offline engine
 (:class:`OfflineConsolidator`, :func:`consolidate_offline`). Private modules inside:
-``offline`` (the pipeline) over ``rules`` (sentence scoring), ``answers`` (a user's answer to
-the persona's question), ``rewrite`` (third person, dates), ``profile`` (self-identification)
-and ``text`` (sentences and words).
+``offline`` (the pipeline) over ``rules`` (sentence scoring) and ``interjections`` (what says
+nothing), ``answers`` (a user's answer to the persona's question), ``subjects`` (a dropped "I",
+an opening "she"/"he"), ``render`` (how a note reads), ``rewrite`` (third person, dates),
+``profile`` (self-identification) and ``text`` (sentences and words).
 """
 
 from omoide.engine.consolidate.offline import (
     DEFAULT_NOTES_PER_TURN,
     OfflineConsolidator,
     consolidate_offline,
+    count_persona_turns,
     note_budget,
 )
 from omoide.engine.consolidate.text import split_sentences, strip_speaker_labels
@@ -33,6 +35,7 @@ __all__ = [
     "OfflineConsolidator",
     "ProfileUpdate",
     "consolidate_offline",
+    "count_persona_turns",
     "note_budget",
     "split_sentences",
     "strip_speaker_labels",

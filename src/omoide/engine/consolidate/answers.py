@@ -10,14 +10,16 @@ a wrong guess in the question ("You live in Chicago, right?" — "No.") stays a 
 
 from __future__ import annotations
 
-from omoide.engine.consolidate.relative_dates import said_on
+import re
+
+from omoide.engine.consolidate.relative_dates import resolve_relative_dates, said_on
 from omoide.engine.consolidate.rules import is_question, strip_interjections
 from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind
 from omoide.engine.consolidate.voice import spoken_name
 from omoide.engine.lang import is_japanese, note_content_words
 
-__all__ = ["answer_note"]
+__all__ = ["answer_note", "leans_on_the_question"]
 
 _MAX_ANSWER_WORDS = 12
 _MAX_ANSWER_CHARS_JA = 40
@@ -41,6 +43,8 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
                 else len(said.split()) > _MAX_ANSWER_WORDS)
     if too_long or not _carries_an_answer(said, participants):
         return None
+    if answer.timestamp is not None:  # the answer's relative dates, resolved beside them
+        said = resolve_relative_dates(said, answer.timestamp, japanese=japanese)
     name = spoken_name(answer.speaker, japanese=japanese)
     if japanese:
         content = f"{name}は「{asked[-1]}」という質問に「{said}」と答えた。"
@@ -53,6 +57,29 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
         importance=_IMPORTANCE,
         tags=("answer",),
     )
+
+
+# What a Japanese question is about: its kanji (通, 勤, 名, 前) and katakana words (ペット), but
+# not the kanji that ask (何, 誰).
+_JA_TERM = re.compile(r"[\u3400-\u9fff]|[\u30a1-\u30fa\u30fc]{2,}")
+_JA_ASKING = frozenset("何誰幾")
+_JA_NO = re.compile(r"(?:いいえ|いや|ううん|違)")
+
+
+def leans_on_the_question(question: EventText, answer: EventText) -> bool:
+    """A Japanese answer that repeats none of the kanji and katakana words of the question it
+    follows (「引っ越し先は決まった？」 — 「三つまで絞ったけど、まだ迷ってる」): Japanese
+    leaves out the topic the question set, so the answer says what it is about only next to
+    it. A question with no such word (「どうしたの？」) sets no topic; an answer that repeats
+    one (「ペットは飼っていますか？」 — 「柴犬を飼っています」) says it itself, and so does one
+    that opens with a no (「いいえ、司書です」 after a wrong guess, which stays out)."""
+    asked = split_sentences(question.text)
+    if not asked or not is_japanese(answer.text):
+        return False
+    if _JA_NO.match(answer.text.strip()):
+        return False  # a correction says its own topic; the guess stays out of the note
+    terms = {t for t in _JA_TERM.findall(asked[-1]) if t not in _JA_ASKING}
+    return bool(terms) and not any(term in answer.text for term in terms)
 
 
 def _carries_an_answer(text: str, participants: frozenset[str]) -> bool:

@@ -13,7 +13,10 @@ notes with provenance. Offline, without an LLM:
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
 3. only the best-scoring candidates are kept, at most ``notes_per_turn`` × turns rounded up
-   (and always fewer notes than turns), so a note summarises instead of copying the episode;
+   (and always fewer notes than turns), so a note summarises instead of copying the episode.
+   When the persona takes part, its turns are not the user's to summarise: the budget is then
+   one note per turn of the people (:func:`note_budget`), so a run of the user's turns between
+   two of the persona's is not cut to half;
 4. each kept note is rewritten to stand alone (:mod:`omoide.engine.consolidate.rewrite`):
    first person → the speaker's name ("the user" / 「ユーザー」 when the turn is labelled
    only with the user's role, see :func:`~omoide.engine.consolidate.voice.spoken_name`),
@@ -34,25 +37,30 @@ events always give the same consolidation.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from omoide.engine.consolidate.answers import answer_note
+from omoide.engine.consolidate.answers import answer_note, leans_on_the_question
 from omoide.engine.consolidate.machine import is_machine_text
 from omoide.engine.consolidate.profile import (
     beyond_profile,
     describe_profile,
     find_profile_statements,
 )
-from omoide.engine.consolidate.relative_dates import resolve_relative_dates, said_on
-from omoide.engine.consolidate.rewrite import to_third_person
+from omoide.engine.consolidate.render import note_importance, note_kind, render_note
 from omoide.engine.consolidate.rules import (
     Cue,
     SentenceScore,
-    main_cue,
+    carries_content,
+    mentions_speaker,
+    names_itself,
     score_sentence,
     score_turn,
+)
+from omoide.engine.consolidate.subjects import (
+    Referents,
+    referents_by_turn,
+    with_subjects,
 )
 from omoide.engine.consolidate.text import voiced_sentences
 from omoide.engine.consolidate.types import (
@@ -64,10 +72,7 @@ from omoide.engine.consolidate.types import (
 )
 from omoide.engine.consolidate.voice import (
     Voices,
-    has_own_topic,
     is_role_label,
-    joined,
-    names_speaker,
     sentence_start,
     spoken_name,
 )
@@ -77,6 +82,7 @@ __all__ = [
     "DEFAULT_NOTES_PER_TURN",
     "OfflineConsolidator",
     "consolidate_offline",
+    "count_persona_turns",
     "note_budget",
 ]
 
@@ -127,6 +133,7 @@ class _Candidate:
     position: int  # the event's index in the episode, to restore conversation order
     score: float
     note: NoteDraft
+    opens_unnamed: bool = False  # its words name nobody, its first sentence has no subject
 
 
 def consolidate_offline(
@@ -152,26 +159,43 @@ def consolidate_offline(
         max_sentences=max_sentences_per_note,
     )
     addressees = _addressees(events)
+    referents = referents_by_turn(events)
     candidates = [
         candidate
-        for position, event in enumerate(events)
-        if (candidate := _candidate(position, event, addressees[position], selection)
-            or _answer_candidate(position, events, selection)) is not None
+        for position in range(len(events))
+        if (candidate := _turn_candidate(position, events, addressees[position], selection,
+                                         referents[position])) is not None
     ]
-    budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes)
+    budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes,
+                         persona_turns=count_persona_turns(events))
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
     notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
     return Consolidation(notes=notes, profile=_profile_updates(events))
 
 
-def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None) -> int:
+def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None,
+                persona_turns: int = 0) -> int:
     """How many notes an episode of ``turns`` turns may yield: ``notes_per_turn`` × turns rounded
     up (a short exchange of user, persona, user keeps both of the user's facts at 0.5), at least
-    1, fewer than the turns when there are two or more, and at most ``max_notes``."""
-    budget = max(1, math.ceil(turns * notes_per_turn)) if turns else 0
+    1, fewer than the turns when there are two or more, and at most ``max_notes``.
+
+    ``persona_turns`` of them are the persona's (role ``assistant``), which never make a note:
+    then every turn of the people may make one (the score bar decides), since half of all turns
+    starves a chat where the user speaks several times in a row (seven informative user turns
+    among ten gave five notes). Between people only (no persona turn, as LoCoMo is posted) the
+    budget is ``notes_per_turn`` × turns, where each turn is half of an exchange."""
+    if persona_turns:
+        budget = max(1, turns - persona_turns)
+    else:
+        budget = max(1, math.ceil(turns * notes_per_turn)) if turns else 0
     if turns >= 2:
         budget = min(budget, turns - 1)
     return budget if max_notes is None else min(budget, max(max_notes, 0))
+
+
+def count_persona_turns(events: Sequence[EventText]) -> int:
+    """How many of ``events`` the persona said (role ``assistant``): see :func:`note_budget`."""
+    return sum(event.role == "assistant" for event in events)
 
 
 def _addressees(events: Sequence[EventText]) -> list[str | None]:
@@ -185,7 +209,8 @@ def _addressees(events: Sequence[EventText]) -> list[str | None]:
 
 
 def _candidate(
-    position: int, event: EventText, addressee: str | None, selection: _Selection
+    position: int, event: EventText, addressee: str | None, selection: _Selection,
+    referents: Referents | None = None,
 ) -> _Candidate | None:
     if event.role not in _NOTE_ROLES or is_machine_text(event.text):
         return None  # a pasted table or log stays in the episode, but is no statement
@@ -201,17 +226,59 @@ def _candidate(
     chosen = _choose(scored, selection)
     if not chosen:
         return None
+    restored, bound = with_subjects([s.text for s in scored], referents or Referents(),
+                                     own_voice=not voices.labelled)
+    where = [next(i for i, s in enumerate(scored) if s is c) for c in chosen]
+    # English: the first sentence kept; Japanese: the turn's first one that says something,
+    # kept or not (a noun alone, 「仙台。」, is not kept, yet it is what the turn answers)
+    opening = where[0] if not is_japanese(event.text) else next(
+        (i for i, s in enumerate(scored) if carries_content(s.text, selection.participants)),
+        where[0])
+    opens_unnamed = not names_itself(restored[opening]) and not mentions_speaker(
+        [restored[i] for i in where])
+    chosen = [replace(scored[i], text=bound[i]) for i in where]
     score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
     best = max(chosen, key=lambda s: s.score)
     note = NoteDraft(
-        content=_render(event, voices, chosen),
-        kind=_kind(best),
+        content=render_note(event, voices, chosen),
+        kind=note_kind(best),
         source_event_ids=(event.event_id,),
-        importance=_importance(score, cues),
+        importance=note_importance(score, cues),
         tags=_tags(cues),
     )
-    return _Candidate(position, score, note)
+    return _Candidate(position, score, note, opens_unnamed=opens_unnamed)
+
+
+def _turn_candidate(position: int, events: Sequence[EventText], addressee: str | None,
+                    selection: _Selection, referents: Referents) -> _Candidate | None:
+    """The turn's note: its own sentences, or, when it is a short answer to the persona's
+    question, the answer read with the question. A short answer wins over the turn's own
+    sentences when a piece of it would be lost without the question ("March. The new job gave
+    me my evenings back." after "When did you take up the violin again?": the
+    month says nothing alone and would be dropped), and when its words say nobody's name and
+    open with no subject ("every Wednesday, 45 minutes" after "How often are your lessons?";
+    a Japanese piece, 「仙台。宮城の」), and when a Japanese answer repeats none of the
+    question's words: Japanese leaves out the topic the question set (「寝る前とか？」 —
+    「うん。布団で三十分くらい」); it keeps the priority and the kind the turn's own
+    sentences earned."""
+    own = _candidate(position, events[position], addressee, selection, referents)
+    answer = _answer_candidate(position, events, selection)
+    if own is None or answer is None:
+        return own or answer
+    if own.score >= _PROFILE_PRIORITY or not (
+            own.opens_unnamed or _loses_a_piece(events[position], selection)
+            or leans_on_the_question(events[position - 1], events[position])):
+        return own
+    return _Candidate(position, own.score, replace(answer.note, kind=own.note.kind))
+
+
+def _loses_a_piece(event: EventText, selection: _Selection) -> bool:
+    """Some sentence of the turn says something, yet scores too low to ride along."""
+    return any(
+        score_sentence(sentence, selection.participants).score < selection.min_companion_score
+        and carries_content(sentence, selection.participants)
+        for sentence, _ in voiced_sentences(event.text))
 
 
 def _caption_piece(caption: str, words: str, selection: _Selection) -> SentenceScore:
@@ -260,7 +327,7 @@ def _profile_candidate(
     ][: max(selection.max_sentences - len(lead), 0)]
     cues = frozenset({Cue.PROFILE}).union(*(s.cues for s in rest))
     note = NoteDraft(
-        content=_render(event, voices, rest, lead=lead),
+        content=render_note(event, voices, rest, lead=lead),
         kind=NoteKind.PROFILE,
         source_event_ids=(event.event_id,),
         importance=_PROFILE_IMPORTANCE,
@@ -302,87 +369,6 @@ def _choose(scored: list[SentenceScore], selection: _Selection) -> list[Sentence
     top = sorted(companions, key=lambda i: (-scored[i].score, i))[: selection.max_sentences]
     photos = [i for i, s in enumerate(scored) if Cue.PHOTO in s.cues]
     return [scored[i] for i in sorted({*top, *photos})]
-
-
-def _render(
-    event: EventText,
-    voices: Voices,
-    sentences: Sequence[SentenceScore],
-    *,
-    lead: Sequence[str] = (),
-) -> str:
-    """Third person, dates resolved, a closing date; ``lead`` is already in third person.
-    A note that does not name its speaker says who said it in its closing brackets (a
-    ``Name:`` label would read as a transcript line). Each sentence keeps its own language
-    (a turn may switch between English and Japanese) and its own voice (:class:`Voices`)."""
-    words = [s.text for s in sentences if Cue.PHOTO not in s.cues]
-    captions = [s.text for s in sentences if Cue.PHOTO in s.cues]
-    japanese = is_japanese(" ".join([*lead, *words])) if words or lead else is_japanese(
-        " ".join([event.text, *captions]))
-    parts = [(text, is_japanese(text)) for text in lead]
-    for sentence in words:
-        in_japanese = is_japanese(sentence)
-        speaker, addressee = voices.of(sentence)
-        text = _capitalised(to_third_person(
-            sentence, spoken_name(speaker, japanese=in_japanese),
-            addressee=None if addressee is None else spoken_name(addressee,
-                                                                 japanese=in_japanese),
-            japanese=in_japanese))
-        if event.timestamp is not None:
-            text = resolve_relative_dates(text, event.timestamp, japanese=in_japanese)
-        parts.append((text, in_japanese))
-    content = joined(parts)
-    shown_by = spoken_name(event.speaker, japanese=japanese)
-    for caption in captions:
-        if not content:  # the image was the whole turn: its caption is the statement
-            content = (f"{shown_by}が共有した画像は「{caption}」" if japanese
-                       else _capitalised(f"{shown_by} shared an image showing {caption}"))
-            continue
-        clause = (f"（{shown_by}が共有した画像は「{caption}」）" if japanese
-                  else f"({shown_by} shared an image showing {caption})")
-        content = f"{content}{'' if japanese else ' '}{clause}"
-    unnamed = bool(event.speaker) and not names_speaker(content, event.speaker)
-    first = parts[0] if parts else ("", False)
-    if unnamed and japanese and first[1] and not has_own_topic(first[0]):
-        # Japanese drops the subject: give it back as the topic (the first sentence's voice)
-        topic = voices.of(words[0])[0] if words and not lead else event.speaker
-        content = f"{spoken_name(topic, japanese=True)}は、{content}"
-        unnamed = not names_speaker(content, event.speaker)
-    return content + said_on(event.timestamp, japanese=japanese,
-                             speaker=spoken_name(event.speaker, japanese=japanese)
-                             if unnamed else None, content=content)
-
-
-# "Oh, and we're moving …": once the note stands alone, a leading "and" joins it to nothing.
-_LEADING_AND = re.compile(r"^and\s+(?=\S)", re.IGNORECASE)
-
-
-def _capitalised(sentence: str) -> str:
-    """A sentence whose leading interjection was dropped ("Ha, honestly I prefer …") starts
-    with a capital again, without a leading "and"; a word capitalised inside ("iPhone") is
-    left as written."""
-    sentence = _LEADING_AND.sub("", sentence)
-    if sentence[:1].islower() and not sentence[1:2].isupper():
-        return sentence[0].upper() + sentence[1:]
-    return sentence
-
-
-def _kind(best: SentenceScore) -> NoteKind:
-    """The kind of the turn's most informative sentence; a profile cue only counts when the
-    speaker talks about themselves ("my sister", "I work as"), which the cues already check."""
-    cue = main_cue(best.text)
-    if cue == Cue.PREFERENCE and Cue.PREFERENCE in best.cues:
-        return NoteKind.PREFERENCE
-    if cue == Cue.PROFILE and Cue.PROFILE in best.cues:
-        return NoteKind.PROFILE
-    return NoteKind.FACT
-
-
-def _importance(score: float, cues: frozenset[str]) -> float:
-    """Saturating map of the turn score; profile facts and life events weigh a bit more."""
-    base = 1.0 - math.exp(-score / 4.0)
-    bonus = 0.1 * len(cues & {Cue.PROFILE, Cue.LIFE_EVENT})
-    return round(min(0.95, max(0.1, base + bonus)), 3)
 
 
 def _profile_updates(events: Sequence[EventText]) -> tuple[ProfileUpdate, ...]:

@@ -14,14 +14,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from omoide.engine.consolidate.interjections import is_vocative, strip_interjections
 from omoide.engine.lang import is_japanese, note_content_words, word_set, word_tokens
 
 __all__ = [
     "Cue",
     "SentenceScore",
+    "carries_content",
     "is_question",
     "is_vocative",
     "main_cue",
+    "mentions_speaker",
+    "names_itself",
     "score_sentence",
     "score_turn",
     "strip_interjections",
@@ -49,31 +53,6 @@ class SentenceScore:
     cues: frozenset[str]
 
 
-_INTERJECTION = (
-    r"hey|hi|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw+|yeah|yep|yup|nope|nah|so|um|uh|hmm+|"
-    r"haha+|lol|omg|gosh|ok|okay|thanks|thank you|by the way|btw|anyway|anyways|oh my|ugh|"
-    r"phew|alright|ha|ha ha|ah ha|hehe|mm+|yum|"
-    r"long time no (?:see|talk|chat)|(?:good|great|nice|so good) to (?:see|hear from|chat with|"
-    r"talk to) you|how are you|how's it going|what's up"
-)
-# These open a sentence as a reaction ("Great, ...", "No, ...") only when punctuation follows.
-_REACTION = (
-    r"great|cool|awesome|nice|sweet|wonderful|amazing|congrats|congratulations|true|right|"
-    r"yes|no|sure|well|also|plus|actually|honestly|totally|definitely|absolutely|"
-    r"not really|not at all|not exactly|of course|"
-    # farewells that close a chat ("Good night, talk tomorrow!"), never "see you at the clinic"
-    r"good ?night|good ?bye|bye(?: bye| for now)?|night night|take care|cheers|"
-    r"(?:see|talk to|catch) you(?: later| soon| tomorrow| then)?|"
-    r"talk (?:again )?(?:later|soon|tomorrow)|until (?:later|tomorrow|next time)"
-)
-# Japanese replies open with yes/no and fillers the same way ("ううん、", "実は").
-_JA_LEAD = re.compile(
-    r"^(?:ううん|うーん|うん|いいえ|いや|はい|ええ|えっと|えーと|あの(?:ね|さ)?|まあ|そうそう|"
-    r"実は|じつは|ところで|そういえば)[、,！!…〜ー\s]*"
-)
-_LEAD = re.compile(
-    rf"^(?:(?:{_INTERJECTION})\b[\s,!.…~-]*|(?:{_REACTION})\b[\s]*[,!.…]+\s*)+", re.IGNORECASE
-)
 # "Let's keep going!", "Can't wait to see it!": encouragement and plans for the chat itself.
 _SUGGESTION = re.compile(r"(?:let's|let us|can't wait|keep (?:it|up)|stay )\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[?？][\"'”’)」』）]*$|(?:ですか|ますか)[。]?$")
@@ -191,43 +170,9 @@ _JA_NAMED = re.compile(
 )
 
 
-_TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*)$")
-# ", Sam," inside a sentence: a vocative unless it is an item of a list ("Anna, Sam, and I",
-# "Anna, Sam and Mia"): no name before it, no "and"/"or" after it.
-_INNER_VOCATIVE = re.compile(
-    r"(?<![A-Z][\w'’-])(?<![A-Z][\w'’-]{2})(?<![A-Z][\w'’-]{3})(?<![A-Z][\w'’-]{4}),\s*"
-    r"(?P<name>[A-Z][\w'’-]*)\s*,(?!\s*(?:and|or|&)\b)(?=\s*\S)")
-
-
-def strip_interjections(sentence: str, participants: frozenset[str]) -> str:
-    """Drop leading "Hey Sam!", "Wow, Lena,", "ううん、", a closing ", Sam!" and an inner ", Sam,"
-    ("You never rest, Sam, but …"); keep the rest as written."""
-    text = sentence.strip()
-    while True:
-        before = text
-        text = _JA_LEAD.sub("", _LEAD.sub("", text)).lstrip()
-        first, _, rest = text.partition(" ")
-        if first[-1:] in {",", "!", "."} and is_vocative(first.rstrip(",!.~"), participants):
-            text = rest.lstrip()
-        if text == before:
-            break
-    trailing = _TRAILING_VOCATIVE.search(text)
-    if trailing and is_vocative(trailing.group("name"), participants):
-        text = text[: trailing.start()] + trailing.group("end")
-    return _INNER_VOCATIVE.sub(
-        lambda m: "," if is_vocative(m.group("name"), participants) else m.group(0), text)
-
-
 def is_question(sentence: str) -> bool:
     """The sentence asks something ("…?", "…？", "…ですか")."""
     return bool(_QUESTION_END.search(sentence.strip()))
-
-
-def is_vocative(word: str, participants: frozenset[str]) -> bool:
-    """A participant's name or a short form of it ("Sam" for Samantha)."""
-    return word in participants or (
-        len(word) >= 3 and any(name.startswith(word) for name in participants)
-    )
 
 
 def score_sentence(sentence: str, participants: frozenset[str]) -> SentenceScore:
@@ -274,10 +219,11 @@ _CUE_WEIGHTS = {
 def _words_needed(text: str) -> int:
     """How many content words and names a sentence needs to be a fact: a hobby or skill is one
     even in three words ("I play saxophone"), and so is the speaker's own home, work, study or
-    family said in two ("I work at a bakery.", "I quit my job."); anything else needs three."""
+    family said in two ("I work at a bakery.", "I quit my job."), and what they love or hate
+    ("I really hate olives."); anything else needs three."""
     if _HOBBY.search(text):
         return 1
-    if _PROFILE.search(text) and _FIRST_PERSON.search(text):
+    if (_PROFILE.search(text) or _PREFERENCE.search(text)) and _FIRST_PERSON.search(text):
         return 2
     return 3
 
@@ -334,6 +280,67 @@ def _score_japanese(text: str) -> SentenceScore:
     score = 0.3 * min(content / 2, 8) + sum(_CUE_WEIGHTS[c] for c in cues)
     score += 0.6 * min(len(entities), 3)
     return SentenceScore(text, score, cues)
+
+
+# How the speaker feels right now ("tired.", 眠い) and hedges around it ("fine though lol"):
+# a passing state, not something to keep.
+_MOOD = word_set(
+    """
+    tired busy exhausted sleepy bored nervous stressed anxious worried sad upset sick ill
+    hungry full excited relieved terrified scared okay ok-ish ish alright fine meh though
+    lol lmao haha god
+    """
+)
+_JA_MOOD = re.compile(r"眠|疲れ|暇|忙し|緊張|不安|元気|大丈夫|まあまあ|微妙")
+
+
+def carries_content(sentence: str, participants: frozenset[str]) -> bool:
+    """Whether a sentence says something besides greetings, reactions and how the speaker
+    feels: "September.", "Four days.", 「経理。」 do; "haha", "tired.", 「うん。」, 「眠い」 do
+    not. A short piece like these scores 0 alone, yet answers the question it follows."""
+    text = strip_interjections(sentence, participants)
+    if not text or _QUESTION_END.search(text):
+        return False
+    if is_japanese(text):
+        residue = _JA_MOOD.sub("", _JA_FILLER.sub("", text))
+        return len(_JA_CONTENT.findall(residue)) >= 2
+    return any(w not in _EVALUATIVE and w not in _MOOD for w in note_content_words(text))
+
+
+# A sentence that opens with its own subject: a pronoun, a demonstrative or a possessive.
+_OPENING_SUBJECT = re.compile(
+    r"^(?:I|I['’]\w+|me|my|we|we['’]\w+|our|you|your|he|she|they|it|it['’]s|its|his|her|their|"
+    r"this|that|that['’]s|these|those|there|there['’]s|here)\b", re.IGNORECASE)
+
+
+# A Japanese sentence that ends in a predicate (a verb, an adjective, です/ます, a past
+# tense), with the sentence-final particles and marks casual speech adds after it.
+_JA_PREDICATE_END = re.compile(
+    r"(?:[たるいうくすつぬぶむぐてだ]|ない|ます|です)"
+    r"(?:んだ|のだ|の|よね|よ|ね|な|なあ|わ|さ|けど|けどね|から|し)?[。．！!？?…〜～ー笑wｗ\s]*$")
+
+
+# … but not the particles of amount and extent that end a noun phrase (「週に三回くらい」).
+_JA_PIECE_END = re.compile(r"(?:くらい|ぐらい|ほう|だけ|まで|ばかり|ばっか|など|とか)"
+                           r"[。．！!？?…〜～ー笑wｗ\s]*$")
+
+
+def names_itself(sentence: str) -> bool:
+    """Whether a sentence stands as a statement of its own: in English, it opens with a
+    subject ("She moved …", "That's why …"; "every Monday, 45 minutes" and "mostly walking
+    dogs" do not). Japanese leaves the subject out as a rule, so there it is a predicate at
+    the end (「柴犬を飼っています。」, 「ピアノ教室やめちゃった」); a noun or a particle there is a
+    piece whose topic the question set (「仙台。」, 「大手の」, 「来週から」)."""
+    if is_japanese(sentence):
+        text = sentence.strip()
+        return bool(_JA_PREDICATE_END.search(text)) and not _JA_PIECE_END.search(text)
+    return bool(_OPENING_SUBJECT.match(sentence.strip()))
+
+
+def mentions_speaker(sentences: list[str]) -> bool:
+    """Whether the sentences speak of the speaker ("I", "my", "we"): a note of them names
+    the speaker once "I" becomes their name."""
+    return any(_FIRST_PERSON.search(s) or _JA_FIRST_PERSON.search(s) for s in sentences)
 
 
 def score_turn(chosen: list[SentenceScore], text: str) -> float:

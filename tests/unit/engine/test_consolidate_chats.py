@@ -1,0 +1,374 @@
+"""Consolidating a user's chat with the persona (issue 8, "no conversation is lost"): the note
+budget counts the user's turns, a short answer is read with the persona's question when a
+piece of it would be lost, a dropped "I" is given back and an opening "she"/"he" is bound to
+the one person it can mean. Every example is invented."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from omoide.engine.consolidate import (
+    EventText,
+    NoteKind,
+    consolidate_offline,
+    count_persona_turns,
+    note_budget,
+)
+from omoide.engine.consolidate.rules import carries_content, names_itself, strip_interjections
+from omoide.engine.consolidate.subjects import (
+    Referents,
+    bind_pronouns,
+    introduced,
+    referents_by_turn,
+    restore_dropped_subject,
+)
+
+SAID = datetime(2026, 3, 2, 10, 0)
+
+
+def chat(*turns: tuple[str, str], user: str = "Rin", persona: str = "Mika") -> list[EventText]:
+    """``("u", text)`` is the user's turn, ``("a", text)`` the persona's; ids 5, 15, 25 …"""
+    return [
+        EventText(
+            event_id=10 * i + 5,
+            speaker=user if who == "u" else persona,
+            role="user" if who == "u" else "assistant",
+            text=text,
+            timestamp=SAID,
+        )
+        for i, (who, text) in enumerate(turns)
+    ]
+
+
+# -- the budget ----------------------------------------------------------------------------------
+
+
+def test_with_the_persona_in_the_chat_every_user_turn_may_make_a_note() -> None:
+    assert note_budget(10, notes_per_turn=0.5, persona_turns=3) == 7
+    assert note_budget(10, notes_per_turn=0.5, persona_turns=5) == 5
+    assert note_budget(2, notes_per_turn=0.5, persona_turns=1) == 1
+    assert note_budget(10, notes_per_turn=0.5, persona_turns=3, max_notes=4) == 4
+
+
+def test_between_people_only_the_budget_is_half_the_turns_as_before() -> None:
+    assert note_budget(10, notes_per_turn=0.5) == 5
+    assert note_budget(21, notes_per_turn=0.5, persona_turns=0) == 11
+    assert note_budget(3, notes_per_turn=0.5) == 2
+
+
+RUN_OF_USER_TURNS = chat(
+    ("u", "I finally switched from black tea to rooibos, my dentist said the tannins stain."),
+    ("u", "My brother Teo is moving to Valencia in March."),
+    ("a", "Valencia! What's taking him there?"),
+    ("u", "He got a job at a robotics lab there."),
+    ("u", "I'm helping him pack up his flat next weekend."),
+    ("a", "That's kind of you. How are you otherwise?"),
+    ("u", "I started volunteering at the animal shelter on Saturdays."),
+    ("u", "Mostly I walk the older dogs, the ones nobody adopts."),
+    ("a", "That sounds rewarding."),
+    ("u", "My neighbour Ines gave me her old bike, so I cycle there now."),
+)
+
+
+def test_a_run_of_informative_user_turns_keeps_every_one_of_them() -> None:
+    """Half of the ten turns (five notes) cut two of the seven facts; the persona's three
+    turns are not the user's to summarise."""
+    assert count_persona_turns(RUN_OF_USER_TURNS) == 3
+    notes = consolidate_offline(RUN_OF_USER_TURNS).notes
+    cited = {i for n in notes for i in n.source_event_ids}
+    users = {e.event_id for e in RUN_OF_USER_TURNS if e.role == "user"}
+    assert users <= cited
+    assert len(notes) == 7
+
+
+# -- a short answer read with the question -------------------------------------------------------
+
+
+def test_an_answer_whose_first_piece_would_be_lost_is_read_with_the_question() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("u", "I ran a half marathon on Sunday!"),
+            ("a", "Amazing! When did you start running?"),
+            ("u", "march. after the move I needed a routine of my own"),
+        )
+    ).notes
+    last = notes[-1]
+    assert last.source_event_ids == (15, 25)
+    assert "When did you start running?" in last.content and "march." in last.content
+
+
+def test_a_subjectless_answer_is_read_with_the_question() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("u", "I joined a pottery class."),
+            ("a", "Fun! How often does it meet?"),
+            ("u", "every tuesday evening, two hours. it's at the community centre downtown"),
+        )
+    ).notes
+    assert notes[-1].source_event_ids == (15, 25)
+    assert notes[-1].content.startswith("Asked “Fun! How often does it meet?”") or (
+        "How often does it meet?" in notes[-1].content
+    )
+
+
+def test_an_answer_keeps_the_kind_its_own_sentences_have() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("u", "I tried every tea at the new shop."),
+            ("a", "Do you even like green tea?"),
+            ("u", "honestly not really. I love the roasted kind though, the dark one"),
+        )
+    ).notes
+    assert notes[-1].source_event_ids == (15, 25)
+    assert notes[-1].kind == NoteKind.PREFERENCE
+
+
+def test_a_turn_that_names_its_subject_keeps_its_own_words() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("u", "Long week."),
+            ("a", "What happened?"),
+            ("u", "I handed in my notice at the agency on Friday."),
+        )
+    ).notes
+    assert [n.source_event_ids for n in notes] == [(25,)]
+    assert notes[0].content.startswith("Rin handed in")
+
+
+@pytest.mark.parametrize(
+    ("piece", "content"),
+    [
+        ("september.", True),
+        ("four days.", True),
+        ("only partly.", True),
+        ("経理。", True),
+        ("tired.", False),
+        ("busy.", False),
+        ("not really lol.", False),
+        ("yes!!", False),
+        ("ok-ish.", False),
+        ("うん。", False),
+        ("眠い。", False),
+        ("What about you?", False),
+    ],
+)
+def test_what_counts_as_a_piece_of_an_answer(piece: str, content: bool) -> None:
+    assert carries_content(piece, frozenset()) is content
+
+
+# -- the speaker's dropped "I" -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "earlier", "restored"),
+    [
+        ("went to the dentist this morning", [], "I went to the dentist this morning"),
+        ("Booked it for May 3", [], "I booked it for May 3"),
+        (
+            "adopted her from the shelter on saturday.",
+            ["guess what"],
+            "I adopted her from the shelter on saturday.",
+        ),
+        ("finally got a cat", [], "I finally got a cat"),
+        ("started volunteering on Saturdays", [], "I started volunteering on Saturdays"),
+        (
+            "said I can use her as a reference",
+            ["she was kind about it."],
+            "said I can use her as a reference",
+        ),
+        ("Got it, see you then", [], "Got it, see you then"),
+        ("excited for the trip next week", [], "excited for the trip next week"),
+        ("tired of client deadlines", [], "tired of client deadlines"),
+        ("used to be ten minutes", [], "used to be ten minutes"),
+        ("Ellie won the spelling bee", [], "Ellie won the spelling bee"),
+    ],
+)
+def test_a_dropped_i_is_given_back(sentence: str, earlier: list[str], restored: str) -> None:
+    assert restore_dropped_subject(sentence, earlier) == restored
+
+
+def test_a_note_of_a_dropped_i_names_the_speaker() -> None:
+    (note,) = consolidate_offline(
+        chat(("u", "ok-ish. went to the clinic this morning for a checkup"), ("a", "Good for you!"))
+    ).notes
+    assert note.content.startswith("Rin went to the clinic")
+
+
+# -- an opening "she" / "he" ---------------------------------------------------------------------
+
+
+def test_who_a_turn_introduces() -> None:
+    assert introduced("My sister Lucia is moving to Lisbon.") == [("Lucia", "she")]
+    assert introduced("my uncle flew in") == [("my uncle", "he")]
+    assert introduced("my partner Chris and I") == [("Chris", "either")]
+    assert introduced("my sister's coming over") == [("my sister", "she")]
+    assert introduced("Lucia is moving.") == []
+
+
+def test_an_opening_pronoun_is_bound_to_the_person_introduced_before() -> None:
+    """The persona echoing a place the user named ("Why Lisbon?") brings no one new."""
+    events = chat(
+        ("u", "My sister Lucia is moving to Lisbon in January."),
+        ("a", "Oh wow, why Lisbon?"),
+        ("u", "She got a job at a design studio there."),
+    )
+    (_, _, third) = referents_by_turn(events)
+    assert third == Referents(she="Lucia", he=None)
+    notes = consolidate_offline(events).notes
+    assert notes[-1].content.startswith("Lucia got a job at a design studio there.")
+
+
+def test_a_relation_without_a_name_binds_as_the_speakers_relation() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("u", "my grandma is in the hospital, it's her hip"),
+            ("a", "Oh no. What happened?"),
+            ("u", "she fell in her kitchen on tuesday and broke her hip"),
+        )
+    ).notes
+    assert notes[-1].content.startswith("Rin's grandma fell in her kitchen")
+
+
+def test_a_possessive_opening_is_bound_too() -> None:
+    assert bind_pronouns(["His mom runs the kitchen."], Referents(she=None, he="Chris")) == [
+        "Chris's mom runs the kitchen."
+    ]
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        ("a", "Does Omar mind?"),  # the persona names someone else
+        ("u", "I asked Omar to help too."),  # so does the user
+    ],
+)
+def test_a_name_said_in_between_leaves_the_pronoun_unbound(between: tuple[str, str]) -> None:
+    events = chat(
+        ("u", "My friend Sol moved to Quito."), between, ("u", "He says the altitude is rough.")
+    )
+    assert referents_by_turn(events)[-1] == Referents()
+
+
+def test_two_people_a_pronoun_may_mean_bind_neither() -> None:
+    events = chat(
+        ("u", "My sister and my mom are visiting."),
+        ("a", "Nice!"),
+        ("u", "She booked a hotel near the harbour last week."),
+    )
+    assert referents_by_turn(events)[-1].she is None
+    assert consolidate_offline(events).notes[-1].content.startswith("She booked")
+
+
+def test_another_persons_turn_in_between_leaves_the_pronoun_unbound() -> None:
+    """Between people (as LoCoMo is posted) the other speaker's turn may change whom "she"
+    means: only the persona's turns may stand between."""
+    events = [
+        EventText(1, "Ana", "user", "My sister Ines got engaged.", SAID),
+        EventText(2, "Bo", "user", "Congrats to her!", SAID),
+        EventText(3, "Ana", "user", "She is over the moon.", SAID),
+    ]
+    assert referents_by_turn(events)[-1] == Referents()
+
+
+def test_a_pronoun_after_someone_new_in_the_same_turn_is_left_to_its_note() -> None:
+    assert bind_pronouns(["My aunt Vera called.", "She sounded well."], Referents(she="Lucia")) == [
+        "My aunt Vera called.",
+        "She sounded well.",
+    ]
+
+
+def test_a_japanese_turn_is_left_as_written() -> None:
+    events = chat(
+        ("u", "妹の美咲が来月結婚するの。"),
+        ("a", "おめでとう！"),
+        ("u", "彼女は大学の同級生と付き合ってた。"),
+        user="さき",
+        persona="ハル",
+    )
+    assert referents_by_turn(events)[-1] == Referents()
+
+
+def test_a_short_japanese_answer_is_read_with_its_question() -> None:
+    """Japanese leaves out the topic the question set: 「仙台。宮城の」 says where home is only
+    next to 「地元ってどこだっけ？」."""
+    assert not names_itself("週に三回くらい。")
+    notes = consolidate_offline(
+        chat(
+            ("u", "来月、地元に戻ることにした。"),
+            ("a", "おめでとう！地元ってどこだっけ？"),
+            ("u", "仙台。宮城の海のほう"),
+            user="ゆう",
+            persona="ユリ",
+        )
+    ).notes
+    assert notes[-1].source_event_ids == (15, 25)
+    assert "地元ってどこだっけ？" in notes[-1].content and "仙台" in notes[-1].content
+
+
+# -- a Japanese vocative -------------------------------------------------------------------------
+
+
+def test_a_japanese_vocative_is_not_part_of_the_note() -> None:
+    assert strip_interjections("ユリ、聞いて。", frozenset({"ユリ"})) == "聞いて。"
+    assert strip_interjections("ハルさん！会社辞めた", frozenset({"ハル"})) == "会社辞めた"
+    assert strip_interjections("妹、結婚した", frozenset({"ユリ"})) == "妹、結婚した"
+    notes = consolidate_offline(
+        chat(
+            ("u", "ユリ、聞いて。会社辞めることにした"),
+            ("a", "えっ、ほんとに？"),
+            user="ゆう",
+            persona="ユリ",
+        )
+    ).notes
+    assert notes and "ユリ" not in notes[0].content
+
+
+def test_a_japanese_answer_that_repeats_none_of_the_questions_words_leans_on_it() -> None:
+    from omoide.engine.consolidate.answers import leans_on_the_question
+
+    [question, answer] = chat(
+        ("a", "引っ越し先は決まった？"),
+        ("u", "三つまで絞ったけど、まだ迷ってる"),
+        user="だい",
+        persona="ユリ",
+    )
+    assert leans_on_the_question(question, answer)
+    [pets, dog] = chat(("a", "ペットは飼っていますか？"), ("u", "柴犬を飼っています。"))
+    assert not leans_on_the_question(pets, dog)  # it repeats 飼: it says its own topic
+    [how, news] = chat(("a", "どうしたの？"), ("u", "ピアノ教室やめちゃった"))
+    assert not leans_on_the_question(how, news)  # no word to lean on
+
+
+def test_a_wrong_guess_corrected_in_japanese_stays_out_of_the_note() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("a", "お仕事は看護師さんでしたよね？"),
+            ("u", "いいえ、図書館の司書として働いています。"),
+            user="花子",
+            persona="ハル",
+        )
+    ).notes
+    assert notes and "看護師" not in notes[-1].content and "司書" in notes[-1].content
+
+
+def test_an_answer_note_resolves_its_relative_dates() -> None:
+    notes = consolidate_offline(
+        chat(
+            ("u", "I'm visiting my aunt."),
+            ("a", "Nice! When are you going?"),
+            ("u", "next week. the train is booked"),
+        )
+    ).notes
+    assert "next week (the week after 2 March 2026)" in notes[-1].content
+
+
+def test_a_preference_said_in_two_words_is_a_note() -> None:
+    notes = consolidate_offline(
+        chat(("a", "Anything you won't eat?"), ("u", "I really hate olives."), ("a", "Nice!"))
+    ).notes
+    assert [(n.content, n.kind) for n in notes] == [
+        ("Rin really hates olives. (2 March 2026)", NoteKind.PREFERENCE)
+    ]
+    assert consolidate_offline(chat(("u", "I love it!"), ("a", "Great."))).notes == ()
