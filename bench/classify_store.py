@@ -361,12 +361,27 @@ def main() -> int:
         help="re-judge every close at the default alone and count which part of the "
         "classifier closed it (judge, note judge, note rules, sure rules)",
     )
+    bench.add_argument(
+        "--pairs",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a labelled set of your own (the classify jsonl format) to replay too, pooled as "
+        "the group 'given' (a NAME starting with 'notes' is read as consolidated notes); "
+        "repeatable",
+    )
     args = bench.parse_args()
-    everything = {**OLDER, **CHOOSE}
-    names = args.sets if args.sets else list(everything)
+    given: dict[str, Path] = {}
+    for item in args.pairs:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not Path(path).is_file():
+            bench.error(f"--pairs wants NAME=PATH of an existing file, got {item!r}")
+        given[name] = Path(path)
+    everything = {**OLDER, **CHOOSE, **given}
+    names = [*(args.sets or ([] if given else list(OLDER | CHOOSE))), *given]
     unknown = [n for n in names if n not in everything]
     if unknown:
-        bench.error(f"unknown sets {unknown}: holdout1-41, notes1-21")
+        bench.error(f"unknown sets {unknown}: holdout1-41, notes1-21, or --pairs NAME=PATH")
     names = [n for n in names if everything[n].is_file()]
 
     embedders: dict[str, Embedder] = {}
@@ -447,7 +462,8 @@ def main() -> int:
             lang: grid([j for j in rows if lang in ("all", j.pair.lang)], full=False)
             for lang in ("en", "ja", "all")
         }
-    for group, members in (("older", OLDER), ("choose", CHOOSE)):
+    groups = (("older", OLDER), ("choose", CHOOSE), ("given", given))
+    for group, members in groups:
         rows = [j for name in judged if name in members for j in judged[name]]
         if rows:
             for lang in ("en", "ja", "all"):
@@ -482,7 +498,7 @@ def main() -> int:
                 raw,
                 same_fact,
             )
-            for group, members in (("older", OLDER), ("choose", CHOOSE))
+            for group, members in groups
         }
     for made in embedders.values():
         if isinstance(made, CachedEmbedder):
