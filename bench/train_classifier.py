@@ -278,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
              "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
              + "".join(f" --{k} {v}" for k, v in only.items())
              + (f" --head {args.head}" if args.head != "linear" else "")
+             + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
              + (f" --judge {args.judge}" if args.judge else "") + "`"
              + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
                 if only else ""),
