@@ -38,10 +38,10 @@ from omoide.engine.classify import (
 DATA = REPO / "bench" / "data"
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 40)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 42)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 20)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 22)}
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
 # Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
 # old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
@@ -115,9 +115,12 @@ class Config:
     reduce: str
     c: float
     blocks: str = "parts"  # a key of BLOCK_SETS
+    head: str = "linear"  # "linear": logistic regression (C = ``c``); "net": one hidden layer;
+    # "trees": boosted trees (compared in round 28, never shipped)
 
     def label(self) -> str:
-        return f"{self.features}, blocks={self.blocks} by {self.reduce}, C={self.c}"
+        head = {"net": ", net", "trees": ", boosted trees"}.get(self.head, f", C={self.c}")
+        return f"{self.features}, blocks={self.blocks} by {self.reduce}{head}"
 
     def block_rows(self) -> list[int]:
         """Which of ``Data.blocks`` (in BLOCKS order) this configuration reads."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from _classify_data import CLASSES, CONTRA, Config, Data, folds_of
-from _classify_model import fit_logistic, probabilities, project, sklearn_parts
+from _classify_model import fit_logistic, fit_net, fit_trees, probabilities, project, sklearn_parts
 from _classify_sentences import choose_sentence_threshold, sentence_scores
 from _classify_thresholds import THRESHOLDS, choose_thresholds, curve, scores
 from omoide.engine.classify import decide_relation
@@ -33,7 +33,9 @@ def fit_on(data: Data, idx: np.ndarray, cfg: Config):
     blocks = [data.blocks[k][idx] for k in rows]
     z, fitted = project(blocks, cfg.reduce, data.y[idx]) if blocks else (
         np.zeros((len(idx), 0)), [])
-    params = fit_logistic(np.hstack([data.x[idx][:, cols], z]), data.y[idx], cfg.c)
+    x = np.hstack([data.x[idx][:, cols], z])
+    fit = {"trees": fit_trees, "net": fit_net}.get(cfg.head)
+    params = fit(x, data.y[idx]) if fit else fit_logistic(x, data.y[idx], cfg.c)
     return params, fitted, cols, sure_rules(data, idx), rows
 
 

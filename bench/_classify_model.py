@@ -5,15 +5,36 @@ regression over the named features and a few directions of each embedding block.
 "centroid"; or its top principal directions: "pcaK"); ``fold_projection`` rewrites the fitted
 model over whole blocks (the projection is linear), so the stored judge is read by plain numpy;
 ``fit_logistic`` fits and ``probabilities`` applies the model as ``learned.py`` does at run time.
+``fit_net`` fits a net of one hidden layer instead (``Config.head`` "net", round 28) as the
+arrays the package reads (``engine/classify/hidden.py``), so the benchmark scores what a server
+would; ``fit_trees`` (boosted trees, "trees") was compared with it and is not shipped.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import NamedTuple
 
 import numpy as np
 
 from _classify_data import CLASSES
+from omoide.engine.classify import BlockProjection, HiddenLayer
+
+# The heads of round 28's train → choose split (``bench/classify_split.py --head``,
+# ``bench/results/classify_round28.md``): boosted trees (compared only) and the net.
+TREES = {"max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15, "min_samples_leaf": 40,
+         "l2_regularization": 1.0}
+NET = {"units": 32, "alpha": 1.0, "max_iter": 300, "seed": 0}
+
+
+class Net(NamedTuple):
+    """A fitted net (``fit_net``): standardisation, the hidden layer, the class scores."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    hidden: HiddenLayer
+    weights: np.ndarray
+    bias: np.ndarray
 
 
 def sklearn_parts():
@@ -73,6 +94,18 @@ def fold_projection(params, n_named: int, fitted: Projection):
             np.hstack([w_named, *rows]), bias)
 
 
+def head_fields(params, n_named: int, fitted: Projection) -> dict[str, object]:
+    """The ``JudgeModel`` fields of a fitted head: a linear one rewritten over whole blocks
+    (``fold_projection``); trees with the blocks' projection stored beside them."""
+    if not isinstance(params, Net):
+        mean, scale, weights, bias = fold_projection(params, n_named, fitted)
+        return {"mean": mean, "scale": scale, "weights": weights, "bias": bias}
+    projection = BlockProjection(directions=np.stack([p for _, p in fitted]),
+                                 offset=np.stack([mu @ p for mu, p in fitted])) if fitted else None
+    return {"mean": params.mean, "scale": params.scale, "weights": params.weights,
+            "bias": params.bias, "hidden": params.hidden, "projection": projection}
+
+
 def fit_logistic(x: np.ndarray, y: np.ndarray, c: float):
     logistic, _ = sklearn_parts()
     mean, scale = x.mean(axis=0), x.std(axis=0)
@@ -83,9 +116,41 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, c: float):
     return mean, scale, model.coef_[order], model.intercept_[order]
 
 
+def fit_trees(x: np.ndarray, y: np.ndarray):
+    """Gradient-boosted trees (scikit-learn's histogram booster, ``TREES``) on ``x``, for the
+    comparison of round 28 only: no server reads trees (the net won, ``fit_net``)."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+    except ImportError:
+        sys.exit("scikit-learn is needed for training: .venv/bin/pip install -e '.[bench]'")
+    return HistGradientBoostingClassifier(**TREES, random_state=0).fit(x, y)
+
+
+def fit_net(x: np.ndarray, y: np.ndarray) -> Net:
+    """A net of one hidden layer of rectified units (``NET``) on standardised ``x``, as the
+    arrays ``learned.JudgeModel`` reads (``hidden``)."""
+    try:
+        from sklearn.neural_network import MLPClassifier
+    except ImportError:
+        sys.exit("scikit-learn is needed for training: .venv/bin/pip install -e '.[bench]'")
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    model = MLPClassifier(hidden_layer_sizes=(NET["units"],), alpha=NET["alpha"],
+                          max_iter=NET["max_iter"], random_state=NET["seed"])
+    model.fit((x - mean) / scale, y)
+    assert list(model.classes_) == list(range(len(CLASSES)))
+    return Net(mean, scale, HiddenLayer(weights=model.coefs_[0].T, bias=model.intercepts_[0]),
+               model.coefs_[1].T, model.intercepts_[1])
+
+
 def probabilities(params, x: np.ndarray) -> np.ndarray:
-    mean, scale, w, b = params
-    z = ((x - mean) / scale) @ w.T + b
+    if not isinstance(params, tuple):  # trees (``fit_trees``): scikit-learn's own reading
+        return params.predict_proba(x)
+    if isinstance(params, Net):
+        z = params.hidden.apply((x - params.mean) / params.scale) @ params.weights.T + params.bias
+    else:
+        mean, scale, w, b = params
+        z = ((x - mean) / scale) @ w.T + b
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)

@@ -22,6 +22,12 @@ Also reported: the CHOOSE writers' precision / recall curves by threshold (one t
 both languages, per language numbers) for the model fitted on TRAIN and for the judge in
 ``--judge-file`` (default the packaged one; give the judge that was packaged before a retrain
 on the CHOOSE sources, or its curve is not held out).
+
+``--head`` picks the judge's model (``Config.head``: the logistic regression, the net of round 28,
+or boosted trees, compared only); ``--write-judge PATH`` writes a ``judge.json`` holding the model
+fitted on TRAIN at the thresholds the training rule (``RULE``) reads off the TRAIN folds, the
+stored file's other models kept, so ``bench/classify.py`` can score it on the CHOOSE sets as a
+server runs it (copy it into a copy of ``src``; never into the package).
 """
 
 from __future__ import annotations
@@ -33,15 +39,27 @@ from pathlib import Path
 import numpy as np
 
 from _classify_common import DEFAULT_PAIRS, CachedEmbedder
-from _classify_data import BLOCKS, CONTRA, HOLDOUTS, NOTES, Config, Data, folds_of, load_data
+from _classify_data import (
+    BLOCKS,
+    CLASSES,
+    CONTRA,
+    HOLDOUTS,
+    NOTES,
+    Config,
+    Data,
+    folds_of,
+    load_data,
+)
 from _classify_loso import fit_on, predict_on, predictions
+from _classify_model import head_fields
 from _classify_thresholds import THRESHOLDS, ThresholdRule, curve, macro_f1
 from lib.cli import parser
 from lib.reports import REPO, md_table, write_results
 from omoide.embed import make_embedder
 from omoide.engine.classify import JudgeModel
+from train_classifier import _rounded
 
-CHOOSE = ("holdout38", "holdout39", "notes18", "notes19")  # the freshest writers (round 27)
+CHOOSE = ("holdout40", "holdout41", "notes20", "notes21")  # the freshest writers (round 28)
 AS_STATEMENTS = " as statements"  # a notes source read as statements (a fold of its own)
 TARGETS = (0.95, 0.93, 0.90)
 RULES: dict[str, ThresholdRule] = {
@@ -60,6 +78,7 @@ RULES: dict[str, ThresholdRule] = {
     "0.05 quantile": ThresholdRule(pool="quantile", quantile=0.05),
 }
 LANGS = ("en", "ja")
+WRITTEN = "0.25 quantile"  # the rule training uses (``_classify_thresholds.RULE``, round 28)
 
 
 def judge_probs(model: JudgeModel, data: Data) -> tuple[np.ndarray, np.ndarray]:
@@ -112,7 +131,8 @@ def sources_of(choose: tuple[str, ...]) -> tuple[dict[str, Path], list[str]]:
 
 
 def run(data: Data, cfg: Config, scored: list[str],
-        stored: JudgeModel | None) -> dict[str, object]:
+        stored: JudgeModel | None) -> tuple[dict[str, object], tuple]:
+    """The report, and the model fitted on all TRAIN sources (``fit_on``'s tuple)."""
     train_folds = [s for s in folds_of(data) if s not in scored]
     fitted_on = ~np.isin(data.sources, scored)
     probs, ruled = np.zeros((len(data.y), 3)), np.zeros(len(data.y), dtype=bool)
@@ -122,8 +142,8 @@ def run(data: Data, cfg: Config, scored: list[str],
         probs[test], ruled[test] = predict_on(data, test, model)
         print(f"  {source}", file=sys.stderr, flush=True)
     held = np.flatnonzero(np.isin(data.sources, scored))
-    probs[held], ruled[held] = predict_on(data, held, fit_on(data, np.flatnonzero(fitted_on),
-                                                             cfg))
+    final = fit_on(data, np.flatnonzero(fitted_on), cfg)
+    probs[held], ruled[held] = predict_on(data, held, final)
     curves = {s: curve(data, probs, ruled, data.sources == s) for s in train_folds}
     rules = []
     for target in TARGETS:
@@ -141,7 +161,33 @@ def run(data: Data, cfg: Config, scored: list[str],
                       "thresholds": at, **choose_scores(data, sp, sr, at, scored)})
         curves_out["stored judge"] = [{"threshold": t, **choose_scores(
             data, sp, sr, {"en": t, "ja": t}, scored)} for t in THRESHOLDS]
-    return {"train": train_folds, "choose": scored, "rules": rules, "curves": curves_out}
+    loso = {lang: choose_scores(data, probs, ruled, next(
+        r["thresholds"] for r in rules if r["rule"] == WRITTEN and r["target"] == TARGETS[0]),
+        train_folds)[lang] for lang in LANGS}
+    return ({"train": train_folds, "choose": scored, "rules": rules, "curves": curves_out,
+             "train_loso": loso}, final)
+
+
+def judge_file_of(data: Data, final: tuple, thresholds: dict[str, float], embedder_id: str,
+                  stored_file: Path, sources: list[str]) -> dict[str, object]:
+    """A ``judge.json`` whose model for this embedder is ``final`` (fitted on TRAIN) at
+    ``thresholds``, the stored file's other models kept: what a server would run had it been
+    trained on TRAIN only (``bench/classify.py`` scores it on the CHOOSE sets as a server
+    does)."""
+    params, fitted, cols, overrides, _ = final
+    names = tuple(data.names[i] for i in cols)
+    model = JudgeModel(
+        embedder=embedder_id, features=names, classes=CLASSES,
+        **head_fields(params, len(names), fitted), rule_overrides=overrides,
+        contradiction_threshold=max(thresholds.values()),
+        language_thresholds=tuple(thresholds.items()),
+        blocks=tuple(BLOCKS[k] for k in final[4]) if fitted else (),
+        block_dim=data.blocks[0].shape[1] if fitted else 0)
+    old = json.loads(stored_file.read_text(encoding="utf-8"))
+    models = [m for m in old["models"] if m["embedder"] != embedder_id] + [
+        _rounded(model.to_dict())]
+    return {"trained_on": sources, "judge_embedder": old["judge_embedder"],
+            "models": sorted(models, key=lambda m: m["embedder"])}
 
 
 def render(report: dict[str, object], command: str, precision: float) -> str:
@@ -194,7 +240,17 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--features", default="rules+slots+scope+subject+align")
     bench.add_argument("--blocks", default="parts+sym")
     bench.add_argument("--c", type=float, default=0.1)
+    bench.add_argument("--head", choices=("linear", "net", "trees"), default="linear",
+                       help="the judge's model: logistic regression, a net of one hidden "
+                            "layer, or boosted trees (compared only: a judge file takes no "
+                            "trees)")
+    bench.add_argument("--write-judge", type=Path, default=None,
+                       help="write a judge.json with the model fitted on TRAIN at the "
+                            "training rule's thresholds (target 0.95) to this path (never "
+                            "the package's)")
     args = bench.parse_args(argv)
+    if args.write_judge is not None and args.head == "trees":
+        bench.error("--write-judge: trees are compared only, no judge file holds them")
     choose = tuple(args.choose.split(","))
     embedder = make_embedder(args.embedder)
     if args.cache is not None:
@@ -205,11 +261,18 @@ def main(argv: list[str] | None = None) -> int:
                                      "judge.json")
     stored = next((JudgeModel.from_dict(m) for m in json.loads(judge_file.read_text(
         encoding="utf-8"))["models"] if m["embedder"] == embedder.model_id), None)
-    report = run(data, Config(args.features, "centroid", args.c, args.blocks), scored,
-                 stored)
+    report, final = run(data, Config(args.features, "centroid", args.c, args.blocks,
+                                     args.head), scored, stored)
     command = ("PYTHONPATH=src OMP_NUM_THREADS=1 .venv/bin/python bench/classify_split.py "
                f"--cache DIR --embedder {args.embedder} --choose {args.choose}"
+               + (f" --head {args.head}" if args.head != "linear" else "")
                + (f" --judge-file {args.judge_file.name}" if args.judge_file else ""))
+    if args.write_judge is not None:
+        at = next(r["thresholds"] for r in report["rules"]
+                  if r["rule"] == WRITTEN and r["target"] == TARGETS[0])
+        args.write_judge.write_text(json.dumps(judge_file_of(
+            data, final, at, embedder.model_id, judge_file,
+            sorted(s for s in sources if s not in scored)), indent=1) + "\n", encoding="utf-8")
     report["winner"] = winner(report, args.precision)
     write_results(args.out, render(report, command, args.precision), report)
     print(render(report, command, args.precision))

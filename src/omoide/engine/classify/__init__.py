@@ -54,6 +54,7 @@ from omoide.engine.classify.features import (
     Similarities,
     read_pair,
 )
+from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
 from omoide.engine.classify.learned import (
     JUDGE_CAPS,
     SURE_ONLY,
@@ -103,11 +104,13 @@ __all__ = [
     "VECTOR_BLOCKS",
     "VETO_FEATURES",
     "VETO_ONLY",
+    "BlockProjection",
     "Candidate",
     "ChangeKind",
     "Classifier",
     "Compound",
     "DedupModel",
+    "HiddenLayer",
     "JudgeModel",
     "Judgement",
     "OfflineClassifier",

@@ -1,9 +1,13 @@
-"""The learned 3-op judge: a multinomial logistic regression in plain numpy (pure).
+"""The learned 3-op judge: a multinomial logistic regression, or a net of one hidden layer, in
+plain numpy (pure).
 
 Trained offline by ``bench/train_classifier.py`` on the pairs in ``bench/data``, one model per
 embedder (its cosines live on the embedder's own scale), and stored as plain arrays in
 ``judge.json``; the service loads the file and hands the :class:`JudgeModel` in.
-Inference is one standardisation and one 3×d matrix-vector product.
+Inference is one standardisation and one 3×d matrix-vector product; a model with a ``hidden``
+layer (``engine/classify/hidden.py``) reads the named features and a few coordinates of each
+vector block (``projection``), standardises them, and puts rectified units between them and
+the class scores.
 
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
 judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
@@ -34,6 +38,7 @@ from omoide.engine.classify.features import (
     Similarities,
     embedding_features,
 )
+from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
 from omoide.engine.errors import ModelDataError
 
 __all__ = ["JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel", "Judgement",
@@ -59,7 +64,7 @@ class JudgeModel:
     classes: tuple[Relation, ...]
     mean: np.ndarray
     scale: np.ndarray
-    weights: np.ndarray  # (len(classes), len(features))
+    weights: np.ndarray  # (len(classes), len(features)), or (len(classes), hidden units)
     bias: np.ndarray  # (len(classes),)
     contradiction_threshold: float
     rule_overrides: tuple[str, ...] = ()
@@ -69,6 +74,10 @@ class JudgeModel:
     # A new memory of several sentences closes the old one when one of its sentences, read
     # alone, is CONTRADICTORY with at least this probability (inf: never; ``judge_note``).
     sentence_threshold: float = float("inf")
+    # A net (round 28): the blocks read along a few directions each (``projection``; mean and
+    # scale then standardise the named features and those coordinates), then ``hidden``.
+    projection: BlockProjection | None = None
+    hidden: HiddenLayer | None = None
 
     def threshold_for(self, text: PairText) -> float:
         """The CONTRADICTORY threshold of the pair's language (the pair is Japanese when its
@@ -82,8 +91,16 @@ class JudgeModel:
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities (softmax) for one feature row or a matrix of rows."""
-        z = ((np.asarray(x, dtype=np.float64) - self.mean) / self.scale) @ self.weights.T
-        z = z + self.bias
+        x = np.asarray(x, dtype=np.float64)
+        if self.projection is not None:
+            rows = np.atleast_2d(x)
+            named = len(self.features)
+            rows = np.hstack([rows[:, :named], self.projection.apply(rows[:, named:])])
+            x = rows[0] if x.ndim == 1 else rows
+        x = (x - self.mean) / self.scale
+        if self.hidden is not None:
+            x = self.hidden.apply(x)
+        z = x @ self.weights.T + self.bias
         z = z - z.max(axis=-1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=-1, keepdims=True)
@@ -99,6 +116,9 @@ class JudgeModel:
             "language_thresholds": dict(self.language_thresholds),
             "sentence_threshold": (None if math.isinf(self.sentence_threshold)
                                    else self.sentence_threshold),
+            **({"projection": self.projection.to_dict()} if self.projection is not None
+               else {}),
+            **({"hidden": self.hidden.to_dict()} if self.hidden is not None else {}),
         }
 
     @classmethod
@@ -110,9 +130,18 @@ class JudgeModel:
         blocks = tuple(data.get("blocks", ()))
         if set(blocks) - set(VECTOR_BLOCKS):
             raise ModelDataError(f"the judge model names unknown vector blocks: {blocks}")
-        width = len(features) + len(blocks) * int(data.get("block_dim", 0))
+        block_dim = int(data.get("block_dim", 0))
+        width = len(features) + len(blocks) * block_dim
+        projection = (BlockProjection.from_dict(data["projection"]) if "projection" in data
+                      else None)
+        if projection is not None:
+            if projection.directions.shape[:2] != (len(blocks), block_dim):
+                raise ModelDataError("the judge model's projection does not match its blocks")
+            width = len(features) + projection.width
+        hidden = HiddenLayer.from_dict(data["hidden"], width) if "hidden" in data else None
         weights = np.asarray(data["weights"], dtype=np.float64)
-        if weights.shape != (len(data["classes"]), width):
+        if len(data["mean"]) != width or weights.shape != (
+                len(data["classes"]), width if hidden is None else len(hidden.bias)):
             raise ModelDataError("the judge model's weights do not match its features")
         return cls(
             embedder=str(data["embedder"]), features=features,
@@ -122,10 +151,11 @@ class JudgeModel:
             bias=np.asarray(data["bias"], dtype=np.float64),
             contradiction_threshold=float(data["contradiction_threshold"]),
             rule_overrides=tuple(data.get("rule_overrides", ())), blocks=blocks,
-            block_dim=int(data.get("block_dim", 0)),
+            block_dim=block_dim,
             language_thresholds=tuple((str(k), float(v)) for k, v in
                                       data.get("language_thresholds", {}).items()),
-            sentence_threshold=float(data.get("sentence_threshold") or math.inf))
+            sentence_threshold=float(data.get("sentence_threshold") or math.inf),
+            projection=projection, hidden=hidden)
 
 
 def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, ...],
