@@ -64,7 +64,7 @@ from lib.reports import command_line, fmt, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import closable, close_order, select_candidates
+from omoide.engine.candidates import closable, close_order, said_again, select_candidates
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.evolution import _NEIGHBOUR_POOL
@@ -96,6 +96,8 @@ class Judged:
     cosine: float
     ranked: list[tuple[int, float]]
     verdicts: dict[int, str] = field(default_factory=dict)
+    # stored memories that hold the new one word for word (``engine.candidates.said_again``)
+    repeated: frozenset[int] = frozenset()
 
     def to_json(self) -> dict:
         return {
@@ -114,6 +116,11 @@ def judge_file_hash() -> str:
         path = resources.files("omoide.engine.classify").joinpath(name)
         h.update(path.read_bytes() if path.is_file() else b"")
     return h.hexdigest()[:12]
+
+
+def _repeated(olds: list[str], ranked: list[tuple[int, float]], new: str) -> frozenset[int]:
+    """The ranked stored memories that hold ``new`` word for word, as the server reads them."""
+    return frozenset(i for i, _ in ranked if said_again(olds[i], new))
 
 
 def judge_set(
@@ -139,7 +146,8 @@ def judge_set(
             order = np.argsort(-cosines, kind="stable")
             ranked = [(int(i), float(cosines[i])) for i in order[:_NEIGHBOUR_POOL]]
             target = where[pair.old]
-            judged = Judged(pair, target, float(cosines[target]), ranked)
+            judged = Judged(pair, target, float(cosines[target]), ranked,
+                            repeated=_repeated(olds, ranked, pair.new))
             pool = select_candidates(ranked, band, cap)
             if pool:
                 known = PassageVectors(
@@ -185,8 +193,8 @@ def outcome(
                 cut_cap[gold] += 1
         contradicted = {i for i in chosen if j.verdicts[i] == C}
         closed = contradicted if close_any else set(closable(close_order(
-            select_candidates(j.ranked, band, cap), contradicted, same_fact=same_fact),
-            contradicted))
+            select_candidates(j.ranked, band, cap), contradicted, same_fact=same_fact,
+            repeated=j.repeated), contradicted))
         for i in chosen:
             verdict = j.verdicts[i]
             if i in closed:
@@ -308,7 +316,10 @@ def close_paths(
     for j, olds, note in judged:
         chosen = select_candidates(j.ranked, band, cap)
         contradicted = {i for i, _ in chosen if j.verdicts[i] == C}
-        closed = closable(close_order(chosen, contradicted, same_fact=same_fact), contradicted)
+        closed = closable(
+            close_order(chosen, contradicted, same_fact=same_fact, repeated=j.repeated),
+            contradicted,
+        )
         for i, s in chosen:
             if i not in closed:
                 continue
@@ -519,16 +530,25 @@ def _traced(
     if path is not None and path.is_file():
         saved = json.loads(path.read_text(encoding="utf-8"))
         if saved.get("stamp") == stamp:
-            return [
-                Judged(
-                    by_id[r["id"]],
-                    r["target"],
-                    r["cosine"],
-                    [(int(i), float(s)) for i, s in r["ranked"]],
-                    {int(k): v for k, v in r["verdicts"].items()},
+            olds = {
+                lang: list(dict.fromkeys(p.old for p in pairs if p.lang == lang))
+                for lang in {p.lang for p in pairs}
+            }
+            out = []
+            for r in saved["judged"]:
+                pair = by_id[r["id"]]
+                ranked = [(int(i), float(s)) for i, s in r["ranked"]]
+                out.append(
+                    Judged(
+                        pair,
+                        r["target"],
+                        r["cosine"],
+                        ranked,
+                        {int(k): v for k, v in r["verdicts"].items()},
+                        _repeated(olds[pair.lang], ranked, pair.new),
+                    )
                 )
-                for r in saved["judged"]
-            ]
+            return out
     judged = run()
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -17,10 +17,11 @@ about fourteen-fold for 2–4 points of recall.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
-__all__ = ["closable", "close_order", "select_candidates"]
+__all__ = ["closable", "close_order", "said_again", "select_candidates"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -56,13 +57,39 @@ def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:
 
 
 def close_order(ranked: Sequence[tuple[K, float]], contradicted: Collection[K], *,
-                same_fact: float) -> list[K]:
+                same_fact: float, repeated: Collection[K] = ()) -> list[K]:
     """The judged candidates (with their raw cosine, nearest first) a close may fall on, in
-    order: all but those at or above ``same_fact`` (the raw duplicate threshold) that the judge
-    did not find contradicted — the same fact said before (a note of the conversation, then
-    the user saving it in other words), which is not what the new memory changes.
+    order: all but the same fact said before, which is not what the new memory changes — those
+    at or above ``same_fact`` (the raw duplicate threshold) that the judge did not find
+    contradicted (a note of the conversation, then the user saving it in other words), and
+    those in ``repeated``, which hold the new memory word for word (:func:`said_again`: a
+    dated note said again without its date, whatever the judge read).
 
     >>> close_order([("note", 0.97), ("home", 0.91), ("gym", 0.88)], {"home"}, same_fact=0.95)
     ['home', 'gym']
+    >>> close_order([("note", 0.94), ("home", 0.91)], {"note", "home"}, same_fact=0.95,
+    ...             repeated={"note"})
+    ['home']
     """
-    return [key for key, score in ranked if score < same_fact or key in contradicted]
+    return [key for key, score in ranked
+            if key not in repeated and (score < same_fact or key in contradicted)]
+
+
+def said_again(old: str, new: str) -> bool:
+    """Whether ``old`` holds ``new`` word for word, case, width, spacing and punctuation aside:
+    the new memory says nothing the old one does not ("Mei's flat is in Nara." inside the note
+    "Mei's flat is in Nara. (3 May 2026)"). Word for word, so a turned value or an added
+    negation ("… is not in Nara") is never read as said again.
+
+    >>> said_again("Mei's flat is in Nara. (3 May 2026)", "Mei’s flat is in Nara")
+    True
+    >>> said_again("Mei's flat is in Nara.", "Mei's flat is not in Nara.")
+    False
+    """
+    bare_new = _bare(new)
+    return bool(bare_new) and bare_new in _bare(old)
+
+
+def _bare(text: str) -> str:
+    """Letters and digits only, NFKC-folded and case-folded."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())

@@ -28,7 +28,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import close_order, select_candidates
+from omoide.engine.candidates import close_order, said_again, select_candidates
 from omoide.engine.classify import (
     Candidate,
     Classifier,
@@ -106,7 +106,8 @@ class EvolutionService:
             supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders,
             judged=[ids[k] for k in close_order(
                 [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
-                same_fact=to_raw(cfg.dedup_threshold))])
+                same_fact=to_raw(cfg.dedup_threshold),
+                repeated={c.key for c in candidates if said_again(c.content, memory.content)})])
         logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
                     "remainders", key, persona, len(neighbours), len(extends), len(supersedes),
                     len(remainders))

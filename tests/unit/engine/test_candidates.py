@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.candidates import closable, close_order, select_candidates
+from omoide.engine.candidates import closable, close_order, said_again, select_candidates
 
 RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
 
@@ -58,3 +58,20 @@ def test_at_most_one_memory_is_closed_and_it_was_contradicted(
         ranked: list[tuple[int, float]], contradicted: set[int], same_fact: float) -> None:
     closed = closable(close_order(ranked, contradicted, same_fact=same_fact), contradicted)
     assert len(closed) <= 1 and set(closed) <= contradicted
+
+
+def test_a_memory_said_again_word_for_word_is_passed_over_whatever_the_judge_read() -> None:
+    # a dated note said again without its date: its cosine is under the duplicate threshold
+    # and a judge may read it as contradicted; the close falls on the memory the new one changes
+    ranked = [("note", 0.94), ("home", 0.91)]
+    order = close_order(ranked, {"note", "home"}, same_fact=0.955, repeated={"note"})
+    assert closable(order, {"note", "home"}) == ["home"]
+
+
+def test_said_again_is_word_for_word() -> None:
+    assert said_again("Aki's bike is blue. (2 June 2026)", "aki’s bike is BLUE")
+    assert said_again("アキの自転車は青い。（2026年6月2日）", "アキの自転車は青い")
+    assert not said_again("Aki's bike is blue.", "Aki's bike is not blue.")
+    assert not said_again("Aki's bike is blue.", "Aki's bike is red.")
+    assert not said_again("アキの自転車は青い。", "アキの自転車は青くない。")
+    assert not said_again("Aki's bike is blue.", "...")
