@@ -17,9 +17,10 @@ about fourteen-fold for 2–4 points of recall.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Collection, Sequence
 from typing import TypeVar
+
+from omoide.engine.lang import normalise
 
 __all__ = ["closable", "close_order", "said_again", "select_candidates"]
 
@@ -91,5 +92,5 @@ def said_again(old: str, new: str) -> bool:
 
 
 def _bare(text: str) -> str:
-    """Letters and digits only, NFKC-folded and case-folded."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+    """Letters and digits only, in the language layer's normal form, case-folded."""
+    return "".join(ch for ch in normalise(text).casefold() if ch.isalnum())
