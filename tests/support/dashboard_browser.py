@@ -39,6 +39,14 @@ class Tab:
     def goto(self, path: str) -> Any:
         return self.page.goto(self.base + path)
 
+    def follow(self, target: Any) -> None:
+        """Click a link or a submit button (a selector or a locator) and wait until the page it
+        leads to has loaded: a bare click returns once navigation starts, so a locator read
+        straight after may see the page before, or an empty document."""
+        clickable = self.page.locator(target) if isinstance(target, str) else target
+        with self.page.expect_navigation(wait_until="load"):
+            clickable.click()
+
     def sign_in(self, key: str) -> None:
         self.goto("/login")
         self.page.fill("input[name=key]", key)

@@ -58,15 +58,13 @@ def test_search_uses_mode_and_filters(tab: Tab, site: Site) -> None:
     tab.goto("/p/rin/memories")
     tab.page.fill("input[type=search]", "抹茶")
     tab.page.select_option("select[name=mode]", "keyword")
-    with tab.page.expect_navigation(wait_until="load"):  # the form's GET, not the page before
-        tab.page.click("form.search button[type=submit]")
+    tab.follow("form.search button[type=submit]")
     hits = tab.page.locator("ol.hits li.hit")
     assert hits.count() >= 1
     assert site.seeded.tea in hits.first.inner_text()
     # a tag filter that the tea memory does not carry removes it (filters before top-k)
     tab.page.fill("input[name=tags]", "plan")
-    with tab.page.expect_navigation(wait_until="load"):
-        tab.page.click("form.search button[type=submit]")
+    tab.follow("form.search button[type=submit]")
     assert "tags=plan" in tab.page.url
     assert site.seeded.tea not in tab.page.locator("main").inner_text()
     assert tab.errors == []
@@ -90,7 +88,7 @@ def test_closed_fact_shows_validity_end_and_successor(tab: Tab, site: Site) -> N
     mark = tab.page.locator("li.hit .badge.closed").first
     assert re.search(r"valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC", mark.inner_text())
     assert site.seeded.kyoto in mark.inner_text()
-    mark.locator("a").click()  # the successor is a link
+    tab.follow(mark.locator("a"))  # the successor is a link
     assert tab.page.locator("#content").inner_text() == "ユーザーは京都に引っ越した。"
 
 
@@ -113,7 +111,7 @@ def test_edit_memory_then_see_its_new_version(tab: Tab, site: Site) -> None:
     before = tab.page.locator("ol.versions > li").count()
     tab.page.fill("textarea[name=content]", "ユーザーは京都の左京区に引っ越した。")
     tab.page.fill("input[name=tags]", "home, 京都")
-    tab.page.click("form.edit button[type=submit]")
+    tab.follow("form.edit button[type=submit]")
     assert tab.page.locator("#content").inner_text() == "ユーザーは京都の左京区に引っ越した。"
     newest = tab.page.locator("ol.versions > li").first
     assert "update by dashboard" in newest.inner_text()
@@ -126,7 +124,7 @@ def test_edit_memory_then_see_its_new_version(tab: Tab, site: Site) -> None:
 def test_tombstone_keeps_the_memory_readable(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
     tab.goto(f"/p/rin/memories/{site.seeded.tea}")
-    tab.page.click("text=Tombstone")
+    tab.follow("text=Tombstone")
     assert tab.page.locator("h1 .badge.deleted").count() == 1
     assert "delete by" in tab.page.locator("ol.versions > li").first.inner_text()
 
@@ -135,11 +133,11 @@ def test_purge_asks_first_then_erases_the_memory(tab: Tab, site: Site) -> None:
     key = site.seeded.tea
     tab.sign_in(site.admin_key)
     tab.goto(f"/p/rin/memories/{key}")
-    tab.page.click("text=Purge…")
+    tab.follow("text=Purge…")
     assert tab.page.url == f"{site.url}/p/rin/memories/{key}/purge"
     assert "cannot be undone" in tab.page.locator("main").inner_text()
     assert site.omoide.memories.get("rin", key, recall=False).key == key  # not yet
-    tab.page.click(f"text=Purge {key} for good")
+    tab.follow(f"text=Purge {key} for good")
     assert tab.page.locator(".notice").inner_text().startswith(f"Purged {key}")
     assert key not in tab.page.locator("table.memories").inner_text()
     assert tab.errors == []
@@ -159,16 +157,16 @@ def test_create_and_delete_a_block_with_a_live_token_count(tab: Tab, site: Site)
     tab.page.fill("textarea[name=content]", "今日は雨が降っている")
     expect(counter).to_have_text("10")
     assert "over" in tab.page.locator(".token-count").get_attribute("class")
-    tab.page.click("form.block-editor button[type=submit]")  # over max_tokens: refused
+    tab.follow("form.block-editor button[type=submit]")  # over max_tokens: refused
     assert "over its max_tokens of 5" in tab.page.locator(".error").inner_text()
     assert tab.errors == ["Failed to load resource: the server responded with a status of 422 "
                           "(Unprocessable Entity)"]  # the refused save, and nothing else
     tab.errors.clear()
     tab.page.fill("input[name=max_tokens]", "50")
-    tab.page.click("form.block-editor button[type=submit]")
+    tab.follow("form.block-editor button[type=submit]")
     row = tab.page.locator("#block-active_context")
     assert "10 / 50" in row.inner_text()
-    row.locator("button.danger").click()
+    tab.follow(row.locator("button.danger"))
     assert tab.page.locator("#block-active_context").count() == 0
     assert tab.errors == []
 
@@ -188,13 +186,13 @@ def test_state_page_shows_each_keys_timeline(tab: Tab, site: Site) -> None:
 def test_session_shows_turns_episode_and_its_notes(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
     tab.goto("/p/rin/sessions")
-    tab.page.click(f"text={site.seeded.session_id}")
+    tab.follow(f"text={site.seeded.session_id}")
     assert tab.page.locator(".turn").count() == 10
     assert tab.page.locator("h2.episode").count() == 1
     notes = tab.page.locator("section.notes li")
     assert notes.count() >= 3
     assert "Osaka" in tab.page.locator("section.notes").inner_text()
-    notes.first.locator("a").click()  # a note links to its memory, whose sources link back
+    tab.follow(notes.first.locator("a"))  # a note links to its memory, whose sources link back
     assert tab.page.locator("ul.sources li").count() >= 1
 
 
@@ -205,7 +203,7 @@ def test_failed_job_shows_its_error_and_can_be_retried(tab: Tab, site: Site) -> 
     assert "NotFound: no memory 'mem_missing'" in failed.inner_text()
     job_id = int(failed.locator("td").first.inner_text().lstrip("#"))
     site.omoide.runner.stop()  # so the retried job stays in the queue for us to see
-    failed.locator("button", has_text="Retry").click()
+    tab.follow(failed.locator("button", has_text="Retry"))
     assert tab.page.url.endswith("/p/rin#jobs")
     assert site.omoide.overview.jobs("rin", "failed") == []
     queued = tab.page.locator("h3", has_text="Queue").locator("xpath=following-sibling::table[1]")
@@ -223,10 +221,10 @@ def test_settings_lists_every_setting_and_saves_an_override(tab: Tab, site: Site
         assert tab.page.locator(f"#s-{name}").count() == 1, name
     row = tab.page.locator("#s-keep_recent")
     row.locator("input[name=value]").fill("9")
-    row.locator("button[value=save]").click()
+    tab.follow(row.locator("button[value=save]"))
     row = tab.page.locator("#s-keep_recent")
     assert row.locator("td").nth(2).inner_text() == "9"
     assert site.omoide.settings_service.get("rin").keep_recent == 9
-    row.locator("button[value=reset]").click()
+    tab.follow(row.locator("button[value=reset]"))
     assert tab.page.locator("#s-keep_recent td").nth(2).inner_text() == "—"
     assert tab.errors == []

@@ -17,7 +17,7 @@ def test_signed_out_visitor_is_sent_to_login(tab: Tab, site: Site) -> None:
 def test_wrong_key_is_refused(tab: Tab, site: Site) -> None:
     tab.goto("/login")
     tab.page.fill("input[name=key]", "omo_p_not-a-key")
-    tab.page.click("button[type=submit]")
+    tab.follow("button[type=submit]")
     assert tab.page.locator(".error").inner_text() == "Unknown or revoked key."
     assert tab.goto("/").url == site.url + "/login"
 
@@ -54,7 +54,7 @@ def test_admin_key_sees_both_personas(tab: Tab, site: Site) -> None:
 
 def test_sign_out_ends_the_session(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
-    tab.page.click("form.signout button")
+    tab.follow("form.signout button")
     assert tab.page.url == site.url + "/login"
     assert tab.goto("/p/rin").url == site.url + "/login"
 
