@@ -410,7 +410,7 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
                 kind, record = decode_line(line, number)
                 record = nfc(record, kind)  # user text is kept in NFC (validate.nfc)
             except FormatError as exc:
-                hint = f"; {NOT_AN_EXPORT}" if first else ""
+                hint = f"; {NOT_AN_EXPORT}" if first and not exc.is_export else ""
                 raise InvalidInput(exc.message + hint, line=exc.line) from None
             except InvalidInput as exc:
                 raise InvalidInput(f"line {number}: {exc.message}", line=number,

@@ -160,3 +160,15 @@ def test_a_state_row_that_ends_before_it_begins_is_refused(admin: httpx.Client) 
     # a row closed when it began (two changes at one instant) is a well-formed one
     lines[at] = {**lines[at], "valid_until": lines[at]["valid_from"]}
     assert import_lines(admin, "ayu", lines).status_code == 200
+
+
+def test_an_export_of_a_newer_format_says_so_without_the_other_systems_hint(
+        admin: httpx.Client) -> None:
+    """Its refusal went on with 'a Mem0, MCP memory or chat file is imported with
+    source=…': advice for a file that is not an export, which this one is."""
+    lines = exported_lines(admin, "rin")
+    lines[0] = {**lines[0], "version": 2}
+    error = refused(import_lines(admin, "ayu", lines), 422)
+    assert error["line"] == 1 and "newer Omoide" in error["message"], error
+    assert "source=mem0" not in error["message"], error
+    assert _written(admin, "ayu") == []
