@@ -172,3 +172,30 @@ def test_an_export_of_a_newer_format_says_so_without_the_other_systems_hint(
     assert error["line"] == 1 and "newer Omoide" in error["message"], error
     assert "source=mem0" not in error["message"], error
     assert _written(admin, "ayu") == []
+
+
+@pytest.mark.parametrize("batch", [256, 1], ids=["one-batch", "batch-per-memory"])
+def test_a_merge_repoints_a_closed_fact_to_the_memory_its_successor_duplicates(
+        admin: httpx.Client, app: Omoide, batch: int) -> None:
+    """Merging, the file's successor was skipped as a duplicate of the persona's memory, but
+    the closed fact before it (read first) kept naming the successor's key, which was never
+    written: a dangling `superseded_by`, in the same batch or an earlier one."""
+    app.transfer.batch = batch
+    for text in ("The user lives in Tokyo.", "The user moved to Osaka."):
+        assert admin.post("/api/memories/rin", json={"content": text}).status_code == 201
+    lines = [json.loads(x) for x in admin.get("/api/export/rin").text.splitlines()]
+    closed, successor = (next(r for r in lines if r.get("content") == t)
+                         for t in ("The user lives in Tokyo.", "The user moved to Osaka."))
+    assert lines.index(closed) < lines.index(successor)  # a forward reference
+    closed.update(superseded_by=successor["key"], valid_until=successor["created_at"])
+    held = admin.post("/api/memories/ayu", json={"content": "The user moved to Osaka."})
+    assert held.status_code == 201
+    reply = import_lines(admin, "ayu", lines)
+    assert reply.status_code == 409  # ayu holds data of its own: only with merge
+    reply = admin.post("/api/import/ayu?merge=true", headers={
+        "content-type": "application/x-ndjson"}, content="\n".join(
+        json.dumps(r) for r in lines).encode())
+    assert reply.status_code == 200 and reply.json()["duplicates"] == 1, reply.text
+    moved = reply.json()["moved_keys"].get(closed["key"], closed["key"])
+    stored = admin.get(f"/api/memories/ayu/{moved}").json()
+    assert stored["superseded_by"] == held.json()["memory"]["key"], stored
