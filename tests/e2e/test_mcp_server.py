@@ -115,3 +115,26 @@ def test_repeating_an_idempotent_write_changes_nothing_more(app: Omoide, persona
                 "Recorded user_info nickname; closed user_info name (")
 
     anyio.run(scenario)
+
+
+def test_memory_history_says_what_a_version_changed_besides_the_text(
+        app: Omoide, persona: str) -> None:
+    """A version that closed a fact showed its unchanged text alone ('v2 supersede by
+    evolution at …: The user lives in Tokyo'): the model could not tell it was closed."""
+    server = build_mcp_server(app, fixed_persona(persona))
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+            created = await client.call_tool("memory_create",
+                                              {"content": "The user lives in Tokyo"})
+            key = created.structured_content["memory"]["key"]
+            await client.call_tool("memory_update", {
+                "key": key, "valid_until": "2026-03-01T00:00:00Z", "tags": ["home"]})
+            history = await client.call_tool("memory_history", {"key": key})
+            lines = history.content[0].text.splitlines()
+            assert lines[1].endswith(": The user lives in Tokyo"), lines  # a creation: text
+            assert lines[2].endswith(
+                ": The user lives in Tokyo (tags: [] → [home]; "
+                "valid_until: — → 2026-03-01 00:00)"), lines
+
+    anyio.run(scenario)

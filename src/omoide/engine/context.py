@@ -86,6 +86,7 @@ _TEXT: dict[Lang, dict[str, str]] = {
         "stats_line": "{active} active memories ({superseded} superseded), "
                       "mean strength {mean:.2f}, {links} links.",
         "strength": " (strength {value:.2f})",
+        "another_conversation": "(another conversation)",
     },
     Lang.JA: {
         "title": "# {persona} のコンテキスト", "persona": "ペルソナ", "user": "ユーザー",
@@ -100,6 +101,7 @@ _TEXT: dict[Lang, dict[str, str]] = {
         "stats_line": "有効な記憶 {active} 件（置き換え済み {superseded} 件）、"
                       "平均強度 {mean:.2f}、リンク {links} 件。",
         "strength": "（強度 {value:.2f}）",
+        "another_conversation": "（別の会話）",
     },
 }
 _LABELS: dict[Lang, dict[str, str]] = {
@@ -257,9 +259,11 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
     shown = {s: lines[s][: kept[s]] for s in Section}
     said = sorted(parts.conversation[: kept[Section.CONVERSATION]],
                   key=lambda t: order_said[t.event_id])
-    shown[Section.CONVERSATION] = [_turn_line(t, inp.tz) for t in said]
-    text = "\n".join([title, *(line for s in DISPLAY_ORDER if kept[s]
-                               for line in ("## " + words[s.value], *shown[s]))])
+    shown[Section.CONVERSATION] = _turn_lines(said, inp.tz, words["another_conversation"])
+    text = _render(title, shown, kept, words)
+    if estimate_tokens(text) > budget_tokens:  # the separators did not fit: the turns alone
+        shown[Section.CONVERSATION] = [_turn_line(t, inp.tz) for t in said]
+        text = _render(title, shown, kept, words)
     if estimate_tokens(text) > budget_tokens:  # only when even the persona line does not fit
         text = truncate_to_tokens(text, budget_tokens)
     return AssembledContext(
@@ -384,6 +388,23 @@ def _cut(memory: MemoryLine, max_tokens: int) -> MemoryLine:
 
 def _memory_line(memory: MemoryLine, tz: tzinfo) -> str:
     return f"- [{local_day(memory.created_at, tz).isoformat()}] {memory.content}"
+
+
+def _render(title: str, shown: Mapping[Section, list[str]], kept: Mapping[Section, int],
+            words: Mapping[str, str]) -> str:
+    return "\n".join([title, *(line for s in DISPLAY_ORDER if kept[s]
+                               for line in ("## " + words[s.value], *shown[s]))])
+
+
+def _turn_lines(said: Sequence[TurnLine], tz: tzinfo, separator: str) -> list[str]:
+    """The turns in the order said, a ``separator`` line where another session's begin:
+    the section holds up to three conversations, which read as one without it."""
+    out: list[str] = []
+    for before, turn in zip([None, *said], said, strict=False):
+        if before is not None and before.session_id != turn.session_id:
+            out.append(separator)
+        out.append(_turn_line(turn, tz))
+    return out
 
 
 def _turn_line(turn: TurnLine, tz: tzinfo) -> str:

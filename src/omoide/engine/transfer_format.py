@@ -45,10 +45,12 @@ __all__ = [
 class FormatError(ValueError):
     """A line of an export file that is not what the format says (``line``: its number)."""
 
-    def __init__(self, message: str, *, line: int | None = None) -> None:
+    def __init__(self, message: str, *, line: int | None = None,
+                 is_export: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.is_export = is_export  # the line is an Omoide export's header, just not one we read
 
 FORMAT = "omoide-export"
 FORMAT_VERSION = 1
@@ -228,8 +230,13 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
         if r["format"] != FORMAT:
             raise fail(f"not an Omoide export (format {r['format']!r})")
         if r["version"] != FORMAT_VERSION:
-            raise fail(f"format version {r['version']!r} is not supported "
-                       f"(this Omoide reads version {FORMAT_VERSION})")
+            newer = isinstance(r["version"], int) and not isinstance(r["version"], bool) \
+                and r["version"] > FORMAT_VERSION
+            raise FormatError(
+                f"line {number}: header record: format version {r['version']!r} is not "
+                f"supported (this Omoide reads version {FORMAT_VERSION})"
+                + ("; the file was written by a newer Omoide: import it with that version, "
+                   "or upgrade this one" if newer else ""), line=number, is_export=True)
         if not isinstance(r["embedder"], dict):
             raise fail("embedder must be an object")
         if not isinstance(r.get("ends", False), bool):

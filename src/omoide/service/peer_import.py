@@ -233,8 +233,9 @@ class PeerImportService:
             session_id = f"chat-{conv.id}"[:128]
             first = conv.turns[0].timestamp
             begun = started[conv.id] or (first if isinstance(first, datetime) else None)
-            session, _ = self.sessions.open(persona, session_id=session_id,
-                                            started_at=iso(begun) if begun else None)
+            session, created = self.sessions.open(persona, session_id=session_id,
+                                                  started_at=iso(begun) if begun else None)
+            written = 0
             events = [{**self._event(t, user_name, assistant_name),
                        **({"metadata": {"title": conv.title}} if conv.title and i == 0
                           else {})}
@@ -246,11 +247,13 @@ class PeerImportService:
                     persona, session_id, events[start:start + MAX_EVENTS_PER_BATCH],
                     keep_first=True)
                 report.events += accepted
+                written += accepted
                 if on_progress is not None:
                     on_progress(len(events[start:start + MAX_EVENTS_PER_BATCH]))
             if session.ended_at is None:
                 self.sessions.end(persona, session_id, by=SessionEnd.IMPORT)
-            report.sessions += 1
+            if created or written:  # a re-run writes no session, as it writes no turn
+                report.sessions += 1
             if session_id not in session_ids:
                 session_ids.append(session_id)
         logger.info("chat import persona=%s sessions=%d events=%d", persona, report.sessions,

@@ -107,6 +107,8 @@ class _Scan:
     records: int = 0  # between the header and the end record
     ended: bool = False  # the end record was read
     sessions: SessionScan = field(default_factory=SessionScan)  # turns per session
+    lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (type, name) -> line
+    current_keys: set[str] = field(default_factory=set)  # current memories: a merge may dedup
 
 
 class TransferService:
@@ -215,8 +217,12 @@ class TransferService:
             last = order
             _check_record(kind, record, number, now=now,
                           max_content_chars=self.memories.max_content_chars)
+            if kind in _NAMED:
+                _once(scan.lines, kind, record[_NAMED[kind]], number)
             if kind == "memory":
                 scan.memory_keys.append(record["key"])
+                if _is_current(record):
+                    scan.current_keys.add(record["key"])
             elif kind == "session":
                 scan.session_ids.add(record["session_id"])
                 scan.sessions.session(record, number)
@@ -292,8 +298,13 @@ def _check_state(record: dict[str, Any], now: datetime, _: int) -> None:
     check_state_value(key, record["value"])
     if record["source_session"] is not None:
         check_session_id(record["source_session"], "source_session")
-    check_timestamp(record["valid_from"], "valid_from")
-    check_timestamp(record["valid_until"], "valid_until")
+    since = check_timestamp(record["valid_from"], "valid_from")
+    until = check_timestamp(record["valid_until"], "valid_until")
+    if since is not None and until is not None and until < since:
+        # such a row is true at no time: the value vanished from the state and its history
+        raise InvalidInput(f"valid_until ({record['valid_until']}) is before valid_from "
+                           f"({record['valid_from']}): a value ends when or after it begins",
+                           field="valid_until")
     _times(record, ("created_at",), now)
 
 
@@ -356,6 +367,44 @@ _RECORD_CHECKS: dict[str, Callable[[dict[str, Any], datetime, int], None]] = {
 }
 
 
+def _is_current(record: Mapping[str, Any]) -> bool:
+    """A memory a merge checks for a duplicate (a normal write's duplicate: a current one)."""
+    return (record["status"] == "active" and record["superseded_by"] is None
+            and record["valid_until"] is None)
+
+
+def _names(record: Mapping[str, Any]) -> set[str]:
+    """The other memories' keys a memory record names (what ``remap_memory`` passes on)."""
+    named = {record["superseded_by"], record["summary_ref"]}
+    metadata = record["metadata"]
+    if isinstance(metadata, dict):
+        named.add(metadata.get("remainder_of"))
+    for version in record["versions"]:
+        named.add(version.get("cause"))
+        for side in ("before", "after"):
+            image = version.get(side)
+            if isinstance(image, dict):
+                named.update(image.get(name) for name in ("superseded_by", "summary_ref"))
+    return {key for key in named if isinstance(key, str) and key != record["key"]}
+
+
+# Records restored by a name of their own: a second record under one name was skipped as
+# "already there" by the restore, its content lost without a word (a memory with other text,
+# a block with other content).
+_NAMED = {"memory": "key", "block": "block_name"}
+
+
+def _once(lines: dict[tuple[str, str], int], kind: str, name: str, number: int) -> None:
+    """Refuse a record whose name an earlier record of the file already holds."""
+    first = lines.setdefault((kind, name), number)
+    if first != number:
+        field = _NAMED[kind]
+        raise InvalidInput(f"line {number}: {kind} {name!r} is described a second time (first "
+                           f"at line {first}); each {kind} is one record, so one of them would "
+                           "be lost; nothing was imported", line=number, record=kind,
+                           field=field)
+
+
 def _check_end(counted: int, read: int, number: int) -> None:
     """The end record's count against the records read: another count means lines were
     lost or added since the export (a file cut and joined, or edited)."""
@@ -385,7 +434,7 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
                 kind, record = decode_line(line, number)
                 record = nfc(record, kind)  # user text is kept in NFC (validate.nfc)
             except FormatError as exc:
-                hint = f"; {NOT_AN_EXPORT}" if first else ""
+                hint = f"; {NOT_AN_EXPORT}" if first and not exc.is_export else ""
                 raise InvalidInput(exc.message + hint, line=exc.line) from None
             except InvalidInput as exc:
                 raise InvalidInput(f"line {number}: {exc.message}", line=number,
@@ -477,6 +526,8 @@ class _Run:
         self.session: dict[str, Any] | None = None
         self.events: list[dict[str, Any]] = []
         self.episodes: list[dict[str, Any]] = []
+        self.seen: set[str] = set()  # the file's memory keys read so far
+        self.deferred: list[dict[str, Any]] = []  # merge: memories naming one not read yet
 
     def run(self, lines: Lines) -> ImportReport:
         for _number, kind, record, replaced in _records(lines):
@@ -493,13 +544,31 @@ class _Run:
             if kind == "state" and (record["kind"], record["key"], record["value"],
                                     record["valid_from"]) in self.held:
                 continue  # stored with the control characters the file's copy has as spaces
+            if kind == "memory" and self.merge:
+                self.seen.add(record["key"])
+                if _names(record) & (self.scan.current_keys - self.seen):
+                    self.deferred.append(record)
+                    continue
+            elif self.deferred:
+                self._flush()
+                self._flush_deferred()
             if kind != self.pending_kind or len(self.pending) >= self.s.batch:
                 self._flush()
             self.pending_kind = kind
             self.pending.append(record)
         self._flush_session()
         self._flush()
+        self._flush_deferred()
         return self.report
+
+    def _flush_deferred(self) -> None:
+        """Merge: the memories that named a current memory of the file read after them (a
+        closed fact names its successor, which comes later), once every current memory is
+        written or found a duplicate: a pointer to one found a duplicate goes to the memory
+        it duplicates (through ``keys``), where it was left naming a key never written."""
+        deferred, self.deferred = self.deferred, []
+        for start in range(0, len(deferred), self.s.batch):
+            self._memories(deferred[start:start + self.s.batch])
 
     def _embed(self, records: list[dict[str, Any]], texts: list[str]) -> np.ndarray:
         """Each record's vector from the file, or embedded now (progress reported)."""
@@ -628,10 +697,15 @@ class _Run:
 
         def write(dedup: _Dedup, seen: int | None) -> int | None:
             """How many were written; None, nothing written, when the revision moved."""
-            written = self.restore.restore_memories(dedup.records, dedup.vectors, after=queue,
+            # a record of the batch naming one found a duplicate names that memory instead
+            records = [remap_memory(r, dedup.moved) for r in dedup.records]
+            written = self.restore.restore_memories(records, dedup.vectors, after=queue,
                                                     if_revision=seen)
             if written is None:
                 return None
+            # a key the file's memory was moved to (another persona holds it) and then found a
+            # duplicate: the file's key goes to the duplicated memory too
+            self.keys = {k: dedup.moved.get(v, v) for k, v in self.keys.items()}
             self.keys.update(dedup.moved)
             self.report.duplicates += len(dedup.moved)
             self.report.memories += written
@@ -659,8 +733,7 @@ class _Run:
         skipped = 0
         before: list[Pending] = []  # the records before it that will be written and searched
         for i, record in enumerate(records):
-            current = (record["status"] == "active" and record["superseded_by"] is None
-                       and record["valid_until"] is None)
+            current = _is_current(record)
             found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i],
                                                     written_before=before)
                      if current else None)

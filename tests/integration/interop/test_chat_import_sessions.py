@@ -54,7 +54,10 @@ def test_a_second_openai_file_is_its_own_session_over_http(server: LiveServer,
         # the same file again (another layout of the same JSON) is the same session: nothing
         again = post({"messages": CELLO["messages"], "title": "Music"})
         assert (again["events"], again["session_ids"]) == (0, [two])
-        assert post(MOVE)["events"] == 0
+        # … and its report says so: no session written either (it counted 1, "1 sessions
+        # (0 turns)", while an Omoide export's re-run counts 0)
+        assert again["sessions"] == 0, again
+        assert (post(MOVE)["events"], post(MOVE)["sessions"]) == (0, 0)
         assert _turns(app, "rin", two) == [m["content"] for m in CELLO["messages"]]
         # a ChatGPT or Claude conversation without its id: the same, per conversation
         for shape in (_chatgpt, _claude):

@@ -117,3 +117,85 @@ def test_a_chat_file_with_two_turns_under_one_message_id_is_refused(app: Omoide,
     same = [{**chat[0], "chat_messages": [messages[0], messages[1], messages[0]]}]
     assert app.peers.import_text(persona, "chat", json.dumps(same)).events == 2  # none before
     assert app.peers.import_text(persona, "chat", json.dumps(same)).events == 0
+
+
+def _twice(lines: list[dict[str, Any]], kind: str, change: dict[str, Any]
+           ) -> list[dict[str, Any]]:
+    """The export with its (one) ``kind`` record followed by a second one edited by
+    ``change`` under the same name (the end count follows)."""
+    at = next(i for i, r in enumerate(lines) if r["type"] == kind)
+    out = [*lines[:at + 1], {**lines[at], **change}, *lines[at + 1:]]
+    out[-1] = {**out[-1], "records": out[-1]["records"] + 1}
+    return out
+
+
+@pytest.mark.parametrize(("kind", "change", "name"), [
+    pytest.param("memory", {"content": "Ken drinks black coffee."}, "key", id="memory"),
+    pytest.param("memory", {}, "key", id="memory-same"),
+    pytest.param("block", {"content": "other"}, "block_name", id="block"),
+])
+def test_a_memory_or_block_described_twice_is_refused_before_any_write(
+        admin: httpx.Client, kind: str, change: dict[str, Any], name: str) -> None:
+    """The second record under one key (or block name) was skipped as 'already there':
+    a 200 whose report counted it in `skipped`, its content lost without a word."""
+    lines = _twice(exported_lines(admin, "rin"), kind, change)
+    error = refused(import_lines(admin, "ayu", lines), 422)
+    second = [i for i, r in enumerate(lines, 1) if r["type"] == kind][1]
+    assert error["line"] == second and error["field"] == name, error
+    assert "described a second time" in error["message"], error
+    assert "nothing was imported" in error["message"], error
+    assert _written(admin, "ayu") == [], "a refused file wrote records"
+
+
+def test_a_state_row_that_ends_before_it_begins_is_refused(admin: httpx.Client) -> None:
+    """Such a row was stored: true at no time, the value left the state (`name` vanished
+    from the user state) and from every `at` of its history."""
+    lines = exported_lines(admin, "rin")
+    at = next(i for i, r in enumerate(lines) if r["type"] == "state")
+    lines[at] = {**lines[at], "valid_until": "2020-01-01T00:00:00+00:00"}
+    error = refused(import_lines(admin, "ayu", lines), 422)
+    assert error["line"] == at + 1 and error["field"] == "valid_until", error
+    assert "before valid_from" in error["message"], error
+    assert _written(admin, "ayu") == []
+    # a row closed when it began (two changes at one instant) is a well-formed one
+    lines[at] = {**lines[at], "valid_until": lines[at]["valid_from"]}
+    assert import_lines(admin, "ayu", lines).status_code == 200
+
+
+def test_an_export_of_a_newer_format_says_so_without_the_other_systems_hint(
+        admin: httpx.Client) -> None:
+    """Its refusal went on with 'a Mem0, MCP memory or chat file is imported with
+    source=…': advice for a file that is not an export, which this one is."""
+    lines = exported_lines(admin, "rin")
+    lines[0] = {**lines[0], "version": 2}
+    error = refused(import_lines(admin, "ayu", lines), 422)
+    assert error["line"] == 1 and "newer Omoide" in error["message"], error
+    assert "source=mem0" not in error["message"], error
+    assert _written(admin, "ayu") == []
+
+
+@pytest.mark.parametrize("batch", [256, 1], ids=["one-batch", "batch-per-memory"])
+def test_a_merge_repoints_a_closed_fact_to_the_memory_its_successor_duplicates(
+        admin: httpx.Client, app: Omoide, batch: int) -> None:
+    """Merging, the file's successor was skipped as a duplicate of the persona's memory, but
+    the closed fact before it (read first) kept naming the successor's key, which was never
+    written: a dangling `superseded_by`, in the same batch or an earlier one."""
+    app.transfer.batch = batch
+    for text in ("The user lives in Tokyo.", "The user moved to Osaka."):
+        assert admin.post("/api/memories/rin", json={"content": text}).status_code == 201
+    lines = [json.loads(x) for x in admin.get("/api/export/rin").text.splitlines()]
+    closed, successor = (next(r for r in lines if r.get("content") == t)
+                         for t in ("The user lives in Tokyo.", "The user moved to Osaka."))
+    assert lines.index(closed) < lines.index(successor)  # a forward reference
+    closed.update(superseded_by=successor["key"], valid_until=successor["created_at"])
+    held = admin.post("/api/memories/ayu", json={"content": "The user moved to Osaka."})
+    assert held.status_code == 201
+    reply = import_lines(admin, "ayu", lines)
+    assert reply.status_code == 409  # ayu holds data of its own: only with merge
+    reply = admin.post("/api/import/ayu?merge=true", headers={
+        "content-type": "application/x-ndjson"}, content="\n".join(
+        json.dumps(r) for r in lines).encode())
+    assert reply.status_code == 200 and reply.json()["duplicates"] == 1, reply.text
+    moved = reply.json()["moved_keys"].get(closed["key"], closed["key"])
+    stored = admin.get(f"/api/memories/ayu/{moved}").json()
+    assert stored["superseded_by"] == held.json()["memory"]["key"], stored

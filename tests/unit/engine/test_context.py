@@ -3,6 +3,7 @@ choice, and trimming to the token budget in the documented order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -289,3 +290,26 @@ def test_context_with_a_last_conversation_never_exceeds_its_budget(budget: int,
     kept = [t.event_id for t in out.conversation]
     assert kept == sorted(kept)
     assert len(kept) + out.omitted.get("last_conversation", 0) == turns
+
+
+def test_last_conversation_marks_where_another_session_begins() -> None:
+    """Up to three conversations are shown; as one run of lines they read as one."""
+    chat = [*_chat(2), *(replace(t, event_id=t.event_id + 10, session_id="s2")
+                         for t in _chat(2))]
+    out = assemble_context(_full(conversation=chat), budget_tokens=5000)
+    lines = out.text.splitlines()
+    at = lines.index("(another conversation)")
+    assert lines[at - 1].startswith("- [") and lines[at + 1].startswith("- [")
+    assert lines.count("(another conversation)") == 1
+    assert "(another conversation)" not in assemble_context(
+        _full(conversation=_chat(4)), budget_tokens=5000).text  # one session: no mark
+    ja = assemble_context(_full(Lang.JA, conversation=chat), budget_tokens=5000)
+    assert "（別の会話）" in ja.text.splitlines()
+
+
+@given(budget=st.integers(min_value=10, max_value=600))
+def test_context_with_two_conversations_stays_within_budget(budget: int) -> None:
+    chat = [*_chat(6), *(replace(t, event_id=t.event_id + 10, session_id="s2")
+                         for t in _chat(6))]
+    out = assemble_context(_full(conversation=chat), budget_tokens=budget)
+    assert out.tokens <= budget

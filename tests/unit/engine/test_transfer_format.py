@@ -74,8 +74,13 @@ def test_headers_and_unknown_lines_are_refused() -> None:
     good = header(persona="rin", model_id="m", dim=4, exported_at="2026-11-30T09:00:00+00:00",
                   with_vectors=False)
     assert decode_line(json.dumps(good), 1)[0] == "header"
-    with pytest.raises(FormatError, match="version 2 is not supported"):
+    with pytest.raises(FormatError, match="version 2 is not supported") as newer:
         decode_line(json.dumps({**good, "version": 2}), 1)
+    # an export of a newer Omoide says so, and is known for an export (no Mem0 hint follows)
+    assert "written by a newer Omoide" in newer.value.message and newer.value.is_export
+    with pytest.raises(FormatError, match="version '1' is not supported") as odd:
+        decode_line(json.dumps({**good, "version": "1"}), 1)
+    assert "newer" not in odd.value.message and odd.value.is_export
     with pytest.raises(FormatError, match="unknown record type"):
         decode_line('{"type": "secret"}', 3)
     with pytest.raises(FormatError, match="line 4: not valid JSON"):

@@ -150,9 +150,38 @@ def history_text(history: dict[str, Any]) -> str:
     for version in history["versions"]:
         after = version.get("after") or {}
         content = f": {_preview(str(after['content']), 120)}" if "content" in after else ""
+        changed = _changed_fields(version.get("before") or {}, after)
         lines.append(f"v{version['version']} {version['change']} by {version['changed_by']} "
-                     f"at {_day(version['changed_at'])}{content}")
+                     f"at {_day(version['changed_at'])}{content}"
+                     + (f" ({changed})" if changed else ""))
     return "\n".join(lines)
+
+
+_TIME_FIELDS = frozenset({"valid_from", "valid_until"})
+
+
+def _changed_fields(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What a version changed besides the text, in words: a supersession showed the same
+    text twice, and the reader could not tell that the fact was closed, when, or by which."""
+    if not before:
+        return ""
+    said = []
+    for name, new in after.items():
+        old = before.get(name)
+        if name == "content" or old == new:
+            continue
+        said.append(f"{name}: {_field_value(name, old)} → {_field_value(name, new)}")
+    return "; ".join(said)
+
+
+def _field_value(name: str, value: Any) -> str:
+    if value is None:
+        return "—"
+    if name in _TIME_FIELDS and isinstance(value, str):
+        return _day(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return _preview(str(value), 60)
 
 
 def stats_text(stats: dict[str, Any]) -> str:
