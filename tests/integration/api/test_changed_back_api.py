@@ -52,7 +52,8 @@ def current_keys(client: httpx.Client, query: str) -> list[str]:
      "Where does the user live?"),
     ("The user works at a bakery.", "The user quit the bakery and now works at a bank.",
      "Where does the user work?"),
-    ("ユーザーは大阪に住んでいる。", "ユーザーは先週大阪から京都に引っ越した。", "ユーザーはどこに住んでいる？"),
+    ("ユーザーは大阪に住んでいる。", "ユーザーは先週大阪から京都に引っ越した。",
+     "ユーザーはどこに住んでいる？"),
 ])
 def test_a_closed_fact_saved_again_closes_its_successor(
         kai: httpx.Client, live: LiveServer, first: str, change: str, query: str) -> None:
