@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 from bundled_models import bundled
+from mcp_checks import http_client, ok
 from omoide_testing import LiveServer, live_server, wait_for_jobs
 
 
@@ -93,3 +95,24 @@ def test_a_restatement_dated_before_the_change_leaves_its_successor_current(
     assert reply.status_code == 201, reply.text
     wait_for_jobs(live.omoide, "kai")
     assert read(kai, successor["key"])["superseded_by"] is None  # an older time changes nothing
+
+
+def test_a_closed_fact_saved_again_through_mcp_closes_its_successor(live: LiveServer) -> None:
+    key = live.create_persona("mio")
+
+    async def scenario() -> tuple[str, str, str]:
+        async with http_client(live.url, key) as client:
+            made = []
+            for text in ("The user's favourite band is Radiohead.",
+                         "The user's favourite band is no longer Radiohead; it is Blur now.",
+                         "The user's favourite band is Radiohead."):
+                created = await ok(client, "memory_create", content=text)
+                made.append(created.structured_content["memory"]["key"])
+                wait_for_jobs(live.omoide, "mio")
+            return made[0], made[1], made[2]
+
+    old, successor, again = anyio.run(scenario)
+    with live.client(key) as client:
+        assert client.get(f"/api/memories/mio/{old}").json()["superseded_by"] == successor
+        assert client.get(f"/api/memories/mio/{successor}").json()["superseded_by"] == again
+        assert client.get(f"/api/memories/mio/{again}").json()["superseded_by"] is None
