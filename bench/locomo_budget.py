@@ -30,6 +30,8 @@ from lib.datasets import LocomoQA
 from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import QuestionScore, score_question, to_retrieved
 from omoide.api.render import render_hit
+from omoide.engine.budget import fold_notes, foldable_notes
+from omoide.engine.lang import query_terms
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import SearchHit
 from omoide.service import episodes as episodes_mod
@@ -86,7 +88,8 @@ def windows(app: Any, persona: str, pools: Pools, plan: SearchPlan, limit: int,
         episodes_mod._place(wins, event, item.score, plan)
         if len(wins) >= limit:
             break
-    return [searcher._hit(persona, w, pools.sims) for w in wins]
+    tz = app.search.settings.get(persona).zone
+    return [searcher._hit(persona, w, pools.sims, tz) for w in wins]
 
 
 # -- merge variants --------------------------------------------------------------------------
@@ -192,6 +195,79 @@ def mmr_sources(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, lam
     return _trim_in_order(chosen, top_k)
 
 
+def carried(line: str, note: str) -> float:
+    """The share of ``line``'s content terms (``engine.lang.query_terms``: Latin words and CJK
+    terms, search stopwords aside) that ``note`` carries too; 1.0 for a line without any."""
+    terms = _terms(line)
+    return len(terms & _terms(note)) / len(terms) if terms else 1.0
+
+
+def _terms(text: str) -> set[str]:
+    found = query_terms(text)
+    return {*found.words, *found.cjk}
+
+
+def fold_covered(hit: SearchHit, by_turn: dict[int, SearchHit], cover: float
+                 ) -> tuple[SearchHit, list[SearchHit]]:
+    """``engine.budget.fold_notes`` with only the notes that carry ``cover`` of their line."""
+    _, *lines = hit.content.split("\n")
+    if cover > 0.0 and len(lines) == len(hit.sources):
+        by_turn = {t: n for t, n in by_turn.items()
+                   if all(carried(line, n.content) >= cover
+                          for line, src in zip(lines, hit.sources, strict=True)
+                          if src.event_id == t)}
+    return fold_notes(hit, by_turn)
+
+
+def merge_cover(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
+                fold_cover: float, trim_cover: float, drop: bool = False) -> list[SearchHit]:
+    """The default merge, where a turn's line gives way to a note (folded into it, or trimmed
+    because the note is above) only when the note carries ``fold_cover`` / ``trim_cover`` of
+    the line's content terms (``engine.budget.carried``); ``drop``: a note not folded for that
+    reason is not listed again (the raw line stands for it)."""
+    foldable = foldable_notes(notes)
+    said: dict[int, str] = {}  # turn → the text of the result above that stands for it
+    folded: set[str] = set()
+    cited: set[int] = set()
+    out: list[SearchHit] = []
+    for hit in _tagged(notes, eps):
+        if hit.type == "note" and hit.id in folded:
+            continue
+        turns = {src.event_id for src in hit.sources}
+        if hit.type == "episode":
+            _, *lines = hit.content.split("\n")
+            if len(lines) == len(hit.sources):
+                drop_turns = {src.event_id for line, src in zip(lines, hit.sources, strict=True)
+                              if src.event_id in cited and (
+                                  src.event_id not in said
+                                  or carried(line, said[src.event_id]) >= trim_cover)}
+            else:
+                drop_turns = cited & turns
+            if drop_turns:
+                trimmed = without_turns(hit, drop_turns)
+                if trimmed is None:
+                    continue
+                hit = trimmed
+            by_turn = {t: n for t, n in foldable.items() if t not in cited and n.id not in folded}
+            if drop:
+                _, *lines = hit.content.split("\n")
+                if len(lines) == len(hit.sources):
+                    for line, src in zip(lines, hit.sources, strict=True):
+                        n = by_turn.get(src.event_id)
+                        if n is not None and carried(line, n.content) < fold_cover:
+                            folded.add(n.id)
+                            by_turn.pop(src.event_id)
+            hit, into = fold_covered(hit, by_turn, fold_cover)
+            folded.update(n.id for n in into)
+        elif hit.type == "note" and len(hit.sources) == 1:
+            said.setdefault(hit.sources[0].event_id, hit.content)
+        cited |= turns
+        out.append(hit)
+        if len(out) == top_k:
+            break
+    return out
+
+
 # -- the variants ----------------------------------------------------------------------------
 
 def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[SearchHit]:
@@ -205,6 +281,20 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
     eps = windows(app, persona, pools, plan, top_k)
     if base == "default":
         return _merge(pools.notes, eps, top_k)
+    if base == "cover":  # fold only a note that carries arg of its line's words
+        return merge_cover(pools.notes, eps, top_k, fold_cover=float(arg), trim_cover=0.0)
+    if base in ("cover_trim", "cover_both", "cover_drop"):  # arg: fold,trim shares
+        fold_share, _, trim_share = arg.partition("/")
+        return merge_cover(pools.notes, eps, top_k, fold_cover=float(fold_share or 0),
+                           trim_cover=float(trim_share or 0), drop=base == "cover_drop")
+    if base == "epw":  # excerpt scores × arg before the merge (one scale across the tiers)
+        return _merge(pools.notes, [replace(h, score=h.score * float(arg)) for h in eps], top_k)
+    if base == "nfloor":  # notes below arg × the best result's score left out
+        best = max([h.score for h in [*pools.notes, *eps]], default=0.0)
+        return _merge([n for n in pools.notes if n.score >= float(arg) * best], eps, top_k)
+    if base == "simfloor":  # notes below a raw cosine of arg left out
+        return _merge([n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps,
+                      top_k)
     if base == "no_fold":  # the default before round 5
         return _merge(pools.notes, eps, top_k, fold=False)
     if base == "fold_notes":

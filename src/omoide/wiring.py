@@ -349,15 +349,16 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     # One LRU of embedded vectors for the judge, dedup and the search companion, which embed
     # the same texts on the same models (service/vector_cache.py).
     vectors = VectorCache(settings.vector_cache)
+    dedup = DedupDecider(embedder, bundled, vectors=vectors)
     memories = MemoryService(store, embedder, clock, settings_service,
                              max_content_chars=settings.max_content_chars,
-                             on_enqueue=runner.notify,
-                             dedup=DedupDecider(embedder, bundled, vectors=vectors))
+                             on_enqueue=runner.notify, dedup=dedup)
     # Evolution judges with the rules + the packaged learned judge on its own bundled
     # embedder, whatever the server searches with (issue 9; built on first use).
     evolution = EvolutionService(store, embedder, clock, settings_service,
                                  _classifier_factory(llm, offline_classifier_for(
-                                     embedder, _judge_embedder(bundled), vectors=vectors)))
+                                     embedder, _judge_embedder(bundled), vectors=vectors)),
+                                 dedup=dedup)
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
     sessions = SessionService(store, embedder, clock, settings_service, memories,

@@ -194,6 +194,18 @@ class DedupDecider:
                 return i
         return None
 
+    def duplicate_among(self, new: str, scored: Sequence[tuple[str, float]],
+                        calibration: Calibration, threshold: float) -> int | None:
+        """The index of the first of ``scored`` (old text, raw cosine, nearest first) that
+        ``new`` duplicates at the spec-scale dedup ``threshold``, or None: those above the
+        floor (:meth:`floor`) are judged, those at or below the raw threshold as in the band."""
+        raw = calibration.to_raw(threshold)
+        floor = min(raw, self.floor(calibration, threshold))
+        above = [i for i, (_, cosine) in enumerate(scored) if cosine > floor]
+        first = self.first_duplicate(new, [(scored[i][0], scored[i][1], scored[i][1] <= raw)
+                                           for i in above])
+        return None if first is None else above[first]
+
     def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False
                      ) -> bool:
         """``in_band``: the cosine is below the dedup threshold and above the floor."""

@@ -15,6 +15,9 @@ cats" → "moved to Osaka") leaves its unchanged part behind as a new current me
 (``engine.classify.split_compound``)
 with ``source = evolution``, ``source_ref`` = the closed key and
 ``metadata.remainder_of``, so nothing true is lost (issue 9).
+A new memory that states again a fact already closed ("lives in Nara" saved again after "moved
+from Nara to Kobe" closed it) closes that fact's current successor instead: the fact changed
+back, and the newest statement is the current one (:meth:`EvolutionService._changed_back`).
 Everything is applied in one transaction guarded by ``evolved_at`` — exactly once in effect.
 """
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
 import numpy as np
 
@@ -38,14 +42,17 @@ from omoide.engine.classify import (
     split_compound,
 )
 from omoide.model import Memory, NewMemory
+from omoide.service.dedup import DedupDecider
+from omoide.service.memories import successor_chain
 from omoide.service.settings import SettingsService
-from omoide.store.port import Store, VectorSearch
+from omoide.store.port import MemoryHandle, Store, VectorSearch
 
 __all__ = ["EvolutionService"]
 
 logger = logging.getLogger(__name__)
 
 _NEIGHBOUR_POOL = 50
+_RESTATED_POOL = 5  # the nearest closed memories a new one may state again (as dedup's 5)
 LINK_INCREMENT = 0.2
 LINK_CAP = 1.0
 
@@ -53,8 +60,11 @@ LINK_CAP = 1.0
 class EvolutionService:
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService,
-                 classifier_for: Callable[[PersonaSettings], Classifier]) -> None:
+                 classifier_for: Callable[[PersonaSettings], Classifier],
+                 dedup: DedupDecider | None = None) -> None:
         self.store = store
+        # dedup's judgement, which tells a closed fact stated again (:meth:`_changed_back`)
+        self.dedup = dedup if dedup is not None else DedupDecider(embedder)
         self.embedder = embedder
         self.clock = clock
         self.settings = settings
@@ -98,20 +108,63 @@ class EvolutionService:
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
         extends, supersedes = self._judge(memory, candidates, by_key, cfg, known)
+        judged = [ids[k] for k in close_order(
+            [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
+            same_fact=to_raw(cfg.dedup_threshold),
+            repeated={c.key for c in candidates if said_again(c.content, memory.content)})]
+        back = self._changed_back(memories, memory, memory_id, [
+            (others[i], s) for i, s in scored if i < memory_id and i in others], cfg, now)
+        if back is not None:  # the fact changed back: its successor is the one close
+            back_id, successor = back
+            ids[successor.key], by_key[successor.key] = back_id, successor
+            supersedes, judged = [(successor.key, _close_time(memory, successor))], [back_id]
         remainders = self._remainders(memory, vector, [by_key[k] for k, _ in supersedes], cfg)
         applied = memories.apply_evolution(
             key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
             link_cap=LINK_CAP,
             extends=[(ids[k], tags, imp) for k, tags, imp in extends],
             supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders,
-            judged=[ids[k] for k in close_order(
-                [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
-                same_fact=to_raw(cfg.dedup_threshold),
-                repeated={c.key for c in candidates if said_again(c.content, memory.content)})])
+            judged=judged)
         logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
                     "remainders", key, persona, len(neighbours), len(extends), len(supersedes),
                     len(remainders))
         return applied
+
+    def _changed_back(self, memories: MemoryHandle, memory: Memory, memory_id: int,
+                      nearest: list[tuple[Memory, float]], cfg: PersonaSettings, now: datetime
+                      ) -> tuple[int, Memory] | None:
+        """The current fact that ``memory`` undoes by stating again a fact it had superseded,
+        with its row id, or None.
+
+        "Lives in Nara" was closed by "moved from Nara to Kobe"; the user then saves "lives in
+        Nara" again. Dedup passed it (a closed fact is no duplicate), and the judge, comparing
+        it with the successor alone, often finds no contradiction in two texts that share the
+        place. Left so, the two would be current side by side. The newest statement is the
+        current truth: the fact changed back, so the successor is closed by the new memory.
+        Which closed fact is stated again is dedup's judgement (the same one that would refuse
+        the new memory were that fact current), over the nearest closed memories written before
+        it (``nearest``: (memory, raw cosine), nearest first). Nothing changes back when the
+        new memory is itself a past fact, or when its validity starts no later than the
+        successor's (a statement about an earlier time, e.g. an old conversation's note)."""
+        if memory.closed_at(now):
+            return None
+        closed = [(m, s) for m, s in nearest
+                  if m.status == "active" and m.superseded_by is not None][:_RESTATED_POOL]
+        if not closed:
+            return None
+        first = self.dedup.duplicate_among(memory.content, [(m.content, s) for m, s in closed],
+                                           self.embedder.calibration, cfg.dedup_threshold)
+        if first is None:
+            return None
+        fetched: dict[str, tuple[int, Memory]] = {}
+        chain = successor_chain(memories, closed[first][0].superseded_by or "", fetched)
+        if chain is None:
+            return None
+        head_id, head = fetched[chain[-1]]
+        if head_id >= memory_id or head.closed_at(now) or \
+                _start(memory) <= _start(head):
+            return None
+        return head_id, head
 
     def _remainders(self, memory: Memory, vector: np.ndarray, closed: list[Memory],
                     cfg: PersonaSettings) -> list[tuple[NewMemory, np.ndarray, float]]:
@@ -154,11 +207,20 @@ class EvolutionService:
                 tags = tuple(dict.fromkeys(old.tags + memory.tags))
                 extends.append((old.key, tags, max(old.importance, memory.importance)))
             elif verdict.relation == Relation.CONTRADICTORY:
-                until = memory.valid_from or memory.created_at
-                if old.valid_from is not None and until <= old.valid_from:
-                    until = memory.created_at  # never produce an empty or inverted window
-                supersedes.append((old.key, until))
+                supersedes.append((old.key, _close_time(memory, old)))
         return extends, supersedes
+
+
+def _start(memory: Memory) -> datetime:
+    """When a memory's fact began: its own start, else when it was written."""
+    return memory.valid_from or memory.created_at
+
+
+def _close_time(new: Memory, old: Memory) -> datetime:
+    """The ``valid_until`` that ``new`` gives ``old`` when it closes it: when the new fact
+    starts, never at or before the old one's start (no empty or inverted window)."""
+    until = _start(new)
+    return new.created_at if old.valid_from is not None and until <= old.valid_from else until
 
 
 def _stored_vectors(vectors: VectorSearch, candidates: list[Candidate], ids: dict[str, int]

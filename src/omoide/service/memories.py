@@ -18,7 +18,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.fsrs import current_strength, initial_stability
-from omoide.errors import Conflict, InvalidInput
+from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import (
     UNSET,
     CreateOutcome,
@@ -50,7 +50,8 @@ from omoide.service.validate import (
 from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
-    "EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "Pending", "with_live_strength",
+    "EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "Pending", "successor_chain",
+    "with_live_strength",
     "write_deduplicated",
 ]
 
@@ -112,6 +113,27 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
                              last_accessed=memory.last_accessed, created_at=memory.created_at,
                              now=now)
     return memory.__class__(**{**memory.__dict__, "strength": value})
+
+
+def successor_chain(memories: Any, key: str, fetched: dict[str, tuple[int, Memory]],
+                    limit: int = 32) -> tuple[str, ...] | None:
+    """The ``superseded_by`` chain starting at ``key``, up to its current end (None when the
+    chain ends in a deleted memory or loops); ``fetched`` caches (row id, memory) by key."""
+    chain: list[str] = []
+    while key not in chain and len(chain) < limit:
+        chain.append(key)
+        if key not in fetched:
+            try:
+                fetched[key] = (memories.id_of(key), memories.get(key, with_links=False))
+            except NotFound:
+                return None
+        memory = fetched[key][1]
+        if memory.status != "active":
+            return None
+        if memory.superseded_by is None:
+            return tuple(chain)
+        key = memory.superseded_by
+    return None
 
 
 class MemoryService:
@@ -222,8 +244,8 @@ class MemoryService:
         deduplicates as the same writes made one after another.
         """
         memories = self.store.memories(persona)
-        raw = self.embedder.calibration.to_raw(threshold)
-        floor = min(raw, self.dedup.floor(self.embedder.calibration, threshold))
+        calibration = self.embedder.calibration
+        floor = min(calibration.to_raw(threshold), self.dedup.floor(calibration, threshold))
         # the nearest 5 of the stored memories and those written before it, as the store's
         # search would rank them once those were stored (raw cosine, best first)
         hits: list[tuple[int | Pending, float]] = list(memories.vectors.search(vector, limit=5))
@@ -238,8 +260,8 @@ class MemoryService:
                            else found.get(memory_id))) is not None
             and memory.superseded_by is None and memory.valid_at(now)]
         # every candidate judged at once: their notation cosines come from one embed call
-        first = self.dedup.first_duplicate(
-            content, [(m.content, s, s <= raw) for m, s in candidates])
+        first = self.dedup.duplicate_among(
+            content, [(m.content, s) for m, s in candidates], calibration, threshold)
         if first is None:
             if candidates:
                 logger.debug("not a duplicate of %s: a value changed",

@@ -20,10 +20,10 @@ from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
-from omoide.errors import InvalidInput, NotFound
+from omoide.errors import InvalidInput
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.companion import Companion
-from omoide.service.memories import with_live_strength
+from omoide.service.memories import successor_chain, with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
@@ -270,7 +270,7 @@ class SearchService:
         chains: dict[str, tuple[str, ...]] = {}
         fetched: dict[str, tuple[int, Memory]] = {}
         for key, successor in closed.items():
-            chain = self._chain(memories, successor, fetched)
+            chain = successor_chain(memories, successor, fetched)
             if chain is None:
                 continue
             head = chain[-1]
@@ -286,27 +286,6 @@ class SearchService:
             out.append((row_id, _note_hit(with_live_strength(memory, now), lifted[head],
                                           sims.get(row_id), now)))
         return _ordered(out)
-
-    @staticmethod
-    def _chain(memories: Any, key: str, fetched: dict[str, tuple[int, Memory]],
-               limit: int = 32) -> tuple[str, ...] | None:
-        """The ``superseded_by`` chain starting at ``key``, up to its current end (None when
-        the chain ends in a deleted memory or loops)."""
-        chain: list[str] = []
-        while key not in chain and len(chain) < limit:
-            chain.append(key)
-            if key not in fetched:
-                try:
-                    fetched[key] = (memories.id_of(key), memories.get(key, with_links=False))
-                except NotFound:
-                    return None
-            memory = fetched[key][1]
-            if memory.status != "active":
-                return None
-            if memory.superseded_by is None:
-                return tuple(chain)
-            key = memory.superseded_by
-        return None
 
     def _episodes(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
                   cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
