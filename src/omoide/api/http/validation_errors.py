@@ -50,6 +50,7 @@ _ROOTS = ("query", "body", "path", "header", "cookie")
 # ("external_id.constrained-str", "content.str"): not a field the client sent.
 _UNION_TAG = re.compile(r"(?:str|int|float|bool|constrained-[a-z]+|[a-z]+(?:-[a-z]+)*\[.*\])")
 _MAX_MESSAGE = 300  # a Literal of 600 time zones is not a message
+_MAX_SUBJECT = 80
 
 
 def field_path(loc: Any) -> str:
@@ -169,7 +170,9 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
                and field_path(e.get("loc", ())) == where]
     union = len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
         str(error["loc"][-1])) is not None
-    subject = where or "request body"
+    # a field named by the client (an unknown one, 5,000 characters long) is cut in the message
+    subject = (where if len(where) <= _MAX_SUBJECT else where[:_MAX_SUBJECT - 1] + "…") \
+        if where else "request body"
     if union:
         return _union_message(subject, members), where
     kind = error.get("type")

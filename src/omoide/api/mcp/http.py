@@ -40,6 +40,7 @@ from omoide.api.http.guard import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text
+from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
@@ -139,7 +140,7 @@ def _sdk_words(text: str, scope: Scope) -> str:
     if text == "Invalid Content-Type header":
         got = scope_header(scope, b"content-type")
         return ("a POST to /mcp is sent with Content-Type: application/json (got "
-                f"{got!r:.80})" if got else "a POST to /mcp is sent with Content-Type: "
+                f"{quoted(got)})" if got else "a POST to /mcp is sent with Content-Type: "
                 "application/json (none was sent)")
     if text == "Invalid Host header":
         return (f"the Host header {(scope_header(scope, b'host') or '')!r:.80} is not one this "
