@@ -52,7 +52,6 @@ def test_a_compressed_body_is_told_to_be_sent_uncompressed(server: LiveServer,
             assert reply.status_code == 422, (path, reply.text)
             assert reply.json()["error"]["message"] == (
                 f'the request body is sent with Content-Encoding "{coding}", which this server '
-                '
                 "does not decode: send it uncompressed, without that header")
         plain = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."},
                          headers={"content-encoding": "identity"})
