@@ -91,6 +91,7 @@ TYPE_WORDS = {"integer": "an integer (a whole number, e.g. 5)", "number": "a num
               "object": "an object ({…})", "null": "null"}
 """A JSON Schema type as a refusal names it ("must be an integer (a whole number, e.g. 5)")."""
 _TYPES = {"int_type": "integer", "int_from_float": "integer", "int_parsing": "integer",
+          "int_parsing_size": "integer",  # 1e308 for an integer: "Unable to parse input …"
           "float_type": "number", "float_parsing": "number", "bool_type": "boolean",
           "bool_parsing": "boolean", "string_type": "string", "list_type": "array",
           **dict.fromkeys(_NOT_AN_OBJECT, "object")}

@@ -31,6 +31,7 @@ import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
@@ -92,6 +93,10 @@ class McpEndpoint:
                                              "stopping); retry in a moment")
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
+        version = _unsupported_version(scope)
+        if version is not None:
+            await _rpc_error(400, INVALID_REQUEST, version, None)(scope, receive, send)
+            return
         if scope.get("method") == "POST":
             receive = await self._checked_body(scope, receive, send)
             if receive is None:
@@ -114,10 +119,7 @@ class McpEndpoint:
             else _envelope(body) if _is_json(scope) else None  # else the SDK's 415 comes first
         if problem is not None:
             code, words, answer_id = problem
-            error = JSONRPCError(jsonrpc="2.0", id=answer_id,
-                                 error=ErrorData(code=code, message=words))
-            await Response(error.model_dump_json(by_alias=True, exclude_unset=True),
-                           status_code=400, media_type="application/json")(scope, receive, send)
+            await _rpc_error(400, code, words, answer_id)(scope, receive, send)
             return None
 
         async def replay() -> Message:
@@ -133,6 +135,25 @@ class McpEndpoint:
         except OmoideError as exc:
             return error_response(exc)
         return None
+
+
+def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None) -> Response:
+    error = JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(code=code, message=words))
+    return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
+                    status_code=status, media_type="application/json")
+
+
+def _unsupported_version(scope: Scope) -> str | None:
+    """Why the ``MCP-Protocol-Version`` header is refused (a version this server does not
+    speak), or None (none was sent, or a supported one). The SDK sent such a request to its
+    newest protocol's reader, which answered "params._meta must be an object carrying the
+    required … envelope keys", which did not say the version was the problem."""
+    version = scope_header(scope, b"mcp-protocol-version")
+    if version is None or version in SUPPORTED_PROTOCOL_VERSIONS:
+        return None
+    return (f"unsupported MCP-Protocol-Version {quoted(version)}: this server speaks "
+            f"{', '.join(SUPPORTED_PROTOCOL_VERSIONS)}; send the version initialize agreed on "
+            "(or no header before initialize)")
 
 
 def _sdk_words(text: str, scope: Scope) -> str:
@@ -162,6 +183,12 @@ def _json_refusals(scope: Scope, send: Send) -> Send:
 
     async def sending(message: Message) -> None:
         nonlocal held
+        if message["type"] == "http.response.start" and message["status"] >= 400:
+            # the SDK names the session on its refusals too, one it opened for this request
+            # and dropped at once (a refused first request): no session a client may use
+            message = {**message, "headers": [(name, value) for name, value in
+                                              message.get("headers", ())
+                                              if name.lower() != b"mcp-session-id"]}
         if message["type"] == "http.response.start" and message["status"] >= 400 and not any(
                 name.lower() == b"content-type" and value.startswith(b"application/json")
                 for name, value in message.get("headers", ())):
