@@ -58,12 +58,13 @@ def test_over_stdio_a_key_named_twice_is_refused_as_over_http(
     answers = _stdio(data_dir, persona, store_environ, [
         json.dumps(_INITIALIZE), '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
         twice, '{"jsonrpc": "2.0", "id": 4, "id": 5, "method": "tools/list"}',
-        '{"jsonrpc": "2.0", "id": 6, "method": "tools/list"}'], expected=4)
+        "[" * 70 + "]" * 70, '{"jsonrpc": "2.0", "id": 6, "method": "tools/list"}'], expected=5)
     errors = [a["error"] for a in answers if "error" in a]
-    assert [e["code"] for e in errors] == [-32700, -32700]
+    assert [e["code"] for e in errors] == [-32700, -32700, -32700]
     assert errors[0]["message"] == ("Parse error: names the key 'content' twice in one object; "
                                     "send it once")
     assert "names the key 'id' twice" in errors[1]["message"]
+    assert errors[2]["message"] == "Parse error: arrays or objects nested deeper than 64 levels"
     assert all(a.get("id") is None for a in answers if "error" in a)
     results = {a["id"]: a["result"] for a in answers if "result" in a}
     assert set(results) == {1, 6}  # the session served on after both
@@ -143,3 +144,19 @@ def test_a_tool_argument_is_refused_in_the_apis_words_and_bounded(
     assert "Unable to parse" not in message and "'\\u202e'" not in message
     if "accepted forms" not in message:
         assert len(message) < 400, message
+
+
+def test_a_message_nested_too_deep_is_a_parse_error_not_a_500(server: LiveServer) -> None:
+    """10,000 ``[`` was a 500 (the envelope check overflowed the stack) and the connection of
+    the next such message was reset; stdio reads each line with the same check."""
+    key = server.create_persona("rin")
+    with httpx.Client(base_url=server.url, timeout=30,
+                      headers={**HEADERS, "Authorization": f"Bearer {key}"}) as http:
+        deep_params = (b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": '
+                       + b"[" * 5000 + b"]" * 5000 + b"}")
+        for body in (b"[" * 10000, b"[" * 65 + b"]" * 65, deep_params):
+            reply = http.post("/mcp", content=body)
+            assert reply.status_code == 400, reply.text
+            error = reply.json()["error"]
+            assert error["code"] == -32700 and "nested" in error["message"], error
+        raw_initialized(http)  # the server serves on

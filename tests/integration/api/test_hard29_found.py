@@ -148,3 +148,13 @@ def test_json_quoting_of_a_value_is_the_one_the_validation_messages_use() -> Non
     assert quoted("\ud800") == '"\\ud800"'  # a lone surrogate (a CLI argument) stays UTF-8
     assert named("a\nb") == "'a\\nb'" and named("名前") == "'名前'"
     assert len(named("x" * 200)) == 66 and json.dumps(named("k")) == '"\'k\'"'
+
+
+@pytest.mark.sqlite_only
+def test_a_method_the_static_files_do_not_take_is_not_listed_as_taken(
+        server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        reply = client.post("/static/dashboard.js")
+    error = refused(reply, 405)
+    assert error["message"] == "POST is not allowed on /static/dashboard.js; it takes GET, HEAD"
+    assert reply.headers["allow"] == "GET, HEAD"

@@ -15,6 +15,7 @@ gets a 404 for the old session id and initializes again).
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
 parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
+So is one nested deeper than 64 levels (``json_text.shape_refusal``; 10,000 ``[`` was a 500).
 A message whose envelope is wrong (an array, no ``"jsonrpc": "2.0"``, a ``method`` that is not a
 string, ``params`` that are not an object) is answered 400 with a JSON-RPC error naming the
 field (``protocol.envelope_problem``), not pydantic's report of the SDK's union.
@@ -114,7 +115,7 @@ class McpEndpoint:
             messages.append(message)
             more = message["type"] == "http.request" and message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
-        twice = json_text.key_twice(body) if body else None
+        twice = json_text.shape_refusal(body) if body else None
         problem = (PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
             else _envelope(body) if _is_json(scope) else None  # else the SDK's 415 comes first
         if problem is not None:
@@ -219,7 +220,7 @@ def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
     own parse error, which says where)."""
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return envelope_problem(message)
 

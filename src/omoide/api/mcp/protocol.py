@@ -14,9 +14,10 @@ shape) after logging it at debug level, so the client waited for an answer that 
 parse error (-32700) for a line that is not JSON, an invalid request (-32600) naming the field
 for JSON that is no message (``envelope_problem``), with ``"id": null`` unless the line's id
 could be read. A blank line is skipped. A line whose object names one key twice (the SDK's
-reader kept the last value silently) is answered with the parse error the HTTP endpoint gives
-such a body (:class:`KeysOnce`, "Parse error: names the key 'content' twice …"): one rule on
-both transports, as the HTTP API refuses such a body.
+reader kept the last value silently), or that nests deeper than 64 levels, is answered with
+the parse error the HTTP endpoint gives such a body (:class:`CheckedLines`, "Parse error:
+names the key 'content' twice …"): one rule on both transports, as the HTTP API refuses such
+a body.
 """
 
 from __future__ import annotations
@@ -35,8 +36,14 @@ from omoide.api.http.validation_errors import json_path, value_rule
 from omoide.engine import json_text
 from omoide.engine.errors import json_type, short_json
 
-__all__ = ["AnsweredLines", "ClearParams", "KeysOnce", "clauses", "envelope_problem",
-           "line_problem"]
+__all__ = [
+    "AnsweredLines",
+    "CheckedLines",
+    "ClearParams",
+    "clauses",
+    "envelope_problem",
+    "line_problem",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -138,9 +145,10 @@ def _answer(code: int, words: str, answer_id: str | int | None) -> JSONRPCError:
 _REFUSED_LINE = "omoide: a line refused before the SDK read it"
 
 
-class KeysOnce:
+class CheckedLines:
     """The stdin lines the SDK's stdio reader parses, each line whose object names one key twice
-    replaced by a placeholder that is no JSON (the SDK reports it as one it could not read, and
+    (or that nests too deep: ``json_text.shape_refusal``, as /mcp checks a body) replaced by a
+    placeholder that is no JSON (the SDK reports it as one it could not read, and
     :class:`AnsweredLines` answers it with the refusal kept here, in order)."""
 
     def __init__(self, lines: AsyncIterable[str]) -> None:
@@ -152,7 +160,7 @@ class KeysOnce:
 
     async def _read(self) -> AsyncIterator[str]:
         async for line in self._lines:
-            twice = json_text.key_twice(line) if '"' in line else None
+            twice = json_text.shape_refusal(line) if line.strip() else None
             if twice is None:
                 yield line
                 continue
@@ -173,7 +181,7 @@ class AnsweredLines:
     """The SDK's stdio read stream, with each line that is not a message answered on the
     write stream (:func:`line_problem`) instead of handed on, where the SDK dropped it."""
 
-    def __init__(self, inner: Any, write: Any, keys: KeysOnce | None = None) -> None:
+    def __init__(self, inner: Any, write: Any, keys: CheckedLines | None = None) -> None:
         self._inner = inner
         self._write = write
         self._keys = keys
