@@ -54,7 +54,6 @@ def test_a_refused_body_value_or_header_is_quoted_as_json(server: LiveServer) ->
 
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize("ask", [
-    pytest.param(lambda c: c.get(f"/api/memories/rin/{LONG}"), id="memory-key-404"),
     pytest.param(lambda c: c.get("/api/stats/rin", params={LONG: "1"}), id="query-name"),
     pytest.param(lambda c: c.post("/api/memories/rin", json={"content": "a", LONG: 1}),
                  id="body-field"),
@@ -73,6 +72,21 @@ def test_a_long_name_or_value_is_cut_in_the_message(server: LiveServer, ask: Any
     assert "xxxxx…" in message, message[:200]
     if "accepted forms" not in message:  # the date reader lists every form it reads
         assert len(message) < MAX_MESSAGE, message[:200]
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("method", ["GET", "PATCH", "DELETE"])
+def test_a_memory_key_over_64_characters_is_refused_as_mcp_refuses_it(
+        server: LiveServer, method: str) -> None:
+    """A 5,000-character key was looked up and echoed whole in the 404; every stored key is at
+    most 64 characters (an import refuses a longer one), and MCP's tools take at most 64."""
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.request(method, f"/api/memories/rin/{LONG}",
+                            json={"content": "x"} if method == "PATCH" else None)
+        error = refused(reply, 422)
+        assert error == {"code": "invalid_input", "field": "key",
+                         "message": "key must be at most 64 characters, got 5,000"}
+        assert refused(rin.get(f"/api/memories/rin/{'k' * 64}"), 404)["code"] == "not_found"
 
 
 @pytest.mark.sqlite_only
