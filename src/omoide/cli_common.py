@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from omoide.config import Settings
+from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 
 __all__ = ["INTEGER", "NUMBER", "VERBATIM", "NumberText", "_build", "_print", "_settings",
@@ -74,11 +75,11 @@ class NumberText(click.ParamType):
                     float(read_number(str(value)))
             except REFUSED as exc:
                 if bounded and isinstance(exc, JsonTextError):  # a number, far out of bounds
-                    self.fail(f"must be {self._bounds()}, got {str(value)!r}", param, ctx)
+                    self.fail(f"must be {self._bounds()}, got {quoted(str(value))}", param, ctx)
                 self.fail(exc.message, param, ctx)
         if (self.minimum is not None and number < self.minimum) or \
                 (self.maximum is not None and number > self.maximum):
-            self.fail(f"must be {self._bounds()}, got {str(value)!r}", param, ctx)
+            self.fail(f"must be {self._bounds()}, got {quoted(str(value))}", param, ctx)
         return number
 
 

@@ -24,7 +24,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from omoide.engine.errors import short_json
+from omoide.engine.errors import quoted, short_json
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
@@ -314,7 +314,7 @@ def _env_lease(environ: Mapping[str, str]) -> float:
         return 60.0
     value = _number_in(raw, var, float)
     if not 1.0 <= value <= 86_400.0:
-        raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {raw!r}")
+        raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {quoted(raw)}")
     return value
 
 
@@ -368,7 +368,7 @@ def log_format_from_env(environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     value = (env.get("OMOIDE_LOG_FORMAT") or "auto").lower()
     if value not in ("auto", "json", "text"):
-        raise InvalidInput(f"OMOIDE_LOG_FORMAT must be auto, json or text, got {value!r}")
+        raise InvalidInput(f"OMOIDE_LOG_FORMAT must be auto, json or text, got {quoted(value)}")
     return value
 
 

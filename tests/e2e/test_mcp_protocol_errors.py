@@ -101,7 +101,7 @@ def test_an_initialize_without_its_fields_names_them(server: LiveServer) -> None
 
 @pytest.mark.parametrize(("headers", "status", "words"), [
     ({"Content-Type": "text/plain"}, 400,
-     "a POST to /mcp is sent with Content-Type: application/json (got 'text/plain')"),
+     "a POST to /mcp is sent with Content-Type: application/json (got \"text/plain\")"),
     ({"Host": "evil.example"}, 421, "the Host header 'evil.example' is not one this server"),
     ({"Origin": "http://evil.example"}, 403, "a page from 'http://evil.example' may not call"),
 ])

@@ -467,7 +467,7 @@ def test_a_key_id_out_of_range_is_refused_naming_the_range(run, key_id: str) -> 
     revoked = run("persona", "key", "revoke", "rin", key_id)
     assert revoked.exit_code == 2
     assert ("must be an integer from 1 to 9,007,199,254,740,991 (an id that `omoide persona "
-            f"key list` shows), got '{key_id}'") in " ".join(revoked.output.split())
+            f'key list` shows), got "{key_id}"') in " ".join(revoked.output.split())
 
 
 def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
@@ -481,7 +481,7 @@ def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
                              timeout=60)
     assert refused.returncode == 1
     assert refused.stderr.strip() == ("Error: OMOIDE_PORT must be an integer written with the "
-                                      "digits 0-9 (as in JSON: e.g. 5 or 300), got 'abc'")
+                                      "digits 0-9 (as in JSON: e.g. 5 or 300), got \"abc\"")
     proc = subprocess.Popen([str(omoide), "serve", "--port", str(port)], env=env,
                             stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:

@@ -188,7 +188,7 @@ def test_an_import_file_without_memories_is_refused(run, tmp_path: Path, source:
 
 @pytest.mark.parametrize(("value", "says"), [
     ("abc", ("OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
-             "300), got 'abc'")),
+             "300), got \"abc\"")),
     ("70000", "OMOIDE_PORT (--port) must be 0-65535, got 70000"),
     ("-1", "OMOIDE_PORT (--port) must be 0-65535, got -1"),
 ])

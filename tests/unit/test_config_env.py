@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -78,7 +79,7 @@ def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
 def test_a_bad_port_without_an_override_is_refused_naming_the_variable() -> None:
     with pytest.raises(InvalidInput, match=re.escape(
             "OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
-            "300), got 'abc'")):
+            "300), got \"abc\"")):
         Settings.from_env({"OMOIDE_PORT": "abc"})
 
 
@@ -118,7 +119,7 @@ def test_a_process_number_is_read_as_a_json_number(var: str, value: str) -> None
         if var.startswith("OMOIDE_LLM_"):
             env |= {"OMOIDE_LLM_PROVIDER": "openai", "OMOIDE_LLM_MODEL": "m"}
         Settings.from_env(env)
-    assert repr(value) in refused.value.message
+    assert json.dumps(value, ensure_ascii=False) in refused.value.message
 
 
 def test_a_process_number_reads_full_width_digits_and_json_forms() -> None:

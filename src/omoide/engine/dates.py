@@ -138,13 +138,13 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
         raise
     except _NoOffset as exc:
         raise DateRangeError(
-            f"date range {quoted(text)}: the time {exc.args[0]!r} has no UTC offset, so the "
+            f"date range {quoted(text)}: the time {quoted(exc.args[0])} has no UTC offset, so the "
             f"instant it names is unknown; add Z or the offset, e.g. '{exc.args[0]}Z' or "
             f"'{exc.args[0]}+09:00', or give whole days (read in the persona's time zone)",
             field="date_range") from None
     except _NotCalendar as exc:
         raise DateRangeError(
-            f"date range {quoted(text)}: {exc.args[0]!r} is not a valid calendar date (a "
+            f"date range {quoted(text)}: {quoted(exc.args[0])} is not a valid calendar date (a "
             f"month 01-12, a day that month has, a time 00:00-23:59:59, years 0001-9999); "
             f"accepted forms: {_forms()}", field="date_range") from None
     except (ValueError, OverflowError) as exc:
@@ -220,7 +220,7 @@ def _positive(token: str, original: str) -> int:
     value = _number(token)
     if value < 1:
         raise DateRangeError(
-            f"date range {original!r}: N must be a positive whole number", field="date_range"
+            f"date range {quoted(original)}: N must be a positive whole number", field="date_range"
         )
     return value
 

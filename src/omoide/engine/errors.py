@@ -20,14 +20,26 @@ from typing import Any
 
 __all__ = [
     "DateRangeError", "EngineValueError", "ModelDataError", "ParameterError", "json_type",
-    "quoted", "short_json"]
+    "named", "quoted", "short_json"]
 
 
 def quoted(value: object, limit: int = 80) -> str:
-    """``value`` as a refusal echoes it: its repr, cut to ``limit`` characters ("…") so that a
-    5,000-character input does not make a 5,000-character message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """``value`` as a refusal echoes what was sent (:func:`short_json`, cut at ``limit``): text
+    in JSON's double quotes (``got "1_0"``), as every validation message quotes a value, never
+    Python's repr (``'1_0'``, ``'\\u202e'``)."""
+    return short_json(value, limit)
+
+
+def named(value: object, limit: int = 64) -> str:
+    """A name the caller sent (a query parameter, a field, a key) as a refusal names it: in
+    single quotes, as the API names what it knows (``unknown persona 'rin'``), its control
+    characters escaped as JSON escapes them (never Python's repr), cut at ``limit`` ("…") so
+    that a 5,000-character name does not make a 5,000-character message."""
+    text = json.dumps(str(value), ensure_ascii=False)[1:-1].replace('\\"', '"')
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    text = text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return f"'{text}'"
 
 
 def json_type(value: Any) -> str:
@@ -44,9 +56,13 @@ def json_type(value: Any) -> str:
 
 
 def short_json(value: Any, limit: int = 60) -> str:
-    """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…")."""
+    """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…") so that a
+    5,000-character input does not make a 5,000-character message. A lone surrogate (which a
+    CLI argument may hold) is shown escaped, so the message is always UTF-8 text."""
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class EngineValueError(ValueError):

@@ -27,8 +27,10 @@ import math
 import re
 from typing import Any
 
-__all__ = ["BODY_DEPTH", "BOM", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "key_twice",
-           "loads"]
+from omoide.engine.errors import named
+
+__all__ = ["BODY_DEPTH", "BOM", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "loads",
+           "shape_refusal"]
 
 MAX_DEPTH = 64
 BOM = "\ufeff"  # a byte order mark (EF BB BF in UTF-8)
@@ -73,17 +75,25 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     return value
 
 
-def key_twice(text: str | bytes) -> str | None:
-    """Why ``text`` is refused for naming one key twice in an object, or None (also when it is
-    not JSON at all, or refused for another reason: its reader says so). Cheaper than
-    :func:`loads` (the MCP endpoint checks each body before the SDK parses it): no object is
-    built, and an object of one key is not looked at."""
+def shape_refusal(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> str | None:
+    """Why a message is refused before another reader (the MCP SDK's) reads it: an object that
+    names one key twice (that reader keeps the last value silently), or arrays or objects nested
+    deeper than ``max_depth`` or too deep to read at all (/mcp answered a body of 10,000 ``[``
+    with a 500: the check of its envelope overflowed the stack). None for anything else, also
+    text that is not JSON (that reader says so) or that this reader refuses for another reason
+    (``NaN`` …: that reader reads those)."""
     try:
-        json.loads(text, object_pairs_hook=_no_key_twice)
+        value = json.loads(text, object_pairs_hook=_unique_keys)
     except JsonTextError as exc:
         return exc.message
-    except (ValueError, RecursionError):
+    except RecursionError:
+        return "arrays or objects nested too deeply to read"
+    except ValueError:
         return None
+    try:
+        _check_tree(value, max_depth=max_depth, has_escapes=False)
+    except JsonTextError as exc:
+        return exc.message
     return None
 
 
@@ -94,16 +104,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
-def _no_key_twice(pairs: list[tuple[str, Any]]) -> None:
-    """:func:`_unique_keys` for :func:`key_twice`, which keeps no value."""
-    if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
-        _refuse_key_twice(pairs)
-
-
 def _refuse_key_twice(pairs: list[tuple[str, Any]]) -> None:
     seen: set[str] = set()
     twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-    raise JsonTextError(f"names the key {twice!r} twice in one object; send it once",
+    raise JsonTextError(f"names the key {named(twice)} twice in one object; send it once",
                         field=twice)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from omoide.clock import Clock
+from omoide.engine.errors import quoted
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import UNSET, Block, BlockPatch, Unset
@@ -49,8 +50,8 @@ def check_block_name(name: Any) -> str:
 
 def _check_int(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(f"{name} must be an integer from {low:,} to {high:,}, got {value!r}",
-                           field=name)
+        raise InvalidInput(f"{name} must be an integer from {low:,} to {high:,}, got "
+                           f"{quoted(value)}", field=name)
     return value
 
 

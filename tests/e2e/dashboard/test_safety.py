@@ -111,7 +111,7 @@ def test_a_page_number_that_is_no_number_shows_an_error_page(tab: Tab, site: Sit
         said = tab.page.locator("main").inner_text()
         assert f"query parameter '{name}' must be an integer written with the digits 0-9" \
             in said, said
-        assert "got '1_0'" in said
+        assert 'got "1_0"' in said
     assert tab.goto("/p/rin/sessions?page=２").status == 200
     assert "page 2" in tab.page.locator("main").inner_text()
     assert all("status of 422" in error for error in tab.errors), tab.errors  # the two pages

@@ -433,7 +433,7 @@ def test_a_persona_or_session_header_beyond_ascii_is_named_as_sent(proxy: LiveSe
                 "Authorization": f"Bearer {token}", name: "日本".encode()})
             assert reply.status_code == 422, reply.text
             error = reply.json()["error"]
-            assert error["field"] == name and "'日本'" in error["message"], error
+            assert error["field"] == name and '"日本"' in error["message"], error
 
 
 def test_a_reply_no_turn_could_hold_is_recorded_whole(proxy: LiveServer, fake_api: FakeAPI,

@@ -246,7 +246,7 @@ BAD_SETTINGS = [
     ({"context_include_blocks": "maybe"}, "context_include_blocks",
      "setting 'context_include_blocks' must be a JSON boolean (true or false), got the text"),
     ({"context_recent_count": "five"}, "context_recent_count",
-     "setting 'context_recent_count' must be a JSON integer, got the text 'five'"),
+     "setting 'context_recent_count' must be a JSON integer, got the text \"five\""),
     ({"context_recent_count": 2.5}, "context_recent_count",
      "setting 'context_recent_count' must be an integer"),
     ({"language": "fr"}, "language", "setting 'language' must be one of"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import re
 import stat
 from collections.abc import Iterator
@@ -188,7 +189,8 @@ def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None
             form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
                                                         "value": text})
             assert form.status_code == 422, (name, text)
-            assert f"got {text!r}" in (_dashboard_error(form) or ""), (name, text)
+            said = _dashboard_error(form) or ""
+            assert f"got {json.dumps(text, ensure_ascii=False)}" in said, (name, text)
             assert "digits 0-9" in (_dashboard_error(form) or "")
             assert api.put("/api/settings/rin", json={name: text}).status_code == 422
         assert server.omoide.settings_service.overrides("rin") == before

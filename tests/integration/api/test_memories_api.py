@@ -95,7 +95,7 @@ def test_an_unreadable_date_range_is_a_422_naming_the_field(rin: httpx.Client) -
     error = reply.json()["error"]
     assert set(error) == {"code", "message", "field"}
     assert (error["code"], error["field"]) == ("invalid_input", "date_range")
-    assert error["message"].startswith("cannot read 'sometime soon' as a date range")
+    assert error["message"].startswith('cannot read "sometime soon" as a date range')
 
 
 @pytest.mark.parametrize(("body", "field"), [

@@ -20,7 +20,7 @@ def test_a_settings_number_sent_as_text_is_told_to_send_a_json_number(
             error = refused(rin.put("/api/settings/rin", json={"session_idle_minutes": text}),
                             422)
             assert error["message"] == ("setting 'session_idle_minutes' must be a JSON number, "
-                                        f"got the text {text!r}"), error
+                                        f'got the text "{text}"'), error
             assert error["setting"] == "session_idle_minutes"
         assert rin.put("/api/settings/rin", json={"session_idle_minutes": 30}).status_code == 200
 

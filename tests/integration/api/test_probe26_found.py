@@ -51,7 +51,7 @@ def test_a_compressed_body_is_told_to_be_sent_uncompressed(server: LiveServer,
                                                             "content-encoding": coding})
             assert reply.status_code == 422, (path, reply.text)
             assert reply.json()["error"]["message"] == (
-                f"the request body is sent with Content-Encoding {coding!r}, which this server "
+                f'the request body is sent with Content-Encoding "{coding}", which this server '
                 "does not decode: send it uncompressed, without that header")
         plain = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."},
                          headers={"content-encoding": "identity"})
@@ -98,7 +98,7 @@ def test_a_key_id_in_the_path_that_is_no_json_number_is_a_422(server: LiveServer
         if key_id == "1_0":
             assert reply.json()["error"]["message"] == (
                 "path parameter 'key_id' must be an integer written with the digits 0-9 (as in "
-                "JSON: e.g. 5 or 300), got '1_0'")
+                "JSON: e.g. 5 or 300), got \"1_0\"")
         assert all(k["revoked_at"] is None for k in admin.get("/api/personas/rin/keys").json()[
             "keys"])
         assert admin.delete("/api/personas/nobody/keys/1_0").status_code == 404

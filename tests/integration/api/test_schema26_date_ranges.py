@@ -29,7 +29,7 @@ def test_a_lone_instant_or_a_bad_day_is_told_what_to_send(server: LiveServer) ->
                 ("2026-03-01T09:00Z", "is a single instant, a range without time in it: give a "
                                       "start and an end, A..B"),
                 ("2026-03-15..2026-03-01", "ends before it starts: give the earlier end first"),
-                ("2026-02-30..2026-03-02", "'2026-02-30' is not a valid calendar date (a month "
+                ("2026-02-30..2026-03-02", '"2026-02-30" is not a valid calendar date (a month '
                                            "01-12, a day that month has")):
             reply = rin.get("/api/search/rin", params={"q": "tea", "date_range": text})
             assert reply.status_code == 422, reply.text

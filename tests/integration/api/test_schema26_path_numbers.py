@@ -27,8 +27,8 @@ def test_a_key_id_the_reader_reads_revokes_that_key(server: LiveServer, key_id: 
 
 
 @pytest.mark.parametrize(("key_id", "shown"), [
-    ("7.5", "'7.5'"), ("٣", "'٣'"), ("1_0", "'1_0'"), ("１_０", "'１_０'"), ("1e", "'1e'"),
-    ("０x1", "'０x1'")])
+    ("7.5", '"7.5"'), ("٣", '"٣"'), ("1_0", '"1_0"'), ("１_０", '"１_０"'), ("1e", '"1e"'),
+    ("０x1", '"０x1"')])
 def test_a_key_id_the_reader_refuses_is_told_in_its_words(server: LiveServer, key_id: str,
                                                           shown: str) -> None:
     server.create_persona("rin")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, key_twice, loads
+from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, loads, shape_refusal
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -34,10 +34,10 @@ def test_a_key_named_twice_is_refused_with_the_key_as_field() -> None:
     assert loads('{"a": {"a": 1}}') == {"a": {"a": 1}}  # one key per object is fine
 
 
-def test_key_twice_says_only_why_a_key_is_named_twice() -> None:
-    assert key_twice(b'{"content": "tea", "content": "coffee"}') is not None
-    assert key_twice('{"content": "tea"}') is None
-    assert key_twice("not json") is None and key_twice('{"x": NaN}') is None
+def test_shape_refusal_says_only_why_a_key_is_named_twice() -> None:
+    assert shape_refusal(b'{"content": "tea", "content": "coffee"}') is not None
+    assert shape_refusal('{"content": "tea"}') is None
+    assert shape_refusal("not json") is None and shape_refusal('{"x": NaN}') is None
 
 
 
@@ -46,11 +46,11 @@ def test_key_twice_says_only_why_a_key_is_named_twice() -> None:
     '[{"a": 1}, {"b": {"c": 1, "d": [{"e": 0}], "c": 2}}]',
     '{"params": {"arguments": {"events": [{"x": 1}, {"y": 1, "z": 2, "y": 3}]}}}',
 ])
-def test_key_twice_says_what_loads_says(text: str) -> None:
+def test_shape_refusal_says_what_loads_says(text: str) -> None:
     with pytest.raises(JsonTextError) as refused:
         loads(text)
-    assert key_twice(text) == key_twice(text.encode()) == refused.value.message
-    assert key_twice(text.replace('"c": 2', '"f": 2').replace('"y": 3', '"w": 3')
+    assert shape_refusal(text) == shape_refusal(text.encode()) == refused.value.message
+    assert shape_refusal(text.replace('"c": 2', '"f": 2').replace('"y": 3', '"w": 3')
                      .replace('"content": "coffee"', '"kind": "coffee"')) is None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -55,4 +57,5 @@ def test_a_fraction_or_no_number_is_refused_as_an_integer(text: str) -> None:
     with pytest.raises(ParameterError, match="must be an integer written with the digits 0-9") \
             as refused:
         read_integer(text, name="priority")
-    assert refused.value.field == "priority" and repr(text) in refused.value.message
+    shown = json.dumps(text, ensure_ascii=False)
+    assert refused.value.field == "priority" and shown in refused.value.message

@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import Match, Mount
 
 from omoide import __version__
 from omoide.api.errors import error_body, error_response, raced_erase
@@ -168,12 +168,16 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 def _allowed_methods(app: FastAPI, path: str) -> str:
     """The methods some route of ``path`` answers (asked of the router itself, so routes in
-    included routers count too)."""
+    included routers count too). A mount (the dashboard's static files) matches every method
+    but answers only GET and HEAD: "POST is not allowed on /static/…; it takes GET, HEAD,
+    POST, PUT …" contradicted itself."""
     allowed = []
     for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
         scope = {"type": "http", "method": method, "path": path, "root_path": "",
                  "headers": [], "query_string": b""}
-        if any(route.matches(scope)[0] == Match.FULL for route in app.router.routes):
+        if any(route.matches(scope)[0] == Match.FULL and
+               (method in ("GET", "HEAD") or not isinstance(route, Mount))
+               for route in app.router.routes):
             allowed.append(method)
     if "GET" in allowed and "HEAD" not in allowed:  # HeadAsGet answers it
         allowed.insert(allowed.index("GET") + 1, "HEAD")

@@ -18,6 +18,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
 from omoide.api.http.validation_errors import PATTERN_RULES
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.model import PERSONA_NAME
 from omoide.service.auth import Principal
@@ -113,7 +114,7 @@ def named_persona_access(name: NamedPersona, caller: Caller, app: App) -> str:
 
 def _open(persona: str, field: str, caller: Principal, app: Omoide) -> str:
     if not PERSONA_NAME.fullmatch(persona):  # said as the path's pattern is said
-        raise InvalidInput(f"{field} {PATTERN_RULES[NAME_PATTERN]}, got {persona!r}",
+        raise InvalidInput(f"{field} {PATTERN_RULES[NAME_PATTERN]}, got {quoted(persona)}",
                            field=field)
     caller.require_persona(persona)
     app.maintenance.require_persona(persona)

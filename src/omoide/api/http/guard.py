@@ -68,6 +68,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from omoide.api.errors import error_body
 from omoide.api.http.target import TargetRefused, origin_form
 from omoide.engine import json_text
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
 
@@ -180,7 +181,7 @@ class BodyGuard:
         media = _foreign_media(scope) if body.strip() else None
         if media is not None:
             refused = JsonRefused(f"the request body must be JSON, sent with Content-Type: "
-                                  f"application/json (got {media[:80]!r})")
+                                  f"application/json (got {quoted(media)})")
             await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
             return
         if body and _is_api_json(scope):
@@ -292,7 +293,7 @@ def encoding_refusal(coding: str | None) -> str | None:
     (byte 1)", which did not say why."""
     if coding is None or coding.strip().lower() in ("", "identity"):
         return None
-    return (f"the request body is sent with Content-Encoding {coding.strip()[:40]!r}, which "
+    return (f"the request body is sent with Content-Encoding {quoted(coding.strip(), 40)}, which "
             "this server does not decode: send it uncompressed, without that header")
 
 
@@ -338,7 +339,7 @@ def _header_refused(scope: Scope) -> JsonRefused | None:
     foreign = _header_not_ascii(scope)
     if foreign is not None:
         name, shown = foreign
-        return JsonRefused(f"{name} must be {_HEADER_RULES[name]}, got {shown!r} (a header "
+        return JsonRefused(f"{name} must be {_HEADER_RULES[name]}, got {quoted(shown)} (a header "
                            "value is ASCII)", field=name)
     twice = _header_twice(scope)
     if twice is None:

@@ -26,6 +26,7 @@ from fastapi.routing import APIRoute
 from omoide.api.http.deps import check_access
 from omoide.api.http.guard import refused_body, refused_header
 from omoide.api.http.query_numbers import refused_number
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput, Unauthorized
 
 __all__ = ["refuse_refused_body", "refuse_refused_header", "refuse_unexpected_body",
@@ -84,7 +85,7 @@ def _refuse_unknown(request: Request, route: APIRoute) -> None:
             raise InvalidInput(f"query parameter {twice[0]!r} is given {counts[twice[0]]} times; "
                                "it takes one value", field=twice[0])
         takes = ", ".join(sorted(known)) if known else "no query parameters"
-        raise InvalidInput(f"unknown query parameter {unknown[0]!r}; {route.path} takes "
+        raise InvalidInput(f"unknown query parameter {named(unknown[0])}; {route.path} takes "
                            f"{takes}", field=unknown[0])
 
 

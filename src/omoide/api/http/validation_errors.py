@@ -50,6 +50,7 @@ _ROOTS = ("query", "body", "path", "header", "cookie")
 # ("external_id.constrained-str", "content.str"): not a field the client sent.
 _UNION_TAG = re.compile(r"(?:str|int|float|bool|constrained-[a-z]+|[a-z]+(?:-[a-z]+)*\[.*\])")
 _MAX_MESSAGE = 300  # a Literal of 600 time zones is not a message
+_MAX_SUBJECT = 80
 
 
 def field_path(loc: Any) -> str:
@@ -90,6 +91,7 @@ TYPE_WORDS = {"integer": "an integer (a whole number, e.g. 5)", "number": "a num
               "object": "an object ({…})", "null": "null"}
 """A JSON Schema type as a refusal names it ("must be an integer (a whole number, e.g. 5)")."""
 _TYPES = {"int_type": "integer", "int_from_float": "integer", "int_parsing": "integer",
+          "int_parsing_size": "integer",  # 1e308 for an integer: "Unable to parse input …"
           "float_type": "number", "float_parsing": "number", "bool_type": "boolean",
           "bool_parsing": "boolean", "string_type": "string", "list_type": "array",
           **dict.fromkeys(_NOT_AN_OBJECT, "object")}
@@ -169,7 +171,9 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
                and field_path(e.get("loc", ())) == where]
     union = len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
         str(error["loc"][-1])) is not None
-    subject = where or "request body"
+    # a field named by the client (an unknown one, 5,000 characters long) is cut in the message
+    subject = (where if len(where) <= _MAX_SUBJECT else where[:_MAX_SUBJECT - 1] + "…") \
+        if where else "request body"
     if union:
         return _union_message(subject, members), where
     kind = error.get("type")

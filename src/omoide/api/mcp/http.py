@@ -15,6 +15,7 @@ gets a 404 for the old session id and initializes again).
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
 parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
+So is one nested deeper than 64 levels (``json_text.shape_refusal``; 10,000 ``[`` was a 500).
 A message whose envelope is wrong (an array, no ``"jsonrpc": "2.0"``, a ``method`` that is not a
 string, ``params`` that are not an object) is answered 400 with a JSON-RPC error naming the
 field (``protocol.envelope_problem``), not pydantic's report of the SDK's union.
@@ -31,6 +32,7 @@ import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
@@ -40,6 +42,7 @@ from omoide.api.http.guard import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text
+from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
@@ -91,6 +94,10 @@ class McpEndpoint:
                                              "stopping); retry in a moment")
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
+        version = _unsupported_version(scope)
+        if version is not None:
+            await _rpc_error(400, INVALID_REQUEST, version, None)(scope, receive, send)
+            return
         if scope.get("method") == "POST":
             receive = await self._checked_body(scope, receive, send)
             if receive is None:
@@ -108,15 +115,12 @@ class McpEndpoint:
             messages.append(message)
             more = message["type"] == "http.request" and message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
-        twice = json_text.key_twice(body) if body else None
+        twice = json_text.shape_refusal(body) if body else None
         problem = (PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
             else _envelope(body) if _is_json(scope) else None  # else the SDK's 415 comes first
         if problem is not None:
             code, words, answer_id = problem
-            error = JSONRPCError(jsonrpc="2.0", id=answer_id,
-                                 error=ErrorData(code=code, message=words))
-            await Response(error.model_dump_json(by_alias=True, exclude_unset=True),
-                           status_code=400, media_type="application/json")(scope, receive, send)
+            await _rpc_error(400, code, words, answer_id)(scope, receive, send)
             return None
 
         async def replay() -> Message:
@@ -134,12 +138,31 @@ class McpEndpoint:
         return None
 
 
+def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None) -> Response:
+    error = JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(code=code, message=words))
+    return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
+                    status_code=status, media_type="application/json")
+
+
+def _unsupported_version(scope: Scope) -> str | None:
+    """Why the ``MCP-Protocol-Version`` header is refused (a version this server does not
+    speak), or None (none was sent, or a supported one). The SDK sent such a request to its
+    newest protocol's reader, which answered "params._meta must be an object carrying the
+    required … envelope keys", which did not say the version was the problem."""
+    version = scope_header(scope, b"mcp-protocol-version")
+    if version is None or version in SUPPORTED_PROTOCOL_VERSIONS:
+        return None
+    return (f"unsupported MCP-Protocol-Version {quoted(version)}: this server speaks "
+            f"{', '.join(SUPPORTED_PROTOCOL_VERSIONS)}; send the version initialize agreed on "
+            "(or no header before initialize)")
+
+
 def _sdk_words(text: str, scope: Scope) -> str:
     """The SDK's plain-text refusals of a request's headers, in words that say what to send."""
     if text == "Invalid Content-Type header":
         got = scope_header(scope, b"content-type")
         return ("a POST to /mcp is sent with Content-Type: application/json (got "
-                f"{got!r:.80})" if got else "a POST to /mcp is sent with Content-Type: "
+                f"{quoted(got)})" if got else "a POST to /mcp is sent with Content-Type: "
                 "application/json (none was sent)")
     if text == "Invalid Host header":
         return (f"the Host header {(scope_header(scope, b'host') or '')!r:.80} is not one this "
@@ -161,6 +184,12 @@ def _json_refusals(scope: Scope, send: Send) -> Send:
 
     async def sending(message: Message) -> None:
         nonlocal held
+        if message["type"] == "http.response.start" and message["status"] >= 400:
+            # the SDK names the session on its refusals too, one it opened for this request
+            # and dropped at once (a refused first request): no session a client may use
+            message = {**message, "headers": [(name, value) for name, value in
+                                              message.get("headers", ())
+                                              if name.lower() != b"mcp-session-id"]}
         if message["type"] == "http.response.start" and message["status"] >= 400 and not any(
                 name.lower() == b"content-type" and value.startswith(b"application/json")
                 for name, value in message.get("headers", ())):
@@ -191,7 +220,7 @@ def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
     own parse error, which says where)."""
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return envelope_problem(message)
 

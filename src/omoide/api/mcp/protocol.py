@@ -13,12 +13,18 @@ shape) after logging it at debug level, so the client waited for an answer that 
 :class:`AnsweredLines` answers it as JSON-RPC 2.0 says and as the SDK's HTTP transport does: a
 parse error (-32700) for a line that is not JSON, an invalid request (-32600) naming the field
 for JSON that is no message (``envelope_problem``), with ``"id": null`` unless the line's id
-could be read. A blank line is skipped.
+could be read. A blank line is skipped. A line whose object names one key twice (the SDK's
+reader kept the last value silently), or that nests deeper than 64 levels, is answered with
+the parse error the HTTP endpoint gives such a body (:class:`CheckedLines`, "Parse error:
+names the key 'content' twice …"): one rule on both transports, as the HTTP API refuses such
+a body.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import deque
+from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
@@ -27,9 +33,17 @@ from mcp.types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, ErrorData, J
 from pydantic import ValidationError
 
 from omoide.api.http.validation_errors import json_path, value_rule
+from omoide.engine import json_text
 from omoide.engine.errors import json_type, short_json
 
-__all__ = ["AnsweredLines", "ClearParams", "clauses", "envelope_problem", "line_problem"]
+__all__ = [
+    "AnsweredLines",
+    "CheckedLines",
+    "ClearParams",
+    "clauses",
+    "envelope_problem",
+    "line_problem",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -128,13 +142,49 @@ def _answer(code: int, words: str, answer_id: str | int | None) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(code=code, message=words))
 
 
+_REFUSED_LINE = "omoide: a line refused before the SDK read it"
+
+
+class CheckedLines:
+    """The stdin lines the SDK's stdio reader parses, each line whose object names one key twice
+    (or that nests too deep: ``json_text.shape_refusal``, as /mcp checks a body) replaced by a
+    placeholder that is no JSON (the SDK reports it as one it could not read, and
+    :class:`AnsweredLines` answers it with the refusal kept here, in order)."""
+
+    def __init__(self, lines: AsyncIterable[str]) -> None:
+        self._lines = lines
+        self._refused: deque[str] = deque()
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._read()
+
+    async def _read(self) -> AsyncIterator[str]:
+        async for line in self._lines:
+            twice = json_text.shape_refusal(line) if line.strip() else None
+            if twice is None:
+                yield line
+                continue
+            self._refused.append(twice)
+            yield _REFUSED_LINE + "\n"
+
+    def refusal(self, error: Exception) -> str | None:
+        """Why the line behind the SDK's ``error`` was refused here, or None (another line)."""
+        if not (self._refused and isinstance(error, ValidationError) and error.errors()):
+            return None
+        first = error.errors()[0]
+        if str(first.get("input", "")).strip() != _REFUSED_LINE:
+            return None
+        return self._refused.popleft()
+
+
 class AnsweredLines:
     """The SDK's stdio read stream, with each line that is not a message answered on the
     write stream (:func:`line_problem`) instead of handed on, where the SDK dropped it."""
 
-    def __init__(self, inner: Any, write: Any) -> None:
+    def __init__(self, inner: Any, write: Any, keys: CheckedLines | None = None) -> None:
         self._inner = inner
         self._write = write
+        self._keys = keys
 
     @property
     def last_context(self) -> Any:
@@ -155,7 +205,9 @@ class AnsweredLines:
             item = await read()
             if not isinstance(item, Exception):
                 return item
-            answer = line_problem(item)
+            twice = self._keys.refusal(item) if self._keys is not None else None
+            answer = _answer(PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
+                else line_problem(item)
             if answer is not None:
                 logger.warning("stdio: answered a line that is not a JSON-RPC message: %s",
                                answer.error.message[:200])

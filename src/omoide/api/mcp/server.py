@@ -14,9 +14,11 @@ never a traceback or a repr.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
@@ -25,7 +27,7 @@ from pydantic import ValidationError
 from omoide import __version__
 from omoide.api.errors import tool_error_message
 from omoide.api.http.validation_errors import TYPE_WORDS, json_path
-from omoide.api.mcp.protocol import AnsweredLines, ClearParams, clauses
+from omoide.api.mcp.protocol import AnsweredLines, CheckedLines, ClearParams, clauses
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -90,10 +92,17 @@ class OmoideMCP(MCPServer):
     stdio answers a line that is not a JSON-RPC message (``protocol.AnsweredLines``)."""
 
     async def run_stdio_async(self) -> None:
-        """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading."""
+        """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading, and the
+        lines read through :class:`~omoide.api.mcp.protocol.CheckedLines` (stdin read as the SDK
+        reads it: UTF-8, a byte that is not read as U+FFFD; from a duplicate of fd 0 that is
+        never closed, as the SDK never closes its own: a worker thread may still be blocked
+        reading it when the server stops)."""
         lowlevel = self._lowlevel_server
-        async with stdio_server() as (read_stream, write_stream):
-            await lowlevel.run(AnsweredLines(read_stream, write_stream), write_stream,
+        stdin = open(os.dup(0), encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+        keys = CheckedLines(anyio.wrap_file(stdin))
+        async with stdio_server(stdin=keys) as (read_stream,  # type: ignore[arg-type]
+                                                write_stream):
+            await lowlevel.run(AnsweredLines(read_stream, write_stream, keys), write_stream,
                                lowlevel.create_initialization_options())
 
     def add_tool(self, fn: Any, name: str | None = None, title: str | None = None,

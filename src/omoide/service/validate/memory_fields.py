@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind
 from omoide.service.validate.patterns import (
@@ -51,9 +52,10 @@ def check_emotion_type(value: Any) -> str | None:
 
 def check_unit_interval(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInput(f"{name} must be a number between 0 and 1, got {value!r}", field=name)
+        raise InvalidInput(f"{name} must be a number between 0 and 1, got {quoted(value)}",
+                           field=name)
     if math.isnan(value) or not 0.0 <= value <= 1.0:
-        raise InvalidInput(f"{name} must be between 0 and 1, got {value!r}", field=name)
+        raise InvalidInput(f"{name} must be between 0 and 1, got {quoted(value)}", field=name)
     return float(value) + 0.0  # -0.0 is 0.0 (PostgreSQL's float keeps the sign, SQLite's not)
 
 
@@ -71,14 +73,14 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
     for tag in given:
         if not isinstance(tag, str) or is_blank(tag):
             raise InvalidInput(f"every tag must be a non-empty string (not only whitespace or "
-                               f"invisible characters), got {tag!r}", field="tags")
+                               f"invisible characters), got {quoted(tag)}", field="tags")
         if len(tag.strip()) > MAX_TAG_CHARS:
-            raise InvalidInput(f"tag {tag.strip()[:20]!r}… is {len(tag.strip())} characters; "
+            raise InvalidInput(f"tag {quoted(tag.strip(), 22)} is {len(tag.strip())} characters; "
                                f"the limit is {MAX_TAG_CHARS}", field="tags")
         check_controls(check_text(tag, "tags").strip(), "tags")
         if not matches(TAG_PATTERN, tag):  # what is left: a comma
-            raise InvalidInput(f"tag {tag!r} holds a comma (commas separate tags in a search)",
-                               field="tags")
+            raise InvalidInput(f"tag {quoted(tag)} holds a comma (commas separate tags in a "
+                               "search)", field="tags")
         if tag.strip() not in clean:
             clean.append(tag.strip())
     return tuple(clean)
@@ -89,5 +91,5 @@ def check_kind(kind: Any) -> MemoryKind:
         return MemoryKind(kind)
     except ValueError:
         raise InvalidInput(
-            f"unknown kind {kind!r}; use one of {', '.join(k.value for k in MemoryKind)}",
+            f"unknown kind {quoted(kind)}; use one of {', '.join(k.value for k in MemoryKind)}",
             field="kind") from None

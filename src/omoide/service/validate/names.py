@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     EXTERNAL_ID_PATTERN,
@@ -23,7 +24,7 @@ def check_name(value: Any, field: str, what: str) -> str:
     """A persona name, block name or state key: 1–64 ASCII letters, digits, ``_`` or ``-``."""
     if not isinstance(value, str) or not matches(NAME_PATTERN, value):
         raise InvalidInput(
-            f"{what} {value!r} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
+            f"{what} {named(value)} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
             field=field)
     return value
 
@@ -36,7 +37,7 @@ def check_state_key(value: Any, field: str = "key") -> str:
     if isinstance(value, str):
         value = unicodedata.normalize("NFC", value)
     if not isinstance(value, str) or not matches(STATE_KEY_PATTERN, value):
-        raise InvalidInput(f"state key {value!r} is invalid: {STATE_KEY_RULE}", field=field)
+        raise InvalidInput(f"state key {named(value)} is invalid: {STATE_KEY_RULE}", field=field)
     return check_text(value, field)
 
 
@@ -49,10 +50,10 @@ def check_session_id(value: Any, field: str = "session_id") -> str:
     '.' or '..', the dot segments every URL-normalising client rewrites (…/sessions/p/../x is
     read as …/sessions/x), so such a session could not be named in a path."""
     if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
-        raise InvalidInput(f"{field} {value!r} is invalid: use 1-128 ASCII letters, digits or "
-                           "_ . : @ -", field=field)
+        raise InvalidInput(f"{field} {named(value)} is invalid: use 1-128 ASCII letters, digits "
+                           "or _ . : @ -", field=field)
     if value in (".", ".."):
-        raise InvalidInput(f"{field} {value!r} is a URL path's dot segment, which clients "
+        raise InvalidInput(f"{field} {named(value)} is a URL path's dot segment, which clients "
                            "rewrite (…/sessions/p/../episodes is read as another path); give "
                            "an id with another character", field=field)
     return value

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import CONTROLS, NON_BLANK_PATTERN, TEXT_CONTROLS
 
@@ -79,8 +80,9 @@ def nfc(value: Any, where: str = "") -> Any:
             name = nfc(key) if isinstance(key, str) else key
             path = f"{where}.{name}" if where else str(name)
             if name in out:
-                raise InvalidInput(f"{where or 'the object'} names the key {name!r} twice once "
-                                   "its Unicode is normalised (NFC); send it once", field=path)
+                raise InvalidInput(f"{where or 'the object'} names the key {named(name)} twice "
+                                   "once its Unicode is normalised (NFC); send it once",
+                                   field=path)
             out[name] = nfc(child, path)
         return out
     if isinstance(value, list | tuple):

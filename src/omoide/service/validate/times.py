@@ -92,7 +92,7 @@ def _leap_second(when: datetime, value: str, name: str) -> datetime:
 
 
 def _no_offset(name: str, text: str) -> str:
-    return (f"{name} {text!r} has no UTC offset, so the instant it names is unknown; add Z "
+    return (f"{name} {quoted(text)} has no UTC offset, so the instant it names is unknown; add Z "
             f"for UTC or the offset of the clock it was read from, e.g. '{text}Z' or "
             f"'{text}+09:00' (a date alone, such as '{text[:10]}', is that day at 00:00 UTC)")
 
@@ -105,7 +105,8 @@ def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
     when = check_timestamp(value, name)
     if when is not None and when > now + MAX_AHEAD:
         hours = int(MAX_AHEAD.total_seconds() // 3600)
-        raise InvalidInput(f"{name} {value if isinstance(value, str) else when.isoformat()!r} "
+        shown = quoted(value if isinstance(value, str) else when.isoformat())
+        raise InvalidInput(f"{name} {shown} "
                            f"is more than {hours} hours after the server's clock "
                            f"({now.isoformat(timespec='seconds')}); give the time it happened "
                            "(past dates are fine)", field=name)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.errors import named
 from omoide.errors import NotFound
 from omoide.model import (
     Link,
@@ -127,7 +128,7 @@ class MemoryStore(MemoryWrites):
         row = conn.execute(SELECT_MEMORY + " WHERE m.key = ? AND m.persona_id = ?",
                            (key, self.persona_id)).fetchone()
         if row is None:
-            raise NotFound(f"no memory {key!r} for persona {self.persona!r}",
+            raise NotFound(f"no memory {named(key)} for persona {self.persona!r}",
                            persona=self.persona, key=key)
         return row
 

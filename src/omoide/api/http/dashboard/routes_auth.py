@@ -15,6 +15,7 @@ from omoide.api.http.dashboard.web import (
     SignedIn,
     dashboard_of,
     form_data,
+    form_page,
     render,
 )
 from omoide.api.http.deps import App
@@ -61,6 +62,11 @@ async def login(request: Request, app: App) -> Response:
     _cookie(response, request, COOKIE, value, SESSION_SECONDS)
     response.delete_cookie(LOGIN_COOKIE, path="/")
     return response
+
+
+@router.get("/logout")
+def logout_form() -> Response:
+    return form_page("")
 
 
 @router.post("/logout")

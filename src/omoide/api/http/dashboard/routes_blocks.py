@@ -11,6 +11,7 @@ from omoide.api.http.dashboard.web import (
     SignedIn,
     Viewer,
     form_data,
+    form_page,
     render,
 )
 from omoide.api.http.deps import App
@@ -74,6 +75,12 @@ async def write_block(request: Request, persona: PersonaPage, viewer: SignedIn,
         edit["existing"] = form.get("existing") == "1"
         return _page(request, persona, viewer, app, edit=edit, error=exc.message, status=422)
     return RedirectResponse(f"/p/{persona}/blocks", status_code=303)
+
+
+@router.get("/p/{persona}/blocks/{block_name}/delete")
+@router.get("/p/{persona}/blocks/tokens")
+def blocks_form(persona: str) -> Response:
+    return form_page("p", persona, "blocks")
 
 
 @router.post("/p/{persona}/blocks/{block_name}/delete")

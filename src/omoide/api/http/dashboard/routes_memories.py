@@ -23,6 +23,7 @@ from omoide.api.http.dashboard.web import (
     SignedIn,
     Viewer,
     form_data,
+    form_page,
     render,
 )
 from omoide.api.http.deps import App
@@ -122,6 +123,12 @@ async def edit_memory(request: Request, persona: PersonaPage, key: str, viewer: 
     except InvalidInput as exc:
         return _detail(request, persona, key, viewer, app, error=exc.message, status=422)
     return RedirectResponse(f"/p/{persona}/memories/{key}#versions", status_code=303)
+
+
+@router.get("/p/{persona}/memories/{key}/edit")
+@router.get("/p/{persona}/memories/{key}/delete")
+def memory_form(persona: str, key: str) -> Response:
+    return form_page("p", persona, "memories", key)
 
 
 @router.post("/p/{persona}/memories/{key}/delete")

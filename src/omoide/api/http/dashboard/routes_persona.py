@@ -12,6 +12,7 @@ from omoide.api.http.dashboard.web import (
     SignedIn,
     Viewer,
     form_data,
+    form_page,
     render,
 )
 from omoide.api.http.deps import App
@@ -36,6 +37,11 @@ def overview(request: Request, persona: PersonaPage, viewer: SignedIn, app: App)
         waiting=app.overview.jobs(persona, "pending") + app.overview.jobs(persona, "running"),
         recent=app.memories.list_recent(persona, limit=RECENT),
         sessions=app.overview.sessions(persona, limit=5), now=app.clock.now(), closure=closure)
+
+
+@router.get("/p/{persona}/jobs/{job_id}/retry")
+def jobs_form(persona: str) -> Response:
+    return form_page("p", persona)
 
 
 @router.post("/p/{persona}/jobs/{job_id}/retry")

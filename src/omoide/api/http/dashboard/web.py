@@ -12,7 +12,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from fastapi import Depends, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,6 +23,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
+from omoide.api.http.validation_errors import validation_message
 from omoide.errors import Forbidden, OmoideError, Unauthorized
 from omoide.model import check_persona_name
 from omoide.service.auth import Principal
@@ -36,6 +37,7 @@ __all__ = [
     "SignedIn",
     "Viewer",
     "form_data",
+    "form_page",
     "render",
     "security_headers",
 ]
@@ -153,6 +155,14 @@ def security_headers(response: Response) -> Response:
     return response
 
 
+def form_page(*segments: str) -> RedirectResponse:
+    """The answer to a GET of a URL that only takes its form's POST (``…/memories/k/edit``,
+    ``…/delete``, ``/logout``: bookmarked, reloaded or typed): a 303 to the page the form lives
+    on, ``segments`` percent-encoded one by one (a key is one segment whatever it holds). It
+    was the API's JSON 405, which a browser shows as raw text."""
+    return RedirectResponse("/" + "/".join(quote(s, safe="") for s in segments), status_code=303)
+
+
 def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
     return render(request, "error.html", status=status, status_code=status, message=message,
                   viewer=None, persona=None)
@@ -171,11 +181,9 @@ class DashboardRoute(APIRoute):
                 response = RedirectResponse("/login", status_code=303)
             except OmoideError as exc:
                 response = _error_page(request, exc.status, exc.message)
-            except RequestValidationError as exc:
-                first = exc.errors()[0] if exc.errors() else {}
-                where = ".".join(str(p) for p in first.get("loc", ()) if p != "query")
-                response = _error_page(request, 422,
-                                       f"{where}: {first.get('msg', 'invalid value')}")
+            except RequestValidationError as exc:  # in the API's words ("page must be at
+                message, _ = validation_message(list(exc.errors()))  # least 1, got 0"), not
+                response = _error_page(request, 422, message)  # pydantic's ("Input should …")
             return security_headers(response)
 
         return handler

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -34,6 +34,9 @@ from omoide.service.validate import MAX_INT
 router = APIRouter(tags=["memories"])
 
 Persona = Annotated[str, Depends(persona_access)]
+# a memory's key, at most 64 characters (as every stored key, and as MCP's tools take one): a
+# 5,000-character key was looked up and echoed in the 404
+Key = Annotated[str, Path(min_length=1, max_length=64, description="A memory's key (mem_…).")]
 READ = errors(401, 403, 404, 422)
 # a write may also lose a race with an erase of what it refers to: 409 (docs/api.md)
 WRITE = errors(401, 403, 404, 409, 413, 422)
@@ -66,14 +69,14 @@ def list_memories(persona: Persona, app: App,
 
 @router.get("/api/memories/{persona}/{key}", summary="Read one memory (counts as a recall)",
             response_model=None, responses={200: {"model": MemoryOut}, **READ})
-def read_memory(persona: Persona, key: str, app: App) -> dict[str, Any]:
+def read_memory(persona: Persona, key: Key, app: App) -> dict[str, Any]:
     return render_memory(app.memories.get(persona, key))
 
 
 @router.patch("/api/memories/{persona}/{key}", summary="Update fields (importance is immutable)",
               response_model=None, responses={200: {"model": MemoryOut},
                                               **WRITE})
-async def update_memory(persona: Persona, key: str, body: MemoryPatch, app: App
+async def update_memory(persona: Persona, key: Key, body: MemoryPatch, app: App
                         ) -> dict[str, Any]:
     memory = await run_in_threadpool(app.memories.update, persona, key,
                                      **body.model_dump(exclude_unset=True))
@@ -85,7 +88,7 @@ async def update_memory(persona: Persona, key: str, body: MemoryPatch, app: App
                responses={200: {"model": MemoryOut | PurgeReply,
                                 "description": "The tombstoned memory, or {status: purged}."},
                           **ACT})
-def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
+def delete_memory(persona: Persona, key: Key, app: App, purge: bool = Query(
         False, description="Erase the memory with all its versions, links, sources and index "
                            "rows, so that its text is nowhere in the data folder (the user "
                            "asked to forget it). Cannot be undone.")) -> dict[str, Any]:
@@ -96,13 +99,13 @@ def delete_memory(persona: Persona, key: str, app: App, purge: bool = Query(
 
 @router.get("/api/memories/{persona}/{key}/history", summary="Every version, oldest first",
             response_model=None, responses={200: {"model": HistoryReply}, **READ})
-def memory_history(persona: Persona, key: str, app: App) -> dict[str, Any]:
+def memory_history(persona: Persona, key: Key, app: App) -> dict[str, Any]:
     return render_history(key, app.memories.history(persona, key))
 
 
 @router.get("/api/memories/{persona}/{key}/links", summary="Links to related memories",
             response_model=None, responses={200: {"model": LinksReply}, **READ})
-def memory_links(persona: Persona, key: str, app: App) -> dict[str, Any]:
+def memory_links(persona: Persona, key: Key, app: App) -> dict[str, Any]:
     return {"key": key, "links": [render_link(link) for link in app.memories.links(persona, key)]}
 
 

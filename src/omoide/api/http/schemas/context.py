@@ -22,6 +22,7 @@ from omoide.config import (
     iana_zones,
     validate_setting_patch,
 )
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
 from omoide.service.state import (
@@ -285,7 +286,7 @@ class _SettingsBase(Request):
                 kind = _SETTING_TYPES.get(name)  # for the environment and the dashboard form;
                 if isinstance(value, str) and kind in (bool, int, float):  # said first, so
                     raise InvalidInput(f"setting {name!r} must be a JSON "  # "日本語" is not
-                                       f"{_JSON_TYPE_NAMES[kind]}, got the text {value!r}",
+                                       f"{_JSON_TYPE_NAMES[kind]}, got the text {quoted(value)}",
                                        setting=name)  # told to use the digits 0-9 as text
             validate_setting_patch({k: v for k, v in data.items() if v is not None})
             validate_setting_patch({k: getattr(PersonaSettings(), k, None)
