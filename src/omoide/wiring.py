@@ -146,12 +146,18 @@ def hold_folder(settings: Settings, command: str, *, exclusive: bool = False) ->
 
 
 def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:
-    """The job queue on the store's database (claims with ``SKIP LOCKED`` on PostgreSQL)."""
+    """The job queue on the store's database (claims with ``SKIP LOCKED`` on PostgreSQL).
+
+    Evolution runs one memory at a time per persona, in the order the memories were written:
+    a new memory closes only the nearest older memory it contradicts, so moves posted together
+    and evolved by several workers at once could otherwise each close a different one and leave
+    two places current."""
     if database_url(settings) is None:
-        return JobStore(store.db, lease_s=settings.job_lease_s)
+        return JobStore(store.db, lease_s=settings.job_lease_s, in_order=(EVOLVE_JOB,))
     from omoide.store.postgres.jobs import PgJobStore
 
-    return PgJobStore(store.db, lease_s=settings.job_lease_s)  # type: ignore[arg-type]
+    return PgJobStore(store.db, lease_s=settings.job_lease_s,  # type: ignore[arg-type]
+                      in_order=(EVOLVE_JOB,))
 
 
 def copy_folder_to_database(settings: Settings, url: str) -> dict[str, int]:

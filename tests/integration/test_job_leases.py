@@ -207,3 +207,34 @@ def test_leases_follow_the_clock_every_server_shares(app: Omoide, persona: str,
     until = datetime.fromisoformat(app.store.db.conn().execute(
         "SELECT lease_until FROM jobs WHERE id = ?", (held.id,)).fetchone()[0])
     assert before + timedelta(seconds=30) <= until <= after + timedelta(seconds=30)
+
+
+def test_evolution_runs_one_memory_at_a_time_per_persona_in_order(
+        app: Omoide, persona: str, clock: FixedClock, wall: Wall) -> None:
+    """A new memory closes only the nearest older memory it contradicts, so evolutions of one
+    persona must run in the order the memories were written: four moves evolved by four workers
+    at once each closed a different one and left two places current. An in-order kind waits for
+    the persona's older job of its kind; other kinds and other personas do not wait."""
+    assert app.jobs.in_order == (EVOLVE_JOB,)  # what the server runs with
+    jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall, in_order=(EVOLVE_JOB,))
+    app.auth.create_persona("kai")
+    rin, kai = app.store.get_persona(persona).id, app.store.get_persona("kai").id
+    now = clock.now()
+    first = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "a"}, now=now,
+                         max_attempts=1)
+    second = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "b"}, now=now)
+    third = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "c"}, now=now)
+    other_kind = jobs.enqueue(kind="x", persona_id=rin, payload={}, now=now)
+    other_persona = jobs.enqueue(kind=EVOLVE_JOB, persona_id=kai, payload={"key": "k"}, now=now)
+    held = jobs.claim(now=now, worker="w1")
+    assert held is not None and held.id == first
+    claimed = {job.id for job in (jobs.claim(now=now, worker=w) for w in ("w2", "w3", "w4"))
+               if job is not None}
+    assert claimed == {other_kind, other_persona}  # rin's later evolutions wait
+    assert jobs.fail(held, "boom", now=now, backoff_s=1) == "failed"  # a failed one holds none
+    taken = jobs.claim(now=now, worker="w2")
+    assert taken is not None and taken.id == second
+    assert jobs.claim(now=now, worker="w3") is None
+    assert jobs.complete(second, now=now, worker="w2")
+    taken = jobs.claim(now=now, worker="w3")
+    assert taken is not None and taken.id == third

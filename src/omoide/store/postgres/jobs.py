@@ -16,7 +16,7 @@ differs:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,8 +40,9 @@ class PgJobStore(JobStore):
     """:class:`JobStore` on PostgreSQL (see the module docstring for what it changes)."""
 
     def __init__(self, db: Any, *, lease_s: float = DEFAULT_LEASE_S,
-                 wall: Callable[[], datetime] | None = None) -> None:
-        super().__init__(db, lease_s=lease_s, wall=wall or database_clock(db))
+                 wall: Callable[[], datetime] | None = None, in_order: Sequence[str] = ()
+                 ) -> None:
+        super().__init__(db, lease_s=lease_s, wall=wall or database_clock(db), in_order=in_order)
 
     def enqueue_unique(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
                        now: datetime, delay_s: float = 0.0, include_running: bool = True

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -74,10 +74,14 @@ class SqliteUnitOfWork:
 
 class JobStore:
     def __init__(self, db: Database, *, lease_s: float = DEFAULT_LEASE_S,
-                 wall: Callable[[], datetime] = _wall_now) -> None:
+                 wall: Callable[[], datetime] = _wall_now, in_order: Sequence[str] = ()) -> None:
+        """``in_order``: job kinds run one at a time per persona, oldest first — a job of such
+        a kind is not claimed while an older one of the same kind and persona is pending or
+        running (it waits, however many workers are free; a failed one no longer holds it)."""
         self.db = db
         self.lease_s = lease_s
         self._wall = wall
+        self.in_order = tuple(in_order)
 
     def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
                 now: datetime, delay_s: float = 0.0, max_attempts: int = 5) -> int:
@@ -131,6 +135,15 @@ class JobStore:
         whose writers run concurrently adds its row lock here)."""
         return f"{_SELECT_JOB} WHERE {where} ORDER BY {order} LIMIT 1"
 
+    def _after_older(self) -> str:
+        """The claim's condition that keeps the ``in_order`` kinds in order per persona."""
+        if not self.in_order:
+            return ""
+        kinds = ", ".join("'" + kind.replace("'", "''") + "'" for kind in self.in_order)
+        return (f" AND NOT (j.kind IN ({kinds}) AND EXISTS (SELECT 1 FROM jobs k "
+                "WHERE k.persona_id = j.persona_id AND k.status IN ('pending', 'running') "
+                "AND k.kind = j.kind AND k.id < j.id))")
+
     def claim(self, *, now: datetime, persona_id: int | None = None, worker: str | None = None,
               lease_s: float | None = None) -> Job | None:
         """The next ready job (only ``persona_id``'s when given), leased to ``worker``.
@@ -150,8 +163,8 @@ class JobStore:
         # (jobs_leases, jobs_ready) with no sort, however long the backlog.
         expired = self._probe(f"j.status = 'running' AND j.lease_until < ?{where}",
                               "j.lease_until")
-        ready = self._probe(f"j.status = 'pending' AND j.run_after <= ?{where}",
-                            "j.run_after, j.id")
+        ready = self._probe(f"j.status = 'pending' AND j.run_after <= ?{where}"
+                            f"{self._after_older()}", "j.run_after, j.id")
         with self.db.write() as conn:
             row = conn.execute(expired, [iso(wall), *extra]).fetchone()
             while row is not None and row["attempts"] >= row["max_attempts"]:
