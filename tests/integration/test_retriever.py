@@ -153,3 +153,52 @@ def test_the_episode_tool_runs_the_plan_too(app: Omoide, persona: str,
     request = app.search.build_request(persona, query="San Marzano tomatoes", top_k=1)
     hit = app.search.search_episodes(persona, request, plan=preset("single_turns")).results[0]
     assert [s.external_id for s in hit.sources] == ["D3"]
+
+
+def test_a_turn_without_a_vector_yet_is_ranked_by_meaning_too(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    """A keyword hit among turns the job has not embedded yet is embedded by the search, so
+    its fused score has a semantic side like every other turn's."""
+    record(app, persona, clock)
+    session, _ = app.sessions.open(persona, session_id="s2")
+    app.sessions.record(persona, session.session_id, [
+        {"speaker": "Rau", "role": "user", "content": "The tomatoes need more compost.",
+         "external_id": "fresh"}])  # no job run: not embedded
+    sessions = app.store.sessions(persona)
+    fresh = sessions.events_between("s2", 0, 5)[0]
+    assert sessions.event_vectors([fresh.id]) == {}
+    tier = TurnTier(sessions)
+    retriever = HybridRetriever(app.embedder)
+    found = retriever.retrieve(tier, "tomatoes compost", plan=DEFAULT_PLAN, pool=10,
+                               keyword_weight=0.4, semantic_weight=0.6)
+    assert fresh.id in {s.id for s in found.semantic}
+    assert fresh.id == found.ranked[0].id
+    keyword_only = retriever.retrieve(tier, "tomatoes compost", plan=DEFAULT_PLAN, pool=10,
+                                      keyword_weight=0.4, semantic_weight=0.6,
+                                      mode=SearchMode.KEYWORD)
+    assert fresh.id in {s.id for s in keyword_only.ranked}
+    assert sessions.event_vectors([fresh.id]) == {}  # the search stores nothing
+
+
+def test_the_shared_scale_plan_puts_notes_and_turns_on_one_semantic_scale(
+        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    record(app, persona, clock)
+    plan = preset("shared_scale")
+    query = "What does Haru drink?"
+    request = app.search.build_request(persona, query=query)
+    found = app.search.retriever.retrieve(NoteTier(app.store.memories(persona)), query,
+                                          plan=plan, pool=50, keyword_weight=0.4,
+                                          semantic_weight=0.6)
+    turns = app.search.episodes.semantic_scores(persona, query, found.query_vector,
+                                                filters=request.filters, plan=plan)
+    assert turns and found.semantic
+    default = search(app, persona, query)
+    shared = search(app, persona, query, plan)
+    assert {h.id for h in shared} == {h.id for h in default}  # the same hits, other scores
+    best = max([*turns, *(s.score for s in found.semantic)])
+    tier_best = {"note": max(s.score for s in found.semantic), "episode": max(turns)}
+    for kind in ("note", "episode"):  # only the tier holding the overall best reaches 0.6
+        top = max(h.score for h in default if h.type == kind)
+        assert top >= 0.6 * 0.9 - 1e-9  # each tier's best on its own scale (strength aside)
+        if tier_best[kind] < best:
+            assert max(h.score for h in shared if h.type == kind) < top

@@ -4,6 +4,7 @@ recomputes them after every write."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from omoide.store.vectors import VectorIndex, language_centroids
 
@@ -49,3 +50,17 @@ def test_centroids_are_the_language_means_shrunk_towards_zero() -> None:
     centroids = language_centroids(sums, counts)
     np.testing.assert_allclose(centroids, sums / (counts[:, None] + 10.0), rtol=1e-6)
     assert centroids[1][0] == 0  # a lone language is hardly centred, and only by itself
+
+
+def test_a_vector_not_in_the_index_is_scored_as_it_would_be_inside_it() -> None:
+    """A turn embedded at query time (not stored yet) ranks on the index's own scale: its
+    centred score is the one the index gives the same vector as a row, centroids aside."""
+    rng = np.random.default_rng(5)
+    rows, query = _unit(rng, 40), _unit(rng, 1)[0]
+    index = VectorIndex(16)
+    index.add(range(40), rows)
+    outside = rows[7:8]
+    scored = index.score_vectors(query, outside, [0], centred_for="q")
+    inside = dict(index.search(query, limit=40, centred_for="q"))[7]
+    assert scored == pytest.approx([inside], rel=1e-5)
+    assert index.score_vectors(query, outside, [0]) == pytest.approx([float(outside[0] @ query)])

@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "FusionMethod",
     "FusionWeights",
+    "Scale",
     "Scored",
     "blend_strength",
     "credit_cross_script",
@@ -49,7 +50,12 @@ __all__ = [
     "gate_keyword",
     "lift_successors",
     "rrf",
+    "shared_scale",
 ]
+
+
+# (low, high) to min-max normalise semantic scores over; a low of None: the list's own lowest
+Scale = tuple[float | None, float]
 
 
 @dataclass(frozen=True)
@@ -119,14 +125,34 @@ def _by_score(items: Sequence[Scored]) -> list[Scored]:
     return _ranked(best)
 
 
-def _minmax(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
+def _minmax(items: Sequence[Scored], bounds: Scale | None = None
+            ) -> tuple[dict[int, float], float]:
+    """Scores min-max normalised within the list, or over the given ``bounds`` (lowest,
+    highest: a scale shared with another list, :func:`shared_scale`; a lowest of None is the
+    list's own), clipped to [0, 1]."""
     if not items:
         return {}, 0.0
     scores = [item.score for item in items]
     low, high = min(scores), max(scores)
+    if bounds is not None:
+        low, high = low if bounds[0] is None else bounds[0], bounds[1]
     span = high - low
     # One candidate, or all tied: they are all as good as this list can say, so all get 1.
-    return {i.id: (i.score - low) / span if span > 0 else 1.0 for i in items}, 0.0
+    return {i.id: min(max((i.score - low) / span, 0.0), 1.0) if span > 0 else 1.0
+            for i in items}, 0.0
+
+
+def shared_scale(scores: Sequence[float], depth: int = 0
+                 ) -> Scale | None:
+    """The (low, high) over which several candidate lists are min-max normalised as one:
+    high is the best score of all of them; low the ``depth``-th best of all of them (the
+    lowest when there are fewer), or with ``depth`` 0 None: each list keeps its own lowest,
+    so only the top of the scale is shared. None when there is no score."""
+    if not scores:
+        return None
+    ordered = sorted(scores, reverse=True)
+    low = None if depth == 0 else ordered[min(depth, len(ordered)) - 1]
+    return low, ordered[0]
 
 
 def _zscore(items: Sequence[Scored]) -> tuple[dict[int, float], float]:
@@ -158,8 +184,14 @@ def fuse(
     *,
     weights: FusionWeights = DEFAULT_WEIGHTS,
     method: str = DEFAULT_METHOD,
+    semantic_span: Scale | None = None,
 ) -> list[Scored]:
-    """One ranking from the keyword (BM25) and semantic (cosine) candidates, best first."""
+    """One ranking from the keyword (BM25) and semantic (cosine) candidates, best first.
+
+    ``semantic_span`` (``minmax`` and ``convex``): min-max normalise the semantic scores over
+    this (low, high) instead of the list's own, so that two lists ranked beside each other (a
+    persona's notes and its conversation turns) are on one scale: their best candidate scores
+    1 only if it is the best of both (:func:`shared_scale`)."""
     method = FusionMethod(method)
     keyword, semantic = _by_score(keyword), _by_score(semantic)
     if method == FusionMethod.RRF:
@@ -170,7 +202,10 @@ def fuse(
         )
     kw_normaliser, sem_normaliser = _NORMALISERS[method]
     kw, kw_floor = kw_normaliser(keyword)
-    sem, sem_floor = sem_normaliser(semantic)
+    if sem_normaliser is _minmax and semantic_span is not None:
+        sem, sem_floor = _minmax(semantic, semantic_span)
+    else:
+        sem, sem_floor = sem_normaliser(semantic)
     totals = {
         item: weights.keyword * kw.get(item, kw_floor) + weights.semantic * sem.get(item, sem_floor)
         for item in kw.keys() | sem.keys()

@@ -54,6 +54,11 @@ class SearchPlan:
     filtered_keyword_factor: int = 20
     episode_pool: int = 60  # candidates per side for conversation turns
     fusion: FusionMethod = FusionMethod.CONVEX  # measured: docs/search.md, engine/fusion.py
+    # notes and conversation turns min-max normalise their semantic scores over both tiers'
+    # candidates (one scale for the merge), not each over its own (fusion.shared_scale):
+    # from the best of either to the scale_depth-th best of both (0: each tier's own lowest)
+    shared_scale: bool = False
+    scale_depth: int = 0
     keyword_weight: float | None = None  # None → the persona's keyword_weight
     semantic_weight: float | None = None  # None → the persona's semantic_weight
     rrf_k: float = 60.0  # RRF's rank offset (only read by fusion "rrf")
@@ -148,6 +153,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "zscore": replace(DEFAULT_PLAN, fusion=FusionMethod.ZSCORE),
     "balanced_weights": replace(DEFAULT_PLAN, keyword_weight=0.5, semantic_weight=0.5),
     "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
+    "shared_scale": replace(DEFAULT_PLAN, shared_scale=True),
     "no_cross_script_credit": replace(DEFAULT_PLAN, cross_script_credit=0.0),
     "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
     "no_current_first": replace(DEFAULT_PLAN, current_first=False),

@@ -19,6 +19,7 @@ from datetime import tzinfo
 import numpy as np
 
 from omoide.embed.base import Embedder
+from omoide.engine.fusion import Scale
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.companion import Companion
@@ -52,18 +53,21 @@ class EpisodeSearch:
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
                         plan: SearchPlan = DEFAULT_PLAN,
-                        mode: SearchMode = SearchMode.HYBRID) -> list[SearchHit]:
+                        mode: SearchMode = SearchMode.HYBRID,
+                        semantic_span: Scale | None = None) -> list[SearchHit]:
         """Turns ranked as the notes are, in the search's ``mode`` (keyword: their words only;
-        it ranked them by meaning too), shown as windows of their episode."""
-        if filters.tags or filters.kind is not None or filters.min_importance is not None:
-            return []  # note-only filters: episodes have no tags, kind or importance
+        it ranked them by meaning too), shown as windows of their episode. ``semantic_span``:
+        the (low, high) to normalise semantic scores over, shared with the notes (one scale).
+        """
+        if not _searchable(filters):
+            return []
         store = self.store.sessions(persona)
         cfg = self.settings.get(persona)
         tier = TurnTier(store)
         ranked = self.retriever.retrieve(
             tier, query, plan=plan, pool=plan.episode_pool, query_vector=query_vector,
             keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight,
-            mode=mode).ranked
+            mode=mode, semantic_span=semantic_span).ranked
         events = store.events_by_ids([s.id for s in ranked])
         if self.companion is not None and mode == SearchMode.HYBRID:
             ranked = self.companion.rescore(
@@ -81,6 +85,16 @@ class EpisodeSearch:
                 break
         tz = cfg.zone
         return [self._hit(persona, w, sims, tz) for w in windows]
+
+    def semantic_scores(self, persona: str, query: str, query_vector: np.ndarray, *,
+                        filters: SearchFilters, plan: SearchPlan = DEFAULT_PLAN) -> list[float]:
+        """The semantic scores of the turns a search would rank (none when the filters are
+        ones no turn can pass), for notes and turns to be put on one scale."""
+        if not _searchable(filters):
+            return []
+        tier = TurnTier(self.store.sessions(persona))
+        return [s.score for s in tier.semantic(query_vector, query=query,
+                                               limit=plan.episode_pool, allowed=None)]
 
     def _hit(self, persona: str, window: _Window, sims: dict[int, float],
              tz: tzinfo) -> SearchHit:
@@ -111,6 +125,11 @@ def _place(windows: list[_Window], event: Event, score: float, plan: SearchPlan)
             _absorb(windows, window, plan.max_window)
             return
     windows.append(new)
+
+
+def _searchable(filters: SearchFilters) -> bool:
+    """False for note-only filters: turns have no tags, kind or importance."""
+    return not (filters.tags or filters.kind is not None or filters.min_importance is not None)
 
 
 def _in_range(event: Event, filters: SearchFilters) -> bool:

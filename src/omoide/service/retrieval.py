@@ -13,22 +13,27 @@ turns — so the retriever never knows which.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.fusion import Scored, credit_cross_script, fuse
+from omoide.engine.fusion import FusionWeights, Scale, Scored, credit_cross_script, fuse
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
+from omoide.service.sessions import turn_passage
 from omoide.store.port import MemoryHandle, SessionHandle
 from omoide.store.vectors import language_of
 
 __all__ = ["Candidates", "HybridRetriever", "NoteTier", "Tier", "TurnTier"]
+
+# The most not yet embedded turns one search embeds itself (TurnTier.unembedded): the job
+# embeds a posted turn within seconds, so only the last few turns of open sessions are missing.
+FRESH_TURNS = 16
 
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-search")
 
@@ -43,6 +48,12 @@ class Tier(Protocol):
 
     def script(self, row_id: int) -> int | None:
         """The script group the row's text was indexed with (None when it has no vector)."""
+        ...
+
+    def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
+                   embedder: Embedder) -> list[Scored]:
+        """Semantic scores for the rows of ``ids`` that have no vector yet, embedded now, on
+        the scale of :meth:`semantic` (empty when the tier has none such)."""
         ...
 
 
@@ -63,6 +74,10 @@ class NoteTier:
     def script(self, row_id: int) -> int | None:
         return self.memories.vectors.language(row_id)
 
+    def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
+                   embedder: Embedder) -> list[Scored]:
+        return []  # a note is embedded when it is written
+
 
 class TurnTier:
     """A persona's conversation turns: the turn-level FTS index and the turn vectors."""
@@ -82,6 +97,23 @@ class TurnTier:
     def script(self, row_id: int) -> int | None:
         return self._index.language(row_id)
 
+    def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
+                   embedder: Embedder) -> list[Scored]:
+        """A turn posted moments ago is keyword-searchable before the background job embeds
+        it: such keyword hits (up to :data:`FRESH_TURNS`) are embedded here, so they are ranked
+        by the same fused score as every other turn rather than by their keyword side alone.
+        The vectors are not stored (the job does that)."""
+        missing = [i for i in ids if self._index.language(i) is None][:FRESH_TURNS]
+        events = self.sessions.events_by_ids(missing) if missing else {}
+        found = [i for i in missing if i in events]
+        if not found:
+            return []
+        texts = [turn_passage(events[i].speaker, events[i].text) for i in found]
+        scores = self._index.score_vectors(
+            query_vector, embedder.embed_passages(texts), [language_of(t) for t in texts],
+            centred_for=query)
+        return [Scored(i, s) for i, s in zip(found, scores, strict=True)]
+
     def similarities(self, query_vector: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         """Raw cosine of the query with each turn (for the hits' ``similarity``)."""
         return self._index.similarities(query_vector, ids)
@@ -91,6 +123,19 @@ class TurnTier:
 class Candidates:
     ranked: list[Scored]  # fused (or one side's, in keyword / semantic mode), best first
     query_vector: np.ndarray
+    # the two sides as fused (hybrid mode only), to fuse them again on a shared scale
+    keyword: list[Scored] = field(default_factory=list)
+    semantic: list[Scored] = field(default_factory=list)
+    weights: FusionWeights | None = None
+    method: str = ""
+
+    def on_scale(self, semantic_span: Scale | None) -> list[Scored]:
+        """The candidates fused again with their semantic scores min-max normalised over
+        ``semantic_span`` (``fusion.fuse``); ``ranked`` as it is outside hybrid mode."""
+        if self.weights is None or semantic_span is None:
+            return self.ranked
+        return fuse(self.keyword, self.semantic, weights=self.weights, method=self.method,
+                    semantic_span=semantic_span)
 
 
 class HybridRetriever:
@@ -100,10 +145,13 @@ class HybridRetriever:
     def retrieve(self, tier: Tier, query: str, *, plan: SearchPlan, pool: int,
                  keyword_weight: float, semantic_weight: float,
                  mode: SearchMode = SearchMode.HYBRID, allowed: np.ndarray | None = None,
-                 query_vector: np.ndarray | None = None) -> Candidates:
+                 query_vector: np.ndarray | None = None,
+                 semantic_span: Scale | None = None) -> Candidates:
         """Up to ``pool`` candidates per side, fused. ``allowed`` (sorted row ids) restricts
         both sides; ``query_vector`` is embedded here (beside the keyword side) when not given.
         ``keyword_weight``/``semantic_weight`` are the persona's, used where the plan has none.
+        ``semantic_span``: the (low, high) to normalise semantic scores over instead of the
+        list's own, shared with another tier ranked beside this one (``fusion.fuse``).
         """
         def keyword_side() -> list[Scored]:
             if mode not in (SearchMode.HYBRID, SearchMode.KEYWORD):
@@ -122,6 +170,9 @@ class HybridRetriever:
         keyword = pending.result()
         if mode == SearchMode.KEYWORD:
             return Candidates(keyword, query_vector)
+        if mode == SearchMode.HYBRID and keyword:
+            semantic = [*semantic, *tier.unembedded([h.id for h in keyword], query_vector,
+                                                    query=query, embedder=self.embedder)]
         if mode == SearchMode.SEMANTIC:
             return Candidates(semantic, query_vector)
         if plan.keyword_weight is not None:
@@ -138,8 +189,9 @@ class HybridRetriever:
             keyword = credit_cross_script(
                 keyword, semantic, script_of={s.id: tier.script(s.id) for s in semantic},
                 query_script=query_script, share=plan.cross_script_credit)
-        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion),
-                          query_vector)
+        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion,
+                               semantic_span=semantic_span),
+                          query_vector, keyword, semantic, weights, plan.fusion)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:

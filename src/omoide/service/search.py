@@ -18,7 +18,13 @@ from omoide.embed.base import Embedder
 from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
 from omoide.engine.dates import parse_date_range
 from omoide.engine.fsrs import current_strength
-from omoide.engine.fusion import Scored, blend_strength, lift_successors
+from omoide.engine.fusion import (
+    Scale,
+    Scored,
+    blend_strength,
+    lift_successors,
+    shared_scale,
+)
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
@@ -83,7 +89,12 @@ class EpisodeSearcher(Protocol):
     def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
                         limit: int, filters: SearchFilters,
                         plan: SearchPlan = DEFAULT_PLAN,
-                        mode: SearchMode = SearchMode.HYBRID) -> list[SearchHit]: ...
+                        mode: SearchMode = SearchMode.HYBRID,
+                        semantic_span: Scale | None = None) -> list[SearchHit]: ...
+
+    def semantic_scores(self, persona: str, query: str, query_vector: np.ndarray, *,
+                        filters: SearchFilters, plan: SearchPlan = DEFAULT_PLAN
+                        ) -> list[float]: ...
 
 
 class SearchService:
@@ -172,14 +183,18 @@ class SearchService:
             allowed=ranking, keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight)
         query_vector = found.query_vector
-        ranked = found.ranked[:pool]
+        ranked = found.ranked
+        scale = self._scale(persona, request, found.semantic, cfg, plan, query_vector)
+        if scale is not None:  # one scale for notes and excerpts ranked together
+            ranked = found.on_scale(scale)
+        ranked = ranked[:pool]
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
         top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
                               allowed)[: request.top_k]
         notes = [hit for _, hit in top]
-        episodes = self._episodes(persona, request, query_vector, cfg, plan, notes)
+        episodes = self._episodes(persona, request, query_vector, cfg, plan, notes, scale)
         results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited,
                          fold=plan.fold_notes)
         if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
@@ -287,9 +302,28 @@ class SearchService:
                                           sims.get(row_id), now)))
         return _ordered(out)
 
+    def _scale(self, persona: str, request: SearchRequest, notes: list[Scored],
+               cfg: PersonaSettings, plan: SearchPlan, query_vector: np.ndarray
+               ) -> Scale | None:
+        """The (low, high) over which notes and turns normalise their semantic scores when
+        the plan ranks them on one scale and this search may show excerpts (hybrid mode):
+        ``fusion.shared_scale`` of both tiers' semantic candidates. None otherwise."""
+        if not plan.shared_scale or self.episodes is None \
+                or request.mode != SearchMode.HYBRID or request.include_episodes is False:
+            return None
+        if request.include_episodes is None and (
+                plan.episodes == EpisodeRule.NEVER
+                or (plan.episodes == EpisodeRule.PERSONA and not cfg.episode_search_enabled)):
+            return None
+        turns = self.episodes.semantic_scores(persona, request.query, query_vector,
+                                              filters=request.filters, plan=plan)
+        if not turns:
+            return None
+        return shared_scale([*(s.score for s in notes), *turns], plan.scale_depth)
+
     def _episodes(self, persona: str, request: SearchRequest, query_vector: np.ndarray,
-                  cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
-                  ) -> list[SearchHit]:
+                  cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit],
+                  semantic_span: Scale | None = None) -> list[SearchHit]:
         """Conversation excerpts to rank beside the notes: ``include_episodes`` true/false
         forces it; otherwise the plan's rule decides (by default, the persona's
         ``episode_search_enabled``)."""
@@ -299,7 +333,8 @@ class SearchService:
             return []
         return self.episodes.search_episodes(persona, request.query, query_vector,
                                              limit=request.top_k, filters=request.filters,
-                                             plan=plan, mode=request.mode)
+                                             plan=plan, mode=request.mode,
+                                             semantic_span=semantic_span)
 
     def _wants_episodes(self, cfg: PersonaSettings, plan: SearchPlan, notes: list[SearchHit]
                         ) -> bool:

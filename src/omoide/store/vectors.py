@@ -279,6 +279,22 @@ class VectorIndex:
             row = self._row.get(memory_id)
             return None if row is None else int(self._lang[row])
 
+    def score_vectors(self, query: np.ndarray, vectors: np.ndarray, langs: Sequence[int], *,
+                      centred_for: str | None = None) -> list[float]:
+        """The scores :meth:`search` would give ``vectors`` (unit rows not in the index, in the
+        script groups ``langs``) were they in it: raw cosine, or with ``centred_for`` centred
+        on this index's language centroids, so they rank beside its rows on one scale."""
+        query = np.asarray(query, dtype=np.float32)
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+        with self._lock, _one_blas_thread():
+            raw = vectors @ query
+            if centred_for is None or not len(vectors):
+                return [float(x) for x in raw]
+            mu = self._centroids()
+            scores = centred_cosines(raw, vectors @ mu.T, np.asarray(langs, dtype=np.int64),
+                                     query, language_of(centred_for), mu)
+            return [float(x) for x in scores]
+
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         """Raw cosine of ``query`` with each given id present in the index."""
         with self._lock, _one_blas_thread():

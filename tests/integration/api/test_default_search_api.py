@@ -191,6 +191,34 @@ def test_an_open_session_is_searchable_by_default(rin: httpx.Client, live: LiveS
     assert search(rin, "aurora trip flight", include_episodes="false") == []
 
 
+def test_a_turn_just_posted_is_found_by_keyword_and_ranked_like_any_other(
+        rin: httpx.Client, live: LiveServer) -> None:
+    """A turn the background job has not embedded yet ranks by the same fused score as an
+    embedded one (the search embeds it itself): an exact keyword match comes first, above
+    excerpts and notes the query does not match, instead of trailing on its keyword side."""
+    add(rin, "The user's dog is called Mochi.")
+    add(rin, "The user drinks green tea every morning.")
+    chat_notes(rin, live.omoide, "rin", "walks", [("Aki", "user", text) for text in [
+        "Mochi pulled me all the way to the river this morning.",
+        "The vet says he should lose a little weight.",
+        "We walk twice a day now, before work and after dinner.",
+    ]])
+    live.omoide.runner.stop()  # nothing embeds the next turn
+    sid = rin.post("/api/sessions/rin", json={}).json()["session_id"]
+    posted = rin.post(f"/api/sessions/rin/{sid}/events", json={"events": [
+        {"speaker": "Aki", "role": "user", "content": "Our ferry to Zanzibar leaves at noon.",
+         "external_id": "fresh"}]})
+    assert posted.json()["accepted"] == 1
+    sessions = live.omoide.store.sessions("rin")
+    fresh = sessions.events_between(sid, 0, 10)
+    assert len(fresh) == 1 and sessions.event_vectors([fresh[0].id]) == {}
+    for query in ("Zanzibar", "When does the ferry to Zanzibar leave?"):
+        results = search(rin, query, top_k=5)
+        assert results[0]["type"] == "episode", (query, results)
+        assert results[0]["open"] is True
+        assert [s["external_id"] for s in results[0]["sources"]] == ["fresh"]
+
+
 def test_default_search_ranks_notes_and_excerpts_together(rin: httpx.Client,
                                                           live: LiveServer) -> None:
     add(rin, "The user's sister is called Emi.")

@@ -13,6 +13,7 @@ from omoide.engine.fusion import (
     fuse,
     lift_successors,
     rrf,
+    shared_scale,
 )
 
 ids = st.integers(min_value=0, max_value=30)
@@ -280,3 +281,29 @@ def test_cross_script_credit_never_exceeds_the_best_keyword_score_nor_lowers_one
     for item in credited[len(keyword):]:
         assert scripts[item.id] == CJK and 0.0 <= item.score <= best + 1e-12
         assert item.score > own.get(item.id, 0.0)
+
+
+def test_shared_scale_runs_from_the_best_of_all_lists_to_their_depth_th_best() -> None:
+    assert shared_scale([0.2, 0.9, 0.5, 0.1], depth=2) == (0.5, 0.9)
+    assert shared_scale([0.2, 0.9], depth=10) == (0.2, 0.9)  # fewer: the lowest
+    assert shared_scale([0.2, 0.9], depth=0) == (None, 0.9)  # each list keeps its own lowest
+    assert shared_scale([]) is None
+
+
+def test_on_a_shared_scale_a_list_s_best_scores_1_only_if_it_is_the_best_of_all() -> None:
+    """Notes and turns ranked beside each other: normalised each on its own, the best of a
+    weak list scores as much as the best of a strong one; over one scale, it does not."""
+    weights = FusionWeights(keyword=0.4, semantic=0.6)
+    weak = [Scored(1, 0.30), Scored(2, 0.10)]
+    strong = [Scored(3, 0.50), Scored(4, 0.10)]
+    assert fuse([], weak, weights=weights)[0].score == pytest.approx(0.6)
+    scale = shared_scale([s.score for s in weak + strong], depth=0)
+    assert fuse([], weak, weights=weights, semantic_span=scale)[0].score == pytest.approx(
+        0.6 * (0.30 - 0.10) / (0.50 - 0.10))
+    assert fuse([], strong, weights=weights, semantic_span=scale)[0].score == pytest.approx(0.6)
+
+
+def test_a_score_outside_a_shared_scale_is_clipped_to_it() -> None:
+    ranked = fuse([], [Scored(1, 0.9), Scored(2, -0.2)], weights=FusionWeights(0.0, 1.0),
+                  method="minmax", semantic_span=(0.0, 0.5))
+    assert [(s.id, s.score) for s in ranked] == [(1, 1.0), (2, 0.0)]
