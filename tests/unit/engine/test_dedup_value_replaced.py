@@ -59,3 +59,28 @@ def test_only_numbers_and_weekdays_on_both_sides_count() -> None:
     assert not value_replaced(ValueChange(ChangeKind.TIME, ("dow:mon",), ("dow:mon", "year:0")))
     assert not value_replaced(ValueChange(ChangeKind.TIME, ("part:evening",), ("part:night",)))
     assert not value_replaced(ValueChange(ChangeKind.NAME, ("Rome",), ("Milan",)))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    pytest.param("ユーザーは週末、妹と一緒に料理をする。", "ユーザーは週末、妹といっしょに料理をする。",
+                 id="ja-word-in-kana"),
+    pytest.param("ユーザーは最近仕事が忙しくて本を読めない。",
+                 "ユーザーは最近仕事がいそがしくて本を読めない。", id="ja-adjective-in-kana"),
+    pytest.param("ユーザーは棚板を厚さ3センチに切った。", "ユーザーは棚板を厚さ30ミリに切った。",
+                 id="ja-centimetres-as-millimetres"),
+    pytest.param("The user's desk is 150 cm wide.", "The user's desk is 1500 mm wide.",
+                 id="en-centimetres-as-millimetres"),
+])
+def test_a_kana_spelling_or_a_smaller_metric_unit_reads_alike(old: str, new: str) -> None:
+    assert pair_notation(old, new)[0] == pair_notation(old, new)[1]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    pytest.param("ユーザーは棚板を厚さ3センチに切った。", "ユーザーは棚板を厚さ40ミリに切った。",
+                 id="ja-another-length"),
+    pytest.param("ユーザーは毎朝牛乳を200ミリリットル飲む。", "ユーザーは毎朝牛乳を200ミリ飲む。",
+                 id="ja-millilitres-are-not-a-length-read"),
+])
+def test_another_length_stays_apart(old: str, new: str) -> None:
+    a, b = pair_notation(old, new)
+    assert a != b
