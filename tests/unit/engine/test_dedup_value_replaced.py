@@ -62,8 +62,8 @@ def test_only_numbers_and_weekdays_on_both_sides_count() -> None:
 
 
 @pytest.mark.parametrize(("old", "new"), [
-    pytest.param("ユーザーは週末、妹と一緒に料理をする。", "ユーザーは週末、妹といっしょに料理をする。",
-                 id="ja-word-in-kana"),
+    pytest.param("ユーザーは週末、妹と一緒に料理をする。",
+                 "ユーザーは週末、妹といっしょに料理をする。", id="ja-word-in-kana"),
     pytest.param("ユーザーは最近仕事が忙しくて本を読めない。",
                  "ユーザーは最近仕事がいそがしくて本を読めない。", id="ja-adjective-in-kana"),
     pytest.param("ユーザーは棚板を厚さ3センチに切った。", "ユーザーは棚板を厚さ30ミリに切った。",
