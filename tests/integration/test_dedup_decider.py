@@ -167,8 +167,9 @@ def test_every_candidate_of_one_create_costs_one_call_and_reads_the_same_values(
     e5 = bundled("e5")
     counting = _Counting(e5)
     decider = DedupDecider(counting, bundled)  # type: ignore[arg-type]
-    new = "The user has seven cats named Miso and Kuro."
-    olds = [f"The user has {n} cats named Miso and Kuro." for n in (2, 3, 4)]
+    # names, not numbers: a number replaced is decided before the judge (value_replaced)
+    new = "The user has two cats named Miso and Kuro."
+    olds = [f"The user has two cats named Miso and {name}." for name in ("Tama", "Sora", "Hana")]
     candidates = [(old, cosine(e5, old, new), False) for old in olds]
     counting.calls.clear()
     assert decider.first_duplicate(new, candidates) is None
