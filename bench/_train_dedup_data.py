@@ -22,6 +22,7 @@ from omoide.engine.classify import (
     polarity_changed,
     status_changed,
     swapped_parts,
+    value_replaced,
 )
 
 DATA = REPO / "bench" / "data"
@@ -47,7 +48,7 @@ class Rows:
     lang: np.ndarray
     label: np.ndarray  # 1 duplicate, 0 different
     cosine: np.ndarray  # raw cosine of the two memories
-    traded: np.ndarray  # traded parts, a status or a polarity changed: never a duplicate
+    traded: np.ndarray  # traded parts, a status, a polarity or a value replaced: never a duplicate
     vetoed: np.ndarray  # the veto found a change
     x: np.ndarray  # DEDUP_FEATURES rows
     features: tuple[str, ...] = DEDUP_FEATURES  # the ones the embedder's judge reads
@@ -113,7 +114,9 @@ def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
         vetoed.append(change is not None)
         cosines.append(cosine)
         traded.append(swapped_parts(a, b) is not None or status_changed(a, b)
-                      or ("polarity" not in ablate and polarity_changed(a, b)))
+                      or ("polarity" not in ablate and polarity_changed(a, b))
+                      or ("replaced" not in ablate and change is not None
+                          and value_replaced(change)))
     x_arr = np.round(np.array(x), DIGITS)
     if plain or "scope" in ablate:
         x_arr[:, DEDUP_FEATURES.index("scope")] = 0.0

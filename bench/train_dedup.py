@@ -47,7 +47,7 @@ and ``bench/results/dedup_judge.md`` / ``.json``.
 
     .venv/bin/python bench/train_dedup.py [--embedder e5,use] [--part-embedder use] [--l2 10]
         [--margins 0,0.01,0.02,0.03,0.04,0.05] [--rule e5=fold:0.02,...] [--plain]
-        [--ablate notation,scope,polarity] [--without use=notation_cosine] [--no-write]
+        [--ablate notation,scope,polarity,replaced] [--without use=notation_cosine] [--no-write]
         [--cache PATH]
 
 ``--plain`` reads the pairs as the judge before the sixth round did (no notation step, no scope

@@ -167,8 +167,9 @@ def test_every_candidate_of_one_create_costs_one_call_and_reads_the_same_values(
     e5 = bundled("e5")
     counting = _Counting(e5)
     decider = DedupDecider(counting, bundled)  # type: ignore[arg-type]
-    new = "The user has seven cats named Miso and Kuro."
-    olds = [f"The user has {n} cats named Miso and Kuro." for n in (2, 3, 4)]
+    # names, not numbers: a number replaced is decided before the judge (value_replaced)
+    new = "The user has two cats named Miso and Kuro."
+    olds = [f"The user has two cats named Miso and {name}." for name in ("Tama", "Sora", "Hana")]
     candidates = [(old, cosine(e5, old, new), False) for old in olds]
     counting.calls.clear()
     assert decider.first_duplicate(new, candidates) is None
@@ -192,3 +193,19 @@ def test_the_first_duplicate_is_the_first_candidate_the_judge_keeps() -> None:
     assert decider.first_duplicate(new, pairs) == 1
     assert decider.first_duplicate(new, pairs[:1]) is None
     assert decider.first_duplicate(new, []) is None
+
+
+def test_above_the_threshold_a_number_or_weekday_replaced_is_never_a_duplicate() -> None:
+    use = bundled("use")
+    decider = DedupDecider(use, bundled)
+    assert decider.model is not None
+    # the judge's threshold at its lowest: only the rule can keep the pair
+    decider.model = replace(decider.model, threshold=0.0)
+    old = "The user's choir rehearses on Wednesdays in the church hall."
+    assert not decider.is_duplicate(
+        old, "The user's choir rehearses on Fridays in the church hall.", 0.99)
+    assert not decider.is_duplicate("The user's bus pass costs £60 a month.",
+                                    "The user's bus pass costs £65 a month.", 0.99)
+    # the same weekday said in another order is still the judge's to weigh (and drop)
+    assert decider.is_duplicate(old, "In the church hall, the user's choir rehearses on "
+                                "Wednesdays.", 0.99)

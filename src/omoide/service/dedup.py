@@ -26,7 +26,9 @@ new memory: the embedding, the veto and the aligned difference all read the same
 so do a status said on one side only (``engine.classify.dedup_status``; a future said as a
 plan on one side only is no status), a bound turned round or a clock time moved and, in
 Japanese, a predicate denied on one side only, a denial widened, a favour turned around or a
-katakana word replaced by another (``engine.classify.dedup_polarity``).
+katakana word replaced by another (``engine.classify.dedup_polarity``), nor a plain number or
+a weekday replaced by another that the veto found (``engine.classify.value_replaced``: the judge
+used to weigh such a change away when its cosine was high, losing the changed fact).
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
 gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also
@@ -56,6 +58,7 @@ from omoide.engine.classify import (
     polarity_changed,
     status_changed,
     swapped_parts,
+    value_replaced,
 )
 from omoide.service.classify_judge import LazyEmbedder
 from omoide.service.vector_cache import VectorCache
@@ -162,7 +165,9 @@ class DedupDecider:
         if polarity_changed(old, new):  # 週末は映画を見ない / 週末も映画を見る
             return False, None
         change = find_dedup_change(old, new)
-        if in_band and change is not None:  # below the threshold a value change always keeps
+        # below the threshold a value change always keeps; above it, a number or a weekday
+        # replaced by another ("£40" / "£45", Tuesdays / Thursdays) keeps too
+        if change is not None and (in_band or value_replaced(change)):
             return False, None
         if self.model is None:
             return change is None and not in_band, None

@@ -45,7 +45,7 @@ from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
 from omoide.engine.classify.dedup_polarity import polarity_changed
 from omoide.engine.classify.dedup_status import status_changed
-from omoide.engine.classify.dedup_veto import find_dedup_change
+from omoide.engine.classify.dedup_veto import find_dedup_change, value_replaced
 from omoide.engine.classify.features import (
     EMBEDDING_FEATURES,
     TEXT_FEATURES,
@@ -152,5 +152,6 @@ __all__ = [
     "sure_close",
     "swapped_parts",
     "undated",
+    "value_replaced",
     "vetoed",
 ]

@@ -12,7 +12,10 @@ first looked like a word swapped for one of another script (the veto keeps those
 written as ``first`` writes it, where ``first`` holds the kanji of that word (a general table
 of words conventionally written either way, read only across the pair: a kanji never becomes
 katakana unless the other text writes that katakana; since the twenty-sixth round also
-everyday verbs by stem, 作って / つくって, and nouns and adverbs, 掃除 / そうじ, 主に / おもに) or
+everyday verbs by stem, 作って / つくって, and nouns and adverbs, 掃除 / そうじ, 主に / おもに;
+since the twenty-ninth, a longer hand-written list of everyday words, verbs and adjectives
+that style guides leave in kana as often as not, 一緒 / いっしょ, 出来る / できる, 忙しい /
+いそがしい) or
 the same katakana word but for ー.
 Deterministic.
 """
@@ -66,6 +69,15 @@ _KANJI_HIRAGANA = {
     "牛蒡": "ごぼう", "人参": "にんじん", "大根": "だいこん", "玉葱": "たまねぎ",
     "山葵": "わさび", "油揚げ": "あぶらあげ", "厚揚げ": "あつあげ", "蒟蒻": "こんにゃく",
     "胡椒": "こしょう", "辣韮": "らっきょう", "椎茸": "しいたけ",
+    # (twenty-ninth round) everyday words the style guides write in kana as often as not
+    "沢山": "たくさん", "色々": "いろいろ", "様々": "さまざま", "一緒": "いっしょ",
+    "友達": "友だち", "大人": "おとな", "今日": "きょう", "明日": "あした", "昨日": "きのう",
+    "喧嘩": "けんか", "挨拶": "あいさつ", "贅沢": "ぜいたく", "我慢": "がまん",
+    "面倒": "めんどう", "丁寧": "ていねい", "大丈夫": "だいじょうぶ", "一杯": "いっぱい",
+    "是非": "ぜひ", "恐らく": "おそらく", "例えば": "たとえば", "何故": "なぜ",
+    "全く": "まったく", "更に": "さらに", "流石": "さすが", "暫く": "しばらく",
+    "下さい": "ください", "欲しい": "ほしい", "素晴らしい": "すばらしい", "兎に角": "とにかく",
+    "猫": "ねこ", "犬": "いぬ", "兎": "うさぎ", "亀": "かめ", "熊": "くま", "狸": "たぬき",
 }
 # (twenty-sixth round) Everyday verbs whose kanji is as often left in hiragana (作る / つくる,
 # 飲んで / のんで, 手伝って / てつだって), by stem: the kanji stem, its hiragana, and the kana a
@@ -73,6 +85,10 @@ _KANJI_HIRAGANA = {
 _GODAN_M, _GODAN_R, _GODAN_K = "まみむめもん", "らりるれろっ", "かきくけこい"
 _GODAN_T, _GODAN_U, _GODAN_B = "たちつてとっ", "わいうえおっ", "ばびぶべぼん"
 _ICHIDAN = "るたてなまれよずさ"
+_GODAN_S, _GODAN_G = "さしすせそ", "がぎぐげごい"
+# an adjective's stem before its endings (忙しい, 忙しく, 忙しかった, 忙しさ, 忙しそう)
+_ADJECTIVE = "いくかけさそ"
+_NA_ADJECTIVE = "なにだでさ"
 _VERBS = (
     ("作", "つく", _GODAN_R), ("飲", "の", _GODAN_M), ("持", "も", _GODAN_T),
     ("磨", "みが", _GODAN_K), ("手伝", "てつだ", _GODAN_U), ("焚", "た", _GODAN_K),
@@ -80,6 +96,24 @@ _VERBS = (
     ("遊", "あそ", _GODAN_B), ("休", "やす", _GODAN_M), ("頼", "たの", _GODAN_M),
     ("食べ", "たべ", _ICHIDAN), ("寝", "ね", _ICHIDAN), ("纏め", "まとめ", _ICHIDAN),
     ("揃え", "そろえ", _ICHIDAN), ("片付け", "かたづけ", _ICHIDAN), ("掛け", "かけ", _ICHIDAN),
+    # (twenty-ninth round) more everyday verbs and adjectives of the same kind
+    ("出来", "でき", _ICHIDAN), ("笑", "わら", _GODAN_U), ("喜", "よろこ", _GODAN_B),
+    ("誘", "さそ", _GODAN_U), ("断", "ことわ", _GODAN_R), ("覚え", "おぼえ", _ICHIDAN),
+    ("忘れ", "わすれ", _ICHIDAN), ("探", "さが", _GODAN_S), ("洗", "あら", _GODAN_U),
+    ("茹で", "ゆで", _ICHIDAN), ("混ぜ", "まぜ", _ICHIDAN), ("疲れ", "つかれ", _ICHIDAN),
+    ("憧れ", "あこがれ", _ICHIDAN), ("拘", "こだわ", _GODAN_R), ("寛", "くつろ", _GODAN_G),
+    ("嗜", "たしな", _GODAN_M), ("叱", "しか", _GODAN_R), ("怒", "おこ", _GODAN_R),
+    ("仕舞", "しま", _GODAN_U), ("眠", "ねむ", _ADJECTIVE + _GODAN_R),
+    ("忙し", "いそがし", _ADJECTIVE), ("楽し", "たのし", _ADJECTIVE + "み"),
+    ("悲し", "かなし", _ADJECTIVE + "み"), ("寂し", "さびし", _ADJECTIVE),
+    ("優し", "やさし", _ADJECTIVE), ("易し", "やさし", _ADJECTIVE),
+    ("恥ずかし", "はずかし", _ADJECTIVE), ("懐かし", "なつかし", _ADJECTIVE),
+    ("羨まし", "うらやまし", _ADJECTIVE), ("美し", "うつくし", _ADJECTIVE),
+    ("詳し", "くわし", _ADJECTIVE), ("凄", "すご", _ADJECTIVE), ("酷", "ひど", _ADJECTIVE),
+    ("怖", "こわ", _ADJECTIVE + "が"), ("辛", "つら", _ADJECTIVE), ("汚", "きたな", _ADJECTIVE),
+    ("危", "あぶな", _ADJECTIVE), ("暖か", "あたたか", _ADJECTIVE),
+    ("温か", "あたたか", _ADJECTIVE), ("賑やか", "にぎやか", _NA_ADJECTIVE),
+    ("穏やか", "おだやか", _NA_ADJECTIVE),
 )
 # Everyday nouns and adverbs written in kanji or, as often, in hiragana (掃除 / そうじ, 主に /
 # おもに, 時々 / ときどき), a lone kanji only where no other kanji stands beside it (薬 /

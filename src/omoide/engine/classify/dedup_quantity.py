@@ -2,7 +2,8 @@
 
 A part of ``dedup_notation.pair_notation`` (twentieth round). Trigger: the two texts of a
 near-copy hold one quantity in two units ("100-mile" / "160 km", "70 kg" / "11 stone", "20 °C" /
-"68 °F", 2キロ / 2000m). Why: each was read as a changed number. Outcome: ``second`` with
+"68 °F", 2キロ / 2000m; since the twenty-ninth round also millimetres and centimetres, 3センチ /
+30ミリ, 150 cm / 1500 mm). Why: each was read as a changed number. Outcome: ``second`` with
 each such quantity written as ``first`` writes it when the two values are the same (within 5%,
 the rounding of a conversion: 5 km is "3 miles"; a temperature within 1 degree). A value that
 differs ("5 km" / "5 miles", 70 kg / 11 lb) stays apart. An hour on the 12-hour clock against
@@ -21,7 +22,7 @@ __all__ = ["same_quantities"]
 _UNITS: dict[str, tuple[tuple[str, float], ...]] = {
     "km": (("length", 1000.0),), "m": (("length", 1.0),), "mi": (("length", 1609.344),),
     "mile": (("length", 1609.344),), "miles": (("length", 1609.344),),
-    "ft": (("length", 0.3048),), "cm": (("length", 0.01),),
+    "ft": (("length", 0.3048),), "cm": (("length", 0.01),), "mm": (("length", 0.001),),
     "kg": (("weight", 1.0),), "kilo": (("weight", 1.0),), "kilos": (("weight", 1.0),),
     "g": (("weight", 0.001),), "lb": (("weight", 0.45359237),),
     "lbs": (("weight", 0.45359237),), "stone": (("weight", 6.35029318),),
@@ -31,11 +32,17 @@ _UNITS: dict[str, tuple[tuple[str, float], ...]] = {
     "メートル": (("length", 1.0),), "マイル": (("length", 1609.344),),
     "キログラム": (("weight", 1.0),), "グラム": (("weight", 0.001),),
     "ポンド": (("weight", 0.45359237),),
+    # (twenty-ninth round) the metric lengths' smaller steps: 2センチ / 20ミリ, 90 cm / 900 mm
+    "センチ": (("length", 0.01),), "センチメートル": (("length", 0.01),),
+    "ミリ": (("length", 0.001),), "ミリメートル": (("length", 0.001),),
 }
 _QUANTITY = re.compile(
     r"(?<![0-9.£$€¥₹])([0-9]+(?:\.[0-9]+)?)[\s-]?"
-    r"(km|mi|miles|mile|ft|cm|kg|kilos|kilo|g|lbs|lb|stone|st|°c|°f|m"
-    r"|キロメートル|キログラム|キロ|メートル|マイル|グラム|ポンド)(?![a-zA-Z])", re.IGNORECASE)
+    r"(km|mi|miles|mile|ft|cm|mm|kg|kilos|kilo|g|lbs|lb|stone|st|°c|°f|m"
+    r"|キロメートル|キログラム|キロ|メートル|マイル|グラム|ポンド"
+    r"|センチメートル|センチ|ミリメートル|ミリ)"
+    # not the start of a longer word (ミリリットル, キロカロリー, "mmol")
+    r"(?![a-zA-Z\u30a1-\u30fa\u30fc])", re.IGNORECASE)
 _SHARE = 0.05
 
 

@@ -26,6 +26,12 @@ pair is not a duplicate — when any of these holds, else None:
   paraphrase costs a link, a dropped change a fact. Hiragana for hiragana is grammar (いる /
   ます), and one kanji for kana is a spelling (子供 / 子ども).
 
+Of these, a number or a weekday *replaced* by another on the other side (``value_replaced``:
+"£40" / "£45", "on Tuesdays" / "on Thursdays", 週3日 / 週4日) is never weighed away by dedup's
+learned judge (session 29): the judge may drop a pair whose other findings (a number on one
+side only, a bound word, a name) are often its notation's leftovers, but two plain numbers or
+two weekdays that differ are a changed fact said again.
+
 Paraphrases (order, voice, synonyms in other words, politeness, number and date notation) hold
 the same values and stay duplicates. The one notation of numbers and dates is
 ``dedup_number_notation.one_notation``. Deterministic and symmetric.
@@ -48,7 +54,7 @@ from omoide.engine.classify.value_change import (
 )
 from omoide.engine.lang import Script, script_runs
 
-__all__ = ["bound_markers", "find_dedup_change"]
+__all__ = ["bound_markers", "find_dedup_change", "value_replaced"]
 
 # --- markers --------------------------------------------------------------------------------
 
@@ -204,3 +210,27 @@ def find_dedup_change(first: str, second: str) -> ValueChange | None:
         return change
     return (_added(a, b) or _marker_change(a, b) or _ja_swapped(a, b)
             or degree_change(a.text, b.text))
+
+
+def _plain_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def value_replaced(change: ValueChange) -> bool:
+    """Whether ``change`` replaces a value by another of its sort, both sides holding one:
+    plain numbers only ("3 days" / "4 days", 1,200円 / 1,500円; not a bound word or a number on
+    one side only), or weekdays ("Mondays" / "Wednesdays"; not a weekday against "weekends", a
+    part of the day or a rate, which are often said in other words)."""
+    if not change.first or not change.second:
+        return False
+    if change.kind is ChangeKind.NUMBER:
+        return all(_plain_number(v) for v in change.first + change.second)
+    if change.kind is ChangeKind.TIME:
+        days = [{v for v in side if v.startswith("dow:")} for side in (change.first,
+                                                                      change.second)]
+        return bool(days[0]) and bool(days[1]) and days[0] != days[1]
+    return False
