@@ -173,10 +173,20 @@ def test_what_counts_as_a_piece_of_an_answer(piece: str, content: bool) -> None:
         ),
         ("finally got a cat", [], "I finally got a cat"),
         ("started volunteering on Saturdays", [], "I started volunteering on Saturdays"),
+        (  # the dropped subject goes on with the one the sentence before opened with
+            "said I can borrow her van",
+            ["she was lovely about it."],
+            "She said I can borrow her van",
+        ),
+        (  # someone else spoke before, but not as the opening subject: left as written
+            "said I can borrow her van",
+            ["I asked her about it.", "she was lovely about it, and my aunt agreed."],
+            "She said I can borrow her van",
+        ),
         (
-            "said I can use her as a reference",
-            ["she was kind about it."],
-            "said I can use her as a reference",
+            "said I can borrow her van",
+            ["my aunt asked if she could help."],
+            "said I can borrow her van",
         ),
         ("Got it, see you then", [], "Got it, see you then"),
         ("excited for the trip next week", [], "excited for the trip next week"),
@@ -372,3 +382,35 @@ def test_a_preference_said_in_two_words_is_a_note() -> None:
         ("Rin really hates olives. (2 March 2026)", NoteKind.PREFERENCE)
     ]
     assert consolidate_offline(chat(("u", "I love it!"), ("a", "Great."))).notes == ()
+
+
+def test_the_personas_question_about_the_users_person_binds_the_answers_pronoun() -> None:
+    """ "How did your coach take it?" — "he was fine with it. said I can …": the persona's
+    "your coach" is the user's "my coach", whom the answer's "he" and its dropped subject
+    mean."""
+    events = chat(
+        ("u", "I told everyone at the club I'm taking a break from rowing."),
+        ("a", "That's a big step. How did your coach take it?"),
+        ("u", "he was fine with it. said I can come back whenever I want"),
+    )
+    assert referents_by_turn(events)[-1] == Referents(she="my coach", he="my coach")
+    assert consolidate_offline(events).notes[-1].content.startswith(
+        "Rin's coach said Rin can come back whenever Rin wants")
+
+
+def test_the_personas_question_keeps_the_name_the_user_gave() -> None:
+    events = chat(
+        ("u", "My sister Lucia is moving to Lisbon in January."),
+        ("a", "Exciting! Is your sister nervous about it?"),
+        ("u", "She found a flat near the river last week."),
+    )
+    assert referents_by_turn(events)[-1] == Referents(she="Lucia", he=None)
+
+
+def test_the_persona_naming_two_of_the_users_people_binds_neither() -> None:
+    events = chat(
+        ("u", "Big family dinner at my place on Sunday."),
+        ("a", "Are your mom and your aunt coming?"),
+        ("u", "She said she'd bring dessert."),
+    )
+    assert referents_by_turn(events)[-1].she is None
