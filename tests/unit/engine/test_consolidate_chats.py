@@ -414,3 +414,17 @@ def test_the_persona_naming_two_of_the_users_people_binds_neither() -> None:
         ("u", "She said she'd bring dessert."),
     )
     assert referents_by_turn(events)[-1].she is None
+
+
+def test_an_answer_of_up_to_twenty_words_is_read_with_the_question() -> None:
+    """A piece of the question's topic ("maybe in the spring") opens an answer that goes on:
+    the answer is read with the question as a short one is (issue 8, chats)."""
+    events = chat(
+        ("u", "The trip to Porto got cancelled, the airline went bust."),
+        ("a", "Oh no! Would you try again later in the year?"),
+        ("u", "maybe in the spring. my friend Noor was coming with me and she said she'd wait"),
+    )
+    note = consolidate_offline(events).notes[-1]
+    assert note.content.startswith("Asked “Would you try again later in the year?”, Rin "
+                                   "answered “maybe in the spring. my friend Noor")
+    assert note.source_event_ids == (15, 25)
