@@ -428,3 +428,25 @@ def test_an_answer_of_up_to_twenty_words_is_read_with_the_question() -> None:
     assert note.content.startswith("Asked “Would you try again later in the year?”, Rin "
                                    "answered “maybe in the spring. my friend Noor")
     assert note.source_event_ids == (15, 25)
+
+
+@pytest.mark.parametrize(("sentence", "own"), [
+    ("兄は名古屋なので、なかなか会えないんだけど", True),  # a bare kin word: the speaker's brother
+    ("母が先週から入院してて", True),
+    ("田中さんは名古屋なので、なかなか会えないんだけど", False),  # someone else, by name
+    ("彼女は名古屋なので、なかなか会えないんだけど", False),
+])
+def test_a_japanese_bare_kin_subject_is_the_speakers_own(sentence: str, own: bool) -> None:
+    """Japanese says "my brother" by not honouring him (兄, not お兄さん): a sentence about
+    the speaker's family is about the speaker's life, as "my brother …" is in English."""
+    from omoide.engine.consolidate.rules import Cue, score_sentence
+
+    assert (Cue.FIRST_PERSON in score_sentence(sentence, frozenset()).cues) is own
+
+
+def test_news_of_the_speakers_family_in_japanese_makes_a_note() -> None:
+    events = chat(("u", "来週、引っ越しなんです。"), ("a", "大変ですね！"),
+                  ("u", "兄は名古屋なので、なかなか来られないんですけど、今回は休み取ってくれて"))
+    notes = consolidate_offline(events).notes
+    assert notes[-1].source_event_ids == (25,)
+    assert notes[-1].content.startswith("兄は名古屋なので")

@@ -133,9 +133,11 @@ _EVALUATIVE = word_set(
 _JA_FIRST_PERSON = re.compile(r"私(?![立服物用鉄的生])|僕|俺|わたし|あたし|自分")
 # Japanese drops the subject when it is the speaker; a sentence is about someone else only when
 # it names them as its subject ("妹は…", "田中さんが…", "彼は…").
+# A bare kin or relation word is the speaker's own ("兄は大阪なので" is "my brother …": Japanese
+# says "my" by not honouring them), as "my sister" is a first-person cue in English; a pronoun
+# or a name with an honorific is someone else.
 _JA_OTHER_SUBJECT = re.compile(
-    r"(?:彼女?|妹|弟|兄|姉|母|父|祖母|祖父|夫|妻|息子|娘|友達|友人|同僚|上司|先生|彼氏|"
-    r"[\u3400-\u9fff\u30a0-\u30ff]{1,6}(?:さん|くん|君|ちゃん|様))(?:は|が|も)"
+    r"(?:彼女?|先生|[\u3400-\u9fff\u30a0-\u30ff]{1,6}(?:さん|くん|君|ちゃん|様))(?:は|が|も)"
 )
 _JA_TIME = re.compile(
     r"昨日|今日|明日|昨夜|今朝|先週|今週|来週|先月|今月|来月|去年|昨年|今年|来年|週末|最近|"
