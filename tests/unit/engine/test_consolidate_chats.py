@@ -450,3 +450,36 @@ def test_news_of_the_speakers_family_in_japanese_makes_a_note() -> None:
     notes = consolidate_offline(events).notes
     assert notes[-1].source_event_ids == (25,)
     assert notes[-1].content.startswith("兄は名古屋なので")
+
+
+@pytest.mark.parametrize(("laughing", "plain"), [
+    ("my calves are completely wrecked from the hike lol", "my calves are completely wrecked "
+     "from the hike"),
+    ("右手の指が全然動かない笑", "右手の指が全然動かない"),
+    ("右手の指が全然動かないｗｗ", "右手の指が全然動かない"),
+])
+def test_a_sentence_that_ends_laughing_scores_less(laughing: str, plain: str) -> None:
+    """A passing remark ends laughing; a word that merely ends in "w" ("I know", "now") is no
+    laugh."""
+    from omoide.engine.consolidate.rules import score_sentence
+
+    assert score_sentence(laughing, frozenset()).score < score_sentence(plain, frozenset()).score
+    assert score_sentence("I moved to a new flat near the river just now",
+                          frozenset()).score == score_sentence(
+        "I moved to a new flat near the river just now.", frozenset()).score
+
+
+def test_a_laughing_remark_alone_makes_no_note_but_news_still_does() -> None:
+    events = chat(("u", "finally did the ten mile hike"), ("a", "Wow, how do you feel?"),
+                  ("u", "my calves are wrecked from the hike lol"),
+                  ("a", "Ha! Rest up."),
+                  ("u", "I got the job at the Lisbon design studio lol"))
+    sources = [n.source_event_ids for n in consolidate_offline(events).notes]
+    assert (25,) not in sources and (45,) in sources
+
+
+def test_a_drawn_out_japanese_call_is_a_vocative() -> None:
+    """「ミナ〜」 calls the persona as 「ミナ、」 does."""
+    assert strip_interjections("ミナ〜暑すぎる", frozenset({"ミナ"})) == "暑すぎる"
+    assert strip_interjections("ユーリ〜、聞いて！", frozenset({"ユーリ"})) == "聞いて！"
+    assert strip_interjections("ハルさん〜今日ね", frozenset({"ハル"})) == "今日ね"

@@ -81,6 +81,6 @@ def only_accepts(question: EventText, answer: EventText, participants: frozenset
         rest = strip_interjections(sentence, participants)
         rest = _JA_ACCEPT.sub(" ", _ACCEPT.sub(" ", rest))
         rest = _LEFT_OVER.sub(" ", rest).strip()
-        if is_japanese(rest) and _JA_WORD.search(rest) or carries_content(rest, participants):
+        if (is_japanese(rest) and _JA_WORD.search(rest)) or carries_content(rest, participants):
             return False  # something of its own: 「調べてみる」 plans more than it accepts
     return True
