@@ -483,3 +483,22 @@ def test_a_drawn_out_japanese_call_is_a_vocative() -> None:
     assert strip_interjections("ミナ〜暑すぎる", frozenset({"ミナ"})) == "暑すぎる"
     assert strip_interjections("ユーリ〜、聞いて！", frozenset({"ユーリ"})) == "聞いて！"
     assert strip_interjections("ハルさん〜今日ね", frozenset({"ハル"})) == "今日ね"
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("My sister is coming over with her kids tomorrow.", "fact"),  # news of someone
+    ("My dad keeps sending me jars of his honey.", "fact"),
+    ("My sister is 12 and my brother is 9.", "profile"),  # who the speaker's people are
+    ("My sister is a nurse in Leeds.", "profile"),
+    ("My partner Chris is coming along.", "profile"),  # naming them says who they are
+    ("I work as a welder at the shipyard.", "profile"),  # the speaker's own profile
+    ("妻は今、実家に帰っています。", "fact"),
+    ("猫が二匹います。", "profile"),
+])
+def test_news_of_the_speakers_people_is_a_fact(sentence: str, kind: str) -> None:
+    """A mention of "my sister" or 妻 is a profile cue only when the sentence says who they
+    are; what they did or are doing is news, a fact."""
+    from omoide.engine.consolidate.render import note_kind
+    from omoide.engine.consolidate.rules import score_sentence
+
+    assert note_kind(score_sentence(sentence, frozenset())) == kind
