@@ -52,8 +52,8 @@ def test_the_users_own_proposal_is_not_the_personas() -> None:
     "answer",
     [
         "sure, I'll try that",
-        "ooh that's smart actually",
-        "good idea. ok, going to bed",
+        "hm, fair enough, that could work",
+        "will do. gotta run, thanks!",
         "deal!",
         "sounds like a plan, talk tomorrow",
         "そうしてみる！",
@@ -105,7 +105,7 @@ def test_accepting_a_proposal_makes_no_note() -> None:
     events = [
         turn("I started a night shift job at the bakery on Monday.", user=True, event_id=1),
         turn("How are you sleeping? Maybe blackout curtains?", user=False, event_id=2),
-        turn("good idea, I'll try that. ok, off to bed", user=True, event_id=3),
+        turn("sure, worth a shot. night!", user=True, event_id=3),
     ]
     notes = consolidate_offline(events).notes
     assert [n.source_event_ids for n in notes] == [(1,)]

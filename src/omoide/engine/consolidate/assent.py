@@ -2,7 +2,7 @@
 
 The persona often closes a turn with a proposal: "Maybe a glass of water before coffee?",
 "How about a short walk after lunch?", "Ping me on Friday?", 「散歩してみたら？」. A reply
-that only accepts it ("sure, I'll try that", "good idea. ok, off to bed", 「そうしてみる」)
+that only accepts it ("sure, I'll try that", "could work, thanks. night!", 「そうしてみる」)
 says nothing about the user: the proposal is the persona's words, and agreeing to them is
 not a fact to keep. Such a turn makes no note, neither of its own nor read with the question
 (:mod:`omoide.engine.consolidate.answers`). A reply that accepts and then says something
@@ -24,7 +24,7 @@ __all__ = ["only_accepts", "proposes"]
 # about …?", "why not …?", "you could …?", or one about the chat itself ("… with me?",
 # "want me to …?", "shall we …?").
 _PROPOSAL = re.compile(
-    r"^(?:(?:so|and|or|well|then|hmm+|ooh|oh|ok(?:ay)?)[,\s]+)*"
+    r"^(?:(?:so|and|or|well|then|hm+|ooh|oh|ok(?:ay)?)[,\s]+)*"
     r"(?:maybe|perhaps|how about|why not|what if you|you (?:could|should|might)|"
     r"could you try|want me to|shall we|should we|let['’]s)\b"
     r"|\b(?:with me|want me to|remind you|let me know)\b",

@@ -13,7 +13,7 @@ import re
 __all__ = ["is_vocative", "strip_interjections"]
 
 _INTERJECTION = (
-    r"hey|hi|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw+|yeah|yep|yup|nope|nah|so|um|uh|hmm+|"
+    r"hey|hi|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw+|yeah|yep|yup|nope|nah|so|um|uh|hm+|"
     r"haha+|lol|omg|gosh|ok|okay|thanks|thank you|by the way|btw|anyway|anyways|oh my|ugh|"
     r"phew|alright|ha|ha ha|ah ha|hehe|mm+|yum|"
     r"long time no (?:see|talk|chat)|(?:good|great|nice|so good) to (?:see|hear from|chat with|"
