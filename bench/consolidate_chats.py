@@ -56,6 +56,7 @@ from typing import Any
 from consolidate import stem
 from lib.cli import parser as bench_parser
 from lib.reports import REPO, RESULTS, command_line, md_table, write_results
+from omoide.engine.consolidate import split_sentences
 from omoide.engine.lang import NOTE_STOPWORDS, cjk_terms, note_content_words
 
 DEFAULT_DATA = REPO / "bench" / "data" / "consolidate_chats_a.jsonl"
@@ -63,8 +64,6 @@ ADMIN_KEY = "omo_admin_consolidate-chats"
 KEPT = 0.5
 TURN_SPACING = timedelta(minutes=1)
 _CLOSING = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)\s*$")
-_JA_SENTENCE = re.compile(r"(?<=[。！？!?])")
-_EN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _KEPT_SECTION = "## Before and after"
 _EN_TOKEN = re.compile(r"[a-z0-9][a-z0-9']*")
 _NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve"
@@ -104,10 +103,10 @@ def held(target: set[str], note: set[str]) -> float:
     return len(target & note) / len(target) if target else 0.0
 
 
-def sentences(text: str, japanese: bool) -> list[str]:
-    body = without_closing(text)
-    parts = _JA_SENTENCE.split(body) if japanese else _EN_SENTENCE.split(body)
-    return [p.strip() for p in parts if p.strip()]
+def sentences(text: str) -> list[str]:
+    """A note's sentences without its closing bracket, split as consolidation splits a turn
+    (one way to split: :func:`omoide.engine.consolidate.split_sentences`)."""
+    return split_sentences(without_closing(text))
 
 
 # -- tallies ------------------------------------------------------------------------------------
@@ -208,7 +207,7 @@ def score_chat(chat: dict[str, Any], notes: list[dict[str, Any]]) -> tuple[Tally
         for fact in chat["facts"]:
             if fact["turn"] in cited[i]:
                 gold |= content(fact["fact"], japanese, user)
-        for sentence in sentences(note["content"], japanese):
+        for sentence in sentences(note["content"]):
             units = content(sentence, japanese, user)
             if not units:
                 continue
@@ -383,7 +382,9 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "benchmark": "consolidate_chats (user/assistant chats through the HTTP API)",
         "data": str(
-            args.data.relative_to(REPO) if args.data.resolve().is_relative_to(REPO) else args.data
+            args.data.resolve().relative_to(REPO)
+            if args.data.resolve().is_relative_to(REPO)
+            else args.data
         ),
         "command": command_line(),
         "embedder": args.embedder,

@@ -280,3 +280,37 @@ def test_a_consolidated_note_closes_an_older_note_it_contradicts(
     assert old.superseded_by == (new.key if closes else None)
     assert (old.valid_until is not None) is closes
     assert new.superseded_by is None
+
+
+def test_notes_of_one_episode_are_never_each_others_duplicates(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    """One consolidation makes each note of its own turns: two answer notes worded alike
+    ("Asked …, Rau answered …") are both kept, each with its own sources, while a later
+    episode saying the same again is still a duplicate of the note it restates."""
+    drafts = iter([("User lives in Tokyo with a cat named Miso",
+                    "User lives in Tokyo with a cat named Miso."),
+                   ("User lives in Tokyo with a cat named Miso",)])
+
+    class TwoAlike:
+        def consolidate(self, events: Any, *, max_notes: int | None = None) -> Consolidation:
+            users = [e for e in events if e.role == "user"]
+            return Consolidation(notes=tuple(
+                NoteDraft(content=text, kind=NoteKind.FACT, importance=0.5,
+                          source_event_ids=(users[i].event_id,))
+                for i, text in enumerate(next(drafts))), profile=())
+
+    app.sessions.consolidator_for = lambda cfg: TwoAlike()
+    created = []
+    for number, turns in enumerate((GARDEN, TRIP), start=1):
+        session, _ = app.sessions.open(persona, session_id=f"s{number}")
+        app.sessions.record(persona, session.session_id, events(turns, 10 * number, clock))
+        app.sessions.end(persona, session.session_id)
+        app.runner.run_until_idle()
+        (_, notes), = app.sessions.episodes(persona, session.session_id)
+        created.append(notes)
+        clock.advance(days=1)
+    assert len(created[0]) == 2 and created[1] == []
+    first, second = (app.memories.get(persona, key, recall=False) for key in created[0])
+    # its own turn, and the later episode's restatement
+    assert [s.external_id for s in first.sources] == ["D10", "D20"]
+    assert [s.external_id for s in second.sources] == ["D12"]

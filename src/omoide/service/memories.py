@@ -180,9 +180,12 @@ class MemoryService:
             valid_from=start, valid_until=end, metadata=dict(metadata or {}))
 
     def create(self, persona: str, new: NewMemory, *, changed_by: str = "user",
-               vector: Any = None) -> CreateOutcome:
+               vector: Any = None, distinct_from: frozenset[str] = frozenset()
+               ) -> CreateOutcome:
         """Write path steps 1-3 (embed, dedup, insert + queue evolution); ``vector`` is the
-        content's passage vector when the caller already embedded it."""
+        content's passage vector when the caller already embedded it. ``distinct_from``: keys
+        of memories the new one is known not to restate, so never its duplicate (the other
+        notes one consolidation made of the same episode, each from its own turns)."""
         memories = self.store.memories(persona)
         cfg = self.settings.get(persona)
         now = self.clock.now()
@@ -194,7 +197,8 @@ class MemoryService:
                          payload={"key": memory.key}, now=now)
 
         def decide() -> tuple[Memory | Pending, float] | None:
-            return self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold, now)
+            return self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold, now,
+                                        distinct_from=distinct_from)
 
         def write(duplicate: tuple[Memory | Pending, float] | None,
                   seen: int | None) -> CreateOutcome | Memory | None:
@@ -222,7 +226,8 @@ class MemoryService:
         return CreateOutcome(status="created", memory=with_live_strength(done, now))
 
     def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
-                        now: datetime, written_before: Sequence[Pending] = ()
+                        now: datetime, written_before: Sequence[Pending] = (),
+                        distinct_from: frozenset[str] = frozenset()
                         ) -> tuple[Memory | Pending, float] | None:
         """The closest *current* memory above the calibrated dedup threshold that states the
         same values, if any (spec §dedup; DESIGN write path step 2).
@@ -241,7 +246,8 @@ class MemoryService:
 
         ``written_before``: memories written in the same transaction before this one (a merge
         import's batch), not yet in the store; they are weighed as stored ones, so a batch
-        deduplicates as the same writes made one after another.
+        deduplicates as the same writes made one after another. ``distinct_from``: keys that
+        are never the duplicate (see :meth:`create`).
         """
         memories = self.store.memories(persona)
         calibration = self.embedder.calibration
@@ -258,7 +264,8 @@ class MemoryService:
             (memory, similarity) for memory_id, similarity in hits
             if (memory := (memory_id if isinstance(memory_id, Pending)
                            else found.get(memory_id))) is not None
-            and memory.superseded_by is None and memory.valid_at(now)]
+            and memory.superseded_by is None and memory.valid_at(now)
+            and (isinstance(memory, Pending) or memory.key not in distinct_from)]
         # every candidate judged at once: their notation cosines come from one embed call
         first = self.dedup.duplicate_among(
             content, [(m.content, s) for m, s in candidates], calibration, threshold)

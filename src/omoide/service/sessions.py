@@ -366,16 +366,21 @@ class SessionService:
         # (a job taken back after its lease expired, a concurrent worker) writes nothing.
         vectors = self.embedder.embed_passages([n.content for n in news]) if news else []
         latest = {update.key: update.value for update in result.profile}
-        created = 0
+        # One note per turn: the episode's notes are never each other's duplicates. Answer
+        # notes share their wording (「…」という質問に「…」と答えた), which embeds close enough
+        # for dedup to fold one into another and lose what the second answer said.
+        made: set[str] = set()
         with store.consolidating(episode_id, now=self.clock.now()) as first:
             if not first:
                 return 0
             for new, vector in zip(news, vectors, strict=True):
                 outcome = self.memories.create(persona, new, changed_by="consolidation",
-                                               vector=vector)
-                created += outcome.status == "created"
+                                               vector=vector, distinct_from=frozenset(made))
+                if outcome.status == "created" and outcome.memory is not None:
+                    made.add(outcome.memory.key)
             if latest and self.update_user_state is not None:
                 self.update_user_state(persona, latest, source_session=episode.session_id)
+        created = len(made)
         logger.info("consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
                     episode_id, persona, created, len(result.profile))
         return created

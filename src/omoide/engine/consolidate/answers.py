@@ -21,7 +21,13 @@ from omoide.engine.lang import is_japanese, note_content_words
 
 __all__ = ["answer_note", "leans_on_the_question"]
 
-_MAX_ANSWER_WORDS = 12
+# How long an answer may be and still be read with the question: forty Japanese characters,
+# and as much in English (a Japanese character carries about as much as 2.5 English ones, so
+# about a hundred characters: twenty words). Twelve words cut off answers that open with a
+# piece of the question's topic and go on ("two, both rescues. the older one hates the car, so
+# we drive the long way round to the vet"): on chats_a English recall rose 0.924 → 0.962
+# from 12 to 16 words and stayed there up to 30.
+_MAX_ANSWER_WORDS = 20
 _MAX_ANSWER_CHARS_JA = 40
 _YES_NO = frozenset({"yes", "no", "yeah", "yep", "nope", "nah", "はい", "いいえ", "うん", "ううん",
                      "ええ", "いや"})

@@ -13,7 +13,7 @@ import re
 __all__ = ["is_vocative", "strip_interjections"]
 
 _INTERJECTION = (
-    r"hey|hi|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw+|yeah|yep|yup|nope|nah|so|um|uh|hmm+|"
+    r"hey|hi|hello|hiya|yo|wow|whoa|woah|oh|ooh|ah|aw+|yeah|yep|yup|nope|nah|so|um|uh|hm+|"
     r"haha+|lol|omg|gosh|ok|okay|thanks|thank you|by the way|btw|anyway|anyways|oh my|ugh|"
     r"phew|alright|ha|ha ha|ah ha|hehe|mm+|yum|"
     r"long time no (?:see|talk|chat)|(?:good|great|nice|so good) to (?:see|hear from|chat with|"
@@ -38,7 +38,10 @@ _LEAD = re.compile(
     rf"^(?:(?:{_INTERJECTION})\b[\s,!.…~-]*|(?:{_REACTION})\b[\s]*[,!.…]+\s*)+", re.IGNORECASE
 )
 # "ハル、聞いて。", "ユリさん！": Japanese calls the listener by name before the sentence.
-_JA_VOCATIVE = re.compile(r"^(?P<name>[^\s、。！？!?,]{1,12}?)(?:さん|ちゃん|くん|君)?[、,！!]\s*")
+# A drawn-out call counts too: 「ミナ〜暑い」.
+_JA_VOCATIVE = re.compile(
+    r"^(?P<name>[^\s、。！？!?,〜～]{1,12}?)(?:さん|ちゃん|くん|君)?(?:[、,！!]|[〜～]+[、,！!]?)\s*"
+)
 _TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]*)\s*(?P<end>[!.~]*)$")
 # ", Sam," inside a sentence: a vocative unless it is an item of a list ("Anna, Sam, and I",
 # "Anna, Sam and Mia"): no name before it, no "and"/"or" after it.

@@ -8,7 +8,9 @@ notes with provenance. Offline, without an LLM:
    questions, greetings, thanks and praise score 0. A shared image's caption is one more piece;
    the persona's own turns (role ``assistant``) never become notes: what the persona said is
    not a fact about the user. It can inform one: a user's short answer to the persona's
-   question becomes a note quoting both (:mod:`omoide.engine.consolidate.answers`);
+   question becomes a note quoting both (:mod:`omoide.engine.consolidate.answers`). A user's
+   turn that only accepts what the persona proposed ("sure, I'll try that") makes no note
+   (:mod:`omoide.engine.consolidate.assent`);
 2. a turn with at least one sentence over ``min_sentence_score`` is a candidate note made of
    its best sentences over ``min_companion_score`` (at most ``max_sentences_per_note``, in
    their original order), so the details around the main statement stay with it;
@@ -41,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from omoide.engine.consolidate.answers import answer_note, leans_on_the_question
+from omoide.engine.consolidate.assent import only_accepts
 from omoide.engine.consolidate.machine import is_machine_text
 from omoide.engine.consolidate.profile import (
     beyond_profile,
@@ -262,6 +265,9 @@ def _turn_candidate(position: int, events: Sequence[EventText], addressee: str |
     question's words: Japanese leaves out the topic the question set (「寝る前とか？」 —
     「うん。布団で三十分くらい」); it keeps the priority and the kind the turn's own
     sentences earned."""
+    if position and only_accepts(events[position - 1], events[position],
+                                 selection.participants):
+        return None  # "sure, I'll try that": the proposal was the persona's, not a fact
     own = _candidate(position, events[position], addressee, selection, referents)
     answer = _answer_candidate(position, events, selection)
     if own is None or answer is None:

@@ -64,6 +64,7 @@ _AFTER_VERB = word_set(
 _ADVERB = r"(?:(?:finally|just|also|actually|already|recently|basically)\s+)?"
 _OPENING_VERB = re.compile(rf"^{_ADVERB}(?P<verb>[a-z]+)\b(?P<rest>\s+(?P<next>[a-z']+))?")
 _OTHER_SUBJECT = re.compile(r"\b(?:she|he|they|she's|he's|they're)\b", re.IGNORECASE)
+_OPENING_SUBJECT_PRONOUN = re.compile(r"^(?:she|he)\b(?![’'-]\w\w)", re.IGNORECASE)
 
 _FEMALE = word_set(
     """
@@ -111,12 +112,20 @@ _AMBIGUOUS = "\0"  # two people fit one pronoun: it binds neither
 
 def restore_dropped_subject(sentence: str, earlier: Sequence[str]) -> str:
     """ "went to the dentist" → "I went to the dentist" (the speaker's dropped "I"), unless a
-    sentence ``earlier`` in the turn speaks of someone else."""
+    sentence ``earlier`` in the turn speaks of someone else: then the dropped subject is the
+    one the sentence just before opened with ("she called. said it's fine" → "She said it's
+    fine"), and any other is left as written."""
     match = _OPENING_VERB.match(sentence[:1].lower() + sentence[1:])
-    if match is None or any(_OTHER_SUBJECT.search(text) for text in earlier):
+    if match is None:
         return sentence
     if match.group("verb") == "got" and match.group("next") == "it":
         return sentence  # "Got it." acknowledges
+    subject = "I"
+    if any(_OTHER_SUBJECT.search(text) for text in earlier):
+        before = _OPENING_SUBJECT_PRONOUN.match(earlier[-1].strip()) if earlier else None
+        if before is None:
+            return sentence
+        subject = before.group(0).capitalize()  # "she was kind. said …" → "She said …"
     verb, following = match.group("verb"), match.group("next") or ""
     regular = (
         verb.endswith("ed")
@@ -125,21 +134,25 @@ def restore_dropped_subject(sentence: str, earlier: Sequence[str]) -> str:
         and (following in _AFTER_VERB or following.endswith("ing"))
     )
     if verb in _IRREGULAR_PAST or regular:
-        return f"I {sentence[:1].lower()}{sentence[1:]}"
+        return f"{subject} {sentence[:1].lower()}{sentence[1:]}"
     return sentence
 
 
 def introduced(text: str) -> list[tuple[str, str]]:
     """The people a turn introduces, in order: (how to call them, gender "she"/"he"/"either"):
     "my sister Ana" → ("Ana", "she"), "my boss" → ("my boss", "either")."""
-    out: list[tuple[str, str]] = []
+    return [(name, gender) for name, gender, _ in _introductions(text)]
+
+
+def _introductions(text: str) -> list[tuple[str, str, str]]:
+    """:func:`introduced`, each with its relation word."""
+    out: list[tuple[str, str, str]] = []
     for match in _INTRODUCED.finditer(text):
         relation = match.group("relation").lower()
         name = match.group("name")
         if name in _NOT_NAMES:
             name = None
-        gender = "she" if relation in _FEMALE else "he" if relation in _MALE else "either"
-        out.append((name or f"my {relation}", gender))
+        out.append((name or f"my {relation}", _gender_of(relation), relation))
     return out
 
 
@@ -154,17 +167,22 @@ def referents_by_turn(events: Sequence[EventText]) -> list[Referents]:
     not make "he" unclear)."""
     out: list[Referents] = []
     slots: dict[str, str | None] = {"she": None, "he": None}
+    known: dict[str, str] = {}  # relation → how the speaker called that person
     speaker: str | None = None
     seen = {event.speaker for event in events}  # names said before: echoes are no one new
     for event in events:
         if event.role != "assistant" and event.speaker != speaker:
             slots = {"she": None, "he": None}
+            known = {}
             speaker = event.speaker
         if event.role == "assistant":
             out.append(Referents())
+            people = _asked_about(event.text, known)
         else:
             out.append(Referents(**{k: None if v == _AMBIGUOUS else v for k, v in slots.items()}))
-        people = introduced(event.text) if event.role != "assistant" else []
+            found = _introductions(event.text)
+            known.update({relation: name for name, _, relation in found})
+            people = [(name, gender) for name, gender, _ in found]
         names = _inner_names(event.text)
         if names - seen - {name for name, _ in people}:
             slots = {"she": _AMBIGUOUS, "he": _AMBIGUOUS}
@@ -176,6 +194,28 @@ def referents_by_turn(events: Sequence[EventText]) -> list[Referents]:
             elif fitting:
                 slots[gender] = _AMBIGUOUS
     return out
+
+
+_ASKED_ABOUT = re.compile(
+    r"\byour\s+(?:(?:best|older|younger|little|big|old|new|twin)\s+)?"
+    rf"(?P<relation>{_RELATION})(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _asked_about(text: str, known: dict[str, str]) -> list[tuple[str, str]]:
+    """The user's people the persona speaks of ("How did your boss take it?"): "my boss" in
+    the user's words, or what the user called that relation before ("my sister Ana" … "Is
+    your sister settled?" → "Ana"); ``known`` maps relations to those names."""
+    out: list[tuple[str, str]] = []
+    for match in _ASKED_ABOUT.finditer(text):
+        relation = match.group("relation").lower()
+        out.append((known.get(relation, f"my {relation}"), _gender_of(relation)))
+    return out
+
+
+def _gender_of(relation: str) -> str:
+    return "she" if relation in _FEMALE else "he" if relation in _MALE else "either"
 
 
 # A capitalised word inside a sentence that may name a person: not after a word of place or
