@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from enum import StrEnum
 
 from omoide.engine.dates import local_day
+from omoide.engine.elapsed import JUST_NOW_SECONDS, time_since_words
 from omoide.engine.lang import Lang, is_japanese
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
@@ -52,7 +53,6 @@ DEFAULT_MEMORY_LINE_TOKENS = 120  # one memory never takes more of the budget th
 # The last conversation's turns never take more than this share of the budget, so that a long
 # conversation cannot push the user's long-term memories out of the context.
 CONVERSATION_SHARE = 0.5
-JUST_NOW_SECONDS = 5 * 60
 ADDRESS_KEYS = ("preferred_address", "nickname", "name")  # how to call the user, best first
 _PERSONA_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
 
@@ -111,34 +111,6 @@ _LABELS: dict[Lang, dict[str, str]] = {
               "emotion": "感情", "emotion_intensity": "感情の強さ", "mood": "気分",
               "current_activity": "今していること", "goals": "目標"},
 }
-# (unit, seconds per unit, upper bound in seconds for using it); years cover the rest.
-_UNITS = (("minute", 60, 3600), ("hour", 3600, 86400), ("day", 86400, 14 * 86400),
-          ("week", 7 * 86400, 60 * 86400), ("month", 30 * 86400, 365 * 86400))
-_JA_UNITS = {"minute": "分", "hour": "時間", "day": "日", "week": "週間", "month": "ヶ月",
-             "year": "年"}
-
-
-def time_since_words(elapsed: timedelta | None, lang: Lang) -> str:
-    """"3 days ago" / "3日ぶり"; None → "first session" / "初めての会話".
-
-    Under 5 minutes (or negative, from clock skew) is "just now" / "さっき"; then minutes,
-    hours, days (under 14), weeks (under 60 days), months of 30 days (under 365), years.
-    """
-    if elapsed is None:
-        return "first session" if lang == Lang.EN else "初めての会話"
-    seconds = elapsed.total_seconds()
-    if seconds < JUST_NOW_SECONDS:
-        return "just now" if lang == Lang.EN else "さっき"
-    unit, count = "year", int(seconds // (365 * 86400))
-    for name, size, below in _UNITS:
-        if seconds < below:
-            unit, count = name, int(seconds // size)
-            break
-    if lang == Lang.JA:
-        return f"{count}{_JA_UNITS[unit]}ぶり"
-    return f"{count} {unit}{'' if count == 1 else 's'} ago"
-
-
 def user_address(user_state: Mapping[str, str]) -> str | None:
     """How to call the user: preferred_address → nickname → name; None when none is known."""
     return next((user_state[k] for k in ADDRESS_KEYS if user_state.get(k)), None)
