@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from _classify_common import LABELS, featurise, load_pairs
-from _classify_extra import DISTRACTOR_WEIGHT, DUPLICATE_WEIGHT, distractor_pairs, duplicate_pairs
+from _classify_extra import Extra, distractor_pairs, duplicate_pairs
 from _classify_sentences import sentence_pairs
 from lib.reports import REPO
 from omoide.engine.classify import (
@@ -37,6 +37,7 @@ from omoide.engine.classify import (
 )
 
 DATA = REPO / "bench" / "data"
+EXTENDABLE = Relation.EXTENDABLE.value
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
     f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 44)}
@@ -158,17 +159,6 @@ def twin_groups(pairs, sources: list[str]) -> np.ndarray:
     return np.array(groups)
 
 
-@dataclass(frozen=True)
-class Extra:
-    """Which extra rows to fit on (``_classify_extra``): distractors per new memory (0: none)
-    and the dedup files whose duplicate pairs are read, with their weights."""
-
-    distractors: int = 0
-    distractor_weight: float = DISTRACTOR_WEIGHT
-    duplicates: tuple[Path, ...] = ()
-    duplicate_weight: float = DUPLICATE_WEIGHT
-
-
 def load_data(sources: dict[str, Path], embedder, extra: Extra | None = None) -> Data:
     extra = extra or Extra()
     pairs, source_of = [], []
@@ -186,10 +176,20 @@ def load_data(sources: dict[str, Path], embedder, extra: Extra | None = None) ->
     if not distractors and not duplicates:
         return data
     rows = data_of(distractors + duplicates, [source_of[i] for i in parents] + names, embedder)
+    # A distractor is not CONTRADICTORY; whether EXTENDABLE or INDEPENDENT nobody labelled, so
+    # it is fitted on as both, half its weight each: its rows again, labelled EXTENDABLE.
+    again = np.arange(len(distractors))
+    rows = replace(rows, x=np.vstack([rows.x, rows.x[again]]),
+                   blocks=[np.vstack([b, b[again]]) for b in rows.blocks],
+                   y=np.concatenate([rows.y, np.full(len(again), LABELS.index(EXTENDABLE))]),
+                   langs=np.concatenate([rows.langs, rows.langs[again]]),
+                   sources=np.concatenate([rows.sources, rows.sources[again]]))
+    half = extra.distractor_weight / 2
     return replace(data, extra=rows,
-                   extra_parent=np.array(parents + [-1] * len(duplicates), dtype=int),
-                   extra_weight=np.array([extra.distractor_weight] * len(distractors)
-                                         + [extra.duplicate_weight] * len(duplicates)))
+                   extra_parent=np.array(parents + [-1] * len(duplicates) + parents, dtype=int),
+                   extra_weight=np.array([half] * len(distractors)
+                                         + [extra.duplicate_weight] * len(duplicates)
+                                         + [half] * len(distractors)))
 
 
 def _closes(text) -> bool:

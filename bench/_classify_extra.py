@@ -20,7 +20,7 @@ says an old one again in other words when dedup did not drop it. Two kinds of ro
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -39,10 +39,22 @@ DEDUP_SOURCES: tuple[Path, ...] = (
     DATA / "dedup_holdout.jsonl",
     *(DATA / f"dedup_holdout{n}.jsonl" for n in range(2, 32)),
 )
-DISTRACTORS = 2  # per one-statement new memory, the nearest in the band
-DISTRACTOR_WEIGHT = 0.5  # a distractor row counts half a labelled pair (a few are real changes)
-DUPLICATE_WEIGHT = 0.5  # a dedup duplicate row likewise (another task's writers)
+# What ships (round 29, chosen on the CHOOSE writers: ``bench/results/classify_round29.md``):
+DISTRACTORS = 1  # per one-statement new memory: the nearest in the band (the one a close falls on)
+DISTRACTOR_WEIGHT = 0.15  # a distractor row's weight, half as EXTENDABLE, half as INDEPENDENT
+DUPLICATE_WEIGHT = 0.05  # a dedup duplicate row's, when asked for (none ship: see the report)
 INDEPENDENT = Relation.INDEPENDENT.value
+
+
+@dataclass(frozen=True)
+class Extra:
+    """Which extra rows to fit on: distractors per new memory (0: none) and the dedup files
+    whose duplicate pairs are read, with their weights."""
+
+    distractors: int = 0
+    distractor_weight: float = DISTRACTOR_WEIGHT
+    duplicates: tuple[Path, ...] = ()
+    duplicate_weight: float = DUPLICATE_WEIGHT
 
 
 def band_raw(embedder) -> float:
@@ -103,23 +115,20 @@ def duplicate_pairs(paths: list[Path]) -> tuple[list[Pair], list[str]]:
 def add_arguments(bench) -> None:
     """The training scripts' flags for the extra rows (defaults: what the shipped judge was
     trained with)."""
-    bench.add_argument(
-        "--distractors",
-        type=int,
-        default=DISTRACTORS,
-        help="distractor rows per one-statement new memory, the nearest in the "
-        "band (0: none; default %(default)s)",
-    )
+    bench.add_argument("--distractors", type=int, default=DISTRACTORS,
+                       help="distractor rows per one-statement new memory, the nearest in the "
+                            "band (0: none; default %(default)s)")
     bench.add_argument("--distractor-weight", type=float, default=DISTRACTOR_WEIGHT)
-    bench.add_argument(
-        "--duplicates",
-        type=Path,
-        nargs="*",
-        default=list(DEDUP_SOURCES),
-        help="dedup files whose duplicate pairs are fitted on as "
-        "EXTENDABLE (default: every seen one; none when given no file)",
-    )
+    bench.add_argument("--duplicates", type=Path, nargs="*", default=None,
+                       help="dedup files whose duplicate pairs are fitted on as EXTENDABLE "
+                            "(no file: every seen one; default: none)")
     bench.add_argument("--duplicate-weight", type=float, default=DUPLICATE_WEIGHT)
+
+
+def extra_of(args) -> Extra:
+    """The extra rows the flags of ``add_arguments`` ask for."""
+    duplicates = () if args.duplicates is None else tuple(args.duplicates or DEDUP_SOURCES)
+    return Extra(args.distractors, args.distractor_weight, duplicates, args.duplicate_weight)
 
 
 def extra_flags(args) -> str:
@@ -129,7 +138,7 @@ def extra_flags(args) -> str:
         out += f" --distractors {args.distractors}"
     if args.distractor_weight != DISTRACTOR_WEIGHT:
         out += f" --distractor-weight {args.distractor_weight}"
-    if list(args.duplicates) != list(DEDUP_SOURCES):
+    if args.duplicates is not None:
         out += " --duplicates" + "".join(f" {p.name}" for p in args.duplicates)
     if args.duplicate_weight != DUPLICATE_WEIGHT:
         out += f" --duplicate-weight {args.duplicate_weight}"

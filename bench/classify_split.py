@@ -47,11 +47,10 @@ from _classify_data import (
     NOTES,
     Config,
     Data,
-    Extra,
     folds_of,
     load_data,
 )
-from _classify_extra import add_arguments, extra_flags
+from _classify_extra import add_arguments, extra_flags, extra_of
 from _classify_loso import fit_on, predict_on, predictions
 from _classify_model import head_fields
 from _classify_thresholds import THRESHOLDS, ThresholdRule, curve, macro_f1
@@ -259,8 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cache is not None:
         embedder = CachedEmbedder(embedder, args.cache / f"{args.embedder}.npz")
     sources, scored = sources_of(choose)
-    data = load_data(sources, embedder, Extra(args.distractors, args.distractor_weight,
-                                              tuple(args.duplicates), args.duplicate_weight))
+    data = load_data(sources, embedder, extra_of(args))
     judge_file = args.judge_file or (REPO / "src" / "omoide" / "engine" / "classify" /
                                      "judge.json")
     stored = next((JudgeModel.from_dict(m) for m in json.loads(judge_file.read_text(

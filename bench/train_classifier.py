@@ -135,10 +135,9 @@ from _classify_data import (
     HOLDOUTS,
     NOTES,
     Config,
-    Extra,
     load_data,
 )
-from _classify_extra import add_arguments, extra_flags
+from _classify_extra import Extra, add_arguments, extra_flags, extra_of
 from _classify_loso import evaluate, fit_on, predict_on, predictions, sentence_score
 from _classify_model import head_fields
 from _classify_thresholds import (
@@ -338,8 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     sources = {name: path for name, path in sources.items() if name not in left_out}
     at = dict(zip(("en", "ja"), (float(v) for v in args.at.split(",")), strict=True)) \
         if args.at else None
-    extra = Extra(args.distractors, args.distractor_weight, tuple(args.duplicates),
-                  args.duplicate_weight)
+    extra = extra_of(args)
     models, summaries = [], {}
     for name in args.embedders.split(","):
         model, summary = train_one(name, sources, args.precision, args.cache,

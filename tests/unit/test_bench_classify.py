@@ -458,11 +458,31 @@ def test_the_training_command_defaults_to_the_shipped_head_and_extra_rows() -> N
 
     args = train_classifier.arguments().parse_args([])
     assert args.head == "net" and extra.extra_flags(args) == ""
-    assert (args.distractors, args.duplicates) == (extra.DISTRACTORS, list(extra.DEDUP_SOURCES))
+    assert extra.extra_of(args) == extra.Extra(extra.DISTRACTORS, extra.DISTRACTOR_WEIGHT)
+    every = train_classifier.arguments().parse_args(["--duplicates"])  # no file: every seen set
+    assert extra.extra_of(every).duplicates == extra.DEDUP_SOURCES
     assert all(path.is_file() for path in extra.DEDUP_SOURCES)
-    assert extra.extra_flags(train_classifier.arguments().parse_args(
-        ["--duplicates"])) == " --duplicates"
+    assert extra.extra_flags(every) == " --duplicates"
     judge = json.loads((BENCH.parent / "src" / "omoide" / "engine" / "classify" /
                         "judge.json").read_text(encoding="utf-8"))
     e5 = next(m for m in judge["models"] if m["embedder"].startswith("multilingual-e5"))
     assert "hidden" in e5  # the shipped e5 judge is the net, ``--head``'s default
+
+
+def test_a_distractor_is_fitted_on_as_not_contradictory_half_extendable_half_independent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import _classify_extra as extra
+
+    monkeypatch.setattr(extra, "band_raw", lambda embedder: -1.0)
+    rows = [{**ROWS[0], "id": "a"},
+            {**ROWS[0], "id": "b", "old": "User's sister lives in Bath.",
+             "new": "User's sister got a cat.", "label": "INDEPENDENT"},
+            {**ROWS[0], "id": "c", "old": "User rides a bike.",  # several sentences: none
+             "new": "User sold the bike. User walks now.", "label": "CONTRADICTORY"}]
+    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, HashEmbedder(),
+                           extra.Extra(distractors=1, distractor_weight=0.4))
+    assert data.extra is not None and data.extra_weight is not None
+    names = [cdata.CLASSES[k].value for k in data.extra.y]
+    assert names == ["INDEPENDENT", "INDEPENDENT", "EXTENDABLE", "EXTENDABLE"]
+    assert data.extra_parent.tolist() == [0, 1, 0, 1]
+    assert np.allclose(data.extra_weight, 0.2)  # half the weight on each reading
