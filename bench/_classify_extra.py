@@ -115,13 +115,22 @@ def duplicate_pairs(paths: list[Path]) -> tuple[list[Pair], list[str]]:
 def add_arguments(bench) -> None:
     """The training scripts' flags for the extra rows (defaults: what the shipped judge was
     trained with)."""
-    bench.add_argument("--distractors", type=int, default=DISTRACTORS,
-                       help="distractor rows per one-statement new memory, the nearest in the "
-                            "band (0: none; default %(default)s)")
+    bench.add_argument(
+        "--distractors",
+        type=int,
+        default=DISTRACTORS,
+        help="distractor rows per one-statement new memory, the nearest in the "
+        "band (0: none; default %(default)s)",
+    )
     bench.add_argument("--distractor-weight", type=float, default=DISTRACTOR_WEIGHT)
-    bench.add_argument("--duplicates", type=Path, nargs="*", default=None,
-                       help="dedup files whose duplicate pairs are fitted on as EXTENDABLE "
-                            "(no file: every seen one; default: none)")
+    bench.add_argument(
+        "--duplicates",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="dedup files whose duplicate pairs are fitted on as EXTENDABLE "
+        "(no file: every seen one; default: none)",
+    )
     bench.add_argument("--duplicate-weight", type=float, default=DUPLICATE_WEIGHT)
 
 
