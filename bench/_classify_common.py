@@ -57,13 +57,30 @@ class Row:
         return pair_vector(self.text, self.sims, names, blocks, block_dim)
 
 
+# The 3-op label a dedup set's ``duplicate`` pair is read as (``load_pairs``): the same fact
+# said again contradicts nothing and belongs with the old memory, the nearest of the three
+# (EXTENDABLE links it to the old one; INDEPENDENT would say they are unrelated).
+DUPLICATE_LABEL = Relation.EXTENDABLE.value
+
+
 def load_pairs(path: Path) -> list[Pair]:
-    """Read a classify JSONL file (fields as in shared/bench/README.md, plus split / kind)."""
+    """Read a classify JSONL file (fields as in shared/bench/README.md, plus split / kind); a
+    dedup file (``bench/data/dedup_*.jsonl``: ``a``, ``b``, ``label``) gives its ``duplicate``
+    pairs only, old ``a``, new ``b``, labelled ``DUPLICATE_LABEL`` (its ``different`` pairs
+    carry no 3-op label)."""
     pairs = []
     with path.open(encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 row = json.loads(line)
+                if "a" in row and "old" not in row:
+                    if row["label"] == "duplicate":
+                        pairs.append(Pair(
+                            id=row.get("id", f"{path.stem}:{len(pairs)}"), lang=row["lang"],
+                            old=row["a"], new=row["b"],
+                            label=DUPLICATE_LABEL, difficulty="unknown",
+                            split=row.get("split", ""), kind=row.get("shape", "")))
+                    continue
                 pairs.append(Pair(
                     id=row["id"], lang=row["lang"], old=row["old"], new=row["new"],
                     label=row["label"], difficulty=row.get("difficulty", "unknown"),

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from _classify_common import LABELS, featurise, load_pairs
+from _classify_extra import Extra, distractor_pairs, duplicate_pairs
 from _classify_sentences import sentence_pairs
 from lib.reports import REPO
 from omoide.engine.classify import (
@@ -36,12 +37,13 @@ from omoide.engine.classify import (
 )
 
 DATA = REPO / "bench" / "data"
+EXTENDABLE = Relation.EXTENDABLE.value
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds.
 HOLDOUTS: dict[str, Path] = {
-    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 42)}
+    f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 44)}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 22)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 24)}
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
 # Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
 # old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.
@@ -88,6 +90,12 @@ class Data:
     # ... unless one of its sentences, read alone, is CONTRADICTORY (``_classify_sentences``):
     sentences: Data | None = None  # a row per sentence of each several-sentence new memory
     parent: np.ndarray | None = None  # the pair each sentence row comes from
+    # Rows fitted on and never scored (``_classify_extra``): distractors and dedup duplicates;
+    # ``extra_parent`` is the pair a row comes from (fitted on with it), -1 for a row fitted on
+    # in every fold; ``extra_weight`` its sample weight (a labelled pair weighs 1).
+    extra: Data | None = None
+    extra_parent: np.ndarray | None = None
+    extra_weight: np.ndarray | None = None
 
     @property
     def vetoed(self) -> np.ndarray:
@@ -151,7 +159,8 @@ def twin_groups(pairs, sources: list[str]) -> np.ndarray:
     return np.array(groups)
 
 
-def load_data(sources: dict[str, Path], embedder) -> Data:
+def load_data(sources: dict[str, Path], embedder, extra: Extra | None = None) -> Data:
+    extra = extra or Extra()
     pairs, source_of = [], []
     for name, path in sources.items():
         rows = load_pairs(path)
@@ -160,7 +169,27 @@ def load_data(sources: dict[str, Path], embedder) -> Data:
     data = data_of(pairs, source_of, embedder)
     several, parent = sentence_pairs(pairs, data.several | data.note)
     sentences = data_of(several, [source_of[i] for i in parent], embedder)
-    return replace(data, sentences=sentences, parent=parent)
+    data = replace(data, sentences=sentences, parent=parent)
+    distractors, parents = distractor_pairs(pairs, source_of, embedder, extra.distractors) \
+        if embedder else ([], [])
+    duplicates, names = duplicate_pairs(list(extra.duplicates))
+    if not distractors and not duplicates:
+        return data
+    rows = data_of(distractors + duplicates, [source_of[i] for i in parents] + names, embedder)
+    # A distractor is not CONTRADICTORY; whether EXTENDABLE or INDEPENDENT nobody labelled, so
+    # it is fitted on as both, half its weight each: its rows again, labelled EXTENDABLE.
+    again = np.arange(len(distractors))
+    rows = replace(rows, x=np.vstack([rows.x, rows.x[again]]),
+                   blocks=[np.vstack([b, b[again]]) for b in rows.blocks],
+                   y=np.concatenate([rows.y, np.full(len(again), LABELS.index(EXTENDABLE))]),
+                   langs=np.concatenate([rows.langs, rows.langs[again]]),
+                   sources=np.concatenate([rows.sources, rows.sources[again]]))
+    half = extra.distractor_weight / 2
+    return replace(data, extra=rows,
+                   extra_parent=np.array(parents + [-1] * len(duplicates) + parents, dtype=int),
+                   extra_weight=np.array([half] * len(distractors)
+                                         + [extra.duplicate_weight] * len(duplicates)
+                                         + [half] * len(distractors)))
 
 
 def _closes(text) -> bool:

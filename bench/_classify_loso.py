@@ -33,10 +33,29 @@ def fit_on(data: Data, idx: np.ndarray, cfg: Config):
     blocks = [data.blocks[k][idx] for k in rows]
     z, fitted = project(blocks, cfg.reduce, data.y[idx]) if blocks else (
         np.zeros((len(idx), 0)), [])
-    x = np.hstack([data.x[idx][:, cols], z])
+    x, y, weight = np.hstack([data.x[idx][:, cols], z]), data.y[idx], np.ones(len(idx))
+    extra = _extra_rows(data, idx)
+    if extra is not None and len(extra):
+        e = data.extra
+        ez = project([e.blocks[k][extra] for k in rows], "centroid", fitted=fitted)[0] \
+            if fitted else np.zeros((len(extra), 0))
+        x = np.vstack([x, np.hstack([e.x[extra][:, cols], ez])])
+        y = np.concatenate([y, e.y[extra]])
+        weight = np.concatenate([weight, data.extra_weight[extra]])
     fit = {"trees": fit_trees, "net": fit_net}.get(cfg.head)
-    params = fit(x, data.y[idx]) if fit else fit_logistic(x, data.y[idx], cfg.c)
+    params = fit(x, y, weight) if fit else fit_logistic(x, y, cfg.c, weight)
     return params, fitted, cols, sure_rules(data, idx), rows
+
+
+def _extra_rows(data: Data, idx: np.ndarray) -> np.ndarray | None:
+    """The extra rows (``Data.extra``) fitted on with the pairs ``idx``: those of a pair fitted
+    on, and those fitted on in every fold. The blocks' directions are fitted on the labelled
+    pairs alone; the extra rows are read along them."""
+    if data.extra is None or data.extra_parent is None:
+        return None
+    fitted = np.zeros(len(data.y) + 1, dtype=bool)  # the last entry: parent -1, every fold
+    fitted[idx], fitted[-1] = True, True
+    return np.flatnonzero(fitted[data.extra_parent])
 
 
 def predict_on(data: Data, idx: np.ndarray, fitted_model) -> tuple[np.ndarray, np.ndarray]:

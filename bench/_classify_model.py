@@ -106,29 +106,30 @@ def head_fields(params, n_named: int, fitted: Projection) -> dict[str, object]:
             "bias": params.bias, "hidden": params.hidden, "projection": projection}
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, c: float):
+def fit_logistic(x: np.ndarray, y: np.ndarray, c: float, weight: np.ndarray | None = None):
     logistic, _ = sklearn_parts()
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     model = logistic(C=c, max_iter=5000)
-    model.fit((x - mean) / scale, y)
+    model.fit((x - mean) / scale, y, sample_weight=weight)
     order = [list(model.classes_).index(i) for i in range(len(CLASSES))]
     return mean, scale, model.coef_[order], model.intercept_[order]
 
 
-def fit_trees(x: np.ndarray, y: np.ndarray):
+def fit_trees(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None):
     """Gradient-boosted trees (scikit-learn's histogram booster, ``TREES``) on ``x``, for the
     comparison of round 28 only: no server reads trees (the net won, ``fit_net``)."""
     try:
         from sklearn.ensemble import HistGradientBoostingClassifier
     except ImportError:
         sys.exit("scikit-learn is needed for training: .venv/bin/pip install -e '.[bench]'")
-    return HistGradientBoostingClassifier(**TREES, random_state=0).fit(x, y)
+    return HistGradientBoostingClassifier(**TREES, random_state=0).fit(x, y, sample_weight=weight)
 
 
-def fit_net(x: np.ndarray, y: np.ndarray) -> Net:
-    """A net of one hidden layer of rectified units (``NET``) on standardised ``x``, as the
-    arrays ``learned.JudgeModel`` reads (``hidden``)."""
+def fit_net(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None) -> Net:
+    """A net of one hidden layer of rectified units (``NET``) on standardised ``x``, each row
+    weighing ``weight`` (1 when not given), as the arrays ``learned.JudgeModel`` reads
+    (``hidden``)."""
     try:
         from sklearn.neural_network import MLPClassifier
     except ImportError:
@@ -137,7 +138,7 @@ def fit_net(x: np.ndarray, y: np.ndarray) -> Net:
     scale[scale < 1e-9] = 1.0
     model = MLPClassifier(hidden_layer_sizes=(NET["units"],), alpha=NET["alpha"],
                           max_iter=NET["max_iter"], random_state=NET["seed"])
-    model.fit((x - mean) / scale, y)
+    model.fit((x - mean) / scale, y, sample_weight=weight)
     assert list(model.classes_) == list(range(len(CLASSES)))
     return Net(mean, scale, HiddenLayer(weights=model.coefs_[0].T, bias=model.intercepts_[0]),
                model.coefs_[1].T, model.intercepts_[1])

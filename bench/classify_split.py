@@ -50,6 +50,7 @@ from _classify_data import (
     folds_of,
     load_data,
 )
+from _classify_extra import add_arguments, extra_flags, extra_of
 from _classify_loso import fit_on, predict_on, predictions
 from _classify_model import head_fields
 from _classify_thresholds import THRESHOLDS, ThresholdRule, curve, macro_f1
@@ -59,7 +60,7 @@ from omoide.embed import make_embedder
 from omoide.engine.classify import JudgeModel
 from train_classifier import _rounded
 
-CHOOSE = ("holdout40", "holdout41", "notes20", "notes21")  # the freshest writers (round 28)
+CHOOSE = ("holdout42", "holdout43", "notes22", "notes23")  # the freshest writers (round 29)
 AS_STATEMENTS = " as statements"  # a notes source read as statements (a fold of its own)
 TARGETS = (0.95, 0.93, 0.90)
 RULES: dict[str, ThresholdRule] = {
@@ -240,10 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--features", default="rules+slots+scope+subject+align")
     bench.add_argument("--blocks", default="parts+sym")
     bench.add_argument("--c", type=float, default=0.1)
-    bench.add_argument("--head", choices=("linear", "net", "trees"), default="linear",
+    bench.add_argument("--head", choices=("linear", "net", "trees"), default="net",
                        help="the judge's model: logistic regression, a net of one hidden "
                             "layer, or boosted trees (compared only: a judge file takes no "
                             "trees)")
+    add_arguments(bench)
     bench.add_argument("--write-judge", type=Path, default=None,
                        help="write a judge.json with the model fitted on TRAIN at the "
                             "training rule's thresholds (target 0.95) to this path (never "
@@ -256,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cache is not None:
         embedder = CachedEmbedder(embedder, args.cache / f"{args.embedder}.npz")
     sources, scored = sources_of(choose)
-    data = load_data(sources, embedder)
+    data = load_data(sources, embedder, extra_of(args))
     judge_file = args.judge_file or (REPO / "src" / "omoide" / "engine" / "classify" /
                                      "judge.json")
     stored = next((JudgeModel.from_dict(m) for m in json.loads(judge_file.read_text(
@@ -265,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                                      args.head), scored, stored)
     command = ("PYTHONPATH=src OMP_NUM_THREADS=1 .venv/bin/python bench/classify_split.py "
                f"--cache DIR --embedder {args.embedder} --choose {args.choose}"
-               + (f" --head {args.head}" if args.head != "linear" else "")
+               + (f" --head {args.head}" if args.head != "net" else "") + extra_flags(args)
                + (f" --judge-file {args.judge_file.name}" if args.judge_file else ""))
     if args.write_judge is not None:
         at = next(r["thresholds"] for r in report["rules"]

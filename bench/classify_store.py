@@ -35,14 +35,14 @@ default and of the proposed setting, asserts the verdicts are the same and times
 (ms per evolve, vectors cached).
 
 Reported per set and pooled per language and group (``older``: the sets written before the
-newest four, on which a band is tuned; ``choose``: holdout40/41 and notes20/21, on which the
+newest four, on which a band is tuned; ``choose``: holdout42/43 and notes22/23, on which the
 choice is checked): end-to-end C recall (gold CONTRADICTORY pairs whose target old memory was
 closed), C precision (target closes of gold C pairs over every close: of the target whatever its
 label, and of any distractor), distractor closes, E recall (target extended), the share of gold
 C / E pairs whose target the band or the cap cut, and candidates judged per new memory.
 
     python bench/classify_store.py --cache DIR                       # every seen set
-    python bench/classify_store.py --cache DIR --sets holdout40 notes20 --check
+    python bench/classify_store.py --cache DIR --sets holdout42 notes22 --check
 """
 
 from __future__ import annotations
@@ -72,10 +72,10 @@ from omoide.service.evolution import _NEIGHBOUR_POOL
 DATA = HOLDOUTS["holdout1"].parent
 # The newest seen sets: a band tuned on the older ones is checked on these before it ships.
 CHOOSE: dict[str, Path] = {
-    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (40, 41)},
-    **{f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (20, 21)},
+    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (42, 43)},
+    **{f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (22, 23)},
 }
-OLDER: dict[str, Path] = {**HOLDOUTS, **NOTES}
+OLDER: dict[str, Path] = {k: v for k, v in {**HOLDOUTS, **NOTES}.items() if k not in CHOOSE}
 SETTINGS = PersonaSettings()
 # The grid, on the spec's scale (``classify_band_low``'s 0 – 1); the calibration maps each to
 # the embedder's raw cosine.

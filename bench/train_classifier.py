@@ -91,6 +91,15 @@ sources (a pair and its translation in one fold) is reported beside it. The fina
 on all sources with the chosen settings; its rule overrides are the rules right on every pair of
 all sources where they fired.
 
+Since the twenty-ninth round every model is also fitted on rows no writer labelled, which
+are never scored (``_classify_extra``, flags ``--distractors`` / ``--duplicates`` and their
+weights, defaults what ships): each one-statement new memory against the nearest old memories
+of the other pairs of its set and language that a server would judge with it (distractors,
+INDEPENDENT, fitted on only with their pair), and the seen dedup sets' duplicate pairs
+(EXTENDABLE, fitted on in every fold). ``--at EN,JA`` fits one configuration at thresholds
+chosen before on a train → choose split (``--leave-out`` the CHOOSE writers to measure it;
+``--judge-out`` to write it outside the package), with no grid and no LOSO.
+
 The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
 and new ∘ old) are read
 along a few directions only: how far a pair's block leans towards each class's mean block on
@@ -119,7 +128,16 @@ import numpy as np
 
 from _classify_alternatives import alternatives
 from _classify_common import DEFAULT_PAIRS, CachedEmbedder
-from _classify_data import BLOCK_SETS, CLASSES, FEATURE_SETS, HOLDOUTS, NOTES, Config, load_data
+from _classify_data import (
+    BLOCK_SETS,
+    CLASSES,
+    FEATURE_SETS,
+    HOLDOUTS,
+    NOTES,
+    Config,
+    load_data,
+)
+from _classify_extra import Extra, add_arguments, extra_flags, extra_of
 from _classify_loso import evaluate, fit_on, predict_on, predictions, sentence_score
 from _classify_model import head_fields
 from _classify_thresholds import (
@@ -159,26 +177,33 @@ def _rounded(value: object) -> object:
 
 def train_one(embedder_name: str, sources: dict[str, Path], target: float,
               cache: Path | None = None, only: dict[str, str] | None = None,
-              head: str = "linear") -> tuple[JudgeModel, dict[str, object]]:
+              head: str = "net", extra: Extra | None = None,
+              at: dict[str, float] | None = None) -> tuple[JudgeModel, dict[str, object]]:
     """One embedder's judge over the grid, or over the configurations ``only`` leaves (by
     ``features`` / ``blocks`` / ``c``, for a retrain at a configuration chosen before);
     ``head`` "net": a net of one hidden layer in place of the logistic regression (``C`` then
-    unused, so the grid keeps one value of it)."""
+    unused, so the grid keeps one value of it); ``extra``: the rows fitted on beside the
+    labelled pairs (``_classify_extra``: distractors, dedup duplicates); ``at``: thresholds
+    chosen before (on a train → choose split), so no grid and no LOSO: the one configuration
+    ``only`` names is fitted on all sources at them (no sentence threshold)."""
     embedder = make_embedder(embedder_name) if embedder_name != "text" else None
     if embedder is not None and cache is not None:
         embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
-    data = load_data(sources, embedder)
+    data = load_data(sources, embedder, extra or Extra())
     grid = [Config(f, r, c, b, head) for f in FEATURE_SETS for b in (
         BLOCK_SETS if embedder else ("parts",)) for r in (
         GRID_REDUCE if embedder else ("none",)) for c in (
         GRID_C if head == "linear" else GRID_C[1:2])]
     grid = [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
+    if at is not None and len(grid) != 1:
+        sys.exit(f"--at fits one configuration; --features/--blocks/--c leave {len(grid)}")
     results = []
-    for cfg in grid:
+    for cfg in grid if at is None else []:
         results.append(evaluate(data, cfg, target))
         print(f"  {embedder_name} {cfg.label()}: cross {results[-1]['cross_f1']} "
               f"cv {results[-1]['cv']['all_f1']} t={thresholds_text(results[-1])}", file=sys.stderr)
-    best = pick_best(results, target)
+    best = pick_best(results, target) if at is None else {
+        "config": grid[0], "threshold": at, "sentence_threshold": float("inf")}
     cfg = best["config"]
     everything = np.arange(len(data.y))
     final = fit_on(data, everything, cfg)
@@ -219,19 +244,21 @@ def _judge_choice(summaries: dict[str, dict], models: list[dict], sources: dict[
     return {"name": name, "model_id": str(models[list(summaries).index(name)]["embedder"])}
 
 
-def _merged(models: list[dict], sources: dict[str, Path]) -> list[dict]:
+def _merged(models: list[dict], sources: dict[str, Path], keep: bool = False) -> list[dict]:
     """The models of this run, in place of the stored ones for the same embedder; a stored
     model of an embedder not trained now is kept when it was trained on the same sources (so
     ``--embedders e5`` and ``--embedders use`` run apart write what one run of both writes),
-    ordered by embedder."""
+    or whatever its sources when ``keep`` (``--keep-others``: a judge not retrained this
+    round), ordered by embedder."""
     stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
-    kept = {m["embedder"]: m for m in stored.get("models", [])} if stored.get(
+    kept = {m["embedder"]: m for m in stored.get("models", [])} if keep or stored.get(
         "trained_on") == [p.name for p in sources.values()] else {}
     kept.update({m["embedder"]: m for m in models})
     return [kept[k] for k in sorted(kept)]  # one order whatever the runs
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments():
+    """The command line (``main``); its defaults train what ships."""
     bench = parser(__doc__, out="classify_threshold", data=DEFAULT_PAIRS)
     for name, path in {**HOLDOUTS, **NOTES}.items():
         bench.add_argument(f"--{name}", type=Path, default=path,
@@ -244,24 +271,84 @@ def main(argv: list[str] | None = None) -> int:
                             "LOSO, precision first); one of --embedders")
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
-    bench.add_argument("--head", choices=("linear", "net"), default="linear",
-                       help="the judge's model: logistic regression, or a net of one hidden "
-                            "layer")
+    bench.add_argument("--head", choices=("linear", "net"), default="net",
+                       help="the judge's model: a net of one hidden layer (the e5 judge since "
+                            "round 28), or logistic regression (the USE judge)")
+    add_arguments(bench)
     for key in ("features", "blocks", "c"):
         bench.add_argument(f"--{key}", default=None,
                            help=f"only the grid's configurations with this {key} (default: all)")
-    args = bench.parse_args(argv)
+    bench.add_argument("--at", default=None, metavar="EN,JA",
+                       help="thresholds chosen before (a train → choose split): fit the one "
+                            "configuration --features/--blocks/--c name on all sources at "
+                            "them, no grid, no LOSO")
+    bench.add_argument("--leave-out", default="",
+                       help="sources not fitted on, comma-separated (e.g. the CHOOSE writers "
+                            "of a split)")
+    bench.add_argument("--keep-others", action="store_true",
+                       help="keep the stored judges of the embedders not trained now, "
+                            "whatever sources they were trained on")
+    bench.add_argument("--judge-out", type=Path, default=OUT,
+                       help="where the judge file is written (default: the package's)")
+    return bench
+
+
+def _command(args, only: dict[str, str]) -> str:
+    """The command line of this run, for its report."""
+    return ("`.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
+            + "".join(f" --{k} {v}" for k, v in only.items())
+            + (f" --head {args.head}" if args.head != "net" else "") + extra_flags(args)
+            + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
+            + (f" --judge {args.judge}" if args.judge else "")
+            + (f" --at {args.at}" if args.at else "")
+            + (f" --leave-out {args.leave_out}" if args.leave_out else "")
+            + (" --keep-others" if args.keep_others else "")
+            + (f" --judge-out {args.judge_out.name}" if args.judge_out != OUT else "") + "`")
+
+
+def _fixed_report(args, only: dict[str, str], summaries: dict[str, dict],
+                  sources: dict[str, Path]) -> list[str]:
+    """The report of a fit at thresholds chosen before (``--at``): what was fitted on, and the
+    in-sample scores (no LOSO was run: the choice and its held-out numbers are the split's)."""
+    lines = ["# 3-op judge: a fit at thresholds chosen before", "",
+             f"Command: {_command(args, only)}",
+             "", f"Fitted on {len(sources)} sources ({', '.join(sources)}) at EN / JA "
+             f"{args.at.replace(',', ' / ')} (chosen on a train → choose split; no grid, no "
+             "LOSO), with the extra rows of `_classify_extra` (distractors "
+             f"{args.distractors} a memory at weight {args.distractor_weight}; duplicates of "
+             f"{len(args.duplicates)} dedup files at weight {args.duplicate_weight}).", ""]
+    for name, s in summaries.items():
+        lines += [f"## {name}: in-sample (fitted on; not an estimate of a new writer)", "",
+                  "| source | n | macro-F1 | C precision | C recall |", "|---|---|---|---|---|"]
+        lines += [f"| {src} | {s['n'][src]} | {v['all_f1']:.3f} | {v['all_cp']:.3f} | "
+                  f"{v['all_cr']:.3f} |" for src, v in s["insample"].items()]
+        lines += ["", f"Rule overrides: {list(s['overrides']) or 'none'}.", ""]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
     only = {k: getattr(args, k) for k in ("features", "blocks", "c") if getattr(args, k)}
     sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS},
                **{name: getattr(args, name) for name in NOTES}}
+    left_out = [name for name in args.leave_out.split(",") if name]
+    if unknown := [name for name in left_out if name not in sources]:
+        sys.exit(f"--leave-out: unknown sources {unknown}")
+    sources = {name: path for name, path in sources.items() if name not in left_out}
+    at = dict(zip(("en", "ja"), (float(v) for v in args.at.split(",")), strict=True)) \
+        if args.at else None
+    extra = extra_of(args)
     models, summaries = [], {}
     for name in args.embedders.split(","):
         model, summary = train_one(name, sources, args.precision, args.cache,
                                    {k: v for k, v in only.items() if not (
-                                       k == "c" and args.head != "linear")}, args.head)
+                                       k == "c" and args.head != "linear")}, args.head, extra,
+                                   at)
         models.append(_rounded(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
+        if at is not None:
+            continue
         print(f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
               f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
               f"CV={best['cv']['all_f1']}", file=sys.stderr)
@@ -269,17 +356,20 @@ def main(argv: list[str] | None = None) -> int:
     judge_name = chosen["name"]
     print(f"judge embedder (every server's, {'given' if args.judge else 'chosen on LOSO'}): "
           f"{judge_name}", file=sys.stderr)
-    OUT.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
-                               "judge_embedder": chosen,
-                               "models": _merged(models, sources)}, indent=1) + "\n",
-                   encoding="utf-8")
+    args.judge_out.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
+                                          "judge_embedder": chosen,
+                                          "models": _merged(models, sources, args.keep_others)},
+                                         indent=1) + "\n", encoding="utf-8")
+    if at is not None:
+        write_results(args.out, "\n".join(_fixed_report(args, only, summaries, sources)),
+                      {name: {"config": vars(s["best"]["config"]), "threshold": at,
+                              "overrides": list(s["overrides"]), "n": s["n"],
+                              "insample": s["insample"]} for name, s in summaries.items()})
+        print(f"wrote {args.judge_out}", file=sys.stderr)
+        return 0
     lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
              "threshold", "",
-             "Command: `.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
-             + "".join(f" --{k} {v}" for k, v in only.items())
-             + (f" --head {args.head}" if args.head != "linear" else "")
-             + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
-             + (f" --judge {args.judge}" if args.judge else "") + "`"
+             f"Command: {_command(args, only)}"
              + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
                 if only else ""),
              "", f"{len(sources)} sources by {len(sources)} writers: `pairs` "

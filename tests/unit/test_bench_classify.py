@@ -403,3 +403,86 @@ def test_the_split_reads_the_fresh_notes_as_statements_and_fits_on_none_of_them(
     assert "notes18" not in sources and scored[1] in sources  # one reading, under another name
     assert scored[1] not in cdata.NOTES  # so ``load_data`` reads it as statements
     assert "holdout38" in sources and "notes17" in sources
+
+
+def test_a_dedup_file_gives_its_duplicate_pairs_as_extendable_and_nothing_else(
+        tmp_path: Path) -> None:
+    rows = [{"id": "d1", "a": "User likes tea.", "b": "Tea is what the user likes.",
+             "label": "duplicate", "lang": "en", "shape": "word_order", "split": "s"},
+            {"id": "d2", "a": "User has two cats.", "b": "User has three cats.",
+             "label": "different", "lang": "en", "shape": "number", "split": "s"}]
+    (pair,) = load_pairs(_write(tmp_path / "dedup_x.jsonl", rows))
+    assert (pair.old, pair.new, pair.label, pair.kind) == (
+        "User likes tea.", "Tea is what the user likes.", "EXTENDABLE", "word_order")
+
+
+def test_distractors_are_the_other_pairs_old_memories_in_the_band_labelled_independent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import _classify_extra as extra
+
+    monkeypatch.setattr(extra, "band_raw", lambda embedder: -1.0)  # every memory in the band
+    pairs = [Pair("a", "en", "User works at a bank.", "User quit the bank.", "CONTRADICTORY",
+                  "easy"),
+             Pair("b", "en", "User's sister works at a shop.", "User's sister got a cat.",
+                  "INDEPENDENT", "easy"),
+             Pair("c", "en", "User works at a bank.", "User quit. User rests now.",
+                  "CONTRADICTORY", "easy"),
+             Pair("d", "ja", "ユーザーは銀行で働いている", "ユーザーは銀行を辞めた",
+                  "CONTRADICTORY", "easy")]
+    rows, parents = extra.distractor_pairs(pairs, ["s"] * 4, HashEmbedder(), per_memory=2)
+    # "a": the one other old memory of its set and language (its own, said twice, is not one);
+    # "b": the bank memory; "c" has several sentences (it never closes as a whole): none;
+    # "d": alone in its language.
+    assert [(parents[i], r.old) for i, r in enumerate(rows)] == [
+        (0, "User's sister works at a shop."), (1, "User works at a bank.")]
+    assert {r.label for r in rows} == {"INDEPENDENT"} and rows[0].new == pairs[0].new
+    assert extra.distractor_pairs(pairs, ["s"] * 4, HashEmbedder(), per_memory=0) == ([], [])
+
+
+def test_an_extra_row_is_fitted_on_only_with_its_pair_or_in_every_fold() -> None:
+    data = cdata.Data(
+        names=(), x=np.zeros((3, 0)), blocks=[], y=np.zeros(3, dtype=int),
+        langs=np.array(["en"] * 3), sources=np.array(["a", "b", "b"]), groups=np.zeros(3),
+        rules=[""] * 3, rule_says=np.zeros(3), forced=np.zeros(3, dtype=bool),
+        several=np.zeros(3, dtype=bool), note=np.zeros(3, dtype=bool),
+        extra_parent=np.array([0, 1, 2, -1]), extra_weight=np.full(4, 0.5))
+    data = cdata.Data(**{**vars(data), "extra": data})  # any Data stands for the rows
+    # Source "a" left out: its pair's distractor is not fitted on; a dedup row always is.
+    assert loso._extra_rows(data, np.array([1, 2])).tolist() == [1, 2, 3]
+    assert loso._extra_rows(data, np.array([0])).tolist() == [0, 3]
+
+
+def test_the_training_command_defaults_to_the_shipped_head_and_extra_rows() -> None:
+    import _classify_extra as extra
+    import train_classifier
+
+    args = train_classifier.arguments().parse_args([])
+    assert args.head == "net" and extra.extra_flags(args) == ""
+    assert extra.extra_of(args) == extra.Extra(extra.DISTRACTORS, extra.DISTRACTOR_WEIGHT)
+    every = train_classifier.arguments().parse_args(["--duplicates"])  # no file: every seen set
+    assert extra.extra_of(every).duplicates == extra.DEDUP_SOURCES
+    assert all(path.is_file() for path in extra.DEDUP_SOURCES)
+    assert extra.extra_flags(every) == " --duplicates"
+    judge = json.loads((BENCH.parent / "src" / "omoide" / "engine" / "classify" /
+                        "judge.json").read_text(encoding="utf-8"))
+    e5 = next(m for m in judge["models"] if m["embedder"].startswith("multilingual-e5"))
+    assert "hidden" in e5  # the shipped e5 judge is the net, ``--head``'s default
+
+
+def test_a_distractor_is_fitted_on_as_not_contradictory_half_extendable_half_independent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import _classify_extra as extra
+
+    monkeypatch.setattr(extra, "band_raw", lambda embedder: -1.0)
+    rows = [{**ROWS[0], "id": "a"},
+            {**ROWS[0], "id": "b", "old": "User's sister lives in Bath.",
+             "new": "User's sister got a cat.", "label": "INDEPENDENT"},
+            {**ROWS[0], "id": "c", "old": "User rides a bike.",  # several sentences: none
+             "new": "User sold the bike. User walks now.", "label": "CONTRADICTORY"}]
+    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, HashEmbedder(),
+                           extra.Extra(distractors=1, distractor_weight=0.4))
+    assert data.extra is not None and data.extra_weight is not None
+    names = [cdata.CLASSES[k].value for k in data.extra.y]
+    assert names == ["INDEPENDENT", "INDEPENDENT", "EXTENDABLE", "EXTENDABLE"]
+    assert data.extra_parent.tolist() == [0, 1, 0, 1]
+    assert np.allclose(data.extra_weight, 0.2)  # half the weight on each reading
