@@ -8,17 +8,13 @@ argument sent as 1e308 was told pydantic's "Unable to parse input string as an i
 from __future__ import annotations
 
 import json
-import os
-import select
-import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, raw_initialized, stdio_params, tool_error
+from mcp_checks import http_client, raw_initialized, stdio_answers, tool_error
 from omoide_testing import LiveServer
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -28,26 +24,6 @@ _INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 SUPPORTED = "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
 
 
-def _stdio(data_dir: Path, persona: str, environ: dict[str, str], lines: list[str],
-           expected: int) -> list[dict[str, Any]]:
-    """``omoide mcp`` sent ``lines``: the first ``expected`` messages it writes."""
-    params = stdio_params(data_dir, persona, environ)
-    with subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                          env={**os.environ, **(params.env or {})}) as child:
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write("".join(line + "\n" for line in lines))
-        child.stdin.flush()
-        out = []
-        deadline = time.monotonic() + 60
-        while len(out) < expected:
-            ready, _, _ = select.select([child.stdout], [], [], deadline - time.monotonic())
-            assert ready, f"no answer in 60 s after {out}"
-            out.append(json.loads(child.stdout.readline()))
-        child.stdin.close()
-        assert child.wait(timeout=60) == 0
-    return out
-
 
 @pytest.mark.sqlite_only
 def test_over_stdio_a_key_named_twice_is_refused_as_over_http(
@@ -55,7 +31,7 @@ def test_over_stdio_a_key_named_twice_is_refused_as_over_http(
     twice = ('{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": '
              '"memory_create", "arguments": {"content": "Ken drinks tea.", "content": '
              '"Ken drinks coffee."}}}')
-    answers = _stdio(data_dir, persona, store_environ, [
+    answers = stdio_answers(data_dir, persona, store_environ, [
         json.dumps(_INITIALIZE), '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
         twice, '{"jsonrpc": "2.0", "id": 4, "id": 5, "method": "tools/list"}',
         "[" * 70 + "]" * 70, '{"jsonrpc": "2.0", "id": 6, "method": "tools/list"}'], expected=5)

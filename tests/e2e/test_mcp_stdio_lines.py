@@ -6,47 +6,21 @@ unless the line's id could be read; a blank line is skipped, and the session ser
 from __future__ import annotations
 
 import json
-import os
-import select
-import subprocess
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-from mcp_checks import stdio_params
+from mcp_checks import stdio_answers
 
 _INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "raw-lines", "version": "1"}}}
 
 
-def _answers(data_dir: Path, persona: str, environ: dict[str, str], lines: list[str],
-             expected: int) -> list[dict[str, Any]]:
-    """``omoide mcp`` as a desktop client starts it, sent ``lines``: the first ``expected``
-    messages it writes on stdout (then its input is closed and it exits)."""
-    params = stdio_params(data_dir, persona, environ)
-    with subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                          env={**os.environ, **(params.env or {})}) as child:
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write("".join(line + "\n" for line in lines))
-        child.stdin.flush()
-        out = []
-        deadline = time.monotonic() + 60
-        while len(out) < expected:
-            ready, _, _ = select.select([child.stdout], [], [], deadline - time.monotonic())
-            assert ready, f"no answer in 60 s after {out}"
-            out.append(json.loads(child.stdout.readline()))
-        child.stdin.close()
-        assert child.wait(timeout=60) == 0
-    return out
-
 
 @pytest.mark.sqlite_only
 def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
         data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
-    answers = _answers(data_dir, persona, store_environ, [
+    answers = stdio_answers(data_dir, persona, store_environ, [
         "hello", "", '{"jsonrpc": "2.0", "id": 1', "[]",
         '{"jsonrpc": "2.0", "id": 7, "method": 5}', json.dumps(_INITIALIZE),
         '{"jsonrpc": "2.0", "method": "notifications/initialized"}',

@@ -5,7 +5,12 @@ streamable HTTP, calling tools, and the checks that both transports must pass.
 from __future__ import annotations
 
 import contextlib
+import json
+import os
+import select
+import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -235,3 +240,25 @@ def raw_initialized(http: httpx.Client) -> httpx.Client:
         http.headers["mcp-session-id"] = session
     http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"})
     return http
+
+
+def stdio_answers(data_dir: Path, persona: str, environ: dict[str, str], lines: list[str],
+                  expected: int) -> list[dict[str, Any]]:
+    """``omoide mcp`` as a desktop client starts it, sent raw ``lines``: the first ``expected``
+    messages it writes on stdout (then its input is closed and it exits)."""
+    params = stdio_params(data_dir, persona, environ)
+    with subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env={**os.environ, **(params.env or {})}) as child:
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write("".join(line + "\n" for line in lines))
+        child.stdin.flush()
+        out = []
+        deadline = time.monotonic() + 60
+        while len(out) < expected:
+            ready, _, _ = select.select([child.stdout], [], [], deadline - time.monotonic())
+            assert ready, f"no answer in 60 s after {out}"
+            out.append(json.loads(child.stdout.readline()))
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
+    return out
