@@ -74,6 +74,34 @@ def test_restating_a_closed_fact_is_not_a_duplicate(app: Omoide, persona: str,
     assert create(app, persona, "User lives in Tokyo with a cat named Miso").status == "created"
 
 
+@pytest.mark.parametrize("successor_gone", [False, True])
+def test_evolution_ends_a_restatement_dated_before_its_successor_once(
+        app: Omoide, persona: str, clock: FixedClock, successor_gone: bool) -> None:
+    memories = app.store.memories(persona)
+    successor = create(app, persona, "User moved from Nara to Kobe").memory
+    dated = create(app, persona, "User lives in Nara", valid_from="2020-01-01T00:00:00Z").memory
+    if successor_gone:  # deleted before the job's transaction: nothing to be closed by
+        memories.tombstone(successor.key, now=clock.now())
+    ended_by = (memories.id_of(successor.key), successor.created_at)
+
+    def evolve() -> bool:
+        return memories.apply_evolution(dated.key, now=clock.now(), neighbour_ids=[],
+                                        link_increment=0.2, link_cap=1.0, extends=[],
+                                        supersedes=[], ended_by=ended_by)
+
+    assert evolve()
+    assert not evolve()  # a re-run after a crash: exactly once
+    ended = memories.get(dated.key)
+    closes = app.store.db.conn().execute(
+        "SELECT COUNT(*) FROM memory_versions WHERE memory_id = ? AND change = 'supersede' "
+        "AND changed_by = 'evolution'", (memories.id_of(dated.key),)).fetchone()[0]
+    if successor_gone:
+        assert (ended.superseded_by, ended.valid_until, closes) == (None, None, 0)
+    else:
+        assert (ended.superseded_by, ended.valid_until, closes) == (
+            successor.key, successor.created_at, 1)
+
+
 @pytest.mark.parametrize(("intensity", "stability"), [
     pytest.param(0.9, 10.0, id="vivid"),
     pytest.param(0.6, 5.0, id="charged"),

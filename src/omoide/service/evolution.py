@@ -17,7 +17,10 @@ with ``source = evolution``, ``source_ref`` = the closed key and
 ``metadata.remainder_of``, so nothing true is lost (issue 9).
 A new memory that states again a fact already closed ("lives in Nara" saved again after "moved
 from Nara to Kobe" closed it) closes that fact's current successor instead: the fact changed
-back, and the newest statement is the current one (:meth:`EvolutionService._changed_back`).
+back, and the newest statement is the current one (:meth:`EvolutionService._restated`).
+Dated before the successor began (its own ``valid_from`` earlier), it is instead a fact about
+that earlier time: the new memory itself is closed at the successor's start, ``superseded_by``
+the successor, in the same transaction (``ended_by``), and closes nothing of the chain.
 Everything is applied in one transaction guarded by ``evolved_at`` — exactly once in effect.
 """
 
@@ -112,40 +115,48 @@ class EvolutionService:
             [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
             same_fact=to_raw(cfg.dedup_threshold),
             repeated={c.key for c in candidates if said_again(c.content, memory.content)})]
-        back = self._changed_back(memories, memory, memory_id, [
+        restated = self._restated(memories, memory, memory_id, [
             (others[i], s) for i, s in scored if i < memory_id and i in others], cfg, now)
-        if back is not None:  # the fact changed back: its successor is the one close
-            back_id, successor = back
+        ended_by = None
+        if restated is not None and _start(memory) > _start(restated[1]):
+            # the fact changed back: its successor is the one to close
+            back_id, successor = restated
             ids[successor.key], by_key[successor.key] = back_id, successor
             supersedes, judged = [(successor.key, _close_time(memory, successor))], [back_id]
+        elif restated is not None and _dated_before(memory, restated[1]):
+            # a statement about the time before the change: true until the successor began
+            successor_id, successor = restated
+            ended_by = (successor_id, _start(successor))
+            supersedes = [(k, until) for k, until in supersedes if k != successor.key]
         remainders = self._remainders(memory, vector, [by_key[k] for k, _ in supersedes], cfg)
         applied = memories.apply_evolution(
             key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
             link_cap=LINK_CAP,
             extends=[(ids[k], tags, imp) for k, tags, imp in extends],
             supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders,
-            judged=judged)
+            judged=judged, ended_by=ended_by)
         logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
-                    "remainders", key, persona, len(neighbours), len(extends), len(supersedes),
-                    len(remainders))
+                    "remainders%s", key, persona, len(neighbours), len(extends), len(supersedes),
+                    len(remainders), ", ended by its successor" if ended_by else "")
         return applied
 
-    def _changed_back(self, memories: MemoryHandle, memory: Memory, memory_id: int,
-                      nearest: list[tuple[Memory, float]], cfg: PersonaSettings, now: datetime
-                      ) -> tuple[int, Memory] | None:
-        """The current fact that ``memory`` undoes by stating again a fact it had superseded,
-        with its row id, or None.
+    def _restated(self, memories: MemoryHandle, memory: Memory, memory_id: int,
+                  nearest: list[tuple[Memory, float]], cfg: PersonaSettings, now: datetime
+                  ) -> tuple[int, Memory] | None:
+        """The current successor of a superseded fact that ``memory`` states again, with its
+        row id, or None.
 
         "Lives in Nara" was closed by "moved from Nara to Kobe"; the user then saves "lives in
         Nara" again. Dedup passed it (a closed fact is no duplicate), and the judge, comparing
         it with the successor alone, often finds no contradiction in two texts that share the
-        place. Left so, the two would be current side by side. The newest statement is the
-        current truth: the fact changed back, so the successor is closed by the new memory.
-        Which closed fact is stated again is dedup's judgement (the same one that would refuse
-        the new memory were that fact current), over the nearest closed memories written before
-        it (``nearest``: (memory, raw cosine), nearest first). Nothing changes back when the
-        new memory is itself a past fact, or when its validity starts no later than the
-        successor's (a statement about an earlier time, e.g. an old conversation's note)."""
+        place. Left so, the two would be current side by side. When the new memory starts
+        after the successor, the fact changed back and the successor is closed (the newest
+        statement is the current truth); when it is dated before the successor began, it was
+        true only until that change and is the one closed (:meth:`evolve`). Which closed fact
+        is stated again is dedup's judgement (the same one that would refuse the new memory
+        were that fact current), over the nearest closed memories written before it
+        (``nearest``: (memory, raw cosine), nearest first). None when the new memory is itself
+        a past fact (its own end given, or already closed)."""
         if memory.closed_at(now):
             return None
         closed = [(m, s) for m, s in nearest
@@ -161,8 +172,7 @@ class EvolutionService:
         if chain is None:
             return None
         head_id, head = fetched[chain[-1]]
-        if head_id >= memory_id or head.closed_at(now) or \
-                _start(memory) <= _start(head):
+        if head_id >= memory_id or head.closed_at(now):
             return None
         return head_id, head
 
@@ -214,6 +224,14 @@ class EvolutionService:
 def _start(memory: Memory) -> datetime:
     """When a memory's fact began: its own start, else when it was written."""
     return memory.valid_from or memory.created_at
+
+
+def _dated_before(memory: Memory, successor: Memory) -> bool:
+    """Whether ``memory``, stating again a fact that ``successor`` replaced, is dated before the
+    successor began (its own ``valid_from``, no end of its own): a fact about that earlier
+    time. A restatement with no date is a statement of now and never qualifies."""
+    return memory.valid_from is not None and memory.valid_until is None and \
+        memory.valid_from < _start(successor)
 
 
 def _close_time(new: Memory, old: Memory) -> datetime:

@@ -319,7 +319,8 @@ class MemoryWrites:
                         extends: Sequence[tuple[int, tuple[str, ...], float]],
                         supersedes: Sequence[tuple[int, datetime]],
                         remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = (),
-                        judged: Sequence[int] = ()) -> bool:
+                        judged: Sequence[int] = (),
+                        ended_by: tuple[int, datetime] | None = None) -> bool:
         """Step 4 of the write path for ``new_key``, all in one transaction, at most once.
 
         ``extends``: (old id, merged tags, merged importance); ``supersedes``: (old id,
@@ -335,6 +336,10 @@ class MemoryWrites:
         of them that is still open may be closed (``engine.candidates.closable``), read in this
         transaction: a new memory closes the nearest current memory it contradicts, and when
         another evolution closed that one meanwhile, the next still open is the nearest.
+
+        ``ended_by``: (successor id, valid_until) — the new memory states again a superseded
+        fact but is dated before the change that replaced it, so it is itself closed at that
+        change, ``superseded_by`` the successor (:meth:`_end_new`).
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
@@ -371,6 +376,8 @@ class MemoryWrites:
                       for old_id, valid_until in supersedes]
             self._start_successor(conn, row, supersedes, closed_key=next(
                 (key for key in closed if key is not None), None), now=now)
+            if ended_by is not None:
+                self._end_new(conn, new_id, new_key, ended_by, now=now)
             remainders = self._still_split(conn, remainders, closed)
             if remainders:
                 added = [self._insert_row(conn, new, vector=vector, stability=stability,
@@ -397,6 +404,27 @@ class MemoryWrites:
         self._versioned_update(conn, int(row["id"]), {"valid_from": start}, now=now,
                                change=VersionChange.UPDATE, changed_by="evolution",
                                cause=closed_key)
+
+    def _end_new(self, conn: sqlite3.Connection, new_id: int, new_key: str,
+                 ended_by: tuple[int, datetime], *, now: datetime) -> None:
+        """Close the memory being evolved at ``ended_by``'s time, superseded by its successor,
+        with a version row by evolution, as a closing is. Read in this transaction: nothing
+        when the successor is gone (purged or deleted meanwhile), when the new memory was
+        closed by another evolution meanwhile, or when the window would be empty."""
+        successor_id, until = ended_by
+        successor = conn.execute(
+            "SELECT key FROM memories WHERE id = ? AND persona_id = ? AND status = 'active'",
+            (successor_id, self.persona_id)).fetchone()
+        row = conn.execute("SELECT superseded_by, valid_from, valid_until FROM memories "
+                           "WHERE id = ?", (new_id,)).fetchone()
+        start = dt_or_none(row["valid_from"])
+        if successor is None or row["superseded_by"] is not None or \
+                row["valid_until"] is not None or (start is not None and start >= until):
+            return
+        self._versioned_update(conn, new_id, {"valid_until": until,
+                                              "superseded_by": successor["key"]},
+                               now=now, change=VersionChange.SUPERSEDE,
+                               changed_by="evolution", cause=new_key)  # its own evolution
 
     def _still_split(self, conn: sqlite3.Connection,
                      remainders: Sequence[tuple[NewMemory, np.ndarray, float]],
