@@ -22,7 +22,7 @@ import httpx
 from omoide.errors import UpstreamUnavailable
 from omoide.tls import shared_ssl_context
 
-__all__ = ["Channel", "Exchange", "server_message"]
+__all__ = ["Channel", "Exchange", "own_message", "server_message"]
 
 logger = logging.getLogger(__name__)
 
@@ -186,23 +186,48 @@ class Channel:
 
 
 def server_message(response: httpx.Response) -> str:
-    """The error text a server sent: ``error.message`` (OpenAI and Anthropic) or the raw body."""
+    """The error text a server sent: its own message (:func:`own_message`) or the raw body."""
+    text = own_message(response)
+    if text is None:
+        text = " ".join((response.text.strip() or response.reason_phrase or "no details").split())
+    return text[:MESSAGE_LIMIT]
+
+
+def own_message(response: httpx.Response) -> str | None:
+    """The words a server gave for its error, or None when it gave none: ``error.message`` (or
+    ``error.type``) of the OpenAI and Anthropic shape, a JSON ``error`` string, ``message`` or
+    ``detail``; else a short plain-text body. An empty object, ``{}``, a JSON body holding no
+    text, an HTML page or a longer body are no message (they read as noise, e.g. "(HTTP 429):
+    {}")."""
     try:
         data = response.json()
     except ValueError:
-        data = None
-    text = ""
+        return _plain_text(response.text)
+    text: Any = None
     if isinstance(data, dict):
         error = data.get("error")
         if isinstance(error, dict):
-            text = str(error.get("message") or error.get("type") or "")
+            text = error.get("message") or error.get("type")
         elif isinstance(error, str):
             text = error
-        elif isinstance(data.get("message"), str):
-            text = data["message"]
-    if not text:
-        text = response.text.strip() or response.reason_phrase or "no details"
-    return " ".join(text.split())[:MESSAGE_LIMIT]
+        if not text:
+            text = data.get("message") or data.get("detail")
+    if not isinstance(text, str):
+        return None
+    text = " ".join(text.split())
+    return text[:MESSAGE_LIMIT] or None
+
+
+_PLAIN_TEXT_LIMIT = 200  # a longer body without structure is a page, not a message
+
+
+def _plain_text(body: str) -> str | None:
+    """A body that is not JSON, when it reads as a message: short, printable, no markup."""
+    text = " ".join(body.split())
+    if not text or len(text) > _PLAIN_TEXT_LIMIT or not text.isprintable() \
+            or "<" in text or text[0] in "{[":
+        return None
+    return text
 
 
 def retry_after(value: str | None) -> float | None:

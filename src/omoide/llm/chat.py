@@ -22,6 +22,7 @@ import json
 import logging
 import math
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 from typing import Any, Protocol
 
 import httpx
@@ -35,7 +36,7 @@ from omoide.errors import (
     UpstreamUnavailable,
     UpstreamUnreachable,
 )
-from omoide.llm._http import public_url, server_message
+from omoide.llm._http import own_message, public_url
 from omoide.llm.anthropic_chat import (
     API_VERSION,
     StreamTranslator,
@@ -132,34 +133,40 @@ class _Upstream:
         return response
 
     def rejected(self, response: httpx.Response) -> OmoideError:
+        """The error for an upstream's error status: what the status means, then the
+        upstream's own words when it gave some (an empty ``{}``, an empty body or an HTML page
+        add nothing: they were shown as they came, "(HTTP 429): {}")."""
         status = response.status_code
+        said = own_message(response)
+
+        def message(meaning: str, advice: str = "") -> str:
+            words = f": {said}" if said else ""
+            return f"{self.provider} at {self.shown_url} {meaning} ({_status(status)}){words}" \
+                f"{advice}"
+
         if status == 429:
             retry_after = _retry_after(response.headers)
             wait = f"; retry after {retry_after}" + (" s" if retry_after.isdigit() else "") \
                 if retry_after else "; wait before retrying"
             return UpstreamRateLimited(
-                f"{self.provider} at {self.shown_url} is rate limiting requests (HTTP 429): "
-                f"{server_message(response)}{wait}", retry_after=retry_after,
+                message("is rate limiting requests", wait), retry_after=retry_after,
                 provider=self.provider, upstream_status=status)
         if status == 413:
             return UpstreamRequestTooLarge(
-                f"{self.provider} at {self.shown_url} refused the request as too large (HTTP "
-                f"413): {server_message(response)}; shorten the conversation or the prompt",
+                message("refused the request as too large",
+                        "; shorten the conversation or the prompt"),
                 provider=self.provider, upstream_status=status)
         if status in (408, 504):
-            return UpstreamTimeout(
-                f"{self.provider} at {self.shown_url} timed out (HTTP {status}): "
-                f"{server_message(response)}", provider=self.provider, url=self.shown_url,
-                upstream_status=status)
-        if response.status_code in (400, 422):
+            return UpstreamTimeout(message("timed out"), provider=self.provider,
+                                   url=self.shown_url, upstream_status=status)
+        if status in (400, 422):
             return UpstreamRejectedRequest(
-                f"{self.provider} at {self.shown_url} refused the request as invalid (HTTP "
-                f"{response.status_code}): {server_message(response)}; fix the request",
-                provider=self.provider, upstream_status=response.status_code)
-        return UpstreamUnavailable(
-            f"{self.provider} at {self.shown_url} answered HTTP {response.status_code}: "
-            f"{server_message(response)}", provider=self.provider, url=self.shown_url,
-            upstream_status=response.status_code)
+                message("refused the request as invalid", "; fix the request"),
+                provider=self.provider, upstream_status=status)
+        meaning, advice = _OTHER_STATUSES.get(status) or (
+            ("failed", "") if status >= 500 else ("refused the request", ""))
+        return UpstreamUnavailable(message(meaning, advice), provider=self.provider,
+                                   url=self.shown_url, upstream_status=status)
 
     def bad_reply(self, what: str) -> UpstreamUnavailable:
         return UpstreamUnavailable(f"{self.provider} at {self.shown_url} sent {what}",
@@ -174,6 +181,27 @@ class _Upstream:
         if not isinstance(data, dict):
             raise self.bad_reply("a body that is not a JSON object")
         return data
+
+
+# What an upstream's other error statuses mean for the proxy, and what to do (401, 403 and 404
+# say Omoide's own upstream settings are wrong, not the client's request).
+_OTHER_STATUSES = {
+    401: ("refused Omoide's API key for it", "; check OMOIDE_LLM_API_KEY"),
+    403: ("refused Omoide's API key for it", "; check OMOIDE_LLM_API_KEY"),
+    404: ("does not know the model or path", "; check OMOIDE_LLM_BASE_URL and OMOIDE_LLM_MODEL"),
+    500: ("failed with an internal error", ""),
+    502: ("is unavailable (its own gateway failed)", ""),
+    503: ("is unavailable or overloaded", "; try again later"),
+    529: ("is overloaded", "; try again later"),
+}
+
+
+def _status(status: int) -> str:
+    """``HTTP 429 Too Many Requests`` (the standard phrase, not the upstream's)."""
+    try:
+        return f"HTTP {status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return f"HTTP {status}"
 
 
 def _retry_after(headers: httpx.Headers) -> str | None:

@@ -109,6 +109,8 @@ class _Scan:
     sessions: SessionScan = field(default_factory=SessionScan)  # turns per session
     lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (type, name) -> line
     current_keys: set[str] = field(default_factory=set)  # current memories: a merge may dedup
+    # memory keys a memory's pointer or a link names -> where first named (line, type, field)
+    named: dict[str, tuple[int, str, str]] = field(default_factory=dict)
 
 
 class TransferService:
@@ -171,6 +173,7 @@ class TransferService:
         scan = self._scan(lines)
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
+        _check_named(scan, restore)
         check_present_sessions(restore, persona, scan.sessions.sessions, existing.session_ids)
         # a stored state row is the file's row when it reads as the import reads the file's
         # (its control characters as spaces): an own export of values stored before controls
@@ -219,6 +222,9 @@ class TransferService:
                           max_content_chars=self.memories.max_content_chars)
             if kind in _NAMED:
                 _once(scan.lines, kind, record[_NAMED[kind]], number)
+            for name in _POINTERS.get(kind, ()):
+                if record[name] is not None:
+                    scan.named.setdefault(record[name], (number, kind, name))
             if kind == "memory":
                 scan.memory_keys.append(record["key"])
                 if _is_current(record):
@@ -403,6 +409,34 @@ def _once(lines: dict[tuple[str, str], int], kind: str, name: str, number: int) 
                            f"at line {first}); each {kind} is one record, so one of them would "
                            "be lost; nothing was imported", line=number, record=kind,
                            field=field)
+
+
+# The fields that name another memory by its key, stored as they are (a pointer) or joined on
+# it (a link, whose two ends must be memories of the persona).
+_POINTERS = {"memory": ("superseded_by", "summary_ref"), "link": ("a", "b")}
+
+
+def _check_named(scan: _Scan, restore: PersonaRestoreHandle) -> None:
+    """Refuse a file whose memory pointer or link names a key that is neither one of its
+    memories nor (a merge) one the persona holds: the link was dropped without a word and the
+    pointer stored naming nothing (a file edited by hand). A key of the file moved on import
+    (another persona holds it) or found a duplicate is followed by the restore, so it counts
+    as the file's. Checked before anything is written; the persona's keys are read once."""
+    missing = set(scan.named) - set(scan.memory_keys)
+    if missing:
+        missing -= restore.present_keys(sorted(missing))
+    if not missing:
+        return
+    key = min(missing, key=lambda k: scan.named[k][0])
+    number, kind, name = scan.named[key]
+    what = ("the link would be dropped" if kind == "link"
+            else "it would be stored naming no memory")
+    others = len(missing) - 1
+    more = f" ({others} other missing key{'' if others == 1 else 's'} named too)" if others else ""
+    raise InvalidInput(f"line {number}: {kind} record: {name} names memory {key!r}, which is "
+                       f"neither in the file nor held by persona {restore.persona!r}: {what}"
+                       f"{more}; nothing was imported", line=number, record=kind, field=name,
+                       key=key)
 
 
 def _check_end(counted: int, read: int, number: int) -> None:

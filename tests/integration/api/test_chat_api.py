@@ -292,6 +292,59 @@ def test_upstream_statuses_the_client_caused_stay_the_clients(
         assert '"kind":"event"' not in exported.replace(" ", ""), exported
 
 
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(("reply", "status", "says"), [
+    pytest.param(Reply(429, {}), 429, "is rate limiting requests (HTTP 429 Too Many Requests)",
+                 id="429-empty-object"),
+    pytest.param(Reply(429, ""), 429, "is rate limiting requests (HTTP 429 Too Many Requests)",
+                 id="429-empty-body"),
+    pytest.param(Reply(429, "<html><body><h1>429</h1>slow down</body></html>"), 429,
+                 "is rate limiting requests (HTTP 429 Too Many Requests)", id="429-html"),
+    pytest.param(Reply(503, {"error": {}}), 502,
+                 "is unavailable or overloaded (HTTP 503 Service Unavailable)", id="503-no-text"),
+    pytest.param(Reply(401, {}), 502, "refused Omoide's API key for it (HTTP 401 Unauthorized)",
+                 id="401-empty-object"),
+    pytest.param(Reply(400, "[]"), 422, "refused the request as invalid (HTTP 400 Bad Request)",
+                 id="400-list"),
+])
+def test_an_upstream_error_without_words_is_named_by_its_status(
+        proxy: LiveServer, fake_api: FakeAPI, stream: bool, reply: Reply, status: int,
+        says: str) -> None:
+    """An upstream error whose body held no message was shown as it came: "(HTTP 429): {}",
+    or a whole HTML page. The message names the status and what it means, and adds the
+    upstream's words only when it gave some; the error keeps its shape and code."""
+    key = proxy.create_persona("rin")
+    fake_api.queue(reply)
+    with proxy.client(key) as client:
+        answer = client.post("/v1/chat/completions", json={
+            "model": "x", "stream": stream, "messages": [{"role": "user", "content": "hi"}]})
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"error"} and body["error"]["upstream_status"] == reply.status, body
+    message = body["error"]["message"]
+    assert says in message, message
+    assert "{}" not in message and "[]" not in message and "<" not in message, message
+    assert not message.rstrip().endswith(":"), message
+
+
+def test_an_upstreams_own_words_are_added_after_the_status(proxy: LiveServer,
+                                                           fake_api: FakeAPI) -> None:
+    """Its message (OpenAI/Anthropic `error.message`, a JSON `detail`, a short plain text)
+    follows the status's meaning."""
+    key = proxy.create_persona("rin")
+    for body, words in ((api_error("Rate limit reached"), "Rate limit reached"),
+                        ({"detail": "quota used up"}, "quota used up"),
+                        ("too many requests from this key", "too many requests from this key")):
+        fake_api.queue(Reply(429, body))
+        with proxy.client(key) as client:
+            answer = client.post("/v1/chat/completions", json={
+                "model": "x", "messages": [{"role": "user", "content": "hi"}]})
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["message"].endswith(
+            f"is rate limiting requests (HTTP 429 Too Many Requests): {words}; wait before "
+            "retrying"), answer.text
+
+
 def test_unreachable_upstream_is_503(start: Callable[..., LiveServer]) -> None:
     server = start(upstream=make_chat_upstream(_config(_closed_port())))
     key = server.create_persona("rin")

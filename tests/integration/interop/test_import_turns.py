@@ -199,3 +199,78 @@ def test_a_merge_repoints_a_closed_fact_to_the_memory_its_successor_duplicates(
     moved = reply.json()["moved_keys"].get(closed["key"], closed["key"])
     stored = admin.get(f"/api/memories/ayu/{moved}").json()
     assert stored["superseded_by"] == held.json()["memory"]["key"], stored
+
+
+def _with_link(lines: list[dict[str, Any]], a: str, b: str) -> list[dict[str, Any]]:
+    """The export with a link a–b before its end record (the end count follows)."""
+    link = {"type": "link", "a": a, "b": b, "link_type": "SEMANTIC", "weight": 0.5,
+            "co_activation_count": 0, "last_activated": None}
+    return [*lines[:-1], link, {**lines[-1], "records": lines[-1]["records"] + 1}]
+
+
+def _post(admin: httpx.Client, persona: str, lines: list[dict[str, Any]],
+          merge: bool) -> httpx.Response:
+    return admin.post(f"/api/import/{persona}{'?merge=true' if merge else ''}", headers={
+        "content-type": "application/x-ndjson"}, content="\n".join(
+        json.dumps(r) for r in lines).encode())
+
+
+@pytest.mark.parametrize("merge", [False, True], ids=["plain", "merge"])
+@pytest.mark.parametrize(("kind", "name"), [
+    ("memory", "superseded_by"), ("memory", "summary_ref"), ("link", "a"), ("link", "b")])
+def test_a_pointer_or_link_naming_a_key_nowhere_is_refused_before_any_write(
+        admin: httpx.Client, kind: str, name: str, merge: bool) -> None:
+    """A hand-edited file naming a memory key that is in neither the file nor the persona was
+    imported: the link dropped without a word (a 200 counting fewer links), the pointer stored
+    naming nothing. Refused (422 naming the line, the field and the key); nothing written."""
+    lines = exported_lines(admin, "rin")
+    memory = next(i for i, r in enumerate(lines) if r["type"] == "memory")
+    key = lines[memory]["key"]
+    if kind == "memory":
+        lines[memory] = {**lines[memory], name: "mem_nowhere"}
+        at = memory + 1
+    else:
+        ends = {"a": ("mem_nowhere", key), "b": (key, "mem_nowhere")}[name]
+        lines = _with_link(lines, *ends)
+        at = len(lines) - 1
+    error = refused(_post(admin, "ayu", lines, merge), 422)
+    assert (error["line"], error["record"], error["field"]) == (at, kind, name), error
+    assert "'mem_nowhere'" in error["message"] and "nothing was imported" in error["message"]
+    assert error["key"] == "mem_nowhere", error
+    assert _written(admin, "ayu") == [], "a refused file wrote records"
+
+
+def test_pointers_and_links_to_the_files_keys_or_the_personas_still_import(
+        admin: httpx.Client) -> None:
+    """What was valid stays valid: a pointer or link to a memory of the file (read before or
+    after it, its key moved because another persona of the folder holds it), and, merging, to
+    a memory the persona already holds."""
+    for text in ("Ken lives in Kyoto.", "Ken moved to Nara."):
+        assert admin.post("/api/memories/rin", json={"content": text}).status_code == 201
+    lines = [json.loads(x) for x in admin.get("/api/export/rin").text.splitlines()]
+    first, second = (r for r in lines if r["type"] == "memory")
+    first.update(superseded_by=second["key"], valid_until=second["created_at"])
+    second.update(summary_ref=first["key"])
+    lines = _with_link(lines, second["key"], first["key"])
+    # into ayu of the same folder: rin holds the keys, so every key moves and pointers follow
+    reply = import_lines(admin, "ayu", lines)
+    assert reply.status_code == 200, reply.text
+    report = reply.json()
+    assert report["links"] == 1 and set(report["moved_keys"]) == {first["key"], second["key"]}
+    moved = report["moved_keys"]
+    stored = admin.get(f"/api/memories/ayu/{moved[first['key']]}").json()
+    assert stored["superseded_by"] == moved[second["key"]], stored
+    # merging, a pointer and a link to a memory ayu holds (not in the file) are kept
+    own = admin.post("/api/memories/ayu", json={"content": "Ken plays the violin."})
+    assert own.status_code == 201
+    own_key = own.json()["memory"]["key"]
+    assert admin.post("/api/personas", json={"name": "mio"}).status_code == 201
+    lines = exported_lines(admin, "mio")
+    at = next(i for i, r in enumerate(lines) if r["type"] == "memory")
+    lines[at] = {**lines[at], "summary_ref": own_key}
+    lines = _with_link(lines, lines[at]["key"], own_key)
+    assert import_lines(admin, "ayu", lines).status_code == 409  # ayu's data: only with merge
+    reply = _post(admin, "ayu", lines, merge=True)
+    assert reply.status_code == 200 and reply.json()["links"] == 1, reply.text
+    key = reply.json()["moved_keys"].get(lines[at]["key"], lines[at]["key"])
+    assert admin.get(f"/api/memories/ayu/{key}").json()["summary_ref"] == own_key

@@ -169,3 +169,24 @@ def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClo
     finally:
         uv.should_exit = True
         thread.join(10)
+
+
+def test_cli_import_of_a_pointer_to_a_key_nowhere_is_an_error_naming_line_and_key(
+        run, tmp_path: Path) -> None:
+    """A hand-edited `superseded_by` naming no memory of the file was stored dangling. Refused
+    naming the line and the key; nothing imported, no persona left behind."""
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    assert run("persona", "create", "rin", "--data", one).exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one
+               ).exit_code == 0
+    good = tmp_path / "rin.jsonl"
+    assert run("export", "-p", "rin", "--out", str(good), "--data", one).exit_code == 0
+    records = [json.loads(x) for x in good.read_text().splitlines()]
+    at = next(i for i, r in enumerate(records) if r["type"] == "memory")
+    records[at]["superseded_by"] = "mem_nowhere"
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = CliRunner().invoke(main, ["import", "-p", "rin", str(edited), "--data", two])
+    assert result.exit_code == 1, result.output
+    assert f"line {at + 1}" in result.output and "'mem_nowhere'" in result.output
+    assert "unknown persona 'rin'" in run("memory", "list", "-p", "rin", "--data", two).output
