@@ -45,7 +45,7 @@ class Database(Traced):
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                timeout=30.0)
         conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA journal_mode = WAL")
+        _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 30000")
@@ -143,3 +143,18 @@ class Database(Traced):
                     conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:
+    """Put the file in WAL mode. Changing the journal mode can answer "database is locked" at
+    once, without the busy handler, while another process opens the same new file (two servers
+    started together on one folder): retried for up to ``wait_s`` seconds."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
