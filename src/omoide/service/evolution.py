@@ -66,7 +66,7 @@ class EvolutionService:
                  classifier_for: Callable[[PersonaSettings], Classifier],
                  dedup: DedupDecider | None = None) -> None:
         self.store = store
-        # dedup's judgement, which tells a closed fact stated again (:meth:`_changed_back`)
+        # dedup's judgement, which tells a closed fact stated again (:meth:`_restated`)
         self.dedup = dedup if dedup is not None else DedupDecider(embedder)
         self.embedder = embedder
         self.clock = clock
