@@ -311,9 +311,8 @@ class SearchService:
         if not plan.shared_scale or self.episodes is None \
                 or request.mode != SearchMode.HYBRID or request.include_episodes is False:
             return None
-        if request.include_episodes is None and (
-                plan.episodes == EpisodeRule.NEVER
-                or (plan.episodes == EpisodeRule.PERSONA and not cfg.episode_search_enabled)):
+        # no notes yet: a fallback rule may still add excerpts, the others decide as they will
+        if request.include_episodes is None and not self._wants_episodes(cfg, plan, []):
             return None
         turns = self.episodes.semantic_scores(persona, request.query, query_vector,
                                               filters=request.filters, plan=plan)
