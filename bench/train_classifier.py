@@ -4,7 +4,10 @@
     .venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
-The judge is trained on sixty-three sources written by sixty-three different people: every pair
+The packaged judge was trained on sixty-three sources written by sixty-three different people
+(a run today also reads the sets seen since: ``classify_holdout42`` … ``45``, ``classify_short1``
+and ``2``, ``classify_notes22`` … ``25``, seventy-three in all; session 30 measured such a refit
+and did not ship it, ``bench/results/fresh_s30.md``): every pair
 of ``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the forty-one
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
