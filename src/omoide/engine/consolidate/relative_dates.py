@@ -115,22 +115,28 @@ def _en(pattern: str) -> re.Pattern[str]:
     return re.compile(rf"\b{pattern}\b", re.IGNORECASE)
 
 
+def _en_period(pattern: str) -> re.Pattern[str]:
+    """A "last/next/this" period, unless "the" makes it a span of something else: "for the
+    last week of the trip", "in the last year" are no date of their own."""
+    return re.compile(rf"(?<!\bthe )\b{pattern}\b", re.IGNORECASE)
+
+
 _WEEKDAY_GROUP = "(" + "|".join(_WEEKDAYS) + ")"
 _EN_RULES: tuple[tuple[re.Pattern[str], _Resolver], ...] = (
     # "feels like (just) yesterday" is an idiom, not a date.
     (re.compile(r"(?<!like )(?<!like just )\b(?:yesterday|last night)\b", re.IGNORECASE), _day(-1)),
     (_en("today|tonight|this morning|this afternoon|this evening"), _day(0)),
     (_en("tomorrow"), _day(1)),
-    (_en("last week"), _week("week before")),
-    (_en("next week"), _week("week after")),
-    (_en("(?:last|this past) weekend"), _week("weekend before")),
-    (_en("(?:this|next|this coming) weekend"), _week("weekend after")),
-    (_en("last month"), _month(-1)),
+    (_en_period("last week"), _week("week before")),
+    (_en_period("next week"), _week("week after")),
+    (_en_period("(?:last|this past) weekend"), _week("weekend before")),
+    (_en_period("(?:this|next|this coming) weekend"), _week("weekend after")),
+    (_en_period("last month"), _month(-1)),
     (_en("this month"), _month(0)),
-    (_en("next month"), _month(1)),
-    (_en("last year"), _year(-1)),
+    (_en_period("next month"), _month(1)),
+    (_en_period("last year"), _year(-1)),
     (_en("this year"), _year(0)),
-    (_en("next year"), _year(1)),
+    (_en_period("next year"), _year(1)),
     (
         _en(
             r"(\d+|an?|one|two|three|four|five|six|a few|(?:a )?couple of|several)\s+"
