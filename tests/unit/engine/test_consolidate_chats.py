@@ -349,6 +349,8 @@ def test_a_japanese_answer_that_repeats_none_of_the_questions_words_leans_on_it(
     assert not leans_on_the_question(pets, dog)  # it repeats 飼: it says its own topic
     [how, news] = chat(("a", "どうしたの？"), ("u", "ピアノ教室やめちゃった"))
     assert not leans_on_the_question(how, news)  # no word to lean on
+    [clinic, plan] = chat(("a", "歯医者は行った？"), ("u", "まだ。来週行こうかなって"))
+    assert leans_on_the_question(clinic, plan)  # 行 is the verb; 歯医者 is the topic
 
 
 def test_a_wrong_guess_corrected_in_japanese_stays_out_of_the_note() -> None:

@@ -69,6 +69,8 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
 # not the kanji that ask (何, 誰).
 _JA_TERM = re.compile(r"[\u3400-\u9fff]|[\u30a1-\u30fa\u30fc]{2,}")
 _JA_ASKING = frozenset("何誰幾")
+_JA_WORD = re.compile(r"[\u3400-\u9fff]{2,}|[\u30a1-\u30fa\u30fc]{2,}")
+_JA_OWN_NOUN = re.compile(r"[\u3400-\u9fff\u30a1-\u30fa\u30fc][をが]")
 _JA_NO = re.compile(r"(?:いいえ|いや|ううん|違)")
 
 
@@ -76,14 +78,22 @@ def leans_on_the_question(question: EventText, answer: EventText) -> bool:
     """A Japanese answer that repeats none of the kanji and katakana words of the question it
     follows (「引っ越し先は決まった？」 — 「三つまで絞ったけど、まだ迷ってる」): Japanese
     leaves out the topic the question set, so the answer says what it is about only next to
-    it. A question with no such word (「どうしたの？」) sets no topic; an answer that repeats
-    one (「ペットは飼っていますか？」 — 「柴犬を飼っています」) says it itself, and so does one
-    that opens with a no (「いいえ、司書です」 after a wrong guess, which stays out)."""
+    it. When the question has a word of two or more characters (「病院は行った？」), that word
+    is the topic: repeating the verb's kanji (「来週行こうかな」) does not say it. A question
+    with no such word (「どうしたの？」) sets no topic; an answer that repeats one, or names
+    what its verb is about (「ペットは飼っていますか？」 — 「柴犬を飼っています」), says it itself,
+    and so does one that opens with a no (「いいえ、司書です」 after a wrong guess, which stays
+    out)."""
     asked = split_sentences(question.text)
     if not asked or not is_japanese(answer.text):
         return False
     if _JA_NO.match(answer.text.strip()):
         return False  # a correction says its own topic; the guess stays out of the note
+    words = [w for w in _JA_WORD.findall(asked[-1]) if not set(w) & _JA_ASKING]
+    if words and not _JA_OWN_NOUN.search(answer.text):
+        # the topic is a word (病院, フットサル), not a verb's kanji (行った), unless the
+        # answer names what its verb is about itself (柴犬を飼っています)
+        return not any(word in answer.text for word in words)
     terms = {t for t in _JA_TERM.findall(asked[-1]) if t not in _JA_ASKING}
     return bool(terms) and not any(term in answer.text for term in terms)
 
