@@ -15,7 +15,9 @@ gets a 404 for the old session id and initializes again).
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
 parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
-So is one nested deeper than 64 levels (``json_text.shape_refusal``; 10,000 ``[`` was a 500).
+So is one nested deeper than 64 levels (``json_text.shape_refusal``; 10,000 ``[`` was a 500),
+and one that is not JSON at all, in the API's words with the line and column
+(``json_text.syntax_refusal``: the SDK's were serde's, "EOF while parsing an object").
 A message whose envelope is wrong (an array, no ``"jsonrpc": "2.0"``, a ``method`` that is not a
 string, ``params`` that are not an object) is answered 400 with a JSON-RPC error naming the
 field (``protocol.envelope_problem``), not pydantic's report of the SDK's union.
@@ -216,8 +218,12 @@ def _json_refusals(scope: Scope, send: Send) -> Send:
 
 
 def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
-    """The envelope problem of a body that parses as JSON (one the SDK cannot parse gets its
-    own parse error, which says where)."""
+    """The envelope problem of a body that parses as JSON, or the parse error of one that is
+    not JSON, in the API's words (the SDK's were serde's: "EOF while parsing an object at line
+    1 column 1", "trailing characters", "column 0" for an empty body)."""
+    not_json = json_text.syntax_refusal(body)
+    if not_json is not None:
+        return PARSE_ERROR, f"Parse error: {not_json}", None
     try:
         message = json.loads(body)
     except (ValueError, RecursionError):
