@@ -1,15 +1,22 @@
 """What a hostile client found through a real server (session 30), each kept as a regression:
 a body that is not JSON refused in Python's words ("not valid JSON: Expecting value at line 1
-column 6", "Extra data") on every route and the import.
+column 6", "Extra data") on every route and the import; a dashboard URL refused before its
+page's route (a NUL or bytes that are not UTF-8 in the path or query string, a 404, a 405)
+answered with the API's JSON; a 404 or 405 echoing a 5,000-character path whole, and ``/p/%0A``
+said to take no method at all ("it takes ").
 """
 
 from __future__ import annotations
 
+import html
 import re
 
+import httpx
 import pytest
 from omoide_testing import LiveServer, refused
 
+LONG = "x" * 5000
+MAX_MESSAGE = 400
 PYTHONS = re.compile("Expecting|Extra data|Unterminated|Invalid control|delimiter")
 
 
@@ -35,3 +42,56 @@ def test_a_body_that_is_not_json_is_refused_in_the_readers_words(
         error = refused(rin.request(method, path, content=body, headers=sent), 422)
     assert f"not valid JSON: {words}" in error["message"], error
     assert not PYTHONS.search(error["message"]), error
+
+
+def _page(reply: httpx.Response, status: int) -> str:
+    """The dashboard's error page's message (HTML with its security headers, not JSON)."""
+    assert reply.status_code == status, (reply.status_code, reply.text[:300])
+    assert reply.headers["content-type"].startswith("text/html"), reply.headers
+    assert "frame-ancestors 'none'" in reply.headers["content-security-policy"]
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', reply.text, re.S)
+    assert found, reply.text[:300]
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(("method", "url", "status", "says"), [
+    ("GET", "/p/rin%00", 422, "the path holds a NUL character (%00); remove it"),
+    ("GET", "/p/rin/memories/mem_%00/edit", 422, "the path holds a NUL character"),
+    ("GET", "/login%00", 422, "the path holds a NUL character"),
+    ("GET", "/p/rin%FF", 422, "the path is not UTF-8 text once percent-decoded"),
+    ("GET", "/p/rin/memories?q=%FF", 422, "query parameter 'q' is not UTF-8 text"),
+    ("GET", "/p/rin/memories?q=tea%00", 422, "query parameter 'q' holds a NUL character"),
+    ("GET", "/p/rin/nothing", 404, "no page /p/rin/nothing: the dashboard starts at /"),
+    ("GET", "/p/a%2Fb", 404, "no page /p/a/b: the dashboard starts at /"),
+    ("POST", "/p/rin", 405, "POST is not allowed on /p/rin; it takes GET, HEAD"),
+    ("POST", "/p/%0A", 405, "POST is not allowed on /p/\\n; it takes GET, HEAD"),
+    ("DELETE", "/", 405, "DELETE is not allowed on /; it takes GET, HEAD"),
+])
+def test_a_refused_dashboard_url_gets_the_dashboards_error_page(
+        server: LiveServer, method: str, url: str, status: int, says: str) -> None:
+    """Session 30: refusals made before a page's route (the guard's NUL and UTF-8 checks, the
+    app's 404 and 405) were the API's JSON, which a browser shows as raw text."""
+    server.create_persona("rin")
+    with httpx.Client(base_url=server.url, timeout=30) as browser:
+        reply = browser.request(method, url)
+    assert _page(reply, status).startswith(says)
+    if status == 405:
+        assert reply.headers["allow"] == "GET, HEAD"
+
+
+@pytest.mark.sqlite_only
+def test_a_long_path_is_cut_in_a_404_or_405(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        page = _page(client.post("/p/" + LONG), 405)
+        error = refused(client.get("/api/" + LONG), 404)
+    assert "xxxxx…" in page and len(page) < MAX_MESSAGE, page[:200]
+    assert "xxxxx…" in error["message"] and len(error["message"]) < MAX_MESSAGE, error
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("url", ["/api/stats/rin%00", "/nope%00", "/nope", "/static/nope.js"])
+def test_a_refused_url_outside_the_dashboard_is_still_the_apis_json(
+        server: LiveServer, url: str) -> None:
+    with server.client(server.create_persona("rin")) as rin:
+        refused(rin.get(url), 404, 422)
