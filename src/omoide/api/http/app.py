@@ -36,6 +36,7 @@ from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
+from omoide.api.mcp.http import refusal_response
 from omoide.engine.errors import named
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -86,7 +87,8 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
                                              for r in router.routes])
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
                        streamed={"/api/import/": omoide.settings.max_import_bytes},
-                       page=lambda path, status, message: _page(app, path, status, message))
+                       door=lambda path, status, code, message: _door(app, path, status, code,
+                                                                      message))
     app.add_middleware(HeadAsGet)
     _install_middleware(app)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
@@ -185,10 +187,12 @@ def _shown(path: str) -> str:
     return named(path, 200)[1:-1]
 
 
-def _page(app: FastAPI, path: str, status: int, message: str) -> Response | None:
-    """The dashboard's error page for a refusal of ``path`` before any route, or None when the
-    path is not the dashboard's (the guard answers in JSON)."""
-    return error_page(app.state.dashboard, status, message) if is_page(path) else None
+def _door(app: FastAPI, path: str, status: int, code: str, message: str) -> Response | None:
+    """The answer to the guard's refusal of ``path`` before any route: the dashboard's error
+    page, /mcp's JSON-RPC error, or None (the API's JSON)."""
+    if is_page(path):
+        return error_page(app.state.dashboard, status, message)
+    return refusal_response(status, code, message) if path == "/mcp" else None
 
 
 def _allowed_methods(app: FastAPI, path: str) -> str:

@@ -35,9 +35,9 @@ Trigger / why / outcome:
   one won silently (a valid key before a wrong one was let in), as a query parameter or JSON
   key given twice used to. A persona or session header that is not ASCII → 422 naming it.
 
-Under a dashboard page's URL (``page``: ``/``, ``/login``, ``/p/…``) what is answered here is the
+Under a dashboard page's URL (``/``, ``/login``, ``/p/…``) what is answered here is the
 dashboard's HTML error page with the same status, not the API's JSON (a browser showed
-``/p/rin%00``'s refusal as raw text).
+``/p/rin%00``'s refusal as raw text); at ``/mcp`` it is a JSON-RPC error (``door``).
 
 A refused body (not JSON, or JSON the API does not read, NaN to NUL above) is not answered by
 the guard: it hands the app the request without its body and the refusal in its state
@@ -119,20 +119,20 @@ def _refuse_nul(value: Any) -> None:
                           "cannot hold; remove it", field=path or None)
 
 
-# The dashboard's error page for a refusal of ``path`` (status, message), or None when the path is
-# not the dashboard's: the API's JSON answers it.
-Page = Callable[[str, int, str], Response | None]
+# The answer to a refusal (status, error code, message) of ``path`` where the API's JSON is not
+# what the client reads (the dashboard's error page, /mcp's JSON-RPC error), or None: the JSON.
+Door = Callable[[str, int, str, str], Response | None]
 
 
 class BodyGuard:
     """ASGI middleware: body size limit and strict JSON (see the module docstring)."""
 
     def __init__(self, app: ASGIApp, *, max_body_bytes: int,
-                 streamed: Mapping[str, int] | None = None, page: Page | None = None) -> None:
+                 streamed: Mapping[str, int] | None = None, door: Door | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.streamed = dict(streamed or {})
-        self.page = page
+        self.door = door
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -236,9 +236,9 @@ class BodyGuard:
 
     async def _answer(self, scope: Scope, send: Send, status: int, code: str, message: str, *,
                       close: bool = False, field: str | None = None) -> None:
-        """The refusal: the dashboard's HTML error page under a page's URL (``page``), else the
-        API's one error body."""
-        page = self.page(scope.get("path", ""), status, message) if self.page else None
+        """The refusal: the dashboard's HTML error page under a page's URL, a JSON-RPC error at
+        /mcp (``door``), else the API's one error body."""
+        page = self.door(scope.get("path", ""), status, code, message) if self.door else None
         if page is None:
             await _answer(send, status, code, message, close=close, field=field)
             return

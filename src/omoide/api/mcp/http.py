@@ -1,8 +1,10 @@
 """Streamable HTTP MCP at ``/mcp``, in the same process as the REST API.
 
 The persona comes from the ``Authorization: Bearer`` key: a request without a valid persona key
-is refused here with the API's single JSON error body (401 without a key or with an unknown
-one, 403 for the admin key, which has no persona to act as) before it reaches the SDK. Tools
+is refused here (401 without a key or with an unknown one, 403 for the admin key, which has no
+persona to act as) before it reaches the SDK, as a JSON-RPC error whose ``data.code`` is the
+API's error code (:func:`refusal_response`; so is the guard's 413 for a body over the limit):
+the SDK's client showed the API's error body as "Server returned an error response". Tools
 authenticate again per call (``server.bearer_persona``), so the session id never decides who
 the caller is.
 
@@ -35,10 +37,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
 from omoide.api.http.guard import scope_header
 from omoide.api.mcp.protocol import envelope_problem
@@ -48,7 +49,7 @@ from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
-__all__ = ["McpEndpoint"]
+__all__ = ["McpEndpoint", "refusal_response"]
 
 logger = logging.getLogger(__name__)
 
@@ -92,9 +93,9 @@ class McpEndpoint:
             await refusal(scope, receive, send)
             return
         if self._manager is None:
-            body = error_body("unavailable", "MCP is not running (the server is starting or "
-                                             "stopping); retry in a moment")
-            await JSONResponse(body, status_code=503)(scope, receive, send)
+            await refusal_response(503, "unavailable", "MCP is not running (the server is "
+                                   "starting or stopping); retry in a moment")(scope, receive,
+                                                                               send)
             return
         version = _unsupported_version(scope)
         if version is not None:
@@ -130,14 +131,27 @@ class McpEndpoint:
 
         return replay
 
-    async def _refusal(self, scope: Scope) -> JSONResponse | None:
+    async def _refusal(self, scope: Scope) -> Response | None:
         header = scope_header(scope, b"authorization")
         try:
             persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
             scope[PERSONA_SCOPE_KEY] = persona  # for the request log
         except OmoideError as exc:
-            return error_response(exc)
+            headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+            return refusal_response(exc.status, exc.code, exc.message, headers=headers)
         return None
+
+
+def refusal_response(status: int, code: str, message: str, *,
+                     headers: dict[str, str] | None = None) -> Response:
+    """A refusal of a request to /mcp before the SDK reads it (a key that is missing, unknown or
+    the admin's, a body over the limit, MCP not running) as a JSON-RPC error (-32600, the API's
+    error code in ``data.code``) with ``status``: the SDK's client shows a JSON-RPC error's
+    message, and showed the API's error body as "Server returned an error response"."""
+    error = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+        code=INVALID_REQUEST, message=message, data={"code": code}))
+    return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
+                    status_code=status, media_type="application/json", headers=headers)
 
 
 def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None) -> Response:
