@@ -28,6 +28,7 @@ from omoide.model import SessionEnd
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MEMORY_POINTERS",
     "OPTIONAL_FIELDS",
     "OPTIONAL_VERSION_FIELDS",
     "RECORD_FIELDS",
@@ -307,6 +308,11 @@ def moved_key(persona: str, key: str) -> str:
     return "mem_" + digest[:16]
 
 
+# A memory record's fields that name another memory by its key (a pointer), in the record and in
+# its versions' images: what an import remaps, checks and waits for, read from here alone.
+MEMORY_POINTERS = ("superseded_by", "summary_ref")
+
+
 def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
     """The memory record with every memory key it names passed through ``keys`` (the key, its
     pointers, a remainder's source, the pointers in its version images, a version's cause)."""
@@ -318,8 +324,7 @@ def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, A
 
     out = dict(record)
     out["key"] = k(record["key"])
-    out["superseded_by"] = k(record["superseded_by"])
-    out["summary_ref"] = k(record["summary_ref"])
+    out.update({name: k(record[name]) for name in MEMORY_POINTERS})
     if isinstance(record["source_ref"], str):
         out["source_ref"] = k(record["source_ref"])
     metadata = record["metadata"]
@@ -333,7 +338,7 @@ def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, A
             image = version.get(side)
             if isinstance(image, dict):
                 version[side] = {**image, **{name: k(image[name]) for name in
-                                             ("superseded_by", "summary_ref") if name in image}}
+                                             MEMORY_POINTERS if name in image}}
         versions.append(version)
     out["versions"] = versions
     return out
