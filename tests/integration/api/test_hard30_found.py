@@ -95,3 +95,22 @@ def test_a_refused_url_outside_the_dashboard_is_still_the_apis_json(
         server: LiveServer, url: str) -> None:
     with server.client(server.create_persona("rin")) as rin:
         refused(rin.get(url), 404, 422)
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(("source", "body", "says"), [
+    ("mcp-memory", b'{"name": "Mika"}',
+     'line 1: a record\'s "type" is "entity" or "relation" (it has none)'),
+    ("mcp-memory", b'{"type": 5}', 'a record\'s "type" is "entity" or "relation" (got 5)'),
+    ("chat", b'[{"role": {"a": 1}, "content": "hi"}]', 'unknown role {"a": 1};'),
+    ("chat", b'[{"role": "usr\\u0007", "content": "hi"}]', "unknown role 'usr\\u0007';"),
+])
+def test_a_peer_file_names_what_it_refuses_in_json_not_python(
+        server: LiveServer, source: str, body: bytes, says: str) -> None:
+    """Session 30: "unknown type None (entity or relation)"; a role that is not text in
+    Python's repr ({'a': 1})."""
+    with server.client(server.create_persona("rin")) as rin:
+        error = refused(rin.post("/api/import/rin", params={"source": source}, content=body,
+                                 headers={"content-type": "application/json"}), 422)
+    assert says in error["message"], error
+    assert "None" not in error["message"] and "{'a'" not in error["message"], error
