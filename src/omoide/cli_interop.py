@@ -68,17 +68,24 @@ def export_command(data: str | None, persona: str, out: Path | None,
         for line in lines:
             sys.stdout.write(line)
         return
-    partial = out.with_name(out.name + ".partial")
+    # A file is written beside its name and renamed over it, so a failed export never leaves a
+    # truncated file under the name. What exists and is no file (/dev/stdout, a named pipe, a
+    # device) is written to as it is: it was replaced by a file of that name (root's
+    # --out /dev/stdout turned /dev/stdout into a file).
+    special = out.exists() and not out.is_file()
+    partial = out if special else out.with_name(out.name + ".partial")
     count = 0
     try:
-        handle = partial.open("w", encoding="utf-8")
-    except OSError as exc:  # a missing folder, no permission: a traceback before
+        with partial.open("w", encoding="utf-8") as handle:
+            for line in lines:
+                handle.write(line)
+                count += 1
+    except OSError as exc:  # a missing folder, no permission, a full disk: a traceback before
+        if not special:
+            partial.unlink(missing_ok=True)
         raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
-    with handle:
-        for line in lines:
-            handle.write(line)
-            count += 1
-    partial.replace(out)  # a failed export never leaves a truncated file under the name
+    if not special:
+        partial.replace(out)
     click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
 
 

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,6 +133,30 @@ def test_cli_export_to_a_folder_that_does_not_exist_is_an_error_not_a_traceback(
     result = CliRunner().invoke(main, ["export", "-p", "rin", "--out", str(out), "--data", one])
     assert isinstance(result.exception, SystemExit) and result.exit_code == 1
     assert f"cannot write {out}" in result.output and not out.parent.exists()
+
+
+def test_cli_export_to_a_named_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path: Path) -> None:
+    """Session 30: --out wrote beside its name and renamed over it, whatever it was: a named
+    pipe (or root's /dev/stdout) was replaced by a regular file and its reader got nothing.
+    Through the installed command, with a reader on the pipe."""
+    one = tmp_path / "one"
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(one)}
+    omoide = str(Path(sys.executable).parent / "omoide")
+    subprocess.run([omoide, "persona", "create", "rin"], env=env, check=True,
+                   capture_output=True, timeout=60)
+    pipe = tmp_path / "out.pipe"
+    os.mkfifo(pipe)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    done = subprocess.run([omoide, "export", "-p", "rin", "--out", str(pipe)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(pipe.stat().st_mode)  # still the pipe, not a file put in its place
+    lines = read[0].decode().splitlines()
+    assert json.loads(lines[0])["type"] == "header" and json.loads(lines[-1])["type"] == "end"
+    assert not list(tmp_path.glob("*.partial"))
 
 
 def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClock) -> None:
