@@ -9,6 +9,7 @@ said to take no method at all ("it takes ").
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import httpx
@@ -114,3 +115,17 @@ def test_a_peer_file_names_what_it_refuses_in_json_not_python(
                                  headers={"content-type": "application/json"}), 422)
     assert says in error["message"], error
     assert "None" not in error["message"] and "{'a'" not in error["message"], error
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(("patch", "shown"), [
+    ({"timezone": LONG}, 'is not a known IANA time zone: "xxxxx'),
+    ({LONG: 1}, "unknown setting 'xxxxx"),
+])
+def test_a_refused_setting_is_cut_and_quoted_as_json(server: LiveServer, patch: dict[str, object],
+                                                     shown: str) -> None:
+    """Session 30: a time zone of 100,000 characters was echoed whole, in Python's repr."""
+    with server.client(server.create_persona("rin")) as rin:
+        error = refused(rin.put("/api/settings/rin", json=patch), 422)
+    assert shown in error["message"] and "…" in error["message"], error["message"][:200]
+    assert len(error["message"]) < 1000 and len(json.dumps(error)) < 1200, len(error["message"])
