@@ -22,6 +22,7 @@ from omoide.cli_common import (
     json_option,
     persona_option,
 )
+from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
 
 __all__ = ["register"]
@@ -46,8 +47,9 @@ def _lines(path: Path) -> Iterator[str]:
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
+                hint = json_text.utf16_hint(raw) if number == 1 else ""
                 raise InvalidInput(f"{path} is not UTF-8 text: line {number}, byte "
-                                   f"{exc.start + 1} of the line") from None
+                                   f"{exc.start + 1} of the line{hint}") from None
 
 
 @click.command("export")
@@ -152,7 +154,8 @@ def _import_into(app: Any, persona: str, file: Path, *, merge: bool, source: str
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{file} is not UTF-8 text") from None
+        raise InvalidInput(f"{file} is not UTF-8 text"
+                           f"{json_text.utf16_hint(file.read_bytes()[:2])}") from None
     with click.progressbar(length=0, label=f"importing {source}", file=sys.stderr,
                            show_pos=True) as bar:
         report = app.peers.import_text(persona, source, text, user_id=user_id,

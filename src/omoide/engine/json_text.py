@@ -31,7 +31,7 @@ from typing import Any
 from omoide.engine.errors import named
 
 __all__ = ["BODY_DEPTH", "BOM", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "loads",
-           "shape_refusal", "syntax_refusal"]
+           "shape_refusal", "syntax_refusal", "utf16_hint"]
 
 MAX_DEPTH = 64
 BOM = "\ufeff"  # a byte order mark (EF BB BF in UTF-8)
@@ -61,7 +61,7 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonTextError(f"not UTF-8 (byte {exc.start})") from None
+            raise JsonTextError(f"not UTF-8 (byte {exc.start}){utf16_hint(text)}") from None
     text = text.removeprefix(BOM)
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
@@ -93,6 +93,15 @@ _WORDS = {  # Python's words ("Expecting value", "Extra data") → the reader's
     "Illegal trailing comma before end of array": "a comma before ']': JSON allows none after "
                                                   "the last item",
 }
+
+
+def utf16_hint(head: bytes) -> str:
+    """What to add when bytes that start with ``head`` are refused as not UTF-8: text saved as
+    UTF-16 (Windows PowerShell's ``>`` and ``Out-File``, Notepad's "Unicode") starts with its
+    byte order mark, and "not UTF-8 (byte 0)" did not say what the file was."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "; it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8"
+    return ""
 
 
 def syntax_refusal(text: str | bytes) -> str | None:

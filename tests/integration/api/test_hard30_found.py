@@ -129,3 +129,31 @@ def test_a_refused_setting_is_cut_and_quoted_as_json(server: LiveServer, patch: 
         error = refused(rin.put("/api/settings/rin", json=patch), 422)
     assert shown in error["message"] and "…" in error["message"], error["message"][:200]
     assert len(error["message"]) < 1000 and len(json.dumps(error)) < 1200, len(error["message"])
+
+
+UTF16 = '{"content": "tea"}'.encode("utf-16")  # with its byte order mark, as PowerShell writes
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(("path", "headers"), [
+    ("/api/memories/rin", {"content-type": "application/json"}),
+    ("/api/import/rin", {"content-type": "application/x-ndjson"}),
+])
+def test_a_utf16_body_is_told_to_be_utf8(server: LiveServer, path: str,
+                                         headers: dict[str, str]) -> None:
+    """Session 30: "not UTF-8 (byte 0)" did not say the file was UTF-16."""
+    with server.client(server.create_persona("rin")) as rin:
+        error = refused(rin.post(path, content=UTF16, headers=headers), 422)
+    assert "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8" \
+        in error["message"], error
+
+
+@pytest.mark.sqlite_only
+def test_an_import_sent_as_a_multipart_form_says_to_send_the_file_itself(
+        server: LiveServer) -> None:
+    """Session 30: curl -F file=@x.jsonl was refused as "line 1: not valid JSON" (the form's
+    boundary line)."""
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post("/api/import/rin", files={"file": ("rin.jsonl", b'{"type": "header"}')})
+        error = refused(reply, 422)
+    assert error["message"].startswith("send the file itself as the request body"), error

@@ -219,3 +219,19 @@ def test_cli_import_of_a_pointer_to_a_key_nowhere_is_an_error_naming_line_and_ke
     assert result.exit_code == 1, result.output
     assert f"line {at + 1}" in result.output and "'mem_nowhere'" in result.output
     assert "unknown persona 'rin'" in run("memory", "list", "-p", "rin", "--data", two).output
+
+
+@pytest.mark.parametrize("source", ["omoide", "mem0"])
+def test_cli_import_of_a_utf16_file_says_it_is_utf16(tmp_path: Path, source: str) -> None:
+    """Session 30: a file PowerShell saved (UTF-16, with its byte order mark) was "not UTF-8
+    text: line 1, byte 1 of the line", which did not say what it was."""
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data")}
+    path = tmp_path / "rin.jsonl"
+    path.write_text('[{"memory": "Likes tea"}]\n', encoding="utf-16")
+    done = subprocess.run([str(Path(sys.executable).parent / "omoide"), "import", "-p", "rin",
+                           "--from", source, str(path)], env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8" \
+        in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
