@@ -8,6 +8,7 @@ adds ``kind`` and a fixed ``split`` (train / validation).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,37 +100,66 @@ def featurise(pairs: list[Pair], embedder: Embedder | None) -> list[Row]:
     return [Row(t, s) for t, s in zip(texts, sims, strict=True)]
 
 
+def _write(path: Path, texts: list[str], vectors: np.ndarray) -> None:
+    """``texts`` and their ``vectors`` to ``path`` (.npz), whole or not at all: written beside
+    it, then renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.writing.npz")  # no part's name: not read as one
+    np.savez(temporary, texts=np.array(texts), vectors=np.asarray(vectors))
+    os.replace(temporary, path)
+
+
 class CachedEmbedder:
     """An embedder that remembers passage vectors in a file (``.npz``) between runs, so
-    retraining with other features does not re-embed the same texts. Queries pass through."""
+    retraining with other features does not re-embed the same texts. Queries pass through.
+
+    The cache is append-only: each new batch is written to a file of its own beside it
+    (``<name>.part-00001.npz`` …, only that batch's vectors), so a crash keeps every batch
+    written and no batch rewrites the cache (a full run's e5 vectors are ~200 MB, which every
+    batch rewrote). :meth:`save` folds the parts into the cache in one write (with
+    ``autosave`` off it writes the vectors held, once, at the end); loading folds them too
+    once there are :data:`FOLD_PARTS` of them."""
+
+    FOLD_PARTS = 16
 
     def __init__(self, inner: Embedder, path: Path, *, autosave: bool = True) -> None:
         self.inner, self.path, self.autosave = inner, path, autosave
         self.model_id, self.dim, self.calibration = inner.model_id, inner.dim, inner.calibration
         self._vectors: dict[str, np.ndarray] = {}
         self._unsaved = False
-        if path.is_file():
-            with np.load(path, allow_pickle=False) as data:
-                self._vectors = dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+        for file in [path, *self._parts()]:
+            if file.is_file():
+                with np.load(file, allow_pickle=False) as data:
+                    self._vectors.update(zip(data["texts"].tolist(), data["vectors"],
+                                             strict=True))
+        if len(self._parts()) >= self.FOLD_PARTS:
+            self.save()
+
+    def _parts(self) -> list[Path]:
+        return sorted(self.path.parent.glob(f"{self.path.stem}.part-[0-9]*.npz"))
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if missing:
-            self._vectors.update(zip(missing, self.inner.embed_passages(missing), strict=True))
+            vectors = self.inner.embed_passages(missing)
+            self._vectors.update(zip(missing, vectors, strict=True))
             self._unsaved = True
             if self.autosave:
-                self.save()
+                parts = self._parts()
+                number = int(parts[-1].name.rsplit("-", 1)[1].split(".")[0]) + 1 if parts else 1
+                _write(self.path.with_name(f"{self.path.stem}.part-{number:05d}.npz"),
+                       missing, vectors)
         return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, self.dim))
 
     def save(self) -> None:
-        """Write the vectors to the file (after every new batch unless ``autosave`` is off:
-        a caller embedding many small batches saves once, at the end)."""
-        if not self._unsaved:
+        """Write every vector to the cache file in one write and drop the parts (a no-op when
+        nothing is new and no part is left)."""
+        if not self._unsaved and not self._parts():
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         keys = list(self._vectors)
-        np.savez(self.path, texts=np.array(keys), vectors=np.stack(
-            [self._vectors[k] for k in keys]))
+        _write(self.path, keys, np.stack([self._vectors[k] for k in keys]))
+        for part in self._parts():
+            part.unlink()
         self._unsaved = False
 
     def embed_query(self, text: str) -> np.ndarray:

@@ -209,6 +209,8 @@ def data_of(pairs, source_of: list[str], embedder) -> Data:
     width = len(names)
     full = np.array([r.vector(BLOCKS, dim) for r in rows]) if embedder else np.array(
         [r.vector() for r in rows])
+    if not rows:  # a set without a several-sentence row has no sentence rows: (0, columns)
+        full = np.zeros((0, width + (len(BLOCKS) * dim if embedder else 0)))
     blocks = [full[:, width + i * dim:width + (i + 1) * dim] for i in range(len(BLOCKS))] \
         if embedder else []
     return Data(

@@ -332,6 +332,30 @@ def close_paths(
     return dict(sorted(out.items()))
 
 
+def known_sets(sets: dict[str, Path]) -> str:
+    """The names of ``sets`` as runs of numbers per prefix ("holdout1-43, notes1-23"), read
+    from the sets themselves: the message named counts two rounds of new sets out of date."""
+    numbers: dict[str, list[int]] = {}
+    others: list[str] = []
+    for name in sets:
+        prefix = name.rstrip("0123456789")
+        if prefix == name:
+            others.append(name)
+        else:
+            numbers.setdefault(prefix, []).append(int(name[len(prefix):]))
+    shown = []
+    for prefix, found in numbers.items():
+        runs: list[list[int]] = []
+        for n in sorted(set(found)):
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        shown.append(", ".join(f"{prefix}{r[0]}" + (f"-{r[-1]}" if len(r) > 1 else "")
+                               for r in runs))
+    return ", ".join([*shown, *others])
+
+
 def main() -> int:
     bench = parser(__doc__, out="classify_store")
     bench.add_argument(
@@ -392,7 +416,7 @@ def main() -> int:
     names = [*(args.sets or ([] if given else list(OLDER | CHOOSE))), *given]
     unknown = [n for n in names if n not in everything]
     if unknown:
-        bench.error(f"unknown sets {unknown}: holdout1-41, notes1-21, or --pairs NAME=PATH")
+        bench.error(f"unknown sets {unknown}: {known_sets(everything)}, or --pairs NAME=PATH")
     names = [n for n in names if everything[n].is_file()]
 
     embedders: dict[str, Embedder] = {}

@@ -22,6 +22,7 @@ from omoide.cli_common import (
     json_option,
     persona_option,
 )
+from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
 
 __all__ = ["register"]
@@ -46,8 +47,9 @@ def _lines(path: Path) -> Iterator[str]:
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
+                hint = json_text.utf16_hint(raw) if number == 1 else ""
                 raise InvalidInput(f"{path} is not UTF-8 text: line {number}, byte "
-                                   f"{exc.start + 1} of the line") from None
+                                   f"{exc.start + 1} of the line{hint}") from None
 
 
 @click.command("export")
@@ -68,17 +70,24 @@ def export_command(data: str | None, persona: str, out: Path | None,
         for line in lines:
             sys.stdout.write(line)
         return
-    partial = out.with_name(out.name + ".partial")
+    # A file is written beside its name and renamed over it, so a failed export never leaves a
+    # truncated file under the name. What exists and is no file (/dev/stdout, a named pipe, a
+    # device) is written to as it is: it was replaced by a file of that name (root's
+    # --out /dev/stdout turned /dev/stdout into a file).
+    special = out.exists() and not out.is_file()
+    partial = out if special else out.with_name(out.name + ".partial")
     count = 0
     try:
-        handle = partial.open("w", encoding="utf-8")
-    except OSError as exc:  # a missing folder, no permission: a traceback before
+        with partial.open("w", encoding="utf-8") as handle:
+            for line in lines:
+                handle.write(line)
+                count += 1
+    except OSError as exc:  # a missing folder, no permission, a full disk: a traceback before
+        if not special:
+            partial.unlink(missing_ok=True)
         raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
-    with handle:
-        for line in lines:
-            handle.write(line)
-            count += 1
-    partial.replace(out)  # a failed export never leaves a truncated file under the name
+    if not special:
+        partial.replace(out)
     click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
 
 
@@ -145,7 +154,8 @@ def _import_into(app: Any, persona: str, file: Path, *, merge: bool, source: str
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{file} is not UTF-8 text") from None
+        raise InvalidInput(f"{file} is not UTF-8 text"
+                           f"{json_text.utf16_hint(file.read_bytes()[:2])}") from None
     with click.progressbar(length=0, label=f"importing {source}", file=sys.stderr,
                            show_pos=True) as bar:
         report = app.peers.import_text(persona, source, text, user_id=user_id,

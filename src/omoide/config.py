@@ -24,7 +24,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from omoide.engine.errors import quoted, short_json
+from omoide.engine.errors import named, quoted, short_json
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
@@ -241,7 +241,7 @@ def _check_timezone(name: str, origin: str) -> None:
     except (ZoneInfoNotFoundError, ValueError):
         known = False
     if not known:
-        raise InvalidInput(f"{origin} is not a known IANA time zone: {name!r} "
+        raise InvalidInput(f"{origin} is not a known IANA time zone: {quoted(name)} "
                            f"({_zone_hint(name)})", setting="timezone")
 
 
@@ -263,8 +263,8 @@ def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:
         setting = _BY_NAME.get(name)
         if setting is None:
             raise InvalidInput(
-                f"unknown setting {name!r}; known settings: {', '.join(sorted(_BY_NAME))}",
-                setting=name,
+                f"unknown setting {named(name)}; known settings: {', '.join(sorted(_BY_NAME))}",
+                setting=named(name)[1:-1],
             )
         clean[name] = _coerce(setting, value, f"setting {name!r}")
     return clean

@@ -73,7 +73,8 @@ def test_an_unknown_protocol_version_header_is_told_the_versions_this_server_spe
     # no key: the key is asked for first, as everywhere
     with httpx.Client(base_url=server.url, timeout=30, headers=HEADERS) as anonymous:
         reply = anonymous.post("/mcp", json=_INITIALIZE, headers={"MCP-Protocol-Version": "x"})
-        assert reply.status_code == 401 and reply.json()["error"]["code"] == "unauthorized"
+        assert reply.status_code == 401  # a JSON-RPC error, with the API's code in data
+        assert reply.json()["error"]["data"]["code"] == "unauthorized"
 
 
 def test_a_refusal_at_mcp_names_no_session(server: LiveServer) -> None:

@@ -34,7 +34,8 @@ def test_mcp_http_refuses_a_request_without_a_valid_key(
     headers = {**ACCEPT, **({"Authorization": authorization} if authorization else {})}
     reply = httpx.post(f"{server.url}/mcp", json=INITIALIZE, headers=headers)
     assert reply.status_code == status
-    assert reply.json()["error"]["code"] == code
+    assert reply.json()["error"]["data"]["code"] == code  # a JSON-RPC error, the API's code
+    assert reply.json()["error"]["code"] == -32600 and reply.json()["id"] is None
     assert reply.headers["www-authenticate"] == "Bearer"
 
 
@@ -43,7 +44,7 @@ def test_mcp_http_refuses_the_admin_key_and_says_to_use_a_persona_key(
     reply = httpx.post(f"{server.url}/mcp", json=INITIALIZE,
                        headers={**ACCEPT, "Authorization": f"Bearer {server.admin_key}"})
     assert reply.status_code == 403
-    assert reply.json()["error"]["code"] == "forbidden"
+    assert reply.json()["error"]["data"]["code"] == "forbidden"
     assert "persona's API key" in reply.json()["error"]["message"]
 
 

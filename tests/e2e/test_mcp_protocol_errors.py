@@ -63,7 +63,34 @@ def test_a_wrong_envelope_is_a_clear_protocol_error(
         assert "pydantic" not in reply.text and "union[" not in reply.text
 
 
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize(("body", "words"), [
+    (b"", "the text is empty (line 1, column 1)"),
+    (b"{", "the text ends before the JSON value is complete (line 1, column 2)"),
+    (b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}{', "more text follows the end of the "
+                                                       "JSON value (line 1, column 46)"),
+    (b"{'jsonrpc': '2.0'}", "a key in single quotes; JSON writes keys and strings in double "
+                            "quotes (line 1, column 2)"),
+    (b'{"jsonrpc": "2.0", "id": 1, "method": "ping",}', "a comma before '}'"),
+])
+def test_a_body_that_is_not_json_is_a_parse_error_in_the_apis_words(
+        server: LiveServer, body: bytes, words: str) -> None:
+    """Session 30: the SDK's parse error was serde's ("EOF while parsing an object at line 1
+    column 1", "trailing characters", "column 0" for an empty body)."""
+    with _opened(server, server.create_persona("rin")) as http:
+        reply = http.post("/mcp", content=body)
+        assert reply.status_code == 400, reply.text
+        answer = reply.json()
+        assert answer["id"] is None and answer["error"]["code"] == -32700, answer
+        assert answer["error"]["message"].startswith(f"Parse error: not valid JSON: {words}"), \
+            answer
+        assert "EOF" not in reply.text and "trailing" not in reply.text
+        assert http.post("/mcp", content=b'{"jsonrpc": "2.0", "id": 2, "method": "ping"}'
+                         ).status_code == 200  # the session serves on
+
+
 @pytest.mark.parametrize(("params", "words"), [
+
     ({"name": "memory_create", "arguments": "tea"},
      "invalid params of tools/call: 'params.arguments' must be an object ({…}) (got a string)"),
     ({"arguments": {"content": "tea"}}, "invalid params of tools/call: 'params.name' is "

@@ -29,7 +29,11 @@ def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
     assert [(e["id"], e["error"]["code"]) for e in errors] == [
         (None, -32700), (None, -32700), (None, -32600), (7, -32600)]
     assert errors[0]["error"]["message"].startswith(
-        "Parse error: expected value at line 1 column 1: each line is one JSON-RPC message")
+        "Parse error: not valid JSON: expected a value (a string in double quotes, a number, "
+        "an object, an array, true, false or null) (line 1, column 1): each line is one "
+        "JSON-RPC message")
+    assert errors[1]["error"]["message"].startswith(
+        "Parse error: not valid JSON: the text ends before the JSON value is complete")
     assert "a JSON array (a batch) is not accepted" in errors[2]["error"]["message"]
     assert errors[3]["error"]["message"] == "'method' must be a string, e.g. \"tools/list\" " \
                                             "(got 5)"

@@ -100,7 +100,7 @@ def test_blocks_are_per_persona(app: Omoide, persona: str) -> None:
     pytest.param({"max_tokens": "50"}, "max_tokens must be an integer", id="text-tokens"),
     pytest.param({"max_tokens": 1.5}, "max_tokens must be an integer", id="float-tokens"),
     pytest.param({"priority": True}, "priority must be an integer", id="bool-priority"),
-    pytest.param({"block_type": "a b"}, "block_type 'a b' is invalid", id="bad-type"),
+    pytest.param({"block_type": "a b"}, 'block_type "a b" is invalid', id="bad-type"),
     pytest.param({"metadata": []}, "metadata must be a JSON object", id="list-metadata"),
 ])
 def test_write_refuses_bad_fields(app: Omoide, persona: str, fields: dict[str, object],

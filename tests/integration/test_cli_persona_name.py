@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from omoide.cli import main
 
-MESSAGE = "Error: invalid persona name 'a b': use 1-64 ASCII letters, digits, '_' or '-'"
+MESSAGE = 'Error: invalid persona name "a b": use 1-64 ASCII letters, digits, \'_\' or \'-\''
 
 COMMANDS = [
     ["mcp", "--persona", "a b"],
@@ -60,3 +60,17 @@ def test_omoide_mcp_refuses_the_name_at_once(tmp_path: Path) -> None:
     assert done.stderr.strip() == MESSAGE
     assert done.stdout == ""
     assert not data.exists()
+
+
+def test_a_long_or_odd_persona_name_is_shown_cut_and_in_json_quotes(tmp_path: Path) -> None:
+    """Session 30: the refusal echoed the name in Python's repr, whole (300 characters)."""
+    env = {**os.environ, "OMOIDE_DATA": str(tmp_path / "data"), "OMOIDE_EMBEDDER": "hash"}
+    omoide = Path(sys.executable).parent / "omoide"
+    for name, shown in [("x" * 300, '"' + "x" * 63 + '…"'), ("it's", '"it\'s"'),
+                        ("tab\there", '"tab\\there"')]:
+        done = subprocess.run([str(omoide), "stats", "--persona", name], env=env,
+                              capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        assert done.returncode == 1
+        assert done.stderr.strip() == f"Error: invalid persona name {shown}: use 1-64 ASCII " \
+                                      "letters, digits, '_' or '-'", done.stderr

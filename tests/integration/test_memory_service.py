@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from omoide.clock import FixedClock
+from omoide.engine.classify import Candidate, Relation, Verdict
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.wiring import Omoide
@@ -258,3 +259,62 @@ def test_memory_added_by_another_process_is_searchable(app: Omoide, persona: str
     request = app.search.build_request(persona, query="green tea", mode="semantic")
     assert [h.content for h in app.search.search(persona, request).results] == [
         "Haru prefers green tea in the morning"]
+
+
+class _MovesContradictPlaces:
+    """The 3-op judge's verdicts, scripted: a move contradicts every place the user lives."""
+
+    def classify(self, new: str, candidates: list[Candidate], **_: Any) -> list[Verdict]:
+        return [Verdict(c.key, Relation.CONTRADICTORY if "lives in" in c.content
+                        else Relation.INDEPENDENT, 0.9, "a move") for c in candidates]
+
+
+def test_evolution_splits_only_the_memory_it_closes(app: Omoide, persona: str,
+                                                    clock: FixedClock) -> None:
+    """Session 30: the unchanged part was computed (its parts embedded) for every candidate
+    judged CONTRADICTORY, though only the nearest closes. Now for that one alone; the other
+    compound memory is not offered the store (closing it would need its part), so it stays."""
+    app.settings_service.update(persona, {"classify_band_low": 0})
+    olds = [create(app, persona, text).memory for text in (
+        "The user lives in Osaka and works as a nurse.",
+        "The user lives in Osaka and keeps two cats.")]
+    app.queue.run_ready(persona)
+    app.evolution.classifier_for = lambda cfg: _MovesContradictPlaces()  # type: ignore[method-assign]
+    asked: list[list[str]] = []
+    split = app.evolution._remainders
+
+    def spied(memory: Any, vector: Any, closed: list[Any], cfg: Any) -> Any:
+        asked.append([m.key for m in closed])
+        return split(memory, vector, closed, cfg)
+
+    app.evolution._remainders = spied  # type: ignore[method-assign]
+    clock.advance(seconds=1)
+    new = create(app, persona, "The user moved to Kobe.").memory
+    app.queue.run_ready(persona)
+    after = {m.key: app.memories.get(persona, m.key, recall=False) for m in olds}
+    closed = [k for k, m in after.items() if m.superseded_by == new.key]
+    assert len(closed) == 1 and asked == [closed], (asked, closed)
+    remainders = [m for m in app.memories.list_recent(persona, limit=20)
+                  if m.metadata.get("remainder_of")]
+    assert [m.metadata["remainder_of"] for m in remainders] == closed
+    assert sum(m.superseded_by is None for m in after.values()) == 1  # the other stays
+
+
+@pytest.mark.parametrize(("judged", "closes"), [(None, 2), ([], 0), ("nearest", 1)])
+def test_apply_evolution_reads_judged_one_way(app: Omoide, persona: str, clock: FixedClock,
+                                              judged: Any, closes: int) -> None:
+    """Session 30: ``judged=()`` meant both "nothing was judged" and "close all of these".
+    None (a direct caller) closes every memory of ``supersedes`` still open; a sequence is the
+    judge's order, of which only the nearest still open closes (none when it is empty)."""
+    olds = [create(app, persona, text).memory for text in ("The user lives in Osaka.",
+                                                            "The user lives in Nara.")]
+    new = create(app, persona, "The user moved to Kobe.").memory
+    memories = app.store.memories(persona)
+    ids = [memories.id_of(m.key) for m in olds]
+    order = ids if judged == "nearest" else judged
+    assert memories.apply_evolution(new.key, now=clock.now(), neighbour_ids=[],
+                                    link_increment=0.2, link_cap=1.0, extends=[],
+                                    supersedes=[(i, clock.now()) for i in ids], judged=order)
+    closed = [m.key for m in olds
+              if app.memories.get(persona, m.key, recall=False).superseded_by == new.key]
+    assert closed == [m.key for m in olds][:closes]

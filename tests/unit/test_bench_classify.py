@@ -127,6 +127,45 @@ def test_the_embedding_cache_returns_the_same_vectors_from_its_file(tmp_path: Pa
     assert np.allclose(first, inner.embed_passages(texts))
 
 
+def test_the_embedding_cache_appends_each_batch_and_keeps_it_through_a_crash(
+        tmp_path: Path) -> None:
+    """Session 30: every batch rewrote the whole cache file (~200 MB of e5 vectors). A batch
+    is its own file now; the cache is written once, by save() or when the parts are many."""
+    inner, path = HashEmbedder(), tmp_path / "cache.npz"
+    cached = CachedEmbedder(inner, path)
+    cached.embed_passages(["tea"])
+    cached.embed_passages(["coffee", "tea"])
+    cached.embed_passages(["coffee"])  # nothing new: nothing written
+    parts = sorted(p.name for p in tmp_path.iterdir())
+    assert parts == ["cache.part-00001.npz", "cache.part-00002.npz"]  # the cache is untouched
+    crashed = CachedEmbedder(inner, path)  # no save(): the batches are still there
+    assert set(crashed._vectors) == {"tea", "coffee"}
+    crashed.save()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
+    assert np.allclose(CachedEmbedder(inner, path).embed_passages(["coffee", "tea"]),
+                       inner.embed_passages(["coffee", "tea"]))
+
+
+def test_the_embedding_cache_folds_its_parts_once_they_are_many(tmp_path: Path) -> None:
+    inner, path = HashEmbedder(), tmp_path / "cache.npz"
+    cached = CachedEmbedder(inner, path)
+    for i in range(CachedEmbedder.FOLD_PARTS):
+        cached.embed_passages([f"text {i}"])
+    assert len(list(tmp_path.glob("cache.part-*.npz"))) == CachedEmbedder.FOLD_PARTS
+    again = CachedEmbedder(inner, path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
+    assert len(again._vectors) == CachedEmbedder.FOLD_PARTS
+
+
+def test_a_cache_without_autosave_writes_once_at_save(tmp_path: Path) -> None:
+    inner, path = HashEmbedder(), tmp_path / "cache.npz"
+    cached = CachedEmbedder(inner, path, autosave=False)
+    cached.embed_passages(["tea"])
+    assert not list(tmp_path.iterdir())
+    cached.save()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
+
+
 def test_the_bundled_pairs_keep_their_split_and_twins() -> None:
     pairs = load_pairs(BENCH / "data" / "classify_pairs.jsonl")
     assert len({p.id for p in pairs}) == len(pairs) >= 800
@@ -293,6 +332,17 @@ def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training
     assert pred.tolist() == [contra, 0]  # the second: the likelier of the other two
     curve = thresholds_mod.curve(data, probs, ruled)
     assert all(row["all_calls"] == 1 for row in curve)
+
+
+def test_a_set_without_several_sentence_rows_loads_with_no_sentence_rows(
+        tmp_path: Path) -> None:
+    """Session 30: data_of of no pairs (the sentence rows of such a set) raised IndexError."""
+    for embedder in (None, HashEmbedder()):
+        data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", [ROWS[0]])}, embedder)
+        assert data.several.tolist() == [False]
+        assert data.sentences is not None and len(data.sentences.y) == 0
+        assert data.sentences.x.shape == (0, data.x.shape[1])
+        assert all(block.shape[0] == 0 for block in data.sentences.blocks)
 
 
 def test_a_sentence_threshold_needs_evidence_not_only_a_clean_record() -> None:

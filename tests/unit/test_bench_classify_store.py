@@ -90,3 +90,13 @@ def test_a_restatement_nearer_than_the_contradicted_memory_is_passed_over() -> N
     row = judged("CONTRADICTORY", 8, [(7, 0.97), (8, 0.9)], {7: "EXTENDABLE", 8: "CONTRADICTORY"})
     assert store.outcome([row], 0.8, 5, same_fact=0.95)["c_hits"] == 1
     assert store.outcome([row], 0.8, 5, same_fact=0.99)["c_hits"] == 0
+
+
+def test_an_unknown_set_is_told_with_the_sets_there_are() -> None:
+    """Session 30: the message named "holdout1-41, notes1-21", two rounds of sets out of date."""
+    sets = {f"holdout{n}": Path() for n in (1, 2, 3, 5, 44)} | {"notes1": Path(), "mine": Path()}
+    assert store.known_sets(sets) == "holdout1-3, holdout5, holdout44, notes1, mine"
+    everything = store.OLDER | store.CHOOSE
+    shown = store.known_sets(everything)
+    top = max(int(n.removeprefix("holdout")) for n in everything if n.startswith("holdout"))
+    assert f"holdout1-{top}" in shown, shown

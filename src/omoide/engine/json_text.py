@@ -5,7 +5,8 @@ Python's ``json.loads`` reads text no caller should see, and raises more than
 :class:`json.JSONDecodeError` on text a user can write. :func:`loads` reads JSON strictly and
 raises :class:`JsonTextError` with a message for the user (``field``: where, when known) for:
 
-- text that is not JSON, or bytes that are not UTF-8;
+- text that is not JSON (said in the reader's words with its line and column, not Python's
+  "Expecting value"), or bytes that are not UTF-8;
 - ``NaN``/``Infinity`` (or a number literal that overflows to it), and any number beyond
   ±(2^53 − 1), the range every JSON parser reads exactly (so never an integer of 4,300 digits,
   which Python refuses with a bare ``ValueError``);
@@ -30,7 +31,7 @@ from typing import Any
 from omoide.engine.errors import named
 
 __all__ = ["BODY_DEPTH", "BOM", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "loads",
-           "shape_refusal"]
+           "shape_refusal", "syntax_refusal", "utf16_hint"]
 
 MAX_DEPTH = 64
 BOM = "\ufeff"  # a byte order mark (EF BB BF in UTF-8)
@@ -60,7 +61,7 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonTextError(f"not UTF-8 (byte {exc.start})") from None
+            raise JsonTextError(f"not UTF-8 (byte {exc.start}){utf16_hint(text)}") from None
     text = text.removeprefix(BOM)
     try:
         value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
@@ -68,11 +69,73 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     except RecursionError:
         raise JsonTextError("arrays or objects nested too deeply to read") from None
     except json.JSONDecodeError as exc:
-        # "Unterminated string starting at", "Invalid control character at": the place follows
-        raise JsonTextError(f"not valid JSON: {exc.msg.removesuffix(' at')} at line "
-                            f"{exc.lineno} column {exc.colno}") from None
+        raise JsonTextError(_not_json(exc)) from None
     _check_tree(value, max_depth=max_depth, has_escapes="\\u" in text or "\\U" in text)
     return value
+
+
+_WORDS = {  # Python's words ("Expecting value", "Extra data") → the reader's
+    "Expecting value": "expected a value (a string in double quotes, a number, an object, an "
+                       "array, true, false or null)",
+    "Expecting property name enclosed in double quotes": "expected a key in double quotes",
+    "Expecting ':' delimiter": "expected ':' after the key",
+    "Expecting ',' delimiter": "expected ',' or the closing bracket after an item",
+    "Extra data": "more text follows the end of the JSON value",
+    "Unterminated string starting at": "a string opens here and is never closed",
+    "Invalid control character at": "a control character (a tab or line break) inside a "
+                                     "string; write it escaped (\\t, \\n)",
+    "Invalid \\escape": "a backslash escape JSON does not have (it has \\\" \\\\ \\/ \\b \\f "
+                        "\\n \\r \\t and \\uXXXX)",
+    "Invalid \\uXXXX escape": "a \\u escape without four hex digits",
+    # Python 3.13's words for a comma before a closing bracket
+    "Illegal trailing comma before end of object": "a comma before '}': JSON allows none after "
+                                                   "the last item",
+    "Illegal trailing comma before end of array": "a comma before ']': JSON allows none after "
+                                                  "the last item",
+}
+
+
+def utf16_hint(head: bytes) -> str:
+    """What to add when bytes that start with ``head`` are refused as not UTF-8: text saved as
+    UTF-16 (Windows PowerShell's ``>`` and ``Out-File``, Notepad's "Unicode") starts with its
+    byte order mark, and "not UTF-8 (byte 0)" did not say what the file was."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "; it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8"
+    return ""
+
+
+def syntax_refusal(text: str | bytes) -> str | None:
+    """Why ``text`` is not JSON at all, in this reader's words with the line and column (as
+    :func:`loads` says it), or None when it is JSON (or bytes that are not UTF-8: the caller's
+    reader says that). For a door whose messages another reader parses (the MCP SDK's said
+    "EOF while parsing an object at line 1 column 1")."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _not_json(exc)
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _not_json(exc: json.JSONDecodeError) -> str:
+    return f"not valid JSON: {_why(exc)} (line {exc.lineno}, column {exc.colno})"
+
+
+def _why(exc: json.JSONDecodeError) -> str:
+    """What is wrong at ``exc.pos``, in the reader's words: the text ends early, a comma
+    before a closing bracket, a key in single quotes, or :data:`_WORDS`."""
+    text, pos = exc.doc, exc.pos
+    expecting = exc.msg.startswith("Expecting")
+    if expecting and not text[pos:].strip():
+        return ("the text is empty" if not text.strip() else
+                "the text ends before the JSON value is complete")
+    before = text[:pos].rstrip()
+    if expecting and text[pos] in "]}" and before.endswith(","):
+        return f"a comma before {text[pos]!r}: JSON allows none after the last item"
+    if exc.msg.startswith("Expecting property name") and text[pos] == "'":
+        return "a key in single quotes; JSON writes keys and strings in double quotes"
+    return _WORDS.get(exc.msg, "not JSON text here")
 
 
 def shape_refusal(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> str | None:

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from omoide.engine.errors import named, quoted
 from omoide.engine.peer_formats import PeerFormatError, Stamp, foreign_time
 
 __all__ = ["ChatConversation", "ChatTurn", "content_id", "parse_chat"]
@@ -61,7 +62,8 @@ def _role(value: Any, where: str) -> str | None:
         return None
     role = _ROLES.get(value) if isinstance(value, str) else None
     if role is None:
-        raise PeerFormatError(f"{where}: unknown role {value!r}; a turn's role is user (or "
+        shown = named(value) if isinstance(value, str) else quoted(value)
+        raise PeerFormatError(f"{where}: unknown role {shown}; a turn's role is user (or "
                               "human) or assistant (or model); system and tool messages are "
                               "skipped")
     return role

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from omoide.engine.errors import named, quoted
+
 __all__ = [
     "PeerFormatError",
     "PeerMemory",
@@ -190,7 +192,7 @@ def parse_mcp_memory(records: list[Any]
             for j, observation in enumerate(observations):
                 if not isinstance(observation, str):  # dropped silently before
                     raise PeerFormatError(
-                        f"line {i}: entity {name!r}: observations[{j}] must be text, got "
+                        f"line {i}: entity {named(name)}: observations[{j}] must be text, got "
                         f"{json.dumps(observation, ensure_ascii=False)[:40]}")
             texts = [o.strip() for o in observations if o.strip()]
             skipped += [PeerSkipped(i, name, j, "blank observation")
@@ -211,5 +213,7 @@ def parse_mcp_memory(records: list[Any]
                                          "relation_type": relation}}, kind="fact")
             relations.append(PeerRelation(str(source), str(target), str(relation), memory))
         else:
-            raise PeerFormatError(f"line {i}: unknown type {kind!r} (entity or relation)")
+            got = "it has none" if kind is None else f"got {quoted(kind)}"
+            raise PeerFormatError(f'line {i}: a record\'s "type" is "entity" or "relation" '
+                                  f"({got})")
     return memories, relations, skipped

@@ -23,11 +23,13 @@ from typing import Any
 import numpy as np
 
 from omoide.engine import json_text
+from omoide.engine.errors import quoted
 from omoide.model import SessionEnd
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MEMORY_POINTERS",
     "OPTIONAL_FIELDS",
     "OPTIONAL_VERSION_FIELDS",
     "RECORD_FIELDS",
@@ -213,12 +215,26 @@ def _is_time(text: str) -> bool:
     return True
 
 
+_KIND_WORDS = {"str": "non-empty text", "text": "text", "time": "an ISO-8601 time (e.g. "
+               "2026-03-01T09:30:00+00:00)", "int": "an integer", "num": "a number",
+               "obj": "an object ({…})", "list": "an array ([…])"}
+
+
+def _wanted(kind: Any) -> str:
+    """What a field of ``kind`` holds, in words ("a number or null", "one of "fact", "note""):
+    the refusal said the type code and Python's list ("must be num", "one of [None, 'fact']")."""
+    if isinstance(kind, set):
+        words = ", ".join(quoted(v) for v in sorted(v for v in kind if v is not None))
+        return f"one of {words}" + (" or null" if None in kind else "")
+    optional = kind.endswith("?")
+    return _KIND_WORDS[kind.removesuffix("?")] + (" or null" if optional else "")
+
+
 def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
     for name, kind in types.items():
         if not _fits(record.get(name), kind):
-            allowed = f"one of {sorted(kind, key=lambda v: (v is None, str(v)))}" \
-                if isinstance(kind, set) else kind
-            return f"{where}{name} must be {allowed}, not {record.get(name)!r:.60}"
+            got = "it is missing" if name not in record else f"got {quoted(record[name], 60)}"
+            return f"{where}{name} must be {_wanted(kind)} ({got})"
     return None
 
 
@@ -228,12 +244,12 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
 
     if kind == "header":
         if r["format"] != FORMAT:
-            raise fail(f"not an Omoide export (format {r['format']!r})")
+            raise fail(f"not an Omoide export (format {quoted(r['format'])})")
         if r["version"] != FORMAT_VERSION:
             newer = isinstance(r["version"], int) and not isinstance(r["version"], bool) \
                 and r["version"] > FORMAT_VERSION
             raise FormatError(
-                f"line {number}: header record: format version {r['version']!r} is not "
+                f"line {number}: header record: format version {quoted(r['version'])} is not "
                 f"supported (this Omoide reads version {FORMAT_VERSION})"
                 + ("; the file was written by a newer Omoide: import it with that version, "
                    "or upgrade this one" if newer else ""), line=number, is_export=True)
@@ -307,6 +323,11 @@ def moved_key(persona: str, key: str) -> str:
     return "mem_" + digest[:16]
 
 
+# A memory record's fields that name another memory by its key (a pointer), in the record and in
+# its versions' images: what an import remaps, checks and waits for, read from here alone.
+MEMORY_POINTERS = ("superseded_by", "summary_ref")
+
+
 def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
     """The memory record with every memory key it names passed through ``keys`` (the key, its
     pointers, a remainder's source, the pointers in its version images, a version's cause)."""
@@ -318,8 +339,7 @@ def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, A
 
     out = dict(record)
     out["key"] = k(record["key"])
-    out["superseded_by"] = k(record["superseded_by"])
-    out["summary_ref"] = k(record["summary_ref"])
+    out.update({name: k(record[name]) for name in MEMORY_POINTERS})
     if isinstance(record["source_ref"], str):
         out["source_ref"] = k(record["source_ref"])
     metadata = record["metadata"]
@@ -333,7 +353,7 @@ def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, A
             image = version.get(side)
             if isinstance(image, dict):
                 version[side] = {**image, **{name: k(image[name]) for name in
-                                             ("superseded_by", "summary_ref") if name in image}}
+                                             MEMORY_POINTERS if name in image}}
         versions.append(version)
     out["versions"] = versions
     return out

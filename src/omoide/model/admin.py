@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,11 +18,15 @@ PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def check_persona_name(name: str) -> str:
-    """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``."""
+    """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``. The refused name is shown as the
+    API shows what it refuses (in JSON's quotes, cut at 64 characters), not in Python's repr
+    whole: ``omoide stats --persona`` with 300 characters echoed all of them."""
     if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):  # "ab\n" too
+        text = str(name)
+        shown = json.dumps(text if len(text) <= 64 else text[:63] + "…", ensure_ascii=False)
         raise InvalidInput(
-            f"invalid persona name {name!r}: use 1-64 ASCII letters, digits, '_' or '-'",
-            persona=name if isinstance(name, str) else None)
+            f"invalid persona name {shown}: use 1-64 ASCII letters, digits, '_' or '-'",
+            persona=shown[1:-1] if isinstance(name, str) else None)
     return name
 
 

@@ -57,7 +57,7 @@ def _check_int(value: Any, name: str, low: int, high: int) -> int:
 
 def _check_type(value: Any) -> str:
     if value not in BLOCK_TYPES:
-        raise InvalidInput(f"block_type {value!r} is invalid: use one of "
+        raise InvalidInput(f"block_type {quoted(value)} is invalid: use one of "
                            f"{', '.join(BLOCK_TYPES)} (default custom)", field="block_type")
     return str(value)
 

@@ -14,7 +14,10 @@ A closed memory that held more than the fact that changed ("lives in Tokyo with 
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
 (``engine.classify.split_compound``)
 with ``source = evolution``, ``source_ref`` = the closed key and
-``metadata.remainder_of``, so nothing true is lost (issue 9).
+``metadata.remainder_of``, so nothing true is lost (issue 9). It is computed (its parts
+embedded) for the one memory that closes, not for every candidate judged CONTRADICTORY; another
+of those is offered the store's transaction (should an evolution at once close the nearest
+first) only when closing it leaves nothing behind.
 A new memory that states again a fact already closed ("lives in Nara" saved again after "moved
 from Nara to Kobe" closed it) closes that fact's current successor instead: the fact changed
 back, and the newest statement is the current one (:meth:`EvolutionService._restated`).
@@ -35,7 +38,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import close_order, said_again, select_candidates
+from omoide.engine.candidates import closable, close_order, said_again, select_candidates
 from omoide.engine.classify import (
     Candidate,
     Classifier,
@@ -111,10 +114,10 @@ class EvolutionService:
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
         extends, supersedes = self._judge(memory, candidates, by_key, cfg, known)
-        judged = [ids[k] for k in close_order(
+        order = close_order(
             [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
             same_fact=to_raw(cfg.dedup_threshold),
-            repeated={c.key for c in candidates if said_again(c.content, memory.content)})]
+            repeated={c.key for c in candidates if said_again(c.content, memory.content)})
         restated = self._restated(memories, memory, memory_id, [
             (others[i], s) for i, s in scored if i < memory_id and i in others], cfg, now)
         ended_by = None
@@ -122,13 +125,20 @@ class EvolutionService:
             # the fact changed back: its successor is the one to close
             back_id, successor = restated
             ids[successor.key], by_key[successor.key] = back_id, successor
-            supersedes, judged = [(successor.key, _close_time(memory, successor))], [back_id]
+            supersedes, order = [(successor.key, _close_time(memory, successor))], [successor.key]
         elif restated is not None and _dated_before(memory, restated[1]):
             # a statement about the time before the change: true until the successor began
             successor_id, successor = restated
             ended_by = (successor_id, _start(successor))
             supersedes = [(k, until) for k, until in supersedes if k != successor.key]
-        remainders = self._remainders(memory, vector, [by_key[k] for k, _ in supersedes], cfg)
+        # The one memory that closes (the nearest contradicted, all of them open now) has its
+        # unchanged part computed; another judged contradicted closes only if an evolution at
+        # once closed that one first, and is offered the store only when it leaves no part.
+        closing = closable(order, {k for k, _ in supersedes})
+        supersedes = [(k, until) for k, until in supersedes
+                      if k in closing or split_compound(by_key[k].content, cfg.language) is None]
+        remainders = self._remainders(memory, vector, [by_key[k] for k in closing], cfg)
+        judged = [ids[k] for k in order]
         applied = memories.apply_evolution(
             key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
             link_cap=LINK_CAP,

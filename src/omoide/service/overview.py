@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from omoide.clock import Clock, parse_iso
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.model import (
     Episode,
@@ -70,7 +71,7 @@ def _cursor(text: str | None) -> tuple[str, int] | None:
     except ValueError:
         stamp = ""
     if not stamp or not row_id.isdigit():
-        raise InvalidInput(f"invalid page cursor {text!r}", field="before")
+        raise InvalidInput(f"invalid page cursor {quoted(text)}", field="before")
     return stamp, int(row_id)
 
 

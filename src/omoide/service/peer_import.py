@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from omoide.clock import Clock, iso
 from omoide.engine import json_text
+from omoide.engine.errors import named
 from omoide.engine.peer_chats import ChatConversation, ChatTurn, parse_chat
 from omoide.engine.peer_formats import (
     PeerFormatError,
@@ -100,7 +101,7 @@ class PeerImportService:
         if source == "mem0":
             memories = parse_mem0(_json(text, source), user_id=user_id)
             if not memories:
-                of = f" of user_id {user_id!r}" if user_id is not None else ""
+                of = f" of user_id {named(user_id)}" if user_id is not None else ""
                 raise InvalidInput(f"mem0 file: nothing to import: it holds no memory{of}; "
                                    "nothing was imported")
             return self.import_memories(persona, "mem0", memories, on_progress=on_progress)
@@ -128,7 +129,8 @@ class PeerImportService:
                                      user_name=user_name,
                                      assistant_name=assistant_name or persona,
                                      on_progress=on_progress)
-        raise InvalidInput(f"unknown import source {source!r}; use one of {', '.join(SOURCES)}")
+        raise InvalidInput(f"unknown import source {named(source)}; use one of "
+                           f"{', '.join(SOURCES)}")
 
     def import_memories(self, persona: str, source: str, found: list[PeerMemory],
                         relations: Sequence[PeerRelation] = (),
@@ -136,7 +138,7 @@ class PeerImportService:
         report = PeerReport(persona=persona, source=source)
         # Every memory is checked as the API would check it before the first is written, so a
         # bad one anywhere in the file stores nothing.
-        built = {id(m): self._build(m, f"{source} file: memory {m.content[:40]!r}")
+        built = {id(m): self._build(m, f"{source} file: memory {named(m.content, 40)}")
                  for m in [*found, *(r.memory for r in relations)]}
         entity_keys: dict[str, str] = {}
         for memory in found:
@@ -209,7 +211,7 @@ class PeerImportService:
         started: dict[str, datetime | None] = {}
         ids: dict[str, dict[str, tuple[str, int, ChatTurn]]] = {}  # session -> message ids
         for conv in conversations:
-            where = f"chat file: conversation {conv.id!r}"
+            where = f"chat file: conversation {named(conv.id)}"
             try:
                 started[conv.id] = check_happened(conv.started_at, "created_at", now)
             except InvalidInput as exc:
@@ -224,7 +226,7 @@ class PeerImportService:
                 first = seen.setdefault(turn.external_id[:200], (where, i, turn))
                 if (first[2].role, first[2].content) != (turn.role, turn.content):
                     raise InvalidInput(
-                        f"{where} turn {i}: message id {turn.external_id!r} is also the id of "
+                        f"{where} turn {i}: message id {named(turn.external_id)} is also the id of "
                         f"another message ({first[0]} turn {first[1]}); each message has its "
                         "own id. Nothing was imported", field="external_id")
         for conv in conversations:

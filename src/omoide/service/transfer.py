@@ -23,6 +23,7 @@ from omoide.clock import Clock, iso
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
 from omoide.engine.transfer_format import (
+    MEMORY_POINTERS,
     FormatError,
     decode_line,
     decode_vector,
@@ -336,7 +337,7 @@ def _check_episode(record: dict[str, Any], now: datetime, _: int) -> None:
 
 
 def _check_memory(record: dict[str, Any], now: datetime, max_content_chars: int) -> None:
-    for name in ("key", "superseded_by", "summary_ref"):
+    for name in ("key", *MEMORY_POINTERS):
         if record[name] is not None:
             check_name(record[name], name, "memory key")
     check_content(record["content"], max_chars=max_content_chars)
@@ -379,9 +380,16 @@ def _is_current(record: Mapping[str, Any]) -> bool:
             and record["valid_until"] is None)
 
 
+# The fields that name another memory by its key, stored as they are (a pointer) or joined on
+# it (a link, whose two ends must be memories of the persona).
+_POINTERS = {"memory": MEMORY_POINTERS, "link": ("a", "b")}
+
+
 def _names(record: Mapping[str, Any]) -> set[str]:
-    """The other memories' keys a memory record names (what ``remap_memory`` passes on)."""
-    named = {record["superseded_by"], record["summary_ref"]}
+    """The other memories' keys a memory record names (what ``remap_memory`` passes on): its
+    pointers (:data:`_POINTERS`), in the record and in its versions' images, the memory it is
+    the remainder of and the causes of its versions."""
+    named = {record[name] for name in _POINTERS["memory"]}
     metadata = record["metadata"]
     if isinstance(metadata, dict):
         named.add(metadata.get("remainder_of"))
@@ -390,7 +398,7 @@ def _names(record: Mapping[str, Any]) -> set[str]:
         for side in ("before", "after"):
             image = version.get(side)
             if isinstance(image, dict):
-                named.update(image.get(name) for name in ("superseded_by", "summary_ref"))
+                named.update(image.get(name) for name in _POINTERS["memory"])
     return {key for key in named if isinstance(key, str) and key != record["key"]}
 
 
@@ -409,11 +417,6 @@ def _once(lines: dict[tuple[str, str], int], kind: str, name: str, number: int) 
                            f"at line {first}); each {kind} is one record, so one of them would "
                            "be lost; nothing was imported", line=number, record=kind,
                            field=field)
-
-
-# The fields that name another memory by its key, stored as they are (a pointer) or joined on
-# it (a link, whose two ends must be memories of the persona).
-_POINTERS = {"memory": ("superseded_by", "summary_ref"), "link": ("a", "b")}
 
 
 def _check_named(scan: _Scan, restore: PersonaRestoreHandle) -> None:

@@ -148,12 +148,14 @@ class MemoryHandle(Protocol):
                         extends: Sequence[tuple[int, tuple[str, ...], float]],
                         supersedes: Sequence[tuple[int, datetime]],
                         remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = (),
-                        judged: Sequence[int] = (),
+                        judged: Sequence[int] | None = None,
                         ended_by: tuple[int, datetime] | None = None) -> bool:
         """Evolution's effects on the memory ``new_key``, at most once (False if already
         applied): the exactly-once guarantee of evolution jobs lives here. ``judged``: the
-        classified candidates, nearest first; when given, only the nearest of them still open
-        is closed, if ``supersedes`` holds it (``engine.candidates.closable``). ``ended_by``:
+        classified candidates, nearest first: only the nearest of them still open is closed,
+        if ``supersedes`` holds it (``engine.candidates.closable``), and an empty one closes
+        nothing; ``None`` (a direct caller) closes every memory of ``supersedes`` still open.
+        ``ended_by``:
         (successor id, valid_until) when the new memory itself is closed by that successor (a
         superseded fact stated again, dated before the change that replaced it)."""
         ...

@@ -115,3 +115,16 @@ def test_a_page_number_that_is_no_number_shows_an_error_page(tab: Tab, site: Sit
     assert tab.goto("/p/rin/sessions?page=２").status == 200
     assert "page 2" in tab.page.locator("main").inner_text()
     assert all("status of 422" in error for error in tab.errors), tab.errors  # the two pages
+
+
+def test_an_odd_dashboard_url_shows_the_dashboards_error_page(tab: Tab, site: Site) -> None:
+    """Session 30: a URL refused before any page's route (a NUL in the path, a page no route
+    has) showed the API's JSON as raw text in the browser."""
+    tab.sign_in(site.seeded.rin_key)
+    for path, status, says in [("/p/rin%00", 422, "NUL character"),
+                               ("/p/rin/nothing", 404, "no page /p/rin/nothing")]:
+        reply = tab.goto(path)
+        assert reply.status == status, path
+        assert reply.headers["content-type"].startswith("text/html"), path
+        assert says in tab.page.locator("p.error").inner_text(), path
+        assert tab.page.locator("a[href='/']").count() >= 1  # the way back

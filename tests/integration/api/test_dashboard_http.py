@@ -301,3 +301,14 @@ def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query
                                data={"csrf": csrf}).status_code == 404
     with httpx.Client(base_url=server.url) as signed_out:
         assert signed_out.get("/p/rin/sessions?page=1_0").headers["location"] == "/login"
+
+
+def test_a_settings_post_that_names_no_setting_says_so(server: LiveServer) -> None:
+    """Session 30: a post without the form's 'name' said "unknown setting ''"."""
+    key = server.create_persona("rin")
+    with _signed_in(server, key) as client:
+        csrf = _csrf(client.get("/p/rin/settings"))
+        reply = client.post("/p/rin/settings", data={"csrf": csrf, "value": "5"})
+    assert reply.status_code == 422 and reply.headers["content-type"].startswith("text/html")
+    assert "the form names no setting (its field &#39;name&#39;)" in reply.text, reply.text
+    assert "unknown setting &#39;&#39;" not in reply.text

@@ -79,7 +79,8 @@ def test_a_refused_header_is_judged_after_the_route(server: LiveServer) -> None:
             ("Authorization", f"Bearer {key}"), ("X-Omoide-Session", "a"),
             ("X-Omoide-Session", "b"), ("content-type", "application/json")]), 422)
         assert both["field"] == "X-Omoide-Session", both  # the header before the body
-        assert refused(client.post("/mcp", headers=twice), 401)["code"] == "unauthorized"
+        mcp = client.post("/mcp", headers=twice)  # a JSON-RPC error, the API's code in data
+        assert mcp.status_code == 401 and mcp.json()["error"]["data"]["code"] == "unauthorized"
 
 
 def test_health_reads_no_header_and_a_big_body_is_a_413_everywhere(server: LiveServer) -> None:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,6 +135,30 @@ def test_cli_export_to_a_folder_that_does_not_exist_is_an_error_not_a_traceback(
     assert f"cannot write {out}" in result.output and not out.parent.exists()
 
 
+def test_cli_export_to_a_named_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path: Path) -> None:
+    """Session 30: --out wrote beside its name and renamed over it, whatever it was: a named
+    pipe (or root's /dev/stdout) was replaced by a regular file and its reader got nothing.
+    Through the installed command, with a reader on the pipe."""
+    one = tmp_path / "one"
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(one)}
+    omoide = str(Path(sys.executable).parent / "omoide")
+    subprocess.run([omoide, "persona", "create", "rin"], env=env, check=True,
+                   capture_output=True, timeout=60)
+    pipe = tmp_path / "out.pipe"
+    os.mkfifo(pipe)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    done = subprocess.run([omoide, "export", "-p", "rin", "--out", str(pipe)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(pipe.stat().st_mode)  # still the pipe, not a file put in its place
+    lines = read[0].decode().splitlines()
+    assert json.loads(lines[0])["type"] == "header" and json.loads(lines[-1])["type"] == "end"
+    assert not list(tmp_path.glob("*.partial"))
+
+
 def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClock) -> None:
     """An upload has its own limit (OMOIDE_MAX_IMPORT_BYTES) and is streamed to disk, so a file
     larger than the JSON body limit imports; past the import limit, or not UTF-8, it is refused
@@ -190,3 +219,19 @@ def test_cli_import_of_a_pointer_to_a_key_nowhere_is_an_error_naming_line_and_ke
     assert result.exit_code == 1, result.output
     assert f"line {at + 1}" in result.output and "'mem_nowhere'" in result.output
     assert "unknown persona 'rin'" in run("memory", "list", "-p", "rin", "--data", two).output
+
+
+@pytest.mark.parametrize("source", ["omoide", "mem0"])
+def test_cli_import_of_a_utf16_file_says_it_is_utf16(tmp_path: Path, source: str) -> None:
+    """Session 30: a file PowerShell saved (UTF-16, with its byte order mark) was "not UTF-8
+    text: line 1, byte 1 of the line", which did not say what it was."""
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data")}
+    path = tmp_path / "rin.jsonl"
+    path.write_text('[{"memory": "Likes tea"}]\n', encoding="utf-16")
+    done = subprocess.run([str(Path(sys.executable).parent / "omoide"), "import", "-p", "rin",
+                           "--from", source, str(path)], env=env, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8" \
+        in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

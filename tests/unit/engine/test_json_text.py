@@ -3,6 +3,8 @@ file or line, an MCP message): what it refuses is a JsonTextError with a message
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, loads, shape_refusal
@@ -18,7 +20,7 @@ from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, load
     ('{"x": NaN}', "NaN is not a number"),
     ('{"x": "\\ud800"}', "lone surrogate"),
     ('{"\\udc00": 1}', "lone surrogate"),
-    ('{"a": ', "line 1 column 7"),
+    ('{"a": ', "line 1, column 7"),
     (b'{"a": "\xff"}', "not UTF-8 (byte 7)"),
 ])
 def test_unreadable_json_is_a_json_text_error(text: str | bytes, says: str) -> None:
@@ -80,9 +82,11 @@ def test_a_byte_order_mark_elsewhere_is_still_not_json() -> None:
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ('{"a": "tea', "not valid JSON: Unterminated string starting at line 1 column 7"),
-    ('{"a": "t\tea"}', "not valid JSON: Invalid control character at line 1 column 9"),
-    ('{"a": 1,}', "not valid JSON: Expecting property name enclosed in double quotes at line 1"),
+    ('{"a": "tea', "not valid JSON: a string opens here and is never closed (line 1, column 7)"),
+    ('{"a": "t\tea"}', "not valid JSON: a control character (a tab or line break) inside a "
+                       "string; write it escaped (\\t, \\n) (line 1, column 9)"),
+    ('{"a": 1,}', "not valid JSON: a comma before '}': JSON allows none after the last item "
+                 "(line 1, column 9)"),
 ])
 def test_a_json_error_names_its_place_once(text: str, says: str) -> None:
     """Session 25's probe: Python's messages that end in "at" were followed by " at line …"
@@ -91,3 +95,29 @@ def test_a_json_error_names_its_place_once(text: str, says: str) -> None:
         loads(text)
     assert refused.value.message.startswith(says), refused.value.message
     assert " at at " not in refused.value.message
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("", "the text is empty (line 1, column 1)"),
+    ('{"a":', "the text ends before the JSON value is complete (line 1, column 6)"),
+    ('[1, 2', "the text ends before the JSON value is complete (line 1, column 6)"),
+    ('{"a": 1}{"b": 2}', "more text follows the end of the JSON value (line 1, column 9)"),
+    ('{"a": 1}\n{"b": 2}', "more text follows the end of the JSON value (line 2, column 1)"),
+    ("[1, ]", "a comma before ']': JSON allows none after the last item (line 1, column 5)"),
+    ("{'a': 1}", "a key in single quotes; JSON writes keys and strings in double quotes"),
+    ("{a: 1}", "expected a key in double quotes (line 1, column 2)"),
+    ('{"a" 1}', "expected ':' after the key (line 1, column 6)"),
+    ("[1 2]", "expected ',' or the closing bracket after an item (line 1, column 4)"),
+    ("tru", "expected a value (a string in double quotes, a number, an object, an array, "
+            "true, false or null) (line 1, column 1)"),
+    ('"\\x"', "a backslash escape JSON does not have"),
+    ('"\\u12"', "a \\u escape without four hex digits (line 1, column 3)"),
+])
+def test_a_json_error_is_said_in_the_readers_words(text: str, says: str) -> None:
+    """Session 30: the refusal was Python's ("Expecting value at line 1 column 6", "Extra
+    data"); it says what is wrong in plain words, with the line and column."""
+    with pytest.raises(JsonTextError) as refused:
+        loads(text)
+    message = refused.value.message
+    assert message.startswith("not valid JSON: " + says), message
+    assert not re.search("Expecting|Extra data|Unterminated|Invalid", message), message

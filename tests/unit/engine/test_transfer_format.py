@@ -47,7 +47,7 @@ def test_a_record_goes_out_and_back_with_its_vector() -> None:
 
 
 @pytest.mark.parametrize(("field", "value", "says"), [
-    ("importance", "high", "importance must be num"),
+    ("importance", "high", 'importance must be a number (got "high")'),
     ("importance", 3, "within 0-1"),
     ("kind", "poem", "kind must be one of"),
     # a list or an object in a field of fixed words raised TypeError (unhashable): a 500
@@ -55,18 +55,20 @@ def test_a_record_goes_out_and_back_with_its_vector() -> None:
     ("status", {"active": True}, "status must be one of"),
     ("kind", 1, "kind must be one of"),
     ("versions", [{**MEMORY["versions"][0], "change": ["create"]}], "versions[0].change"),
-    ("created_at", "yesterday", "created_at must be time"),
+    ("created_at", "yesterday", "created_at must be an ISO-8601 time"),
     ("tags", ["", "x"], "tags must be non-empty"),
-    ("access_count", 1.5, "access_count must be int"),
+    ("access_count", 1.5, "access_count must be an integer (got 1.5)"),
     ("source_ref", {"episode": "s1"}, "source_ref must be"),
     ("versions", [{"version": 1}], "versions[0].change"),
-    ("sources", [{"session_id": "s1", "seq": "3"}], "sources[0].seq must be int"),
+    ("sources", [{"session_id": "s1", "seq": "3"}], 'sources[0].seq must be an integer (got "3")'),
     ("stability", 0, "stability must be positive"),
 ])
 def test_every_field_is_checked(field: str, value: object, says: str) -> None:
     line = json.dumps({"type": "memory", **MEMORY, field: value})
     with pytest.raises(FormatError, match=re.escape(says)) as refused:
         decode_line(line, 12)
+    # in words and JSON, not the type code and Python's repr ("must be num", "[None, 'a']")
+    assert not re.search(r"must be (num|int|str|obj|time)\b|None|\['", refused.value.message)
     assert refused.value.line == 12 and refused.value.message.startswith("line 12: ")
 
 
@@ -78,7 +80,7 @@ def test_headers_and_unknown_lines_are_refused() -> None:
         decode_line(json.dumps({**good, "version": 2}), 1)
     # an export of a newer Omoide says so, and is known for an export (no Mem0 hint follows)
     assert "written by a newer Omoide" in newer.value.message and newer.value.is_export
-    with pytest.raises(FormatError, match="version '1' is not supported") as odd:
+    with pytest.raises(FormatError, match='version "1" is not supported') as odd:
         decode_line(json.dumps({**good, "version": "1"}), 1)
     assert "newer" not in odd.value.message and odd.value.is_export
     with pytest.raises(FormatError, match="unknown record type"):
@@ -124,7 +126,7 @@ def test_files_written_before_provenance_fields_still_read() -> None:
     written = json.loads(encode_line("state", {**state, "source_session": "s1"}))
     assert written["source_session"] == "s1"
     assert json.loads(encode_line("state", state))["source_session"] is None
-    with pytest.raises(FormatError, match="source_session must be str"):
+    with pytest.raises(FormatError, match="source_session must be non-empty text or null"):
         decode_line(json.dumps({"type": "state", **state, "source_session": 5}), 4)
 
 
@@ -148,3 +150,12 @@ def test_a_sessions_end_cause_is_optional_and_checked() -> None:
     assert json.loads(encode_line("session", session))["ended_by"] is None
     with pytest.raises(FormatError, match="ended_by must be one of"):
         decode_line(json.dumps({"type": "session", **session, "ended_by": "crash"}), 3)
+
+
+def test_a_field_of_fixed_words_lists_them_as_json() -> None:
+    """Session 30: "kind must be one of [None, 'event', …], not None"."""
+    line = json.dumps({"type": "memory", **MEMORY, "kind": None})
+    with pytest.raises(FormatError) as refused:
+        decode_line(line, 3)
+    assert 'kind must be one of "' in refused.value.message
+    assert refused.value.message.endswith("(got null)"), refused.value.message

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
@@ -20,6 +20,7 @@ from omoide.api.errors import error_body, error_response, raced_erase
 from omoide.api.http.access_log import AccessLog, record_route, route_template
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
+from omoide.api.http.dashboard.web import error_page, is_page
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
@@ -35,6 +36,8 @@ from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
+from omoide.api.mcp.http import refusal_response
+from omoide.engine.errors import named
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
@@ -83,7 +86,9 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     app.add_middleware(QueryNumbers, routes=[r for router in (*routers, *DASHBOARD_ROUTERS)
                                              for r in router.routes])
     app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
-                       streamed={"/api/import/": omoide.settings.max_import_bytes})
+                       streamed={"/api/import/": omoide.settings.max_import_bytes},
+                       door=lambda path, status, code, message: _door(app, path, status, code,
+                                                                      message))
     app.add_middleware(HeadAsGet)
     _install_middleware(app)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
@@ -140,30 +145,54 @@ def _install_error_handlers(app: FastAPI) -> None:
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         headers = dict(exc.headers or {})
         message = str(exc.detail)
+        path = request.scope.get("path", "")  # as routed (request.url's is percent-encoded)
+        page = is_page(path)
         if exc.status_code == 405:  # every method of the path, not only the first route's
-            headers["Allow"] = _allowed_methods(app, request.url.path)
+            headers["Allow"] = _allowed_methods(app, path)
             if message == "Method Not Allowed":  # the router's own words: which, and what is
-                message = (f"{request.method} is not allowed on {request.url.path}; it takes "
+                message = (f"{request.method} is not allowed on {_shown(path)}; it takes "
                            f"{headers['Allow']}")
         elif exc.status_code == 404 and message == "Not Found":  # no route has this path
-            message = (f"no route {request.url.path}: the API's routes are listed at /docs "
+            message = (f"no page {_shown(path)}: the dashboard starts at /" if page else
+                       f"no route {_shown(path)}: the API's routes are listed at /docs "
                        "(OpenAPI: /openapi.json)")
+        if page:
+            response = error_page(app.state.dashboard, exc.status_code, message)
+            response.headers.update(headers)
+            return response
         return JSONResponse(error_body(code, message), status_code=exc.status_code,
                             headers=headers or None)
 
     @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         raced = raced_erase(exc)
         if raced is not None:
             logger.info("write lost a race with an erase: %s", type(exc).__name__)
             return error_response(raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
-        return JSONResponse(error_body("internal", "internal error; see the server log"),
-                            status_code=500)
+        message = "internal error; see the server log"
+        if is_page(request.scope.get("path", "")):
+            return error_page(app.state.dashboard, 500, message)
+        return JSONResponse(error_body("internal", message), status_code=500)
+
+
+def _shown(path: str) -> str:
+    """``path`` as a 404 or 405 names it: as sent, its control characters escaped as JSON
+    escapes them and cut at 200 characters (a 5,000-character path made a 5 KB message, and
+    ``/p/%0A`` a line break in it)."""
+    return named(path, 200)[1:-1]
+
+
+def _door(app: FastAPI, path: str, status: int, code: str, message: str) -> Response | None:
+    """The answer to the guard's refusal of ``path`` before any route: the dashboard's error
+    page, /mcp's JSON-RPC error, or None (the API's JSON)."""
+    if is_page(path):
+        return error_page(app.state.dashboard, status, message)
+    return refusal_response(status, code, message) if path == "/mcp" else None
 
 
 def _allowed_methods(app: FastAPI, path: str) -> str:

@@ -35,6 +35,10 @@ Trigger / why / outcome:
   one won silently (a valid key before a wrong one was let in), as a query parameter or JSON
   key given twice used to. A persona or session header that is not ASCII → 422 naming it.
 
+Under a dashboard page's URL (``/``, ``/login``, ``/p/…``) what is answered here is the
+dashboard's HTML error page with the same status, not the API's JSON (a browser showed
+``/p/rin%00``'s refusal as raw text); at ``/mcp`` it is a JSON-RPC error (``door``).
+
 A refused body (not JSON, or JSON the API does not read, NaN to NUL above) is not answered by
 the guard: it hands the app the request without its body and the refusal in its state
 (:data:`REFUSED_BODY`), so the route is found first (404, 405), then the key (401, 403, 404
@@ -58,11 +62,12 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote_to_bytes, urlencode
 
 import anyio
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
@@ -114,14 +119,20 @@ def _refuse_nul(value: Any) -> None:
                           "cannot hold; remove it", field=path or None)
 
 
+# The answer to a refusal (status, error code, message) of ``path`` where the API's JSON is not
+# what the client reads (the dashboard's error page, /mcp's JSON-RPC error), or None: the JSON.
+Door = Callable[[str, int, str, str], Response | None]
+
+
 class BodyGuard:
     """ASGI middleware: body size limit and strict JSON (see the module docstring)."""
 
     def __init__(self, app: ASGIApp, *, max_body_bytes: int,
-                 streamed: Mapping[str, int] | None = None) -> None:
+                 streamed: Mapping[str, int] | None = None, door: Door | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.streamed = dict(streamed or {})
+        self.door = door
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -131,14 +142,14 @@ class BodyGuard:
             scope = origin_form(scope)
         except TargetRefused as exc:
             code = "bad_request" if exc.status == 400 else "invalid_input"
-            await _answer(send, exc.status, code, str(exc), close=exc.status == 400)
+            await self._answer(scope, send, exc.status, code, str(exc), close=exc.status == 400)
             return
         try:
             query = _normal_query(scope.get("query_string", b""))
             if "\x00" in scope.get("path", ""):
                 raise JsonRefused("the path holds a NUL character (%00); remove it")
         except JsonRefused as exc:
-            await _answer(send, 422, "invalid_input", str(exc), field=exc.field)
+            await self._answer(scope, send, 422, "invalid_input", str(exc), field=exc.field)
             return
         if query is not None:
             scope = {**scope, "query_string": query}
@@ -146,7 +157,7 @@ class BodyGuard:
         if header is not None and not _is_api(scope):
             status, code = (401, "unauthorized") if header.field is None else \
                 (422, "invalid_input")
-            await _answer(send, status, code, str(header), field=header.field)
+            await self._answer(scope, send, status, code, str(header), field=header.field)
             return
         if header is not None:  # the API answers it once routed (refuse_refused_header)
             scope = {**scope, "state": {**scope.get("state", {}), REFUSED_HEADER: header}}
@@ -169,7 +180,7 @@ class BodyGuard:
             buffer += message.get("body", b"")
             more = message.get("more_body", False)
             if len(buffer) > self.max_body_bytes:
-                await self._too_large(receive, send, already=more)
+                await self._too_large(receive, send, already=more, scope=scope, declared=False)
                 return
         body = bytes(buffer)
         encoded = encoding_refusal(scope_header(scope, b"content-encoding")) \
@@ -211,17 +222,33 @@ class BodyGuard:
         return next((limit for prefix, limit in self.streamed.items()
                      if path.startswith(prefix)), None)
 
-    async def _too_large(self, receive: Receive, send: Send, *, already: bool = True,
-                         limit: int | None = None, scope: Scope | None = None) -> None:
-        """The 413; ``scope`` when the declared length says so: a client that waits for
+    async def _too_large(self, receive: Receive, send: Send, *, scope: Scope,
+                         already: bool = True, limit: int | None = None,
+                         declared: bool = True) -> None:
+        """The 413; ``declared`` when the declared length says so: a client that waits for
         ``100 Continue`` before it sends is answered at once (reading would ask it for the
         body), and the connection closed."""
-        waiting = scope is not None and (scope_header(scope, b"expect") or "").lower() == \
-            "100-continue"
+        waiting = declared and (scope_header(scope, b"expect") or "").lower() == "100-continue"
         more = True if waiting else await _drain(receive) if already else False
-        await _answer(send, 413, "payload_too_large",
-                      f"request body is larger than {limit or self.max_body_bytes:,} bytes",
-                      close=more)
+        await self._answer(scope, send, 413, "payload_too_large",
+                           f"request body is larger than {limit or self.max_body_bytes:,} bytes",
+                           close=more)
+
+    async def _answer(self, scope: Scope, send: Send, status: int, code: str, message: str, *,
+                      close: bool = False, field: str | None = None) -> None:
+        """The refusal: the dashboard's HTML error page under a page's URL, a JSON-RPC error at
+        /mcp (``door``), else the API's one error body."""
+        page = self.door(scope.get("path", ""), status, code, message) if self.door else None
+        if page is None:
+            await _answer(send, status, code, message, close=close, field=field)
+            return
+        if close:
+            page.headers["connection"] = "close"
+
+        async def nothing() -> Message:  # the page reads no body
+            return {"type": "http.disconnect"}
+
+        await page(scope, nothing, send)
 
 
 async def _drain(receive: Receive) -> bool:

@@ -1,8 +1,10 @@
 """Streamable HTTP MCP at ``/mcp``, in the same process as the REST API.
 
 The persona comes from the ``Authorization: Bearer`` key: a request without a valid persona key
-is refused here with the API's single JSON error body (401 without a key or with an unknown
-one, 403 for the admin key, which has no persona to act as) before it reaches the SDK. Tools
+is refused here (401 without a key or with an unknown one, 403 for the admin key, which has no
+persona to act as) before it reaches the SDK, as a JSON-RPC error whose ``data.code`` is the
+API's error code (:func:`refusal_response`; so is the guard's 413 for a body over the limit):
+the SDK's client showed the API's error body as "Server returned an error response". Tools
 authenticate again per call (``server.bearer_persona``), so the session id never decides who
 the caller is.
 
@@ -15,7 +17,9 @@ gets a 404 for the old session id and initializes again).
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
 parse: the SDK's parser kept the last value silently, where the HTTP API refuses such a body.
-So is one nested deeper than 64 levels (``json_text.shape_refusal``; 10,000 ``[`` was a 500).
+So is one nested deeper than 64 levels (``json_text.shape_refusal``; 10,000 ``[`` was a 500),
+and one that is not JSON at all, in the API's words with the line and column
+(``json_text.syntax_refusal``: the SDK's were serde's, "EOF while parsing an object").
 A message whose envelope is wrong (an array, no ``"jsonrpc": "2.0"``, a ``method`` that is not a
 string, ``params`` that are not an object) is answered 400 with a JSON-RPC error naming the
 field (``protocol.envelope_problem``), not pydantic's report of the SDK's union.
@@ -33,10 +37,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from omoide.api.errors import error_body, error_response
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
 from omoide.api.http.guard import scope_header
 from omoide.api.mcp.protocol import envelope_problem
@@ -46,7 +49,7 @@ from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
-__all__ = ["McpEndpoint"]
+__all__ = ["McpEndpoint", "refusal_response"]
 
 logger = logging.getLogger(__name__)
 
@@ -90,9 +93,9 @@ class McpEndpoint:
             await refusal(scope, receive, send)
             return
         if self._manager is None:
-            body = error_body("unavailable", "MCP is not running (the server is starting or "
-                                             "stopping); retry in a moment")
-            await JSONResponse(body, status_code=503)(scope, receive, send)
+            await refusal_response(503, "unavailable", "MCP is not running (the server is "
+                                   "starting or stopping); retry in a moment")(scope, receive,
+                                                                               send)
             return
         version = _unsupported_version(scope)
         if version is not None:
@@ -128,14 +131,27 @@ class McpEndpoint:
 
         return replay
 
-    async def _refusal(self, scope: Scope) -> JSONResponse | None:
+    async def _refusal(self, scope: Scope) -> Response | None:
         header = scope_header(scope, b"authorization")
         try:
             persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
             scope[PERSONA_SCOPE_KEY] = persona  # for the request log
         except OmoideError as exc:
-            return error_response(exc)
+            headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+            return refusal_response(exc.status, exc.code, exc.message, headers=headers)
         return None
+
+
+def refusal_response(status: int, code: str, message: str, *,
+                     headers: dict[str, str] | None = None) -> Response:
+    """A refusal of a request to /mcp before the SDK reads it (a key that is missing, unknown or
+    the admin's, a body over the limit, MCP not running) as a JSON-RPC error (-32600, the API's
+    error code in ``data.code``) with ``status``: the SDK's client shows a JSON-RPC error's
+    message, and showed the API's error body as "Server returned an error response"."""
+    error = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+        code=INVALID_REQUEST, message=message, data={"code": code}))
+    return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
+                    status_code=status, media_type="application/json", headers=headers)
 
 
 def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None) -> Response:
@@ -216,8 +232,12 @@ def _json_refusals(scope: Scope, send: Send) -> Send:
 
 
 def _envelope(body: bytes) -> tuple[int, str, str | int | None] | None:
-    """The envelope problem of a body that parses as JSON (one the SDK cannot parse gets its
-    own parse error, which says where)."""
+    """The envelope problem of a body that parses as JSON, or the parse error of one that is
+    not JSON, in the API's words (the SDK's were serde's: "EOF while parsing an object at line
+    1 column 1", "trailing characters", "column 0" for an empty body)."""
+    not_json = json_text.syntax_refusal(body)
+    if not_json is not None:
+        return PARSE_ERROR, f"Parse error: {not_json}", None
     try:
         message = json.loads(body)
     except (ValueError, RecursionError):

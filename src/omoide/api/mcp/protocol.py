@@ -125,7 +125,7 @@ def line_problem(error: Exception) -> JSONRPCError | None:
     if first["type"] == "json_invalid":
         if not str(first.get("input", "")).strip():
             return None
-        why = str((first.get("ctx") or {}).get("error", "not JSON"))
+        why = json_text.syntax_refusal(str(first["input"])) or "not valid JSON"
         return _answer(PARSE_ERROR, f"Parse error: {why}: each line is one JSON-RPC message, "
                                     f"e.g. {_EXAMPLE}", None)
     # every member of the SDK's message union that wants a field the line lacks reports the

@@ -319,7 +319,7 @@ class MemoryWrites:
                         extends: Sequence[tuple[int, tuple[str, ...], float]],
                         supersedes: Sequence[tuple[int, datetime]],
                         remainders: Sequence[tuple[NewMemory, np.ndarray, float]] = (),
-                        judged: Sequence[int] = (),
+                        judged: Sequence[int] | None = None,
                         ended_by: tuple[int, datetime] | None = None) -> bool:
         """Step 4 of the write path for ``new_key``, all in one transaction, at most once.
 
@@ -332,10 +332,12 @@ class MemoryWrites:
         contradicting one old fact, evolved at once by two workers or processes) stays as
         that one closed it: closed once, its remainder written once.
 
-        ``judged``: the classified candidates' ids, nearest first. When given, only the nearest
-        of them that is still open may be closed (``engine.candidates.closable``), read in this
-        transaction: a new memory closes the nearest current memory it contradicts, and when
-        another evolution closed that one meanwhile, the next still open is the nearest.
+        ``judged``: the classified candidates' ids, nearest first (the evolution job's): only the
+        nearest of them that is still open may be closed (``engine.candidates.closable``), read
+        in this transaction: a new memory closes the nearest current memory it contradicts, and
+        when another evolution closed that one meanwhile, the next still open is the nearest.
+        An empty ``judged`` closes nothing. ``None`` (a direct caller: a test, a seed) closes
+        every memory of ``supersedes`` still open.
 
         ``ended_by``: (successor id, valid_until) — the new memory states again a superseded
         fact but is dated before the change that replaced it, so it is itself closed at that
@@ -365,9 +367,11 @@ class MemoryWrites:
             # this one was judged (it stays as that one closed it), or a purge erased it
             still_open = self._present(
                 conn, "SELECT id FROM memories WHERE persona_id = ? AND superseded_by IS NULL "
-                "AND id IN", list(dict.fromkeys([*judged, *(old_id for old_id, _ in supersedes)])))
+                "AND id IN", list(dict.fromkeys([*(judged or ()),
+                                                  *(old_id for old_id, _ in supersedes)])))
             allowed = set(closable([i for i in judged if i in still_open],
-                                   {old_id for old_id, _ in supersedes})) if judged else still_open
+                                   {old_id for old_id, _ in supersedes})) \
+                if judged is not None else still_open
             supersedes = [(old_id, until) for old_id, until in supersedes if old_id in allowed]
             closed = [self._versioned_update(conn, old_id, {"valid_until": valid_until,
                                                             "superseded_by": new_key},

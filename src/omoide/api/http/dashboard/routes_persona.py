@@ -106,6 +106,10 @@ async def save_setting(request: Request, persona: PersonaPage, viewer: SignedIn,
     form = await form_data(request)
     name = form.get("name", "")
     value: str | None = None if form.get("action") == "reset" else form.get("value", "")
+    if not name:  # "unknown setting ''" said nothing of what was wrong
+        return _settings_page(request, persona, viewer, app, status=422,
+                              error="the form names no setting (its field 'name'); use a "
+                                    "setting's Save or Reset button on this page")
     try:
         app.settings_service.update(persona, {name: value})
     except InvalidInput as exc:

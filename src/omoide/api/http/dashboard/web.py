@@ -36,8 +36,10 @@ __all__ = [
     "PersonaPage",
     "SignedIn",
     "Viewer",
+    "error_page",
     "form_data",
     "form_page",
+    "is_page",
     "render",
     "security_headers",
 ]
@@ -163,9 +165,32 @@ def form_page(*segments: str) -> RedirectResponse:
     return RedirectResponse("/" + "/".join(quote(s, safe="") for s in segments), status_code=303)
 
 
-def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
-    return render(request, "error.html", status=status, status_code=status, message=message,
-                  viewer=None, persona=None)
+# The first path segments of the dashboard's URLs (its pages, sign-in and out, /docs); ``/`` is
+# its overview. Every other path is the API's (``/api``, ``/v1``, ``/mcp``, ``/health`` …) or
+# no route at all, and is answered in JSON.
+PAGE_ROOTS = frozenset({"p", "login", "logout", "docs"})
+
+
+def is_page(path: str) -> bool:
+    """Whether ``path`` (decoded, as ASGI gives it) is the dashboard's, so that a refusal of it
+    is an HTML page a browser shows (the API's JSON showed as raw text). A NUL in it is ignored
+    here (``/login%00`` is the sign-in page's URL, refused as such)."""
+    path = path.replace("\x00", "")
+    first = path.split("/", 2)[1] if path.startswith("/") else None  # "*" has no segment
+    return path == "/" or first in PAGE_ROOTS
+
+
+def error_page(dashboard: Dashboard, status: int, message: str) -> Response:
+    """The dashboard's error page (``status``, ``message``) with its security headers: for a
+    dashboard route's error, and for a refusal before any route (the guard's NUL in the path,
+    a query string that is not UTF-8; the app's 404 and 405 under a page's URL)."""
+    html = dashboard.env.get_template("error.html").render(
+        status_code=status, message=message, viewer=None, persona=None)
+    return security_headers(HTMLResponse(html, status_code=status))
+
+
+def _error_page(request: Request, status: int, message: str) -> Response:
+    return error_page(dashboard_of(request), status, message)
 
 
 class DashboardRoute(APIRoute):

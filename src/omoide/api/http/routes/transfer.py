@@ -16,6 +16,7 @@ from omoide.api.http.deps import App, persona_access
 from omoide.api.http.guard import JsonRefused, encoding_refusal, is_json_media, strict_json
 from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
+from omoide.engine import json_text
 from omoide.errors import InvalidInput
 
 router = APIRouter(tags=["transfer"])
@@ -53,8 +54,9 @@ async def _spool(request: Request, path: Path) -> None:
             try:
                 decoder.decode(chunk)
             except UnicodeDecodeError as exc:
+                hint = json_text.utf16_hint(chunk) if size == 0 else ""
                 raise InvalidInput(f"the request body is not UTF-8 text (byte {size + exc.start})"
-                                   ) from None
+                                   f"{hint}") from None
             blank = blank and not chunk.strip()
             out.write(chunk)
             size += len(chunk)
@@ -97,6 +99,11 @@ async def import_persona(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "import.jsonl"
+        if (request.headers.get("content-type") or "").lower().startswith("multipart/"):
+            # curl -F file=@x.jsonl: the form's boundary lines were read as the file's first
+            raise InvalidInput("send the file itself as the request body (curl --data-binary "
+                               f"@FILE -H 'Content-Type: {NDJSON}'), not as a multipart form "
+                               "(curl -F)")
         encoded = encoding_refusal(request.headers.get("content-encoding"))
         if encoded is not None:  # a gzip file, read as text, was "not UTF-8 text (byte 1)"
             raise InvalidInput(encoded)
