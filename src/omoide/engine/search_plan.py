@@ -66,6 +66,12 @@ class SearchPlan:
     # a vector candidate in another script than the query gets this share of the query's best
     # keyword score × its closeness as a keyword stand-in (fusion.credit_cross_script; 0: off)
     cross_script_credit: float = 1.0
+    # the note tier's vector search embeds the query without its Latin words that at least
+    # this share of the persona's notes hold (and at least common_word_least notes): in
+    # practice the user's own name, which pulls the query toward every note naming them
+    # in the query's script (0: off; bench/results/search30.md)
+    common_word_share: float = 0.2
+    common_word_least: int = 10
     neighbours: int = 1  # turns either side of a matching turn in an excerpt
     max_window: int = 7  # the most turns one excerpt may show
     strength_blend: bool = True  # blend live strength in with the importance weight
@@ -105,6 +111,10 @@ class SearchPlan:
             raise ParameterError("fallback_similarity must be within [0, 1]")
         if not 0.0 <= self.cross_script_credit <= 1.0:
             raise ParameterError("cross_script_credit must be within [0, 1]")
+        if not 0.0 <= self.common_word_share <= 1.0:
+            raise ParameterError("common_word_share must be within [0, 1]")
+        if self.common_word_least < 1:
+            raise ParameterError("common_word_least must be at least 1")
         for name in ("companion_weight", "companion_episode_weight"):
             value = getattr(self, name)
             if value is not None and not 0.0 <= value <= 1.0:
@@ -155,6 +165,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
     "shared_scale": replace(DEFAULT_PLAN, shared_scale=True),
     "no_cross_script_credit": replace(DEFAULT_PLAN, cross_script_credit=0.0),
+    "whole_query_vector": replace(DEFAULT_PLAN, common_word_share=0.0),
     "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
     "no_current_first": replace(DEFAULT_PLAN, current_first=False),
     "no_trim": replace(DEFAULT_PLAN, trim_cited=False),

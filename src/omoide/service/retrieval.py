@@ -6,7 +6,10 @@ and the vector side is searched (the FTS query and the embedding + matrix produc
 the GIL, so on two cores they overlap); filters given as ``allowed`` row ids apply before the
 pool cut on both sides; then the lists are fused with the plan's method and weights, the keyword
 side gated by script, and completed with stand-in scores for the vector candidates written in
-another script than the query (``fusion.credit_cross_script``). What is searched is a
+another script than the query (``fusion.credit_cross_script``). The note tier's vector search
+embeds the query without the Latin words a large share of the persona's notes hold (its
+``common_words``; in practice the user's own name), while the whole query's vector is kept for
+the similarities shown and the conversation tier. What is searched is a
 :class:`Tier` — :class:`NoteTier` over a persona's memories, :class:`TurnTier` over its session
 turns — so the retriever never knows which.
 """
@@ -22,6 +25,7 @@ import numpy as np
 
 from omoide.embed.base import Embedder
 from omoide.engine.fusion import FusionWeights, Scale, Scored, credit_cross_script, fuse
+from omoide.engine.lang import query_terms, without_words
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
@@ -50,6 +54,12 @@ class Tier(Protocol):
         """The script group the row's text was indexed with (None when it has no vector)."""
         ...
 
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        """Those of ``words`` that at least ``share`` of the tier's rows hold (and at least
+        ``least`` rows); empty for a tier that does not leave words out of its query."""
+        ...
+
     def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
                    embedder: Embedder) -> list[Scored]:
         """Semantic scores for the rows of ``ids`` that have no vector yet, embedded now, on
@@ -74,6 +84,10 @@ class NoteTier:
     def script(self, row_id: int) -> int | None:
         return self.memories.vectors.language(row_id)
 
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        return self.memories.common_words(words, share=share, least=least)
+
     def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
                    embedder: Embedder) -> list[Scored]:
         return []  # a note is embedded when it is written
@@ -96,6 +110,10 @@ class TurnTier:
 
     def script(self, row_id: int) -> int | None:
         return self._index.language(row_id)
+
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        return frozenset()  # turns are searched by the whole query (measured: search30.md)
 
     def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
                    embedder: Embedder) -> list[Scored]:
@@ -162,11 +180,20 @@ class HybridRetriever:
             return hits[:pool]
 
         pending = _POOL.submit(keyword_side)
+        common = None
+        if plan.common_word_share > 0 and mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
+            words = query_terms(query).words
+            common = _POOL.submit(tier.common_words, words, share=plan.common_word_share,
+                                  least=plan.common_word_least) if words else None
         if query_vector is None:
             query_vector = self.embedder.embed_query(query)
         semantic: list[Scored] = []
         if mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
-            semantic = tier.semantic(query_vector, query=query, limit=pool, allowed=allowed)
+            searched = query_vector
+            shorter = without_words(query, common.result()) if common is not None else query
+            if shorter != query and not query_terms(shorter).empty:
+                searched = self.embedder.embed_query(shorter)
+            semantic = tier.semantic(searched, query=query, limit=pool, allowed=allowed)
         keyword = pending.result()
         if mode == SearchMode.KEYWORD:
             return Candidates(keyword, query_vector)

@@ -29,6 +29,8 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
     assert plan.cross_script_credit == 1.0
+    assert (plan.common_word_share, plan.common_word_least) == (0.2, 10)
+    assert preset("whole_query_vector").common_word_share == 0.0
     assert (plan.companion_weight, plan.companion_pool) == (0.3, 40)
     assert plan.episode_companion_weight == 0.0  # notes only (LoCoMo: turns lost recall)
     assert preset("no_companion").companion_weight == 0.0
@@ -62,6 +64,7 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
     {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
     {"companion_episode_weight": 2.0},
+    {"common_word_share": -0.1}, {"common_word_share": 1.5}, {"common_word_least": 0},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):

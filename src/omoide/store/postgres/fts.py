@@ -154,6 +154,19 @@ class PgFtsIndex(FtsIndex):
             stats.keep(self.trigram_table, stamp, {keys[i]: dfs[i] for i in common})
         return self._ranked(conn, terms, n_rows, dfs, persona_id, limit) or []
 
+    def held_by(self, conn: Any, *, persona_id: int, words: Sequence[str],
+                at_least: int) -> frozenset[str]:
+        """As the SQLite index's: the ``words`` that at least ``at_least`` of the persona's
+        indexed rows hold, each count stopping at ``at_least`` rows, in one statement."""
+        if not words or at_least < 1:
+            return frozenset()
+        columns = [f"(SELECT count(*) FROM (SELECT 1 FROM {self.words_table} f WHERE "
+                   "f.words @@ plainto_tsquery('english', ?) AND f.persona_id = ? "
+                   f"LIMIT {int(at_least)}) AS c)" for _ in words]
+        params = [v for word in words for v in (word, persona_id)]
+        row = conn.execute(f"SELECT {', '.join(columns)}", params).fetchone()
+        return frozenset(w for w, n in zip(words, row, strict=True) if int(n) >= at_least)
+
     def _ranked(self, conn: Any, terms: list[_PgTerm], n_rows: int, dfs: list[int],
                 persona_id: int, limit: int, *, stamp: tuple[int, ...] | None = None
                 ) -> list[KeywordHit] | None:

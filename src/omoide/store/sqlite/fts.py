@@ -242,6 +242,22 @@ class FtsIndex:
         ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, score in ranked[:limit]]
 
+    def held_by(self, conn: sqlite3.Connection, *, persona_id: int, words: Sequence[str],
+                at_least: int) -> frozenset[str]:
+        """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
+        ``at_least`` of the persona's indexed rows hold, in one statement; each count stops at
+        ``at_least`` rows, so a common word costs no more than that."""
+        if not words or at_least < 1:
+            return frozenset()
+        columns, params = [], []
+        for word in words:
+            sql, args = self._newest(conn, self.words_table, quote_fts(word), persona_id,
+                                     at_least, scored=False)
+            columns.append(f"(SELECT count(*) FROM ({sql}))")
+            params += args
+        row = conn.execute(f"SELECT {', '.join(columns)}", params).fetchone()
+        return frozenset(w for w, n in zip(words, row, strict=True) if n >= at_least)
+
     def word_exprs(self, words: Sequence[str], cjk: Sequence[str]) -> list[str]:
         """MATCH terms for the unicode61 table: Latin words, and with the bigram short path the
         1–2 character CJK terms (a 1-character term as a prefix of the bigram tokens)."""

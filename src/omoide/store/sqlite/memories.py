@@ -8,6 +8,7 @@ Each public method that writes is one transaction covering every table it touche
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -31,7 +32,7 @@ from omoide.model import (
     VersionChange,
 )
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.fts import KeywordHit
+from omoide.store.sqlite.fts import FtsIndex, KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
 from omoide.store.sqlite.rows import (
@@ -76,6 +77,8 @@ def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list
 class MemoryStore(MemoryWrites):
     """The memories of one persona: reads and the vector index here, writes in
     :class:`~omoide.store.sqlite.memory_writes.MemoryWrites`."""
+
+    _word_index: FtsIndex = MEMORY_FTS  # the notes' keyword index (PostgreSQL: its twin)
 
     def __init__(self, db: Database, persona_id: int, persona: str,
                  load_vectors: Callable[[int], VectorIndex], model_id: str) -> None:
@@ -202,6 +205,23 @@ class MemoryStore(MemoryWrites):
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
         return MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
                                  limit=limit)
+
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
+        ``share`` of the persona's active notes hold, and at least ``least`` notes (two
+        statements: the persona's count, then each word's, stopping at the bar)."""
+        if not words or share <= 0.0:
+            return frozenset()
+        conn = self.db.conn()
+        active = int(conn.execute(
+            "SELECT count(*) FROM memories WHERE persona_id = ? AND status = 'active'",
+            (self.persona_id,)).fetchone()[0])
+        at_least = max(least, math.ceil(share * active))
+        if active < at_least:
+            return frozenset()
+        return self._word_index.held_by(conn, persona_id=self.persona_id, words=words,
+                                        at_least=at_least)
 
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()
