@@ -70,7 +70,7 @@ class SearchPlan:
     # this share of the persona's notes hold (and at least common_word_least notes): in
     # practice the user's own name, which pulls the query toward every note naming them
     # in the query's script (0: off; bench/results/search30.md)
-    common_word_share: float = 0.2
+    common_word_share: float = 0.15
     common_word_least: int = 10
     neighbours: int = 1  # turns either side of a matching turn in an excerpt
     max_window: int = 7  # the most turns one excerpt may show

@@ -29,7 +29,7 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
     assert plan.cross_script_credit == 1.0
-    assert (plan.common_word_share, plan.common_word_least) == (0.2, 10)
+    assert (plan.common_word_share, plan.common_word_least) == (0.15, 10)
     assert preset("whole_query_vector").common_word_share == 0.0
     assert (plan.companion_weight, plan.companion_pool) == (0.3, 40)
     assert plan.episode_companion_weight == 0.0  # notes only (LoCoMo: turns lost recall)
