@@ -181,7 +181,8 @@ class HybridRetriever:
 
         pending = _POOL.submit(keyword_side)
         common = None
-        if plan.common_word_share > 0 and mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
+        if plan.leaves_out_common_words(self.embedder.model_id) and mode in (
+                SearchMode.HYBRID, SearchMode.SEMANTIC):
             words = query_terms(query).words
             common = _POOL.submit(tier.common_words, words, share=plan.common_word_share,
                                   least=plan.common_word_least) if words else None
