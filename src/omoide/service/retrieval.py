@@ -180,21 +180,12 @@ class HybridRetriever:
             return hits[:pool]
 
         pending = _POOL.submit(keyword_side)
-        common = None
-        if plan.leaves_out_common_words(self.embedder.model_id) and mode in (
-                SearchMode.HYBRID, SearchMode.SEMANTIC):
-            words = query_terms(query).words
-            common = _POOL.submit(tier.common_words, words, share=plan.common_word_share,
-                                  least=plan.common_word_least) if words else None
         if query_vector is None:
             query_vector = self.embedder.embed_query(query)
         semantic: list[Scored] = []
         if mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
-            searched = query_vector
-            shorter = without_words(query, common.result()) if common is not None else query
-            if shorter != query and not query_terms(shorter).empty:
-                searched = self.embedder.embed_query(shorter)
-            semantic = tier.semantic(searched, query=query, limit=pool, allowed=allowed)
+            semantic = tier.semantic(self._semantic_vector(tier, query, query_vector, plan),
+                                     query=query, limit=pool, allowed=allowed)
         keyword = pending.result()
         if mode == SearchMode.KEYWORD:
             return Candidates(keyword, query_vector)
@@ -220,6 +211,22 @@ class HybridRetriever:
         return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion,
                                semantic_span=semantic_span),
                           query_vector, keyword, semantic, weights, plan.fusion)
+
+
+    def _semantic_vector(self, tier: Tier, query: str, query_vector: np.ndarray,
+                         plan: SearchPlan) -> np.ndarray:
+        """The vector the tier's semantic side searches with: the query's, or, where the plan
+        leaves common words out for this embedder, the query embedded without the Latin
+        words a large share of the tier's rows hold (when it keeps a content word)."""
+        words = query_terms(query).words
+        if not words or not plan.leaves_out_common_words(self.embedder.model_id):
+            return query_vector
+        common = tier.common_words(words, share=plan.common_word_share,
+                                   least=plan.common_word_least)
+        shorter = without_words(query, common)
+        if shorter == query or query_terms(shorter).empty:
+            return query_vector
+        return self.embedder.embed_query(shorter)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:
