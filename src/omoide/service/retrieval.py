@@ -212,7 +212,6 @@ class HybridRetriever:
                                semantic_span=semantic_span),
                           query_vector, keyword, semantic, weights, plan.fusion)
 
-
     def _semantic_vector(self, tier: Tier, query: str, query_vector: np.ndarray,
                          plan: SearchPlan) -> np.ndarray:
         """The vector the tier's semantic side searches with: the query's, or, where the plan
