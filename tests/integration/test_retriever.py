@@ -275,6 +275,8 @@ def test_common_words_are_counted_in_the_persona_among_its_active_notes(
     memories = app.store.memories(persona)
     assert memories.common_words(["mika", "sister"], share=0.2, least=10) == {"mika"}
     assert memories.common_words(["mika"], share=0.7, least=10) == frozenset()  # 12 of 20
+    assert memories.common_words(["mika"], share=0.6, least=1) == {"mika"}  # 12 ≥ 12
+    assert memories.common_words(["mika"], share=0.61, least=1) == frozenset()  # 12 < 12.2
     assert memories.common_words(["mika"], share=0.2, least=13) == frozenset()  # too few
     assert memories.common_words(["mika"], share=0.0, least=1) == frozenset()  # off
     app.auth.create_persona("other")  # another persona's notes count for nothing

@@ -8,7 +8,6 @@ Each public method that writes is one transaction covering every table it touche
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -209,19 +208,10 @@ class MemoryStore(MemoryWrites):
     def common_words(self, words: Sequence[str], *, share: float, least: int
                      ) -> frozenset[str]:
         """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
-        ``share`` of the persona's active notes hold, and at least ``least`` notes (two
-        statements: the persona's count, then each word's, stopping at the bar)."""
-        if not words or share <= 0.0:
-            return frozenset()
-        conn = self.db.conn()
-        active = int(conn.execute(
-            "SELECT count(*) FROM memories WHERE persona_id = ? AND status = 'active'",
-            (self.persona_id,)).fetchone()[0])
-        at_least = max(least, math.ceil(share * active))
-        if active < at_least:
-            return frozenset()
-        return self._word_index.held_by(conn, persona_id=self.persona_id, words=words,
-                                        at_least=at_least)
+        ``share`` of the persona's active notes hold, and at least ``least`` notes (one
+        statement, each count stopping at the bar)."""
+        return self._word_index.held_by(self.db.conn(), persona_id=self.persona_id,
+                                        words=words, share=share, least=least)
 
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()
