@@ -287,3 +287,18 @@ def test_common_words_are_counted_in_the_persona_among_its_active_notes(
         app.memories.delete(persona, key)
     assert memories.common_words(["mika"], share=0.2, least=10) == frozenset()
     assert memories.common_words(["mika"], share=0.5, least=9) == {"mika"}
+
+
+def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
+        app: Omoide, persona: str) -> None:
+    named_notes(app, persona)
+    retriever = HybridRetriever(app.embedder)
+    tier = NoteTier(app.store.memories(persona))
+    whole = app.embedder.embed_query("Where does Mika's sister live?")
+    short = app.embedder.embed_query("Where does sister live?")
+    for mix in (1.0, 0.7, 0.0):
+        plan = replace(ANY_MODEL, common_word_mix=mix)
+        searched = retriever._semantic_vector(  # the vector itself is the point
+            tier, "Where does Mika's sister live?", whole, plan)
+        expected = mix * short + (1 - mix) * whole
+        assert np.allclose(searched, expected / np.linalg.norm(expected), atol=1e-6)

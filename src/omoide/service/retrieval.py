@@ -225,7 +225,11 @@ class HybridRetriever:
         shorter = without_words(query, common)
         if shorter == query or query_terms(shorter).empty:
             return query_vector
-        return self.embedder.embed_query(shorter)
+        searched = self.embedder.embed_query(shorter)
+        if plan.common_word_mix >= 1.0:
+            return searched
+        mixed = plan.common_word_mix * searched + (1.0 - plan.common_word_mix) * query_vector
+        return (mixed / max(float(np.linalg.norm(mixed)), 1e-12)).astype(np.float32)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:

@@ -32,6 +32,8 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert (plan.common_word_share, plan.common_word_least) == (0.15, 10)
     assert preset("whole_query_vector").common_word_share == 0.0
     assert plan.common_word_models == ("multilingual-e5",)
+    assert plan.common_word_mix == 0.7
+    assert preset("common_words_unmixed").common_word_mix == 1.0
     assert preset("common_words_any_model").common_word_models is None
     assert (plan.companion_weight, plan.companion_pool) == (0.3, 40)
     assert plan.episode_companion_weight == 0.0  # notes only (LoCoMo: turns lost recall)
@@ -67,6 +69,7 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
     {"companion_episode_weight": 2.0},
     {"common_word_share": -0.1}, {"common_word_share": 1.5}, {"common_word_least": 0},
+    {"common_word_mix": -0.1}, {"common_word_mix": 1.1},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
