@@ -6,11 +6,11 @@ and the vector side is searched (the FTS query and the embedding + matrix produc
 the GIL, so on two cores they overlap); filters given as ``allowed`` row ids apply before the
 pool cut on both sides; then the lists are fused with the plan's method and weights, the keyword
 side gated by script, and completed with stand-in scores for the vector candidates written in
-another script than the query (``fusion.credit_cross_script``). The note tier's vector search
-embeds the query without the Latin words a large share of the persona's notes hold (its
-``common_words``; in practice the user's own name), while the whole query's vector is kept for
-the similarities shown and the conversation tier. What is searched is a
-:class:`Tier` — :class:`NoteTier` over a persona's memories, :class:`TurnTier` over its session
+another script than the query (``fusion.credit_cross_script``). With the plan's embedders
+(e5), the note tier's vector search mixes in the query embedded without the Latin words a large
+share of the persona's notes hold (its ``common_words``; in practice the user's own name),
+while the whole query's vector alone gives the similarities shown and the conversation tier.
+What is searched is a :class:`Tier` — :class:`NoteTier` over a persona's memories, :class:`TurnTier` over its session
 turns — so the retriever never knows which.
 """
 
@@ -215,8 +215,9 @@ class HybridRetriever:
     def _semantic_vector(self, tier: Tier, query: str, query_vector: np.ndarray,
                          plan: SearchPlan) -> np.ndarray:
         """The vector the tier's semantic side searches with: the query's, or, where the plan
-        leaves common words out for this embedder, the query embedded without the Latin
-        words a large share of the tier's rows hold (when it keeps a content word)."""
+        leaves common words out for this embedder, normalise(mix × the query embedded without
+        the Latin words a large share of the tier's rows hold + (1 − mix) × the query's), when
+        the shortened query keeps a content word."""
         words = query_terms(query).words
         if not words or not plan.leaves_out_common_words(self.embedder.model_id):
             return query_vector
