@@ -10,8 +10,8 @@ another script than the query (``fusion.credit_cross_script``). With the plan's 
 (e5), the note tier's vector search mixes in the query embedded without the Latin words a large
 share of the persona's notes hold (its ``common_words``; in practice the user's own name),
 while the whole query's vector alone gives the similarities shown and the conversation tier.
-What is searched is a :class:`Tier` — :class:`NoteTier` over a persona's memories, :class:`TurnTier` over its session
-turns — so the retriever never knows which.
+What is searched is a :class:`Tier` — :class:`NoteTier` over a persona's memories,
+:class:`TurnTier` over its session turns — so the retriever never knows which.
 """
 
 from __future__ import annotations
