@@ -202,3 +202,103 @@ def test_the_shared_scale_plan_puts_notes_and_turns_on_one_semantic_scale(
         assert top >= 0.6 * 0.9 - 1e-9  # each tier's best on its own scale (strength aside)
         if tier_best[kind] < best:
             assert max(h.score for h in shared if h.type == kind) < top
+
+
+class _Recording:
+    """The app's embedder, recording the texts it embeds as queries."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.queries: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries.append(text)
+        return self.inner.embed_query(text)
+
+
+def named_notes(app: Omoide, persona: str) -> list[str]:
+    """Twelve notes naming the user (Mika), eight that do not (a share of 0.6)."""
+    named = [f"Mika {what}" for what in (
+        "walks to the bakery", "keeps bees", "plays the cello", "reads before bed",
+        "rides an old bicycle", "grows mint on the balcony", "collects maps",
+        "swims on Sundays", "paints in the evening", "writes letters by hand",
+        "bakes rye bread", "repairs radios")]
+    others = ["The sister lives in Lisbon", "The cat is called Pip", "Rent went up in March",
+              "The car needs new tyres", "The neighbour plays drums", "Tea tastes of smoke",
+              "The office moved upstairs", "The garden has three roses"]
+    return [add(app, persona, text) for text in named + others]
+
+
+ANY_MODEL = preset("common_words_any_model")  # the default's rule for the hash embedder too
+
+
+def test_the_note_search_embeds_the_query_without_the_users_name(
+        app: Omoide, persona: str) -> None:
+    keys = named_notes(app, persona)
+    recording = _Recording(app.embedder)
+    retriever = HybridRetriever(recording)  # type: ignore[arg-type]
+    memories = app.store.memories(persona)
+    found = retriever.retrieve(NoteTier(memories), "Where does Mika's sister live?",
+                               plan=ANY_MODEL, pool=50, keyword_weight=0.4,
+                               semantic_weight=0.6)
+    # the whole query's vector is kept (similarities shown, the conversation tier); the
+    # note tier's vector search reads the query without the word most notes hold
+    assert recording.queries == ["Where does Mika's sister live?", "Where does sister live?"]
+    assert np.allclose(found.query_vector, app.embedder.embed_query(
+        "Where does Mika's sister live?"))
+    assert found.ranked[0].id == memories.id_of(keys[12])  # "The sister lives in Lisbon"
+    recording.queries.clear()
+    for plan in (preset("whole_query_vector"), DEFAULT_PLAN):  # off; not for this embedder
+        recording.queries.clear()
+        retriever.retrieve(NoteTier(memories), "Where does Mika's sister live?", plan=plan,
+                           pool=50, keyword_weight=0.4, semantic_weight=0.6)
+        assert recording.queries == ["Where does Mika's sister live?"]
+
+
+@pytest.mark.parametrize("query", ["Mika", "Mika's?", "ミカの妹はどこ？", "Where is Lisbon?"])
+def test_a_query_keeps_its_words_when_nothing_else_would_be_left_or_none_is_common(
+        app: Omoide, persona: str, query: str) -> None:
+    named_notes(app, persona)
+    recording = _Recording(app.embedder)
+    HybridRetriever(recording).retrieve(  # type: ignore[arg-type]
+        NoteTier(app.store.memories(persona)), query, plan=ANY_MODEL, pool=50,
+        keyword_weight=0.4, semantic_weight=0.6)
+    assert recording.queries == [query]
+
+
+def test_common_words_are_counted_in_the_persona_among_its_active_notes(
+        app: Omoide, persona: str) -> None:
+    keys = named_notes(app, persona)
+    memories = app.store.memories(persona)
+    assert memories.common_words(["mika", "sister"], share=0.2, least=10) == {"mika"}
+    assert memories.common_words(["mika"], share=0.7, least=10) == frozenset()  # 12 of 20
+    assert memories.common_words(["mika"], share=0.6, least=1) == {"mika"}  # 12 ≥ 12
+    assert memories.common_words(["mika"], share=0.61, least=1) == frozenset()  # 12 < 12.2
+    assert memories.common_words(["mika"], share=0.2, least=13) == frozenset()  # too few
+    assert memories.common_words(["mika"], share=0.0, least=1) == frozenset()  # off
+    app.auth.create_persona("other")  # another persona's notes count for nothing
+    for i in range(30):
+        add(app, "other", f"Sister number {i} writes poems")
+    assert memories.common_words(["sister"], share=0.2, least=1) == frozenset()
+    for key in keys[:3]:  # a deleted note no longer holds its words: 9 of 17
+        app.memories.delete(persona, key)
+    assert memories.common_words(["mika"], share=0.2, least=10) == frozenset()
+    assert memories.common_words(["mika"], share=0.5, least=9) == {"mika"}
+
+
+def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
+        app: Omoide, persona: str) -> None:
+    named_notes(app, persona)
+    retriever = HybridRetriever(app.embedder)
+    tier = NoteTier(app.store.memories(persona))
+    whole = app.embedder.embed_query("Where does Mika's sister live?")
+    short = app.embedder.embed_query("Where does sister live?")
+    for mix in (1.0, 0.7, 0.0):
+        plan = replace(ANY_MODEL, common_word_mix=mix)
+        searched = retriever._semantic_vector(  # the vector itself is the point
+            tier, "Where does Mika's sister live?", whole, plan)
+        expected = mix * short + (1 - mix) * whole
+        assert np.allclose(searched, expected / np.linalg.norm(expected), atol=1e-6)

@@ -66,6 +66,18 @@ class SearchPlan:
     # a vector candidate in another script than the query gets this share of the query's best
     # keyword score × its closeness as a keyword stand-in (fusion.credit_cross_script; 0: off)
     cross_script_credit: float = 1.0
+    # the note tier's vector search embeds the query without its Latin words that at least
+    # this share of the persona's notes hold (and at least common_word_least notes): in
+    # practice the user's own name, which pulls the query toward every note naming them
+    # in the query's script (0: off; bench/results/search30.md)
+    common_word_share: float = 0.15
+    common_word_least: int = 10
+    # ... for the embedders whose model id starts with one of these (None: every embedder):
+    # e5 gained on every retrieval set, USE did not (-0.003 held out, -0.006 on two fresh sets)
+    common_word_models: tuple[str, ...] | None = ("multilingual-e5",)
+    # the searched vector: normalise(mix × the shortened query's + (1 − mix) × the whole
+    # query's); the shortened one alone (1.0) cost LoCoMo tuning recall (-0.007), 0.7 did not
+    common_word_mix: float = 0.7
     neighbours: int = 1  # turns either side of a matching turn in an excerpt
     max_window: int = 7  # the most turns one excerpt may show
     strength_blend: bool = True  # blend live strength in with the importance weight
@@ -105,6 +117,14 @@ class SearchPlan:
             raise ParameterError("fallback_similarity must be within [0, 1]")
         if not 0.0 <= self.cross_script_credit <= 1.0:
             raise ParameterError("cross_script_credit must be within [0, 1]")
+        if not 0.0 <= self.common_word_share <= 1.0:
+            raise ParameterError("common_word_share must be within [0, 1]")
+        if self.common_word_least < 1:
+            raise ParameterError("common_word_least must be at least 1")
+        if not 0.0 <= self.common_word_mix <= 1.0:
+            raise ParameterError("common_word_mix must be within [0, 1]")
+        if self.common_word_models is not None:
+            object.__setattr__(self, "common_word_models", tuple(self.common_word_models))
         for name in ("companion_weight", "companion_episode_weight"):
             value = getattr(self, name)
             if value is not None and not 0.0 <= value <= 1.0:
@@ -121,6 +141,13 @@ class SearchPlan:
         """The companion's weight for conversation turns."""
         return self.companion_weight if self.companion_episode_weight is None \
             else self.companion_episode_weight
+
+    def leaves_out_common_words(self, model_id: str) -> bool:
+        """Whether a note search embedding with ``model_id`` leaves the persona's common
+        words out of its query vector."""
+        return self.common_word_share > 0 and (
+            self.common_word_models is None
+            or any(model_id.startswith(prefix) for prefix in self.common_word_models))
 
     def keyword_limit(self, pool: int, *, filtered: bool) -> int:
         """Keyword candidates to fetch: filters are applied after the FTS query, so more."""
@@ -155,6 +182,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
     "shared_scale": replace(DEFAULT_PLAN, shared_scale=True),
     "no_cross_script_credit": replace(DEFAULT_PLAN, cross_script_credit=0.0),
+    "whole_query_vector": replace(DEFAULT_PLAN, common_word_share=0.0),
+    "common_words_any_model": replace(DEFAULT_PLAN, common_word_models=None),
+    "common_words_unmixed": replace(DEFAULT_PLAN, common_word_mix=1.0),
     "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
     "no_current_first": replace(DEFAULT_PLAN, current_first=False),
     "no_trim": replace(DEFAULT_PLAN, trim_cited=False),

@@ -6,9 +6,12 @@ and the vector side is searched (the FTS query and the embedding + matrix produc
 the GIL, so on two cores they overlap); filters given as ``allowed`` row ids apply before the
 pool cut on both sides; then the lists are fused with the plan's method and weights, the keyword
 side gated by script, and completed with stand-in scores for the vector candidates written in
-another script than the query (``fusion.credit_cross_script``). What is searched is a
-:class:`Tier` — :class:`NoteTier` over a persona's memories, :class:`TurnTier` over its session
-turns — so the retriever never knows which.
+another script than the query (``fusion.credit_cross_script``). With the plan's embedders
+(e5), the note tier's vector search mixes in the query embedded without the Latin words a large
+share of the persona's notes hold (its ``common_words``; in practice the user's own name),
+while the whole query's vector alone gives the similarities shown and the conversation tier.
+What is searched is a :class:`Tier` — :class:`NoteTier` over a persona's memories,
+:class:`TurnTier` over its session turns — so the retriever never knows which.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 
 from omoide.embed.base import Embedder
 from omoide.engine.fusion import FusionWeights, Scale, Scored, credit_cross_script, fuse
+from omoide.engine.lang import query_terms, without_words
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
@@ -50,6 +54,12 @@ class Tier(Protocol):
         """The script group the row's text was indexed with (None when it has no vector)."""
         ...
 
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        """Those of ``words`` that at least ``share`` of the tier's rows hold (and at least
+        ``least`` rows); empty for a tier that does not leave words out of its query."""
+        ...
+
     def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
                    embedder: Embedder) -> list[Scored]:
         """Semantic scores for the rows of ``ids`` that have no vector yet, embedded now, on
@@ -74,6 +84,10 @@ class NoteTier:
     def script(self, row_id: int) -> int | None:
         return self.memories.vectors.language(row_id)
 
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        return self.memories.common_words(words, share=share, least=least)
+
     def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
                    embedder: Embedder) -> list[Scored]:
         return []  # a note is embedded when it is written
@@ -96,6 +110,10 @@ class TurnTier:
 
     def script(self, row_id: int) -> int | None:
         return self._index.language(row_id)
+
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        return frozenset()  # turns are searched by the whole query (measured: search30.md)
 
     def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
                    embedder: Embedder) -> list[Scored]:
@@ -166,7 +184,8 @@ class HybridRetriever:
             query_vector = self.embedder.embed_query(query)
         semantic: list[Scored] = []
         if mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
-            semantic = tier.semantic(query_vector, query=query, limit=pool, allowed=allowed)
+            semantic = tier.semantic(self._semantic_vector(tier, query, query_vector, plan),
+                                     query=query, limit=pool, allowed=allowed)
         keyword = pending.result()
         if mode == SearchMode.KEYWORD:
             return Candidates(keyword, query_vector)
@@ -192,6 +211,26 @@ class HybridRetriever:
         return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion,
                                semantic_span=semantic_span),
                           query_vector, keyword, semantic, weights, plan.fusion)
+
+    def _semantic_vector(self, tier: Tier, query: str, query_vector: np.ndarray,
+                         plan: SearchPlan) -> np.ndarray:
+        """The vector the tier's semantic side searches with: the query's, or, where the plan
+        leaves common words out for this embedder, normalise(mix × the query embedded without
+        the Latin words a large share of the tier's rows hold + (1 − mix) × the query's), when
+        the shortened query keeps a content word."""
+        words = query_terms(query).words
+        if not words or not plan.leaves_out_common_words(self.embedder.model_id):
+            return query_vector
+        common = tier.common_words(words, share=plan.common_word_share,
+                                   least=plan.common_word_least)
+        shorter = without_words(query, common)
+        if shorter == query or query_terms(shorter).empty:
+            return query_vector
+        searched = self.embedder.embed_query(shorter)
+        if plan.common_word_mix >= 1.0:
+            return searched
+        mixed = plan.common_word_mix * searched + (1.0 - plan.common_word_mix) * query_vector
+        return (mixed / max(float(np.linalg.norm(mixed)), 1e-12)).astype(np.float32)
 
 
 def member(sorted_ids: np.ndarray, value: int) -> bool:

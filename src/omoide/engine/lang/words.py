@@ -9,6 +9,7 @@ are cut into short content terms (kanji runs, katakana runs, long hiragana runs)
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from omoide.engine.errors import ParameterError
@@ -23,6 +24,7 @@ __all__ = [
     "note_content_words",
     "query_terms",
     "spaced_for_words",
+    "without_words",
     "word_tokens",
 ]
 
@@ -95,6 +97,37 @@ def cjk_terms(text: str) -> list[str]:
 def query_terms(text: str) -> QueryTerms:
     words = tuple(dict.fromkeys(fold_latin(word) for word in english_words(text)))
     return QueryTerms(words=words, cjk=tuple(cjk_terms(text)))
+
+
+# A word of Latin letters, with a possessive 's that goes with it.
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]+(?:['’]s(?![^\W\d_]))?")
+
+
+def without_words(text: str, words: Collection[str]) -> str:
+    """``text`` (NFKC) without its Latin-script words that are in ``words`` (lower-cased,
+    Latin diacritics folded, as :func:`query_terms` gives them), each with its possessive 's;
+    spaces collapsed. Words of other scripts stay. ``text`` itself when none is there.
+
+    >>> without_words("What does Aiko's brother cook?", {"aiko"})
+    'What does brother cook?'
+    """
+    if not words:
+        return text
+    dropped = False
+
+    def keep(match: re.Match[str]) -> str:
+        nonlocal dropped
+        word = match.group(0)
+        base = word[:-2] if word[-2:] in ("'s", "’s") else word
+        if fold_latin(base.lower()) in words:
+            dropped = True
+            return ""
+        return word
+
+    kept = _LATIN_WORD.sub(keep, normalise(text))
+    if not dropped:
+        return text
+    return re.sub(r" +([?.!,;:])", r"\1", re.sub(r"\s+", " ", kept)).strip()
 
 
 def word_tokens(text: str) -> list[str]:

@@ -154,6 +154,26 @@ class PgFtsIndex(FtsIndex):
             stats.keep(self.trigram_table, stamp, {keys[i]: dfs[i] for i in common})
         return self._ranked(conn, terms, n_rows, dfs, persona_id, limit) or []
 
+    def held_by(self, conn: Any, *, persona_id: int, words: Sequence[str],
+                share: float, least: int) -> frozenset[str]:
+        """As the SQLite index's: the ``words`` that at least ``share`` of the persona's
+        indexed rows hold (and at least ``least``), in one statement, each count stopping at
+        the bar."""
+        if not words or share <= 0.0:
+            return frozenset()
+        counts = ", ".join(
+            f"(SELECT count(*) FROM (SELECT 1 FROM {self.words_table} f WHERE "
+            "f.words @@ plainto_tsquery('english', ?) AND f.persona_id = ? "
+            "LIMIT (SELECT need FROM bar)) AS c)" for _ in words)
+        sql = (f"WITH bar AS (SELECT GREATEST(?, CEIL(? * count(*))::bigint) AS need "
+               f"FROM {self.words_table} f WHERE f.persona_id = ?) "
+               f"SELECT (SELECT need FROM bar), {counts}")
+        params: list[object] = [least, share, persona_id]
+        for word in words:
+            params += [word, persona_id]
+        row = conn.execute(sql, params).fetchone()
+        return frozenset(w for w, n in zip(words, row[1:], strict=True) if int(n) >= int(row[0]))
+
     def _ranked(self, conn: Any, terms: list[_PgTerm], n_rows: int, dfs: list[int],
                 persona_id: int, limit: int, *, stamp: tuple[int, ...] | None = None
                 ) -> list[KeywordHit] | None:

@@ -69,6 +69,8 @@ _RANK_FACTS = (
 class PgMemoryStore(MemoryStore):
     """The memories of one persona (every query carries ``persona_id``)."""
 
+    _word_index = PG_MEMORY_FTS
+
     _upsert_link = _PG_UPSERT_LINK  # names the stored row's columns by table (else ambiguous)
     recount_s = 60.0  # how often a persona searched in SQL has its rows counted again
 

@@ -242,6 +242,36 @@ class FtsIndex:
         ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, score in ranked[:limit]]
 
+    def held_by(self, conn: sqlite3.Connection, *, persona_id: int, words: Sequence[str],
+                share: float, least: int) -> frozenset[str]:
+        """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
+        ``share`` of the persona's indexed rows hold, and at least ``least`` rows, in one
+        statement: the persona's row count gives the bar, and each word's count stops there."""
+        if not words or share <= 0.0:
+            return frozenset()
+        bar = ("(SELECT max(?, CAST(? * n AS INTEGER) + (? * n > CAST(? * n AS INTEGER))) "
+               f"FROM (SELECT count(*) AS n FROM {self.base_table} AS b "
+               f"WHERE {self._where_base()}))")
+        bar_params: list[object] = [least, share, share, share, persona_id]
+        if self.keyed(conn):
+            low = persona_id << 32
+            rows = (f"SELECT 1 FROM {self.words_table} WHERE {self.words_table} MATCH ? "
+                    "AND rowid BETWEEN ? AND ?")
+            row_params: list[object] = [low, low + _KEY_SPAN - 1]
+        else:
+            rows = (f"SELECT 1 FROM {self.words_table} JOIN {self.base_table} AS b "
+                    f"ON b.rowid = {self.words_table}.rowid "
+                    f"WHERE {self.words_table} MATCH ? AND {self._where_base()}")
+            row_params = [persona_id]
+        counts = ", ".join(f"(SELECT count(*) FROM ({rows} LIMIT (SELECT need FROM bar)))"
+                           for _ in words)
+        params: list[object] = [*bar_params]
+        for word in words:
+            params += [quote_fts(word), *row_params]
+        row = conn.execute(f"WITH bar AS (SELECT {bar} AS need) SELECT (SELECT need FROM bar), "
+                           f"{counts}", params).fetchone()
+        return frozenset(w for w, n in zip(words, row[1:], strict=True) if n >= row[0])
+
     def word_exprs(self, words: Sequence[str], cjk: Sequence[str]) -> list[str]:
         """MATCH terms for the unicode61 table: Latin words, and with the bigram short path the
         1–2 character CJK terms (a 1-character term as a prefix of the bigram tokens)."""

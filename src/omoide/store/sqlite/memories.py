@@ -31,7 +31,7 @@ from omoide.model import (
     VersionChange,
 )
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.fts import KeywordHit
+from omoide.store.sqlite.fts import FtsIndex, KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
 from omoide.store.sqlite.rows import (
@@ -76,6 +76,8 @@ def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list
 class MemoryStore(MemoryWrites):
     """The memories of one persona: reads and the vector index here, writes in
     :class:`~omoide.store.sqlite.memory_writes.MemoryWrites`."""
+
+    _word_index: FtsIndex = MEMORY_FTS  # the notes' keyword index (PostgreSQL: its twin)
 
     def __init__(self, db: Database, persona_id: int, persona: str,
                  load_vectors: Callable[[int], VectorIndex], model_id: str) -> None:
@@ -202,6 +204,14 @@ class MemoryStore(MemoryWrites):
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
         return MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
                                  limit=limit)
+
+    def common_words(self, words: Sequence[str], *, share: float, least: int
+                     ) -> frozenset[str]:
+        """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
+        ``share`` of the persona's active notes hold, and at least ``least`` notes (one
+        statement, each count stopping at the bar)."""
+        return self._word_index.held_by(self.db.conn(), persona_id=self.persona_id,
+                                        words=words, share=share, least=least)
 
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()
