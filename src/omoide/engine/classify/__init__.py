@@ -40,6 +40,7 @@ from omoide.engine.classify.dedup_judge import (
     dedup_features,
     fit_logistic,
     notation_tokens,
+    part_texts,
 )
 from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
@@ -140,6 +141,7 @@ __all__ = [
     "one_statement",
     "pair_notation",
     "pair_vector",
+    "part_texts",
     "polarity_changed",
     "read_pair",
     "remainder",

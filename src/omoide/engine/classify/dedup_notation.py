@@ -59,7 +59,13 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from omoide.engine.classify.dedup_abbrev import abbreviated, clipped, lettered, numbered
+from omoide.engine.classify.dedup_abbrev import (
+    abbreviated,
+    clipped,
+    lettered,
+    numbered,
+    spelt_out,
+)
 from omoide.engine.classify.dedup_en_notation import en_notation
 from omoide.engine.classify.dedup_ja_notation import ja_notation
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
@@ -239,6 +245,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = abbreviated(b, a), abbreviated(a, b)
         a, b = lettered(b, a), lettered(a, b)
         a, b = numbered(b, a), numbered(a, b)
+        a, b = spelt_out(b, a), spelt_out(a, b)
         a, b = _joined(b, a), _joined(a, b)
         a, b = clipped(b, a), clipped(a, b)
         b = same_pounds(a, same_lengths(a, b, japanese=False))
