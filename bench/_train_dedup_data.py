@@ -15,10 +15,10 @@ from lib.reports import REPO
 from omoide.embed import Embedder, make_embedder
 from omoide.engine.classify import (
     DEDUP_FEATURES,
+    changed_parts,
     dedup_features,
     find_dedup_change,
     pair_notation,
-    part_texts,
     polarity_changed,
     status_changed,
     swapped_parts,
@@ -97,7 +97,7 @@ def read(name: str, part_name: str, pairs: list[dict], *, plain: bool,
     vectors, model_id = embedded(name, [t for p in pairs for t in (p["a"], p["b"])])
     texts = [(p["a"], p["b"]) if plain or "notation" in ablate
              else pair_notation(p["a"], p["b"]) for p in pairs]
-    parts = [part_texts(a, b) for a, b in texts]
+    parts = [changed_parts(a, b) for a, b in texts]
     part_vectors, part_id = embedded(part_name, [t for pair in parts for t in pair])
     read_vectors, _ = embedded(name, [t for pair in texts for t in pair])
     x, vetoed, cosines, traded = [], [], [], []

@@ -51,10 +51,10 @@ from omoide.engine.calibration import Calibration
 from omoide.engine.classify import (
     DedupModel,
     ValueChange,
+    changed_parts,
     dedup_features,
     find_dedup_change,
     pair_notation,
-    part_texts,
     polarity_changed,
     status_changed,
     swapped_parts,
@@ -118,14 +118,13 @@ class DedupDecider:
         return calibration.to_raw(threshold - margin)
 
     def part_cosine(self, old: str, new: str) -> float | None:
-        """The cosine of the two memories' aligned difference (``part_texts``: in Japanese
-        widened to whole words; None when one side is empty)."""
+        """The cosine of the two memories' aligned difference (None when one side is empty)."""
         return self.part_cosines([(old, new)])[0]
 
     def part_cosines(self, pairs: Sequence[tuple[str, str]]) -> list[float | None]:
         """:meth:`part_cosine` of several pairs from one call of the part embedder (each
         distinct part once)."""
-        parts = [part_texts(old, new) for old, new in pairs]
+        parts = [changed_parts(old, new) for old, new in pairs]
         texts = list(dict.fromkeys(t for removed, added in parts if removed and added
                                    for t in (removed, added)))
         if not texts or self.parts is None:

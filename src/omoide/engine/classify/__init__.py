@@ -40,7 +40,6 @@ from omoide.engine.classify.dedup_judge import (
     dedup_features,
     fit_logistic,
     notation_tokens,
-    part_texts,
 )
 from omoide.engine.classify.dedup_notation import pair_notation
 from omoide.engine.classify.dedup_order import swapped_parts
@@ -141,7 +140,6 @@ __all__ = [
     "one_statement",
     "pair_notation",
     "pair_vector",
-    "part_texts",
     "polarity_changed",
     "read_pair",
     "remainder",

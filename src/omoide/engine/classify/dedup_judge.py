@@ -58,10 +58,10 @@ from omoide.engine.classify.dedup_number_notation import one_notation
 from omoide.engine.classify.dedup_scope import scope_changed
 from omoide.engine.classify.value_change import ChangeKind, ValueChange
 from omoide.engine.errors import ModelDataError
-from omoide.engine.lang import Script, is_japanese, script_runs
+from omoide.engine.lang import is_japanese
 
 __all__ = ["DEDUP_FEATURES", "DedupModel", "changed_parts", "dedup_features", "fit_logistic",
-           "notation_tokens", "part_texts"]
+           "notation_tokens"]
 
 DEDUP_FEATURES: tuple[str, ...] = (
     "cosine", "veto_value", "veto_word", "part_cosine", "one_sided", "changed_share",
@@ -95,50 +95,6 @@ def notation_tokens(first: str, second: str) -> tuple[list[str], list[str], str]
     if _japanese(first, second):
         return list(_JA_IGNORED.sub("", a)), list(_JA_IGNORED.sub("", b)), ""
     return _EN_WORD.findall(a), _EN_WORD.findall(b), " "
-
-
-_WORD_SCRIPTS = frozenset({Script.HAN, Script.KATAKANA})
-_KANA_AFTER = 2  # kana read after a widened place: okurigana or an ending (撮っ|た, 直し|て)
-_PARTICLES = frozenset("をがはのにへでとも")  # a case particle after a word is not its ending
-
-
-def _script(ch: str) -> Script | None:
-    runs = script_runs(ch)
-    return runs[0].script if runs else None
-
-
-def part_texts(first: str, second: str) -> tuple[str, str]:
-    """What the part embedder reads of a pair: :func:`changed_parts`, but in Japanese each
-    place where a span was replaced by another is widened to the words it cuts (the kanji and
-    katakana on either side, then up to two kana after, not a case particle), so that a verb
-    or a noun is embedded whole, not a character of it: 撮|っ|た / 撮|影し|た reads
-    撮った / 撮影した, 直して / 返して (thirtieth round). A span only added or only
-    removed is left as it is."""
-    x, y, sep = notation_tokens(first, second)
-    removed, added = changed_parts(first, second)
-    if sep or not removed or not added:
-        return removed, added
-    removed_parts, added_parts = [], []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        if i2 > i1 and j2 > j1:
-            while (i1 > 0 and j1 > 0 and x[i1 - 1] == y[j1 - 1]
-                   and _script(x[i1 - 1]) in _WORD_SCRIPTS):
-                i1, j1 = i1 - 1, j1 - 1
-            while (i2 < len(x) and j2 < len(y) and x[i2] == y[j2]
-                   and _script(x[i2]) in _WORD_SCRIPTS):
-                i2, j2 = i2 + 1, j2 + 1
-            for k in range(_KANA_AFTER):
-                if (i2 >= len(x) or j2 >= len(y) or x[i2] != y[j2]
-                        or _script(x[i2]) != Script.HIRAGANA or (k == 0 and x[i2] in _PARTICLES)):
-                    break
-                i2, j2 = i2 + 1, j2 + 1
-        if i2 > i1:
-            removed_parts.append("".join(x[i1:i2]))
-        if j2 > j1:
-            added_parts.append("".join(y[j1:j2]))
-    return " ".join(removed_parts), " ".join(added_parts)
 
 
 @lru_cache(maxsize=256)
