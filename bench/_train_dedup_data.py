@@ -33,10 +33,7 @@ SOURCES = ("dedup_pairs", "dedup_holdout", "dedup_holdout2", "dedup_holdout3", "
            "dedup_holdout17", "dedup_holdout18", "dedup_holdout19",
            "dedup_holdout20", "dedup_holdout21", "dedup_holdout22", "dedup_holdout23",
            "dedup_holdout24", "dedup_holdout25", "dedup_holdout26", "dedup_holdout27",
-           "dedup_holdout28", "dedup_holdout29", "dedup_holdout30", "dedup_holdout31",
            "calibration_pairs")
-# (thirtieth round) dedup_holdout28 … 31 joined the sources; dedup_holdout32 / 33, the freshest
-# seen writers, stay out of them: the choose part of train → choose.
 # The calibration pairs (duplicate / related / unrelated, some across languages) hold what the
 # dedup sets hold little of: facts on one topic in other words, where the floor reaches.
 PATHS = {"calibration_pairs": REPO / "src" / "omoide" / "embed" / "calibration_pairs.jsonl"}
