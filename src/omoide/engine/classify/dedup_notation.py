@@ -50,7 +50,9 @@ joins or spaces it; since the twenty-first round also a passive clause in the ac
 the other text holds the verb at the same tense (``dedup_voice``: "X is led by Y" / "Y leads X"),
 a word and a number as the other's capital and number ("Year 3" / "Y3"), a word as the other's
 clipping of it ("spectrometer" / "spec": ``dedup_abbrev``) and, in Japanese, a case particle the
-other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``). Deterministic.
+other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``); since the
+thirtieth round a clipped month or a digit ordinal where the other text spells the same one
+out ("Oct" / "October", "2nd" / "second": ``dedup_abbrev.spelt_out``). Deterministic.
 """
 
 from __future__ import annotations
