@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["abbreviated", "clipped", "lettered", "numbered"]
+from omoide.engine.classify.dedup_en_dates import MONTHS
+
+__all__ = ["abbreviated", "clipped", "lettered", "numbered", "spelt_out"]
 
 # An acronym: two to six capitals, or two to five lower-case consonants ("wpm", "mph", "bpm":
 # no English word is written without a vowel).
@@ -124,3 +126,29 @@ def lettered(first: str, second: str) -> str:
         second = re.sub(rf"\b{re.escape(letter)}[a-z]{{2,}}\s+({re.escape(word)})\b",
                         f"{letter}-\\1", second, flags=re.IGNORECASE)
     return second
+
+
+# (thirtieth round) A month clipped to its first letters ("Oct", "Sept.") and an ordinal in
+# digits ("1st", "2nd") where the other text writes the month or the ordinal in full ("October",
+# "first"): a short day name is read by ``dedup_en_forms``, a month only before a day or a year
+# (``dedup_en_dates``); "every Oct", "since Jan", "the 2nd Saturday" were left as changed words.
+_MONTH_CLIPS = {month: re.compile(rf"\b{month[:3]}{'(?:t)?' if month == 'September' else ''}"
+                                  r"\b(?:\.(?!\s*$))?(?![-'’])")  # a final stop ends the sentence
+                for month in MONTHS if len(month) > 3}
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                  "ninth", "tenth")
+_ORDINAL_DIGITS = re.compile(r"\b(10|[1-9])(?:st|nd|rd|th)\b")
+
+
+def spelt_out(first: str, second: str) -> str:
+    """``second`` with a clipped month or a digit ordinal written as ``first`` spells the same
+    month or ordinal out ("Oct" / "October", "1st" / "first"); one that ``first`` does not
+    spell out (another month, another ordinal) stays as it is."""
+    for month, clip in _MONTH_CLIPS.items():
+        if re.search(rf"\b{month}\b", first) and not re.search(rf"\b{month}\b", second):
+            second = clip.sub(month, second)
+    def ordinal(match: re.Match[str]) -> str:
+        word = _ORDINAL_WORDS[int(match.group(1)) - 1]
+        spelt = re.search(rf"\b{word}\b", first, re.IGNORECASE)
+        return word if spelt and not _ORDINAL_DIGITS.search(first) else match.group()
+    return _ORDINAL_DIGITS.sub(ordinal, second)

@@ -50,7 +50,9 @@ joins or spaces it; since the twenty-first round also a passive clause in the ac
 the other text holds the verb at the same tense (``dedup_voice``: "X is led by Y" / "Y leads X"),
 a word and a number as the other's capital and number ("Year 3" / "Y3"), a word as the other's
 clipping of it ("spectrometer" / "spec": ``dedup_abbrev``) and, in Japanese, a case particle the
-other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``). Deterministic.
+other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``); since the
+thirtieth round a clipped month or a digit ordinal where the other text spells the same one
+out ("Oct" / "October", "2nd" / "second": ``dedup_abbrev.spelt_out``). Deterministic.
 """
 
 from __future__ import annotations
@@ -59,7 +61,13 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from omoide.engine.classify.dedup_abbrev import abbreviated, clipped, lettered, numbered
+from omoide.engine.classify.dedup_abbrev import (
+    abbreviated,
+    clipped,
+    lettered,
+    numbered,
+    spelt_out,
+)
 from omoide.engine.classify.dedup_en_notation import en_notation
 from omoide.engine.classify.dedup_ja_notation import ja_notation
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
@@ -239,6 +247,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = abbreviated(b, a), abbreviated(a, b)
         a, b = lettered(b, a), lettered(a, b)
         a, b = numbered(b, a), numbered(a, b)
+        a, b = spelt_out(b, a), spelt_out(a, b)
         a, b = _joined(b, a), _joined(a, b)
         a, b = clipped(b, a), clipped(a, b)
         b = same_pounds(a, same_lengths(a, b, japanese=False))

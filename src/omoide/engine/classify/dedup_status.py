@@ -28,7 +28,8 @@ the plans), stepping down, resigning and a request turned down or refused (with 
 and an English verb in the present on one side said in the past on the other, word for word
 ("lives in halls" / "lived in halls": a state said as former);
 the sixteenth round adds studying for a thing (ために勉強) with
-the plans, and a single-valued status named on both sides with
+the plans (the thirtieth round "intends to", a plan word: "is planning to" / "intends to" read
+as a plan on one side only), and a single-valued status named on both sides with
 different values (``lexicon.STATUS_SLOTS``: engaged / married, 小学校 / 中学校) is a change.
 And a plan said as a future on one side only (will, going
 to, 予定) against the same event with no past tense and no status word ("is moving to Oslo in
@@ -69,7 +70,8 @@ _PENDING = {
     r"|\b(?:studying|training|revising|preparing) (?:\w+ ){1,3}for the\b"
     r"|\bas (?:the|a|their|my|her|his) (?:goal|aim|target)\b|\baims? to\b"
     r"|\bon (?:the|a) waiting list\b|\bwaiting to (?:be|have)\b"
-    r"|\b(?:standing|running) (?:to be|for (?:election|re-?election|office)|as a candidate)\b",
+    r"|\b(?:standing|running) (?:to be|for (?:election|re-?election|office)|as a candidate)\b"
+    r"|\bintend(?:s|ing)? to\b",
     "ja": r"応募|希望し|迷っ|待機|準備|検討|受講|ために(?:勉強|練習|貯金)|目標",
 }
 _OUTCOME = {
