@@ -77,6 +77,11 @@ _EN_VAGUE = re.compile(r"\b(?:some|several|many|few|a few|various|lots?|plenty|m
 # A calendar date in a span names an occasion ("a gig on 4 March" → "a gig on 9 May": two
 # gigs), not one value of a standing fact.
 _EN_DATE = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
+# The new span said of the old value, not instead of it: a word pointing back at it ("plays
+# the cello" → "plays mostly folk tunes on it") or one narrowing it ("mostly", "especially"):
+# the value made more specific, the old one kept (session 30).
+_EN_KEPT = re.compile(r"\b(?:it|them|there|mostly|mainly|largely|chiefly|primarily|especially"
+                      r"|particularly|usually|often)\b")
 _EN_STOP = frozenset({"of", "in", "at", "on", "to", "for", "with", "and", "her", "his", "their",
                       "my", "our", "your", "by", "from"})
 
@@ -119,7 +124,7 @@ def _en_swapped(old_span: str, new_span: str, before: str) -> bool:
         return False  # a record naming a person in the span: whose value, not which value
     if _EN_ADJUNCT.match(old_span) or _EN_ADJUNCT.match(new_span) or _EN_VAGUE.search(old_span):
         return False
-    if _EN_DATE.search(old_span) or _EN_DATE.search(new_span):
+    if _EN_DATE.search(old_span) or _EN_DATE.search(new_span) or _EN_KEPT.search(new_span):
         return False
     if (set(a) & set(b)) - _EN_STOP:
         return False
