@@ -64,6 +64,11 @@ def test_the_old_fact_in_the_perfect_with_its_start_caps_the_judge(old: str, new
             "The user has lived in Leeds since 2010 but now lives in York.",
         ),
         ("The user bakes bread.", "The user has not baked bread since the spring."),
+        # the old memory told its own length: another length is a change
+        (
+            "Ana has sung in the choir for six years.",
+            "Ana has sung in the choir for three years.",
+        ),
     ],
 )
 def test_another_value_or_an_end_in_the_perfect_is_not_capped(old: str, new: str) -> None:

@@ -123,14 +123,16 @@ def duration_of_old_state(old: Sentence, new: Sentence) -> bool:
 _EN_HELD = re.compile(r"\b(?:has|have|'s|'ve) (?:been )?[a-z]+(?:ed|en|ing|wn|ne|lt|pt|ght)\b"
                       r".*?(?=\bsince\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b)")
 
+_EN_LENGTH = re.compile(r"\bsince\b|\bfor (?:\w+ )?(?:years?|months?|decades?|weeks?)\b")
+
 
 def _held_since(old: Sentence, new: Sentence) -> bool:
     """Whether the English new memory is the old fact in the perfect with a start or a length,
     its head telling nothing the old memory does not (every content word in the old one, no
     number, no no, end or change word of its own)."""
     held = _EN_HELD.search(new.text)
-    if held is None or _BESIDE["en"].search(new.text):
-        return False
+    if held is None or _BESIDE["en"].search(new.text) or _EN_LENGTH.search(old.text):
+        return False  # a start or length the old memory told too: another one is a change
     said = new.text[:held.end()]
     head = parse(said, "en")
     if not head.content or head.negative or _OWN_CHANGE.search(said) or _NUMBER.search(said):
