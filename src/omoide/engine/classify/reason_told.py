@@ -5,7 +5,9 @@
 it is in the old memory, no number of its own), with no no, end or change word of its own
 ("not", "stopped", "now", "no longer", "still", "again", "back"), no amount the old one
 does not have (``quantity.changed_units``), and both are about one
-subject. What follows "because" may tell of an end or a change ("I walk to work because the
+subject. A start word in the head ("started", "began", "took up") is the old fact's beginning,
+not a change, when the rest of the head is the old fact (session 30; not when the old memory
+is a plan or wish: a plan begun is carried out). What follows "because" may tell of an end or a change ("I walk to work because the
 bus company stopped the route"): that is the reason, not a change of the old fact.
 
 **Why.** "Is a nurse and walks to the hospital" and "walks because the bus was cut" are one
@@ -17,7 +19,10 @@ train since his shift changed" is a change).
 old memory's state has held: Japanese a state reached or begun, then から / 以来 and a length
 (茶道を始めて以来十年になる, 菜食になってから五年); English "has been X for N
 years", "since becoming X". The state (its first two letters in Japanese, a word of four
-letters or more in English) is in the old memory, the old memory tells no finished past
+letters or more in English) is in the old memory; or, English, the old fact said in the
+perfect with a start or a length, "has baked bread since 2019" beside "bakes bread" (every
+content word of the head in the old memory, no number, and the old memory tells no start or
+length of its own, session 30), the old memory tells no finished past
 occasion, the new one says no no and no end, "instead", "now", "no longer" or "but" (でも,
 けど, が、, 今は) beside it. A state said as reached some years ago, beside an old memory that
 holds it with a no of its own ("is vegan, eats no eggs"), drew the judge to a close (round 26,

@@ -22,7 +22,10 @@ top of that, the slot must hold one value at a time:
   old one not vague; Japanese a run with no の, or の on both sides: 駅前のA医院 → 港町のB医院)
   and the two share no word (English), no whole
   run nor their first character (Japanese): 二年生 → 二年三組 makes the value precise, 電気窯
-  → ガス窯 replaces it; no number is spelled out in words. A habit's frequency opening both
+  → ガス窯 replaces it; no number is spelled out in words; the English new span neither points
+  back at the old value ("it", "them", "there") nor narrows it ("mostly", "mainly",
+  "especially"): "paints landscapes" → "paints mostly seascapes" is left to the judge
+  (session 30). A habit's frequency opening both
   Japanese spans (毎週, 毎朝, 毎月) is not part of the value: 毎週火曜 → 毎週木曜 compares
   火曜 with 木曜 (session 26).
 
