@@ -8,7 +8,8 @@ does not have (``quantity.changed_units``), and both are about one
 subject. A start word in the head ("started", "began", "took up") is the old fact's beginning,
 not a change, when the rest of the head is the old fact (session 30; not when the old memory
 is a plan or wish: a plan begun is carried out). What follows "because" may tell of an end
-or a change ("I walk to work because the bus company stopped the route"): that is the reason, not a change of the old fact.
+or a change ("I walk to work because the bus company stopped the route"): that is
+the reason, not a change of the old fact.
 
 **Why.** "Is a nurse and walks to the hospital" and "walks because the bus was cut" are one
 fact and its reason (EXTENDABLE). The end word inside the reason drew the judge to a close
