@@ -22,7 +22,10 @@ top of that, the slot must hold one value at a time:
   old one not vague; Japanese a run with no の, or の on both sides: 駅前のA医院 → 港町のB医院)
   and the two share no word (English), no whole
   run nor their first character (Japanese): 二年生 → 二年三組 makes the value precise, 電気窯
-  → ガス窯 replaces it; no number is spelled out in words. A habit's frequency opening both
+  → ガス窯 replaces it; no number is spelled out in words; the English new span neither points
+  back at the old value ("it", "them", "there") nor narrows it ("mostly", "mainly",
+  "especially"): "paints landscapes" → "paints mostly seascapes" is left to the judge
+  (session 30). A habit's frequency opening both
   Japanese spans (毎週, 毎朝, 毎月) is not part of the value: 毎週火曜 → 毎週木曜 compares
   火曜 with 木曜 (session 26).
 
@@ -77,6 +80,11 @@ _EN_VAGUE = re.compile(r"\b(?:some|several|many|few|a few|various|lots?|plenty|m
 # A calendar date in a span names an occasion ("a gig on 4 March" → "a gig on 9 May": two
 # gigs), not one value of a standing fact.
 _EN_DATE = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
+# The new span said of the old value, not instead of it: a word pointing back at it ("plays
+# the cello" → "plays mostly folk tunes on it") or one narrowing it ("mostly", "especially"):
+# the value made more specific, the old one kept (session 30).
+_EN_KEPT = re.compile(r"\b(?:it|them|there|mostly|mainly|largely|chiefly|primarily|especially"
+                      r"|particularly|usually|often)\b")
 _EN_STOP = frozenset({"of", "in", "at", "on", "to", "for", "with", "and", "her", "his", "their",
                       "my", "our", "your", "by", "from"})
 
@@ -119,7 +127,7 @@ def _en_swapped(old_span: str, new_span: str, before: str) -> bool:
         return False  # a record naming a person in the span: whose value, not which value
     if _EN_ADJUNCT.match(old_span) or _EN_ADJUNCT.match(new_span) or _EN_VAGUE.search(old_span):
         return False
-    if _EN_DATE.search(old_span) or _EN_DATE.search(new_span):
+    if _EN_DATE.search(old_span) or _EN_DATE.search(new_span) or _EN_KEPT.search(new_span):
         return False
     if (set(a) & set(b)) - _EN_STOP:
         return False
