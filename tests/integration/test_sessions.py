@@ -265,15 +265,7 @@ def test_a_consolidated_note_closes_an_older_note_it_contradicts(
                                  profile=())
 
     app.sessions.consolidator_for = lambda cfg: Scripted()
-    keys = []
-    for number, turns in enumerate((GARDEN, TRIP), start=1):
-        session, _ = app.sessions.open(persona, session_id=f"s{number}")
-        app.sessions.record(persona, session.session_id, events(turns, 10 * number, clock))
-        app.sessions.end(persona, session.session_id)
-        app.runner.run_until_idle()
-        (_, notes), = app.sessions.episodes(persona, session.session_id)
-        keys += notes
-        clock.advance(days=30)
+    keys = [key for notes in _two_sessions(app, persona, clock, days=30) for key in notes]
     old, new = (app.memories.get(persona, key, recall=False) for key in keys)
     assert (old.content, new.content) == (earlier, later)
     assert new.source == "consolidation"
@@ -300,6 +292,18 @@ def test_notes_of_one_episode_are_never_each_others_duplicates(
                 for i, text in enumerate(next(drafts))), profile=())
 
     app.sessions.consolidator_for = lambda cfg: TwoAlike()
+    created = _two_sessions(app, persona, clock, days=1)
+    assert len(created[0]) == 2 and created[1] == []
+    first, second = (app.memories.get(persona, key, recall=False) for key in created[0])
+    # its own turn, and the later episode's restatement
+    assert [s.external_id for s in first.sources] == ["D10", "D20"]
+    assert [s.external_id for s in second.sources] == ["D12"]
+
+
+def _two_sessions(app: Omoide, persona: str, clock: FixedClock, *, days: int
+                  ) -> list[list[str]]:
+    """GARDEN then TRIP, each a session recorded, ended and consolidated, ``days`` apart: the
+    note keys of each one's episode."""
     created = []
     for number, turns in enumerate((GARDEN, TRIP), start=1):
         session, _ = app.sessions.open(persona, session_id=f"s{number}")
@@ -307,10 +311,6 @@ def test_notes_of_one_episode_are_never_each_others_duplicates(
         app.sessions.end(persona, session.session_id)
         app.runner.run_until_idle()
         (_, notes), = app.sessions.episodes(persona, session.session_id)
-        created.append(notes)
-        clock.advance(days=1)
-    assert len(created[0]) == 2 and created[1] == []
-    first, second = (app.memories.get(persona, key, recall=False) for key in created[0])
-    # its own turn, and the later episode's restatement
-    assert [s.external_id for s in first.sources] == ["D10", "D20"]
-    assert [s.external_id for s in second.sources] == ["D12"]
+        created.append(list(notes))
+        clock.advance(days=days)
+    return created
