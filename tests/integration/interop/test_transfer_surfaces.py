@@ -106,12 +106,7 @@ def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide
 
 def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
         run, tmp_path: Path) -> None:
-    one, two = str(tmp_path / "one"), str(tmp_path / "two")
-    assert run("persona", "create", "rin", "--data", one).exit_code == 0
-    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one
-               ).exit_code == 0
-    good = tmp_path / "rin.jsonl"
-    assert run("export", "-p", "rin", "--out", str(good), "--data", one).exit_code == 0
+    two, good = _exported_rin(run, tmp_path)
     lines = good.read_bytes().splitlines(keepends=True)
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(b"".join(lines[:2]) + b"\xff\xfe" + b"".join(lines[2:]))
@@ -204,12 +199,7 @@ def test_cli_import_of_a_pointer_to_a_key_nowhere_is_an_error_naming_line_and_ke
         run, tmp_path: Path) -> None:
     """A hand-edited `superseded_by` naming no memory of the file was stored dangling. Refused
     naming the line and the key; nothing imported, no persona left behind."""
-    one, two = str(tmp_path / "one"), str(tmp_path / "two")
-    assert run("persona", "create", "rin", "--data", one).exit_code == 0
-    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one
-               ).exit_code == 0
-    good = tmp_path / "rin.jsonl"
-    assert run("export", "-p", "rin", "--out", str(good), "--data", one).exit_code == 0
+    two, good = _exported_rin(run, tmp_path)
     records = [json.loads(x) for x in good.read_text().splitlines()]
     at = next(i for i, r in enumerate(records) if r["type"] == "memory")
     records[at]["superseded_by"] = "mem_nowhere"
@@ -235,3 +225,15 @@ def test_cli_import_of_a_utf16_file_says_it_is_utf16(tmp_path: Path, source: str
     assert "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8" \
         in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _exported_rin(run, tmp_path: Path) -> tuple[str, Path]:
+    """Persona rin with one memory in data folder ``one``, exported to ``rin.jsonl``: an
+    empty folder ``two`` to import into, and the file."""
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    assert run("persona", "create", "rin", "--data", one).exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one
+               ).exit_code == 0
+    good = tmp_path / "rin.jsonl"
+    assert run("export", "-p", "rin", "--out", str(good), "--data", one).exit_code == 0
+    return two, good
