@@ -147,8 +147,12 @@ def spelt_out(first: str, second: str) -> str:
     for month, clip in _MONTH_CLIPS.items():
         if re.search(rf"\b{month}\b", first) and not re.search(rf"\b{month}\b", second):
             second = clip.sub(month, second)
+    if _ORDINAL_DIGITS.search(first):  # ``first`` writes its own ordinals in digits
+        return second
+
     def ordinal(match: re.Match[str]) -> str:
         word = _ORDINAL_WORDS[int(match.group(1)) - 1]
         spelt = re.search(rf"\b{word}\b", first, re.IGNORECASE)
-        return word if spelt and not _ORDINAL_DIGITS.search(first) else match.group()
+        return word if spelt else match.group()
+
     return _ORDINAL_DIGITS.sub(ordinal, second)
