@@ -148,16 +148,17 @@ def refusal_response(status: int, code: str, message: str, *,
     the admin's, a body over the limit, MCP not running) as a JSON-RPC error (-32600, the API's
     error code in ``data.code``) with ``status``: the SDK's client shows a JSON-RPC error's
     message, and showed the API's error body as "Server returned an error response"."""
-    error = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
-        code=INVALID_REQUEST, message=message, data={"code": code}))
+    return _rpc_error(status, INVALID_REQUEST, message, None, data={"code": code},
+                      headers=headers)
+
+
+def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None, *,
+               data: dict[str, str] | None = None,
+               headers: dict[str, str] | None = None) -> Response:
+    error = JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(
+        code=code, message=words, **({"data": data} if data is not None else {})))
     return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
                     status_code=status, media_type="application/json", headers=headers)
-
-
-def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None) -> Response:
-    error = JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(code=code, message=words))
-    return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
-                    status_code=status, media_type="application/json")
 
 
 def _unsupported_version(scope: Scope) -> str | None:
