@@ -317,7 +317,7 @@ def test_common_words_ask_the_database_once_per_word_until_the_notes_change(
     assert _held_by_statements(seen) == 1
 
 
-@pytest.mark.parametrize("write", ["add", "update", "delete", "purge", "import"])
+@pytest.mark.parametrize("write", ["add", "update", "words-only", "delete", "purge", "import"])
 def test_common_words_follow_every_write_to_the_persona_notes(
         app: Omoide, persona: str, write: str) -> None:
     keys = named_notes(app, persona)
@@ -326,6 +326,9 @@ def test_common_words_follow_every_write_to_the_persona_notes(
         add(app, persona, "The car was washed on Friday")
     elif write == "update":  # 11 of 20
         app.memories.update(persona, keys[0], content="A baker walks to the bakery")
+    elif write == "words-only":  # the store's own update, new words with no new vector
+        app.store.memories(persona).update(keys[0], {"content": "A baker walks to the bakery"},
+                                           now=app.clock.now(), changed_by="user")
     elif write == "delete":  # 11 of 19
         app.memories.delete(persona, keys[0])
     elif write == "purge":
