@@ -289,6 +289,68 @@ def test_common_words_are_counted_in_the_persona_among_its_active_notes(
     assert memories.common_words(["mika"], share=0.5, least=9) == {"mika"}
 
 
+def _mika_is_common(app: Omoide, persona: str) -> bool:
+    """Whether "mika" is common at a share of 0.6 (12 of the 20 named notes: just), asked as a
+    search asks, through the persona's handle."""
+    return app.store.memories(persona).common_words(["mika"], share=0.6, least=1) == {"mika"}
+
+
+def _held_by_statements(seen: list[str]) -> int:
+    return sum("WITH bar AS" in statement for statement in seen)
+
+
+def test_common_words_ask_the_database_once_per_word_until_the_notes_change(
+        app: Omoide, persona: str) -> None:
+    named_notes(app, persona)
+    memories = app.store.memories(persona)
+    with app.store.db.trace() as seen:
+        assert memories.common_words(["mika", "sister"], share=0.2, least=10) == {"mika"}
+        assert memories.common_words(["sister", "mika"], share=0.2, least=10) == {"mika"}
+        assert memories.common_words(["mika", "bees"], share=0.2, least=10) == {"mika"}
+    assert _held_by_statements(seen) == 2  # the second call asks nothing; the third, "bees"
+    with app.store.db.trace() as seen:  # another bar is another question
+        assert memories.common_words(["mika"], share=0.7, least=10) == frozenset()
+    assert _held_by_statements(seen) == 1
+    add(app, persona, "The sister lives in Lisbon now")
+    with app.store.db.trace() as seen:
+        assert memories.common_words(["mika"], share=0.2, least=10) == {"mika"}
+    assert _held_by_statements(seen) == 1
+
+
+@pytest.mark.parametrize("write", ["add", "update", "words-only", "delete", "purge", "import"])
+def test_common_words_follow_every_write_to_the_persona_notes(
+        app: Omoide, persona: str, write: str) -> None:
+    keys = named_notes(app, persona)
+    assert _mika_is_common(app, persona)
+    if write == "add":  # 12 of 21 < 0.6
+        add(app, persona, "The car was washed on Friday")
+    elif write == "update":  # 11 of 20
+        app.memories.update(persona, keys[0], content="A baker walks to the bakery")
+    elif write == "words-only":  # the store's own update, new words with no new vector
+        app.store.memories(persona).update(keys[0], {"content": "A baker walks to the bakery"},
+                                           now=app.clock.now(), changed_by="user")
+    elif write == "delete":  # 11 of 19
+        app.memories.delete(persona, keys[0])
+    elif write == "purge":
+        app.memories.purge(persona, keys[0])
+    else:  # another persona's notes, exported and imported here: 12 of 22
+        app.auth.create_persona("other")
+        add(app, "other", "The cat sleeps on the piano")
+        add(app, "other", "The kettle whistles at dawn")
+        lines = list(app.transfer.export("other"))
+        app.forget.delete_persona("other")
+        app.transfer.import_lines(persona, lambda: iter(lines), merge=True)
+    assert not _mika_is_common(app, persona)
+
+
+def test_common_words_see_a_note_another_process_wrote(
+        make_app: Any, app: Omoide, persona: str) -> None:
+    named_notes(app, persona)
+    assert _mika_is_common(app, persona)
+    add(make_app(), persona, "The car was washed on Friday")  # a second app: the CLI, say
+    assert not _mika_is_common(app, persona)
+
+
 def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
         app: Omoide, persona: str) -> None:
     named_notes(app, persona)

@@ -242,16 +242,18 @@ def raw_initialized(http: httpx.Client) -> httpx.Client:
     return http
 
 
-def stdio_answers(data_dir: Path, persona: str, environ: dict[str, str], lines: list[str],
-                  expected: int) -> list[dict[str, Any]]:
-    """``omoide mcp`` as a desktop client starts it, sent raw ``lines``: the first ``expected``
-    messages it writes on stdout (then its input is closed and it exits)."""
+def stdio_answers(data_dir: Path, persona: str, environ: dict[str, str],
+                  lines: list[str | bytes], expected: int) -> list[dict[str, Any]]:
+    """``omoide mcp`` as a desktop client starts it, sent raw ``lines`` (text as UTF-8, bytes
+    as they are): the first ``expected`` messages it writes on stdout (then its input is
+    closed and it exits)."""
     params = stdio_params(data_dir, persona, environ)
     with subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           env={**os.environ, **(params.env or {})}) as child:
         assert child.stdin is not None and child.stdout is not None
-        child.stdin.write("".join(line + "\n" for line in lines))
+        child.stdin.write(b"".join((line if isinstance(line, bytes) else line.encode()) + b"\n"
+                                   for line in lines))
         child.stdin.flush()
         out = []
         deadline = time.monotonic() + 60

@@ -1,10 +1,11 @@
-"""Which URLs are the dashboard's: a refusal of one is its HTML error page, of any other the
-API's JSON (``web.is_page``)."""
+"""Which URLs are the dashboard's: a refusal of one is its HTML error page, of /mcp a JSON-RPC
+error, of any other the API's JSON (``web.is_page``, ``app.reader_of``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from omoide.api.http.app import Reader, reader_of
 from omoide.api.http.dashboard.web import is_page
 
 
@@ -17,3 +18,16 @@ from omoide.api.http.dashboard.web import is_page
 ])
 def test_the_dashboards_urls_are_its_pages_and_nothing_else(path: str, page: bool) -> None:
     assert is_page(path) is page
+
+
+@pytest.mark.parametrize(("path", "reader"), [
+    pytest.param("/", Reader.PAGE, id="overview"),
+    pytest.param("/p/rin/memories", Reader.PAGE, id="page"),
+    pytest.param("/login\x00", Reader.PAGE, id="sign-in-with-nul"),
+    pytest.param("/mcp", Reader.MCP, id="mcp"),
+    pytest.param("/mcp/", Reader.API, id="not-mcp-route"),
+    pytest.param("/api/stats/rin", Reader.API, id="api"),
+    pytest.param("/nope", Reader.API, id="no-route"),
+])
+def test_one_decision_names_who_reads_an_error_for_a_path(path: str, reader: Reader) -> None:
+    assert reader_of(path) is reader

@@ -19,6 +19,14 @@ from omoide.engine.classify.quantity import (
 @pytest.mark.parametrize(
     ("text", "lang", "expected"),
     [
+        pytest.param("公園まで4キロ走った", "ja", [Quantity(4, "km")], id="ja-kilo"),
+        pytest.param("公園まで4キロメートル走った", "ja", [Quantity(4, "km")],
+                     id="ja-kilometre-whole"),
+        pytest.param("体重が3キログラム減った", "ja", [Quantity(3, "kg")], id="ja-kilogram-whole"),
+        pytest.param("夕食は600キロカロリー", "ja", [], id="ja-kilo-starts-another-word"),
+        pytest.param("発電機は5キロワット", "ja", [], id="ja-kilowatt-is-no-kilometre"),
+        pytest.param("10キロマラソンに出た", "ja", [Quantity(10, "km")],
+                     id="ja-kilo-before-a-katakana-noun"),
         pytest.param("user is 34 years old.", "en", [Quantity(34, "age")], id="en-age"),
         pytest.param("user turned 30 in march.", "en", [Quantity(30, "age")], id="en-turned"),
         pytest.param(

@@ -41,6 +41,16 @@ def reading(text: str) -> str:
     pytest.param("一番好きな本", "一番好きな本", id="ja-ichiban-is-no-number"),
     pytest.param("庭は200平米、池は2メートル", "庭は200平米、池は2m", id="ja-unit"),
     pytest.param("僕は釣りが好き", "私は釣りが好き", id="ja-first-person"),
+    # a katakana unit word is read whole, never as a shorter unit and the rest of the word
+    pytest.param("朝は200ミリリットルの豆乳を飲む", "朝は200mlの豆乳を飲む", id="ja-unit-ml"),
+    pytest.param("朝は二百ミリリットルの豆乳を飲む", "朝は200mlの豆乳を飲む",
+                 id="ja-unit-ml-kanji-digits"),
+    pytest.param("鉄剤を5ミリグラム処方された", "鉄剤を5mg処方された", id="ja-unit-mg"),
+    pytest.param("机の奥行きは60センチメートル", "机の奥行きは60cm", id="ja-unit-cm-whole"),
+    pytest.param("公園まで4キロメートル走った", "公園まで4km走った", id="ja-unit-km-whole"),
+    pytest.param("検査の線量は2ミリシーベルト", "検査の線量は2mSv", id="ja-compound-unit-msv"),
+    pytest.param("発電機は5キロワット", "発電機は5kW", id="ja-compound-unit-kw"),
+    pytest.param("祖父の8ミリフィルム", "祖父の8mmフィルム", id="ja-unit-before-a-katakana-noun"),
     pytest.param("I'm gonna sell the van", "I am going to sell the van", id="en-contractions"),
     pytest.param("I'd've sold the van", "I would have sold the van", id="en-d-ve"),
     pytest.param("The user can't swim", "I cannot swim", id="en-user-and-cannot"),
@@ -73,6 +83,12 @@ def test_text_notation(text: str, expected: str) -> None:
 def test_pair_notation_spells_one_word_one_way(first: str, second: str,
                                                expected_second: str) -> None:
     assert pair_notation(first, second, reading)[1] == expected_second
+
+
+def test_kilo_is_read_as_the_others_unit_only_as_a_word_of_its_own() -> None:
+    assert pair_notation("公園まで4 km走った", "公園まで4キロ走った")[1] == "公園まで4 km走った"
+    assert pair_notation("公園まで4 km走った", "4キロワットの発電機")[1] == "4kWの発電機"
+    assert pair_notation("公園まで4 km走った", "4キロマラソンに出た")[1] == "4kmマラソンに出た"
 
 
 def test_without_a_reader_only_kana_spellings_meet() -> None:

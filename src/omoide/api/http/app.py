@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -150,7 +151,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         message = str(exc.detail)
         path = request.scope.get("path", "")  # as routed (request.url's is percent-encoded)
-        page = is_page(path)
+        page = reader_of(path) is Reader.PAGE  # /mcp answers its own errors (JSON-RPC)
         if exc.status_code == 405:  # every method of the path, not only the first route's
             headers["Allow"] = _allowed_methods(app, path)
             if message == "Method Not Allowed":  # the router's own words: which, and what is
@@ -175,7 +176,7 @@ def _install_error_handlers(app: FastAPI) -> None:
             return error_response(raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
         message = "internal error; see the server log"
-        if is_page(request.scope.get("path", "")):
+        if reader_of(request.scope.get("path", "")) is Reader.PAGE:
             return error_page(app.state.dashboard, 500, message)
         return JSONResponse(error_body("internal", message), status_code=500)
 
@@ -187,12 +188,29 @@ def _shown(path: str) -> str:
     return named(path, 200)[1:-1]
 
 
+class Reader(enum.StrEnum):
+    """Who reads an error answered for a path, which decides the error's shape."""
+
+    PAGE = "page"  # a browser on the dashboard: its HTML error page
+    MCP = "mcp"  # an MCP client at /mcp: a JSON-RPC error
+    API = "api"  # everything else: the API's one JSON error body
+
+
+def reader_of(path: str) -> Reader:
+    """Who reads an error for ``path`` (decoded, as ASGI gives it): the one decision behind
+    the guard's refusals at the door (:func:`_door`) and the app's error handlers."""
+    if is_page(path):
+        return Reader.PAGE
+    return Reader.MCP if path == "/mcp" else Reader.API
+
+
 def _door(app: FastAPI, path: str, status: int, code: str, message: str) -> Response | None:
     """The answer to the guard's refusal of ``path`` before any route: the dashboard's error
     page, /mcp's JSON-RPC error, or None (the API's JSON)."""
-    if is_page(path):
+    reader = reader_of(path)
+    if reader is Reader.PAGE:
         return error_page(app.state.dashboard, status, message)
-    return refusal_response(status, code, message) if path == "/mcp" else None
+    return refusal_response(status, code, message) if reader is Reader.MCP else None
 
 
 def _allowed_methods(app: FastAPI, path: str) -> str:

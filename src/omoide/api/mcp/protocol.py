@@ -17,12 +17,16 @@ could be read. A blank line is skipped. A line whose object names one key twice 
 reader kept the last value silently), or that nests deeper than 64 levels, is answered with
 the parse error the HTTP endpoint gives such a body (:class:`CheckedLines`, "Parse error:
 names the key 'content' twice …"): one rule on both transports, as the HTTP API refuses such
-a body.
+a body. So is a line whose bytes are not UTF-8 ("Parse error: not UTF-8 (byte 12) …"): stdin
+was read with each such byte as U+FFFD, so the line was refused as "expected a value", or,
+inside a string, read with the character changed; it is now read with each such byte kept
+apart (``surrogateescape``) and refused before the SDK parses it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
@@ -143,6 +147,21 @@ def _answer(code: int, words: str, answer_id: str | int | None) -> JSONRPCError:
 
 
 _REFUSED_LINE = "omoide: a line refused before the SDK read it"
+# A byte that is not UTF-8, as stdin read with ``errors="surrogateescape"`` holds it (a lone
+# low surrogate: no UTF-8 text decodes to one).
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def not_utf8(line: str) -> str | None:
+    """Why a stdin line read with ``errors="surrogateescape"`` is refused: where its first byte
+    that is not UTF-8 is (0-based, as the HTTP API counts a body's), or None (it is UTF-8)."""
+    found = _ESCAPED_BYTE.search(line)
+    if found is None:
+        return None
+    raw = line.encode("utf-8", "surrogateescape")
+    at = len(line[:found.start()].encode("utf-8", "surrogateescape"))
+    return (f"not UTF-8 (byte {at}){json_text.utf16_hint(raw)}: each line is one JSON-RPC "
+            f"message in UTF-8, e.g. {_EXAMPLE}")
 
 
 class CheckedLines:
@@ -160,11 +179,13 @@ class CheckedLines:
 
     async def _read(self) -> AsyncIterator[str]:
         async for line in self._lines:
-            twice = json_text.shape_refusal(line) if line.strip() else None
-            if twice is None:
+            why = not_utf8(line)
+            if why is None:
+                why = json_text.shape_refusal(line) if line.strip() else None
+            if why is None:
                 yield line
                 continue
-            self._refused.append(twice)
+            self._refused.append(why)
             yield _REFUSED_LINE + "\n"
 
     def refusal(self, error: Exception) -> str | None:

@@ -25,6 +25,7 @@ from omoide.engine.classify.dedup_ja_forms import ja_forms
 from omoide.engine.classify.dedup_ja_frames import ja_frames
 from omoide.engine.classify.dedup_ja_inflection import ja_inflections
 from omoide.engine.classify.dedup_ja_synonyms import ja_synonyms
+from omoide.engine.classify.lexicon import JA_COMPOUND_UNITS
 
 __all__ = ["ja_notation"]
 
@@ -63,10 +64,10 @@ _JA_ENDINGS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]],
         (rf"([{_I_ROW}])ません", lambda m: _A_ROW[_I_ROW.index(m.group(1))] + "ない"),
         (rf"([{_I_ROW}])ます", lambda m: _U_ROW[_I_ROW.index(m.group(1))]),
     ))
-# A unit word after a number, and its symbol.
-_JA_UNITS = {"センチメートル": "cm", "センチ": "cm", "ミリメートル": "mm", "ミリ": "mm",
-             "キロメートル": "km", "キログラム": "kg", "メートル": "m", "グラム": "g",
-             "ヘクタール": "ha", "リットル": "l", "パーセント": "%", "キロカロリー": "kcal"}
+# A unit word after a number, and its symbol; a compound unit word is read whole, the longest
+# first (``lexicon.JA_COMPOUND_UNITS``: 200ミリリットル is 200ml, not "200mmリットル").
+_JA_UNITS = {"センチ": "cm", "ミリ": "mm", "メートル": "m", "グラム": "g", "ヘクタール": "ha",
+             "リットル": "l", "パーセント": "%", **JA_COMPOUND_UNITS}
 _JA_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(_JA_UNITS, key=len, reverse=True))
                       + ")")
 _JA_USER = re.compile(r"(?:ユーザー|わたし|あたし|私|僕|ぼく|俺|おれ|自分)(?=[はがのもをに、]|$)")

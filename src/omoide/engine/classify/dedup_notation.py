@@ -197,7 +197,8 @@ def _same_particles(first: str, second: str) -> str:
     return second[:j1] + first[i1:i2] + second[j2:]
 
 
-# キロ after a number is a kilometre or a kilogram: read as the one the other text writes.
+# キロ after a number is a kilometre or a kilogram: read as the one the other text writes
+# (a compound unit word, 5キロワット, is its symbol by then: ``ja_notation``).
 _KILO = re.compile(r"([0-9]+)キロ")
 
 

@@ -174,9 +174,21 @@ EN_PAST_STATE_VERBS = word_set(
     "cancelled canceled postponed celebrated turned"
 )
 
+# Katakana unit words that begin with another unit word (ミリ, センチ, キロ), with their symbols:
+# each is read whole, never as the shorter unit and the rest of the word (200ミリリットル was
+# read "200mmリットル", 600キロカロリー 600 km). A katakana noun after the short unit word keeps
+# it a unit (8ミリフィルム, 10キロマラソン).
+JA_COMPOUND_UNITS = {
+    "センチメートル": "cm", "ミリメートル": "mm", "ミリリットル": "ml", "ミリグラム": "mg",
+    "ミリシーベルト": "mSv", "ミリアンペア": "mA", "キロメートル": "km", "キログラム": "kg",
+    "キロカロリー": "kcal", "キロワット": "kW", "キロヘルツ": "kHz", "キロバイト": "KB",
+    "キロリットル": "kl", "キロジュール": "kJ", "キロボルト": "kV",
+}
+
 UNIT_SYNONYMS = {
     "kid": "child", "child": "child", "baby": "child", "son": "child", "daughter": "child",
     "dollar": "$", "buck": "$", "kilometer": "km", "kilometre": "km", "キロ": "km",
+    "キロメートル": "km", "キログラム": "kg",
     "hr": "hour", "min": "minute", "minute": "minute", "年目": "年", "年間": "年",
     "ヶ月": "か月", "カ月": "か月", "ヵ月": "か月", "パーセント": "%", "percent": "%",
 }

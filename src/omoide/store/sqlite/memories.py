@@ -45,6 +45,9 @@ from omoide.store.vectors import VectorIndex
 
 __all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
 
+# The most query words one persona's common-word cache keeps before it starts again.
+_COMMON_WORDS_KEPT = 4096
+
 def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list[Any]]:
     """``WHERE`` fragment (to AND onto ``persona_id = ? AND status = 'active'``) + params."""
     clauses: list[str] = []
@@ -88,6 +91,10 @@ class MemoryStore(MemoryWrites):
         self._load_vectors = load_vectors
         self._vectors: VectorIndex | None = None
         self._vectors_lock = threading.Lock()
+        # common_words' answers per word, valid for one (revision, share, least)
+        self._common_lock = threading.Lock()
+        self._common_at: tuple[int, float, int] | None = None
+        self._common: dict[str, bool] = {}
 
     @property
     def vectors(self) -> VectorIndex:
@@ -209,9 +216,30 @@ class MemoryStore(MemoryWrites):
                      ) -> frozenset[str]:
         """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
         ``share`` of the persona's active notes hold, and at least ``least`` notes (one
-        statement, each count stopping at the bar)."""
-        return self._word_index.held_by(self.db.conn(), persona_id=self.persona_id,
-                                        words=words, share=share, least=least)
+        statement, each count stopping at the bar).
+
+        Every e5 note search asks this, so each word's answer is kept for the persona's
+        revision: every write that adds, re-words, tombstones or erases a note (an import's
+        too, and another process's) moves the revision, which empties the cache. Closing a
+        fact keeps it active and indexed, so it changes no count. A statement runs only for
+        words not yet known at this revision."""
+        if not words or share <= 0.0:
+            return frozenset()
+        at = (self._revision(self.db.conn()), share, least)
+        with self._common_lock:
+            if self._common_at != at:
+                self._common_at, self._common = at, {}
+            known = {w: self._common[w] for w in words if w in self._common}
+        missing = [w for w in dict.fromkeys(words) if w not in known]
+        if missing:
+            held = self._word_index.held_by(self.db.conn(), persona_id=self.persona_id,
+                                            words=missing, share=share, least=least)
+            fresh = {w: w in held for w in missing}
+            known.update(fresh)
+            with self._common_lock:  # kept under the revision asked at, if still current
+                if self._common_at == at and len(self._common) < _COMMON_WORDS_KEPT:
+                    self._common.update(fresh)
+        return frozenset(w for w in words if known[w])
 
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()

@@ -258,9 +258,11 @@ class MemoryWrites:
             if vector is not None:
                 conn.execute(UPSERT_VECTOR, (memory_id, self.model_id, int(vector.shape[0]),
                                              np.asarray(vector, dtype=np.float32).tobytes()))
+            if vector is not None or "content" in changes:  # new words move it too
                 index, revision = self._bump(conn)
-                content = changes.get("content") or self._one(conn, key)["content"]
-                index.add([memory_id], vector[None, :], [language_of(content)])
+                if vector is not None:
+                    content = changes.get("content") or self._one(conn, key)["content"]
+                    index.add([memory_id], vector[None, :], [language_of(content)])
                 index.revision = revision
         return self.get(key)
 
