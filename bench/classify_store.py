@@ -35,14 +35,14 @@ default and of the proposed setting, asserts the verdicts are the same and times
 (ms per evolve, vectors cached).
 
 Reported per set and pooled per language and group (``older``: the sets written before the
-newest four, on which a band is tuned; ``choose``: holdout42/43 and notes22/23, on which the
+newest three, on which a band is tuned; ``choose``: holdout46/47 and notes26, on which the
 choice is checked): end-to-end C recall (gold CONTRADICTORY pairs whose target old memory was
 closed), C precision (target closes of gold C pairs over every close: of the target whatever its
 label, and of any distractor), distractor closes, E recall (target extended), the share of gold
 C / E pairs whose target the band or the cap cut, and candidates judged per new memory.
 
     python bench/classify_store.py --cache DIR                       # every seen set
-    python bench/classify_store.py --cache DIR --sets holdout42 notes22 --check
+    python bench/classify_store.py --cache DIR --sets holdout46 notes26 --check
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ from omoide.service.evolution import _NEIGHBOUR_POOL
 DATA = HOLDOUTS["holdout1"].parent
 # The newest seen sets: a band tuned on the older ones is checked on these before it ships.
 CHOOSE: dict[str, Path] = {
-    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (42, 43)},
-    **{f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (22, 23)},
+    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (46, 47)},
+    "notes26": DATA / "classify_notes26.jsonl",
 }
 OLDER: dict[str, Path] = {k: v for k, v in {**HOLDOUTS, **NOTES}.items() if k not in CHOOSE}
 SETTINGS = PersonaSettings()

@@ -5,9 +5,10 @@
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
 The packaged judge was trained on sixty-three sources written by sixty-three different people
-(a run today also reads the sets seen since: ``classify_holdout42`` … ``45``, ``classify_short1``
-and ``2``, ``classify_notes22`` … ``25``, seventy-three in all; session 30 measured such a refit
-and did not ship it, ``bench/results/fresh_s30.md``): every pair
+(a run today also reads the sets seen since: ``classify_holdout42`` … ``47``, ``classify_short1``
+and ``2``, ``classify_notes22`` … ``26``, seventy-six in all; session 30 measured a refit on
+seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out holdout46,
+holdout47,notes26`` keeps the freshest seen writers out, as ``classify_split.py`` does): every pair
 of ``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the forty-one
 held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
@@ -161,6 +162,7 @@ from omoide.engine.classify import JudgeModel
 from omoide.service.classify_judge import JUDGE_FILE
 
 OUT = REPO / "src" / "omoide" / "engine" / "classify" / JUDGE_FILE
+_HOLDOUT_COUNT = sum(name.startswith("holdout") for name in HOLDOUTS)  # short1/2 apart
 GRID_C = (0.03, 0.1, 0.3)  # around the winners of every earlier round (0.01 was last on every
 # feature set of the seventh round's eight folds; the grid is kept small for the shared machine)
 GRID_REDUCE = ("centroid",)  # how each block is read (see project; pca16 and "none" lost to
@@ -377,8 +379,8 @@ def main(argv: list[str] | None = None) -> int:
                 if only else ""),
              "", f"{len(sources)} sources by {len(sources)} writers: `pairs` "
              "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             f"held-out sets `holdout1` … `holdout{len(HOLDOUTS)}`, `notes1` … "
-             f"`notes{len(NOTES)}` "
+             f"held-out sets `holdout1` … `holdout{_HOLDOUT_COUNT}`, `short1`, `short2`, "
+             f"`notes1` … `notes{len(NOTES)}` "
              "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
              "set seen since its one scoring. The notes folds are read as the server reads a "
              "consolidated note (`classify(..., note=True)`): never closed through the "
