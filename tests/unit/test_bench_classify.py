@@ -536,3 +536,24 @@ def test_a_distractor_is_fitted_on_as_not_contradictory_half_extendable_half_ind
     assert names == ["INDEPENDENT", "INDEPENDENT", "EXTENDABLE", "EXTENDABLE"]
     assert data.extra_parent.tolist() == [0, 1, 0, 1]
     assert np.allclose(data.extra_weight, 0.2)  # half the weight on each reading
+
+
+def test_confusions_cost_is_the_macro_f1_given_back() -> None:
+    import classify_confusions as confusions
+
+    def said(pair_id: str, gold: str, label: str, split: str) -> classify.Prediction:
+        pair = Pair(pair_id, "en", "old", "new", gold, "easy", split=split)
+        return classify.Prediction(pair, label, 0.5, "judge (I=0.5); rule said unrelated")
+
+    preds = [said("a", "CONTRADICTORY", "CONTRADICTORY", "s1"),
+             said("b", "EXTENDABLE", "INDEPENDENT", "s1"),
+             said("c", "INDEPENDENT", "INDEPENDENT", "s1"),
+             said("d", "CONTRADICTORY", "CONTRADICTORY", "s2"),
+             said("e", "EXTENDABLE", "EXTENDABLE", "s2"),
+             said("f", "INDEPENDENT", "INDEPENDENT", "s2")]
+    report = confusions.summarise(preds, top=2)
+    assert report["sets"] == 2
+    cell = report["confusions"]["E->I"]
+    assert cell["count"] == 1 and cell["readings"] == [("unrelated", 1)]
+    assert report["mean_macro_f1"] + cell["cost"] == pytest.approx(1.0, abs=1e-3)
+    assert report["confusions"]["C->E"] == {"count": 0, "cost": 0.0, "readings": []}
