@@ -58,9 +58,9 @@ def is_japanese(text: str) -> bool:
     return bool(_JAPANESE.search(text))
 
 
-def corpus_texts(n: int) -> list[str]:
+def corpus_texts(data: Path, n: int) -> list[str]:
     """``n`` distinct memory texts: people's first, then the synthetic corpus' (seeded)."""
-    texts = list(dict.fromkeys(real_memory_texts(DATA_ROOT)))
+    texts = list(dict.fromkeys(real_memory_texts(data)))
     synthetic = SyntheticCorpus(8, seed=11)
     while len(texts) < n:
         news, _, _ = synthetic.batch(500)
@@ -149,23 +149,24 @@ def bench_writes(c: httpx.Client, texts: Sequence[str]) -> dict[str, Any]:
     return {"post": stats(took), "jobs_done_s": round(wait_jobs(c, PERSONA), 2)}
 
 
-def chat_sessions(n: int, turns: int) -> list[list[dict[str, Any]]]:
+def chat_sessions(data: Path, n: int, turns: int) -> list[list[dict[str, Any]]]:
     rows: list[dict[str, Any]] = []
-    for conv in load_conversations(DATA_ROOT / "locomo")[:2]:
+    for conv in load_conversations(data / "locomo")[:2]:
         rows += [{"speaker": t.speaker, "content": t.text,
                   "role": "user" if t.speaker == conv.speaker_a else "assistant"}
                  for t in conv.turns() if t.text.strip()]
     return [rows[i * turns:(i + 1) * turns] for i in range(n)]
 
 
-def bench_conversation(c: httpx.Client, sessions: int, turns: int) -> dict[str, Any]:
+def bench_conversation(c: httpx.Client, data: Path, sessions: int, turns: int
+                       ) -> dict[str, Any]:
     persona = "chat"
     c.post("/api/personas", json={"name": persona}).raise_for_status()
     posts: list[float] = []
     ends: list[float] = []
     ready: list[float] = []
     episodes = notes = 0
-    for chat in chat_sessions(sessions, turns):
+    for chat in chat_sessions(data, sessions, turns):
         sid = c.post(f"/api/sessions/{persona}", json={}).json()["session_id"]
         for turn in chat:
             posts.append(timed_ms(lambda t=turn, s=sid: c.post(
@@ -211,7 +212,7 @@ def compiled_bytecode(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sizes = sorted(int(s) for s in args.sizes.split(","))
-    pool = corpus_texts(sizes[-1] + args.writes + args.cli)
+    pool = corpus_texts(args.data, sizes[-1] + args.writes + args.cli)
     stored, fresh = pool[:sizes[-1]], pool[sizes[-1]:]
     writes, cli_texts = fresh[:args.writes], fresh[args.writes:]
     admin = "omo_admin_" + secrets.token_urlsafe(24)
@@ -223,7 +224,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         data_dir = Path(tmp) / "data"
         log("start on an empty folder")
         server, c, report["start_empty"] = start_server(args, data_dir, admin)
-        report["conversation"] = bench_conversation(c, args.sessions, args.turns)
+        report["conversation"] = bench_conversation(c, args.data, args.sessions, args.turns)
         log(f"conversation: {report['conversation']}")
         stop_server(server, c)
         have = 0
@@ -279,7 +280,7 @@ def markdown(r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    p = bench_parser(__doc__, out="latency")
+    p = bench_parser(__doc__, out="latency", data=DATA_ROOT)
     p.add_argument("--embedder", default="e5")
     p.add_argument("--sizes", default="1000,5000")
     p.add_argument("--repeats", type=int, default=3, help="Each search query's repeats.")
