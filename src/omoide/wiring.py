@@ -400,7 +400,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     companion = _companion(settings, embedder, vectors)
     search = SearchService(store, embedder, clock, settings_service,
                            episodes=EpisodeSearch(store, settings_service, embedder, companion),
-                           companion=companion)
+                           companion=companion, vectors=vectors)
     app = Omoide(
         settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
