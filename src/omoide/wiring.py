@@ -100,6 +100,32 @@ class Omoide:
     def schedule_decay(self) -> int:
         return self.maintenance.schedule_decay()
 
+    def warm_up(self) -> threading.Thread:
+        """Load, on a thread of its own, the models the first search or write would otherwise
+        load while a client waits (the server calls this as it starts): the search companion
+        and dedup's part embedder, each built on first use. The bundled
+        USE takes seconds to load (its tokenizer is parsed in Python); loaded here, it is
+        ready by the time a client's first request comes, or that request waits on the model's
+        own lock for the rest of the load instead of starting it. Nothing is cached and no
+        result depends on it: each model is the one the request would have loaded."""
+        thread = threading.Thread(target=self._warm, name="omoide-warm-up", daemon=True)
+        thread.start()
+        return thread
+
+    def _warm(self) -> None:
+        companion = self.search.companion
+        loaders: list[Callable[[], Any]] = [
+            lambda: None if companion is None else companion.embedder(),
+            lambda: getattr(self.memories.dedup, "parts", None),
+        ]
+        for load in loaders:
+            try:
+                model = load()
+                if model is not None:
+                    model.embed_query("warm up")
+            except Exception:  # the request that needs the model reports it
+                logger.warning("warming a model up failed", exc_info=True)
+
 
 def database_url(settings: Settings) -> str | None:
     """``OMOIDE_DATABASE_URL`` when set (a PostgreSQL database), else None (the SQLite file in
@@ -374,7 +400,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     companion = _companion(settings, embedder, vectors)
     search = SearchService(store, embedder, clock, settings_service,
                            episodes=EpisodeSearch(store, settings_service, embedder, companion),
-                           companion=companion)
+                           companion=companion, vectors=vectors)
     app = Omoide(
         settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
         runner=runner, settings_service=settings_service, auth=AuthService(store, clock),

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import numpy as np
 import pytest
 
 from omoide.clock import FixedClock
+from omoide.embed.hashing import HashEmbedder
 from omoide.engine.errors import DateRangeError
 from omoide.errors import InvalidInput
 from omoide.wiring import Omoide
@@ -136,3 +138,42 @@ def test_search_rejects_bad_parameters(app: Omoide, persona: str, params: dict[s
                                        message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         app.search.build_request(persona, **params)
+
+
+class _CountingQueries(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries.append(text)
+        return super().embed_query(text)
+
+
+def test_a_query_searched_again_is_not_embedded_again(make_app: Any) -> None:
+    """The server's vector cache keeps each query's vector: the same query searched again
+    (notes, the episode tier alone) embeds nothing and ranks exactly as the first time; a
+    cache of size 0 embeds every time, with the same results."""
+    def run(cache: str) -> tuple[list[list[tuple[str, float]]], list[str]]:  # (text, score)
+        model = _CountingQueries()
+        app = make_app({"OMOIDE_VECTOR_CACHE": cache}, embedder=model)
+        app.auth.create_persona(f"p{cache}")
+        for text in ("User lives in Tokyo near the river", "Haru prefers green tea",
+                     "ユーザーは大阪に住んでいる"):
+            add(app, f"p{cache}", text)
+        model.queries.clear()
+        out = []
+        for query in ("where does the user live", "tea", "where does the user live", "大阪"):
+            request = app.search.build_request(f"p{cache}", query=query)
+            hits = app.search.search(f"p{cache}", request, recall=False).results
+            out.append([(h.content, h.score) for h in hits])
+        app.search.search_episodes(f"p{cache}", app.search.build_request(
+            f"p{cache}", query="tea"))
+        return out, model.queries
+
+    cached, embedded = run("100")
+    uncached, every = run("0")
+    assert embedded == ["where does the user live", "tea", "大阪"]
+    assert every == ["where does the user live", "tea", "where does the user live", "大阪",
+                     "tea"]
+    assert cached == uncached and cached[0] == cached[2] and cached[0]

@@ -85,3 +85,44 @@ def test_a_companion_that_fails_to_load_is_left_out() -> None:
     companion = Companion("x", broken)
     assert companion.cosines("tea", {1: "green tea"}) == {}
     assert companion.embedder() is None
+
+
+def test_warm_up_loads_the_lazy_models_and_caches_nothing(app) -> None:  # type: ignore[no-untyped-def]
+    """The server's start loads the companion (and dedup's part embedder) on a thread of its
+    own, so the first search does not; it stores no vector, so no result depends on it."""
+    from omoide.service.classify_judge import LazyEmbedder
+
+    companion_model, parts_model = _Counting(), _Counting()
+    loads: list[str] = []
+    app.search.companion = Companion("x", lambda: loads.append("companion") or companion_model)
+    app.memories.dedup.parts = LazyEmbedder(
+        parts_model.model_id, lambda: loads.append("parts") or parts_model)
+    app.warm_up().join(10)
+    assert loads == ["companion", "parts"]
+    assert companion_model.query_calls == 1 and parts_model.query_calls == 1
+    assert len(app.search.companion.vectors) == 0
+    app.search.companion.cosines("tea", {1: "green tea"})
+    assert loads == ["companion", "parts"]  # the search found the model loaded
+
+
+def test_warm_up_survives_a_model_that_fails_to_load(app) -> None:  # type: ignore[no-untyped-def]
+    def broken() -> HashEmbedder:
+        raise RuntimeError("no model")
+
+    app.search.companion = Companion("x", broken)
+    app.warm_up().join(10)
+    assert app.search.companion.embedder() is None  # left out, as on a first search
+
+
+@pytest.mark.parametrize("workers", [True, False])
+def test_the_server_warms_up_as_it_starts(app, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                                          workers: bool) -> None:
+    from fastapi.testclient import TestClient
+
+    from omoide.api.http.app import create_app
+
+    calls: list[int] = []
+    monkeypatch.setattr(app, "warm_up", lambda: calls.append(1))
+    with TestClient(create_app(app, start_workers=workers)) as client:
+        assert client.get("/health").status_code == 200
+    assert calls == ([1] if workers else [])

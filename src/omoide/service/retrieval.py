@@ -30,6 +30,7 @@ from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
 from omoide.service.sessions import turn_passage
+from omoide.service.vector_cache import VectorCache
 from omoide.store.port import MemoryHandle, SessionHandle
 from omoide.store.vectors import language_of
 
@@ -157,8 +158,19 @@ class Candidates:
 
 
 class HybridRetriever:
-    def __init__(self, embedder: Embedder) -> None:
+    """``vectors``: the server's shared cache (``service.vector_cache``), which keeps each
+    query's vector, so a query searched again (a client repeating a search, a page read
+    twice) is not embedded again; without it every query is embedded."""
+
+    def __init__(self, embedder: Embedder, vectors: VectorCache | None = None) -> None:
         self.embedder = embedder
+        self.vectors = vectors
+
+    def embed_query(self, query: str) -> np.ndarray:
+        """The query's vector on the server's embedder: the cache's when held."""
+        if self.vectors is None:
+            return self.embedder.embed_query(query)
+        return self.vectors.query(self.embedder, query)
 
     def retrieve(self, tier: Tier, query: str, *, plan: SearchPlan, pool: int,
                  keyword_weight: float, semantic_weight: float,
@@ -181,7 +193,7 @@ class HybridRetriever:
 
         pending = _POOL.submit(keyword_side)
         if query_vector is None:
-            query_vector = self.embedder.embed_query(query)
+            query_vector = self.embed_query(query)
         semantic: list[Scored] = []
         if mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
             semantic = tier.semantic(self._semantic_vector(tier, query, query_vector, plan),

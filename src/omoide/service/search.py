@@ -42,6 +42,7 @@ from omoide.service.validate import (
     engine_input,
     is_blank,
 )
+from omoide.service.vector_cache import VectorCache
 from omoide.store.port import MemoryHandle, Store
 
 __all__ = [
@@ -103,7 +104,8 @@ class SearchService:
 
     def __init__(self, store: Store, embedder: Embedder, clock: Clock,
                  settings: SettingsService, episodes: EpisodeSearcher | None = None,
-                 plan: SearchPlan = DEFAULT_PLAN, companion: Companion | None = None) -> None:
+                 plan: SearchPlan = DEFAULT_PLAN, companion: Companion | None = None,
+                 vectors: VectorCache | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -111,7 +113,7 @@ class SearchService:
         self.episodes = episodes
         self.plan = plan
         self.companion = companion  # the second embedder's opinion (service/companion.py)
-        self.retriever = HybridRetriever(embedder)
+        self.retriever = HybridRetriever(embedder, vectors)  # queries embedded once (LRU)
 
     def build_request(self, persona: str, *, query: Any, top_k: Any = 10, mode: Any = None,
                       tags: Any = None, date_range: Any = None, valid_at: Any = None,
@@ -217,7 +219,7 @@ class SearchService:
         if self.episodes is None:
             return SearchResult(query=request.query, mode=request.mode, results=[])
         hits = self.episodes.search_episodes(
-            persona, request.query, self.embedder.embed_query(request.query),
+            persona, request.query, self.retriever.embed_query(request.query),
             limit=request.top_k, filters=request.filters, plan=plan or self.plan,
             mode=request.mode)
         return SearchResult(query=request.query, mode=request.mode, results=hits)

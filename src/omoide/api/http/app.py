@@ -55,6 +55,7 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if start_workers:
             omoide.runner.start()
+            omoide.warm_up()
         try:
             async with mcp.running():  # the MCP SDK's session manager lives as long as the app
                 yield
