@@ -39,6 +39,7 @@ from omoide.clock import SystemClock
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.classify import find_dedup_change, pair_notation
+from omoide.engine.width import text_columns
 from omoide.service.dedup import DedupDecider
 from omoide.wiring import build
 
@@ -46,7 +47,7 @@ DEFAULT_DATA = REPO / "bench" / "data" / "dedup_pairs.jsonl"
 SPLITS = ("train", "validation")
 TARGET_RECALL = 0.85
 TARGET_FALSE = 0.03
-EVOLUTION_MIN_CHARS = 30  # the default evolution_min_chars: shorter memories never evolve
+EVOLUTION_MIN_CHARS = 30  # the default evolution_min_chars: shorter memories link nothing
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float, 
 def score(decisions: list[Decision], threshold: float) -> Score:
     dup = [d for d in decisions if d.pair.label == "duplicate"]
     diff = [d for d in decisions if d.pair.label == "different"]
-    long = [d for d in diff if len(d.pair.b) >= EVOLUTION_MIN_CHARS]
+    long = [d for d in diff if text_columns(d.pair.b) >= EVOLUTION_MIN_CHARS]
     return Score(
         duplicates=len(dup), caught=sum(d.status == "duplicate" for d in dup),
         different=len(diff), dropped=sum(d.status == "duplicate" for d in diff),
@@ -240,8 +241,8 @@ def render(results: list[dict], header: str) -> str:
                             for lang, s in by_lang.items()])]
         lines += ["", f"Evolution links neighbours from raw cosine {meta['evolution_from']} up. "
                   "\"Linked\" counts related-but-different pairs whose second memory was saved "
-                  f"and is at least {EVOLUTION_MIN_CHARS} characters long (shorter memories skip "
-                  "evolution).", "",
+                  f"and is at least {EVOLUTION_MIN_CHARS} characters long, a wide character "
+                  "counting two (shorter memories link nothing).", "",
                   "Errors (cosine, split, shape; the value change found, if any):", ""]
         for d in res["errors"]:
             kind = "missed paraphrase" if d.pair.label == "duplicate" else "dropped"

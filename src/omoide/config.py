@@ -88,7 +88,11 @@ class PersonaSettings:
     evolution_threshold: float = setting(0.8,
         "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1)
     evolution_max_neighbours: int = setting(3, "Neighbours touched by one evolution.", 0, 20)
-    evolution_min_chars: int = setting(30, "Evolution is skipped for shorter content.", 0, 10000)
+    evolution_min_chars: int = setting(30,
+        "A new memory shorter than this links to no neighbours (its classification still "
+        "runs); a wide character (kanji, kana, Hangul, full-width) counts two, so the minimum "
+        "asks as much of Japanese as of English.",
+        0, 10000)
     classify_band_low: float = setting(0.35,
         "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
         "the shared dev set's changing pairs with either embedder: bench/classify_band.py; "

@@ -238,3 +238,24 @@ def test_evolution_runs_one_memory_at_a_time_per_persona_in_order(
     assert jobs.complete(second, now=now, worker="w2")
     taken = jobs.claim(now=now, worker="w3")
     assert taken is not None and taken.id == third
+
+
+def test_an_evolution_waiting_out_its_backoff_holds_the_personas_later_ones(
+        app: Omoide, persona: str, clock: FixedClock, wall: Wall) -> None:
+    """docs/jobs.md: a retrying evolution keeps its persona's later evolutions waiting until it
+    succeeds or fails for good (the order a close relies on), then they run in order."""
+    jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall, in_order=(EVOLVE_JOB,))
+    rin = app.store.get_persona(persona).id
+    now = clock.now()
+    first = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "a"}, now=now)
+    second = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "b"}, now=now)
+    held = jobs.claim(now=now, worker="w1")
+    assert held is not None and held.id == first
+    assert jobs.fail(held, "boom", now=now, backoff_s=2) == "pending"
+    assert jobs.claim(now=now, worker="w2") is None  # the later one waits out the backoff too
+    later = now + timedelta(seconds=2)
+    retried = jobs.claim(now=later, worker="w2")
+    assert retried is not None and retried.id == first and retried.attempts == 2
+    assert jobs.complete(first, now=later, worker="w2")
+    taken = jobs.claim(now=later, worker="w3")
+    assert taken is not None and taken.id == second

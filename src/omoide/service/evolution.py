@@ -47,6 +47,7 @@ from omoide.engine.classify import (
     remainder,
     split_compound,
 )
+from omoide.engine.width import text_columns
 from omoide.model import Memory, NewMemory
 from omoide.service.dedup import DedupDecider
 from omoide.service.memories import successor_chain
@@ -101,7 +102,7 @@ class EvolutionService:
         to_raw = self.embedder.calibration.to_raw
         low = to_raw(cfg.evolution_threshold)
         neighbours = []
-        if len(memory.content) >= cfg.evolution_min_chars:
+        if text_columns(memory.content) >= cfg.evolution_min_chars:
             # The spec's band ends at the dedup threshold because nothing above it used to be
             # saved. Now a memory above it is saved when a value changed ("2 dogs" → "3 dogs"):
             # the closest relative of all, so it is linked too (issue 8).
