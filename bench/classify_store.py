@@ -20,8 +20,7 @@ measures that path:
   order, the persona's default ``language`` and ``note=True`` for a notes set (the server's
   ``note`` for a consolidated memory), the stored vectors handed in as ``known``; the nearest
   candidate judged CONTRADICTORY is closed (supersede; ``engine.candidates.closable``, since
-  session 28 — ``close_any`` replays the rule before, every such candidate closed), or, since
-  session 31, the nearest a sure rule judged so (``Verdict.sure``, ``close_order``); EXTENDABLE
+  session 28 — ``close_any`` replays the rule before, every such candidate closed), EXTENDABLE
   extends it (``EvolutionService._judge``).
 
 The store is replayed in memory (vectors from the embedder, exact cosine ranking as the stores
@@ -99,8 +98,6 @@ class Judged:
     verdicts: dict[int, str] = field(default_factory=dict)
     # stored memories that hold the new one word for word (``engine.candidates.said_again``)
     repeated: frozenset[int] = frozenset()
-    # the candidates a sure rule judged (``Verdict.sure``): a close falls on those first
-    sure: frozenset[int] = frozenset()
 
     def to_json(self) -> dict:
         return {
@@ -109,7 +106,6 @@ class Judged:
             "cosine": self.cosine,
             "ranked": [[i, round(s, 6)] for i, s in self.ranked],
             "verdicts": {str(k): v for k, v in self.verdicts.items()},
-            "sure": sorted(self.sure),
         }
 
 
@@ -166,7 +162,6 @@ def judge_set(
                     known=known,
                 )
                 judged.verdicts = {int(v.key): v.relation.value for v in verdicts}
-                judged.sure = frozenset(int(v.key) for v in verdicts if v.sure)
             out.append(judged)
         print(f"  {name} {lang}: {len(group)} new memories, {len(olds)} stored", file=sys.stderr)
     return out
@@ -176,10 +171,9 @@ def outcome(
     judged: list[Judged], band: float, cap: int, *, same_fact: float, close_any: bool = False
 ) -> dict:
     """The end-to-end counts of one (band, cap): what the server closes and extends. Closes
-    go through ``engine.candidates.close_order`` and ``closable`` (the nearest candidate a sure
-    rule judged CONTRADICTORY, else the nearest, past any at or above ``same_fact``, the raw
-    duplicate threshold, that is not judged CONTRADICTORY; only when judged so), as the
-    server's evolution job closes; ``close_any`` is
+    go through ``engine.candidates.close_order`` and ``closable`` (the nearest candidate, past
+    any at or above ``same_fact``, the raw duplicate threshold, that is not judged
+    CONTRADICTORY; only when judged so), as the server's evolution job closes; ``close_any`` is
     a what-if, the rule
     before session 28: every candidate judged CONTRADICTORY is closed."""
     n = {C: 0, E: 0}
@@ -200,7 +194,7 @@ def outcome(
         contradicted = {i for i in chosen if j.verdicts[i] == C}
         closed = contradicted if close_any else set(closable(close_order(
             select_candidates(j.ranked, band, cap), contradicted, same_fact=same_fact,
-            repeated=j.repeated, sure=j.sure), contradicted))
+            repeated=j.repeated), contradicted))
         for i in chosen:
             verdict = j.verdicts[i]
             if i in closed:
@@ -323,8 +317,7 @@ def close_paths(
         chosen = select_candidates(j.ranked, band, cap)
         contradicted = {i for i, _ in chosen if j.verdicts[i] == C}
         closed = closable(
-            close_order(chosen, contradicted, same_fact=same_fact, repeated=j.repeated,
-                        sure=j.sure),
+            close_order(chosen, contradicted, same_fact=same_fact, repeated=j.repeated),
             contradicted,
         )
         for i, s in chosen:
@@ -448,8 +441,7 @@ def main() -> int:
     band_raw = {b: calibration.to_raw(b) for b in BANDS}
     same_fact = calibration.to_raw(SETTINGS.dedup_threshold)
     low, wide = min(band_raw.values()), max(CAPS)
-    # "sure": traces record ``Verdict.sure`` (session 31); an older trace is judged again
-    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}|sure"
+    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}"
 
     judged: dict[str, list[Judged]] = {}
     olds_of: dict[tuple[str, str], list[str]] = {}
@@ -578,7 +570,6 @@ def _traced(
                         ranked,
                         {int(k): v for k, v in r["verdicts"].items()},
                         _repeated(olds[pair.lang], ranked, pair.new),
-                        frozenset(r["sure"]),
                     )
                 )
             return out

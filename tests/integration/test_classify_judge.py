@@ -248,23 +248,6 @@ def test_both_classifiers_close_a_note_through_note_verdict_reading_it_once(
         assert calls == [note]
         assert (bank.relation, bank.reason) == (Relation.CONTRADICTORY, prefix + finding.reason)
         assert Relation.CONTRADICTORY not in (tea.relation, ja.relation)
-        # what the learned classifier's rules decided is marked sure (a close may fall on it
-        # past a nearer candidate, ``engine.candidates.close_order``); the bare rules mark none
-        assert bank.sure is (classifier is learned)
-        assert not tea.sure and not ja.sure
-
-
-def test_a_verdict_is_sure_exactly_when_a_rule_decided_it() -> None:
-    name = judge_embedder_name()
-    assert name is not None
-    learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
-    pairs = [*ONE_SLOT_REPLACED, *ONE_SLOT_KEPT, ("User likes tea.", "User moved to Osaka.")]
-    for old, new in pairs:
-        (verdict,) = learned.classify(new, [Candidate("old", old, 0.9)])
-        assert verdict.sure is verdict.reason.startswith("rule: "), verdict.reason
-    for old, new in pairs:
-        (verdict,) = OfflineClassifier().classify(new, [Candidate("old", old, 0.9)])
-        assert not verdict.sure
 
 
 ONE_SLOT_REPLACED = [

@@ -300,39 +300,6 @@ def test_evolution_splits_only_the_memory_it_closes(app: Omoide, persona: str,
     assert sum(m.superseded_by is None for m in after.values()) == 1  # the other stays
 
 
-class _SecondSure:
-    """Scripted verdicts: every candidate CONTRADICTORY, the second nearest by a sure rule
-    (``Verdict.sure``) when ``sure``, the rest by the judge."""
-
-    def __init__(self, sure: bool) -> None:
-        self.sure, self.ranked = sure, []
-
-    def classify(self, new: str, candidates: list[Candidate], **_: Any) -> list[Verdict]:
-        self.ranked = [c.key for c in candidates]
-        return [Verdict(c.key, Relation.CONTRADICTORY, 0.9, "scripted",
-                        sure=self.sure and i == 1) for i, c in enumerate(candidates)]
-
-
-@pytest.mark.parametrize("sure", [False, True])
-def test_evolution_closes_the_nearest_a_sure_rule_contradicts_first(
-        app: Omoide, persona: str, clock: FixedClock, sure: bool) -> None:
-    """Session 31: the judge's CONTRADICTORY closes only the nearest candidate; one a sure rule
-    found contradicted further down is closed instead (``engine.candidates.close_order``)."""
-    app.settings_service.update(persona, {"classify_band_low": 0})
-    for text in ("The user goes to a gym in Umeda.", "The user lives in Osaka."):
-        create(app, persona, text)
-    app.queue.run_ready(persona)
-    scripted = _SecondSure(sure)
-    app.evolution.classifier_for = lambda cfg: scripted  # type: ignore[method-assign]
-    clock.advance(seconds=1)
-    new = create(app, persona, "The user moved to Kobe.").memory
-    app.queue.run_ready(persona)
-    assert len(scripted.ranked) == 2
-    closed = [k for k in scripted.ranked
-              if app.memories.get(persona, k, recall=False).superseded_by == new.key]
-    assert closed == [scripted.ranked[1 if sure else 0]]
-
-
 @pytest.mark.parametrize(("judged", "closes"), [(None, 2), ([], 0), ("nearest", 1)])
 def test_apply_evolution_reads_judged_one_way(app: Omoide, persona: str, clock: FixedClock,
                                               judged: Any, closes: int) -> None:

@@ -7,13 +7,12 @@ number of them (settings ``classify_band_low`` through the embedder's calibratio
 (``bench/classify_store.py``) both choose through this function, so the benchmark measures the
 choice the server makes.
 
-Of the candidates the judge finds contradicted, only the nearest is closed, unless a sure rule
-found one contradicted: then the nearest such (:func:`close_order`, :func:`closable`). Measured
-in a store of every old memory of a labelled set, closing any candidate judged CONTRADICTORY
-also closed unrelated memories of the same domain when the new memory told of a strong change
-(26 of every 100 new Japanese memories, 4 of every 100 English ones;
-`bench/results/classify_store.md`); the nearest alone cut those closes about fourteen-fold for
-2–4 points of recall.
+Of the candidates the judge finds contradicted, only the nearest is closed
+(:func:`close_order`, :func:`closable`). Measured in a store of every old memory of a labelled
+set, closing any candidate judged CONTRADICTORY also closed unrelated memories of the same
+domain when the new memory told of a strong change (26 of every 100 new Japanese memories, 4 of
+every 100 English ones; `bench/results/classify_store.md`); the nearest alone cut those closes
+about fourteen-fold for 2–4 points of recall.
 """
 
 from __future__ import annotations
@@ -59,8 +58,7 @@ def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:
 
 
 def close_order(ranked: Sequence[tuple[K, float]], contradicted: Collection[K], *,
-                same_fact: float, repeated: Collection[K] = (), sure: Collection[K] = ()
-                ) -> list[K]:
+                same_fact: float, repeated: Collection[K] = ()) -> list[K]:
     """The judged candidates (with their raw cosine, nearest first) a close may fall on, in
     order: all but the same fact said before, which is not what the new memory changes — those
     at or above ``same_fact`` (the raw duplicate threshold) that the judge did not find
@@ -68,30 +66,14 @@ def close_order(ranked: Sequence[tuple[K, float]], contradicted: Collection[K], 
     those in ``repeated``, which hold the new memory word for word (:func:`said_again`: a
     dated note said again without its date, whatever the judge read).
 
-    Those a sure rule found contradicted (``sure``: ``Verdict.sure``) come first, nearest first
-    among them, then the rest nearest first; :func:`closable` closes the first. The learned
-    judge's CONTRADICTORY is precise on the memory a new one is about, not on its neighbours of
-    the same domain (a strong change, "moved to Osaka", reads as contradicting many of them),
-    hence the nearest alone; a sure rule (a value swapped in the old statement, an end of the
-    old fact told) fires on the neighbours far less often. Measured in a store of every old
-    memory of a labelled set: of the top-10 candidates of each new memory, the judge's
-    CONTRADICTORY fell on a neighbour 6 times for every true one, the sure rules' once for every
-    eight; so a sure close one or two ranks down beats a nearer candidate the judge left open
-    or only judged contradicted (``bench/results/classify_e2e31.md``).
-
     >>> close_order([("note", 0.97), ("home", 0.91), ("gym", 0.88)], {"home"}, same_fact=0.95)
     ['home', 'gym']
     >>> close_order([("note", 0.94), ("home", 0.91)], {"note", "home"}, same_fact=0.95,
     ...             repeated={"note"})
     ['home']
-    >>> close_order([("gym", 0.93), ("home", 0.91)], {"gym", "home"}, same_fact=0.95,
-    ...             sure={"home"})
-    ['home', 'gym']
     """
-    kept = [key for key, score in ranked
+    return [key for key, score in ranked
             if key not in repeated and (score < same_fact or key in contradicted)]
-    first = [key for key in kept if key in contradicted and key in sure]
-    return first + [key for key in kept if key not in first]
 
 
 def said_again(old: str, new: str) -> bool:

@@ -26,7 +26,6 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import cache, partial
 from importlib import resources
 from typing import Any
@@ -67,9 +66,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 JUDGE_FILE = "judge.json"
-# How a verdict a rule decided reads (``engine.classify.learned.judge``, and the note rules'
-# ``note_verdict`` given this prefix): such a verdict is marked ``Verdict.sure``.
-_RULE = "rule: "
 
 
 @cache
@@ -204,10 +200,9 @@ class LearnedClassifier:
                 j = judge(text, sim, self.model, may_contradict=may_contradict)
             if not (may_contradict or one_note):
                 j = judge_note(j, notes.get(candidate.key, []), self.model)
-            sure = note_verdict(candidate, after, lang, prefix=_RULE) if note else None
-            judged[candidate.key] = replace(sure, sure=True) if sure is not None else Verdict(
-                candidate.key, j.relation, j.confidence, j.reason,
-                sure=j.reason.startswith(_RULE))
+            sure = note_verdict(candidate, after, lang, prefix="rule: ") if note else None
+            judged[candidate.key] = sure if sure is not None else Verdict(
+                candidate.key, j.relation, j.confidence, j.reason)
         cross = CROSS_LANGUAGE
         return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
                 for c in candidates]

@@ -8,9 +8,8 @@ changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates fr
 classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
 only the nearest candidate still open when the effects are applied is ever closed, passing
-over the same fact said before, unless a sure rule judged one further down contradicted, which
-then comes first: ``engine.candidates.close_order`` here, ``closable`` in the store's
-transaction).
+over the same fact said before: ``engine.candidates.close_order`` here, ``closable`` in the
+store's transaction).
 A closed memory that held more than the fact that changed ("lives in Tokyo with her two
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
 (``engine.classify.split_compound``)
@@ -114,12 +113,11 @@ class EvolutionService:
         by_key = {m.key: m for m, _ in current}
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
-        extends, supersedes, sure = self._judge(memory, candidates, by_key, cfg, known)
+        extends, supersedes = self._judge(memory, candidates, by_key, cfg, known)
         order = close_order(
             [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
             same_fact=to_raw(cfg.dedup_threshold),
-            repeated={c.key for c in candidates if said_again(c.content, memory.content)},
-            sure=sure)
+            repeated={c.key for c in candidates if said_again(c.content, memory.content)})
         restated = self._restated(memories, memory, memory_id, [
             (others[i], s) for i, s in scored if i < memory_id and i in others], cfg, now)
         ended_by = None
@@ -214,13 +212,10 @@ class EvolutionService:
 
     def _judge(self, memory: Memory, candidates: list[Candidate], by_key: dict[str, Memory],
                cfg: PersonaSettings, known: PassageVectors | None = None):
-        """The candidates to extend, those judged contradicted (with the close time) and the
-        keys of those a sure rule judged contradicted (``Verdict.sure``)."""
         extends: list[tuple[str, tuple[str, ...], float]] = []
         supersedes = []
-        sure: set[str] = set()
         if not candidates:
-            return extends, supersedes, sure
+            return extends, supersedes
         verdicts = self.classifier_for(cfg).classify(memory.content, candidates,
                                                      note=memory.source == "consolidation",
                                                      lang=cfg.language, known=known)
@@ -233,9 +228,7 @@ class EvolutionService:
                 extends.append((old.key, tags, max(old.importance, memory.importance)))
             elif verdict.relation == Relation.CONTRADICTORY:
                 supersedes.append((old.key, _close_time(memory, old)))
-                if verdict.sure:
-                    sure.add(old.key)
-        return extends, supersedes, sure
+        return extends, supersedes
 
 
 def _start(memory: Memory) -> datetime:

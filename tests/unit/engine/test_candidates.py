@@ -68,46 +68,6 @@ def test_a_memory_said_again_word_for_word_is_passed_over_whatever_the_judge_rea
     assert closable(order, {"note", "home"}) == ["home"]
 
 
-def test_a_sure_rule_close_comes_before_a_nearer_candidate_the_judge_read() -> None:
-    # "moved to Osaka": the judge reads the nearer memory about a gym as contradicted too, a
-    # sure rule reads the home one so; the close falls on the home, past the gym
-    ranked = [("gym", 0.93), ("home", 0.91), ("shop", 0.90)]
-    order = close_order(ranked, {"gym", "home"}, same_fact=0.95, sure={"home"})
-    assert order == ["home", "gym", "shop"]
-    assert closable(order, {"gym", "home"}) == ["home"]
-    # past a nearer one judged not contradicted, too
-    assert closable(close_order(ranked, {"home"}, same_fact=0.95, sure={"home"}),
-                    {"home"}) == ["home"]
-    # of several sure ones the nearest; a judge-only close further down still waits
-    assert close_order(ranked, {"home", "shop"}, same_fact=0.95, sure={"home", "shop"})[0] \
-        == "home"
-    assert closable(close_order(ranked, {"home"}, same_fact=0.95), {"home"}) == []
-
-
-def test_sure_marks_only_move_what_was_found_contradicted() -> None:
-    # a sure mark on a candidate not judged contradicted, or one said again word for word,
-    # changes nothing
-    ranked = [("note", 0.94), ("home", 0.91)]
-    assert close_order(ranked, set(), same_fact=0.955, sure={"home"}) == ["note", "home"]
-    order = close_order(ranked, {"note"}, same_fact=0.955, repeated={"note"}, sure={"note"})
-    assert order == ["home"] and closable(order, {"note"}) == []
-
-
-@given(st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=12,
-                unique_by=lambda t: t[0]),
-       st.sets(st.integers(0, 9)), st.sets(st.integers(0, 9)), st.floats(0, 1))
-def test_with_sure_marks_still_at_most_one_close_of_a_contradicted_candidate(
-        ranked: list[tuple[int, float]], contradicted: set[int], sure: set[int],
-        same_fact: float) -> None:
-    plain = close_order(ranked, contradicted, same_fact=same_fact)
-    order = close_order(ranked, contradicted, same_fact=same_fact, sure=sure)
-    assert sorted(order) == sorted(plain)  # the same candidates, only their order moves
-    closed = closable(order, contradicted)
-    assert len(closed) <= 1 and set(closed) <= contradicted
-    if not contradicted & sure:
-        assert order == plain
-
-
 def test_said_again_is_word_for_word() -> None:
     assert said_again("Aki's bike is blue. (2 June 2026)", "aki’s bike is BLUE")
     assert said_again("アキの自転車は青い。（2026年6月2日）", "アキの自転車は青い")

@@ -50,10 +50,6 @@ class Verdict:
     relation: Relation
     confidence: float  # 0..1
     reason: str  # short, human-readable: which signal decided
-    # decided by a rule the classifier holds sure (not a probability under a threshold): such a
-    # verdict is as precise on a candidate ranked below the nearest as on the nearest
-    # (``engine.candidates.close_order``); False from the judge, the LLM and the bare rules
-    sure: bool = False
 
 
 class Classifier(Protocol):
