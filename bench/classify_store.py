@@ -180,11 +180,11 @@ def judge_set(
     return out
 
 
-def _under(j: Judged, band: float, chosen: list[int], floor: float) -> list[int]:
+def _under(j: Judged, band: float, chosen: list[int], floor: float | None) -> list[int]:
     """The nearest memory under the band the server judges when none is in it
     (``engine.candidates.nearest_under_band``, from ``floor``, the raw
-    ``classify_nearest_low``, up)."""
-    if chosen:
+    ``classify_nearest_low``, up; None: not replayed)."""
+    if chosen or floor is None:
         return []
     return [i for i, _ in nearest_under_band(j.ranked, band, floor)]
 
@@ -201,7 +201,7 @@ def outcome(
     cap: int,
     *,
     same_fact: float,
-    floor: float,
+    floor: float | None = None,
     close_any: bool = False,
 ) -> dict:
     """The end-to-end counts of one (band, cap): what the server closes and extends. Closes
