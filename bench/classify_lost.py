@@ -58,8 +58,17 @@ from omoide.service.evolution import _NEIGHBOUR_POOL
 DATA = HOLDOUTS["holdout1"].parent
 SETTINGS = PersonaSettings()
 C = Relation.CONTRADICTORY.value
-STAGES = ("closed", "dedup", "classifier", "note bar", "band", "cap", "context",
-          "nearer closed", "nearer open")
+STAGES = (
+    "closed",
+    "dedup",
+    "classifier",
+    "note bar",
+    "band",
+    "cap",
+    "context",
+    "nearer closed",
+    "nearer open",
+)
 
 
 def set_path(name: str) -> Path:
@@ -68,37 +77,72 @@ def set_path(name: str) -> Path:
     return known.get(name, DATA / f"classify_{name}.jsonl")
 
 
-def stage_of(pair: Pair, olds: list[str], cosines: np.ndarray, classifier: Classifier,
-             dedup: DedupDecider, embedder, vector: np.ndarray, old_vectors: np.ndarray, *,
-             note: bool, raw: dict[str, float]) -> str:
+def stage_of(
+    pair: Pair,
+    olds: list[str],
+    cosines: np.ndarray,
+    classifier: Classifier,
+    dedup: DedupDecider,
+    embedder,
+    vector: np.ndarray,
+    old_vectors: np.ndarray,
+    *,
+    note: bool,
+    raw: dict[str, float],
+) -> str:
     """The first stage of the server's path that loses ``pair`` (or ``closed``)."""
     order = np.argsort(-cosines, kind="stable")
     ranked = [(int(i), float(cosines[i])) for i in order[:_NEIGHBOUR_POOL]]
     target = olds.index(pair.old)
-    if dedup.duplicate_among(pair.new, [(olds[i], s) for i, s in ranked[:5]],
-                             embedder.calibration, SETTINGS.dedup_threshold) is not None:
+    if (
+        dedup.duplicate_among(
+            pair.new,
+            [(olds[i], s) for i, s in ranked[:5]],
+            embedder.calibration,
+            SETTINGS.dedup_threshold,
+        )
+        is not None
+    ):
         return "dedup"
     chosen = select_candidates(ranked, raw["band"], SETTINGS.classify_max_candidates)
     under = [] if chosen else nearest_under_band(ranked, raw["band"], raw["floor"])
     pool = chosen or under
     verdicts = {}
     if pool:
-        known = PassageVectors(embedder.model_id,
-                               {pair.new: vector, **{olds[i]: old_vectors[i] for i, _ in pool}})
-        verdicts = {int(v.key): v for v in classifier.classify(
-            pair.new, [Candidate(str(i), olds[i], s) for i, s in pool],
-            lang=SETTINGS.language, note=note, known=known)}
-    contradicted = {i for i, v in verdicts.items() if v.relation.value == C
-                    and (not under or v.confidence >= UNDER_BAND_CONFIDENCE)}
-    closed = closable(close_order(pool, contradicted, same_fact=raw["same_fact"],
-                                  repeated={i for i, _ in pool
-                                            if said_again(olds[i], pair.new)}), contradicted)
+        known = PassageVectors(
+            embedder.model_id, {pair.new: vector, **{olds[i]: old_vectors[i] for i, _ in pool}}
+        )
+        verdicts = {
+            int(v.key): v
+            for v in classifier.classify(
+                pair.new,
+                [Candidate(str(i), olds[i], s) for i, s in pool],
+                lang=SETTINGS.language,
+                note=note,
+                known=known,
+            )
+        }
+    contradicted = {
+        i
+        for i, v in verdicts.items()
+        if v.relation.value == C and (not under or v.confidence >= UNDER_BAND_CONFIDENCE)
+    }
+    closed = closable(
+        close_order(
+            pool,
+            contradicted,
+            same_fact=raw["same_fact"],
+            repeated={i for i, _ in pool if said_again(olds[i], pair.new)},
+        ),
+        contradicted,
+    )
     if target in closed:
         return "closed"
 
     def alone(as_note: bool) -> bool:
-        (v,) = classifier.classify(pair.new, [Candidate("old", pair.old, 0.0)], lang=pair.lang,
-                                   note=as_note)
+        (v,) = classifier.classify(
+            pair.new, [Candidate("old", pair.old, 0.0)], lang=pair.lang, note=as_note
+        )
         return v.relation.value == C
 
     if not alone(False):
@@ -116,25 +160,41 @@ def stage_of(pair: Pair, olds: list[str], cosines: np.ndarray, classifier: Class
 
 def main() -> int:
     bench = parser(__doc__, out="classify_lost")
-    bench.add_argument("--sets", nargs="+", required=True,
-                       help="seen set names (holdoutN, notesN, shortN); notes sets are read as "
-                       "consolidated notes")
-    bench.add_argument("--group", action="append", default=[], metavar="NAME=SET,SET",
-                       help="pool these sets under NAME in the report (repeatable)")
-    bench.add_argument("--cache", type=Path, default=None,
-                       help="keep passage vectors in DIR between runs (never in the repo)")
+    bench.add_argument(
+        "--sets",
+        nargs="+",
+        required=True,
+        help="seen set names (holdoutN, notesN, shortN); notes sets are read as consolidated notes",
+    )
+    bench.add_argument(
+        "--group",
+        action="append",
+        default=[],
+        metavar="NAME=SET,SET",
+        help="pool these sets under NAME in the report (repeatable)",
+    )
+    bench.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep passage vectors in DIR between runs (never in the repo)",
+    )
     args = bench.parse_args()
     made = make_embedder("e5")
-    embedder = made if args.cache is None else CachedEmbedder(
-        made, args.cache / "e5.npz", autosave=False)
+    embedder = (
+        made if args.cache is None else CachedEmbedder(made, args.cache / "e5.npz", autosave=False)
+    )
     judge_name = judge_embedder_name()
-    classifier = offline_classifier_for(embedder, None if judge_name is None else (
-        lambda: embedder))
+    classifier = offline_classifier_for(
+        embedder, None if judge_name is None else (lambda: embedder)
+    )
     dedup = DedupDecider(embedder)
     cal = embedder.calibration
-    raw = {"band": cal.to_raw(SETTINGS.classify_band_low),
-           "floor": cal.to_raw(SETTINGS.classify_nearest_low),
-           "same_fact": cal.to_raw(SETTINGS.dedup_threshold)}
+    raw = {
+        "band": cal.to_raw(SETTINGS.classify_band_low),
+        "floor": cal.to_raw(SETTINGS.classify_nearest_low),
+        "same_fact": cal.to_raw(SETTINGS.dedup_threshold),
+    }
     counts: dict[tuple[str, str], Counter] = {}
     for name in args.sets:
         pairs = load_pairs(set_path(name))
@@ -146,9 +206,20 @@ def main() -> int:
             new_vectors = embedder.embed_passages([p.new for p in gold])
             tally = counts.setdefault((name, lang), Counter())
             for pair, vector in zip(gold, new_vectors, strict=True):
-                tally[stage_of(pair, olds, old_vectors @ vector, classifier, dedup, embedder,
-                               vector, old_vectors, note=name.startswith("notes"),
-                               raw=raw)] += 1
+                tally[
+                    stage_of(
+                        pair,
+                        olds,
+                        old_vectors @ vector,
+                        classifier,
+                        dedup,
+                        embedder,
+                        vector,
+                        old_vectors,
+                        note=name.startswith("notes"),
+                        raw=raw,
+                    )
+                ] += 1
             print(f"  {name} {lang}: {len(gold)} gold CONTRADICTORY", file=sys.stderr)
         if isinstance(embedder, CachedEmbedder):
             embedder.save()
@@ -163,14 +234,23 @@ def main() -> int:
             n = sum(total.values())
             if n:
                 rows.append([label, lang, n, *(total[s] for s in STAGES)])
-    rows += [[name, lang, sum(c.values()), *(c[s] for s in STAGES)]
-             for (name, lang), c in counts.items()]
-    text = "\n".join([
-        f"Command: `{command_line()}`. Gold CONTRADICTORY pairs by the first stage that loses "
-        "them (`closed`: the replay closes the old memory; see the script's docstring).", "",
-        md_table(["sets", "lang", "gold C", *STAGES], rows), ""])
-    report = {"command": command_line(), "stages": list(STAGES),
-              "counts": {f"{n}/{lang}": dict(c) for (n, lang), c in counts.items()}}
+    rows += [
+        [name, lang, sum(c.values()), *(c[s] for s in STAGES)] for (name, lang), c in counts.items()
+    ]
+    text = "\n".join(
+        [
+            f"Command: `{command_line()}`. Gold CONTRADICTORY pairs by the first stage that loses "
+            "them (`closed`: the replay closes the old memory; see the script's docstring).",
+            "",
+            md_table(["sets", "lang", "gold C", *STAGES], rows),
+            "",
+        ]
+    )
+    report = {
+        "command": command_line(),
+        "stages": list(STAGES),
+        "counts": {f"{n}/{lang}": dict(c) for (n, lang), c in counts.items()},
+    }
     write_results(args.out, text, report)
     print(text)
     return 0

@@ -191,8 +191,7 @@ def _under(j: Judged, band: float, chosen: list[int], floor: float | None) -> li
 
 def _closed_under(j: Judged, under: list[int]) -> set[int]:
     """Which of ``under`` the server closes: a CONTRADICTORY of ``UNDER_BAND_CONFIDENCE``."""
-    return {i for i in under
-            if j.verdicts[i] == C and j.confidence[i] >= UNDER_BAND_CONFIDENCE}
+    return {i for i in under if j.verdicts[i] == C and j.confidence[i] >= UNDER_BAND_CONFIDENCE}
 
 
 def outcome(

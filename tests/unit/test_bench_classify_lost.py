@@ -27,8 +27,9 @@ class Dedup:
     def __init__(self, duplicate: bool = False) -> None:
         self.duplicate = duplicate
 
-    def duplicate_among(self, new: str, scored: Any, calibration: Any, threshold: float
-                        ) -> int | None:
+    def duplicate_among(
+        self, new: str, scored: Any, calibration: Any, threshold: float
+    ) -> int | None:
         return 0 if self.duplicate else None
 
 
@@ -36,25 +37,51 @@ class Scripted:
     """CONTRADICTORY for the old memories in ``contradicts`` (alone, or among candidates);
     ``as_note``: the verdict a note reading gives."""
 
-    def __init__(self, contradicts: set[str], as_note: bool = True,
-                 confidence: float = 0.9) -> None:
+    def __init__(
+        self, contradicts: set[str], as_note: bool = True, confidence: float = 0.9
+    ) -> None:
         self.contradicts, self.as_note, self.confidence = contradicts, as_note, confidence
 
-    def classify(self, new: str, candidates: list[Candidate], *, note: bool = False,
-                 **_: Any) -> list[Verdict]:
-        return [Verdict(c.key, Relation.CONTRADICTORY
-                        if c.content in self.contradicts and (self.as_note or not note)
-                        else Relation.INDEPENDENT, self.confidence, "scripted")
-                for c in candidates]
+    def classify(
+        self, new: str, candidates: list[Candidate], *, note: bool = False, **_: Any
+    ) -> list[Verdict]:
+        return [
+            Verdict(
+                c.key,
+                Relation.CONTRADICTORY
+                if c.content in self.contradicts and (self.as_note or not note)
+                else Relation.INDEPENDENT,
+                self.confidence,
+                "scripted",
+            )
+            for c in candidates
+        ]
 
 
-def stage(cosines: list[float], classifier: Scripted, *, dedup: bool = False,
-          note: bool = False) -> str:
-    pair = Pair(id="p", lang="en", old=OLDS[0], new="Ana moved to Cusco.",
-                label="CONTRADICTORY", difficulty="easy")
+def stage(
+    cosines: list[float], classifier: Scripted, *, dedup: bool = False, note: bool = False
+) -> str:
+    pair = Pair(
+        id="p",
+        lang="en",
+        old=OLDS[0],
+        new="Ana moved to Cusco.",
+        label="CONTRADICTORY",
+        difficulty="easy",
+    )
     vectors = np.eye(3)
-    return lost.stage_of(pair, OLDS, np.asarray(cosines), classifier, Dedup(dedup),  # type: ignore[arg-type]
-                         EMBEDDER, np.zeros(3), vectors, note=note, raw=RAW)
+    return lost.stage_of(
+        pair,
+        OLDS,
+        np.asarray(cosines),
+        classifier,
+        Dedup(dedup),  # type: ignore[arg-type]
+        EMBEDDER,
+        np.zeros(3),
+        vectors,
+        note=note,
+        raw=RAW,
+    )
 
 
 def test_each_stage_is_told_in_the_order_of_the_write_path() -> None:
