@@ -323,14 +323,14 @@ def test_the_nearest_memory_under_the_band_closes_only_on_a_sure_verdict(
     """Session 31: when no memory reaches the band, the nearest from classify_nearest_low up
     is judged, and closed only on a CONTRADICTORY of UNDER_BAND_CONFIDENCE."""
     app.settings_service.update(persona, {"classify_band_low": 1, "classify_nearest_low": 0})
-    old = create(app, persona, "Dan is on a low-FODMAP diet for his stomach.",
+    old = create(app, persona, "Mia avoids nuts because of an allergy.",
                  tags=["food"]).memory
-    create(app, persona, "Dan's sister keeps bees in Kent.")
+    create(app, persona, "Mia's brother keeps bees in Kent.")
     app.queue.run_ready(persona)
     scripted = _Scripted(relation, confidence)
     app.evolution.classifier_for = lambda cfg: scripted  # type: ignore[method-assign]
     clock.advance(seconds=1)
-    new = create(app, persona, "Dan finished the reintroduction phase and eats onion again.",
+    new = create(app, persona, "Mia's allergy test came back clear and she bakes with almonds.",
                  tags=["health"]).memory
     app.queue.run_ready(persona)
     assert len(scripted.asked) == 1  # the nearest alone
@@ -344,12 +344,12 @@ def test_the_nearest_memory_under_the_band_closes_only_on_a_sure_verdict(
 def test_a_memory_in_the_band_keeps_the_nearest_under_it_from_being_judged(
         app: Omoide, persona: str, clock: FixedClock) -> None:
     app.settings_service.update(persona, {"classify_band_low": 0, "classify_nearest_low": 0})
-    create(app, persona, "Dan is on a low-FODMAP diet for his stomach.")
+    create(app, persona, "Mia avoids nuts because of an allergy.")
     app.queue.run_ready(persona)
     scripted = _Scripted(Relation.CONTRADICTORY, 0.9)
     app.evolution.classifier_for = lambda cfg: scripted  # type: ignore[method-assign]
     clock.advance(seconds=1)
-    new = create(app, persona, "Dan eats onion again.").memory
+    new = create(app, persona, "Mia eats nuts again.").memory
     app.queue.run_ready(persona)
     (asked,) = scripted.asked
     # in the band the judge's own verdict closes, whatever its confidence

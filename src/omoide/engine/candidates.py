@@ -54,13 +54,14 @@ def nearest_under_band(ranked: Sequence[tuple[T, float]], band: float, floor: fl
                        ) -> list[tuple[T, float]]:
     """The nearest of ``ranked`` (best first) when nothing reaches the band and it reaches
     ``floor`` (setting ``classify_nearest_low``), else nothing. A new memory told in other words
-    than the one it changes ("Dan finished the reintroduction phase and eats onion again"
-    against "Dan is on a low-FODMAP diet") can sit under the band with no memory above it; its
+    than the one it changes ("Mia's allergy test came back clear and she bakes with almonds"
+    against "Mia avoids nuts") can sit under the band with no memory above it; its
     nearest is judged too, and closed only on a verdict of :data:`UNDER_BAND_CONFIDENCE` (the
     lower the cosine, the less likely the memory is the one the new one is about, so the surer
     the verdict must be). Measured in a store of every old memory of a labelled set (English; a
-    Japanese pair's cosine sits above the band): 8 more true closes over 16 seen sets and none
-    false (``bench/results/classify_e2e31.md``).
+    Japanese pair's cosine sits above the band): 12 more true closes over 13 seen sets and one
+    false, another person's purchase read as the user's thing changing
+    (``bench/results/classify_e2e31.md``).
 
     >>> nearest_under_band([("a", 0.85), ("b", 0.84)], band=0.86, floor=0.84)
     [('a', 0.85)]
