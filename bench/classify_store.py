@@ -21,7 +21,9 @@ measures that path:
   ``note`` for a consolidated memory), the stored vectors handed in as ``known``; the nearest
   candidate judged CONTRADICTORY is closed (supersede; ``engine.candidates.closable``, since
   session 28 — ``close_any`` replays the rule before, every such candidate closed), EXTENDABLE
-  extends it (``EvolutionService._judge``).
+  extends it (``EvolutionService._judge``); when no memory is in the band, the nearest from
+  ``classify_nearest_low`` up is judged and closed only on a CONTRADICTORY of
+  ``UNDER_BAND_CONFIDENCE`` (``engine.candidates.nearest_under_band``, since session 31).
 
 The store is replayed in memory (vectors from the embedder, exact cosine ranking as the stores
 do), not written through SQLite; the new memories do not enter the store (each is judged
@@ -64,7 +66,14 @@ from lib.reports import command_line, fmt, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import closable, close_order, said_again, select_candidates
+from omoide.engine.candidates import (
+    UNDER_BAND_CONFIDENCE,
+    closable,
+    close_order,
+    nearest_under_band,
+    said_again,
+    select_candidates,
+)
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.evolution import _NEIGHBOUR_POOL
@@ -98,6 +107,8 @@ class Judged:
     verdicts: dict[int, str] = field(default_factory=dict)
     # stored memories that hold the new one word for word (``engine.candidates.said_again``)
     repeated: frozenset[int] = frozenset()
+    # each verdict's confidence (a memory under the band closes only on a sure one)
+    confidence: dict[int, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -106,6 +117,7 @@ class Judged:
             "cosine": self.cosine,
             "ranked": [[i, round(s, 6)] for i, s in self.ranked],
             "verdicts": {str(k): v for k, v in self.verdicts.items()},
+            "confidence": {str(k): v for k, v in self.confidence.items()},
         }
 
 
@@ -162,13 +174,34 @@ def judge_set(
                     known=known,
                 )
                 judged.verdicts = {int(v.key): v.relation.value for v in verdicts}
+                judged.confidence = {int(v.key): v.confidence for v in verdicts}
             out.append(judged)
         print(f"  {name} {lang}: {len(group)} new memories, {len(olds)} stored", file=sys.stderr)
     return out
 
 
+def _under(j: Judged, band: float, chosen: list[int], floor: float | None) -> list[int]:
+    """The nearest memory under the band the server judges when none is in it
+    (``engine.candidates.nearest_under_band``, from ``floor``, the raw
+    ``classify_nearest_low``, up; None: not replayed)."""
+    if chosen or floor is None:
+        return []
+    return [i for i, _ in nearest_under_band(j.ranked, band, floor)]
+
+
+def _closed_under(j: Judged, under: list[int]) -> set[int]:
+    """Which of ``under`` the server closes: a CONTRADICTORY of ``UNDER_BAND_CONFIDENCE``."""
+    return {i for i in under if j.verdicts[i] == C and j.confidence[i] >= UNDER_BAND_CONFIDENCE}
+
+
 def outcome(
-    judged: list[Judged], band: float, cap: int, *, same_fact: float, close_any: bool = False
+    judged: list[Judged],
+    band: float,
+    cap: int,
+    *,
+    same_fact: float,
+    floor: float | None = None,
+    close_any: bool = False,
 ) -> dict:
     """The end-to-end counts of one (band, cap): what the server closes and extends. Closes
     go through ``engine.candidates.close_order`` and ``closable`` (the nearest candidate, past
@@ -183,7 +216,8 @@ def outcome(
     closes = wrong_target = distractor = calls = 0
     for j in judged:
         chosen = [i for i, _ in select_candidates(j.ranked, band, cap)]
-        calls += len(chosen)
+        under = _under(j, band, chosen, floor)
+        calls += len(chosen) + len(under)
         gold = j.pair.label
         if gold in n:
             n[gold] += 1
@@ -195,7 +229,8 @@ def outcome(
         closed = contradicted if close_any else set(closable(close_order(
             select_candidates(j.ranked, band, cap), contradicted, same_fact=same_fact,
             repeated=j.repeated), contradicted))
-        for i in chosen:
+        closed |= _closed_under(j, under)
+        for i in chosen + under:
             verdict = j.verdicts[i]
             if i in closed:
                 closes += 1
@@ -205,7 +240,7 @@ def outcome(
                     hits[C] += 1
                 else:
                     wrong_target += 1
-            elif verdict == E and i == j.target and gold == E:
+            elif verdict == E and i == j.target and gold == E and i not in under:
                 hits[E] += 1
     return {
         "memories": len(judged),
@@ -308,6 +343,7 @@ def close_paths(
     classifier: Classifier,
     setting: tuple[float, int],
     same_fact: float,
+    floor: float,
 ) -> dict:
     """Every close the server makes at ``setting`` (raw band, cap), the pair re-judged alone
     for its reason: counts by language, target or distractor, and path."""
@@ -320,7 +356,9 @@ def close_paths(
             close_order(chosen, contradicted, same_fact=same_fact, repeated=j.repeated),
             contradicted,
         )
-        for i, s in chosen:
+        under = _under(j, band, [i for i, _ in chosen], floor)
+        closed = [*closed, *_closed_under(j, under)]
+        for i, s in [*chosen, *((i, s) for i, s in j.ranked if i in under)]:
             if i not in closed:
                 continue
             (verdict,) = classifier.classify(
@@ -439,9 +477,11 @@ def main() -> int:
     )
     calibration = embedder.calibration
     band_raw = {b: calibration.to_raw(b) for b in BANDS}
+    floor = calibration.to_raw(SETTINGS.classify_nearest_low)
     same_fact = calibration.to_raw(SETTINGS.dedup_threshold)
     low, wide = min(band_raw.values()), max(CAPS)
-    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}"
+    # "conf": traces hold each verdict's confidence (session 31); an older one is judged again
+    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}|conf"
 
     judged: dict[str, list[Judged]] = {}
     olds_of: dict[tuple[str, str], list[str]] = {}
@@ -485,10 +525,12 @@ def main() -> int:
             for c in CAPS:
                 if not full and b != default[0] and c != default[1]:
                     continue
-                o = outcome(rows, band_raw[b], c, same_fact=same_fact)
+                o = outcome(rows, band_raw[b], c, same_fact=same_fact, floor=floor)
                 out[f"{b}/{c}"] = {**o, **rates(o)}
                 if full:
-                    o = outcome(rows, band_raw[b], c, same_fact=same_fact, close_any=True)
+                    o = outcome(
+                        rows, band_raw[b], c, same_fact=same_fact, floor=floor, close_any=True
+                    )
                     out[f"{b}/{c}/any"] = {**o, **rates(o)}
         return out
 
@@ -532,6 +574,7 @@ def main() -> int:
                 classifier,
                 raw,
                 same_fact,
+                floor,
             )
             for group, members in groups
         }
@@ -570,6 +613,7 @@ def _traced(
                         ranked,
                         {int(k): v for k, v in r["verdicts"].items()},
                         _repeated(olds[pair.lang], ranked, pair.new),
+                        {int(k): v for k, v in r["confidence"].items()},
                     )
                 )
             return out

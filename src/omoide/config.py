@@ -98,6 +98,10 @@ class PersonaSettings:
         "the shared dev set's changing pairs with either embedder: bench/classify_band.py; "
         "what a server closes among many memories: bench/classify_store.py).", 0, 1)
     classify_max_candidates: int = setting(5, "Candidates judged per new memory.", 0, 20)
+    classify_nearest_low: float = setting(0.2,
+        "Spec-scale cosine from which the nearest memory is judged when none reaches "
+        "classify_band_low; it is closed only on a verdict of confidence 0.97 or more "
+        "(engine/candidates.py; bench/results/classify_e2e31.md).", 0, 1)
     classifier: str = setting("auto", "3-op classifier: auto (LLM when configured), offline, llm.",
         choices=("auto", "offline", "llm"))
     segmenter: str = setting("offline",

@@ -300,6 +300,62 @@ def test_evolution_splits_only_the_memory_it_closes(app: Omoide, persona: str,
     assert sum(m.superseded_by is None for m in after.values()) == 1  # the other stays
 
 
+class _Scripted:
+    """One scripted verdict for every candidate; the candidates asked about are kept."""
+
+    def __init__(self, relation: Relation, confidence: float) -> None:
+        self.relation, self.confidence = relation, confidence
+        self.asked: list[str] = []
+
+    def classify(self, new: str, candidates: list[Candidate], **_: Any) -> list[Verdict]:
+        self.asked += [c.key for c in candidates]
+        return [Verdict(c.key, self.relation, self.confidence, "scripted") for c in candidates]
+
+
+@pytest.mark.parametrize(("relation", "confidence", "closed", "extended"), [
+    (Relation.CONTRADICTORY, 0.99, True, False),
+    (Relation.CONTRADICTORY, 0.9, False, False),   # under the band the judge must be surer
+    (Relation.EXTENDABLE, 0.99, False, False),     # and nothing is extended from there
+])
+def test_the_nearest_memory_under_the_band_closes_only_on_a_sure_verdict(
+        app: Omoide, persona: str, clock: FixedClock, relation: Relation, confidence: float,
+        closed: bool, extended: bool) -> None:
+    """Session 31: when no memory reaches the band, the nearest from classify_nearest_low up
+    is judged, and closed only on a CONTRADICTORY of UNDER_BAND_CONFIDENCE."""
+    app.settings_service.update(persona, {"classify_band_low": 1, "classify_nearest_low": 0})
+    old = create(app, persona, "Mia avoids nuts because of an allergy.",
+                 tags=["food"]).memory
+    create(app, persona, "Mia's brother keeps bees in Kent.")
+    app.queue.run_ready(persona)
+    scripted = _Scripted(relation, confidence)
+    app.evolution.classifier_for = lambda cfg: scripted  # type: ignore[method-assign]
+    clock.advance(seconds=1)
+    new = create(app, persona, "Mia's allergy test came back clear and she bakes with almonds.",
+                 tags=["health"]).memory
+    app.queue.run_ready(persona)
+    assert len(scripted.asked) == 1  # the nearest alone
+    nearest = app.memories.get(persona, scripted.asked[0], recall=False)
+    assert (nearest.superseded_by == new.key) is closed
+    assert ("health" in nearest.tags) is extended
+    if scripted.asked[0] == old.key:
+        assert nearest.tags[:1] == ("food",)
+
+
+def test_a_memory_in_the_band_keeps_the_nearest_under_it_from_being_judged(
+        app: Omoide, persona: str, clock: FixedClock) -> None:
+    app.settings_service.update(persona, {"classify_band_low": 0, "classify_nearest_low": 0})
+    create(app, persona, "Mia avoids nuts because of an allergy.")
+    app.queue.run_ready(persona)
+    scripted = _Scripted(Relation.CONTRADICTORY, 0.9)
+    app.evolution.classifier_for = lambda cfg: scripted  # type: ignore[method-assign]
+    clock.advance(seconds=1)
+    new = create(app, persona, "Mia eats nuts again.").memory
+    app.queue.run_ready(persona)
+    (asked,) = scripted.asked
+    # in the band the judge's own verdict closes, whatever its confidence
+    assert app.memories.get(persona, asked, recall=False).superseded_by == new.key
+
+
 @pytest.mark.parametrize(("judged", "closes"), [(None, 2), ([], 0), ("nearest", 1)])
 def test_apply_evolution_reads_judged_one_way(app: Omoide, persona: str, clock: FixedClock,
                                               judged: Any, closes: int) -> None:

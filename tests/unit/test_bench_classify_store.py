@@ -92,6 +92,22 @@ def test_a_restatement_nearer_than_the_contradicted_memory_is_passed_over() -> N
     assert store.outcome([row], 0.8, 5, same_fact=0.99)["c_hits"] == 0
 
 
+def test_the_nearest_under_the_band_closes_on_a_sure_verdict_alone() -> None:
+    # nothing in the band (0.86): the nearest, at 0.85, is judged from the floor (0.84) up
+    sure = judged("CONTRADICTORY", 1, [(1, 0.85), (2, 0.80)], {1: "CONTRADICTORY"})
+    sure.confidence = {1: 0.99}
+    unsure = judged("CONTRADICTORY", 3, [(3, 0.85)], {3: "CONTRADICTORY"})
+    unsure.confidence = {3: 0.9}
+    extends = judged("EXTENDABLE", 4, [(4, 0.85)], {4: "EXTENDABLE"})
+    extends.confidence = {4: 0.99}
+    counts = store.outcome([sure, unsure, extends], 0.86, 5, same_fact=0.99, floor=0.84)
+    assert (counts["closes"], counts["c_hits"], counts["e_hits"]) == (1, 1, 0)
+    assert counts["c_cut_band"] == 2 and counts["calls"] == 3
+    # without the floor (or under it) nothing is judged there
+    assert store.outcome([sure], 0.86, 5, same_fact=0.99)["closes"] == 0
+    assert store.outcome([sure], 0.86, 5, same_fact=0.99, floor=0.855)["closes"] == 0
+
+
 def test_an_unknown_set_is_told_with_the_sets_there_are() -> None:
     """Session 30: the message named "holdout1-41, notes1-21", two rounds of sets out of date."""
     sets = {f"holdout{n}": Path() for n in (1, 2, 3, 5, 44)} | {"notes1": Path(), "mine": Path()}

@@ -5,7 +5,9 @@ Why: linking related memories and closing contradicted ones must never delay the
 Outcome (spec §Memory Evolution, §3-op): up to N neighbours from the evolution threshold up
 (the spec's band [evolution, dedup], plus memories above dedup that were kept because a value
 changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
-classification band are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
+classification band (none there: the nearest memory from ``classify_nearest_low`` up, closed
+only on a sure verdict, ``engine.candidates.nearest_under_band``) are judged INDEPENDENT /
+EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
 only the nearest candidate still open when the effects are applied is ever closed, passing
 over the same fact said before: ``engine.candidates.close_order`` here, ``closable`` in the
@@ -38,7 +40,14 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.candidates import closable, close_order, said_again, select_candidates
+from omoide.engine.candidates import (
+    UNDER_BAND_CONFIDENCE,
+    closable,
+    close_order,
+    nearest_under_band,
+    said_again,
+    select_candidates,
+)
 from omoide.engine.classify import (
     Candidate,
     Classifier,
@@ -109,12 +118,17 @@ class EvolutionService:
             neighbours = [ids[m.key] for m, s in current if s >= low]
             neighbours = neighbours[: cfg.evolution_max_neighbours]
 
-        candidates = [Candidate(m.key, m.content, s) for m, s in select_candidates(
-            current, to_raw(cfg.classify_band_low), cfg.classify_max_candidates)]
+        band = to_raw(cfg.classify_band_low)
+        chosen = select_candidates(current, band, cfg.classify_max_candidates)
+        # none in the band: the nearest from the lower edge up, closed only on a sure verdict
+        under = [] if chosen else nearest_under_band(current, band,
+                                                     to_raw(cfg.classify_nearest_low))
+        candidates = [Candidate(m.key, m.content, s) for m, s in chosen or under]
         by_key = {m.key: m for m, _ in current}
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
-        extends, supersedes = self._judge(memory, candidates, by_key, cfg, known)
+        extends, supersedes = self._judge(memory, candidates, by_key, cfg, known,
+                                          under_band=bool(under))
         order = close_order(
             [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
             same_fact=to_raw(cfg.dedup_threshold),
@@ -212,7 +226,11 @@ class EvolutionService:
         return out
 
     def _judge(self, memory: Memory, candidates: list[Candidate], by_key: dict[str, Memory],
-               cfg: PersonaSettings, known: PassageVectors | None = None):
+               cfg: PersonaSettings, known: PassageVectors | None = None, *,
+               under_band: bool = False):
+        """The candidates to extend and those to close. ``under_band``: the one candidate is
+        the nearest memory under the band (``engine.candidates.nearest_under_band``): nothing
+        is extended, and it is closed only on a CONTRADICTORY of ``UNDER_BAND_CONFIDENCE``."""
         extends: list[tuple[str, tuple[str, ...], float]] = []
         supersedes = []
         if not candidates:
@@ -223,6 +241,9 @@ class EvolutionService:
         for verdict in verdicts:
             old = by_key.get(verdict.key)
             if old is None:
+                continue
+            if under_band and (verdict.relation != Relation.CONTRADICTORY
+                               or verdict.confidence < UNDER_BAND_CONFIDENCE):
                 continue
             if verdict.relation == Relation.EXTENDABLE:
                 tags = tuple(dict.fromkeys(old.tags + memory.tags))

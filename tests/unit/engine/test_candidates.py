@@ -6,7 +6,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.candidates import closable, close_order, said_again, select_candidates
+from omoide.engine.candidates import (
+    closable,
+    close_order,
+    nearest_under_band,
+    said_again,
+    select_candidates,
+)
 
 RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
 
@@ -66,6 +72,25 @@ def test_a_memory_said_again_word_for_word_is_passed_over_whatever_the_judge_rea
     ranked = [("note", 0.94), ("home", 0.91)]
     order = close_order(ranked, {"note", "home"}, same_fact=0.955, repeated={"note"})
     assert closable(order, {"note", "home"}) == ["home"]
+
+
+def test_the_nearest_under_the_band_is_judged_only_when_none_is_in_it() -> None:
+    assert nearest_under_band(RANKED, band=0.96, floor=0.9) == [("a", 0.95)]
+    # one in the band: the band's candidates are judged, not this
+    assert nearest_under_band(RANKED, band=0.9, floor=0.8) == []
+    # under the floor too: nothing
+    assert nearest_under_band(RANKED, band=0.99, floor=0.96) == []
+    assert nearest_under_band([], band=0.9, floor=0.8) == []
+
+
+@given(st.lists(st.floats(-1, 1), max_size=30), st.floats(-1, 1), st.floats(-1, 1))
+def test_under_the_band_at_most_the_nearest_and_never_beside_the_band(
+        scores: list[float], band: float, floor: float) -> None:
+    ranked = [(i, s) for i, s in enumerate(sorted(scores, reverse=True))]
+    under = nearest_under_band(ranked, band, floor)
+    assert under in ([], ranked[:1])
+    if under:
+        assert select_candidates(ranked, band, 5) == [] and floor <= under[0][1] < band
 
 
 def test_said_again_is_word_for_word() -> None:
