@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.classify import changed_parts, pair_notation
+from omoide.engine.classify import changed_parts, pair_notation, status_changed
 from omoide.engine.classify.dedup_notation import text_notation
 from omoide.engine.classify.dedup_spans import topic_marked
+from omoide.engine.classify.dedup_tense import tense_turned
 
 
 def _alike(first: str, second: str) -> bool:
@@ -67,7 +68,6 @@ def test_topic_marked_leaves_other_differences() -> None:
         ("私は帰りにパンを買って来た。", "私は帰りにパンを買ってきた。"),
         ("私は新しい料理を作って見る。", "私は新しい料理を作ってみる。"),
         ("私は前の日に服を選んで置く。", "私は前の日に服を選んでおく。"),
-        ("私は劇場では後ろの方の席に座る。", "私は劇場では後ろのほうの席に座る。"),
         ("私は夕食の後、犬の散歩に出る。", "私は夕食のあと、犬の散歩に出る。"),
         ("私は出かける前に必ず窓を閉める。", "私は出かける前にかならず窓を閉める。"),
     ],
@@ -80,7 +80,7 @@ def test_an_auxiliary_verb_or_a_formal_noun_in_kana_reads_alike(first: str, seco
     ("first", "second"),
     [
         ("私は毎週お弁当を持って行く。", "私は毎週お弁当を持って来る。"),
-        ("私は劇場では後ろの方の席に座る。", "私は劇場では前のほうの席に座る。"),
+        ("私は高齢者の方を担当している。", "私は高齢者のほうを担当している。"),  # 方: a person
         ("私は午後から行く。", "私は午前から行く。"),
     ],
 )
@@ -106,3 +106,28 @@ def test_a_half_of_the_day_covers_a_clock_range() -> None:
 )
 def test_a_named_month_before_ni_is_not_a_rate(text: str, read: str) -> None:
     assert text_notation(text) == read
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("私の叔父は以前は市役所の職員だった。", "私の叔父は今も市役所の職員だ。"),
+        (
+            "健太さんは野球が好きで、昔は巨人のファンでした。",
+            "健太さんは野球が好きで、今は巨人のファンです。",
+        ),
+    ],
+)
+def test_a_noun_predicate_turned_past_with_a_word_added_is_a_status(
+    first: str, second: str
+) -> None:
+    a, b = pair_notation(first, second)
+    assert tense_turned(a, b)
+    assert status_changed(a, b)
+
+
+def test_a_noun_predicate_at_one_tense_is_no_turn() -> None:
+    a, b = pair_notation("私の叔父は市役所の職員だった。", "私の叔父は以前、市役所の職員だった。")
+    assert not tense_turned(a, b)
+    a, b = pair_notation("私の叔父は市役所の職員だ。", "私の叔父は今、市役所の職員だ。")
+    assert not tense_turned(a, b)
