@@ -54,8 +54,8 @@ other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.drop
 thirtieth round a clipped month or a digit ordinal where the other text spells the same one
 out ("Oct" / "October", "2nd" / "second": ``dedup_abbrev.spelt_out``); since the thirty-first, in
 Japanese, a comma or a topic は after a case particle where that is the pair's only difference
-(日に / 日には, 教室で、 / 教室では: ``dedup_spans.topic_marked``), an auxiliary verb after て
-and a formal noun after の or た in kana (持って行く / 持っていく, 夕食の後 / 夕食のあと:
+(夜に / 夜には, 教室で、 / 教室では: ``dedup_spans.topic_marked``), an auxiliary verb after て
+and a formal noun after の or た in kana (運んで行く / 運んでいく, 夕食の後 / 夕食のあと:
 ``dedup_ja_notation``) and a half of the day said once before a clock range (午後1時から5時 /
 13時から17時). Deterministic.
 """

@@ -78,7 +78,7 @@ _EN_HALF_PAST = re.compile(r"\b(half|quarter)\s+past\s+(\d{1,2})\b", re.IGNORECA
 _JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時")
 _EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後", "夜", "夕方"})
 # (thirty-first round) a half of the day said once before a range covers both ends
-# (午後2時から4時まで / 14時から16時まで): said again before the second hour when that hour is
+# (午後1時から5時まで / 13時から17時まで): said again before the second hour when that hour is
 # later.
 _JA_CLOCK_RANGE = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時"
                              r"((?:\d{1,2}分)?(?:から|〜|~))(\d{1,2})(?=時)")

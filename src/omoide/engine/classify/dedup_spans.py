@@ -115,8 +115,8 @@ def dropped_particle(first: str, second: str) -> str:
     return "".join(out) + second[last:]
 
 
-# (thirty-first round) A comma, or a topic は after a case particle (家で / 家では, 日に / 日には,
-# 訓練で、 / 訓練では): a pause or a contrast of style, not a changed fact. Read alike only when
+# (thirty-first round) A comma, or a topic は after a case particle (家で / 家では, 夜に / 夜には,
+# 教室で、 / 教室では): a pause or a contrast of style, not a changed fact. Read alike only when
 # such marks are the pair's only difference (夜は / 夜しか and もう / まだ stay apart).
 _CASE_BEFORE_TOPIC = frozenset("にでとへ")
 _MARKS = frozenset("、は")
