@@ -42,7 +42,8 @@ _JA_PER_ONE = re.compile(
     r"(?<![月0-9〇一二三四五六七八九十])1(日|週間|か月|ヶ月|カ月|年)に?(?=[0-9])")
 _JA_PER_ONE_PERIOD = {"日": "毎日", "週間": "毎週", "か月": "毎月", "ヶ月": "毎月", "カ月": "毎月",
                       "年": "毎年"}
-_NOT_ONE_PERIOD = r"(?<![毎0-9〇一二三四五六七八九十半かヶカケ間])"
+# (thirty-first round) not after another kanji either: 正月に3人で, 先月に5回 name a month
+_NOT_ONE_PERIOD = r"(?<![毎0-9〇一二三四五六七八九十半かヶカケ間\u3005\u4e00-\u9fff])"
 _JA_ONCE_PER = re.compile(rf"{_NOT_ONE_PERIOD}([日週月年])(?:に|で)?(?:1|一)(?:度|回)(?![0-9])"
                           rf"|{_NOT_ONE_PERIOD}([週月年])一(?=で|に|、|の|$)"
                           r"|(?<=毎)([日週月年])(?:1|一)(?:度|回)(?![0-9])")

@@ -98,6 +98,14 @@ _JA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"曜日", "曜"), (r"昨年", "去年"), (r"本年", "今年"), (r"本日", "今日"),
         (r"来([春夏秋冬])", r"来年の\1"), (r"昨([春夏秋冬])", r"去年の\1"),
         (r"今([春夏秋冬])(?![休])", r"今年の\1"),
+        # (thirty-first round) closed-class words the style guides write in kana: a verb
+        # after て as an auxiliary (運んで行く / 運んでいく, 買って来た / 買ってきた, 食べて見る /
+        # 食べてみる, 書いて置く / 書いておく) and a formal noun after の or た (食事の後 / 食事の
+        # あと; not 方, which after の is as often a person, 高齢者の方, as a side, 前のほう)
+        (r"(?<=[てで])行(?=[かきくけこっ])", "い"), (r"(?<=[てで])来(?=[たてま])", "き"),
+        (r"(?<=[てで])来(?=る)", "く"), (r"(?<=[てで])来(?=な)", "こ"),
+        (r"(?<=[てで])見(?=[るたてよれな])", "み"), (r"(?<=[てで])置(?=[かきくけこい])", "お"),
+        (r"(?<=[のた])後(?=[、にでもは])", "あと"),
     ))
 # An activity going on, said with 中 or with している at the end of a clause (勉強中 / 勉強
 # している, 入院中だ / 入院している).

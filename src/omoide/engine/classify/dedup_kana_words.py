@@ -78,6 +78,8 @@ _KANJI_HIRAGANA = {
     "全く": "まったく", "更に": "さらに", "流石": "さすが", "暫く": "しばらく",
     "下さい": "ください", "欲しい": "ほしい", "素晴らしい": "すばらしい", "兎に角": "とにかく",
     "猫": "ねこ", "犬": "いぬ", "兎": "うさぎ", "亀": "かめ", "熊": "くま", "狸": "たぬき",
+    # (thirty-first round) an adverb of the same kind
+    "必ず": "かならず",
 }
 # (twenty-sixth round) Everyday verbs whose kanji is as often left in hiragana (作る / つくる,
 # 飲んで / のんで, 手伝って / てつだって), by stem: the kanji stem, its hiragana, and the kana a

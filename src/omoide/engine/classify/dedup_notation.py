@@ -52,7 +52,12 @@ a word and a number as the other's capital and number ("Year 3" / "Y3"), a word 
 clipping of it ("spectrometer" / "spec": ``dedup_abbrev``) and, in Japanese, a case particle the
 other text drops (コーヒーを買う / コーヒー買う: ``dedup_spans.dropped_particle``); since the
 thirtieth round a clipped month or a digit ordinal where the other text spells the same one
-out ("Oct" / "October", "2nd" / "second": ``dedup_abbrev.spelt_out``). Deterministic.
+out ("Oct" / "October", "2nd" / "second": ``dedup_abbrev.spelt_out``); since the thirty-first, in
+Japanese, a comma or a topic は after a case particle where that is the pair's only difference
+(夜に / 夜には, 教室で、 / 教室では: ``dedup_spans.topic_marked``), an auxiliary verb after て
+and a formal noun after の or た in kana (運んで行く / 運んでいく, 夕食の後 / 夕食のあと:
+``dedup_ja_notation``) and a half of the day said once before a clock range (午後1時から5時 /
+13時から17時). Deterministic.
 """
 
 from __future__ import annotations
@@ -86,6 +91,7 @@ from omoide.engine.classify.dedup_spans import (
     counted,
     dropped_particle,
     same_direction,
+    topic_marked,
     unclipped,
 )
 from omoide.engine.classify.dedup_voice import active_voice
@@ -239,6 +245,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         b = long_vowels(a, b)
         b = _same_particles(a, _respelled(a, b, reading))
         a, b = dropped_particle(b, a), dropped_particle(a, b)
+        b = topic_marked(a, b)
         b = same_direction(a, b)
         b = ja_same_words(a, same_lengths(a, b, japanese=True))
         a, b = same_aspect(b, a), same_aspect(a, b)

@@ -77,6 +77,18 @@ _EN_HALF_PAST = re.compile(r"\b(half|quarter)\s+past\s+(\d{1,2})\b", re.IGNORECA
 # (毎朝 / 翌朝 7時 keep their 朝: every or next morning, then the hour)
 _JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時")
 _EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後", "夜", "夕方"})
+# (thirty-first round) a half of the day said once before a range covers both ends
+# (午後1時から5時まで / 13時から17時まで): said again before the second hour when that hour is
+# later.
+_JA_CLOCK_RANGE = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時"
+                             r"((?:\d{1,2}分)?(?:から|〜|~))(\d{1,2})(?=時)")
+
+
+def _ja_range(match: re.Match[str]) -> str:
+    half, start, end = match.group(1), int(match.group(2)), int(match.group(4))
+    if not start < end < 12:
+        return match.group()
+    return f"{half}{start}時{match.group(3)}{half}{end}"
 
 
 def _suffix(value: int) -> str:
@@ -196,6 +208,7 @@ def one_notation(text: str) -> str:
     if is_japanese(text):
         text = ja_dates(text)
         text = _JA_CLOCK.sub(r"\1時\2分", text)
+        text = _JA_CLOCK_RANGE.sub(_ja_range, text)
         text = _JA_CLOCK_HALF.sub(
             lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
     text = _ON_THE_HOUR.sub("", text)

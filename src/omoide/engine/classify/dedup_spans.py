@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-__all__ = ["aligned", "counted", "dropped_particle", "same_direction", "unclipped"]
+__all__ = ["aligned", "counted", "dropped_particle", "same_direction", "topic_marked", "unclipped"]
 
 # A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
 _LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
@@ -113,6 +113,37 @@ def dropped_particle(first: str, second: str) -> str:
             out.append(second[last:j1])
             last = j2
     return "".join(out) + second[last:]
+
+
+# (thirty-first round) A comma, or a topic は after a case particle (家で / 家では, 夜に / 夜には,
+# 教室で、 / 教室では): a pause or a contrast of style, not a changed fact. Read alike only when
+# such marks are the pair's only difference (夜は / 夜しか and もう / まだ stay apart).
+_CASE_BEFORE_TOPIC = frozenset("にでとへ")
+_MARKS = frozenset("、は")
+
+
+def _mark_only(text: str, start: str, at: int) -> bool:
+    """``text`` (inserted at ``at`` of the text ``start``) is commas and at most one は, the
+    は right after a case particle."""
+    if not text or not set(text) <= _MARKS or text.count("は") > 1:
+        return False
+    if "は" not in text:
+        return True
+    before = start[:at] + text[:text.index("は")]
+    return before.rstrip("、")[-1:] in _CASE_BEFORE_TOPIC
+
+
+def topic_marked(first: str, second: str) -> str:
+    """``second`` written as ``first`` when the two differ only in commas and in a topic は
+    after a case particle (see ``_CASE_BEFORE_TOPIC``); else ``second`` as it is."""
+    if first == second:
+        return second
+    for differs, i1, i2, j1, j2 in aligned(first, second):
+        if differs and not (
+                (i1 == i2 or _mark_only(first[i1:i2], first, i1))
+                and (j1 == j2 or _mark_only(second[j1:j2], second, j1))):
+            return second
+    return first
 
 
 def aligned(first: str, second: str, gap: int = 0) -> list[tuple[bool, int, int, int, int]]:

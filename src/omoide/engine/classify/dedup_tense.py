@@ -13,7 +13,10 @@ Outcome: ``tense_turned`` is True when the two texts hold the same number of cla
 ます, だ, い) on one side and a past form (た, だ, った, んだ, した, ました, だった, かった) on the
 other, the four characters before the two endings being the same (the same verb: 受け|る /
 受け|た; 大阪で生まれ|た against 大阪生まれ|だ is not). A paraphrase says the clause at one tense
-on both sides; a reporting frame's tense (と言っている / と言っていた) is not read. A pair it
+on both sides; a reporting frame's tense (と言っている / と言っていた) is not read. Since the
+thirty-first round a noun predicate's past copula (だった, でした) against the bare noun also
+turns when a word was added before it (以前は司書だった / 今も司書だ), the four characters
+before the copula agreeing. A pair it
 finds is never a duplicate, as the status rule's. Deterministic and symmetric.
 """
 
@@ -47,7 +50,9 @@ def _turned(present: str, past: str) -> bool:
     """``present`` ends in a non-past form and ``past`` in a past form of the same verb (two
     clauses ending alike, 東京の学生だ / 京都の学生だ, are not a turn); a noun predicate whose
     copula the notation dropped (司書 / 司書だった) is the non-past of だった / でした."""
-    if past.endswith(_COPULA_PAST) and past[:-3] == present:
+    if past.endswith(_COPULA_PAST) and (past[:-3] == present or (
+            len(present) >= _SAME_STEM and past[:-3].endswith(present[-_SAME_STEM:])
+            and not present.endswith(_COPULA_PAST))):
         return True
     return any(len(a) >= _SAME_STEM and a[-_SAME_STEM:] == b[-_SAME_STEM:] and ea != eb
                and not _FRAME.search(a)
