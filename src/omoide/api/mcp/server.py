@@ -94,8 +94,8 @@ class OmoideMCP(MCPServer):
     async def run_stdio_async(self) -> None:
         """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading, and the
         lines read through :class:`~omoide.api.mcp.protocol.CheckedLines` (stdin read as UTF-8,
-        a byte that is not kept apart, so that its line is refused as not UTF-8, where the
-        SDK's reading as U+FFFD said "expected a value"; from a duplicate of fd 0 that is never
+        each byte that is not UTF-8 kept apart, so that its line is refused as not UTF-8,
+        where the SDK's reading as U+FFFD said "expected a value"; from a duplicate of fd 0 that is never
         closed, as the SDK never closes its own: a worker thread may still be blocked reading
         it when the server stops)."""
         lowlevel = self._lowlevel_server
