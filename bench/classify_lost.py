@@ -43,12 +43,11 @@ from lib.reports import command_line, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
 from omoide.engine.candidates import (
-    UNDER_BAND_CONFIDENCE,
     closable,
     close_order,
-    nearest_under_band,
+    judged_candidates,
     said_again,
-    select_candidates,
+    under_band_keeps,
 )
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
@@ -104,9 +103,9 @@ def stage_of(
         is not None
     ):
         return "dedup"
-    chosen = select_candidates(ranked, raw["band"], SETTINGS.classify_max_candidates)
-    under = [] if chosen else nearest_under_band(ranked, raw["band"], raw["floor"])
-    pool = chosen or under
+    pool, under = judged_candidates(
+        ranked, raw["band"], raw["floor"], SETTINGS.classify_max_candidates
+    )
     verdicts = {}
     if pool:
         known = PassageVectors(
@@ -125,7 +124,7 @@ def stage_of(
     contradicted = {
         i
         for i, v in verdicts.items()
-        if v.relation.value == C and (not under or v.confidence >= UNDER_BAND_CONFIDENCE)
+        if v.relation.value == C and (not under or under_band_keeps(True, v.confidence))
     }
     closed = closable(
         close_order(
@@ -151,7 +150,7 @@ def stage_of(
         return "note bar"
     if float(cosines[target]) < raw["band"]:
         return "band"
-    if target not in {i for i, _ in chosen}:
+    if target not in {i for i, _ in pool}:
         return "cap"
     if target not in contradicted:
         return "context"

@@ -24,8 +24,8 @@ from typing import TypeVar
 
 from omoide.engine.lang import normalise
 
-__all__ = ["UNDER_BAND_CONFIDENCE", "closable", "close_order", "nearest_under_band", "said_again",
-           "select_candidates"]
+__all__ = ["UNDER_BAND_CONFIDENCE", "closable", "close_order", "judged_candidates",
+           "nearest_under_band", "said_again", "select_candidates", "under_band_keeps"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -73,6 +73,31 @@ def nearest_under_band(ranked: Sequence[tuple[T, float]], band: float, floor: fl
     if not ranked or ranked[0][1] >= band or ranked[0][1] < floor:
         return []
     return [ranked[0]]
+
+
+def judged_candidates(ranked: Sequence[tuple[T, float]], band: float, floor: float, cap: int
+                      ) -> tuple[list[tuple[T, float]], bool]:
+    """The memories a new one is judged against, and whether they are the nearest under the
+    band: :func:`select_candidates`, or when none reaches the band :func:`nearest_under_band`
+    (then True: only a sure close counts, :func:`under_band_keeps`). The evolution job and the
+    benchmarks that replay it choose through this.
+
+    >>> judged_candidates([("a", 0.90), ("b", 0.85)], band=0.86, floor=0.84, cap=5)
+    ([('a', 0.9)], False)
+    >>> judged_candidates([("a", 0.85)], band=0.86, floor=0.84, cap=5)
+    ([('a', 0.85)], True)
+    """
+    chosen = select_candidates(ranked, band, cap)
+    if chosen:
+        return chosen, False
+    under = nearest_under_band(ranked, band, floor)
+    return under, bool(under)
+
+
+def under_band_keeps(contradictory: bool, confidence: float) -> bool:
+    """Whether a verdict on the nearest memory under the band counts: only a CONTRADICTORY of
+    :data:`UNDER_BAND_CONFIDENCE` or more (nothing is extended from under the band)."""
+    return contradictory and confidence >= UNDER_BAND_CONFIDENCE
 
 
 def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:

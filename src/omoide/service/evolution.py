@@ -41,12 +41,11 @@ from omoide.clock import Clock
 from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
-    UNDER_BAND_CONFIDENCE,
     closable,
     close_order,
-    nearest_under_band,
+    judged_candidates,
     said_again,
-    select_candidates,
+    under_band_keeps,
 )
 from omoide.engine.classify import (
     Candidate,
@@ -118,17 +117,16 @@ class EvolutionService:
             neighbours = [ids[m.key] for m, s in current if s >= low]
             neighbours = neighbours[: cfg.evolution_max_neighbours]
 
-        band = to_raw(cfg.classify_band_low)
-        chosen = select_candidates(current, band, cfg.classify_max_candidates)
         # none in the band: the nearest from the lower edge up, closed only on a sure verdict
-        under = [] if chosen else nearest_under_band(current, band,
-                                                     to_raw(cfg.classify_nearest_low))
-        candidates = [Candidate(m.key, m.content, s) for m, s in chosen or under]
+        chosen, under = judged_candidates(current, to_raw(cfg.classify_band_low),
+                                          to_raw(cfg.classify_nearest_low),
+                                          cfg.classify_max_candidates)
+        candidates = [Candidate(m.key, m.content, s) for m, s in chosen]
         by_key = {m.key: m for m, _ in current}
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
         extends, supersedes = self._judge(memory, candidates, by_key, cfg, known,
-                                          under_band=bool(under))
+                                          under_band=under)
         order = close_order(
             [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
             same_fact=to_raw(cfg.dedup_threshold),
@@ -230,7 +228,7 @@ class EvolutionService:
                under_band: bool = False):
         """The candidates to extend and those to close. ``under_band``: the one candidate is
         the nearest memory under the band (``engine.candidates.nearest_under_band``): nothing
-        is extended, and it is closed only on a CONTRADICTORY of ``UNDER_BAND_CONFIDENCE``."""
+        is extended, and it is closed only on a sure CONTRADICTORY (``under_band_keeps``)."""
         extends: list[tuple[str, tuple[str, ...], float]] = []
         supersedes = []
         if not candidates:
@@ -242,8 +240,8 @@ class EvolutionService:
             old = by_key.get(verdict.key)
             if old is None:
                 continue
-            if under_band and (verdict.relation != Relation.CONTRADICTORY
-                               or verdict.confidence < UNDER_BAND_CONFIDENCE):
+            if under_band and not under_band_keeps(verdict.relation == Relation.CONTRADICTORY,
+                                                   verdict.confidence):
                 continue
             if verdict.relation == Relation.EXTENDABLE:
                 tags = tuple(dict.fromkeys(old.tags + memory.tags))

@@ -100,3 +100,18 @@ def test_said_again_is_word_for_word() -> None:
     assert not said_again("Aki's bike is blue.", "Aki's bike is red.")
     assert not said_again("アキの自転車は青い。", "アキの自転車は青くない。")
     assert not said_again("Aki's bike is blue.", "...")
+
+
+def test_judged_candidates_are_the_band_or_else_the_nearest_under_it() -> None:
+    """Session 31: the nearest memory under the band is judged only when none reaches it, and
+    only a sure CONTRADICTORY on it counts."""
+    from omoide.engine.candidates import judged_candidates, under_band_keeps
+
+    ranked = [("a", 0.90), ("b", 0.87), ("c", 0.85)]
+    assert judged_candidates(ranked, 0.86, 0.84, 5) == ([("a", 0.90), ("b", 0.87)], False)
+    assert judged_candidates(ranked, 0.86, 0.84, 1) == ([("a", 0.90)], False)
+    assert judged_candidates(ranked[2:], 0.86, 0.84, 5) == ([("c", 0.85)], True)
+    assert judged_candidates(ranked[2:], 0.86, 0.855, 5) == ([], False)
+    assert judged_candidates([], 0.86, 0.84, 5) == ([], False)
+    assert under_band_keeps(True, 0.97) and not under_band_keeps(True, 0.969)
+    assert not under_band_keeps(False, 0.99)

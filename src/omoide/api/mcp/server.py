@@ -95,9 +95,9 @@ class OmoideMCP(MCPServer):
         """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading, and the
         lines read through :class:`~omoide.api.mcp.protocol.CheckedLines` (stdin read as UTF-8,
         each byte that is not UTF-8 kept apart, so that its line is refused as not UTF-8,
-        where the SDK's reading as U+FFFD said "expected a value"; from a duplicate of fd 0 that is never
-        closed, as the SDK never closes its own: a worker thread may still be blocked reading
-        it when the server stops)."""
+        where the SDK's reading as U+FFFD said "expected a value"; from a duplicate of fd 0
+        that is never closed, as the SDK never closes its own: a worker thread may still be
+        blocked reading it when the server stops)."""
         lowlevel = self._lowlevel_server
         stdin = open(os.dup(0), encoding="utf-8", errors="surrogateescape",  # noqa: SIM115
                      closefd=False)
