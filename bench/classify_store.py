@@ -74,9 +74,17 @@ from omoide.engine.candidates import (
     said_again,
     select_candidates,
 )
-from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
+from omoide.engine.classify import (
+    NOTE_THRESHOLDS,
+    Candidate,
+    Classifier,
+    PassageVectors,
+    Relation,
+)
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.evolution import _NEIGHBOUR_POOL
+
+PACKAGED_NOTE_THRESHOLDS = dict(NOTE_THRESHOLDS)
 
 DATA = HOLDOUTS["holdout1"].parent
 # The newest seen sets: a band tuned on the older ones is checked on these before it ships.
@@ -119,6 +127,22 @@ class Judged:
             "verdicts": {str(k): v for k, v in self.verdicts.items()},
             "confidence": {str(k): v for k, v in self.confidence.items()},
         }
+
+
+def note_thresholds(text: str) -> dict[str, float]:
+    """``--note-thresholds EN,JA`` read (ValueError when it is not two probabilities)."""
+    en, ja = (float(x) for x in text.split(","))
+    if not (0.0 < en <= 1.0 and 0.0 < ja <= 1.0):
+        raise ValueError(text)
+    return {"en": en, "ja": ja}
+
+
+def notes_stamp(thresholds: dict[str, float]) -> str:
+    """What the notes' thresholds add to a trace's stamp: nothing for the packaged ones (older
+    traces stay valid), else the two values, so a trace is never read back for other ones."""
+    if thresholds == PACKAGED_NOTE_THRESHOLDS:
+        return ""
+    return f"|notes {thresholds['en']:g},{thresholds['ja']:g}"
 
 
 def judge_file_hash() -> str:
@@ -443,7 +467,20 @@ def main() -> int:
         "the group 'given' (a NAME starting with 'notes' is read as consolidated notes); "
         "repeatable",
     )
+    bench.add_argument(
+        "--note-thresholds",
+        default=None,
+        metavar="EN,JA",
+        help="replay with these notes' thresholds (engine.classify.NOTE_THRESHOLDS, the judge's "
+        "C probability a one-sentence note needs in both readings) instead of the packaged ones; "
+        "they enter the traces' stamp",
+    )
     args = bench.parse_args()
+    if args.note_thresholds is not None:
+        try:
+            NOTE_THRESHOLDS.update(note_thresholds(args.note_thresholds))
+        except ValueError:
+            bench.error(f"--note-thresholds wants EN,JA in (0, 1], got {args.note_thresholds!r}")
     given: dict[str, Path] = {}
     for item in args.pairs:
         name, sep, path = item.partition("=")
@@ -482,6 +519,7 @@ def main() -> int:
     low, wide = min(band_raw.values()), max(CAPS)
     # "conf": traces hold each verdict's confidence (session 31); an older one is judged again
     stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}|conf"
+    stamp += notes_stamp(NOTE_THRESHOLDS)
 
     judged: dict[str, list[Judged]] = {}
     olds_of: dict[tuple[str, str], list[str]] = {}
@@ -511,6 +549,7 @@ def main() -> int:
         "classifier": f"rules + learned judge ({judge_name}), as a server on "
         f"{args.embedder} runs it",
         "judges": judge_file_hash(),
+        "note_thresholds": dict(NOTE_THRESHOLDS),
         "bands": {str(b): round(r, 4) for b, r in band_raw.items()},
         "caps": list(CAPS),
         "sets": {},

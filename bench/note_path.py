@@ -1,7 +1,7 @@
 """The note threshold of one-sentence consolidated notes, chosen leave-one-set-out.
 
     PYTHONPATH=src .venv/bin/python bench/note_path.py bench/data/classify_notes11.jsonl ... \
-        [--cache DIR] [--precision 0.99]
+        [--cache DIR] [--precision 0.99] [--total]
 
 A consolidated note of one sentence is judged as a statement, a close by the judge's
 probability held to ``engine.classify.note_judge.NOTE_THRESHOLDS`` on the pair as written and
@@ -10,8 +10,13 @@ its CONTRADICTORY probability in both readings) and then, for each file left out
 chooses per language the lowest threshold from which the closes the judge adds to the note
 rules keep precision >= ``--precision`` (0.99) all the way up on the other files, and scores
 the left-out file under it: C precision, C recall, macro-F1 and closes (true/all) per language,
-before (the note rules alone) and after. Last, the thresholds chosen on every file. Reads only
-the files named on the command line; writes nothing.
+before (the note rules alone) and after. Last, the thresholds chosen on every file. ``--total``
+holds every close of the path (the note rules' too) to ``--precision`` and prints the pooled
+curve per language (session 31: ``bench/results/note_bar_s31.md``). As the server does, the
+undated reading is taken only against an old memory of one statement (``LearnedClassifier``'s
+``_undated``). The pairs are judged alone: a close of another memory of the store is
+``classify_store.py --note-thresholds``'s to measure. Reads only the files named on the
+command line; writes nothing.
 """
 
 from __future__ import annotations
@@ -82,7 +87,8 @@ def measure_rows(paths: Sequence[Path], cache: Path | None) -> list[Row]:
             sure = one and statement.relation is Relation.CONTRADICTORY and not needs_undated(
                 statement)
             score = -1.0
-            if one and needs_undated(statement):
+            # as the server: the undated reading only against an old memory of one statement
+            if one and needs_undated(statement) and one_statement(pair.old, pair.lang):
                 old, new = undated(pair.old), undated(pair.new)
                 plain = read_pair(old, new, lang=pair.lang)
                 (plain_sims,) = measure(read, [(old, new, plain)])
@@ -101,12 +107,13 @@ def predicted(row: Row, threshold: float | None) -> str:
     return Relation.CONTRADICTORY.value if closes else row.other
 
 
-def choose(rows: list[Row], precision: float) -> float:
-    """The lowest threshold from which the closes added to the note rules keep ``precision``
-    all the way up (inf: none)."""
+def choose(rows: list[Row], precision: float, *, total: bool = False) -> float:
+    """The lowest threshold from which the closes added to the note rules (``total``: every
+    close, the note rules' too) keep ``precision`` all the way up (inf: none)."""
     best = float("inf")
     for threshold in reversed(GRID):
-        added = [r for r in rows if not r.rule_close and predicted(r, threshold) == "CONTRADICTORY"]
+        added = [r for r in rows if (total or not r.rule_close)
+                 and predicted(r, threshold) == "CONTRADICTORY"]
         right = sum(r.label == "CONTRADICTORY" for r in added)
         if added and right / len(added) < precision:
             break
@@ -135,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--cache", type=Path, default=None,
                        help="keep passage vectors in DIR between runs (never in the repo)")
     bench.add_argument("--precision", type=float, default=0.99)
+    bench.add_argument("--total", action="store_true",
+                       help="hold every close of the note path (the note rules' too) to "
+                       "--precision, not only the judge's added ones; and print the pooled curve")
     args = bench.parse_args(argv)
+    total = args.total
     rows = measure_rows(args.files, args.cache)
     sources = list(dict.fromkeys(r.source for r in rows))
     print("| held out | lang | threshold | before: C P / R / macro-F1 (true/closes) | after |")
@@ -145,18 +156,25 @@ def main(argv: list[str] | None = None) -> int:
             test = [r for r in rows if r.source == held and lang in ("all", r.lang)]
             if lang == "all":
                 chosen = {x: choose([r for r in rows if r.source != held and r.lang == x],
-                                    args.precision) for x in ("en", "ja")}
+                                    args.precision, total=total) for x in ("en", "ja")}
                 pred_rows = test
                 after = _scores_by_lang(pred_rows, chosen)
                 shown = "—"
             else:
                 chosen_lang = choose([r for r in rows if r.source != held and r.lang == lang],
-                                     args.precision)
+                                     args.precision, total=total)
                 after, shown = scores(test, chosen_lang), f"{chosen_lang:g}"
             before = scores(test, None)
             print(f"| {held} | {lang} | {shown} | {_fmt(before)} | {_fmt(after)} |")
-    final = {x: choose([r for r in rows if r.lang == x], args.precision) for x in ("en", "ja")}
+    final = {x: choose([r for r in rows if r.lang == x], args.precision, total=total)
+             for x in ("en", "ja")}
     print("\nchosen on every file:", json.dumps(final))
+    if total:
+        print("\n| threshold | EN C P / R / macro-F1 (true/closes) | JA |\n|---|---|---|")
+        for threshold in GRID:
+            cells = [_fmt(scores([r for r in rows if r.lang == x], threshold))
+                     for x in ("en", "ja")]
+            print(f"| {threshold:g} | {cells[0]} | {cells[1]} |")
     return 0
 
 

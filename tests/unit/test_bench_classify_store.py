@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 if str(BENCH) not in sys.path:
@@ -116,3 +117,12 @@ def test_an_unknown_set_is_told_with_the_sets_there_are() -> None:
     shown = store.known_sets(everything)
     top = max(int(n.removeprefix("holdout")) for n in everything if n.startswith("holdout"))
     assert f"holdout1-{top}" in shown, shown
+
+
+def test_other_notes_thresholds_are_read_and_stamp_the_traces() -> None:
+    assert store.note_thresholds("0.95,0.9") == {"en": 0.95, "ja": 0.9}
+    for bad in ("0.95", "0.9,1.5", "x,0.9", "0,0.9"):
+        with pytest.raises(ValueError):
+            store.note_thresholds(bad)
+    assert store.notes_stamp(dict(store.PACKAGED_NOTE_THRESHOLDS)) == ""
+    assert store.notes_stamp({"en": 0.95, "ja": 0.9}) == "|notes 0.95,0.9"

@@ -18,6 +18,7 @@ from omoide.engine.classify import (
     read_pair,
     undated,
 )
+from omoide.service.classify_judge import load_judge_models
 
 CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
 EN = ("User likes green tea. (3 May 2026)", "User mostly drinks coffee these days. (9 June 2026)")
@@ -85,8 +86,14 @@ def test_each_language_needs_its_own_note_threshold(pair: tuple[str, str], lang:
                                                 - 0.05)))
 
 
-def test_the_notes_bar_is_above_the_statements() -> None:
-    assert NOTE_THRESHOLDS["en"] >= 0.92 and NOTE_THRESHOLDS["ja"] >= 0.8
+def test_the_notes_bar_is_the_chosen_one_and_never_under_the_statements() -> None:
+    # round 25's bar, kept in session 31 (bench/results/note_bar_s31.md: lower English bars
+    # closed other memories of the store end to end); a note never closes on less than a
+    # packaged judge needs of a statement in the same language
+    assert NOTE_THRESHOLDS == {"en": 0.99, "ja": 0.94}
+    for model in load_judge_models().values():
+        for lang, threshold in model.language_thresholds:
+            assert threshold <= NOTE_THRESHOLDS[lang] < 1.0
 
 
 @pytest.mark.parametrize("pair", [EN, JA, ("User likes green tea.", "User likes green tea with "
