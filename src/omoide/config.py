@@ -440,8 +440,8 @@ class Settings:
     # OMOIDE_SEARCH_COMPANION: the second embedder hybrid search consults (auto: USE beside
     # e5, none beside USE or any other embedder), off, e5 or use
     search_companion: str = "auto"
-    # OMOIDE_VECTOR_CACHE: embedded vectors kept in memory, shared by the 3-op judge, dedup and
-    # the search companion (service/vector_cache.py)
+    # OMOIDE_VECTOR_CACHE: embedded vectors kept in memory, shared by the 3-op judge, dedup,
+    # the search companion and search's query vectors (service/vector_cache.py)
     vector_cache: int = 10_000
     max_content_chars: int = 50_000
     max_body_bytes: int = 1_000_000  # OMOIDE_MAX_BODY_BYTES: larger request bodies get 413
