@@ -515,7 +515,8 @@ class Settings:
                                f"{', '.join(SEARCH_COMPANIONS)}")
         if "OMOIDE_SEARCH_COMPANION_CACHE" in env:
             raise InvalidInput("OMOIDE_SEARCH_COMPANION_CACHE is now OMOIDE_VECTOR_CACHE (one "
-                               "cache for the search companion, the 3-op judge and dedup)")
+                               "cache for the search companion, the 3-op judge, dedup and "
+                               "search queries)")
         if values["vector_cache"] < 0:
             raise InvalidInput("OMOIDE_VECTOR_CACHE must be at least 0")
         if values["mcp_max_sessions"] < 1:
