@@ -19,10 +19,11 @@ measures that path:
   embedder) with the candidates in rank
   order, the persona's default ``language`` and ``note=True`` for a notes set (the server's
   ``note`` for a consolidated memory), the stored vectors handed in as ``known``; the nearest
-  candidate judged CONTRADICTORY is closed (supersede; ``engine.candidates.closable``, since
-  session 28 — ``close_any`` replays the rule before, every such candidate closed), EXTENDABLE
-  extends it (``EvolutionService._judge``); when no memory is in the band, the nearest from
-  ``classify_nearest_low`` up is judged and closed only on a CONTRADICTORY of
+  candidate is closed when it is judged CONTRADICTORY (supersede;
+  ``engine.candidates.closable``, since session 28 — ``close_any`` replays the rule before,
+  every such candidate closed), EXTENDABLE extends it (``EvolutionService._judge``); when no
+  memory is in the band, the nearest from ``classify_nearest_low`` up is judged and closed only
+  on a CONTRADICTORY of
   ``UNDER_BAND_CONFIDENCE`` (``engine.candidates.nearest_under_band``, since session 31).
 
 The store is replayed in memory (vectors from the embedder, exact cosine ranking as the stores

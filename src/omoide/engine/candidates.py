@@ -9,8 +9,9 @@ choice the server makes. When no memory reaches the band, the nearest one from a
 (``classify_nearest_low``) is judged, and closed only on a sure verdict
 (:func:`nearest_under_band`).
 
-Of the candidates the judge finds contradicted, only the nearest is closed
-(:func:`close_order`, :func:`closable`). Measured in a store of every old memory of a labelled
+Only the nearest candidate is closed, and only when the judge finds it contradicted; a farther
+one judged contradicted never is (:func:`close_order`, :func:`closable`; "rank 1 or nothing",
+past the same fact said before). Measured in a store of every old memory of a labelled
 set, closing any candidate judged CONTRADICTORY also closed unrelated memories of the same
 domain when the new memory told of a strong change (26 of every 100 new Japanese memories, 4 of
 every 100 English ones; `bench/results/classify_store.md`); the nearest alone cut those closes

@@ -144,9 +144,10 @@ class EvolutionService:
             successor_id, successor = restated
             ended_by = (successor_id, _start(successor))
             supersedes = [(k, until) for k, until in supersedes if k != successor.key]
-        # The one memory that closes (the nearest contradicted, all of them open now) has its
-        # unchanged part computed; another judged contradicted closes only if an evolution at
-        # once closed that one first, and is offered the store only when it leaves no part.
+        # The one memory that closes (the first of the order, when contradicted; all open now)
+        # has its unchanged part computed; another judged contradicted closes only if an
+        # evolution at once closed that one first, and is offered the store only when it leaves
+        # no part.
         closing = closable(order, {k for k, _ in supersedes})
         supersedes = [(k, until) for k, until in supersedes
                       if k in closing or split_compound(by_key[k].content, cfg.language) is None]
