@@ -238,7 +238,7 @@ class HybridRetriever:
         shorter = without_words(query, common)
         if shorter == query or query_terms(shorter).empty:
             return query_vector
-        searched = self.embedder.embed_query(shorter)
+        searched = self.embed_query(shorter)
         if plan.common_word_mix >= 1.0:
             return searched
         mixed = plan.common_word_mix * searched + (1.0 - plan.common_word_mix) * query_vector

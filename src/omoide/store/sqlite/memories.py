@@ -48,6 +48,7 @@ __all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
 # The most query words one persona's common-word cache keeps before it starts again.
 _COMMON_WORDS_KEPT = 4096
 
+
 def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list[Any]]:
     """``WHERE`` fragment (to AND onto ``persona_id = ? AND status = 'active'``) + params."""
     clauses: list[str] = []
