@@ -120,7 +120,7 @@ def test_judged_candidates_are_the_band_or_else_the_nearest_under_it() -> None:
     assert under_band_keeps(True, 0.9, 0.85)  # the persona's bar (classify_nearest_confidence)
 
 
-C, E, I = Relation.CONTRADICTORY, Relation.EXTENDABLE, Relation.INDEPENDENT
+C, E, N = Relation.CONTRADICTORY, Relation.EXTENDABLE, Relation.INDEPENDENT
 
 
 def test_verdict_effects_extend_and_close_the_nearest_contradicted() -> None:
@@ -128,7 +128,7 @@ def test_verdict_effects_extend_and_close_the_nearest_contradicted() -> None:
     share. In the band the judge's verdict counts whatever its confidence; the close falls on
     the nearest candidate past the same fact said before."""
     ranked = [("note", 0.97), ("home", 0.91), ("gym", 0.88), ("park", 0.87)]
-    made = verdict_effects(ranked, {"note": (I, 0.9), "home": (C, 0.6), "gym": (E, 0.6),
+    made = verdict_effects(ranked, {"note": (N, 0.9), "home": (C, 0.6), "gym": (E, 0.6),
                                     "park": (C, 0.99)},
                            under_band=False, sure=0.97, same_fact=0.95)
     assert made.extended == ["gym"] and made.contradicted == ["home", "park"]
@@ -149,7 +149,7 @@ def test_verdict_effects_under_the_band_count_a_sure_close_alone() -> None:
 
 @given(st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=8,
                 unique_by=lambda t: t[0]),
-       st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from([C, E, I]),
+       st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from([C, E, N]),
                                                      st.floats(0, 1))),
        st.booleans(), st.floats(0, 1), st.floats(0, 1))
 def test_verdict_effects_close_at_most_one_contradicted_candidate(
