@@ -242,6 +242,14 @@ class MemoryStore(MemoryWrites):
                     self._common.update(fresh)
         return frozenset(w for w in words if known[w])
 
+    def forget_common_words(self) -> None:
+        """Empty :meth:`common_words`' answers, so its next call asks the database for every
+        word (what each search paid before the cache; ``bench/common_words_latency.py`` times
+        both). Never needed for a right answer: a write that changes a count moves the
+        revision, which empties them."""
+        with self._common_lock:
+            self._common_at, self._common = None, {}
+
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()
         memory_id = int(self._one(conn, key)["id"])
