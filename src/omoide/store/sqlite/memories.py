@@ -45,7 +45,8 @@ from omoide.store.vectors import VectorIndex
 
 __all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
 
-# The most query words one persona's common-word cache keeps before it starts again.
+# The most query words one persona's common-word cache keeps; past it a new word is asked of
+# the database each time until the revision moves and the cache starts again.
 _COMMON_WORDS_KEPT = 4096
 
 
