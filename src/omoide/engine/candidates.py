@@ -3,13 +3,13 @@
 The evolution job ranks the persona's current memories by raw cosine with the new one (best
 first) and judges only those from the classification band's lower edge up, at most a fixed
 number of them (settings ``classify_band_low`` through the embedder's calibration, and
-``classify_max_candidates``). The service (``service.evolution``) and the end-to-end benchmark
-(``bench/classify_store.py``) both choose through this function, so the benchmark measures the
-choice the server makes. When no memory reaches the band, the nearest one from a lower edge up
-(``classify_nearest_low``) is judged, and closed only on a verdict of
-``classify_nearest_confidence`` (:func:`nearest_under_band`). What the verdicts then do to the
-candidates (extend, close, in which order) is :func:`verdict_effects`, the one reading both the
-service and the benchmark make of them.
+``classify_max_candidates``). When no memory reaches the band, the nearest one from a lower
+edge up (``classify_nearest_low``) is judged, and closed only on a verdict of
+``classify_nearest_confidence`` (:func:`nearest_under_band`). The service
+(``service.evolution``) and the end-to-end benchmark (``bench/classify_store.py``) both choose
+the candidates through :func:`judged_candidates` and read what the verdicts do to them (extend,
+close, in which order) through :func:`verdict_effects`, so the benchmark measures what the
+server does.
 
 Only the nearest candidate is closed, and only when the judge finds it contradicted; a farther
 one judged contradicted never is (:func:`close_order`, :func:`closable`; "rank 1 or nothing",
