@@ -7,7 +7,7 @@ says an old one again in other words when dedup did not drop it. Two kinds of ro
 
 - **distractors** (``distractor_pairs``): each one-statement new memory of a labelled set
   against the old memories of the set's other pairs in its language that the server would judge
-  with it (the nearest ``_NEIGHBOUR_POOL`` by raw cosine of passage vectors, from the band up, at
+  with it (the nearest ``NEIGHBOUR_POOL`` by raw cosine of passage vectors, from the band up, at
   most ``per_memory`` of them, the pair's own old memory left out), labelled INDEPENDENT: another
   writer's line about someone else's job is not what "I quit my job" changes. A few really would
   be for one user (two lines about a move, both the user's), so they are down-weighted
@@ -29,7 +29,7 @@ from _classify_common import Pair, load_pairs
 from omoide.config import PersonaSettings
 from omoide.engine.candidates import select_candidates
 from omoide.engine.classify import Relation, one_statement
-from omoide.service.evolution import _NEIGHBOUR_POOL
+from omoide.service.evolution import NEIGHBOUR_POOL
 
 DATA = Path(__file__).resolve().parent / "data"
 # The dedup sets whose duplicate pairs may be fitted on: every seen one, named (a set written
@@ -84,7 +84,7 @@ def distractor_pairs(
             if not one_statement(pair.new, lang):
                 continue  # never closes as a whole: the guard decides, the judge learns nothing
             cosines = old_vectors @ vector
-            order = np.argsort(-cosines, kind="stable")[:_NEIGHBOUR_POOL]
+            order = np.argsort(-cosines, kind="stable")[:NEIGHBOUR_POOL]
             ranked = [(int(k), float(cosines[k])) for k in order if olds[k] != pair.old]
             for k, _ in select_candidates(ranked, band, per_memory):
                 out.append(

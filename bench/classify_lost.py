@@ -42,17 +42,11 @@ from lib.cli import parser
 from lib.reports import command_line, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
-from omoide.engine.candidates import (
-    closable,
-    close_order,
-    judged_candidates,
-    said_again,
-    under_band_keeps,
-)
+from omoide.engine.candidates import judged_candidates, said_again, verdict_effects
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.dedup import DedupDecider
-from omoide.service.evolution import _NEIGHBOUR_POOL
+from omoide.service.evolution import NEIGHBOUR_POOL
 
 DATA = HOLDOUTS["holdout1"].parent
 SETTINGS = PersonaSettings()
@@ -91,7 +85,7 @@ def stage_of(
 ) -> str:
     """The first stage of the server's path that loses ``pair`` (or ``closed``)."""
     order = np.argsort(-cosines, kind="stable")
-    ranked = [(int(i), float(cosines[i])) for i in order[:_NEIGHBOUR_POOL]]
+    ranked = [(int(i), float(cosines[i])) for i in order[:NEIGHBOUR_POOL]]
     target = olds.index(pair.old)
     if (
         dedup.duplicate_among(
@@ -121,20 +115,15 @@ def stage_of(
                 known=known,
             )
         }
-    contradicted = {
-        i
-        for i, v in verdicts.items()
-        if v.relation.value == C and (not under or under_band_keeps(True, v.confidence))
-    }
-    closed = closable(
-        close_order(
-            pool,
-            contradicted,
-            same_fact=raw["same_fact"],
-            repeated={i for i, _ in pool if said_again(olds[i], pair.new)},
-        ),
-        contradicted,
+    made = verdict_effects(
+        pool,
+        {i: (v.relation, v.confidence) for i, v in verdicts.items()},
+        under_band=under,
+        sure=SETTINGS.classify_nearest_confidence,
+        same_fact=raw["same_fact"],
+        repeated={i for i, _ in pool if said_again(olds[i], pair.new)},
     )
+    contradicted, closed = set(made.contradicted), made.closes
     if target in closed:
         return "closed"
 

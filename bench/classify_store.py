@@ -12,7 +12,7 @@ measures that path:
   that language (the other pairs' old memories are the same-domain neighbourhood, the
   distractors), all current and written before every new memory;
 - each new memory alone is judged as the server's evolution job judges it
-  (``service.evolution``): the nearest ``_NEIGHBOUR_POOL`` stored memories by raw cosine of
+  (``service.evolution``): the nearest ``NEIGHBOUR_POOL`` stored memories by raw cosine of
   passage vectors, ``select_candidates`` with the band (``classify_band_low`` through the
   embedder's calibration) and the cap, one call of the classifier a server on the embedder
   runs (``offline_classifier_for`` as the wiring builds it: rules + the packaged judge on its own
@@ -21,10 +21,12 @@ measures that path:
   ``note`` for a consolidated memory), the stored vectors handed in as ``known``; the nearest
   candidate is closed when it is judged CONTRADICTORY (supersede;
   ``engine.candidates.closable``, since session 28 — ``close_any`` replays the rule before,
-  every such candidate closed), EXTENDABLE extends it (``EvolutionService._judge``); when no
-  memory is in the band, the nearest from ``classify_nearest_low`` up is judged and closed only
-  on a CONTRADICTORY of
-  ``UNDER_BAND_CONFIDENCE`` (``engine.candidates.nearest_under_band``, since session 31).
+  every such candidate closed), EXTENDABLE extends it; when no memory is in the band, the
+  nearest from ``classify_nearest_low`` up is judged and closed only on a CONTRADICTORY of
+  ``classify_nearest_confidence`` (``engine.candidates.nearest_under_band``, since session 31).
+  The candidates are chosen by ``engine.candidates.judged_candidates`` and the verdicts read by
+  ``engine.candidates.verdict_effects``, the two calls the evolution job makes, so this replay
+  cannot drift from the server's.
 
 The store is replayed in memory (vectors from the embedder, exact cosine ranking as the stores
 do), not written through SQLite; the new memories do not enter the store (each is judged
@@ -68,12 +70,11 @@ from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
-    UNDER_BAND_CONFIDENCE,
-    closable,
-    close_order,
-    nearest_under_band,
+    VerdictEffects,
+    judged_candidates,
     said_again,
     select_candidates,
+    verdict_effects,
 )
 from omoide.engine.classify import (
     NOTE_THRESHOLDS,
@@ -83,7 +84,7 @@ from omoide.engine.classify import (
     Relation,
 )
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
-from omoide.service.evolution import _NEIGHBOUR_POOL
+from omoide.service.evolution import NEIGHBOUR_POOL
 
 PACKAGED_NOTE_THRESHOLDS = dict(NOTE_THRESHOLDS)
 
@@ -181,7 +182,7 @@ def judge_set(
         for pair, vector in zip(group, new_vectors, strict=True):
             cosines = old_vectors @ vector
             order = np.argsort(-cosines, kind="stable")
-            ranked = [(int(i), float(cosines[i])) for i in order[:_NEIGHBOUR_POOL]]
+            ranked = [(int(i), float(cosines[i])) for i in order[:NEIGHBOUR_POOL]]
             target = where[pair.old]
             judged = Judged(pair, target, float(cosines[target]), ranked,
                             repeated=_repeated(olds, ranked, pair.new))
@@ -205,18 +206,24 @@ def judge_set(
     return out
 
 
-def _under(j: Judged, band: float, chosen: list[int], floor: float | None) -> list[int]:
-    """The nearest memory under the band the server judges when none is in it
-    (``engine.candidates.nearest_under_band``, from ``floor``, the raw
-    ``classify_nearest_low``, up; None: not replayed)."""
-    if chosen or floor is None:
-        return []
-    return [i for i, _ in nearest_under_band(j.ranked, band, floor)]
-
-
-def _closed_under(j: Judged, under: list[int]) -> set[int]:
-    """Which of ``under`` the server closes: a CONTRADICTORY of ``UNDER_BAND_CONFIDENCE``."""
-    return {i for i in under if j.verdicts[i] == C and j.confidence[i] >= UNDER_BAND_CONFIDENCE}
+def effects(
+    j: Judged, band: float, cap: int, *, floor: float, same_fact: float
+) -> tuple[list[tuple[int, float]], VerdictEffects[int]]:
+    """The candidates the server judges for ``j`` at (``band``, ``cap``), raw, with ``floor``
+    the raw ``classify_nearest_low`` (``engine.candidates.judged_candidates``), and what their
+    verdicts (read from the widest pool) do to them (``engine.candidates.verdict_effects``, at
+    the persona's ``classify_nearest_confidence`` and the raw duplicate threshold
+    ``same_fact``): the evolution job's two calls."""
+    chosen, under = judged_candidates(j.ranked, band, floor, cap)
+    verdicts = {i: (Relation(j.verdicts[i]), j.confidence[i]) for i, _ in chosen}
+    return chosen, verdict_effects(
+        chosen,
+        verdicts,
+        under_band=under,
+        sure=SETTINGS.classify_nearest_confidence,
+        same_fact=same_fact,
+        repeated=j.repeated,
+    )
 
 
 def outcome(
@@ -225,38 +232,31 @@ def outcome(
     cap: int,
     *,
     same_fact: float,
-    floor: float | None = None,
+    floor: float,
     close_any: bool = False,
 ) -> dict:
-    """The end-to-end counts of one (band, cap): what the server closes and extends. Closes
-    go through ``engine.candidates.close_order`` and ``closable`` (the nearest candidate, past
-    any at or above ``same_fact``, the raw duplicate threshold, that is not judged
-    CONTRADICTORY; only when judged so), as the server's evolution job closes; ``close_any`` is
-    a what-if, the rule
-    before session 28: every candidate judged CONTRADICTORY is closed."""
+    """The end-to-end counts of one (band, cap): what the server closes and extends, through
+    :func:`effects` (the nearest candidate, past any at or above ``same_fact``, the raw
+    duplicate threshold, that is not judged CONTRADICTORY; only when judged so), as the
+    server's evolution job closes; ``close_any`` is a what-if, the rule before session 28:
+    every candidate judged CONTRADICTORY is closed."""
     n = {C: 0, E: 0}
     hits = {C: 0, E: 0}
     cut_band = {C: 0, E: 0}
     cut_cap = {C: 0, E: 0}
     closes = wrong_target = distractor = calls = 0
     for j in judged:
-        chosen = [i for i, _ in select_candidates(j.ranked, band, cap)]
-        under = _under(j, band, chosen, floor)
-        calls += len(chosen) + len(under)
+        candidates, made = effects(j, band, cap, floor=floor, same_fact=same_fact)
+        calls += len(candidates)
         gold = j.pair.label
         if gold in n:
             n[gold] += 1
             if j.cosine < band:
                 cut_band[gold] += 1
-            elif j.target not in chosen:
+            elif j.target not in {i for i, _ in select_candidates(j.ranked, band, cap)}:
                 cut_cap[gold] += 1
-        contradicted = {i for i in chosen if j.verdicts[i] == C}
-        closed = contradicted if close_any else set(closable(close_order(
-            select_candidates(j.ranked, band, cap), contradicted, same_fact=same_fact,
-            repeated=j.repeated), contradicted))
-        closed |= _closed_under(j, under)
-        for i in chosen + under:
-            verdict = j.verdicts[i]
+        closed = set(made.contradicted if close_any else made.closes)
+        for i, _ in candidates:
             if i in closed:
                 closes += 1
                 if i != j.target:
@@ -265,7 +265,7 @@ def outcome(
                     hits[C] += 1
                 else:
                     wrong_target += 1
-            elif verdict == E and i == j.target and gold == E and i not in under:
+            elif i in made.extended and i == j.target and gold == E:
                 hits[E] += 1
     return {
         "memories": len(judged),
@@ -309,15 +309,16 @@ def check(
     judged: list[tuple[Judged, list[str], bool]],
     embedder,
     classifier: Classifier,
-    settings: list[tuple[float, int]],
+    settings: list[tuple[float, int, float]],
 ) -> dict:
-    """Re-judge each new memory with exactly one setting's candidates, as the service calls the
-    classifier: the verdicts must be those read from the widest pool; ms per evolve."""
+    """Re-judge each new memory with exactly one setting's candidates (raw band, cap, raw
+    ``classify_nearest_low``), as the service calls the classifier: the verdicts must be those
+    read from the widest pool; ms per evolve."""
     out = {}
-    for band, cap in settings:
+    for band, cap, floor in settings:
         spent, calls = 0.0, 0
         for j, olds, note in judged:
-            chosen = select_candidates(j.ranked, band, cap)
+            chosen, _ = judged_candidates(j.ranked, band, floor, cap)
             if not chosen:
                 continue
             vectors = embedder.embed_passages([j.pair.new, *(olds[i] for i, _ in chosen)])
@@ -375,16 +376,9 @@ def close_paths(
     out: dict[str, int] = {}
     band, cap = setting
     for j, olds, note in judged:
-        chosen = select_candidates(j.ranked, band, cap)
-        contradicted = {i for i, _ in chosen if j.verdicts[i] == C}
-        closed = closable(
-            close_order(chosen, contradicted, same_fact=same_fact, repeated=j.repeated),
-            contradicted,
-        )
-        under = _under(j, band, [i for i, _ in chosen], floor)
-        closed = [*closed, *_closed_under(j, under)]
-        for i, s in [*chosen, *((i, s) for i, s in j.ranked if i in under)]:
-            if i not in closed:
+        candidates, made = effects(j, band, cap, floor=floor, same_fact=same_fact)
+        for i, s in candidates:
+            if i not in made.closes:
                 continue
             (verdict,) = classifier.classify(
                 j.pair.new, [Candidate(str(i), olds[i], s)], lang=SETTINGS.language, note=note
@@ -519,7 +513,7 @@ def main() -> int:
     same_fact = calibration.to_raw(SETTINGS.dedup_threshold)
     low, wide = min(band_raw.values()), max(CAPS)
     # "conf": traces hold each verdict's confidence (session 31); an older one is judged again
-    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{_NEIGHBOUR_POOL}|conf"
+    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{NEIGHBOUR_POOL}|conf"
     stamp += notes_stamp(NOTE_THRESHOLDS)
 
     judged: dict[str, list[Judged]] = {}
@@ -599,7 +593,7 @@ def main() -> int:
             for j in judged[name]
         ]
         report["check"] = check(
-            rows, embedder, classifier, [(calibration.to_raw(b), c) for b, c in chosen]
+            rows, embedder, classifier, [(calibration.to_raw(b), c, floor) for b, c in chosen]
         )
     if args.paths:
         raw = (calibration.to_raw(default[0]), default[1])

@@ -75,7 +75,7 @@ def main() -> None:
         times = []
         for _ in range(300):
             if empty:
-                memories._common_at = None  # the cache's key: None empties it
+                memories.forget_common_words()
             started = time.perf_counter()
             memories.common_words(["noa", "kettle"], share=0.15, least=10)
             times.append(time.perf_counter() - started)
@@ -85,7 +85,7 @@ def main() -> None:
         for query in QUERIES:
             for label in (("emptied", "kept") if rep % 2 else ("kept", "emptied")):
                 if label == "emptied":
-                    app.store.memories(PERSONA)._common_at = None
+                    app.store.memories(PERSONA).forget_common_words()
                 started = time.perf_counter()
                 app.search.search(PERSONA, app.search.build_request(PERSONA, query=query),
                                   recall=False)

@@ -204,7 +204,7 @@ def cut_check(data: Path, sizes: list[int], per_size: int) -> list[dict[str, Any
             cut = e5.cut(text)
             part = e5.embed_passages([cut])[0]
             cut_ms = (time.perf_counter() - started) * 1000
-            rows.append({"chars": len(text), "tokens": e5._model.token_count(text),
+            rows.append({"chars": len(text), "tokens": e5.token_count(text),
                          "cut_chars": len(cut), "cosine": round(float(whole @ part), 4),
                          "identical": bool(np.array_equal(whole, part)),
                          "whole_ms": round(whole_ms), "cut_ms": round(cut_ms)})

@@ -100,8 +100,12 @@ class PersonaSettings:
     classify_max_candidates: int = setting(5, "Candidates judged per new memory.", 0, 20)
     classify_nearest_low: float = setting(0.2,
         "Spec-scale cosine from which the nearest memory is judged when none reaches "
-        "classify_band_low; it is closed only on a verdict of confidence 0.97 or more "
+        "classify_band_low; it is closed only on a verdict of classify_nearest_confidence "
         "(engine/candidates.py; bench/results/classify_e2e31.md).", 0, 1)
+    classify_nearest_confidence: float = setting(0.97,
+        "Confidence a CONTRADICTORY verdict needs to close that nearest memory under "
+        "classify_band_low (nothing is extended from there); the LLM classifier's verdicts "
+        "carry 0.8.", 0, 1)
     classifier: str = setting("auto", "3-op classifier: auto (LLM when configured), offline, llm.",
         choices=("auto", "offline", "llm"))
     segmenter: str = setting("offline",

@@ -103,7 +103,8 @@ class Omoide:
     def warm_up(self) -> threading.Thread:
         """Load, on a thread of its own, the models the first search or write would otherwise
         load while a client waits (the server calls this as it starts): the search companion
-        and dedup's part embedder, each built on first use. The bundled
+        (``Companion.embedder``) and dedup's part embedder (``DedupDecider.load_parts``), each
+        built on first use, then embed one query with each (its first inference). The bundled
         USE takes seconds to load (its tokenizer is parsed in Python); loaded here, it is
         ready by the time a client's first request comes, or that request waits on the model's
         own lock for the rest of the load instead of starting it. Nothing is cached and no
@@ -114,9 +115,9 @@ class Omoide:
 
     def _warm(self) -> None:
         companion = self.search.companion
-        loaders: list[Callable[[], Any]] = [
-            lambda: None if companion is None else companion.embedder(),
-            lambda: getattr(self.memories.dedup, "parts", None),
+        loaders: list[Callable[[], Embedder | None]] = [
+            (lambda: None) if companion is None else companion.embedder,
+            self.memories.dedup.load_parts,
         ]
         for load in loaders:
             try:

@@ -127,7 +127,7 @@ def test_e5_cuts_long_text_to_its_input_length() -> None:
                     for i in range(800))  # ~50k characters, ~13k tokens
     cut = e5.cut(long)
     assert long.startswith(cut) and 1000 < len(cut) < 4000
-    assert MAX_TOKENS - 40 <= e5._model.token_count(cut) <= MAX_TOKENS
+    assert MAX_TOKENS - 40 <= e5.token_count(cut) <= MAX_TOKENS
     started = time.perf_counter()
     vector = fair.embed_passages([long])
     assert time.perf_counter() - started < 20  # one model input, not the twenty-six windows
@@ -144,12 +144,12 @@ def test_use_cuts_long_text_to_its_input_length() -> None:
     assert use.cut(short) == short
     assert np.array_equal(fair.embed_passages([short]), use.embed_passages([short]))
     medium = " ".join(["ユーザーの妹のアナは駅の近くでパン屋を開いた。"] * 12)  # over 512 bytes
-    assert use.cut(medium) == medium and use._tokens(medium) <= MAX_TOKENS
+    assert use.cut(medium) == medium and use.token_count(medium) <= MAX_TOKENS
     long = " ".join(f"On day {i} we walked by the river and talked about the garden."
                     for i in range(800))  # ~50k characters, ~13k pieces
     cut = use.cut(long)
     assert long.startswith(cut) and 1000 < len(cut) < 4000
-    assert MAX_TOKENS - 40 <= use._tokens(cut) <= MAX_TOKENS
+    assert MAX_TOKENS - 40 <= use.token_count(cut) <= MAX_TOKENS
     started = time.perf_counter()
     vector = fair.embed_passages([long])
     assert time.perf_counter() - started < 4  # uncut: 7.6 s on an idle core

@@ -312,17 +312,22 @@ class _Scripted:
         return [Verdict(c.key, self.relation, self.confidence, "scripted") for c in candidates]
 
 
-@pytest.mark.parametrize(("relation", "confidence", "closed", "extended"), [
-    (Relation.CONTRADICTORY, 0.99, True, False),
-    (Relation.CONTRADICTORY, 0.9, False, False),   # under the band the judge must be surer
-    (Relation.EXTENDABLE, 0.99, False, False),     # and nothing is extended from there
+@pytest.mark.parametrize(("relation", "confidence", "sure", "closed", "extended"), [
+    (Relation.CONTRADICTORY, 0.99, None, True, False),
+    (Relation.CONTRADICTORY, 0.9, None, False, False),  # under the band the judge must be surer
+    (Relation.EXTENDABLE, 0.99, None, False, False),    # and nothing is extended from there
+    (Relation.CONTRADICTORY, 0.9, 0.85, True, False),   # the persona's own bar (session 32)
+    (Relation.CONTRADICTORY, 0.99, 1.0, False, False),
 ])
 def test_the_nearest_memory_under_the_band_closes_only_on_a_sure_verdict(
         app: Omoide, persona: str, clock: FixedClock, relation: Relation, confidence: float,
-        closed: bool, extended: bool) -> None:
+        sure: float | None, closed: bool, extended: bool) -> None:
     """Session 31: when no memory reaches the band, the nearest from classify_nearest_low up
-    is judged, and closed only on a CONTRADICTORY of UNDER_BAND_CONFIDENCE."""
-    app.settings_service.update(persona, {"classify_band_low": 1, "classify_nearest_low": 0})
+    is judged, and closed only on a CONTRADICTORY of classify_nearest_confidence (0.97 by
+    default; a setting since session 32)."""
+    app.settings_service.update(persona, {"classify_band_low": 1, "classify_nearest_low": 0,
+                                          **({} if sure is None else
+                                             {"classify_nearest_confidence": sure})})
     old = create(app, persona, "Mia avoids nuts because of an allergy.",
                  tags=["food"]).memory
     create(app, persona, "Mia's brother keeps bees in Kent.")

@@ -105,6 +105,39 @@ def test_warm_up_loads_the_lazy_models_and_caches_nothing(app) -> None:  # type:
     assert loads == ["companion", "parts"]  # the search found the model loaded
 
 
+def test_warm_up_calls_the_named_loading_method_of_each_object(  # type: ignore[no-untyped-def]
+        app, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 32: the warm-up loads through ``Companion.embedder`` and
+    ``DedupDecider.load_parts``, not by reading an attribute for its side effect."""
+    calls: list[str] = []
+    model = _Counting()
+    app.search.companion = Companion("x", lambda: model)
+    monkeypatch.setattr(app.search.companion, "embedder",
+                        lambda: calls.append("companion") or model)
+    monkeypatch.setattr(app.memories.dedup, "load_parts", lambda: calls.append("parts") or None)
+    app.warm_up().join(10)
+    assert calls == ["companion", "parts"]
+    assert model.query_calls == 1  # a model that loaded gets its first inference; None none
+
+
+def test_load_parts_builds_a_lazy_part_embedder_once_and_returns_a_plain_one() -> None:
+    from omoide.service.classify_judge import LazyEmbedder
+    from omoide.service.dedup import DedupDecider
+
+    dedup = DedupDecider(HashEmbedder())
+    built: list[_Counting] = []
+    dedup.parts = LazyEmbedder(_Counting().model_id,
+                               lambda: built.append(_Counting()) or built[-1])
+    assert not built
+    first = dedup.load_parts()
+    assert built == [first] and dedup.load_parts() is first and first.query_calls == 0
+    plain = _Counting()
+    dedup.parts = plain
+    assert dedup.load_parts() is plain
+    dedup.parts = None
+    assert dedup.load_parts() is None
+
+
 def test_warm_up_survives_a_model_that_fails_to_load(app) -> None:  # type: ignore[no-untyped-def]
     def broken() -> HashEmbedder:
         raise RuntimeError("no model")

@@ -47,9 +47,10 @@ class E5Embedder:
         """The longest prefix found of ``text`` that fits :data:`MAX_TOKENS` (by the model's
         tokenizer); unchanged when it fits. A token is at least one UTF-8 byte, so a short text
         is returned without tokenizing."""
-        return cut_to_tokens(text, self._tokens, MAX_TOKENS)
+        return cut_to_tokens(text, self.token_count, MAX_TOKENS)
 
-    def _tokens(self, text: str) -> int:
+    def token_count(self, text: str) -> int:
+        """The model's token count of ``text`` (what :meth:`cut` holds to :data:`MAX_TOKENS`)."""
         with self._lock:
             return int(self._model.token_count(text))
 

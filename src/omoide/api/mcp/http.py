@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
@@ -49,7 +49,7 @@ from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
-__all__ = ["McpEndpoint", "refusal_response"]
+__all__ = ["McpEndpoint", "internal_error_response", "refusal_response"]
 
 logger = logging.getLogger(__name__)
 
@@ -150,6 +150,14 @@ def refusal_response(status: int, code: str, message: str, *,
     message, and showed the API's error body as "Server returned an error response"."""
     return _rpc_error(status, INVALID_REQUEST, message, None, data={"code": code},
                       headers=headers)
+
+
+def internal_error_response(message: str) -> Response:
+    """An unexpected error raised under /mcp (answered by the app's last error handler) as a
+    500 JSON-RPC error: id null (the request's id is not known there), -32603 (Internal error)
+    and ``message``, plain words and no trace; the API's JSON error body was no answer an MCP
+    client reads."""
+    return _rpc_error(500, INTERNAL_ERROR, message, None)
 
 
 def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None, *,

@@ -152,7 +152,7 @@ _REFUSED_LINE = "omoide: a line refused before the SDK read it"
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
-def not_utf8(line: str) -> str | None:
+def _not_utf8(line: str) -> str | None:
     """Why a stdin line read with ``errors="surrogateescape"`` is refused: where its first byte
     that is not UTF-8 is (0-based, as the HTTP API counts a body's), or None (it is UTF-8)."""
     found = _ESCAPED_BYTE.search(line)
@@ -179,7 +179,7 @@ class CheckedLines:
 
     async def _read(self) -> AsyncIterator[str]:
         async for line in self._lines:
-            why = not_utf8(line)
+            why = _not_utf8(line)
             if why is None:
                 why = json_text.shape_refusal(line) if line.strip() else None
             if why is None:

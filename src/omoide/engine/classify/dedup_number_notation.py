@@ -85,6 +85,8 @@ _JA_CLOCK_RANGE = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|�
 
 
 def _ja_range(match: re.Match[str]) -> str:
+    """A :data:`_JA_CLOCK_RANGE` match with its half of the day said before the second hour
+    too, when that hour is later and under 12; else as it is."""
     half, start, end = match.group(1), int(match.group(2)), int(match.group(4))
     if not start < end < 12:
         return match.group()

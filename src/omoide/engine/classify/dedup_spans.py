@@ -122,14 +122,14 @@ _CASE_BEFORE_TOPIC = frozenset("にでとへ")
 _MARKS = frozenset("、は")
 
 
-def _mark_only(text: str, start: str, at: int) -> bool:
-    """``text`` (inserted at ``at`` of the text ``start``) is commas and at most one は, the
-    は right after a case particle."""
+def _mark_only(text: str, whole: str, at: int) -> bool:
+    """``text`` (the span at ``at`` of ``whole``) is commas and at most one は, the は right
+    after a case particle."""
     if not text or not set(text) <= _MARKS or text.count("は") > 1:
         return False
     if "は" not in text:
         return True
-    before = start[:at] + text[:text.index("は")]
+    before = whole[:at] + text[:text.index("は")]
     return before.rstrip("、")[-1:] in _CASE_BEFORE_TOPIC
 
 

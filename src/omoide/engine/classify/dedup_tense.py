@@ -49,7 +49,9 @@ def _stems(clause: str, endings: tuple[str, ...]) -> set[tuple[str, str]]:
 def _turned(present: str, past: str) -> bool:
     """``present`` ends in a non-past form and ``past`` in a past form of the same verb (two
     clauses ending alike, 東京の学生だ / 京都の学生だ, are not a turn); a noun predicate whose
-    copula the notation dropped (司書 / 司書だった) is the non-past of だった / でした."""
+    copula the notation dropped (司書 / 司書だった) is the non-past of だった / でした, also when
+    the past side says more before it (its four characters before the copula the non-past
+    side's last four)."""
     if past.endswith(_COPULA_PAST) and (past[:-3] == present or (
             len(present) >= _SAME_STEM and past[:-3].endswith(present[-_SAME_STEM:])
             and not present.endswith(_COPULA_PAST))):

@@ -45,7 +45,8 @@ from omoide.store.vectors import VectorIndex
 
 __all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
 
-# The most query words one persona's common-word cache keeps before it starts again.
+# The most query words one persona's common-word cache keeps; past it a new word is asked of
+# the database each time until the revision moves and the cache starts again.
 _COMMON_WORDS_KEPT = 4096
 
 
@@ -241,6 +242,14 @@ class MemoryStore(MemoryWrites):
                 if self._common_at == at and len(self._common) < _COMMON_WORDS_KEPT:
                     self._common.update(fresh)
         return frozenset(w for w in words if known[w])
+
+    def forget_common_words(self) -> None:
+        """Empty :meth:`common_words`' answers, so its next call asks the database for every
+        word (what each search paid before the cache; ``bench/common_words_latency.py`` times
+        both). Never needed for a right answer: a write that changes a count moves the
+        revision, which empties them."""
+        with self._common_lock:
+            self._common_at, self._common = None, {}
 
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()
