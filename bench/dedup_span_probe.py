@@ -13,21 +13,29 @@ dedup's notation (``dedup_judge.notation_tokens``: English words, Japanese chara
   words add to the shared sentence, read in context. A synonym adds the same; a changed value
   adds another thing;
 - ``shift_a`` / ``shift_b``: ``1 - cos(a, c)`` and ``1 - cos(b, c)``, how far each side's own
-  words move the sentence.
+  words move the sentence;
+- ``whole`` (thirty-second round): the cosine of the two memories as written, on that embedder:
+  with ``--span use`` on an e5 server (or ``e5`` on a USE one), a second opinion from the other
+  bundled embedder on the whole texts.
+
+One column is derived from the judge's own features, not embedded: ``rate``, the log of how far
+the pair moved per changed share, ``log((1 - notation_cosine) / changed_share)`` (a respelling
+or a synonym moves the sentence little for its size, a changed object more; thirty-second round).
 
 For each candidate set of columns (``--candidates``, ``;``-separated, ``+`` within a set,
 ``span*veto_word``-style products allowed) the judge is fitted and its thresholds chosen by
 ``_train_dedup_choice`` exactly as ``train_dedup.py`` does (the embedder's rule and floor,
 ``--rule`` / ``--margin``) on the training sources (``SOURCES``): LOSO and nested LOSO there;
 then, without refitting, the model fitted on all of them scores the *choose* sources
-(``--choose``: the freshest seen writers) with the thresholds chosen on the training sources;
+(``--choose``: the freshest seen writers; their Japanese pairs pooled in a cell of their own) with
+the thresholds chosen on the training sources;
 and nested LOSO over training + choose sources (the ship bar's last check). Prints and writes a
 markdown table. The engine's judge does not know these columns: the probe scores its rows with
 the same logistic and the same identity rule (two texts alike once read: a duplicate), vectorised.
 
     PYTHONPATH=src:bench python bench/dedup_span_probe.py --embedder e5 --span use,e5 \
-        --candidates "none;use:ctx;use:ctx+use:shift_a+use:shift_b;e5:span" [--cache PATH]
-        [--no-nested]
+        --candidates "none;use:ctx;use:ctx+use:shift_a+use:shift_b;e5:span;use:whole;rate" \
+        [--choose dedup_holdout36,dedup_holdout37] [--cache PATH] [--no-nested]
 """
 
 from __future__ import annotations
@@ -75,13 +83,26 @@ def views(first: str, second: str) -> tuple[str, str, str]:
     return sep.join(x), sep.join(y), sep.join(shared)
 
 
-def span_columns(name: str, pairs: list[dict]) -> dict[str, np.ndarray]:
-    """The candidate columns of every pair, measured by embedder ``name``."""
+def span_columns(
+    name: str, pairs: list[dict], *, whole_only: bool = False
+) -> dict[str, np.ndarray]:
+    """The candidate columns of every pair, measured by embedder ``name`` (``whole_only``: only
+    ``whole``, which needs no more than the two memories' own vectors)."""
+    whole, _ = embedded(name, [t for p in pairs for t in (p["a"], p["b"])])
+    cosines = [float(whole[p["a"]] @ whole[p["b"]]) for p in pairs]
+    if whole_only:
+        return {f"{name}:whole": np.round(np.array(cosines), 6)}
     reads = [pair_notation(p["a"], p["b"]) for p in pairs]
     seen = [views(a, b) for a, b in reads]
     parts = [changed_parts(a, b) for a, b in reads]
     vec, _ = embedded(name, [t for v in seen for t in v] + [t for p in parts for t in p])
-    out: dict[str, list[float]] = {"span": [], "ctx": [], "shift_a": [], "shift_b": []}
+    out: dict[str, list[float]] = {
+        "span": [],
+        "ctx": [],
+        "shift_a": [],
+        "shift_b": [],
+        "whole": cosines,
+    }
     for (ta, tb, tc), (removed, added) in zip(seen, parts, strict=True):
         two_sided = bool(removed and added and tc)
         out["span"].append(float(vec[removed] @ vec[added]) if removed and added else 0.0)
@@ -98,8 +119,15 @@ def span_columns(name: str, pairs: list[dict]) -> dict[str, np.ndarray]:
     return {f"{name}:{k}": np.round(np.array(v), 6) for k, v in out.items()}
 
 
+def shift_rate(rows: Rows) -> np.ndarray:
+    """``log((1 - notation_cosine) / changed_share)`` of every pair (floors 1e-4 and 0.01)."""
+    moved = 1.0 - rows.x[:, DEDUP_FEATURES.index("notation_cosine")]
+    share = rows.x[:, DEDUP_FEATURES.index("changed_share")]
+    return np.log(np.maximum(moved, 1e-4) / np.maximum(share, 0.01))
+
+
 def with_columns(rows: Rows, columns: dict[str, np.ndarray], wanted: list[str]) -> ProbeRows:
-    base = {f: rows.x[:, i] for i, f in enumerate(DEDUP_FEATURES)}
+    base = {f: rows.x[:, i] for i, f in enumerate(DEDUP_FEATURES)} | {"rate": shift_rate(rows)}
     extra = []
     for name in wanted:
         left, _, right = name.partition("*")
@@ -172,8 +200,8 @@ def evaluate(
     model = fit(train, np.ones(len(train.label), dtype=bool), picked.floor, l2)
     fresh = subset(rows, np.isin(rows.source, CHOOSE))
     decided = decide(fresh, scored(model, fresh, fresh.cosine > picked.floor), raw, picked)
-    for source in CHOOSE:
-        caught, dropped = rates(decided, fresh, fresh.source == source)
+    for mask in [fresh.source == s for s in CHOOSE] + [fresh.lang == "ja"]:
+        caught, dropped = rates(decided, fresh, mask)
         out.append(f"{caught:.1%} / {dropped:.1%}")
     if with_nested:
         everything = SOURCES + CHOOSE
@@ -186,6 +214,7 @@ def evaluate(
 
 
 def main(argv: list[str] | None = None) -> int:
+    global CHOOSE
     bench = parser(__doc__, out="dedup_span_probe")
     bench.add_argument("--embedder", default="e5", help="the server embedder: e5 or use")
     bench.add_argument("--span", default="use", help="embedders that measure the spans")
@@ -199,7 +228,13 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--l2", type=float, default=10.0)
     bench.add_argument("--no-nested", action="store_true")
     bench.add_argument("--cache", type=Path, default=None)
+    bench.add_argument(
+        "--choose",
+        default=",".join(CHOOSE),
+        help="the choose sources, comma-separated (default: %(default)s)",
+    )
     args = bench.parse_args(argv)
+    CHOOSE = tuple(s.strip() for s in args.choose.split(",") if s.strip())
     if args.cache is not None and args.cache.is_file():
         CACHE.update(pickle.loads(args.cache.read_bytes()))
     started = time.perf_counter()
@@ -209,8 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     pairs = load(SOURCES + CHOOSE)
     rows, model_id, _, calibration = read(name, "use", pairs, plain=False)
     columns: dict[str, np.ndarray] = {}
+    named = {c for candidate in args.candidates.split(";") for c in candidate.split("+")}
     for span in (s.strip() for s in args.span.split(",") if s.strip()):
-        columns.update(span_columns(span, pairs))
+        mine = {c.partition("*")[0] for c in named if c.startswith(f"{span}:")}
+        columns.update(span_columns(span, pairs, whole_only=mine <= {f"{span}:whole"}))
     if args.cache is not None:
         args.cache.write_bytes(pickle.dumps(CACHE))
     choice_module.probabilities = scored  # the probe's rows carry columns the engine lacks
@@ -231,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     head = ["added columns", "thresholds", "LOSO (train)"]
     if not args.no_nested:
         head.append("nested (train)")
-    head += [f"choose {s}" for s in CHOOSE]
+    head += [f"choose {s}" for s in CHOOSE] + ["choose JA (pooled)"]
     if not args.no_nested:
         head.append("nested (train + choose)")
     lines = [

@@ -13,7 +13,7 @@ if str(BENCH) not in sys.path:
 
 from _train_dedup_choice import fit  # noqa: E402
 from _train_dedup_data import DEDUP_FEATURES, Rows  # noqa: E402
-from dedup_span_probe import scored, subset, views, with_columns  # noqa: E402
+from dedup_span_probe import scored, shift_rate, subset, views, with_columns  # noqa: E402
 from omoide.engine.classify import DedupModel  # noqa: E402
 
 
@@ -68,3 +68,17 @@ def test_scored_equals_the_engine_judge_without_extra_columns() -> None:
     p = scored(model, rows, mask)
     assert p[0] == 1.0
     assert np.allclose(p, [engine.probability(row) for row in rows.x])
+
+
+def test_rate_is_the_log_of_the_move_per_changed_share() -> None:
+    rows = _rows(4)
+    rows.x[:, DEDUP_FEATURES.index("notation_cosine")] = [0.99, 0.98, 1.0, 0.99]
+    rows.x[:, DEDUP_FEATURES.index("changed_share")] = [0.1, 0.1, 0.2, 0.0]
+    rate = shift_rate(rows)
+    # twice the move for the same share: log 2 more; no move or no share: the floors
+    assert np.isclose(rate[1] - rate[0], np.log(2.0))
+    assert np.isclose(rate[2], np.log(1e-4 / 0.2))
+    assert np.isclose(rate[3], np.log(0.01 / 0.01))
+    probe = with_columns(rows, {}, ["rate", "rate*japanese"])
+    assert np.allclose(probe.own[:, -2], rate)
+    assert np.allclose(probe.own[:, -1], rate * rows.x[:, DEDUP_FEATURES.index("japanese")])
