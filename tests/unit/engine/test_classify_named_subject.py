@@ -90,4 +90,5 @@ def test_it_never_closes_nor_keeps_a_close_from_happening() -> None:
     assert judge(text, None, _model((0.0, 0.0, 5.0))).relation is Relation.CONTRADICTORY
     assert judge(text, None, _model((0.0, 2.0, 0.0))).relation is Relation.EXTENDABLE
     assert judge(text, None, _model((2.0, 0.5, 0.0)), may_contradict=False).relation is (
-        Relation.EXTENDABLE)
+        Relation.EXTENDABLE
+    )
