@@ -58,6 +58,10 @@ def test_a_subject_the_old_memory_names(old: str, new: str) -> None:
         ("健太はテニスをしている。", "健太の妹は水泳をしている。"),
         # the old chain cut short: back to the person, another fact of theirs
         ("Priya's yoga teacher lives in Bath.", "Priya plays the cello."),
+        # the user's own fact beside another person's
+        ("Priya's favourite band is Elbow.", "The user's favourite band is Blur."),
+        # the old chain with a link left out: another one of the kind
+        ("ユーザーの前の自転車は赤かった。", "ユーザーの自転車は白い折りたたみだ。"),
         # one subject said again: the judge weighs it
         ("ユーザーの兄は毎朝走っている。", "ユーザーの兄は毎朝泳いでいる。"),
         # a link the old memory does not name

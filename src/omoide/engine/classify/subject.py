@@ -183,17 +183,28 @@ def subject_named_before(old: Sentence, new: Sentence) -> bool:
     a rowing boat" / "The boat is moored at Kew"; "The user has a parrot called Pepper" /
     "Pepper says hello to everyone"; 毎晩日記を書いている / 日記は五年日記帳に書いている).
     Not when the chain's last link is a person word (the user / the user's *sister*: another
-    person's own fact) nor when the chain is the old one cut short ("Ana's piano teacher …" /
-    "Ana …": back to the person, another fact of theirs). Such a new memory tells more of what
-    the old one holds; the judge, reading wording, called many of them INDEPENDENT on writers
-    it was not fitted on (``bench/results/classify_ext32.md``)."""
+    person's own fact), nor when it is the user's and the old one another person's ("Ana's
+    favourite colour" / "The user's favourite colour"), nor when it is the old chain with links
+    left out ("Ana's piano teacher …" / "Ana …": back to the person, another fact of theirs;
+    ユーザーの前のスマホ / ユーザーのスマホ: another one). Such a new memory tells more of
+    what the old one holds; the judge, reading wording, called many of them INDEPENDENT on
+    writers it was not fitted on (``bench/results/classify_ext32.md``)."""
     a, b = subject_chain(old), subject_chain(new)
     links = [u for u in b if u != "user"]
     if not links or a == b or _is_person(b[-1], new.lang):
         return False
-    if len(b) < len(a) and a[:len(b)] == b:
+    if b[0] == "user" and a and a[0] != "user":
+        return False  # the user's own fact beside another person's ("Ana's …" / "The user's …")
+    if len(b) < len(a) and _within(b, a):
         return False
     return all(_mentions(old, u) and (old.lang == "en" or len(u) >= 2) for u in links)
+
+
+def _within(short: tuple[str, ...], chain: tuple[str, ...]) -> bool:
+    """Whether ``short`` is ``chain`` with links left out, in order (user / 前 / スマホ and
+    user / スマホ; ana / teacher and ana)."""
+    rest = iter(chain)
+    return all(link in rest for link in short)
 
 
 def named_subject_features(old: Sentence, new: Sentence) -> list[float]:
