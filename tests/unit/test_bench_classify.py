@@ -583,3 +583,22 @@ def test_confusions_cost_is_the_macro_f1_given_back() -> None:
     assert cell["count"] == 1 and cell["readings"] == [("unrelated", 1)]
     assert report["mean_macro_f1"] + cell["cost"] == pytest.approx(1.0, abs=1e-3)
     assert report["confusions"]["C->E"] == {"count": 0, "cost": 0.0, "readings": []}
+
+
+def test_training_reads_a_new_memory_about_a_thing_the_old_names_as_extendable(
+        tmp_path: Path) -> None:
+    """Session 32: the LOSO verdicts turn the model's INDEPENDENT into EXTENDABLE where the new
+    memory is about a thing the old one names (``learned.extends``), as the server does; a
+    close is left alone."""
+    old = "The user has a parrot called Pepper."
+    rows = [{**ROWS[1], "id": "named", "old": old, "new": "Pepper says hello to everyone."},
+            {**ROWS[1], "id": "alone", "old": old, "new": "The user's neighbour keeps pigeons."},
+            {**ROWS[1], "id": "close", "old": old, "new": "Pepper says hello to everyone."}]
+    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
+    assert data.extends.tolist() == [True, False, True]
+    assert "new_subject_named" not in cdata.FEATURE_SETS["rules+slots+scope+subject+align"]
+    independent, extendable = (cdata.CLASSES.index(r) for r in (
+        classify.Relation.INDEPENDENT, classify.Relation.EXTENDABLE))
+    probs = np.array([[0.8, 0.1, 0.1], [0.8, 0.1, 0.1], [0.0, 0.05, 0.95]])
+    pred = loso.predictions(data, probs, np.zeros(3, dtype=bool), {"en": 0.9, "ja": 0.9})
+    assert pred.tolist() == [extendable, independent, cdata.CONTRA]

@@ -15,7 +15,8 @@ judge says CONTRADICTORY only when its probability reaches the threshold of the 
 for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model was not fitted on (their calls
 pooled; nested leave-one-source-out, ``bench/classify_nested.py``, measures the rule). Below it
 the pair is whichever of INDEPENDENT / EXTENDABLE is more likely (falling back to EXTENDABLE
-when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out). The
+when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out), and
+EXTENDABLE when the new memory is about a thing the old one names (``extends``). The
 rules decide alone where they are sure (``rule_overrides``: rules whose verdicts were right on
 every training pair where they fired about one subject) and the memories share their subject.
 No I/O.
@@ -41,10 +42,10 @@ from omoide.engine.classify.features import (
 from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel", "Judgement",
-           "amount_left_alone", "another_persons_fact", "decide_relation", "judge", "judge_note",
-           "nothing_differs", "pair_vector", "rule_decides", "sentence_score", "sure_close",
-           "vetoed"]
+__all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel",
+           "Judgement", "amount_left_alone", "another_persons_fact", "decide_relation", "extends",
+           "judge", "judge_note", "nothing_differs", "pair_vector", "rule_decides",
+           "sentence_score", "sure_close", "vetoed"]
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,9 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     threshold = model.threshold_for(text) if may_contradict else float("inf")
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
+    if relation is Relation.INDEPENDENT and extends(text):
+        return Judgement(Relation.EXTENDABLE, round(1.0 - confidence, 4),
+                         f"judge ({shown}); rule said {text.rule}; about a thing the old names")
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
 
 
@@ -312,6 +316,20 @@ JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
                                "long_ago_beside_present", "another_added",
                                "reason_for_old_fact", "duration_of_old_state")
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
+
+
+# Text features that only move the judge's INDEPENDENT to EXTENDABLE: the new memory is about
+# a thing the old one names (``subject.subject_named_before``, session 32). The judge does not
+# weigh them; they never close and never keep a close from happening, and a sure or deciding
+# rule's verdict stands.
+EXTEND_ONLY: tuple[str, ...] = ("new_subject_named",)
+_EXTEND_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in EXTEND_ONLY)
+
+
+def extends(text: PairText) -> bool:
+    """Whether a pair the judge calls INDEPENDENT is EXTENDABLE all the same (an
+    ``EXTEND_ONLY`` signal is set)."""
+    return any(text.features[i] for i in _EXTEND_COLUMNS)
 
 
 def judge_capped(text: PairText) -> bool:
