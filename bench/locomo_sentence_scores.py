@@ -14,9 +14,10 @@ where a sentence's score is the same persona-centred cosine the note's vector ge
 Nothing in ``src/`` does this: a server would need every note's sentence vectors stored at write
 time (a store change). The probe embeds them once per kept folder and caches them beside it
 (``--cache``), then runs ``bench/locomo.py`` (its options after ``--``) with the note tier's
-semantic side replaced in-process. β 0 reproduces ``locomo.py`` exactly.
+semantic side replaced in-process. β 0 reproduces ``locomo.py`` exactly. ``--turn-beta`` does
+the same for conversation turns (each sentence embedded as ``Speaker: sentence``, as a turn is).
 
-    python bench/locomo_sentence_scores.py COPY --beta 0.5 --cache /tmp/sents.pkl -- \\
+    python bench/locomo_sentence_scores.py COPY --beta 0.5 [--turn-beta 0.5] --cache C -- \\
         --reuse COPY --now 2026-12-05T12:00:00+00:00 --conversations 26,30,41 \\
         --plan default --out OUT --details DETAILS
 """
@@ -36,10 +37,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 
+def turn_sentences(speaker: str, text: str) -> list[str]:
+    """A turn's sentences as its vector's text is written (``Speaker: sentence``)."""
+    from omoide.engine.consolidate.text import split_sentences
+    from omoide.service.sessions import turn_passage
+
+    return [turn_passage(speaker, s) for s in split_sentences(text)]
+
+
 def sentence_vectors(app: Any, personas: Sequence[str], cache: dict[str, np.ndarray]
                      ) -> dict[str, np.ndarray]:
-    """Every sentence of the personas' multi-sentence notes, embedded as a passage (cached by
-    sentence text)."""
+    """Every sentence of the personas' multi-sentence notes and turns, embedded as a passage
+    (cached by sentence text)."""
     from omoide.engine.consolidate.text import split_sentences
 
     todo: list[str] = []
@@ -48,6 +57,12 @@ def sentence_vectors(app: Any, personas: Sequence[str], cache: dict[str, np.ndar
             sentences = split_sentences(memory.content)
             if len(sentences) > 1:
                 todo.extend(s for s in sentences if s not in cache)
+        sessions = app.store.sessions(name)
+        for summary in sessions.page(limit=100_000):
+            for event in sessions.events_between(summary.session_id, 0, 10**9):
+                sentences = turn_sentences(event.speaker, event.text)
+                if len(sentences) > 1:
+                    todo.extend(s for s in sentences if s not in cache)
     todo = list(dict.fromkeys(todo))
     for start in range(0, len(todo), 32):
         batch = todo[start:start + 32]
@@ -64,8 +79,9 @@ def maxp(whole: float, sentences: Sequence[float], beta: float) -> float:
     return (1 - beta) * whole + beta * max(whole, max(sentences))
 
 
-def patch(beta: float, cache: dict[str, np.ndarray]) -> None:
-    """Replace ``NoteTier.semantic`` by the MaxP blend above (in this process only)."""
+def patch(beta: float, cache: dict[str, np.ndarray], turn_beta: float = 0.0) -> None:
+    """Replace ``NoteTier.semantic`` (and ``TurnTier.semantic`` when ``turn_beta`` > 0) by the
+    MaxP blend above (in this process only)."""
     from omoide.engine.consolidate.text import split_sentences
     from omoide.engine.fusion import Scored
     from omoide.service import retrieval
@@ -92,6 +108,28 @@ def patch(beta: float, cache: dict[str, np.ndarray]) -> None:
         return out
 
     retrieval.NoteTier.semantic = semantic
+    turns = retrieval.TurnTier.semantic
+
+    def turn_semantic(self: Any, query_vector: np.ndarray, *, query: str, limit: int,
+                      allowed: np.ndarray | None) -> list[Scored]:
+        found = turns(self, query_vector, query=query, limit=limit, allowed=allowed)
+        events = self.sessions.events_by_ids([s.id for s in found])
+        out = []
+        for item in found:
+            event = events.get(item.id)
+            sentences = turn_sentences(event.speaker, event.text) if event is not None else []
+            if len(sentences) < 2 or any(s not in cache for s in sentences):
+                out.append(item)
+                continue
+            scores = self._index.score_vectors(
+                query_vector, np.stack([cache[s] for s in sentences]),
+                [language_of(s) for s in sentences], centred_for=query)
+            out.append(Scored(item.id, maxp(item.score, scores, turn_beta)))
+        out.sort(key=lambda s: (-s.score, s.id))
+        return out
+
+    if turn_beta > 0:
+        retrieval.TurnTier.semantic = turn_semantic
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -100,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--beta", type=float, default=0.5)
+    parser.add_argument("--turn-beta", type=float, default=0.0)
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--conversations", default="26,30,41")
     args = parser.parse_args(argv[:split])
@@ -116,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     cache = sentence_vectors(app, wanted, cache)
     args.cache.write_bytes(pickle.dumps(cache))
     app.close()
-    patch(args.beta, cache)
+    patch(args.beta, cache, args.turn_beta)
     import locomo
 
     locomo.main(rest)
