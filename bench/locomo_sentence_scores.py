@@ -58,7 +58,7 @@ def sentence_vectors(app: Any, personas: Sequence[str], cache: dict[str, np.ndar
             if len(sentences) > 1:
                 todo.extend(s for s in sentences if s not in cache)
         sessions = app.store.sessions(name)
-        for summary in sessions.page(limit=100_000):
+        for summary in app.store.sessions_meta(name).page(limit=100_000):
             for event in sessions.events_between(summary.session_id, 0, 10**9):
                 sentences = turn_sentences(event.speaker, event.text)
                 if len(sentences) > 1:
