@@ -21,13 +21,13 @@ it applied to every pair (the lowest from which the lower end of the Wilson inte
 C precision stays ≥ 0.95 all the way up; ``_classify_thresholds.ThresholdRule``), plus a margin
 of steps: so the guard can only take closes away from what the rule accepted. The margin is
 chosen by nested leave-one-source-out: each source in turn is left out, the rule read off the
-others, and the left-out source scored at it; the smallest margin whose pooled left-out
-precision is not under the language thresholds' alone on the same sources and that leaves no
-more sources (of ≥ 10 closes) under 0.95 is taken, and the rule with it is read off every
-source. A threshold at or above the language's own leaves it as it is. The table gives each
-margin with the threshold on every pair and guarded (related pairs only). Prints and writes
-``--out``; the threshold goes into ``judge.json`` by hand. End to end (the store path) is
-measured by ``bench/classify_store.py``.
+others, and the left-out source scored at it, guarded as the server applies it; the smallest
+margin whose pooled left-out precision is not under the language thresholds' alone on the same
+sources and that leaves no more sources (of ≥ 10 closes) under 0.95 is taken, and the rule with
+it is read off every source. A threshold at or above the language's own leaves it as it is.
+The table gives each margin with the threshold on every pair and guarded (related pairs only).
+Prints and writes ``--out``; the threshold goes into ``judge.json`` by hand. End to end (the
+store path) is measured by ``bench/classify_store.py``.
 """
 
 from __future__ import annotations
@@ -35,11 +35,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
 from _classify_common import DEFAULT_PAIRS, load_pairs
 from _classify_data import HOLDOUTS, NOTES
-from _classify_thresholds import ThresholdRule
+from _classify_thresholds import THRESHOLDS, ThresholdRule
 from classify import Prediction, build_classifier, predict
 from classify_confusions import trained_on
 from classify_split import CHOOSE
@@ -47,8 +45,8 @@ from lib.cli import parser
 from lib.reports import fmt, md_table, write_results
 
 C = "CONTRADICTORY"
-FLOOR = 0.60
-GRID = tuple(round(t, 2) for t in np.arange(FLOOR, 1.0, 0.01))
+GRID = THRESHOLDS  # the training rule's grid, 0.30 - 0.99
+FLOOR = GRID[0]
 TARGET = 0.95
 MARGINS = (0, 1, 2, 3, 4)
 MIN_CALLS = 10
@@ -80,23 +78,21 @@ def tally(rows: list[Row], lang: str, t: float, guarded: bool = False) -> tuple[
     return right, sum(v == C for v in said), sum(r[0].pair.label == C for r in mine)
 
 
-def curve(rows: list[Row], lang: str) -> list[dict[str, float]]:
-    """One source's C precision and calls in ``lang`` at each threshold of ``GRID``."""
+def curve(rows: list[Row]) -> list[dict[str, float]]:
+    """One source's C precision and calls in each language at each threshold of ``GRID``."""
     out = []
     for t in GRID:
-        right, calls, _ = tally(rows, lang, t)
-        out.append(
-            {
-                "threshold": t,
-                f"{lang}_precision": right / calls if calls else 1.0,
-                f"{lang}_calls": float(calls),
-            }
-        )
+        point: dict[str, float] = {"threshold": t}
+        for lang in ("en", "ja"):
+            right, calls, _ = tally(rows, lang, t)
+            point[f"{lang}_precision"] = right / calls if calls else 1.0
+            point[f"{lang}_calls"] = float(calls)
+        out.append(point)
     return out
 
 
 def choose(by_source: dict[str, list[Row]], lang: str, margin: int, own: float) -> float:
-    curves = {s: curve(rows, lang) for s, rows in by_source.items()}
+    curves = {s: curve(rows) for s, rows in by_source.items()}
     return min(replace(RULE, margin=margin).choose(curves, TARGET)[lang], own)
 
 
@@ -124,7 +120,7 @@ def nested(by_source: dict[str, list[Row]], lang: str, own: float) -> list[dict[
     for m in MARGINS:
         chosen, plain, guarded = [], [], []
         for left, rows in by_source.items():
-            t = choose({s: r for s, r in by_source.items() if s != left}, lang, m, own)
+            t = float(choose({s: r for s, r in by_source.items() if s != left}, lang, m, own))
             chosen.append(t)
             plain.append(tally(rows, lang, t))
             guarded.append(tally(rows, lang, t, guarded=True))
@@ -189,7 +185,8 @@ def main() -> int:
             (
                 r["margin"]
                 for r in rows[1:]
-                if r["precision"] >= first["precision"] and r["under"] <= first["under"]
+                if r["guarded"]["precision"] >= first["precision"]
+                and r["guarded"]["under"] <= first["under"]
             ),
             None,
         )
