@@ -11,14 +11,15 @@ the class scores.
 
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
 judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
-(``language_thresholds``, else ``contradiction_threshold``), chosen by ``bench/train_classifier.py``
-for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model was not fitted on (their calls
-pooled; nested leave-one-source-out, ``bench/classify_nested.py``, measures the rule). Below it
-the pair is whichever of INDEPENDENT / EXTENDABLE is more likely (falling back to EXTENDABLE
-when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out). The
-rules decide alone where they are sure (``rule_overrides``: rules whose verdicts were right on
-every training pair where they fired about one subject) and the memories share their subject.
-No I/O.
+(``language_thresholds``, else ``contradiction_threshold``; a lower ``related_thresholds`` entry
+for a pair the rules read as related, chosen by ``bench/classify_related.py``), chosen by
+``bench/train_classifier.py`` for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model
+was not fitted on (their calls pooled; nested leave-one-source-out, ``bench/classify_nested.py``,
+measures the rule). Below it the pair is whichever of INDEPENDENT / EXTENDABLE is more likely
+(falling back to EXTENDABLE when CONTRADICTORY is the likeliest was measured and did not win on
+leave-one-source-out). The rules decide alone where they are sure (``rule_overrides``: rules
+whose verdicts were right on every training pair where they fired about one subject) and the
+memories share their subject. No I/O.
 """
 
 from __future__ import annotations
