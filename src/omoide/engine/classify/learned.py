@@ -11,15 +11,16 @@ the class scores.
 
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
 judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
-(``language_thresholds``, else ``contradiction_threshold``), chosen by ``bench/train_classifier.py``
-for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model was not fitted on (their calls
-pooled; nested leave-one-source-out, ``bench/classify_nested.py``, measures the rule). Below it
-the pair is whichever of INDEPENDENT / EXTENDABLE is more likely (falling back to EXTENDABLE
-when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out), and
-EXTENDABLE when the new memory is about a thing the old one names (``extends``). The
-rules decide alone where they are sure (``rule_overrides``: rules whose verdicts were right on
-every training pair where they fired about one subject) and the memories share their subject.
-No I/O.
+(``language_thresholds``, else ``contradiction_threshold``; a lower ``related_thresholds`` entry
+for a pair the rules read as related, chosen by ``bench/classify_related.py``), chosen by
+``bench/train_classifier.py`` for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model
+was not fitted on (their calls pooled; nested leave-one-source-out, ``bench/classify_nested.py``,
+measures the rule). Below it the pair is whichever of INDEPENDENT / EXTENDABLE is more likely
+(falling back to EXTENDABLE when CONTRADICTORY is the likeliest was measured and did not win on
+leave-one-source-out), and EXTENDABLE when the new memory is about a thing the old one names
+(``extends``). The rules decide alone where they are sure (``rule_overrides``: rules whose
+verdicts were right on every training pair where they fired about one subject) and the memories
+share their subject. No I/O.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from omoide.engine.classify.features import (
     embedding_features,
 )
 from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
+from omoide.engine.classify.offline import UNRELATED
 from omoide.engine.errors import ModelDataError
 
 __all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel",
@@ -72,6 +74,10 @@ class JudgeModel:
     blocks: tuple[str, ...] = ()  # VECTOR_BLOCKS read whole, after the named features
     block_dim: int = 0
     language_thresholds: tuple[tuple[str, float], ...] = ()  # ("en", t), ("ja", t)
+    # A lower threshold of a language for a pair the rules read as related (their reading is
+    # not ``unrelated``, ``threshold_for``); chosen for the packaged judge by
+    # ``bench/classify_related.py``, none for a freshly trained one.
+    related_thresholds: tuple[tuple[str, float], ...] = ()
     # A new memory of several sentences closes the old one when one of its sentences, read
     # alone, is CONTRADICTORY with at least this probability (inf: never; ``judge_note``).
     sentence_threshold: float = float("inf")
@@ -82,9 +88,18 @@ class JudgeModel:
 
     def threshold_for(self, text: PairText) -> float:
         """The CONTRADICTORY threshold of the pair's language (the pair is Japanese when its
-        ``lang_ja`` text feature is set)."""
+        ``lang_ja`` text feature is set); the language's ``related_thresholds`` when lower and
+        the rules read the two memories as related. A pair the rules find nothing between
+        (``unrelated``: no shared topic, no change cue) keeps the language's own threshold: in
+        a store, the nearest memory the judge leans to closing with the rules saying
+        ``unrelated`` is often another fact of the same kind ("walks to work" against "cycles
+        to the gym"), not the one the new memory changes."""
         lang = "ja" if text.features[TEXT_FEATURES.index("lang_ja")] else "en"
-        return dict(self.language_thresholds).get(lang, self.contradiction_threshold)
+        own = dict(self.language_thresholds).get(lang, self.contradiction_threshold)
+        related = dict(self.related_thresholds).get(lang)
+        if related is None or text.rule == UNRELATED:
+            return own
+        return min(own, related)
 
     @property
     def uses_embeddings(self) -> bool:
@@ -115,6 +130,8 @@ class JudgeModel:
             "rule_overrides": list(self.rule_overrides), "blocks": list(self.blocks),
             "block_dim": self.block_dim,
             "language_thresholds": dict(self.language_thresholds),
+            **({"related_thresholds": dict(self.related_thresholds)}
+               if self.related_thresholds else {}),
             "sentence_threshold": (None if math.isinf(self.sentence_threshold)
                                    else self.sentence_threshold),
             **({"projection": self.projection.to_dict()} if self.projection is not None
@@ -155,6 +172,8 @@ class JudgeModel:
             block_dim=block_dim,
             language_thresholds=tuple((str(k), float(v)) for k, v in
                                       data.get("language_thresholds", {}).items()),
+            related_thresholds=tuple((str(k), float(v)) for k, v in
+                                     data.get("related_thresholds", {}).items()),
             sentence_threshold=float(data.get("sentence_threshold") or math.inf),
             projection=projection, hidden=hidden)
 
