@@ -364,3 +364,25 @@ def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
             tier, "Where does Mika's sister live?", whole, plan)
         expected = mix * short + (1 - mix) * whole
         assert np.allclose(searched, expected / np.linalg.norm(expected), atol=1e-6)
+
+
+def test_the_best_note_in_the_other_script_is_shown_second(app: Omoide, persona: str) -> None:
+    english = ["Green tea in the morning", "Black tea with milk after lunch",
+               "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
+               "Tea leaves go in the compost", "A tea cup was a gift"]
+    keys = [add(app, persona, text) for text in english]
+    japanese = add(app, persona, "ユーザーは毎朝お茶を飲む")
+    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
+                       other_script_within=50)  # the hash embedder, any distance
+    off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
+    assert off.index(japanese) >= 2  # the English keyword matches rank above it
+    on = [h.id for h in search(app, persona, "tea", plan=everyone)]
+    assert on[0] == off[0] and on[1] == japanese
+    assert [k for k in on if k != japanese] == [k for k in off if k != japanese]
+    # the default gives the slot on e5 only; keyword and semantic modes never move a note
+    assert [h.id for h in search(app, persona, "tea")] == off
+    for mode in (SearchMode.KEYWORD, SearchMode.SEMANTIC):
+        assert [h.id for h in search(app, persona, "tea", plan=everyone, mode=mode)] == \
+            [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"),
+                                  mode=mode)]
+    assert set(keys) <= set(on)

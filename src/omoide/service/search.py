@@ -25,6 +25,7 @@ from omoide.engine.fusion import (
     lift_successors,
     shared_scale,
 )
+from omoide.engine.script_slot import other_script_slot
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
@@ -44,6 +45,7 @@ from omoide.service.validate import (
 )
 from omoide.service.vector_cache import VectorCache
 from omoide.store.port import MemoryHandle, Store
+from omoide.store.vectors import language_of
 
 __all__ = [
     "SCORE_DIGITS",
@@ -193,6 +195,7 @@ class SearchService:
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
+            ranked = self._other_script_slot(memories, request.query, ranked, plan)
         top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
                               allowed)[: request.top_k]
         notes = [hit for _, hit in top]
@@ -235,6 +238,19 @@ class SearchService:
             query, ranked, lambda ids: {row_id: memory.content
                                         for row_id, memory in rows.read(ids).items()},
             weight=plan.companion_weight, pool=plan.companion_pool)
+
+    def _other_script_slot(self, memories: MemoryHandle, query: str, ranked: list[Scored],
+                           plan: SearchPlan) -> list[Scored]:
+        """The ranked notes with the best one written in another script than the query moved
+        up to the plan's slot when it is close enough (``engine.script_slot``); unchanged
+        when the plan gives no such slot to this embedder."""
+        if not plan.gives_other_script_slot(self.embedder.model_id):
+            return ranked
+        head = ranked[:plan.other_script_within]
+        return other_script_slot(
+            ranked, {s.id: memories.vectors.language(s.id) for s in head},
+            language_of(query), slot=plan.other_script_slot, within=plan.other_script_within,
+            floor=plan.other_script_floor)
 
     def _note_hits(self, rows: _Rows, ranked: list[Scored], query_vector: np.ndarray,
                    request: SearchRequest, cfg: PersonaSettings, now: datetime,
