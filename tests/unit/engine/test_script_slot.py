@@ -63,27 +63,34 @@ def test_notes_without_a_script_are_never_moved() -> None:
 
 def test_a_later_slot() -> None:
     ranked = _ranked(0.9, 0.8, 0.7, 0.6)
-    out = other_script_slot(ranked, {1: LATIN, 2: LATIN, 3: LATIN, 4: CJK}, LATIN,
-                            slot=3, within=4, floor=0.0)
+    out = other_script_slot(
+        ranked, {1: LATIN, 2: LATIN, 3: LATIN, 4: CJK}, LATIN, slot=3, within=4, floor=0.0
+    )
     assert [s.id for s in out] == [1, 2, 4, 3]
     assert out[2].score == pytest.approx(0.75)
 
 
-@pytest.mark.parametrize("change", [{"slot": 1}, {"slot": 0}, {"within": 0},
-                                    {"floor": -0.1}, {"floor": 1.5}])
+@pytest.mark.parametrize(
+    "change", [{"slot": 1}, {"slot": 0}, {"within": 0}, {"floor": -0.1}, {"floor": 1.5}]
+)
 def test_bad_parameters_are_refused(change: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         other_script_slot([], {}, LATIN, **change)  # type: ignore[arg-type]
 
 
-@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.sampled_from([LATIN, CJK, None])),
-                max_size=15),
-       st.sampled_from([LATIN, CJK]), st.integers(2, 4), st.integers(1, 12),
-       st.floats(0.0, 1.0))
-def test_only_the_heads_order_changes(items: list[tuple[float, int | None]], query: int,
-                                      slot: int, within: int, floor: float) -> None:
-    ranked = sorted((Scored(i, s) for i, (s, _) in enumerate(items)),
-                    key=lambda s: (-s.score, s.id))
+@given(
+    st.lists(st.tuples(st.floats(0.0, 1.0), st.sampled_from([LATIN, CJK, None])), max_size=15),
+    st.sampled_from([LATIN, CJK]),
+    st.integers(2, 4),
+    st.integers(1, 12),
+    st.floats(0.0, 1.0),
+)
+def test_only_the_heads_order_changes(
+    items: list[tuple[float, int | None]], query: int, slot: int, within: int, floor: float
+) -> None:
+    ranked = sorted(
+        (Scored(i, s) for i, (s, _) in enumerate(items)), key=lambda s: (-s.score, s.id)
+    )
     scripts = {i: script for i, (_, script) in enumerate(items)}
     out = other_script_slot(ranked, scripts, query, slot=slot, within=within, floor=floor)
     assert sorted(s.id for s in out) == sorted(s.id for s in ranked)
