@@ -371,14 +371,16 @@ def test_the_best_note_in_the_other_script_is_shown_second(app: Omoide, persona:
                "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
                "Tea leaves go in the compost", "A tea cup was a gift"]
     keys = [add(app, persona, text) for text in english]
-    japanese = add(app, persona, "ユーザーは毎朝お茶を飲む")
+    # two notes in the other script: the persona writes in both
+    japanese = {add(app, persona, "ユーザーは毎朝お茶を飲む"), add(app, persona, "猫の名前はタマ")}
     everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
                        other_script_within=50)  # the hash embedder, any distance
     off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
-    assert off.index(japanese) >= 2  # the English keyword matches rank above it
+    best = next(key for key in off if key in japanese)
+    assert off.index(best) >= 2  # the English keyword matches rank above it
     on = [h.id for h in search(app, persona, "tea", plan=everyone)]
-    assert on[0] == off[0] and on[1] == japanese
-    assert [k for k in on if k != japanese] == [k for k in off if k != japanese]
+    assert on[0] == off[0] and on[1] == best
+    assert [k for k in on if k != best] == [k for k in off if k != best]
     # the default gives the slot on e5 only; keyword and semantic modes never move a note
     assert [h.id for h in search(app, persona, "tea")] == off
     for mode in (SearchMode.KEYWORD, SearchMode.SEMANTIC):
@@ -386,3 +388,18 @@ def test_the_best_note_in_the_other_script_is_shown_second(app: Omoide, persona:
             [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"),
                                   mode=mode)]
     assert set(keys) <= set(on)
+
+
+def test_a_note_alone_in_its_script_is_not_lifted(app: Omoide, persona: str) -> None:
+    for text in ("Green tea in the morning", "Black tea with milk after lunch",
+                 "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
+                 "Tea leaves go in the compost", "A tea cup was a gift"):
+        add(app, persona, text)
+    japanese = add(app, persona, "ユーザーは毎朝お茶を飲む")
+    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
+                       other_script_within=50)
+    off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
+    assert off.index(japanese) >= 2
+    assert [h.id for h in search(app, persona, "tea", plan=everyone)] == off  # one: alone
+    lone = replace(everyone, other_script_least=1)
+    assert [h.id for h in search(app, persona, "tea", plan=lone)][1] == japanese

@@ -105,6 +105,10 @@ class SearchPlan:
     other_script_slot: int = 2
     other_script_within: int = 10
     other_script_floor: float = 0.3
+    # ... and only when at least this many of the vector candidates are in that script: a note
+    # alone in its script is not lifted over every question (small stores with one such note
+    # lost 0.003 MRR with it, bench/small_store.py --lone)
+    other_script_least: int = 2
     # ... for the embedders whose model id starts with one of these (None: every embedder):
     # e5 gained held out over ten retrieval sets (+0.005), USE did not (-0.001)
     other_script_models: tuple[str, ...] | None = ("multilingual-e5",)
@@ -112,7 +116,7 @@ class SearchPlan:
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
                      "episode_pool", "max_window", "fallback_notes", "companion_pool",
-                     "other_script_within"):
+                     "other_script_within", "other_script_least"):
             if getattr(self, name) < 1:
                 raise ParameterError(f"{name} must be at least 1")
         if self.neighbours < 0:

@@ -195,7 +195,7 @@ class SearchService:
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
-            ranked = self._other_script_slot(memories, request.query, ranked, plan)
+            ranked = self._other_script_slot(rows, request.query, found.semantic, ranked, plan)
         top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
                               allowed)[: request.top_k]
         notes = [hit for _, hit in top]
@@ -239,17 +239,25 @@ class SearchService:
                                         for row_id, memory in rows.read(ids).items()},
             weight=plan.companion_weight, pool=plan.companion_pool)
 
-    def _other_script_slot(self, memories: MemoryHandle, query: str, ranked: list[Scored],
-                           plan: SearchPlan) -> list[Scored]:
+    def _other_script_slot(self, rows: _Rows, query: str, semantic: list[Scored],
+                           ranked: list[Scored], plan: SearchPlan) -> list[Scored]:
         """The ranked notes with the best one written in another script than the query moved
         up to the plan's slot when it is close enough (``engine.script_slot``); unchanged
-        when the plan gives no such slot to this embedder."""
+        when the plan gives no such slot to this embedder, or when fewer than
+        ``other_script_least`` of the vector candidates (``semantic``) are in another script.
+        The head's scripts come from its rows (read once: the companion read them already)."""
         if not plan.gives_other_script_slot(self.embedder.model_id):
             return ranked
-        head = ranked[:plan.other_script_within]
+        query_script = language_of(query)
+        vectors = rows.memories.vectors
+        others = sum(1 for s in semantic
+                     if (script := vectors.language(s.id)) is not None and script != query_script)
+        if others < plan.other_script_least:
+            return ranked
+        head = rows.read([s.id for s in ranked[:plan.other_script_within]])
         return other_script_slot(
-            ranked, {s.id: memories.vectors.language(s.id) for s in head},
-            language_of(query), slot=plan.other_script_slot, within=plan.other_script_within,
+            ranked, {row_id: language_of(memory.content) for row_id, memory in head.items()},
+            query_script, slot=plan.other_script_slot, within=plan.other_script_within,
             floor=plan.other_script_floor)
 
     def _note_hits(self, rows: _Rows, ranked: list[Scored], query_vector: np.ndarray,
