@@ -245,7 +245,8 @@ class SearchService:
         up to the plan's slot when it is close enough (``engine.script_slot``); unchanged
         when the plan gives no such slot to this embedder, or when fewer than
         ``other_script_least`` of the vector candidates (``semantic``) are in another script.
-        The head's scripts come from its rows (read once: the companion read them already)."""
+        The head's scripts come from its rows (read once: the companion read them already);
+        beside a companion, its cosines of the head can veto the move (``other_script_margin``)."""
         if not plan.gives_other_script_slot(self.embedder.model_id):
             return ranked
         query_script = language_of(query)
@@ -255,10 +256,16 @@ class SearchService:
         if others < plan.other_script_least:
             return ranked
         head = rows.read([s.id for s in ranked[:plan.other_script_within]])
+        second = None
+        if self.companion is not None and plan.other_script_margin is not None:
+            # the companion's vectors of the head are cached since it re-scored it
+            second = self.companion.cosines(query, {row_id: memory.content
+                                                    for row_id, memory in head.items()})
         return other_script_slot(
             ranked, {row_id: language_of(memory.content) for row_id, memory in head.items()},
             query_script, slot=plan.other_script_slot, within=plan.other_script_within,
-            floor=plan.other_script_floor)
+            floor=plan.other_script_floor, second_opinion=second,
+            margin=plan.other_script_margin or 0.0)
 
     def _note_hits(self, rows: _Rows, ranked: list[Scored], query_vector: np.ndarray,
                    request: SearchRequest, cfg: PersonaSettings, now: datetime,

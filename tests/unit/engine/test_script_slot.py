@@ -105,3 +105,27 @@ def test_only_the_heads_order_changes(
     if moved:
         assert scripts[moved[0].id] not in (None, query)
         assert [s.id for s in out].index(moved[0].id) == slot - 1
+
+
+def test_a_second_opinion_that_disagrees_by_more_than_the_margin_vetoes_the_move() -> None:
+    ranked = _ranked(0.9, 0.8, 0.7, 0.6, 0.1)
+    scripts = {1: LATIN, 2: LATIN, 3: LATIN, 4: CJK, 5: CJK}
+    # note 2 (the one it would displace) is 0.15 above note 4 on the other embedder: vetoed
+    vetoed = other_script_slot(
+        ranked, scripts, LATIN, within=5, second_opinion={2: 0.55, 4: 0.40}, margin=0.1
+    )
+    assert vetoed == ranked
+    # within the margin (0.05 below), or above it: moved
+    for cosine in (0.50, 0.70):
+        out = other_script_slot(
+            ranked, scripts, LATIN, within=5, second_opinion={2: 0.55, 4: cosine}, margin=0.1
+        )
+        assert [s.id for s in out] == [1, 4, 2, 3, 5]
+    # a note the second opinion has no cosine for: no veto
+    out = other_script_slot(ranked, scripts, LATIN, within=5, second_opinion={2: 0.9}, margin=0.1)
+    assert [s.id for s in out] == [1, 4, 2, 3, 5]
+
+
+def test_a_negative_margin_is_refused() -> None:
+    with pytest.raises(ValueError, match="margin"):
+        other_script_slot([], {}, LATIN, margin=-0.1)

@@ -43,6 +43,8 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert preset("companion_light").episode_companion_weight == 0.3
     assert (plan.other_script_slot, plan.other_script_within) == (2, 10)
     assert (plan.other_script_floor, plan.other_script_least) == (0.3, 2)
+    assert plan.other_script_margin == 0.1
+    assert preset("other_script_slot_unvetoed").other_script_margin is None
     assert plan.other_script_models == ("multilingual-e5",)
     assert preset("no_other_script_slot").other_script_slot == 0
     assert preset("other_script_slot_any_model").other_script_models is None
@@ -77,6 +79,7 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"common_word_mix": -0.1}, {"common_word_mix": 1.1},
     {"other_script_slot": 1}, {"other_script_slot": -1}, {"other_script_within": 0},
     {"other_script_floor": -0.1}, {"other_script_floor": 1.1}, {"other_script_least": 0},
+    {"other_script_margin": -0.1},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
