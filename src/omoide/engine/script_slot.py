@@ -2,11 +2,12 @@
 
 A multilingual embedder scores a question against notes in its own script higher than against
 notes in another script, even after language centring: for a question asked in one language
-whose answer was written in the other ("When is the piano recital?" against a note written in
-Japanese), the answer is usually the best candidate of its script, but a same-script note on
-the same topic (sharing the person's name, or a word of the question) sits above it. Over the
-retrieval sets the answer was the first other-script candidate in two thirds of the
-cross-lingual questions it did not win (``bench/results/retrieval_round32.md``).
+whose answer was written in the other (an invented example: "When is the kite festival?"
+against a note written in Japanese), the answer is usually the best candidate of its script,
+but a same-script note on the same topic (sharing the person's name, or a word of the
+question) sits above it. Over the retrieval sets the answer was the first other-script
+candidate in two thirds of the cross-lingual questions it did not win
+(``bench/results/retrieval_round32.md``).
 
 So, over the first ``within`` candidates of a fused ranking, the best one in another script
 than the query is moved up to place ``slot`` (2: the best match keeps the first place) — when
@@ -14,10 +15,10 @@ it is already within that head and its score lies at least ``floor`` of the way 
 head's lowest score to its highest (a weak other-script match stays where it is), and, when a
 second embedder's cosines are given (the search companion), unless that embedder scores the
 note it would displace more than ``margin`` above it (over the retrieval sets this kept
-paraphrases, whose answer is often that displaced note, where they were). Nothing
-enters the head from below it and nothing leaves it: only the order inside it changes. The
-moved candidate gets a score between its new neighbours', so what comes after (strength, the
-merge with conversation excerpts) sees scores on the same scale. No I/O.
+paraphrases, whose answer is often that displaced note, where they were). Nothing enters the
+head from below it and nothing leaves it: only the order inside it changes. The moved
+candidate gets a score between its new neighbours', so what comes after (strength, the merge
+with conversation excerpts) sees scores on the same scale. No I/O.
 """
 
 from __future__ import annotations
