@@ -107,7 +107,7 @@ class Data:
     def vetoed(self) -> np.ndarray:
         """The pairs that never close whatever the model says: one of ``VETO_FEATURES`` is set
         (the new memory is another person's own fact or leaves the old amount as it was), the
-        list ``learned.vetoed`` reads at run time."""
+        list ``judge_signals.vetoed`` reads at run time."""
         columns = [self.names.index(name) for name in VETO_FEATURES]
         return (self.x[:, columns] > 0).any(axis=1)
 

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 def turn_sentences(speaker: str, text: str) -> list[str]:
     """A turn's sentences as its vector's text is written (``Speaker: sentence``)."""
-    from omoide.engine.consolidate.text import split_sentences
+    from omoide.engine.consolidate import split_sentences
     from omoide.service.sessions import turn_passage
 
     return [turn_passage(speaker, s) for s in split_sentences(text)]
@@ -49,7 +49,7 @@ def sentence_vectors(app: Any, personas: Sequence[str], cache: dict[str, np.ndar
                      ) -> dict[str, np.ndarray]:
     """Every sentence of the personas' multi-sentence notes and turns, embedded as a passage
     (cached by sentence text)."""
-    from omoide.engine.consolidate.text import split_sentences
+    from omoide.engine.consolidate import split_sentences
 
     todo: list[str] = []
     for name in personas:
@@ -82,7 +82,7 @@ def maxp(whole: float, sentences: Sequence[float], beta: float) -> float:
 def patch(beta: float, cache: dict[str, np.ndarray], turn_beta: float = 0.0) -> None:
     """Replace ``NoteTier.semantic`` (and ``TurnTier.semantic`` when ``turn_beta`` > 0) by the
     MaxP blend above (in this process only)."""
-    from omoide.engine.consolidate.text import split_sentences
+    from omoide.engine.consolidate import split_sentences
     from omoide.engine.fusion import Scored
     from omoide.service import retrieval
     from omoide.store.vectors import language_of

@@ -29,9 +29,14 @@ from _classify_common import load_pairs
 from classify import build_classifier
 from lib.cli import parser
 from lib.reports import emit, md_table
-from omoide.engine.classify import NOTE_THRESHOLDS, Candidate, read_pair, undated
-from omoide.engine.classify.learned import sentence_score
-from omoide.engine.classify.offline import one_statement
+from omoide.engine.classify import (
+    NOTE_THRESHOLDS,
+    Candidate,
+    one_statement,
+    read_pair,
+    sentence_score,
+    undated,
+)
 from omoide.service.classify_judge import measure
 
 REPO = Path(__file__).resolve().parents[1]

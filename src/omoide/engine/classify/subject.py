@@ -35,7 +35,7 @@ __all__ = ["NAMED_SUBJECT_FEATURES", "SUBJECT_FEATURES", "cue_about_old", "cue_c
            "subject_chain", "subject_features", "subject_named_before"]
 
 SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs", "other_person_alone")
-# Apart from SUBJECT_FEATURES: the judge does not weigh it (``learned.EXTEND_ONLY``).
+# Apart from SUBJECT_FEATURES: the judge does not weigh it (``judge_signals.EXTEND_ONLY``).
 NAMED_SUBJECT_FEATURES: tuple[str, ...] = ("new_subject_named",)
 
 _EN_DETERMINERS = frozenset({"the", "my", "his", "her", "their", "our", "a", "an", "your"})
