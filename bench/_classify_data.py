@@ -22,6 +22,7 @@ from lib.reports import REPO
 from omoide.engine.classify import (
     ALIGN_FEATURES,
     EMBEDDING_FEATURES,
+    EXTEND_ONLY,
     JUDGE_CAPS,
     SUBJECT_FEATURES,
     SURE_ONLY,
@@ -62,7 +63,8 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # the third round and left the grid.)
 # The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
 # weighs them.
-_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS)
+_READ = tuple(f for f in TEXT_FEATURES
+              if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS + EXTEND_ONLY)
 _BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),
@@ -105,8 +107,16 @@ class Data:
     def vetoed(self) -> np.ndarray:
         """The pairs that never close whatever the model says: one of ``VETO_FEATURES`` is set
         (the new memory is another person's own fact or leaves the old amount as it was), the
-        list ``learned.vetoed`` reads at run time."""
+        list ``judge_signals.vetoed`` reads at run time."""
         columns = [self.names.index(name) for name in VETO_FEATURES]
+        return (self.x[:, columns] > 0).any(axis=1)
+
+    @property
+    def extends(self) -> np.ndarray:
+        """The pairs whose INDEPENDENT from the model is EXTENDABLE all the same: one of
+        ``EXTEND_ONLY`` is set (the new memory is about a thing the old one names,
+        ``learned.extends``)."""
+        columns = [self.names.index(name) for name in EXTEND_ONLY]
         return (self.x[:, columns] > 0).any(axis=1)
 
     @property

@@ -16,7 +16,7 @@ from _classify_data import CLASSES, CONTRA, Config, Data, folds_of
 from _classify_model import fit_logistic, fit_net, fit_trees, probabilities, project, sklearn_parts
 from _classify_sentences import choose_sentence_threshold, sentence_scores
 from _classify_thresholds import THRESHOLDS, choose_thresholds, curve, scores
-from omoide.engine.classify import decide_relation
+from omoide.engine.classify import Relation, decide_relation
 
 FOLDS = 5
 MIN_RULE_FIRINGS = 8
@@ -126,13 +126,16 @@ def sentence_score(data: Data, model, source: str | None = None) -> np.ndarray:
 def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray,
                 thresholds: dict[str, float], score: np.ndarray | None = None,
                 sentence_threshold: float = float("inf")) -> np.ndarray:
-    """The verdicts: a deciding rule's, else the model's under its language's threshold; a new
-    memory of several sentences is CONTRADICTORY only when one of its sentences scores at
-    least ``sentence_threshold`` (``score``, see ``sentence_score``)."""
+    """The verdicts: a deciding rule's, else the model's under its language's threshold (its
+    INDEPENDENT read as EXTENDABLE where the new memory is about a thing the old one names,
+    ``Data.extends``); a new memory of several sentences is CONTRADICTORY only when one of its
+    sentences scores at least ``sentence_threshold`` (``score``, see ``sentence_score``)."""
     never = float("inf")  # as ``learned.judge`` with may_contradict False
     out = np.array([CLASSES.index(decide_relation(p, CLASSES, never if capped else
                                                   thresholds[lang])[0])
                     for p, lang, capped in zip(probs, data.langs, data.capped, strict=True)])
+    independent = CLASSES.index(Relation.INDEPENDENT)
+    out = np.where((out == independent) & data.extends, CLASSES.index(Relation.EXTENDABLE), out)
     out = np.where(ruled & ~(data.capped & (data.rule_says == CONTRA)), data.rule_says, out)
     if score is not None:
         out = np.where(data.capped & (score >= sentence_threshold), CONTRA, out)

@@ -27,8 +27,13 @@ produced (``note=True``: held to the notes' precision bar, not the saved stateme
 
 ``--engine llm`` uses the endpoint configured by ``OMOIDE_LLM_*``. With none configured it starts
 the local fake LLM server from ``tests/support/llm_fakes.py`` (a scripted stand-in that always
-answers INDEPENDENT), so the command runs anywhere, and the report says the numbers are the
-fake's: they measure the plumbing, not a model.
+answers INDEPENDENT, "likely"), so the command runs anywhere, and the report says the numbers are
+the fake's: they measure the plumbing, not a model.
+
+Every report also counts the CONTRADICTORY verdicts sure enough to close the nearest memory under
+the classification band (confidence of at least the default ``classify_nearest_confidence``;
+``engine.candidates.under_band_keeps``) and their precision: for the LLM engine, how its
+"certain" verdicts would fare there.
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ from _classify_common import (
 )
 from lib.cli import parser
 from lib.reports import RESULTS, fmt, md_table, shown_path, write_results
+from omoide.config import PersonaSettings
+from omoide.engine.candidates import under_band_keeps
 from omoide.engine.classify import Candidate, Classifier, Relation
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,6 +123,7 @@ def evaluate(pairs: list[Pair], classifier: Classifier, *, notes: bool = False
     """Scores overall and by language and difficulty, plus the misclassified pairs."""
     predictions = predict(pairs, classifier, notes=notes)
     report = score(predictions)
+    report["under_band"] = under_band_closes(predictions)
     report["by_lang"] = _breakdown(predictions, lambda p: p.pair.lang)
     report["by_difficulty"] = _breakdown(predictions, lambda p: p.pair.difficulty)
     if any(p.pair.kind for p in predictions):
@@ -128,6 +136,20 @@ def evaluate(pairs: list[Pair], classifier: Classifier, *, notes: bool = False
         if p.label != p.pair.label
     ]
     return report
+
+
+def under_band_closes(predictions: list[Prediction], sure: float | None = None
+                      ) -> dict[str, object]:
+    """The CONTRADICTORY verdicts that would close the nearest memory under the band
+    (:func:`~omoide.engine.candidates.under_band_keeps` at ``sure``, by default the setting
+    ``classify_nearest_confidence``'s default): how many, how many were right, their precision
+    (None when there are none)."""
+    bar = PersonaSettings().classify_nearest_confidence if sure is None else sure
+    kept = [p for p in predictions
+            if under_band_keeps(p.label == Relation.CONTRADICTORY.value, p.confidence, bar)]
+    right = sum(p.pair.label == Relation.CONTRADICTORY.value for p in kept)
+    return {"sure": bar, "n": len(kept), "right": right,
+            "precision": round(right / len(kept), 4) if kept else None}
 
 
 def _breakdown(
@@ -199,8 +221,8 @@ def _start_fake_llm() -> dict[str, str]:
         def take(self, received: Received) -> Reply:
             prompt = received.body["messages"][-1]["content"]
             count = len(re.findall(r"(?m)^\d+: ", prompt))  # one numbered line per candidate
-            verdicts = [{"candidate": i, "class": "INDEPENDENT", "reason": "fake"}
-                        for i in range(count)]
+            verdicts = [{"candidate": i, "class": "INDEPENDENT", "confidence": "likely",
+                         "reason": "fake"} for i in range(count)]
             return Reply(body=openai_answer(json.dumps({"verdicts": verdicts})))
 
     fake = AlwaysIndependent()
@@ -220,6 +242,8 @@ def _fail(message: str) -> NoReturn:
 def render(report: dict[str, object], title: str) -> str:
     """A readable markdown report of one ``evaluate`` result."""
     lines = [f"## {title}", "", _summary_line(report), ""]
+    if "under_band" in report:
+        lines += [_under_band_line(report["under_band"]), ""]  # type: ignore[arg-type]
     lines += _label_table(report), ""
     lines += _confusion_table(report), ""
     for group in ("by_lang", "by_difficulty", "by_kind", "by_family"):
@@ -244,6 +268,14 @@ def _summary_line(report: dict[str, object]) -> str:
         f"n={report['n']}  accuracy={report['accuracy']:.3f}  macro-F1={report['macro_f1']:.3f}  "
         f"CONTRADICTORY precision={con['precision']:.3f} recall={con['recall']:.3f}"
     )
+
+
+def _under_band_line(under: dict[str, object]) -> str:
+    precision = under["precision"]
+    shown = "–" if precision is None else fmt(precision)
+    return (f"Sure enough to close the nearest memory under the band (CONTRADICTORY, confidence "
+            f"≥ {under['sure']}): {under['n']} verdicts, {under['right']} right, "
+            f"precision {shown}")
 
 
 def _label_table(report: dict[str, object]) -> str:

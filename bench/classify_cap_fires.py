@@ -1,6 +1,6 @@
 """Where the judge caps and text vetoes fire on the seen sources, by gold label (text only).
 
-A cap (``learned.JUDGE_CAPS``) or a veto blocks a close, so what matters is how many true
+A cap (``judge_signals.JUDGE_CAPS``) or a veto blocks a close, so what matters is how many true
 CONTRADICTORY pairs it could block against how many false closes it could prevent. Reads the
 one-statement pairs of every source ``bench/classify_veto_fires.py`` reads (the pairs, the
 writers' holdout sets, the notes sets, ``_classify_data``) and the files named by ``--extra``

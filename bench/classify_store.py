@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -232,14 +233,15 @@ def outcome(
     cap: int,
     *,
     same_fact: float,
-    floor: float,
+    floor: float = math.inf,
     close_any: bool = False,
 ) -> dict:
     """The end-to-end counts of one (band, cap): what the server closes and extends, through
     :func:`effects` (the nearest candidate, past any at or above ``same_fact``, the raw
     duplicate threshold, that is not judged CONTRADICTORY; only when judged so), as the
     server's evolution job closes; ``close_any`` is a what-if, the rule before session 28:
-    every candidate judged CONTRADICTORY is closed."""
+    every candidate judged CONTRADICTORY is closed. ``floor`` is the raw ``classify_nearest_low``
+    (infinite, the default: nothing under the band is judged)."""
     n = {C: 0, E: 0}
     hits = {C: 0, E: 0}
     cut_band = {C: 0, E: 0}

@@ -1,4 +1,5 @@
-"""What close-only signals (``learned.SURE_ONLY``) add to the judge's leave-one-writer-out calls.
+"""What close-only signals (``judge_signals.SURE_ONLY``) add to the judge's leave-one-writer-out
+calls.
 
 Reads a pickled training ``Data`` of the seen sources (``_classify_data.load_data``: the pairs,
 the writers' holdout sets, the notes sets) and the outer leave-one-source-out probabilities of

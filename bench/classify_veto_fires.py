@@ -1,9 +1,9 @@
 """Where a veto-only or close-only signal fires on the seen training pairs, by gold label.
 
-A veto blocks a close whatever the model says (``learned.VETO_ONLY``; a ``JUDGE_CAPS`` signal
+A veto blocks a close whatever the model says (``judge_signals.VETO_ONLY``; a ``JUDGE_CAPS`` signal
 blocks only the model's close), so the count that
 matters is how many true CONTRADICTORY pairs it would block against how many false closes it
-could prevent. A close-only signal (``learned.SURE_ONLY``) closes whatever the model says:
+could prevent. A close-only signal (``judge_signals.SURE_ONLY``) closes whatever the model says:
 there, what matters is how many pairs of the other two labels it fires on. Every training
 source is read (the project's pairs, the held-out writers' sets and the notes sets,
 ``_classify_data``), both the whole pairs and, for a new memory of several sentences, each

@@ -85,6 +85,7 @@ VARIANTS = {  # "default" is the committed centring (zero prior, 10 pseudo-rows)
                                                                    30.0)},
     "companion0": Variant(plan=replace(DEFAULT_PLAN, companion_weight=0.0)),
     "companion0.5": Variant(plan=replace(DEFAULT_PLAN, companion_weight=0.5)),
+    "no_other_script_slot": Variant(plan=replace(DEFAULT_PLAN, other_script_slot=0)),
 }
 
 

@@ -41,9 +41,11 @@ def fmt(value: Any) -> str:
 
 
 def write_results(out: Path, markdown: str, data: Any) -> tuple[Path, Path]:
-    """Write ``<out>.md`` and ``<out>.json``; ``out`` is a path without extension."""
+    """Write ``<out>.md`` and ``<out>.json``; ``out`` is a path without extension (a given
+    ``.md`` or ``.json`` is dropped; any other dot stays part of the name: ``r_beta0.5``)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    md_path, json_path = out.with_suffix(".md"), out.with_suffix(".json")
+    base = out.with_suffix("") if out.suffix in (".md", ".json") else out
+    md_path, json_path = (base.with_name(base.name + ext) for ext in (".md", ".json"))
     md_path.write_text(markdown.rstrip("\n") + "\n", encoding="utf-8")
     json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return md_path, json_path

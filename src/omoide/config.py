@@ -105,7 +105,8 @@ class PersonaSettings:
     classify_nearest_confidence: float = setting(0.97,
         "Confidence a CONTRADICTORY verdict needs to close that nearest memory under "
         "classify_band_low (nothing is extended from there); the LLM classifier's verdicts "
-        "carry 0.8.", 0, 1)
+        "carry its own level: certain 0.98, likely 0.8 (also when it gives none), unsure 0.5 "
+        "(docs/llm.md).", 0, 1)
     classifier: str = setting("auto", "3-op classifier: auto (LLM when configured), offline, llm.",
         choices=("auto", "offline", "llm"))
     segmenter: str = setting("offline",

@@ -56,3 +56,22 @@ def test_garbage_from_the_llm_falls_back_to_the_offline_classifier(
     llm_app.runner.run_until_idle()
     assert len(fake_api.received) == 1
     assert llm_app.memories.get("rin", old, recall=False).superseded_by == new
+
+
+@pytest.mark.parametrize(("confidence", "closed"), [
+    ("certain", True), ("likely", False), ("unsure", False), (None, False), ("very", False)])
+def test_only_a_certain_llm_contradiction_closes_the_nearest_memory_under_the_band(
+        llm_app: Omoide, fake_api: FakeAPI, confidence: str | None, closed: bool) -> None:
+    """Nothing reaches the band, so the nearest memory under it is judged and closed only on a
+    CONTRADICTORY of classify_nearest_confidence (0.97): the LLM's "certain" (0.98) clears it;
+    "likely", "unsure", none or an unknown word (0.8) do not."""
+    llm_app.settings_service.update("rin", {"classify_band_low": 1, "classify_nearest_low": 0})
+    old = create(llm_app, "User works at a bakery in Kobe")
+    llm_app.runner.run_until_idle()
+    verdict = {"candidate": 0, "class": "CONTRADICTORY", "reason": "she changed jobs",
+               **({} if confidence is None else {"confidence": confidence})}
+    fake_api.queue(Reply(body=openai_answer(json.dumps({"verdicts": [verdict]}))))
+    new = create(llm_app, "User now works at a bookshop in Kobe")
+    llm_app.runner.run_until_idle()
+    assert len(fake_api.received) == 1
+    assert (llm_app.memories.get("rin", old, recall=False).superseded_by == new) is closed

@@ -369,3 +369,79 @@ def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
             tier, "Where does Mika's sister live?", whole, plan)
         expected = mix * short + (1 - mix) * whole
         assert np.allclose(searched, expected / np.linalg.norm(expected), atol=1e-6)
+
+
+def test_the_best_note_in_the_other_script_is_shown_second(app: Omoide, persona: str) -> None:
+    english = ["Green tea in the morning", "Black tea with milk after lunch",
+               "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
+               "Tea leaves go in the compost", "A tea cup was a gift"]
+    keys = [add(app, persona, text) for text in english]
+    # two notes in the other script: the persona writes in both
+    japanese = {add(app, persona, "ユーザーは毎朝お茶を飲む"), add(app, persona, "猫の名前はタマ")}
+    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
+                       other_script_within=50)  # the hash embedder, any distance
+    off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
+    best = next(key for key in off if key in japanese)
+    assert off.index(best) >= 2  # the English keyword matches rank above it
+    on = [h.id for h in search(app, persona, "tea", plan=everyone)]
+    assert on[0] == off[0] and on[1] == best
+    assert [k for k in on if k != best] == [k for k in off if k != best]
+    # the default gives the slot on e5 only; keyword and semantic modes never move a note
+    assert [h.id for h in search(app, persona, "tea")] == off
+    for mode in (SearchMode.KEYWORD, SearchMode.SEMANTIC):
+        assert [h.id for h in search(app, persona, "tea", plan=everyone, mode=mode)] == \
+            [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"),
+                                  mode=mode)]
+    assert set(keys) <= set(on)
+
+
+def test_a_note_alone_in_its_script_is_not_lifted(app: Omoide, persona: str) -> None:
+    for text in ("Green tea in the morning", "Black tea with milk after lunch",
+                 "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
+                 "Tea leaves go in the compost", "A tea cup was a gift"):
+        add(app, persona, text)
+    japanese = add(app, persona, "ユーザーは毎朝お茶を飲む")
+    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
+                       other_script_within=50)
+    off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
+    assert off.index(japanese) >= 2
+    assert [h.id for h in search(app, persona, "tea", plan=everyone)] == off  # one: alone
+    lone = replace(everyone, other_script_least=1)
+    assert [h.id for h in search(app, persona, "tea", plan=lone)][1] == japanese
+
+
+class _Opinion:
+    """A companion that leaves the fused order alone and gives fixed cosines by text."""
+
+    def __init__(self) -> None:
+        self.by_text: dict[str, float] = {}
+
+    def rescore(self, query: str, ranked: list[Any], texts: Any, *, weight: float,
+                pool: int) -> list[Any]:
+        return ranked
+
+    def cosines(self, query: str, texts: dict[int, str]) -> dict[int, float]:
+        return {row_id: self.by_text.get(text, 0.0) for row_id, text in texts.items()}
+
+
+def test_the_companion_can_veto_the_move(app: Omoide, persona: str) -> None:
+    english = ["Green tea in the morning", "Black tea with milk after lunch",
+               "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
+               "Tea leaves go in the compost", "A tea cup was a gift"]
+    for text in english:
+        add(app, persona, text)
+    japanese = {add(app, persona, "ユーザーは毎朝お茶を飲む"), add(app, persona, "猫の名前はタマ")}
+    opinion = _Opinion()
+    app.search.companion = opinion  # type: ignore[assignment]
+    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
+                       other_script_within=50)
+    off = search(app, persona, "tea", plan=preset("no_other_script_slot"))
+    best = next(hit for hit in off if hit.id in japanese)
+    displaced = off[1]
+    opinion.by_text = {displaced.content: 0.6, best.content: 0.45}  # 0.15 below: vetoed
+    assert [h.id for h in search(app, persona, "tea", plan=everyone)] == [h.id for h in off]
+    opinion.by_text = {displaced.content: 0.6, best.content: 0.55}  # within 0.1: moved
+    assert search(app, persona, "tea", plan=everyone)[1].id == best.id
+    opinion.by_text = {displaced.content: 0.6, best.content: 0.45}
+    unvetoed = replace(everyone, other_script_margin=None)
+    assert search(app, persona, "tea", plan=unvetoed)[1].id == best.id

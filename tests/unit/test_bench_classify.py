@@ -71,6 +71,32 @@ def test_a_file_with_families_is_also_scored_by_family(tmp_path: Path) -> None:
     assert "### by family" in out.with_suffix(".md").read_text(encoding="utf-8")
 
 
+def test_the_under_band_count_keeps_only_contradictions_at_the_bar() -> None:
+    pairs = [Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"])
+             for r in ROWS]
+    predictions = [classify.Prediction(pairs[0], "CONTRADICTORY", 0.98, "right and sure"),
+                   classify.Prediction(pairs[1], "CONTRADICTORY", 0.99, "wrong and sure"),
+                   classify.Prediction(pairs[2], "CONTRADICTORY", 0.8, "not sure enough")]
+    assert classify.under_band_closes(predictions) == {
+        "sure": 0.97, "n": 2, "right": 1, "precision": 0.5}
+    assert classify.under_band_closes(predictions[2:], sure=0.97)["precision"] is None
+
+
+def test_the_llm_engine_runs_against_the_local_fake_when_none_is_configured(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OMOIDE_LLM_PROVIDER", raising=False)
+    out = tmp_path / "report"
+    assert classify.main(["--engine", "llm", "--pairs", str(_write(tmp_path / "p.jsonl", ROWS)),
+                          "--split", "holdout", "--out", str(out)]) == 0
+    report = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert "LOCAL FAKE" in report["classifier"]
+    scored = report["sets"]["holdout"]
+    assert scored["confusion"]["INDEPENDENT"]["INDEPENDENT"] == 1  # the fake's answer, no fallback
+    assert all(e["reason"] == "openai:fake-always-independent: fake" for e in scored["errors"])
+    assert scored["under_band"]["n"] == 0
+    assert "Sure enough to close" in out.with_suffix(".md").read_text(encoding="utf-8")
+
+
 def test_a_named_split_picks_only_its_pairs_and_an_absent_one_is_refused() -> None:
     pairs = [Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"],
                   split=s) for r, s in zip(ROWS, ("train", "validation", "train"), strict=True)]
@@ -557,3 +583,22 @@ def test_confusions_cost_is_the_macro_f1_given_back() -> None:
     assert cell["count"] == 1 and cell["readings"] == [("unrelated", 1)]
     assert report["mean_macro_f1"] + cell["cost"] == pytest.approx(1.0, abs=1e-3)
     assert report["confusions"]["C->E"] == {"count": 0, "cost": 0.0, "readings": []}
+
+
+def test_training_reads_a_new_memory_about_a_thing_the_old_names_as_extendable(
+        tmp_path: Path) -> None:
+    """Session 32: the LOSO verdicts turn the model's INDEPENDENT into EXTENDABLE where the new
+    memory is about a thing the old one names (``learned.extends``), as the server does; a
+    close is left alone."""
+    old = "The user has a parrot called Pepper."
+    rows = [{**ROWS[1], "id": "named", "old": old, "new": "Pepper says hello to everyone."},
+            {**ROWS[1], "id": "alone", "old": old, "new": "The user's neighbour keeps pigeons."},
+            {**ROWS[1], "id": "close", "old": old, "new": "Pepper says hello to everyone."}]
+    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
+    assert data.extends.tolist() == [True, False, True]
+    assert "new_subject_named" not in cdata.FEATURE_SETS["rules+slots+scope+subject+align"]
+    independent, extendable = (cdata.CLASSES.index(r) for r in (
+        classify.Relation.INDEPENDENT, classify.Relation.EXTENDABLE))
+    probs = np.array([[0.8, 0.1, 0.1], [0.8, 0.1, 0.1], [0.0, 0.05, 0.95]])
+    pred = loso.predictions(data, probs, np.zeros(3, dtype=bool), {"en": 0.9, "ja": 0.9})
+    assert pred.tolist() == [extendable, independent, cdata.CONTRA]

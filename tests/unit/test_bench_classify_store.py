@@ -26,7 +26,9 @@ def judged(
         id=f"p{target}{label[0]}", lang="en", old="old", new="new", label=label, difficulty="easy"
     )
     cosine = dict(ranked)[target]
-    return store.Judged(pair, target, cosine, ranked, verdicts)
+    # every verdict sure unless a test says otherwise (only under the band does it count)
+    sure = dict.fromkeys(verdicts, 1.0)
+    return store.Judged(pair, target, cosine, ranked, verdicts, confidence=sure)
 
 
 ROWS = [

@@ -96,6 +96,11 @@ def test_reports_and_the_parser(tmp_path: Path) -> None:
     assert reports.md_table(["a", "b"], [[1, "x"]]) == "| a | b |\n|---|---|\n| 1 | x |"
     md, js = reports.write_results(tmp_path / "r", "# r", {"n": 1})
     assert md.read_text() == "# r\n" and json.loads(js.read_text()) == {"n": 1}
+    # a dot inside the name is part of it (runs named by a parameter never overwrite each
+    # other); a given .md / .json is dropped
+    md, js = reports.write_results(tmp_path / "r_beta0.5", "# b", {})
+    assert (md.name, js.name) == ("r_beta0.5.md", "r_beta0.5.json")
+    assert reports.write_results(tmp_path / "s.md", "# s", {})[1].name == "s.json"
     args = cli.parser("Doc.\n\nMore.", out="x", data="locomo").parse_args([])
     assert args.data == datasets.DATA_ROOT / "locomo"
     assert args.out == reports.RESULTS / "x" and not args.json

@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from omoide.engine.classify.base import Relation
+from omoide.engine.classify import Relation
 from omoide.engine.lang import normalise
 
 __all__ = ["VerdictEffects", "closable", "close_order", "judged_candidates",

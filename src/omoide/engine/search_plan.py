@@ -97,10 +97,31 @@ class SearchPlan:
     companion_weight: float = 0.3
     companion_pool: int = 40
     companion_episode_weight: float | None = 0.0
+    # hybrid note searches move the best note written in another script than the query, when
+    # it is among the first other_script_within and at least other_script_floor of the way
+    # from their lowest score to their highest, up to place other_script_slot (0: off;
+    # engine/script_slot.py). A question in one language about a note written in the other
+    # ranks its answer below same-script notes on the topic (bench/results/retrieval_round32.md)
+    other_script_slot: int = 2
+    other_script_within: int = 10
+    other_script_floor: float = 0.3
+    # ... and only when at least this many of the vector candidates are in that script: a note
+    # alone in its script is not lifted over every question (small stores with one such note
+    # lost 0.003 MRR with it, bench/small_store.py --lone)
+    other_script_least: int = 2
+    # ... and, beside a companion, unless its cosine puts the displaced note more than this
+    # above the moved one (None: no such veto); held out over ten sets 0.808 → 0.810, the
+    # paraphrases' cost 0.010 → 0.002
+    other_script_margin: float | None = 0.1
+    # ... for the embedders whose model id starts with one of these (None: every embedder):
+    # e5 gained held out over ten retrieval sets (0.802 → 0.810), USE (which has no companion)
+    # did not (-0.001)
+    other_script_models: tuple[str, ...] | None = ("multilingual-e5",)
 
     def __post_init__(self) -> None:
         for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
-                     "episode_pool", "max_window", "fallback_notes", "companion_pool"):
+                     "episode_pool", "max_window", "fallback_notes", "companion_pool",
+                     "other_script_within", "other_script_least"):
             if getattr(self, name) < 1:
                 raise ParameterError(f"{name} must be at least 1")
         if self.neighbours < 0:
@@ -125,6 +146,14 @@ class SearchPlan:
             raise ParameterError("common_word_mix must be within [0, 1]")
         if self.common_word_models is not None:
             object.__setattr__(self, "common_word_models", tuple(self.common_word_models))
+        if self.other_script_slot == 1 or self.other_script_slot < 0:
+            raise ParameterError("other_script_slot must be 0 (off) or at least 2")
+        if not 0.0 <= self.other_script_floor <= 1.0:
+            raise ParameterError("other_script_floor must be within [0, 1]")
+        if self.other_script_margin is not None and self.other_script_margin < 0:
+            raise ParameterError("other_script_margin must be non-negative")
+        if self.other_script_models is not None:
+            object.__setattr__(self, "other_script_models", tuple(self.other_script_models))
         for name in ("companion_weight", "companion_episode_weight"):
             value = getattr(self, name)
             if value is not None and not 0.0 <= value <= 1.0:
@@ -148,6 +177,13 @@ class SearchPlan:
         return self.common_word_share > 0 and (
             self.common_word_models is None
             or any(model_id.startswith(prefix) for prefix in self.common_word_models))
+
+    def gives_other_script_slot(self, model_id: str) -> bool:
+        """Whether a hybrid note search embedding with ``model_id`` moves the best note in
+        another script than the query up to :attr:`other_script_slot`."""
+        return self.other_script_slot > 0 and (
+            self.other_script_models is None
+            or any(model_id.startswith(prefix) for prefix in self.other_script_models))
 
     def keyword_limit(self, pool: int, *, filtered: bool) -> int:
         """Keyword candidates to fetch: filters are applied after the FTS query, so more."""
@@ -196,6 +232,9 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
     "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
     "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
                                     companion_episode_weight=None),
+    "no_other_script_slot": replace(DEFAULT_PLAN, other_script_slot=0),
+    "other_script_slot_any_model": replace(DEFAULT_PLAN, other_script_models=None),
+    "other_script_slot_unvetoed": replace(DEFAULT_PLAN, other_script_margin=None),
     "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
                                companion_episode_weight=None),
 })

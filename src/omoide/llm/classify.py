@@ -2,9 +2,12 @@
 
 Implements the engine's :class:`~omoide.engine.classify.Classifier` port. The prompt (Japanese
 for Japanese memories, English otherwise) defines INDEPENDENT / EXTENDABLE / CONTRADICTORY and
-asks for strict JSON; the answer must name every candidate exactly once with a valid class. Any
-failure — the endpoint down, a malformed answer — logs one WARNING and hands the whole call to
-the offline ``fallback``, so classification never stops working. Memory text is never logged.
+asks for strict JSON; the answer must name every candidate exactly once with a valid class, and
+says how sure the model is in one of three words (:data:`CONFIDENCE_LEVELS`, read by
+:func:`_confidence`; an unreadable one is no failure, the verdict carries
+:data:`LLM_CONFIDENCE`). Any failure — the endpoint down, a malformed answer — logs one
+WARNING and hands the whole call to the offline ``fallback``, so classification never stops
+working. Memory text is never logged.
 """
 
 from __future__ import annotations
@@ -22,8 +25,16 @@ __all__ = ["LLMClassifier"]
 
 logger = logging.getLogger(__name__)
 
-# The model gives no calibrated probability; a fixed value marks a verdict as the LLM's.
-LLM_CONFIDENCE = 0.8
+# The model's own word for how sure it is, on the offline classifier's 0..1 scale. Three named
+# levels rather than a number: models write numbers from a few round habits (0.8, 0.9, 0.95)
+# that differ by model and by phrasing, so a bar such as classify_nearest_confidence (0.97)
+# would be crossed by a model's habit, not its reading; a closed set of words is answered as
+# reliably as the class itself and the numbers behind it are chosen here, in one place.
+# "certain" clears the default under-band bar (a sure close of the nearest memory under the
+# band); "likely" is the value every LLM verdict carried before; "unsure" clears no bar.
+CONFIDENCE_LEVELS = {"certain": 0.98, "likely": 0.8, "unsure": 0.5}
+# A verdict whose confidence is missing or unreadable: the middle level.
+LLM_CONFIDENCE = CONFIDENCE_LEVELS["likely"]
 REASON_LIMIT = 200
 _CLASS_LIKE = re.compile(r"[A-Z_]{1,30}")
 
@@ -49,8 +60,13 @@ may only be implied, with no negation word at all.
 A memory judged CONTRADICTORY is closed, and closing a memory that is still true is the worst \
 mistake: choose CONTRADICTORY only when both memories cannot be true at the same time now.
 
+For each verdict also say how sure you are, in one word: "certain" when the two memories allow \
+no other reading, "likely" when this reading is the better one but another is possible, \
+"unsure" when it is close to a guess.
+
 Reply with one JSON object and nothing else:
-{"verdicts": [{"candidate": 0, "class": "INDEPENDENT", "reason": "one short sentence"}]}
+{"verdicts": [{"candidate": 0, "class": "INDEPENDENT", "confidence": "likely", \
+"reason": "one short sentence"}]}
 One entry per existing memory; "candidate" is its number."""
 
 SYSTEM_JA = """\
@@ -76,10 +92,15 @@ CONTRADICTORY（矛盾）: 新しい記憶によって既存の記憶がもう�
 CONTRADICTORY と判定された記憶は無効になります。まだ真である記憶を無効にするのが最も重い誤りです。\
 両方の記憶が今同時に成り立ち得ないときだけ CONTRADICTORY を選んでください。
 
+各判定にはどれだけ確かかも1語で添えてください: 2つの記憶がほかの読み方を許さないときは \
+"certain"、この読み方のほうが妥当だが別の読み方もあり得るときは "likely"、\
+ほとんど推測のときは "unsure"。
+
 次の形の JSON オブジェクトを1つだけ返し、ほかには何も書かないでください:
-{"verdicts": [{"candidate": 0, "class": "INDEPENDENT", "reason": "短い一文"}]}
+{"verdicts": [{"candidate": 0, "class": "INDEPENDENT", "confidence": "likely", \
+"reason": "短い一文"}]}
 既存の記憶1件につきちょうど1項目。"candidate" はその番号、"class" は英語の分類名、\
-"reason" は日本語で書いてください。"""
+"confidence" は英語の1語、"reason" は日本語で書いてください。"""
 
 _HEADINGS = {
     "en": ("NEW memory:", "EXISTING memories:"),
@@ -149,7 +170,7 @@ def _verdicts(answer: Any, candidates: list[Candidate], *, source: str) -> list[
         found[index] = Verdict(
             key=candidates[index].key,
             relation=_relation(item.get("class")),
-            confidence=LLM_CONFIDENCE,
+            confidence=_confidence(item.get("confidence")),
             reason=f"{source}: {reason}" if reason else source,
         )
     missing = [i for i in range(len(candidates)) if i not in found]
@@ -186,6 +207,31 @@ def _index(value: Any, candidates: list[Candidate]) -> int:
     # Named by number or type only: a stray string may quote a memory, and this gets logged.
     shown = value if isinstance(value, int) else type(value).__name__
     raise LLMOutputError(f"unknown candidate ({shown})")
+
+
+def _confidence(value: Any) -> float:
+    """The verdict's confidence: a level's number (:data:`CONFIDENCE_LEVELS`, case and spacing
+    aside), or a number from 0 to 1 as given (some models answer one whatever they are asked;
+    a numeric string too). Anything else — missing, another word, out of range, not finite, a
+    boolean — is :data:`LLM_CONFIDENCE`: a verdict is never refused for its confidence.
+
+    >>> _confidence("Certain"), _confidence(0.9), _confidence("0.3"), _confidence(None)
+    (0.98, 0.9, 0.3, 0.8)
+    >>> _confidence(95), _confidence("very"), _confidence(True), _confidence(float("nan"))
+    (0.8, 0.8, 0.8, 0.8)
+    """
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in CONFIDENCE_LEVELS:
+            return CONFIDENCE_LEVELS[word]
+        try:
+            value = float(word)
+        except ValueError:
+            return LLM_CONFIDENCE
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return LLM_CONFIDENCE
+    number = float(value)
+    return number if 0.0 <= number <= 1.0 else LLM_CONFIDENCE  # NaN fails both
 
 
 def _relation(value: Any) -> Relation:

@@ -25,6 +25,7 @@ from omoide.engine.fusion import (
     lift_successors,
     shared_scale,
 )
+from omoide.engine.script_slot import other_script_slot
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
@@ -44,6 +45,7 @@ from omoide.service.validate import (
 )
 from omoide.service.vector_cache import VectorCache
 from omoide.store.port import MemoryHandle, Store
+from omoide.store.vectors import language_of
 
 __all__ = [
     "SCORE_DIGITS",
@@ -193,6 +195,7 @@ class SearchService:
         rows = _Rows(memories)  # the companion's texts and the hits: each row read once
         if request.mode == SearchMode.HYBRID:
             ranked = self._second_opinion(rows, request.query, ranked, plan)
+            ranked = self._other_script_slot(rows, request.query, found.semantic, ranked, plan)
         top = self._note_hits(rows, ranked, query_vector, request, cfg, now, plan,
                               allowed)[: request.top_k]
         notes = [hit for _, hit in top]
@@ -235,6 +238,34 @@ class SearchService:
             query, ranked, lambda ids: {row_id: memory.content
                                         for row_id, memory in rows.read(ids).items()},
             weight=plan.companion_weight, pool=plan.companion_pool)
+
+    def _other_script_slot(self, rows: _Rows, query: str, semantic: list[Scored],
+                           ranked: list[Scored], plan: SearchPlan) -> list[Scored]:
+        """The ranked notes with the best one written in another script than the query moved
+        up to the plan's slot when it is close enough (``engine.script_slot``); unchanged
+        when the plan gives no such slot to this embedder, or when fewer than
+        ``other_script_least`` of the vector candidates (``semantic``) are in another script.
+        The head's scripts come from its rows (read once: the companion read them already);
+        beside a companion, its cosines of the head can veto the move (``other_script_margin``)."""
+        if not plan.gives_other_script_slot(self.embedder.model_id):
+            return ranked
+        query_script = language_of(query)
+        vectors = rows.memories.vectors
+        others = sum(1 for s in semantic
+                     if (script := vectors.language(s.id)) is not None and script != query_script)
+        if others < plan.other_script_least:
+            return ranked
+        head = rows.read([s.id for s in ranked[:plan.other_script_within]])
+        second = None
+        if self.companion is not None and plan.other_script_margin is not None:
+            # the companion's vectors of the head are cached since it re-scored it
+            second = self.companion.cosines(query, {row_id: memory.content
+                                                    for row_id, memory in head.items()})
+        return other_script_slot(
+            ranked, {row_id: language_of(memory.content) for row_id, memory in head.items()},
+            query_script, slot=plan.other_script_slot, within=plan.other_script_within,
+            floor=plan.other_script_floor, second_opinion=second,
+            margin=plan.other_script_margin or 0.0)
 
     def _note_hits(self, rows: _Rows, ranked: list[Scored], query_vector: np.ndarray,
                    request: SearchRequest, cfg: PersonaSettings, now: datetime,

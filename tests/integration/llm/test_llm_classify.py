@@ -9,9 +9,17 @@ from typing import Any
 import pytest
 from llm_fakes import Reply, anthropic_answer, api_error, openai_answer, text_block
 
+from omoide.config import PersonaSettings
+from omoide.engine.candidates import verdict_effects
 from omoide.engine.classify import Candidate, Relation, Verdict
 from omoide.engine.lang import detect_lang
-from omoide.llm.classify import SYSTEM_EN, SYSTEM_JA, LLMClassifier
+from omoide.llm.classify import (
+    CONFIDENCE_LEVELS,
+    LLM_CONFIDENCE,
+    SYSTEM_EN,
+    SYSTEM_JA,
+    LLMClassifier,
+)
 
 CANDIDATES = [
     Candidate("k-osaka", "User lives in Osaka.", 0.71),
@@ -69,6 +77,109 @@ def test_llm_classifier_returns_verdicts_in_candidate_order_from_one_call(
         "NEW memory:\nUser moved to Sendai last month.\n\n"
         "EXISTING memories:\n0: User lives in Osaka.\n1: User has a cat named Miso."
     )
+
+
+MISSING = object()
+
+
+def rated_json(*confidences: Any) -> str:
+    """Two verdicts (CONTRADICTORY, INDEPENDENT) with the given ``confidence`` values as JSON
+    (``MISSING``: no such key)."""
+    items = []
+    classes = ("CONTRADICTORY", "INDEPENDENT")
+    for i, (cls, conf) in enumerate(zip(classes, confidences, strict=True)):
+        item: dict[str, Any] = {"candidate": i, "class": cls, "reason": f"why {i}"}
+        if conf is not MISSING:
+            item["confidence"] = conf
+        items.append(item)
+    return json.dumps({"verdicts": items})
+
+
+@pytest.mark.parametrize("prompt", [SYSTEM_EN, SYSTEM_JA], ids=["en", "ja"])
+def test_llm_classifier_prompt_asks_for_a_confidence_level(prompt):
+    assert '"confidence": "likely"' in prompt
+    for level in CONFIDENCE_LEVELS:
+        assert f'"{level}"' in prompt
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        pytest.param(("certain", "unsure"), (0.98, 0.5), id="levels"),
+        pytest.param((" CERTAIN ", "Likely"), (0.98, 0.8), id="case-and-spacing"),
+        pytest.param((0.93, 0), (0.93, 0.0), id="numbers-in-range"),
+        pytest.param(("0.99", "1"), (0.99, 1.0), id="numeric-strings"),
+    ],
+)
+def test_llm_classifier_reads_the_models_confidence(
+    fake_api, make_openai, fallback, given, expected
+):
+    fake_api.queue(Reply(body=openai_answer(rated_json(*given))))
+
+    verdicts = LLMClassifier(make_openai(), fallback=fallback).classify(NEW, CANDIDATES)
+
+    assert [v.confidence for v in verdicts] == list(expected)
+    assert [v.relation for v in verdicts] == [Relation.CONTRADICTORY, Relation.INDEPENDENT]
+    assert fallback.calls == []
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        pytest.param((MISSING, None), id="missing-and-null"),
+        pytest.param((1.5, -0.1), id="out-of-range"),
+        pytest.param((95, "90%"), id="percent"),
+        pytest.param(("very sure", ""), id="other-words"),
+        pytest.param((True, False), id="booleans"),
+        pytest.param(("NaN", "inf"), id="not-finite"),
+        pytest.param(([0.9], {"level": "certain"}), id="containers"),
+    ],
+)
+def test_llm_classifier_keeps_the_fixed_confidence_for_an_unreadable_one(
+    fake_api, make_openai, fallback, caplog, given
+):
+    """A confidence the model got wrong never costs the verdict: no fallback, no warning."""
+    fake_api.queue(Reply(body=openai_answer(rated_json(*given))))
+
+    verdicts = LLMClassifier(make_openai(), fallback=fallback).classify(NEW, CANDIDATES)
+
+    assert [(v.relation, v.confidence) for v in verdicts] == [
+        (Relation.CONTRADICTORY, LLM_CONFIDENCE),
+        (Relation.INDEPENDENT, LLM_CONFIDENCE),
+    ]
+    assert LLM_CONFIDENCE == 0.8
+    assert fallback.calls == []
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_llm_classifier_reads_confidence_through_anthropic(fake_api, make_anthropic, fallback):
+    fake_api.queue(Reply(body=anthropic_answer(text_block(rated_json("certain", "likely")))))
+
+    verdicts = LLMClassifier(make_anthropic(), fallback=fallback).classify(NEW, CANDIDATES)
+
+    assert [v.confidence for v in verdicts] == [0.98, 0.8]
+
+
+@pytest.mark.parametrize(
+    ("level", "closes"),
+    [("certain", True), ("likely", False), ("unsure", False), (MISSING, False)],
+)
+def test_only_a_certain_llm_contradiction_closes_the_nearest_memory_under_the_band(
+    fake_api, make_openai, fallback, level, closes
+):
+    """The under-band bar (classify_nearest_confidence, default 0.97) reads the LLM's level:
+    a certain CONTRADICTORY closes the nearest memory under the band, nothing less does; in
+    the band any CONTRADICTORY closes, whatever its level."""
+    fake_api.queue(*[Reply(body=openai_answer(rated_json(level, MISSING)))] * 2)
+    classifier = LLMClassifier(make_openai(), fallback=fallback)
+    sure = PersonaSettings().classify_nearest_confidence
+    ranked = [(c.key, c.similarity) for c in CANDIDATES]
+
+    for under_band, expected in ((True, closes), (False, True)):
+        verdicts = classifier.classify(NEW, CANDIDATES)
+        read = {v.key: (v.relation, v.confidence) for v in verdicts}
+        effects = verdict_effects(ranked, read, under_band=under_band, sure=sure, same_fact=0.95)
+        assert (effects.closes == ["k-osaka"]) is expected
 
 
 def test_llm_classifier_prompts_in_japanese_for_japanese_memories(fake_api, make_openai, fallback):

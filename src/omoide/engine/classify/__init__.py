@@ -56,6 +56,7 @@ from omoide.engine.classify.features import (
 )
 from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
 from omoide.engine.classify.learned import (
+    EXTEND_ONLY,
     JUDGE_CAPS,
     SURE_ONLY,
     VETO_FEATURES,
@@ -63,6 +64,7 @@ from omoide.engine.classify.learned import (
     Judgement,
     JudgeModel,
     decide_relation,
+    extends,
     judge,
     judge_note,
     nothing_differs,
@@ -98,6 +100,7 @@ __all__ = [
     "CROSS_LANGUAGE",
     "DEDUP_FEATURES",
     "EMBEDDING_FEATURES",
+    "EXTEND_ONLY",
     "JUDGE_CAPS",
     "NOTE_THRESHOLDS",
     "SCOPE_FEATURES",
@@ -130,6 +133,7 @@ __all__ = [
     "classify_pair",
     "decide_relation",
     "dedup_features",
+    "extends",
     "find_dedup_change",
     "find_value_change",
     "fit_logistic",

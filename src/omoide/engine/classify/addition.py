@@ -20,7 +20,7 @@ the marked item is the old one's own ("swims at the pool on Mondays" → "is at 
 too"): both are left to the judge.
 
 **Outcome.** ``another_added`` is 1 for such a pair: a cap on the judge's close
-(``learned.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
+(``judge_signals.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ under its thresholds: a restated frame reads to the embedding as a paraphrase
 (``bench/results/classify_val26.md``).
 
 **Outcome.** ``amount_swapped`` is 1 for such a pair: a sure close the model does not weigh
-(``learned.SURE_ONLY``); the vetoes and the subject check still win. No I/O.
+(``judge_signals.SURE_ONLY``); the vetoes and the subject check still win. No I/O.
 """
 
 from __future__ import annotations

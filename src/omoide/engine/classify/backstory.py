@@ -21,7 +21,7 @@ A third is a veto, not a feature the model reads: ``reason_presupposed`` is 1 wh
 memory (and not the old) is a cleft whose focus is a cause (〜のは、…からだ / ためだ, "the
 reason … is …", "that is why …") and what it presupposes tells no stop or end, nor a change
 the old memory does not tell: the sentence takes the fact as holding and only says why
-(``learned.VETO_FEATURES``).
+(``judge_signals.VETO_FEATURES``).
 
 A new memory told as a change sets the first two to 0: an old number it drops or an amount that
 moved, a negation on one side only, an end or stop cue, or a marker of a new state ("now",

@@ -22,7 +22,7 @@ against "smokes", 以前は東京に住んでいた against 東京に住んで�
 hold no longer, and the reading leaves it alone (nothing is dropped).
 
 **Outcome.** ``earlier_period_other_value`` is 1 for such a pair: a veto, not a feature the
-model reads (``learned.VETO_ONLY``): the pair is never CONTRADICTORY, and the judge's other
+model reads (``judge_signals.VETO_ONLY``): the pair is never CONTRADICTORY, and the judge's other
 two classes decide between INDEPENDENT and EXTENDABLE. No I/O; deterministic.
 """
 

@@ -14,7 +14,8 @@ was carried out, the old topic was put in the present, an amount moved or the fa
 (:mod:`turn`), and whether the new memory tells a reason or a date about the old fact
 (:mod:`backstory`) or leaves the old amount as it was beside an added place or companion
 (``quantity.amount_untouched``), and whether it keeps the old frame with a value swapped in
-place, in the whole memory or in one part of a compound one (:mod:`swap`).
+place, in the whole memory or in one part of a compound one (:mod:`swap`), and whether the
+new memory is about a thing the old one names (``subject.subject_named_before``).
 The embedding features are cosines
 the caller measured with its embedder — of the whole statements and of their *differing
 parts* (what each says that the other does not, see :func:`differing_parts`) — and are passed
@@ -64,7 +65,12 @@ from omoide.engine.classify.quantity import (
 from omoide.engine.classify.reason_told import REASON_TOLD_FEATURES, reason_told_features
 from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
-from omoide.engine.classify.subject import SUBJECT_FEATURES, subject_features
+from omoide.engine.classify.subject import (
+    NAMED_SUBJECT_FEATURES,
+    SUBJECT_FEATURES,
+    named_subject_features,
+    subject_features,
+)
 from omoide.engine.classify.swap import SWAP_FEATURES, swap_features
 from omoide.engine.classify.text import USER, Sentence, cue, parse
 from omoide.engine.classify.transition import TRANSITION_FEATURES, transition_features
@@ -135,6 +141,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *ADDITION_FEATURES,
     *OTHERS_ACT_FEATURES,
     *REASON_TOLD_FEATURES,
+    *NAMED_SUBJECT_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
@@ -212,6 +219,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += addition_features(old_s, new_s)
     values += others_act_features(old_s, new_s)
     values += reason_told_features(old_s, new_s)
+    values += named_subject_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
                     changed_values(old_s.text, new_s.text, old_s.lang))

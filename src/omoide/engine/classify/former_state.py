@@ -9,7 +9,7 @@ surgery, …", adds nothing) — but frames it as a former state: a former marke
 memory has no such frame, no period of life (``earlier_period``), no past tense and no
 negation; both are about one subject (the owner read by ``text.parse``, and no person in the
 new memory's subject that the old one's lacks, ``subject.new_person_in_subject``; the judge's
-subject check and vetoes also apply, ``learned.sure_close``). A word saying the value still
+subject check and vetoes also apply, ``judge_signals.sure_close``). A word saying the value still
 holds ("still", "now", 今も, まだ, 今は), another one or a part of it ("too", "only", だけ), or a
 plan or condition ("will", "if", 予定, つもり, たら) keeps it off.
 
@@ -20,7 +20,7 @@ plan or condition ("will", "if", 予定, つもり, たら) keeps it off.
 mirror: another value in a past frame is history beside the present fact.
 
 **Outcome.** ``former_same_value`` is 1 for such a pair: a sure close, not a feature the model
-reads (``learned.SURE_ONLY``, as round 20c's ``from_to.changed_from_old``). No I/O;
+reads (``judge_signals.SURE_ONLY``, as round 20c's ``from_to.changed_from_old``). No I/O;
 deterministic.
 """
 

@@ -8,7 +8,7 @@ fact and the explicit result names its successor, so the change cannot be an ori
 (that would put the old value on the result side) or a second thing of one kind.
 
 ``changed_from_old`` is 1 for such a pair: a sure close, not a feature the model reads
-(``learned.SURE_ONLY``). It is not read when the change is only planned or wished for, or
+(``judge_signals.SURE_ONLY``). It is not read when the change is only planned or wished for, or
 when the new memory is about someone else (the judge's subject check). No I/O; deterministic.
 """
 

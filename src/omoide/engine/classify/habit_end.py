@@ -23,7 +23,7 @@ was measured and left out: it added no close the others do not
 (``bench/results/classify_round24_sure.md``).
 
 **Outcome.** ``habit_ended`` is 1 for such a pair: a sure close the model does not weigh
-(``learned.SURE_ONLY``); vetoes and the subject check still win. No I/O.
+(``judge_signals.SURE_ONLY``); vetoes and the subject check still win. No I/O.
 """
 
 from __future__ import annotations

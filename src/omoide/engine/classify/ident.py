@@ -12,7 +12,7 @@ pair is:
   305号室だ), the statements fill one slot, and a new value may replace the old one.
 
 ``two_identified_things`` is 1 when each memory names a thing by an identifier in its subject
-and the two share none: a veto, not a feature the model reads (``learned.VETO_ONLY``). No I/O;
+and the two share none: a veto, not a feature the model reads (``judge_signals.VETO_ONLY``). No I/O;
 deterministic.
 """
 

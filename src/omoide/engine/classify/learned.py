@@ -11,14 +11,16 @@ the class scores.
 
 Precision first (issue 9): a false CONTRADICTORY closes a memory that is still true, so the
 judge says CONTRADICTORY only when its probability reaches the threshold of the pair's language
-(``language_thresholds``, else ``contradiction_threshold``), chosen by ``bench/train_classifier.py``
-for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model was not fitted on (their calls
-pooled; nested leave-one-source-out, ``bench/classify_nested.py``, measures the rule). Below it
-the pair is whichever of INDEPENDENT / EXTENDABLE is more likely (falling back to EXTENDABLE
-when CONTRADICTORY is the likeliest was measured and did not win on leave-one-source-out). The
-rules decide alone where they are sure (``rule_overrides``: rules whose verdicts were right on
-every training pair where they fired about one subject) and the memories share their subject.
-No I/O.
+(``language_thresholds``, else ``contradiction_threshold``; a lower ``related_thresholds`` entry
+for a pair the rules read as related, chosen by ``bench/classify_related.py``), chosen by
+``bench/train_classifier.py`` for CONTRADICTORY precision ≥ 0.95 on pairs of writers the model
+was not fitted on (their calls pooled; nested leave-one-source-out, ``bench/classify_nested.py``,
+measures the rule). Below it the pair is whichever of INDEPENDENT / EXTENDABLE is more likely
+(falling back to EXTENDABLE when CONTRADICTORY is the likeliest was measured and did not win on
+leave-one-source-out), and EXTENDABLE when the new memory is about a thing the old one names
+(``extends``). The rules decide alone where they are sure (``rule_overrides``: rules whose
+verdicts were right on every training pair where they fired about one subject) and the memories
+share their subject. No I/O.
 """
 
 from __future__ import annotations
@@ -39,12 +41,29 @@ from omoide.engine.classify.features import (
     embedding_features,
 )
 from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
+from omoide.engine.classify.judge_signals import (
+    EXTEND_ONLY,
+    JUDGE_CAPS,
+    SURE_ONLY,
+    VETO_FEATURES,
+    VETO_ONLY,
+    amount_left_alone,
+    another_persons_fact,
+    extends,
+    judge_capped,
+    nothing_differs,
+    rule_decides,
+    sure_close,
+    sure_reason,
+    vetoed,
+)
+from omoide.engine.classify.offline import UNRELATED
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel", "Judgement",
-           "amount_left_alone", "another_persons_fact", "decide_relation", "judge", "judge_note",
-           "nothing_differs", "pair_vector", "rule_decides", "sentence_score", "sure_close",
-           "vetoed"]
+__all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel",
+           "Judgement", "amount_left_alone", "another_persons_fact", "decide_relation", "extends",
+           "judge", "judge_note", "nothing_differs", "pair_vector", "rule_decides",
+           "sentence_score", "sure_close", "vetoed"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +90,10 @@ class JudgeModel:
     blocks: tuple[str, ...] = ()  # VECTOR_BLOCKS read whole, after the named features
     block_dim: int = 0
     language_thresholds: tuple[tuple[str, float], ...] = ()  # ("en", t), ("ja", t)
+    # A lower threshold of a language for a pair the rules read as related (their reading is
+    # not ``unrelated``, ``threshold_for``); chosen for the packaged judge by
+    # ``bench/classify_related.py``, none for a freshly trained one.
+    related_thresholds: tuple[tuple[str, float], ...] = ()
     # A new memory of several sentences closes the old one when one of its sentences, read
     # alone, is CONTRADICTORY with at least this probability (inf: never; ``judge_note``).
     sentence_threshold: float = float("inf")
@@ -81,9 +104,18 @@ class JudgeModel:
 
     def threshold_for(self, text: PairText) -> float:
         """The CONTRADICTORY threshold of the pair's language (the pair is Japanese when its
-        ``lang_ja`` text feature is set)."""
+        ``lang_ja`` text feature is set); the language's ``related_thresholds`` when lower and
+        the rules read the two memories as related. A pair the rules find nothing between
+        (``unrelated``: no shared topic, no change cue) keeps the language's own threshold: in
+        a store, the nearest memory the judge leans to closing with the rules saying
+        ``unrelated`` is often another fact of the same kind ("walks to work" against "cycles
+        to the gym"), not the one the new memory changes."""
         lang = "ja" if text.features[TEXT_FEATURES.index("lang_ja")] else "en"
-        return dict(self.language_thresholds).get(lang, self.contradiction_threshold)
+        own = dict(self.language_thresholds).get(lang, self.contradiction_threshold)
+        related = dict(self.related_thresholds).get(lang)
+        if related is None or text.rule == UNRELATED:
+            return own
+        return min(own, related)
 
     @property
     def uses_embeddings(self) -> bool:
@@ -114,6 +146,8 @@ class JudgeModel:
             "rule_overrides": list(self.rule_overrides), "blocks": list(self.blocks),
             "block_dim": self.block_dim,
             "language_thresholds": dict(self.language_thresholds),
+            **({"related_thresholds": dict(self.related_thresholds)}
+               if self.related_thresholds else {}),
             "sentence_threshold": (None if math.isinf(self.sentence_threshold)
                                    else self.sentence_threshold),
             **({"projection": self.projection.to_dict()} if self.projection is not None
@@ -154,6 +188,8 @@ class JudgeModel:
             block_dim=block_dim,
             language_thresholds=tuple((str(k), float(v)) for k, v in
                                       data.get("language_thresholds", {}).items()),
+            related_thresholds=tuple((str(k), float(v)) for k, v in
+                                     data.get("related_thresholds", {}).items()),
             sentence_threshold=float(data.get("sentence_threshold") or math.inf),
             projection=projection, hidden=hidden)
 
@@ -182,7 +218,7 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     (``amount_left_alone``)."""
     may_contradict = may_contradict and not nothing_differs(text) and not vetoed(text)
     if may_contradict and sure_close(text):
-        return Judgement(Relation.CONTRADICTORY, 1.0, f"rule: {_sure_reason(text)}")
+        return Judgement(Relation.CONTRADICTORY, 1.0, f"rule: {sure_reason(text)}")
     sure = rule_decides(text, model.rule_overrides)
     if sure and (may_contradict or text.finding.relation is not Relation.CONTRADICTORY):
         f = text.finding
@@ -193,46 +229,10 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     threshold = model.threshold_for(text) if may_contradict else float("inf")
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
+    if relation is Relation.INDEPENDENT and extends(text):
+        return Judgement(Relation.EXTENDABLE, round(1.0 - confidence, 4),
+                         f"judge ({shown}); rule said {text.rule}; about a thing the old names")
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
-
-
-def nothing_differs(text: PairText) -> bool:
-    """Whether the two memories differ in wording only: neither says a content word the other
-    lacks (``PairText.old_part`` / ``new_part``), no written value changed and no negation
-    flipped ("User lives in Tokyo." saved again, or as "The user lives in Tokyo."). Such a pair
-    cannot contradict, whatever the model's probability: no training pair is one, and the
-    judge read them as CONTRADICTORY at 0.73–0.94."""
-    return (not text.old_part and not text.new_part and text.values_changed == 0
-            and not text.features[_NEGATION_FLIP])
-
-
-def another_persons_fact(text: PairText) -> bool:
-    """Whether the new memory is another person's own fact told beside the old one: a person
-    the old memory does not name, added to its subject ("The user runs a bakery" / "The user's
-    former colleague runs a bakery in Lisbon", ユーザーの元部下は…), saying nothing back about
-    the old memory's subject (``subject.other_person_alone``). It cannot close the old memory,
-    whatever the model's probability: on the training writers 3 of the judge's false closes
-    were of this shape, and of the 311 training pairs of it 5 were CONTRADICTORY, none of them
-    closed by the judge."""
-    return bool(text.features[_OTHER_PERSON_ALONE])
-
-
-def amount_left_alone(text: PairText) -> bool:
-    """Whether the new memory repeats the old one but its amount, in one clause, adds a place,
-    a companion or a manner and says nothing of how often, how much or how long ("walks the
-    dog 4 times a day" → "walks the dog along the river", ``quantity.amount_untouched``). It
-    cannot close the old memory: the amount is left as it was. Of the training pairs of this
-    shape none is CONTRADICTORY (the four of the sixteenth round's wider reading each told the
-    change in a second clause or sentence, which the reading now leaves out)."""
-    return bool(text.features[_AMOUNT_UNTOUCHED])
-
-
-def vetoed(text: PairText) -> bool:
-    """Whether the pair never closes, whatever the model says: one of the ``VETO_FEATURES``
-    is set (another person's own fact, ``another_persons_fact``; an amount left alone,
-    ``amount_left_alone``; and the ``VETO_ONLY`` signals). Training caps the same pairs by the
-    same list."""
-    return any(text.features[i] for i in _VETO_COLUMNS)
 
 
 def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:
@@ -266,107 +266,6 @@ def judge_note(whole: Judgement, sentences: list[tuple[PairText, Similarities | 
         return whole
     return Judgement(Relation.CONTRADICTORY, round(best, 4),
                      f"one sentence changes it (C={best:.2f}); rule said {text.rule}")
-
-
-_SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
-_NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
-_OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
-_AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
-# Text features that only veto: the judge does not weigh them (training leaves them out of
-# every feature set): a cleft that presupposes the old fact and tells why
-# (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
-# subject (``ident.two_identified_things``); another value told in an earlier period of life
-# beside the old present fact (``earlier_period.earlier_period_other_value``).
-# The old memory's negated act told in the new one only of another person ("doesn't drink" /
-# "booked a table for a friend who drinks", ``others_act.negated_act_of_other``, round 26):
-# the judge and the note reader's diet turn both closed such pairs.
-VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
-                              "earlier_period_other_value", "negated_act_of_other")
-# Text features that only close: a change told from a value the old memory states to one it
-# does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen
-# training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
-# also read alone) it fires on 21 pairs, all CONTRADICTORY
-# (``bench/classify_veto_fires.py --signal changed_from_old``). The old memory's present
-# value said again as a former state, "used to smoke" / "no longer smokes" against "smokes"
-# (``former_state.former_same_value``, round 23c): 18 seen pairs, all CONTRADICTORY. A change
-# the note path is sure of, read on a one-statement pair: an end, a plan called off or done, a
-# "never" turned round, a state with another value (``note_shapes.note_shape_close``, round
-# 24); the old present fact said again with a no (``negation_turn.now_negated``); the old
-# fact told ended later in the sentence (``habit_end.habit_ended``). On round 23's nested
-# leave-one-writer-out the three fire on 555 writers' pairs, all CONTRADICTORY. The old
-# statement said again with one single-valued slot's value swapped
-# (``value_swap.value_swapped``, round 25): 317 seen pairs (whole or a note's sentence),
-# all CONTRADICTORY (``bench/results/classify_round25.md``). The old statement said again with
-# its one amount changed (``amount_swap.amount_swapped``, session 26;
-# ``bench/results/classify_val26.md``).
-SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
-                              "now_negated", "habit_ended", "value_swapped", "amount_swapped")
-# Text features that cap the judge only: a sure rule still closes, the model may not. One
-# occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b); round 26's, each
-# kept for removing more false closes than true ones on sources it was not written from
-# (``bench/results/classify_prec26.md``): one occasion counted once beside a present fact,
-# an occasion years back beside a present fact or plan (``one_off``), one more of a kind told
-# as an addition (``addition.another_added``), the old fact said again with a reason, or how
-# long the old state has held (``reason_told``).
-JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
-                               "long_ago_beside_present", "another_added",
-                               "reason_for_old_fact", "duration_of_old_state")
-_CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
-
-
-def judge_capped(text: PairText) -> bool:
-    """Whether the model may not close the pair (a ``JUDGE_CAPS`` signal is set); a sure rule
-    and a deciding rule still may."""
-    return any(text.features[i] for i in _CAP_COLUMNS)
-
-
-# The text features that each veto a close (``vetoed``), one list for the server and training.
-VETO_FEATURES: tuple[str, ...] = ("other_person_alone", "amount_untouched", *VETO_ONLY)
-_VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
-_SURE_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in SURE_ONLY)
-
-
-def sure_close(text: PairText) -> bool:
-    """Whether the pair closes whatever the model says: a ``SURE_ONLY`` signal is set and both
-    memories are about one subject ("Ken switched from tea to coffee" does not close "Yumi
-    drinks tea"). Vetoes still win (``judge``)."""
-    return any(text.features[i] for i in _SURE_COLUMNS) and not text.features[_SUBJECT_DIFFERS]
-
-
-_SURE_REASONS = {"changed_from_old": "changed from the old value to another",
-                 "former_same_value": "the old value said as a former state",
-                 "note_shape_close": "a change the note reader is sure of",
-                 "now_negated": "the old fact said again with a no",
-                 "habit_ended": "the old fact told ended",
-                 "value_swapped": "the old statement again with one value swapped",
-                 "amount_swapped": "the old statement again with its amount changed"}
-
-
-def _sure_reason(text: PairText) -> str:
-    """The reason a sure close gives: the first ``SURE_ONLY`` signal set."""
-    name = next(n for n, i in zip(SURE_ONLY, _SURE_COLUMNS, strict=True) if text.features[i])
-    return _SURE_REASONS[name]
-
-
-def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
-    """Whether the rules' verdict stands without the model: a rule in ``overrides`` decided
-    about one subject (when the memories are about two subjects, "Ken lives in Tokyo" / "Yumi
-    moved to Osaka", the model weighs it), or only a measured number changed."""
-    if _only_a_number_changed(text):
-        return True
-    return text.rule in overrides and not text.features[_SUBJECT_DIFFERS]
-
-
-def _only_a_number_changed(text: PairText) -> bool:
-    """The same statement with another value of the same measured unit ("has 2 dogs" → "has
-    3 dogs"): nothing else differs, not even a number the quantity reader does not parse, so
-    there is nothing for the model to weigh. (An id such as an order number is no measured
-    unit, so two orders never get here.)"""
-    if text.rule != "quantity_changed":
-        return False
-    values = dict(zip(TEXT_FEATURES, text.features, strict=True))
-    return (values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
-            and text.values_changed <= 1)
 
 
 def decide_relation(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float

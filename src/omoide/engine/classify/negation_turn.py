@@ -18,7 +18,7 @@ round ("has never tried sushi" → "now eats sushi every Friday"), is the note r
 (``bench/results/classify_round24_sure.md``).
 
 **Outcome.** ``now_negated`` is 1 for such a pair: a sure close the model does not weigh
-(``learned.SURE_ONLY``); the judge's vetoes and subject check still win. No I/O.
+(``judge_signals.SURE_ONLY``); the judge's vetoes and subject check still win. No I/O.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ the note reader fired on 504 statement pairs of the writers, all CONTRADICTORY, 
 judge had left open (``bench/results/classify_round24_sure.md``).
 
 **Outcome.** ``note_shape_close`` is 1 for such a pair: a sure close, not a feature the model
-reads (``learned.SURE_ONLY``, as ``from_to.changed_from_old``). The judge's vetoes and its
+reads (``judge_signals.SURE_ONLY``, as ``from_to.changed_from_old``). The judge's vetoes and its
 subject check still win (``learned.judge``). No I/O; deterministic.
 """
 

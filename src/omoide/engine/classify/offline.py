@@ -26,8 +26,8 @@ from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 from omoide.engine.classify.turn import amount_moved
 
-__all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "OfflineClassifier", "classify_pair", "decide",
-           "one_statement"]
+__all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "UNRELATED", "OfflineClassifier", "classify_pair",
+           "decide", "one_statement"]
 
 Signal = Callable[[Sentence, Sentence], sig.Finding | None]
 
@@ -66,6 +66,8 @@ _DETAIL: tuple[Signal, ...] = (
 
 CROSS_LANGUAGE = sig.Finding(Relation.INDEPENDENT, 0.3,
                              "different languages: not compared offline")
+# The rules' reading when no signal fires (``decide``): nothing shared, nothing changed.
+UNRELATED = "unrelated"
 _UNRELATED = sig.Finding(Relation.INDEPENDENT, 0.6, "no shared topic or change cue")
 _PAST_NOTE = " (the old memory is a past occasion)"
 
@@ -90,7 +92,7 @@ def _name(signal: Signal) -> str:
 # (``features``) one-hot encodes which one decided.
 SIGNAL_NAMES: tuple[str, ...] = (
     *(_name(s) for s in _SUBJECT + _CONTRADICTION + _BEFORE_DETAIL + _DETAIL),
-    "unrelated",
+    UNRELATED,
 )
 
 
@@ -105,8 +107,8 @@ def decide(old: Sentence, new: Sentence) -> tuple[str, sig.Finding]:
         if finding is not None:
             return _name(signal), finding
     if old.past_occasion:
-        return "unrelated", sig.Finding(Relation.INDEPENDENT, 0.6, _UNRELATED.reason + _PAST_NOTE)
-    return "unrelated", _UNRELATED
+        return UNRELATED, sig.Finding(Relation.INDEPENDENT, 0.6, _UNRELATED.reason + _PAST_NOTE)
+    return UNRELATED, _UNRELATED
 
 
 def one_statement(new: str, lang: str = "auto") -> bool:

@@ -38,8 +38,8 @@ Both keep the end and change words out (as ``one_off_beside_habit``), a "never" 
 old memory out (one occasion does turn a never round), and a no in the new one out.
 
 **Outcome.** Each signal is 1 for such a pair: a cap on the judge's close, not a feature the
-model reads and not a veto of a sure rule (``learned.JUDGE_CAPS``): the judge may not close it,
-its other two classes decide. No I/O; deterministic.
+model reads and not a veto of a sure rule (``judge_signals.JUDGE_CAPS``): the judge may not
+close it, its other two classes decide. No I/O; deterministic.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ reader's diet turn reads "drinks" in "a friend who drinks" as the subject's. Whe
 does the act itself ("bought a phone for the grandchildren's calls") the verb is said of the
 subject and the pair is left to the judge and the rules.
 
-**Outcome.** ``negated_act_of_other`` is 1 for such a pair: a veto (``learned.VETO_ONLY``):
+**Outcome.** ``negated_act_of_other`` is 1 for such a pair: a veto (``judge_signals.VETO_ONLY``):
 neither the judge nor a sure rule closes it. No I/O; deterministic.
 """
 

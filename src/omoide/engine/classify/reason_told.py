@@ -30,7 +30,7 @@ holds it with a no of its own ("is vegan, eats no eggs"), drew the judge to a cl
 C 0.85: the old no read as turned).
 
 **Outcome.** Each signal is 1 for such a pair: a cap on the judge's close
-(``learned.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
+(``judge_signals.JUDGE_CAPS``); a sure rule still closes. No I/O; deterministic.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ top of that, the slot must hold one value at a time:
 the embedding as a near paraphrase.
 
 **Outcome.** ``value_swapped`` is 1 for such a pair: a sure close the model does not weigh
-(``learned.SURE_ONLY``); the vetoes and the subject check still win. No I/O.
+(``judge_signals.SURE_ONLY``); the vetoes and the subject check still win. No I/O.
 """
 
 from __future__ import annotations
