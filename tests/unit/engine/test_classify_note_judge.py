@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,12 +12,16 @@ from omoide.engine.classify import (
     NOTE_THRESHOLDS,
     TEXT_FEATURES,
     UNDATED_ONLY,
+    Judgement,
     JudgeModel,
     Relation,
+    another_subject,
     judge,
+    judge_note,
     judge_one_note,
     needs_undated,
     read_pair,
+    sentence_score,
     undated,
 )
 from omoide.service.classify_judge import load_judge_models
@@ -146,3 +151,49 @@ def test_a_sure_rule_closes_a_note_as_it_closes_a_statement() -> None:
     assert statement.reason.startswith("rule: ")
     assert not needs_undated(statement)
     assert judge_one_note(written, None, _model()) == statement
+
+
+# Session 32b: a note closes by probability only a memory about its own subject.
+OTHER_SUBJECT = {
+    "en": ("Ken lives in Tokyo. (3 May 2026)", "Mia moved to Osaka. (9 June 2026)"),
+    "ja": ("健太さんは東京に住んでいる（2026年5月3日）",
+           "美香さんは大阪に引っ越した（2026年6月9日）"),
+}
+SAME_SUBJECT = {
+    "en": ("Ken lives in Tokyo. (3 May 2026)", "Ken moved to Osaka. (9 June 2026)"),
+    "ja": ("健太さんは東京に住んでいる（2026年5月3日）",
+           "健太さんは大阪に引っ越した（2026年6月9日）"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_note_about_another_subject_never_closes_by_probability(lang: str) -> None:
+    written, plain = _readings(*OTHER_SUBJECT[lang])
+    assert another_subject(written[0]) and another_subject(plain[0])
+    model = _model(lost_share=12.0)
+    assert needs_undated(judge(*written, model))  # the statement reading closes it
+    assert sentence_score(*plain, model) == 0.0
+    verdict = judge_one_note(written, plain, model)
+    assert verdict == judge(*written, model, may_contradict=False)
+    assert verdict.relation is not Relation.CONTRADICTORY
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_note_about_the_old_memorys_subject_still_closes(lang: str) -> None:
+    written, plain = _readings(*SAME_SUBJECT[lang])
+    assert not another_subject(written[0]) and not another_subject(plain[0])
+    model = _model(lost_share=12.0)
+    assert sentence_score(*plain, model) > NOTE_THRESHOLDS[lang]
+    assert judge_one_note(written, plain, model).relation is Relation.CONTRADICTORY
+
+
+def test_a_sentence_of_a_longer_note_about_another_subject_does_not_close() -> None:
+    # judge_note: the best sentence about the old memory's subject decides; one about another
+    # subject scores 0 however sure the model is of it
+    old = "Ken lives in Tokyo."
+    model = replace(_model(lost_share=12.0), sentence_threshold=0.9)
+    whole = Judgement(Relation.EXTENDABLE, 0.6, "whole note")
+    other = (read_pair(old, "Mia moved to Osaka."), None)
+    same = (read_pair(old, "Ken moved to Osaka."), None)
+    assert judge_note(whole, [other], model) == whole
+    assert judge_note(whole, [other, same], model).relation is Relation.CONTRADICTORY

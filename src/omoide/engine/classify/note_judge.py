@@ -4,10 +4,12 @@ A note of one sentence ("The user moved to Leeds. (8 May 2026)") is read by the 
 statement is, and its verdict stands unless it is CONTRADICTORY by probability: then the
 judge must be sure of the pair read both ways, as written and without the two notes' trailing
 dates (``compound.undated``), at the note threshold of the pair's language
-(``NOTE_THRESHOLDS``). A date suffix reads to the text signals as a changed number and to the
-cosines as a changed part, so a close only one of the readings believes is left open. The
-judge's sure rules and vetoes decide as on statements. Below the bar the verdict is the judge's
-likelier of INDEPENDENT / EXTENDABLE, as before.
+(``NOTE_THRESHOLDS``), and the note must be about the old memory's subject
+(``learned.sentence_score`` reads a note about another subject as 0). A date suffix reads to
+the text signals as a changed number and to the cosines as a changed part, so a close only one
+of the readings believes is left open. The judge's sure rules and vetoes decide as on
+statements. Below the bar the verdict is the judge's likelier of INDEPENDENT / EXTENDABLE, as
+before.
 
 Chosen on the notes folds ``classify_notes11`` … ``classify_notes16`` by ``bench/note_path.py``:
 per language the lowest threshold from which the closes this path adds to the note rules keep
