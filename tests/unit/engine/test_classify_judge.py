@@ -292,7 +292,7 @@ def test_a_pair_that_differs_in_wording_only_never_contradicts(old: str, new: st
     ("ユーザーは犬と猫を飼っている。", "ユーザーの猫が先週死んだ。", False),  # the old one names it
 ])
 def test_another_persons_own_fact_never_contradicts(old: str, new: str, vetoed: bool) -> None:
-    from omoide.engine.classify.learned import another_persons_fact, another_subject
+    from omoide.engine.classify.learned import another_persons_fact
 
     text = read_pair(old, new, lang="auto")
     assert another_persons_fact(text) is vetoed
@@ -301,10 +301,8 @@ def test_another_persons_own_fact_never_contradicts(old: str, new: str, vetoed: 
     verdict = judge(text, None, model)
     assert (verdict.relation is not Relation.CONTRADICTORY) is vetoed or rule_decides(
         text, model.rule_overrides)
-    # a note's sentence about another subject (the landlord, not the user) scores 0 as well
-    # (session 32b, measured and not shipped: bench/results/classify_notes32b.md)
-    assert (sentence_score(text, None, model) == 0.0) is (vetoed or another_subject(text)) or (
-        rule_decides(text, model.rule_overrides))
+    assert (sentence_score(text, None, model) == 0.0) is vetoed or rule_decides(
+        text, model.rule_overrides)
 
 
 @pytest.mark.parametrize("name", ["other_person_alone", "amount_untouched"])

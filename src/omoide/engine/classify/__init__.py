@@ -63,7 +63,6 @@ from omoide.engine.classify.learned import (
     VETO_ONLY,
     Judgement,
     JudgeModel,
-    another_subject,
     decide_relation,
     extends,
     judge,
@@ -77,12 +76,7 @@ from omoide.engine.classify.learned import (
 )
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
-from omoide.engine.classify.note_judge import (
-    NOTE_THRESHOLDS,
-    UNDATED_ONLY,
-    judge_one_note,
-    needs_undated,
-)
+from omoide.engine.classify.note_judge import NOTE_THRESHOLDS, judge_one_note, needs_undated
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
     OfflineClassifier,
@@ -110,7 +104,6 @@ __all__ = [
     "SURE_ONLY",
     "TEXT_FEATURES",
     "TRANSITION_FEATURES",
-    "UNDATED_ONLY",
     "VECTOR_BLOCKS",
     "VETO_FEATURES",
     "VETO_ONLY",
@@ -130,7 +123,6 @@ __all__ = [
     "Similarities",
     "ValueChange",
     "Verdict",
-    "another_subject",
     "changed_parts",
     "classify_pair",
     "decide_relation",

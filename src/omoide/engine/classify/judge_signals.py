@@ -10,9 +10,8 @@ from __future__ import annotations
 from omoide.engine.classify.features import TEXT_FEATURES, PairText
 
 __all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY",
-           "amount_left_alone", "another_persons_fact", "another_subject", "extends",
-           "judge_capped", "nothing_differs", "rule_decides", "sure_close", "sure_reason",
-           "vetoed"]
+           "amount_left_alone", "another_persons_fact", "extends", "judge_capped",
+           "nothing_differs", "rule_decides", "sure_close", "sure_reason", "vetoed"]
 
 
 _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
@@ -87,18 +86,11 @@ _VETO_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in VETO_FEATURES)
 _SURE_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in SURE_ONLY)
 
 
-def another_subject(text: PairText) -> bool:
-    """Whether the two memories are about two subjects (``subject.subject_features``: two
-    people named apart, another person under one root, or a person added to the other chain:
-    "Ken lives in Tokyo" / "Ken's wife lives in Osaka")."""
-    return bool(text.features[_SUBJECT_DIFFERS])
-
-
 def sure_close(text: PairText) -> bool:
     """Whether the pair closes whatever the model says: a ``SURE_ONLY`` signal is set and both
     memories are about one subject ("Ken switched from tea to coffee" does not close "Yumi
     drinks tea"). Vetoes still win (``judge``)."""
-    return any(text.features[i] for i in _SURE_COLUMNS) and not another_subject(text)
+    return any(text.features[i] for i in _SURE_COLUMNS) and not text.features[_SUBJECT_DIFFERS]
 
 
 _SURE_REASONS = {"changed_from_old": "changed from the old value to another",
@@ -122,7 +114,7 @@ def rule_decides(text: PairText, overrides: tuple[str, ...]) -> bool:
     moved to Osaka", the model weighs it), or only a measured number changed."""
     if _only_a_number_changed(text):
         return True
-    return text.rule in overrides and not another_subject(text)
+    return text.rule in overrides and not text.features[_SUBJECT_DIFFERS]
 
 
 def _only_a_number_changed(text: PairText) -> bool:

@@ -49,7 +49,6 @@ from omoide.engine.classify.judge_signals import (
     VETO_ONLY,
     amount_left_alone,
     another_persons_fact,
-    another_subject,
     extends,
     judge_capped,
     nothing_differs,
@@ -62,8 +61,7 @@ from omoide.engine.classify.offline import UNRELATED
 from omoide.engine.errors import ModelDataError
 
 __all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel",
-           "Judgement", "amount_left_alone", "another_persons_fact", "another_subject",
-           "decide_relation", "extends",
+           "Judgement", "amount_left_alone", "another_persons_fact", "decide_relation", "extends",
            "judge", "judge_note", "nothing_differs", "pair_vector", "rule_decides",
            "sentence_score", "sure_close", "vetoed"]
 
@@ -240,16 +238,14 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
 def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:
     """How surely one sentence of a new note, read alone against the old memory, changes it:
     0 for a vetoed pair (``vetoed``), a sure rule's verdict (1 when CONTRADICTORY, else 0),
-    0 when the sentence and the old memory are about two subjects (``another_subject``: a
-    note's sentence about "Ken's wife" does not change a memory about Ken; session 32b), else
-    the model's CONTRADICTORY probability."""
+    else the model's CONTRADICTORY probability."""
     if vetoed(text):
         return 0.0
     if sure_close(text):
         return 1.0
     if rule_decides(text, model.rule_overrides):
         return float(text.finding.relation is Relation.CONTRADICTORY)
-    if another_subject(text) or judge_capped(text):
+    if judge_capped(text):
         return 0.0
     probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
                                             model.block_dim))

@@ -4,12 +4,10 @@ A note of one sentence ("The user moved to Leeds. (8 May 2026)") is read by the 
 statement is, and its verdict stands unless it is CONTRADICTORY by probability: then the
 judge must be sure of the pair read both ways, as written and without the two notes' trailing
 dates (``compound.undated``), at the note threshold of the pair's language
-(``NOTE_THRESHOLDS``), and the note must be about the old memory's subject
-(``learned.sentence_score`` reads a note about another subject as 0). A date suffix reads to
-the text signals as a changed number and to the cosines as a changed part, so a close only one
-of the readings believes is left open. The judge's sure rules and vetoes decide as on
-statements. Below the bar the verdict is the judge's likelier of INDEPENDENT / EXTENDABLE, as
-before.
+(``NOTE_THRESHOLDS``). A date suffix reads to the text signals as a changed number and to the
+cosines as a changed part, so a close only one of the readings believes is left open. The
+judge's sure rules and vetoes decide as on statements. Below the bar the verdict is the judge's
+likelier of INDEPENDENT / EXTENDABLE, as before.
 
 Chosen on the notes folds ``classify_notes11`` … ``classify_notes16`` by ``bench/note_path.py``:
 per language the lowest threshold from which the closes this path adds to the note rules keep
@@ -27,17 +25,11 @@ from omoide.engine.classify.base import Relation
 from omoide.engine.classify.features import TEXT_FEATURES, PairText, Similarities
 from omoide.engine.classify.learned import Judgement, JudgeModel, judge, sentence_score
 
-__all__ = ["NOTE_THRESHOLDS", "UNDATED_ONLY", "judge_one_note", "needs_undated"]
+__all__ = ["NOTE_THRESHOLDS", "judge_one_note", "needs_undated"]
 
 # The judge's CONTRADICTORY probability a one-sentence note needs, per language, in both
-# readings (as written, undated), or in the undated one alone (``UNDATED_ONLY``).
+# readings (as written, undated).
 NOTE_THRESHOLDS: dict[str, float] = {"en": 0.99, "ja": 0.94}
-
-# The languages whose bar is read on the undated pair alone (session 32,
-# ``bench/results/classify_notes32.md``): two different note dates lower the judge's
-# probability of a true change more often than they raise a false one's, so in English the
-# written reading held back closes the undated one was right about. Japanese keeps both.
-UNDATED_ONLY: frozenset[str] = frozenset({"en"})
 
 _LANG_JA = TEXT_FEATURES.index("lang_ja")
 
@@ -63,11 +55,8 @@ def judge_one_note(written: tuple[PairText, Similarities | None],
     if plain is None:
         return judge(text, sims, model, may_contradict=False)
     lang = "ja" if text.features[_LANG_JA] else "en"
-    sure = sentence_score(*plain, model)
-    if lang not in UNDATED_ONLY:
-        sure = min(sentence_score(text, sims, model), sure)
+    sure = min(sentence_score(text, sims, model), sentence_score(*plain, model))
     if sure >= NOTE_THRESHOLDS[lang]:
-        read = "undated" if lang in UNDATED_ONLY else "both readings"
         return Judgement(Relation.CONTRADICTORY, round(sure, 4),
-                         f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})")
+                         f"note: {verdict.reason} (both readings ≥ {NOTE_THRESHOLDS[lang]:.2f})")
     return judge(text, sims, model, may_contradict=False)
