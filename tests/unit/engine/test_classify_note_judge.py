@@ -10,6 +10,7 @@ import pytest
 from omoide.engine.classify import (
     NOTE_THRESHOLDS,
     TEXT_FEATURES,
+    UNDATED_ONLY,
     JudgeModel,
     Relation,
     judge,
@@ -70,6 +71,30 @@ def test_a_close_only_the_dated_reading_believes_stays_open() -> None:
     assert verdict.relation is not Relation.CONTRADICTORY
     # unmeasured (None) is not sure either
     assert judge_one_note(written, None, model).relation is not Relation.CONTRADICTORY
+
+
+@pytest.mark.parametrize(("pair", "lang"), [(EN, "en"), (JA, "ja")])
+def test_a_close_the_dates_hold_back_is_read_undated_where_chosen(pair: tuple[str, str],
+                                                                    lang: str) -> None:
+    # the two dates read as a changed number on the written pair only, and here that lowers
+    # the judge's probability: English (UNDATED_ONLY) reads the bar on the undated pair alone,
+    # Japanese needs both readings
+    written, plain = _readings(*pair)
+    assert written[0].features[TEXT_FEATURES.index("slot_numbers_different")] == 1.0
+    assert plain[0].features[TEXT_FEATURES.index("slot_numbers_different")] == 0.0
+    model = _model(lost_share=12.0, slot_numbers_different=-11.0)
+    assert needs_undated(judge(*written, model))  # still a close as a statement
+    verdict = judge_one_note(written, plain, model)
+    if lang in UNDATED_ONLY:
+        assert verdict.relation is Relation.CONTRADICTORY
+        assert verdict.reason.endswith(f"(undated ≥ {NOTE_THRESHOLDS[lang]:.2f})")
+    else:
+        assert verdict == judge(*written, model, may_contradict=False)
+
+
+def test_the_undated_reading_alone_is_english_only() -> None:
+    # session 32: in Japanese the undated reading alone added false closes on the choose set
+    assert frozenset({"en"}) == UNDATED_ONLY
 
 
 @pytest.mark.parametrize(("pair", "lang"), [(EN, "en"), (JA, "ja")])

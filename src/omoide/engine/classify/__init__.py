@@ -76,7 +76,12 @@ from omoide.engine.classify.learned import (
 )
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
-from omoide.engine.classify.note_judge import NOTE_THRESHOLDS, judge_one_note, needs_undated
+from omoide.engine.classify.note_judge import (
+    NOTE_THRESHOLDS,
+    UNDATED_ONLY,
+    judge_one_note,
+    needs_undated,
+)
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
     OfflineClassifier,
@@ -104,6 +109,7 @@ __all__ = [
     "SURE_ONLY",
     "TEXT_FEATURES",
     "TRANSITION_FEATURES",
+    "UNDATED_ONLY",
     "VECTOR_BLOCKS",
     "VETO_FEATURES",
     "VETO_ONLY",
