@@ -40,14 +40,14 @@ default and of the proposed setting, asserts the verdicts are the same and times
 (ms per evolve, vectors cached).
 
 Reported per set and pooled per language and group (``older``: the sets written before the
-newest three, on which a band is tuned; ``choose``: holdout48/49 and notes27, on which the
+newest three, on which a band is tuned; ``choose``: holdout50/51 and notes28/29, on which the
 choice is checked): end-to-end C recall (gold CONTRADICTORY pairs whose target old memory was
 closed), C precision (target closes of gold C pairs over every close: of the target whatever its
 label, and of any distractor), distractor closes, E recall (target extended), the share of gold
 C / E pairs whose target the band or the cap cut, and candidates judged per new memory.
 
     python bench/classify_store.py --cache DIR                       # every seen set
-    python bench/classify_store.py --cache DIR --sets holdout48 notes27 --check
+    python bench/classify_store.py --cache DIR --sets holdout50 notes28 --check
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ PACKAGED_NOTE_THRESHOLDS = dict(NOTE_THRESHOLDS)
 DATA = HOLDOUTS["holdout1"].parent
 # The newest seen sets: a band tuned on the older ones is checked on these before it ships.
 CHOOSE: dict[str, Path] = {
-    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (48, 49)},
-    "notes27": DATA / "classify_notes27.jsonl",
+    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (50, 51)},
+    **{f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (28, 29)},
 }
 OLDER: dict[str, Path] = {k: v for k, v in {**HOLDOUTS, **NOTES}.items() if k not in CHOOSE}
 SETTINGS = PersonaSettings()

@@ -5,12 +5,13 @@
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
 The packaged judge was trained on sixty-three sources written by sixty-three different people
-(a run today also reads the sets seen since: ``classify_holdout42`` … ``49``, ``classify_short1``
-and ``2``, ``classify_notes22`` … ``27``, seventy-nine in all; session 30 measured a refit on
-seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out holdout48,
-holdout49,notes27`` keeps the freshest seen writers out, as ``classify_split.py`` does): every pair
-of ``bench/data/classify_pairs.jsonl`` (1,011, train and the seen validation split), the forty-one
-held-out sets ``bench/data/classify_holdout.jsonl`` (308), ``classify_holdout2.jsonl`` (346),
+(a run today also reads the sets seen since: ``classify_holdout42`` … ``51``, ``classify_short1``
+and ``2``, ``classify_notes22`` … ``29``, eighty-three in all; session 30 measured a refit on
+seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out
+holdout50,holdout51,notes28,notes29`` keeps the freshest seen writers out, as
+``classify_split.py`` does): every pair of ``bench/data/classify_pairs.jsonl`` (1,011, train
+and the seen validation split), the forty-one held-out sets ``bench/data/classify_holdout.jsonl``
+(308), ``classify_holdout2.jsonl`` (346),
 ``classify_holdout3.jsonl`` (438, persona sketches), ``classify_holdout4.jsonl`` (368, memories
 from chat transcripts), ``classify_holdout5.jsonl`` (426, an audit of memory stores),
 ``classify_holdout6.jsonl`` (395, extractor lines), ``classify_holdout7.jsonl`` (360, contrast
