@@ -57,8 +57,8 @@ _EN_DROP = frozenset({"a", "an", "the", "now", "currently", "still", "just"})
 _JA_PUNCT = re.compile(r"[\s。、,.!?！？「」『』（）()・]")
 
 # A single-valued relation, as the shared words right before the slot say it (English, the
-# lower-cased prefix's end), by kind; :mod:`note_close` reads the kinds a note may close on.
-# The copula ("is", "'s … is") holds one value of a subject.
+# lower-cased prefix's end), by kind; :mod:`note_close_en_patterns` reads the kinds a note may
+# close on. The copula ("is", "'s … is") holds one value of a subject.
 EN_STATE_FRAMES: dict[str, str] = {
     "home": r"\b(?:lives?|living|resides?|residing|is based|based|is located|stays?|settled)"
             r" (?:in|at|on|near|out of)",
