@@ -9,7 +9,8 @@ replaced) and :func:`find_dedup_change`, the dedup veto built on it, and dedup's
 package are private: both read the fact inside a reporting frame first (``frame``), the rules
 are a stack ``offline → change → signals → text → quantity → morph → lexicon``, the judge is
 ``learned → features → slots, scope, subject, align, transition`` (weights in ``judge.json``;
-the slots read values as the veto does), the veto is ``value_change → value_numbers``, dedup's judge
+the slots read values as the veto does), the veto is ``value_change → value_statement →
+value_numbers`` (``value_numbers_en``, ``value_numbers_ja``), dedup's judge
 ``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places, ``dedup_status``
 and ``dedup_polarity`` for a status or a Japanese polarity said on one side only). A
 consolidated note closes an older memory only through ``note_close`` (a sure shape read in one

@@ -52,7 +52,7 @@ _JA_NOT_ONE = re.compile(r"(?:一|1)(?:人|度|回|つ|個|匹|冊|本|枚|台|�
 _EN_NOT_ONCE = re.compile(r"\bnot\s+(?:once|even\s+once|one\s+single\s+time)\b", re.IGNORECASE)
 _EN_NOT_A_SINGLE = re.compile(r"\bnot\s+(?:a\s+single|one\s+single)\b", re.IGNORECASE)
 # English number words as digits, read by the one reader the veto's numbers use
-# (``value_numbers.en_number_runs``, every ordinal): "sixty-seven" / 67, "three hundred and
+# (``value_numbers_en.en_number_runs``, every ordinal): "sixty-seven" / 67, "three hundred and
 # twelve" / 312, "a hundred" / 100, "twelfth" / "12th", "twenty-first" / "21st", "twice" /
 # "2 times". "one", "once", "first" and "second" alone are left alone: a pronoun ("the one"),
 # "at one time", "at first", "second-hand" as often as a number.
