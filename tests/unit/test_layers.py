@@ -267,7 +267,7 @@ def test_mcp_tools_share_one_tooling_module() -> None:
 
 # The export file format declares each record's fields and types: a versioned file format of
 # its own, which must not change when the memory JSON does.
-FORMAT_DEFINITIONS = ("engine/transfer_format.py",)
+FORMAT_DEFINITIONS = ("engine/transfer_format.py", "engine/transfer_check.py")
 
 
 def test_the_memory_field_list_lives_in_model() -> None:

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
-from omoide.engine.compact import count_tokens as estimate_tokens
-from omoide.engine.compact import cut_to_tokens as truncate_to_tokens
+from omoide.engine.compact_tokens import count_tokens as estimate_tokens
+from omoide.engine.compact_tokens import cut_to_tokens as truncate_to_tokens
 from omoide.engine.context import BlockText, user_address
 from omoide.engine.dates import local_day
 from omoide.engine.lang import Lang

@@ -17,18 +17,27 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
    When even that does not fit, the summary is cut, then the recent turns but the latest are
    trimmed and dropped oldest first.
 
-Token counts use :func:`omoide.engine.tokens.estimate_tokens` (offline). No I/O, no clock.
+Token counts use :func:`omoide.engine.tokens.estimate_tokens` (offline), through
+``engine/compact_tokens.py`` (what a message and a request cost). No I/O, no clock.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from typing import Any
+from functools import partial
 
+from omoide.engine.compact_tokens import (
+    MESSAGE_OVERHEAD,
+    Message,
+    count_tokens,
+    cut_to_tokens,
+    message_text,
+    message_tokens,
+    request_tokens,
+    tools_tokens,
+)
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
 __all__ = [
@@ -52,13 +61,8 @@ __all__ = [
     "tools_tokens",
 ]
 
-Message = dict[str, Any]
-
 SUMMARY_PREFIX = "[過去の会話要約] "
 CLEARED_TOOL_RESULT = "[tool result cleared to save context]"
-MESSAGE_OVERHEAD = 4  # role and separators, as chat templates add them per message
-REQUEST_OVERHEAD = 3
-IMAGE_TOKENS = 85  # an image part, at the low-detail rate most providers charge
 # Stage 3 stops at 64 tokens a message: cut shorter, a message says little, and stage 4 (the
 # summary beside whole recent turns) keeps more (bench/results/chat.md).
 TRUNCATE_CAPS = (256, 128, 64)
@@ -97,66 +101,7 @@ class Split:
     old_turns: int
 
 
-# -- counting -------------------------------------------------------------------------------
-
-
-def message_text(message: Message) -> str:
-    """The text of a message: a string content, or its text parts joined by newlines."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content
-                         if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
-
-
-# A chat resends its whole history on every request: counting and cutting the same texts again
-# is most of compaction's cost, so both are memoised (pure functions; bounded caches).
-# Only texts up to _MEMO_CHARS are kept, so the caches stay small (8192 × 4000 characters at
-# most) whatever clients send.
-_MEMO_ENTRIES = 1 << 13
-_MEMO_CHARS = 4000
-_count_memo = lru_cache(maxsize=_MEMO_ENTRIES)(estimate_tokens)
-_cut_memo = lru_cache(maxsize=_MEMO_ENTRIES)(truncate_to_tokens)
-
-
-def count_tokens(text: str) -> int:
-    """:func:`~omoide.engine.tokens.estimate_tokens`, memoised for short texts."""
-    return _count_memo(text) if len(text) <= _MEMO_CHARS else estimate_tokens(text)
-
-
-def cut_to_tokens(text: str, max_tokens: int) -> str:
-    """:func:`~omoide.engine.tokens.truncate_to_tokens`, memoised for short texts."""
-    if len(text) <= _MEMO_CHARS:
-        return _cut_memo(text, max_tokens)
-    return truncate_to_tokens(text, max_tokens)
-
-
 _tokens, _truncate = count_tokens, cut_to_tokens
-
-
-def message_tokens(message: Message) -> int:
-    """Estimated tokens of one message: its text, images, tool calls and overhead."""
-    total = MESSAGE_OVERHEAD + _tokens(message_text(message))
-    content = message.get("content")
-    if isinstance(content, list):
-        total += IMAGE_TOKENS * sum(1 for p in content
-                                    if isinstance(p, dict) and p.get("type") == "image_url")
-    for call in message.get("tool_calls") or ():
-        function = call.get("function") or {} if isinstance(call, dict) else {}
-        total += _tokens(str(function.get("name", "")))
-        total += _tokens(str(function.get("arguments", "")))
-    return total
-
-
-def request_tokens(messages: Iterable[Message], *, fixed_tokens: int = 0) -> int:
-    return REQUEST_OVERHEAD + fixed_tokens + sum(message_tokens(m) for m in messages)
-
-
-def tools_tokens(tools: Any) -> int:
-    """What a ``tools`` list costs: its JSON text (providers render it into the prompt)."""
-    return estimate_tokens(json.dumps(tools, ensure_ascii=False)) if tools else 0
 
 
 # -- turns ----------------------------------------------------------------------------------

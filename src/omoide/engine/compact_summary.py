@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from omoide.engine.compact import Message, message_text
+from omoide.engine.compact_tokens import Message, message_text
 from omoide.engine.consolidate import EventText, consolidate_offline
 from omoide.engine.lang import is_japanese
 

@@ -7,7 +7,8 @@ header and itself, so that a file cut off at a line boundary is not read as a wh
 header with ``"ends": true`` promises it; files written before it existed have none).
 Rows are named by what survives a move between folders (memory
 key, session id, (session id, seq) for a turn, (session id, first seq) for an episode); vectors
-are optional base64 float32. Format reference: ``docs/import.md``.
+are optional base64 float32. Format reference: ``docs/import.md``; what each field holds, and
+its check: ``engine/transfer_check.py``.
 """
 
 from __future__ import annotations
@@ -15,16 +16,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import math
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from omoide.engine import json_text
 from omoide.engine.errors import quoted
-from omoide.model import SessionEnd
+from omoide.engine.transfer_check import record_problem
 
 __all__ = [
     "FORMAT",
@@ -146,98 +145,6 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     return kind, record
 
 
-# What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
-# 8601), "int", "num" (finite), "bool", "obj", "list"; a trailing "?" allows null; a set lists
-# the allowed values.
-_TEXT, _OPT_TIME = "text", "time?"
-_FIELD_TYPES: dict[str, dict[str, Any]] = {
-    "settings": {"overrides": "obj"},
-    "block": {"block_name": "str", "content": _TEXT, "block_type": "str", "max_tokens": "int",
-              "priority": "int", "metadata": "obj", "created_at": "time", "updated_at": "time"},
-    "state": {"kind": {"user", "persona"}, "key": "str", "value": _TEXT, "valid_from": "time",
-              "valid_until": _OPT_TIME, "created_at": "time", "source_session": "str?"},
-    "session": {"session_id": "str", "started_at": "time", "ended_at": _OPT_TIME,
-                "metadata": "obj", "segmented_upto_seq": "int", "open_reason": "str",
-                "open_surprise": "num", "last_event_at": _OPT_TIME,
-                "ended_by": {*(str(e) for e in SessionEnd), None}},
-    "event": {"session_id": "str", "seq": "int", "speaker": "str", "role": "str",
-              "content": _TEXT, "timestamp": "time", "external_id": "text?", "metadata": "obj",
-              "created_at": "time"},
-    "episode": {"session_id": "str", "first_seq": "int", "last_seq": "int", "content": _TEXT,
-                "topic": _TEXT, "surprise": "num", "boundary_reason": "str",
-                "started_at": "time", "ended_at": "time", "created_at": "time",
-                "consolidated_at": _OPT_TIME},
-    "memory": {"key": "str", "content": "str", "kind": {"note", "fact", "preference", "profile",
-                                                         "event", "instruction"},
-               "importance": "num", "tags": "list", "emotion_type": "text?",
-               "emotion_intensity": "num", "source": "str", "created_at": "time",
-               "updated_at": "time", "access_count": "int", "last_accessed": _OPT_TIME,
-               "valid_from": _OPT_TIME, "valid_until": _OPT_TIME, "superseded_by": "str?",
-               "summary_ref": "str?", "status": {"active", "tombstoned"}, "metadata": "obj",
-               "evolved_at": _OPT_TIME, "strength": "num", "stability": "num",
-               "last_decay_at": _OPT_TIME, "versions": "list", "sources": "list"},
-    "link": {"a": "str", "b": "str", "link_type": "str", "weight": "num",
-             "co_activation_count": "int", "last_activated": _OPT_TIME},
-}
-_VERSION_TYPES: dict[str, Any] = {
-    "version": "int", "change": {"create", "update", "extend", "supersede", "delete"},
-    "changed_by": "str", "changed_at": "time", "before": "obj?", "after": "obj?",
-    "cause": "str?"}
-_SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
-
-
-def _fits(value: Any, kind: Any) -> bool:
-    if isinstance(kind, set):  # its words (and None): a list or object is none of them
-        return (value is None or isinstance(value, str)) and value in kind
-    if kind.endswith("?"):
-        if value is None:
-            return True
-        kind = kind[:-1]
-    if kind in ("str", "text"):
-        return isinstance(value, str) and (kind == "text" or bool(value.strip()))
-    if kind == "time":
-        return isinstance(value, str) and _is_time(value)
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53
-    if kind == "num":
-        return isinstance(value, int | float) and not isinstance(value, bool) and \
-            math.isfinite(value)
-    if kind == "obj":
-        return isinstance(value, dict)
-    return isinstance(value, list)
-
-
-def _is_time(text: str) -> bool:
-    try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
-
-
-_KIND_WORDS = {"str": "non-empty text", "text": "text", "time": "an ISO-8601 time (e.g. "
-               "2026-03-01T09:30:00+00:00)", "int": "an integer", "num": "a number",
-               "obj": "an object ({…})", "list": "an array ([…])"}
-
-
-def _wanted(kind: Any) -> str:
-    """What a field of ``kind`` holds, in words ("a number or null", "one of "fact", "note""):
-    the refusal said the type code and Python's list ("must be num", "one of [None, 'fact']")."""
-    if isinstance(kind, set):
-        words = ", ".join(quoted(v) for v in sorted(v for v in kind if v is not None))
-        return f"one of {words}" + (" or null" if None in kind else "")
-    optional = kind.endswith("?")
-    return _KIND_WORDS[kind.removesuffix("?")] + (" or null" if optional else "")
-
-
-def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
-    for name, kind in types.items():
-        if not _fits(record.get(name), kind):
-            got = "it is missing" if name not in record else f"got {quoted(record[name], 60)}"
-            return f"{where}{name} must be {_wanted(kind)} ({got})"
-    return None
-
-
 def _check(kind: str, r: dict[str, Any], number: int) -> None:
     def fail(what: str) -> FormatError:
         return FormatError(f"line {number}: {kind} record: {what}", line=number)
@@ -263,42 +170,9 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
                 r["records"] < 0:
             raise fail("records must be a count (a whole number, 0 or more)")
         return
-    problem = _check_fields(r, _FIELD_TYPES[kind], "")
-    if problem is None and kind == "memory":
-        problem = _check_memory(r)
+    problem = record_problem(kind, r)
     if problem is not None:
         raise fail(problem)
-    vector = r.get("vector")
-    if vector is not None and not isinstance(vector, str):
-        raise fail("vector must be base64 text")
-
-
-def _check_memory(r: Mapping[str, Any]) -> str | None:
-    if not all(isinstance(t, str) and t.strip() for t in r["tags"]):
-        return "tags must be non-empty strings"
-    if not 0.0 <= r["importance"] <= 1.0 or not 0.0 <= r["emotion_intensity"] <= 1.0:
-        return "importance and emotion_intensity must be within 0-1"
-    if r["stability"] <= 0:
-        return "stability must be positive"
-    ref = r["source_ref"]
-    if ref is not None and not isinstance(ref, str) and not (
-            isinstance(ref, dict) and isinstance(ref.get("episode"), dict)
-            and _check_fields(ref["episode"], {"session_id": "str", "first_seq": "int"},
-                              "") is None):
-        return "source_ref must be text, null or {\"episode\": {session_id, first_seq}}"
-    for i, version in enumerate(r["versions"]):
-        if not isinstance(version, dict):
-            return f"versions[{i}] must be an object"
-        problem = _check_fields(version, _VERSION_TYPES, f"versions[{i}].")
-        if problem is not None:
-            return problem
-    for i, source in enumerate(r["sources"]):
-        if not isinstance(source, dict):
-            return f"sources[{i}] must be an object"
-        problem = _check_fields(source, _SOURCE_TYPES, f"sources[{i}].")
-        if problem is not None:
-            return problem
-    return None
 
 
 def decode_vector(record: Mapping[str, Any], dim: int) -> np.ndarray | None:
