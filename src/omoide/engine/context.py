@@ -11,7 +11,8 @@ valuable section first, in :data:`TRIM_ORDER`: stats → important memories (wea
 conversation → recent memories (oldest first) → blocks (lowest priority first) → session → user
 → persona. A section whose items are all gone loses its heading too. Lines are joined by
 newlines, which cost nothing and split the estimator's runs, so a text's estimate is exactly the
-sum of its lines' estimates.
+sum of its lines' estimates. The sections, the input and the result are ``context_model`` (their
+names are re-exported here); the fixed wording in both languages is ``context_words``.
 
 The last conversation is what was said in conversations that ended but are not yet consolidated
 into notes (the turns themselves): it holds at most :data:`CONVERSATION_SHARE` of the budget,
@@ -22,10 +23,21 @@ it keeps in the order they were said.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta, tzinfo
-from enum import StrEnum
+from dataclasses import dataclass, replace
+from datetime import timedelta, tzinfo
 
+from omoide.engine.context_model import (
+    DISPLAY_ORDER,
+    TRIM_ORDER,
+    AssembledContext,
+    BlockText,
+    ContextInput,
+    ContextStats,
+    MemoryLine,
+    Section,
+    TurnLine,
+)
+from omoide.engine.context_words import LABELS, TEXT
 from omoide.engine.dates import local_day
 from omoide.engine.elapsed import JUST_NOW_SECONDS, time_since_words
 from omoide.engine.lang import Lang, is_japanese
@@ -57,60 +69,6 @@ ADDRESS_KEYS = ("preferred_address", "nickname", "name")  # how to call the user
 _PERSONA_KEYS = ("emotion", "emotion_intensity", "mood", "current_activity", "goals")
 
 
-class Section(StrEnum):
-    PERSONA = "persona"
-    USER = "user"
-    SESSION = "session"
-    BLOCKS = "blocks"
-    CONVERSATION = "last_conversation"
-    RECENT = "recent_memories"
-    IMPORTANT = "important_memories"
-    STATS = "stats"
-
-
-DISPLAY_ORDER: tuple[Section, ...] = tuple(Section)
-TRIM_ORDER: tuple[Section, ...] = (Section.STATS, Section.IMPORTANT, Section.CONVERSATION,
-                                   Section.RECENT, Section.BLOCKS, Section.SESSION, Section.USER,
-                                   Section.PERSONA)
-
-_TEXT: dict[Lang, dict[str, str]] = {
-    Lang.EN: {
-        "title": "# Context for {persona}", "persona": "Persona", "user": "User",
-        "session": "Session", "blocks": "Memory blocks", "recent_memories": "Recent memories",
-        "last_conversation": "Last conversation (what was said, not yet in memories)",
-        "important_memories": "Important memories", "stats": "Memory stats",
-        "intro": "You are {persona}.", "address": 'Address the user as "{address}".',
-        "no_address": "The user's name is not known yet.",
-        "first": "This is the first session.", "just_now": "The last session was just now.",
-        "since": "The last session was {words}.",
-        "stats_line": "{active} active memories ({superseded} superseded), "
-                      "mean strength {mean:.2f}, {links} links.",
-        "strength": " (strength {value:.2f})",
-        "another_conversation": "(another conversation)",
-    },
-    Lang.JA: {
-        "title": "# {persona} のコンテキスト", "persona": "ペルソナ", "user": "ユーザー",
-        "session": "セッション", "blocks": "メモリブロック", "recent_memories": "最近の記憶",
-        "last_conversation": "前回の会話（まだ記憶になっていない発言）",
-        "important_memories": "重要な記憶", "stats": "記憶の統計",
-        "intro": "あなたは {persona} です。",
-        "address": "ユーザーを「{address}」と呼んでください。",
-        "no_address": "ユーザーの名前はまだ分かりません。",
-        "first": "初めての会話です。", "just_now": "前回の会話はさっきです。",
-        "since": "{words}の会話です。",
-        "stats_line": "有効な記憶 {active} 件（置き換え済み {superseded} 件）、"
-                      "平均強度 {mean:.2f}、リンク {links} 件。",
-        "strength": "（強度 {value:.2f}）",
-        "another_conversation": "（別の会話）",
-    },
-}
-_LABELS: dict[Lang, dict[str, str]] = {
-    Lang.EN: {"preferred_address": "preferred address", "emotion_intensity": "emotion intensity",
-              "current_activity": "current activity"},
-    Lang.JA: {"name": "名前", "nickname": "ニックネーム", "preferred_address": "呼び方",
-              "emotion": "感情", "emotion_intensity": "感情の強さ", "mood": "気分",
-              "current_activity": "今していること", "goals": "目標"},
-}
 def user_address(user_state: Mapping[str, str]) -> str | None:
     """How to call the user: preferred_address → nickname → name; None when none is known."""
     return next((user_state[k] for k in ADDRESS_KEYS if user_state.get(k)), None)
@@ -124,78 +82,6 @@ def choose_language(setting: str, samples: Sequence[str]) -> Lang:
     texts = [s for s in samples if s.strip()]
     japanese = sum(1 for s in texts if is_japanese(s))
     return Lang.JA if texts and japanese * 2 > len(texts) else Lang.EN
-
-
-@dataclass(frozen=True)
-class MemoryLine:
-    key: str
-    content: str
-    created_at: datetime
-    strength: float  # importance × R(t) at the time of the context
-
-
-@dataclass(frozen=True)
-class TurnLine:
-    """One turn of a conversation that ended but is not yet consolidated into notes."""
-
-    session_id: str
-    event_id: int
-    external_id: str | None
-    speaker: str
-    role: str  # user / assistant / other
-    content: str  # the turn as text (its words, then an image caption)
-    said_at: datetime
-
-
-@dataclass(frozen=True)
-class BlockText:
-    name: str
-    content: str
-    priority: int
-    max_tokens: int
-
-
-@dataclass(frozen=True)
-class ContextStats:
-    active: int
-    superseded: int
-    mean_strength: float  # of current memories, importance × R(t) now
-    links: int
-
-
-@dataclass(frozen=True)
-class ContextInput:
-    persona: str
-    language: Lang
-    since_last_session: timedelta | None  # None: this is the first session
-    persona_state: Mapping[str, str] = field(default_factory=dict)
-    user_state: Mapping[str, str] = field(default_factory=dict)
-    recent: Sequence[MemoryLine] = ()  # newest first
-    important: Sequence[MemoryLine] = ()  # strongest first
-    stats: ContextStats = ContextStats(0, 0, 0.0, 0)
-    blocks: Sequence[BlockText] = ()  # highest priority first; empty unless blocks are wanted
-    conversation: Sequence[TurnLine] = ()  # in the order said; empty when nothing is pending
-    tz: tzinfo = UTC  # for the dates shown next to memories
-
-
-@dataclass(frozen=True)
-class AssembledContext:
-    """The context text and, section by section, exactly what it kept."""
-
-    text: str
-    tokens: int
-    budget_tokens: int
-    language: Lang
-    user_address: str | None  # None also when the user section was trimmed away
-    last_session: str  # e.g. "3 days ago" / "3日ぶり"; "" when the session line was trimmed
-    persona_state: dict[str, str]
-    user_state: dict[str, str]
-    blocks: tuple[BlockText, ...]  # content as shown (cut to max_tokens)
-    conversation: tuple[TurnLine, ...]  # as shown (one line, cut), in the order said
-    recent: tuple[MemoryLine, ...]  # content as shown (one line, cut)
-    important: tuple[MemoryLine, ...]
-    stats: ContextStats | None
-    omitted: dict[str, int]  # section → items dropped to fit the budget
 
 
 @dataclass(frozen=True)
@@ -213,7 +99,7 @@ class _Parts:
 def assemble_context(inp: ContextInput, *, budget_tokens: int,
                      memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> AssembledContext:
     """Render every section, trim to ``budget_tokens`` (module docstring), report what stayed."""
-    words = _TEXT[inp.language]
+    words = TEXT[inp.language]
     order_said = {t.event_id: i for i, t in enumerate(inp.conversation)}
     chosen, capped = _within_share(_by_value(inp.conversation), inp.tz,
                                    int(budget_tokens * CONVERSATION_SHARE), memory_line_tokens)
@@ -335,7 +221,7 @@ def _ordered(state: Mapping[str, str], first: Sequence[str]) -> list[str]:
 
 
 def _state_lines(state: Mapping[str, str], keys: Sequence[str], lang: Lang) -> list[str]:
-    labels = _LABELS[lang]
+    labels = LABELS[lang]
     return [f"- {labels.get(key, key)}: {_one_line(state[key])}" for key in keys]
 
 
@@ -346,7 +232,7 @@ def _address_line(user_state: Mapping[str, str], words: dict[str, str]) -> str:
 
 
 def _session_line(elapsed: timedelta | None, lang: Lang) -> str:
-    words = _TEXT[lang]
+    words = TEXT[lang]
     if elapsed is None:
         return words["first"]
     if elapsed.total_seconds() < JUST_NOW_SECONDS:

@@ -12,7 +12,7 @@ from omoide.engine.classify import read_pair
 from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_features
 from omoide.engine.classify.features import TEXT_FEATURES
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.quantity import amount_untouched
+from omoide.engine.classify.quantity_compare import amount_untouched
 from omoide.engine.classify.scope import SCOPE_FEATURES, negated_objects, scope_features
 from omoide.engine.classify.subject import other_person_alone
 from omoide.engine.classify.text import parse

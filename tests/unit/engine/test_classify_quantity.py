@@ -6,14 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.engine.classify.quantity import (
-    Bound,
-    Quantity,
-    changed_units,
-    changed_values,
-    find_quantities,
-    within_bound,
-)
+from omoide.engine.classify.quantity import Bound, Quantity, find_quantities
+from omoide.engine.classify.quantity_compare import changed_units, changed_values, within_bound
 
 
 @pytest.mark.parametrize(

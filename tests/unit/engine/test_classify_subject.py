@@ -10,7 +10,8 @@ from omoide.engine.classify import Relation, read_pair
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.change import stopped, switched
 from omoide.engine.classify.features import TEXT_FEATURES
-from omoide.engine.classify.quantity import Bound, changed_units, find_quantities
+from omoide.engine.classify.quantity import Bound, find_quantities
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.classify.signals import anchors
 from omoide.engine.classify.subject import (
     SUBJECT_FEATURES,

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.classify.signals import EN_GENERIC, found_in
 from omoide.engine.classify.text import Sentence, cue, parse
 

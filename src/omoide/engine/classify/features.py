@@ -13,7 +13,7 @@ subject changed or a value made precise (:mod:`one_slot`), and whether a liking 
 was carried out, the old topic was put in the present, an amount moved or the fact goes on
 (:mod:`turn`), and whether the new memory tells a reason or a date about the old fact
 (:mod:`backstory`) or leaves the old amount as it was beside an added place or companion
-(``quantity.amount_untouched``), and whether it keeps the old frame with a value swapped in
+(``quantity_compare.amount_untouched``), and whether it keeps the old frame with a value swapped in
 place, in the whole memory or in one part of a compound one (:mod:`swap`), and whether the
 new memory is about a thing the old one names (``subject.subject_named_before``).
 The embedding features are cosines
@@ -56,7 +56,7 @@ from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_off import ONE_OFF_FEATURES, one_off_features
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
 from omoide.engine.classify.others_act import OTHERS_ACT_FEATURES, others_act_features
-from omoide.engine.classify.quantity import (
+from omoide.engine.classify.quantity_compare import (
     amount_untouched,
     changed_units,
     changed_values,

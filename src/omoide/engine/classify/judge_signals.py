@@ -153,7 +153,7 @@ def another_persons_fact(text: PairText) -> bool:
 def amount_left_alone(text: PairText) -> bool:
     """Whether the new memory repeats the old one but its amount, in one clause, adds a place,
     a companion or a manner and says nothing of how often, how much or how long ("walks the
-    dog 4 times a day" → "walks the dog along the river", ``quantity.amount_untouched``). It
+    dog 4 times a day" → "walks the dog along the river", ``quantity_compare.amount_untouched``). It
     cannot close the old memory: the amount is left as it was. Of the training pairs of this
     shape none is CONTRADICTORY (the four of the sixteenth round's wider reading each told the
     change in a second clause or sentence, which the reading now leaves out)."""

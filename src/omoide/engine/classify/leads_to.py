@@ -33,7 +33,7 @@ import re
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.classify.signals import EN_GENERIC, found_in
 from omoide.engine.classify.text import Sentence, cue, parse
 

@@ -17,7 +17,8 @@ import re
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_claim import Claim
-from omoide.engine.classify.quantity import Bound, Quantity, changed_units, find_quantities
+from omoide.engine.classify.quantity import Bound, Quantity, find_quantities
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = ["count_changed", "en_counts", "ja_counts"]

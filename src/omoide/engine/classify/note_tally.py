@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_owner, ja_units
-from omoide.engine.classify.quantity import Quantity, changed_units, find_quantities
+from omoide.engine.classify.quantity import Quantity, find_quantities
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.lang import word_set
 
 __all__ = ["tallied", "tally_claims"]

@@ -4,7 +4,7 @@
 ("because …", ", as …"); the head says nothing the old memory does not (every content word of
 it is in the old memory, no number of its own), with no no, end or change word of its own
 ("not", "stopped", "now", "no longer", "still", "again", "back"), no amount the old one
-does not have (``quantity.changed_units``), and both are about one
+does not have (``quantity_compare.changed_units``), and both are about one
 subject. A start word in the head ("started", "began", "took up") is the old fact's beginning,
 not a change, when the rest of the head is the old fact (session 30; not when the old memory
 is a plan or wish: a plan begun is carried out). What follows "because" may tell of an end
@@ -40,7 +40,7 @@ import re
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.negation_turn import same_people
 from omoide.engine.classify.one_off import undated
-from omoide.engine.classify.quantity import changed_units
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.classify.text import Sentence, parse
 
 __all__ = ["REASON_TOLD_FEATURES", "duration_of_old_state", "reason_for_old_fact",

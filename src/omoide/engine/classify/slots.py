@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 from enum import StrEnum
 
-from omoide.engine.classify.quantity import Quantity, changed_units
+from omoide.engine.classify.quantity import Quantity
+from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.classify.value_change import ChangeKind, compare, read_statement
 
 __all__ = ["SLOT_FEATURES", "Outcome", "outcome", "slot_features"]
