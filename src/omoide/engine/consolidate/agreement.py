@@ -11,7 +11,8 @@ watch" → "Does Sam watch", "Have you been" → "Has Sam been", "Are you" → "
 keeps its bare verb ("what can I say"). A second verb that "and", "or" or "but" joins to the
 speaker's clause shares its subject and agrees too ("I go to Boston and play tennis" → "Nora
 goes to Boston and plays tennis"), unless it hangs on an infinitive or a modal ("I love to
-cook and bake", "I can sing and dance") or may be a noun ("I love music and dance.").
+cook and bake", "I can sing and dance") or may be a noun ("I love music and dance."). The
+verb forms themselves (word lists, conjugation) are in :mod:`.verb_forms`.
 """
 
 from __future__ import annotations
@@ -19,19 +20,27 @@ from __future__ import annotations
 import re
 
 from omoide.engine.consolidate.binding import names_a_person_at
+from omoide.engine.consolidate.verb_forms import (
+    AUXILIARIES,
+    BASE_VERBS,
+    IRREGULAR,
+    LY_VERBS,
+    agreeing,
+    conjugate,
+    reads_present,
+    would_or_had,
+)
 from omoide.engine.lang import SEARCH_STOPWORDS, word_set
 
 __all__ = ["I_CLAUSE", "YOU_CLAUSE", "coordinated_verbs", "name_the_addressee",
            "name_the_speaker", "rewrite_subject"]
 
-# Verbs that end in -ly: present tense after "I", never adverbs.
-_LY_VERBS = "apply|reply|supply|comply|imply|multiply|fly|rely|ally|bully|tally|rally|dally"
 _ADVERBS = (
     r"really|just|also|always|still|usually|never|often|sometimes|actually|totally|definitely|"
     r"even|finally|recently|now|only|truly|absolutely|mostly|rarely|already|kinda|kind of|"
     r"sort of|particularly|especially|honestly|seriously|constantly|occasionally|generally|"
     # any other -ly adverb ("I hardly sleep"), not one of the verbs in -ly
-    rf"(?!(?:{_LY_VERBS})\b)[a-z]{{2,}}ly"
+    rf"(?!(?:{LY_VERBS})\b)[a-z]{{2,}}ly"
 )
 
 # Auxiliaries that agree with the subject after them ("Do you …?", "Where were you?").
@@ -58,82 +67,6 @@ _CLAUSE_OPENERS = word_set(
 # have gone".
 _CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will", "'d've": "would have",
                  "'ll've": "will have"}
-_IRREGULAR = {
-    "am": "is",
-    "are": "is",
-    "were": "was",
-    "aren't": "isn't",
-    "weren't": "wasn't",
-    "have": "has",
-    "do": "does",
-    "don't": "doesn't",
-    "haven't": "hasn't",
-    "go": "goes",
-    "ain't": "isn't",
-    "doesn't": "doesn't",
-    # casual forms a note spells out ("I wanna" → "Nora wants to", not "wannas")
-    "wanna": "wants to",
-    "gotta": "has to",
-    "hafta": "has to",
-    "gonna": "is going to",
-}
-_BASE_VERBS = word_set(
-    """
-    love like hate prefer enjoy adore dislike want need think feel know believe hope plan try
-    live work play miss find keep take make get see use run teach study paint cook bake draw
-    sing dance swim hike travel visit volunteer help care mean remember forget wish agree
-    understand guess appreciate own drive walk watch listen collect practice practise spend
-    attend learn wonder worry struggle mentor seem look sound admire recommend focus stay wear
-    bring buy sell call come give grow join lead manage meet pay prepare sleep talk tend write
-    usually say consider dream imagine fancy crave teach train coach support create build
-    celebrate exercise meditate journal knit garden sew paint value cherish treasure carry
-    speak ski surf skate climb juggle crochet
-    """
-)
-# Past forms that never take -s, forms that are past and present alike (read, put, cut …:
-# they stay as written), and the words that follow "I" without being its verb (a
-# preposition-like or adverb-like word). An unlisted word after "I" is conjugated only when
-# it is none of these (nor a participle) and does not read as past (-ed), an adverb (-ly) or a
-# negation. Participles that are no past form come first: after "I'd" they, and any past
-# form, mean "had" ("I'd sunk", "I'd bought" → "had"), never "would".
-_PARTICIPLES = word_set(
-    """
-    been seen done gone taken given eaten driven written spoken broken chosen fallen
-    forgotten frozen hidden ridden risen shaken stolen sworn thrown torn woken worn known grown
-    flown drawn begun drunk sung sunk swum rung shrunk sprung gotten
-    """
-)
-_PAST_FORMS = word_set(
-    """
-    arose awoke bore beat became began bent bit bled blew broke bred brought built burnt bought
-    caught chose clung came crept dealt dug did drew dreamt drank drove ate fell fed felt fought
-    found fled flung flew forbade forgot forgave froze got gave went ground grew hung had heard
-    hid held kept knelt knew laid led leant leapt learnt left lent lay lit lost made meant met
-    mistook overcame paid rode rang rose ran said saw sought sold sent shook shone shot shrank
-    sang sank sat slept slid slung smelt spoke sped spelt spent spilt spun spat spoilt sprang
-    stood stole stuck stung stank strode struck strove swore swept swam swung took taught tore
-    told thought threw trod understood undertook woke wore wove wept won wound withdrew wrung
-    wrote
-    """
-)
-_SAME_FORMS = word_set(
-    """
-    read put cut let set hit quit hurt cost shut spread bet cast burst fit split shed thrust
-    """
-)
-_FUNCTION_WORDS = word_set(
-    """
-    and or but nor too then once first here there so as alone if when while who that which
-    than almost ever soon later maybe somehow instead either neither both rather yet again
-    myself personally anyway though for to of in on at with from by about into over after
-    before up out off back down away home today tonight tomorrow
-    """
-)
-_NOT_PRESENT = _PARTICIPLES | _PAST_FORMS | _SAME_FORMS | _FUNCTION_WORDS
-_AUXILIARIES = word_set(
-    "can could do does did should will would may might must shall am was were are have has had"
-)
-_PAST_PARTICIPLE_HINT = frozenset({"been", "never", "already", "just", "gone", "done", "had"})
 
 
 def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False) -> str:
@@ -142,13 +75,13 @@ def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False
     watch`` → ``does Sam watch``. ``open_class``: any word that reads as a present-tense verb
     is conjugated, not only the listed ones (after "I"; after "you" where it opens a clause)."""
     inverted = match.group("inverted")
-    subject = _agreeing(inverted) + " " + name if inverted else name
+    subject = agreeing(inverted) + " " + name if inverted else name
     contraction = (match.group("contraction") or "").replace("’", "'")
     adverbs = match.group("adverbs") or ""
     verb = match.group("verb")
     tail = f" {verb}" if verb else ""
     if contraction.lower() == "'d":
-        return f"{subject} {_would_or_had(verb)}{adverbs}{tail}"
+        return f"{subject} {would_or_had(verb)}{adverbs}{tail}"
     if contraction:
         return f"{subject} {_CONTRACTIONS[contraction.lower()]}{adverbs}{tail}"
     if verb is None:
@@ -157,29 +90,12 @@ def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False
         # "what can I say", "do you like", "Sarah and I love" keep it bare
         return f"{subject}{adverbs}{tail}"
     opens = open_class or _opens_clause(match)
-    return f"{subject}{adverbs} {_conjugate(verb, open_class=opens)}"
-
-
-def _agreeing(auxiliary: str) -> str:
-    """``Do`` → ``Does``, ``were`` → ``was``: the third-person form, in the word's case."""
-    low = auxiliary.lower().replace("’", "'")
-    agreed = _IRREGULAR.get(low, low)
-    return agreed.capitalize() if auxiliary[:1].isupper() else agreed
-
-
-def _would_or_had(verb: str | None) -> str:
-    """"I'd love" → would; "I'd been", "I'd sunk", "I'd tried", "I'd never" → had."""
-    if verb is None:
-        return "would"
-    low = verb.lower()
-    past = (low in _PAST_PARTICIPLE_HINT or low in _PARTICIPLES or low in _PAST_FORMS
-            or (low.endswith("ed") and len(low) > 3))
-    return "had" if past else "would"
+    return f"{subject}{adverbs} {conjugate(verb, open_class=opens)}"
 
 
 def _after_auxiliary(match: re.Match[str]) -> bool:
     before = match.string[: match.start()].split()
-    return bool(before) and before[-1].lower().strip(",") in _AUXILIARIES
+    return bool(before) and before[-1].lower().strip(",") in AUXILIARIES
 
 
 def _joint_subject(match: re.Match[str]) -> bool:
@@ -198,29 +114,6 @@ def _opens_clause(match: re.Match[str]) -> bool:
     return words[-1].lower() in _CLAUSE_OPENERS
 
 
-def _conjugate(verb: str, *, open_class: bool = False) -> str:
-    """Third-person singular of a known present-tense verb; anything else stays as written."""
-    low = verb.lower().replace("’", "'")
-    if low in _IRREGULAR:
-        return _IRREGULAR[low]
-    if low not in _BASE_VERBS and not (open_class and _reads_present(verb)):
-        return verb
-    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return f"{verb}es"
-    if low.endswith("y") and low[-2:-1] not in set("aeiou"):
-        return f"{verb[:-1]}ies"
-    return f"{verb}s"
-
-
-def _reads_present(verb: str) -> bool:
-    """An unlisted word after "I" that can only be a present-tense verb ("I drink", "I rent"):
-    lower case, not a past form, participle, adverb, negation or linking word."""
-    low = verb.lower()
-    return (verb.isalpha() and verb.islower() and len(low) > 1 and low not in _NOT_PRESENT
-            and low not in _AUXILIARIES and not low.endswith(("ed", "ing"))
-            and (not low.endswith("ly") or low in _LY_VERBS.split("|")))
-
-
 # Coordination: a bare verb after "and"/"or"/"but" that shares the speaker's "I".
 _COORDINATORS = word_set("and or but")
 _LINK_ADVERBS = word_set("also then always usually often sometimes still really just now "
@@ -235,7 +128,7 @@ _OBJECT_OPENERS = word_set("the a an their his her its our my your this that the
                            "every each it them him us me everything something")
 # An object that only a verb takes (an article may follow a noun: "tea and cake a lot").
 _OWNED_OBJECT = word_set("the their his her its our my your it them him us me")
-# Common verbs beyond the list above that a coordinated clause takes with a complement.
+# Common verbs beyond ``BASE_VERBS`` that a coordinated clause takes with a complement.
 _MORE_VERBS = word_set("lift grab ride jog hang shop chat relax rest clean fix host order pick "
                        "feed wash brew repair restore explore")
 _ING_NOUNS = word_set("morning mornings evening evenings nothing something anything "
@@ -297,7 +190,7 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
     contraction = (match.group("contraction") or "").replace("’", "'").lower()
     if match.group("inverted") or contraction not in ("", "'m") or _after_auxiliary(match) or (
             _joint_subject(match)) or (verb is None and not contraction) or (
-            verb is not None and verb.lower().replace("’", "'") in _BARE_AFTER | _AUXILIARIES
+            verb is not None and verb.lower().replace("’", "'") in _BARE_AFTER | AUXILIARIES
             - {"am", "have", "do"}):
         return []
     opener = sentence[: match.start()].split()[-1:]
@@ -329,7 +222,7 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
                         right_after_verb=tokens[i].start() <= last_verb + 1,
                         before=words[i - 1] if i else ""):
             edits.append((tokens[j].start(), tokens[j].end(),
-                          _conjugate(candidate, open_class=True)))
+                          conjugate(candidate, open_class=True)))
             last_verb = tokens[j].end()
     return edits
 
@@ -349,7 +242,7 @@ def _infinitive(lowered: list[str], words: list[str], i: int) -> bool:
     clause's verb and then ``words`` in lower case."""
     written = words[i + 1] if i + 1 < len(words) else ""
     after = written.lower()
-    if after in _BASE_VERBS or after in _MORE_VERBS or after in _IRREGULAR or after == "be":
+    if after in BASE_VERBS or after in _MORE_VERBS or after in IRREGULAR or after == "be":
         return True
     going = lowered[i] in _GOING  # the word before "to" (lowered is one word ahead)
     return not going and written.isalpha() and written.islower() and (
@@ -361,10 +254,10 @@ def _joined_verb(word: str, rest: list[str], *, right_after_verb: bool, before: 
     after a verb ("I cook and clean"), a listed verb with a complement ("… and play tennis"),
     or any present-looking word before an object ("… and restore them")."""
     low = word.lower()
-    if not word.islower() or (not _reads_present(word) and low not in _IRREGULAR) or (
-            low in SEARCH_STOPWORDS and low not in _IRREGULAR) or low.endswith(_NOUN_ENDINGS):
+    if not word.islower() or (not reads_present(word) and low not in IRREGULAR) or (
+            low in SEARCH_STOPWORDS and low not in IRREGULAR) or low.endswith(_NOUN_ENDINGS):
         return False
-    listed = low in _BASE_VERBS or low in _MORE_VERBS or low in _IRREGULAR
+    listed = low in BASE_VERBS or low in _MORE_VERBS or low in IRREGULAR
     if (low.endswith("s") and not listed) or rest[0] in _SUBJECTS | {"me", "myself"} or (
             _finite_after(rest, 0)):
         return False  # "helps" agrees already; "support I got", "keep me going", "… it brings"

@@ -1,8 +1,8 @@
 """How a chosen turn reads as a note: third person, dates, who said it; and its kind and
 importance (pure, offline).
 
-:mod:`omoide.engine.consolidate.offline` chooses the sentences; this module puts them together
-(see its docstring, step 4). No I/O.
+:mod:`omoide.engine.consolidate.turn_note` chooses the sentences; this module puts them
+together (see :mod:`omoide.engine.consolidate.offline`'s docstring, step 4). No I/O.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Who says each sentence of a turn, and how a note's sentences are put together (pure).
 
 A turn may paste an exchange with someone else ("Ana: I got in!") and may switch between
-English and Japanese; :mod:`omoide.engine.consolidate.offline` renders each sentence with its
-own voice and language using these helpers.
+English and Japanese; :mod:`omoide.engine.consolidate.turn_note` renders each sentence with
+its own voice and language using these helpers.
 """
 
 from __future__ import annotations
